@@ -1,0 +1,384 @@
+"""The `papershelf` command: a thin layer over `papershelf.Library`.
+
+Every command takes ``--json`` for machines; people get Rich tables and
+progress bars.  Errors meant for users (`PapershelfError`) are printed as one
+line and a non-zero exit code, never a stack trace.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import signal
+import sys
+import threading
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+    TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from .embed.base import DEFAULT_MODELS, ProviderSpec
+from .errors import PapershelfError
+from .library import Library
+from .search import MODES, SearchOptions
+from .store import Filters
+
+app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_args_is_help=True, rich_markup_mode=None,
+                  help="papershelf: search your library of papers by words and by meaning.")
+bench_app = typer.Typer(no_args_is_help=True, help="Measure retrieval quality and speed.")
+app.add_typer(bench_app, name="bench")
+
+out = Console()
+err = Console(stderr=True)
+
+
+def _guarded(fn):
+    """Turn user-facing errors into one line on stderr and exit code 1."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except PapershelfError as e:
+            _fail(str(e))
+
+    return wrapper
+
+
+def command(*args, **kwargs):
+    def deco(fn):
+        return app.command(*args, **kwargs)(_guarded(fn))
+
+    return deco
+
+
+class State:
+    library: str | None = None
+
+
+def _library(create: bool = True) -> Library:
+    return Library(State.library, create=create)
+
+
+def _dump(data) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
+
+
+def _fail(message: str, code: int = 1):
+    err.print(f"[red]error:[/red] {escape(message)}")
+    raise typer.Exit(code)
+
+
+@app.callback()
+def main(library: Optional[str] = typer.Option(
+        None, "--library", "-L", envvar="PAPERSHELF_LIBRARY",
+        help="Library file (default: ~/.local/share/papershelf/library.db).")):
+    State.library = library
+
+
+def _progress(enabled: bool, *extra) -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), *extra,
+                    TimeElapsedColumn(), TimeRemainingColumn(), console=err, disable=not enabled,
+                    transient=True)
+
+
+def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, max_size: float | None):
+    max_bytes = int(max_size * 2**20) if max_size else None
+    show = err.is_terminal and not as_json
+    with _progress(show) as bar:
+        task = bar.add_task("adding", total=None)
+        report = lib.add(paths, retry_failed=retry_failed, max_bytes=max_bytes,
+                         on_total=lambda n: bar.update(task, total=n),
+                         progress=lambda r: bar.update(task, advance=1, description=os.path.basename(r.path)[:40]))
+    if as_json:
+        _dump(report.to_dict())
+    else:
+        d = report.to_dict()
+        out.print(f"added {d['added']}, updated {d['updated']}, unchanged {d['unchanged']}, "
+                  f"failed {d['failed']}  ({lib.path})")
+        for f in report.failed:
+            out.print(f"  [red]failed[/red] {escape(f.path)}: {escape(f.reason or '')}")
+    return report
+
+
+@command()
+def add(paths: list[str] = typer.Argument(..., help="Files or folders (recursive)."),
+        retry_failed: bool = typer.Option(False, "--retry-failed", help="Parse files that failed before again."),
+        max_size: Optional[float] = typer.Option(None, "--max-size", help="Largest text file to read, in MiB."),
+        as_json: bool = typer.Option(False, "--json", help="Print a JSON summary.")):
+    """Add papers (Markdown, text) to the library; unchanged files are skipped."""
+    with _library() as lib:
+        report = _do_add(lib, paths, as_json, retry_failed, max_size)
+    raise typer.Exit(1 if report.failed else 0)
+
+
+def _spec(lib: Library, provider: str | None, model: str | None, base_url: str | None,
+          batch_size: int | None, dimension: int | None) -> ProviderSpec:
+    current = lib.configured_spec()
+    if provider is None and model is None and base_url is None and batch_size is None and dimension is None:
+        return current
+    provider = provider or current.provider
+    if model is None:
+        model = current.model if provider == current.provider else DEFAULT_MODELS.get(provider)
+    settings = dict(current.settings) if provider == current.provider else {}
+    options = dict(current.options) if provider == current.provider and model == current.model_name else {}
+    if base_url:
+        settings["base_url"] = base_url
+    if batch_size:
+        settings["batch_size"] = batch_size
+    if dimension:
+        options["dimension"] = dimension
+    return ProviderSpec(provider, model, tuple(sorted(options.items())), tuple(sorted(settings.items())))
+
+
+def _do_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, papers: list[str] | None,
+              as_json: bool) -> int:
+    cancel = threading.Event()
+
+    def on_signal(signum, frame):
+        if cancel.is_set():
+            raise KeyboardInterrupt
+        cancel.set()
+        err.print("[yellow]stopping: writing the papers already encoded (Ctrl-C again to abort)[/yellow]")
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    show = err.is_terminal and not as_json
+    bar = _progress(show, TextColumn("{task.fields[chunks]} chunks  {task.fields[rate]}"))
+    task = None
+
+    def on_event(e: dict):
+        nonlocal task
+        if as_json:
+            _dump(e)
+            sys.stdout.flush()
+        if e["event"] == "start":
+            if not as_json:
+                err.print(f"embedding {e['papers']} papers with {e['provider']}/{e['model']} "
+                          f"({e['dimension']}d, {e['workers']} workers); {e['skipped']} already embedded")
+            task = bar.add_task("embedding", total=e["papers"], chunks=0, rate="")
+        elif e["event"] == "paper" and task is not None:
+            t = bar.tasks[0]
+            chunks = t.fields["chunks"] + e.get("chunks", 0)
+            rate = f"{chunks / t.elapsed:.0f}/s" if t.elapsed else ""
+            bar.update(task, advance=1, chunks=chunks, rate=rate)
+
+    try:
+        with bar:
+            report = lib.embed(spec, workers=workers, force=force, paper_ids=papers or None, cancel=cancel,
+                               on_event=on_event)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    d = report.to_dict()
+    if not as_json:
+        out.print(f"embedded {d['embedded']} papers ({d['chunks']} chunks encoded, {d['reused']} reused) "
+                  f"in {d['seconds']:.1f}s; {d['skipped']} already up to date; {len(d['failed'])} failed")
+        if d["chunks"] == 0 and not d["failed"]:
+            out.print("nothing to embed: every paper is up to date")
+        for pid, reason in d["failed"].items():
+            out.print(f"  [red]failed[/red] {escape(pid)}: {escape(reason)}")
+        if d["pending_after"]:
+            out.print(f"{d['pending_after']} papers still pending: run `papershelf embed` again")
+    if cancel.is_set():
+        if not as_json:
+            err.print("cancelled: papers already encoded were written; the rest are pending")
+        return 130
+    return 1 if d["failed"] else 0
+
+
+_PROVIDER_HELP = "local (sentence-transformers, default), openai (any OpenAI-compatible endpoint) or hash (tests)."
+
+
+@command()
+def embed(force: bool = typer.Option(False, "--force", help="Re-embed every selected paper."),
+          workers: int = typer.Option(1, "--workers", "-w", min=1, max=64, help="Encoding threads."),
+          provider: Optional[str] = typer.Option(None, "--provider", help=_PROVIDER_HELP),
+          model: Optional[str] = typer.Option(None, "--model", help="Model name or path."),
+          base_url: Optional[str] = typer.Option(None, "--base-url", help="openai: endpoint base URL (…/v1)."),
+          batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Texts per provider request."),
+          dimension: Optional[int] = typer.Option(None, "--dimension", help="hash: vector size."),
+          paper: Optional[list[str]] = typer.Option(None, "--paper", help="Only these paper ids."),
+          as_json: bool = typer.Option(False, "--json", help="NDJSON events and a final summary.")):
+    """Embed pending papers (new, changed or damaged) into the current embedding space."""
+    with _library(create=False) as lib:
+        code = _do_embed(lib, _spec(lib, provider, model, base_url, batch_size, dimension), workers, force,
+                         paper, as_json)
+    raise typer.Exit(code)
+
+
+@command()
+def index(paths: list[str] = typer.Argument(..., help="Files or folders (recursive)."),
+          workers: int = typer.Option(1, "--workers", "-w", min=1, max=64),
+          provider: Optional[str] = typer.Option(None, "--provider", help=_PROVIDER_HELP),
+          model: Optional[str] = typer.Option(None, "--model"),
+          as_json: bool = typer.Option(False, "--json")):
+    """Add papers and embed them: `add` then `embed` in one step."""
+    with _library() as lib:
+        report = _do_add(lib, paths, as_json, False, None)
+        code = _do_embed(lib, _spec(lib, provider, model, None, None, None), workers, False, None, as_json)
+    raise typer.Exit(code or (1 if report.failed else 0))
+
+
+@command()
+def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or a question."),
+           mode: str = typer.Option("hybrid", "--mode", "-m", help="lexical, vector or hybrid."),
+           limit: int = typer.Option(10, "--limit", "-n", min=1, max=1000),
+           per_paper: int = typer.Option(2, "--per-paper", min=1, help="Hits per paper (not with --paper)."),
+           paper: Optional[list[str]] = typer.Option(None, "--paper", help="Only these papers (no per-paper cap)."),
+           year_from: Optional[int] = typer.Option(None, "--year-from"),
+           year_to: Optional[int] = typer.Option(None, "--year-to"),
+           source: Optional[list[str]] = typer.Option(None, "--source", help="body_unit, object_unit, legacy_chunk."),
+           kind: Optional[str] = typer.Option(None, "--kind", help="figure or table (objects only)."),
+           rrf_k: float = typer.Option(60.0, "--rrf-k", help="Reciprocal-rank fusion constant."),
+           lexical_weight: float = typer.Option(1.0, "--lexical-weight"),
+           vector_weight: float = typer.Option(1.0, "--vector-weight"),
+           explain: bool = typer.Option(False, "--explain", help="Show lexical and vector ranks and scores."),
+           as_json: bool = typer.Option(False, "--json")):
+    """Search the library: body text, figures, tables and chunks."""
+    if mode not in MODES:
+        _fail(f"--mode must be one of {', '.join(MODES)}", 2)
+    sources = list(source or [])
+    bad = [s for s in sources if s not in ("body_unit", "object_unit", "legacy_chunk")]
+    if bad or (kind and kind not in ("figure", "table")):
+        _fail("--source takes body_unit, object_unit or legacy_chunk; --kind takes figure or table", 2)
+    if kind and not sources:
+        sources = ["object_unit"]
+    filters = Filters(papers=list(paper or []), year_min=year_from, year_max=year_to, sources=sources,
+                      object_kind=kind)
+    opts = SearchOptions(mode=mode, limit=limit, per_paper=per_paper, filters=filters, rrf_k=rrf_k,
+                         lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain)
+    with _library(create=False) as lib:
+        resp = lib.search(query, opts)
+    if as_json:
+        _dump(resp.to_dict())
+        return
+    for n in resp.notices:
+        err.print(f"[yellow]note:[/yellow] {escape(n)}")
+    if not resp.results:
+        out.print("no results")
+        return
+    for h in resp.results:
+        where = h["object_label"] or h["section_path"] or h["source"]
+        pages = f" p.{h['pages']}" if h["pages"] else ""
+        year = f" ({h['year']})" if h["year"] else ""
+        out.print(f"[bold]{h['rank']}.[/bold] [cyan]{escape(h['title'] or h['paper_id'])}[/cyan]{year}  "
+                  f"[dim]{h['source']} · {escape(where)}{pages} · {h['unit_id']}[/dim]")
+        out.print(_highlighted(h["snippet"]), highlight=False)
+        if explain and "explain" in h:
+            x = h["explain"]
+            out.print(f"   [dim]score {h['score']} · lexical rank {x['lexical_rank']} ({x['lexical_score']}) · "
+                      f"vector rank {x['vector_rank']} ({x['vector_score']})[/dim]")
+
+
+def _highlighted(snippet: str) -> Text:
+    """The snippet with its [marked] terms in bold, whatever characters it holds."""
+    text = Text("   ")
+    for n, part in enumerate(re.split(r"\[([^\[\]]*)\]", snippet)):
+        text.append(part, style="bold yellow" if n % 2 else None)
+    return text
+
+
+@command()
+def status(as_json: bool = typer.Option(False, "--json")):
+    """What the library holds: papers, units, vectors and pending work."""
+    with _library(create=False) as lib:
+        st = lib.status()
+    if as_json:
+        _dump(st)
+        return
+    out.print(f"library  {st['library']}  ({st['size_bytes'] / 2**20:.1f} MiB, schema {st['schema_version']})")
+    out.print(f"papers   {st['papers']}" + (f"  ({st['failed_files']} files failed to parse)"
+                                             if st["failed_files"] else ""))
+    t = Table("units", "total", "indexable", "vetoed")
+    for kind, label in (("body", "body units"), ("object", "figure/table units"), ("chunk", "fulltext chunks")):
+        u = st["units"][kind]
+        t.add_row(label, str(u["total"]), str(u["indexable"]), str(u["vetoed"]))
+    out.print(t)
+    e = st["embedding"]
+    space = e["target_space"] or e["active_space"]
+    if space is None:
+        out.print(f"vectors  none yet ({e['pending_papers']} papers pending): run `papershelf embed`")
+        return
+    out.print(f"space    {space['provider']}/{space['model']} ({space['dimension']}d, {space['fingerprint']})"
+              + ("" if space["completed_at"] else "  [yellow]incomplete[/yellow]"))
+    if e["active_space"] and e["target_space"] and e["active_space"]["id"] != e["target_space"]["id"]:
+        a = e["active_space"]
+        out.print(f"search   answers from {a['provider']}/{a['model']} until the new space is complete")
+    t = Table("collection", "vectors stored", "expected", "pending papers", "failed papers")
+    for name, c in e["collections"].items():
+        t.add_row(name, str(c["stored"]), str(c["expected"]), str(c["pending_papers"]), str(c["failed_papers"]))
+    t.add_row("total", str(e["stored_total"]), str(e["expected_total"]), str(e["pending_papers"]),
+              str(e["failed_papers"]))
+    out.print(t)
+    for f in e.get("failures", []):
+        out.print(f"  [red]failed[/red] {escape(f['paper_id'])}: {escape(f['reason'])}")
+
+
+@command()
+def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
+         as_json: bool = typer.Option(False, "--json")):
+    """Show a paper (sections and figures/tables) or one unit."""
+    with _library(create=False) as lib:
+        d = lib.show(item_id)
+    if as_json:
+        _dump(d)
+        return
+    if d["type"] == "unit":
+        out.print(f"[bold]{escape(d['id'])}[/bold]  {d['source']}  {escape(d['section_path'] or '')}")
+        if d.get("object_label"):
+            out.print(f"[cyan]{escape(d['object_label'])}[/cyan]: {escape(d.get('caption_text') or '')}")
+            if d.get("table_text"):
+                out.print(escape(d["table_text"]))
+            if d.get("nearby_body_text"):
+                out.print(f"[dim]cited: {escape(d['nearby_body_text'])}[/dim]")
+        else:
+            out.print(escape(d["text"]))
+        return
+    authors = ", ".join(d["authors"][:6])
+    out.print(f"[bold]{escape(d['title'] or d['id'])}[/bold]")
+    facts = [d["id"], authors, str(d["year"] or ""), d["venue"] or "", d["source_path"] or ""]
+    out.print(f"[dim]{escape(' · '.join(f for f in facts if f))}[/dim]")
+    t = Table("unit", "section", "pages", "tokens")
+    for s in d["sections"]:
+        t.add_row(s["unit_id"].rsplit(":", 2)[-2] + ":" + s["unit_id"].rsplit(":", 1)[-1],
+                  escape(s["section_path"] or "(front matter)"), s["pages"] or "", str(s["tokens"]))
+    out.print(t)
+    if d["objects"]:
+        t = Table("label", "caption", "pages")
+        for o in d["objects"]:
+            cap = o["caption"] or f"[dim]({o['veto_reason']})[/dim]"
+            t.add_row(escape(o["label"]), escape(cap[:100]) if o["caption"] else cap, o["pages"] or "")
+        out.print(t)
+
+
+@command()
+def remove(paper_id: str = typer.Argument(...), as_json: bool = typer.Option(False, "--json")):
+    """Remove a paper and everything derived from it (units, index rows, vectors)."""
+    with _library(create=False) as lib:
+        lib.remove(paper_id)
+    if as_json:
+        _dump({"removed": paper_id})
+    else:
+        out.print(f"removed {paper_id}")
+
+
+@command("papers")
+def list_papers(limit: int = typer.Option(50, "--limit", "-n"), as_json: bool = typer.Option(False, "--json")):
+    """List the papers in the library."""
+    with _library(create=False) as lib:
+        rows = lib.store.list_papers(limit)
+    if as_json:
+        _dump(rows)
+        return
+    t = Table("id", "title", "year", "body", "objects", "chunks")
+    for r in rows:
+        t.add_row(escape(r["id"]), escape((r["title"] or "")[:70]), str(r["year"] or ""), str(r["body_count"]),
+                  str(r["object_count"]), str(r["chunk_count"]))
+    out.print(t)

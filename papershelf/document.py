@@ -1,0 +1,68 @@
+"""The parsed form of a paper that every reader produces and `units` consumes.
+
+Readers (Markdown, PDF, JATS, TEI, ...) differ in what they can see; they all
+reduce a source to the same flat list of blocks in reading order.  Keeping this
+shape tiny is what lets a new format arrive without touching unit building,
+storage or search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Block:
+    """One piece of a paper in reading order.
+
+    kind is ``heading`` (with ``level``), ``text`` (a paragraph), ``caption``
+    (a figure/table caption the reader recognised structurally, e.g. a JATS
+    ``<fig>``), or ``table`` (cell text of a table, rows joined by newlines).
+    Plain ``text`` blocks may still turn out to be captions: `units` checks them.
+    """
+
+    kind: str
+    text: str
+    level: int = 0
+    page: int | None = None
+    # For reader-recognised captions and tables: "figure"/"table" and the label.
+    object_kind: str | None = None
+    object_label: str | None = None
+
+
+@dataclass
+class Document:
+    """A paper as a reader saw it: metadata plus blocks."""
+
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    year: int | None = None
+    venue: str | None = None
+    doi: str | None = None
+    citekey: str | None = None
+    # An identifier the source itself declares (front matter id, Zotero key, ...).
+    declared_id: str | None = None
+    abstract: str | None = None
+    blocks: list[Block] = field(default_factory=list)
+    source_format: str = "markdown"
+
+    @property
+    def has_structure(self) -> bool:
+        return any(b.kind == "heading" for b in self.blocks)
+
+
+@dataclass
+class Paper:
+    """A paper's stored record: metadata plus where it came from."""
+
+    id: str
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    year: int | None = None
+    venue: str | None = None
+    doi: str | None = None
+    citekey: str | None = None
+    source_path: str | None = None
+    source_hash: str | None = None
+    source_format: str | None = None
+    source_size: int | None = None

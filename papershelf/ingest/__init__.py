@@ -1,0 +1,136 @@
+"""From files on disk to parsed `Document`s: discovery, reading, dispatch by format.
+
+Readers are plain functions ``bytes -> Document`` registered by file
+extension in `READERS`; anything they raise as `IngestError` becomes one clear
+line in the `add` summary instead of a crash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from ..document import Document
+from .markdown import parse_markdown
+
+MAX_TEXT_BYTES = 20 * 1024 * 1024
+
+
+class IngestError(Exception):
+    """A file that cannot become a paper; the message says why, for the user."""
+
+
+def decode_text(data: bytes) -> str:
+    if b"\x00" in data[:8192]:
+        raise IngestError("binary file, not text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise IngestError(f"not valid UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})") from None
+    if not text.strip():
+        raise IngestError("empty file: no text to index")
+    return text
+
+
+def read_markdown(data: bytes) -> Document:
+    return parse_markdown(decode_text(data))
+
+
+def read_plain_text(data: bytes) -> Document:
+    doc = parse_markdown(decode_text(data))
+    doc.source_format = "text"
+    return doc
+
+
+READERS: dict[str, Callable[[bytes], Document]] = {
+    ".md": read_markdown,
+    ".markdown": read_markdown,
+    ".txt": read_plain_text,
+    ".text": read_plain_text,
+}
+MAX_BYTES: dict[str, int] = {}  # per-extension size limits; MAX_TEXT_BYTES otherwise
+
+
+def supported(path: str) -> bool:
+    return os.path.splitext(path)[1].lower() in READERS
+
+
+def discover(paths: list[str]) -> Iterator[tuple[str, str | None]]:
+    """Yield (absolute path, problem) for every file to add.
+
+    Folders are walked recursively, skipping hidden entries and files with no
+    reader; a file named explicitly with no reader is yielded with a problem.
+    """
+    for p in paths:
+        p = os.path.abspath(os.path.expanduser(p))
+        if os.path.isdir(p):
+            for root, dirs, files in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for name in sorted(files):
+                    full = os.path.join(root, name)
+                    if not name.startswith(".") and supported(full):
+                        yield full, None
+        elif os.path.exists(p):
+            ext = os.path.splitext(p)[1].lower() or "(none)"
+            yield p, (None if supported(p) else f"unsupported file type {ext}")
+        else:
+            yield p, "no such file or folder"
+
+
+@dataclass
+class SourceFile:
+    path: str
+    data: bytes
+    sha256: str
+
+    @property
+    def ext(self) -> str:
+        return os.path.splitext(self.path)[1].lower()
+
+
+def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
+    """Read a file's bytes and content hash (hash before parse: unchanged files are skipped)."""
+    ext = os.path.splitext(path)[1].lower()
+    limit = max_bytes or MAX_BYTES.get(ext, MAX_TEXT_BYTES)
+    try:
+        size = os.path.getsize(path)
+        if size > limit:
+            raise IngestError(f"file too large ({size / 2**20:.1f} MiB > {limit / 2**20:.0f} MiB limit; "
+                              "raise it with --max-size)")
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except FileNotFoundError:
+        raise IngestError("file disappeared before it could be read") from None
+    except PermissionError:
+        raise IngestError("permission denied") from None
+    except IsADirectoryError:
+        raise IngestError("is a folder") from None
+    if len(data) > limit:
+        raise IngestError(f"file grew past the {limit / 2**20:.0f} MiB limit while being read")
+    return SourceFile(path, data, hashlib.sha256(data).hexdigest())
+
+
+def parse_source(src: SourceFile) -> Document:
+    reader = READERS.get(src.ext)
+    if reader is None:
+        raise IngestError(f"unsupported file type {src.ext or '(none)'}")
+    if not src.data.strip():
+        raise IngestError("empty file: no text to index")
+    try:
+        return reader(src.data)
+    except IngestError:
+        raise
+    except (ValueError, RecursionError, MemoryError) as e:
+        raise IngestError(f"could not parse: {e}") from None
+
+
+def derive_paper_id(doc: Document, path: str) -> str:
+    """The paper's id: what the source declares, else the file name plus a hash of its path."""
+    if doc.declared_id:
+        return re.sub(r"\s+", "-", doc.declared_id.strip())
+    stem = os.path.splitext(os.path.basename(path))[0]
+    slug = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[:48] or "paper"
+    return f"{slug}-{hashlib.sha1(os.path.abspath(path).encode()).hexdigest()[:6]}"

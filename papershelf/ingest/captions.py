@@ -1,0 +1,118 @@
+"""Recognising figure/table captions and the body sentences that cite them.
+
+A caption starts a paragraph with a label ("Figure 3.", "Fig. 3:", "FIGURE 3",
+"Table 2 |", "Table IV", "Supplementary Figure S1") followed by a separator, the
+end of the line, or a capitalised caption.  "Table 1 shows ..." is a sentence
+that mentions a table, not a caption, which is why the separator matters.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_KIND = r"(?P<kind>Figure|Fig\.?|FIGURE|FIG\.?|Table|TABLE|Tab\.)"
+_NUM = r"(?P<num>S?\d+|[IVXLC]+)(?P<panel>[a-z])?"
+_SUPP = r"(?P<supp>(?:Supplementary|Supplemental|SUPPLEMENTARY|Extended\s+Data)\s+)?"
+
+CAPTION_RE = re.compile(
+    r"^\s*(?:[*_]{1,2})?" + _SUPP + _KIND + r"\s*" + _NUM +
+    r"(?:[*_]{1,2})?"
+    r"(?P<sep>\s*[:.|\u2014\u2013]\s*|\s+-\s+|\s*$|\s+(?=[A-Z(\[]))"
+)
+
+# "Fig. 3b", "Figures 2 and 3", "Table S1", "Figs. 2-4", "Tables II, III"
+_REF_RE = re.compile(
+    r"\b(?P<supp>Supplementary\s+|Extended\s+Data\s+)?"
+    r"(?P<kind>Figures?|Figs?\.?|FIGURES?|FIGS?\.?|Tables?|TABLES?|Tabs?\.)\s*"
+    r"(?P<nums>(?:S?\d+|[IVXLC]+)[a-z]?(?:\s*(?:,|and|&|\u2013|-|to)\s*(?:S?\d+|[IVXLC]+)[a-z]?)*)"
+)
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
+_ROMAN = re.compile(r"^[IVXLC]+$")
+
+
+@dataclass(frozen=True)
+class Caption:
+    object_kind: str  # "figure" | "table"
+    label: str  # as a reader writes it: "Figure 3", "Table IV", "Supplementary Figure S1"
+    number: str
+    text: str  # caption text without the label
+
+
+def _kind_of(word: str) -> str:
+    return "table" if word.lower().startswith("tab") else "figure"
+
+
+def make_label(kind: str, number: str, supplementary: bool = False) -> str:
+    label = ("Figure " if kind == "figure" else "Table ") + number
+    return ("Supplementary " + label) if supplementary else label
+
+
+def parse_caption(paragraph: str) -> Caption | None:
+    """Return the caption a paragraph starts with, or None for ordinary text."""
+    first_line = paragraph.lstrip().split("\n", 1)[0]
+    m = CAPTION_RE.match(first_line)
+    if not m:
+        return None
+    num = m.group("num")
+    # A lone "I"/"C" after "Table" is usually a roman numeral; "Figure C" is not.
+    if _ROMAN.match(num) and len(num) > 4:
+        return None
+    kind = _kind_of(m.group("kind"))
+    text = paragraph.lstrip()[m.end():].strip()
+    text = text.strip("*_ ").strip()
+    return Caption(kind, make_label(kind, num, bool(m.group("supp"))), num, text)
+
+
+def split_sentences(text: str) -> list[str]:
+    text = " ".join(text.split())
+    return [s for s in _SENTENCE_SPLIT.split(text) if s]
+
+
+def _expand(nums: str) -> list[str]:
+    parts = re.split(r"\s*(,|and|&|\u2013|-|to)\s*", nums)
+    out: list[str] = []
+    prev: str | None = None
+    is_range = False
+    for p in parts:
+        if p in {",", "and", "&"}:
+            is_range = False
+            continue
+        if p in {"\u2013", "-", "to"}:
+            is_range = True
+            continue
+        n = p.rstrip("abcdefghijklmnopqrstuvwxyz") or p
+        if is_range and prev and prev.isdigit() and n.isdigit() and 0 < int(n) - int(prev) <= 20:
+            out.extend(str(i) for i in range(int(prev) + 1, int(n) + 1))
+        else:
+            out.append(n)
+        prev = n
+        is_range = False
+    return out
+
+
+def cited_labels(sentence: str) -> set[str]:
+    """Labels ("Figure 3", "Table 2") a sentence cites."""
+    found: set[str] = set()
+    for m in _REF_RE.finditer(sentence):
+        kind = _kind_of(m.group("kind"))
+        for n in _expand(m.group("nums")):
+            found.add(make_label(kind, n, bool(m.group("supp"))))
+    return found
+
+
+def citing_sentences(paragraphs: list[str], max_sentences: int = 6, max_chars: int = 1500) -> dict[str, list[str]]:
+    """Map each cited label to the body sentences that cite it (in order, deduplicated)."""
+    out: dict[str, list[str]] = {}
+    for para in paragraphs:
+        if "ig" not in para and "ab" not in para and "IG" not in para and "AB" not in para:
+            continue
+        for sentence in split_sentences(para):
+            for label in cited_labels(sentence):
+                bucket = out.setdefault(label, [])
+                if sentence in bucket or len(bucket) >= max_sentences:
+                    continue
+                if sum(len(s) for s in bucket) + len(sentence) > max_chars and bucket:
+                    continue
+                bucket.append(sentence)
+    return out

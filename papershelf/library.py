@@ -1,0 +1,277 @@
+"""`Library`: the Python API that the CLI, the tests and the servers share.
+
+    lib = Library("~/papers.db")
+    lib.add(["~/Zotero/storage"])
+    lib.embed()
+    lib.search("IL-6 western blot", mode="hybrid")
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from . import ingest
+from .document import Paper
+from .embed.base import ProviderSpec, validate
+from .errors import NotFound, PapershelfError
+from .ingest import IngestError
+from .search import SearchOptions, SearchResponse, VectorUnavailable, pages_of, run_search
+from .store import Filters, open_store
+from .units import build_units, make_manifest
+from .vector_index import VectorIndex
+
+ENV_LIBRARY = "PAPERSHELF_LIBRARY"
+
+
+def default_library_path() -> str:
+    """``$PAPERSHELF_LIBRARY``, else ``library.db`` in the user's data dir (~/.local/share/papershelf)."""
+    if os.environ.get(ENV_LIBRARY):
+        return os.path.expanduser(os.environ[ENV_LIBRARY])
+    from platformdirs import user_data_dir
+
+    return os.path.join(user_data_dir("papershelf", appauthor=False), "library.db")
+
+
+@dataclass
+class FileResult:
+    path: str
+    status: str  # added | updated | unchanged | failed
+    paper_id: str | None = None
+    reason: str | None = None
+    units: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if v not in (None, {})}
+
+
+@dataclass
+class AddReport:
+    files: list[FileResult] = field(default_factory=list)
+
+    def count(self, status: str) -> int:
+        return sum(f.status == status for f in self.files)
+
+    @property
+    def failed(self) -> list[FileResult]:
+        return [f for f in self.files if f.status == "failed"]
+
+    def to_dict(self) -> dict:
+        return {"added": self.count("added"), "updated": self.count("updated"),
+                "unchanged": self.count("unchanged"), "failed": self.count("failed"),
+                "files": [f.to_dict() for f in self.files]}
+
+
+class Library:
+    def __init__(self, path: str | None = None, create: bool = True):
+        self.path = os.path.abspath(os.path.expanduser(path or default_library_path()))
+        self.store = open_store(self.path, create=create)
+        self.vectors = VectorIndex(self.store)
+        self._query_providers: dict[str, object] = {}
+        self._provider_lock = threading.Lock()
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- adding and removing papers ---------------------------------------------
+
+    def add_file(self, path: str, retry_failed: bool = False, max_bytes: int | None = None) -> FileResult:
+        """Add or update one file; never raises for a bad file, returns why it failed."""
+        path = os.path.abspath(path)
+        src = None
+        try:
+            src = ingest.load_source(path, max_bytes)
+            known = self.store.source_record(path)
+            if known and known[1] == src.sha256:
+                return FileResult(path, "unchanged", known[0])
+            failure = self.store.failure(path)
+            if failure and failure["source_hash"] == src.sha256 and not retry_failed:
+                return FileResult(path, "failed", reason=f"{failure['reason']} (unchanged since it failed; "
+                                                         "--retry-failed tries again)")
+            doc = ingest.parse_source(src)
+            paper_id = ingest.derive_paper_id(doc, path)
+            units = build_units(doc, paper_id)
+            if not units and not doc.title:
+                raise IngestError("no text found")
+            paper = Paper(id=paper_id, title=doc.title or os.path.splitext(os.path.basename(path))[0],
+                          authors=doc.authors, year=doc.year, venue=doc.venue, doi=doc.doi, citekey=doc.citekey,
+                          source_path=path, source_hash=src.sha256, source_format=doc.source_format,
+                          source_size=len(src.data))
+            existed = self.store.get_paper(paper_id) is not None
+            self.store.write_paper(paper, units, make_manifest(units))
+            counts = {k: sum(u.kind == k for u in units) for k in ("body", "object", "chunk")}
+            return FileResult(path, "updated" if existed else "added", paper_id, units=counts)
+        except IngestError as e:
+            self.store.record_failure(path, src.sha256 if src else None, str(e))
+            return FileResult(path, "failed", reason=str(e))
+
+    def add(self, paths: list[str], retry_failed: bool = False, max_bytes: int | None = None,
+            progress: Callable[[FileResult], None] | None = None,
+            on_total: Callable[[int], None] | None = None) -> AddReport:
+        """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again."""
+        report = AddReport()
+        found = list(ingest.discover(paths))
+        if on_total:
+            on_total(len(found))
+        for path, problem in found:
+            result = FileResult(path, "failed", reason=problem) if problem else \
+                self.add_file(path, retry_failed, max_bytes)
+            report.files.append(result)
+            if progress:
+                progress(result)
+        return report
+
+    def add_document(self, paper: Paper, doc) -> list:
+        """Add a parsed document directly (benchmarks and importers that have no file)."""
+        units = build_units(doc, paper.id)
+        self.store.write_paper(paper, units, make_manifest(units))
+        return units
+
+    def remove(self, paper_id: str) -> None:
+        if not self.store.remove_paper(paper_id):
+            raise NotFound(f"no paper with id {paper_id!r}")
+
+    # -- looking at things ---------------------------------------------------------
+
+    def show(self, item_id: str) -> dict:
+        """A paper with its sections and objects, or a single unit."""
+        paper = self.store.get_paper(item_id)
+        if paper is not None:
+            units = self.store.paper_units(item_id)
+            paper["manifest"] = self.store.manifest(item_id)
+            paper["sections"] = [
+                {"unit_id": u.id, "source": u.source, "section_path": u.section_path, "part": u.part,
+                 "pages": pages_of(u), "tokens": u.token_estimate}
+                for u in units if u.kind in ("body", "chunk")]
+            paper["objects"] = [
+                {"unit_id": u.id, "object_kind": u.object_kind, "label": u.object_label,
+                 "caption": u.caption_text, "pages": pages_of(u), "section_path": u.section_path,
+                 "indexable": u.indexable, "veto_reason": u.veto_reason,
+                 "cited_by": u.nearby_body_text, "table_text": u.table_text}
+                for u in units if u.kind == "object"]
+            return {"type": "paper", **paper}
+        unit = self.store.get_unit(item_id)
+        if unit is None:
+            raise NotFound(f"no paper or unit with id {item_id!r}")
+        d = {k: v for k, v in unit.__dict__.items()}
+        d["source"] = unit.source
+        d["paper"] = self.store.get_paper(unit.paper_id)
+        return {"type": "unit", **d}
+
+    def status(self) -> dict:
+        st = self.store.stats()
+        st["embedding"] = self.embedding_status()
+        return st
+
+    # -- embeddings ------------------------------------------------------------------
+
+    def configured_spec(self) -> ProviderSpec:
+        """What `embed` builds when not told otherwise: the library's last choice, else the default."""
+        saved = self.store.get_setting("embed.spec")
+        return ProviderSpec.from_json(saved) if saved else ProviderSpec()
+
+    def embedding_status(self) -> dict:
+        target_id = self.store.get_setting("embed.space_id")
+        target = self.store.get_space(int(target_id)) if target_id else None
+        active = self.store.active_space()
+        out: dict = {"configured": dict(provider=self.configured_spec().provider,
+                                        model=self.configured_spec().model_name),
+                     "active_space": _space_summary(active), "target_space": _space_summary(target)}
+        space = target or active
+        if space is None:
+            papers_with_units = self.store.query(
+                "SELECT count(*) FROM manifests WHERE body_indexable + object_indexable + chunk_indexable > 0")[0][0]
+            out.update(collections=None, pending_papers=papers_with_units, failed_papers=0,
+                       stored_total=0, expected_total=None)
+            return out
+        cols = self.store.collection_status(space["id"])
+        pending = self.store.pending(space["id"])
+        out.update(
+            collections=cols,
+            stored_total=sum(c["stored"] for c in cols.values()),
+            expected_total=sum(c["expected"] for c in cols.values()),
+            pending_papers=len(pending),
+            pending_reasons={r: sum(1 for _, x in pending if x == r) for r in ("new", "changed", "damaged")},
+            failed_papers=len(self.store.embed_failures(space["id"])),
+            failures=self.store.embed_failures(space["id"])[:20],
+        )
+        return out
+
+    def embed(self, spec: ProviderSpec | None = None, *, workers: int = 1, force: bool = False,
+              paper_ids: list[str] | None = None, cancel: threading.Event | None = None,
+              on_event=None, provider_factory=None, **kw):
+        from .embed.build import build
+
+        spec = spec or self.configured_spec()
+        self.store.set_setting("embed.spec", spec.to_json())
+        report = build(self.store, spec, workers=workers, force=force, paper_ids=paper_ids, cancel=cancel,
+                       on_event=on_event, provider_factory=provider_factory, **kw)
+        self.store.set_setting("embed.space_id", str(report.space["id"]))
+        return report
+
+    def pending(self, paper_ids: list[str] | None = None) -> list[tuple[str, str]]:
+        """Pending papers in the space `embed` builds (the very predicate the build uses).
+
+        Before any build every paper with indexable units is pending ("new").
+        """
+        target_id = self.store.get_setting("embed.space_id")
+        if target_id:
+            return self.store.pending(int(target_id), paper_ids)
+        rows = self.store.query("SELECT paper_id FROM manifests WHERE "
+                                "body_indexable + object_indexable + chunk_indexable > 0 ORDER BY paper_id")
+        wanted = set(paper_ids) if paper_ids is not None else None
+        return [(r[0], "new") for r in rows if wanted is None or r[0] in wanted]
+
+    def query_provider(self, space: dict):
+        """The provider that embeds queries for a space (cached; created on first use)."""
+        key = space["fingerprint"]
+        with self._provider_lock:
+            if key not in self._query_providers:
+                spec = self.configured_spec()
+                settings = spec.settings if (spec.provider, spec.model_name) == (space["provider"], space["model"]) \
+                    else ()
+                options = tuple(sorted(json.loads(space.get("options") or "{}").items()))
+                self._query_providers[key] = ProviderSpec(space["provider"], space["model"], options,
+                                                          settings).create()
+            return self._query_providers[key]
+
+    def set_query_provider(self, space: dict, provider) -> None:
+        with self._provider_lock:
+            self._query_providers[space["fingerprint"]] = provider
+
+    # -- search ----------------------------------------------------------------------
+
+    def _vector_fn(self, query: str, depth: int, filters: Filters):
+        space = self.store.active_space()
+        if space is None:
+            raise VectorUnavailable("no embeddings yet: run `papershelf embed` for meaning-based search")
+        try:
+            provider = self.query_provider(space)
+            qvec = validate(provider.encode([query]), 1, space["dimension"])[0]
+        except PapershelfError as e:
+            raise VectorUnavailable(f"embedding provider unavailable ({e})") from None
+        return self.vectors.search(space, qvec, depth, filters)
+
+    def search(self, query: str, opts: SearchOptions | None = None, **kw) -> SearchResponse:
+        opts = opts or SearchOptions(**kw)
+        if not query or not query.strip():
+            raise PapershelfError("empty query: say what to search for")
+        resp = run_search(self.store, query, opts, self._vector_fn)
+        if not resp.results and self.store.query("SELECT count(*) FROM papers")[0][0] == 0:
+            resp.notices.append("the library is empty: add papers with `papershelf add PATH`")
+        return resp
+
+
+def _space_summary(space: dict | None) -> dict | None:
+    if space is None:
+        return None
+    return {k: space[k] for k in ("id", "provider", "model", "dimension", "fingerprint", "completed_at")}

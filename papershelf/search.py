@@ -1,0 +1,229 @@
+"""Lexical, vector and hybrid retrieval over body units, objects and chunks.
+
+* Lexical: FTS5 BM25 over (title, heading, body) with per-column weights.
+  Any user string is turned into a safe FTS5 expression by `fts_query`: words
+  are quoted, hyphenated terms become phrases ("IL-6" -> "IL 6"), quoted
+  phrases stay phrases, a trailing * is a prefix query, FTS operators are
+  plain words.  No user input reaches FTS5 syntax.
+* Vector: exact cosine in the active embedding space (`VectorIndex`).
+* Hybrid: weighted reciprocal-rank fusion of the two lists.
+
+Then one hit per unit, at most `per_paper` hits per paper (unless the search
+is restricted to papers), and every hit carries where it came from.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+
+from .store import Filters
+
+STOPWORDS = frozenset("""
+a an and are as at be but by for from has have in into is it its of on or that the their then there these
+they this to was were which will with not no near we our than been can also such
+""".split())
+_WORD = re.compile(r"\w+", re.U)
+_PHRASE = re.compile(r'"([^"]*)"')
+
+MODES = ("lexical", "vector", "hybrid")
+
+
+def _quote(tokens: list[str]) -> str:
+    return '"' + " ".join(tokens) + '"'
+
+
+def query_terms(text: str) -> list[str]:
+    return [t.lower() for t in _WORD.findall(text)]
+
+
+def fts_query(text: str) -> str | None:
+    """A safe FTS5 MATCH expression for any user string (None when it has no words)."""
+    clauses: list[str] = []
+    for phrase in _PHRASE.findall(text):
+        tokens = _WORD.findall(phrase)
+        if tokens:
+            clauses.append(_quote(tokens))
+    rest = _PHRASE.sub(" ", text)
+    plain: list[str] = []
+    for word in rest.split():
+        tokens = _WORD.findall(word)
+        if not tokens:
+            continue
+        if len(tokens) > 1:
+            clauses.append(_quote(tokens))  # IL-6, COVID-19, e.g. "3.5"
+        elif word.endswith("*") and len(tokens[0]) >= 2:
+            clauses.append(_quote(tokens) + "*")
+        else:
+            plain.append(tokens[0])
+    content = [w for w in plain if w.lower() not in STOPWORDS]
+    if not content and not clauses:
+        content = plain
+    clauses += [_quote([w]) for w in dict.fromkeys(content)]
+    if not clauses:
+        return None
+    return " OR ".join(dict.fromkeys(clauses))
+
+
+def rrf(lists: list[tuple[list[str], float]], k: float = 60.0) -> dict[str, float]:
+    """Weighted reciprocal-rank fusion: score(d) = sum_i w_i / (k + rank_i(d)), ranks from 1."""
+    scores: dict[str, float] = {}
+    for ids, weight in lists:
+        for rank, uid in enumerate(ids, start=1):
+            scores[uid] = scores.get(uid, 0.0) + weight / (k + rank)
+    return scores
+
+
+def make_snippet(text: str, terms: list[str], width: int = 220) -> str:
+    """A window of `text` around the first query term, terms marked with [ ]."""
+    text = " ".join(text.split())
+    low = text.lower()
+    pos = -1
+    for t in terms:
+        if t in STOPWORDS or len(t) < 2:
+            continue
+        m = re.search(r"\b" + re.escape(t), low)
+        if m and (pos < 0 or m.start() < pos):
+            pos = m.start()
+    start = max(0, pos - width // 3) if pos >= 0 else 0
+    if start > 0:
+        space = text.find(" ", start)
+        start = space + 1 if 0 <= space < start + 20 else start
+    window = text[start:start + width]
+    marked = window
+    for t in sorted({t for t in terms if t not in STOPWORDS and len(t) >= 2}, key=len, reverse=True):
+        marked = re.sub(r"(?<![\[\w])(" + re.escape(t) + r"\w*)", r"[\1]", marked, flags=re.I)
+    return ("…" if start > 0 else "") + marked + ("…" if start + width < len(text) else "")
+
+
+@dataclass
+class SearchOptions:
+    mode: str = "hybrid"
+    limit: int = 10
+    per_paper: int = 2
+    filters: Filters = field(default_factory=Filters)
+    rrf_k: float = 60.0
+    lexical_weight: float = 1.0
+    vector_weight: float = 1.0
+    # BM25 weights of the (title, heading, body) columns.
+    field_weights: tuple[float, float, float] = (2.0, 2.0, 1.0)
+    depth: int = 100  # candidates taken from each list before fusion
+    explain: bool = False
+
+
+@dataclass
+class SearchResponse:
+    query: str
+    mode: str  # the mode actually used
+    results: list[dict]
+    notices: list[str] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"query": self.query, "mode": self.mode, "results": self.results,
+                "notices": self.notices, "timings_ms": self.timings_ms}
+
+
+def pages_of(unit) -> str | None:
+    if unit.page_start is None:
+        return None
+    if unit.page_end is None or unit.page_end == unit.page_start:
+        return str(unit.page_start)
+    return f"{unit.page_start}-{unit.page_end}"
+
+
+def run_search(store, query: str, opts: SearchOptions, vector_fn=None) -> SearchResponse:
+    """Run one search.  `vector_fn(query, depth, filters)` returns ranked
+    (unit_id, paper_id, score) or raises `VectorUnavailable` with a notice."""
+    if opts.mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}")
+    t0 = time.perf_counter()
+    notices: list[str] = []
+    mode = opts.mode
+    lexical: list[dict] = []
+    vector: list[tuple[str, str, float]] = []
+    timings: dict[str, float] = {}
+    if mode in ("vector", "hybrid"):
+        try:
+            if vector_fn is None:
+                raise VectorUnavailable("no embeddings: run `papershelf embed` for meaning-based search")
+            vector = vector_fn(query, opts.depth, opts.filters)
+        except VectorUnavailable as e:
+            notices.append(f"{e}; showing lexical results")
+            mode = "lexical"
+        timings["vector_ms"] = (time.perf_counter() - t0) * 1000
+    if mode in ("lexical", "hybrid"):
+        t1 = time.perf_counter()
+        match = fts_query(query)
+        if match:
+            lexical = store.lexical(match, opts.depth, opts.filters, opts.field_weights)
+        timings["lexical_ms"] = (time.perf_counter() - t1) * 1000
+
+    lex_rank = {r["unit_id"]: (i + 1, r) for i, r in enumerate(lexical)}
+    vec_rank = {u: (i + 1, s) for i, (u, _, s) in enumerate(vector)}
+    paper_of = {r["unit_id"]: r["paper_id"] for r in lexical} | {u: p for u, p, _ in vector}
+    if mode == "lexical":
+        fused = {r["unit_id"]: r["score"] for r in lexical}
+    elif mode == "vector":
+        fused = {u: s for u, _, s in vector}
+    else:
+        fused = rrf([([r["unit_id"] for r in lexical], opts.lexical_weight),
+                     ([u for u, _, _ in vector], opts.vector_weight)], opts.rrf_k)
+    order = sorted(fused, key=lambda u: (-fused[u], u))
+
+    cap = None if opts.filters.papers else opts.per_paper
+    picked: list[str] = []
+    per: dict[str, int] = {}
+    for uid in order:
+        pid = paper_of[uid]
+        if cap is not None and per.get(pid, 0) >= cap:
+            continue
+        per[pid] = per.get(pid, 0) + 1
+        picked.append(uid)
+        if len(picked) >= opts.limit:
+            break
+
+    units = store.get_units(picked)
+    papers = store.get_papers([paper_of[u] for u in picked])
+    terms = query_terms(query)
+    results = []
+    for rank, uid in enumerate(picked, start=1):
+        unit = units.get(uid)
+        paper = papers.get(paper_of[uid])
+        if unit is None or paper is None:  # removed between ranking and now
+            continue
+        lex = lex_rank.get(uid)
+        snippet = lex[1]["snippet"] if lex and lex[1].get("snippet") else None
+        if not snippet or "[" not in snippet:
+            snippet = make_snippet(unit.search_text() or unit.text, terms)
+        hit = {
+            "rank": rank,
+            "score": round(float(fused[uid]), 6),
+            "source": unit.source,
+            "paper_id": paper["id"],
+            "title": paper["title"],
+            "authors": paper["authors"],
+            "year": paper["year"],
+            "unit_id": uid,
+            "section_path": unit.section_path,
+            "pages": pages_of(unit),
+            "object_kind": unit.object_kind,
+            "object_label": unit.object_label,
+            "caption": unit.caption_text if unit.kind == "object" else None,
+            "snippet": snippet,
+        }
+        if opts.explain:
+            hit["explain"] = {
+                "lexical_rank": lex[0] if lex else None,
+                "lexical_score": round(lex[1]["score"], 6) if lex else None,
+                "vector_rank": vec_rank[uid][0] if uid in vec_rank else None,
+                "vector_score": round(vec_rank[uid][1], 6) if uid in vec_rank else None,
+            }
+        results.append(hit)
+    timings["total_ms"] = (time.perf_counter() - t0) * 1000
+    return SearchResponse(query, mode, results, notices, {k: round(v, 2) for k, v in timings.items()})
+
+
+class VectorUnavailable(Exception):
+    """Vector search cannot run; the message is the notice shown to the user."""

@@ -1,0 +1,179 @@
+"""The library schema as an ordered list of forward migrations.
+
+``PRAGMA user_version`` records how many have been applied.  A file whose
+version is higher than this list was written by a newer papershelf and is
+refused rather than misread.  Never edit an applied migration: append one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+# 'PSHF': marks a SQLite file as a papershelf library.
+APPLICATION_ID = 0x50534846
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = []
+
+
+def run_script(db: sqlite3.Connection, script: str) -> None:
+    """Run statements one by one: ``executescript`` would COMMIT the migration's transaction."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            db.execute(statement)
+            statement = ""
+    if statement.strip():
+        db.execute(statement)
+
+
+def migration(fn: Callable[[sqlite3.Connection], None]):
+    MIGRATIONS.append(fn)
+    return fn
+
+
+_UNIT_COMMON = """
+    id TEXT PRIMARY KEY,
+    paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    section_path TEXT NOT NULL DEFAULT '',
+    section_title TEXT NOT NULL DEFAULT '',
+    section_level INTEGER NOT NULL DEFAULT 0,
+    page_start INTEGER,
+    page_end INTEGER,
+    token_estimate INTEGER NOT NULL,
+    indexable INTEGER NOT NULL DEFAULT 1,
+    veto_reason TEXT,
+    content_hash TEXT NOT NULL
+"""
+
+
+@migration
+def m001_papers_units_fts(db: sqlite3.Connection) -> None:
+    run_script(db, 
+        f"""
+        CREATE TABLE papers (
+            id TEXT PRIMARY KEY,
+            title TEXT,
+            authors TEXT NOT NULL DEFAULT '[]',
+            year INTEGER,
+            venue TEXT,
+            doi TEXT,
+            citekey TEXT,
+            source_path TEXT,
+            source_hash TEXT,
+            source_format TEXT,
+            source_size INTEGER,
+            added_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        CREATE UNIQUE INDEX papers_source ON papers(source_path);
+        CREATE TABLE body_units ({_UNIT_COMMON}, part INTEGER NOT NULL DEFAULT 0);
+        CREATE INDEX body_units_paper ON body_units(paper_id, ordinal);
+        CREATE TABLE object_units ({_UNIT_COMMON},
+            object_kind TEXT NOT NULL,
+            object_label TEXT NOT NULL,
+            caption_text TEXT NOT NULL DEFAULT '',
+            nearby_body_text TEXT,
+            table_text TEXT);
+        CREATE INDEX object_units_paper ON object_units(paper_id, ordinal);
+        CREATE TABLE fulltext_chunks ({_UNIT_COMMON});
+        CREATE INDEX fulltext_chunks_paper ON fulltext_chunks(paper_id, ordinal);
+        CREATE TABLE manifests (
+            paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
+            body_count INTEGER NOT NULL, object_count INTEGER NOT NULL, chunk_count INTEGER NOT NULL,
+            body_indexable INTEGER NOT NULL, object_indexable INTEGER NOT NULL, chunk_indexable INTEGER NOT NULL,
+            body_hash TEXT NOT NULL, objects_hash TEXT NOT NULL, fulltext_hash TEXT NOT NULL,
+            policy_version INTEGER NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        -- Lexical index: one row per indexable unit; FTS5 reads its text from here.
+        CREATE TABLE search_docs (
+            rowid INTEGER PRIMARY KEY,
+            unit_id TEXT NOT NULL UNIQUE,
+            paper_id TEXT NOT NULL,
+            source TEXT NOT NULL,
+            object_kind TEXT,
+            title TEXT NOT NULL DEFAULT '',
+            heading TEXT NOT NULL DEFAULT '',
+            body TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX search_docs_paper ON search_docs(paper_id);
+        CREATE VIRTUAL TABLE search_fts USING fts5(
+            title, heading, body,
+            content='search_docs', content_rowid='rowid',
+            tokenize='porter unicode61 remove_diacritics 2'
+        );
+        CREATE TABLE ingest_failures (
+            source_path TEXT PRIMARY KEY,
+            source_hash TEXT,
+            reason TEXT NOT NULL,
+            failed_at REAL NOT NULL
+        );
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """
+    )
+
+
+@migration
+def m002_embedding_spaces(db: sqlite3.Connection) -> None:
+    run_script(db, 
+        """
+        CREATE TABLE spaces (
+            id INTEGER PRIMARY KEY,
+            fingerprint TEXT NOT NULL UNIQUE,
+            provider TEXT NOT NULL,
+            model TEXT NOT NULL,
+            dimension INTEGER NOT NULL,
+            text_format TEXT NOT NULL,
+            policy_version INTEGER NOT NULL,
+            options TEXT NOT NULL DEFAULT '{}',
+            created_at REAL NOT NULL,
+            completed_at REAL,
+            generation INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE vectors (
+            rowid INTEGER PRIMARY KEY,
+            space_id INTEGER NOT NULL REFERENCES spaces(id) ON DELETE CASCADE,
+            collection TEXT NOT NULL,
+            unit_id TEXT NOT NULL,
+            paper_id TEXT NOT NULL,
+            unit_kind TEXT NOT NULL,
+            section_path TEXT,
+            object_kind TEXT,
+            object_label TEXT,
+            unit_hash TEXT NOT NULL,
+            kind_hash TEXT NOT NULL,
+            policy_version INTEGER NOT NULL,
+            token_estimate INTEGER NOT NULL,
+            vector BLOB NOT NULL
+        );
+        CREATE UNIQUE INDEX vectors_unit ON vectors(space_id, unit_id);
+        CREATE INDEX vectors_paper ON vectors(space_id, paper_id, collection);
+        CREATE INDEX vectors_collection ON vectors(space_id, collection);
+        -- What each paper's vectors in a space were built from: the pending predicate's other half.
+        CREATE TABLE embed_state (
+            space_id INTEGER NOT NULL REFERENCES spaces(id) ON DELETE CASCADE,
+            paper_id TEXT NOT NULL,
+            body_hash TEXT NOT NULL, objects_hash TEXT NOT NULL, fulltext_hash TEXT NOT NULL,
+            body_expected INTEGER NOT NULL, objects_expected INTEGER NOT NULL, fulltext_expected INTEGER NOT NULL,
+            embedded_at REAL NOT NULL,
+            PRIMARY KEY (space_id, paper_id)
+        );
+        CREATE TABLE embed_failures (
+            space_id INTEGER NOT NULL REFERENCES spaces(id) ON DELETE CASCADE,
+            paper_id TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            failed_at REAL NOT NULL,
+            PRIMARY KEY (space_id, paper_id)
+        );
+        CREATE TABLE build_lock (
+            name TEXT PRIMARY KEY,
+            pid INTEGER NOT NULL,
+            host TEXT NOT NULL,
+            started_at REAL NOT NULL
+        );
+        """
+    )

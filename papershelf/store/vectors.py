@@ -1,0 +1,248 @@
+"""Embedding spaces, vectors and per-paper build state in the SQLite library.
+
+A *space* is one fingerprint (provider + model + dimension + text format +
+policy version); vectors belong to a space.  `embed_state` records, per paper
+and space, the unit hashes and vector counts a build wrote.  `PENDING_SQL`
+compares that record with the paper's manifest and the vectors actually
+stored: it is the one pending predicate that build, status and verify share.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import time
+
+import numpy as np
+
+from ..errors import BuildLocked
+
+COLLECTIONS = ("body", "objects", "fulltext")
+# manifest column prefix, embed_state prefix for each collection
+_COLS = {"body": ("body", "body"), "objects": ("object", "objects"), "fulltext": ("chunk", "fulltext")}
+
+PENDING_SQL = """
+WITH live AS (
+    SELECT paper_id,
+           sum(collection = 'body') AS n_body,
+           sum(collection = 'objects') AS n_objects,
+           sum(collection = 'fulltext') AS n_fulltext
+    FROM vectors WHERE space_id = :space GROUP BY paper_id
+)
+SELECT m.paper_id,
+       CASE
+         WHEN st.paper_id IS NULL THEN 'new'
+         WHEN st.body_hash <> m.body_hash OR st.objects_hash <> m.objects_hash
+              OR st.fulltext_hash <> m.fulltext_hash THEN 'changed'
+         ELSE 'damaged'
+       END AS reason
+FROM manifests m
+LEFT JOIN embed_state st ON st.space_id = :space AND st.paper_id = m.paper_id
+LEFT JOIN live ON live.paper_id = m.paper_id
+WHERE {papers}
+  CASE WHEN st.paper_id IS NULL
+    THEN m.body_indexable + m.object_indexable + m.chunk_indexable > 0 OR live.paper_id IS NOT NULL
+    ELSE st.body_hash <> m.body_hash OR st.objects_hash <> m.objects_hash OR st.fulltext_hash <> m.fulltext_hash
+      OR st.body_expected <> coalesce(live.n_body, 0)
+      OR st.objects_expected <> coalesce(live.n_objects, 0)
+      OR st.fulltext_expected <> coalesce(live.n_fulltext, 0)
+  END
+ORDER BY m.paper_id
+"""
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class VectorTables:
+    """Mixin for SQLiteStore: everything the embedding build and vector search store."""
+
+    db: sqlite3.Connection
+
+    # -- spaces ------------------------------------------------------------------
+
+    def ensure_space(self, fingerprint: str, provider: str, model: str, dimension: int,
+                     text_format: str, policy_version: int, options: dict | None = None) -> dict:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO spaces(fingerprint, provider, model, dimension, text_format, "
+                "policy_version, options, created_at) VALUES (?,?,?,?,?,?,?,?)",
+                (fingerprint, provider, model, dimension, text_format, policy_version,
+                 json.dumps(options or {}, sort_keys=True), time.time()))
+        return self.space_by_fingerprint(fingerprint)
+
+    def space_by_fingerprint(self, fingerprint: str) -> dict | None:
+        rows = self.query("SELECT * FROM spaces WHERE fingerprint=?", (fingerprint,))
+        return dict(rows[0]) if rows else None
+
+    def get_space(self, space_id: int) -> dict | None:
+        rows = self.query("SELECT * FROM spaces WHERE id=?", (space_id,))
+        return dict(rows[0]) if rows else None
+
+    def spaces(self) -> list[dict]:
+        return [dict(r) for r in self.query("SELECT * FROM spaces ORDER BY id")]
+
+    def active_space(self) -> dict | None:
+        """The space search answers from: the most recently completed one."""
+        rows = self.query("SELECT * FROM spaces WHERE completed_at IS NOT NULL "
+                          "ORDER BY completed_at DESC, id DESC LIMIT 1")
+        return dict(rows[0]) if rows else None
+
+    def mark_complete(self, space_id: int) -> bool:
+        """Mark a space complete (and so active) when nothing is pending or failed in it."""
+        if self.pending(space_id) or self.embed_failures(space_id):
+            return False
+        with self.transaction() as db:
+            db.execute("UPDATE spaces SET completed_at=? WHERE id=?", (time.time(), space_id))
+        return True
+
+    def generation(self, space_id: int) -> int:
+        rows = self.query("SELECT generation FROM spaces WHERE id=?", (space_id,))
+        return rows[0][0] if rows else -1
+
+    # -- the pending predicate ---------------------------------------------------------
+
+    def pending(self, space_id: int, paper_ids: list[str] | None = None) -> list[tuple[str, str]]:
+        """(paper_id, reason) for every pending paper; reason is new, changed or damaged."""
+        params: dict = {"space": space_id}
+        papers = ""
+        if paper_ids is not None:
+            names = [f":p{i}" for i in range(len(paper_ids))]
+            papers = f"m.paper_id IN ({','.join(names) or 'NULL'}) AND "
+            params.update({f"p{i}": p for i, p in enumerate(paper_ids)})
+        rows = self.query(PENDING_SQL.format(papers=papers), params)
+        return [(r[0], r[1]) for r in rows]
+
+    def collection_status(self, space_id: int) -> dict[str, dict]:
+        """Per collection: vectors stored, vectors a complete build holds, pending papers."""
+        stored = {r[0]: r[1] for r in self.query(
+            "SELECT collection, count(*) FROM vectors WHERE space_id=? GROUP BY collection", (space_id,))}
+        expected = self.query("SELECT coalesce(sum(body_indexable),0), coalesce(sum(object_indexable),0), "
+                              "coalesce(sum(chunk_indexable),0) FROM manifests")[0]
+        pending_ids = [p for p, _ in self.pending(space_id)]
+        per: dict[str, int] = {c: 0 for c in COLLECTIONS}
+        if pending_ids:
+            live = {}
+            for r in self.query("SELECT paper_id, collection FROM vectors WHERE space_id=? "
+                                "GROUP BY paper_id, collection", (space_id,)):
+                live.setdefault(r[0], set()).add(r[1])
+            for i in range(0, len(pending_ids), 500):
+                part = pending_ids[i:i + 500]
+                for r in self.query("SELECT paper_id, body_indexable, object_indexable, chunk_indexable "
+                                    f"FROM manifests WHERE paper_id IN ({','.join('?' * len(part))})", part):
+                    for n, c in enumerate(COLLECTIONS):
+                        if r[n + 1] > 0 or c in live.get(r[0], ()):
+                            per[c] += 1
+        failed: dict[str, int] = {c: 0 for c in COLLECTIONS}
+        for r in self.query(
+                "SELECT m.body_indexable, m.object_indexable, m.chunk_indexable FROM embed_failures f "
+                "JOIN manifests m ON m.paper_id = f.paper_id WHERE f.space_id=?", (space_id,)):
+            for n, c in enumerate(COLLECTIONS):
+                failed[c] += r[n] > 0
+        return {c: {"stored": stored.get(c, 0), "expected": expected[n], "pending_papers": per[c],
+                    "failed_papers": failed[c]} for n, c in enumerate(COLLECTIONS)}
+
+    # -- vectors -------------------------------------------------------------------
+
+    def _delete_vectors(self, db: sqlite3.Connection, paper_id: str, space_id: int | None = None) -> None:
+        where, params = ("paper_id=?", [paper_id]) if space_id is None else \
+            ("paper_id=? AND space_id=?", [paper_id, space_id])
+        for table in ("vectors", "embed_state", "embed_failures"):
+            db.execute(f"DELETE FROM {table} WHERE {where}", params)
+        if space_id is None:
+            db.execute("UPDATE spaces SET generation = generation + 1")
+        else:
+            db.execute("UPDATE spaces SET generation = generation + 1 WHERE id=?", (space_id,))
+
+    def stored_vectors(self, space_id: int, paper_id: str) -> dict[str, tuple[str, bytes]]:
+        """unit_id -> (unit_hash, vector blob) for a paper: what a rebuild may reuse."""
+        return {r[0]: (r[1], r[2]) for r in self.query(
+            "SELECT unit_id, unit_hash, vector FROM vectors WHERE space_id=? AND paper_id=?",
+            (space_id, paper_id))}
+
+    def write_paper_vectors(self, space_id: int, paper_id: str, rows: list[dict], manifest_hashes: dict,
+                            expected: dict) -> bool:
+        """Replace all of a paper's vectors in a space, with its build state, in one transaction.
+
+        `manifest_hashes` are the hashes the vectors were built from.  If the
+        paper was removed meanwhile nothing is written (returns False); if it
+        changed meanwhile the state records the old hashes and it stays pending.
+        """
+        with self.transaction() as db:
+            if not db.execute("SELECT 1 FROM manifests WHERE paper_id=?", (paper_id,)).fetchone():
+                return False
+            self._delete_vectors(db, paper_id, space_id)
+            db.executemany(
+                "INSERT INTO vectors(space_id, collection, unit_id, paper_id, unit_kind, section_path, "
+                "object_kind, object_label, unit_hash, kind_hash, policy_version, token_estimate, vector) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [(space_id, r["collection"], r["unit_id"], paper_id, r["unit_kind"], r["section_path"],
+                  r["object_kind"], r["object_label"], r["unit_hash"], r["kind_hash"], r["policy_version"],
+                  r["token_estimate"], r["vector"]) for r in rows])
+            db.execute(
+                "INSERT INTO embed_state VALUES (?,?,?,?,?,?,?,?,?)",
+                (space_id, paper_id, manifest_hashes["body"], manifest_hashes["objects"],
+                 manifest_hashes["fulltext"], expected["body"], expected["objects"], expected["fulltext"],
+                 time.time()))
+        return True
+
+    def record_embed_failure(self, space_id: int, paper_id: str, reason: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO embed_failures VALUES (?,?,?,?)",
+                       (space_id, paper_id, reason, time.time()))
+
+    def embed_failures(self, space_id: int) -> list[dict]:
+        return [dict(r) for r in self.query(
+            "SELECT paper_id, reason, failed_at FROM embed_failures WHERE space_id=? ORDER BY paper_id",
+            (space_id,))]
+
+    def vector_rows(self, space_id: int, paper_id: str) -> list[dict]:
+        return [dict(r) for r in self.query(
+            "SELECT collection, unit_id, unit_kind, section_path, object_kind, object_label, unit_hash, "
+            "kind_hash, policy_version, token_estimate, length(vector) AS nbytes FROM vectors "
+            "WHERE space_id=? AND paper_id=? ORDER BY collection, unit_id", (space_id, paper_id))]
+
+    def load_collection(self, space_id: int, collection: str, dimension: int):
+        """(unit_ids, paper_ids, float32 matrix) of one collection of a space."""
+        rows = self.query("SELECT unit_id, paper_id, vector FROM vectors WHERE space_id=? AND collection=?",
+                          (space_id, collection))
+        if not rows:
+            return [], [], np.zeros((0, dimension), dtype=np.float32)
+        matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), dimension)
+        return [r[0] for r in rows], [r[1] for r in rows], matrix
+
+    # -- the build lock ------------------------------------------------------------------
+
+    def acquire_lock(self, name: str = "embed") -> None:
+        """Take the build lock, or raise BuildLocked naming the live holder.
+
+        A lock left by a dead process on this host is taken over.
+        """
+        host = socket.gethostname()
+        with self.transaction() as db:
+            row = db.execute("SELECT pid, host, started_at FROM build_lock WHERE name=?", (name,)).fetchone()
+            if row is not None and row[0] != os.getpid():
+                if row[1] != host or _pid_alive(row[0]):
+                    raise BuildLocked(row[0], row[1], row[2])
+            db.execute("INSERT OR REPLACE INTO build_lock VALUES (?,?,?,?)", (name, os.getpid(), host, time.time()))
+
+    def release_lock(self, name: str = "embed") -> None:
+        with self.transaction() as db:
+            db.execute("DELETE FROM build_lock WHERE name=? AND pid=?", (name, os.getpid()))
+
+    def lock_holder(self, name: str = "embed") -> dict | None:
+        rows = self.query("SELECT pid, host, started_at FROM build_lock WHERE name=?", (name,))
+        if not rows:
+            return None
+        d = dict(rows[0])
+        d["alive"] = d["host"] != socket.gethostname() or _pid_alive(d["pid"])
+        return d

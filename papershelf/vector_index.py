@@ -1,0 +1,93 @@
+"""Exact cosine search with NumPy over a space's vectors.
+
+All vectors of a space are loaded once into one normalized float32 matrix
+(with parallel arrays of unit id, paper id, source, object kind and year) and
+cached until the space's generation counter moves — every paper write bumps
+it, in this process or another.  Filters become a boolean mask applied before
+ranking, so a filtered search never comes back empty while matches exist.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from .store import Filters
+from .store.vectors import COLLECTIONS
+
+_SOURCE_OF_COLLECTION = {"body": "body_unit", "objects": "object_unit", "fulltext": "legacy_chunk"}
+
+
+class _Matrix:
+    def __init__(self, store, space: dict):
+        self.generation = store.generation(space["id"])
+        ids, papers, sources, mats = [], [], [], []
+        for c in COLLECTIONS:
+            u, p, m = store.load_collection(space["id"], c, space["dimension"])
+            ids += u
+            papers += p
+            sources += [_SOURCE_OF_COLLECTION[c]] * len(u)
+            mats.append(m)
+        matrix = np.vstack(mats) if mats else np.zeros((0, space["dimension"]), np.float32)
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        self.matrix = np.ascontiguousarray(matrix / norms, dtype=np.float32)
+        self.unit_ids = np.array(ids, dtype=object)
+        self.paper_ids = np.array(papers, dtype=object)
+        self.sources = np.array(sources, dtype=object)
+        kinds = {r[0]: r[1] for r in store.query(
+            "SELECT unit_id, object_kind FROM vectors WHERE space_id=? AND object_kind IS NOT NULL", (space["id"],))}
+        self.object_kinds = np.array([kinds.get(u) for u in ids], dtype=object)
+        years = {r[0]: r[1] for r in store.query("SELECT id, year FROM papers")}
+        self.years = np.array([years.get(p) if years.get(p) is not None else -1 for p in papers], dtype=np.int64)
+
+    def mask(self, f: Filters) -> np.ndarray | None:
+        if f.is_empty():
+            return None
+        m = np.ones(len(self.unit_ids), dtype=bool)
+        if f.papers:
+            m &= np.isin(self.paper_ids, np.array(f.papers, dtype=object))
+        if f.sources:
+            m &= np.isin(self.sources, np.array(f.sources, dtype=object))
+        if f.object_kind:
+            m &= self.object_kinds == f.object_kind
+        if f.year_min is not None:
+            m &= self.years >= f.year_min
+        if f.year_max is not None:
+            m &= (self.years <= f.year_max) & (self.years >= 0)
+        return m
+
+
+class VectorIndex:
+    """Per-space cached matrices; thread-safe to share between server threads."""
+
+    def __init__(self, store):
+        self.store = store
+        self._cache: dict[int, _Matrix] = {}
+        self._lock = threading.Lock()
+
+    def matrix(self, space: dict) -> _Matrix:
+        with self._lock:
+            cached = self._cache.get(space["id"])
+            if cached is None or cached.generation != self.store.generation(space["id"]):
+                cached = self._cache[space["id"]] = _Matrix(self.store, space)
+            return cached
+
+    def search(self, space: dict, query: np.ndarray, limit: int, filters: Filters) -> list[tuple[str, str, float]]:
+        """Top `limit` (unit_id, paper_id, cosine) by exact cosine similarity."""
+        m = self.matrix(space)
+        if not len(m.unit_ids):
+            return []
+        q = np.asarray(query, dtype=np.float32).reshape(-1)
+        n = np.linalg.norm(q)
+        if n == 0 or not np.isfinite(n):
+            return []
+        scores = m.matrix @ (q / n)
+        mask = m.mask(filters)
+        if mask is not None:
+            scores = np.where(mask, scores, -np.inf)
+        k = min(limit, len(scores))
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(m.unit_ids[i], m.paper_ids[i], float(scores[i])) for i in top if np.isfinite(scores[i])]
