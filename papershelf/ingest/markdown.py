@@ -16,7 +16,7 @@ import yaml
 from ..document import Block, Document
 from .captions import CAPTION_RE
 
-_FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n(?:---|\.\.\.)\s*(?:\n|\Z)", re.S)
+_FRONT_MATTER = re.compile(r"\A\s*---\s*\n(.*?)\n(?:---|\.\.\.)\s*(?:\n|\Z)", re.S)
 _ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _SETEXT = re.compile(r"^(=+|-+)\s*$")
 _PAGE_MARK = re.compile(r"^\s*<!--\s*page[\s:=]*(\d+)\s*-->\s*$", re.I)
@@ -25,7 +25,8 @@ _IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]*)(?:\s+\"(?P<title>[^
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _NUMBERING = re.compile(r"^((?:\d+\.)*\d+)\.?\s+\S")
 _SECTION_NAME = re.compile(
-    r"^(?:[\dIVX.]+\s*)?(abstract|introduction|background|summary|methods?|results|contents)\b", re.I
+    r"^(?:[\dIVX.]+\s*)?(abstract|introduction|background|summary|methods?|materials|results|discussion|"
+    r"conclusions?|contents|keywords|references)\b", re.I
 )
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
 
@@ -69,12 +70,26 @@ def _as_year(value) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def _heading_level(marks: int, title: str) -> int:
-    """Markdown level, deepened by dotted numbering ("5.1 Results" sits under "5")."""
-    m = _NUMBERING.match(title)
-    if m:
-        return marks + m.group(1).count(".")
-    return marks
+def _heading_levels(headings: list[tuple[int, str]]) -> list[int]:
+    """Nesting levels for (markdown level, title) headings.
+
+    Dotted numbering deepens a heading ("5.1 Setup" sits under "5 Results")
+    even when a converter wrote every heading as ``##``; an unnumbered heading
+    with more ``#`` than the one before nests below that one.
+    """
+    levels: list[int] = []
+    prev_marks, prev_level = 0, 0
+    for marks, title in headings:
+        m = _NUMBERING.match(title)
+        if m:
+            level = marks + m.group(1).count(".")
+        elif prev_marks and marks > prev_marks:
+            level = prev_level + (marks - prev_marks)
+        else:
+            level = marks
+        levels.append(level)
+        prev_marks, prev_level = marks, level
+    return levels
 
 
 def parse_markdown(text: str) -> Document:
@@ -164,13 +179,13 @@ def parse_markdown(text: str) -> Document:
         if hm and hm.group(2):
             flush_para()
             title = hm.group(2).strip().strip("*_").strip()
-            blocks.append(Block("heading", title, level=_heading_level(len(hm.group(1)), title), page=page))
+            blocks.append(Block("heading", title, level=len(hm.group(1)), page=page))
             continue
         if _SETEXT.match(line) and len(para) == 1 and not CAPTION_RE.match(para[0]):
             title = para[0].strip()
             para = []
             marks = 1 if line.lstrip().startswith("=") else 2
-            blocks.append(Block("heading", title, level=_heading_level(marks, title), page=page))
+            blocks.append(Block("heading", title, level=marks, page=page))
             continue
         if not line.strip():
             flush_para()
@@ -191,12 +206,14 @@ def parse_markdown(text: str) -> Document:
     flush_para()
     flush_table()
 
-    # Without front matter, a leading heading is the paper's title, not a section.
-    if blocks and blocks[0].kind == "heading":
+    # Without front matter, a leading heading that is not a section name is the title.
+    if blocks and blocks[0].kind == "heading" and doc.title is None:
         first = blocks[0]
-        top_levels = [b.level for b in blocks if b.kind == "heading"]
-        if doc.title is None and first.level <= min(top_levels) and not _SECTION_NAME.match(first.text):
+        if not _SECTION_NAME.match(first.text) and not _NUMBERING.match(first.text):
             doc.title = first.text
             blocks = blocks[1:]
+    headings = [b for b in blocks if b.kind == "heading"]
+    for b, level in zip(headings, _heading_levels([(b.level, b.text) for b in headings])):
+        b.level = level
     doc.blocks = blocks
     return doc

@@ -1,0 +1,84 @@
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from papershelf import Library
+from papershelf.embed.base import ProviderSpec
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+SHARED = Path(os.environ.get("PAPERSHELF_SHARED_DATA", ROOT.parent / "shared" / "data"))
+
+HASH = ProviderSpec("hash", "hash-v1", (("dimension", 64),))
+
+
+def shared(*parts: str) -> Path:
+    """A path under ../shared/data, or skip the test cleanly when the data is absent."""
+    p = SHARED.joinpath(*parts)
+    if not p.exists():
+        pytest.skip(f"shared evaluation data not found at {p}")
+    return p
+
+
+@pytest.fixture
+def lib(tmp_path):
+    library = Library(str(tmp_path / "library.db"))
+    yield library
+    library.close()
+
+
+@pytest.fixture
+def write(tmp_path):
+    """write("name.md", text) -> path of a file under tmp_path/papers."""
+    root = tmp_path / "papers"
+    root.mkdir(exist_ok=True)
+
+    def _write(name: str, text: str | bytes) -> Path:
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            p.write_bytes(text)
+        else:
+            p.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+        return p
+
+    _write.root = root
+    return _write
+
+
+PAPER = """
+---
+citekey: {key}
+title: {title}
+year: {year}
+authors: [Ada Lovelace, Alan Turing]
+---
+
+# Introduction
+
+{intro}
+
+# Results
+
+The assay is shown in Figure 1 and summarised in Table 1. As Fig. 1b shows, the signal persists.
+
+Figure 1: {fig_caption}
+
+Table 1: {table_caption}
+
+| a | b |
+|---|---|
+| {cell} | 2 |
+
+# References
+
+1. Someone. A paper about references that must not be indexed. 1999.
+"""
+
+
+def paper_text(key="p1", title="A test paper", year=2020, intro="We study things.",
+               fig_caption="Western blot of the signal.", table_caption="Counts per condition.", cell="alpha"):
+    return PAPER.format(key=key, title=title, year=year, intro=intro, fig_caption=fig_caption,
+                        table_caption=table_caption, cell=cell)
