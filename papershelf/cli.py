@@ -35,8 +35,8 @@ app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_
 bench_app = typer.Typer(no_args_is_help=True, help="Measure retrieval quality and speed.")
 app.add_typer(bench_app, name="bench")
 
-out = Console()
-err = Console(stderr=True)
+out = Console(soft_wrap=True)  # one line per item when piped: grep-able
+err = Console(stderr=True, soft_wrap=True)
 
 
 def _guarded(fn):

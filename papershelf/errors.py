@@ -23,5 +23,5 @@ class ProviderError(PapershelfError):
     """An embedding provider failed or answered something unusable."""
 
 
-class DimensionMismatch(PapershelfError):
-    pass
+class DimensionMismatch(ProviderError):
+    """Vectors of another dimension than the space holds: never stored, always reported."""

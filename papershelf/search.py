@@ -197,6 +197,7 @@ def run_search(store, query: str, opts: SearchOptions, vector_fn=None) -> Search
         snippet = lex[1]["snippet"] if lex and lex[1].get("snippet") else None
         if not snippet or "[" not in snippet:
             snippet = make_snippet(unit.search_text() or unit.text, terms)
+        snippet = " ".join(snippet.split())
         hit = {
             "rank": rank,
             "score": round(float(fused[uid]), 6),

@@ -36,16 +36,26 @@ class LocalProvider:
         self.batch_size = int(batch_size)
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError:
             raise ProviderError("the local provider needs sentence-transformers: pip install 'papershelf[local]' "
                                 "(install torch==2.13.0 first for the CPU build)") from None
         try:
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()
+        except ImportError:
+            pass
+        try:
             self._model = SentenceTransformer(resolve_model_path(model), device=device)
         except Exception as e:  # noqa: BLE001 - any load failure is the user's to read
             raise ProviderError(f"could not load local model {model!r}: {e}") from None
-        self._dimension = int(self._model.get_sentence_embedding_dimension())
+        get_dim = getattr(self._model, "get_embedding_dimension", None) or \
+            self._model.get_sentence_embedding_dimension
+        self._dimension = int(get_dim())
 
     @property
     def dimension(self) -> int:

@@ -25,7 +25,7 @@ _IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]*)(?:\s+\"(?P<title>[^
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _NUMBERING = re.compile(r"^((?:\d+\.)*\d+)\.?\s+\S")
 _SECTION_NAME = re.compile(
-    r"^(?:[\dIVX.]+\s*)?(abstract|introduction|background|summary|methods?|materials|results|discussion|"
+    r"^(?:[\dIVX.]+\s*)?(abstract|intro|introduction|background|summary|methods?|materials|results|discussion|"
     r"conclusions?|contents|keywords|references)\b", re.I
 )
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
@@ -206,10 +206,12 @@ def parse_markdown(text: str) -> Document:
     flush_para()
     flush_table()
 
-    # Without front matter, a leading heading that is not a section name is the title.
+    # Without front matter, a leading heading that is not a section name is the
+    # title, unless it is the only heading (then it is the one section).
     if blocks and blocks[0].kind == "heading" and doc.title is None:
         first = blocks[0]
-        if not _SECTION_NAME.match(first.text) and not _NUMBERING.match(first.text):
+        more_headings = any(b.kind == "heading" for b in blocks[1:])
+        if more_headings and not _SECTION_NAME.match(first.text) and not _NUMBERING.match(first.text):
             doc.title = first.text
             blocks = blocks[1:]
     headings = [b for b in blocks if b.kind == "heading"]

@@ -1,0 +1,324 @@
+"""The embedding index: exactly the pending work, atomically per paper, in parallel."""
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from papershelf import Library
+from papershelf.embed.base import ProviderSpec
+from papershelf.embed.testing import FaultPlan, FaultyProvider, HashProvider
+from papershelf.errors import BuildLocked, DimensionMismatch
+
+from .conftest import EXAMPLES, HASH, paper_text
+
+
+def faulty(plan: FaultPlan, dimension: int = 64):
+    return lambda: FaultyProvider(HashProvider("hash-v1", dimension=dimension), plan)
+
+
+def vectors(lib, paper_id=None):
+    sql = "SELECT collection, count(*) FROM vectors"
+    params = ()
+    if paper_id:
+        sql += " WHERE paper_id=?"
+        params = (paper_id,)
+    return {r[0]: r[1] for r in lib.store.query(sql + " GROUP BY collection", params)}
+
+
+@pytest.fixture
+def many(lib, write):
+    for i in range(12):
+        write(f"p{i:02d}.md", paper_text(key=f"p{i:02d}", title=f"Paper {i}", intro=f"Topic number {i}."))
+    lib.add([str(write.root)])
+    return lib
+
+
+def test_vectors_per_collection_match_indexable_units_with_metadata(lib):
+    lib.add([str(EXAMPLES)])
+    report = lib.embed(HASH)
+    assert report.complete and not report.failed and len(report.embedded) == 4
+    for pid in lib.store.paper_ids():
+        units = [u for u in lib.store.paper_units(pid) if u.indexable]
+        expected = {c: n for c, n in (("body", sum(u.kind == "body" for u in units)),
+                                      ("objects", sum(u.kind == "object" for u in units)),
+                                      ("fulltext", sum(u.kind == "chunk" for u in units))) if n}
+        assert vectors(lib, pid) == expected
+    rows = {r["unit_id"]: r for r in lib.store.vector_rows(report.space["id"], "okafor2024il6")}
+    fig = rows["okafor2024il6:obj:figure:1"]
+    assert (fig["collection"], fig["unit_kind"], fig["object_kind"], fig["object_label"]) == \
+        ("objects", "object", "figure", "Figure 1")
+    assert fig["section_path"] == "Results" and fig["nbytes"] == 64 * 4 and fig["token_estimate"] > 0
+    assert fig["kind_hash"] == lib.store.manifest("okafor2024il6")["objects_hash"]
+    assert fig["policy_version"] >= 1 and fig["unit_hash"]
+    # the empty "Figure 3." caption is vetoed: no vector
+    assert "mbeki2022coral:obj:figure:3" not in {r["unit_id"] for r in
+                                                 lib.store.vector_rows(report.space["id"], "mbeki2022coral")}
+
+
+def test_second_run_embeds_nothing_and_resumes_never_duplicate(many):
+    first = many.embed(HASH)
+    assert len(first.embedded) == 12 and first.chunks > 0
+    total = sum(vectors(many).values())
+    for _ in range(3):
+        again = many.embed(HASH)
+        assert again.chunks == 0 and again.embedded == [] and again.skipped == 12
+    assert sum(vectors(many).values()) == total
+    assert many.store.query("SELECT count(*) - count(DISTINCT unit_id) FROM vectors")[0][0] == 0
+
+
+def test_changed_caption_reembeds_only_that_paper_and_unit(many, write):
+    many.embed(HASH)
+    space = many.store.active_space()["id"]
+    old_hash = many.store.manifest("p03")["objects_hash"]
+    old_rows = {r["unit_id"]: r for r in many.store.vector_rows(space, "p03")}
+    write("p03.md", paper_text(key="p03", title="Paper 3", intro="Topic number 3.", fig_caption="Edited caption."))
+    many.add([str(write.root)])
+    assert [p for p, _ in many.pending()] == ["p03"]
+    assert many.pending() == [("p03", "changed")]
+    report = many.embed(HASH)
+    assert report.embedded == ["p03"] and report.chunks == 1 and report.reused == len(old_rows) - 1
+    new_rows = {r["unit_id"]: r for r in many.store.vector_rows(space, "p03")}
+    assert new_rows["p03:obj:figure:1"]["kind_hash"] != old_hash
+    assert new_rows["p03:obj:figure:1"]["unit_hash"] != old_rows["p03:obj:figure:1"]["unit_hash"]
+    assert new_rows["p03:body:0"]["unit_hash"] == old_rows["p03:body:0"]["unit_hash"]
+    hits = many.search("Edited caption", mode="vector", limit=1).results
+    assert hits[0]["unit_id"] == "p03:obj:figure:1"
+
+
+def test_removed_paper_loses_vectors_in_every_collection(lib, write):
+    write("mixed.md", paper_text(key="mixed"))
+    write("plain.txt", "Plain notes about glaciers.\n\nMore notes.\n")
+    lib.add([str(write.root)])
+    lib.embed(HASH)
+    plain_id = [p for p in lib.store.paper_ids() if p != "mixed"][0]
+    assert set(vectors(lib)) == {"body", "objects", "fulltext"}
+    lib.remove("mixed")
+    lib.remove(plain_id)
+    assert vectors(lib) == {}
+    assert lib.store.query("SELECT count(*) FROM embed_state")[0][0] == 0
+    assert lib.embed(HASH).chunks == 0
+
+
+def test_object_only_body_only_and_fulltext_only_papers(lib, write):
+    write("objects.md", "---\nid: objonly\n---\n\n# Figures\n\nFigure 1: Only a caption here.\n\n"
+                        "Table 1: And a table caption.\n")
+    write("body.md", "---\nid: bodyonly\n---\n\n# Intro\n\nJust body text, no figures.\n")
+    write("chunks.txt", "No headings at all, only running text about volcanoes.\n")
+    lib.add([str(write.root)])
+    report = lib.embed(HASH)
+    assert report.complete and not report.failed
+    assert vectors(lib, "objonly") == {"objects": 2}
+    assert vectors(lib, "bodyonly") == {"body": 1}
+    chunk_id = [p for p in lib.store.paper_ids() if p not in ("objonly", "bodyonly")][0]
+    assert vectors(lib, chunk_id) == {"fulltext": 1}
+    assert lib.search("caption here", mode="vector", limit=1).results[0]["paper_id"] == "objonly"
+
+
+def test_paper_whose_units_became_empty_loses_its_vectors(lib, write):
+    p = write("a.md", "---\nid: a\n---\n\n# Results\n\nFigure 1: A caption.\n")
+    lib.add([str(p)])
+    lib.embed(HASH)
+    assert vectors(lib, "a") == {"objects": 1}
+    p.write_text("---\nid: a\n---\n\n# Results\n\nFigure 1.\n")  # caption emptied: vetoed
+    lib.add([str(p)])
+    assert lib.pending() == [("a", "changed")]
+    lib.embed(HASH)
+    assert vectors(lib, "a") == {} and lib.pending() == []
+
+
+def test_status_total_is_the_sum_of_collections(lib):
+    lib.add([str(EXAMPLES)])
+    lib.embed(HASH)
+    e = lib.status()["embedding"]
+    assert e["stored_total"] == sum(c["stored"] for c in e["collections"].values())
+    assert e["expected_total"] == e["stored_total"] and e["pending_papers"] == 0
+    assert e["target_space"]["model"] == "hash-v1" and e["active_space"]["id"] == e["target_space"]["id"]
+
+
+def test_failing_payload_keeps_old_vectors_and_is_retried(many, write):
+    many.embed(HASH)
+    space = many.store.active_space()["id"]
+    before = {r["unit_id"]: r["unit_hash"] for r in many.store.vector_rows(space, "p05")}
+    for key in ("p05", "p06"):
+        write(f"{key}.md", paper_text(key=key, title=f"Paper {key}", intro=f"New intro {key}.",
+                                      fig_caption=f"POISON caption {key}" if key == "p05" else "fine"))
+    many.add([str(write.root)])
+    report = many.embed(HASH, provider_factory=faulty(FaultPlan(fail_texts=["POISON"])))
+    assert list(report.failed) == ["p05"] and "injected failure" in report.failed["p05"]
+    assert report.embedded == ["p06"] and not report.complete
+    assert {r["unit_id"]: r["unit_hash"] for r in many.store.vector_rows(space, "p05")} == before
+    e = many.status()["embedding"]
+    assert e["failed_papers"] == 1 and e["pending_papers"] == 1
+    assert e["failures"][0]["paper_id"] == "p05"
+    retry = many.embed(HASH)
+    assert retry.embedded == ["p05"] and not retry.failed and retry.complete
+    assert many.status()["embedding"]["failed_papers"] == 0
+
+
+@pytest.mark.parametrize("plan", [FaultPlan(drop_texts=["Topic number 4"]), FaultPlan(fail_calls={3})])
+def test_provider_returning_too_few_vectors_or_erroring_fails_only_that_paper(many, plan):
+    report = many.embed(HASH, provider_factory=faulty(plan))
+    assert len(report.failed) == 1
+    failed = next(iter(report.failed))
+    assert vectors(many, failed) == {}
+    assert len(report.embedded) == 11
+    assert [p for p, _ in many.pending()] == [failed]
+
+
+def test_dimension_mismatch_is_a_clear_error(many):
+    report = many.embed(HASH, provider_factory=faulty(FaultPlan(wrong_dimension=True)))
+    assert len(report.failed) == 12
+    assert all("128-dimensional" in r and "64-dimensional" in r for r in report.failed.values())
+    assert vectors(many) == {}
+    assert issubclass(DimensionMismatch, Exception)
+
+
+def test_damaged_papers_are_reselected_and_complete_ones_are_not(many):
+    many.embed(HASH)
+    assert many.pending() == []
+    many.store.db.execute("DELETE FROM vectors WHERE unit_id='p07:body:1'")
+    many.store.db.execute("DELETE FROM vectors WHERE paper_id='p08'")
+    assert many.pending() == [("p07", "damaged"), ("p08", "damaged")]
+    report = many.embed(HASH)
+    assert sorted(report.embedded) == ["p07", "p08"] and report.chunks == 1 + len(
+        [u for u in many.store.paper_units("p08") if u.indexable])
+    assert many.pending() == []
+
+
+def test_filtered_and_unfiltered_pending_counts_agree(many, write):
+    many.embed(HASH)
+    write("p01.md", paper_text(key="p01", intro="changed"))
+    many.add([str(write.root)])
+    many.store.db.execute("DELETE FROM vectors WHERE paper_id='p02'")
+    everything = many.pending()
+    ids = many.store.paper_ids()
+    per_paper = [x for pid in ids for x in many.pending([pid])]
+    assert per_paper == everything == [("p01", "changed"), ("p02", "damaged")]
+    assert len(many.pending(ids[:5])) == 2
+    assert many.status()["embedding"]["pending_papers"] == 2
+    report = many.embed(HASH, paper_ids=["p02"])
+    assert report.embedded == ["p02"] and many.pending() == [("p01", "changed")]
+
+
+def test_parallel_workers_give_the_same_vectors(tmp_path, write):
+    for i in range(20):
+        write(f"p{i}.md", paper_text(key=f"p{i}", intro=f"Intro {i}."))
+    results = []
+    for workers in (1, 4):
+        lib = Library(str(tmp_path / f"w{workers}.db"))
+        lib.add([str(write.root)])
+        plan = FaultPlan(delay=0.01)
+        report = lib.embed(HASH, workers=workers, provider_factory=faulty(plan))
+        assert len(report.embedded) == 20 and report.complete
+        results.append(sorted(r[0:2] for r in lib.store.query("SELECT unit_id, hex(vector) FROM vectors")))
+        lib.close()
+    assert results[0] == results[1]
+
+
+def test_second_build_is_refused_and_stale_lock_taken_over(many):
+    other = Library(many.path)
+    started = threading.Event()
+    release = threading.Event()
+
+    class Slow(HashProvider):
+        def encode(self, texts):
+            started.set()
+            release.wait(10)
+            return super().encode(texts)
+
+    t = threading.Thread(target=lambda: many.embed(HASH, provider_factory=lambda: Slow(dimension=64)))
+    t.start()
+    assert started.wait(10)
+    # Same process id in a thread would be re-entrant; pretend the holder is another live process.
+    many.store.db.execute("UPDATE build_lock SET pid=?", (os.getppid(),))
+    with pytest.raises(BuildLocked, match=f"pid {os.getppid()}"):
+        other.embed(HASH)
+    # status and search keep answering while the build runs
+    assert other.status()["papers"] == 12
+    assert other.search("Topic", mode="lexical").results
+    many.store.db.execute("UPDATE build_lock SET pid=?", (os.getpid(),))
+    release.set()
+    t.join(10)
+    # A lock left by a dead process is taken over.
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    other.store.db.execute("INSERT INTO build_lock VALUES ('embed', ?, ?, 0)", (dead.pid, __import__("socket").gethostname()))
+    assert other.embed(HASH).chunks == 0
+    other.close()
+
+
+def test_cancel_writes_encoded_papers_and_leaves_the_rest_pending(many):
+    cancel = threading.Event()
+    done = []
+
+    def on_event(e):
+        if e["event"] == "paper":
+            done.append(e["paper_id"])
+            if len(done) == 3:
+                cancel.set()
+
+    report = many.embed(HASH, cancel=cancel, on_event=on_event, provider_factory=faulty(FaultPlan(delay=0.02)))
+    assert report.cancelled and not report.complete
+    assert len(report.embedded) >= 3 and len(report.embedded) < 12
+    pending = {p for p, _ in many.pending()}
+    assert pending == set(many.store.paper_ids()) - set(report.embedded)
+    for pid in report.embedded:  # whole papers only
+        assert sum(vectors(many, pid).values()) == sum(u.indexable for u in many.store.paper_units(pid))
+    rest = many.embed(HASH)
+    assert sorted(rest.embedded) == sorted(pending) and rest.complete
+
+
+def test_model_switch_keeps_search_on_the_complete_space(many):
+    many.embed(HASH)
+    old = many.store.active_space()
+    bigger = ProviderSpec("hash", "hash-v1", (("dimension", 96),))
+    cancel = threading.Event()
+    report = many.embed(bigger, cancel=cancel, on_event=lambda e: e["event"] == "paper" and cancel.set(),
+                        provider_factory=faulty(FaultPlan(delay=0.01), dimension=96))
+    assert report.cancelled and report.space["id"] != old["id"]
+    assert many.store.active_space()["id"] == old["id"]
+    resp = many.search("Topic number 4", mode="vector")
+    assert resp.mode == "vector" and resp.results[0]["paper_id"] == "p04"
+    st = many.status()["embedding"]
+    assert st["target_space"]["dimension"] == 96 and st["active_space"]["dimension"] == 64
+    assert st["pending_papers"] > 0
+    many.embed(bigger)
+    assert many.store.active_space()["dimension"] == 96
+    assert many.search("Topic number 4", mode="vector").results[0]["paper_id"] == "p04"
+
+
+def _cli(*args, env=None, **kw):
+    return subprocess.Popen([sys.executable, "-m", "papershelf", *args], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kw)
+
+
+def test_ctrl_c_exits_130_and_a_kill_loses_nothing(many):
+    env = dict(os.environ, PAPERSHELF_LIBRARY=many.path, PAPERSHELF_HASH_DELAY="0.3")
+    proc = _cli("embed", "--provider", "hash", "--dimension", "64", "--json", env=env)
+    line = proc.stdout.readline()  # the start event
+    assert '"start"' in line
+    proc.stdout.readline()  # first paper written
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    embedded = set(many.store.paper_ids()) - {p for p, _ in many.pending()}
+    assert 1 <= len(embedded) < 12
+    # kill -9 in the middle of a build: whatever was committed is whole; a rerun finishes the rest
+    proc = _cli("embed", "--json", env=env)
+    proc.stdout.readline()
+    proc.stdout.readline()
+    proc.kill()
+    proc.wait()
+    for pid in many.store.paper_ids():
+        n = sum(vectors(many, pid).values())
+        assert n in (0, sum(u.indexable for u in many.store.paper_units(pid)))
+    env.pop("PAPERSHELF_HASH_DELAY")
+    done = subprocess.run([sys.executable, "-m", "papershelf", "embed", "--json"], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr  # the dead process's lock was taken over
+    assert many.pending() == []
