@@ -382,3 +382,35 @@ def list_papers(limit: int = typer.Option(50, "--limit", "-n"), as_json: bool = 
         t.add_row(escape(r["id"]), escape((r["title"] or "")[:70]), str(r["year"] or ""), str(r["body_count"]),
                   str(r["object_count"]), str(r["chunk_count"]))
     out.print(t)
+
+
+@bench_app.command("beir")
+@_guarded
+def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jsonl, queries*.jsonl, qrels*.tsv."),
+               queries: Optional[str] = typer.Option(None, "--queries", help="Queries file (default: first match)."),
+               qrels: Optional[str] = typer.Option(None, "--qrels", help="Qrels file (default: first .tsv)."),
+               mode: Optional[list[str]] = typer.Option(None, "--mode", help="Modes to run (default: all three)."),
+               provider: Optional[str] = typer.Option("local", "--provider", help=_PROVIDER_HELP),
+               model: Optional[str] = typer.Option(None, "--model"),
+               workers: int = typer.Option(1, "--workers", "-w", min=1),
+               max_queries: Optional[int] = typer.Option(None, "--max-queries", help="Only the first N queries."),
+               keep: Optional[str] = typer.Option(None, "--keep", help="Build (or reuse) the library at this path."),
+               as_json: bool = typer.Option(False, "--json")):
+    """nDCG@10, recall@100, MRR@10 and query latency per mode on a BEIR dataset."""
+    from .beir import run_beir
+
+    modes = list(mode or MODES)
+    if any(m not in MODES for m in modes):
+        _fail(f"--mode must be one of {', '.join(MODES)}", 2)
+    spec = ProviderSpec(provider or "local", model)
+    result = run_beir(folder, spec, modes, queries, qrels, workers, max_queries, keep,
+                      log=(lambda s: None) if as_json else (lambda s: err.print(s)))
+    if as_json:
+        _dump(result)
+        return
+    t = Table("mode", "nDCG@10", "recall@100", "MRR@10", "p50 ms", "p95 ms")
+    for r in result["results"]:
+        t.add_row(r["mode"], f"{r['ndcg@10']:.4f}", f"{r['recall@100']:.4f}", f"{r['mrr@10']:.4f}",
+                  f"{r['p50_ms']:.1f}", f"{r['p95_ms']:.1f}")
+    out.print(f"{result['documents']} documents, {result['queries']} queries, {result['provider']}/{result['model']}")
+    out.print(t)
