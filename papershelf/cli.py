@@ -27,7 +27,7 @@ from rich.text import Text
 from .embed.base import DEFAULT_MODELS, ProviderSpec
 from .errors import PapershelfError
 from .library import Library
-from .search import MODES, SearchOptions
+from .search import FUSIONS, MODES, SearchOptions
 from .store import Filters
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_args_is_help=True, rich_markup_mode=None,
@@ -236,6 +236,7 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
            year_to: Optional[int] = typer.Option(None, "--year-to"),
            source: Optional[list[str]] = typer.Option(None, "--source", help="body_unit, object_unit, legacy_chunk."),
            kind: Optional[str] = typer.Option(None, "--kind", help="figure or table (objects only)."),
+           fusion: str = typer.Option("convex", "--fusion", help="hybrid fusion: convex (normalized scores) or rrf."),
            rrf_k: float = typer.Option(60.0, "--rrf-k", help="Reciprocal-rank fusion constant."),
            lexical_weight: float = typer.Option(1.0, "--lexical-weight"),
            vector_weight: float = typer.Option(1.0, "--vector-weight"),
@@ -244,6 +245,8 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
     """Search the library: body text, figures, tables and chunks."""
     if mode not in MODES:
         _fail(f"--mode must be one of {', '.join(MODES)}", 2)
+    if fusion not in FUSIONS:
+        _fail(f"--fusion must be one of {', '.join(FUSIONS)}", 2)
     sources = list(source or [])
     bad = [s for s in sources if s not in ("body_unit", "object_unit", "legacy_chunk")]
     if bad or (kind and kind not in ("figure", "table")):
@@ -252,7 +255,7 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
         sources = ["object_unit"]
     filters = Filters(papers=list(paper or []), year_min=year_from, year_max=year_to, sources=sources,
                       object_kind=kind)
-    opts = SearchOptions(mode=mode, limit=limit, per_paper=per_paper, filters=filters, rrf_k=rrf_k,
+    opts = SearchOptions(mode=mode, limit=limit, per_paper=per_paper, filters=filters, fusion=fusion, rrf_k=rrf_k,
                          lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain)
     with _library(create=False) as lib:
         resp = lib.search(query, opts)

@@ -160,7 +160,15 @@ def test_failing_payload_keeps_old_vectors_and_is_retried(many, write):
     assert many.status()["embedding"]["failed_papers"] == 0
 
 
-@pytest.mark.parametrize("plan", [FaultPlan(drop_texts=["Topic number 4"]), FaultPlan(fail_calls={3})])
+def test_a_failed_shared_batch_is_retried_paper_by_paper(many):
+    """Papers share provider batches; when a shared batch fails, each paper is tried alone."""
+    plan = FaultPlan(fail_calls={1})
+    report = many.embed(HASH, provider_factory=faulty(plan))
+    assert not report.failed and len(report.embedded) == 12 and plan.calls > 1
+
+
+# fail_calls={1, 2}: the shared batch fails, then the first paper's own first payload fails too.
+@pytest.mark.parametrize("plan", [FaultPlan(drop_texts=["Topic number 4"]), FaultPlan(fail_calls={1, 2})])
 def test_provider_returning_too_few_vectors_or_erroring_fails_only_that_paper(many, plan):
     report = many.embed(HASH, provider_factory=faulty(plan))
     assert len(report.failed) == 1
@@ -262,7 +270,8 @@ def test_cancel_writes_encoded_papers_and_leaves_the_rest_pending(many):
             if len(done) == 3:
                 cancel.set()
 
-    report = many.embed(HASH, cancel=cancel, on_event=on_event, provider_factory=faulty(FaultPlan(delay=0.02)))
+    report = many.embed(HASH, cancel=cancel, on_event=on_event, provider_factory=faulty(FaultPlan(delay=0.02)),
+                        batch_size=4)
     assert report.cancelled and not report.complete
     assert len(report.embedded) >= 3 and len(report.embedded) < 12
     pending = {p for p, _ in many.pending()}
@@ -279,7 +288,7 @@ def test_model_switch_keeps_search_on_the_complete_space(many):
     bigger = ProviderSpec("hash", "hash-v1", (("dimension", 96),))
     cancel = threading.Event()
     report = many.embed(bigger, cancel=cancel, on_event=lambda e: e["event"] == "paper" and cancel.set(),
-                        provider_factory=faulty(FaultPlan(delay=0.01), dimension=96))
+                        provider_factory=faulty(FaultPlan(delay=0.01), dimension=96), batch_size=4)
     assert report.cancelled and report.space["id"] != old["id"]
     assert many.store.active_space()["id"] == old["id"]
     resp = many.search("Topic number 4", mode="vector")
@@ -299,7 +308,7 @@ def _cli(*args, env=None, **kw):
 
 def test_ctrl_c_exits_130_and_a_kill_loses_nothing(many):
     env = dict(os.environ, PAPERSHELF_LIBRARY=many.path, PAPERSHELF_HASH_DELAY="0.3")
-    proc = _cli("embed", "--provider", "hash", "--dimension", "64", "--json", env=env)
+    proc = _cli("embed", "--provider", "hash", "--dimension", "64", "--batch-size", "4", "--json", env=env)
     line = proc.stdout.readline()  # the start event
     assert '"start"' in line
     proc.stdout.readline()  # first paper written

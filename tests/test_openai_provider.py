@@ -7,11 +7,10 @@ import pytest
 
 from papershelf.embed.base import ProviderSpec
 from papershelf.embed.openai import OpenAIProvider
-from papershelf.embed.testing import HashProvider
+from papershelf.embed.testing import EmbeddingServer, HashProvider
 from papershelf.errors import ProviderError
 
 from .conftest import EXAMPLES
-from .embed_server import EmbeddingServer
 
 
 @pytest.fixture

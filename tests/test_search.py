@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from papershelf import Filters, SearchOptions
-from papershelf.search import fts_query, rrf
+from papershelf.search import convex, fts_query, rrf
 
 from .conftest import EXAMPLES, HASH
 
@@ -117,6 +117,20 @@ def test_rrf_arithmetic_on_a_hand_made_example():
     assert scores["c"] == pytest.approx(1 / 13 + 0.5 / 11)
     assert scores["d"] == pytest.approx(0.5 / 13)
     assert sorted(scores, key=scores.get, reverse=True) == ["a", "c", "b", "d"]
+
+
+def test_convex_fusion_arithmetic_on_a_hand_made_example():
+    # lexical scores 10, 6, 2 -> 1, .5, 0 ; cosines .9, .5 -> 1, 0 ; weights 1 and 2
+    scores = convex([([("a", 10.0), ("b", 6.0), ("c", 2.0)], 1.0), ([("c", 0.9), ("d", 0.5)], 2.0)])
+    assert scores == pytest.approx({"a": 1.0, "b": 0.5, "c": 2.0, "d": 0.0})
+    assert convex([([("x", 3.0)], 1.0)]) == {"x": 1.0}
+
+
+def test_both_fusions_in_hybrid_mode(examples):
+    examples.embed(HASH)
+    for fusion in ("convex", "rrf"):
+        resp = examples.search("phosphorylated STAT3 western blot", mode="hybrid", fusion=fusion, explain=True)
+        assert resp.results[0]["paper_id"] == "okafor2024il6", fusion
 
 
 def test_without_vectors_search_degrades_to_lexical_with_a_notice(examples):

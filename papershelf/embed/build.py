@@ -6,7 +6,8 @@
   reuses any stored vector whose unit hash is unchanged, so a changed caption
   costs one encoded text, not a paper.
 * Encode runs in a pool with one provider instance per worker thread and a
-  bounded number of papers in flight.  All of a paper's payloads (body,
+  bounded number of groups in flight; small papers share a batch (a group
+  fills one provider batch), since models are much faster on full batches.  All of a paper's payloads (body,
   objects, fulltext) must encode before anything of it is written.
 * Write replaces the paper's vectors in all collections and its build state
   in one transaction.  A paper whose encoding failed keeps its old vectors,
@@ -105,7 +106,7 @@ def _prepare(store, space: dict, paper_id: str, force: bool) -> _Job | None:
 def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
           paper_ids: list[str] | None = None, cancel: threading.Event | None = None,
           on_event: Callable[[dict], None] | None = None, provider_factory: Callable[[], object] | None = None,
-          max_in_flight: int | None = None, batch_size: int = 256) -> BuildReport:
+          max_in_flight: int | None = None, batch_size: int | None = None) -> BuildReport:
     """Embed every pending paper (or `paper_ids`, or everything with `force`) into the spec's space."""
     t0 = time.perf_counter()
     emit = on_event or (lambda e: None)
@@ -116,6 +117,10 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
     try:
         probe = factory()
         dimension = int(probe.dimension)
+        # Texts per provider call: asked for, else what the provider prefers (a local model
+        # sorts a call's texts by length, so big calls pad less; an HTTP API has a request cap).
+        batch_size = max(1, int(batch_size or dict(spec.settings).get("batch_size")
+                                or getattr(probe, "preferred_batch", 64)))
         options = dict(spec.options)
         fp = fingerprint(probe.name, probe.model, dimension, options)
         space = store.ensure_space(fp, probe.name, probe.model, dimension, TEXT_FORMAT,
@@ -149,14 +154,44 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
                 local.provider = p
             return p
 
-        def encode(job: _Job) -> np.ndarray:
-            p = provider()
+        def encode_paper(p, job: _Job) -> np.ndarray:
             out = []
             for collection, start, end in job.payloads:
                 for i in range(start, end, batch_size):
                     chunk = job.texts[i:min(end, i + batch_size)]
                     out.append(validate(p.encode(chunk), len(chunk), dimension))
-            return np.vstack(out) if out else np.zeros((0, dimension), np.float32)
+            return np.vstack(out)
+
+        def encode(group: list[_Job]) -> list[np.ndarray | BaseException]:
+            """Encode a group of small papers in shared batches (a model is far faster on
+            full batches); if a shared batch fails, each paper is encoded on its own so one
+            bad paper cannot fail its neighbours."""
+            p = provider()
+            if len(group) == 1:
+                try:
+                    return [encode_paper(p, group[0])]
+                except Exception as e:  # noqa: BLE001 - reported per paper
+                    return [e]
+            texts = [t for job in group for t in job.texts]
+            try:
+                parts = []
+                for i in range(0, len(texts), batch_size):
+                    chunk = texts[i:i + batch_size]
+                    parts.append(validate(p.encode(chunk), len(chunk), dimension))
+                allv = np.vstack(parts)
+            except Exception:  # noqa: BLE001 - isolate the failing paper below
+                results: list = []
+                for job in group:
+                    try:
+                        results.append(encode_paper(p, job))
+                    except Exception as e:  # noqa: BLE001
+                        results.append(e)
+                return results
+            out, at = [], 0
+            for job in group:
+                out.append(allv[at:at + len(job.texts)])
+                at += len(job.texts)
+            return out
 
         def write(job: _Job, vectors: np.ndarray) -> None:
             for slot, vec in zip(job.slots, vectors):
@@ -175,19 +210,30 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
             emit({"event": "paper", "paper_id": job.paper_id, "status": "failed", "reason": reason,
                   "chunks": len(job.texts)})
 
+        def next_group() -> list[_Job]:
+            """Prepare papers until their texts fill a batch (one paper may be larger)."""
+            group: list[_Job] = []
+            n = 0
+            while queue and n < batch_size and not cancel.is_set():
+                job = _prepare(store, space, queue.pop(), force)
+                if job is None:
+                    continue
+                if not job.texts:  # everything reused, or nothing left to embed
+                    write(job, np.zeros((0, dimension), np.float32))
+                    continue
+                group.append(job)
+                n += len(job.texts)
+            return group
+
         limit = max_in_flight or workers * 2
         queue = list(reversed(selected))
-        in_flight: dict[Future, _Job] = {}
+        in_flight: dict[Future, list[_Job]] = {}
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="papershelf-embed") as pool:
             while queue or in_flight:
                 while queue and len(in_flight) < limit and not cancel.is_set():
-                    job = _prepare(store, space, queue.pop(), force)
-                    if job is None:
-                        continue
-                    if not job.texts:
-                        write(job, np.zeros((0, dimension), np.float32))
-                        continue
-                    in_flight[pool.submit(encode, job)] = job
+                    group = next_group()
+                    if group:
+                        in_flight[pool.submit(encode, group)] = group
                 if cancel.is_set() and queue:
                     report.cancelled = True
                     queue.clear()
@@ -195,12 +241,12 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
                     continue
                 done, _ = wait(list(in_flight), timeout=0.25, return_when=FIRST_COMPLETED)
                 for fut in done:
-                    job = in_flight.pop(fut)
-                    err = fut.exception()
-                    if err is not None:
-                        fail(job, err)
-                    else:
-                        write(job, fut.result())
+                    group = in_flight.pop(fut)
+                    for job, result in zip(group, fut.result()):
+                        if isinstance(result, BaseException):
+                            fail(job, result)
+                        else:
+                            write(job, result)
         report.pending_after = len(store.pending(space["id"]))
         report.complete = report.pending_after == 0 and store.mark_complete(space["id"])
         report.space = store.get_space(space["id"])

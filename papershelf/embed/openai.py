@@ -28,6 +28,7 @@ class OpenAIProvider:
                          or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
         key = os.environ.get(api_key_env, "")
         self.batch_size = max(1, int(batch_size))
+        self.preferred_batch = self.batch_size
         self.max_retries = int(max_retries)
         self.backoff = float(backoff)
         self._dimension = int(dimension) if dimension else None

@@ -290,17 +290,35 @@ class SQLiteStore(VectorTables):
 
     def lexical(self, match: str, limit: int, filters: Filters,
                 weights: tuple[float, float, float] = (2.0, 2.0, 1.0)) -> list[dict]:
-        """FTS5 BM25 over the indexable units; `match` must be a safe FTS5 expression."""
+        """FTS5 BM25 over the indexable units; `match` must be a safe FTS5 expression.
+
+        Without filters the top rows are ranked inside FTS5 before joining their
+        metadata (joining every match first costs more than the ranking).
+        """
         where, params = self._filter_sql(filters)
         w = ", ".join(str(float(x)) for x in weights)
-        sql = (
-            f"SELECT d.unit_id, d.paper_id, d.source, d.object_kind, bm25(search_fts, {w}) AS score, "
-            "snippet(search_fts, 2, '[', ']', '…', 24) AS snippet "
-            "FROM search_fts JOIN search_docs d ON d.rowid = search_fts.rowid "
-            f"WHERE search_fts MATCH ?{where} ORDER BY score LIMIT ?"
-        )
+        if where:
+            sql = (f"SELECT d.unit_id, d.paper_id, d.source, d.object_kind, bm25(search_fts, {w}) AS score "
+                   "FROM search_fts JOIN search_docs d ON d.rowid = search_fts.rowid "
+                   f"WHERE search_fts MATCH ?{where} ORDER BY score LIMIT ?")
+        else:
+            sql = ("SELECT d.unit_id, d.paper_id, d.source, d.object_kind, f.score FROM "
+                   f"(SELECT rowid, bm25(search_fts, {w}) AS score FROM search_fts WHERE search_fts MATCH ? "
+                   "ORDER BY score LIMIT ?) f JOIN search_docs d ON d.rowid = f.rowid ORDER BY f.score")
+            params = []
         rows = self.query(sql, [match, *params, limit])
         return [dict(r) | {"score": -r["score"]} for r in rows]
+
+    def snippets(self, match: str, unit_ids: list[str]) -> dict[str, str]:
+        """FTS5 snippets (terms marked with [ ]) for just the units being shown."""
+        if not unit_ids:
+            return {}
+        rows = self.query(
+            "SELECT d.unit_id, snippet(search_fts, 2, '[', ']', '…', 24) FROM search_fts "
+            "JOIN search_docs d ON d.rowid = search_fts.rowid WHERE search_fts MATCH ? "
+            f"AND search_fts.rowid IN (SELECT rowid FROM search_docs WHERE unit_id IN "
+            f"({','.join('?' * len(unit_ids))}))", [match, *unit_ids])
+        return {r[0]: r[1] for r in rows}
 
     # -- status --------------------------------------------------------------------
 
