@@ -45,13 +45,41 @@ def read_plain_text(data: bytes) -> Document:
     return doc
 
 
+def read_pdf(data: bytes) -> Document:
+    from .pdf import read_pdf as parse
+
+    return parse(data)
+
+
+def read_xml(data: bytes) -> Document:
+    """JATS (PubMed Central) or GROBID TEI, told apart by their root element."""
+    from .structured import read_jats, read_tei
+
+    head = data[:4096]
+    if b"<TEI" in head or b"tei-c.org" in head:
+        return read_tei(data)
+    if b"<article" in head or b"JATS" in head or b"jats" in head:
+        return read_jats(data)
+    raise IngestError("XML that is neither JATS nor TEI")
+
+
+def read_json(data: bytes) -> Document:
+    from .structured import read_s2orc
+
+    return read_s2orc(data)
+
+
 READERS: dict[str, Callable[[bytes], Document]] = {
     ".md": read_markdown,
     ".markdown": read_markdown,
     ".txt": read_plain_text,
     ".text": read_plain_text,
+    ".pdf": read_pdf,
+    ".nxml": read_xml,
+    ".xml": read_xml,
+    ".json": read_json,
 }
-MAX_BYTES: dict[str, int] = {}  # per-extension size limits; MAX_TEXT_BYTES otherwise
+MAX_BYTES: dict[str, int] = {".pdf": 200 * 1024 * 1024}  # per-extension size limits; MAX_TEXT_BYTES otherwise
 
 
 def supported(path: str) -> bool:

@@ -1,0 +1,314 @@
+"""PDFs with pypdfium2: text runs with font size and weight -> lines -> blocks,
+in reading order, as the same `Document` every other reader produces.
+
+The layout analysis is deliberately small and explainable:
+
+* pdfium's text rectangles (runs of text on one line) carry position, font
+  size and boldness; runs on one baseline close together form a line.
+* Reading order: a page is cut into horizontal bands at every line that
+  crosses the page's middle (titles, abstracts, wide figures); inside a band
+  the left column is read before the right.  A one-column page is all
+  full-width lines, so the same rule reads it top to bottom.
+* Running headers and footers (text in the top/bottom margin that repeats on
+  several pages, digits ignored) and bare page numbers are dropped.
+* Lines join into blocks while the gap is small and the font stays the same;
+  end-of-line hyphens are repaired.
+* Headings are short lines that are numbered ("3.1 Data") or set larger or
+  bold than body text; the title is the largest text at the top of page 1.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import statistics
+from dataclasses import dataclass
+
+from ..document import Block, Document
+from .captions import CAPTION_RE
+
+_NUMBERED = re.compile(r"^((?:\d+|[A-Z])(?:\.\d+)*)\.?\s+([A-Z][^\n]{1,90})$")
+_ROMAN_HEAD = re.compile(r"^([IVX]+)\.\s+([A-Z][^\n]{1,90})$")
+_DIGITS = re.compile(r"\d+")
+_STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
+_PLAIN_HEADS = re.compile(
+    r"^(abstract|introduction|background|related work|methods?|materials and methods|results|discussion|"
+    r"conclusions?|acknowledge?ments?|references|bibliography|appendix|summary|experiments?|evaluation)$",
+    re.I)
+
+
+@dataclass
+class Line:
+    page: int
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    text: str
+    size: float
+    bold: bool
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+
+def _bold(raw, textpage, idx: int) -> bool:
+    weight = raw.FPDFText_GetFontWeight(textpage, idx)
+    if weight >= 700:
+        return True
+    buf = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    n = raw.FPDFText_GetFontInfo(textpage, idx, buf, 128, ctypes.byref(flags))
+    name = buf.raw[:max(0, n - 1)].decode("latin-1", "replace").lower()
+    return any(w in name for w in ("bold", "black", "heavy", "semibold", ".b"))
+
+
+def _page_lines(page, number: int) -> tuple[list[Line], float, float]:
+    """Lines of a page from pdfium's own text (which inserts spaces and line breaks),
+    each with the union of its character boxes and the font of its first letter.
+
+    A line pdfium ran across both columns (same baseline) is split where the
+    horizontal gap between its character boxes is wide.
+    """
+    import pypdfium2.raw as raw
+
+    width, height = page.get_size()
+    tp = page.get_textpage()
+    out: list[Line] = []
+    try:
+        text = tp.get_text_range()
+        left, bottom, right, top = (ctypes.c_double() for _ in range(4))
+        pos = 0
+        for chunk in text.split("\r\n"):
+            start, pos = pos, pos + len(chunk) + 2
+            if not chunk.strip():
+                continue
+            n = raw.FPDFText_CountRects(tp.raw, start, len(chunk))
+            boxes = []
+            for r in range(n):
+                raw.FPDFText_GetRect(tp.raw, r, left, top, right, bottom)
+                boxes.append((left.value, height - top.value, right.value, height - bottom.value))
+            if not boxes:
+                continue
+            first = start + (len(chunk) - len(chunk.lstrip()))
+            size = raw.FPDFText_GetFontSize(tp.raw, first)
+            bold = _bold(raw, tp.raw, first)
+            # Split at a wide gap between consecutive boxes (two columns on one baseline).
+            pieces = [[boxes[0]]]
+            for b in boxes[1:]:
+                if b[0] - pieces[-1][-1][2] > max(12.0, 2.5 * size):
+                    pieces.append([b])
+                else:
+                    pieces[-1].append(b)
+            if len(pieces) == 1:
+                parts = [chunk]
+            else:  # assign characters to pieces by their x position
+                parts = [""] * len(pieces)
+                bounds = [p[0][0] for p in pieces[1:]]
+                for k, ch in enumerate(chunk):
+                    cl, cb, cr, ct = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+                    raw.FPDFText_GetCharBox(tp.raw, start + k, cl, cr, cb, ct)
+                    j = sum(cl.value >= b - 1 for b in bounds)
+                    parts[j] += ch
+            for piece, part in zip(pieces, parts):
+                if part.strip():
+                    out.append(Line(number, min(b[0] for b in piece), min(b[1] for b in piece),
+                                    max(b[2] for b in piece), max(b[3] for b in piece),
+                                    re.sub(r"\s+", " ", part).strip(), round(size, 1), bold))
+    finally:
+        tp.close()
+    return out, width, height
+
+
+def _reading_order(lines: list[Line], width: float) -> list[list[Line]]:
+    """Columns in reading order: a list of line runs, each one column of one band."""
+    mid = width / 2
+    lines = sorted(lines, key=lambda ln: (round(ln.top), ln.x0))
+    columns: list[list[Line]] = []
+    left: list[Line] = []
+    right: list[Line] = []
+
+    def flush():
+        nonlocal left, right
+        for col in (left, right):
+            if col:
+                columns.append(sorted(col, key=lambda ln: (ln.top, ln.x0)))
+        left, right = [], []
+
+    for ln in lines:
+        if ln.x0 < mid - 8 and ln.x1 > mid + 8:  # crosses the gutter: full width
+            flush()
+            columns.append([ln])
+        elif ln.x1 <= mid + 8:
+            left.append(ln)
+        else:
+            right.append(ln)
+    flush()
+    # Merge consecutive single full-width lines into one run.
+    merged: list[list[Line]] = []
+    for col in columns:
+        if merged and len(col) == 1 and merged[-1] and merged[-1][-1].x0 < mid - 8 and merged[-1][-1].x1 > mid + 8 \
+                and col[0].x0 < mid - 8 and col[0].x1 > mid + 8:
+            merged[-1].append(col[0])
+        else:
+            merged.append(col)
+    return merged
+
+
+def _repeating(pages: list[tuple[list[Line], float, float]]) -> set[str]:
+    """Normalized texts of lines in the top/bottom margins that repeat on several pages."""
+    seen: dict[str, set[int]] = {}
+    for lines, _, height in pages:
+        for ln in lines:
+            if ln.top < 0.09 * height or ln.bottom > 0.92 * height:
+                key = _DIGITS.sub("#", ln.text.lower())
+                seen.setdefault(key, set()).add(ln.page)
+    need = 2 if len(pages) <= 4 else 3
+    return {k for k, v in seen.items() if len(v) >= need}
+
+
+def _join(lines: list[str]) -> str:
+    out = ""
+    for text in lines:
+        if not out:
+            out = text
+        elif out.endswith(("\x02", "-", "\u00ad")) and len(out) > 1 and out[-2].isalpha() and text[:1].islower():
+            out = out[:-1] + text
+        else:
+            out += " " + text
+    return out.replace("\x02", "-").replace("\u00ad", "")
+
+
+def _is_heading(text: str, size: float, bold: bool, body: float) -> int | None:
+    """Heading level for a short standalone line, or None."""
+    words = text.split()
+    if not words or len(words) > 12 or len(text) > 100 or CAPTION_RE.match(text):
+        return None
+    if sum(c.isalpha() for c in text) < 3 or re.search(r"[.!?:]\s+[A-Za-z]", text):
+        return None  # a symbol, or a run-in heading followed by its paragraph
+    if text.endswith((".", ",", ";")) and not _PLAIN_HEADS.match(text.rstrip(".")):
+        return None
+    bigger = size >= body + 0.8
+    m = _NUMBERED.match(text) or _ROMAN_HEAD.match(text)
+    if m and (bold or bigger) and not re.match(r"^\d+(\.\d+)*\s+\d", text):
+        number = m.group(1)
+        return 1 + number.count(".")
+    if _PLAIN_HEADS.match(text.rstrip(".:")) and (bold or bigger or text.isupper()):
+        return 1
+    if (bigger or bold) and text[:1].isupper() and len(words) <= 8 and not text.endswith(":") and size >= body - 0.5:
+        return 2 if not bigger else 1
+    return None
+
+
+def parse_pdf_pages(pdf) -> Document:
+    pages = []
+    for n in range(len(pdf)):
+        page = pdf[n]
+        try:
+            lines, width, height = _page_lines(page, n + 1)
+        finally:
+            page.close()
+        pages.append((lines, width, height))
+    chars = sum(len(ln.text) for lines, _, _ in pages for ln in lines)
+    if chars < 40 * max(1, len(pages)) and chars < 400:
+        from . import IngestError
+
+        raise IngestError("no text layer: needs OCR")
+    sizes: dict[float, int] = {}
+    for lines, _, _ in pages:
+        for ln in lines:
+            sizes[ln.size] = sizes.get(ln.size, 0) + len(ln.text)
+    body = max(sizes, key=sizes.get) if sizes else 10.0
+    repeating = _repeating(pages)
+
+    doc = Document(source_format="pdf")
+    blocks: list[Block] = []
+    for lines, width, height in pages:
+        kept = []
+        for ln in lines:
+            vertical = (ln.bottom - ln.top) > 2 * max(1.0, ln.x1 - ln.x0)
+            if (vertical and (ln.x1 < 0.12 * width or ln.x0 > 0.88 * width)) or _STAMP.match(ln.text):
+                continue  # vertical margin text such as arXiv's identifier stamp
+            in_margin = ln.top < 0.09 * height or ln.bottom > 0.92 * height
+            if in_margin and (_DIGITS.sub("#", ln.text.lower()) in repeating or re.fullmatch(r"[\d\s\-–—|/ivx]+", ln.text)):
+                continue
+            if re.fullmatch(r"\d{1,4}", ln.text) and ln.bottom > 0.85 * height:
+                continue
+            kept.append(ln)
+        if not kept:
+            continue
+        if not doc.title and kept[0].page == 1:
+            top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3]
+            if top_half:
+                biggest = max(ln.size for ln in top_half)
+                if biggest >= body + 1.5:
+                    title_lines = [ln for ln in top_half if ln.size >= biggest - 0.5]
+                    doc.title = " ".join(ln.text for ln in title_lines)
+                    kept = [ln for ln in kept if ln not in title_lines]
+        for column in _reading_order(kept, width):
+            current: list[Line] = []
+
+            def flush():
+                if not current:
+                    return
+                text = _join([c.text for c in current])
+                level = _is_heading(text, current[0].size, current[0].bold, body) if len(current) <= 2 else None
+                if level:
+                    blocks.append(Block("heading", text, level=level, page=current[0].page))
+                else:
+                    blocks.append(Block("text", text, page=current[0].page))
+                current.clear()
+
+            for ln in column:
+                if current:
+                    prev = current[-1]
+                    gap = ln.top - prev.bottom
+                    new_block = (
+                        gap > 0.75 * max(prev.height, 1.0)
+                        or abs(ln.size - prev.size) > 0.6
+                        or CAPTION_RE.match(ln.text) is not None
+                        or (_is_heading(ln.text, ln.size, ln.bold, body) is not None
+                            and _is_heading(prev.text, prev.size, prev.bold, body) is None)
+                        or _is_heading(prev.text, prev.size, prev.bold, body) is not None and len(current) == 1
+                        and ln.size <= prev.size and not prev.text.endswith(("-", "\x02"))
+                    )
+                    if new_block:
+                        flush()
+                current.append(ln)
+            flush()
+    # The first-page text before the first heading holds the authors.
+    if doc.title:
+        authors = []
+        for b in blocks:
+            if b.kind == "heading" or b.page != 1 or len(authors) >= 12:
+                break
+            if len(b.text) < 120 and not re.search(r"universit|institut|department|school|college|@|\d|labs?\b|"
+                                                    r"inc\b|corporation|research|abstract", b.text, re.I):
+                authors += [a.strip() for a in re.split(r",|\band\b|;", b.text) if 2 < len(a.strip()) < 40]
+        doc.authors = authors[:12]
+    doc.blocks = blocks
+    return doc
+
+
+def read_pdf(data: bytes) -> Document:
+    from . import IngestError
+
+    head = data[:1024]
+    if b"%PDF" not in head:
+        raise IngestError("not a PDF (no %PDF header)")
+    import pypdfium2 as pdfium
+
+    try:
+        pdf = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as e:
+        msg = str(e)
+        if "password" in msg.lower() or "security" in msg.lower():
+            raise IngestError("encrypted PDF: needs a password") from None
+        raise IngestError(f"damaged or truncated PDF ({msg})") from None
+    try:
+        if len(pdf) == 0:
+            raise IngestError("PDF has no pages")
+        return parse_pdf_pages(pdf)
+    finally:
+        pdf.close()
