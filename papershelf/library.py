@@ -19,6 +19,7 @@ from .document import Paper
 from .embed.base import ProviderSpec, validate
 from .errors import NotFound, PapershelfError
 from .ingest import IngestError
+from .ingest.metadata import Meta, is_metadata_json, load_metadata
 from .search import SearchOptions, SearchResponse, VectorUnavailable, pages_of, run_search
 from .store import Filters, open_store
 from .units import build_units, make_manifest
@@ -61,8 +62,20 @@ class AddReport:
 
     def to_dict(self) -> dict:
         return {"added": self.count("added"), "updated": self.count("updated"),
+                "metadata_files": self.count("metadata"),
                 "unchanged": self.count("unchanged"), "failed": self.count("failed"),
                 "files": [f.to_dict() for f in self.files]}
+
+
+def apply_metadata(doc, meta: Meta) -> None:
+    """A reference manager knows the bibliographic facts better than a parser."""
+    doc.title = meta.title or doc.title
+    doc.authors = meta.authors or doc.authors
+    doc.year = meta.year or doc.year
+    doc.venue = meta.venue or doc.venue
+    doc.doi = meta.doi or doc.doi
+    doc.citekey = meta.citekey or doc.citekey
+    doc.declared_id = meta.citekey or meta.zotero_key or doc.declared_id
 
 
 class Library:
@@ -84,12 +97,20 @@ class Library:
 
     # -- adding and removing papers ---------------------------------------------
 
-    def add_file(self, path: str, retry_failed: bool = False, max_bytes: int | None = None) -> FileResult:
-        """Add or update one file; never raises for a bad file, returns why it failed."""
+    def add_file(self, path: str, retry_failed: bool = False, max_bytes: int | None = None,
+                 meta: Meta | None = None) -> FileResult:
+        """Add or update one file; never raises for a bad file, returns why it failed.
+
+        `meta` (from a .bib or Zotero/CSL export naming this file) supplies the id,
+        title, authors, year, venue and DOI; it is part of the source hash, so an
+        edited bibliography entry updates the paper.
+        """
         path = os.path.abspath(path)
         src = None
         try:
             src = ingest.load_source(path, max_bytes)
+            if meta is not None:
+                src.sha256 = ingest.sha256_hex(src.data, meta.to_json().encode())
             known = self.store.source_record(path)
             if known and known[1] == src.sha256:
                 return FileResult(path, "unchanged", known[0])
@@ -98,6 +119,8 @@ class Library:
                 return FileResult(path, "failed", reason=f"{failure['reason']} (unchanged since it failed; "
                                                          "--retry-failed tries again)")
             doc = ingest.parse_source(src)
+            if meta is not None:
+                apply_metadata(doc, meta)
             paper_id = ingest.derive_paper_id(doc, path)
             units = build_units(doc, paper_id)
             if not units and not doc.title:
@@ -122,13 +145,47 @@ class Library:
         found = list(ingest.discover(paths))
         if on_total:
             on_total(len(found))
+        # Bibliographies first: they name the files the papers come from.
+        metadata: dict[str, Meta] = {}
+        papers: list[tuple[str, str | None]] = []
         for path, problem in found:
+            entries = None if problem else self._read_metadata(path)
+            if entries is None:
+                papers.append((path, problem))
+                continue
+            if isinstance(entries, FileResult):
+                report.files.append(entries)
+            else:
+                metadata.update(entries)
+                report.files.append(FileResult(path, "metadata", units={"entries": len(entries)}))
+            if progress:
+                progress(report.files[-1])
+        for path, problem in papers:
             result = FileResult(path, "failed", reason=problem) if problem else \
-                self.add_file(path, retry_failed, max_bytes)
+                self.add_file(path, retry_failed, max_bytes, metadata.get(os.path.abspath(path)))
             report.files.append(result)
             if progress:
                 progress(result)
         return report
+
+    @staticmethod
+    def _read_metadata(path: str):
+        """Attachment map of a bibliography file, a failure, or None when the file is a paper."""
+        ext = os.path.splitext(path)[1].lower()
+        if ext not in (".bib", ".json"):
+            return None
+        try:
+            src = ingest.load_source(path)
+            if ext == ".json":
+                try:
+                    data = json.loads(src.data)
+                except ValueError:
+                    return None  # the paper reader will report it
+                if not is_metadata_json(data):
+                    return None
+            return load_metadata(path, src.data)
+        except (IngestError, ValueError, KeyError, TypeError) as e:
+            return FileResult(path, "failed", reason=f"could not read bibliography: {e}")
 
     def add_document(self, paper: Paper, doc) -> list:
         """Add a parsed document directly (benchmarks and importers that have no file)."""

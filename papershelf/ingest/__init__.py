@@ -82,8 +82,12 @@ READERS: dict[str, Callable[[bytes], Document]] = {
 MAX_BYTES: dict[str, int] = {".pdf": 200 * 1024 * 1024}  # per-extension size limits; MAX_TEXT_BYTES otherwise
 
 
+METADATA_EXTS = {".bib"}  # .json may be metadata too: told apart by content
+
+
 def supported(path: str) -> bool:
-    return os.path.splitext(path)[1].lower() in READERS
+    ext = os.path.splitext(path)[1].lower()
+    return ext in READERS or ext in METADATA_EXTS
 
 
 def discover(paths: list[str]) -> Iterator[tuple[str, str | None]]:
@@ -117,6 +121,13 @@ class SourceFile:
     @property
     def ext(self) -> str:
         return os.path.splitext(self.path)[1].lower()
+
+
+def sha256_hex(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p)
+    return h.hexdigest()
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:

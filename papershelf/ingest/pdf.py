@@ -53,6 +53,14 @@ class Line:
         return self.bottom - self.top
 
 
+def _clean(text: str) -> str:
+    # pdfium marks a hyphen it dropped when joining a hyphenated word with U+FFFE
+    # (or \x02): the word is whole again.  Elsewhere the mark is a real hyphen.
+    text = re.sub(r"(?<=[a-z])[\ufffe\x02]\s*(?=[a-z])", "", text)
+    text = text.replace("\ufffe", "-").replace("\x02", "-")
+    return re.sub(r"\s+", " ", text).strip()
+
+
 def _bold(raw, textpage, idx: int) -> bool:
     weight = raw.FPDFText_GetFontWeight(textpage, idx)
     if weight >= 700:
@@ -115,7 +123,7 @@ def _page_lines(page, number: int) -> tuple[list[Line], float, float]:
                 if part.strip():
                     out.append(Line(number, min(b[0] for b in piece), min(b[1] for b in piece),
                                     max(b[2] for b in piece), max(b[3] for b in piece),
-                                    re.sub(r"\s+", " ", part).strip(), round(size, 1), bold))
+                                    _clean(part), round(size, 1), bold))
     finally:
         tp.close()
     return out, width, height
@@ -173,11 +181,14 @@ def _join(lines: list[str]) -> str:
     for text in lines:
         if not out:
             out = text
-        elif out.endswith(("\x02", "-", "\u00ad")) and len(out) > 1 and out[-2].isalpha() and text[:1].islower():
-            out = out[:-1] + text
+        elif out.endswith(("\x02", "\ufffe", "\u00ad")) and len(out) > 1 and out[-2].isalpha() \
+                and text[:1].islower():
+            out = out[:-1] + text  # a soft hyphen pdfium left: the word is whole again
+        elif out.endswith("-") and text[:1].islower():
+            out += text  # a compound broken at its own hyphen: keep the hyphen, drop the space
         else:
             out += " " + text
-    return out.replace("\x02", "-").replace("\u00ad", "")
+    return out.replace("\x02", "-").replace("\ufffe", "-").replace("\u00ad", "")
 
 
 def _is_heading(text: str, size: float, bold: bool, body: float) -> int | None:
@@ -263,9 +274,10 @@ def parse_pdf_pages(pdf) -> Document:
             for ln in column:
                 if current:
                     prev = current[-1]
-                    gap = ln.top - prev.bottom
+                    # Baseline to baseline: leading is ~1.2x the font size; more is a paragraph gap.
+                    pitch = ln.bottom - prev.bottom
                     new_block = (
-                        gap > 0.75 * max(prev.height, 1.0)
+                        pitch > 1.75 * max(prev.size, 1.0) or pitch < -2
                         or abs(ln.size - prev.size) > 0.6
                         or CAPTION_RE.match(ln.text) is not None
                         or (_is_heading(ln.text, ln.size, ln.bold, body) is not None
@@ -277,6 +289,14 @@ def parse_pdf_pages(pdf) -> Document:
                         flush()
                 current.append(ln)
             flush()
+    # Large or bold lines between the title and the first real section heading are
+    # the authors and their affiliations, not sections.
+    for b in blocks:
+        if b.kind == "heading" and (b.page != 1 or _PLAIN_HEADS.match(b.text.rstrip(".:"))
+                                    or _NUMBERED.match(b.text) or _ROMAN_HEAD.match(b.text)):
+            break
+        if b.kind == "heading":
+            b.kind, b.level = "text", 0
     # The first-page text before the first heading holds the authors.
     if doc.title:
         authors = []

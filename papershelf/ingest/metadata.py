@@ -1,0 +1,146 @@
+"""Bibliographic metadata from reference managers, matched to papers by their files.
+
+* BibTeX (``.bib``, as Zotero, Better BibTeX, JabRef and Mendeley export it):
+  ``file = {Full Text:files/12/paper.pdf:application/pdf}`` names attachments.
+* CSL-JSON and Zotero / Better BibTeX JSON exports (``.json``): items with
+  ``citationKey``/``id``, ``key`` (Zotero), and ``attachments``/``file`` paths.
+
+Attachment paths are resolved relative to the metadata file, so a folder
+exported from Zotero ("Export with files") comes in with one ``papershelf add``.
+The matched entry supplies the paper id (citekey, else Zotero key), title,
+authors, year, venue and DOI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Meta:
+    citekey: str | None = None
+    zotero_key: str | None = None
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    year: int | None = None
+    venue: str | None = None
+    doi: str | None = None
+
+    def to_json(self) -> str:
+        return json.dumps(self.__dict__, sort_keys=True, ensure_ascii=False)
+
+
+def _year(value) -> int | None:
+    m = re.search(r"\b(1[5-9]\d\d|20\d\d)\b", str(value or ""))
+    return int(m.group(1)) if m else None
+
+
+def _clean_tex(value: str) -> str:
+    value = re.sub(r"\\[a-zA-Z]+\s*", "", value)  # \emph, \textit ...
+    return " ".join(value.replace("{", "").replace("}", "").split())
+
+
+def _tex_author(name: str) -> str:
+    name = _clean_tex(name)
+    if "," in name:
+        last, first = name.split(",", 1)
+        return f"{first.strip()} {last.strip()}".strip()
+    return name
+
+
+def _resolve(base: str, path: str) -> str:
+    path = os.path.expanduser(path.strip())
+    return os.path.abspath(path if os.path.isabs(path) else os.path.join(base, path))
+
+
+def _bib_files(value: str, base: str) -> list[str]:
+    """Zotero/JabRef ``description:path:mime;...``, or a plain path."""
+    out = []
+    for part in re.split(r"(?<!\\);", value):
+        part = part.strip()
+        if not part:
+            continue
+        pieces = re.split(r"(?<!\\):", part)
+        if len(pieces) >= 3:
+            path = ":".join(pieces[1:-1])
+        elif len(pieces) == 2 and not re.match(r"^[A-Za-z]$", pieces[0]):
+            path = pieces[1]
+        else:
+            path = part
+        out.append(_resolve(base, path.replace("\\:", ":").replace("\\;", ";")))
+    return out
+
+
+def parse_bibtex(text: str, base: str) -> dict[str, Meta]:
+    import bibtexparser
+
+    library = bibtexparser.parse_string(text)
+    out: dict[str, Meta] = {}
+    for e in library.entries:
+        f = {k.lower(): v.value for k, v in e.fields_dict.items()}
+        meta = Meta(
+            citekey=e.key,
+            title=_clean_tex(f["title"]) if f.get("title") else None,
+            authors=[_tex_author(a) for a in re.split(r"\s+and\s+", f.get("author", "")) if a.strip()],
+            year=_year(f.get("year") or f.get("date")),
+            venue=_clean_tex(f.get("journal") or f.get("booktitle") or f.get("journaltitle") or "") or None,
+            doi=f.get("doi") or None,
+        )
+        for path in _bib_files(f.get("file", ""), base):
+            out[path] = meta
+    return out
+
+
+def parse_csl_json(data, base: str) -> dict[str, Meta]:
+    items = data.get("items", []) if isinstance(data, dict) else data
+    out: dict[str, Meta] = {}
+    for it in items:
+        if not isinstance(it, dict):
+            continue
+        authors = []
+        for a in it.get("author") or it.get("creators") or []:
+            if isinstance(a, dict):
+                name = " ".join(p for p in (a.get("given") or a.get("firstName"), a.get("family") or a.get("lastName"))
+                                if p) or a.get("literal") or a.get("name")
+                if name:
+                    authors.append(name)
+        issued = it.get("issued") or {}
+        year = None
+        if isinstance(issued, dict) and issued.get("date-parts"):
+            year = _year(issued["date-parts"][0][0])
+        year = year or _year(it.get("date") or it.get("year"))
+        meta = Meta(
+            citekey=it.get("citationKey") or it.get("citation-key") or (it.get("id") if isinstance(it.get("id"), str)
+                                                                        else None),
+            zotero_key=it.get("key") or it.get("itemKey"),
+            title=it.get("title"),
+            authors=authors,
+            year=year,
+            venue=it.get("container-title") or it.get("publicationTitle") or it.get("proceedingsTitle"),
+            doi=it.get("DOI") or it.get("doi"),
+        )
+        paths = [a.get("path") or a.get("localPath") for a in it.get("attachments") or [] if isinstance(a, dict)]
+        if isinstance(it.get("file"), str):
+            paths += it["file"].split(";")
+        for p in paths:
+            if p:
+                out[_resolve(base, p)] = meta
+    return out
+
+
+def is_metadata_json(data) -> bool:
+    """A CSL-JSON array or a Zotero/Better BibTeX export object, rather than a paper."""
+    if isinstance(data, list):
+        return all(isinstance(x, dict) and ("type" in x or "title" in x or "itemType" in x) for x in data[:20])
+    return isinstance(data, dict) and isinstance(data.get("items"), list) and "body_text" not in data
+
+
+def load_metadata(path: str, data: bytes) -> dict[str, Meta]:
+    """Attachment path -> Meta for a .bib or metadata .json file."""
+    base = os.path.dirname(os.path.abspath(path))
+    if path.lower().endswith(".bib"):
+        return parse_bibtex(data.decode("utf-8", "replace"), base)
+    return parse_csl_json(json.loads(data), base)
