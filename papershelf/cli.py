@@ -101,8 +101,9 @@ def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, m
         _dump(report.to_dict())
     else:
         d = report.to_dict()
+        meta = f", {d['metadata_files']} bibliographies" if d["metadata_files"] else ""
         out.print(f"added {d['added']}, updated {d['updated']}, unchanged {d['unchanged']}, "
-                  f"failed {d['failed']}  ({lib.path})")
+                  f"failed {d['failed']}{meta}  ({lib.path})")
         for f in report.failed:
             out.print(f"  [red]failed[/red] {escape(f.path)}: {escape(f.reason or '')}")
     return report
@@ -113,7 +114,9 @@ def add(paths: list[str] = typer.Argument(..., help="Files or folders (recursive
         retry_failed: bool = typer.Option(False, "--retry-failed", help="Parse files that failed before again."),
         max_size: Optional[float] = typer.Option(None, "--max-size", help="Largest text file to read, in MiB."),
         as_json: bool = typer.Option(False, "--json", help="Print a JSON summary.")):
-    """Add papers (Markdown, text) to the library; unchanged files are skipped."""
+    """Add papers (PDF, Markdown, text, JATS, TEI, S2ORC JSON; .bib/CSL-JSON give metadata).
+
+    Unchanged files are skipped; failed files get one line each and exit code 1."""
     with _library() as lib:
         report = _do_add(lib, paths, as_json, retry_failed, max_size)
     raise typer.Exit(1 if report.failed else 0)

@@ -31,6 +31,13 @@ _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
 _ROMAN = re.compile(r"^[IVXLC]+$")
 
 
+# Names papers give their standard sections; readers use them to tell a section
+# heading from a title or a line of bold text.
+SECTION_NAMES = (r"abstract|intro|introduction|background|related work|summary|methods?|materials|"
+                 r"materials and methods|results|discussion|conclusions?|acknowledge?ments?|references|"
+                 r"bibliography|appendix|experiments?|evaluation|contents|keywords")
+
+
 @dataclass(frozen=True)
 class Caption:
     object_kind: str  # "figure" | "table"

@@ -14,7 +14,7 @@ import re
 import yaml
 
 from ..document import Block, Document
-from .captions import CAPTION_RE
+from .captions import CAPTION_RE, SECTION_NAMES
 
 _FRONT_MATTER = re.compile(r"\A\s*---\s*\n(.*?)\n(?:---|\.\.\.)\s*(?:\n|\Z)", re.S)
 _ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -24,10 +24,7 @@ _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 _IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]*)(?:\s+\"(?P<title>[^\"]*)\")?\)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _NUMBERING = re.compile(r"^((?:\d+\.)*\d+)\.?\s+\S")
-_SECTION_NAME = re.compile(
-    r"^(?:[\dIVX.]+\s*)?(abstract|intro|introduction|background|summary|methods?|materials|results|discussion|"
-    r"conclusions?|contents|keywords|references)\b", re.I
-)
+_SECTION_NAME = re.compile(rf"^(?:[\dIVX.]+\s*)?({SECTION_NAMES})\b", re.I)
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
 
 

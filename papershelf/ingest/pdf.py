@@ -25,16 +25,13 @@ import statistics
 from dataclasses import dataclass
 
 from ..document import Block, Document
-from .captions import CAPTION_RE
+from .captions import CAPTION_RE, SECTION_NAMES
 
 _NUMBERED = re.compile(r"^((?:\d+|[A-Z])(?:\.\d+)*)\.?\s+([A-Z][^\n]{1,90})$")
 _ROMAN_HEAD = re.compile(r"^([IVX]+)\.\s+([A-Z][^\n]{1,90})$")
 _DIGITS = re.compile(r"\d+")
 _STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
-_PLAIN_HEADS = re.compile(
-    r"^(abstract|introduction|background|related work|methods?|materials and methods|results|discussion|"
-    r"conclusions?|acknowledge?ments?|references|bibliography|appendix|summary|experiments?|evaluation)$",
-    re.I)
+_PLAIN_HEADS = re.compile(rf"^({SECTION_NAMES})$", re.I)
 
 
 @dataclass
