@@ -328,6 +328,28 @@ def status(as_json: bool = typer.Option(False, "--json")):
 
 
 @command()
+def verify(as_json: bool = typer.Option(False, "--json")):
+    """Check the library holds what it claims: index, manifests, and every vector against its unit."""
+    with _library(create=False) as lib:
+        result = lib.verify()
+    if as_json:
+        _dump(result)
+    else:
+        for p in result["index"]["problems"]:
+            out.print(f"[red]index[/red] {escape(p)}")
+        for s in result["spaces"]:
+            label = f"space {s['id']} {s['provider']}/{s['model']}"
+            bad = {k: v for k, v in s.items() if k.endswith("_vectors") and v}
+            state = "ok" if s["ok"] else "[red]PROBLEMS[/red]"
+            out.print(f"{label}: {state}; {s['pending_papers']} papers pending (run `papershelf embed`)"
+                      if s["pending_papers"] else f"{label}: {state}")
+            for k, v in bad.items():
+                out.print(f"  {k.replace('_', ' ')}: {len(v)} (e.g. {escape(v[0])})")
+        out.print("verified: the library holds what it says" if result["ok"] else "verify found problems")
+    raise typer.Exit(0 if result["ok"] else 1)
+
+
+@command()
 def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
          as_json: bool = typer.Option(False, "--json")):
     """Show a paper (sections and figures/tables) or one unit."""

@@ -229,6 +229,17 @@ class Library:
         st["embedding"] = self.embedding_status()
         return st
 
+    def verify(self) -> dict:
+        """Does the library hold what it says?  Index consistency, and for every
+        embedding space, vectors checked unit by unit against current content."""
+        out = {"index": self.store.verify_index(), "spaces": []}
+        for space in self.store.spaces():
+            check = self.store.verify_space(space["id"], space["dimension"])
+            out["spaces"].append({"id": space["id"], "provider": space["provider"], "model": space["model"],
+                                  "complete": space["completed_at"] is not None, **check})
+        out["ok"] = out["index"]["ok"] and all(s["ok"] for s in out["spaces"])
+        return out
+
     # -- embeddings ------------------------------------------------------------------
 
     def configured_spec(self) -> ProviderSpec:
@@ -270,10 +281,8 @@ class Library:
 
         spec = spec or self.configured_spec()
         self.store.set_setting("embed.spec", spec.to_json())
-        report = build(self.store, spec, workers=workers, force=force, paper_ids=paper_ids, cancel=cancel,
-                       on_event=on_event, provider_factory=provider_factory, **kw)
-        self.store.set_setting("embed.space_id", str(report.space["id"]))
-        return report
+        return build(self.store, spec, workers=workers, force=force, paper_ids=paper_ids, cancel=cancel,
+                     on_event=on_event, provider_factory=provider_factory, **kw)
 
     def pending(self, paper_ids: list[str] | None = None) -> list[tuple[str, str]]:
         """Pending papers in the space `embed` builds (the very predicate the build uses).

@@ -61,6 +61,7 @@ def test_embed_then_status_and_second_run(tmp_path):
     assert st["stored_total"] == st["expected_total"] > 0
     text = run(db, "status").stdout
     assert "hash/hash-v1" in text and "total" in text
+    assert "verified" in run(db, "verify").stdout
     res = json.loads(run(db, "search", "sgp130Fc wound closure", "--json", "--explain").stdout)
     assert res["mode"] == "hybrid" and res["results"][0]["explain"]["vector_rank"] is not None
 

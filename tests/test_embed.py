@@ -331,3 +331,32 @@ def test_ctrl_c_exits_130_and_a_kill_loses_nothing(many):
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr  # the dead process's lock was taken over
     assert many.pending() == []
+
+
+def test_verify_checks_every_vector_against_its_unit(many):
+    many.embed(HASH)
+    assert many.verify()["ok"]
+    space = many.store.active_space()["id"]
+    db = many.store.db
+    # A vector whose unit hash lies about the content, one of the wrong size, one for a unit that is gone.
+    db.execute("UPDATE vectors SET unit_hash='forged' WHERE unit_id='p01:body:0'")
+    db.execute("UPDATE vectors SET vector=x'00' WHERE unit_id='p02:body:0'")
+    db.execute("INSERT INTO vectors(space_id, collection, unit_id, paper_id, unit_kind, unit_hash, kind_hash, "
+               "policy_version, token_estimate, vector) SELECT space_id, collection, 'p03:body:99', paper_id, "
+               "unit_kind, unit_hash, kind_hash, policy_version, token_estimate, vector FROM vectors "
+               "WHERE unit_id='p03:body:0'")
+    s = many.verify()["spaces"][0]
+    assert s["stale_vectors"] == ["p01:body:0"] and s["wrong_size_vectors"] == ["p02:body:0"]
+    assert not s["ok"]
+    # p03 has one vector too many: the pending predicate sees it, so it is reported as pending, not orphaned.
+    assert "p03" in {p for p, _ in many.pending()}
+    many.embed(HASH, force=True)
+    assert many.verify()["ok"] and space == many.store.active_space()["id"]
+
+
+def test_verify_checks_the_lexical_index(lib):
+    lib.add([str(EXAMPLES)])
+    assert lib.verify()["index"]["ok"]
+    lib.store.db.execute("DELETE FROM search_docs WHERE unit_id='okafor2024il6:body:0'")
+    problems = lib.verify()["index"]["problems"]
+    assert any("okafor2024il6" in p and "search index" in p for p in problems)

@@ -138,3 +138,30 @@ def test_ids_and_hashes_are_deterministic_and_track_content():
 def test_token_estimate():
     assert estimate_tokens("") == 0
     assert estimate_tokens("one two three") == 4
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_LINES = st.sampled_from([
+    "# Introduction", "## 2.1 Methods", "### Details", "Plain sentence about cells.", "",
+    "Figure 1: A caption.", "Table 2 | Numbers.", "Fig. 3.", "| a | b |", "|---|---|", "| 1 | 2 |",
+    "<!-- page 4 -->", "\f", "# References", "Smith J. A cited work. 2001.", "As shown in Figure 1, it works.",
+    "![Figure 5: Map.](m.png)", "```", "---", "Title\n=====", "Table IV: Roman.", "Supplementary Figure S2: More.",
+])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(_LINES, st.text(max_size=40)), max_size=40))
+def test_any_markdown_gives_unique_deterministic_units(lines):
+    text = "\n".join(lines)
+    a = build_units(parse_markdown(text), "p")
+    b = build_units(parse_markdown(text), "p")
+    assert [(u.id, u.content_hash) for u in a] == [(u.id, u.content_hash) for u in b]
+    assert len({u.id for u in a}) == len(a)
+    for u in a:
+        assert u.kind in ("body", "object", "chunk")
+        assert u.indexable == (u.veto_reason is None)
+        assert u.token_estimate >= 0
+        if u.kind == "object":
+            assert u.object_label and u.object_kind in ("figure", "table")

@@ -125,6 +125,8 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
         fp = fingerprint(probe.name, probe.model, dimension, options)
         space = store.ensure_space(fp, probe.name, probe.model, dimension, TEXT_FORMAT,
                                    RETRIEVAL_POLICY_VERSION, options)
+        # From now on status and `pending` describe this space, even mid-build.
+        store.set_setting("embed.space_id", str(space["id"]))
         report = BuildReport(space)
         if paper_ids:
             known = set(store.get_papers(paper_ids))

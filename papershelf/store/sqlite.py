@@ -320,6 +320,35 @@ class SQLiteStore(VectorTables):
             f"({','.join('?' * len(unit_ids))}))", [match, *unit_ids])
         return {r[0]: r[1] for r in rows}
 
+    def verify_index(self) -> dict:
+        """FTS5's own integrity check, manifests against unit tables, index rows against indexable units."""
+        problems: list[str] = []
+        try:
+            with self.transaction() as db:
+                db.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)")
+        except sqlite3.DatabaseError as e:
+            problems.append(f"full-text index: {e}")
+        counts = {}
+        for kind, (table, _) in UNIT_TABLES.items():
+            for r in self.query(f"SELECT paper_id, count(*), sum(indexable) FROM {table} GROUP BY paper_id"):
+                counts.setdefault(r[0], {})[kind] = (r[1], r[2])
+        for m in self.query("SELECT * FROM manifests"):
+            got = counts.get(m["paper_id"], {})
+            for kind, col in (("body", "body"), ("object", "object"), ("chunk", "chunk")):
+                total, live = got.get(kind, (0, 0))
+                if (total, live) != (m[f"{col}_count"], m[f"{col}_indexable"]):
+                    problems.append(f"{m['paper_id']}: manifest says {m[f'{col}_count']} {kind} units, "
+                                    f"the library holds {total}")
+        indexed = {r[0]: r[1] for r in self.query("SELECT paper_id, count(*) FROM search_docs GROUP BY paper_id")}
+        for pid, kinds in counts.items():
+            live = sum(v[1] or 0 for v in kinds.values())
+            if indexed.get(pid, 0) != live:
+                problems.append(f"{pid}: {live} indexable units but {indexed.get(pid, 0)} rows in the search index")
+        orphans = self.query("SELECT count(*) FROM search_docs WHERE paper_id NOT IN (SELECT id FROM papers)")[0][0]
+        if orphans:
+            problems.append(f"{orphans} search index rows belong to no paper")
+        return {"ok": not problems, "problems": problems[:100]}
+
     # -- status --------------------------------------------------------------------
 
     def stats(self) -> dict:

@@ -220,6 +220,38 @@ class VectorTables:
         matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), dimension)
         return [r[0] for r in rows], [r[1] for r in rows], matrix
 
+    # -- verification -------------------------------------------------------------------
+
+    def verify_space(self, space_id: int, dimension: int) -> dict:
+        """Check that what the space claims is true, unit by unit.
+
+        For every paper the pending predicate calls complete, each indexable unit
+        must have exactly one vector whose unit hash is the unit's current content
+        hash, and no vector may point at a unit that no longer exists.
+        """
+        units_sql = ("SELECT id, paper_id, content_hash FROM body_units WHERE indexable=1 UNION ALL "
+                     "SELECT id, paper_id, content_hash FROM object_units WHERE indexable=1 UNION ALL "
+                     "SELECT id, paper_id, content_hash FROM fulltext_chunks WHERE indexable=1")
+        pending = {p for p, _ in self.pending(space_id)}
+        units = {r[0]: (r[1], r[2]) for r in self.query(units_sql)}
+        vectors = self.query("SELECT unit_id, paper_id, unit_hash, length(vector) FROM vectors WHERE space_id=?",
+                             (space_id,))
+        stale, orphans, bad_size, seen = [], [], [], set()
+        for unit_id, paper_id, unit_hash, nbytes in vectors:
+            seen.add(unit_id)
+            if nbytes != dimension * 4:
+                bad_size.append(unit_id)
+            if unit_id not in units:
+                if paper_id not in pending:
+                    orphans.append(unit_id)
+            elif units[unit_id][1] != unit_hash and paper_id not in pending:
+                stale.append(unit_id)
+        complete_papers = {p for _, (p, _) in units.items()} - pending
+        missing = [u for u, (p, _) in units.items() if p in complete_papers and u not in seen]
+        return {"pending_papers": len(pending), "stale_vectors": stale[:50], "orphan_vectors": orphans[:50],
+                "wrong_size_vectors": bad_size[:50], "missing_vectors": missing[:50],
+                "ok": not (stale or orphans or bad_size or missing)}
+
     # -- the build lock ------------------------------------------------------------------
 
     def acquire_lock(self, name: str = "embed") -> None:
