@@ -209,6 +209,20 @@ def _is_heading(text: str, size: float, bold: bool, body: float) -> int | None:
     return None
 
 
+_NAME = re.compile(r"^[A-Z][\w'’\-.´`¨]*(?:\s+(?:[A-Z][\w'’\-.´`¨]*|van|von|de|der|da|di|le|la)){1,3}$")
+_NOT_NAME = re.compile(r"\b(universit\w*|institut\w*|department|school|college|laborator\w*|lab|research|science|"
+                       r"sciences|division|center|centre|inc|corporation|google|microsoft|group|faculty|hospital|"
+                       r"abstract|introduction|street|road|usa|germany|china|france|japan|india|canada|republic|kingdom|"
+                       r"states|health|america|proceedings|journal|conference)\b", re.I)
+
+
+def _names(text: str) -> list[str]:
+    """Person names in an author line: footnote marks removed, split on commas, 'and' and marks."""
+    text = re.sub(r"(?<=[a-z])[α-ωΑ-Ω\d]+", "", text)  # affiliation marks glued to a name
+    parts = re.split(r"\s*(?:[,;†‡∗*♦□◦§¶♠♣♥⋆#]|\band\b|&)\s*", text)
+    return [p.strip() for p in parts if _NAME.match(p.strip() or "-") and not _NOT_NAME.search(p)]
+
+
 def parse_pdf_pages(pdf) -> Document:
     pages = []
     for n in range(len(pdf)):
@@ -296,13 +310,12 @@ def parse_pdf_pages(pdf) -> Document:
             b.kind, b.level = "text", 0
     # The first-page text before the first heading holds the authors.
     if doc.title:
-        authors = []
+        authors: list[str] = []
         for b in blocks:
             if b.kind == "heading" or b.page != 1 or len(authors) >= 12:
                 break
-            if len(b.text) < 120 and not re.search(r"universit|institut|department|school|college|@|\d|labs?\b|"
-                                                    r"inc\b|corporation|research|abstract", b.text, re.I):
-                authors += [a.strip() for a in re.split(r",|\band\b|;", b.text) if 2 < len(a.strip()) < 40]
+            if len(b.text) < 160:
+                authors += [a for a in _names(b.text) if a not in authors]
         doc.authors = authors[:12]
     doc.blocks = blocks
     return doc
