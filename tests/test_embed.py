@@ -360,3 +360,25 @@ def test_verify_checks_the_lexical_index(lib):
     lib.store.db.execute("DELETE FROM search_docs WHERE unit_id='okafor2024il6:body:0'")
     problems = lib.verify()["index"]["problems"]
     assert any("okafor2024il6" in p and "search index" in p for p in problems)
+
+
+def test_a_paper_changed_during_the_build_stays_pending(many, write):
+    """The build writes what it encoded, with the hashes it encoded from; a paper edited
+    meanwhile (by another process) is therefore still pending afterwards, never "done"."""
+    other = Library(many.path)
+    edited = threading.Event()
+
+    class EditWhileEncoding(HashProvider):
+        def encode(self, texts):
+            if not edited.is_set() and any("Topic number 0." in t for t in texts):
+                write("p00.md", paper_text(key="p00", title="Paper 0", intro="Rewritten during the build."))
+                other.add([str(write.root / "p00.md")])
+                edited.set()
+            return super().encode(texts)
+
+    report = many.embed(HASH, provider_factory=lambda: EditWhileEncoding(dimension=64), batch_size=4)
+    assert edited.is_set() and "p00" in report.embedded and not report.complete
+    assert many.pending() == [("p00", "changed")]
+    assert many.verify()["ok"]
+    assert many.embed(HASH).embedded == ["p00"] and many.pending() == []
+    other.close()
