@@ -79,6 +79,19 @@ def _page_lines(page, number: int) -> tuple[list[Line], float, float]:
     import pypdfium2.raw as raw
 
     width, height = page.get_size()
+    rotation = page.get_rotation() % 360
+    # Text boxes come in unrotated PDF space (y up); lay them out as the page is shown.
+    w0, h0 = (height, width) if rotation in (90, 270) else (width, height)
+
+    def shown(left_, top_, right_, bottom_):
+        if rotation == 90:
+            return bottom_, left_, top_, right_
+        if rotation == 180:
+            return w0 - right_, bottom_, w0 - left_, top_
+        if rotation == 270:
+            return h0 - top_, w0 - right_, h0 - bottom_, w0 - left_
+        return left_, h0 - top_, right_, h0 - bottom_
+
     tp = page.get_textpage()
     out: list[Line] = []
     try:
@@ -93,7 +106,7 @@ def _page_lines(page, number: int) -> tuple[list[Line], float, float]:
             boxes = []
             for r in range(n):
                 raw.FPDFText_GetRect(tp.raw, r, left, top, right, bottom)
-                boxes.append((left.value, height - top.value, right.value, height - bottom.value))
+                boxes.append(shown(left.value, top.value, right.value, bottom.value))
             if not boxes:
                 continue
             first = start + (len(chunk) - len(chunk.lstrip()))
@@ -114,7 +127,8 @@ def _page_lines(page, number: int) -> tuple[list[Line], float, float]:
                 for k, ch in enumerate(chunk):
                     cl, cb, cr, ct = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
                     raw.FPDFText_GetCharBox(tp.raw, start + k, cl, cr, cb, ct)
-                    j = sum(cl.value >= b - 1 for b in bounds)
+                    x = shown(cl.value, ct.value, cr.value, cb.value)[0]
+                    j = sum(x >= b - 1 for b in bounds)
                     parts[j] += ch
             for piece, part in zip(pieces, parts):
                 if part.strip():
