@@ -325,6 +325,8 @@ class Library:
             qvec = validate(provider.encode([query]), 1, space["dimension"])[0]
         except PapershelfError as e:
             raise VectorUnavailable(f"embedding provider unavailable ({e})") from None
+        except Exception as e:  # noqa: BLE001 - a broken provider must not break search
+            raise VectorUnavailable(f"embedding provider failed ({type(e).__name__}: {e})") from None
         return self.vectors.search(space, qvec, depth, filters)
 
     def search(self, query: str, opts: SearchOptions | None = None, **kw) -> SearchResponse:

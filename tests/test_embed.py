@@ -382,3 +382,16 @@ def test_a_paper_changed_during_the_build_stays_pending(many, write):
     assert many.verify()["ok"]
     assert many.embed(HASH).embedded == ["p00"] and many.pending() == []
     other.close()
+
+
+def test_sigterm_stops_like_ctrl_c(many):
+    env = dict(os.environ, PAPERSHELF_LIBRARY=many.path, PAPERSHELF_HASH_DELAY="0.3")
+    proc = _cli("embed", "--provider", "hash", "--dimension", "64", "--batch-size", "4", "--json", env=env)
+    proc.stdout.readline()
+    proc.stdout.readline()
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    for pid in many.store.paper_ids():
+        assert sum(vectors(many, pid).values()) in (0, sum(u.indexable for u in many.store.paper_units(pid)))
+    assert many.verify()["ok"]
