@@ -94,7 +94,7 @@ def run_beir(folder: str, spec: ProviderSpec, modes: list[str], queries_file: st
         path = library_path or os.path.join(tmp, "beir.db")
         with Library(path) as lib:
             t0 = time.perf_counter()
-            if lib.store.query("SELECT count(*) FROM papers")[0][0] != len(corpus):
+            if lib.store.count_papers() != len(corpus):
                 build_library(lib, corpus)
             t_add = time.perf_counter() - t0
             log(f"library: {len(corpus)} docs in {t_add:.1f}s")

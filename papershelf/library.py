@@ -256,8 +256,7 @@ class Library:
                      "active_space": _space_summary(active), "target_space": _space_summary(target)}
         space = target or active
         if space is None:
-            papers_with_units = self.store.query(
-                "SELECT count(*) FROM manifests WHERE body_indexable + object_indexable + chunk_indexable > 0")[0][0]
+            papers_with_units = len(self.store.manifest_paper_ids(with_indexable_units=True))
             out.update(collections=None, pending_papers=papers_with_units, failed_papers=0,
                        stored_total=0, expected_total=None)
             return out
@@ -292,10 +291,9 @@ class Library:
         target_id = self.store.get_setting("embed.space_id")
         if target_id:
             return self.store.pending(int(target_id), paper_ids)
-        rows = self.store.query("SELECT paper_id FROM manifests WHERE "
-                                "body_indexable + object_indexable + chunk_indexable > 0 ORDER BY paper_id")
         wanted = set(paper_ids) if paper_ids is not None else None
-        return [(r[0], "new") for r in rows if wanted is None or r[0] in wanted]
+        return [(p, "new") for p in self.store.manifest_paper_ids(with_indexable_units=True)
+                if wanted is None or p in wanted]
 
     def query_provider(self, space: dict):
         """The provider that embeds queries for a space (cached; created on first use)."""
@@ -334,7 +332,7 @@ class Library:
         if not query or not query.strip():
             raise PapershelfError("empty query: say what to search for")
         resp = run_search(self.store, query, opts, self._vector_fn)
-        if not resp.results and self.store.query("SELECT count(*) FROM papers")[0][0] == 0:
+        if not resp.results and self.store.count_papers() == 0:
             resp.notices.append("the library is empty: add papers with `papershelf add PATH`")
         return resp
 

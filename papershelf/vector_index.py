@@ -36,10 +36,9 @@ class _Matrix:
         self.unit_ids = np.array(ids, dtype=object)
         self.paper_ids = np.array(papers, dtype=object)
         self.sources = np.array(sources, dtype=object)
-        kinds = {r[0]: r[1] for r in store.query(
-            "SELECT unit_id, object_kind FROM vectors WHERE space_id=? AND object_kind IS NOT NULL", (space["id"],))}
+        kinds = store.object_kinds(space["id"])
         self.object_kinds = np.array([kinds.get(u) for u in ids], dtype=object)
-        years = {r[0]: r[1] for r in store.query("SELECT id, year FROM papers")}
+        years = store.paper_years()
         self.years = np.array([years.get(p) if years.get(p) is not None else -1 for p in papers], dtype=np.int64)
 
     def mask(self, f: Filters) -> np.ndarray | None:

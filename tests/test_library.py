@@ -206,3 +206,12 @@ def test_remove_deletes_everything_derived(lib):
     assert not lib.search("bleaching heatwave", mode="lexical").results
     with pytest.raises(NotFound):
         lib.remove("mbeki2022coral")
+
+
+def test_sqlite_store_implements_the_whole_store_contract(lib):
+    """The contract a PostgreSQL backend must meet is exactly what the SQLite one offers."""
+    from papershelf.store import Store
+
+    wanted = {n for n in Store.__dict__ if not n.startswith("_")} - {"path"}
+    missing = {n for n in wanted if not callable(getattr(lib.store, n, None))}
+    assert not missing

@@ -134,10 +134,10 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
             if missing:
                 raise NotFound(f"no paper with id {', '.join(missing)}")
         if force:
-            selected = paper_ids or [r[0] for r in store.query("SELECT paper_id FROM manifests ORDER BY paper_id")]
+            selected = paper_ids or store.manifest_paper_ids()
         else:
             selected = [p for p, _ in store.pending(space["id"], paper_ids)]
-        total_papers = len(paper_ids) if paper_ids else store.query("SELECT count(*) FROM manifests")[0][0]
+        total_papers = len(paper_ids) if paper_ids else len(store.manifest_paper_ids())
         report.selected = len(selected)
         report.skipped = max(0, total_papers - len(selected))
         emit({"event": "start", "space_id": space["id"], "provider": space["provider"], "model": space["model"],

@@ -119,6 +119,17 @@ class SQLiteStore(VectorTables):
     def paper_ids(self) -> list[str]:
         return [r[0] for r in self.query("SELECT id FROM papers ORDER BY id")]
 
+    def count_papers(self) -> int:
+        return self.query("SELECT count(*) FROM papers")[0][0]
+
+    def manifest_paper_ids(self, with_indexable_units: bool = False) -> list[str]:
+        """Papers that have a manifest (all papers), or only those with something to embed."""
+        where = " WHERE body_indexable + object_indexable + chunk_indexable > 0" if with_indexable_units else ""
+        return [r[0] for r in self.query(f"SELECT paper_id FROM manifests{where} ORDER BY paper_id")]
+
+    def paper_years(self) -> dict[str, int | None]:
+        return {r[0]: r[1] for r in self.query("SELECT id, year FROM papers")}
+
     def _delete_paper_rows(self, db: sqlite3.Connection, paper_id: str, keep_paper: bool) -> None:
         db.execute(
             "INSERT INTO search_fts(search_fts, rowid, title, heading, body) "

@@ -211,6 +211,11 @@ class VectorTables:
             "kind_hash, policy_version, token_estimate, length(vector) AS nbytes FROM vectors "
             "WHERE space_id=? AND paper_id=? ORDER BY collection, unit_id", (space_id, paper_id))]
 
+    def object_kinds(self, space_id: int) -> dict[str, str]:
+        """unit_id -> figure/table for the object vectors of a space."""
+        return {r[0]: r[1] for r in self.query(
+            "SELECT unit_id, object_kind FROM vectors WHERE space_id=? AND object_kind IS NOT NULL", (space_id,))}
+
     def load_collection(self, space_id: int, collection: str, dimension: int):
         """(unit_ids, paper_ids, float32 matrix) of one collection of a space."""
         rows = self.query("SELECT unit_id, paper_id, vector FROM vectors WHERE space_id=? AND collection=?",
