@@ -10,6 +10,7 @@ ranking, so a filtered search never comes back empty while matches exist.
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 
@@ -22,6 +23,7 @@ _SOURCE_OF_COLLECTION = {"body": "body_unit", "objects": "object_unit", "fulltex
 class _Matrix:
     def __init__(self, store, space: dict):
         self.generation = store.generation(space["id"])
+        self.loaded_at = time.monotonic()
         ids, papers, sources, mats = [], [], [], []
         for c in COLLECTIONS:
             u, p, m = store.load_collection(space["id"], c, space["dimension"])
@@ -59,10 +61,17 @@ class _Matrix:
 
 
 class VectorIndex:
-    """Per-space cached matrices; thread-safe to share between server threads."""
+    """Per-space cached matrices; thread-safe to share between server threads.
 
-    def __init__(self, store):
+    While a build is writing (the build lock is held) every paper it writes moves
+    the generation; reloading the whole matrix for each query would make search
+    crawl, so during a build a matrix may be up to `max_staleness` seconds old.
+    Hits whose units were replaced meanwhile are dropped when results are read.
+    """
+
+    def __init__(self, store, max_staleness: float = 2.0):
         self.store = store
+        self.max_staleness = max_staleness
         self._cache: dict[int, _Matrix] = {}
         self._lock = threading.Lock()
 
@@ -70,7 +79,10 @@ class VectorIndex:
         with self._lock:
             cached = self._cache.get(space["id"])
             if cached is None or cached.generation != self.store.generation(space["id"]):
-                cached = self._cache[space["id"]] = _Matrix(self.store, space)
+                fresh_enough = cached is not None and \
+                    time.monotonic() - cached.loaded_at < self.max_staleness and self.store.lock_holder() is not None
+                if not fresh_enough:
+                    cached = self._cache[space["id"]] = _Matrix(self.store, space)
             return cached
 
     def search(self, space: dict, query: np.ndarray, limit: int, filters: Filters) -> list[tuple[str, str, float]]:

@@ -198,3 +198,21 @@ def test_vector_cache_refreshes_after_another_process_writes(examples, tmp_path)
 def test_search_options_validation(examples):
     with pytest.raises(ValueError):
         examples.search("x", SearchOptions(mode="semantic"))
+
+
+def test_during_a_build_the_cached_matrix_is_reused_briefly(examples):
+    """A build in another process moves the generation with every paper; search then reuses a
+    matrix up to max_staleness old instead of reloading it for every query."""
+    import os
+
+    examples.embed(HASH)
+    space = examples.store.active_space()
+    first = examples.vectors.matrix(space)
+    examples.store.db.execute("UPDATE spaces SET generation = generation + 1")
+    assert examples.vectors.matrix(space) is not first  # no build running: reload at once
+    second = examples.vectors.matrix(space)
+    examples.store.db.execute("INSERT INTO build_lock VALUES ('embed', ?, 'elsewhere', 0)", (os.getppid(),))
+    examples.store.db.execute("UPDATE spaces SET generation = generation + 1")
+    assert examples.vectors.matrix(space) is second  # a build is writing: reuse for a moment
+    examples.vectors.max_staleness = 0
+    assert examples.vectors.matrix(space) is not second  # too old: reload
