@@ -20,6 +20,7 @@ The layout analysis is deliberately small and explainable:
 from __future__ import annotations
 
 import ctypes
+import math
 import re
 import statistics
 from dataclasses import dataclass
@@ -58,6 +59,23 @@ def _clean(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+def _font_size(raw, textpage, idx: int, matrix) -> float:
+    """The size text is shown at: the font size scaled by the text matrix (many PDFs set
+    ``Tf`` to 1 and scale with ``Tm``, so the bare font size says nothing)."""
+    size = raw.FPDFText_GetFontSize(textpage, idx)
+    if raw.FPDFText_GetMatrix(textpage, idx, ctypes.byref(matrix)):
+        scale = math.hypot(matrix.b, matrix.d) or math.hypot(matrix.a, matrix.c)
+        if scale > 0:
+            size *= scale
+    if size < 2.0:
+        # Scaled by a form's matrix that neither number shows: measure the glyph box
+        # (ascent to descent is ~1.15 em for common text fonts).
+        box = raw.FS_RECTF()
+        if raw.FPDFText_GetLooseCharBox(textpage, idx, ctypes.byref(box)):
+            size = max(size, abs(box.top - box.bottom) / 1.15)
+    return size
+
+
 def _bold(raw, textpage, idx: int) -> bool:
     weight = raw.FPDFText_GetFontWeight(textpage, idx)
     if weight >= 700:
@@ -93,25 +111,39 @@ def _page_lines(page, number: int) -> tuple[list[Line], float, float]:
         return left_, h0 - top_, right_, h0 - bottom_
 
     tp = page.get_textpage()
+    matrix = raw.FS_MATRIX()
     out: list[Line] = []
     try:
         text = tp.get_text_range()
         left, bottom, right, top = (ctypes.c_double() for _ in range(4))
-        pos = 0
+        # pdfium's text is UTF-16: a character outside the BMP takes two text indices,
+        # so map each line's text position to pdfium's character index.
+        units16 = 0
+        to_char = raw.FPDFText_GetCharIndexFromTextIndex
         for chunk in text.split("\r\n"):
-            start, pos = pos, pos + len(chunk) + 2
+            start16 = units16
+            units16 += len(chunk.encode("utf-16-le")) // 2 + 2
             if not chunk.strip():
                 continue
-            n = raw.FPDFText_CountRects(tp.raw, start, len(chunk))
+            lead = len(chunk) - len(chunk.lstrip())
+            stripped = chunk.strip()
+            first = to_char(tp.raw, start16 + len(chunk[:lead].encode("utf-16-le")) // 2)
+            last = to_char(tp.raw, start16 + len(chunk[:lead + len(stripped)].encode("utf-16-le")) // 2 - 1)
+            if first < 0 or last < first:
+                continue
+            lines_lead = chunk[:lead]
+            n = raw.FPDFText_CountRects(tp.raw, first, last - first + 1)
             boxes = []
             for r in range(n):
                 raw.FPDFText_GetRect(tp.raw, r, left, top, right, bottom)
                 boxes.append(shown(left.value, top.value, right.value, bottom.value))
+            chunk = stripped
             if not boxes:
                 continue
-            first = start + (len(chunk) - len(chunk.lstrip()))
-            size = raw.FPDFText_GetFontSize(tp.raw, first)
-            bold = _bold(raw, tp.raw, first)
+            size = _font_size(raw, tp.raw, first, matrix)
+            # Bold only when the whole line is: a run-in heading ("Training We train ...")
+            # starts bold and goes on in roman.
+            bold = _bold(raw, tp.raw, first) and _bold(raw, tp.raw, last)
             # Split at a wide gap between consecutive boxes (two columns on one baseline).
             pieces = [[boxes[0]]]
             for b in boxes[1:]:
@@ -124,9 +156,11 @@ def _page_lines(page, number: int) -> tuple[list[Line], float, float]:
             else:  # assign characters to pieces by their x position
                 parts = [""] * len(pieces)
                 bounds = [p[0][0] for p in pieces[1:]]
-                for k, ch in enumerate(chunk):
+                offset16 = start16 + len(lines_lead.encode("utf-16-le")) // 2
+                for ch in chunk:
                     cl, cb, cr, ct = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
-                    raw.FPDFText_GetCharBox(tp.raw, start + k, cl, cr, cb, ct)
+                    raw.FPDFText_GetCharBox(tp.raw, to_char(tp.raw, offset16), cl, cr, cb, ct)
+                    offset16 += len(ch.encode("utf-16-le")) // 2
                     x = shown(cl.value, ct.value, cr.value, cb.value)[0]
                     j = sum(x >= b - 1 for b in bounds)
                     parts[j] += ch
@@ -207,7 +241,8 @@ def _is_heading(text: str, size: float, bold: bool, body: float) -> int | None:
     words = text.split()
     if not words or len(words) > 12 or len(text) > 100 or CAPTION_RE.match(text):
         return None
-    if sum(c.isalpha() for c in text) < 3 or re.search(r"[.!?:]\s+[A-Za-z]", text):
+    unnumbered = re.sub(r"^(?:\d+|[A-Z]|[IVX]+)(?:\.\d+)*\.?\s+", "", text)
+    if sum(c.isalpha() for c in text) < 3 or re.search(r"[.!?]\s+[A-Za-z]", unnumbered):
         return None  # a symbol, or a run-in heading followed by its paragraph
     if text.endswith((".", ",", ";")) and not _PLAIN_HEADS.match(text.rstrip(".")):
         return None
