@@ -8,7 +8,18 @@ storage or search.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+
+_YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
+
+
+def parse_year(value) -> int | None:
+    """The first plausible year in a date, a string or a number (1500-2099), else None."""
+    if value is None:
+        return None
+    m = _YEAR.search(str(value))
+    return int(m.group(1)) if m else None
 
 
 @dataclass

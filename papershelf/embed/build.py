@@ -156,13 +156,16 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
                 local.provider = p
             return p
 
+        def encode_texts(p, texts: list[str]) -> np.ndarray:
+            parts = []
+            for i in range(0, len(texts), batch_size):
+                chunk = texts[i:i + batch_size]
+                parts.append(validate(p.encode(chunk), len(chunk), dimension))
+            return np.vstack(parts)
+
         def encode_paper(p, job: _Job) -> np.ndarray:
-            out = []
-            for collection, start, end in job.payloads:
-                for i in range(start, end, batch_size):
-                    chunk = job.texts[i:min(end, i + batch_size)]
-                    out.append(validate(p.encode(chunk), len(chunk), dimension))
-            return np.vstack(out)
+            # Payload by payload (body, objects, fulltext): a failure names no half-result.
+            return np.vstack([encode_texts(p, job.texts[start:end]) for _, start, end in job.payloads])
 
         def encode(group: list[_Job]) -> list[np.ndarray | BaseException]:
             """Encode a group of small papers in shared batches (a model is far faster on
@@ -174,13 +177,8 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
                     return [encode_paper(p, group[0])]
                 except Exception as e:  # noqa: BLE001 - reported per paper
                     return [e]
-            texts = [t for job in group for t in job.texts]
             try:
-                parts = []
-                for i in range(0, len(texts), batch_size):
-                    chunk = texts[i:i + batch_size]
-                    parts.append(validate(p.encode(chunk), len(chunk), dimension))
-                allv = np.vstack(parts)
+                allv = encode_texts(p, [t for job in group for t in job.texts])
             except Exception:  # noqa: BLE001 - isolate the failing paper below
                 results: list = []
                 for job in group:

@@ -13,7 +13,7 @@ import re
 
 import yaml
 
-from ..document import Block, Document
+from ..document import Block, Document, parse_year
 from .captions import CAPTION_RE, SECTION_NAMES
 
 _FRONT_MATTER = re.compile(r"\A\s*---\s*\n(.*?)\n(?:---|\.\.\.)\s*(?:\n|\Z)", re.S)
@@ -25,7 +25,6 @@ _IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]*)(?:\s+\"(?P<title>[^
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _NUMBERING = re.compile(r"^((?:\d+\.)*\d+)\.?\s+\S")
 _SECTION_NAME = re.compile(rf"^(?:[\dIVX.]+\s*)?({SECTION_NAMES})\b", re.I)
-_YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
 
 
 def _front_matter(text: str) -> tuple[dict, str]:
@@ -60,13 +59,6 @@ def _as_authors(value) -> list[str]:
     return [str(value)]
 
 
-def _as_year(value) -> int | None:
-    if value is None:
-        return None
-    m = _YEAR.search(str(value))
-    return int(m.group(1)) if m else None
-
-
 def _heading_levels(headings: list[tuple[int, str]]) -> list[int]:
     """Nesting levels for (markdown level, title) headings.
 
@@ -94,7 +86,7 @@ def parse_markdown(text: str) -> Document:
     doc = Document(
         title=str(meta["title"]).strip() if meta.get("title") else None,
         authors=_as_authors(meta.get("authors", meta.get("author"))),
-        year=_as_year(meta.get("year", meta.get("date"))),
+        year=parse_year(meta.get("year", meta.get("date"))),
         venue=(str(meta.get("venue") or meta.get("journal") or meta.get("booktitle") or "") or None),
         doi=(str(meta["doi"]).strip() if meta.get("doi") else None),
         citekey=(str(meta["citekey"]).strip() if meta.get("citekey") else None),

@@ -18,6 +18,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from ..document import parse_year
+
 
 @dataclass
 class Meta:
@@ -31,11 +33,6 @@ class Meta:
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, sort_keys=True, ensure_ascii=False)
-
-
-def _year(value) -> int | None:
-    m = re.search(r"\b(1[5-9]\d\d|20\d\d)\b", str(value or ""))
-    return int(m.group(1)) if m else None
 
 
 def _clean_tex(value: str) -> str:
@@ -85,7 +82,7 @@ def parse_bibtex(text: str, base: str) -> dict[str, Meta]:
             citekey=e.key,
             title=_clean_tex(f["title"]) if f.get("title") else None,
             authors=[_tex_author(a) for a in re.split(r"\s+and\s+", f.get("author", "")) if a.strip()],
-            year=_year(f.get("year") or f.get("date")),
+            year=parse_year(f.get("year") or f.get("date")),
             venue=_clean_tex(f.get("journal") or f.get("booktitle") or f.get("journaltitle") or "") or None,
             doi=f.get("doi") or None,
         )
@@ -110,8 +107,8 @@ def parse_csl_json(data, base: str) -> dict[str, Meta]:
         issued = it.get("issued") or {}
         year = None
         if isinstance(issued, dict) and issued.get("date-parts"):
-            year = _year(issued["date-parts"][0][0])
-        year = year or _year(it.get("date") or it.get("year"))
+            year = parse_year(issued["date-parts"][0][0])
+        year = year or parse_year(it.get("date") or it.get("year"))
         meta = Meta(
             citekey=it.get("citationKey") or it.get("citation-key") or (it.get("id") if isinstance(it.get("id"), str)
                                                                         else None),

@@ -12,7 +12,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 
-from ..document import Block, Document
+from ..document import Block, Document, parse_year
 from .captions import make_label, parse_caption
 
 _TEI = "{http://www.tei-c.org/ns/1.0}"
@@ -21,11 +21,6 @@ _LABEL_NUM = re.compile(r"(S?\d+|[IVXLC]+)\s*$")
 
 def _text(el) -> str:
     return " ".join("".join(el.itertext()).split()) if el is not None else ""
-
-
-def _year(value: str | None) -> int | None:
-    m = re.search(r"\b(1[5-9]\d\d|20\d\d)\b", value or "")
-    return int(m.group(1)) if m else None
 
 
 def _caption_block(kind: str, label: str, caption: str) -> Block:
@@ -69,7 +64,7 @@ def read_jats(data: bytes) -> Document:
                 n = c.find("name")
                 doc.authors.append(" ".join(p for p in (_text(n.find("given-names")), _text(n.find("surname"))) if p))
         for pd in meta.findall("pub-date"):
-            doc.year = doc.year or _year(_text(pd.find("year")))
+            doc.year = doc.year or parse_year(_text(pd.find("year")))
         doi = meta.find("article-id[@pub-id-type='doi']")
         doc.doi = _text(doi) or None
         abstract = meta.find("abstract")
@@ -141,7 +136,7 @@ def read_tei(data: bytes) -> Document:
     doc.doi = _text(doi) or None
     date = root.find(f".//{t}sourceDesc//{t}date")
     if date is not None:
-        doc.year = _year(date.get("when") or _text(date))
+        doc.year = parse_year(date.get("when") or _text(date))
     abstract = root.find(f".//{t}profileDesc/{t}abstract")
     if abstract is not None:
         doc.abstract = " ".join(_text(p) for p in abstract.iter(f"{t}p")) or None
@@ -197,7 +192,7 @@ def read_s2orc(data: bytes) -> Document:
             name = " ".join(p for p in [a.get("first", ""), *a.get("middle", []), a.get("last", "")] if p)
             if name:
                 doc.authors.append(name)
-    doc.year = _year(str(d.get("year") or meta.get("year") or ""))
+    doc.year = parse_year(str(d.get("year") or meta.get("year") or ""))
     doc.venue = meta.get("venue") or meta.get("journal") or None
     doc.doi = meta.get("doi") or None
     abstract = d.get("abstract") or meta.get("abstract") or parse.get("abstract")
