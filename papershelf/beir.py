@@ -19,7 +19,7 @@ from .document import Block, Document, Paper
 from .embed.base import ProviderSpec
 from .errors import PapershelfError
 from .library import Library
-from .metrics import mrr_at_k, ndcg_at_k, percentile, recall_at_k
+from .metrics import bootstrap_ci, mrr_at_k, ndcg_at_k, percentile, recall_at_k
 from .search import SearchOptions
 
 
@@ -78,7 +78,9 @@ def evaluate(lib: Library, queries: dict[str, str], qrels: dict[str, dict[str, i
         recall.append(recall_at_k(ranked, qrels[qid], 100))
         mrr.append(mrr_at_k(ranked, qrels[qid], 10))
     n = max(1, len(queries))
+    lo, hi = bootstrap_ci(ndcg)
     return {"mode": mode, "queries": len(queries), "ndcg@10": round(sum(ndcg) / n, 4),
+            "ndcg@10_ci95": [round(lo, 4), round(hi, 4)],
             "recall@100": round(sum(recall) / n, 4), "mrr@10": round(sum(mrr) / n, 4),
             "p50_ms": round(percentile(latency, 50), 2), "p95_ms": round(percentile(latency, 95), 2),
             "notices": sorted(notices)}
@@ -110,7 +112,7 @@ def run_beir(folder: str, spec: ProviderSpec, modes: list[str], queries_file: st
             for mode in modes:
                 lib.search("warm up", mode=mode)  # load the model and matrices once
                 r = evaluate(lib, queries, qrels, mode)
-                log(f"{mode}: nDCG@10 {r['ndcg@10']:.4f}  recall@100 {r['recall@100']:.4f}  "
+                log(f"{mode}: nDCG@10 {r['ndcg@10']:.4f} (95% CI {r['ndcg@10_ci95'][0]:.3f}-{r['ndcg@10_ci95'][1]:.3f})  recall@100 {r['recall@100']:.4f}  "
                     f"MRR@10 {r['mrr@10']:.4f}  p50 {r['p50_ms']:.1f} ms  p95 {r['p95_ms']:.1f} ms")
                 results.append(r)
     return {"dataset": os.path.abspath(folder), "files": files, "documents": len(corpus), "queries": len(queries),

@@ -436,9 +436,10 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
     if as_json:
         _dump(result)
         return
-    t = Table("mode", "nDCG@10", "recall@100", "MRR@10", "p50 ms", "p95 ms")
+    t = Table("mode", "nDCG@10", "95% CI", "recall@100", "MRR@10", "p50 ms", "p95 ms")
     for r in result["results"]:
-        t.add_row(r["mode"], f"{r['ndcg@10']:.4f}", f"{r['recall@100']:.4f}", f"{r['mrr@10']:.4f}",
+        lo, hi = r["ndcg@10_ci95"]
+        t.add_row(r["mode"], f"{r['ndcg@10']:.4f}", f"{lo:.3f}–{hi:.3f}", f"{r['recall@100']:.4f}", f"{r['mrr@10']:.4f}",
                   f"{r['p50_ms']:.1f}", f"{r['p95_ms']:.1f}")
     out.print(f"{result['documents']} documents, {result['queries']} queries, {result['provider']}/{result['model']}")
     out.print(t)

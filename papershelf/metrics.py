@@ -30,3 +30,15 @@ def percentile(values: list[float], p: float) -> float:
         return 0.0
     s = sorted(values)
     return s[max(0, min(len(s) - 1, math.ceil(p / 100 * len(s)) - 1))]
+
+
+def bootstrap_ci(values: list[float], rounds: int = 2000, seed: int = 0) -> tuple[float, float]:
+    """95 % percentile-bootstrap interval of the mean over queries (fixed seed: reproducible)."""
+    import numpy as np
+
+    if not values:
+        return 0.0, 0.0
+    v = np.asarray(values, dtype=float)
+    idx = np.random.default_rng(seed).integers(0, len(v), (rounds, len(v)))
+    means = v[idx].mean(axis=1)
+    return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))

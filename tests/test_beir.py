@@ -6,7 +6,7 @@ import math
 import pytest
 
 from papershelf.beir import run_beir
-from papershelf.metrics import mrr_at_k, ndcg_at_k, percentile, recall_at_k
+from papershelf.metrics import bootstrap_ci, mrr_at_k, ndcg_at_k, percentile, recall_at_k
 
 from .conftest import HASH
 
@@ -31,6 +31,9 @@ def test_recall_mrr_percentile_hand_computed():
     assert mrr_at_k(["c", "x", "b"], qrels, 2) == 0.0
     assert percentile([5, 1, 3, 2, 4], 50) == 3
     assert percentile(list(range(1, 101)), 95) == 95
+    lo, hi = bootstrap_ci([0.0, 1.0] * 50)
+    assert 0.38 < lo < 0.5 < hi < 0.62
+    assert bootstrap_ci([0.7] * 10) == pytest.approx((0.7, 0.7))
 
 
 def test_beir_runner_on_a_tiny_dataset(tmp_path):
