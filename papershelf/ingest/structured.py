@@ -180,11 +180,11 @@ def read_s2orc(data: bytes) -> Document:
     except ValueError as e:
         raise IngestError(f"not valid JSON ({e})") from None
     if not isinstance(d, dict):
-        raise IngestError("not an S2ORC / doc2json paper (expected a JSON object)")
+        raise IngestError("JSON that is neither an S2ORC / doc2json paper nor a bibliography (CSL-JSON, Zotero)")
     meta = d.get("metadata") or {}
     parse = d.get("pdf_parse") or d.get("grobid_parse") or d
     if not isinstance(parse, dict) or "body_text" not in parse:
-        raise IngestError("not an S2ORC / doc2json paper (no body_text)")
+        raise IngestError("JSON that is neither an S2ORC / doc2json paper (no body_text) nor a bibliography")
     doc = Document(source_format="s2orc")
     doc.title = (d.get("title") or meta.get("title") or "").strip() or None
     for a in d.get("authors") or meta.get("authors") or []:
