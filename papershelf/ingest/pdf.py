@@ -22,7 +22,6 @@ from __future__ import annotations
 import ctypes
 import math
 import re
-import statistics
 from dataclasses import dataclass
 
 from ..document import Block, Document
@@ -87,6 +86,11 @@ def _bold(raw, textpage, idx: int) -> bool:
     return any(w in name for w in ("bold", "black", "heavy", "semibold", ".b"))
 
 
+def _u16(text: str) -> int:
+    """Length in UTF-16 code units, the unit of pdfium's text positions."""
+    return len(text.encode("utf-16-le")) // 2
+
+
 def _page_lines(page, number: int) -> tuple[list[Line], float, float]:
     """Lines of a page from pdfium's own text (which inserts spaces and line breaks),
     each with the union of its character boxes and the font of its first letter.
@@ -122,16 +126,15 @@ def _page_lines(page, number: int) -> tuple[list[Line], float, float]:
         to_char = raw.FPDFText_GetCharIndexFromTextIndex
         for chunk in text.split("\r\n"):
             start16 = units16
-            units16 += len(chunk.encode("utf-16-le")) // 2 + 2
+            units16 += _u16(chunk) + 2
             if not chunk.strip():
                 continue
-            lead = len(chunk) - len(chunk.lstrip())
             stripped = chunk.strip()
-            first = to_char(tp.raw, start16 + len(chunk[:lead].encode("utf-16-le")) // 2)
-            last = to_char(tp.raw, start16 + len(chunk[:lead + len(stripped)].encode("utf-16-le")) // 2 - 1)
+            lead16 = start16 + _u16(chunk[:len(chunk) - len(chunk.lstrip())])
+            first = to_char(tp.raw, lead16)
+            last = to_char(tp.raw, lead16 + _u16(stripped) - 1)
             if first < 0 or last < first:
                 continue
-            lines_lead = chunk[:lead]
             n = raw.FPDFText_CountRects(tp.raw, first, last - first + 1)
             boxes = []
             for r in range(n):
@@ -156,11 +159,11 @@ def _page_lines(page, number: int) -> tuple[list[Line], float, float]:
             else:  # assign characters to pieces by their x position
                 parts = [""] * len(pieces)
                 bounds = [p[0][0] for p in pieces[1:]]
-                offset16 = start16 + len(lines_lead.encode("utf-16-le")) // 2
+                offset16 = lead16
                 for ch in chunk:
                     cl, cb, cr, ct = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
                     raw.FPDFText_GetCharBox(tp.raw, to_char(tp.raw, offset16), cl, cr, cb, ct)
-                    offset16 += len(ch.encode("utf-16-le")) // 2
+                    offset16 += _u16(ch)
                     x = shown(cl.value, ct.value, cr.value, cb.value)[0]
                     j = sum(x >= b - 1 for b in bounds)
                     parts[j] += ch
@@ -189,24 +192,22 @@ def _reading_order(lines: list[Line], width: float) -> list[list[Line]]:
                 columns.append(sorted(col, key=lambda ln: (ln.top, ln.x0)))
         left, right = [], []
 
+    def full_width(ln: Line) -> bool:  # crosses the gutter
+        return ln.x0 < mid - 8 and ln.x1 > mid + 8
+
     for ln in lines:
-        if ln.x0 < mid - 8 and ln.x1 > mid + 8:  # crosses the gutter: full width
+        if full_width(ln):
             flush()
-            columns.append([ln])
+            if columns and full_width(columns[-1][-1]):
+                columns[-1].append(ln)  # consecutive full-width lines read as one run
+            else:
+                columns.append([ln])
         elif ln.x1 <= mid + 8:
             left.append(ln)
         else:
             right.append(ln)
     flush()
-    # Merge consecutive single full-width lines into one run.
-    merged: list[list[Line]] = []
-    for col in columns:
-        if merged and len(col) == 1 and merged[-1] and merged[-1][-1].x0 < mid - 8 and merged[-1][-1].x1 > mid + 8 \
-                and col[0].x0 < mid - 8 and col[0].x1 > mid + 8:
-            merged[-1].append(col[0])
-        else:
-            merged.append(col)
-    return merged
+    return columns
 
 
 def _repeating(pages: list[tuple[list[Line], float, float]]) -> set[str]:
