@@ -7,8 +7,9 @@
   costs one encoded text, not a paper.
 * Encode runs in a pool with one provider instance per worker thread and a
   bounded number of groups in flight; small papers share a batch (a group
-  fills one provider batch), since models are much faster on full batches.  All of a paper's payloads (body,
-  objects, fulltext) must encode before anything of it is written.
+  fills one provider batch), since models are much faster on full batches.
+  All of a paper's payloads (body, objects, fulltext) must encode before
+  anything of it is written.
 * Write replaces the paper's vectors in all collections and its build state
   in one transaction.  A paper whose encoding failed keeps its old vectors,
   is recorded as failed and stays pending for the next run.
@@ -133,11 +134,9 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
             missing = [p for p in paper_ids if p not in known]
             if missing:
                 raise NotFound(f"no paper with id {', '.join(missing)}")
-        if force:
-            selected = paper_ids or store.manifest_paper_ids()
-        else:
-            selected = [p for p, _ in store.pending(space["id"], paper_ids)]
-        total_papers = len(paper_ids) if paper_ids else len(store.manifest_paper_ids())
+        candidates = paper_ids or store.manifest_paper_ids()
+        selected = candidates if force else [p for p, _ in store.pending(space["id"], paper_ids)]
+        total_papers = len(candidates)
         report.selected = len(selected)
         report.skipped = max(0, total_papers - len(selected))
         emit({"event": "start", "space_id": space["id"], "provider": space["provider"], "model": space["model"],
@@ -167,31 +166,26 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
             # Payload by payload (body, objects, fulltext): a failure names no half-result.
             return np.vstack([encode_texts(p, job.texts[start:end]) for _, start, end in job.payloads])
 
+        def encode_alone(p, job: _Job) -> np.ndarray | BaseException:
+            try:
+                return encode_paper(p, job)
+            except Exception as e:  # noqa: BLE001 - reported per paper
+                return e
+
         def encode(group: list[_Job]) -> list[np.ndarray | BaseException]:
             """Encode a group of small papers in shared batches (a model is far faster on
             full batches); if a shared batch fails, each paper is encoded on its own so one
             bad paper cannot fail its neighbours."""
             p = provider()
-            if len(group) == 1:
+            if len(group) > 1:
                 try:
-                    return [encode_paper(p, group[0])]
-                except Exception as e:  # noqa: BLE001 - reported per paper
-                    return [e]
-            try:
-                allv = encode_texts(p, [t for job in group for t in job.texts])
-            except Exception:  # noqa: BLE001 - isolate the failing paper below
-                results: list = []
-                for job in group:
-                    try:
-                        results.append(encode_paper(p, job))
-                    except Exception as e:  # noqa: BLE001
-                        results.append(e)
-                return results
-            out, at = [], 0
-            for job in group:
-                out.append(allv[at:at + len(job.texts)])
-                at += len(job.texts)
-            return out
+                    allv = encode_texts(p, [t for job in group for t in job.texts])
+                except Exception:  # noqa: BLE001 - isolate the failing paper below
+                    pass
+                else:
+                    bounds = np.cumsum([len(job.texts) for job in group])[:-1]
+                    return np.split(allv, bounds)
+            return [encode_alone(p, job) for job in group]
 
         def write(job: _Job, vectors: np.ndarray) -> None:
             for slot, vec in zip(job.slots, vectors):
