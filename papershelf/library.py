@@ -19,7 +19,7 @@ from .document import Paper
 from .embed.base import ProviderSpec, validate
 from .errors import NotFound, PapershelfError
 from .ingest import IngestError
-from .ingest.metadata import Meta, is_metadata_json, load_metadata
+from .ingest.metadata import Meta, is_metadata_json, parse_bibtex, parse_csl_json
 from .search import SearchOptions, SearchResponse, VectorUnavailable, pages_of, run_search
 from .store import Filters, open_store
 from .units import build_units, make_manifest
@@ -176,14 +176,13 @@ class Library:
             return None
         try:
             src = ingest.load_source(path)
-            if ext == ".json":
-                try:
-                    data = json.loads(src.data)
-                except ValueError:
-                    return None  # the paper reader will report it
-                if not is_metadata_json(data):
-                    return None
-            return load_metadata(path, src.data)
+            if ext == ".bib":
+                return parse_bibtex(src.data.decode("utf-8", "replace"), os.path.dirname(path))
+            try:
+                data = json.loads(src.data)
+            except ValueError:
+                return None  # the paper reader will report it
+            return parse_csl_json(data, os.path.dirname(path)) if is_metadata_json(data) else None
         except (IngestError, ValueError, KeyError, TypeError) as e:
             return FileResult(path, "failed", reason=f"could not read bibliography: {e}")
 
@@ -260,16 +259,17 @@ class Library:
             out.update(collections=None, pending_papers=papers_with_units, failed_papers=0,
                        stored_total=0, expected_total=None)
             return out
-        cols = self.store.collection_status(space["id"])
         pending = self.store.pending(space["id"])
+        cols = self.store.collection_status(space["id"], pending)
+        failures = self.store.embed_failures(space["id"])
         out.update(
             collections=cols,
             stored_total=sum(c["stored"] for c in cols.values()),
             expected_total=sum(c["expected"] for c in cols.values()),
             pending_papers=len(pending),
             pending_reasons={r: sum(1 for _, x in pending if x == r) for r in ("new", "changed", "damaged")},
-            failed_papers=len(self.store.embed_failures(space["id"])),
-            failures=self.store.embed_failures(space["id"])[:20],
+            failed_papers=len(failures),
+            failures=failures[:20],
         )
         return out
 

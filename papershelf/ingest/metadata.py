@@ -133,11 +133,3 @@ def is_metadata_json(data) -> bool:
     if isinstance(data, list):
         return all(isinstance(x, dict) and ("type" in x or "title" in x or "itemType" in x) for x in data[:20])
     return isinstance(data, dict) and isinstance(data.get("items"), list) and "body_text" not in data
-
-
-def load_metadata(path: str, data: bytes) -> dict[str, Meta]:
-    """Attachment path -> Meta for a .bib or metadata .json file."""
-    base = os.path.dirname(os.path.abspath(path))
-    if path.lower().endswith(".bib"):
-        return parse_bibtex(data.decode("utf-8", "replace"), base)
-    return parse_csl_json(json.loads(data), base)

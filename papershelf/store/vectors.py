@@ -122,13 +122,16 @@ class VectorTables:
         rows = self.query(PENDING_SQL.format(papers=papers), params)
         return [(r[0], r[1]) for r in rows]
 
-    def collection_status(self, space_id: int) -> dict[str, dict]:
-        """Per collection: vectors stored, vectors a complete build holds, pending papers."""
+    def collection_status(self, space_id: int, pending: list[tuple[str, str]] | None = None) -> dict[str, dict]:
+        """Per collection: vectors stored, vectors a complete build holds, pending papers.
+
+        Pass `pending` when the caller already evaluated the predicate for this space.
+        """
         stored = {r[0]: r[1] for r in self.query(
             "SELECT collection, count(*) FROM vectors WHERE space_id=? GROUP BY collection", (space_id,))}
         expected = self.query("SELECT coalesce(sum(body_indexable),0), coalesce(sum(object_indexable),0), "
                               "coalesce(sum(chunk_indexable),0) FROM manifests")[0]
-        pending_ids = [p for p, _ in self.pending(space_id)]
+        pending_ids = [p for p, _ in (self.pending(space_id) if pending is None else pending)]
         per: dict[str, int] = {c: 0 for c in COLLECTIONS}
         if pending_ids:
             live = {}
