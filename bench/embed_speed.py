@@ -3,8 +3,9 @@
 1. Parallel HTTP: an OpenAI-compatible server on 127.0.0.1 that answers every
    request after a fixed delay; the same papers built with workers = 1, 2, 4, 8;
    papers/s and speedup over one worker.
-2. Local model: pipeline chunks/s against raw ``model.encode`` on the same
-   texts, in the same run.
+2. Local model: pipeline windows/s against raw ``model.encode`` on the same
+   windows, in the same run; and what windows cost against one truncated
+   text per unit.
 3. No-op rerun over N already-embedded papers (deterministic provider).
 
     python bench/embed_speed.py                  # all three
@@ -81,26 +82,38 @@ def bench_http(n: int, delay: float, workers_list: list[int], batch: int) -> dic
 
 def bench_local(n: int) -> dict:
     from papershelf.embed.local import LocalProvider
-    from papershelf.units import embedding_text
+    from papershelf.embed.windows import windows
+    from papershelf.units import embedding_parts
 
     tmp = tempfile.mkdtemp(prefix="papershelf-bench-")
     lib = make_library(os.path.join(tmp, "local.db"), n)
-    texts = []
+    model = LocalProvider()
+    texts = []  # exactly the windows the pipeline encodes
     for pid in lib.store.paper_ids():
         paper = lib.store.get_paper(pid)
-        texts += [embedding_text(u, paper["title"]) for u in lib.store.paper_units(pid) if u.indexable]
-    model = LocalProvider()
+        for u in lib.store.paper_units(pid):
+            if u.indexable:
+                texts += windows(*embedding_parts(u, paper["title"]), model.window_tokens, model.count_tokens)
     model.encode(texts[:32])  # warm up
     t0 = time.perf_counter()
     model.encode(texts)  # raw: one call, the model's own batching
     raw = len(texts) / (time.perf_counter() - t0)
     t0 = time.perf_counter()
     report = lib.embed(ProviderSpec("local"), provider_factory=lambda: model)
-    pipe = report.chunks / (time.perf_counter() - t0)
+    seconds = time.perf_counter() - t0
+    pipe = report.windows / seconds
+    # The price of windows: the same units as one (truncated) text each.
+    whole = LocalProvider(window_tokens=0)
+    t0 = time.perf_counter()
+    flat = lib.embed(ProviderSpec("local", None, (("window_tokens", 0),)), provider_factory=lambda: whole)
+    flat_seconds = time.perf_counter() - t0
     lib.close()
     shutil.rmtree(tmp, ignore_errors=True)
-    return {"papers": n, "texts": len(texts), "raw_texts_per_s": round(raw, 1),
-            "pipeline_chunks_per_s": round(pipe, 1), "ratio": round(pipe / raw, 3)}
+    return {"papers": n, "units": report.chunks, "windows": len(texts), "raw_windows_per_s": round(raw, 1),
+            "pipeline_windows_per_s": round(pipe, 1), "ratio": round(pipe / raw, 3),
+            "units_per_s_windowed": round(report.chunks / seconds, 1),
+            "units_per_s_truncated": round(flat.chunks / flat_seconds, 1),
+            "windowed_cost": round(seconds / flat_seconds, 2)}
 
 
 def bench_noop(n: int) -> dict:

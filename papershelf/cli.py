@@ -123,9 +123,10 @@ def add(paths: list[str] = typer.Argument(..., help="Files or folders (recursive
 
 
 def _spec(lib: Library, provider: str | None, model: str | None, base_url: str | None,
-          batch_size: int | None, dimension: int | None) -> ProviderSpec:
+          batch_size: int | None, dimension: int | None, window_tokens: int | None = None) -> ProviderSpec:
     current = lib.configured_spec()
-    if provider is None and model is None and base_url is None and batch_size is None and dimension is None:
+    if provider is None and model is None and base_url is None and batch_size is None and dimension is None \
+            and window_tokens is None:
         return current
     provider = provider or current.provider
     if model is None:
@@ -138,6 +139,8 @@ def _spec(lib: Library, provider: str | None, model: str | None, base_url: str |
         settings["batch_size"] = batch_size
     if dimension:
         options["dimension"] = dimension
+    if window_tokens is not None:
+        options["window_tokens"] = window_tokens
     return ProviderSpec(provider, model, tuple(sorted(options.items())), tuple(sorted(settings.items())))
 
 
@@ -181,7 +184,8 @@ def _do_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, paper
             signal.signal(s, h)
     d = report.to_dict()
     if not as_json:
-        out.print(f"embedded {d['embedded']} papers ({d['chunks']} chunks encoded, {d['reused']} reused) "
+        out.print(f"embedded {d['embedded']} papers ({d['chunks']} units encoded as {d['windows']} windows, "
+                  f"{d['reused']} reused) "
                   f"in {d['seconds']:.1f}s; {d['skipped']} already up to date; {len(d['failed'])} failed")
         if d["chunks"] == 0 and not d["failed"]:
             out.print("nothing to embed: every paper is up to date")
@@ -207,12 +211,16 @@ def embed(force: bool = typer.Option(False, "--force", help="Re-embed every sele
           base_url: Optional[str] = typer.Option(None, "--base-url", help="openai: endpoint base URL (…/v1)."),
           batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Texts per provider request."),
           dimension: Optional[int] = typer.Option(None, "--dimension", help="hash: vector size."),
+          window_tokens: Optional[int] = typer.Option(
+              None, "--window-tokens", min=0,
+              help="Embed long units as windows of this many tokens, scored by the best window "
+                   "(local default 128; 0 = one truncated text per unit). A new value is a new space."),
           paper: Optional[list[str]] = typer.Option(None, "--paper", help="Only these paper ids."),
           as_json: bool = typer.Option(False, "--json", help="NDJSON events and a final summary.")):
     """Embed pending papers (new, changed or damaged) into the current embedding space."""
     with _library(create=False) as lib:
-        code = _do_embed(lib, _spec(lib, provider, model, base_url, batch_size, dimension), workers, force,
-                         paper, as_json)
+        spec = _spec(lib, provider, model, base_url, batch_size, dimension, window_tokens)
+        code = _do_embed(lib, spec, workers, force, paper, as_json)
     raise typer.Exit(code)
 
 

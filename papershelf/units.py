@@ -104,12 +104,13 @@ class Unit:
         return self.section_path
 
 
-def embedding_text(unit: Unit, title: str | None) -> str:
-    """The text a model embeds for a unit (TEXT_FORMAT below names this layout).
+def embedding_parts(unit: Unit, title: str | None) -> tuple[str, str]:
+    """What a model embeds for a unit, as (head, body); TEXT_FORMAT below names this layout.
 
+    The head is the paper title, plus the section path for a body unit: the
+    context every window of a long unit repeats (see embed/windows.py).
     Objects embed label + caption + table cells + citing sentences, so a query
     phrased like a caption or like the sentence that cites the figure both land.
-    The paper title gives every unit its context.
     """
     head = (title or "").strip()
     if unit.kind == "object":
@@ -119,9 +120,16 @@ def embedding_text(unit: Unit, title: str | None) -> str:
             unit.nearby_body_text or "",
         ) if p)
     elif unit.kind == "body" and unit.section_path:
-        body = f"{unit.section_path}\n{unit.text}"
+        head = f"{head}\n{unit.section_path}" if head else unit.section_path
+        body = unit.text
     else:
         body = unit.text
+    return head, body
+
+
+def embedding_text(unit: Unit, title: str | None) -> str:
+    """The unit's embedding text as one string (what its content hash covers)."""
+    head, body = embedding_parts(unit, title)
     return f"{head}\n{body}" if head else body
 
 

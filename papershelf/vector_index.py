@@ -1,8 +1,10 @@
 """Exact cosine search with NumPy over a space's vectors.
 
 All vectors of a space are loaded once into one normalized float32 matrix
-(with parallel arrays of unit id, paper id, source, object kind and year) and
-cached until the space's generation counter moves — every paper write bumps
+of window vectors (a long unit has several, see embed/windows.py; a unit
+scores as its best window), with parallel per-unit arrays of unit id, paper
+id, source, object kind and year, and cached until the space's generation
+counter moves — every paper write bumps
 it, in this process or another.  Filters become a boolean mask applied before
 ranking, so a filtered search never comes back empty while matches exist.
 """
@@ -24,14 +26,18 @@ class _Matrix:
     def __init__(self, store, space: dict):
         self.generation = store.generation(space["id"])
         self.loaded_at = time.monotonic()
-        ids, papers, sources, mats = [], [], [], []
+        ids, papers, sources, counts, mats = [], [], [], [], []
         for c in COLLECTIONS:
-            u, p, m = store.load_collection(space["id"], c, space["dimension"])
+            u, p, n, m = store.load_collection(space["id"], c, space["dimension"])
             ids += u
             papers += p
             sources += [_SOURCE_OF_COLLECTION[c]] * len(u)
+            counts.append(n)
             mats.append(m)
-        matrix = np.vstack(mats) if mats else np.zeros((0, space["dimension"]), np.float32)
+        matrix = np.vstack(mats)
+        windows = np.concatenate(counts)
+        # Where each unit's windows start; None when every unit is one vector (no reduction needed).
+        self.starts = None if (windows == 1).all() else np.concatenate([[0], np.cumsum(windows)[:-1]])
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
         self.matrix = np.ascontiguousarray(matrix / norms, dtype=np.float32)
@@ -95,6 +101,8 @@ class VectorIndex:
         if n == 0 or not np.isfinite(n):
             return []
         scores = m.matrix @ (q / n)
+        if m.starts is not None:
+            scores = np.maximum.reduceat(scores, m.starts)
         mask = m.mask(filters)
         if mask is not None:
             scores = np.where(mask, scores, -np.inf)

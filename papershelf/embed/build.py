@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import NotFound, PapershelfError
-from ..units import COLLECTION_OF_KIND, RETRIEVAL_POLICY_VERSION, TEXT_FORMAT, Unit, embedding_text
+from ..units import COLLECTION_OF_KIND, RETRIEVAL_POLICY_VERSION, TEXT_FORMAT, Unit, embedding_parts
 from .base import ProviderSpec, fingerprint, validate
+from .windows import token_counter, windows
 
 _HASH_KEY = {"body": "body_hash", "objects": "objects_hash", "fulltext": "fulltext_hash"}
 
@@ -42,7 +43,8 @@ class BuildReport:
     embedded: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
     skipped: int = 0  # papers already complete in this space
-    chunks: int = 0  # texts sent to the provider
+    chunks: int = 0  # units encoded
+    windows: int = 0  # texts sent to the provider (a long unit is several windows)
     reused: int = 0  # vectors kept because their unit did not change
     seconds: float = 0.0
     cancelled: bool = False
@@ -52,7 +54,7 @@ class BuildReport:
     def to_dict(self) -> dict:
         return {"space": {k: self.space[k] for k in ("id", "provider", "model", "dimension", "fingerprint")},
                 "selected": self.selected, "embedded": len(self.embedded), "failed": self.failed,
-                "skipped": self.skipped, "chunks": self.chunks, "reused": self.reused,
+                "skipped": self.skipped, "chunks": self.chunks, "windows": self.windows, "reused": self.reused,
                 "seconds": round(self.seconds, 3), "cancelled": self.cancelled,
                 "pending_after": self.pending_after, "complete": self.complete,
                 "chunks_per_second": round(self.chunks / self.seconds, 1) if self.seconds else None}
@@ -64,7 +66,7 @@ class _Job:
     hashes: dict
     expected: dict
     rows: list[dict]  # one per indexable unit; "vector" filled by reuse or encoding
-    texts: list[str]  # texts still to encode
+    texts: list[tuple[str, str]]  # (head, body) of each unit still to encode
     slots: list[int]  # rows[i] each text fills
     payloads: list[tuple[str, int, int]]  # (collection, start, end) into texts
 
@@ -89,10 +91,10 @@ def _prepare(store, space: dict, paper_id: str, force: bool) -> _Job | None:
                "kind_hash": hashes[collection], "policy_version": RETRIEVAL_POLICY_VERSION,
                "token_estimate": u.token_estimate, "vector": None}
         old = stored.get(u.id)
-        if old is not None and old[0] == u.content_hash and len(old[1]) == nbytes:
+        if old is not None and old[0] == u.content_hash and old[1] and len(old[1]) % nbytes == 0:
             row["vector"] = old[1]
         else:
-            by_collection.setdefault(collection, []).append((len(rows), embedding_text(u, paper["title"])))
+            by_collection.setdefault(collection, []).append((len(rows), embedding_parts(u, paper["title"])))
         rows.append(row)
     texts, slots, payloads = [], [], []
     for collection in ("body", "objects", "fulltext"):
@@ -123,6 +125,11 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
         batch_size = max(1, int(batch_size or dict(spec.settings).get("batch_size")
                                 or getattr(probe, "preferred_batch", 64)))
         options = dict(spec.options)
+        # Windowing changes the vectors, so it is part of the space (and its fingerprint).
+        window = getattr(probe, "window_tokens", None)
+        options.pop("window_tokens", None)
+        if window:
+            options["window_tokens"] = int(window)
         fp = fingerprint(probe.name, probe.model, dimension, options)
         space = store.ensure_space(fp, probe.name, probe.model, dimension, TEXT_FORMAT,
                                    RETRIEVAL_POLICY_VERSION, options)
@@ -162,37 +169,51 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
                 parts.append(validate(p.encode(chunk), len(chunk), dimension))
             return np.vstack(parts)
 
-        def encode_paper(p, job: _Job) -> np.ndarray:
-            # Payload by payload (body, objects, fulltext): a failure names no half-result.
-            return np.vstack([encode_texts(p, job.texts[start:end]) for _, start, end in job.payloads])
+        def encode_units(p, parts: list[tuple[str, str]]) -> list[np.ndarray]:
+            """One (windows, dim) array per unit: each unit's text cut into the windows
+            the model reads whole (embed/windows.py), all windows encoded in shared batches."""
+            count = token_counter(p)
+            texts: list[str] = []
+            sizes: list[int] = []
+            for head, body in parts:
+                w = windows(head, body, window, count)
+                texts += w
+                sizes.append(len(w))
+            return np.split(encode_texts(p, texts), np.cumsum(sizes)[:-1])
 
-        def encode_alone(p, job: _Job) -> np.ndarray | BaseException:
+        def encode_paper(p, job: _Job) -> list[np.ndarray]:
+            # Payload by payload (body, objects, fulltext): a failure names no half-result.
+            return [v for _, start, end in job.payloads for v in encode_units(p, job.texts[start:end])]
+
+        def encode_alone(p, job: _Job) -> list[np.ndarray] | BaseException:
             try:
                 return encode_paper(p, job)
             except Exception as e:  # noqa: BLE001 - reported per paper
                 return e
 
-        def encode(group: list[_Job]) -> list[np.ndarray | BaseException]:
+        def encode(group: list[_Job]) -> list[list[np.ndarray] | BaseException]:
             """Encode a group of small papers in shared batches (a model is far faster on
             full batches); if a shared batch fails, each paper is encoded on its own so one
             bad paper cannot fail its neighbours."""
             p = provider()
             if len(group) > 1:
                 try:
-                    allv = encode_texts(p, [t for job in group for t in job.texts])
+                    allv = encode_units(p, [t for job in group for t in job.texts])
                 except Exception:  # noqa: BLE001 - isolate the failing paper below
                     pass
                 else:
-                    bounds = np.cumsum([len(job.texts) for job in group])[:-1]
-                    return np.split(allv, bounds)
+                    bounds = np.cumsum([0] + [len(job.texts) for job in group])
+                    return [allv[a:b] for a, b in zip(bounds, bounds[1:])]
             return [encode_alone(p, job) for job in group]
 
-        def write(job: _Job, vectors: np.ndarray) -> None:
+        def write(job: _Job, vectors: list[np.ndarray]) -> None:
+            # A unit's vector blob holds its windows' vectors back to back.
             for slot, vec in zip(job.slots, vectors):
                 job.rows[slot]["vector"] = np.ascontiguousarray(vec, dtype=np.float32).tobytes()
             if store.write_paper_vectors(space["id"], job.paper_id, job.rows, job.hashes, job.expected):
                 report.embedded.append(job.paper_id)
                 report.chunks += len(job.texts)
+                report.windows += sum(len(v) for v in vectors)
                 report.reused += len(job.rows) - len(job.texts)
             emit({"event": "paper", "paper_id": job.paper_id, "status": "embedded", "chunks": len(job.texts),
                   "reused": len(job.rows) - len(job.texts)})
@@ -213,7 +234,7 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
                 if job is None:
                     continue
                 if not job.texts:  # everything reused, or nothing left to embed
-                    write(job, np.zeros((0, dimension), np.float32))
+                    write(job, [])
                     continue
                 group.append(job)
                 n += len(job.texts)

@@ -34,7 +34,8 @@ class LocalProvider:
     # length before cutting its own mini-batches, so large calls waste little on padding.
     preferred_batch = 256
 
-    def __init__(self, model: str = "all-MiniLM-L6-v2", batch_size: int = 32, device: str = "cpu", **_):
+    def __init__(self, model: str = "all-MiniLM-L6-v2", batch_size: int = 32, device: str = "cpu",
+                 window_tokens: int | None = 128, **_):
         self.model = model
         self.batch_size = int(batch_size)
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -59,10 +60,21 @@ class LocalProvider:
         get_dim = getattr(self._model, "get_embedding_dimension", None) or \
             self._model.get_sentence_embedding_dimension
         self._dimension = int(get_dim())
+        # Long units are embedded as windows of this many wordpieces (embed/windows.py): 128 is
+        # what MiniLM-style models were trained on; never more than the model reads.  0 = off.
+        limit = int(getattr(self._model, "max_seq_length", 0) or 512)
+        self.window_tokens = min(int(window_tokens), limit) if window_tokens else None
 
     @property
     def dimension(self) -> int:
         return self._dimension
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        """Wordpieces per text, without the model's [CLS]/[SEP] markers."""
+        if not texts:
+            return []
+        ids = self._model.tokenizer(texts, add_special_tokens=False, truncation=False)["input_ids"]
+        return [len(i) for i in ids]
 
     def encode(self, texts: list[str]) -> np.ndarray:
         return self._model.encode(texts, batch_size=self.batch_size, convert_to_numpy=True,

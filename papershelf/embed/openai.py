@@ -22,8 +22,10 @@ class OpenAIProvider:
 
     def __init__(self, model: str, base_url: str | None = None, api_key_env: str = "OPENAI_API_KEY",
                  batch_size: int = 64, max_retries: int = 5, timeout: float = 60.0, backoff: float = 0.5,
-                 dimension: int | None = None, **_):
+                 dimension: int | None = None, window_tokens: int | None = None, **_):
         self.model = model
+        # API models read thousands of tokens, a whole unit: windows only when asked for.
+        self.window_tokens = int(window_tokens) if window_tokens else None
         self.base_url = (base_url or os.environ.get("PAPERSHELF_OPENAI_BASE_URL")
                          or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
         key = os.environ.get(api_key_env, "")

@@ -29,9 +29,12 @@ _WORD = re.compile(r"\w+", re.U)
 class HashProvider:
     name = "hash"
 
-    def __init__(self, model: str = "hash-v1", dimension: int = 256, delay: float | None = None, **_):
+    def __init__(self, model: str = "hash-v1", dimension: int = 256, delay: float | None = None,
+                 window_tokens: int | None = None, **_):
         self.model = model
         self._dimension = int(dimension)
+        # Off unless asked for, so tests choose when long units are cut into windows.
+        self.window_tokens = int(window_tokens) if window_tokens else None
         # A per-call delay, for demonstrating progress and cancellation from the CLI.
         self.delay = float(delay if delay is not None else os.environ.get("PAPERSHELF_HASH_DELAY", 0) or 0)
 
@@ -76,6 +79,7 @@ class FaultyProvider:
     def __init__(self, inner, plan: FaultPlan):
         self.inner, self.plan = inner, plan
         self.name, self.model = inner.name, inner.model
+        self.window_tokens = getattr(inner, "window_tokens", None)
 
     @property
     def dimension(self) -> int:

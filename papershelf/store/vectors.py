@@ -220,13 +220,14 @@ class VectorTables:
             "SELECT unit_id, object_kind FROM vectors WHERE space_id=? AND object_kind IS NOT NULL", (space_id,))}
 
     def load_collection(self, space_id: int, collection: str, dimension: int):
-        """(unit_ids, paper_ids, float32 matrix) of one collection of a space."""
+        """(unit_ids, paper_ids, windows per unit, float32 matrix of every window) of one
+        collection of a space; a unit's windows are consecutive rows of the matrix."""
         rows = self.query("SELECT unit_id, paper_id, vector FROM vectors WHERE space_id=? AND collection=?",
                           (space_id, collection))
-        if not rows:
-            return [], [], np.zeros((0, dimension), dtype=np.float32)
-        matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), dimension)
-        return [r[0] for r in rows], [r[1] for r in rows], matrix
+        blob = b"".join(r[2] for r in rows)
+        matrix = np.frombuffer(blob, dtype=np.float32).reshape(len(blob) // (4 * dimension), dimension)
+        windows = np.array([len(r[2]) // (4 * dimension) for r in rows], dtype=np.int64)
+        return [r[0] for r in rows], [r[1] for r in rows], windows, matrix
 
     # -- verification -------------------------------------------------------------------
 
@@ -234,8 +235,9 @@ class VectorTables:
         """Check that what the space claims is true, unit by unit.
 
         For every paper the pending predicate calls complete, each indexable unit
-        must have exactly one vector whose unit hash is the unit's current content
-        hash, and no vector may point at a unit that no longer exists.
+        must have exactly one vector row (one or more windows of the space's
+        dimension) whose unit hash is the unit's current content hash, and no
+        vector may point at a unit that no longer exists.
         """
         units_sql = ("SELECT id, paper_id, content_hash FROM body_units WHERE indexable=1 UNION ALL "
                      "SELECT id, paper_id, content_hash FROM object_units WHERE indexable=1 UNION ALL "
@@ -247,7 +249,7 @@ class VectorTables:
         stale, orphans, bad_size, seen = [], [], [], set()
         for unit_id, paper_id, unit_hash, nbytes in vectors:
             seen.add(unit_id)
-            if nbytes != dimension * 4:
+            if not nbytes or nbytes % (dimension * 4):
                 bad_size.append(unit_id)
             if unit_id not in units:
                 if paper_id not in pending:
