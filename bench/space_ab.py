@@ -1,0 +1,63 @@
+"""Compare two embedding spaces of one library on a BEIR dataset, query by query.
+
+A library kept by ``papershelf bench beir --keep`` holds every space built into
+it (say, whole-unit vectors and windowed vectors).  This runs the same queries
+against two of them in vector and hybrid mode and reports nDCG@10 of each and
+the paired difference with a 95 % bootstrap interval, so a change is judged on
+the same queries, in one run.
+
+    python bench/space_ab.py /tmp/sf-win.db ../shared/data/scifact --a 1 --b 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from papershelf import Library
+from papershelf.beir import load_beir
+from papershelf.embed.base import validate
+from papershelf.metrics import bootstrap_ci, ndcg_at_k
+from papershelf.search import SearchOptions, run_search
+
+
+def per_query(lib: Library, space: dict, queries: dict, qrels: dict, mode: str) -> dict[str, float]:
+    provider = lib.query_provider(space)
+
+    def vector_fn(query, depth, filters):
+        qvec = validate(provider.encode([query]), 1, space["dimension"])[0]
+        return lib.vectors.search(space, qvec, depth, filters)
+
+    out = {}
+    for qid, text in queries.items():
+        resp = run_search(lib.store, text, SearchOptions(mode=mode, limit=10, per_paper=1, snippets=False),
+                          vector_fn)
+        out[qid] = ndcg_at_k([h["paper_id"] for h in resp.results], qrels[qid], 10)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("library")
+    ap.add_argument("beir")
+    ap.add_argument("--a", type=int, required=True, help="space id A (the baseline)")
+    ap.add_argument("--b", type=int, required=True, help="space id B")
+    args = ap.parse_args()
+    lib = Library(args.library, create=False)
+    _, queries, qrels, _ = load_beir(args.beir)
+    a, b = lib.store.get_space(args.a), lib.store.get_space(args.b)
+    report = {"a": {k: a[k] for k in ("id", "model", "options")}, "b": {k: b[k] for k in ("id", "model", "options")}}
+    for mode in ("vector", "hybrid"):
+        sa, sb = per_query(lib, a, queries, qrels, mode), per_query(lib, b, queries, qrels, mode)
+        diff = [sb[q] - sa[q] for q in queries]
+        lo, hi = bootstrap_ci(diff)
+        n = len(diff)
+        report[mode] = {"a": round(sum(sa.values()) / n, 4), "b": round(sum(sb.values()) / n, 4),
+                        "b_minus_a": round(sum(diff) / n, 4), "ci95": [round(lo, 4), round(hi, 4)],
+                        "b_better": sum(d > 0 for d in diff), "a_better": sum(d < 0 for d in diff)}
+        print(mode, json.dumps(report[mode]), flush=True)
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()
