@@ -10,6 +10,7 @@
 
     python bench/embed_speed.py                  # all three
     python bench/embed_speed.py --only http --papers 500 --delay 0.15
+    python bench/embed_speed.py --only local --local-folder ../shared/data/pdfs
 """
 
 from __future__ import annotations
@@ -80,13 +81,18 @@ def bench_http(n: int, delay: float, workers_list: list[int], batch: int) -> dic
     return {"papers": n, "delay_s": delay, "batch": batch, "runs": rows}
 
 
-def bench_local(n: int) -> dict:
+def bench_local(n: int, folder: str | None = None) -> dict:
     from papershelf.embed.local import LocalProvider
     from papershelf.embed.windows import windows
     from papershelf.units import embedding_parts
 
     tmp = tempfile.mkdtemp(prefix="papershelf-bench-")
-    lib = make_library(os.path.join(tmp, "local.db"), n)
+    if folder:  # real papers (e.g. ../shared/data/pdfs) instead of n synthetic ones
+        lib = Library(os.path.join(tmp, "local.db"))
+        lib.add([folder])
+        n = lib.store.count_papers()
+    else:
+        lib = make_library(os.path.join(tmp, "local.db"), n)
     model = LocalProvider()
     texts = []  # exactly the windows the pipeline encodes
     for pid in lib.store.paper_ids():
@@ -139,6 +145,7 @@ def main() -> None:
     ap.add_argument("--delay", type=float, default=0.15)
     ap.add_argument("--batch", type=int, default=16, help="texts per HTTP request")
     ap.add_argument("--local-papers", type=int, default=60)
+    ap.add_argument("--local-folder", help="local: real papers to embed instead of synthetic ones")
     ap.add_argument("--noop-papers", type=int, default=10_000)
     args = ap.parse_args()
     out = {"date": time.strftime("%Y-%m-%d"), "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
@@ -147,7 +154,7 @@ def main() -> None:
         out["http"] = bench_http(args.papers, args.delay, [1, 2, 4, 8], args.batch)
         print(json.dumps(out["http"]), file=sys.stderr)
     if args.only in (None, "local"):
-        out["local"] = bench_local(args.local_papers)
+        out["local"] = bench_local(args.local_papers, args.local_folder)
         print(json.dumps(out["local"]), file=sys.stderr)
     if args.only in (None, "noop"):
         out["noop"] = bench_noop(args.noop_papers)

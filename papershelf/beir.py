@@ -101,13 +101,15 @@ def run_beir(folder: str, spec: ProviderSpec, modes: list[str], queries_file: st
             t_add = time.perf_counter() - t0
             log(f"library: {len(corpus)} docs in {t_add:.1f}s")
             t_embed = 0.0
+            windows = None
             if any(m != "lexical" for m in modes):
                 t1 = time.perf_counter()
                 report = lib.embed(spec, workers=workers)
                 t_embed = time.perf_counter() - t1
                 if report.failed:
                     raise PapershelfError(f"{len(report.failed)} documents failed to embed")
-                log(f"embedded {report.chunks} chunks in {t_embed:.1f}s")
+                windows = json.loads(report.space.get("options") or "{}").get("window_tokens")
+                log(f"embedded {report.chunks} units ({report.windows} windows) in {t_embed:.1f}s")
             results = []
             for mode in modes:
                 lib.search("warm up", mode=mode)  # load the model and matrices once
@@ -116,5 +118,6 @@ def run_beir(folder: str, spec: ProviderSpec, modes: list[str], queries_file: st
                     f"MRR@10 {r['mrr@10']:.4f}  p50 {r['p50_ms']:.1f} ms  p95 {r['p95_ms']:.1f} ms")
                 results.append(r)
     return {"dataset": os.path.abspath(folder), "files": files, "documents": len(corpus), "queries": len(queries),
-            "provider": spec.provider, "model": spec.model_name, "add_seconds": round(t_add, 2),
+            "provider": spec.provider, "model": spec.model_name, "window_tokens": windows,
+            "add_seconds": round(t_add, 2),
             "embed_seconds": round(t_embed, 2), "results": results}

@@ -320,7 +320,8 @@ def status(as_json: bool = typer.Option(False, "--json")):
     if space is None:
         out.print(f"vectors  none yet ({e['pending_papers']} papers pending): run `papershelf embed`")
         return
-    out.print(f"space    {space['provider']}/{space['model']} ({space['dimension']}d, {space['fingerprint']})"
+    windows = f", windows of {space['window_tokens']} tokens" if space.get("window_tokens") else ""
+    out.print(f"space    {space['provider']}/{space['model']} ({space['dimension']}d{windows}, {space['fingerprint']})"
               + ("" if space["completed_at"] else "  [yellow]incomplete[/yellow]"))
     if e["active_space"] and e["target_space"] and e["active_space"]["id"] != e["target_space"]["id"]:
         a = e["active_space"]

@@ -340,4 +340,6 @@ class Library:
 def _space_summary(space: dict | None) -> dict | None:
     if space is None:
         return None
-    return {k: space[k] for k in ("id", "provider", "model", "dimension", "fingerprint", "completed_at")}
+    summary = {k: space[k] for k in ("id", "provider", "model", "dimension", "fingerprint", "completed_at")}
+    summary["window_tokens"] = json.loads(space.get("options") or "{}").get("window_tokens")
+    return summary

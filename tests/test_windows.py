@@ -78,7 +78,7 @@ def test_a_long_unit_is_stored_as_windows_and_found_by_its_last_sentence(tmp_pat
         report = lib.embed(windowed)
         assert report.complete and report.windows > report.chunks
         space = lib.store.active_space()
-        assert '"window_tokens": 48' in space["options"]
+        assert lib.embedding_status()["active_space"]["window_tokens"] == 48
         methods = next(u for u in lib.store.query(
             "SELECT unit_id, length(vector) AS n FROM vectors WHERE space_id=?", (space["id"],))
             if u["unit_id"] == "alpine:body:0")
