@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from papershelf import Library
 from papershelf.embed.base import ProviderSpec
+from papershelf.embed.testing import FaultPlan, FaultyProvider, HashProvider
 from papershelf.embed.windows import estimate_counts, split_sentences, windows
 from papershelf.units import estimate_tokens
 
@@ -95,6 +96,23 @@ def test_a_long_unit_is_stored_as_windows_and_found_by_its_last_sentence(tmp_pat
         hits = lib.search("zebra mussels clogging the irrigation pipes", mode="vector", per_paper=5).results
         unit_score = next(h["score"] for h in hits if h["unit_id"] == "alpine:body:0")
         assert windowed_score > unit_score + 0.2
+
+
+def test_a_failing_last_window_fails_the_whole_paper_and_writes_none_of_it(tmp_path):
+    (tmp_path / "alpine.md").write_text(long_paper("POISON sits in the last window."))
+    (tmp_path / "other.md").write_text("---\ncitekey: other\ntitle: Pipes\n---\n\n# Intro\n\nShort.\n")
+    spec = ProviderSpec("hash", "hash-v1", (("dimension", 64), ("window_tokens", 48)))
+    with Library(str(tmp_path / "lib.db")) as lib:
+        lib.add([str(tmp_path)])
+        plan = FaultPlan(fail_texts=["POISON"])
+        report = lib.embed(spec, provider_factory=lambda: FaultyProvider(HashProvider(dimension=64, window_tokens=48),
+                                                                         plan))
+        assert list(report.failed) == ["alpine"] and report.embedded == ["other"]
+        space = report.space["id"]
+        assert lib.store.vector_rows(space, "alpine") == []
+        assert [p for p, _ in lib.store.pending(space)] == ["alpine"]
+        retry = lib.embed(spec)
+        assert retry.embedded == ["alpine"] and retry.complete and lib.verify()["ok"]
 
 
 def test_changed_window_size_is_a_new_space_and_reruns_are_no_ops(tmp_path):

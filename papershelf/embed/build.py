@@ -216,7 +216,7 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
                 report.windows += sum(len(v) for v in vectors)
                 report.reused += len(job.rows) - len(job.texts)
             emit({"event": "paper", "paper_id": job.paper_id, "status": "embedded", "chunks": len(job.texts),
-                  "reused": len(job.rows) - len(job.texts)})
+                  "windows": sum(len(v) for v in vectors), "reused": len(job.rows) - len(job.texts)})
 
         def fail(job: _Job, error: BaseException) -> None:
             reason = str(error) if isinstance(error, PapershelfError) else f"{type(error).__name__}: {error}"

@@ -7,7 +7,7 @@ it.  Instead the text is cut at sentence boundaries into windows of at most
 section path) for context, and the unit keeps one vector per window.  Vector
 search scores a unit by its best window (MaxP, Dai & Callan 2019), so a
 sentence deep in a section counts as much as its opening line.  On SciFact
-this lifted vector-only nDCG@10 from 0.671 to 0.700 (BENCHMARKS.md).
+this lifted vector-only nDCG@10 from 0.671 to 0.703 (BENCHMARKS.md).
 
 Windows are cut where the provider counts tokens (a local model's own
 tokenizer), so the budget is exact; a provider without a tokenizer gets the
@@ -25,7 +25,6 @@ from ..units import estimate_tokens
 # A sentence ends at . ! ? before a capital (perhaps after an opening bracket or quote), or at a
 # line break; not before a digit or lowercase word ("Fig. 2", "vs. 4.1", "e.g. this").
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z])|\s*\n\s*")
-
 
 # Room kept for the model's own markers ([CLS], [SEP]) and the head/body break.
 _SPECIAL = 3
