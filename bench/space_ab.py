@@ -16,24 +16,14 @@ import json
 
 from papershelf import Library
 from papershelf.beir import load_beir
-from papershelf.embed.base import validate
 from papershelf.metrics import bootstrap_ci, ndcg_at_k
-from papershelf.search import SearchOptions, run_search
+from papershelf.search import SearchOptions
 
 
 def per_query(lib: Library, space: dict, queries: dict, qrels: dict, mode: str) -> dict[str, float]:
-    provider = lib.query_provider(space)
-
-    def vector_fn(query, depth, filters):
-        qvec = validate(provider.encode([query]), 1, space["dimension"])[0]
-        return lib.vectors.search(space, qvec, depth, filters)
-
-    out = {}
-    for qid, text in queries.items():
-        resp = run_search(lib.store, text, SearchOptions(mode=mode, limit=10, per_paper=1, snippets=False),
-                          vector_fn)
-        out[qid] = ndcg_at_k([h["paper_id"] for h in resp.results], qrels[qid], 10)
-    return out
+    opts = SearchOptions(mode=mode, limit=10, per_paper=1, snippets=False)
+    return {qid: ndcg_at_k([h["paper_id"] for h in lib.search(text, opts, space_id=space["id"]).results],
+                           qrels[qid], 10) for qid, text in queries.items()}
 
 
 def main() -> None:

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import threading
@@ -314,8 +315,8 @@ class Library:
 
     # -- search ----------------------------------------------------------------------
 
-    def _vector_fn(self, query: str, depth: int, filters: Filters):
-        space = self.store.active_space()
+    def _vector_search(self, space: dict | None, query: str, depth: int, filters: Filters):
+        space = space or self.store.active_space()
         if space is None:
             raise VectorUnavailable("no embeddings yet: run `papershelf embed` for meaning-based search")
         try:
@@ -327,11 +328,19 @@ class Library:
             raise VectorUnavailable(f"embedding provider failed ({type(e).__name__}: {e})") from None
         return self.vectors.search(space, qvec, depth, filters)
 
-    def search(self, query: str, opts: SearchOptions | None = None, **kw) -> SearchResponse:
+    def search(self, query: str, opts: SearchOptions | None = None, *, space_id: int | None = None,
+               **kw) -> SearchResponse:
+        """Search the library; vectors come from the newest complete space, or from
+        `space_id` (e.g. to compare two models or window sizes on the same queries)."""
         opts = opts or SearchOptions(**kw)
         if not query or not query.strip():
             raise PapershelfError("empty query: say what to search for")
-        resp = run_search(self.store, query, opts, self._vector_fn)
+        space = None
+        if space_id is not None:
+            space = self.store.get_space(space_id)
+            if space is None:
+                raise NotFound(f"no embedding space {space_id}")
+        resp = run_search(self.store, query, opts, functools.partial(self._vector_search, space))
         if not resp.results and self.store.count_papers() == 0:
             resp.notices.append("the library is empty: add papers with `papershelf add PATH`")
         return resp
