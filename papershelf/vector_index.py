@@ -38,9 +38,12 @@ class _Matrix:
         windows = np.concatenate(counts)
         # Where each unit's windows start; None when every unit is one vector (no reduction needed).
         self.starts = None if (windows == 1).all() else np.concatenate([[0], np.cumsum(windows)[:-1]])
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        # vstack made a fresh float32 array: normalize it in place (no second copy of a
+        # matrix that can run to gigabytes with windows).
+        norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))[:, None]  # no n x d temporary, unlike norm()
         norms[norms == 0] = 1.0
-        self.matrix = np.ascontiguousarray(matrix / norms, dtype=np.float32)
+        matrix /= norms
+        self.matrix = matrix
         self.unit_ids = np.array(ids, dtype=object)
         self.paper_ids = np.array(papers, dtype=object)
         self.sources = np.array(sources, dtype=object)
