@@ -429,6 +429,8 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
                mode: Optional[list[str]] = typer.Option(None, "--mode", help="Modes to run (default: all three)."),
                provider: Optional[str] = typer.Option("local", "--provider", help=_PROVIDER_HELP),
                model: Optional[str] = typer.Option(None, "--model"),
+               window_tokens: Optional[int] = typer.Option(None, "--window-tokens", min=0,
+                                                           help="As for `embed` (0 = one text per unit)."),
                workers: int = typer.Option(1, "--workers", "-w", min=1),
                max_queries: Optional[int] = typer.Option(None, "--max-queries", help="Only the first N queries."),
                keep: Optional[str] = typer.Option(None, "--keep", help="Build (or reuse) the library at this path."),
@@ -439,7 +441,8 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
     modes = list(mode or MODES)
     if any(m not in MODES for m in modes):
         _fail(f"--mode must be one of {', '.join(MODES)}", 2)
-    spec = ProviderSpec(provider or "local", model)
+    spec = ProviderSpec(provider or "local", model,
+                        (("window_tokens", window_tokens),) if window_tokens is not None else ())
     result = run_beir(folder, spec, modes, queries, qrels, workers, max_queries, keep,
                       log=(lambda s: None) if as_json else (lambda s: err.print(s)))
     if as_json:

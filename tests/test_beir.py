@@ -2,6 +2,8 @@
 
 import json
 import math
+import subprocess
+import sys
 
 import pytest
 
@@ -36,7 +38,7 @@ def test_recall_mrr_percentile_hand_computed():
     assert bootstrap_ci([0.7] * 10) == pytest.approx((0.7, 0.7))
 
 
-def test_beir_runner_on_a_tiny_dataset(tmp_path):
+def tiny_beir(tmp_path):
     docs = [
         {"_id": "d1", "title": "Coral bleaching", "text": "Heatwaves bleach coral reefs in shallow water."},
         {"_id": "d2", "title": "Macrophages", "text": "IL-6 trans-signalling keeps macrophages inflammatory."},
@@ -48,8 +50,22 @@ def test_beir_runner_on_a_tiny_dataset(tmp_path):
         {"_id": "q2", "text": "IL-6 macrophages"},
         {"_id": "q3", "text": "unjudged query"}]))
     (tmp_path / "qrels.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\n")
+
+
+def test_beir_runner_on_a_tiny_dataset(tmp_path):
+    tiny_beir(tmp_path)
     result = run_beir(str(tmp_path), HASH, ["lexical", "vector", "hybrid"])
     assert result["documents"] == 3 and result["queries"] == 2
     for r in result["results"]:
         assert r["ndcg@10"] == pytest.approx(1.0), r
         assert r["recall@100"] == 1.0 and r["mrr@10"] == 1.0 and r["p50_ms"] > 0
+
+
+def test_bench_beir_command_takes_a_window_size(tmp_path):
+    tiny_beir(tmp_path)
+    p = subprocess.run([sys.executable, "-m", "papershelf", "bench", "beir", str(tmp_path), "--provider", "hash",
+                        "--window-tokens", "8", "--mode", "hybrid", "--json"], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    result = json.loads(p.stdout)
+    assert result["window_tokens"] == 8 and result["results"][0]["ndcg@10"] == pytest.approx(1.0)
