@@ -48,7 +48,7 @@ def main() -> None:
     qvecs = provider.encode([queries[q] for q in qids])
     print(f"encoded {len(qids)} queries in {time.perf_counter() - t0:.1f}s", file=sys.stderr)
     paper_of = {r[0]: r[1] for r in lib.store.query("SELECT unit_id, paper_id FROM search_docs")}
-    vec = {q: [(u, s) for u, _, s in lib.vectors.search(space, qvecs[i], args.depth, Filters())]
+    vec = {q: [(u, s) for u, _, s, _ in lib.vectors.search(space, qvecs[i], args.depth, Filters())]
            for i, q in enumerate(qids)}
     lex_by_weights = {}
     for weights in [(2.0, 2.0, 1.0), (1.0, 1.0, 1.0), (3.0, 1.0, 1.0), (0.5, 1.0, 1.0)]:

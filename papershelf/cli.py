@@ -288,7 +288,8 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
         if explain and "explain" in h:
             x = h["explain"]
             out.print(f"   [dim]score {h['score']} · lexical rank {x['lexical_rank']} ({x['lexical_score']}) · "
-                      f"vector rank {x['vector_rank']} ({x['vector_score']})[/dim]")
+                      f"vector rank {x['vector_rank']} ({x['vector_score']}"
+                      + (f", window {x['vector_window'] + 1}" if x.get("vector_window") else "") + ")[/dim]")
 
 
 def _highlighted(snippet: str) -> Text:

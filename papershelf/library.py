@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 from . import ingest
 from .document import Paper
 from .embed.base import ProviderSpec, validate
+from .embed.windows import cut, token_counter
 from .errors import NotFound, PapershelfError
 from .ingest import IngestError
 from .ingest.metadata import Meta, is_metadata_json, parse_bibtex, parse_csl_json
 from .search import SearchOptions, SearchResponse, VectorUnavailable, pages_of, run_search
 from .store import Filters, open_store
-from .units import build_units, make_manifest
+from .units import build_units, embedding_parts, make_manifest
 from .vector_index import VectorIndex
 
 ENV_LIBRARY = "PAPERSHELF_LIBRARY"
@@ -328,6 +329,19 @@ class Library:
             raise VectorUnavailable(f"embedding provider failed ({type(e).__name__}: {e})") from None
         return self.vectors.search(space, qvec, depth, filters)
 
+    def _passage(self, space: dict | None, unit, paper: dict, window: int) -> str | None:
+        """The body text of one of a unit's windows, cut exactly as the build cut it."""
+        space = space or self.store.active_space()
+        budget = json.loads(space.get("options") or "{}").get("window_tokens") if space else None
+        if not budget:
+            return None
+        try:
+            count = token_counter(self.query_provider(space))
+            _, parts = cut(*embedding_parts(unit, paper["title"]), budget, count)
+        except Exception:  # noqa: BLE001 - a snippet must never break search
+            return None
+        return parts[window] if window < len(parts) else None
+
     def search(self, query: str, opts: SearchOptions | None = None, *, space_id: int | None = None,
                **kw) -> SearchResponse:
         """Search the library; vectors come from the newest complete space, or from
@@ -340,7 +354,8 @@ class Library:
             space = self.store.get_space(space_id)
             if space is None:
                 raise NotFound(f"no embedding space {space_id}")
-        resp = run_search(self.store, query, opts, functools.partial(self._vector_search, space))
+        resp = run_search(self.store, query, opts, functools.partial(self._vector_search, space),
+                          functools.partial(self._passage, space))
         if not resp.results and self.store.count_papers() == 0:
             resp.notices.append("the library is empty: add papers with `papershelf add PATH`")
         return resp

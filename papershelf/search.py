@@ -160,9 +160,11 @@ def pages_of(unit) -> str | None:
     return f"{unit.page_start}-{unit.page_end}"
 
 
-def run_search(store, query: str, opts: SearchOptions, vector_fn=None) -> SearchResponse:
+def run_search(store, query: str, opts: SearchOptions, vector_fn=None, passage_fn=None) -> SearchResponse:
     """Run one search.  `vector_fn(query, depth, filters)` returns ranked
-    (unit_id, paper_id, score) or raises `VectorUnavailable` with a notice."""
+    (unit_id, paper_id, score, best window) or raises `VectorUnavailable` with a
+    notice; `passage_fn(unit, paper, window)` gives the text of a unit's window, so
+    a hit found by meaning shows the passage that matched rather than its opening."""
     if opts.mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}")
     if opts.fusion not in FUSIONS:
@@ -171,7 +173,7 @@ def run_search(store, query: str, opts: SearchOptions, vector_fn=None) -> Search
     notices: list[str] = []
     mode = opts.mode
     lexical: list[dict] = []
-    vector: list[tuple[str, str, float]] = []
+    vector: list[tuple[str, str, float, int]] = []
     timings: dict[str, float] = {}
     match = fts_query(query)
 
@@ -201,18 +203,18 @@ def run_search(store, query: str, opts: SearchOptions, vector_fn=None) -> Search
             mode = "lexical"
 
     lex_rank = {r["unit_id"]: (i + 1, r) for i, r in enumerate(lexical)}
-    vec_rank = {u: (i + 1, s) for i, (u, _, s) in enumerate(vector)}
-    paper_of = {r["unit_id"]: r["paper_id"] for r in lexical} | {u: p for u, p, _ in vector}
+    vec_rank = {u: (i + 1, s, w) for i, (u, _, s, w) in enumerate(vector)}
+    paper_of = {r["unit_id"]: r["paper_id"] for r in lexical} | {u: p for u, p, _, _ in vector}
     if mode == "lexical":
         fused = {r["unit_id"]: r["score"] for r in lexical}
     elif mode == "vector":
-        fused = {u: s for u, _, s in vector}
+        fused = {u: s for u, _, s, _ in vector}
     elif opts.fusion == "rrf":
         fused = rrf([([r["unit_id"] for r in lexical], opts.lexical_weight),
-                     ([u for u, _, _ in vector], opts.vector_weight)], opts.rrf_k)
+                     ([u for u, _, _, _ in vector], opts.vector_weight)], opts.rrf_k)
     else:
         fused = convex([([(r["unit_id"], r["score"]) for r in lexical], opts.lexical_weight),
-                        ([(u, s) for u, _, s in vector], opts.vector_weight)])
+                        ([(u, s) for u, _, s, _ in vector], opts.vector_weight)])
     order = sorted(fused, key=lambda u: (-fused[u], u))
 
     cap = None if opts.filters.papers else opts.per_paper
@@ -242,7 +244,11 @@ def run_search(store, query: str, opts: SearchOptions, vector_fn=None) -> Search
         if opts.snippets:
             snippet = fts_snippets.get(uid)
             if not snippet or "[" not in snippet:
-                snippet = make_snippet(unit.search_text() or unit.text, terms)
+                text = unit.search_text() or unit.text
+                window = vec_rank[uid][2] if uid in vec_rank else 0
+                if window and passage_fn is not None:  # matched by meaning past the opening window
+                    text = passage_fn(unit, paper, window) or text
+                snippet = make_snippet(text, terms)
             snippet = " ".join(snippet.split())
         hit = {
             "rank": rank,
@@ -266,6 +272,7 @@ def run_search(store, query: str, opts: SearchOptions, vector_fn=None) -> Search
                 "lexical_score": round(lex[1]["score"], 6) if lex else None,
                 "vector_rank": vec_rank[uid][0] if uid in vec_rank else None,
                 "vector_score": round(vec_rank[uid][1], 6) if uid in vec_rank else None,
+                "vector_window": vec_rank[uid][2] if uid in vec_rank else None,
             }
         results.append(hit)
     timings["total_ms"] = (time.perf_counter() - t0) * 1000

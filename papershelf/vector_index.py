@@ -94,8 +94,10 @@ class VectorIndex:
                     cached = self._cache[space["id"]] = _Matrix(self.store, space)
             return cached
 
-    def search(self, space: dict, query: np.ndarray, limit: int, filters: Filters) -> list[tuple[str, str, float]]:
-        """Top `limit` (unit_id, paper_id, cosine) by exact cosine similarity."""
+    def search(self, space: dict, query: np.ndarray, limit: int,
+               filters: Filters) -> list[tuple[str, str, float, int]]:
+        """Top `limit` (unit_id, paper_id, cosine, best window) by exact cosine similarity;
+        a unit scores as its best window, whose index comes back with it."""
         m = self.matrix(space)
         if not len(m.unit_ids):
             return []
@@ -103,13 +105,22 @@ class VectorIndex:
         n = np.linalg.norm(q)
         if n == 0 or not np.isfinite(n):
             return []
-        scores = m.matrix @ (q / n)
+        scores = window_scores = m.matrix @ (q / n)
         if m.starts is not None:
-            scores = np.maximum.reduceat(scores, m.starts)
+            scores = np.maximum.reduceat(window_scores, m.starts)
         mask = m.mask(filters)
         if mask is not None:
             scores = np.where(mask, scores, -np.inf)
         k = min(limit, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top], kind="stable")]
-        return [(m.unit_ids[i], m.paper_ids[i], float(scores[i])) for i in top if np.isfinite(scores[i])]
+        hits = []
+        for i in top:
+            if not np.isfinite(scores[i]):
+                continue
+            window = 0
+            if m.starts is not None:
+                end = m.starts[i + 1] if i + 1 < len(m.starts) else len(window_scores)
+                window = int(np.argmax(window_scores[m.starts[i]:end]))
+            hits.append((m.unit_ids[i], m.paper_ids[i], float(scores[i]), window))
+        return hits

@@ -155,3 +155,9 @@ def test_real_model_counts_wordpieces_and_finds_a_statement_past_its_256_token_l
         hits = lib.search(q, mode="vector", per_paper=5).results
         assert hits[0]["unit_id"] == "alpine:body:0"
         assert hits[0]["score"] > truncated.get("alpine:body:0", -1.0) + 0.2
+        # No query word occurs in the unit: the snippet is the window that matched, not the opening.
+        hits = lib.search("which animals turn white if the sea gets too warm", mode="vector", per_paper=5,
+                          explain=True).results
+        alpine = next(h for h in hits if h["unit_id"] == "alpine:body:0")
+        assert alpine["explain"]["vector_window"] > 0
+        assert "bleach" in alpine["snippet"] and "Plot 0 " not in alpine["snippet"]

@@ -54,15 +54,22 @@ def _split_long(sentence: str, tokens: int, room: int) -> list[tuple[str, int]]:
 def windows(head: str, body: str, budget: int | None, count: Callable[[list[str]], list[int]]) -> list[str]:
     """The texts to embed for one unit: `head + body` whole when it fits `budget`
     (or there is no budget), else sentence-aligned windows, each prefixed by `head`."""
-    whole = f"{head}\n{body}" if head else body
+    head, parts = cut(head, body, budget, count)
+    return [f"{head}\n{p}" if head else p for p in parts]
+
+
+def cut(head: str, body: str, budget: int | None,
+        count: Callable[[list[str]], list[int]]) -> tuple[str, list[str]]:
+    """(head, body part of each window): `windows` without the head prefixed, which
+    search also uses to show the passage of a unit that matched best."""
     if not budget:
-        return [whole]
+        return head, [body]
     sentences = split_sentences(body)
     if not sentences:
-        return [whole]
+        return head, [body]
     head_tokens, *lengths = count([head, *sentences]) if head else [0, *count(sentences)]
     if head_tokens + sum(lengths) + len(sentences) + _SPECIAL <= budget:
-        return [whole]
+        return head, [body]
     # A head that leaves too little room is itself cut down to half the window.
     if head and head_tokens > budget // 2:
         head = " ".join(head.split()[:max(1, len(head.split()) * (budget // 2) // head_tokens)])
@@ -78,9 +85,8 @@ def windows(head: str, body: str, budget: int | None, count: Callable[[list[str]
         while end < len(pieces) and (end == start or used + pieces[end][1] + 1 <= room):
             used += pieces[end][1] + 1
             end += 1
-        text = " ".join(p for p, _ in pieces[start:end])
-        out.append(f"{head}\n{text}" if head else text)
+        out.append(" ".join(p for p, _ in pieces[start:end]))
         if end >= len(pieces):
             break
         start = end - 1 if end - 1 > start else end  # share one sentence with the next window
-    return out
+    return head, out
