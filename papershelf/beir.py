@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 
 from .document import Block, Document, Paper
-from .embed.base import ProviderSpec
+from .embed.base import ProviderSpec, space_options
 from .errors import PapershelfError
 from .library import Library
 from .metrics import bootstrap_ci, mrr_at_k, ndcg_at_k, percentile, recall_at_k
@@ -108,7 +108,7 @@ def run_beir(folder: str, spec: ProviderSpec, modes: list[str], queries_file: st
                 t_embed = time.perf_counter() - t1
                 if report.failed:
                     raise PapershelfError(f"{len(report.failed)} documents failed to embed")
-                windows = json.loads(report.space.get("options") or "{}").get("window_tokens")
+                windows = space_options(report.space).get("window_tokens")
                 log(f"embedded {report.chunks} units ({report.windows} windows) in {t_embed:.1f}s")
             results = []
             for mode in modes:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from . import ingest
 from .document import Paper
-from .embed.base import ProviderSpec, validate
+from .embed.base import ProviderSpec, space_options, validate
 from .embed.windows import cut, token_counter
 from .errors import NotFound, PapershelfError
 from .ingest import IngestError
@@ -305,7 +305,7 @@ class Library:
                 spec = self.configured_spec()
                 settings = spec.settings if (spec.provider, spec.model_name) == (space["provider"], space["model"]) \
                     else ()
-                options = tuple(sorted(json.loads(space.get("options") or "{}").items()))
+                options = tuple(sorted(space_options(space).items()))
                 self._query_providers[key] = ProviderSpec(space["provider"], space["model"], options,
                                                           settings).create()
             return self._query_providers[key]
@@ -317,7 +317,6 @@ class Library:
     # -- search ----------------------------------------------------------------------
 
     def _vector_search(self, space: dict | None, query: str, depth: int, filters: Filters):
-        space = space or self.store.active_space()
         if space is None:
             raise VectorUnavailable("no embeddings yet: run `papershelf embed` for meaning-based search")
         try:
@@ -329,10 +328,9 @@ class Library:
             raise VectorUnavailable(f"embedding provider failed ({type(e).__name__}: {e})") from None
         return self.vectors.search(space, qvec, depth, filters)
 
-    def _passage(self, space: dict | None, unit, paper: dict, window: int) -> str | None:
+    def _passage(self, space: dict, unit, paper: dict, window: int) -> str | None:
         """The body text of one of a unit's windows, cut exactly as the build cut it."""
-        space = space or self.store.active_space()
-        budget = json.loads(space.get("options") or "{}").get("window_tokens") if space else None
+        budget = space_options(space).get("window_tokens")
         if not budget:
             return None
         try:
@@ -349,13 +347,15 @@ class Library:
         opts = opts or SearchOptions(**kw)
         if not query or not query.strip():
             raise PapershelfError("empty query: say what to search for")
-        space = None
-        if space_id is not None:
+        # One space per search: the vectors and the passages cut for snippets both come from it.
+        if space_id is None:
+            space = self.store.active_space() if opts.mode != "lexical" else None
+        else:
             space = self.store.get_space(space_id)
             if space is None:
                 raise NotFound(f"no embedding space {space_id}")
         resp = run_search(self.store, query, opts, functools.partial(self._vector_search, space),
-                          functools.partial(self._passage, space))
+                          functools.partial(self._passage, space) if space else None)
         if not resp.results and self.store.count_papers() == 0:
             resp.notices.append("the library is empty: add papers with `papershelf add PATH`")
         return resp
@@ -365,5 +365,5 @@ def _space_summary(space: dict | None) -> dict | None:
     if space is None:
         return None
     summary = {k: space[k] for k in ("id", "provider", "model", "dimension", "fingerprint", "completed_at")}
-    summary["window_tokens"] = json.loads(space.get("options") or "{}").get("window_tokens")
+    summary["window_tokens"] = space_options(space).get("window_tokens")
     return summary

@@ -36,7 +36,9 @@ class _Matrix:
             mats.append(m)
         matrix = np.vstack(mats)
         windows = np.concatenate(counts)
-        # Where each unit's windows start; None when every unit is one vector (no reduction needed).
+        # Where each unit's windows start (and how many it has); None when every unit is one
+        # vector, so no reduction is needed.
+        self.windows = windows
         self.starts = None if (windows == 1).all() else np.concatenate([[0], np.cumsum(windows)[:-1]])
         # vstack made a fresh float32 array: normalize it in place (no second copy of a
         # matrix that can run to gigabytes with windows).
@@ -120,7 +122,6 @@ class VectorIndex:
                 continue
             window = 0
             if m.starts is not None:
-                end = m.starts[i + 1] if i + 1 < len(m.starts) else len(window_scores)
-                window = int(np.argmax(window_scores[m.starts[i]:end]))
+                window = int(np.argmax(window_scores[m.starts[i]:m.starts[i] + m.windows[i]]))
             hits.append((m.unit_ids[i], m.paper_ids[i], float(scores[i]), window))
         return hits
