@@ -25,7 +25,8 @@ import tempfile
 import time
 
 from papershelf import Library
-from papershelf.document import Block, Document, Paper
+from papershelf.document import Block, Document
+from papershelf.models import Paper
 from papershelf.embed.base import ProviderSpec
 from papershelf.embed.testing import EmbeddingServer
 

@@ -15,8 +15,9 @@ import tempfile
 import time
 from collections.abc import Callable
 
-from .document import Block, Document, Paper
-from .embed.base import ProviderSpec, space_options
+from .document import Block, Document
+from .models import Paper
+from .embed.base import ProviderSpec
 from .errors import PapershelfError
 from .library import Library
 from .metrics import bootstrap_ci, mrr_at_k, ndcg_at_k, percentile, recall_at_k
@@ -73,7 +74,7 @@ def evaluate(lib: Library, queries: dict[str, str], qrels: dict[str, dict[str, i
         t0 = time.perf_counter()
         lib.search(text, SearchOptions(mode=mode, **(opts or {})))
         latency.append((time.perf_counter() - t0) * 1000)
-        ranked = [h["paper_id"] for h in resp.results]
+        ranked = [h.paper_id for h in resp.results]
         ndcg.append(ndcg_at_k(ranked, qrels[qid], 10))
         recall.append(recall_at_k(ranked, qrels[qid], 100))
         mrr.append(mrr_at_k(ranked, qrels[qid], 10))
@@ -108,8 +109,8 @@ def run_beir(folder: str, spec: ProviderSpec, modes: list[str], queries_file: st
                 t_embed = time.perf_counter() - t1
                 if report.failed:
                     raise PapershelfError(f"{len(report.failed)} documents failed to embed")
-                windows = space_options(report.space).get("window_tokens")
-                log(f"embedded {report.chunks} units ({report.windows} windows) in {t_embed:.1f}s")
+                windows = report.space.window_tokens
+                log(f"embedded {report.units} units ({report.windows} windows) in {t_embed:.1f}s")
             results = []
             for mode in modes:
                 lib.search("warm up", mode=mode)  # load the model and matrices once

@@ -60,20 +60,3 @@ class Document:
     @property
     def has_structure(self) -> bool:
         return any(b.kind == "heading" for b in self.blocks)
-
-
-@dataclass
-class Paper:
-    """A paper's stored record: metadata plus where it came from."""
-
-    id: str
-    title: str | None = None
-    authors: list[str] = field(default_factory=list)
-    year: int | None = None
-    venue: str | None = None
-    doi: str | None = None
-    citekey: str | None = None
-    source_path: str | None = None
-    source_hash: str | None = None
-    source_format: str | None = None
-    source_size: int | None = None

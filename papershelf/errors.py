@@ -1,27 +1,69 @@
-"""Errors papershelf reports to people, not stack traces."""
+"""Errors papershelf reports to people, not stack traces.
+
+Every error a user can cause or meet derives from `PapershelfError`; its
+message is meant to be read as it is, in one line.  Each class says what a
+front end does with it: the CLI's exit code and the HTTP status a server
+answers with.  Front ends map errors through these two attributes only, so a
+new error class needs no edit anywhere else.
+"""
+
+from __future__ import annotations
 
 
 class PapershelfError(Exception):
     """Base class: the message is meant for the user as it is."""
 
+    exit_code = 1
+    http_status = 500
+
+
+class BadArgument(PapershelfError):
+    """A request that cannot mean anything: a bad mode, an out-of-range number, an empty query."""
+
+    exit_code = 2
+    http_status = 400
+
+
+class NotFound(PapershelfError):
+    """No paper, unit or space with that id."""
+
+    http_status = 404
+
 
 class LibraryFileError(PapershelfError):
     """The library file is missing, not a papershelf library, or from a newer version."""
 
-
-class NotFound(PapershelfError):
-    pass
+    http_status = 503
 
 
 class BuildLocked(PapershelfError):
+    """Another process holds the embedding build lock."""
+
+    http_status = 409
+
     def __init__(self, pid: int, host: str, started_at: float):
         self.pid, self.host, self.started_at = pid, host, started_at
         super().__init__(f"another embedding build is running (pid {pid} on {host}); wait for it or stop it")
 
 
+class IngestError(PapershelfError):
+    """A file could not be read as a paper; the message says why (one line per file)."""
+
+    http_status = 422
+
+
 class ProviderError(PapershelfError):
     """An embedding provider failed or answered something unusable."""
+
+    http_status = 502
 
 
 class DimensionMismatch(ProviderError):
     """Vectors of another dimension than the space holds: never stored, always reported."""
+
+
+class VectorUnavailable(PapershelfError):
+    """Vector search cannot run (no vectors yet, provider down); the message is the notice
+    shown to the user while search answers lexically."""
+
+    http_status = 503

@@ -13,19 +13,38 @@ import json
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
 
 from . import ingest
-from .document import Paper
-from .embed.base import ProviderSpec, space_options, validate
+from .embed.base import ProviderSpec, validate
 from .embed.windows import cut, token_counter
-from .errors import NotFound, PapershelfError
-from .ingest import IngestError
+from .errors import BadArgument, IngestError, NotFound, PapershelfError, VectorUnavailable
 from .ingest.metadata import Meta, is_metadata_json, parse_bibtex, parse_csl_json
-from .search import SearchOptions, SearchResponse, VectorUnavailable, pages_of, run_search
-from .store import Filters, open_store
-from .units import build_units, embedding_parts, make_manifest
-from .vector_index import VectorIndex
+from .models import (
+    KIND_NAMES,
+    PAPER_META_FIELDS,
+    AddReport,
+    EmbeddingStatus,
+    FileResult,
+    Filters,
+    LibraryStatus,
+    ObjectView,
+    Paper,
+    PaperSummary,
+    PaperView,
+    SearchResponse,
+    SectionView,
+    Space,
+    UnitView,
+    VectorHit,
+    VerifyReport,
+)
+from .search import SearchOptions, run_search
+from .search.snippets import pages_of
+from .store import open_store
+from .units import Unit, build_units, embedding_parts, make_manifest
 
 ENV_LIBRARY = "PAPERSHELF_LIBRARY"
 
@@ -39,56 +58,27 @@ def default_library_path() -> str:
     return os.path.join(user_data_dir("papershelf", appauthor=False), "library.db")
 
 
-@dataclass
-class FileResult:
-    path: str
-    status: str  # added | updated | unchanged | failed
-    paper_id: str | None = None
-    reason: str | None = None
-    units: dict[str, int] = field(default_factory=dict)
-
-    def to_dict(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if v not in (None, {})}
-
-
-@dataclass
-class AddReport:
-    files: list[FileResult] = field(default_factory=list)
-
-    def count(self, status: str) -> int:
-        return sum(f.status == status for f in self.files)
-
-    @property
-    def failed(self) -> list[FileResult]:
-        return [f for f in self.files if f.status == "failed"]
-
-    def to_dict(self) -> dict:
-        return {"added": self.count("added"), "updated": self.count("updated"),
-                "metadata_files": self.count("metadata"),
-                "unchanged": self.count("unchanged"), "failed": self.count("failed"),
-                "files": [f.to_dict() for f in self.files]}
-
-
 def apply_metadata(doc, meta: Meta) -> None:
     """A reference manager knows the bibliographic facts better than a parser."""
-    doc.title = meta.title or doc.title
-    doc.authors = meta.authors or doc.authors
-    doc.year = meta.year or doc.year
-    doc.venue = meta.venue or doc.venue
-    doc.doi = meta.doi or doc.doi
-    doc.citekey = meta.citekey or doc.citekey
+    for name in PAPER_META_FIELDS:
+        setattr(doc, name, getattr(meta, name) or getattr(doc, name))
     doc.declared_id = meta.citekey or meta.zotero_key or doc.declared_id
 
 
 class Library:
+    """A library of papers: add, embed, search, look.  Thread-safe for concurrent searches."""
+
     def __init__(self, path: str | None = None, create: bool = True):
         self.path = os.path.abspath(os.path.expanduser(path or default_library_path()))
         self.store = open_store(self.path, create=create)
-        self.vectors = VectorIndex(self.store)
         self._query_providers: dict[str, object] = {}
         self._provider_lock = threading.Lock()
+        # Runs a query's embedding beside its BM25 search; created on first search.
+        self._pool: ThreadPoolExecutor | None = None
 
     def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
         self.store.close()
 
     def __enter__(self):
@@ -127,13 +117,13 @@ class Library:
             units = build_units(doc, paper_id)
             if not units and not doc.title:
                 raise IngestError("no text found")
-            paper = Paper(id=paper_id, title=doc.title or os.path.splitext(os.path.basename(path))[0],
-                          authors=doc.authors, year=doc.year, venue=doc.venue, doi=doc.doi, citekey=doc.citekey,
+            paper = Paper(id=paper_id, **{f: getattr(doc, f) for f in PAPER_META_FIELDS},
                           source_path=path, source_hash=src.sha256, source_format=doc.source_format,
                           source_size=len(src.data))
+            paper.title = paper.title or os.path.splitext(os.path.basename(path))[0]
             existed = self.store.get_paper(paper_id) is not None
             self.store.write_paper(paper, units, make_manifest(units))
-            counts = {k: sum(u.kind == k for u in units) for k in ("body", "object", "chunk")}
+            counts = {k: sum(u.kind == k for u in units) for k in KIND_NAMES}
             return FileResult(path, "updated" if existed else "added", paper_id, units=counts)
         except IngestError as e:
             self.store.record_failure(path, src.sha256 if src else None, str(e))
@@ -188,7 +178,7 @@ class Library:
         except (IngestError, ValueError, KeyError, TypeError) as e:
             return FileResult(path, "failed", reason=f"could not read bibliography: {e}")
 
-    def add_document(self, paper: Paper, doc) -> list:
+    def add_document(self, paper: Paper, doc) -> list[Unit]:
         """Add a parsed document directly (benchmarks and importers that have no file)."""
         units = build_units(doc, paper.id)
         self.store.write_paper(paper, units, make_manifest(units))
@@ -200,46 +190,34 @@ class Library:
 
     # -- looking at things ---------------------------------------------------------
 
-    def show(self, item_id: str) -> dict:
+    def show(self, item_id: str) -> PaperView | UnitView:
         """A paper with its sections and objects, or a single unit."""
         paper = self.store.get_paper(item_id)
-        if paper is not None:
-            units = self.store.paper_units(item_id)
-            paper["manifest"] = self.store.manifest(item_id)
-            paper["sections"] = [
-                {"unit_id": u.id, "source": u.source, "section_path": u.section_path, "part": u.part,
-                 "pages": pages_of(u), "tokens": u.token_estimate}
-                for u in units if u.kind in ("body", "chunk")]
-            paper["objects"] = [
-                {"unit_id": u.id, "object_kind": u.object_kind, "label": u.object_label,
-                 "caption": u.caption_text, "pages": pages_of(u), "section_path": u.section_path,
-                 "indexable": u.indexable, "veto_reason": u.veto_reason,
-                 "cited_by": u.nearby_body_text, "table_text": u.table_text}
-                for u in units if u.kind == "object"]
-            return {"type": "paper", **paper}
-        unit = self.store.get_unit(item_id)
-        if unit is None:
-            raise NotFound(f"no paper or unit with id {item_id!r}")
-        d = {k: v for k, v in unit.__dict__.items()}
-        d["source"] = unit.source
-        d["paper"] = self.store.get_paper(unit.paper_id)
-        return {"type": "unit", **d}
+        if paper is None:
+            unit = self.store.get_units([item_id]).get(item_id)
+            if unit is None:
+                raise NotFound(f"no paper or unit with id {item_id!r}")
+            return UnitView(unit, self.store.get_paper(unit.paper_id))
+        units = self.store.paper_units(item_id)
+        sections = [SectionView(u.id, u.source, u.section_path, u.part, pages_of(u), u.token_estimate)
+                    for u in units if u.kind != "object"]
+        objects = [ObjectView(u.id, u.object_kind, u.object_label, u.caption_text, pages_of(u), u.section_path,
+                              u.indexable, u.veto_reason, u.nearby_body_text, u.table_text)
+                   for u in units if u.kind == "object"]
+        return PaperView(paper, self.store.manifest(item_id), sections, objects)
 
-    def status(self) -> dict:
+    def papers(self, limit: int | None = None) -> list[PaperSummary]:
+        return self.store.list_papers(limit)
+
+    def status(self) -> LibraryStatus:
         st = self.store.stats()
-        st["embedding"] = self.embedding_status()
+        st.embedding = self.embedding_status()
         return st
 
-    def verify(self) -> dict:
+    def verify(self) -> VerifyReport:
         """Does the library hold what it says?  Index consistency, and for every
         embedding space, vectors checked unit by unit against current content."""
-        out = {"index": self.store.verify_index(), "spaces": []}
-        for space in self.store.spaces():
-            check = self.store.verify_space(space["id"], space["dimension"])
-            out["spaces"].append({"id": space["id"], "provider": space["provider"], "model": space["model"],
-                                  "complete": space["completed_at"] is not None, **check})
-        out["ok"] = out["index"]["ok"] and all(s["ok"] for s in out["spaces"])
-        return out
+        return VerifyReport(self.store.verify_index(), [self.store.verify_space(s) for s in self.store.spaces()])
 
     # -- embeddings ------------------------------------------------------------------
 
@@ -248,31 +226,32 @@ class Library:
         saved = self.store.get_setting("embed.spec")
         return ProviderSpec.from_json(saved) if saved else ProviderSpec()
 
-    def embedding_status(self) -> dict:
+    def target_space(self) -> Space | None:
+        """The space `embed` builds (set by the last build), which status describes."""
         target_id = self.store.get_setting("embed.space_id")
-        target = self.store.get_space(int(target_id)) if target_id else None
-        active = self.store.active_space()
-        out: dict = {"configured": dict(provider=self.configured_spec().provider,
-                                        model=self.configured_spec().model_name),
-                     "active_space": _space_summary(active), "target_space": _space_summary(target)}
+        return self.store.get_space(int(target_id)) if target_id else None
+
+    def embedding_status(self) -> EmbeddingStatus:
+        spec = self.configured_spec()
+        target, active = self.target_space(), self.store.active_space()
+        holder = self.store.lock_holder()
+        out = EmbeddingStatus(configured={"provider": spec.provider, "model": spec.model_name},
+                              active_space=active, target_space=target, collections=None, pending_papers=0,
+                              build_running=holder if holder and holder.get("alive") else None)
         space = target or active
         if space is None:
-            papers_with_units = len(self.store.manifest_paper_ids(with_indexable_units=True))
-            out.update(collections=None, pending_papers=papers_with_units, failed_papers=0,
-                       stored_total=0, expected_total=None)
+            out.pending_papers = len(self.store.manifest_paper_ids(with_indexable_units=True))
             return out
-        pending = self.store.pending(space["id"])
-        cols = self.store.collection_status(space["id"], pending)
-        failures = self.store.embed_failures(space["id"])
-        out.update(
-            collections=cols,
-            stored_total=sum(c["stored"] for c in cols.values()),
-            expected_total=sum(c["expected"] for c in cols.values()),
-            pending_papers=len(pending),
-            pending_reasons={r: sum(1 for _, x in pending if x == r) for r in ("new", "changed", "damaged")},
-            failed_papers=len(failures),
-            failures=failures[:20],
-        )
+        pending = self.store.pending(space.id)
+        cols = self.store.collection_status(space.id, pending)
+        failures = self.store.embed_failures(space.id)
+        out.collections = cols
+        out.stored_total = sum(c.stored for c in cols.values())
+        out.expected_total = sum(c.expected for c in cols.values())
+        out.pending_papers = len(pending)
+        out.pending_reasons = {r: sum(1 for _, x in pending if x == r) for r in ("new", "changed", "damaged")}
+        out.failed_papers = len(failures)
+        out.failures = failures[:20]
         return out
 
     def embed(self, spec: ProviderSpec | None = None, *, workers: int = 1, force: bool = False,
@@ -290,55 +269,57 @@ class Library:
 
         Before any build every paper with indexable units is pending ("new").
         """
-        target_id = self.store.get_setting("embed.space_id")
-        if target_id:
-            return self.store.pending(int(target_id), paper_ids)
+        target = self.target_space()
+        if target is not None:
+            return self.store.pending(target.id, paper_ids)
         wanted = set(paper_ids) if paper_ids is not None else None
         return [(p, "new") for p in self.store.manifest_paper_ids(with_indexable_units=True)
                 if wanted is None or p in wanted]
 
-    def query_provider(self, space: dict):
+    def query_provider(self, space: Space):
         """The provider that embeds queries for a space (cached; created on first use)."""
-        key = space["fingerprint"]
         with self._provider_lock:
-            if key not in self._query_providers:
+            if space.fingerprint not in self._query_providers:
                 spec = self.configured_spec()
-                settings = spec.settings if (spec.provider, spec.model_name) == (space["provider"], space["model"]) \
-                    else ()
-                options = tuple(sorted(space_options(space).items()))
-                self._query_providers[key] = ProviderSpec(space["provider"], space["model"], options,
-                                                          settings).create()
-            return self._query_providers[key]
-
-    def set_query_provider(self, space: dict, provider) -> None:
-        with self._provider_lock:
-            self._query_providers[space["fingerprint"]] = provider
+                same_model = (spec.provider, spec.model_name) == (space.provider, space.model)
+                settings = spec.settings if same_model else ()
+                options = tuple(sorted(space.options.items()))
+                self._query_providers[space.fingerprint] = ProviderSpec(space.provider, space.model, options,
+                                                                        settings).create()
+            return self._query_providers[space.fingerprint]
 
     # -- search ----------------------------------------------------------------------
 
-    def _vector_search(self, space: dict | None, query: str, depth: int, filters: Filters):
-        if space is None:
-            raise VectorUnavailable("no embeddings yet: run `papershelf embed` for meaning-based search")
+    def _query_vector(self, space: Space, query: str) -> np.ndarray:
         try:
             provider = self.query_provider(space)
-            qvec = validate(provider.encode([query]), 1, space["dimension"])[0]
+            return validate(provider.encode([query]), 1, space.dimension)[0]
         except PapershelfError as e:
             raise VectorUnavailable(f"embedding provider unavailable ({e})") from None
         except Exception as e:  # noqa: BLE001 - a broken provider must not break search
             raise VectorUnavailable(f"embedding provider failed ({type(e).__name__}: {e})") from None
-        return self.vectors.search(space, qvec, depth, filters)
 
-    def _passage(self, space: dict, unit, paper: dict, window: int) -> str | None:
+    def _vector_search(self, space: Space | None, query: str, depth: int, filters: Filters) -> list[VectorHit]:
+        if space is None:
+            raise VectorUnavailable("no embeddings yet: run `papershelf embed` for meaning-based search")
+        return self.store.vector_search(space, self._query_vector(space, query), depth, filters)
+
+    def _passage(self, space: Space, unit: Unit, paper: Paper, window: int) -> str | None:
         """The body text of one of a unit's windows, cut exactly as the build cut it."""
-        budget = space_options(space).get("window_tokens")
-        if not budget:
+        if not space.window_tokens:
             return None
         try:
             count = token_counter(self.query_provider(space))
-            _, parts = cut(*embedding_parts(unit, paper["title"]), budget, count)
+            _, parts = cut(*embedding_parts(unit, paper.title), space.window_tokens, count)
         except Exception:  # noqa: BLE001 - a snippet must never break search
             return None
         return parts[window] if window < len(parts) else None
+
+    def _search_pool(self) -> ThreadPoolExecutor:
+        with self._provider_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="papershelf-query")
+            return self._pool
 
     def search(self, query: str, opts: SearchOptions | None = None, *, space_id: int | None = None,
                **kw) -> SearchResponse:
@@ -346,7 +327,8 @@ class Library:
         `space_id` (e.g. to compare two models or window sizes on the same queries)."""
         opts = opts or SearchOptions(**kw)
         if not query or not query.strip():
-            raise PapershelfError("empty query: say what to search for")
+            raise BadArgument("empty query: say what to search for")
+        opts.validate()
         # One space per search: the vectors and the passages cut for snippets both come from it.
         if space_id is None:
             space = self.store.active_space() if opts.mode != "lexical" else None
@@ -354,16 +336,9 @@ class Library:
             space = self.store.get_space(space_id)
             if space is None:
                 raise NotFound(f"no embedding space {space_id}")
-        resp = run_search(self.store, query, opts, functools.partial(self._vector_search, space),
+        resp = run_search(self.store, query, opts, self._search_pool(),
+                          functools.partial(self._vector_search, space),
                           functools.partial(self._passage, space) if space else None)
         if not resp.results and self.store.count_papers() == 0:
             resp.notices.append("the library is empty: add papers with `papershelf add PATH`")
         return resp
-
-
-def _space_summary(space: dict | None) -> dict | None:
-    if space is None:
-        return None
-    summary = {k: space[k] for k in ("id", "provider", "model", "dimension", "fingerprint", "completed_at")}
-    summary["window_tokens"] = space_options(space).get("window_tokens")
-    return summary

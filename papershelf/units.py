@@ -19,12 +19,13 @@ paper let a build see precisely which papers changed.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 
 from .document import Block, Document
 from .ingest.captions import Caption, citing_sentences, parse_caption
+from .models import BODY, CHUNK, OBJECT, UNIT_KINDS, Manifest, unit_kind
+from .text import estimate_tokens, sha256_hex, slug, split_sentences
 
 # Bump whenever unit building or embedding text changes in a way that should
 # invalidate stored vectors: it is part of every hash and of the space fingerprint.
@@ -33,30 +34,11 @@ RETRIEVAL_POLICY_VERSION = 1
 BODY_TOKEN_CAP = 1000
 CHUNK_TOKENS = 400
 
-KINDS = ("body", "object", "chunk")
-SOURCE_OF_KIND = {"body": "body_unit", "object": "object_unit", "chunk": "legacy_chunk"}
-COLLECTION_OF_KIND = {"body": "body", "object": "objects", "chunk": "fulltext"}
-KIND_OF_SOURCE = {v: k for k, v in SOURCE_OF_KIND.items()}
-
 _REFERENCES = re.compile(
     r"^(?:[\dIVX]+\.?\s*)?(references|bibliography|works cited|literature cited|"
     r"references and notes|cited literature|reference list)\s*$",
     re.I,
 )
-_WORD = re.compile(r"\S+")
-
-
-def estimate_tokens(text: str) -> int:
-    """Roughly what a subword tokenizer makes of English prose: 4 tokens per 3 words."""
-    return max(1, (len(_WORD.findall(text)) * 4 + 2) // 3) if text.strip() else 0
-
-
-def sha256(*parts: str) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(p.encode("utf-8", "surrogatepass"))
-        h.update(b"\x1f")
-    return h.hexdigest()
 
 
 @dataclass
@@ -84,11 +66,7 @@ class Unit:
 
     @property
     def source(self) -> str:
-        return SOURCE_OF_KIND[self.kind]
-
-    @property
-    def collection(self) -> str:
-        return COLLECTION_OF_KIND[self.kind]
+        return unit_kind(self.kind).source
 
     def search_text(self) -> str:
         """What the lexical index holds for this unit (besides title and heading)."""
@@ -136,29 +114,15 @@ def embedding_text(unit: Unit, title: str | None) -> str:
 TEXT_FORMAT = "title+section+text/v1"
 
 
-@dataclass
-class Manifest:
-    """Per-paper summary of its units: what a build compares against."""
-
-    counts: dict[str, int] = field(default_factory=dict)  # total units per kind
-    indexable: dict[str, int] = field(default_factory=dict)  # indexable units per kind
-    hashes: dict[str, str] = field(default_factory=dict)  # sha256 per kind
-    policy_version: int = RETRIEVAL_POLICY_VERSION
-
-
 def make_manifest(units: list[Unit]) -> Manifest:
-    m = Manifest()
-    for kind in KINDS:
+    m = Manifest(policy_version=RETRIEVAL_POLICY_VERSION)
+    for kind in (k.name for k in UNIT_KINDS):
         of_kind = [u for u in units if u.kind == kind]
         live = [u for u in of_kind if u.indexable]
         m.counts[kind] = len(of_kind)
         m.indexable[kind] = len(live)
-        m.hashes[kind] = sha256(str(RETRIEVAL_POLICY_VERSION), kind, *(f"{u.id}={u.content_hash}" for u in live))
+        m.hashes[kind] = sha256_hex(str(RETRIEVAL_POLICY_VERSION), kind, *(f"{u.id}={u.content_hash}" for u in live))
     return m
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 def _split_long(paragraph: str, cap: int) -> list[str]:
@@ -168,7 +132,7 @@ def _split_long(paragraph: str, cap: int) -> list[str]:
     pieces: list[str] = []
     current: list[str] = []
     words_cap = max(1, cap * 3 // 4)
-    for sentence in re.split(r"(?<=[.!?])\s+", paragraph):
+    for sentence in split_sentences(paragraph, keep_lines=False):
         words = sentence.split()
         while len(words) > words_cap:  # a "sentence" longer than the cap
             if current:
@@ -207,133 +171,192 @@ def _pack(paragraphs: list[tuple[str, int | None]], cap: int) -> list[tuple[str,
     return out
 
 
-def build_units(doc: Document, paper_id: str) -> list[Unit]:
-    """All units of a paper, deterministic for the same document and paper id."""
-    sections: list[tuple[list[str], int, list[tuple[str, int | None]]]] = []  # path, level, paragraphs
-    captions: list[tuple[Block, object, list[str], int | None]] = []  # block, Caption, path, page
-    body_paragraphs: list[str] = []
-    stack: list[tuple[int, str]] = []
-    refs_level: int | None = None
-    current: list[tuple[str, int | None]] = []
-    tables_waiting: list[str] = []  # table blocks seen just before a table caption
-    last_caption_idx: int | None = None
-    table_text: dict[int, list[str]] = {}
+Paragraph = tuple[str, int | None]  # text, page
 
+
+@dataclass
+class _Section:
+    path: list[str]
+    level: int
+    paragraphs: list[Paragraph]
+
+
+@dataclass
+class _CaptionSeen:
+    caption: Caption
+    path: list[str]
+    page: int | None
+    tables: list[str] = field(default_factory=list)  # cell text of the table it captions
+
+
+@dataclass
+class _Walk:
+    """One pass over a document's blocks in reading order, sorting them into
+    sections (with their paragraphs), captions (with their tables) and the body
+    paragraphs whose sentences may cite a figure or table."""
+
+    sections: list[_Section] = field(default_factory=list)
+    captions: list[_CaptionSeen] = field(default_factory=list)
+    body_paragraphs: list[str] = field(default_factory=list)
+    stack: list[tuple[int, str]] = field(default_factory=list)  # open headings (level, title)
+    refs_level: int | None = None  # level of an open References section, whose text is left out
+    current: list[Paragraph] = field(default_factory=list)
+    tables_waiting: list[str] = field(default_factory=list)  # table blocks seen just before a table caption
+    last_caption: _CaptionSeen | None = None
+
+    @property
+    def path(self) -> list[str]:
+        return [t for _, t in self.stack]
+
+    def close_section(self) -> None:
+        if self.current:
+            self.sections.append(_Section(self.path, self.stack[-1][0] if self.stack else 0, self.current))
+        self.current = []
+
+    def heading(self, block: Block) -> None:
+        self.close_section()
+        while self.stack and self.stack[-1][0] >= block.level:
+            self.stack.pop()
+        self.stack.append((block.level, block.text))
+        if self.refs_level is not None and block.level <= self.refs_level:
+            self.refs_level = None
+        if _REFERENCES.match(block.text):
+            self.refs_level = block.level
+        self.last_caption = None
+
+    def table(self, block: Block) -> None:
+        """Cells belong to the table caption right before (docling, JATS) or after."""
+        if self.last_caption is not None and self.last_caption.caption.object_kind == "table":
+            self.last_caption.tables.append(block.text)
+        elif self.refs_level is None:
+            self.tables_waiting.append(block.text)
+
+    def caption(self, block: Block, cap: Caption) -> None:
+        seen = _CaptionSeen(cap, self.path, block.page)
+        if cap.object_kind == "table":
+            seen.tables.extend(self.tables_waiting)
+        self.captions.append(seen)
+        self.last_caption = seen
+        self.tables_waiting = []
+
+    def text(self, block: Block) -> None:
+        """Ordinary text; a pending table with no caption stays body text."""
+        in_refs = self.refs_level is not None
+        if self.tables_waiting and not in_refs:
+            self.current += [(t, block.page) for t in self.tables_waiting]
+            self.tables_waiting = []
+        self.last_caption = None
+        if not in_refs:
+            self.current.append((block.text, block.page))
+            self.body_paragraphs.append(block.text)
+
+    def finish(self) -> None:
+        self.current += [(t, None) for t in self.tables_waiting]
+        self.close_section()
+
+
+def _block_caption(block: Block) -> Caption | None:
+    """The caption a block is, if any: recognised by the reader, or by its opening words."""
+    if block.kind == "caption":
+        cap = parse_caption(block.text)
+        if cap is None and block.object_label:
+            cap = Caption(block.object_kind or "figure", block.object_label, "", block.text.strip())
+        return cap
+    return parse_caption(block.text) if block.kind == "text" else None
+
+
+def _walk(doc: Document) -> _Walk:
+    walk = _Walk()
     if doc.abstract:
-        sections.append((["Abstract"], 1, [(doc.abstract, None)]))
-        body_paragraphs.append(doc.abstract)
-
-    def close_section():
-        nonlocal current
-        if current:
-            sections.append(([t for _, t in stack], stack[-1][0] if stack else 0, current))
-        current = []
-
+        walk.sections.append(_Section(["Abstract"], 1, [(doc.abstract, None)]))
+        walk.body_paragraphs.append(doc.abstract)
     for block in doc.blocks:
         if block.kind == "heading":
-            close_section()
-            while stack and stack[-1][0] >= block.level:
-                stack.pop()
-            stack.append((block.level, block.text))
-            if refs_level is not None and block.level <= refs_level:
-                refs_level = None
-            if _REFERENCES.match(block.text):
-                refs_level = block.level
-            last_caption_idx = None
-            continue
-        in_refs = refs_level is not None
-        if block.kind == "table":
-            # Cells belong to the table caption right before (docling, JATS) or after.
-            if last_caption_idx is not None and captions[last_caption_idx][1].object_kind == "table":
-                table_text.setdefault(last_caption_idx, []).append(block.text)
-            elif not in_refs:
-                tables_waiting.append(block.text)
-            continue
-        cap = None
-        if block.kind == "caption":
-            cap = parse_caption(block.text)
-            if cap is None and block.object_label:
-                cap = Caption(block.object_kind or "figure", block.object_label, "", block.text.strip())
-        elif block.kind == "text":
-            cap = parse_caption(block.text)
-        if cap is not None:
-            captions.append((block, cap, [t for _, t in stack], block.page))
-            last_caption_idx = len(captions) - 1
-            if cap.object_kind == "table" and tables_waiting:
-                table_text.setdefault(last_caption_idx, []).extend(tables_waiting)
-            tables_waiting = []
-            continue
-        # Ordinary text: a pending table with no caption stays body text.
-        if tables_waiting and not in_refs:
-            for t in tables_waiting:
-                current.append((t, block.page))
-            tables_waiting = []
-        last_caption_idx = None
-        if in_refs:
-            continue
-        current.append((block.text, block.page))
-        body_paragraphs.append(block.text)
-    for t in tables_waiting:
-        current.append((t, None))
-    close_section()
+            walk.heading(block)
+        elif block.kind == "table":
+            walk.table(block)
+        elif (cap := _block_caption(block)) is not None:
+            walk.caption(block, cap)
+        else:
+            walk.text(block)
+    walk.finish()
+    return walk
 
+
+def _body_units(sections: list[_Section], paper_id: str) -> list[Unit]:
+    """One body unit per section, split at paragraph boundaries above BODY_TOKEN_CAP."""
     units: list[Unit] = []
-    title = doc.title
-    if doc.has_structure or doc.abstract:
-        n = 0
-        for path, level, paras in sections:
-            pieces = _pack(paras, BODY_TOKEN_CAP)
-            for part, (text, p0, p1) in enumerate(pieces):
-                units.append(Unit(
-                    id=f"{paper_id}:body:{n}", paper_id=paper_id, kind="body", ordinal=n, text=text,
-                    section_path=" > ".join(path), section_title=path[-1] if path else "",
-                    section_level=level, part=part if len(pieces) > 1 else 0,
-                    page_start=p0, page_end=p1,
-                ))
-                n += 1
-    else:
-        paras = [p for _, _, ps in sections for p in ps]
-        for n, (text, p0, p1) in enumerate(_pack(paras, CHUNK_TOKENS)):
+    for section in sections:
+        pieces = _pack(section.paragraphs, BODY_TOKEN_CAP)
+        for part, (text, p0, p1) in enumerate(pieces):
+            n = len(units)
             units.append(Unit(
-                id=f"{paper_id}:chunk:{n}", paper_id=paper_id, kind="chunk", ordinal=n, text=text,
-                page_start=p0, page_end=p1,
+                id=f"{paper_id}:body:{n}", paper_id=paper_id, kind=BODY.name, ordinal=n, text=text,
+                section_path=" > ".join(section.path), section_title=section.path[-1] if section.path else "",
+                section_level=section.level, part=part if len(pieces) > 1 else 0, page_start=p0, page_end=p1,
             ))
+    return units
 
-    cites = citing_sentences(body_paragraphs)
-    seen: dict[str, Unit] = {}
-    for idx, (block, cap, path, page) in enumerate(captions):
-        tables = "\n".join(table_text.get(idx, [])) or None
-        existing = seen.get(cap.label)
-        if existing is not None:
-            # The same label again (a continued table, a repeated caption): one unit.
-            if not existing.caption_text and cap.text:
-                existing.caption_text = cap.text
-                existing.indexable, existing.veto_reason = True, None
-            if tables:
-                existing.table_text = "\n".join(filter(None, [existing.table_text, tables]))
-            if page is not None:
-                existing.page_end = max(existing.page_end or page, page)
+
+def _chunk_units(sections: list[_Section], paper_id: str) -> list[Unit]:
+    """Plain fulltext chunks for a paper without headings."""
+    paras = [p for s in sections for p in s.paragraphs]
+    return [Unit(id=f"{paper_id}:chunk:{n}", paper_id=paper_id, kind=CHUNK.name, ordinal=n, text=text,
+                 page_start=p0, page_end=p1)
+            for n, (text, p0, p1) in enumerate(_pack(paras, CHUNK_TOKENS))]
+
+
+def _merge_repeat(existing: Unit, seen: _CaptionSeen, tables: str | None) -> None:
+    """The same label again (a continued table, a repeated caption) adds to its one unit."""
+    if not existing.caption_text and seen.caption.text:
+        existing.caption_text = seen.caption.text
+        existing.indexable, existing.veto_reason = True, None
+    if tables:
+        existing.table_text = "\n".join(filter(None, [existing.table_text, tables]))
+    if seen.page is not None:
+        existing.page_end = max(existing.page_end or seen.page, seen.page)
+
+
+def _object_units(captions: list[_CaptionSeen], cites: dict[str, list[str]], paper_id: str) -> list[Unit]:
+    """One object unit per figure/table label: caption, table cells and the sentences citing it."""
+    by_label: dict[str, Unit] = {}
+    for seen in captions:
+        cap = seen.caption
+        tables = "\n".join(seen.tables) or None
+        if cap.label in by_label:
+            _merge_repeat(by_label[cap.label], seen, tables)
             continue
         nearby = " ".join(s for s in cites.get(cap.label, []) if cap.text[:60] not in s) or None
-        number = cap.label.split()[-1]
-        slug = _slug(("supp-" if cap.label.startswith("Supplementary") else "") + number)
+        number = slug(("supp-" if cap.label.startswith("Supplementary") else "") + cap.label.split()[-1])
         u = Unit(
-            id=f"{paper_id}:obj:{cap.object_kind}:{slug}", paper_id=paper_id, kind="object",
-            ordinal=len(seen), text=cap.text, section_path=" > ".join(path),
-            section_title=path[-1] if path else "", section_level=len(path),
-            page_start=page, page_end=page, object_kind=cap.object_kind, object_label=cap.label,
+            id=f"{paper_id}:obj:{cap.object_kind}:{number}", paper_id=paper_id, kind=OBJECT.name,
+            ordinal=len(by_label), text=cap.text, section_path=" > ".join(seen.path),
+            section_title=seen.path[-1] if seen.path else "", section_level=len(seen.path),
+            page_start=seen.page, page_end=seen.page, object_kind=cap.object_kind, object_label=cap.label,
             caption_text=cap.text, nearby_body_text=nearby, table_text=tables,
         )
         if not cap.text:
             u.indexable, u.veto_reason = False, "empty_caption"
-        seen[cap.label] = u
-        units.append(u)
+        by_label[cap.label] = u
+    return list(by_label.values())
 
+
+def _seal(u: Unit, title: str | None) -> None:
+    """Final text, token estimate, veto and content hash of a unit."""
+    if u.kind == OBJECT.name:
+        u.text = u.caption_text or ""
+    u.token_estimate = estimate_tokens(embedding_text(u, None))
+    if u.kind != OBJECT.name and not u.text.strip():
+        u.indexable, u.veto_reason = False, "empty_text"
+    u.content_hash = sha256_hex(str(RETRIEVAL_POLICY_VERSION), TEXT_FORMAT, embedding_text(u, title))
+
+
+def build_units(doc: Document, paper_id: str) -> list[Unit]:
+    """All units of a paper, deterministic for the same document and paper id."""
+    walk = _walk(doc)
+    structured = doc.has_structure or bool(doc.abstract)
+    units = _body_units(walk.sections, paper_id) if structured else _chunk_units(walk.sections, paper_id)
+    units += _object_units(walk.captions, citing_sentences(walk.body_paragraphs), paper_id)
     for u in units:
-        if u.kind == "object":
-            u.text = u.caption_text or ""
-        u.token_estimate = estimate_tokens(embedding_text(u, None))
-        if u.kind != "object" and not u.text.strip():
-            u.indexable, u.veto_reason = False, "empty_text"
-        u.content_hash = sha256(str(RETRIEVAL_POLICY_VERSION), TEXT_FORMAT, embedding_text(u, title))
+        _seal(u, doc.title)
     return units

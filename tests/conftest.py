@@ -22,9 +22,20 @@ def shared(*parts: str) -> Path:
     return p
 
 
-@pytest.fixture
-def lib(tmp_path):
-    library = Library(str(tmp_path / "library.db"))
+# Every test that takes `lib` runs on each backend named here: the store contract tests.
+BACKENDS = ["sqlite"]
+
+
+def library_location(backend: str, tmp_path: Path) -> str:
+    """Where a fresh, empty library of `backend` lives for one test."""
+    if backend == "sqlite":
+        return str(tmp_path / "library.db")
+    raise ValueError(backend)
+
+
+@pytest.fixture(params=BACKENDS)
+def lib(request, tmp_path):
+    library = Library(library_location(request.param, tmp_path))
     yield library
     library.close()
 

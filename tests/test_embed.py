@@ -6,13 +6,15 @@ import subprocess
 import sys
 import threading
 
+import numpy as np
 import pytest
 
 from papershelf import Library
-from papershelf.embed.base import ProviderSpec
+from papershelf.embed.base import ProviderSpec, validate
 from papershelf.embed.testing import FaultPlan, FaultyProvider, HashProvider
 from papershelf.errors import BuildLocked, DimensionMismatch
 
+from .backends import tamper
 from .conftest import EXAMPLES, HASH, paper_text
 
 
@@ -21,12 +23,7 @@ def faulty(plan: FaultPlan, dimension: int = 64):
 
 
 def vectors(lib, paper_id=None):
-    sql = "SELECT collection, count(*) FROM vectors"
-    params = ()
-    if paper_id:
-        sql += " WHERE paper_id=?"
-        params = (paper_id,)
-    return {r[0]: r[1] for r in lib.store.query(sql + " GROUP BY collection", params)}
+    return tamper(lib.store).vector_counts(paper_id)
 
 
 @pytest.fixture
@@ -47,46 +44,46 @@ def test_vectors_per_collection_match_indexable_units_with_metadata(lib):
                                       ("objects", sum(u.kind == "object" for u in units)),
                                       ("fulltext", sum(u.kind == "chunk" for u in units))) if n}
         assert vectors(lib, pid) == expected
-    rows = {r["unit_id"]: r for r in lib.store.vector_rows(report.space["id"], "okafor2024il6")}
+    rows = {r.unit_id: r for r in lib.store.vector_rows(report.space.id, "okafor2024il6")}
     fig = rows["okafor2024il6:obj:figure:1"]
-    assert (fig["collection"], fig["unit_kind"], fig["object_kind"], fig["object_label"]) == \
+    assert (fig.collection, fig.unit_kind, fig.object_kind, fig.object_label) == \
         ("objects", "object", "figure", "Figure 1")
-    assert fig["section_path"] == "Results" and fig["nbytes"] == 64 * 4 and fig["token_estimate"] > 0
-    assert fig["kind_hash"] == lib.store.manifest("okafor2024il6")["objects_hash"]
-    assert fig["policy_version"] >= 1 and fig["unit_hash"]
+    assert fig.section_path == "Results" and fig.nbytes == 64 * 4 and fig.token_estimate > 0
+    assert fig.kind_hash == lib.store.manifest("okafor2024il6").hashes["object"]
+    assert fig.policy_version >= 1 and fig.unit_hash
     # the empty "Figure 3." caption is vetoed: no vector
-    assert "mbeki2022coral:obj:figure:3" not in {r["unit_id"] for r in
-                                                 lib.store.vector_rows(report.space["id"], "mbeki2022coral")}
+    assert "mbeki2022coral:obj:figure:3" not in {r.unit_id for r in
+                                                 lib.store.vector_rows(report.space.id, "mbeki2022coral")}
 
 
 def test_second_run_embeds_nothing_and_resumes_never_duplicate(many):
     first = many.embed(HASH)
-    assert len(first.embedded) == 12 and first.chunks > 0
+    assert len(first.embedded) == 12 and first.units > 0
     total = sum(vectors(many).values())
     for _ in range(3):
         again = many.embed(HASH)
-        assert again.chunks == 0 and again.embedded == [] and again.skipped == 12
+        assert again.units == 0 and again.embedded == [] and again.skipped == 12
     assert sum(vectors(many).values()) == total
-    assert many.store.query("SELECT count(*) - count(DISTINCT unit_id) FROM vectors")[0][0] == 0
+    assert tamper(many.store).duplicate_vectors() == 0
 
 
 def test_changed_caption_reembeds_only_that_paper_and_unit(many, write):
     many.embed(HASH)
-    space = many.store.active_space()["id"]
-    old_hash = many.store.manifest("p03")["objects_hash"]
-    old_rows = {r["unit_id"]: r for r in many.store.vector_rows(space, "p03")}
+    space = many.store.active_space().id
+    old_hash = many.store.manifest("p03").hashes["object"]
+    old_rows = {r.unit_id: r for r in many.store.vector_rows(space, "p03")}
     write("p03.md", paper_text(key="p03", title="Paper 3", intro="Topic number 3.", fig_caption="Edited caption."))
     many.add([str(write.root)])
     assert [p for p, _ in many.pending()] == ["p03"]
     assert many.pending() == [("p03", "changed")]
     report = many.embed(HASH)
-    assert report.embedded == ["p03"] and report.chunks == 1 and report.reused == len(old_rows) - 1
-    new_rows = {r["unit_id"]: r for r in many.store.vector_rows(space, "p03")}
-    assert new_rows["p03:obj:figure:1"]["kind_hash"] != old_hash
-    assert new_rows["p03:obj:figure:1"]["unit_hash"] != old_rows["p03:obj:figure:1"]["unit_hash"]
-    assert new_rows["p03:body:0"]["unit_hash"] == old_rows["p03:body:0"]["unit_hash"]
+    assert report.embedded == ["p03"] and report.units == 1 and report.reused == len(old_rows) - 1
+    new_rows = {r.unit_id: r for r in many.store.vector_rows(space, "p03")}
+    assert new_rows["p03:obj:figure:1"].kind_hash != old_hash
+    assert new_rows["p03:obj:figure:1"].unit_hash != old_rows["p03:obj:figure:1"].unit_hash
+    assert new_rows["p03:body:0"].unit_hash == old_rows["p03:body:0"].unit_hash
     hits = many.search("Edited caption", mode="vector", limit=1).results
-    assert hits[0]["unit_id"] == "p03:obj:figure:1"
+    assert hits[0].unit_id == "p03:obj:figure:1"
 
 
 def test_removed_paper_loses_vectors_in_every_collection(lib, write):
@@ -99,8 +96,8 @@ def test_removed_paper_loses_vectors_in_every_collection(lib, write):
     lib.remove("mixed")
     lib.remove(plain_id)
     assert vectors(lib) == {}
-    assert lib.store.query("SELECT count(*) FROM embed_state")[0][0] == 0
-    assert lib.embed(HASH).chunks == 0
+    assert tamper(lib.store).build_states() == 0
+    assert lib.embed(HASH).units == 0
 
 
 def test_object_only_body_only_and_fulltext_only_papers(lib, write):
@@ -115,7 +112,7 @@ def test_object_only_body_only_and_fulltext_only_papers(lib, write):
     assert vectors(lib, "bodyonly") == {"body": 1}
     chunk_id = [p for p in lib.store.paper_ids() if p not in ("objonly", "bodyonly")][0]
     assert vectors(lib, chunk_id) == {"fulltext": 1}
-    assert lib.search("caption here", mode="vector", limit=1).results[0]["paper_id"] == "objonly"
+    assert lib.search("caption here", mode="vector", limit=1).results[0].paper_id == "objonly"
 
 
 def test_paper_whose_units_became_empty_loses_its_vectors(lib, write):
@@ -133,16 +130,16 @@ def test_paper_whose_units_became_empty_loses_its_vectors(lib, write):
 def test_status_total_is_the_sum_of_collections(lib):
     lib.add([str(EXAMPLES)])
     lib.embed(HASH)
-    e = lib.status()["embedding"]
-    assert e["stored_total"] == sum(c["stored"] for c in e["collections"].values())
-    assert e["expected_total"] == e["stored_total"] and e["pending_papers"] == 0
-    assert e["target_space"]["model"] == "hash-v1" and e["active_space"]["id"] == e["target_space"]["id"]
+    e = lib.status().embedding
+    assert e.stored_total == sum(c.stored for c in e.collections.values())
+    assert e.expected_total == e.stored_total and e.pending_papers == 0
+    assert e.target_space.model == "hash-v1" and e.active_space.id == e.target_space.id
 
 
 def test_failing_payload_keeps_old_vectors_and_is_retried(many, write):
     many.embed(HASH)
-    space = many.store.active_space()["id"]
-    before = {r["unit_id"]: r["unit_hash"] for r in many.store.vector_rows(space, "p05")}
+    space = many.store.active_space().id
+    before = {r.unit_id: r.unit_hash for r in many.store.vector_rows(space, "p05")}
     for key in ("p05", "p06"):
         write(f"{key}.md", paper_text(key=key, title=f"Paper {key}", intro=f"New intro {key}.",
                                       fig_caption=f"POISON caption {key}" if key == "p05" else "fine"))
@@ -150,13 +147,13 @@ def test_failing_payload_keeps_old_vectors_and_is_retried(many, write):
     report = many.embed(HASH, provider_factory=faulty(FaultPlan(fail_texts=["POISON"])))
     assert list(report.failed) == ["p05"] and "injected failure" in report.failed["p05"]
     assert report.embedded == ["p06"] and not report.complete
-    assert {r["unit_id"]: r["unit_hash"] for r in many.store.vector_rows(space, "p05")} == before
-    e = many.status()["embedding"]
-    assert e["failed_papers"] == 1 and e["pending_papers"] == 1
-    assert e["failures"][0]["paper_id"] == "p05"
+    assert {r.unit_id: r.unit_hash for r in many.store.vector_rows(space, "p05")} == before
+    e = many.status().embedding
+    assert e.failed_papers == 1 and e.pending_papers == 1
+    assert e.failures[0]["paper_id"] == "p05"
     retry = many.embed(HASH)
     assert retry.embedded == ["p05"] and not retry.failed and retry.complete
-    assert many.status()["embedding"]["failed_papers"] == 0
+    assert many.status().embedding.failed_papers == 0
 
 
 def test_a_failed_shared_batch_is_retried_paper_by_paper(many):
@@ -182,17 +179,18 @@ def test_dimension_mismatch_is_a_clear_error(many):
     assert len(report.failed) == 12
     assert all("128-dimensional" in r and "64-dimensional" in r for r in report.failed.values())
     assert vectors(many) == {}
-    assert issubclass(DimensionMismatch, Exception)
+    with pytest.raises(DimensionMismatch, match="128-dimensional vectors; this space holds 64"):
+        validate(np.zeros((1, 128)), 1, 64)
 
 
 def test_damaged_papers_are_reselected_and_complete_ones_are_not(many):
     many.embed(HASH)
     assert many.pending() == []
-    many.store.db.execute("DELETE FROM vectors WHERE unit_id='p07:body:1'")
-    many.store.db.execute("DELETE FROM vectors WHERE paper_id='p08'")
+    tamper(many.store).delete_vectors(unit_id="p07:body:1")
+    tamper(many.store).delete_vectors(paper_id="p08")
     assert many.pending() == [("p07", "damaged"), ("p08", "damaged")]
     report = many.embed(HASH)
-    assert sorted(report.embedded) == ["p07", "p08"] and report.chunks == 1 + len(
+    assert sorted(report.embedded) == ["p07", "p08"] and report.units == 1 + len(
         [u for u in many.store.paper_units("p08") if u.indexable])
     assert many.pending() == []
 
@@ -201,13 +199,13 @@ def test_filtered_and_unfiltered_pending_counts_agree(many, write):
     many.embed(HASH)
     write("p01.md", paper_text(key="p01", intro="changed"))
     many.add([str(write.root)])
-    many.store.db.execute("DELETE FROM vectors WHERE paper_id='p02'")
+    tamper(many.store).delete_vectors(paper_id="p02")
     everything = many.pending()
     ids = many.store.paper_ids()
     per_paper = [x for pid in ids for x in many.pending([pid])]
     assert per_paper == everything == [("p01", "changed"), ("p02", "damaged")]
     assert len(many.pending(ids[:5])) == 2
-    assert many.status()["embedding"]["pending_papers"] == 2
+    assert many.status().embedding.pending_papers == 2
     report = many.embed(HASH, paper_ids=["p02"])
     assert report.embedded == ["p02"] and many.pending() == [("p01", "changed")]
 
@@ -222,7 +220,7 @@ def test_parallel_workers_give_the_same_vectors(tmp_path, write):
         plan = FaultPlan(delay=0.01)
         report = lib.embed(HASH, workers=workers, provider_factory=faulty(plan))
         assert len(report.embedded) == 20 and report.complete
-        results.append(sorted(r[0:2] for r in lib.store.query("SELECT unit_id, hex(vector) FROM vectors")))
+        results.append(tamper(lib.store).all_vectors())
         lib.close()
     assert results[0] == results[1]
 
@@ -242,20 +240,20 @@ def test_second_build_is_refused_and_stale_lock_taken_over(many):
     t.start()
     assert started.wait(10)
     # Same process id in a thread would be re-entrant; pretend the holder is another live process.
-    many.store.db.execute("UPDATE build_lock SET pid=?", (os.getppid(),))
+    tamper(many.store).set_lock_holder(os.getppid())
     with pytest.raises(BuildLocked, match=f"pid {os.getppid()}"):
         other.embed(HASH)
     # status and search keep answering while the build runs
-    assert other.status()["papers"] == 12
+    assert other.status().papers == 12
     assert other.search("Topic", mode="lexical").results
-    many.store.db.execute("UPDATE build_lock SET pid=?", (os.getpid(),))
+    tamper(many.store).set_lock_holder(os.getpid())
     release.set()
     t.join(10)
     # A lock left by a dead process is taken over.
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    other.store.db.execute("INSERT INTO build_lock VALUES ('embed', ?, ?, 0)", (dead.pid, __import__("socket").gethostname()))
-    assert other.embed(HASH).chunks == 0
+    tamper(other.store).set_lock_holder(dead.pid)
+    assert other.embed(HASH).units == 0
     other.close()
 
 
@@ -288,16 +286,16 @@ def test_model_switch_keeps_search_on_the_complete_space(many):
     cancel = threading.Event()
     report = many.embed(bigger, cancel=cancel, on_event=lambda e: e["event"] == "paper" and cancel.set(),
                         provider_factory=faulty(FaultPlan(delay=0.01), dimension=96), batch_size=4)
-    assert report.cancelled and report.space["id"] != old["id"]
-    assert many.store.active_space()["id"] == old["id"]
+    assert report.cancelled and report.space.id != old.id
+    assert many.store.active_space().id == old.id
     resp = many.search("Topic number 4", mode="vector")
-    assert resp.mode == "vector" and resp.results[0]["paper_id"] == "p04"
-    st = many.status()["embedding"]
-    assert st["target_space"]["dimension"] == 96 and st["active_space"]["dimension"] == 64
-    assert st["pending_papers"] > 0
+    assert resp.mode == "vector" and resp.results[0].paper_id == "p04"
+    st = many.status().embedding
+    assert st.target_space.dimension == 96 and st.active_space.dimension == 64
+    assert st.pending_papers > 0
     many.embed(bigger)
-    assert many.store.active_space()["dimension"] == 96
-    assert many.search("Topic number 4", mode="vector").results[0]["paper_id"] == "p04"
+    assert many.store.active_space().dimension == 96
+    assert many.search("Topic number 4", mode="vector").results[0].paper_id == "p04"
 
 
 def _cli(*args, env=None, **kw):
@@ -334,30 +332,26 @@ def test_ctrl_c_exits_130_and_a_kill_loses_nothing(many):
 
 def test_verify_checks_every_vector_against_its_unit(many):
     many.embed(HASH)
-    assert many.verify()["ok"]
-    space = many.store.active_space()["id"]
-    db = many.store.db
+    assert many.verify().ok
+    space = many.store.active_space().id
     # A vector whose unit hash lies about the content, one of the wrong size, one for a unit that is gone.
-    db.execute("UPDATE vectors SET unit_hash='forged' WHERE unit_id='p01:body:0'")
-    db.execute("UPDATE vectors SET vector=x'00' WHERE unit_id='p02:body:0'")
-    db.execute("INSERT INTO vectors(space_id, collection, unit_id, paper_id, unit_kind, unit_hash, kind_hash, "
-               "policy_version, token_estimate, vector) SELECT space_id, collection, 'p03:body:99', paper_id, "
-               "unit_kind, unit_hash, kind_hash, policy_version, token_estimate, vector FROM vectors "
-               "WHERE unit_id='p03:body:0'")
-    s = many.verify()["spaces"][0]
-    assert s["stale_vectors"] == ["p01:body:0"] and s["wrong_size_vectors"] == ["p02:body:0"]
-    assert not s["ok"]
+    tamper(many.store).forge_unit_hash("p01:body:0")
+    tamper(many.store).truncate_vector("p02:body:0")
+    tamper(many.store).copy_vector("p03:body:0", "p03:body:99")
+    s = many.verify().spaces[0]
+    assert s.stale_vectors == ["p01:body:0"] and s.wrong_size_vectors == ["p02:body:0"]
+    assert not s.ok
     # p03 has one vector too many: the pending predicate sees it, so it is reported as pending, not orphaned.
     assert "p03" in {p for p, _ in many.pending()}
     many.embed(HASH, force=True)
-    assert many.verify()["ok"] and space == many.store.active_space()["id"]
+    assert many.verify().ok and space == many.store.active_space().id
 
 
 def test_verify_checks_the_lexical_index(lib):
     lib.add([str(EXAMPLES)])
-    assert lib.verify()["index"]["ok"]
-    lib.store.db.execute("DELETE FROM search_docs WHERE unit_id='okafor2024il6:body:0'")
-    problems = lib.verify()["index"]["problems"]
+    assert lib.verify().index.ok
+    tamper(lib.store).delete_index_row("okafor2024il6:body:0")
+    problems = lib.verify().index.problems
     assert any("okafor2024il6" in p and "search index" in p for p in problems)
 
 
@@ -378,7 +372,7 @@ def test_a_paper_changed_during_the_build_stays_pending(many, write):
     report = many.embed(HASH, provider_factory=lambda: EditWhileEncoding(dimension=64), batch_size=4)
     assert edited.is_set() and "p00" in report.embedded and not report.complete
     assert many.pending() == [("p00", "changed")]
-    assert many.verify()["ok"]
+    assert many.verify().ok
     assert many.embed(HASH).embedded == ["p00"] and many.pending() == []
     other.close()
 
@@ -393,4 +387,4 @@ def test_sigterm_stops_like_ctrl_c(many):
     assert proc.returncode == 130
     for pid in many.store.paper_ids():
         assert sum(vectors(many, pid).values()) in (0, sum(u.indexable for u in many.store.paper_units(pid)))
-    assert many.verify()["ok"]
+    assert many.verify().ok

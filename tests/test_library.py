@@ -59,9 +59,9 @@ def test_add_is_idempotent_and_reads_front_matter(lib, write):
     again = lib.add([str(write.root)])
     assert again.count("unchanged") == 1 and again.count("added") == 0
     paper = lib.store.get_paper("smith2020")
-    assert paper["title"] == "Signals" and paper["year"] == 2020
-    assert paper["authors"] == ["Ada Lovelace", "Alan Turing"]
-    assert lib.store.query("SELECT count(*) FROM papers")[0][0] == 1
+    assert paper.title == "Signals" and paper.year == 2020
+    assert paper.authors == ["Ada Lovelace", "Alan Turing"]
+    assert lib.store.count_papers() == 1
 
 
 def test_paper_id_without_front_matter_is_stable_per_file(lib, write):
@@ -87,7 +87,7 @@ def test_editing_a_file_changes_only_that_papers_changed_units(lib, write):
     assert {k for k in after if after[k] != before[k]} == {"a:obj:figure:1"}
     assert {u.id: u.content_hash for u in lib.store.paper_units("b")} == b_before
     hit = lib.search("brand new caption", mode="lexical").results[0]
-    assert hit["unit_id"] == "a:obj:figure:1"
+    assert hit.unit_id == "a:obj:figure:1"
 
 
 def test_bad_input_gives_one_reason_per_file_and_good_files_still_index(lib, write):
@@ -147,7 +147,7 @@ def test_a_folder_with_thousands_of_files(lib, write):
         write(f"notes/n{i:04d}.md", f"# Note\n\nNote number {i} about topic{i % 7}.\n")
     report = lib.add([str(write.root)])
     assert report.count("added") == 2000 and not report.failed
-    assert lib.status()["papers"] == 2000
+    assert lib.status().papers == 2000
     assert lib.search("topic3", mode="lexical", limit=5).results
 
 
@@ -178,10 +178,10 @@ def test_a_paper_is_written_in_one_transaction(lib, write, monkeypatch):
 def test_show_paper_and_unit(lib):
     lib.add([str(EXAMPLES)])
     d = lib.show("okafor2024il6")
-    assert d["type"] == "paper" and d["year"] == 2024
-    assert [s["section_path"] for s in d["sections"]][:3] == ["Abstract", "Introduction", "Methods > Cell culture"]
-    assert {o["label"] for o in d["objects"]} == {"Figure 1", "Figure 2", "Table 1"}
-    u = lib.show("okafor2024il6:obj:table:1")
+    assert d.to_dict()["type"] == "paper" and d.paper.year == 2024
+    assert [s.section_path for s in d.sections][:3] == ["Abstract", "Introduction", "Methods > Cell culture"]
+    assert {o.label for o in d.objects} == {"Figure 1", "Figure 2", "Table 1"}
+    u = lib.show("okafor2024il6:obj:table:1").to_dict()
     assert u["type"] == "unit" and u["source"] == "object_unit" and "Hyper-IL-6" in u["table_text"]
     with pytest.raises(NotFound):
         lib.show("nope")
@@ -190,19 +190,19 @@ def test_show_paper_and_unit(lib):
 def test_status_counts_units_and_vetoes(lib):
     lib.add([str(EXAMPLES)])
     st = lib.status()
-    assert st["papers"] == 4
-    assert st["units"]["chunk"]["total"] >= 1  # the plain-text field notes
-    assert st["units"]["object"]["vetoed"] == 1  # coral paper's empty "Figure 3."
-    assert st["veto_reasons"] == {"empty_caption": 1}
-    assert st["size_bytes"] > 0 and st["library"] == lib.path
+    assert st.papers == 4
+    assert st.units["chunk"]["total"] >= 1  # the plain-text field notes
+    assert st.units["object"]["vetoed"] == 1  # coral paper's empty "Figure 3."
+    assert st.veto_reasons == {"empty_caption": 1}
+    assert st.size_bytes > 0 and st.library == lib.path
 
 
 def test_remove_deletes_everything_derived(lib):
     lib.add([str(EXAMPLES)])
     lib.remove("mbeki2022coral")
     assert lib.store.get_paper("mbeki2022coral") is None
-    for table in ("body_units", "object_units", "fulltext_chunks", "manifests", "search_docs"):
-        assert lib.store.query(f"SELECT count(*) FROM {table} WHERE paper_id='mbeki2022coral'")[0][0] == 0
+    assert lib.store.paper_units("mbeki2022coral") == [] and lib.store.manifest("mbeki2022coral") is None
+    assert lib.verify().index.ok
     assert not lib.search("bleaching heatwave", mode="lexical").results
     with pytest.raises(NotFound):
         lib.remove("mbeki2022coral")

@@ -93,9 +93,9 @@ def test_full_build_and_search_through_http(lib, server):
     lib.add([str(EXAMPLES)])
     spec = ProviderSpec("openai", "test-embed", (), (("base_url", server.url), ("backoff", 0.01)))
     report = lib.embed(spec, workers=3)
-    assert report.complete and report.space["provider"] == "openai" and report.space["dimension"] == 64
+    assert report.complete and report.space.provider == "openai" and report.space.dimension == 64
     hits = lib.search("phosphorylated STAT3 western blot", mode="vector").results
-    assert hits[0]["paper_id"] == "okafor2024il6"
+    assert hits[0].paper_id == "okafor2024il6"
 
 
 def test_provider_outage_at_query_time_degrades_to_lexical(lib, server):

@@ -51,7 +51,7 @@ def test_pdf_in_the_library_is_searchable_by_caption(lib, paper_pdf):
     report = lib.add([str(paper_pdf)])
     assert report.count("added") == 1
     top = lib.search("Wound closure over fourteen days", mode="lexical").results[0]
-    assert top["object_label"] == "Figure 2" and top["pages"]
+    assert top.object_label == "Figure 2" and top.pages
     again = lib.add([str(paper_pdf)])
     assert again.files[0].status == "unchanged"  # hash before parse
 
@@ -134,23 +134,23 @@ def test_structured_formats(lib, write):
     report = lib.add([str(write.root)])
     assert report.count("added") == 3, report.to_dict()
     crows = lib.show("10.1000/jats.1")
-    assert crows["title"] == "Crows count in groups" and crows["year"] == 2019
-    assert crows["authors"] == ["Florian Uhl"] and crows["venue"] == "Example Biology"
-    assert [s["section_path"] for s in crows["sections"]] == ["Abstract", "Methods > Field counts"]
-    objs = {o["label"]: o for o in crows["objects"]}
-    assert objs["Figure 1"]["caption"] == "Group sizes over the year."
-    assert "Harbour | 412" in objs["Table 1"]["table_text"]
-    assert "Fig. 1" in objs["Figure 1"]["cited_by"]
+    assert crows.paper.title == "Crows count in groups" and crows.paper.year == 2019
+    assert crows.paper.authors == ["Florian Uhl"] and crows.paper.venue == "Example Biology"
+    assert [s.section_path for s in crows.sections] == ["Abstract", "Methods > Field counts"]
+    objs = {o.label: o for o in crows.objects}
+    assert objs["Figure 1"].caption == "Group sizes over the year."
+    assert "Harbour | 412" in objs["Table 1"].table_text
+    assert "Fig. 1" in objs["Figure 1"].cited_by
     assert not lib.search("reference text", mode="lexical").results
-    graph = [p for p in lib.store.list_papers() if p["title"] == "Graph of papers"][0]
-    g = lib.show(graph["id"])
-    assert g["authors"] == ["Waleed Ammar"]
-    assert [s["section_path"] for s in g["sections"]] == ["Abstract", "1 Introduction", "1 Introduction > 2.1 Entity linking"]
-    assert {o["label"] for o in g["objects"]} == {"Table 1"}
-    assert lib.search("280M", mode="lexical").results[0]["object_label"] == "Table 1"
-    muscle = [p for p in lib.store.list_papers() if p["title"] == "Muscle proteins after death"][0]
-    m = lib.show(muscle["id"])
-    assert m["year"] == 2016 and {o["label"] for o in m["objects"]} == {"Figure 1", "Table 2"}
+    graph = [p.paper for p in lib.papers() if p.paper.title == "Graph of papers"][0]
+    g = lib.show(graph.id)
+    assert g.paper.authors == ["Waleed Ammar"]
+    assert [s.section_path for s in g.sections] == ["Abstract", "1 Introduction", "1 Introduction > 2.1 Entity linking"]
+    assert {o.label for o in g.objects} == {"Table 1"}
+    assert lib.search("280M", mode="lexical").results[0].object_label == "Table 1"
+    muscle = [p.paper for p in lib.papers() if p.paper.title == "Muscle proteins after death"][0]
+    m = lib.show(muscle.id)
+    assert m.paper.year == 2016 and {o.label for o in m.objects} == {"Figure 1", "Table 2"}
 
 
 def test_zotero_export_with_bibtex_comes_in_with_one_command(lib, tmp_path, paper_pdf):
@@ -165,14 +165,14 @@ def test_zotero_export_with_bibtex_comes_in_with_one_command(lib, tmp_path, pape
     report = lib.add([str(export)])
     assert report.count("metadata") == 1 and report.count("added") == 2 and not report.failed
     p = lib.store.get_paper("okafor2024il6")
-    assert p["title"] == "Interleukin-6 Trans-Signalling in Wounds"
-    assert p["authors"] == ["Adaeze Okafor", "Lena Brandt"] and p["year"] == 2024
-    assert p["venue"] == "Example Immunology" and p["doi"] == "10.1000/il6" and p["citekey"] == "okafor2024il6"
+    assert p.title == "Interleukin-6 Trans-Signalling in Wounds"
+    assert p.authors == ["Adaeze Okafor", "Lena Brandt"] and p.year == 2024
+    assert p.venue == "Example Immunology" and p.doi == "10.1000/il6" and p.citekey == "okafor2024il6"
     # An edited entry updates the paper even though the PDF did not change.
     bib = (export / "My Library.bib").read_text().replace("year = {2024}", "year = {2025}")
     (export / "My Library.bib").write_text(bib)
     lib.add([str(export)])
-    assert lib.store.get_paper("okafor2024il6")["year"] == 2025
+    assert lib.store.get_paper("okafor2024il6").year == 2025
 
 
 def test_csl_json_and_better_bibtex_exports(lib, tmp_path, paper_pdf):
@@ -185,7 +185,7 @@ def test_csl_json_and_better_bibtex_exports(lib, tmp_path, paper_pdf):
     report = lib.add([str(tmp_path / "x")])
     assert report.count("metadata") == 1 and report.count("added") == 1
     p = lib.store.get_paper("okafor2024")
-    assert (p["title"], p["year"], p["authors"]) == ("From Zotero", 2024, ["Adaeze Okafor"])
+    assert (p.title, p.year, p.authors) == ("From Zotero", 2024, ["Adaeze Okafor"])
 
 
 def test_shared_pdfs_caption_recall(lib):

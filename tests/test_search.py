@@ -5,7 +5,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from papershelf import Filters, SearchOptions
-from papershelf.search import convex, fts_query, rrf
+from papershelf.errors import BadArgument
+from papershelf.store.vector_index import VectorIndex
+from papershelf.search.fusion import convex, rrf
+from papershelf.search.query import fts_query
 
 from .conftest import EXAMPLES, HASH
 
@@ -22,9 +25,11 @@ def examples(lib):
 
 @pytest.mark.parametrize("query", NASTY)
 def test_any_string_is_safe_in_every_mode(examples, query):
+    examples.embed(HASH)  # vectors present, so vector and hybrid really run
     for mode in ("lexical", "vector", "hybrid"):
         resp = examples.search(query if query.strip() else "x", mode=mode)
-        assert isinstance(resp.results, list)
+        assert resp.mode == mode and not resp.notices, (mode, resp.notices)
+        assert all(h.paper_id and h.unit_id for h in resp.results)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -32,7 +37,7 @@ def test_any_string_is_safe_in_every_mode(examples, query):
 def test_fuzzed_queries_never_raise(examples, query):
     expr = fts_query(query)
     if expr is not None:
-        examples.store.lexical(expr, 5, Filters())
+        examples.store.lexical_search(expr, 5, Filters(), (1.0, 1.0, 1.0))
 
 
 def test_fts_query_translation():
@@ -49,21 +54,21 @@ def test_lexical_result_fields_and_highlight(examples):
     top = resp.results[0]
     for key in ("paper_id", "title", "year", "unit_id", "source", "section_path", "object_label", "pages",
                 "snippet", "score", "authors"):
-        assert key in top
-    assert top["paper_id"] == "okafor2024il6"
-    assert "[" in top["snippet"]
+        assert key in top.to_dict()
+    assert top.paper_id == "okafor2024il6"
+    assert "[" in top.snippet
 
 
 def test_caption_phrase_finds_the_object_first(examples):
     top = examples.search("Map of the 48 survey sites", mode="lexical").results[0]
-    assert (top["unit_id"], top["source"], top["object_label"]) == ("mbeki2022coral:obj:figure:1", "object_unit",
+    assert (top.unit_id, top.source, top.object_label) == ("mbeki2022coral:obj:figure:1", "object_unit",
                                                                   "Figure 1")
-    assert top["object_kind"] == "figure" and top["caption"].startswith("Map of the 48")
+    assert top.object_kind == "figure" and top.caption.startswith("Map of the 48")
 
 
 def test_table_cells_are_searchable(examples):
     top = examples.search("CD206+", mode="lexical").results[0]
-    assert top["unit_id"] == "okafor2024il6:obj:table:1"
+    assert top.unit_id == "okafor2024il6:obj:table:1"
 
 
 def test_references_are_not_indexed(examples):
@@ -74,40 +79,40 @@ def test_references_are_not_indexed(examples):
 def test_pages_are_reported(examples):
     hit = examples.search("wound closure diabetic mice vehicle", mode="lexical",
                           filters=Filters(sources=["object_unit"])).results[0]
-    assert hit["object_label"] == "Figure 2" and hit["pages"] == "3"
+    assert hit.object_label == "Figure 2" and hit.pages == "3"
 
 
 def test_legacy_chunks_are_searchable(examples):
     top = examples.search("radiocarbon macrofossils", mode="lexical").results[0]
-    assert top["source"] == "legacy_chunk"
+    assert top.source == "legacy_chunk"
 
 
 def test_per_paper_cap_and_paper_exception(examples):
     q = "IL-6 macrophages STAT3 trans-signalling sgp130Fc"
     capped = examples.search(q, mode="lexical", limit=20).results
-    assert sum(h["paper_id"] == "okafor2024il6" for h in capped) == 2
+    assert sum(h.paper_id == "okafor2024il6" for h in capped) == 2
     one = examples.search(q, mode="lexical", limit=20, per_paper=1).results
-    assert sum(h["paper_id"] == "okafor2024il6" for h in one) == 1
+    assert sum(h.paper_id == "okafor2024il6" for h in one) == 1
     mine = examples.search(q, mode="lexical", limit=20, filters=Filters(papers=["okafor2024il6"])).results
-    assert len(mine) > 2 and {h["paper_id"] for h in mine} == {"okafor2024il6"}
-    assert len({h["unit_id"] for h in mine}) == len(mine)
+    assert len(mine) > 2 and {h.paper_id for h in mine} == {"okafor2024il6"}
+    assert len({h.unit_id for h in mine}) == len(mine)
 
 
 def test_filters_apply_before_ranking(examples):
     q = "figure"
     tables = examples.search("bleaching depth", mode="lexical", filters=Filters(object_kind="table")).results
-    assert tables and all(h["object_kind"] == "table" for h in tables)
+    assert tables and all(h.object_kind == "table" for h in tables)
     figs = examples.search(q, mode="lexical", filters=Filters(sources=["object_unit"], object_kind="figure"),
                            limit=50, per_paper=50).results
-    assert figs and all(h["object_kind"] == "figure" for h in figs)
+    assert figs and all(h.object_kind == "figure" for h in figs)
     body = examples.search("macrophages", mode="lexical", filters=Filters(sources=["body_unit"])).results
-    assert body and all(h["source"] == "body_unit" for h in body)
+    assert body and all(h.source == "body_unit" for h in body)
     recent = examples.search("nDCG fusion coral macrophages", mode="lexical",
                              filters=Filters(year_min=2024)).results
-    assert recent and all(h["year"] >= 2024 for h in recent)
+    assert recent and all(h.year >= 2024 for h in recent)
     old = examples.search("nDCG fusion coral macrophages", mode="lexical",
                           filters=Filters(year_min=2022, year_max=2023)).results
-    assert {h["year"] for h in old} == {2022, 2023}
+    assert {h.year for h in old} == {2022, 2023}
 
 
 def test_rrf_arithmetic_on_a_hand_made_example():
@@ -130,7 +135,7 @@ def test_both_fusions_in_hybrid_mode(examples):
     examples.embed(HASH)
     for fusion in ("convex", "rrf"):
         resp = examples.search("phosphorylated STAT3 western blot", mode="hybrid", fusion=fusion, explain=True)
-        assert resp.results[0]["paper_id"] == "okafor2024il6", fusion
+        assert resp.results[0].paper_id == "okafor2024il6", fusion
 
 
 def test_without_vectors_search_degrades_to_lexical_with_a_notice(examples):
@@ -149,12 +154,12 @@ def test_vector_and_hybrid_search_with_explain(examples):
     resp = examples.search("phosphorylated STAT3 western blot", mode="hybrid", explain=True)
     assert resp.mode == "hybrid" and not resp.notices
     top = resp.results[0]
-    assert top["paper_id"] == "okafor2024il6"
-    x = top["explain"]
-    assert x["lexical_rank"] is not None and x["vector_rank"] is not None
+    assert top.paper_id == "okafor2024il6"
+    x = top.explain
+    assert x.lexical_rank is not None and x.vector_rank is not None
     vec = examples.search("phosphorylated STAT3 western blot", mode="vector")
-    assert vec.mode == "vector" and vec.results[0]["paper_id"] == "okafor2024il6"
-    scores = [h["score"] for h in vec.results]
+    assert vec.mode == "vector" and vec.results[0].paper_id == "okafor2024il6"
+    scores = [h.score for h in vec.results]
     assert scores == sorted(scores, reverse=True)
 
 
@@ -163,9 +168,9 @@ def test_vector_filters_never_empty_while_matches_exist(examples):
     # The only table of the coral paper is found even though body text is more similar.
     hits = examples.search("coral bleaching", mode="vector",
                            filters=Filters(papers=["mbeki2022coral"], object_kind="table")).results
-    assert [h["unit_id"] for h in hits] == ["mbeki2022coral:obj:table:1"]
+    assert [h.unit_id for h in hits] == ["mbeki2022coral:obj:table:1"]
     hits = examples.search("coral bleaching", mode="vector", filters=Filters(year_max=2022, year_min=2022)).results
-    assert hits and {h["paper_id"] for h in hits} == {"mbeki2022coral"}
+    assert hits and {h.paper_id for h in hits} == {"mbeki2022coral"}
 
 
 def test_object_found_by_its_citing_sentence(examples):
@@ -173,7 +178,7 @@ def test_object_found_by_its_citing_sentence(examples):
     for mode in ("lexical", "hybrid"):
         hits = examples.search("exact search stays below 50 ms per query", mode=mode,
                                filters=Filters(sources=["object_unit"])).results
-        assert hits[0]["unit_id"] == "lindqvist2023citegraph:obj:figure:2", mode
+        assert hits[0].unit_id == "lindqvist2023citegraph:obj:figure:2", mode
 
 
 def test_vector_cache_refreshes_after_another_process_writes(examples, tmp_path):
@@ -181,7 +186,7 @@ def test_vector_cache_refreshes_after_another_process_writes(examples, tmp_path)
 
     examples.embed(HASH)
     assert examples.search("zebrafish regeneration", mode="vector", limit=50, per_paper=50).results
-    before = {h["paper_id"] for h in examples.search("zebrafish fin regeneration", mode="vector",
+    before = {h.paper_id for h in examples.search("zebrafish fin regeneration", mode="vector",
                                                      limit=50, per_paper=50).results}
     assert "zebra" not in before
     paper = tmp_path / "zebra.md"
@@ -192,12 +197,16 @@ def test_vector_cache_refreshes_after_another_process_writes(examples, tmp_path)
     other.embed(HASH)
     other.close()
     after = examples.search("zebrafish fin regeneration", mode="vector").results
-    assert after[0]["paper_id"] == "zebra"
+    assert after[0].paper_id == "zebra"
 
 
 def test_search_options_validation(examples):
-    with pytest.raises(ValueError):
-        examples.search("x", SearchOptions(mode="semantic"))
+    for bad in (SearchOptions(mode="semantic"), SearchOptions(fusion="rrf", rrf_k=-60),
+                SearchOptions(lexical_weight=float("nan")), SearchOptions(vector_weight=float("inf")),
+                SearchOptions(filters=Filters(year_min=99999999999999999999999)),
+                SearchOptions(filters=Filters(sources=["nope"]))):
+        with pytest.raises(BadArgument):
+            examples.search("x", bad)
 
 
 def test_during_a_build_the_cached_matrix_is_reused_briefly(examples):
@@ -207,12 +216,13 @@ def test_during_a_build_the_cached_matrix_is_reused_briefly(examples):
 
     examples.embed(HASH)
     space = examples.store.active_space()
-    first = examples.vectors.matrix(space)
+    index = VectorIndex(examples.store)  # the SQLite backend's vector search
+    first = index.matrix(space)
     examples.store.db.execute("UPDATE spaces SET generation = generation + 1")
-    assert examples.vectors.matrix(space) is not first  # no build running: reload at once
-    second = examples.vectors.matrix(space)
+    assert index.matrix(space) is not first  # no build running: reload at once
+    second = index.matrix(space)
     examples.store.db.execute("INSERT INTO build_lock VALUES ('embed', ?, 'elsewhere', 0)", (os.getppid(),))
     examples.store.db.execute("UPDATE spaces SET generation = generation + 1")
-    assert examples.vectors.matrix(space) is second  # a build is writing: reuse for a moment
-    examples.vectors.max_staleness = 0
-    assert examples.vectors.matrix(space) is not second  # too old: reload
+    assert index.matrix(space) is second  # a build is writing: reuse for a moment
+    index.max_staleness = 0
+    assert index.matrix(space) is not second  # too old: reload

@@ -38,12 +38,12 @@ def test_docling_markdown_yields_one_object_per_caption(lib):
 def test_caption_phrase_returns_that_object_first(lib, phrase, label):
     lib.add([str(shared("fulltext", "docling-md"))])
     top = lib.search(phrase, mode="lexical").results[0]
-    assert top["source"] == "object_unit" and top["object_label"] == label
-    assert phrase.lower()[:30] in top["caption"].lower()
+    assert top.source == "object_unit" and top.object_label == label
+    assert phrase.lower()[:30] in top.caption.lower()
 
 
 def test_docling_pages_and_tables(lib):
     lib.add([str(shared("fulltext", "docling-md"))])
     hits = lib.search("enc-layers dec-layers TEDs", mode="lexical", filters=Filters(object_kind="table"),
                       per_paper=5).results
-    assert hits and hits[0]["object_label"] == "Table 1"
+    assert hits and hits[0].object_label == "Table 1"

@@ -72,24 +72,22 @@ def test_a_long_unit_is_stored_as_windows_and_found_by_its_last_sentence(tmp_pat
         lib.add([str(tmp_path)])
         windowed = ProviderSpec("hash", "hash-v1", (("dimension", 64), ("window_tokens", 48)))
         report = lib.embed(windowed)
-        assert report.complete and report.windows > report.chunks
+        assert report.complete and report.windows > report.units
         space = lib.store.active_space()
-        assert lib.embedding_status()["active_space"]["window_tokens"] == 48
-        methods = next(u for u in lib.store.query(
-            "SELECT unit_id, length(vector) AS n FROM vectors WHERE space_id=?", (space["id"],))
-            if u["unit_id"] == "alpine:body:0")
-        assert methods["n"] > 64 * 4 and methods["n"] % (64 * 4) == 0
-        assert lib.verify()["ok"]
+        assert lib.embedding_status().active_space.window_tokens == 48
+        methods = next(r for r in lib.store.vector_rows(space.id, "alpine") if r.unit_id == "alpine:body:0")
+        assert methods.nbytes > 64 * 4 and methods.nbytes % (64 * 4) == 0
+        assert lib.verify().ok
         hits = lib.search("zebra mussels clogging the irrigation pipes", mode="vector", per_paper=5).results
-        assert hits[0]["unit_id"] == "alpine:body:0"
-        windowed_score = hits[0]["score"]
+        assert hits[0].unit_id == "alpine:body:0"
+        windowed_score = hits[0].score
 
         # The same library without windows: another space; the whole unit dilutes the sentence.
         whole = lib.embed(ProviderSpec("hash", "hash-v1", (("dimension", 64),)))
-        assert whole.complete and whole.space["fingerprint"] != space["fingerprint"]
-        assert whole.windows == whole.chunks
+        assert whole.complete and whole.space.fingerprint != space.fingerprint
+        assert whole.windows == whole.units
         hits = lib.search("zebra mussels clogging the irrigation pipes", mode="vector", per_paper=5).results
-        unit_score = next(h["score"] for h in hits if h["unit_id"] == "alpine:body:0")
+        unit_score = next(h.score for h in hits if h.unit_id == "alpine:body:0")
         assert windowed_score > unit_score + 0.2
 
 
@@ -103,11 +101,11 @@ def test_a_failing_last_window_fails_the_whole_paper_and_writes_none_of_it(tmp_p
         report = lib.embed(spec, provider_factory=lambda: FaultyProvider(HashProvider(dimension=64, window_tokens=48),
                                                                          plan))
         assert list(report.failed) == ["alpine"] and report.embedded == ["other"]
-        space = report.space["id"]
+        space = report.space.id
         assert lib.store.vector_rows(space, "alpine") == []
         assert [p for p, _ in lib.store.pending(space)] == ["alpine"]
         retry = lib.embed(spec)
-        assert retry.embedded == ["alpine"] and retry.complete and lib.verify()["ok"]
+        assert retry.embedded == ["alpine"] and retry.complete and lib.verify().ok
 
 
 def test_changed_window_size_is_a_new_space_and_reruns_are_no_ops(tmp_path):
@@ -116,13 +114,13 @@ def test_changed_window_size_is_a_new_space_and_reruns_are_no_ops(tmp_path):
         lib.add([str(tmp_path)])
         a = lib.embed(ProviderSpec("hash", "hash-v1", (("dimension", 64), ("window_tokens", 48))))
         again = lib.embed(ProviderSpec("hash", "hash-v1", (("dimension", 64), ("window_tokens", 48))))
-        assert again.chunks == 0 and again.space["id"] == a.space["id"]
+        assert again.units == 0 and again.space.id == a.space.id
         b = lib.embed(ProviderSpec("hash", "hash-v1", (("dimension", 64), ("window_tokens", 96))))
-        assert b.space["id"] != a.space["id"] and b.chunks == a.chunks and b.windows < a.windows
+        assert b.space.id != a.space.id and b.units == a.units and b.windows < a.windows
         # Either space can still be searched by id, e.g. to compare them on the same queries.
         for space in (a.space, b.space):
-            hits = lib.search("steel corer sieved", mode="vector", space_id=space["id"]).results
-            assert hits and hits[0]["unit_id"] == "alpine:body:0"
+            hits = lib.search("steel corer sieved", mode="vector", space_id=space.id).results
+            assert hits and hits[0].unit_id == "alpine:body:0"
         with pytest.raises(NotFound):
             lib.search("steel corer", mode="vector", space_id=999)
 
@@ -150,14 +148,14 @@ def test_real_model_counts_wordpieces_and_finds_a_statement_past_its_256_token_l
         lib.add([str(tmp_path)])
         lib.embed(ProviderSpec("local", None, (("window_tokens", 0),)))
         q = "why do corals lose their colour in hot oceans"
-        truncated = {h["unit_id"]: h["score"] for h in lib.search(q, mode="vector", per_paper=5).results}
+        truncated = {h.unit_id: h.score for h in lib.search(q, mode="vector", per_paper=5).results}
         lib.embed(ProviderSpec("local"))
         hits = lib.search(q, mode="vector", per_paper=5).results
-        assert hits[0]["unit_id"] == "alpine:body:0"
-        assert hits[0]["score"] > truncated.get("alpine:body:0", -1.0) + 0.2
+        assert hits[0].unit_id == "alpine:body:0"
+        assert hits[0].score > truncated.get("alpine:body:0", -1.0) + 0.2
         # No query word occurs in the unit: the snippet is the window that matched, not the opening.
         hits = lib.search("which animals turn white if the sea gets too warm", mode="vector", per_paper=5,
                           explain=True).results
-        alpine = next(h for h in hits if h["unit_id"] == "alpine:body:0")
-        assert alpine["explain"]["vector_window"] > 0
-        assert "bleach" in alpine["snippet"] and "Plot 0 " not in alpine["snippet"]
+        alpine = next(h for h in hits if h.unit_id == "alpine:body:0")
+        assert alpine.explain.vector_window > 0
+        assert "bleach" in alpine.snippet and "Plot 0 " not in alpine.snippet

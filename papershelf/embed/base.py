@@ -80,11 +80,6 @@ def fingerprint(provider: str, model: str, dimension: int, options: dict | None 
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
-def space_options(space: dict) -> dict:
-    """The options a space was built with (they are part of its fingerprint), e.g. window_tokens."""
-    return json.loads(space.get("options") or "{}")
-
-
 def validate(vectors, n_texts: int, dimension: int) -> np.ndarray:
     """The provider's answer as an (n, dim) float32 array, or ProviderError saying what is wrong."""
     try:

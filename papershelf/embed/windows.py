@@ -17,21 +17,12 @@ split across a window boundary still appears whole in one of them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-from ..units import estimate_tokens
-
-# A sentence ends at . ! ? before a capital (perhaps after an opening bracket or quote), or at a
-# line break; not before a digit or lowercase word ("Fig. 2", "vs. 4.1", "e.g. this").
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z])|\s*\n\s*")
+from ..text import estimate_tokens, split_sentences
 
 # Room kept for the model's own markers ([CLS], [SEP]) and the head/body break.
 _SPECIAL = 3
-
-
-def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 
 def estimate_counts(texts: list[str]) -> list[int]:

@@ -14,13 +14,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..document import Document
+from ..errors import IngestError
+from ..text import sha256_hex, slug
 from .markdown import parse_markdown
 
 MAX_TEXT_BYTES = 20 * 1024 * 1024
-
-
-class IngestError(Exception):
-    """A file that cannot become a paper; the message says why, for the user."""
 
 
 def decode_text(data: bytes) -> str:
@@ -123,13 +121,6 @@ class SourceFile:
         return os.path.splitext(self.path)[1].lower()
 
 
-def sha256_hex(*parts: bytes) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(p)
-    return h.hexdigest()
-
-
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
     """Read a file's bytes and content hash (hash before parse: unchanged files are skipped)."""
     ext = os.path.splitext(path)[1].lower()
@@ -171,5 +162,5 @@ def derive_paper_id(doc: Document, path: str) -> str:
     if doc.declared_id:
         return re.sub(r"\s+", "-", doc.declared_id.strip())
     stem = os.path.splitext(os.path.basename(path))[0]
-    slug = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[:48] or "paper"
-    return f"{slug}-{hashlib.sha1(os.path.abspath(path).encode()).hexdigest()[:6]}"
+    name = slug(stem, 48).strip("-") or "paper"
+    return f"{name}-{hashlib.sha1(os.path.abspath(path).encode()).hexdigest()[:6]}"

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..text import split_sentences
+
 _KIND = r"(?P<kind>Figure|Fig\.?|FIGURE|FIG\.?|Table|TABLE|Tab\.)"
 _NUM = r"(?P<num>S?\d+|[IVXLC]+)(?P<panel>[a-z])?"
 _SUPP = r"(?P<supp>(?:Supplementary|Supplemental|SUPPLEMENTARY|Extended\s+Data)\s+)?"
@@ -27,7 +29,6 @@ _REF_RE = re.compile(
     r"(?P<kind>Figures?|Figs?\.?|FIGURES?|FIGS?\.?|Tables?|TABLES?|Tabs?\.)\s*"
     r"(?P<nums>(?:S?\d+|[IVXLC]+)[a-z]?(?:\s*(?:,|and|&|\u2013|-|to)\s*(?:S?\d+|[IVXLC]+)[a-z]?)*)"
 )
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
 _ROMAN = re.compile(r"^[IVXLC]+$")
 
 
@@ -71,11 +72,6 @@ def parse_caption(paragraph: str) -> Caption | None:
     return Caption(kind, make_label(kind, num, bool(m.group("supp"))), num, text)
 
 
-def split_sentences(text: str) -> list[str]:
-    text = " ".join(text.split())
-    return [s for s in _SENTENCE_SPLIT.split(text) if s]
-
-
 def _expand(nums: str) -> list[str]:
     parts = re.split(r"\s*(,|and|&|\u2013|-|to)\s*", nums)
     out: list[str] = []
@@ -114,7 +110,7 @@ def citing_sentences(paragraphs: list[str], max_sentences: int = 6, max_chars: i
     for para in paragraphs:
         if "ig" not in para and "ab" not in para and "IG" not in para and "AB" not in para:
             continue
-        for sentence in split_sentences(para):
+        for sentence in split_sentences(para, keep_lines=False):
             for label in cited_labels(sentence):
                 bucket = out.setdefault(label, [])
                 if sentence in bucket or len(bucket) >= max_sentences:

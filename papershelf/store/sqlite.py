@@ -15,28 +15,50 @@ import threading
 import time
 from contextlib import contextmanager
 
-from ..document import Paper
 from ..errors import LibraryFileError
-from ..units import Manifest, Unit
-from . import Filters
+from ..models import (
+    UNIT_KINDS,
+    Filters,
+    IndexCheck,
+    LexicalHit,
+    LibraryStatus,
+    Manifest,
+    Paper,
+    PaperSummary,
+    UnitKind,
+)
+from ..text import batched
+from ..units import Unit
 from .migrations import APPLICATION_ID, MIGRATIONS
 from .vectors import VectorTables
 
 _COMMON = ["id", "paper_id", "ordinal", "text", "section_path", "section_title", "section_level",
            "page_start", "page_end", "token_estimate", "indexable", "veto_reason", "content_hash"]
-UNIT_TABLES = {
-    "body": ("body_units", _COMMON + ["part"]),
-    "object": ("object_units", _COMMON + ["object_kind", "object_label", "caption_text",
-                                          "nearby_body_text", "table_text"]),
-    "chunk": ("fulltext_chunks", _COMMON),
+# The columns of each kind's unit table (`UnitKind.table`).
+UNIT_COLUMNS = {
+    "body": _COMMON + ["part"],
+    "object": _COMMON + ["object_kind", "object_label", "caption_text", "nearby_body_text", "table_text"],
+    "chunk": _COMMON,
 }
 _PAPER_COLUMNS = ["id", "title", "authors", "year", "venue", "doi", "citekey", "source_path",
                   "source_hash", "source_format", "source_size"]
 
 
+def manifest_columns(kind: UnitKind) -> tuple[str, str, str]:
+    """A kind's count, indexable and hash columns in `manifests` (the schema names hashes by collection)."""
+    return f"{kind.name}_count", f"{kind.name}_indexable", f"{kind.collection}_hash"
+
+
+def placeholders(n: int) -> str:
+    return ",".join("?" * n)
+
+
 class SQLiteStore(VectorTables):
+    """The default backend: one SQLite file (WAL) holding everything."""
+
     def __init__(self, path: str, create: bool = True):
         self.path = os.path.abspath(os.path.expanduser(path))
+        self.location = self.path
         exists = os.path.exists(self.path) and os.path.getsize(self.path) > 0
         if not exists and not create:
             raise LibraryFileError(f"no library at {self.path}: add papers first with `papershelf add PATH`")
@@ -135,8 +157,8 @@ class SQLiteStore(VectorTables):
             "INSERT INTO search_fts(search_fts, rowid, title, heading, body) "
             "SELECT 'delete', rowid, title, heading, body FROM search_docs WHERE paper_id=?", (paper_id,))
         db.execute("DELETE FROM search_docs WHERE paper_id=?", (paper_id,))
-        for table, _ in UNIT_TABLES.values():
-            db.execute(f"DELETE FROM {table} WHERE paper_id=?", (paper_id,))
+        for kind in UNIT_KINDS:
+            db.execute(f"DELETE FROM {kind.table} WHERE paper_id=?", (paper_id,))
         db.execute("DELETE FROM manifests WHERE paper_id=?", (paper_id,))
         if not keep_paper:
             db.execute("DELETE FROM papers WHERE id=?", (paper_id,))
@@ -165,11 +187,13 @@ class SQLiteStore(VectorTables):
                 f"ON CONFLICT(id) DO UPDATE SET {updates}, updated_at=excluded.updated_at",
                 values + [now, now],
             )
-            for kind, (table, columns) in UNIT_TABLES.items():
-                rows = [[getattr(u, c) for c in columns] for u in units if u.kind == kind]
+            for kind in UNIT_KINDS:
+                columns = UNIT_COLUMNS[kind.name]
+                rows = [[getattr(u, c) for c in columns] for u in units if u.kind == kind.name]
                 if rows:
                     db.executemany(
-                        f"INSERT INTO {table}({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
+                        f"INSERT INTO {kind.table}({', '.join(columns)}) VALUES ({placeholders(len(columns))})",
+                        rows)
             title = paper.title or ""
             for u in units:
                 if not u.indexable:
@@ -180,12 +204,11 @@ class SQLiteStore(VectorTables):
                     (u.id, paper.id, u.source, u.object_kind, title, u.heading(), u.search_text()))
                 db.execute("INSERT INTO search_fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)",
                            (cur.lastrowid, title, u.heading(), u.search_text()))
-            db.execute(
-                "INSERT INTO manifests VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (paper.id, manifest.counts["body"], manifest.counts["object"], manifest.counts["chunk"],
-                 manifest.indexable["body"], manifest.indexable["object"], manifest.indexable["chunk"],
-                 manifest.hashes["body"], manifest.hashes["object"], manifest.hashes["chunk"],
-                 manifest.policy_version, now))
+            cols = [c for k in UNIT_KINDS for c in manifest_columns(k)]
+            values = [v for k in UNIT_KINDS for v in (manifest.counts[k.name], manifest.indexable[k.name],
+                                                      manifest.hashes[k.name])]
+            db.execute(f"INSERT INTO manifests(paper_id, {', '.join(cols)}, policy_version, updated_at) "
+                       f"VALUES ({placeholders(len(cols) + 3)})", [paper.id, *values, manifest.policy_version, now])
             if paper.source_path:
                 db.execute("DELETE FROM ingest_failures WHERE source_path=?", (paper.source_path,))
 
@@ -199,36 +222,41 @@ class SQLiteStore(VectorTables):
             return True
 
     @staticmethod
-    def _paper_dict(row: sqlite3.Row) -> dict:
-        d = dict(row)
+    def _paper(row: sqlite3.Row) -> Paper:
+        d = {c: row[c] for c in _PAPER_COLUMNS + ["added_at", "updated_at"]}
         d["authors"] = json.loads(d.get("authors") or "[]")
-        return d
+        return Paper(**d)
 
-    def get_paper(self, paper_id: str) -> dict | None:
+    def get_paper(self, paper_id: str) -> Paper | None:
         rows = self.query("SELECT * FROM papers WHERE id=?", (paper_id,))
-        return self._paper_dict(rows[0]) if rows else None
+        return self._paper(rows[0]) if rows else None
 
-    def get_papers(self, paper_ids: list[str]) -> dict[str, dict]:
-        out: dict[str, dict] = {}
-        ids = list(dict.fromkeys(paper_ids))
-        for i in range(0, len(ids), 500):
-            part = ids[i:i + 500]
-            for row in self.query(f"SELECT * FROM papers WHERE id IN ({','.join('?' * len(part))})", part):
-                out[row["id"]] = self._paper_dict(row)
+    def get_papers(self, paper_ids: list[str]) -> dict[str, Paper]:
+        out: dict[str, Paper] = {}
+        for part in batched(list(dict.fromkeys(paper_ids)), 500):
+            for row in self.query(f"SELECT * FROM papers WHERE id IN ({placeholders(len(part))})", part):
+                out[row["id"]] = self._paper(row)
         return out
 
-    def list_papers(self, limit: int | None = None) -> list[dict]:
-        sql = ("SELECT p.*, m.body_count, m.object_count, m.chunk_count FROM papers p "
-               "LEFT JOIN manifests m ON m.paper_id = p.id ORDER BY p.id")
+    def list_papers(self, limit: int | None = None) -> list[PaperSummary]:
+        counts = ", ".join(f"m.{manifest_columns(k)[0]}" for k in UNIT_KINDS)
+        sql = f"SELECT p.*, {counts} FROM papers p LEFT JOIN manifests m ON m.paper_id = p.id ORDER BY p.id"
         if limit:
             sql += f" LIMIT {int(limit)}"
-        return [self._paper_dict(r) for r in self.query(sql)]
+        return [PaperSummary(self._paper(r), {k.name: r[manifest_columns(k)[0]] or 0 for k in UNIT_KINDS})
+                for r in self.query(sql)]
 
-    def manifest(self, paper_id: str) -> dict | None:
+    def manifest(self, paper_id: str) -> Manifest | None:
         rows = self.query("SELECT * FROM manifests WHERE paper_id=?", (paper_id,))
-        return dict(rows[0]) if rows else None
+        if not rows:
+            return None
+        m = Manifest(policy_version=rows[0]["policy_version"])
+        for k in UNIT_KINDS:
+            count, indexable, hash_ = manifest_columns(k)
+            m.counts[k.name], m.indexable[k.name], m.hashes[k.name] = rows[0][count], rows[0][indexable], rows[0][hash_]
+        return m
 
-    def paper_snapshot(self, paper_id: str) -> tuple[dict | None, dict | None, list[Unit]]:
+    def paper_snapshot(self, paper_id: str) -> tuple[Paper | None, Manifest | None, list[Unit]]:
         """Paper, manifest and units read in one transaction: a consistent view
         even while another process rewrites the paper."""
         with self._lock:
@@ -239,31 +267,28 @@ class SQLiteStore(VectorTables):
                 self.db.execute("COMMIT")
 
     @staticmethod
-    def _unit(kind: str, row: sqlite3.Row) -> Unit:
+    def _unit(kind: UnitKind, row: sqlite3.Row) -> Unit:
         d = dict(row)
         d["indexable"] = bool(d["indexable"])
-        return Unit(kind=kind, **d)
+        return Unit(kind=kind.name, **d)
 
-    def paper_units(self, paper_id: str, kinds=("body", "object", "chunk")) -> list[Unit]:
+    def paper_units(self, paper_id: str) -> list[Unit]:
         out: list[Unit] = []
-        for kind in kinds:
-            table, _ = UNIT_TABLES[kind]
+        for kind in UNIT_KINDS:
             out += [self._unit(kind, r) for r in
-                    self.query(f"SELECT * FROM {table} WHERE paper_id=? ORDER BY ordinal", (paper_id,))]
+                    self.query(f"SELECT * FROM {kind.table} WHERE paper_id=? ORDER BY ordinal", (paper_id,))]
         return out
 
     def get_units(self, unit_ids: list[str]) -> dict[str, Unit]:
+        """Units by id.  A unit id names its kind (`paper:body:3`, `paper:obj:...`), but ids are
+        looked up in every kind's table: a declared paper id may itself contain such a word."""
         out: dict[str, Unit] = {}
         ids = list(dict.fromkeys(unit_ids))
-        for kind, (table, _) in UNIT_TABLES.items():
-            for i in range(0, len(ids), 500):
-                part = ids[i:i + 500]
-                for r in self.query(f"SELECT * FROM {table} WHERE id IN ({','.join('?' * len(part))})", part):
+        for kind in UNIT_KINDS:
+            for part in batched(ids, 500):
+                for r in self.query(f"SELECT * FROM {kind.table} WHERE id IN ({placeholders(len(part))})", part):
                     out[r["id"]] = self._unit(kind, r)
         return out
-
-    def get_unit(self, unit_id: str) -> Unit | None:
-        return self.get_units([unit_id]).get(unit_id)
 
     # -- ingest failures -----------------------------------------------------------
 
@@ -276,19 +301,16 @@ class SQLiteStore(VectorTables):
         rows = self.query("SELECT * FROM ingest_failures WHERE source_path=?", (source_path,))
         return dict(rows[0]) if rows else None
 
-    def failures(self) -> list[dict]:
-        return [dict(r) for r in self.query("SELECT * FROM ingest_failures ORDER BY source_path")]
-
     # -- lexical search ------------------------------------------------------------
 
     @staticmethod
     def _filter_sql(filters: Filters, alias: str = "d") -> tuple[str, list]:
         clauses, params = [], []
         if filters.papers:
-            clauses.append(f"{alias}.paper_id IN ({','.join('?' * len(filters.papers))})")
+            clauses.append(f"{alias}.paper_id IN ({placeholders(len(filters.papers))})")
             params += filters.papers
         if filters.sources:
-            clauses.append(f"{alias}.source IN ({','.join('?' * len(filters.sources))})")
+            clauses.append(f"{alias}.source IN ({placeholders(len(filters.sources))})")
             params += filters.sources
         if filters.object_kind:
             clauses.append(f"{alias}.object_kind = ?")
@@ -299,8 +321,8 @@ class SQLiteStore(VectorTables):
                        filters.year_max if filters.year_max is not None else 10**6]
         return (" AND " + " AND ".join(clauses)) if clauses else "", params
 
-    def lexical(self, match: str, limit: int, filters: Filters,
-                weights: tuple[float, float, float] = (2.0, 2.0, 1.0)) -> list[dict]:
+    def lexical_search(self, match: str, limit: int, filters: Filters,
+                       weights: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> list[LexicalHit]:
         """FTS5 BM25 over the indexable units; `match` must be a safe FTS5 expression.
 
         Without filters the top rows are ranked inside FTS5 before joining their
@@ -318,7 +340,7 @@ class SQLiteStore(VectorTables):
                    "ORDER BY score LIMIT ?) f JOIN search_docs d ON d.rowid = f.rowid ORDER BY f.score")
             params = []
         rows = self.query(sql, [match, *params, limit])
-        return [dict(r) | {"score": -r["score"]} for r in rows]
+        return [LexicalHit(r["unit_id"], r["paper_id"], -r["score"]) for r in rows]
 
     def snippets(self, match: str, unit_ids: list[str]) -> dict[str, str]:
         """FTS5 snippets (terms marked with [ ]) for just the units being shown."""
@@ -331,7 +353,7 @@ class SQLiteStore(VectorTables):
             f"({','.join('?' * len(unit_ids))}))", [match, *unit_ids])
         return {r[0]: r[1] for r in rows}
 
-    def verify_index(self) -> dict:
+    def verify_index(self) -> IndexCheck:
         """FTS5's own integrity check, manifests against unit tables, index rows against indexable units."""
         problems: list[str] = []
         try:
@@ -339,16 +361,17 @@ class SQLiteStore(VectorTables):
                 db.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)")
         except sqlite3.DatabaseError as e:
             problems.append(f"full-text index: {e}")
-        counts = {}
-        for kind, (table, _) in UNIT_TABLES.items():
-            for r in self.query(f"SELECT paper_id, count(*), sum(indexable) FROM {table} GROUP BY paper_id"):
-                counts.setdefault(r[0], {})[kind] = (r[1], r[2])
+        counts: dict[str, dict[str, tuple[int, int]]] = {}
+        for kind in UNIT_KINDS:
+            for r in self.query(f"SELECT paper_id, count(*), sum(indexable) FROM {kind.table} GROUP BY paper_id"):
+                counts.setdefault(r[0], {})[kind.name] = (r[1], r[2])
         for m in self.query("SELECT * FROM manifests"):
             got = counts.get(m["paper_id"], {})
-            for kind, col in (("body", "body"), ("object", "object"), ("chunk", "chunk")):
-                total, live = got.get(kind, (0, 0))
-                if (total, live) != (m[f"{col}_count"], m[f"{col}_indexable"]):
-                    problems.append(f"{m['paper_id']}: manifest says {m[f'{col}_count']} {kind} units, "
+            for kind in UNIT_KINDS:
+                count, indexable, _ = manifest_columns(kind)
+                total, live = got.get(kind.name, (0, 0))
+                if (total, live) != (m[count], m[indexable]):
+                    problems.append(f"{m['paper_id']}: manifest says {m[count]} {kind.name} units, "
                                     f"the library holds {total}")
         indexed = {r[0]: r[1] for r in self.query("SELECT paper_id, count(*) FROM search_docs GROUP BY paper_id")}
         for pid, kinds in counts.items():
@@ -358,27 +381,20 @@ class SQLiteStore(VectorTables):
         orphans = self.query("SELECT count(*) FROM search_docs WHERE paper_id NOT IN (SELECT id FROM papers)")[0][0]
         if orphans:
             problems.append(f"{orphans} search index rows belong to no paper")
-        return {"ok": not problems, "problems": problems[:100]}
+        return IndexCheck(not problems, problems[:100])
 
     # -- status --------------------------------------------------------------------
 
-    def stats(self) -> dict:
-        one = lambda sql: self.query(sql)[0][0]  # noqa: E731
+    def stats(self) -> LibraryStatus:
+        """Papers, units per kind and veto reasons (the embedding part is the library's to add)."""
         units = {}
-        for kind, (table, _) in UNIT_TABLES.items():
-            row = self.query(f"SELECT count(*), coalesce(sum(indexable), 0) FROM {table}")[0]
-            units[kind] = {"total": row[0], "indexable": row[1], "vetoed": row[0] - row[1]}
+        for kind in UNIT_KINDS:
+            row = self.query(f"SELECT count(*), coalesce(sum(indexable), 0) FROM {kind.table}")[0]
+            units[kind.name] = {"total": row[0], "indexable": row[1], "vetoed": row[0] - row[1]}
+        every_unit = " UNION ALL ".join(f"SELECT veto_reason FROM {k.table}" for k in UNIT_KINDS)
         vetoes = {r[0]: r[1] for r in self.query(
-            "SELECT veto_reason, count(*) FROM (SELECT veto_reason FROM body_units UNION ALL "
-            "SELECT veto_reason FROM object_units UNION ALL SELECT veto_reason FROM fulltext_chunks) "
-            "WHERE veto_reason IS NOT NULL GROUP BY veto_reason")}
+            f"SELECT veto_reason, count(*) FROM ({every_unit}) WHERE veto_reason IS NOT NULL GROUP BY veto_reason")}
         size = sum(os.path.getsize(p) for p in (self.path, self.path + "-wal") if os.path.exists(p))
-        return {
-            "library": self.path,
-            "size_bytes": size,
-            "schema_version": self.schema_version,
-            "papers": one("SELECT count(*) FROM papers"),
-            "units": units,
-            "veto_reasons": vetoes,
-            "failed_files": one("SELECT count(*) FROM ingest_failures"),
-        }
+        return LibraryStatus(library=self.path, size_bytes=size, schema_version=self.schema_version,
+                             papers=self.count_papers(), units=units, veto_reasons=vetoes,
+                             failed_files=self.query("SELECT count(*) FROM ingest_failures")[0][0])

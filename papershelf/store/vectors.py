@@ -18,10 +18,9 @@ import time
 import numpy as np
 
 from ..errors import BuildLocked
-
-COLLECTIONS = ("body", "objects", "fulltext")
-# manifest column prefix, embed_state prefix for each collection
-_COLS = {"body": ("body", "body"), "objects": ("object", "objects"), "fulltext": ("chunk", "fulltext")}
+from ..models import COLLECTIONS, UNIT_KINDS, CollectionStatus, Filters, Space, SpaceCheck, VectorHit, VectorRow
+from ..text import batched
+from .vector_index import VectorIndex
 
 PENDING_SQL = """
 WITH live AS (
@@ -64,38 +63,45 @@ def _pid_alive(pid: int) -> bool:
 
 
 class VectorTables:
-    """Mixin for SQLiteStore: everything the embedding build and vector search store."""
+    """Mixin for SQLiteStore: everything the embedding build and vector search store.
+
+    Vector search runs here, in the backend: exact cosine with NumPy over a cached,
+    normalized matrix of the space's windows (`vector_index.py`).
+    """
 
     db: sqlite3.Connection
+    _vector_index: VectorIndex | None = None
+
+    def vector_search(self, space: Space, query: np.ndarray, depth: int, filters: Filters) -> list[VectorHit]:
+        if self._vector_index is None:
+            self._vector_index = VectorIndex(self)
+        return self._vector_index.search(space, query, depth, filters)
 
     # -- spaces ------------------------------------------------------------------
 
     def ensure_space(self, fingerprint: str, provider: str, model: str, dimension: int,
-                     text_format: str, policy_version: int, options: dict | None = None) -> dict:
+                     text_format: str, policy_version: int, options: dict | None = None) -> Space:
         with self.transaction() as db:
             db.execute(
                 "INSERT OR IGNORE INTO spaces(fingerprint, provider, model, dimension, text_format, "
                 "policy_version, options, created_at) VALUES (?,?,?,?,?,?,?,?)",
                 (fingerprint, provider, model, dimension, text_format, policy_version,
                  json.dumps(options or {}, sort_keys=True), time.time()))
-        return self.space_by_fingerprint(fingerprint)
-
-    def space_by_fingerprint(self, fingerprint: str) -> dict | None:
         rows = self.query("SELECT * FROM spaces WHERE fingerprint=?", (fingerprint,))
-        return dict(rows[0]) if rows else None
+        return Space.from_row(dict(rows[0]))
 
-    def get_space(self, space_id: int) -> dict | None:
+    def get_space(self, space_id: int) -> Space | None:
         rows = self.query("SELECT * FROM spaces WHERE id=?", (space_id,))
-        return dict(rows[0]) if rows else None
+        return Space.from_row(dict(rows[0])) if rows else None
 
-    def spaces(self) -> list[dict]:
-        return [dict(r) for r in self.query("SELECT * FROM spaces ORDER BY id")]
+    def spaces(self) -> list[Space]:
+        return [Space.from_row(dict(r)) for r in self.query("SELECT * FROM spaces ORDER BY id")]
 
-    def active_space(self) -> dict | None:
+    def active_space(self) -> Space | None:
         """The space search answers from: the most recently completed one."""
         rows = self.query("SELECT * FROM spaces WHERE completed_at IS NOT NULL "
                           "ORDER BY completed_at DESC, id DESC LIMIT 1")
-        return dict(rows[0]) if rows else None
+        return Space.from_row(dict(rows[0])) if rows else None
 
     def mark_complete(self, space_id: int) -> bool:
         """Mark a space complete (and so active) when nothing is pending or failed in it."""
@@ -105,7 +111,8 @@ class VectorTables:
             db.execute("UPDATE spaces SET completed_at=? WHERE id=?", (time.time(), space_id))
         return True
 
-    def generation(self, space_id: int) -> int:
+    def _generation(self, space_id: int) -> int:
+        """Moves with every vector write in the space, in any process: the vector cache's clock."""
         rows = self.query("SELECT generation FROM spaces WHERE id=?", (space_id,))
         return rows[0][0] if rows else -1
 
@@ -122,7 +129,8 @@ class VectorTables:
         rows = self.query(PENDING_SQL.format(papers=papers), params)
         return [(r[0], r[1]) for r in rows]
 
-    def collection_status(self, space_id: int, pending: list[tuple[str, str]] | None = None) -> dict[str, dict]:
+    def collection_status(self, space_id: int,
+                          pending: list[tuple[str, str]] | None = None) -> dict[str, CollectionStatus]:
         """Per collection: vectors stored, vectors a complete build holds, pending papers.
 
         Pass `pending` when the caller already evaluated the predicate for this space.
@@ -138,8 +146,7 @@ class VectorTables:
             for r in self.query("SELECT paper_id, collection FROM vectors WHERE space_id=? "
                                 "GROUP BY paper_id, collection", (space_id,)):
                 live.setdefault(r[0], set()).add(r[1])
-            for i in range(0, len(pending_ids), 500):
-                part = pending_ids[i:i + 500]
+            for part in batched(pending_ids, 500):
                 for r in self.query("SELECT paper_id, body_indexable, object_indexable, chunk_indexable "
                                     f"FROM manifests WHERE paper_id IN ({','.join('?' * len(part))})", part):
                     for n, c in enumerate(COLLECTIONS):
@@ -151,8 +158,8 @@ class VectorTables:
                 "JOIN manifests m ON m.paper_id = f.paper_id WHERE f.space_id=?", (space_id,)):
             for n, c in enumerate(COLLECTIONS):
                 failed[c] += r[n] > 0
-        return {c: {"stored": stored.get(c, 0), "expected": expected[n], "pending_papers": per[c],
-                    "failed_papers": failed[c]} for n, c in enumerate(COLLECTIONS)}
+        return {c: CollectionStatus(stored.get(c, 0), expected[n], per[c], failed[c])
+                for n, c in enumerate(COLLECTIONS)}
 
     # -- vectors -------------------------------------------------------------------
 
@@ -172,11 +179,12 @@ class VectorTables:
             "SELECT unit_id, unit_hash, vector FROM vectors WHERE space_id=? AND paper_id=?",
             (space_id, paper_id))}
 
-    def write_paper_vectors(self, space_id: int, paper_id: str, rows: list[dict], manifest_hashes: dict,
-                            expected: dict) -> bool:
+    def write_paper_vectors(self, space_id: int, paper_id: str, rows: list[VectorRow], hashes: dict[str, str],
+                            expected: dict[str, int]) -> bool:
         """Replace all of a paper's vectors in a space, with its build state, in one transaction.
 
-        `manifest_hashes` are the hashes the vectors were built from.  If the
+        `hashes` (per kind) are the manifest hashes the vectors were built from; `expected`
+        the vectors per kind a complete build of the paper holds.  If the
         paper was removed meanwhile nothing is written (returns False); if it
         changed meanwhile the state records the old hashes and it stays pending.
         """
@@ -188,13 +196,12 @@ class VectorTables:
                 "INSERT INTO vectors(space_id, collection, unit_id, paper_id, unit_kind, section_path, "
                 "object_kind, object_label, unit_hash, kind_hash, policy_version, token_estimate, vector) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                [(space_id, r["collection"], r["unit_id"], paper_id, r["unit_kind"], r["section_path"],
-                  r["object_kind"], r["object_label"], r["unit_hash"], r["kind_hash"], r["policy_version"],
-                  r["token_estimate"], r["vector"]) for r in rows])
+                [(space_id, r.collection, r.unit_id, paper_id, r.unit_kind, r.section_path,
+                  r.object_kind, r.object_label, r.unit_hash, r.kind_hash, r.policy_version,
+                  r.token_estimate, r.vector) for r in rows])
             db.execute(
                 "INSERT INTO embed_state VALUES (?,?,?,?,?,?,?,?,?)",
-                (space_id, paper_id, manifest_hashes["body"], manifest_hashes["objects"],
-                 manifest_hashes["fulltext"], expected["body"], expected["objects"], expected["fulltext"],
+                (space_id, paper_id, *(hashes[k.name] for k in UNIT_KINDS), *(expected[k.name] for k in UNIT_KINDS),
                  time.time()))
         return True
 
@@ -208,18 +215,22 @@ class VectorTables:
             "SELECT paper_id, reason, failed_at FROM embed_failures WHERE space_id=? ORDER BY paper_id",
             (space_id,))]
 
-    def vector_rows(self, space_id: int, paper_id: str) -> list[dict]:
-        return [dict(r) for r in self.query(
+    def vector_rows(self, space_id: int, paper_id: str) -> list[VectorRow]:
+        """A paper's vector rows in a space, their blobs' sizes instead of the blobs."""
+        return [VectorRow(**dict(r)) for r in self.query(
             "SELECT collection, unit_id, unit_kind, section_path, object_kind, object_label, unit_hash, "
             "kind_hash, policy_version, token_estimate, length(vector) AS nbytes FROM vectors "
             "WHERE space_id=? AND paper_id=? ORDER BY collection, unit_id", (space_id, paper_id))]
 
-    def object_kinds(self, space_id: int) -> dict[str, str]:
+    def _object_kinds(self, space_id: int) -> dict[str, str]:
         """unit_id -> figure/table for the object vectors of a space."""
         return {r[0]: r[1] for r in self.query(
             "SELECT unit_id, object_kind FROM vectors WHERE space_id=? AND object_kind IS NOT NULL", (space_id,))}
 
-    def load_collection(self, space_id: int, collection: str, dimension: int):
+    def _paper_years(self) -> dict[str, int | None]:
+        return {r[0]: r[1] for r in self.query("SELECT id, year FROM papers")}
+
+    def _load_collection(self, space_id: int, collection: str, dimension: int):
         """(unit_ids, paper_ids, windows per unit, float32 matrix of every window) of one
         collection of a space; a unit's windows are consecutive rows of the matrix."""
         rows = self.query("SELECT unit_id, paper_id, vector FROM vectors WHERE space_id=? AND collection=?",
@@ -231,7 +242,7 @@ class VectorTables:
 
     # -- verification -------------------------------------------------------------------
 
-    def verify_space(self, space_id: int, dimension: int) -> dict:
+    def verify_space(self, space: Space) -> SpaceCheck:
         """Check that what the space claims is true, unit by unit.
 
         For every paper the pending predicate calls complete, each indexable unit
@@ -239,9 +250,9 @@ class VectorTables:
         dimension) whose unit hash is the unit's current content hash, and no
         vector may point at a unit that no longer exists.
         """
-        units_sql = ("SELECT id, paper_id, content_hash FROM body_units WHERE indexable=1 UNION ALL "
-                     "SELECT id, paper_id, content_hash FROM object_units WHERE indexable=1 UNION ALL "
-                     "SELECT id, paper_id, content_hash FROM fulltext_chunks WHERE indexable=1")
+        units_sql = " UNION ALL ".join(f"SELECT id, paper_id, content_hash FROM {k.table} WHERE indexable=1"
+                                       for k in UNIT_KINDS)
+        space_id, dimension = space.id, space.dimension
         pending = {p for p, _ in self.pending(space_id)}
         units = {r[0]: (r[1], r[2]) for r in self.query(units_sql)}
         vectors = self.query("SELECT unit_id, paper_id, unit_hash, length(vector) FROM vectors WHERE space_id=?",
@@ -258,9 +269,7 @@ class VectorTables:
                 stale.append(unit_id)
         complete_papers = {p for _, (p, _) in units.items()} - pending
         missing = [u for u, (p, _) in units.items() if p in complete_papers and u not in seen]
-        return {"pending_papers": len(pending), "stale_vectors": stale[:50], "orphan_vectors": orphans[:50],
-                "wrong_size_vectors": bad_size[:50], "missing_vectors": missing[:50],
-                "ok": not (stale or orphans or bad_size or missing)}
+        return SpaceCheck(len(pending), stale[:50], orphans[:50], bad_size[:50], missing[:50], space)
 
     # -- the build lock ------------------------------------------------------------------
 

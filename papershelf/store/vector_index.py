@@ -1,4 +1,4 @@
-"""Exact cosine search with NumPy over a space's vectors.
+"""The SQLite backend's vector search: exact cosine with NumPy over a space's vectors.
 
 All vectors of a space are loaded once into one normalized float32 matrix
 of window vectors (a long unit has several, see embed/windows.py; a unit
@@ -16,22 +16,22 @@ import time
 
 import numpy as np
 
-from .store import Filters
-from .store.vectors import COLLECTIONS
-
-_SOURCE_OF_COLLECTION = {"body": "body_unit", "objects": "object_unit", "fulltext": "legacy_chunk"}
+from ..models import UNIT_KINDS, Filters, Space, VectorHit
 
 
 class _Matrix:
-    def __init__(self, store, space: dict):
-        self.generation = store.generation(space["id"])
+    def __init__(self, store, space: Space):
+        self.generation = store._generation(space.id)
         self.loaded_at = time.monotonic()
-        ids, papers, sources, counts, mats = [], [], [], [], []
-        for c in COLLECTIONS:
-            u, p, n, m = store.load_collection(space["id"], c, space["dimension"])
+        ids: list[str] = []
+        papers: list[str] = []
+        sources: list[str] = []
+        counts, mats = [], []
+        for kind in UNIT_KINDS:
+            u, p, n, m = store._load_collection(space.id, kind.collection, space.dimension)
             ids += u
             papers += p
-            sources += [_SOURCE_OF_COLLECTION[c]] * len(u)
+            sources += [kind.source] * len(u)
             counts.append(n)
             mats.append(m)
         matrix = np.vstack(mats)
@@ -49,9 +49,9 @@ class _Matrix:
         self.unit_ids = np.array(ids, dtype=object)
         self.paper_ids = np.array(papers, dtype=object)
         self.sources = np.array(sources, dtype=object)
-        kinds = store.object_kinds(space["id"])
+        kinds = store._object_kinds(space.id)
         self.object_kinds = np.array([kinds.get(u) for u in ids], dtype=object)
-        years = store.paper_years()
+        years = store._paper_years()
         self.years = np.array([years.get(p) if years.get(p) is not None else -1 for p in papers], dtype=np.int64)
 
     def mask(self, f: Filters) -> np.ndarray | None:
@@ -86,20 +86,19 @@ class VectorIndex:
         self._cache: dict[int, _Matrix] = {}
         self._lock = threading.Lock()
 
-    def matrix(self, space: dict) -> _Matrix:
+    def matrix(self, space: Space) -> _Matrix:
         with self._lock:
-            cached = self._cache.get(space["id"])
-            if cached is None or cached.generation != self.store.generation(space["id"]):
+            cached = self._cache.get(space.id)
+            if cached is None or cached.generation != self.store._generation(space.id):
                 fresh_enough = cached is not None and \
                     time.monotonic() - cached.loaded_at < self.max_staleness and self.store.lock_holder() is not None
                 if not fresh_enough:
-                    cached = self._cache[space["id"]] = _Matrix(self.store, space)
+                    cached = self._cache[space.id] = _Matrix(self.store, space)
             return cached
 
-    def search(self, space: dict, query: np.ndarray, limit: int,
-               filters: Filters) -> list[tuple[str, str, float, int]]:
-        """Top `limit` (unit_id, paper_id, cosine, best window) by exact cosine similarity;
-        a unit scores as its best window, whose index comes back with it."""
+    def search(self, space: Space, query: np.ndarray, limit: int, filters: Filters) -> list[VectorHit]:
+        """Top `limit` units by exact cosine similarity; a unit scores as its best window,
+        whose index comes back with it."""
         m = self.matrix(space)
         if not len(m.unit_ids):
             return []
@@ -123,5 +122,5 @@ class VectorIndex:
             window = 0
             if m.starts is not None:
                 window = int(np.argmax(window_scores[m.starts[i]:m.starts[i] + m.windows[i]]))
-            hits.append((m.unit_ids[i], m.paper_ids[i], float(scores[i]), window))
+            hits.append(VectorHit(m.unit_ids[i], m.paper_ids[i], float(scores[i]), window))
         return hits

@@ -24,11 +24,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from .embed.base import DEFAULT_MODELS, ProviderSpec
-from .errors import PapershelfError
-from .library import Library
-from .search import FUSIONS, MODES, SearchOptions
-from .store import Filters
+from ..embed.base import DEFAULT_MODELS, ProviderSpec
+from ..errors import PapershelfError
+from ..library import Library
+from ..models import Filters
+from ..search import MODES, SearchOptions
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_args_is_help=True, rich_markup_mode=None,
                   help="papershelf: search your library of papers by words and by meaning.")
@@ -40,14 +40,14 @@ err = Console(stderr=True, soft_wrap=True)
 
 
 def _guarded(fn):
-    """Turn user-facing errors into one line on stderr and exit code 1."""
+    """Turn user-facing errors into one line on stderr and the error's exit code."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
         except PapershelfError as e:
-            _fail(str(e))
+            _fail(str(e), e.exit_code)
 
     return wrapper
 
@@ -68,7 +68,8 @@ def _library(create: bool = True) -> Library:
 
 
 def _dump(data) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
+    """One JSON document on stdout; strict JSON (NaN or infinity would be a bug, not output)."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str, allow_nan=False) + "\n")
 
 
 def _fail(message: str, code: int = 1):
@@ -156,7 +157,7 @@ def _do_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, paper
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     show = err.is_terminal and not as_json
-    bar = _progress(show, TextColumn("{task.fields[chunks]} chunks  {task.fields[rate]}"))
+    bar = _progress(show, TextColumn("{task.fields[units]} units  {task.fields[rate]}"))
     task = None
 
     def on_event(e: dict):
@@ -168,12 +169,12 @@ def _do_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, paper
             if not as_json:
                 err.print(f"embedding {e['papers']} papers with {e['provider']}/{e['model']} "
                           f"({e['dimension']}d, {e['workers']} workers); {e['skipped']} already embedded")
-            task = bar.add_task("embedding", total=e["papers"], chunks=0, rate="")
+            task = bar.add_task("embedding", total=e["papers"], units=0, rate="")
         elif e["event"] == "paper" and task is not None:
             t = bar.tasks[0]
-            chunks = t.fields["chunks"] + e.get("chunks", 0)
-            rate = f"{chunks / t.elapsed:.0f}/s" if t.elapsed else ""
-            bar.update(task, advance=1, chunks=chunks, rate=rate)
+            units = t.fields["units"] + e.get("units", 0)
+            rate = f"{units / t.elapsed:.0f}/s" if t.elapsed else ""
+            bar.update(task, advance=1, units=units, rate=rate)
 
     try:
         with bar:
@@ -184,10 +185,10 @@ def _do_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, paper
             signal.signal(s, h)
     d = report.to_dict()
     if not as_json:
-        out.print(f"embedded {d['embedded']} papers ({d['chunks']} units encoded as {d['windows']} windows, "
+        out.print(f"embedded {d['embedded']} papers ({d['units']} units encoded as {d['windows']} windows, "
                   f"{d['reused']} reused) "
                   f"in {d['seconds']:.1f}s; {d['skipped']} already up to date; {len(d['failed'])} failed")
-        if d["chunks"] == 0 and not d["failed"]:
+        if d["units"] == 0 and not d["failed"]:
             out.print("nothing to embed: every paper is up to date")
         for pid, reason in d["failed"].items():
             out.print(f"  [red]failed[/red] {escape(pid)}: {escape(reason)}")
@@ -254,20 +255,14 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
            explain: bool = typer.Option(False, "--explain", help="Show lexical and vector ranks and scores."),
            as_json: bool = typer.Option(False, "--json")):
     """Search the library: body text, figures, tables and chunks."""
-    if mode not in MODES:
-        _fail(f"--mode must be one of {', '.join(MODES)}", 2)
-    if fusion not in FUSIONS:
-        _fail(f"--fusion must be one of {', '.join(FUSIONS)}", 2)
     sources = list(source or [])
-    bad = [s for s in sources if s not in ("body_unit", "object_unit", "legacy_chunk")]
-    if bad or (kind and kind not in ("figure", "table")):
-        _fail("--source takes body_unit, object_unit or legacy_chunk; --kind takes figure or table", 2)
     if kind and not sources:
         sources = ["object_unit"]
     filters = Filters(papers=list(paper or []), year_min=year_from, year_max=year_to, sources=sources,
                       object_kind=kind)
     opts = SearchOptions(mode=mode, limit=limit, per_paper=per_paper, filters=filters, fusion=fusion, rrf_k=rrf_k,
                          lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain)
+    opts.validate()  # before opening the library: a bad option is exit 2 whatever the library holds
     with _library(create=False) as lib:
         resp = lib.search(query, opts)
     if as_json:
@@ -279,16 +274,16 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
         out.print("no results")
         return
     for h in resp.results:
-        where = h["object_label"] or h["section_path"] or h["source"]
-        pages = f" p.{h['pages']}" if h["pages"] else ""
-        year = f" ({h['year']})" if h["year"] else ""
-        out.print(f"[bold]{h['rank']}.[/bold] [cyan]{escape(h['title'] or h['paper_id'])}[/cyan]{year}  "
-                  f"[dim]{h['source']} · {escape(where)}{pages} · {h['unit_id']}[/dim]")
-        out.print(_highlighted(h["snippet"]), highlight=False)
-        if explain and "explain" in h:
-            x = h["explain"]
-            out.print(f"   [dim]score {h['score']} · lexical rank {x['lexical_rank']} ({x['lexical_score']}) · "
-                      f"vector rank {x['vector_rank']} ({x['vector_score']}"
+        where = h.object_label or h.section_path or h.source
+        pages = f" p.{h.pages}" if h.pages else ""
+        year = f" ({h.year})" if h.year else ""
+        out.print(f"[bold]{h.rank}.[/bold] [cyan]{escape(h.title or h.paper_id)}[/cyan]{year}  "
+                  f"[dim]{h.source} · {escape(where)}{pages} · {h.unit_id}[/dim]")
+        out.print(_highlighted(h.snippet or ""), highlight=False)
+        if h.explain is not None:
+            x = h.explain.to_dict()
+            out.print(f"   [dim]score {h.to_dict()['score']} · lexical rank {x['lexical_rank']} "
+                      f"({x['lexical_score']}) · vector rank {x['vector_rank']} ({x['vector_score']}"
                       + (f", window {x['vector_window'] + 1}" if x.get("vector_window") else "") + ")[/dim]")
 
 
@@ -304,7 +299,7 @@ def _highlighted(snippet: str) -> Text:
 def status(as_json: bool = typer.Option(False, "--json")):
     """What the library holds: papers, units, vectors and pending work."""
     with _library(create=False) as lib:
-        st = lib.status()
+        st = lib.status().to_dict()
     if as_json:
         _dump(st)
         return
@@ -341,7 +336,8 @@ def status(as_json: bool = typer.Option(False, "--json")):
 def verify(as_json: bool = typer.Option(False, "--json")):
     """Check the library holds what it claims: index, manifests, and every vector against its unit."""
     with _library(create=False) as lib:
-        result = lib.verify()
+        report = lib.verify()
+    result = report.to_dict()
     if as_json:
         _dump(result)
     else:
@@ -364,7 +360,7 @@ def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
          as_json: bool = typer.Option(False, "--json")):
     """Show a paper (sections and figures/tables) or one unit."""
     with _library(create=False) as lib:
-        d = lib.show(item_id)
+        d = lib.show(item_id).to_dict()
     if as_json:
         _dump(d)
         return
@@ -411,14 +407,14 @@ def remove(paper_id: str = typer.Argument(...), as_json: bool = typer.Option(Fal
 def list_papers(limit: int = typer.Option(50, "--limit", "-n"), as_json: bool = typer.Option(False, "--json")):
     """List the papers in the library."""
     with _library(create=False) as lib:
-        rows = lib.store.list_papers(limit)
+        rows = lib.papers(limit)
     if as_json:
-        _dump(rows)
+        _dump([r.to_dict() for r in rows])
         return
     t = Table("id", "title", "year", "body", "objects", "chunks")
     for r in rows:
-        t.add_row(escape(r["id"]), escape((r["title"] or "")[:70]), str(r["year"] or ""), str(r["body_count"]),
-                  str(r["object_count"]), str(r["chunk_count"]))
+        t.add_row(escape(r.paper.id), escape((r.paper.title or "")[:70]), str(r.paper.year or ""),
+                  *(str(r.units[k]) for k in ("body", "object", "chunk")))
     out.print(t)
 
 
@@ -437,7 +433,7 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
                keep: Optional[str] = typer.Option(None, "--keep", help="Build (or reuse) the library at this path."),
                as_json: bool = typer.Option(False, "--json")):
     """nDCG@10, recall@100, MRR@10 and query latency per mode on a BEIR dataset."""
-    from .beir import run_beir
+    from ..beir import run_beir
 
     modes = list(mode or MODES)
     if any(m not in MODES for m in modes):

@@ -1,0 +1,13 @@
+"""Lexical, vector and hybrid retrieval over body units, objects and chunks.
+
+    query.py     any user string -> a safe FTS5 expression
+    fusion.py    convex / reciprocal-rank fusion and the per-paper cap (pure functions)
+    snippets.py  the text a hit shows
+    options.py   SearchOptions and their validation
+    engine.py    one search: retrieve from the store, fuse, cap, build typed hits
+"""
+
+from .engine import run_search
+from .options import FUSIONS, MODES, SearchOptions
+
+__all__ = ["FUSIONS", "MODES", "SearchOptions", "run_search"]

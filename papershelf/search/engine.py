@@ -1,0 +1,160 @@
+"""One search: retrieve from the store, fuse, cap per paper, build typed hits.
+
+* Lexical: the store's BM25 over (title, heading, body) with per-column weights,
+  on the safe FTS5 expression from `query.fts_query`.
+* Vector: the store's vector search in one embedding space (each backend pushes
+  top-k and filters down; a unit scores as its best window).
+* Hybrid: both lists fused (`fusion.py`); the query embedding runs beside BM25.
+
+Then one hit per unit, at most `per_paper` hits per paper (unless the search
+is restricted to papers), and every hit carries where it came from.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+
+from ..errors import VectorUnavailable
+from ..models import Explain, Hit, LexicalHit, Paper, SearchResponse, VectorHit
+from ..units import Unit
+from .fusion import cap_per_paper, convex, ranked, rrf
+from .options import SearchOptions
+from .query import fts_query, query_terms
+from .snippets import make_snippet, pages_of
+
+# vector_fn(query, depth, filters) -> hits, or raises VectorUnavailable with the notice to show.
+VectorFn = Callable[..., list[VectorHit]]
+# passage_fn(unit, paper, window) -> the text of one of the unit's windows (None: unknown).
+PassageFn = Callable[[Unit, Paper, int], "str | None"]
+
+
+@dataclass
+class _Retrieved:
+    """The two ranked lists of one search, and what happened getting them."""
+
+    mode: str
+    lexical: list[LexicalHit] = field(default_factory=list)
+    vector: list[VectorHit] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _vector_list(query: str, opts: SearchOptions, vector_fn: VectorFn | None,
+                 timings: dict[str, float]) -> tuple[list[VectorHit], str | None]:
+    t = time.perf_counter()
+    try:
+        if vector_fn is None:
+            raise VectorUnavailable("no embeddings: run `papershelf embed` for meaning-based search")
+        return vector_fn(query, opts.depth, opts.filters), None
+    except VectorUnavailable as e:
+        return [], str(e)
+    finally:
+        timings["vector_ms"] = (time.perf_counter() - t) * 1000
+
+
+def _retrieve(store, query: str, match: str | None, opts: SearchOptions, vector_fn: VectorFn | None,
+              pool: Executor) -> _Retrieved:
+    """Both lists the mode asks for; without vectors, the lexical list and a notice saying why."""
+    got = _Retrieved(opts.mode)
+
+    def lexical() -> list[LexicalHit]:
+        t = time.perf_counter()
+        hits = store.lexical_search(match, opts.depth, opts.filters, opts.field_weights) if match else []
+        got.timings["lexical_ms"] = (time.perf_counter() - t) * 1000
+        return hits
+
+    # The query embedding (model or HTTP, GIL released) runs beside BM25.
+    pending = pool.submit(_vector_list, query, opts, vector_fn, got.timings) \
+        if opts.mode in ("vector", "hybrid") else None
+    if opts.mode in ("lexical", "hybrid"):
+        got.lexical = lexical()
+    if pending is not None:
+        got.vector, problem = pending.result()
+        if problem:
+            got.notices.append(f"{problem}; showing lexical results")
+            if opts.mode == "vector":
+                got.lexical = lexical()
+            got.mode = "lexical"
+    return got
+
+
+def _fuse(got: _Retrieved, opts: SearchOptions) -> dict[str, float]:
+    if got.mode == "lexical":
+        return {h.unit_id: h.score for h in got.lexical}
+    if got.mode == "vector":
+        return {h.unit_id: h.score for h in got.vector}
+    if opts.fusion == "rrf":
+        return rrf([([h.unit_id for h in got.lexical], opts.lexical_weight),
+                    ([h.unit_id for h in got.vector], opts.vector_weight)], opts.rrf_k)
+    return convex([([(h.unit_id, h.score) for h in got.lexical], opts.lexical_weight),
+                   ([(h.unit_id, h.score) for h in got.vector], opts.vector_weight)])
+
+
+def _explain(uid: str, got: _Retrieved) -> Explain:
+    x = Explain()
+    for rank, h in enumerate(got.lexical, start=1):
+        if h.unit_id == uid:
+            x.lexical_rank, x.lexical_score = rank, h.score
+            break
+    for rank, v in enumerate(got.vector, start=1):
+        if v.unit_id == uid:
+            x.vector_rank, x.vector_score, x.vector_window = rank, v.score, v.window
+            break
+    return x
+
+
+def _snippet(unit: Unit, paper: Paper, fts_snippet: str | None, terms: list[str], window: int,
+             passage_fn: PassageFn | None) -> str:
+    """The FTS5 snippet when it marks a query word; else the passage that matched by meaning."""
+    snippet = fts_snippet
+    if not snippet or "[" not in snippet:
+        text = unit.search_text() or unit.text
+        if window and passage_fn is not None:  # matched by meaning past the opening window
+            text = passage_fn(unit, paper, window) or text
+        snippet = make_snippet(text, terms)
+    return " ".join(snippet.split())
+
+
+def _hits(store, query: str, match: str | None, picked: list[str], scores: dict[str, float], got: _Retrieved,
+          opts: SearchOptions, passage_fn: PassageFn | None) -> list[Hit]:
+    """Typed hits for the picked units, read from the store once for all of them."""
+    units = store.get_units(picked)
+    papers = store.get_papers([u.paper_id for u in units.values()])
+    fts_snippets = store.snippets(match, picked) if opts.snippets and match else {}
+    windows = {v.unit_id: v.window for v in got.vector}
+    terms = query_terms(query)
+    hits: list[Hit] = []
+    for uid in picked:
+        unit = units.get(uid)
+        paper = papers.get(unit.paper_id) if unit else None
+        if unit is None or paper is None:  # removed between ranking and now
+            continue
+        snippet = _snippet(unit, paper, fts_snippets.get(uid), terms, windows.get(uid, 0), passage_fn) \
+            if opts.snippets else None
+        hits.append(Hit(
+            rank=len(hits) + 1, score=scores[uid], source=unit.source, paper_id=paper.id, title=paper.title,
+            authors=paper.authors, year=paper.year, unit_id=uid, section_path=unit.section_path,
+            pages=pages_of(unit), object_kind=unit.object_kind, object_label=unit.object_label,
+            caption=unit.caption_text if unit.kind == "object" else None, snippet=snippet,
+            explain=_explain(uid, got) if opts.explain else None))
+    return hits
+
+
+def run_search(store, query: str, opts: SearchOptions, pool: Executor, vector_fn: VectorFn | None = None,
+               passage_fn: PassageFn | None = None) -> SearchResponse:
+    """Run one search.  `vector_fn(query, depth, filters)` returns ranked vector hits or
+    raises `VectorUnavailable` with a notice; `passage_fn(unit, paper, window)` gives the
+    text of a unit's window, so a hit found by meaning shows the passage that matched."""
+    opts.validate()
+    t0 = time.perf_counter()
+    match = fts_query(query)
+    got = _retrieve(store, query, match, opts, vector_fn, pool)
+    scores = _fuse(got, opts)
+    paper_of = {h.unit_id: h.paper_id for h in got.lexical} | {h.unit_id: h.paper_id for h in got.vector}
+    picked = cap_per_paper(ranked(scores), paper_of, opts.limit, None if opts.filters.papers else opts.per_paper)
+    hits = _hits(store, query, match, picked, scores, got, opts, passage_fn)
+    got.timings["total_ms"] = (time.perf_counter() - t0) * 1000
+    return SearchResponse(query, got.mode, hits, got.notices, {k: round(v, 2) for k, v in got.timings.items()})

@@ -1,0 +1,52 @@
+"""Turning any user string into a safe FTS5 query, and the terms snippets mark.
+
+Words are quoted, hyphenated terms become phrases ("IL-6" -> "IL 6"), quoted
+phrases stay phrases, a trailing * is a prefix query, FTS operators are plain
+words.  No user input ever reaches FTS5 syntax, so no query is a syntax error.
+"""
+
+from __future__ import annotations
+
+import re
+
+STOPWORDS = frozenset("""
+a an and are as at be but by for from has have in into is it its of on or that the their then there these
+they this to was were which will with not no near we our than been can also such
+""".split())
+_WORD = re.compile(r"\w+", re.U)
+_PHRASE = re.compile(r'"([^"]*)"')
+
+
+def _quote(tokens: list[str]) -> str:
+    return '"' + " ".join(tokens) + '"'
+
+
+def query_terms(text: str) -> list[str]:
+    return [t.lower() for t in _WORD.findall(text)]
+
+
+def fts_query(text: str) -> str | None:
+    """A safe FTS5 MATCH expression for any user string (None when it has no words)."""
+    clauses: list[str] = []
+    for phrase in _PHRASE.findall(text):
+        tokens = _WORD.findall(phrase)
+        if tokens:
+            clauses.append(_quote(tokens))
+    plain: list[str] = []
+    for word in _PHRASE.sub(" ", text).split():
+        tokens = _WORD.findall(word)
+        if not tokens:
+            continue
+        if len(tokens) > 1:
+            clauses.append(_quote(tokens))  # IL-6, COVID-19, e.g. "3.5"
+        elif word.endswith("*") and len(tokens[0]) >= 2:
+            clauses.append(_quote(tokens) + "*")
+        else:
+            plain.append(tokens[0])
+    content = [w for w in plain if w.lower() not in STOPWORDS]
+    if not content and not clauses:
+        content = plain
+    clauses += [_quote([w]) for w in dict.fromkeys(content)]
+    if not clauses:
+        return None
+    return " OR ".join(dict.fromkeys(clauses))

@@ -1,0 +1,55 @@
+"""Small text helpers every layer shares, each written once: sentences, slugs,
+hashes, token estimates and batches.
+
+They live together because two versions of any of them drift apart (two
+sentence splitters once disagreed about "Fig. 2"), and a change to one of them
+changes content hashes, so it must be made in one place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+# A sentence ends at . ! ? before a capital (perhaps after an opening bracket or quote), or at a
+# line break; not before a digit or lowercase word ("Fig. 2", "vs. 4.1", "e.g. this").
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z])|\s*\n\s*")
+_WORD = re.compile(r"\S+")
+
+
+def split_sentences(text: str, keep_lines: bool = True) -> list[str]:
+    """Sentences of `text`.  With `keep_lines` a line break also ends a sentence (for text
+    whose lines are meaningful); without, the text is first joined into one line."""
+    if not keep_lines:
+        text = " ".join(text.split())
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+def slug(text: str, limit: int | None = None) -> str:
+    """Lower-case ASCII words joined by hyphens: for ids made from names and labels."""
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return s[:limit] if limit else s
+
+
+def sha256_hex(*parts: str | bytes) -> str:
+    """sha256 over the parts, each followed by a separator, so ("ab", "c") != ("a", "bc")."""
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else p.encode("utf-8", "surrogatepass"))
+        h.update(b"\x1f")
+    return h.hexdigest()
+
+
+def estimate_tokens(text: str) -> int:
+    """Roughly what a subword tokenizer makes of English prose: 4 tokens per 3 words."""
+    return max(1, (len(_WORD.findall(text)) * 4 + 2) // 3) if text.strip() else 0
+
+
+def batched(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    """Consecutive slices of at most `size` items (e.g. ids for one `IN (...)` query)."""
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
