@@ -25,7 +25,7 @@ import re
 
 from ..document import Block, Document
 from .captions import CAPTION_RE
-from .pdf_headings import BodyStyle, Para, line_starts_heading, to_blocks
+from .pdf_headings import BodyStyle, Para, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
 
 _DIGITS = re.compile(r"\d+")
@@ -182,7 +182,9 @@ def _breaks(prev: Line, ln: Line, left: float, body: BodyStyle, opens_heading: b
         return True
     if CAPTION_RE.match(ln.text) or ln.runin or (opens_heading and not prev_heading):
         return True
-    if prev_heading and block_len == 1 and ln.size <= prev.size and not prev.text.endswith(("-", "\x02")):
+    same_style = abs(ln.size - prev.size) < 0.3 and ln.bold == prev.bold
+    if prev_heading and block_len == 1 and not prev.text.endswith(("-", "\x02")) \
+            and not (same_style and strong(prev, body) and ln.text[:1].islower() is False and pitch < 1.5 * prev.size):
         return True
     if ln.bold != prev.bold and (prev_heading or opens_heading):
         return True
@@ -195,6 +197,7 @@ def _breaks(prev: Line, ln: Line, left: float, body: BodyStyle, opens_heading: b
 def _paragraphs(column: list[Line], body: BodyStyle) -> list[Para]:
     """A column's lines cut into paragraphs."""
     left = _column_left(column)
+    right = max(ln.x1 for ln in column)
     paras: list[Para] = []
     heading_like = [line_starts_heading(ln, body) for ln in column]
     for i, ln in enumerate(column):
@@ -202,7 +205,8 @@ def _paragraphs(column: list[Line], body: BodyStyle) -> list[Para]:
             paras[-1].lines.append(ln)
             continue
         gap = None if i == 0 else (ln.bottom - column[i - 1].bottom) / max(ln.size, 1.0)
-        paras.append(Para([ln], gap_above=gap, column_start=i == 0, indent=ln.x0 - left))
+        centred = ln.x0 - left > 2 * ln.size and abs((ln.x0 + ln.x1) / 2 - (left + right) / 2) < 0.05 * (right - left)
+        paras.append(Para([ln], gap_above=gap, column_start=i == 0, indent=ln.x0 - left, centred=centred))
     for p in paras:
         p.text = _join([ln.text for ln in p.lines])
     if paras:

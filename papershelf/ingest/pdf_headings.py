@@ -36,6 +36,7 @@ _STANDARD_RE = re.compile(rf"^(?:{_OUTSIDE}|{_BODY})$", re.I)
 _NUMBERED = re.compile(
     r"^(?:(?P<app>appendix)\s+)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,5}|[A-Z](?:\.\d{1,2}){0,2})"
     r"(?P<sep>[.):]?)\s+(?P<title>\S.*)$", re.I)
+_FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Chart|Plate)\s+[\dIVX]+\b")
 _ROMAN = {"I": 1, "V": 5, "X": 10}
 _APPENDIX = 100  # appendix A is section 101: it follows any numbered section
 
@@ -55,6 +56,7 @@ class Para:
     gap_above: float | None = None  # baseline pitch above the first line, in font sizes; None at a column top
     column_start: bool = False
     column_end: bool = False
+    centred: bool = False  # the first line sits in the middle of its column, well away from its left edge
     indent: float = 0.0  # first line's x0 minus the column's left edge
 
     @property
@@ -92,7 +94,7 @@ def _plausible_title(title: str, strong_style: bool) -> bool:
     if re.search(r"[.!?]\s+[A-Za-z]", title) or ("=" in title):
         return False  # a sentence: a run-in heading followed by its paragraph, or text
     first = next(c for c in title if c.isalpha())
-    return first.isupper() and (strong_style or not title.endswith((".", ":")))
+    return (first.isupper() or not first.isascii()) and (strong_style or not title.endswith((".", ":")))
 
 
 class Numbering:
@@ -101,6 +103,7 @@ class Numbering:
     def __init__(self) -> None:
         self.last: tuple[int, ...] | None = None
         self.roman = False
+        self.titles: dict[tuple[int, ...], str] = {}
 
     def keys(self, m: re.Match) -> list[tuple[int, ...]]:
         """Positions a printed number could stand for, most likely first."""
@@ -141,7 +144,11 @@ class Numbering:
 
     def accept(self, m: re.Match, slack: int) -> tuple[int, ...] | None:
         for key in self.keys(m):
+            if self.titles.get(key) == m.group("title").lower():
+                self.last = key  # the same heading again: a table of contents came first
+                return key
             if self.follows(key, slack):
+                self.titles[key] = m.group("title").lower()
                 if self.last is None:
                     self.roman = not m.group("num")[0].isdigit() and key[0] < _APPENDIX
                 self.last = key
@@ -149,9 +156,11 @@ class Numbering:
         return None
 
 
-def _standalone(p: Para) -> bool:
-    """A line on its own with space above it, as headings are set."""
-    return len(p.lines) == 1 and p.first.alone and (p.gap_above is None or p.gap_above >= 1.45)
+def _standalone(p: Para, body: BodyStyle) -> bool:
+    """A line on its own, at least body size, with space above it, as headings are set (a column's
+    first line has no space above to show: there it may as well continue a paragraph or a figure)."""
+    ln = p.first
+    return len(p.lines) == 1 and ln.alone and ln.size >= body.size - 0.5 and ((p.gap_above or 0) >= 1.45 or p.centred)
 
 
 def _style_key(line) -> tuple[float, bool]:
@@ -193,7 +202,7 @@ class _Decider:
     def decide(self, p: Para) -> tuple[str, int] | None:
         """(title, level) when the paragraph is a heading."""
         text = p.text.strip()
-        if len(p.lines) > 2 or CAPTION_RE.match(text):
+        if len(p.lines) > 2 or CAPTION_RE.match(text) or _FLOAT.match(text):
             return None
         is_strong = all(strong(x, self.body) for x in p.lines)
         m = _NUMBERED.match(text)
@@ -203,7 +212,7 @@ class _Decider:
                 return text, self._set_level(len(key), p.first.size)
         bare = self._bare(p)
         if _STANDARD_RE.match(bare) and len(p.lines) == 1:
-            if is_strong or _capitals(bare) or _standalone(p):
+            if is_strong or _capitals(bare) or _standalone(p, self.body):
                 return text, self._standard_level(bare, p.first)
         if not self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
             return text, self._set_level(self.ranks.get(_style_key(p.first), 2), p.first.size)
@@ -217,7 +226,7 @@ class _Decider:
         if is_strong or caps:
             return self.numbering.accept(m, 1) if _plausible_title(title, True) else None
         # In the body's own style: only the very next number, alone on its line with space above.
-        if _standalone(p) and len(title.split()) <= 8 and _plausible_title(title, False) and m.group("num")[0].isdigit():
+        if _standalone(p, self.body) and len(title.split()) <= 8 and _plausible_title(title, False) and m.group("num")[0].isdigit():
             return self.numbering.accept(m, 0)
         return None
 

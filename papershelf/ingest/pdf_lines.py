@@ -191,13 +191,22 @@ def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float) -> str:
     return "".join(out)
 
 
-def _runin(tp: _TextPage, text: str, lead16: int) -> str:
-    """The bold lead-in of a line that starts bold and goes on in roman ("Training. We ...")."""
-    for m in re.finditer(r"[.:—]\s+(?=\S)", text[:90]):
-        before = tp.char_index(lead16 + _u16(text[:m.start()]))
-        after = tp.char_index(lead16 + _u16(text[:m.end()]))
+_LEAD_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.|[A-Z]\.)\s+")
+
+
+def _runin(tp: _TextPage, text: str, lead16: int, last: int) -> str:
+    """The bold lead-in of a line that starts bold (after its number, which may be roman) and goes
+    on in roman: "Training. We ..." or "2.2. Closeness centrality. The farness ..."."""
+    m = _LEAD_NUMBER.match(text)
+    start = m.end() if m else 0
+    if tp.bold(last) or not tp.bold(tp.char_index(lead16 + _u16(text[:start]))):
+        return ""
+    for m in re.finditer(r"[.:—]\s+(?=\S)", text[start:start + 90]):
+        end = start + m.start()
+        before = tp.char_index(lead16 + _u16(text[:end]))
+        after = tp.char_index(lead16 + _u16(text[:start + m.end()]))
         if tp.bold(before) and not tp.bold(after):
-            return text[:m.start() + 1]
+            return text[:end + 1]
         if not tp.bold(before):
             break
     return ""
@@ -223,7 +232,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
             parts = [_scripts(tp, stripped, lead16, size)]
     else:
         parts = _deal(tp, stripped, lead16, pieces)
-    runin = _runin(tp, stripped, lead16) if bold_first and not bold_last and len(pieces) == 1 else ""
+    runin = _runin(tp, stripped, lead16, last) if not bold_last and len(pieces) == 1 else ""
     out = []
     for piece, part in zip(pieces, parts):
         if part.strip():
