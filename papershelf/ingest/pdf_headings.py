@@ -52,6 +52,7 @@ class Para:
     """Lines of one column read as one paragraph, with what a reader sees around them."""
 
     lines: list = field(default_factory=list)  # pdf.Line
+    in_figure: bool = False  # short text next to a caption: labels of a chart or cells of a table
     text: str = ""
     gap_above: float | None = None  # baseline pitch above the first line, in font sizes; None at a column top
     column_start: bool = False
@@ -104,6 +105,17 @@ class Numbering:
         self.last: tuple[int, ...] | None = None
         self.roman = False
         self.titles: dict[tuple[int, ...], str] = {}
+        self.list_last = 0  # the last item of a numbered list running in the text (1., 2., 3. ...)
+
+    def list_item(self, m: re.Match) -> bool:
+        """Is this number the next item of a list in progress?  A list that reaches "4." inside §3
+        does not make its fourth item section 4.  A rejected number may start or continue a list."""
+        num = m.group("num")
+        n = int(num) if num.isdigit() else None
+        if n is not None and n == self.list_last + 1:
+            self.list_last = n
+            return True
+        return False
 
     def keys(self, m: re.Match) -> list[tuple[int, ...]]:
         """Positions a printed number could stand for, most likely first."""
@@ -149,6 +161,7 @@ class Numbering:
                 return key
             if self.follows(key, slack):
                 self.titles[key] = m.group("title").lower()
+                self.list_last = 0
                 if self.last is None:
                     self.roman = not m.group("num")[0].isdigit() and key[0] < _APPENDIX
                 self.last = key
@@ -191,7 +204,7 @@ class _Decider:
 
     def _unnumbered_candidate(self, p: Para) -> bool:
         ln = p.first
-        if len(p.lines) > 2 or not all(strong(x, self.body) for x in p.lines) or not ln.alone:
+        if len(p.lines) > 2 or not all(strong(x, self.body) for x in p.lines) or not ln.alone or p.in_figure:
             return False
         if CAPTION_RE.match(p.text) or len(p.text.split()) > 10 or p.text.endswith((".", ",", ";")):
             return False
@@ -207,7 +220,7 @@ class _Decider:
         is_strong = all(strong(x, self.body) for x in p.lines)
         m = _NUMBERED.match(text)
         if m and not re.match(r"^\d+(\.\d+)*\s+\d", text):
-            key = self._numbered(m, p, is_strong)
+            key = None if (not is_strong and self.numbering.list_item(m)) else self._numbered(m, p, is_strong)
             if key:
                 return text, self._set_level(len(key), p.first.size)
         bare = self._bare(p)
@@ -270,8 +283,30 @@ def _numbered_start(text: str) -> bool:
     return bool(re.match(r"^(?:\d+(?:\.\d+)*|[IVX]+|[A-Z])[.)]\s", text))
 
 
+def _mark_figure_text(paras: list[Para]) -> None:
+    """Short pieces of text just before a figure caption or just after a table caption (where
+    table cells sit) belong to the figure or table: axis labels, legends, cells."""
+    def short(p: Para) -> bool:
+        return len(p.text) < 80 and all(len(ln.text) < 40 for ln in p.lines) and not _numbered_start(p.text)
+
+    for i, p in enumerate(paras):
+        m = CAPTION_RE.match(p.text)
+        if not m:
+            continue
+        j = i - 1
+        while j >= 0 and short(paras[j]) and not CAPTION_RE.match(paras[j].text):
+            paras[j].in_figure = True
+            j -= 1
+        if m.group("kind").lower().startswith("tab"):
+            j = i + 1
+            while j < len(paras) and short(paras[j]) and not CAPTION_RE.match(paras[j].text):
+                paras[j].in_figure = True
+                j += 1
+
+
 def to_blocks(paras: list[Para], body: BodyStyle) -> list[Block]:
     """Blocks in reading order: headings where a reader sees them, text everywhere else."""
+    _mark_figure_text(paras)
     decider = _Decider(paras, body)
     blocks: list[Block] = []
     for p in paras:

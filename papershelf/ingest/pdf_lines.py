@@ -129,15 +129,17 @@ def _pieces(boxes: list[tuple], size: float) -> list[list[tuple]]:
     the next box sits below the last (pdfium joined two lines).  Raised or lowered boxes that
     overlap the line (super- and subscripts) stay in it."""
     pieces = [[boxes[0]]]
+    top, bottom = boxes[0][1], boxes[0][3]
     for b in boxes[1:]:
         cur = pieces[-1]
-        top, bottom = min(x[1] for x in cur), max(x[3] for x in cur)
         overlap = min(bottom, b[3]) - max(top, b[1])
         new_line = overlap < 0.3 * min(bottom - top, b[3] - b[1])
         if new_line or b[0] - cur[-1][2] > max(12.0, 2.5 * size):
             pieces.append([b])
+            top, bottom = b[1], b[3]
         else:
             cur.append(b)
+            top, bottom = min(top, b[1]), max(bottom, b[3])
     return pieces
 
 
@@ -255,7 +257,11 @@ def _main_box(boxes: list[tuple]) -> tuple:
 def _has_script(boxes: list[tuple], size: float) -> bool:
     """A small box on a raised or lowered baseline: a superscript or subscript."""
     main = _main_box(boxes)
-    return any(b[3] - b[1] < 0.8 * (main[3] - main[1]) and abs(b[3] - main[3]) > 0.2 * size for b in boxes)
+    for b in boxes:
+        if b[3] - b[1] < 0.8 * (main[3] - main[1]):
+            if main[3] - b[3] > 0.25 * size or (b[3] - main[3] > 0.1 * size and b[1] - main[1] > 0.25 * size):
+                return True
+    return False
 
 
 def page_lines(page, number: int) -> tuple[list[Line], float, float]:
