@@ -21,6 +21,7 @@ The layout analysis is deliberately small and explainable:
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from ..document import Block, Document
@@ -30,7 +31,7 @@ from .pdf_lines import Line, page_lines
 
 _DIGITS = re.compile(r"\d+")
 _STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
-_FIRST_HEAD = re.compile(r"^(?:(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.I)
+_FIRST_HEAD = re.compile(r"^(?:(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
 
 Page = tuple[list[Line], float, float]
 
@@ -73,7 +74,7 @@ def _flush_band(columns: list[list[Line]], left: list[Line], right: list[Line]) 
 
 def _mark_side_by_side(column: list[Line]) -> None:
     """Lines sharing a baseline with another line of the column (table cells, chart labels)."""
-    for a, b in zip(column, column[1:]):
+    for a, b in itertools.pairwise(column):
         overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
         if overlap > 0.5 * min(a.height, b.height):
             a.alone = b.alone = False
@@ -267,7 +268,7 @@ _NAME = re.compile(r"^[A-Z][\w'’\-.´`¨]*(?:\s+(?:[A-Z][\w'’\-.´`¨]*|van|
 _NOT_NAME = re.compile(r"\b(universit\w*|institut\w*|department|school|college|laborator\w*|lab|research|science|"
                        r"sciences|division|center|centre|inc|corporation|google|microsoft|group|faculty|hospital|"
                        r"abstract|introduction|street|road|usa|germany|china|france|japan|india|canada|republic|kingdom|"
-                       r"states|health|america|proceedings|journal|conference)\b", re.I)
+                       r"states|health|america|proceedings|journal|conference)\b", re.IGNORECASE)
 
 
 def _names(text: str) -> list[str]:

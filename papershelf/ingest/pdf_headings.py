@@ -31,11 +31,11 @@ _BODY = (r"introduction|background|related work|prior work|previous work|methods
          r"methods and materials|methodology|results|discussion|results and discussion|conclusions?|"
          r"conclusions? and future work|future work|summary|experiments?|evaluation|discussion and conclusions?|"
          r"concluding remarks|overview|preliminaries|contents")
-_OUTSIDE_RE = re.compile(rf"^(?:{_OUTSIDE})$", re.I)
-_STANDARD_RE = re.compile(rf"^(?:{_OUTSIDE}|{_BODY})$", re.I)
+_OUTSIDE_RE = re.compile(rf"^(?:{_OUTSIDE})$", re.IGNORECASE)
+_STANDARD_RE = re.compile(rf"^(?:{_OUTSIDE}|{_BODY})$", re.IGNORECASE)
 _NUMBERED = re.compile(
     r"^(?:(?P<app>appendix)\s+)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,5}|[A-Z](?:\.\d{1,2}){0,2})"
-    r"(?P<sep>[.):]?)\s+(?P<title>\S.*)$", re.I)
+    r"(?P<sep>[.):]?)\s+(?P<title>\S.*)$", re.IGNORECASE)
 _FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Chart|Plate)\s+[\dIVX]+\b")
 _ROMAN = {"I": 1, "V": 5, "X": 10}
 _APPENDIX = 100  # appendix A is section 101: it follows any numbered section
@@ -224,9 +224,8 @@ class _Decider:
             if key:
                 return text, self._set_level(len(key), p.first.size)
         bare = self._bare(p)
-        if _STANDARD_RE.match(bare) and len(p.lines) == 1:
-            if is_strong or _capitals(bare) or _standalone(p, self.body):
-                return text, self._standard_level(bare, p.first)
+        if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or _capitals(bare) or _standalone(p, self.body)):
+            return text, self._standard_level(bare, p.first)
         if not self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
             return text, self._set_level(self.ranks.get(_style_key(p.first), 2), p.first.size)
         if self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):

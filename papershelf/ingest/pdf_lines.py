@@ -11,11 +11,12 @@ that a reader still recognises it.
 from __future__ import annotations
 
 import ctypes
+import itertools
 import math
 import re
 from dataclasses import dataclass
 
-import pypdfium2.raw as raw
+from pypdfium2 import raw
 
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).
 _BOLD_NAME = re.compile(r"bold|black|heavy|demi|medi|semib|cmbx|sfbx|bx\d|(?:^|[-,+_])b$|tb$")
@@ -247,7 +248,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
 def _stacked(pieces: list[list[tuple]]) -> bool:
     """Pieces one above the other (a line pdfium joined to the next) rather than side by side."""
     tops = [min(b[1] for b in p) for p in pieces]
-    return all(b > a + 2 for a, b in zip(tops, tops[1:]))
+    return all(b > a + 2 for a, b in itertools.pairwise(tops))
 
 
 def _main_box(boxes: list[tuple]) -> tuple:
@@ -257,11 +258,9 @@ def _main_box(boxes: list[tuple]) -> tuple:
 def _has_script(boxes: list[tuple], size: float) -> bool:
     """A small box on a raised or lowered baseline: a superscript or subscript."""
     main = _main_box(boxes)
-    for b in boxes:
-        if b[3] - b[1] < 0.8 * (main[3] - main[1]):
-            if main[3] - b[3] > 0.25 * size or (b[3] - main[3] > 0.1 * size and b[1] - main[1] > 0.25 * size):
-                return True
-    return False
+    small = [b for b in boxes if b[3] - b[1] < 0.8 * (main[3] - main[1])]
+    return any(main[3] - b[3] > 0.25 * size or (b[3] - main[3] > 0.1 * size and b[1] - main[1] > 0.25 * size)
+               for b in small)
 
 
 def page_lines(page, number: int) -> tuple[list[Line], float, float]:
