@@ -143,3 +143,110 @@ def scanned_pdf(path: str) -> None:
             c.rect(60, 80 + i * 16, 400 - (i % 7) * 30, 9, fill=1)
         c.showPage()
     c.save()
+
+
+def _line(c: canvas.Canvas, x: float, y: float, text: str, font: str = "Times-Roman", size: float = 10) -> None:
+    c.setFont(font, size)
+    c.drawString(x, y, text)
+
+
+def structured_paper(path: str) -> None:
+    """A two-column paper that tests what a reader sees: a numbered list inside §3.1 (in the body's
+    own font, with space around), a paragraph running on from the left column into the right one,
+    a bar chart with bold axis labels, a run-in bold heading, and a superscript."""
+    w = Writer(path)
+    w.title("Scheduling Work on Many Machines", "Ada Okafor, Lena Brandt")
+    w.heading("Abstract")
+    w.paragraph("We describe a library that splits a large computation over thousands of machines.")
+    w.heading("1 Introduction")
+    w.paragraph(BODY)
+    w.heading("2 Design")
+    w.paragraph(BODY)
+    w.heading("3 Implementation")
+    w.heading("3.1 Execution Overview")
+    w.paragraph("The library runs the following steps in order when a program calls it.")
+    for n, step in enumerate(["The library first splits the input files", "One copy of the program is the master",
+                              "A worker reads the contents of its split", "When all tasks have completed"], 1):
+        w.y -= 10  # each item stands alone with space above it, as headings do
+        _line(w.c, w._x(), w.y, f"{n}. {step}")
+        w.y -= 14
+    # A paragraph that runs down the left column and on into the right one.
+    w.y = 150
+    w.paragraph("The master keeps several data structures for every task, among them its state and the "
+                "identity of the worker machine that runs it, and it passes the locations of intermediate "
+                "files from map tasks to reduce tasks through the cluster so that")
+    w.col, w.y = 1, w.top
+    w.paragraph("the reduce workers can read them remotely as soon as they are told where to look.")
+    w.heading("3.2 Master Data Structures")
+    w.paragraph("Training. We train the model on the cluster for ten hours before measuring it.")
+    _bold_lead_in(w)
+    w.paragraph("The cluster handled 10 jobs per second on average over the whole measured week.")
+    _superscript(w, "The input held about 10", "10", " records spread over all of the disks.")
+    w.heading("4 Performance")
+    _chart(w)
+    w.paragraph(BODY)
+    w.heading("5 Conclusions")
+    w.paragraph(BODY)
+    w.save()
+
+
+def _bold_lead_in(w: Writer) -> None:
+    """ "Evaluation. We ..." with the lead-in set bold and the rest roman, on one line."""
+    w._need(14)
+    w.c.setFont("Times-Bold", 10)
+    w.c.drawString(w._x(), w.y, "Measurement.")
+    lead = w.c.stringWidth("Measurement. ", "Times-Bold", 10)
+    w.c.setFont("Times-Roman", 10)
+    w.c.drawString(w._x() + lead, w.y, "We count finished tasks every second on each")
+    w.y -= 12.5
+    w.c.drawString(w._x(), w.y, "machine of the cluster and report the mean.")
+    w.y -= 20
+
+
+def _superscript(w: Writer, before: str, sup: str, after: str) -> None:
+    w._need(14)
+    x = w._x()
+    w.c.setFont("Times-Roman", 10)
+    w.c.drawString(x, w.y, before)
+    x += w.c.stringWidth(before, "Times-Roman", 10)
+    w.c.setFont("Times-Roman", 6.5)
+    w.c.drawString(x, w.y + 4, sup)
+    x += w.c.stringWidth(sup, "Times-Roman", 6.5)
+    w.c.setFont("Times-Roman", 10)
+    w.c.drawString(x, w.y, after[:40])
+    w.y -= 12.5
+    w.c.drawString(w._x(), w.y, after[40:].strip() or "end.")
+    w.y -= 20
+
+
+def _chart(w: Writer) -> None:
+    """A bar chart with bold axis labels and tick numbers, then its caption."""
+    w._need(150)
+    x, y = w._x(), w.y - 120
+    for i, h in enumerate((40, 70, 55, 90)):
+        w.c.rect(x + 40 + i * 30, y, 18, h, fill=1)
+        _line(w.c, x + 42 + i * 30, y - 10, str(20 * (i + 1)), "Helvetica", 7)
+    _line(w.c, x + 70, y - 24, "Input (MB/s)", "Helvetica-Bold", 11)
+    _line(w.c, x, y + 100, "Seconds", "Helvetica-Bold", 11)
+    w.y = y - 40
+    w.caption("Figure 1: Data transfer rate over time for the sort program on the cluster.")
+
+
+def roman_paper(path: str) -> None:
+    """IEEE style: I., II. sections in capitals, A., B. subsections, an unnumbered References."""
+    w = Writer(path)
+    w.title("Sensing Strain with Little Power", "Ada Okafor")
+    w.heading("Abstract")
+    w.paragraph("A strain sensor built from a current reference that draws very little power.")
+    w.heading("I. INTRODUCTION")
+    w.paragraph(BODY)
+    w.heading("II. SENSOR DESIGN")
+    w.heading("A. Current Reference")
+    w.paragraph(BODY)
+    w.heading("B. Readout")
+    w.paragraph(BODY)
+    w.heading("III. RESULTS")
+    w.paragraph(BODY)
+    w.heading("References")
+    w.paragraph("Brandt L. Low-power sensing. Example Letters 2020.")
+    w.save()
