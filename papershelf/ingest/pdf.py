@@ -25,6 +25,7 @@ import itertools
 import re
 
 from ..document import Block, Document
+from ..errors import IngestError
 from .captions import CAPTION_RE
 from .pdf_headings import BodyStyle, Para, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
@@ -121,7 +122,6 @@ def _read_pages(pdf) -> list[Page]:
 def _require_text(pages: list[Page]) -> None:
     chars = sum(len(ln.text) for lines, _, _ in pages for ln in lines)
     if chars < 40 * max(1, len(pages)) and chars < 400:
-        from . import IngestError
 
         raise IngestError("no text layer: needs OCR")
 
@@ -301,7 +301,6 @@ def parse_pdf_pages(pdf) -> Document:
 
 
 def read_pdf(data: bytes) -> Document:
-    from . import IngestError
 
     head = data[:1024]
     if b"%PDF" not in head:
