@@ -81,7 +81,7 @@ def main() -> int:
         return 0
     for r in rows:
         g = r["grades"]
-        print(f"{r['file'][:44]:44} year {str(r['year']):5} {g['year']:5} | doi {g['doi']:5} | "
+        print(f"{r['file'][:44]:44} year {r['year']!s:5} {g['year']:5} | doi {g['doi']:5} | "
               f"venue {g['venue']:5} {str(r['venue'])[:50]}")
     print(f"\n{len(rows)} PDFs in {elapsed:.2f} s")
     for f, t in totals.items():

@@ -29,15 +29,15 @@ ARXIV_STAMP = re.compile(
     rf"arXiv:((?:\d{{4}}\.\d{{4,5}})|(?:[a-z-]+(?:\.[A-Z]{{2}})?/\d{{7}}))(v\d+)?\s*\[([\w.-]+)\]\s+"
     rf"\d{{1,2}}\s+(?:{_MONTHS})[a-z]*\s+({_YEAR})")
 # An arXiv id named as such anywhere (no date), or a new-style id as a downloaded file's name.
-ARXIV_ID = re.compile(r"\barXiv:\s?(\d{4}\.\d{4,5})(v\d+)?", re.I)
-ARXIV_FILE = re.compile(r"^(?:arxiv[-_.:]?)?(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?(?:$|[-_ .])", re.I)
+ARXIV_ID = re.compile(r"\barXiv:\s?(\d{4}\.\d{4,5})(v\d+)?", re.IGNORECASE)
+ARXIV_FILE = re.compile(r"^(?:arxiv[-_.:]?)?(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?(?:$|[-_ .])", re.IGNORECASE)
 
 DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)")
-DOI_LABELLED = re.compile(r"(?:\bdoi\s*:?\s*|doi\.org/)(10\.\d{4,9}/[^\s\"<>]+)", re.I)
+DOI_LABELLED = re.compile(r"(?:\bdoi\s*:?\s*|doi\.org/)(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
 
-_PROCEEDINGS = re.compile(r"^(?:\(?(?:In|Appearing in|Appeared in|Published in)\s+)?(Proceedings of .+)", re.I)
+_PROCEEDINGS = re.compile(r"^(?:\(?(?:In|Appearing in|Appeared in|Published in)\s+)?(Proceedings of .+)", re.IGNORECASE)
 _TO_APPEAR = re.compile(r"^(?:To appear in|Appearing in|Accepted (?:at|to|for|in)|Published (?:in|at)|Presented at)"
-                        r"\s+(?:the\s+)?(.+)", re.I)
+                        r"\s+(?:the\s+)?(.+)", re.IGNORECASE)
 # "Clinical Science (2014) 126, 305–313", "International Psychogeriatrics (2014), 26:1, 147–154"
 _JOURNAL_PAREN = re.compile(rf"^([A-Z][A-Za-z.&' -]{{2,80}}?)\s*\(({_YEAR})\)\s*,?\s*\d+\s*[,:(]")
 # "BMC Health Services Research 2014, 14:1", "Nature 2019; 566:195"
@@ -48,7 +48,7 @@ _PUBLISHED = re.compile(rf"^Published(?: online)?:?\s+(?:\d{{1,2}}\s+)?(?:[A-Z][
 # A short line that is only a venue acronym and a year: "ACL 2014", "NeurIPS 2022", "OSDI '06" is not taken.
 _ACRONYM_YEAR = re.compile(rf"^([A-Z][A-Za-z]*[A-Z][A-Za-z-]*)[ -]({_YEAR})$")
 _REFERENCES = re.compile(r"^\s*(?:\d+\.?\s*)?(References|Bibliography|Literature Cited|REFERENCES)\s*$")
-_VENUE_CUT = re.compile(r",?\s*(?:pages?|pp\.)\s*\d.*$|,\s*(?:vol\.|volume)\s.*$", re.I)
+_VENUE_CUT = re.compile(r",?\s*(?:pages?|pp\.)\s*\d.*$|,\s*(?:vol\.|volume)\s.*$", re.IGNORECASE)
 
 
 @dataclass
@@ -198,14 +198,14 @@ def _from_info(info: dict, xmp: str | None, meta: PdfMeta) -> None:
     if len(title.split()) >= 3 and not re.search(r"\.(dvi|docx?|tex|pdf|ps)\b|^Microsoft|^Proceedings|\d{6}", title):
         meta.title = title
     author = clean_line(info.get("Author") or "")
-    if author and not re.search(r"Association|Journals|Press|Inc\b|^(anonymous|unknown)$", author, re.I):
+    if author and not re.search(r"Association|Journals|Press|Inc\b|^(anonymous|unknown)$", author, re.IGNORECASE):
         meta.authors = [a.strip() for a in re.split(r"\s*;\s*|\s*,\s*(?:and\s+)?|\s+and\s+", author) if a.strip()]
 
 
 def document_xmp(data: bytes) -> str | None:
     """The XMP packet that describes the document (it names the PDF or prism fields),
     not one of the packets embedded images carry."""
-    for m in re.finditer(rb"<x:xmpmeta.*?</x:xmpmeta>", data, re.S):
+    for m in re.finditer(rb"<x:xmpmeta.*?</x:xmpmeta>", data, re.DOTALL):
         packet = m.group().decode("utf-8", "replace")
         if "prism:" in packet or "pdfx:" in packet or "<pdf:Producer" in packet and "xmpGImg" not in packet:
             return packet
