@@ -77,3 +77,8 @@ class Paper:
     source_hash: str | None = None
     source_format: str | None = None
     source_size: int | None = None
+    # Reference-manager facts kept with the paper (Zotero): filterable labels and the attachment key
+    # that makes a zotero://open-pdf link.
+    tags: list[str] = field(default_factory=list)
+    collections: list[str] = field(default_factory=list)
+    zotero_attachment: str | None = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,7 +22,8 @@ from .embed.base import ProviderSpec, space_options, validate
 from .embed.windows import cut, token_counter
 from .errors import NotFound, PapershelfError
 from .ingest import IngestError
-from .ingest.metadata import Meta, is_metadata_json, parse_bibtex, parse_csl_json
+from .ingest.metadata import Meta, is_metadata_json, parse_bibtex, parse_csl_json, zotero_blocks
+from .ingest.zotero import Attachment, is_zotero_dir, read_zotero
 from .search import SearchOptions, SearchResponse, VectorUnavailable, pages_of, run_search
 from .store import Filters, open_store
 from .units import build_units, embedding_parts, make_manifest
@@ -123,6 +125,7 @@ class Library:
             doc = ingest.parse_source(src)
             if meta is not None:
                 apply_metadata(doc, meta)
+                doc.blocks += zotero_blocks(meta)
             paper_id = ingest.derive_paper_id(doc, path)
             units = build_units(doc, paper_id)
             if not units and not doc.title:
@@ -131,6 +134,9 @@ class Library:
                           authors=doc.authors, year=doc.year, venue=doc.venue, doi=doc.doi, citekey=doc.citekey,
                           source_path=path, source_hash=src.sha256, source_format=doc.source_format,
                           source_size=len(src.data))
+            if meta is not None:
+                paper.tags, paper.collections = meta.tags, meta.collections
+                paper.zotero_attachment = meta.attachment_key
             existed = self.store.get_paper(paper_id) is not None
             self.store.write_paper(paper, units, make_manifest(units))
             counts = {k: sum(u.kind == k for u in units) for k in ("body", "object", "chunk")}
@@ -144,7 +150,10 @@ class Library:
             on_total: Callable[[int], None] | None = None) -> AddReport:
         """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again."""
         report = AddReport()
-        found = list(ingest.discover(paths))
+        zotero_dirs = [p for p in paths if is_zotero_dir(os.path.expanduser(p))]
+        paths = [p for p in paths if p not in zotero_dirs]
+        attachments = [a for d in zotero_dirs for a in read_zotero(d)]
+        found = list(ingest.discover(paths)) if paths else []
         if on_total:
             on_total(len(found))
         # Bibliographies first: they name the files the papers come from.
@@ -168,7 +177,20 @@ class Library:
             report.files.append(result)
             if progress:
                 progress(result)
+        for a in attachments:
+            report.files.append(self._add_attachment(a, retry_failed, max_bytes))
+            if progress:
+                progress(report.files[-1])
         return report
+
+    def _add_attachment(self, a: Attachment, retry_failed: bool, max_bytes: int | None) -> FileResult:
+        """One PDF of a Zotero library, with its item's metadata, labels, notes and annotations."""
+        if not a.exists:
+            return FileResult(a.path, "failed", reason=f"file missing from Zotero storage (attachment {a.key} of "
+                                                       f"{a.meta.title or a.meta.zotero_key!r})")
+        meta = Meta(**{**a.meta.__dict__, "collections": a.collections, "tags": a.tags, "notes": a.notes,
+                       "annotations": [ann.__dict__ for ann in a.annotations], "attachment_key": a.key})
+        return self.add_file(a.path, retry_failed, max_bytes, meta)
 
     @staticmethod
     def _read_metadata(path: str):
@@ -316,6 +338,15 @@ class Library:
 
     # -- search ----------------------------------------------------------------------
 
+    def _label_hits(self, hits: list[dict]) -> None:
+        """Each hit carries its paper's tags and collections, and a zotero:// link for a Zotero paper."""
+        papers = self.store.get_papers([h["paper_id"] for h in hits])
+        for h in hits:
+            p = papers.get(h["paper_id"]) or {}
+            h["tags"], h["collections"] = p.get("tags", []), p.get("collections", [])
+            if p.get("zotero_attachment"):
+                h["zotero_link"] = zotero_link(p["zotero_attachment"], h.get("pages"))
+
     def _vector_search(self, space: dict | None, query: str, depth: int, filters: Filters):
         if space is None:
             raise VectorUnavailable("no embeddings yet: run `papershelf embed` for meaning-based search")
@@ -356,9 +387,16 @@ class Library:
                 raise NotFound(f"no embedding space {space_id}")
         resp = run_search(self.store, query, opts, functools.partial(self._vector_search, space),
                           functools.partial(self._passage, space) if space else None)
+        self._label_hits(resp.results)
         if not resp.results and self.store.count_papers() == 0:
             resp.notices.append("the library is empty: add papers with `papershelf add PATH`")
         return resp
+
+
+def zotero_link(attachment_key: str, pages: str | None) -> str:
+    """Opens the PDF in Zotero at the hit's first page."""
+    page = re.match(r"\d+", pages or "")
+    return f"zotero://open-pdf/library/items/{attachment_key}" + (f"?page={page.group()}" if page else "")
 
 
 def _space_summary(space: dict | None) -> dict | None:

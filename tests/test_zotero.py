@@ -3,6 +3,7 @@ and the shared real one), added to a papershelf library with their metadata, col
 tags, notes and annotations."""
 
 import hashlib
+import json
 import sqlite3
 
 import pytest
@@ -93,3 +94,88 @@ def test_shared_zotero_library_matches_its_readme():
     # a parent with two PDFs: two papers with distinct, stable ids
     assert {keys["2H23C9AS"].meta.zotero_key, keys["GYM2VU2X"].meta.zotero_key} == {"DK3J4CF5",
                                                                                     "DK3J4CF5-GYM2VU2X"}
+
+
+# -- a Zotero data directory added to a library -------------------------------------------------------
+
+from papershelf import Filters, SearchOptions
+
+from .conftest import HASH
+from .test_cli import run
+from .zotero_fixture import ZoteroBuilder  # noqa: F401
+
+
+def search_ids(lib, query, mode="lexical", **filters):
+    return [h["paper_id"] for h in lib.search(query, SearchOptions(mode=mode, filters=Filters(**filters))).results]
+
+
+def test_add_zotero_dir_papers_with_metadata_labels_and_missing_files_reported(lib, zdir):
+    report = lib.add([str(zdir)])
+    status = {f.paper_id or f.path.split("/")[-2]: f.status for f in report.files}
+    assert status == {"JOUR1": "added", "okafor2021": "added", "ATTM": "failed"}
+    assert "missing from Zotero storage" in report.failed[0].reason
+    p = lib.show("JOUR1")
+    assert (p["year"], p["doi"], p["tags"], p["collections"], p["zotero_attachment"]) == (
+        2021, "10.1234/jwb.2021.7", ["macrophages", "to read"], ["Biology/Wounds"], "ATT1")
+    assert [s["section_path"] for s in p["sections"]][-2:] == ["Notes", "Annotations > p. 2"]
+    assert lib.store.paper_ids() == ["JOUR1", "okafor2021"]  # the trashed item is not added
+    assert {f.status for f in lib.add([str(zdir)]).files} == {"unchanged", "failed"}
+
+
+def test_notes_and_annotations_are_searchable_units_with_page_and_zotero_link(lib, zdir):
+    lib.add([str(zdir)])
+    (note,) = lib.search("glycolysis", mode="lexical").results
+    assert note["section_path"] == "Notes" and note["zotero_link"] == "zotero://open-pdf/library/items/ATT1"
+    (ann,) = lib.search("soluble receptor", mode="lexical").results
+    assert ann["pages"] == "2" and ann["zotero_link"] == "zotero://open-pdf/library/items/ATT1?page=2"
+    assert ann["tags"] == ["macrophages", "to read"] and ann["collections"] == ["Biology/Wounds"]
+
+
+@pytest.mark.parametrize("mode", ["lexical", "vector"])
+def test_collection_and_tag_filters_in_both_search_lists(lib, zdir, mode):
+    lib.add([str(zdir)])
+    lib.embed(HASH)
+    q = "coral bleaching macrophages inflammatory"
+    assert set(search_ids(lib, q, mode)) == {"JOUR1", "okafor2021"}
+    assert set(search_ids(lib, q, mode, collections=["biology"])) == {"JOUR1", "okafor2021"}  # and below
+    assert set(search_ids(lib, q, mode, collections=["Biology/Wounds"])) == {"JOUR1"}
+    assert set(search_ids(lib, q, mode, collections=["Biol"])) == set()  # a prefix of a name is not the collection
+    assert set(search_ids(lib, q, mode, tags=["Macrophages"])) == {"JOUR1"}
+    assert set(search_ids(lib, q, mode, tags=["macrophages", "unknown"])) == set()  # every tag must be there
+
+
+def test_a_tag_changed_in_zotero_updates_the_paper(lib, zdir):
+    import sqlite3
+
+    lib.add([str(zdir)])
+    db = sqlite3.connect(zdir / "zotero.sqlite")
+    db.execute("UPDATE tags SET name='read' WHERE name='to read'")
+    db.commit()
+    db.close()
+    statuses = {f.paper_id: f.status for f in lib.add([str(zdir)]).files if f.paper_id}
+    assert statuses == {"JOUR1": "updated", "okafor2021": "unchanged"}
+    assert lib.show("JOUR1")["tags"] == ["macrophages", "read"]
+
+
+def test_cli_search_with_collection_and_tag(tmp_path, zdir):
+    db = tmp_path / "cli.db"
+    add = json.loads(run(db, "add", str(zdir), "--json", ok=(1,)).stdout)
+    assert (add["added"], add["failed"]) == (2, 1)
+    res = json.loads(run(db, "search", "coral macrophages", "--mode", "lexical", "--collection", "Biology",
+                         "--tag", "to read", "--json").stdout)
+    assert {h["paper_id"] for h in res["results"]} == {"JOUR1"}
+    assert res["results"][0]["zotero_link"].startswith("zotero://open-pdf/library/items/ATT1")
+    text = run(db, "search", "soluble receptor", "--mode", "lexical").stdout
+    assert "zotero://open-pdf/library/items/ATT1?page=2" in text
+
+
+def test_shared_zotero_library_added(lib):
+    report = lib.add([str(shared("zotero"))])
+    # 23 files present: 3 of them are truncated PDFs (pdfium cannot open them); 6 files missing
+    assert (report.count("added"), report.count("failed")) == (20, 9)
+    reasons = sorted(f.reason.split(" (")[0] for f in report.failed)
+    assert reasons == ["damaged or truncated PDF"] * 3 + ["file missing from Zotero storage"] * 6
+    hd = lib.show("QSPXAKL2")
+    assert hd["year"] == 2009 and hd["collections"] == ["Surveys"] and len(hd["tags"]) == 7
+    assert set(search_ids(lib, "voice conversion", collections=["Right now"])) <= {
+        "YXERJ4QB", "UTUWL9DP", "UTUWL9DP-WZVCZNRU", "BFU97XSE"}

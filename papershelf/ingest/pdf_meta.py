@@ -44,7 +44,8 @@ _JOURNAL_PAREN = re.compile(rf"^([A-Z][A-Za-z.&' -]{{2,80}}?)\s*\(({_YEAR})\)\s*
 _JOURNAL_PLAIN = re.compile(rf"([A-Z][A-Za-z.&' -]{{2,80}}?)\s+({_YEAR})\s*[,;]\s*\d+\s*[:(]\s*[\w-]+")
 _HOW_TO_CITE = re.compile(rf"^(?:How to cite this article|Cite this article as)\b.*?\(({_YEAR})\)")
 _COPYRIGHT = re.compile(rf"^(?:©|\(c\)|c|C|Copyright(?:\s*©)?)\s*({_YEAR})\b(?!\s*[-–]\s*\d)")
-_PUBLISHED = re.compile(rf"^Published(?: online)?:?\s+(?:\d{{1,2}}\s+)?(?:[A-Z][a-z]+\s+)?(?:\d{{1,2}},?\s+)?({_YEAR})\b")
+_PUBLISHED = re.compile(
+    rf"^Published(?: online)?:?\s+(?:\d{{1,2}}\s+)?(?:[A-Z][a-z]+\s+)?(?:\d{{1,2}},?\s+)?({_YEAR})\b")
 # A short line that is only a venue acronym and a year: "ACL 2014", "NeurIPS 2022", "OSDI '06" is not taken.
 _ACRONYM_YEAR = re.compile(rf"^([A-Z][A-Za-z]*[A-Z][A-Za-z-]*)[ -]({_YEAR})$")
 _REFERENCES = re.compile(r"^\s*(?:\d+\.?\s*)?(References|Bibliography|Literature Cited|REFERENCES)\s*$")

@@ -23,10 +23,18 @@ class Filters:
     year_max: int | None = None
     sources: list[str] = field(default_factory=list)  # body_unit / object_unit / legacy_chunk
     object_kind: str | None = None  # figure / table
+    # Reference-manager labels: a paper in any of `collections` (or their subcollections) and
+    # carrying every one of `tags` (as selecting several tags in Zotero does); case-insensitive.
+    collections: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
 
     def is_empty(self) -> bool:
-        return not (self.papers or self.sources or self.object_kind
+        return not (self.papers or self.sources or self.object_kind or self.collections or self.tags
                     or self.year_min is not None or self.year_max is not None)
+
+    @property
+    def has_labels(self) -> bool:
+        return bool(self.collections or self.tags)
 
 
 class Store(Protocol):  # pragma: no cover - the contract; SQLiteStore implements it
@@ -44,6 +52,7 @@ class Store(Protocol):  # pragma: no cover - the contract; SQLiteStore implement
     def paper_ids(self) -> list[str]: ...
     def count_papers(self) -> int: ...
     def paper_years(self) -> dict[str, int | None]: ...
+    def labelled_paper_ids(self, filters: Filters) -> list[str]: ...
     def manifest(self, paper_id: str) -> dict | None: ...
     def manifest_paper_ids(self, with_indexable_units: bool = False) -> list[str]: ...
     def paper_units(self, paper_id: str) -> list: ...

@@ -138,8 +138,19 @@ class SQLiteStore(VectorTables):
         for table, _ in UNIT_TABLES.values():
             db.execute(f"DELETE FROM {table} WHERE paper_id=?", (paper_id,))
         db.execute("DELETE FROM manifests WHERE paper_id=?", (paper_id,))
+        for table in ("paper_tags", "paper_collections", "paper_zotero"):
+            db.execute(f"DELETE FROM {table} WHERE paper_id=?", (paper_id,))
         if not keep_paper:
             db.execute("DELETE FROM papers WHERE id=?", (paper_id,))
+
+    @staticmethod
+    def _write_labels(db: sqlite3.Connection, paper: Paper) -> None:
+        """Tags, collections and Zotero attachment, in the paper's own transaction."""
+        db.executemany("INSERT OR IGNORE INTO paper_tags VALUES (?, ?)", [(paper.id, t) for t in paper.tags])
+        db.executemany("INSERT OR IGNORE INTO paper_collections VALUES (?, ?)",
+                       [(paper.id, c) for c in paper.collections])
+        if paper.zotero_attachment:
+            db.execute("INSERT INTO paper_zotero VALUES (?, ?)", (paper.id, paper.zotero_attachment))
 
     def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest) -> None:
         """Replace a paper, its units, manifest and index rows in one transaction.
@@ -165,6 +176,7 @@ class SQLiteStore(VectorTables):
                 f"ON CONFLICT(id) DO UPDATE SET {updates}, updated_at=excluded.updated_at",
                 values + [now, now],
             )
+            self._write_labels(db, paper)
             for kind, (table, columns) in UNIT_TABLES.items():
                 rows = [[getattr(u, c) for c in columns] for u in units if u.kind == kind]
                 if rows:
@@ -204,9 +216,25 @@ class SQLiteStore(VectorTables):
         d["authors"] = json.loads(d.get("authors") or "[]")
         return d
 
+    def _with_labels(self, papers: list[dict]) -> list[dict]:
+        """Each paper dict with its tags, collections and Zotero attachment key."""
+        by_id = {p["id"]: p | {"tags": [], "collections": [], "zotero_attachment": None} for p in papers}
+        ids = list(by_id)
+        for i in range(0, len(ids), 500):
+            part, marks = ids[i:i + 500], ",".join("?" * len(ids[i:i + 500]))
+            for r in self.query(f"SELECT paper_id, tag FROM paper_tags WHERE paper_id IN ({marks}) ORDER BY tag", part):
+                by_id[r[0]]["tags"].append(r[1])
+            for r in self.query(f"SELECT paper_id, path FROM paper_collections WHERE paper_id IN ({marks}) "
+                                "ORDER BY path", part):
+                by_id[r[0]]["collections"].append(r[1])
+            for r in self.query(f"SELECT paper_id, attachment_key FROM paper_zotero WHERE paper_id IN ({marks})",
+                                part):
+                by_id[r[0]]["zotero_attachment"] = r[1]
+        return list(by_id.values())
+
     def get_paper(self, paper_id: str) -> dict | None:
         rows = self.query("SELECT * FROM papers WHERE id=?", (paper_id,))
-        return self._paper_dict(rows[0]) if rows else None
+        return self._with_labels([self._paper_dict(rows[0])])[0] if rows else None
 
     def get_papers(self, paper_ids: list[str]) -> dict[str, dict]:
         out: dict[str, dict] = {}
@@ -215,14 +243,14 @@ class SQLiteStore(VectorTables):
             part = ids[i:i + 500]
             for row in self.query(f"SELECT * FROM papers WHERE id IN ({','.join('?' * len(part))})", part):
                 out[row["id"]] = self._paper_dict(row)
-        return out
+        return {p["id"]: p for p in self._with_labels(list(out.values()))}
 
     def list_papers(self, limit: int | None = None) -> list[dict]:
         sql = ("SELECT p.*, m.body_count, m.object_count, m.chunk_count FROM papers p "
                "LEFT JOIN manifests m ON m.paper_id = p.id ORDER BY p.id")
         if limit:
             sql += f" LIMIT {int(limit)}"
-        return [self._paper_dict(r) for r in self.query(sql)]
+        return self._with_labels([self._paper_dict(r) for r in self.query(sql)])
 
     def manifest(self, paper_id: str) -> dict | None:
         rows = self.query("SELECT * FROM manifests WHERE paper_id=?", (paper_id,))
@@ -297,7 +325,33 @@ class SQLiteStore(VectorTables):
             clauses.append(f"{alias}.paper_id IN (SELECT id FROM papers WHERE year BETWEEN ? AND ?)")
             params += [filters.year_min if filters.year_min is not None else -10**6,
                        filters.year_max if filters.year_max is not None else 10**6]
+        if filters.has_labels:
+            sql, label_params = SQLiteStore._labels_sql(filters)
+            clauses.append(f"{alias}.paper_id IN ({sql})")
+            params += label_params
         return (" AND " + " AND ".join(clauses)) if clauses else "", params
+
+    @staticmethod
+    def _labels_sql(filters: Filters) -> tuple[str, list]:
+        """SELECT of the paper ids in any of the collections (or below them) and with all the tags."""
+        parts, params = [], []
+        if filters.collections:
+            ors = " OR ".join("(path = ? COLLATE NOCASE OR path LIKE ? ESCAPE '\\')" for _ in filters.collections)
+            parts.append(f"SELECT paper_id FROM paper_collections WHERE {ors}")
+            for c in filters.collections:
+                c = c.strip("/")
+                params += [c, c.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%"]
+        for tag in filters.tags:
+            parts.append("SELECT paper_id FROM paper_tags WHERE tag = ? COLLATE NOCASE")
+            params.append(tag)
+        return " INTERSECT ".join(parts), params
+
+    def labelled_paper_ids(self, filters: Filters) -> list[str]:
+        """Papers that pass the collection and tag filters (every paper when there are none)."""
+        if not filters.has_labels:
+            return self.paper_ids()
+        sql, params = self._labels_sql(filters)
+        return [r[0] for r in self.query(sql, params)]
 
     def lexical(self, match: str, limit: int, filters: Filters,
                 weights: tuple[float, float, float] = (2.0, 2.0, 1.0)) -> list[dict]:
