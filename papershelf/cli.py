@@ -405,7 +405,7 @@ def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
 def remove(paper_id: str = typer.Argument(...), as_json: bool = typer.Option(False, "--json")):
     """Remove a paper and everything derived from it (units, index rows, vectors)."""
     with _library(create=False) as lib:
-        lib.remove(paper_id)
+        paper_id = lib.remove(paper_id)
     if as_json:
         _dump({"removed": paper_id})
     else:

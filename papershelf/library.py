@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -21,6 +22,10 @@ from .document import Paper
 from .embed.base import ProviderSpec, space_options, validate
 from .embed.windows import cut, token_counter
 from .errors import NotFound, PapershelfError
+
+
+class AmbiguousPaper(PapershelfError):
+    """A prefix that names several papers (the message lists them)."""
 from .ingest import IngestError
 from .ingest.metadata import Meta, is_metadata_json, parse_bibtex, parse_csl_json, zotero_blocks
 from .ingest.zotero import Attachment, is_zotero_dir, read_zotero
@@ -216,16 +221,41 @@ class Library:
         self.store.write_paper(paper, units, make_manifest(units))
         return units
 
-    def remove(self, paper_id: str) -> None:
+    def remove(self, paper_id: str) -> str:
+        """Remove a paper named by id, unique id prefix, citekey or DOI; returns its id."""
+        paper_id = self.resolve_paper(paper_id)
         if not self.store.remove_paper(paper_id):
             raise NotFound(f"no paper with id {paper_id!r}")
+        return paper_id
+
+    def resolve_paper(self, ref: str) -> str:
+        """The id of the paper `ref` names: its id, citekey, DOI, or a unique prefix of its id.
+
+        Ids carry a hash suffix (``osdi2004-mapreduce-3fa2c1``), so people type the start;
+        an ambiguous prefix is refused with the candidates listed, never guessed."""
+        ref = ref.strip()
+        refs = self.store.paper_refs()
+        doi = re.sub(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", "", ref, flags=re.IGNORECASE).lower()
+        for matches in ([p for p, _, _ in refs if p == ref],
+                        [p for p, key, _ in refs if key and key.lower() == ref.lower()],
+                        [p for p, _, d in refs if d and d.lower() == doi],
+                        [p for p, _, _ in refs if p.lower().startswith(ref.lower())] if ref else []):
+            if len(matches) == 1:
+                return matches[0]
+            if len(matches) > 1:
+                shown = ", ".join(matches[:10]) + (f" and {len(matches) - 10} more" if len(matches) > 10 else "")
+                raise AmbiguousPaper(f"{ref!r} names {len(matches)} papers: {shown}; give more of the id")
+        raise NotFound(f"no paper with id, id prefix, citekey or DOI {ref!r}")
 
     # -- looking at things ---------------------------------------------------------
 
     def show(self, item_id: str) -> dict:
         """A paper with its sections and objects, or a single unit."""
         paper = self.store.get_paper(item_id)
+        if paper is None and self.store.get_unit(item_id) is None:
+            paper = self.store.get_paper(self.resolve_paper(item_id))
         if paper is not None:
+            item_id = paper["id"]
             units = self.store.paper_units(item_id)
             paper["manifest"] = self.store.manifest(item_id)
             paper["sections"] = [
@@ -378,6 +408,9 @@ class Library:
         opts = opts or SearchOptions(**kw)
         if not query or not query.strip():
             raise PapershelfError("empty query: say what to search for")
+        if opts.filters.papers:  # ids, prefixes, citekeys or DOIs -> ids (the caller's options untouched)
+            papers = [self.resolve_paper(p) for p in opts.filters.papers]
+            opts = dataclasses.replace(opts, filters=dataclasses.replace(opts.filters, papers=papers))
         # One space per search: the vectors and the passages cut for snippets both come from it.
         if space_id is None:
             space = self.store.active_space() if opts.mode != "lexical" else None

@@ -127,6 +127,10 @@ class SQLiteStore(VectorTables):
         where = " WHERE body_indexable + object_indexable + chunk_indexable > 0" if with_indexable_units else ""
         return [r[0] for r in self.query(f"SELECT paper_id FROM manifests{where} ORDER BY paper_id")]
 
+    def paper_refs(self) -> list[tuple[str, str | None, str | None]]:
+        """(id, citekey, doi) of every paper: what a user may name a paper by."""
+        return [(r[0], r[1], r[2]) for r in self.query("SELECT id, citekey, doi FROM papers ORDER BY id")]
+
     def paper_years(self) -> dict[str, int | None]:
         return {r[0]: r[1] for r in self.query("SELECT id, year FROM papers")}
 
