@@ -27,7 +27,7 @@ from .errors import NotFound, PapershelfError
 class AmbiguousPaper(PapershelfError):
     """A prefix that names several papers (the message lists them)."""
 from .ingest import IngestError
-from .ingest.metadata import Meta, is_metadata_json, parse_bibtex, parse_csl_json, zotero_blocks
+from .ingest.metadata import Meta, is_metadata_json, normalized_title, parse_bibtex, parse_csl_json, zotero_blocks
 from .ingest.zotero import Attachment, is_zotero_dir, read_zotero
 from .search import SearchOptions, SearchResponse, VectorUnavailable, pages_of, run_search
 from .store import Filters, open_store
@@ -107,15 +107,20 @@ class Library:
     # -- adding and removing papers ---------------------------------------------
 
     def add_file(self, path: str, retry_failed: bool = False, max_bytes: int | None = None,
-                 meta: Meta | None = None) -> FileResult:
+                 meta: Meta | None = None, keep_id: str | None = None) -> FileResult:
         """Add or update one file; never raises for a bad file, returns why it failed.
 
         `meta` (from a .bib or Zotero/CSL export naming this file) supplies the id,
         title, authors, year, venue and DOI; it is part of the source hash, so an
-        edited bibliography entry updates the paper.
+        edited bibliography entry updates the paper.  Metadata once applied is
+        remembered: the file added again alone keeps it, and keeps its id.
+        `keep_id`: the paper keeps this id whatever the metadata declares.
         """
         path = os.path.abspath(path)
         src = None
+        if meta is None and (remembered := self.store.remembered_metadata(path)):
+            saved = json.loads(remembered)
+            meta, keep_id = Meta(**saved["meta"]), keep_id or saved["paper_id"]
         try:
             src = ingest.load_source(path, max_bytes)
             if meta is not None:
@@ -131,6 +136,8 @@ class Library:
             if meta is not None:
                 apply_metadata(doc, meta)
                 doc.blocks += zotero_blocks(meta)
+            if keep_id:
+                doc.declared_id = keep_id
             paper_id = ingest.derive_paper_id(doc, path)
             units = build_units(doc, paper_id)
             if not units and not doc.title:
@@ -144,6 +151,8 @@ class Library:
                 paper.zotero_attachment = meta.attachment_key
             existed = self.store.get_paper(paper_id) is not None
             self.store.write_paper(paper, units, make_manifest(units))
+            if meta is not None:
+                self.store.remember_metadata(path, json.dumps({"meta": meta.__dict__, "paper_id": paper_id}))
             counts = {k: sum(u.kind == k for u in units) for k in ("body", "object", "chunk")}
             return FileResult(path, "updated" if existed else "added", paper_id, units=counts)
         except IngestError as e:
@@ -163,9 +172,10 @@ class Library:
             on_total(len(found))
         # Bibliographies first: they name the files the papers come from.
         metadata: dict[str, Meta] = {}
+        all_entries: list[Meta] = []
         papers: list[tuple[str, str | None]] = []
         for path, problem in found:
-            entries = None if problem else self._read_metadata(path)
+            entries = None if problem else self._read_metadata(path, all_entries)
             if entries is None:
                 papers.append((path, problem))
                 continue
@@ -186,7 +196,40 @@ class Library:
             report.files.append(self._add_attachment(a, retry_failed, max_bytes))
             if progress:
                 progress(report.files[-1])
+        done = {os.path.abspath(p) for p, _ in papers} | {a.path for a in attachments}
+        for paper_id, path, meta in self._bibliography_matches(metadata, all_entries, done):
+            report.files.append(self.add_file(path, retry_failed, max_bytes, meta, keep_id=paper_id))
+            if progress:
+                progress(report.files[-1])
         return report
+
+    def _bibliography_matches(self, by_path: dict[str, Meta], entries: list[Meta],
+                              skip: set[str]) -> list[tuple[str, str, Meta]]:
+        """Papers added before that a bibliography in this `add` describes: (id, file, entry).
+
+        Matched by the file an entry names, else its DOI, else its normalized title (only when that
+        title names one paper and has at least three words).  Zotero papers keep Zotero's metadata."""
+        papers = [p for p in self.store.list_papers() if p["source_path"] and p["source_path"] not in skip
+                  and not p.get("zotero_attachment")]
+        dois = {p["doi"].lower(): p for p in papers if p["doi"]}
+        titles: dict[str, list[dict]] = {}
+        for p in papers:
+            titles.setdefault(normalized_title(p["title"]), []).append(p)
+        out, seen = [], set()
+
+        def take(paper: dict | None, meta: Meta) -> None:
+            if paper is not None and paper["id"] not in seen:
+                seen.add(paper["id"])
+                out.append((paper["id"], paper["source_path"], meta))
+
+        for p in papers:
+            if p["source_path"] in by_path:
+                take(p, by_path[p["source_path"]])
+        for meta in entries:
+            title = normalized_title(meta.title)
+            same_title = titles.get(title, []) if len(title.split()) >= 3 else []
+            take(dois.get((meta.doi or "").lower()) or (same_title[0] if len(same_title) == 1 else None), meta)
+        return out
 
     def _add_attachment(self, a: Attachment, retry_failed: bool, max_bytes: int | None) -> FileResult:
         """One PDF of a Zotero library, with its item's metadata, labels, notes and annotations."""
@@ -198,20 +241,21 @@ class Library:
         return self.add_file(a.path, retry_failed, max_bytes, meta)
 
     @staticmethod
-    def _read_metadata(path: str):
-        """Attachment map of a bibliography file, a failure, or None when the file is a paper."""
+    def _read_metadata(path: str, entries: list[Meta] | None = None):
+        """Attachment map of a bibliography file, a failure, or None when the file is a paper.
+        Every entry, with or without attachments, is appended to `entries`."""
         ext = os.path.splitext(path)[1].lower()
         if ext not in (".bib", ".json"):
             return None
         try:
             src = ingest.load_source(path)
             if ext == ".bib":
-                return parse_bibtex(src.data.decode("utf-8", "replace"), os.path.dirname(path))
+                return parse_bibtex(src.data.decode("utf-8", "replace"), os.path.dirname(path), entries)
             try:
                 data = json.loads(src.data)
             except ValueError:
                 return None  # the paper reader will report it
-            return parse_csl_json(data, os.path.dirname(path)) if is_metadata_json(data) else None
+            return parse_csl_json(data, os.path.dirname(path), entries) if is_metadata_json(data) else None
         except (IngestError, ValueError, KeyError, TypeError) as e:
             return FileResult(path, "failed", reason=f"could not read bibliography: {e}")
 

@@ -78,7 +78,9 @@ def _bib_files(value: str, base: str) -> list[str]:
     return out
 
 
-def parse_bibtex(text: str, base: str) -> dict[str, Meta]:
+def parse_bibtex(text: str, base: str, entries: list[Meta] | None = None) -> dict[str, Meta]:
+    """Entries by the attachment paths they name; every entry (with or without files) is also
+    appended to `entries` when given, to match papers added before by DOI or title."""
     import bibtexparser
 
     library = bibtexparser.parse_string(text)
@@ -93,12 +95,14 @@ def parse_bibtex(text: str, base: str) -> dict[str, Meta]:
             venue=_clean_tex(f.get("journal") or f.get("booktitle") or f.get("journaltitle") or "") or None,
             doi=f.get("doi") or None,
         )
+        if entries is not None:
+            entries.append(meta)
         for path in _bib_files(f.get("file", ""), base):
             out[path] = meta
     return out
 
 
-def parse_csl_json(data, base: str) -> dict[str, Meta]:
+def parse_csl_json(data, base: str, entries: list[Meta] | None = None) -> dict[str, Meta]:
     items = data.get("items", []) if isinstance(data, dict) else data
     out: dict[str, Meta] = {}
     for it in items:
@@ -129,10 +133,17 @@ def parse_csl_json(data, base: str) -> dict[str, Meta]:
         paths = [a.get("path") or a.get("localPath") for a in it.get("attachments") or [] if isinstance(a, dict)]
         if isinstance(it.get("file"), str):
             paths += it["file"].split(";")
+        if entries is not None:
+            entries.append(meta)
         for p in paths:
             if p:
                 out[_resolve(base, p)] = meta
     return out
+
+
+def normalized_title(title: str | None) -> str:
+    """Lowercase letters and digits only: the same title typed, exported or extracted alike."""
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", (title or "").lower()).split())
 
 
 def is_metadata_json(data) -> bool:

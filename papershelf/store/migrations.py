@@ -200,6 +200,12 @@ def m003_paper_labels(db: sqlite3.Connection) -> None:
             paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
             attachment_key TEXT NOT NULL
         );
+        -- Bibliographic metadata once applied to a file (a .bib added later, a Zotero item):
+        -- re-adding the file alone keeps it instead of falling back to what the parser saw.
+        CREATE TABLE source_metadata (
+            source_path TEXT PRIMARY KEY,
+            meta TEXT NOT NULL
+        );
         """
     )
 

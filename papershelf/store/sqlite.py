@@ -127,6 +127,14 @@ class SQLiteStore(VectorTables):
         where = " WHERE body_indexable + object_indexable + chunk_indexable > 0" if with_indexable_units else ""
         return [r[0] for r in self.query(f"SELECT paper_id FROM manifests{where} ORDER BY paper_id")]
 
+    def remember_metadata(self, source_path: str, meta_json: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO source_metadata VALUES (?, ?)", (source_path, meta_json))
+
+    def remembered_metadata(self, source_path: str) -> str | None:
+        rows = self.query("SELECT meta FROM source_metadata WHERE source_path=?", (source_path,))
+        return rows[0][0] if rows else None
+
     def paper_refs(self) -> list[tuple[str, str | None, str | None]]:
         """(id, citekey, doi) of every paper: what a user may name a paper by."""
         return [(r[0], r[1], r[2]) for r in self.query("SELECT id, citekey, doi FROM papers ORDER BY id")]
