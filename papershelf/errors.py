@@ -30,6 +30,10 @@ class NotFound(PapershelfError):
     http_status = 404
 
 
+class AmbiguousPaper(BadArgument):
+    """A prefix that names several papers (the message lists them)."""
+
+
 class LibraryFileError(PapershelfError):
     """The library file is missing, not a papershelf library, or from a newer version."""
 

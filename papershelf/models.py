@@ -85,6 +85,11 @@ class Paper:
     source_size: int | None = None
     added_at: float | None = None
     updated_at: float | None = None
+    # Reference-manager facts kept with the paper (Zotero): filterable labels and the attachment key
+    # that makes a zotero://open-pdf link.
+    tags: list[str] = field(default_factory=list)
+    collections: list[str] = field(default_factory=list)
+    zotero_attachment: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -127,10 +132,18 @@ class Filters:
     year_max: int | None = None
     sources: list[str] = field(default_factory=list)  # body_unit / object_unit / legacy_chunk
     object_kind: str | None = None  # figure / table
+    # Reference-manager labels: a paper in any of `collections` (or their subcollections) and
+    # carrying every one of `tags` (as selecting several tags in Zotero does); case-insensitive.
+    collections: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
 
     def is_empty(self) -> bool:
-        return not (self.papers or self.sources or self.object_kind
+        return not (self.papers or self.sources or self.object_kind or self.collections or self.tags
                     or self.year_min is not None or self.year_max is not None)
+
+    @property
+    def has_labels(self) -> bool:
+        return bool(self.collections or self.tags)
 
     def validate(self) -> None:
         """Raise BadArgument for a filter no paper could ever match for a silly reason."""
@@ -261,6 +274,9 @@ class Hit:
     object_label: str | None = None
     caption: str | None = None
     snippet: str | None = None
+    tags: list[str] = field(default_factory=list)
+    collections: list[str] = field(default_factory=list)
+    zotero_link: str | None = None  # zotero://open-pdf/... at the hit's page, for a Zotero paper
     explain: Explain | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -272,7 +288,7 @@ class Hit:
 
 
 HIT_FIELDS = ("rank", "score", "source", "paper_id", "title", "authors", "year", "unit_id", "section_path",
-              "pages", "object_kind", "object_label", "caption", "snippet")
+              "pages", "object_kind", "object_label", "caption", "snippet", "tags", "collections", "zotero_link")
 
 
 @dataclass

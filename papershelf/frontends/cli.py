@@ -248,6 +248,9 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
            year_to: Optional[int] = typer.Option(None, "--year-to"),
            source: Optional[list[str]] = typer.Option(None, "--source", help="body_unit, object_unit, legacy_chunk."),
            kind: Optional[str] = typer.Option(None, "--kind", help="figure or table (objects only)."),
+           collection: Optional[list[str]] = typer.Option(None, "--collection",
+                                                          help="Only papers in this collection or below (any of)."),
+           tag: Optional[list[str]] = typer.Option(None, "--tag", help="Only papers with this tag (all of)."),
            fusion: str = typer.Option("convex", "--fusion", help="hybrid fusion: convex (normalized scores) or rrf."),
            rrf_k: float = typer.Option(60.0, "--rrf-k", help="Reciprocal-rank fusion constant."),
            lexical_weight: float = typer.Option(1.0, "--lexical-weight"),
@@ -259,7 +262,7 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
     if kind and not sources:
         sources = ["object_unit"]
     filters = Filters(papers=list(paper or []), year_min=year_from, year_max=year_to, sources=sources,
-                      object_kind=kind)
+                      object_kind=kind, collections=list(collection or []), tags=list(tag or []))
     opts = SearchOptions(mode=mode, limit=limit, per_paper=per_paper, filters=filters, fusion=fusion, rrf_k=rrf_k,
                          lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain)
     opts.validate()  # before opening the library: a bad option is exit 2 whatever the library holds
@@ -280,6 +283,8 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
         out.print(f"[bold]{h.rank}.[/bold] [cyan]{escape(h.title or h.paper_id)}[/cyan]{year}  "
                   f"[dim]{h.source} · {escape(where)}{pages} · {h.unit_id}[/dim]")
         out.print(_highlighted(h.snippet or ""), highlight=False)
+        if h.zotero_link:
+            out.print(f"   [dim]{h.zotero_link}[/dim]")
         if h.explain is not None:
             x = h.explain.to_dict()
             out.print(f"   [dim]score {h.to_dict()['score']} · lexical rank {x['lexical_rank']} "
@@ -396,7 +401,7 @@ def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
 def remove(paper_id: str = typer.Argument(...), as_json: bool = typer.Option(False, "--json")):
     """Remove a paper and everything derived from it (units, index rows, vectors)."""
     with _library(create=False) as lib:
-        lib.remove(paper_id)
+        paper_id = lib.remove(paper_id)
     if as_json:
         _dump({"removed": paper_id})
     else:

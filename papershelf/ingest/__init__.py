@@ -150,11 +150,31 @@ def parse_source(src: SourceFile) -> Document:
     if not src.data.strip():
         raise IngestError("empty file: no text to index")
     try:
-        return reader(src.data)
+        doc = reader(src.data)
     except IngestError:
         raise
     except (ValueError, RecursionError, MemoryError) as e:
         raise IngestError(f"could not parse: {e}") from None
+    if src.ext == ".pdf":
+        fill_from_pdf_meta(doc, src)
+    return doc
+
+
+def fill_from_pdf_meta(doc: Document, src: SourceFile) -> None:
+    """Year, DOI and venue the PDF states about itself, where the parser found none.
+
+    A bibliography or Zotero entry applied later still wins (`apply_metadata`)."""
+    from .pdf_meta import read_pdf_meta
+
+    try:
+        meta = read_pdf_meta(src.data, src.path)
+    except Exception:  # noqa: BLE001 - metadata is a bonus: it must never fail a paper that parsed
+        return
+    doc.year = doc.year or meta.year
+    doc.doi = doc.doi or meta.doi
+    doc.venue = doc.venue or meta.venue
+    doc.title = doc.title or meta.title
+    doc.authors = doc.authors or meta.authors
 
 
 def derive_paper_id(doc: Document, path: str) -> str:

@@ -177,3 +177,35 @@ def m002_embedding_spaces(db: sqlite3.Connection) -> None:
         );
         """
     )
+
+
+@migration
+def m003_paper_labels(db: sqlite3.Connection) -> None:
+    """Tags and collections (full "Parent/Child" paths) a reference manager gives a paper, and
+    the Zotero attachment its file is, for search filters and zotero://open-pdf links."""
+    run_script(db,
+        """
+        CREATE TABLE paper_tags (
+            paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+            tag TEXT NOT NULL,
+            PRIMARY KEY (paper_id, tag)
+        );
+        CREATE INDEX paper_tags_tag ON paper_tags(tag COLLATE NOCASE);
+        CREATE TABLE paper_collections (
+            paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            PRIMARY KEY (paper_id, path)
+        );
+        CREATE TABLE paper_zotero (
+            paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
+            attachment_key TEXT NOT NULL
+        );
+        -- Bibliographic metadata once applied to a file (a .bib added later, a Zotero item):
+        -- re-adding the file alone keeps it instead of falling back to what the parser saw.
+        CREATE TABLE source_metadata (
+            source_path TEXT PRIMARY KEY,
+            meta TEXT NOT NULL
+        );
+        """
+    )
+

@@ -149,6 +149,18 @@ class SQLiteStore(VectorTables):
         where = " WHERE body_indexable + object_indexable + chunk_indexable > 0" if with_indexable_units else ""
         return [r[0] for r in self.query(f"SELECT paper_id FROM manifests{where} ORDER BY paper_id")]
 
+    def remember_metadata(self, source_path: str, meta_json: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO source_metadata VALUES (?, ?)", (source_path, meta_json))
+
+    def remembered_metadata(self, source_path: str) -> str | None:
+        rows = self.query("SELECT meta FROM source_metadata WHERE source_path=?", (source_path,))
+        return rows[0][0] if rows else None
+
+    def paper_refs(self) -> list[tuple[str, str | None, str | None]]:
+        """(id, citekey, doi) of every paper: what a user may name a paper by."""
+        return [(r[0], r[1], r[2]) for r in self.query("SELECT id, citekey, doi FROM papers ORDER BY id")]
+
     def paper_years(self) -> dict[str, int | None]:
         return {r[0]: r[1] for r in self.query("SELECT id, year FROM papers")}
 
@@ -160,8 +172,19 @@ class SQLiteStore(VectorTables):
         for kind in UNIT_KINDS:
             db.execute(f"DELETE FROM {kind.table} WHERE paper_id=?", (paper_id,))
         db.execute("DELETE FROM manifests WHERE paper_id=?", (paper_id,))
+        for table in ("paper_tags", "paper_collections", "paper_zotero"):
+            db.execute(f"DELETE FROM {table} WHERE paper_id=?", (paper_id,))
         if not keep_paper:
             db.execute("DELETE FROM papers WHERE id=?", (paper_id,))
+
+    @staticmethod
+    def _write_labels(db: sqlite3.Connection, paper: Paper) -> None:
+        """Tags, collections and Zotero attachment, in the paper's own transaction."""
+        db.executemany("INSERT OR IGNORE INTO paper_tags VALUES (?, ?)", [(paper.id, t) for t in paper.tags])
+        db.executemany("INSERT OR IGNORE INTO paper_collections VALUES (?, ?)",
+                       [(paper.id, c) for c in paper.collections])
+        if paper.zotero_attachment:
+            db.execute("INSERT INTO paper_zotero VALUES (?, ?)", (paper.id, paper.zotero_attachment))
 
     def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest) -> None:
         """Replace a paper, its units, manifest and index rows in one transaction.
@@ -187,6 +210,7 @@ class SQLiteStore(VectorTables):
                 f"ON CONFLICT(id) DO UPDATE SET {updates}, updated_at=excluded.updated_at",
                 values + [now, now],
             )
+            self._write_labels(db, paper)
             for kind in UNIT_KINDS:
                 columns = UNIT_COLUMNS[kind.name]
                 rows = [[getattr(u, c) for c in columns] for u in units if u.kind == kind.name]
@@ -227,15 +251,31 @@ class SQLiteStore(VectorTables):
         d["authors"] = json.loads(d.get("authors") or "[]")
         return Paper(**d)
 
+    def _with_labels(self, papers: list[Paper]) -> list[Paper]:
+        """Each paper with its tags, collections and Zotero attachment key."""
+        by_id = {p.id: p for p in papers}
+        for part in batched(list(by_id), 500):
+            marks = placeholders(len(part))
+            for r in self.query(f"SELECT paper_id, tag FROM paper_tags WHERE paper_id IN ({marks}) ORDER BY tag", part):
+                by_id[r[0]].tags.append(r[1])
+            for r in self.query(f"SELECT paper_id, path FROM paper_collections WHERE paper_id IN ({marks}) "
+                                "ORDER BY path", part):
+                by_id[r[0]].collections.append(r[1])
+            for r in self.query(f"SELECT paper_id, attachment_key FROM paper_zotero WHERE paper_id IN ({marks})",
+                                part):
+                by_id[r[0]].zotero_attachment = r[1]
+        return papers
+
     def get_paper(self, paper_id: str) -> Paper | None:
         rows = self.query("SELECT * FROM papers WHERE id=?", (paper_id,))
-        return self._paper(rows[0]) if rows else None
+        return self._with_labels([self._paper(rows[0])])[0] if rows else None
 
     def get_papers(self, paper_ids: list[str]) -> dict[str, Paper]:
         out: dict[str, Paper] = {}
         for part in batched(list(dict.fromkeys(paper_ids)), 500):
             for row in self.query(f"SELECT * FROM papers WHERE id IN ({placeholders(len(part))})", part):
                 out[row["id"]] = self._paper(row)
+        self._with_labels(list(out.values()))
         return out
 
     def list_papers(self, limit: int | None = None) -> list[PaperSummary]:
@@ -243,8 +283,10 @@ class SQLiteStore(VectorTables):
         sql = f"SELECT p.*, {counts} FROM papers p LEFT JOIN manifests m ON m.paper_id = p.id ORDER BY p.id"
         if limit:
             sql += f" LIMIT {int(limit)}"
-        return [PaperSummary(self._paper(r), {k.name: r[manifest_columns(k)[0]] or 0 for k in UNIT_KINDS})
-                for r in self.query(sql)]
+        rows = self.query(sql)
+        papers = self._with_labels([self._paper(r) for r in rows])
+        return [PaperSummary(p, {k.name: r[manifest_columns(k)[0]] or 0 for k in UNIT_KINDS})
+                for p, r in zip(papers, rows)]
 
     def manifest(self, paper_id: str) -> Manifest | None:
         rows = self.query("SELECT * FROM manifests WHERE paper_id=?", (paper_id,))
@@ -319,7 +361,33 @@ class SQLiteStore(VectorTables):
             clauses.append(f"{alias}.paper_id IN (SELECT id FROM papers WHERE year BETWEEN ? AND ?)")
             params += [filters.year_min if filters.year_min is not None else -10**6,
                        filters.year_max if filters.year_max is not None else 10**6]
+        if filters.has_labels:
+            sql, label_params = SQLiteStore._labels_sql(filters)
+            clauses.append(f"{alias}.paper_id IN ({sql})")
+            params += label_params
         return (" AND " + " AND ".join(clauses)) if clauses else "", params
+
+    @staticmethod
+    def _labels_sql(filters: Filters) -> tuple[str, list]:
+        """SELECT of the paper ids in any of the collections (or below them) and with all the tags."""
+        parts, params = [], []
+        if filters.collections:
+            ors = " OR ".join("(path = ? COLLATE NOCASE OR path LIKE ? ESCAPE '\\')" for _ in filters.collections)
+            parts.append(f"SELECT paper_id FROM paper_collections WHERE {ors}")
+            for c in filters.collections:
+                c = c.strip("/")
+                params += [c, c.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%"]
+        for tag in filters.tags:
+            parts.append("SELECT paper_id FROM paper_tags WHERE tag = ? COLLATE NOCASE")
+            params.append(tag)
+        return " INTERSECT ".join(parts), params
+
+    def labelled_paper_ids(self, filters: Filters) -> list[str]:
+        """Papers that pass the collection and tag filters (every paper when there are none)."""
+        if not filters.has_labels:
+            return self.paper_ids()
+        sql, params = self._labels_sql(filters)
+        return [r[0] for r in self.query(sql, params)]
 
     def lexical_search(self, match: str, limit: int, filters: Filters,
                        weights: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> list[LexicalHit]:

@@ -54,10 +54,13 @@ class _Matrix:
         years = store._paper_years()
         self.years = np.array([years.get(p) if years.get(p) is not None else -1 for p in papers], dtype=np.int64)
 
-    def mask(self, f: Filters) -> np.ndarray | None:
+    def mask(self, f: Filters, labelled: list[str] | None = None) -> np.ndarray | None:
+        """`labelled`: the papers that pass the collection/tag filters (the store resolves those)."""
         if f.is_empty():
             return None
         m = np.ones(len(self.unit_ids), dtype=bool)
+        if labelled is not None:
+            m &= np.isin(self.paper_ids, np.array(labelled, dtype=object))
         if f.papers:
             m &= np.isin(self.paper_ids, np.array(f.papers, dtype=object))
         if f.sources:
@@ -109,7 +112,7 @@ class VectorIndex:
         scores = window_scores = m.matrix @ (q / n)
         if m.starts is not None:
             scores = np.maximum.reduceat(window_scores, m.starts)
-        mask = m.mask(filters)
+        mask = m.mask(filters, self.store.labelled_paper_ids(filters) if filters.has_labels else None)
         if mask is not None:
             scores = np.where(mask, scores, -np.inf)
         k = min(limit, len(scores))
