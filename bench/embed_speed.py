@@ -26,12 +26,11 @@ import time
 
 from papershelf import Library
 from papershelf.document import Block, Document
-from papershelf.models import Paper
 from papershelf.embed.base import ProviderSpec
 from papershelf.embed.testing import EmbeddingServer
+from papershelf.models import Paper
 
-WORDS = ("cell signal protein model data graph reef coral wound layer table figure method result "
-         "sample network retrieval index query matrix vector dense sparse gene tissue dose").split()
+WORDS = ["cell", "signal", "protein", "model", "data", "graph", "reef", "coral", "wound", "layer", "table", "figure", "method", "result", "sample", "network", "retrieval", "index", "query", "matrix", "vector", "dense", "sparse", "gene", "tissue", "dose"]
 
 
 def synthetic_paper(i: int) -> tuple[Paper, Document]:

@@ -16,9 +16,9 @@ import json
 import time
 
 import numpy as np
+from papershelf.vector_index import VectorIndex
 
 from papershelf.store import Filters
-from papershelf.vector_index import VectorIndex
 
 
 class _MemoryStore:

@@ -8,9 +8,11 @@ import sqlite3
 
 import pytest
 
+from papershelf import Filters, SearchOptions
 from papershelf.ingest.zotero import annotation_page, is_zotero_dir, note_text, read_zotero, zotero_year
 
-from .conftest import shared
+from .conftest import HASH, shared
+from .test_cli import run
 from .zotero_fixture import build_library
 
 
@@ -98,11 +100,6 @@ def test_shared_zotero_library_matches_its_readme():
 
 # -- a Zotero data directory added to a library -------------------------------------------------------
 
-from papershelf import Filters, SearchOptions
-
-from .conftest import HASH
-from .test_cli import run
-from .zotero_fixture import ZoteroBuilder  # noqa: F401
 
 
 def search_ids(lib, query, mode="lexical", **filters):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -46,7 +46,7 @@ class ProviderSpec:
         return self.model or DEFAULT_MODELS.get(self.provider, "")
 
     def create(self) -> Provider:
-        opts = dict(self.options) | dict(self.settings)
+        opts: dict[str, Any] = dict(self.options) | dict(self.settings)
         if self.provider == "local":
             from .local import LocalProvider
 

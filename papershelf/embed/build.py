@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -117,7 +118,7 @@ class _Encoder:
         if len(group) > 1:
             try:
                 allv = self.units([t for job in group for t in job.texts])
-            except Exception:  # noqa: BLE001 - isolate the failing paper below
+            except Exception:
                 pass
             else:
                 bounds = np.cumsum([0] + [len(job.texts) for job in group])
@@ -127,7 +128,7 @@ class _Encoder:
     def _alone(self, job: _Job) -> Vectors | BaseException:
         try:
             return self.units(job.texts)
-        except Exception as e:  # noqa: BLE001 - reported per paper
+        except Exception as e:
             return e
 
 
@@ -247,8 +248,8 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
               "dimension": space.dimension, "papers": len(selected), "skipped": report.skipped, "workers": workers})
         # Texts per provider call: asked for, else what the provider prefers (a local model
         # sorts a call's texts by length, so big calls pad less; an HTTP API has a request cap).
-        batch = max(1, int(batch_size or dict(spec.settings).get("batch_size")
-                           or getattr(probe, "preferred_batch", 64)))
+        settings: dict[str, Any] = dict(spec.settings)
+        batch = max(1, int(batch_size or settings.get("batch_size") or getattr(probe, "preferred_batch", None) or 64))
         encoder = _Encoder(factory, probe, space.dimension, batch, space.window_tokens)
         _Build(store, space, encoder, report, force, cancel or threading.Event(), emit).run(
             selected, workers, max_in_flight or workers * 2)

@@ -55,11 +55,11 @@ class LocalProvider:
             pass
         try:
             self._model = SentenceTransformer(resolve_model_path(model), device=device)
-        except Exception as e:  # noqa: BLE001 - any load failure is the user's to read
+        except Exception as e:
             raise ProviderError(f"could not load local model {model!r}: {e}") from None
         get_dim = getattr(self._model, "get_embedding_dimension", None) or \
             self._model.get_sentence_embedding_dimension
-        self._dimension = int(get_dim())
+        self._dimension = int(get_dim() or 0)
         # Long units are embedded as windows of this many wordpieces (embed/windows.py): 128 is
         # what MiniLM-style models were trained on; never more than the model reads.  0 = off.
         limit = int(getattr(self._model, "max_seq_length", 0) or 512)

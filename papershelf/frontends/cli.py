@@ -19,8 +19,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
-    TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -30,8 +29,8 @@ from ..library import Library
 from ..models import Filters
 from ..search import MODES, SearchOptions
 
-app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_args_is_help=True, rich_markup_mode=None,
-                  help="papershelf: search your library of papers by words and by meaning.")
+app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_args_is_help=True,
+                  rich_markup_mode=None, help="papershelf: search your library of papers by words and by meaning.")
 bench_app = typer.Typer(no_args_is_help=True, help="Measure retrieval quality and speed.")
 app.add_typer(bench_app, name="bench")
 
@@ -453,7 +452,7 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
     t = Table("mode", "nDCG@10", "95% CI", "recall@100", "MRR@10", "p50 ms", "p95 ms")
     for r in result["results"]:
         lo, hi = r["ndcg@10_ci95"]
-        t.add_row(r["mode"], f"{r['ndcg@10']:.4f}", f"{lo:.3f}–{hi:.3f}", f"{r['recall@100']:.4f}", f"{r['mrr@10']:.4f}",
-                  f"{r['p50_ms']:.1f}", f"{r['p95_ms']:.1f}")
+        t.add_row(r["mode"], f"{r['ndcg@10']:.4f}", f"{lo:.3f}–{hi:.3f}", f"{r['recall@100']:.4f}",
+                  f"{r['mrr@10']:.4f}", f"{r['p50_ms']:.1f}", f"{r['p95_ms']:.1f}")
     out.print(f"{result['documents']} documents, {result['queries']} queries, {result['provider']}/{result['model']}")
     out.print(t)

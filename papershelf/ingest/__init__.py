@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from ..document import Document
 from ..errors import IngestError
-from ..text import sha256_hex, slug
+from ..text import sha256_hex as sha256_hex  # re-exported: the source hash with a bibliography entry
+from ..text import slug
 from .markdown import parse_markdown
 
 MAX_TEXT_BYTES = 20 * 1024 * 1024
@@ -168,7 +169,7 @@ def fill_from_pdf_meta(doc: Document, src: SourceFile) -> None:
 
     try:
         meta = read_pdf_meta(src.data, src.path)
-    except Exception:  # noqa: BLE001 - metadata is a bonus: it must never fail a paper that parsed
+    except Exception:
         return
     doc.year = doc.year or meta.year
     doc.doi = doc.doi or meta.doi

@@ -165,12 +165,12 @@ def zotero_blocks(meta: Meta) -> list:
         blocks += [Block("text", note) for note in meta.notes]
     if meta.annotations:
         blocks.append(Block("heading", "Annotations", level=1))
-        page = object()
+        page: int | None = -1  # none seen yet
         for a in sorted(meta.annotations, key=lambda a: a.get("page") or 0):
             if a.get("page") != page:
                 page = a.get("page")
                 blocks.append(Block("heading", f"p. {page}" if page else "no page", level=2))
             parts = [f"Highlight: \u201c{a['text']}\u201d" if a.get("text") else "", f"Comment: {a['comment']}"
                      if a.get("comment") else ""]
-            blocks.append(Block("text", " ".join(p for p in parts if p), page=page))
+            blocks.append(Block("text", " ".join(p for p in parts if p), page=page or None))
     return blocks

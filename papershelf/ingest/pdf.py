@@ -134,7 +134,7 @@ def _body_style(pages: list[Page]) -> BodyStyle:
         for ln in lines:
             sizes[ln.size] = sizes.get(ln.size, 0) + len(ln.text)
             bold[ln.size] = bold.get(ln.size, 0) + len(ln.text) * ln.bold
-    size = max(sizes, key=sizes.get) if sizes else 10.0
+    size = max(sizes, key=lambda s: sizes[s]) if sizes else 10.0
     return BodyStyle(size, bold.get(size, 0) > 0.5 * sizes.get(size, 1))
 
 
@@ -171,7 +171,7 @@ def _column_left(column: list[Line]) -> float:
     starts: dict[int, int] = {}
     for ln in column:
         starts[round(ln.x0)] = starts.get(round(ln.x0), 0) + 1
-    common = max(starts, key=starts.get)
+    common = max(starts, key=lambda x: starts[x])
     return min(x for x in starts if x >= common - 2)
 
 

@@ -167,8 +167,9 @@ def _doi_from(first: list[str], last: list[str], middle_pages: list[str]) -> tup
         if m:
             return strip_doi(m.group(1)), rule
     for i, line in enumerate(last):
-        if DOI_LABELLED.search(line) and any("Cite this article" in x for x in last[i:i + 2]):
-            return strip_doi(DOI_LABELLED.search(line).group(1)), "cite-this-article doi"
+        labelled = DOI_LABELLED.search(line)
+        if labelled and any("Cite this article" in x for x in last[i:i + 2]):
+            return strip_doi(labelled.group(1)), "cite-this-article doi"
     counts: dict[str, int] = {}
     for text in middle_pages:
         for doi in {strip_doi(d) for d in DOI.findall(text)}:

@@ -237,7 +237,7 @@ class _Reader:
             if base in seen:
                 a.meta.citekey = None
                 a.meta.zotero_key = f"{base}-{a.key}"
-            seen.add(base)
+            seen.add(base or "")
 
 
 def read_citekeys(data_dir: str) -> dict[str, str]:

@@ -52,7 +52,7 @@ _UNIT_COMMON = """
 
 @migration
 def m001_papers_units_fts(db: sqlite3.Connection) -> None:
-    run_script(db, 
+    run_script(db,
         f"""
         CREATE TABLE papers (
             id TEXT PRIMARY KEY,
@@ -119,7 +119,7 @@ def m001_papers_units_fts(db: sqlite3.Connection) -> None:
 
 @migration
 def m002_embedding_spaces(db: sqlite3.Connection) -> None:
-    run_script(db, 
+    run_script(db,
         """
         CREATE TABLE spaces (
             id INTEGER PRIMARY KEY,

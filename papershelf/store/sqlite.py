@@ -193,7 +193,7 @@ class SQLiteStore(VectorTables):
         state, which is exactly what makes the paper pending for `embed`.
         """
         now = time.time()
-        values = [getattr(paper, c) for c in _PAPER_COLUMNS]
+        values: list[object] = [getattr(paper, c) for c in _PAPER_COLUMNS]
         values[2] = json.dumps(paper.authors, ensure_ascii=False)
         with self.transaction() as db:
             if paper.source_path:
@@ -228,11 +228,11 @@ class SQLiteStore(VectorTables):
                     (u.id, paper.id, u.source, u.object_kind, title, u.heading(), u.search_text()))
                 db.execute("INSERT INTO search_fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)",
                            (cur.lastrowid, title, u.heading(), u.search_text()))
-            cols = [c for k in UNIT_KINDS for c in manifest_columns(k)]
-            values = [v for k in UNIT_KINDS for v in (manifest.counts[k.name], manifest.indexable[k.name],
+            m_cols = [c for k in UNIT_KINDS for c in manifest_columns(k)]
+            counts = [v for k in UNIT_KINDS for v in (manifest.counts[k.name], manifest.indexable[k.name],
                                                       manifest.hashes[k.name])]
-            db.execute(f"INSERT INTO manifests(paper_id, {', '.join(cols)}, policy_version, updated_at) "
-                       f"VALUES ({placeholders(len(cols) + 3)})", [paper.id, *values, manifest.policy_version, now])
+            db.execute(f"INSERT INTO manifests(paper_id, {', '.join(m_cols)}, policy_version, updated_at) "
+                       f"VALUES ({placeholders(len(m_cols) + 3)})", [paper.id, *counts, manifest.policy_version, now])
             if paper.source_path:
                 db.execute("DELETE FROM ingest_failures WHERE source_path=?", (paper.source_path,))
 
@@ -347,7 +347,8 @@ class SQLiteStore(VectorTables):
 
     @staticmethod
     def _filter_sql(filters: Filters, alias: str = "d") -> tuple[str, list]:
-        clauses, params = [], []
+        clauses: list[str] = []
+        params: list[object] = []
         if filters.papers:
             clauses.append(f"{alias}.paper_id IN ({placeholders(len(filters.papers))})")
             params += filters.papers

@@ -95,7 +95,7 @@ class VectorIndex:
             if cached is None or cached.generation != self.store._generation(space.id):
                 fresh_enough = cached is not None and \
                     time.monotonic() - cached.loaded_at < self.max_staleness and self.store.lock_holder() is not None
-                if not fresh_enough:
+                if cached is None or not fresh_enough:
                     cached = self._cache[space.id] = _Matrix(self.store, space)
             return cached
 

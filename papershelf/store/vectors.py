@@ -14,6 +14,7 @@ import os
 import socket
 import sqlite3
 import time
+from contextlib import AbstractContextManager
 
 import numpy as np
 
@@ -71,6 +72,13 @@ class VectorTables:
 
     db: sqlite3.Connection
     _vector_index: VectorIndex | None = None
+
+    # Provided by SQLiteStore, whose connection these tables share.
+    def query(self, sql: str, params=()) -> list[sqlite3.Row]:
+        raise NotImplementedError
+
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        raise NotImplementedError
 
     def vector_search(self, space: Space, query: np.ndarray, depth: int, filters: Filters) -> list[VectorHit]:
         if self._vector_index is None:
@@ -142,7 +150,7 @@ class VectorTables:
         pending_ids = [p for p, _ in (self.pending(space_id) if pending is None else pending)]
         per: dict[str, int] = {c: 0 for c in COLLECTIONS}
         if pending_ids:
-            live = {}
+            live: dict[str, set[str]] = {}
             for r in self.query("SELECT paper_id, collection FROM vectors WHERE space_id=? "
                                 "GROUP BY paper_id, collection", (space_id,)):
                 live.setdefault(r[0], set()).add(r[1])
@@ -281,9 +289,9 @@ class VectorTables:
         host = socket.gethostname()
         with self.transaction() as db:
             row = db.execute("SELECT pid, host, started_at FROM build_lock WHERE name=?", (name,)).fetchone()
-            if row is not None and row[0] != os.getpid():
-                if row[1] != host or _pid_alive(row[0]):
-                    raise BuildLocked(row[0], row[1], row[2])
+            held_by_other = row is not None and row[0] != os.getpid()
+            if held_by_other and (row[1] != host or _pid_alive(row[0])):
+                raise BuildLocked(row[0], row[1], row[2])
             db.execute("INSERT OR REPLACE INTO build_lock VALUES (?,?,?,?)", (name, os.getpid(), host, time.time()))
 
     def release_lock(self, name: str = "embed") -> None:
