@@ -388,7 +388,7 @@ class Library:
             return validate(provider.encode([query]), 1, space.dimension)[0]
         except PapershelfError as e:
             raise VectorUnavailable(f"embedding provider unavailable ({e})") from None
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - a broken provider must not break search
             raise VectorUnavailable(f"embedding provider failed ({type(e).__name__}: {e})") from None
 
     def _vector_search(self, space: Space | None, query: str, depth: int, filters: Filters) -> list[VectorHit]:
@@ -403,7 +403,7 @@ class Library:
         try:
             count = token_counter(self.query_provider(space))
             _, parts = cut(*embedding_parts(unit, paper.title), space.window_tokens, count)
-        except Exception:
+        except Exception:  # noqa: BLE001 - a snippet must never break search
             return None
         return parts[window] if window < len(parts) else None
 

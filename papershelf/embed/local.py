@@ -55,7 +55,7 @@ class LocalProvider:
             pass
         try:
             self._model = SentenceTransformer(resolve_model_path(model), device=device)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - any load failure is the user's to read
             raise ProviderError(f"could not load local model {model!r}: {e}") from None
         get_dim = getattr(self._model, "get_embedding_dimension", None) or \
             self._model.get_sentence_embedding_dimension

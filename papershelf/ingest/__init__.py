@@ -169,7 +169,7 @@ def fill_from_pdf_meta(doc: Document, src: SourceFile) -> None:
 
     try:
         meta = read_pdf_meta(src.data, src.path)
-    except Exception:
+    except Exception:  # noqa: BLE001 - metadata is a bonus: it must never fail a paper
         return
     doc.year = doc.year or meta.year
     doc.doi = doc.doi or meta.doi

@@ -13,8 +13,10 @@ import json
 import os
 import socket
 import sqlite3
+import threading
 import time
-from contextlib import AbstractContextManager
+import uuid
+from contextlib import AbstractContextManager, contextmanager
 
 import numpy as np
 
@@ -71,6 +73,7 @@ class VectorTables:
     """
 
     db: sqlite3.Connection
+    _lock: threading.RLock
     _vector_index: VectorIndex | None = None
 
     # Provided by SQLiteStore, whose connection these tables share.
@@ -230,23 +233,55 @@ class VectorTables:
             "kind_hash, policy_version, token_estimate, length(vector) AS nbytes FROM vectors "
             "WHERE space_id=? AND paper_id=? ORDER BY collection, unit_id", (space_id, paper_id))]
 
-    def _object_kinds(self, space_id: int) -> dict[str, str]:
-        """unit_id -> figure/table for the object vectors of a space."""
-        return {r[0]: r[1] for r in self.query(
-            "SELECT unit_id, object_kind FROM vectors WHERE space_id=? AND object_kind IS NOT NULL", (space_id,))}
+    @contextmanager
+    def _vector_rows_snapshot(self, space_id: int):
+        """(generation, units, windows, rows) of a space, all read in one transaction so they agree
+        even while another process writes; rows stream as (collection, unit id, paper id, object
+        kind, blob)."""
+        with self._lock:
+            self.db.execute("BEGIN")
+            try:
+                generation = self._generation(space_id)
+                units, nbytes, dim = self.db.execute(
+                    "SELECT count(*), coalesce(sum(length(vector)), 0), (SELECT dimension FROM spaces WHERE id=?) "
+                    "FROM vectors WHERE space_id=?", (space_id, space_id)).fetchone()
+                rows = self.db.execute("SELECT collection, unit_id, paper_id, object_kind, vector FROM vectors "
+                                       "WHERE space_id=? ORDER BY rowid", (space_id,))
+                yield generation, units, nbytes // (4 * (dim or 1)), rows
+            finally:
+                self.db.execute("COMMIT")
 
-    def _paper_years(self) -> dict[str, int | None]:
-        return {r[0]: r[1] for r in self.query("SELECT id, year FROM papers")}
+    def _paper_ids_where(self, filters: Filters) -> set[str] | None:
+        """Papers passing the year and label filters (None: those filters are off), read now, so a
+        changed year or tag counts at once even if the paper's vectors did not change."""
+        clauses, params = [], []
+        if filters.year_min is not None or filters.year_max is not None:
+            clauses.append("year BETWEEN ? AND ?")
+            params += [filters.year_min if filters.year_min is not None else -10**6,
+                       filters.year_max if filters.year_max is not None else 10**6]
+        if not clauses and not filters.has_labels:
+            return None
+        where = " AND ".join(clauses) or "1"
+        ids = {r[0] for r in self.query(f"SELECT id FROM papers WHERE {where}", params)}
+        if filters.has_labels:
+            ids &= set(self.labelled_paper_ids(filters))
+        return ids
 
-    def _load_collection(self, space_id: int, collection: str, dimension: int):
-        """(unit_ids, paper_ids, windows per unit, float32 matrix of every window) of one
-        collection of a space; a unit's windows are consecutive rows of the matrix."""
-        rows = self.query("SELECT unit_id, paper_id, vector FROM vectors WHERE space_id=? AND collection=?",
-                          (space_id, collection))
-        blob = b"".join(r[2] for r in rows)
-        matrix = np.frombuffer(blob, dtype=np.float32).reshape(len(blob) // (4 * dimension), dimension)
-        windows = np.array([len(r[2]) // (4 * dimension) for r in rows], dtype=np.int64)
-        return [r[0] for r in rows], [r[1] for r in rows], windows, matrix
+    def labelled_paper_ids(self, filters: Filters) -> list[str]:
+        raise NotImplementedError
+
+    def library_id(self) -> str:
+        """A random id made once per library file: derived files name it, so a new library at
+        the same path never reads an old library's files."""
+        value = self.get_setting("library.id")
+        if value is None:
+            with self.transaction() as db:
+                db.execute("INSERT OR IGNORE INTO settings(key, value) VALUES ('library.id', ?)", (uuid.uuid4().hex,))
+            value = self.get_setting("library.id")
+        return value or ""
+
+    def get_setting(self, key: str, default: str | None = None) -> str | None:
+        raise NotImplementedError
 
     # -- verification -------------------------------------------------------------------
 
