@@ -13,6 +13,8 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .document import BIBLIOGRAPHIC_FIELDS, Bibliographic
+
 # -- unit kinds -----------------------------------------------------------------------
 
 
@@ -63,22 +65,16 @@ def finite(x: float | None, digits: int = 6) -> float | None:
 
 # -- papers -----------------------------------------------------------------------------
 
-# The bibliographic fields a paper carries, in one list: readers, bibliographies,
-# storage and front ends all go through it.
-PAPER_META_FIELDS = ("title", "authors", "year", "venue", "doi", "citekey")
+# The bibliographic fields a paper carries (document.Bibliographic): readers, bibliographies,
+# storage and front ends all go through this one list.
+PAPER_META_FIELDS = BIBLIOGRAPHIC_FIELDS
 
 
 @dataclass
-class Paper:
+class Paper(Bibliographic):
     """A paper's stored record: metadata plus where it came from."""
 
     id: str
-    title: str | None = None
-    authors: list[str] = field(default_factory=list)
-    year: int | None = None
-    venue: str | None = None
-    doi: str | None = None
-    citekey: str | None = None
     source_path: str | None = None
     source_hash: str | None = None
     source_format: str | None = None

@@ -18,18 +18,14 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..document import parse_year
+from ..document import Bibliographic, parse_year
 
 
-@dataclass
-class Meta:
-    citekey: str | None = None
+@dataclass(kw_only=True)
+class Meta(Bibliographic):
+    """A reference manager's entry for one file: its bibliographic facts and ids."""
+
     zotero_key: str | None = None
-    title: str | None = None
-    authors: list[str] = field(default_factory=list)
-    year: int | None = None
-    venue: str | None = None
-    doi: str | None = None
     # From a Zotero data directory (ingest/zotero.py): kept on the paper, and notes and
     # annotations become searchable units; part of the JSON, so an edit updates the paper.
     collections: list[str] = field(default_factory=list)

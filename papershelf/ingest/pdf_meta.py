@@ -20,6 +20,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from ..document import Bibliographic
+
 MIN_YEAR = 1900
 _YEAR = r"(?:19|20)\d\d"
 _MONTHS = r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
@@ -52,13 +54,10 @@ _REFERENCES = re.compile(r"^\s*(?:\d+\.?\s*)?(References|Bibliography|Literature
 _VENUE_CUT = re.compile(r",?\s*(?:pages?|pp\.)\s*\d.*$|,\s*(?:vol\.|volume)\s.*$", re.IGNORECASE)
 
 
-@dataclass
-class PdfMeta:
-    title: str | None = None
-    authors: list[str] = field(default_factory=list)
-    year: int | None = None
-    venue: str | None = None
-    doi: str | None = None
+@dataclass(kw_only=True)
+class PdfMeta(Bibliographic):
+    """What a PDF states about itself (citekey stays empty: a PDF has none)."""
+
     arxiv_id: str | None = None
     # field -> the rule that supplied it, so a wrong value can be traced to its rule
     evidence: dict[str, str] = field(default_factory=dict)
