@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..models import Filters, SearchResponse
+from ..models import Filters, SearchResponse, finite
 from ..search import SearchOptions
 
 
@@ -55,7 +55,8 @@ class SearchParams(Strict):
 def search_dict(resp: SearchResponse, min_score: float | None) -> dict[str, Any]:
     """`search --json`'s shape, hits under `min_score` left out (a post-filter on Hit.score)."""
     if min_score is not None:
-        resp.results = [h for h in resp.results if h.score >= min_score]
+        # compared as printed (rounded), so a score copied from one answer keeps that hit in the next
+        resp.results = [h for h in resp.results if (finite(h.score) or 0.0) >= min_score]
     return resp.to_dict()
 
 
