@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hmac
 import os
+import signal
 import socket
 import sys
 import threading
@@ -239,6 +240,9 @@ def serve(library_path: str, host: str = "127.0.0.1", port: int = 8765, token: s
     lib_path = app.state.lib.path
     info = client.write_discovery(lib_path, host, real_port, token)
     print(f"serving {lib_path} on {info.url}/", file=sys.stderr, flush=True)
+    # uvicorn re-raises the signal that stopped it once it has shut down; let SIGTERM end in
+    # SystemExit (as Ctrl-C ends in KeyboardInterrupt) so the discovery file is removed below.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         server.run(sockets=[sock])
     finally:
