@@ -89,7 +89,7 @@ function hitNode(h) {
   const where = [h.object_label ? el("span", { class: "label" }, h.object_label + " ") : null,
                  h.section_path || h.source, h.pages ? ` · p. ${h.pages}` : ""];
   const text = el("div", {}, el("div", { class: "where" }, ...where),
-                  snippet(h.caption && h.object_label ? h.caption : h.snippet));
+                  snippet(h.snippet || h.caption));
   const node = el("div", { class: "hit", tabindex: "0", "data-unit": h.unit_id,
                            onclick: () => openHit(h), onkeydown: (e) => { if (e.key === "Enter") openHit(h); } });
   if (h.object_kind) {
@@ -131,7 +131,8 @@ async function search(ev) {
 $("search").addEventListener("submit", search);
 $("close-reader").addEventListener("click", () => { $("reader").hidden = true; });
 const initial = new URLSearchParams(location.search);
-for (const [k, v] of initial) if ($(k)) $(k).value = v;
+const form = $("search").elements;
+for (const [k, v] of initial) if (form[k]) form[k].value = v;
 refreshStatus();
 setInterval(refreshStatus, 5000);
 if (initial.get("query")) search();
