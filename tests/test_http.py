@@ -120,7 +120,9 @@ def test_passage_reads_a_whole_paper_through_its_cursor(server):
     assert len(pieces) > 2 and cursor is None
     whole = httpx.get(f"{server}/api/passage", params={"paper_id": "okafor2024il6", "budget_chars": 100000}).json()
     assert whole["next_cursor"] is None
-    squash = lambda s: "".join(s.split())  # noqa: E731
+    def squash(s: str) -> str:
+        return "".join(s.split())
+
     assert squash("".join(p["text"] for p in pieces)) == squash(whole["text"])
     methods = httpx.get(f"{server}/api/passage", params={"paper_id": "okafor2024il6", "section": "methods"}).json()
     assert methods["sections"] and all(s.lower().startswith("methods") for s in methods["sections"])
@@ -188,7 +190,7 @@ def test_figure_image_is_a_png_of_the_page_region(server):
 def test_token_is_required_beyond_loopback_and_checked(tmp_path):
     db = make_library(tmp_path)
     p = subprocess.run([sys.executable, "-m", "papershelf", "-L", str(db), "serve", "--host", "0.0.0.0",
-                        "--port", "0"], env=cli_env(), capture_output=True, text=True, timeout=60)
+                        "--port", "0"], env=cli_env(), capture_output=True, text=True, timeout=60, check=False)
     assert p.returncode == 2 and "--token is required" in p.stderr
     with running_server(db, "--token", "s3cret") as (url, info):
         assert info["token"] == "s3cret" and oct(os.stat(str(db) + ".server.json").st_mode & 0o777) == "0o600"
