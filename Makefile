@@ -13,7 +13,7 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check torch==2.13.0
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[local,dev]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[local,serve,dev]'
 	touch $@
 
 demo: venv

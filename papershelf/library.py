@@ -33,10 +33,12 @@ from .models import (
     FileResult,
     Filters,
     LibraryStatus,
+    Neighbour,
     ObjectView,
     Paper,
     PaperSummary,
     PaperView,
+    Passage,
     SearchResponse,
     SectionView,
     Space,
@@ -44,6 +46,7 @@ from .models import (
     VectorHit,
     VerifyReport,
 )
+from .passages import read_passage
 from .search import SearchOptions, run_search
 from .search.snippets import pages_of
 from .store import open_store
@@ -297,6 +300,31 @@ class Library:
                               u.indexable, u.veto_reason, u.nearby_body_text, u.table_text)
                    for u in units if u.kind == "object"]
         return PaperView(paper, self.store.manifest(paper.id), sections, objects)
+
+    def paper(self, paper_id: str) -> Paper:
+        """One paper's record (servers use its source_path to serve the PDF itself)."""
+        paper = self.store.get_paper(paper_id)
+        if paper is None:
+            raise NotFound(f"no paper with id {paper_id!r}")
+        return paper
+
+    def neighbours(self, unit_id: str) -> list[Neighbour]:
+        """The text units of a unit's section in reading order (for an object, the section
+        it sits in), the unit itself marked: the context a hit is read in."""
+        unit = self.store.get_units([unit_id]).get(unit_id)
+        if unit is None:
+            raise NotFound(f"no unit with id {unit_id!r}")
+        same = [u for u in self.store.paper_units(unit.paper_id)
+                if u.kind != "object" and u.section_path == unit.section_path]
+        return [Neighbour(u.id, u.source, u.section_path, u.part, pages_of(u), u.text, u.id == unit_id)
+                for u in same]
+
+    def passage(self, paper_id: str, section: str | None = None, pages: tuple[int, int] | None = None,
+                budget_chars: int = 8000, cursor: str | None = None) -> Passage:
+        """A paper's text by section (and its subsections) or page range, at most
+        `budget_chars` at a time; `next_cursor` continues where this stretch ends."""
+        paper = self.paper(paper_id)
+        return read_passage(paper, self.store.paper_units(paper_id), section, pages, budget_chars, cursor)
 
     def papers(self, limit: int | None = None) -> list[PaperSummary]:
         return self.store.list_papers(limit)

@@ -525,3 +525,40 @@ class UnitView:
         d = asdict(self.unit)
         d["source"] = self.unit.source
         return {"type": "unit", **d, "paper": self.paper.to_dict() if self.paper else None}
+
+
+@dataclass
+class Neighbour:
+    """One unit of a section, in reading order: what `show` of a unit adds around it,
+    so a reader (or an agent) sees the passage a hit came from, not just the hit."""
+
+    unit_id: str
+    source: str
+    section_path: str
+    part: int
+    pages: str | None
+    text: str
+    is_target: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Passage:
+    """A stretch of a paper's text within a size budget, with a cursor to continue.
+
+    `next_cursor` is None when the selection has been read to its end; pass it back
+    unchanged to read on.  `sections` and `pages` say what this stretch covers.
+    """
+
+    paper_id: str
+    title: str | None
+    text: str
+    sections: list[str]
+    pages: str | None
+    next_cursor: str | None
+    units: int  # units (or parts of one) in this stretch
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -25,9 +25,10 @@ from rich.text import Text
 
 from ..embed.base import DEFAULT_MODELS, ProviderSpec
 from ..errors import PapershelfError
-from ..library import Library
+from ..library import Library, default_library_path
 from ..models import Filters
 from ..search import MODES, SearchOptions
+from . import client
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_args_is_help=True,
                   rich_markup_mode=None, help="papershelf: search your library of papers by words and by meaning.")
@@ -255,8 +256,13 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
            lexical_weight: float = typer.Option(1.0, "--lexical-weight"),
            vector_weight: float = typer.Option(1.0, "--vector-weight"),
            explain: bool = typer.Option(False, "--explain", help="Show lexical and vector ranks and scores."),
+           no_server: bool = typer.Option(False, "--no-server",
+                                          help="Search in this process even when `papershelf serve` is running."),
            as_json: bool = typer.Option(False, "--json")):
-    """Search the library: body text, figures, tables and chunks."""
+    """Search the library: body text, figures, tables and chunks.
+
+    When `papershelf serve` runs for the same library, the search is asked of it (model and
+    vectors already loaded) and printed the same way; --no-server searches in-process."""
     sources = list(source or [])
     if kind and not sources:
         sources = ["object_unit"]
@@ -265,28 +271,42 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
     opts = SearchOptions(mode=mode, limit=limit, per_paper=per_paper, filters=filters, fusion=fusion, rrf_k=rrf_k,
                          lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain)
     opts.validate()  # before opening the library: a bad option is exit 2 whatever the library holds
-    with _library(create=False) as lib:
-        resp = lib.search(query, opts)
+    server = None if no_server else client.find_server(State.library or default_library_path())
+    if server is not None:
+        d = client.search(server, {"query": query, "mode": mode, "limit": limit, "per_paper": per_paper,
+                                   "paper": list(paper or []), "year_from": year_from, "year_to": year_to,
+                                   "source": list(source or []), "kind": kind, "fusion": fusion, "rrf_k": rrf_k,
+                                   "lexical_weight": lexical_weight, "vector_weight": vector_weight,
+                                   "explain": explain})
+    else:
+        with _library(create=False) as lib:
+            d = lib.search(query, opts).to_dict()
     if as_json:
-        _dump(resp.to_dict())
-        return
-    for n in resp.notices:
+        _dump(d)
+    else:
+        _print_search(d)
+
+
+def _print_search(d: dict) -> None:
+    """Print a search result from its JSON shape, so an answer from a server prints exactly as one
+    computed here."""
+    for n in d["notices"]:
         err.print(f"[yellow]note:[/yellow] {escape(n)}")
-    if not resp.results:
+    if not d["results"]:
         out.print("no results")
         return
-    for h in resp.results:
-        where = h.object_label or h.section_path or h.source
-        pages = f" p.{h.pages}" if h.pages else ""
-        year = f" ({h.year})" if h.year else ""
-        out.print(f"[bold]{h.rank}.[/bold] [cyan]{escape(h.title or h.paper_id)}[/cyan]{year}  "
-                  f"[dim]{h.source} · {escape(where)}{pages} · {h.unit_id}[/dim]")
-        out.print(_highlighted(h.snippet or ""), highlight=False)
-        if h.zotero_link:
-            out.print(f"   [dim]{h.zotero_link}[/dim]")
-        if h.explain is not None:
-            x = h.explain.to_dict()
-            out.print(f"   [dim]score {h.to_dict()['score']} · lexical rank {x['lexical_rank']} "
+    for h in d["results"]:
+        where = h["object_label"] or h["section_path"] or h["source"]
+        pages = f" p.{h['pages']}" if h["pages"] else ""
+        year = f" ({h['year']})" if h["year"] else ""
+        out.print(f"[bold]{h['rank']}.[/bold] [cyan]{escape(h['title'] or h['paper_id'])}[/cyan]{year}  "
+                  f"[dim]{h['source']} · {escape(where)}{pages} · {h['unit_id']}[/dim]")
+        out.print(_highlighted(h["snippet"] or ""), highlight=False)
+        if h.get("zotero_link"):
+            out.print(f"   [dim]{h['zotero_link']}[/dim]")
+        x = h.get("explain")
+        if x is not None:
+            out.print(f"   [dim]score {h['score']} · lexical rank {x['lexical_rank']} "
                       f"({x['lexical_score']}) · vector rank {x['vector_rank']} ({x['vector_score']}"
                       + (f", window {x['vector_window'] + 1}" if x.get("vector_window") else "") + ")[/dim]")
 
@@ -420,6 +440,27 @@ def list_papers(limit: int = typer.Option(50, "--limit", "-n"), as_json: bool = 
         t.add_row(escape(r.paper.id), escape((r.paper.title or "")[:70]), str(r.paper.year or ""),
                   *(str(r.units[k]) for k in ("body", "object", "chunk")))
     out.print(t)
+
+
+@command()
+def serve(host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default)."),
+          port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port (0: any free port)."),
+          token: Optional[str] = typer.Option(None, "--token", envvar="PAPERSHELF_TOKEN",
+                                              help="Required from every request; needed beyond loopback."),
+          stop_after: Optional[float] = typer.Option(None, "--stop-after", hidden=True,
+                                                     help="Stop after this many seconds (tests, benchmarks).")):
+    """Serve the library: a web page and a JSON API (OpenAPI at /docs); `search` then asks it."""
+    from .http import serve as run_server
+
+    run_server(State.library or default_library_path(), host, port, token, stop_after)
+
+
+@command()
+def mcp():
+    """Serve the library to an AI agent over MCP (stdio): search, show, get_passage, list_papers, status."""
+    from .mcp import run_stdio
+
+    run_stdio(State.library or default_library_path())
 
 
 @bench_app.command("beir")
