@@ -250,3 +250,32 @@ def roman_paper(path: str) -> None:
     w.heading("References")
     w.paragraph("Brandt L. Low-power sensing. Example Letters 2020.")
     w.save()
+
+
+def face_paper(path: str) -> None:
+    """No numbering and no bold: sections in Helvetica (a little larger than the Times body),
+    sub-sections in Helvetica a little smaller than it, as some publishers set them; a line of
+    code in Courier standing alone with space around it."""
+    w = Writer(path)
+    w.title("Quality of Care in a Referral Hospital", "Ada Okafor")
+
+    def head(text: str, size: float) -> None:
+        w._need(30)
+        w.y -= 8
+        _line(w.c, w._x(), w.y, text, "Helvetica", size)
+        w.y -= 16
+
+    head("Background", 10.5)
+    w.paragraph(BODY)
+    head("Methods", 10.5)
+    head("Study setting", 9.5)
+    w.paragraph(BODY)
+    w.y -= 8
+    _line(w.c, w._x(), w.y, "Run Analysis Now", "Courier", 10)
+    w.y -= 22
+    w.paragraph(BODY)
+    head("Results", 10.5)
+    w.paragraph(BODY)
+    head("Patient flow and care", 9.5)
+    w.paragraph(BODY)
+    w.save()

@@ -10,7 +10,7 @@ from papershelf.ingest.pdf import read_pdf
 from papershelf.units import build_units
 
 from .conftest import ROOT, shared
-from .pdf_fixtures import roman_paper, structured_paper
+from .pdf_fixtures import face_paper, roman_paper, structured_paper
 
 
 @pytest.fixture(scope="module")
@@ -84,3 +84,12 @@ def test_real_papers_headings_against_the_truth_set():
     scores = [score_paper(read_pdf(Path(pdfs, name).read_bytes()).blocks, entries) for name, entries in truth.items()]
     total = sum_scores(scores)
     assert total["precision"] >= 0.9 and total["recall"] >= 0.8, total
+
+
+def test_headings_in_another_face_than_the_body(tmp_path):
+    """Neither bold nor much larger: the face alone sets the headings apart; code is no heading."""
+    path = tmp_path / "face.pdf"
+    face_paper(str(path))
+    heads = _heads(read_pdf(path.read_bytes()))
+    assert heads == [("Background", 1), ("Methods", 1), ("Study setting", 2), ("Results", 1),
+                     ("Patient flow and care", 2)]

@@ -27,7 +27,7 @@ import re
 from ..document import Block, Document
 from ..errors import IngestError
 from .captions import CAPTION_RE
-from .pdf_headings import BodyStyle, Para, line_starts_heading, strong, to_blocks
+from .pdf_headings import BodyStyle, Para, is_standard, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
 
 _DIGITS = re.compile(r"\d+")
@@ -127,15 +127,18 @@ def _require_text(pages: list[Page]) -> None:
 
 
 def _body_style(pages: list[Page]) -> BodyStyle:
-    """The size most text is set in, and whether that text claims to be bold."""
+    """The size most text is set in, whether that text claims to be bold, and its face."""
     sizes: dict[float, int] = {}
     bold: dict[float, int] = {}
+    faces: dict[str, int] = {}
     for lines, _, _ in pages:
         for ln in lines:
             sizes[ln.size] = sizes.get(ln.size, 0) + len(ln.text)
             bold[ln.size] = bold.get(ln.size, 0) + len(ln.text) * ln.bold
+            faces[ln.face] = faces.get(ln.face, 0) + len(ln.text)
     size = max(sizes, key=sizes.get) if sizes else 10.0
-    return BodyStyle(size, bold.get(size, 0) > 0.5 * sizes.get(size, 1))
+    face = max(faces, key=faces.get) if faces else ""
+    return BodyStyle(size, bold.get(size, 0) > 0.5 * sizes.get(size, 1), face)
 
 
 def _kept(lines: list[Line], width: float, height: float, repeating: set[str]) -> list[Line]:
@@ -244,10 +247,10 @@ def _join_across_columns(paras: list[Para], body: BodyStyle) -> list[Para]:
 
 
 def _demote_front_matter(blocks: list[Block]) -> None:
-    """Large or bold lines between the title and the first real section heading are the
-    authors and their affiliations, not sections."""
+    """Large or bold lines between the title and the first real section heading (numbered, or a
+    standard name such as Abstract or Background) are the authors and their affiliations, not sections."""
     for b in blocks:
-        if b.kind == "heading" and (b.page != 1 or _FIRST_HEAD.match(b.text)):
+        if b.kind == "heading" and (b.page != 1 or _FIRST_HEAD.match(b.text) or is_standard(b.text)):
             break
         if b.kind == "heading":
             b.kind, b.level = "text", 0

@@ -45,6 +45,7 @@ _APPENDIX = 100  # appendix A is section 101: it follows any numbered section
 class BodyStyle:
     size: float
     bold: bool  # the body text itself claims to be bold: boldness says nothing in this paper
+    face: str = ""  # the font most text is set in ("" when unknown)
 
 
 @dataclass
@@ -76,8 +77,16 @@ def _roman(s: str) -> int | None:
 
 
 def strong(line, body: BodyStyle) -> bool:
-    """Set apart from the body by size or weight."""
-    return line.size >= body.size + 0.8 or (line.bold and not body.bold and line.size >= body.size - 0.6)
+    """Set apart from the body by size, weight or face."""
+    if line.size >= body.size + 0.8:
+        return True
+    return line.size >= body.size - 0.7 and ((line.bold and not body.bold) or _other_face(line, body))
+
+
+def _other_face(line, body: BodyStyle) -> bool:
+    """Set in an upright text face other than the body's: a heading face whose weight the font's
+    name hides (hashed names without a weight flag), or a sans-serif heading in a serif paper."""
+    return bool(line.face and body.face and line.face != body.face)
 
 
 def _capitals(title: str) -> bool:
@@ -89,6 +98,8 @@ def _plausible_title(title: str, strong_style: bool) -> bool:
     words = title.split()
     if not words or len(words) > 14 or len(title) > 110 or title.endswith((",", ";")):
         return False
+    if not (title[0].isalnum() or title[0] in "\"'“‘(["):
+        return False  # ", Noor Alide and …": the rest of a line cut off before it
     alpha = sum(c.isalpha() for c in title)
     if alpha < 3 or alpha < 0.6 * len(title.replace(" ", "")):
         return False  # formulas, numbers, table rows
@@ -276,6 +287,11 @@ class _Decider:
         if not _plausible_title(title, True):
             return None
         return title, self._sub_level()
+
+
+def is_standard(text: str) -> bool:
+    """A standard section name (Abstract, Background, References …), trailing colon or period aside."""
+    return bool(_STANDARD_RE.match(text.strip().rstrip(".:").strip()))
 
 
 def _numbered_start(text: str) -> bool:

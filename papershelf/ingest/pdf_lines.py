@@ -18,8 +18,14 @@ from dataclasses import dataclass
 
 from pypdfium2 import raw
 
-# Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).
-_BOLD_NAME = re.compile(r"bold|black|heavy|demi|medi|semib|cmbx|sfbx|bx\d|(?:^|[-,+_])b$|tb$")
+# Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
+# systems that hash their font names (Advent 3B2: "AdvTTaf7f9f4f.B") still mark the weight with a suffix.
+_BOLD_NAME = re.compile(r"bold|black|heavy|demi|medi|semib|cmbx|sfbx|bx\d|(?:^|[-,+_.])b$|tb$")
+# Faces that cannot mark a heading however they differ from the body: slanted, fixed-pitch, symbols and math.
+_PLAIN_FACE = re.compile(r"ital|obli|slant|(?:^|[-,+_.])i$|ti$|it$|(?:cm|sf|ec|t1x)(?:ti|sl|tt)|mono|courier|"
+                         r"inconsolata|symbol|dingbat|math|cmmi|cmsy|cmex|msam|msbm|mtsy|mtmi|txsy|txmi|wasy|stmary|"
+                         r"fontawesome")
+_FIXED, _SYMBOLIC, _ITALIC = 0x1, 0x4, 0x40
 
 
 @dataclass
@@ -34,6 +40,7 @@ class Line:
     bold: bool
     runin: str = ""  # the bold lead-in ("Training.") of a line that starts bold and goes on in roman
     alone: bool = True  # no other text beside it on its baseline (table cells and chart labels have some)
+    face: str = ""  # the font the whole line is set in, when one upright text face sets all of it
 
     @property
     def height(self) -> float:
@@ -67,6 +74,7 @@ class _TextPage:
         self.matrix = raw.FS_MATRIX()
         self.d = [ctypes.c_double() for _ in range(4)]
         self.bold_fonts: dict[bytes, bool] = {}
+        self.faces: dict[bytes, str] = {}
         self.buf = ctypes.create_string_buffer(128)
         self.flags = ctypes.c_int()
 
@@ -113,13 +121,24 @@ class _TextPage:
                 size = max(size, abs(box.top - box.bottom) / 1.15)
         return size
 
-    def bold(self, idx: int) -> bool:
+    def _font(self, idx: int) -> bytes:
         n = raw.FPDFText_GetFontInfo(self.raw, idx, self.buf, 128, ctypes.byref(self.flags))
         name = self.buf.raw[:max(0, n - 1)]
         if name not in self.bold_fonts:
             text = name.decode("latin-1", "replace").lower().split("+")[-1]
             self.bold_fonts[name] = bool(_BOLD_NAME.search(text)) or bool(self.flags.value & 0x40000)
-        return self.bold_fonts[name]
+            plain = _PLAIN_FACE.search(text) or self.flags.value & (_FIXED | _SYMBOLIC | _ITALIC)
+            self.faces[name] = "" if plain else text
+        return name
+
+    def bold(self, idx: int) -> bool:
+        return self.bold_fonts[self._font(idx)]
+
+    def face(self, first: int, last: int) -> str:
+        """The upright text face that sets both ends of a line ("" when they differ or the face
+        is italic, fixed-pitch or symbols: those mark emphasis, code and math, not headings)."""
+        name = self._font(first)
+        return self.faces[name] if self._font(last) == name else ""
 
     def close(self) -> None:
         self.tp.close()
@@ -228,6 +247,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     size = tp.font_size(first)
     # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.
     bold_first, bold_last = tp.bold(first), tp.bold(last)
+    face = tp.face(first, last)
     pieces = _pieces(boxes, size)
     if len(pieces) == 1:
         parts = [stripped]
@@ -241,7 +261,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
         if part.strip():
             out.append(Line(number, min(b[0] for b in piece), min(b[1] for b in piece), max(b[2] for b in piece),
                             max(b[3] for b in piece), clean(part), round(size, 1), bold_first and bold_last,
-                            runin=runin, alone=len(pieces) == 1 or _stacked(pieces)))
+                            runin=runin, alone=len(pieces) == 1 or _stacked(pieces), face=face))
     return out
 
 
