@@ -279,3 +279,26 @@ def face_paper(path: str) -> None:
     head("Patient flow and care", 9.5)
     w.paragraph(BODY)
     w.save()
+
+
+def wrapped_heading_paper(path: str) -> None:
+    """Numbered headings too long for the column, wrapped onto a second line in the same bold
+    style: once mid-phrase in lower case, once in title case."""
+    w = Writer(path)
+    w.title("Scoring Spoken Retellings", "Ada Okafor")
+
+    def head(*lines: str) -> None:
+        w._need(40)
+        w.y -= 8
+        for text in lines:
+            _line(w.c, w._x(), w.y, text, "Helvetica-Bold", 12)
+            w.y -= 14
+        w.y -= 4
+
+    head("1 Introduction")
+    w.paragraph(BODY)
+    head("2 Unsupervised generative automated", "scoring with word alignment")
+    w.paragraph(BODY)
+    head("3 Supervised Discriminative Scoring", "With Log-Linear Models")
+    w.paragraph(BODY)
+    w.save()

@@ -10,7 +10,7 @@ from papershelf.ingest.pdf import read_pdf
 from papershelf.units import build_units
 
 from .conftest import ROOT, shared
-from .pdf_fixtures import face_paper, roman_paper, structured_paper
+from .pdf_fixtures import face_paper, roman_paper, structured_paper, wrapped_heading_paper
 
 
 @pytest.fixture(scope="module")
@@ -93,3 +93,12 @@ def test_headings_in_another_face_than_the_body(tmp_path):
     heads = _heads(read_pdf(path.read_bytes()))
     assert heads == [("Background", 1), ("Methods", 1), ("Study setting", 2), ("Results", 1),
                      ("Patient flow and care", 2)]
+
+
+def test_heading_wrapped_onto_two_lines_stays_whole(tmp_path):
+    path = tmp_path / "wrapped.pdf"
+    wrapped_heading_paper(str(path))
+    doc = read_pdf(path.read_bytes())
+    assert _heads(doc) == [("1 Introduction", 1), ("2 Unsupervised generative automated scoring with word alignment", 1),
+                           ("3 Supervised Discriminative Scoring With Log-Linear Models", 1)]
+    assert not any(b.text.startswith(("scoring with", "With Log")) for b in doc.blocks)

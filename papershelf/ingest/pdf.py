@@ -186,9 +186,8 @@ def _breaks(prev: Line, ln: Line, left: float, body: BodyStyle, opens_heading: b
         return True
     if CAPTION_RE.match(ln.text) or ln.runin or (opens_heading and not prev_heading):
         return True
-    same_style = abs(ln.size - prev.size) < 0.3 and ln.bold == prev.bold
     if prev_heading and block_len == 1 and not prev.text.endswith(("-", "\x02")) \
-            and not (same_style and strong(prev, body) and ln.text[:1].islower() is False and pitch < 1.5 * prev.size):
+            and not _heading_goes_on(prev, ln, body, pitch):
         return True
     if ln.bold != prev.bold and (prev_heading or opens_heading):
         return True
@@ -196,6 +195,13 @@ def _breaks(prev: Line, ln: Line, left: float, body: BodyStyle, opens_heading: b
     indented = 0.6 * ln.size < ln.x0 - left < 4 * ln.size
     return indented and prev.x0 - left < 0.6 * ln.size and prev.text.endswith((".", "!", "?", ":", '"', "”")) \
         and ln.text[:1].isupper()
+
+
+def _heading_goes_on(prev: Line, ln: Line, body: BodyStyle, pitch: float) -> bool:
+    """A heading wrapped onto a second line: the next line is set close below in the same
+    heading style ("3.1 Representing and manipulating" / "visually-rich documents with magelib")."""
+    same_style = abs(ln.size - prev.size) < 0.3 and ln.bold == prev.bold and ln.face == prev.face
+    return same_style and strong(prev, body) and pitch < 1.5 * prev.size
 
 
 def _paragraphs(column: list[Line], body: BodyStyle) -> list[Para]:
