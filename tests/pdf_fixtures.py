@@ -302,3 +302,41 @@ def wrapped_heading_paper(path: str) -> None:
     head("3 Supervised Discriminative Scoring", "With Log-Linear Models")
     w.paragraph(BODY)
     w.save()
+
+
+def _run_in(w: Writer, lead: str, rest: str, lead_font: str = "Times-Bold", more: tuple[str, ...] = ()) -> None:
+    """A paragraph whose first line opens with ``lead`` in ``lead_font`` and goes on in roman."""
+    w._need(14 * (1 + len(more)))
+    x = w._x()
+    number = lead.split(" ")[0] + " " if lead[:1].isdigit() else ""
+    _line(w.c, x, w.y, number)
+    x += w.c.stringWidth(number, "Times-Roman", 10)
+    _line(w.c, x, w.y, lead[len(number):], lead_font)
+    x += w.c.stringWidth(lead[len(number):] + " ", lead_font, 10)
+    _line(w.c, x, w.y, rest)
+    for text in more:
+        w.y -= 12.5
+        _line(w.c, w._x(), w.y, text)
+    w.y -= 20
+
+
+def runin_paper(path: str) -> None:
+    """Run-in headings of several kinds: an abstract opened by "Abstract." in another face,
+    numbered lead-ins that continue the scheme (one long), and bold lead-ins that are not
+    headings: a theorem's label, a caption's label, authors in the reference list, and a word
+    in another face that is no section name."""
+    w = Writer(path)
+    w.title("Finding Influential Nodes", "Ada Okafor")
+    _run_in(w, "Abstract.", "We rank the nodes of a network", "Helvetica", ("by how far their influence spreads.",))
+    w.heading("1. Introduction")
+    w.paragraph(BODY)
+    _run_in(w, "NASA.", "The agency publishes networks", "Helvetica", ("of its own that we also study.",))
+    w.heading("2. Measures")
+    _run_in(w, "2.1. Degree.", "The degree of a node counts its", more=("neighbours in the graph.",))
+    _run_in(w, "2.2. Spread of influence by seeds and their neighbours in the graph.", "We count",
+            more=("all nodes reached from the seeds.",))
+    _run_in(w, "Lemma 1.", "The spread is submodular in the", more=("set of seeds chosen.",))
+    _run_in(w, "Figure 1.", "Spread of influence over time for", more=("all measures.",))
+    w.heading("References")
+    _run_in(w, "Brandt L.", "Low-power sensing. Example Letters", more=("2020.",))
+    w.save()

@@ -10,7 +10,7 @@ from papershelf.ingest.pdf import read_pdf
 from papershelf.units import build_units
 
 from .conftest import ROOT, shared
-from .pdf_fixtures import face_paper, roman_paper, structured_paper, wrapped_heading_paper
+from .pdf_fixtures import face_paper, roman_paper, runin_paper, structured_paper, wrapped_heading_paper
 
 
 @pytest.fixture(scope="module")
@@ -102,3 +102,12 @@ def test_heading_wrapped_onto_two_lines_stays_whole(tmp_path):
     assert _heads(doc) == [("1 Introduction", 1), ("2 Unsupervised generative automated scoring with word alignment", 1),
                            ("3 Supervised Discriminative Scoring With Log-Linear Models", 1)]
     assert not any(b.text.startswith(("scoring with", "With Log")) for b in doc.blocks)
+
+
+def test_run_in_headings_and_lead_ins_that_are_not(tmp_path):
+    path = tmp_path / "runin.pdf"
+    runin_paper(str(path))
+    doc = read_pdf(path.read_bytes())
+    assert _heads(doc) == [("Abstract", 1), ("1. Introduction", 1), ("2. Measures", 1), ("2.1. Degree", 2),
+                           ("2.2. Spread of influence by seeds and their neighbours in the graph", 2), ("References", 1)]
+    assert any(b.kind == "text" and b.text.startswith("Abstract. We rank the nodes") for b in doc.blocks)

@@ -27,7 +27,7 @@ import re
 from ..document import Block, Document
 from ..errors import IngestError
 from .captions import CAPTION_RE
-from .pdf_headings import BodyStyle, Para, is_standard, line_starts_heading, strong, to_blocks
+from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
 
 _DIGITS = re.compile(r"\d+")
@@ -184,7 +184,7 @@ def _breaks(prev: Line, ln: Line, left: float, body: BodyStyle, opens_heading: b
     pitch = ln.bottom - prev.bottom
     if pitch > 1.75 * max(prev.size, 1.0) or pitch < -2 or abs(ln.size - prev.size) > 0.6:
         return True
-    if CAPTION_RE.match(ln.text) or ln.runin or (opens_heading and not prev_heading):
+    if CAPTION_RE.match(ln.text) or lead_in(ln) or (opens_heading and not prev_heading):
         return True
     if prev_heading and block_len == 1 and not prev.text.endswith(("-", "\x02")) \
             and not _heading_goes_on(prev, ln, body, pitch):
@@ -229,7 +229,7 @@ def _runs_on(a: Para, b: Para) -> bool:
     if not (a.column_end and b.column_start) or abs(a.first.size - b.first.size) > 0.6:
         return False
     end = a.text.rstrip()
-    if end.endswith((".", "!", "?", ":")) or CAPTION_RE.match(b.text) or b.first.runin:
+    if end.endswith((".", "!", "?", ":")) or CAPTION_RE.match(b.text) or lead_in(b.first):
         return False
     return b.text[:1].islower() or end.endswith(("-", ",", "\x02")) or b.text[:1] in "([" and not b.text[:2].isdigit()
 

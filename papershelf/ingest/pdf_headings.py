@@ -37,6 +37,10 @@ _NUMBERED = re.compile(
     r"^(?:(?P<app>appendix)\s+)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,5}|[A-Z](?:\.\d{1,2}){0,2})"
     r"(?P<sep>[.):]?)\s+(?P<title>\S.*)$", re.IGNORECASE)
 _FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Chart|Plate)\s+[\dIVX]+\b")
+# Labels of statements, set like run-in headings but never section titles.
+_THEOREM = re.compile(r"^(?:Lemma|Theorem|Proposition|Corollary|Definition|Proof|Remark|Example|Property|Claim|"
+                      r"Conjecture|Assumption|Axiom|Observation|Notation|Fact)\b", re.IGNORECASE)
+_REFERENCES = re.compile(r"^(?:references|bibliography|literature cited|works cited)$", re.IGNORECASE)
 _ROMAN = {"I": 1, "V": 5, "X": 10}
 _APPENDIX = 100  # appendix A is section 101: it follows any numbered section
 
@@ -200,6 +204,7 @@ class _Decider:
         self.level = 0
         self.top_size: float | None = None
         self.ranks = self._style_ranks(paras)
+        self.in_references = False  # inside the reference list no lead-in (an author's name) is a heading
 
     def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
@@ -274,19 +279,35 @@ class _Decider:
         return level
 
     def runin(self, p: Para) -> tuple[str, int] | None:
-        """The bold lead-in a paragraph opens with, as a sub-heading (its text stays in the paragraph)."""
-        lead = p.first.runin
-        if not lead or self.body.bold or len(lead.split()) > 8:
+        """The lead-in a paragraph opens with, as a sub-heading (its text stays in the paragraph).  A
+        numbered lead-in set apart by its face alone may continue a numbering but not start one
+        ("1. Ovretveit J, Serouri A:" in a reference list), unless it is a standard name; one whose
+        number continues the scheme may be as long as any heading, an unnumbered one is short."""
+        lead = lead_in(p.first)
+        if not lead or self.body.bold or self.in_references or CAPTION_RE.match(p.text) \
+                or _FLOAT.match(lead) or _THEOREM.match(lead):
             return None
         title = lead.rstrip(".:—– ").strip()
         m = _NUMBERED.match(title)
-        if m and _plausible_title(m.group("title"), True):
+        bold_or_known = p.first.runin_bold or self.numbering.last or is_standard(m.group("title") if m else title)
+        if m and _plausible_title(m.group("title"), True) and bold_or_known:
             key = self.numbering.accept(m, 1)
             if key:
                 return title, self._set_level(len(key), p.first.size)
-        if not _plausible_title(title, True):
+        if len(title.split()) > 8 or not _plausible_title(title, True) or not (p.first.runin_bold or is_standard(title)):
             return None
+        if _OUTSIDE_RE.match(title):
+            return title, self._set_level(1, p.first.size)
         return title, self._sub_level()
+
+
+def lead_in(line) -> str:
+    """The run-in lead-in a line offers as a heading: a bold one, or one set apart by its face
+    alone (small capitals) when it is numbered or a standard name ("Abstract. Recently …")."""
+    lead = line.runin
+    if not lead or line.runin_bold:
+        return lead
+    return lead if _numbered_start(lead) or is_standard(lead) else ""
 
 
 def is_standard(text: str) -> bool:
@@ -328,6 +349,7 @@ def to_blocks(paras: list[Para], body: BodyStyle) -> list[Block]:
         page = p.first.page
         head = decider.decide(p)
         if head:
+            decider.in_references = bool(_REFERENCES.match(_Decider._bare(p)))
             blocks.append(Block("heading", head[0], level=head[1], page=page))
             continue
         lead = decider.runin(p)
