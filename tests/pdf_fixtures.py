@@ -254,8 +254,9 @@ def roman_paper(path: str) -> None:
 
 def face_paper(path: str) -> None:
     """No numbering and no bold: sections in Helvetica (a little larger than the Times body),
-    sub-sections in Helvetica a little smaller than it, as some publishers set them; a line of
-    code in Courier standing alone with space around it."""
+    sub-sections in Helvetica a little smaller than it, as some publishers set them, one right
+    below its section's heading; a line of code in Courier and a word of a tiny screenshot standing
+    alone with space around them; back matter set smaller than the body, its headings too."""
     w = Writer(path)
     w.title("Quality of Care in a Referral Hospital", "Ada Okafor")
 
@@ -274,16 +275,24 @@ def face_paper(path: str) -> None:
     _line(w.c, w._x(), w.y, "Run Analysis Now", "Courier", 10)
     w.y -= 22
     w.paragraph(BODY)
+    w.y -= 8
+    _line(w.c, w._x(), w.y, "INTRODUCTION", "Helvetica-Bold", 4.5)
+    w.y -= 22
     head("Results", 10.5)
+    w.y += 4  # the sub-heading sits right below, as close as two lines of text
+    _line(w.c, w._x(), w.y, "Patient flow and care", "Helvetica", 9.5)
+    w.y -= 14
     w.paragraph(BODY)
-    head("Patient flow and care", 9.5)
-    w.paragraph(BODY)
+    head("Acknowledgments", 7.5)
+    w.paragraph("We thank the staff of the department for their time.", size=7.5)
+    head("References", 7.5)
+    w.paragraph("Brandt L. Quality of care. Example Letters 2020.", size=7.5)
     w.save()
 
 
 def wrapped_heading_paper(path: str) -> None:
     """Numbered headings too long for the column, wrapped onto a second line in the same bold
-    style: once mid-phrase in lower case, once in title case."""
+    style: once mid-phrase in lower case, once in title case; and two headings set as close."""
     w = Writer(path)
     w.title("Scoring Spoken Retellings", "Ada Okafor")
 
@@ -300,6 +309,8 @@ def wrapped_heading_paper(path: str) -> None:
     head("2 Unsupervised generative automated", "scoring with word alignment")
     w.paragraph(BODY)
     head("3 Supervised Discriminative Scoring", "With Log-Linear Models")
+    w.paragraph(BODY)
+    head("APPENDIX", "A. RELATED WORK")  # two headings, the second opening with its own number
     w.paragraph(BODY)
     w.save()
 
@@ -324,7 +335,7 @@ def runin_paper(path: str) -> None:
     """Run-in headings of several kinds: an abstract opened by "Abstract." in another face,
     numbered lead-ins that continue the scheme (one long), and bold lead-ins that are not
     headings: a theorem's label, a caption's label, authors in the reference list, and a word
-    in another face that is no section name."""
+    in another face that is no section name; acknowledgements run in in the body's own style."""
     w = Writer(path)
     w.title("Finding Influential Nodes", "Ada Okafor")
     _run_in(w, "Abstract.", "We rank the nodes of a network", "Helvetica", ("by how far their influence spreads.",))
@@ -337,6 +348,7 @@ def runin_paper(path: str) -> None:
             more=("all nodes reached from the seeds.",))
     _run_in(w, "Lemma 1.", "The spread is submodular in the", more=("set of seeds chosen.",))
     _run_in(w, "Figure 1.", "Spread of influence over time for", more=("all measures.",))
+    w.paragraph("Acknowledgements: we thank the reviewers for their comments on the first draft.")
     w.heading("References")
     _run_in(w, "Brandt L.", "Low-power sensing. Example Letters", more=("2020.",))
     w.save()

@@ -87,12 +87,13 @@ def test_real_papers_headings_against_the_truth_set():
 
 
 def test_headings_in_another_face_than_the_body(tmp_path):
-    """Neither bold nor much larger: the face alone sets the headings apart; code is no heading."""
+    """Neither bold nor much larger: the face alone sets the headings apart, even right below another
+    heading or in small back matter; code and a screenshot's tiny text are no headings."""
     path = tmp_path / "face.pdf"
     face_paper(str(path))
     heads = _heads(read_pdf(path.read_bytes()))
     assert heads == [("Background", 1), ("Methods", 1), ("Study setting", 2), ("Results", 1),
-                     ("Patient flow and care", 2)]
+                     ("Patient flow and care", 2), ("Acknowledgments", 1), ("References", 1)]
 
 
 def test_heading_wrapped_onto_two_lines_stays_whole(tmp_path):
@@ -100,7 +101,8 @@ def test_heading_wrapped_onto_two_lines_stays_whole(tmp_path):
     wrapped_heading_paper(str(path))
     doc = read_pdf(path.read_bytes())
     assert _heads(doc) == [("1 Introduction", 1), ("2 Unsupervised generative automated scoring with word alignment", 1),
-                           ("3 Supervised Discriminative Scoring With Log-Linear Models", 1)]
+                           ("3 Supervised Discriminative Scoring With Log-Linear Models", 1), ("APPENDIX", 1),
+                           ("A. RELATED WORK", 1)]
     assert not any(b.text.startswith(("scoring with", "With Log")) for b in doc.blocks)
 
 
@@ -109,5 +111,6 @@ def test_run_in_headings_and_lead_ins_that_are_not(tmp_path):
     runin_paper(str(path))
     doc = read_pdf(path.read_bytes())
     assert _heads(doc) == [("Abstract", 1), ("1. Introduction", 1), ("2. Measures", 1), ("2.1. Degree", 2),
-                           ("2.2. Spread of influence by seeds and their neighbours in the graph", 2), ("References", 1)]
+                           ("2.2. Spread of influence by seeds and their neighbours in the graph", 2),
+                           ("Acknowledgements", 1), ("References", 1)]
     assert any(b.kind == "text" and b.text.startswith("Abstract. We rank the nodes") for b in doc.blocks)

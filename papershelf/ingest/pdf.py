@@ -31,6 +31,9 @@ from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_hea
 from .pdf_lines import Line, page_lines
 
 _DIGITS = re.compile(r"\d+")
+# A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
+# "A" may be the article starting a title's second line).
+_OWN_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.):]?|[A-Z](?:\.\d+)+[.):]?|(?:[IVX]+|[A-Z])[.):])\s+[A-Z]")
 _STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
 _FIRST_HEAD = re.compile(r"^(?:(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
 
@@ -199,9 +202,10 @@ def _breaks(prev: Line, ln: Line, left: float, body: BodyStyle, opens_heading: b
 
 def _heading_goes_on(prev: Line, ln: Line, body: BodyStyle, pitch: float) -> bool:
     """A heading wrapped onto a second line: the next line is set close below in the same
-    heading style ("3.1 Representing and manipulating" / "visually-rich documents with magelib")."""
+    heading style ("3.1 Representing and manipulating" / "visually-rich documents with magelib").  A line
+    that opens with its own section number ("APPENDIX" / "A. RELATED WORK") is a heading of its own."""
     same_style = abs(ln.size - prev.size) < 0.3 and ln.bold == prev.bold and ln.face == prev.face
-    return same_style and strong(prev, body) and pitch < 1.5 * prev.size
+    return same_style and strong(prev, body) and pitch < 1.5 * prev.size and not _OWN_NUMBER.match(ln.text)
 
 
 def _paragraphs(column: list[Line], body: BodyStyle) -> list[Para]:

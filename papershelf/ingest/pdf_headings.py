@@ -40,6 +40,7 @@ _FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Chart|Plate)\s+
 # Labels of statements, set like run-in headings but never section titles.
 _THEOREM = re.compile(r"^(?:Lemma|Theorem|Proposition|Corollary|Definition|Proof|Remark|Example|Property|Claim|"
                       r"Conjecture|Assumption|Axiom|Observation|Notation|Fact)\b", re.IGNORECASE)
+_NAMED_LEAD = re.compile(rf"^((?:{_OUTSIDE})[:.])\s+\S", re.IGNORECASE)
 _REFERENCES = re.compile(r"^(?:references|bibliography|literature cited|works cited)$", re.IGNORECASE)
 _ROMAN = {"I": 1, "V": 5, "X": 10}
 _APPENDIX = 100  # appendix A is section 101: it follows any numbered section
@@ -191,6 +192,13 @@ def _standalone(p: Para, body: BodyStyle) -> bool:
     return len(p.lines) == 1 and ln.alone and ln.size >= body.size - 0.5 and ((p.gap_above or 0) >= 1.45 or p.centred)
 
 
+def _small_back_matter(p: Para, body: BodyStyle) -> bool:
+    """A standard name alone with space above, in bold or a face other than the body's, though set
+    smaller than the body: back matter (acknowledgements, references) often is, headings and all."""
+    ln = p.first
+    return len(p.lines) == 1 and ln.alone and (p.gap_above or 0) >= 1.45 and (ln.bold or _other_face(ln, body))
+
+
 def _style_key(line) -> tuple[float, bool]:
     return (round(line.size * 2) / 2, bool(line.bold))
 
@@ -203,8 +211,10 @@ class _Decider:
         self.numbering = Numbering()
         self.level = 0
         self.top_size: float | None = None
+        self.after_heading = False
         self.ranks = self._style_ranks(paras)
         self.in_references = False  # inside the reference list no lead-in (an author's name) is a heading
+        self.after_heading = False  # the paragraph before was a heading
 
     def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
@@ -224,15 +234,15 @@ class _Decider:
             return False
         if CAPTION_RE.match(p.text) or len(p.text.split()) > 10 or p.text.endswith((".", ",", ";")):
             return False
-        if p.gap_above is not None and p.gap_above < 1.3:
-            return False
+        if p.gap_above is not None and p.gap_above < 1.3 and not self.after_heading:
+            return False  # no space above, unless right below a heading ("Methods" / "Setting")
         return _plausible_title(p.text, True) and (p.indent < 2.5 * ln.size)
 
     def decide(self, p: Para) -> tuple[str, int] | None:
         """(title, level) when the paragraph is a heading."""
         text = p.text.strip()
-        if len(p.lines) > 2 or CAPTION_RE.match(text) or _FLOAT.match(text):
-            return None
+        if len(p.lines) > 2 or CAPTION_RE.match(text) or _FLOAT.match(text) or p.first.size < 0.66 * self.body.size:
+            return None  # ... or set far smaller than the body: text inside a figure
         is_strong = all(strong(x, self.body) for x in p.lines)
         m = _NUMBERED.match(text)
         if m and not re.match(r"^\d+(\.\d+)*\s+\d", text):
@@ -240,7 +250,8 @@ class _Decider:
             if key:
                 return text, self._set_level(len(key), p.first.size)
         bare = self._bare(p)
-        if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or _capitals(bare) or _standalone(p, self.body)):
+        if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or _capitals(bare) or _standalone(p, self.body)
+                                                               or _small_back_matter(p, self.body)):
             return text, self._standard_level(bare, p.first)
         if not self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
             return text, self._set_level(self.ranks.get(_style_key(p.first), 2), p.first.size)
@@ -283,7 +294,7 @@ class _Decider:
         numbered lead-in set apart by its face alone may continue a numbering but not start one
         ("1. Ovretveit J, Serouri A:" in a reference list), unless it is a standard name; one whose
         number continues the scheme may be as long as any heading, an unnumbered one is short."""
-        lead = lead_in(p.first)
+        lead = lead_in(p.first) or _named_lead(p.text)
         if not lead or self.body.bold or self.in_references or CAPTION_RE.match(p.text) \
                 or _FLOAT.match(lead) or _THEOREM.match(lead):
             return None
@@ -299,6 +310,13 @@ class _Decider:
         if _OUTSIDE_RE.match(title):
             return title, self._set_level(1, p.first.size)
         return title, self._sub_level()
+
+
+def _named_lead(text: str) -> str:
+    """A paragraph opening with a front or back matter name and a colon or period, in the text's own
+    style ("Acknowledgements: we are grateful …"): the section is run in."""
+    m = _NAMED_LEAD.match(text)
+    return m.group(1) if m else ""
 
 
 def lead_in(line) -> str:
@@ -348,6 +366,7 @@ def to_blocks(paras: list[Para], body: BodyStyle) -> list[Block]:
     for p in paras:
         page = p.first.page
         head = decider.decide(p)
+        decider.after_heading = bool(head)
         if head:
             decider.in_references = bool(_REFERENCES.match(_Decider._bare(p)))
             blocks.append(Block("heading", head[0], level=head[1], page=page))
