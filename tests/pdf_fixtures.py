@@ -352,3 +352,13 @@ def runin_paper(path: str) -> None:
     w.heading("References")
     _run_in(w, "Brandt L.", "Low-power sensing. Example Letters", more=("2020.",))
     w.save()
+
+
+def caps_paper(path: str) -> None:
+    """No numbering, one heading font: sections in capitals, sub-sections in mixed case."""
+    w = Writer(path)
+    w.title("Selective Inhibitors by Fragment Design", "Ada Okafor")
+    for head in ("INTRODUCTION", "MATERIALS AND METHODS", "Modelling and synthesis", "Inhibition assays", "RESULTS"):
+        w.heading(head)
+        w.paragraph(BODY)
+    w.save()

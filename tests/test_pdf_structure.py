@@ -10,7 +10,7 @@ from papershelf.ingest.pdf import read_pdf
 from papershelf.units import build_units
 
 from .conftest import ROOT, shared
-from .pdf_fixtures import face_paper, roman_paper, runin_paper, structured_paper, wrapped_heading_paper
+from .pdf_fixtures import caps_paper, face_paper, roman_paper, runin_paper, structured_paper, wrapped_heading_paper
 
 
 @pytest.fixture(scope="module")
@@ -114,3 +114,11 @@ def test_run_in_headings_and_lead_ins_that_are_not(tmp_path):
                            ("2.2. Spread of influence by seeds and their neighbours in the graph", 2),
                            ("Acknowledgements", 1), ("References", 1)]
     assert any(b.kind == "text" and b.text.startswith("Abstract. We rank the nodes") for b in doc.blocks)
+
+
+def test_capitals_rank_above_mixed_case_in_one_font(tmp_path):
+    path = tmp_path / "caps.pdf"
+    caps_paper(str(path))
+    assert _heads(read_pdf(path.read_bytes())) == [("INTRODUCTION", 1), ("MATERIALS AND METHODS", 1),
+                                                   ("Modelling and synthesis", 2), ("Inhibition assays", 2),
+                                                   ("RESULTS", 1)]

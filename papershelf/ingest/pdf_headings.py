@@ -199,8 +199,10 @@ def _small_back_matter(p: Para, body: BodyStyle) -> bool:
     return len(p.lines) == 1 and ln.alone and (p.gap_above or 0) >= 1.45 and (ln.bold or _other_face(ln, body))
 
 
-def _style_key(line) -> tuple[float, bool]:
-    return (round(line.size * 2) / 2, bool(line.bold))
+def _style_key(line) -> tuple[float, bool, bool]:
+    """What tells heading levels apart: size, weight, and capitals (at one size and weight, a
+    paper sets its sections in capitals and their sub-sections in mixed case, never the reverse)."""
+    return (round(line.size * 2) / 2, bool(line.bold), _capitals(line.text))
 
 
 class _Decider:
@@ -211,15 +213,14 @@ class _Decider:
         self.numbering = Numbering()
         self.level = 0
         self.top_size: float | None = None
-        self.after_heading = False
+        self.after_heading = False  # the paragraph before was a heading
         self.ranks = self._style_ranks(paras)
         self.in_references = False  # inside the reference list no lead-in (an author's name) is a heading
-        self.after_heading = False  # the paragraph before was a heading
 
-    def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool], int]:
+    def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
         styles = {_style_key(p.first) for p in paras if self._unnumbered_candidate(p)}
-        ordered = sorted(styles, key=lambda s: (-s[0], not s[1]))
+        ordered = sorted(styles, key=lambda s: (-s[0], not s[1], not s[2]))
         std = [_style_key(p.first) for p in paras if _STANDARD_RE.match(self._bare(p)) and strong(p.first, self.body)]
         top = ordered.index(max(std, key=std.count)) if std and max(std, key=std.count) in ordered else 0
         return {s: max(1, i - top + 1) for i, s in enumerate(ordered)}
