@@ -39,7 +39,7 @@ _NUMBERED = re.compile(
 _FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Chart|Plate)\s+[\dIVX]+\b")
 # Labels of statements, set like run-in headings but never section titles.
 _THEOREM = re.compile(r"^(?:Lemma|Theorem|Proposition|Corollary|Definition|Proof|Remark|Example|Property|Claim|"
-                      r"Conjecture|Assumption|Axiom|Observation|Notation|Fact)\b", re.IGNORECASE)
+                      r"Conjecture|Assumption|Axiom|Observation|Fact)\b", re.IGNORECASE)
 _NAMED_LEAD = re.compile(rf"^((?:{_OUTSIDE})[:.])\s+\S", re.IGNORECASE)
 _REFERENCES = re.compile(r"^(?:references|bibliography|literature cited|works cited)$", re.IGNORECASE)
 _ROMAN = {"I": 1, "V": 5, "X": 10}
@@ -295,22 +295,27 @@ class _Decider:
         numbered lead-in set apart by its face alone may continue a numbering but not start one
         ("1. Ovretveit J, Serouri A:" in a reference list), unless it is a standard name; one whose
         number continues the scheme may be as long as any heading, an unnumbered one is short."""
-        lead = lead_in(p.first) or _named_lead(p.text)
-        if not lead or self.body.bold or self.in_references or CAPTION_RE.match(p.text) \
-                or _FLOAT.match(lead) or _THEOREM.match(lead):
+        title = self._lead_title(p)
+        if not title:
             return None
-        title = lead.rstrip(".:—– ").strip()
+        bold = p.first.runin_bold
         m = _NUMBERED.match(title)
-        bold_or_known = p.first.runin_bold or self.numbering.last or is_standard(m.group("title") if m else title)
-        if m and _plausible_title(m.group("title"), True) and bold_or_known:
+        if m and _plausible_title(m.group("title"), True) and (bold or self.numbering.last or is_standard(m["title"])):
             key = self.numbering.accept(m, 1)
             if key:
                 return title, self._set_level(len(key), p.first.size)
-        if len(title.split()) > 8 or not _plausible_title(title, True) or not (p.first.runin_bold or is_standard(title)):
+        if len(title.split()) > 8 or not _plausible_title(title, True) or not (bold or is_standard(title)):
             return None
-        if _OUTSIDE_RE.match(title):
-            return title, self._set_level(1, p.first.size)
-        return title, self._sub_level()
+        return title, self._set_level(1, p.first.size) if _OUTSIDE_RE.match(title) else self._sub_level()
+
+    def _lead_title(self, p: Para) -> str:
+        """The title of the paragraph's lead-in, or "" where none can be a heading: in a paper whose
+        body claims to be bold, in the reference list, and for captions, floats and theorem labels."""
+        lead = lead_in(p.first) or _named_lead(p.text)
+        if not lead or self.body.bold or self.in_references or CAPTION_RE.match(p.text) or _FLOAT.match(lead) \
+                or _THEOREM.match(lead):
+            return ""
+        return lead.rstrip(".:—– ").strip()
 
 
 def _named_lead(text: str) -> str:
