@@ -4,7 +4,7 @@ A truth entry is ``{"level", "number", "title", "page"}``; entries marked ``"opt
 (unnumbered bold sub-headings, run-in lead-ins) are neither rewarded nor penalised.  A found
 heading matches an entry with the same number whose title reads the same (case, punctuation,
 ligatures and spacing ignored; a near-identical title still matches, as when a two-line
-heading lost a word).  Precision counts every found heading that matches no entry as wrong,
+heading lost a word), preferring an entry on the heading's own page.  Precision counts every found heading that matches no entry as wrong,
 except the lead-ins of run-in headings, which the reader keeps in the text and only offers
 as sub-headings.
 """
@@ -15,7 +15,7 @@ import difflib
 import re
 import unicodedata
 
-_NUM = re.compile(r"^(?:appendix\s+)?((?:\d+(?:\.\d+)*|[IVX]+|[A-Z](?:\.\d+)*))[.):]?\s+(?=\S)", re.I)
+_NUM = re.compile(r"^(?:appendix\s+)?((?:\d+(?:\.\d+)*|[IVX]+|[A-Z](?:\.\d+)*))[.):]?\s+(?=\S)", re.IGNORECASE)
 
 
 def _norm(text: str) -> str:
@@ -50,6 +50,13 @@ def _runin(blocks, i: int) -> bool:
     return nxt is not None and nxt.kind == "text" and nxt.text.startswith(blocks[i].text)
 
 
+def _match(parts: tuple[str, str], page: int | None, truth: list[dict], used: set[int]) -> int | None:
+    """The truth entry a found heading stands for: one on the same page first (a paper may print
+    "Background" twice, as a structured abstract's label and as a section), else the first unused."""
+    same = [k for k, e in enumerate(truth) if k not in used and _same(parts, e)]
+    return next((k for k in same if truth[k].get("page") == page), same[0] if same else None)
+
+
 def score_paper(blocks, truth: list[dict]) -> dict:
     found = [(i, b) for i, b in enumerate(blocks) if b.kind == "heading"]
     used: set[int] = set()
@@ -57,7 +64,7 @@ def score_paper(blocks, truth: list[dict]) -> dict:
     spurious = []
     for i, b in found:
         parts = split_number(b.text)
-        match = next((k for k, e in enumerate(truth) if k not in used and _same(parts, e)), None)
+        match = _match(parts, b.page, truth, used)
         if match is None:
             if not _runin(blocks, i):
                 fp += 1

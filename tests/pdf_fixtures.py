@@ -250,3 +250,115 @@ def roman_paper(path: str) -> None:
     w.heading("References")
     w.paragraph("Brandt L. Low-power sensing. Example Letters 2020.")
     w.save()
+
+
+def face_paper(path: str) -> None:
+    """No numbering and no bold: sections in Helvetica (a little larger than the Times body),
+    sub-sections in Helvetica a little smaller than it, as some publishers set them, one right
+    below its section's heading; a line of code in Courier and a word of a tiny screenshot standing
+    alone with space around them; back matter set smaller than the body, its headings too."""
+    w = Writer(path)
+    w.title("Quality of Care in a Referral Hospital", "Ada Okafor")
+
+    def head(text: str, size: float) -> None:
+        w._need(30)
+        w.y -= 8
+        _line(w.c, w._x(), w.y, text, "Helvetica", size)
+        w.y -= 16
+
+    head("Background", 10.5)
+    w.paragraph(BODY)
+    head("Methods", 10.5)
+    head("Study setting", 9.5)
+    w.paragraph(BODY)
+    w.y -= 8
+    _line(w.c, w._x(), w.y, "Run Analysis Now", "Courier", 10)
+    w.y -= 22
+    w.paragraph(BODY)
+    w.y -= 8
+    _line(w.c, w._x(), w.y, "INTRODUCTION", "Helvetica-Bold", 4.5)
+    w.y -= 22
+    head("Results", 10.5)
+    w.y += 4  # the sub-heading sits right below, as close as two lines of text
+    _line(w.c, w._x(), w.y, "Patient flow and care", "Helvetica", 9.5)
+    w.y -= 14
+    w.paragraph(BODY)
+    head("Acknowledgments", 7.5)
+    w.paragraph("We thank the staff of the department for their time.", size=7.5)
+    head("References", 7.5)
+    w.paragraph("Brandt L. Quality of care. Example Letters 2020.", size=7.5)
+    w.save()
+
+
+def wrapped_heading_paper(path: str) -> None:
+    """Numbered headings too long for the column, wrapped onto a second line in the same bold
+    style: once mid-phrase in lower case, once in title case; and two headings set as close."""
+    w = Writer(path)
+    w.title("Scoring Spoken Retellings", "Ada Okafor")
+
+    def head(*lines: str) -> None:
+        w._need(40)
+        w.y -= 8
+        for text in lines:
+            _line(w.c, w._x(), w.y, text, "Helvetica-Bold", 12)
+            w.y -= 14
+        w.y -= 4
+
+    head("1 Introduction")
+    w.paragraph(BODY)
+    head("2 Unsupervised generative automated", "scoring with word alignment")
+    w.paragraph(BODY)
+    head("3 Supervised Discriminative Scoring", "With Log-Linear Models")
+    w.paragraph(BODY)
+    head("APPENDIX", "A. RELATED WORK")  # two headings, the second opening with its own number
+    w.paragraph(BODY)
+    w.save()
+
+
+def _run_in(w: Writer, lead: str, rest: str, lead_font: str = "Times-Bold", more: tuple[str, ...] = ()) -> None:
+    """A paragraph whose first line opens with ``lead`` in ``lead_font`` and goes on in roman."""
+    w._need(14 * (1 + len(more)))
+    x = w._x()
+    number = lead.split(" ")[0] + " " if lead[:1].isdigit() else ""
+    _line(w.c, x, w.y, number)
+    x += w.c.stringWidth(number, "Times-Roman", 10)
+    _line(w.c, x, w.y, lead[len(number):], lead_font)
+    x += w.c.stringWidth(lead[len(number):] + " ", lead_font, 10)
+    _line(w.c, x, w.y, rest)
+    for text in more:
+        w.y -= 12.5
+        _line(w.c, w._x(), w.y, text)
+    w.y -= 20
+
+
+def runin_paper(path: str) -> None:
+    """Run-in headings of several kinds: an abstract opened by "Abstract." in another face,
+    numbered lead-ins that continue the scheme (one long), and bold lead-ins that are not
+    headings: a theorem's label, a caption's label, authors in the reference list, and a word
+    in another face that is no section name; acknowledgements run in in the body's own style."""
+    w = Writer(path)
+    w.title("Finding Influential Nodes", "Ada Okafor")
+    _run_in(w, "Abstract.", "We rank the nodes of a network", "Helvetica", ("by how far their influence spreads.",))
+    w.heading("1. Introduction")
+    w.paragraph(BODY)
+    _run_in(w, "NASA.", "The agency publishes networks", "Helvetica", ("of its own that we also study.",))
+    w.heading("2. Measures")
+    _run_in(w, "2.1. Degree.", "The degree of a node counts its", more=("neighbours in the graph.",))
+    _run_in(w, "2.2. Spread of influence by seeds and their neighbours in the graph.", "We count",
+            more=("all nodes reached from the seeds.",))
+    _run_in(w, "Lemma 1.", "The spread is submodular in the", more=("set of seeds chosen.",))
+    _run_in(w, "Figure 1.", "Spread of influence over time for", more=("all measures.",))
+    w.paragraph("Acknowledgements: we thank the reviewers for their comments on the first draft.")
+    w.heading("References")
+    _run_in(w, "Brandt L.", "Low-power sensing. Example Letters", more=("2020.",))
+    w.save()
+
+
+def caps_paper(path: str) -> None:
+    """No numbering, one heading font: sections in capitals, sub-sections in mixed case."""
+    w = Writer(path)
+    w.title("Selective Inhibitors by Fragment Design", "Ada Okafor")
+    for head in ("INTRODUCTION", "MATERIALS AND METHODS", "Modelling and synthesis", "Inhibition assays", "RESULTS"):
+        w.heading(head)
+        w.paragraph(BODY)
+    w.save()

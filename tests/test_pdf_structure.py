@@ -10,7 +10,7 @@ from papershelf.ingest.pdf import read_pdf
 from papershelf.units import build_units
 
 from .conftest import ROOT, shared
-from .pdf_fixtures import roman_paper, structured_paper
+from .pdf_fixtures import caps_paper, face_paper, roman_paper, runin_paper, structured_paper, wrapped_heading_paper
 
 
 @pytest.fixture(scope="module")
@@ -84,3 +84,42 @@ def test_real_papers_headings_against_the_truth_set():
     scores = [score_paper(read_pdf(Path(pdfs, name).read_bytes()).blocks, entries) for name, entries in truth.items()]
     total = sum_scores(scores)
     assert total["precision"] >= 0.9 and total["recall"] >= 0.8, total
+
+
+def test_headings_in_another_face_than_the_body(tmp_path):
+    """Neither bold nor much larger: the face alone sets the headings apart, even right below another
+    heading or in small back matter; code and a screenshot's tiny text are no headings."""
+    path = tmp_path / "face.pdf"
+    face_paper(str(path))
+    heads = _heads(read_pdf(path.read_bytes()))
+    assert heads == [("Background", 1), ("Methods", 1), ("Study setting", 2), ("Results", 1),
+                     ("Patient flow and care", 2), ("Acknowledgments", 1), ("References", 1)]
+
+
+def test_heading_wrapped_onto_two_lines_stays_whole(tmp_path):
+    path = tmp_path / "wrapped.pdf"
+    wrapped_heading_paper(str(path))
+    doc = read_pdf(path.read_bytes())
+    assert _heads(doc) == [("1 Introduction", 1),
+                           ("2 Unsupervised generative automated scoring with word alignment", 1),
+                           ("3 Supervised Discriminative Scoring With Log-Linear Models", 1), ("APPENDIX", 1),
+                           ("A. RELATED WORK", 1)]
+    assert not any(b.text.startswith(("scoring with", "With Log")) for b in doc.blocks)
+
+
+def test_run_in_headings_and_lead_ins_that_are_not(tmp_path):
+    path = tmp_path / "runin.pdf"
+    runin_paper(str(path))
+    doc = read_pdf(path.read_bytes())
+    assert _heads(doc) == [("Abstract", 1), ("1. Introduction", 1), ("2. Measures", 1), ("2.1. Degree", 2),
+                           ("2.2. Spread of influence by seeds and their neighbours in the graph", 2),
+                           ("Acknowledgements", 1), ("References", 1)]
+    assert any(b.kind == "text" and b.text.startswith("Abstract. We rank the nodes") for b in doc.blocks)
+
+
+def test_capitals_rank_above_mixed_case_in_one_font(tmp_path):
+    path = tmp_path / "caps.pdf"
+    caps_paper(str(path))
+    assert _heads(read_pdf(path.read_bytes())) == [("INTRODUCTION", 1), ("MATERIALS AND METHODS", 1),
+                                                   ("Modelling and synthesis", 2), ("Inhibition assays", 2),
+                                                   ("RESULTS", 1)]

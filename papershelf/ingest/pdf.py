@@ -27,10 +27,13 @@ import re
 from ..document import Block, Document
 from ..errors import IngestError
 from .captions import CAPTION_RE
-from .pdf_headings import BodyStyle, Para, line_starts_heading, strong, to_blocks
+from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
 
 _DIGITS = re.compile(r"\d+")
+# A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
+# "A" may be the article starting a title's second line).
+_OWN_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.):]?|[A-Z](?:\.\d+)+[.):]?|(?:[IVX]+|[A-Z])[.):])\s+[A-Z]")
 _STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
 _FIRST_HEAD = re.compile(r"^(?:(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
 
@@ -66,9 +69,7 @@ def _reading_order(lines: list[Line], width: float) -> list[list[Line]]:
 
 
 def _flush_band(columns: list[list[Line]], left: list[Line], right: list[Line]) -> None:
-    for col in (left, right):
-        if col:
-            columns.append(sorted(col, key=lambda ln: (ln.top, ln.x0)))
+    columns.extend(sorted(col, key=lambda ln: (ln.top, ln.x0)) for col in (left, right) if col)
     left.clear()
     right.clear()
 
@@ -127,15 +128,18 @@ def _require_text(pages: list[Page]) -> None:
 
 
 def _body_style(pages: list[Page]) -> BodyStyle:
-    """The size most text is set in, and whether that text claims to be bold."""
+    """The size most text is set in, whether that text claims to be bold, and its face."""
     sizes: dict[float, int] = {}
     bold: dict[float, int] = {}
+    faces: dict[str, int] = {}
     for lines, _, _ in pages:
         for ln in lines:
             sizes[ln.size] = sizes.get(ln.size, 0) + len(ln.text)
             bold[ln.size] = bold.get(ln.size, 0) + len(ln.text) * ln.bold
+            faces[ln.face] = faces.get(ln.face, 0) + len(ln.text)
     size = max(sizes, key=lambda s: sizes[s]) if sizes else 10.0
-    return BodyStyle(size, bold.get(size, 0) > 0.5 * sizes.get(size, 1))
+    face = max(faces, key=lambda f: faces[f]) if faces else ""
+    return BodyStyle(size, bold.get(size, 0) > 0.5 * sizes.get(size, 1), face)
 
 
 def _kept(lines: list[Line], width: float, height: float, repeating: set[str]) -> list[Line]:
@@ -181,11 +185,10 @@ def _breaks(prev: Line, ln: Line, left: float, body: BodyStyle, opens_heading: b
     pitch = ln.bottom - prev.bottom
     if pitch > 1.75 * max(prev.size, 1.0) or pitch < -2 or abs(ln.size - prev.size) > 0.6:
         return True
-    if CAPTION_RE.match(ln.text) or ln.runin or (opens_heading and not prev_heading):
+    if CAPTION_RE.match(ln.text) or lead_in(ln) or (opens_heading and not prev_heading):
         return True
-    same_style = abs(ln.size - prev.size) < 0.3 and ln.bold == prev.bold
     if prev_heading and block_len == 1 and not prev.text.endswith(("-", "\x02")) \
-            and not (same_style and strong(prev, body) and ln.text[:1].islower() is False and pitch < 1.5 * prev.size):
+            and not _heading_goes_on(prev, ln, body, pitch):
         return True
     if ln.bold != prev.bold and (prev_heading or opens_heading):
         return True
@@ -193,6 +196,14 @@ def _breaks(prev: Line, ln: Line, left: float, body: BodyStyle, opens_heading: b
     indented = 0.6 * ln.size < ln.x0 - left < 4 * ln.size
     return indented and prev.x0 - left < 0.6 * ln.size and prev.text.endswith((".", "!", "?", ":", '"', "”")) \
         and ln.text[:1].isupper()
+
+
+def _heading_goes_on(prev: Line, ln: Line, body: BodyStyle, pitch: float) -> bool:
+    """A heading wrapped onto a second line: the next line is set close below in the same
+    heading style ("3.1 Representing and manipulating" / "visually-rich documents with magelib").  A line
+    that opens with its own section number ("APPENDIX" / "A. RELATED WORK") is a heading of its own."""
+    same_style = abs(ln.size - prev.size) < 0.3 and ln.bold == prev.bold and ln.face == prev.face
+    return same_style and strong(prev, body) and pitch < 1.5 * prev.size and not _OWN_NUMBER.match(ln.text)
 
 
 def _paragraphs(column: list[Line], body: BodyStyle) -> list[Para]:
@@ -220,7 +231,7 @@ def _runs_on(a: Para, b: Para) -> bool:
     if not (a.column_end and b.column_start) or abs(a.first.size - b.first.size) > 0.6:
         return False
     end = a.text.rstrip()
-    if end.endswith((".", "!", "?", ":")) or CAPTION_RE.match(b.text) or b.first.runin:
+    if end.endswith((".", "!", "?", ":")) or CAPTION_RE.match(b.text) or lead_in(b.first):
         return False
     return b.text[:1].islower() or end.endswith(("-", ",", "\x02")) or b.text[:1] in "([" and not b.text[:2].isdigit()
 
@@ -244,10 +255,10 @@ def _join_across_columns(paras: list[Para], body: BodyStyle) -> list[Para]:
 
 
 def _demote_front_matter(blocks: list[Block]) -> None:
-    """Large or bold lines between the title and the first real section heading are the
-    authors and their affiliations, not sections."""
+    """Large or bold lines between the title and the first real section heading (numbered, or a
+    standard name such as Abstract or Background) are the authors and their affiliations, not sections."""
     for b in blocks:
-        if b.kind == "heading" and (b.page != 1 or _FIRST_HEAD.match(b.text)):
+        if b.kind == "heading" and (b.page != 1 or _FIRST_HEAD.match(b.text) or is_standard(b.text)):
             break
         if b.kind == "heading":
             b.kind, b.level = "text", 0

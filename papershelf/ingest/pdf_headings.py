@@ -37,6 +37,11 @@ _NUMBERED = re.compile(
     r"^(?:(?P<app>appendix)\s+)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,5}|[A-Z](?:\.\d{1,2}){0,2})"
     r"(?P<sep>[.):]?)\s+(?P<title>\S.*)$", re.IGNORECASE)
 _FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Chart|Plate)\s+[\dIVX]+\b")
+# Labels of statements, set like run-in headings but never section titles.
+_THEOREM = re.compile(r"^(?:Lemma|Theorem|Proposition|Corollary|Definition|Proof|Remark|Example|Property|Claim|"
+                      r"Conjecture|Assumption|Axiom|Observation|Fact)\b", re.IGNORECASE)
+_NAMED_LEAD = re.compile(rf"^((?:{_OUTSIDE})[:.])\s+\S", re.IGNORECASE)
+_REFERENCES = re.compile(r"^(?:references|bibliography|literature cited|works cited)$", re.IGNORECASE)
 _ROMAN = {"I": 1, "V": 5, "X": 10}
 _APPENDIX = 100  # appendix A is section 101: it follows any numbered section
 
@@ -45,6 +50,7 @@ _APPENDIX = 100  # appendix A is section 101: it follows any numbered section
 class BodyStyle:
     size: float
     bold: bool  # the body text itself claims to be bold: boldness says nothing in this paper
+    face: str = ""  # the font most text is set in ("" when unknown)
 
 
 @dataclass
@@ -76,8 +82,16 @@ def _roman(s: str) -> int | None:
 
 
 def strong(line, body: BodyStyle) -> bool:
-    """Set apart from the body by size or weight."""
-    return line.size >= body.size + 0.8 or (line.bold and not body.bold and line.size >= body.size - 0.6)
+    """Set apart from the body by size, weight or face."""
+    if line.size >= body.size + 0.8:
+        return True
+    return line.size >= body.size - 0.7 and ((line.bold and not body.bold) or _other_face(line, body))
+
+
+def _other_face(line, body: BodyStyle) -> bool:
+    """Set in an upright text face other than the body's: a heading face whose weight the font's
+    name hides (hashed names without a weight flag), or a sans-serif heading in a serif paper."""
+    return bool(line.face and body.face and line.face != body.face)
 
 
 def _capitals(title: str) -> bool:
@@ -89,6 +103,8 @@ def _plausible_title(title: str, strong_style: bool) -> bool:
     words = title.split()
     if not words or len(words) > 14 or len(title) > 110 or title.endswith((",", ";")):
         return False
+    if not (title[0].isalnum() or title[0] in "\"'“‘(["):
+        return False  # ", Noor Alide and …": the rest of a line cut off before it
     alpha = sum(c.isalpha() for c in title)
     if alpha < 3 or alpha < 0.6 * len(title.replace(" ", "")):
         return False  # formulas, numbers, table rows
@@ -176,8 +192,17 @@ def _standalone(p: Para, body: BodyStyle) -> bool:
     return len(p.lines) == 1 and ln.alone and ln.size >= body.size - 0.5 and ((p.gap_above or 0) >= 1.45 or p.centred)
 
 
-def _style_key(line) -> tuple[float, bool]:
-    return (round(line.size * 2) / 2, bool(line.bold))
+def _small_back_matter(p: Para, body: BodyStyle) -> bool:
+    """A standard name alone with space above, in bold or a face other than the body's, though set
+    smaller than the body: back matter (acknowledgements, references) often is, headings and all."""
+    ln = p.first
+    return len(p.lines) == 1 and ln.alone and (p.gap_above or 0) >= 1.45 and (ln.bold or _other_face(ln, body))
+
+
+def _style_key(line) -> tuple[float, bool, bool]:
+    """What tells heading levels apart: size, weight, and capitals (at one size and weight, a
+    paper sets its sections in capitals and their sub-sections in mixed case, never the reverse)."""
+    return (round(line.size * 2) / 2, bool(line.bold), _capitals(line.text))
 
 
 class _Decider:
@@ -188,12 +213,14 @@ class _Decider:
         self.numbering = Numbering()
         self.level = 0
         self.top_size: float | None = None
+        self.after_heading = False  # the paragraph before was a heading
         self.ranks = self._style_ranks(paras)
+        self.in_references = False  # inside the reference list no lead-in (an author's name) is a heading
 
-    def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool], int]:
+    def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
         styles = {_style_key(p.first) for p in paras if self._unnumbered_candidate(p)}
-        ordered = sorted(styles, key=lambda s: (-s[0], not s[1]))
+        ordered = sorted(styles, key=lambda s: (-s[0], not s[1], not s[2]))
         std = [_style_key(p.first) for p in paras if _STANDARD_RE.match(self._bare(p)) and strong(p.first, self.body)]
         top = ordered.index(max(std, key=std.count)) if std and max(std, key=std.count) in ordered else 0
         return {s: max(1, i - top + 1) for i, s in enumerate(ordered)}
@@ -208,15 +235,15 @@ class _Decider:
             return False
         if CAPTION_RE.match(p.text) or len(p.text.split()) > 10 or p.text.endswith((".", ",", ";")):
             return False
-        if p.gap_above is not None and p.gap_above < 1.3:
-            return False
+        if p.gap_above is not None and p.gap_above < 1.3 and not self.after_heading:
+            return False  # no space above, unless right below a heading ("Methods" / "Setting")
         return _plausible_title(p.text, True) and (p.indent < 2.5 * ln.size)
 
     def decide(self, p: Para) -> tuple[str, int] | None:
         """(title, level) when the paragraph is a heading."""
         text = p.text.strip()
-        if len(p.lines) > 2 or CAPTION_RE.match(text) or _FLOAT.match(text):
-            return None
+        if len(p.lines) > 2 or CAPTION_RE.match(text) or _FLOAT.match(text) or p.first.size < 0.66 * self.body.size:
+            return None  # ... or set far smaller than the body: text inside a figure
         is_strong = all(strong(x, self.body) for x in p.lines)
         m = _NUMBERED.match(text)
         if m and not re.match(r"^\d+(\.\d+)*\s+\d", text):
@@ -224,7 +251,8 @@ class _Decider:
             if key:
                 return text, self._set_level(len(key), p.first.size)
         bare = self._bare(p)
-        if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or _capitals(bare) or _standalone(p, self.body)):
+        if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or _capitals(bare) or _standalone(p, self.body)
+                                                               or _small_back_matter(p, self.body)):
             return text, self._standard_level(bare, p.first)
         if not self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
             return text, self._set_level(self.ranks.get(_style_key(p.first), 2), p.first.size)
@@ -238,7 +266,8 @@ class _Decider:
         if is_strong or caps:
             return self.numbering.accept(m, 1) if _plausible_title(title, True) else None
         # In the body's own style: only the very next number, alone on its line with space above.
-        if _standalone(p, self.body) and len(title.split()) <= 8 and _plausible_title(title, False) and m.group("num")[0].isdigit():
+        short = len(title.split()) <= 8 and _plausible_title(title, False)
+        if _standalone(p, self.body) and short and m.group("num")[0].isdigit():
             return self.numbering.accept(m, 0)
         return None
 
@@ -263,19 +292,52 @@ class _Decider:
         return level
 
     def runin(self, p: Para) -> tuple[str, int] | None:
-        """The bold lead-in a paragraph opens with, as a sub-heading (its text stays in the paragraph)."""
-        lead = p.first.runin
-        if not lead or self.body.bold or len(lead.split()) > 8:
+        """The lead-in a paragraph opens with, as a sub-heading (its text stays in the paragraph).  A
+        numbered lead-in set apart by its face alone may continue a numbering but not start one
+        ("1. Ovretveit J, Serouri A:" in a reference list), unless it is a standard name; one whose
+        number continues the scheme may be as long as any heading, an unnumbered one is short."""
+        title = self._lead_title(p)
+        if not title:
             return None
-        title = lead.rstrip(".:—– ").strip()
+        bold = p.first.runin_bold
         m = _NUMBERED.match(title)
-        if m and _plausible_title(m.group("title"), True):
+        if m and _plausible_title(m.group("title"), True) and (bold or self.numbering.last or is_standard(m["title"])):
             key = self.numbering.accept(m, 1)
             if key:
                 return title, self._set_level(len(key), p.first.size)
-        if not _plausible_title(title, True):
+        if len(title.split()) > 8 or not _plausible_title(title, True) or not (bold or is_standard(title)):
             return None
-        return title, self._sub_level()
+        return title, self._set_level(1, p.first.size) if _OUTSIDE_RE.match(title) else self._sub_level()
+
+    def _lead_title(self, p: Para) -> str:
+        """The title of the paragraph's lead-in, or "" where none can be a heading: in a paper whose
+        body claims to be bold, in the reference list, and for captions, floats and theorem labels."""
+        lead = lead_in(p.first) or _named_lead(p.text)
+        if not lead or self.body.bold or self.in_references or CAPTION_RE.match(p.text) or _FLOAT.match(lead) \
+                or _THEOREM.match(lead):
+            return ""
+        return lead.rstrip(".:—– ").strip()
+
+
+def _named_lead(text: str) -> str:
+    """A paragraph opening with a front or back matter name and a colon or period, in the text's own
+    style ("Acknowledgements: we are grateful …"): the section is run in."""
+    m = _NAMED_LEAD.match(text)
+    return m.group(1) if m else ""
+
+
+def lead_in(line) -> str:
+    """The run-in lead-in a line offers as a heading: a bold one, or one set apart by its face
+    alone (small capitals) when it is numbered or a standard name ("Abstract. Recently …")."""
+    lead = line.runin
+    if not lead or line.runin_bold:
+        return lead
+    return lead if _numbered_start(lead) or is_standard(lead) else ""
+
+
+def is_standard(text: str) -> bool:
+    """A standard section name (Abstract, Background, References …), trailing colon or period aside."""
+    return bool(_STANDARD_RE.match(text.strip().rstrip(".:").strip()))
 
 
 def _numbered_start(text: str) -> bool:
@@ -311,7 +373,9 @@ def to_blocks(paras: list[Para], body: BodyStyle) -> list[Block]:
     for p in paras:
         page = p.first.page
         head = decider.decide(p)
+        decider.after_heading = bool(head)
         if head:
+            decider.in_references = bool(_REFERENCES.match(_Decider._bare(p)))
             blocks.append(Block("heading", head[0], level=head[1], page=page))
             continue
         lead = decider.runin(p)

@@ -18,8 +18,14 @@ from dataclasses import dataclass
 
 from pypdfium2 import raw
 
-# Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).
-_BOLD_NAME = re.compile(r"bold|black|heavy|demi|medi|semib|cmbx|sfbx|bx\d|(?:^|[-,+_])b$|tb$")
+# Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
+# systems that hash their font names (Advent 3B2: "AdvTTaf7f9f4f.B") still mark the weight with a suffix.
+_BOLD_NAME = re.compile(r"bold|black|heavy|demi|medi|semib|cmbx|sfbx|bx\d|(?:^|[-,+_.])b$|tb$")
+# Faces that cannot mark a heading however they differ from the body: slanted, fixed-pitch, symbols and math.
+_PLAIN_FACE = re.compile(r"ital|obli|slant|(?:^|[-,+_.])i$|ti$|it$|(?:cm|sf|ec|t1x)(?:ti|sl|tt)|mono|courier|"
+                         r"inconsolata|symbol|dingbat|math|cmmi|cmsy|cmex|msam|msbm|mtsy|mtmi|txsy|txmi|wasy|stmary|"
+                         r"fontawesome")
+_FIXED, _SYMBOLIC, _ITALIC = 0x1, 0x4, 0x40
 
 
 @dataclass
@@ -32,8 +38,10 @@ class Line:
     text: str
     size: float
     bold: bool
-    runin: str = ""  # the bold lead-in ("Training.") of a line that starts bold and goes on in roman
+    runin: str = ""  # the lead-in ("Training.") of a line that starts bold (or small caps) and goes on in roman
+    runin_bold: bool = True  # the lead-in is set apart by weight (else by face alone)
     alone: bool = True  # no other text beside it on its baseline (table cells and chart labels have some)
+    face: str = ""  # the font the whole line is set in, when one upright text face sets all of it
 
     @property
     def height(self) -> float:
@@ -67,6 +75,7 @@ class _TextPage:
         self.matrix = raw.FS_MATRIX()
         self.d = [ctypes.c_double() for _ in range(4)]
         self.bold_fonts: dict[bytes, bool] = {}
+        self.faces: dict[bytes, str] = {}
         self.buf = ctypes.create_string_buffer(128)
         self.flags = ctypes.c_int()
 
@@ -113,13 +122,29 @@ class _TextPage:
                 size = max(size, abs(box.top - box.bottom) / 1.15)
         return size
 
-    def bold(self, idx: int) -> bool:
+    def _font(self, idx: int) -> bytes:
         n = raw.FPDFText_GetFontInfo(self.raw, idx, self.buf, 128, ctypes.byref(self.flags))
         name = self.buf.raw[:max(0, n - 1)]
         if name not in self.bold_fonts:
             text = name.decode("latin-1", "replace").lower().split("+")[-1]
             self.bold_fonts[name] = bool(_BOLD_NAME.search(text)) or bool(self.flags.value & 0x40000)
-        return self.bold_fonts[name]
+            plain = _PLAIN_FACE.search(text) or self.flags.value & (_FIXED | _SYMBOLIC | _ITALIC)
+            self.faces[name] = "" if plain else text
+        return name
+
+    def bold(self, idx: int) -> bool:
+        return self.bold_fonts[self._font(idx)]
+
+    def marks(self, idx: int, rest: bytes) -> bool:
+        """Set apart from text in font ``rest``: bold, or an upright text face other than it."""
+        name = self._font(idx)
+        return self.bold_fonts[name] or (bool(self.faces[name]) and name != rest)
+
+    def face(self, first: int, last: int) -> str:
+        """The upright text face that sets both ends of a line ("" when they differ or the face
+        is italic, fixed-pitch or symbols: those mark emphasis, code and math, not headings)."""
+        name = self._font(first)
+        return self.faces[name] if self._font(last) == name else ""
 
     def close(self) -> None:
         self.tp.close()
@@ -198,21 +223,39 @@ _LEAD_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.|[A-Z]\.)\s+")
 
 
 def _runin(tp: _TextPage, text: str, lead16: int, last: int) -> str:
-    """The bold lead-in of a line that starts bold (after its number, which may be roman) and goes
-    on in roman: "Training. We ..." or "2.2. Closeness centrality. The farness ..."."""
+    """The lead-in of a line that starts in a heading font (after its number, which may be roman)
+    and goes on in the text's: "Training. We ..." or "2.2. Closeness centrality. The farness ...".
+    The heading font is bold, or an upright face other than the text's (small capitals)."""
     m = _LEAD_NUMBER.match(text)
     start = m.end() if m else 0
-    if tp.bold(last) or not tp.bold(tp.char_index(lead16 + _u16(text[:start]))):
+    rest = tp._font(last)
+    if tp.bold(last) or not tp.marks(tp.char_index(lead16 + _u16(text[:start])), rest):
         return ""
     for m in re.finditer(r"[.:—]\s+(?=\S)", text[start:start + 90]):
         end = start + m.start()
         before = tp.char_index(lead16 + _u16(text[:end]))
         after = tp.char_index(lead16 + _u16(text[:start + m.end()]))
-        if tp.bold(before) and not tp.bold(after):
+        if tp.marks(before, rest) and not tp.marks(after, rest):
             return text[:end + 1]
-        if not tp.bold(before):
+        if not tp.marks(before, rest):
             break
     return ""
+
+
+def _bold_lead(tp: _TextPage, lead: str, lead16: int) -> bool:
+    """Does the lead-in's title (after its number) start in bold?"""
+    m = _LEAD_NUMBER.match(lead)
+    return tp.bold(tp.char_index(lead16 + _u16(lead[:m.end() if m else 0])))
+
+
+def _first_runin(tp: _TextPage, stripped: str, lead16: int, last: int, parts: list[str], stacked: bool) -> str:
+    """The lead-in of the chunk's first visual line (pdfium sometimes joins a line to the next one)."""
+    if len(parts) == 1:
+        return _runin(tp, stripped, lead16, last)
+    head = parts[0].strip()
+    if not stacked or not head or not stripped.startswith(head):
+        return ""
+    return _runin(tp, head, lead16, tp.char_index(lead16 + _u16(head) - 1))
 
 
 def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[Line]:
@@ -228,6 +271,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     size = tp.font_size(first)
     # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.
     bold_first, bold_last = tp.bold(first), tp.bold(last)
+    face = tp.face(first, last)
     pieces = _pieces(boxes, size)
     if len(pieces) == 1:
         parts = [stripped]
@@ -235,13 +279,15 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
             parts = [_scripts(tp, stripped, lead16, size)]
     else:
         parts = _deal(tp, stripped, lead16, pieces)
-    runin = _runin(tp, stripped, lead16, last) if not bold_last and len(pieces) == 1 else ""
-    out = []
+    stacked = len(pieces) > 1 and _stacked(pieces)
+    runin = "" if bold_last else _first_runin(tp, stripped, lead16, last, parts, stacked)
+    out: list[Line] = []
     for piece, part in zip(pieces, parts):
         if part.strip():
             out.append(Line(number, min(b[0] for b in piece), min(b[1] for b in piece), max(b[2] for b in piece),
                             max(b[3] for b in piece), clean(part), round(size, 1), bold_first and bold_last,
-                            runin=runin, alone=len(pieces) == 1 or _stacked(pieces)))
+                            runin=runin if not out else "", runin_bold=bool(runin) and _bold_lead(tp, runin, lead16),
+                            alone=len(pieces) == 1 or stacked, face=face))
     return out
 
 
