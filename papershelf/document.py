@@ -50,6 +50,7 @@ class Document:
     year: int | None = None
     venue: str | None = None
     doi: str | None = None
+    arxiv_id: str | None = None  # from a PDF's arXiv stamp: one of the keys that find the same work
     citekey: str | None = None
     # An identifier the source itself declares (front matter id, Zotero key, ...).
     declared_id: str | None = None
