@@ -325,7 +325,8 @@ class Library:
         return units
 
     def remove(self, paper_id: str) -> str:
-        """Remove a paper named by id, unique id prefix, citekey or DOI; returns its id."""
+        """Remove a paper named by id, unique id prefix, citekey or DOI, with all its sources; returns
+        its id.  (One file of a paper: `remove_source`.)"""
         paper_id = self.resolve_paper(paper_id)
         if not self.store.remove_paper(paper_id):
             raise NotFound(f"no paper with id {paper_id!r}")
@@ -368,7 +369,8 @@ class Library:
         objects = [ObjectView(u.id, u.object_kind, u.object_label, u.caption_text, pages_of(u), u.section_path,
                               u.indexable, u.veto_reason, u.nearby_body_text, u.table_text)
                    for u in units if u.kind == "object"]
-        return PaperView(paper, self.store.manifest(paper.id), sections, objects)
+        sources = sorted(self.store.sources(paper.id), key=lambda s: not s.provides)
+        return PaperView(paper, self.store.manifest(paper.id), sections, objects, sources)
 
     def papers(self, limit: int | None = None) -> list[PaperSummary]:
         return self.store.list_papers(limit)

@@ -384,6 +384,10 @@ def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
     out.print(f"[bold]{escape(d['title'] or d['id'])}[/bold]")
     facts = [d["id"], authors, str(d["year"] or ""), d["venue"] or "", d["source_path"] or ""]
     out.print(f"[dim]{escape(' · '.join(f for f in facts if f))}[/dim]")
+    if len(d["sources"]) > 1:
+        for src in d["sources"]:
+            role = "units from" if src["provides"] else "also in"
+            out.print(f"[dim]{role} {escape(src['path'])} ({src['format']})[/dim]")
     t = Table("unit", "section", "pages", "tokens")
     for s in d["sections"]:
         t.add_row(s["unit_id"].rsplit(":", 2)[-2] + ":" + s["unit_id"].rsplit(":", 1)[-1],
@@ -398,9 +402,20 @@ def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
 
 
 @command()
-def remove(paper_id: str = typer.Argument(...), as_json: bool = typer.Option(False, "--json")):
-    """Remove a paper and everything derived from it (units, index rows, vectors)."""
+def remove(paper_id: str = typer.Argument(..., help="A paper (id, prefix, citekey, DOI) or one of its files."),
+           as_json: bool = typer.Option(False, "--json")):
+    """Remove a paper and everything derived from it (units, index rows, vectors).
+
+    Given a file, remove only that source: the paper stays while another of its files remains."""
     with _library(create=False) as lib:
+        path = os.path.abspath(os.path.expanduser(paper_id))
+        if lib.store.source_record(path):
+            paper_id, remains = lib.remove_source(path)
+            if as_json:
+                _dump({"removed_source": path, "paper_id": paper_id, "paper_removed": not remains})
+            else:
+                out.print(f"removed {path} from {paper_id}" if remains else f"removed {paper_id} (its last source)")
+            return
         paper_id = lib.remove(paper_id)
     if as_json:
         _dump({"removed": paper_id})
