@@ -163,6 +163,7 @@ def test_libraries_from_before_get_their_sources(tmp_path, write):
     with Library(path) as lib:
         assert lib.add([str(write.root)]).count("unchanged") == 1
         assert [s.provides for s in lib.show(ids(lib)[0]).sources] == [True]
+        assert lib.add_file(str(write("a.tei.xml", tei()))).joined  # matched by the backfilled title key
 
 
 def test_cli_show_lists_sources_and_remove_of_a_file_keeps_the_paper(tmp_path, write):

@@ -216,7 +216,11 @@ def m004_paper_sources(db: sqlite3.Connection) -> None:
     """Every file a paper comes from (one paper per work): the best one provides the units
     (`papers.source_path`), the others wait here to take over when it goes.  Match keys (DOI,
     arXiv id, normalized title + first author's surname, year) find the work a new file belongs to.
-    Existing papers get their one source row; their title key is left empty (they still match by DOI)."""
+    Existing papers get their one source row, keyed by what the paper record holds."""
+    import json
+
+    from ..works import title_key
+
     run_script(db,
         """
         CREATE TABLE paper_sources (
@@ -246,3 +250,6 @@ def m004_paper_sources(db: sqlite3.Connection) -> None:
             FROM papers WHERE source_path IS NOT NULL;
         """
     )
+    keys = [(title_key(title, json.loads(authors or "[]")), path)
+            for path, title, authors in db.execute("SELECT source_path, title, authors FROM papers").fetchall()]
+    db.executemany("UPDATE paper_sources SET title_key=? WHERE source_path=?", keys)
