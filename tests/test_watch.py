@@ -186,3 +186,31 @@ def test_cli_watch_follows_a_folder_and_ctrl_c_exits_130_with_the_library_consis
     with Library(str(db)) as lib:
         assert [p.paper.id for p in lib.papers()] == ["beta"]
         assert lib.verify().ok
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_ctrl_c_during_embedding_stops_the_build_between_papers(tmp_path, write):
+    db = tmp_path / "lib.db"
+    env = dict(os.environ, PAPERSHELF_LIBRARY=str(db))
+    write("p0.md", paper_text(key="p0"))
+    for args in (("add", str(write.root)), ("embed", "--provider", "hash", "--batch-size", "1")):
+        subprocess.run([sys.executable, "-m", "papershelf", *args], env=env, check=True, capture_output=True)
+    for i in range(1, 9):
+        write(f"p{i}.md", paper_text(key=f"p{i}", intro=f"Paper number {i}."))
+    env["PAPERSHELF_HASH_DELAY"] = "0.4"  # per provider call, one text per call: seconds of work in all
+    proc = subprocess.Popen([sys.executable, "-m", "papershelf", "watch", str(write.root), "--json"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=_reader, args=(proc.stdout, lines), daemon=True).start()
+    try:
+        added = [json.loads(lines.get(timeout=WAIT)) for _ in range(8)]
+        assert {e["event"] for e in added} == {"added"}
+        with Library(str(db)) as lib:  # a second reader of the library, as any process may be
+            wait_for(lambda: len(lib.pending()) < 8, "the first paper embedded")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(WAIT) == 130
+    finally:
+        proc.kill() if proc.poll() is None else None
+    with Library(str(db)) as lib:
+        assert 0 < len(lib.pending()) < 8  # stopped part way: what was encoded is written, the rest pending
+        assert lib.verify().ok
