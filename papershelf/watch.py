@@ -94,6 +94,7 @@ class Watcher:
         self.interval = max(0.05, min(1.0, debounce / 4))
         self._seen: dict[str, Signature] = {}
         self._settling: dict[str, tuple[Signature | None, float]] = {}  # path -> (latest signature, since)
+        self._scan_seconds = 0.0
 
     # -- what is on disk -------------------------------------------------------------
 
@@ -123,7 +124,7 @@ class Watcher:
             self._catch_up()
             self._embed()
             self.caught_up.set()
-            while not self.stop.wait(self.interval):
+            while not self.stop.wait(max(self.interval, 4 * self._scan_seconds)):  # polling stays under ~20 % of a core
                 if self.poll():
                     self._embed()
         except _Stopped:
@@ -135,10 +136,11 @@ class Watcher:
         gone = [s.path for s in self.lib.store.sources() if self._watched(s.path) and not os.path.exists(s.path)]
         self._emit_all([self._remove(p) for p in gone])
 
-    def poll(self, now: float | None = None) -> bool:
+    def poll(self) -> bool:
         """One look at the disk: apply the changes that have settled.  True when something changed."""
-        now = time.monotonic() if now is None else now
+        now = time.monotonic()
         current = self.scan()
+        self._scan_seconds = time.monotonic() - now
         ready: list[str] = []
         for path in set(current) | set(self._seen) | set(self._settling):
             sig = current.get(path)
