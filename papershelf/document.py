@@ -51,6 +51,7 @@ class Bibliographic:
     year: int | None = None
     venue: str | None = None
     doi: str | None = None
+    arxiv_id: str | None = None  # from a PDF's arXiv stamp: one of the keys that find the same work
     citekey: str | None = None
 
 

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from . import ingest
+from . import ingest, works
 from .embed.base import ProviderSpec, validate
 from .embed.windows import cut, token_counter
 from .errors import AmbiguousPaper, BadArgument, IngestError, NotFound, PapershelfError, VectorUnavailable
@@ -36,6 +36,7 @@ from .models import (
     Neighbour,
     ObjectView,
     Paper,
+    PaperSource,
     PaperSummary,
     PaperView,
     Passage,
@@ -96,14 +97,16 @@ class Library:
     # -- adding and removing papers ---------------------------------------------
 
     def add_file(self, path: str, retry_failed: bool = False, max_bytes: int | None = None,
-                 meta: Meta | None = None, keep_id: str | None = None) -> FileResult:
+                 meta: Meta | None = None, keep_id: str | None = None, force: bool = False) -> FileResult:
         """Add or update one file; never raises for a bad file, returns why it failed.
 
         `meta` (from a .bib or Zotero/CSL export naming this file) supplies the id,
         title, authors, year, venue and DOI; it is part of the source hash, so an
         edited bibliography entry updates the paper.  Metadata once applied is
         remembered: the file added again alone keeps it, and keeps its id.
-        `keep_id`: the paper keeps this id whatever the metadata declares.
+        `keep_id`: the paper keeps this id whatever the metadata declares (and the file
+        joins no other work).  `force`: parse even an unchanged file.
+        A file of a work already in the library becomes another source of that paper (works.py).
         """
         path = os.path.abspath(path)
         src = None
@@ -115,7 +118,7 @@ class Library:
             if meta is not None:
                 src.sha256 = ingest.sha256_hex(src.data, meta.to_json().encode())
             known = self.store.source_record(path)
-            if known and known[1] == src.sha256:
+            if known and known[1] == src.sha256 and not force:
                 return FileResult(path, "unchanged", known[0])
             failure = self.store.failure(path)
             if failure and failure["source_hash"] == src.sha256 and not retry_failed:
@@ -127,26 +130,95 @@ class Library:
                 doc.blocks += zotero_blocks(meta)
             if keep_id:
                 doc.declared_id = keep_id
-            paper_id = ingest.derive_paper_id(doc, path)
-            units = build_units(doc, paper_id)
-            if not units and not doc.title:
-                raise IngestError("no text found")
-            paper = Paper(id=paper_id, **{f: getattr(doc, f) for f in PAPER_META_FIELDS},
-                          source_path=path, source_hash=src.sha256, source_format=doc.source_format,
-                          source_size=len(src.data))
-            paper.title = paper.title or os.path.splitext(os.path.basename(path))[0]
-            if meta is not None:
-                paper.tags, paper.collections = meta.tags, meta.collections
-                paper.zotero_attachment = meta.attachment_key
-            existed = self.store.get_paper(paper_id) is not None
-            self.store.write_paper(paper, units, make_manifest(units))
-            if meta is not None:
-                self.store.remember_metadata(path, json.dumps({"meta": meta.__dict__, "paper_id": paper_id}))
-            counts = {k: sum(u.kind == k for u in units) for k in KIND_NAMES}
-            return FileResult(path, "updated" if existed else "added", paper_id, units=counts)
+            source = works.source_of(doc, path, src.sha256, len(src.data))
+            source.paper_id = ingest.derive_paper_id(doc, path)
+            if not keep_id and (not doc.declared_id or doc.declared_id == doc.doi):  # a name given is the paper
+                source.paper_id = self._same_work(source, known[0] if known else None) or source.paper_id
+            if known and known[0] != source.paper_id:
+                self._detach(path)  # the file became another work: its old paper re-picks or goes
+            return self._write_source(doc, source, meta, known is not None and known[0] == source.paper_id)
         except IngestError as e:
             self.store.record_failure(path, src.sha256 if src else None, str(e))
             return FileResult(path, "failed", reason=str(e))
+
+    def _same_work(self, source: PaperSource, known: str | None) -> str | None:
+        """The paper this file is another source of: the id it declares, else DOI / arXiv id / title key,
+        else the paper it already is the only source of (`known`), so a changed file keeps its id.
+        Zotero papers are left alone (Zotero decides which item a PDF belongs to)."""
+        if self.store.get_paper(source.paper_id) is not None:
+            return source.paper_id
+        found = [s for s in self.store.find_sources(source.doi, source.arxiv_id, source.title_key)
+                 if s.path != source.path]
+        zotero = {p.id for p in self.store.get_papers([s.paper_id for s in found]).values() if p.zotero_attachment}
+        match = works.matching_paper(source, [s for s in found if s.paper_id not in zotero])
+        if match is None and known and not [s for s in self.store.sources(known) if s.path != source.path]:
+            return known
+        return match
+
+    def _write_source(self, doc, source: PaperSource, meta: Meta | None, was_source: bool) -> FileResult:
+        """Record the file as a source of its paper; when it is the paper's best source, its units
+        and metadata become the paper's (one transaction), which makes the paper pending for `embed`."""
+        path, paper_id = source.path, source.paper_id
+        current = self.store.get_paper(paper_id)
+        others = [s for s in self.store.sources(paper_id) if s.path != path] if current else []
+        provider = current.source_path if current else None
+        chosen = works.best([source, *others], provider)  # on a tie with a non-provider, the file at hand
+        status = "updated" if was_source else "added"
+        if chosen is not source:
+            self.store.save_source(source)
+            if provider == path:  # it was the best and no longer is: the best one takes over
+                self._repick(paper_id)
+            return FileResult(path, status, paper_id, joined=not was_source)
+        units = build_units(doc, paper_id)
+        if not units and not doc.title:
+            raise IngestError("no text found")
+        paper = Paper(id=paper_id, **{f: getattr(doc, f) for f in PAPER_META_FIELDS},
+                      source_path=path, source_hash=source.hash, source_format=doc.source_format,
+                      source_size=source.size)
+        paper.title = paper.title or os.path.splitext(os.path.basename(path))[0]
+        paper.doi = paper.doi or next((s.doi for s in others if s.doi), None)
+        paper.year = paper.year or next((s.year for s in others if s.year), None)
+        if meta is not None:
+            paper.tags, paper.collections = meta.tags, meta.collections
+            paper.zotero_attachment = meta.attachment_key
+        self.store.write_paper(paper, units, make_manifest(units))
+        self.store.save_source(source)
+        if meta is not None:
+            self.store.remember_metadata(path, json.dumps({"meta": meta.__dict__, "paper_id": paper_id}))
+        counts = {k: sum(u.kind == k for u in units) for k in KIND_NAMES}
+        return FileResult(path, status, paper_id, units=counts, joined=current is not None and not was_source)
+
+    def _repick(self, paper_id: str) -> bool:
+        """Give the paper's units to its best remaining source; a source that cannot be read any
+        more is forgotten.  With no source left the paper is removed.  True when the paper remains."""
+        for source in self.store.sources(paper_id):
+            result = self.add_file(source.path, keep_id=paper_id, force=True)
+            if result.status != "failed":
+                return True
+            self.store.drop_source(source.path)
+        self.store.remove_paper(paper_id)
+        return False
+
+    def _detach(self, path: str) -> tuple[str, bool] | None:
+        """Forget `path` as a source; its paper re-picks its best source if `path` was it.
+        Returns (paper id, whether the paper remains), or None when `path` was no source."""
+        source = self.store.drop_source(path)
+        if source is None:
+            return None
+        paper = self.store.get_paper(source.paper_id)
+        if paper is None:
+            return source.paper_id, False
+        if paper.source_path != path:
+            return source.paper_id, True
+        return source.paper_id, self._repick(source.paper_id)
+
+    def remove_source(self, path: str) -> tuple[str, bool]:
+        """Remove one file from the library: (its paper's id, whether the paper remains with its
+        other sources).  The paper goes only with its last source."""
+        detached = self._detach(os.path.abspath(os.path.expanduser(path)))
+        if detached is None:
+            raise NotFound(f"{path} is not a source of any paper")
+        return detached
 
     def add(self, paths: list[str], retry_failed: bool = False, max_bytes: int | None = None,
             progress: Callable[[FileResult], None] | None = None,
@@ -256,7 +328,8 @@ class Library:
         return units
 
     def remove(self, paper_id: str) -> str:
-        """Remove a paper named by id, unique id prefix, citekey or DOI; returns its id."""
+        """Remove a paper named by id, unique id prefix, citekey or DOI, with all its sources; returns
+        its id.  (One file of a paper: `remove_source`.)"""
         paper_id = self.resolve_paper(paper_id)
         if not self.store.remove_paper(paper_id):
             raise NotFound(f"no paper with id {paper_id!r}")
@@ -299,7 +372,8 @@ class Library:
         objects = [ObjectView(u.id, u.object_kind, u.object_label, u.caption_text, pages_of(u), u.section_path,
                               u.indexable, u.veto_reason, u.nearby_body_text, u.table_text)
                    for u in units if u.kind == "object"]
-        return PaperView(paper, self.store.manifest(paper.id), sections, objects)
+        sources = sorted(self.store.sources(paper.id), key=lambda s: not s.provides)
+        return PaperView(paper, self.store.manifest(paper.id), sections, objects, sources)
 
     def paper(self, paper_id: str) -> Paper:
         """One paper's record (servers use its source_path to serve the PDF itself)."""

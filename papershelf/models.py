@@ -92,6 +92,32 @@ class Paper(Bibliographic):
 
 
 @dataclass
+class PaperSource:
+    """One file a paper comes from.  A paper (a work) may have several — the PDF, its GROBID TEI,
+    an S2ORC JSON; the best (highest `priority`, then newest `mtime`) provides the units.
+
+    `doi`, `arxiv_id`, `title_key` (normalized title + first author's surname) and `year` are
+    what this file says about the work: how a file arriving later finds the paper it belongs to."""
+
+    path: str
+    paper_id: str
+    format: str | None = None
+    hash: str | None = None
+    size: int | None = None
+    mtime: float | None = None
+    priority: int = 0
+    doi: str | None = None
+    arxiv_id: str | None = None
+    title_key: str | None = None
+    year: int | None = None
+    added_at: float | None = None
+    provides: bool = False  # set when listed with its paper: this file supplies the units
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
 class PaperSummary:
     """A paper as `papers` lists it: its record and how many units of each kind it has."""
 
@@ -310,9 +336,13 @@ class FileResult:
     paper_id: str | None = None
     reason: str | None = None
     units: dict[str, int] = field(default_factory=dict)
+    # The file is another source of a paper that already existed (the same work); when it is not
+    # the best source the paper's units are unchanged.
+    joined: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v not in (None, {})}
+        d = {k: v for k, v in asdict(self).items() if v not in (None, {}) and k != "joined"}
+        return {**d, "joined": True} if self.joined else d
 
 
 @dataclass
@@ -328,6 +358,7 @@ class AddReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"added": self.count("added"), "updated": self.count("updated"),
+                "joined": sum(f.joined for f in self.files),
                 "metadata_files": self.count("metadata"),
                 "unchanged": self.count("unchanged"), "failed": self.count("failed"),
                 "files": [f.to_dict() for f in self.files]}
@@ -507,11 +538,13 @@ class PaperView:
     manifest: Manifest | None
     sections: list[SectionView]
     objects: list[ObjectView]
+    sources: list[PaperSource] = field(default_factory=list)  # every file of this work, the provider first
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "paper", **self.paper.to_dict(),
                 "manifest": self.manifest.to_dict() if self.manifest else None,
-                "sections": [s.to_dict() for s in self.sections], "objects": [o.to_dict() for o in self.objects]}
+                "sections": [s.to_dict() for s in self.sections], "objects": [o.to_dict() for o in self.objects],
+                "sources": [s.to_dict() for s in self.sources]}
 
 
 @dataclass

@@ -239,6 +239,49 @@ def index(paths: list[str] = typer.Argument(..., help="Files or folders (recursi
 
 
 @command()
+def watch(paths: list[str] = typer.Argument(..., help="Folders, files or a Zotero data directory."),
+          debounce: float = typer.Option(2.0, "--debounce", min=0.0,
+                                         help="Seconds a file must stay unchanged before it is read."),
+          no_embed: bool = typer.Option(False, "--no-embed", help="Only add and remove; embed later."),
+          provider: Optional[str] = typer.Option(None, "--provider", help=_PROVIDER_HELP),
+          model: Optional[str] = typer.Option(None, "--model"),
+          as_json: bool = typer.Option(False, "--json", help="One JSON object per change.")):
+    """Keep the library in step with folders: add, update, remove and embed as files change (Ctrl-C stops)."""
+    from ..watch import Watcher
+
+    missing = [p for p in paths if not os.path.exists(os.path.expanduser(p))]
+    if missing:
+        _fail(f"no such file or folder: {missing[0]}", 2)
+    stop = threading.Event()
+
+    def on_signal(signum, frame):
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+        err.print("[yellow]stopping: finishing the current paper (Ctrl-C again to abort)[/yellow]")
+
+    def log(event) -> None:
+        if as_json:
+            _dump(event.to_dict())
+        else:
+            out.print(escape(event.line()), highlight=False)
+        sys.stdout.flush()
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with _library() as lib:
+            spec = None if no_embed else _spec(lib, provider, model, None, None, None)
+            if not as_json:
+                err.print(f"watching {len(paths)} path(s) into {lib.path}; Ctrl-C stops")
+            Watcher(lib, paths, debounce=debounce, embed=not no_embed, spec=spec, log=log, stop=stop,
+                    cancel=stop).run()
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    raise typer.Exit(130)
+
+
+@command()
 def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or a question."),
            mode: str = typer.Option("hybrid", "--mode", "-m", help="lexical, vector or hybrid."),
            limit: int = typer.Option(10, "--limit", "-n", min=1, max=1000),
@@ -403,6 +446,10 @@ def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
     out.print(f"[bold]{escape(d['title'] or d['id'])}[/bold]")
     facts = [d["id"], authors, str(d["year"] or ""), d["venue"] or "", d["source_path"] or ""]
     out.print(f"[dim]{escape(' · '.join(f for f in facts if f))}[/dim]")
+    if len(d["sources"]) > 1:
+        for src in d["sources"]:
+            role = "units from" if src["provides"] else "also in"
+            out.print(f"[dim]{role} {escape(src['path'])} ({src['format']})[/dim]")
     t = Table("unit", "section", "pages", "tokens")
     for s in d["sections"]:
         t.add_row(s["unit_id"].rsplit(":", 2)[-2] + ":" + s["unit_id"].rsplit(":", 1)[-1],
@@ -417,9 +464,20 @@ def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
 
 
 @command()
-def remove(paper_id: str = typer.Argument(...), as_json: bool = typer.Option(False, "--json")):
-    """Remove a paper and everything derived from it (units, index rows, vectors)."""
+def remove(paper_id: str = typer.Argument(..., help="A paper (id, prefix, citekey, DOI) or one of its files."),
+           as_json: bool = typer.Option(False, "--json")):
+    """Remove a paper and everything derived from it (units, index rows, vectors).
+
+    Given a file, remove only that source: the paper stays while another of its files remains."""
     with _library(create=False) as lib:
+        path = os.path.abspath(os.path.expanduser(paper_id))
+        if lib.store.source_record(path):
+            paper_id, remains = lib.remove_source(path)
+            if as_json:
+                _dump({"removed_source": path, "paper_id": paper_id, "paper_removed": not remains})
+            else:
+                out.print(f"removed {path} from {paper_id}" if remains else f"removed {paper_id} (its last source)")
+            return
         paper_id = lib.remove(paper_id)
     if as_json:
         _dump({"removed": paper_id})

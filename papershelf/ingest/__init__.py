@@ -176,6 +176,7 @@ def fill_from_pdf_meta(doc: Document, src: SourceFile) -> None:
     doc.venue = doc.venue or meta.venue
     doc.title = doc.title or meta.title
     doc.authors = doc.authors or meta.authors
+    doc.arxiv_id = doc.arxiv_id or meta.arxiv_id
 
 
 def derive_paper_id(doc: Document, path: str) -> str:

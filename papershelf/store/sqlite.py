@@ -24,6 +24,7 @@ from ..models import (
     LibraryStatus,
     Manifest,
     Paper,
+    PaperSource,
     PaperSummary,
     UnitKind,
 )
@@ -40,6 +41,11 @@ UNIT_COLUMNS = {
     "object": _COMMON + ["object_kind", "object_label", "caption_text", "nearby_body_text", "table_text"],
     "chunk": _COMMON,
 }
+# paper_sources columns and the PaperSource fields they hold, in the same order.
+_SOURCE_COLUMNS = ["source_path", "paper_id", "source_format", "source_hash", "source_size", "source_mtime",
+                   "priority", "doi", "arxiv_id", "title_key", "year", "added_at"]
+_SOURCE_FIELDS = ["path", "paper_id", "format", "hash", "size", "mtime", "priority", "doi", "arxiv_id", "title_key",
+                  "year", "added_at"]
 _PAPER_COLUMNS = ["id", "title", "authors", "year", "venue", "doi", "citekey", "source_path",
                   "source_hash", "source_format", "source_size"]
 
@@ -135,8 +141,52 @@ class SQLiteStore(VectorTables):
     # -- papers ------------------------------------------------------------------
 
     def source_record(self, source_path: str) -> tuple[str, str] | None:
-        rows = self.query("SELECT id, source_hash FROM papers WHERE source_path=?", (source_path,))
-        return (rows[0]["id"], rows[0]["source_hash"]) if rows else None
+        """(paper id, content hash) of a file that is a source of a paper, providing or not."""
+        rows = self.query("SELECT paper_id, source_hash FROM paper_sources WHERE source_path=?", (source_path,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    # -- sources: the files of one work ------------------------------------------
+
+    @staticmethod
+    def _source(row: sqlite3.Row) -> PaperSource:
+        return PaperSource(*(row[c] for c in _SOURCE_COLUMNS))
+
+    def sources(self, paper_id: str | None = None) -> list[PaperSource]:
+        """A paper's source files (every paper's, when None), the best first; `provides` marks the
+        one whose units the paper holds."""
+        where, params = ("WHERE s.paper_id=?", (paper_id,)) if paper_id else ("", ())
+        rows = self.query(f"SELECT s.*, p.source_path = s.source_path AS provides FROM paper_sources s "
+                          f"JOIN papers p ON p.id = s.paper_id {where} "
+                          "ORDER BY s.paper_id, s.priority DESC, coalesce(s.source_mtime, 0) DESC, s.source_path",
+                          params)
+        out = []
+        for r in rows:
+            src = self._source(r)
+            src.provides = bool(r["provides"])
+            out.append(src)
+        return out
+
+    def find_sources(self, doi: str | None, arxiv_id: str | None, title_key: str | None) -> list[PaperSource]:
+        """Sources that share the DOI, the arXiv id or the title key (lowercase) with a new file."""
+        rows = self.query("SELECT * FROM paper_sources WHERE doi=? OR arxiv_id=? OR title_key=? ORDER BY source_path",
+                          (doi, arxiv_id, title_key))
+        return [self._source(r) for r in rows]
+
+    def save_source(self, source: PaperSource) -> None:
+        """Record (or replace) one source file of an existing paper."""
+        values = [getattr(source, c) for c in _SOURCE_FIELDS]
+        with self.transaction() as db:
+            db.execute(f"INSERT OR REPLACE INTO paper_sources({', '.join(_SOURCE_COLUMNS)}) "
+                       f"VALUES ({placeholders(len(values))})", values)
+
+    def drop_source(self, source_path: str) -> PaperSource | None:
+        """Forget one source file (the paper stays: removing it is the caller's decision)."""
+        with self.transaction() as db:
+            row = db.execute("SELECT * FROM paper_sources WHERE source_path=?", (source_path,)).fetchone()
+            if row is None:
+                return None
+            db.execute("DELETE FROM paper_sources WHERE source_path=?", (source_path,))
+            return self._source(row)
 
     def paper_ids(self) -> list[str]:
         return [r[0] for r in self.query("SELECT id FROM papers ORDER BY id")]
