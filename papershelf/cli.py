@@ -47,7 +47,7 @@ def _guarded(fn):
         try:
             return fn(*args, **kwargs)
         except PapershelfError as e:
-            _fail(str(e))
+            _fail(str(e), e.exit_code)
 
     return wrapper
 
@@ -150,7 +150,10 @@ def _do_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, paper
 
     def on_signal(signum, frame):
         if cancel.is_set():
-            raise KeyboardInterrupt
+            # A second Ctrl-C: now, whatever any thread is doing (every written paper is committed).
+            sys.stdout.flush()
+            sys.stderr.write("aborted\n")
+            os._exit(130)
         cancel.set()
         err.print("[yellow]stopping: writing the papers already encoded (Ctrl-C again to abort)[/yellow]")
 
@@ -179,6 +182,11 @@ def _do_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, paper
         with bar:
             report = lib.embed(spec, workers=workers, force=force, paper_ids=papers or None, cancel=cancel,
                                on_event=on_event)
+    except PapershelfError as e:
+        if not cancel.is_set():
+            raise
+        err.print(f"cancelled: {escape(str(e))}")  # e.g. Ctrl-C during the provider's first call
+        return 130
     finally:
         for s, h in old.items():
             signal.signal(s, h)
@@ -193,6 +201,8 @@ def _do_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, paper
             out.print(f"  [red]failed[/red] {escape(pid)}: {escape(reason)}")
         if d["pending_after"]:
             out.print(f"{d['pending_after']} papers still pending: run `papershelf embed` again")
+        if d.get("provider_down"):
+            err.print(f"[red]error:[/red] stopped: {escape(d['provider_down'])}")
     if cancel.is_set():
         if not as_json:
             err.print("cancelled: papers already encoded were written; the rest are pending")
@@ -221,6 +231,11 @@ def embed(force: bool = typer.Option(False, "--force", help="Re-embed every sele
     with _library(create=False) as lib:
         spec = _spec(lib, provider, model, base_url, batch_size, dimension, window_tokens)
         code = _do_embed(lib, spec, workers, force, paper, as_json)
+    if code == 130:
+        # Workers may still be stuck in a provider call: exit without joining them.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
     raise typer.Exit(code)
 
 
@@ -234,6 +249,10 @@ def index(paths: list[str] = typer.Argument(..., help="Files or folders (recursi
     with _library() as lib:
         report = _do_add(lib, paths, as_json, False, None)
         code = _do_embed(lib, _spec(lib, provider, model, None, None, None), workers, False, None, as_json)
+    if code == 130:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
     raise typer.Exit(code or (1 if report.failed else 0))
 
 
@@ -268,6 +287,7 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
                       object_kind=kind)
     opts = SearchOptions(mode=mode, limit=limit, per_paper=per_paper, filters=filters, fusion=fusion, rrf_k=rrf_k,
                          lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain)
+    opts.validate()
     with _library(create=False) as lib:
         resp = lib.search(query, opts)
     if as_json:

@@ -306,8 +306,9 @@ class Library:
                 settings = spec.settings if (spec.provider, spec.model_name) == (space["provider"], space["model"]) \
                     else ()
                 options = tuple(sorted(space_options(space).items()))
-                self._query_providers[key] = ProviderSpec(space["provider"], space["model"], options,
-                                                          settings).create()
+                provider = ProviderSpec(space["provider"], space["model"], options, settings).create()
+                # A query must not wait out a build's timeouts and retries (openai: short timeout).
+                self._query_providers[key] = getattr(provider, "for_queries", lambda: provider)()
             return self._query_providers[key]
 
     def set_query_provider(self, space: dict, provider) -> None:
@@ -344,7 +345,7 @@ class Library:
                **kw) -> SearchResponse:
         """Search the library; vectors come from the newest complete space, or from
         `space_id` (e.g. to compare two models or window sizes on the same queries)."""
-        opts = opts or SearchOptions(**kw)
+        opts = (opts or SearchOptions(**kw)).validate()
         if not query or not query.strip():
             raise PapershelfError("empty query: say what to search for")
         # One space per search: the vectors and the passages cut for snippets both come from it.

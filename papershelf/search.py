@@ -16,11 +16,13 @@ is restricted to papers), and every hit carries where it came from.
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from .errors import BadArgument
 from .store import Filters
 
 STOPWORDS = frozenset("""
@@ -137,6 +139,27 @@ class SearchOptions:
     depth: int = 100  # candidates taken from each list before fusion
     explain: bool = False
     snippets: bool = True  # off for evaluation runs that only need the ranking
+
+    def validate(self) -> SearchOptions:
+        """Refuse options no search can honour (BadArgument, exit code 2), so a bad number never
+        becomes an overflow, a division by zero, or NaN/Infinity in the JSON output."""
+        if self.mode not in MODES:
+            raise BadArgument(f"--mode must be one of {', '.join(MODES)}")
+        if self.fusion not in FUSIONS:
+            raise BadArgument(f"--fusion must be one of {', '.join(FUSIONS)}")
+        for name, value in (("--limit", self.limit), ("--per-paper", self.per_paper), ("depth", self.depth)):
+            if not isinstance(value, int) or not 1 <= value <= 1_000_000:
+                raise BadArgument(f"{name} must be a whole number from 1 to 1000000, not {value}")
+        numbers = [("--rrf-k", self.rrf_k), ("--lexical-weight", self.lexical_weight),
+                   ("--vector-weight", self.vector_weight)]
+        numbers += [("field weight", w) for w in self.field_weights]
+        for name, value in numbers:
+            if not isinstance(value, (int, float)) or not math.isfinite(value) or not 0 <= value <= 1e6:
+                raise BadArgument(f"{name} must be a finite number from 0 to 1000000, not {value}")
+        for name, year in (("--year-from", self.filters.year_min), ("--year-to", self.filters.year_max)):
+            if year is not None and (not isinstance(year, int) or not -9999 <= year <= 9999):
+                raise BadArgument(f"{name} must be a year from -9999 to 9999, not {year}")
+        return self
 
 
 @dataclass

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import NotFound, PapershelfError
+from ..errors import NotFound, PapershelfError, ProviderCancelled, ProviderDown
 from ..units import COLLECTION_OF_KIND, RETRIEVAL_POLICY_VERSION, TEXT_FORMAT, Unit, embedding_parts
-from .base import ProviderSpec, fingerprint, validate
+from .base import ProviderSpec, fingerprint, space_options, validate
 from .windows import token_counter, windows
 
 _HASH_KEY = {"body": "body_hash", "objects": "objects_hash", "fulltext": "fulltext_hash"}
@@ -48,6 +48,7 @@ class BuildReport:
     reused: int = 0  # vectors kept because their unit did not change
     seconds: float = 0.0
     cancelled: bool = False
+    provider_down: str | None = None  # why the build stopped taking papers, if the provider went down
     pending_after: int = 0
     complete: bool = False
 
@@ -55,7 +56,7 @@ class BuildReport:
         return {"space": {k: self.space[k] for k in ("id", "provider", "model", "dimension", "fingerprint")},
                 "selected": self.selected, "embedded": len(self.embedded), "failed": self.failed,
                 "skipped": self.skipped, "chunks": self.chunks, "windows": self.windows, "reused": self.reused,
-                "seconds": round(self.seconds, 3), "cancelled": self.cancelled,
+                "seconds": round(self.seconds, 3), "cancelled": self.cancelled, "provider_down": self.provider_down,
                 "pending_after": self.pending_after, "complete": self.complete,
                 "chunks_per_second": round(self.chunks / self.seconds, 1) if self.seconds else None}
 
@@ -106,6 +107,26 @@ def _prepare(store, space: dict, paper_id: str, force: bool) -> _Job | None:
     return _Job(paper_id, hashes, expected, rows, texts, slots, payloads)
 
 
+CANCEL_GRACE = 1.0  # seconds a cancelled build waits for papers already being encoded
+
+
+def _bind(provider, cancel: threading.Event):
+    """Let a provider abandon its requests on cancel (an HTTP call to a hung server)."""
+    if hasattr(provider, "bind_cancel"):
+        provider.bind_cancel(cancel)
+    return provider
+
+
+def _known_dimension(store, name: str, model: str, options: dict) -> int | None:
+    """The dimension of an existing space for this provider, model and options: a rerun
+    needs no probe call (a no-op rerun makes no provider call at all)."""
+    for s in reversed(store.spaces()):
+        if (s["provider"], s["model"], s["text_format"], s["policy_version"]) == \
+                (name, model, TEXT_FORMAT, RETRIEVAL_POLICY_VERSION) and space_options(s) == options:
+            return int(s["dimension"])
+    return None
+
+
 def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
           paper_ids: list[str] | None = None, cancel: threading.Event | None = None,
           on_event: Callable[[dict], None] | None = None, provider_factory: Callable[[], object] | None = None,
@@ -118,8 +139,7 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
     workers = max(1, int(workers))
     store.acquire_lock()
     try:
-        probe = factory()
-        dimension = int(probe.dimension)
+        probe = _bind(factory(), cancel)
         # Texts per provider call: asked for, else what the provider prefers (a local model
         # sorts a call's texts by length, so big calls pad less; an HTTP API has a request cap).
         batch_size = max(1, int(batch_size or dict(spec.settings).get("batch_size")
@@ -130,6 +150,7 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
         options.pop("window_tokens", None)
         if window:
             options["window_tokens"] = int(window)
+        dimension = _known_dimension(store, probe.name, probe.model, options) or int(probe.dimension)
         fp = fingerprint(probe.name, probe.model, dimension, options)
         space = store.ensure_space(fp, probe.name, probe.model, dimension, TEXT_FORMAT,
                                    RETRIEVAL_POLICY_VERSION, options)
@@ -158,7 +179,7 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
             if p is None:
                 with lock:
                     # The probe serves the first worker; every other worker gets its own instance.
-                    p = providers_made.pop() if providers_made else factory()
+                    p = providers_made.pop() if providers_made else _bind(factory(), cancel)
                 local.provider = p
             return p
 
@@ -225,6 +246,14 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
             emit({"event": "paper", "paper_id": job.paper_id, "status": "failed", "reason": reason,
                   "chunks": len(job.texts)})
 
+        def stop_untried(reason: str) -> None:
+            """The provider is down: every paper not yet tried stays pending, with the reason."""
+            report.provider_down = reason
+            while queue:
+                pid = queue.pop()
+                report.failed[pid] = f"not tried, still pending: {reason}"
+                store.record_embed_failure(space["id"], pid, report.failed[pid])
+
         def next_group() -> list[_Job]:
             """Prepare papers until their texts fill a batch (one paper may be larger)."""
             group: list[_Job] = []
@@ -243,25 +272,39 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
         limit = max_in_flight or workers * 2
         queue = list(reversed(selected))
         in_flight: dict[Future, list[_Job]] = {}
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="papershelf-embed") as pool:
+        # Not `with`: leaving the block must never wait for a worker stuck in a provider call.
+        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="papershelf-embed")
+        give_up_at = None
+        try:
             while queue or in_flight:
                 while queue and len(in_flight) < limit and not cancel.is_set():
                     group = next_group()
                     if group:
                         in_flight[pool.submit(encode, group)] = group
-                if cancel.is_set() and queue:
-                    report.cancelled = True
+                if cancel.is_set():
+                    report.cancelled = report.cancelled or bool(queue)
                     queue.clear()
+                    give_up_at = give_up_at or time.monotonic() + CANCEL_GRACE
+                    if time.monotonic() > give_up_at:  # papers still encoding stay pending
+                        report.cancelled = report.cancelled or bool(in_flight)
+                        break
                 if not in_flight:
                     continue
-                done, _ = wait(list(in_flight), timeout=0.25, return_when=FIRST_COMPLETED)
+                done, _ = wait(list(in_flight), timeout=0.1 if cancel.is_set() else 0.25,
+                               return_when=FIRST_COMPLETED)
                 for fut in done:
                     group = in_flight.pop(fut)
                     for job, result in zip(group, fut.result()):
+                        if isinstance(result, ProviderDown) and report.provider_down is None:
+                            stop_untried(str(result))
+                        if isinstance(result, ProviderCancelled):
+                            continue  # abandoned on Ctrl-C: stays pending, not a failure
                         if isinstance(result, BaseException):
                             fail(job, result)
                         else:
                             write(job, result)
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
         report.pending_after = len(store.pending(space["id"]))
         report.complete = report.pending_after == 0 and store.mark_complete(space["id"])
         report.space = store.get_space(space["id"])
