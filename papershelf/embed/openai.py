@@ -144,7 +144,7 @@ class OpenAIProvider:
     def __init__(self, model: str, base_url: str | None = None, api_key_env: str = "OPENAI_API_KEY",
                  batch_size: int = 64, max_retries: int = 5, timeout: float = 60.0, backoff: float = 0.5,
                  dimension: int | None = None, window_tokens: int | None = None, down_after: int = 4,
-                 cooldown: float = 5.0, max_wait: float = 20.0, query_timeout: float = 0.8,
+                 cooldown: float = 5.0, max_wait: float = 20.0, query_timeout: float = 0.6,
                  remember: float = 30.0, connect_timeout: float = 5.0, **_):
         self.model = model
         # API models read thousands of tokens, a whole unit: windows only when asked for.
@@ -161,7 +161,8 @@ class OpenAIProvider:
         self.down_after = max(1, int(down_after))
         self.cooldown = float(cooldown)
         self.max_wait = float(max_wait)
-        self.query_timeout = float(query_timeout)
+        # Search must fall back to lexical within a second of a hung endpoint, start-up included.
+        self.query_timeout = float(os.environ.get("PAPERSHELF_QUERY_TIMEOUT") or query_timeout)
         self.remember = float(remember)
         self.is_query = False
         self._dimension = int(dimension) if dimension else None
@@ -272,7 +273,8 @@ class OpenAIProvider:
                     forget_down(self.base_url)
                 return vectors
             if self._health.failed(problem, self.down_after):
-                raise self._down(f"{problem} on {self.down_after} requests in a row")
+                in_a_row = f" on {self.down_after} requests in a row" if self.down_after > 1 else ""
+                raise self._down(f"{problem}{detail}{in_a_row}")
             if attempt > self.max_retries:
                 if self.is_query:
                     remember_down(self.base_url, problem)

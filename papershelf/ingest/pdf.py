@@ -385,6 +385,8 @@ def read_pdf(data: bytes) -> Document:
         msg = str(e)
         if "password" in msg.lower() or "security" in msg.lower():
             raise IngestError("encrypted PDF: needs a password") from None
+        if msg.rstrip(".) ").endswith("Success"):  # PDFium's answer for an empty page tree
+            raise IngestError("PDF has no pages") from None
         raise IngestError(f"damaged or truncated PDF ({msg})") from None
     try:
         if len(pdf) == 0:
