@@ -135,12 +135,16 @@ class EmbeddingServer:
 
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if server.stopping.is_set():  # a dead server answers nothing, even on an open connection
+                    self.close_connection = True
+                    return
                 with server.lock:
                     server.requests.append({"path": self.path, "body": body,
                                             "auth": self.headers.get("Authorization"), "t": time.monotonic()})
                     canned = server.script.pop(0) if server.script else server.outage
-                if server.delay:
-                    server.stopping.wait(server.delay)
+                if server.delay and server.stopping.wait(server.delay):
+                    self.close_connection = True
+                    return
                 if canned == HANG:
                     server.stopping.wait(60)  # bounded: the test's server stops long before
                     self.close_connection = True
@@ -177,8 +181,13 @@ class EmbeddingServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-        ThreadingHTTPServer.allow_reuse_address = True
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        class Server(ThreadingHTTPServer):
+            allow_reuse_address = True
+
+            def handle_error(self, request, client_address):
+                pass  # clients killed mid-request (crash tests) are expected, not news
+
+        self.httpd = Server(("127.0.0.1", port), Handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
