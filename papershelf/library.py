@@ -182,7 +182,7 @@ class Library:
                 return parse_bibtex(src.data.decode("utf-8", "replace"), os.path.dirname(path))
             try:
                 data = json.loads(src.data)
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
                 return None  # the paper reader will report it
             return parse_csl_json(data, os.path.dirname(path)) if is_metadata_json(data) else None
         except (IngestError, ValueError, KeyError, TypeError) as e:

@@ -385,7 +385,8 @@ def read_pdf(data: bytes) -> Document:
         msg = str(e)
         if "password" in msg.lower() or "security" in msg.lower():
             raise IngestError("encrypted PDF: needs a password") from None
-        if msg.rstrip(".) ").endswith("Success"):  # PDFium's answer for an empty page tree
+        # PDFium refuses an empty page tree without an error of its own ("Success", or a stale one).
+        if msg.rstrip(".) ").endswith("Success") or not re.search(rb"/Type\s*/Page(?!s)", data):
             raise IngestError("PDF has no pages") from None
         raise IngestError(f"damaged or truncated PDF ({msg})") from None
     try:
