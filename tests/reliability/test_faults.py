@@ -44,7 +44,8 @@ FAULTS = {
                                                      for i in range(len(b["input"]))]}),
     "NaN": (200, {}, lambda b: {"data": [{"index": i, "embedding": [float("nan")] * 64}
                                          for i in range(len(b["input"]))]}),
-    "fewer vectors": (200, {}, lambda b: {"data": [{"index": 0, "embedding": [0.1] * 64}]}),
+    "fewer vectors": (200, {}, lambda b: {"data": [{"index": i, "embedding": [0.1] * 64}
+                                                   for i in range(len(b["input"]) - 1)]}),
     "dropped connection": DROP,
     "dropped mid-response": DROP_MID,
     "server dies": "die",
@@ -52,7 +53,7 @@ FAULTS = {
 EXPECTED = {  # words every affected paper's reason must contain
     "timeout": "unreachable", "hang": "unreachable", "429 Retry-After": "HTTP 429", "500": "HTTP 500",
     "400": "HTTP 400", "malformed JSON": "malformed", "empty data": "0 vectors", "wrong dimension": "32-dimensional",
-    "NaN": "non-finite", "fewer vectors": "1 vectors", "dropped connection": "unreachable",
+    "NaN": "non-finite", "fewer vectors": "vectors for", "dropped connection": "unreachable",
     "dropped mid-response": "unreachable", "server dies": "unreachable",
 }
 STATS = {"faults": 0, "papers_failed": 0, "max_seconds": 0.0}
