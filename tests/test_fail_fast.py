@@ -58,6 +58,7 @@ def test_ctrl_c_stops_a_build_on_a_hung_provider_within_2s_keeping_written_paper
     stopped_in = time.monotonic() - t0
     assert proc.returncode == 130, err
     assert stopped_in < 2.0, stopped_in
+    print(f"\nCtrl-C on a hung provider: exit 130 after {stopped_in:.2f}s")
     assert "Traceback" not in err
     with Library(str(papers), create=False) as lib:
         pending = {p for p, _ in lib.pending()}
@@ -89,6 +90,8 @@ def test_an_outage_stops_the_build_in_seconds_and_reports_every_untried_paper(pa
     p = cli(papers, "embed", *openai_args(server.url, "--batch-size", "4", "--dimension", "64"), "--json", ok=(1,))
     took = time.monotonic() - t0
     assert took < 12, took
+    print(f"\noutage (HTTP 500 after the first calls), default settings: exit 1 after {took:.2f}s "
+          "including interpreter start-up")
     summary = json.loads(p.stdout.strip().splitlines()[-1])
     assert summary["provider_down"] and "HTTP 500" in summary["provider_down"]
     embedded = summary["embedded"]

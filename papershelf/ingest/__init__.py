@@ -229,6 +229,8 @@ def parse_source(src: SourceFile) -> Document:
         raise
     except (ValueError, RecursionError, MemoryError) as e:
         raise IngestError(f"could not parse: {e}") from None
+    except Exception as e:  # noqa: BLE001 - one hostile file must not abort the other files' add
+        raise IngestError(f"could not parse ({type(e).__name__}: {e})") from None
 
 
 def derive_paper_id(doc: Document, path: str) -> str:

@@ -393,5 +393,7 @@ def read_pdf(data: bytes) -> Document:
         if len(pdf) == 0:
             raise IngestError("PDF has no pages")
         return parse_pdf_pages(pdf)
+    except pdfium.PdfiumError as e:  # a page that cannot be loaded: damaged inside, not at the header
+        raise IngestError(f"damaged PDF ({e})") from None
     finally:
         pdf.close()
