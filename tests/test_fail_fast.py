@@ -21,7 +21,7 @@ from papershelf.embed.testing import DROP, HANG, EmbeddingServer
 from papershelf.errors import ProviderDown, ReadOnlyLibrary
 from papershelf.store import sqlite as sqlite_store
 
-from .reliability.common import cli, cli_env, openai_args, read_event, start, write_papers
+from .reliability.common import cli, cli_env, openai_args, read_event, slack, start, write_papers
 
 
 @pytest.fixture(autouse=True)
@@ -57,7 +57,7 @@ def test_ctrl_c_stops_a_build_on_a_hung_provider_within_2s_keeping_written_paper
     _, err = proc.communicate(timeout=30)
     stopped_in = time.monotonic() - t0
     assert proc.returncode == 130, err
-    assert stopped_in < 2.0, stopped_in
+    assert stopped_in < 2.0 * slack(), stopped_in
     print(f"\nCtrl-C on a hung provider: exit 130 after {stopped_in:.2f}s")
     assert "Traceback" not in err
     with Library(str(papers), create=False) as lib:
@@ -75,7 +75,7 @@ def test_a_second_ctrl_c_exits_at_once(papers, server):
     time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130 and time.monotonic() - t0 < 2.0, err
+    assert proc.returncode == 130 and time.monotonic() - t0 < 2.0 * slack(), err
     assert "Traceback" not in err
 
 
@@ -89,7 +89,7 @@ def test_an_outage_stops_the_build_in_seconds_and_reports_every_untried_paper(pa
     t0 = time.monotonic()
     p = cli(papers, "embed", *openai_args(server.url, "--batch-size", "4", "--dimension", "64"), "--json", ok=(1,))
     took = time.monotonic() - t0
-    assert took < 12, took
+    assert took < 12 * slack(), took
     print(f"\noutage (HTTP 500 after the first calls), default settings: exit 1 after {took:.2f}s "
           "including interpreter start-up")
     summary = json.loads(p.stdout.strip().splitlines()[-1])
@@ -117,7 +117,7 @@ def test_other_outages_also_stop_the_build_fast(tmp_path, server, outage):
             server.stop()
         t0 = time.monotonic()
         report = lib.embed(spec, workers=2)
-        assert time.monotonic() - t0 < 5
+        assert time.monotonic() - t0 < 5 * slack()
         assert report.provider_down and len(report.failed) == 5 and not report.complete
         assert {p for p, _ in lib.pending()} == {f"p{i:03d}" for i in range(1, 6)}
 
@@ -141,7 +141,7 @@ def test_search_with_a_hung_provider_falls_back_within_a_second_and_remembers(pa
         res = json.loads(cli(papers, "search", "topic3 signal", "--json").stdout)
         assert res["mode"] == "lexical" and res["results"]
         assert any("provider" in n for n in res["notices"])
-        assert res["timings_ms"]["total_ms"] <= 1000, res["timings_ms"]
+        assert res["timings_ms"]["total_ms"] <= 1000 * slack(), res["timings_ms"]
         if attempt == 0:
             asked = len(server.requests)
         else:  # remembered: no second wait on the hung server, not even a request

@@ -21,7 +21,7 @@ from papershelf.embed.base import ProviderSpec
 from papershelf.embed.openai import reset_health
 from papershelf.embed.testing import DROP, DROP_MID, HANG, EmbeddingServer
 
-from .common import FULL, scale, write_papers
+from .common import FULL, scale, slack, write_papers
 
 N_PAPERS = scale(4, 12)
 WORKERS = [1, 4] if FULL else [1]
@@ -92,7 +92,7 @@ def test_a_fault_fails_clearly_keeps_old_vectors_and_a_rerun_heals(tmp_path, fau
         t0 = time.monotonic()
         report = lib.embed(spec, workers=workers)
         took = time.monotonic() - t0
-        assert took < 8, (fault, took)
+        assert took < 8 * slack(), (fault, took)
         assert report.failed and not report.complete and len(report.failed) == N_PAPERS, report.failed
         for reason in report.failed.values():
             assert EXPECTED[fault] in reason or "not tried" in reason, (fault, reason)
