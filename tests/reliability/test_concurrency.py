@@ -23,7 +23,7 @@ from papershelf.embed.testing import EmbeddingServer
 
 from .common import cli, openai_args, scale, start, write_papers
 
-READERS = scale(2, 6)
+READERS = scale(1, 6)
 
 
 def _half_papers(db) -> list[str]:
@@ -34,7 +34,8 @@ def _half_papers(db) -> list[str]:
         expected = {r[0]: r[1] + r[2] + r[3] for r in con.execute(
             "SELECT paper_id, body_indexable, object_indexable, chunk_indexable FROM manifests")}
         indexed = dict(con.execute("SELECT paper_id, count(*) FROM search_docs GROUP BY paper_id").fetchall())
-        problems = [f"{p}: {indexed.get(p, 0)} index rows of {n}" for p, n in expected.items() if indexed.get(p, 0) != n]
+        problems = [f"{p}: {indexed.get(p, 0)} index rows of {n}"
+                    for p, n in expected.items() if indexed.get(p, 0) != n]
         # vectors are written with their build state in one transaction: the counts always agree
         for space_id, paper_id, stored, recorded in con.execute(
                 "SELECT v.space_id, v.paper_id, count(*), "
@@ -88,7 +89,7 @@ class Readers:
 
 def test_readers_during_a_build_and_a_reembed_with_a_concurrent_add(tmp_path):
     db = tmp_path / "lib.db"
-    write_papers(tmp_path / "papers", scale(10, 60))
+    write_papers(tmp_path / "papers", scale(6, 60))
     cli(db, "add", str(tmp_path / "papers"))
     with EmbeddingServer(dimension=64, delay=0.03) as server:
         with Readers(db) as readers:
@@ -97,7 +98,7 @@ def test_readers_during_a_build_and_a_reembed_with_a_concurrent_add(tmp_path):
         during_build = readers.runs
 
         # a new space (another dimension) while new papers are added by another process
-        write_papers(tmp_path / "more", scale(4, 30), prefix="q")
+        write_papers(tmp_path / "more", scale(3, 30), prefix="q")
         with Readers(db) as readers:
             embed = start(db, "embed", *openai_args(server.url, "--batch-size", "2", "--workers", "3",
                                                     "--dimension", "64", "--model", "other-embed"))
