@@ -39,9 +39,10 @@ def server():
 
 @pytest.fixture
 def papers(tmp_path):
+    """A library of 8 papers (added in-process: the command's `add` is tested elsewhere)."""
     db = tmp_path / "lib.db"
-    write_papers(tmp_path / "papers", 8)
-    cli(db, "add", str(tmp_path / "papers"))
+    with Library(str(db)) as lib:
+        lib.add([str(p) for p in write_papers(tmp_path / "papers", 8)])
     return db
 
 
