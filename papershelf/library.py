@@ -315,7 +315,7 @@ class Library:
                 return parse_bibtex(src.data.decode("utf-8", "replace"), os.path.dirname(path), entries)
             try:
                 data = json.loads(src.data)
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
                 return None  # the paper reader will report it
             return parse_csl_json(data, os.path.dirname(path), entries) if is_metadata_json(data) else None
         except (IngestError, ValueError, KeyError, TypeError) as e:
@@ -478,8 +478,9 @@ class Library:
                 same_model = (spec.provider, spec.model_name) == (space.provider, space.model)
                 settings = spec.settings if same_model else ()
                 options = tuple(sorted(space.options.items()))
-                self._query_providers[space.fingerprint] = ProviderSpec(space.provider, space.model, options,
-                                                                        settings).create()
+                provider = ProviderSpec(space.provider, space.model, options, settings).create()
+                # A query must not wait out a build's timeouts and retries (openai: short timeout).
+                self._query_providers[space.fingerprint] = getattr(provider, "for_queries", lambda: provider)()
             return self._query_providers[space.fingerprint]
 
     # -- search ----------------------------------------------------------------------
@@ -519,7 +520,7 @@ class Library:
                **kw) -> SearchResponse:
         """Search the library; vectors come from the newest complete space, or from
         `space_id` (e.g. to compare two models or window sizes on the same queries)."""
-        opts = opts or SearchOptions(**kw)
+        opts = (opts or SearchOptions(**kw)).validate()
         if not query or not query.strip():
             raise BadArgument("empty query: say what to search for")
         opts.validate()

@@ -176,9 +176,9 @@ class Filters:
             raise BadArgument(f"unknown source {bad[0]!r}: choose from {', '.join(SOURCES)}")
         if self.object_kind is not None and self.object_kind not in OBJECT_KINDS:
             raise BadArgument(f"unknown kind {self.object_kind!r}: choose figure or table")
-        for name, year in (("year_min", self.year_min), ("year_max", self.year_max)):
-            if year is not None and not -9999 <= year <= 9999:
-                raise BadArgument(f"{name} must be a year between -9999 and 9999, not {year}")
+        for name, year in (("--year-from", self.year_min), ("--year-to", self.year_max)):
+            if year is not None and (not isinstance(year, int) or not -9999 <= year <= 9999):
+                raise BadArgument(f"{name} must be a year from -9999 to 9999, not {year}")
 
 
 # -- embedding spaces -------------------------------------------------------------------
@@ -379,6 +379,7 @@ class BuildReport:
     reused: int = 0  # vectors kept because their unit did not change
     seconds: float = 0.0
     cancelled: bool = False
+    provider_down: str | None = None  # why the build stopped taking papers, if the provider went down
     pending_after: int = 0
     complete: bool = False
 
@@ -388,7 +389,7 @@ class BuildReport:
                           "fingerprint": s.fingerprint},
                 "selected": self.selected, "embedded": len(self.embedded), "failed": dict(self.failed),
                 "skipped": self.skipped, "units": self.units, "windows": self.windows, "reused": self.reused,
-                "seconds": round(self.seconds, 3), "cancelled": self.cancelled,
+                "seconds": round(self.seconds, 3), "cancelled": self.cancelled, "provider_down": self.provider_down,
                 "pending_after": self.pending_after, "complete": self.complete,
                 "units_per_second": round(self.units / self.seconds, 1) if self.seconds else None}
 

@@ -7,6 +7,7 @@ line and a non-zero exit code, never a stack trace.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -19,7 +20,15 @@ from typing import Optional
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -145,55 +154,82 @@ def _spec(lib: Library, provider: str | None, model: str | None, base_url: str |
     return ProviderSpec(provider, model, tuple(sorted(options.items())), tuple(sorted(settings.items())))
 
 
-def _do_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, papers: list[str] | None,
-              as_json: bool) -> int:
+@contextlib.contextmanager
+def _cancel_on_signals():
+    """Ctrl-C or SIGTERM sets the event the build watches (it writes what is encoded and stops);
+    a second one exits at once, whatever any thread is doing (every written paper is committed)."""
     cancel = threading.Event()
 
     def on_signal(signum, frame):
         if cancel.is_set():
-            raise KeyboardInterrupt
+            sys.stdout.flush()
+            sys.stderr.write("aborted\n")
+            os._exit(130)
         cancel.set()
         err.print("[yellow]stopping: writing the papers already encoded (Ctrl-C again to abort)[/yellow]")
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-    show = err.is_terminal and not as_json
-    bar = _progress(show, TextColumn("{task.fields[units]} units  {task.fields[rate]}"))
-    task = None
-
-    def on_event(e: dict):
-        nonlocal task
-        if as_json:
-            _dump(e)
-            sys.stdout.flush()
-        if e["event"] == "start":
-            if not as_json:
-                err.print(f"embedding {e['papers']} papers with {e['provider']}/{e['model']} "
-                          f"({e['dimension']}d, {e['workers']} workers); {e['skipped']} already embedded")
-            task = bar.add_task("embedding", total=e["papers"], units=0, rate="")
-        elif e["event"] == "paper" and task is not None:
-            t = bar.tasks[0]
-            units = t.fields["units"] + e.get("units", 0)
-            rate = f"{units / t.elapsed:.0f}/s" if t.elapsed else ""
-            bar.update(task, advance=1, units=units, rate=rate)
-
     try:
-        with bar:
-            report = lib.embed(spec, workers=workers, force=force, paper_ids=papers or None, cancel=cancel,
-                               on_event=on_event)
+        yield cancel
     finally:
         for s, h in old.items():
             signal.signal(s, h)
+
+
+class _EmbedProgress:
+    """Build events as NDJSON (--json) or as a Rich bar over units with rate and time left."""
+
+    def __init__(self, as_json: bool):
+        self.as_json = as_json
+        self.bar = _progress(err.is_terminal and not as_json,
+                             TextColumn("{task.fields[windows]} windows  {task.fields[rate]}"))
+        self.task: TaskID | None = None
+
+    def __call__(self, e: dict) -> None:
+        if self.as_json:
+            _dump(e)
+            sys.stdout.flush()
+        if e["event"] == "start":
+            if not self.as_json:
+                err.print(f"embedding {e['papers']} papers ({e.get('units', '?')} units) with "
+                          f"{e['provider']}/{e['model']} ({e['dimension']}d, {e['workers']} workers); "
+                          f"{e['skipped']} already embedded; lexical search already covers every paper added")
+            self.task = self.bar.add_task("embedding", total=e.get("units") or e["papers"], windows=0, rate="")
+        elif e["event"] == "paper" and self.task is not None:
+            rate = f"{e['units_per_second']:.1f} units/s" if e.get("units_per_second") else ""
+            self.bar.update(self.task, completed=e.get("units_done", 0), windows=e.get("windows_done", 0), rate=rate)
+
+
+def _print_build(d: dict) -> None:
+    out.print(f"embedded {d['embedded']} papers ({d['units']} units encoded as {d['windows']} windows, "
+              f"{d['reused']} reused) in {d['seconds']:.1f}s; {d['skipped']} already up to date; "
+              f"{len(d['failed'])} failed")
+    if d["units"] == 0 and not d["failed"]:
+        out.print("nothing to embed: every paper is up to date")
+    for pid, reason in d["failed"].items():
+        out.print(f"  [red]failed[/red] {escape(pid)}: {escape(reason)}")
+    if d["pending_after"]:
+        out.print(f"{d['pending_after']} papers still pending: run `papershelf embed` again")
+    if d.get("provider_down"):
+        err.print(f"[red]error:[/red] stopped: {escape(d['provider_down'])}")
+
+
+def _do_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, papers: list[str] | None,
+              as_json: bool) -> int:
+    progress = _EmbedProgress(as_json)
+    with _cancel_on_signals() as cancel:
+        try:
+            with progress.bar:
+                report = lib.embed(spec, workers=workers, force=force, paper_ids=papers or None, cancel=cancel,
+                                   on_event=progress)
+        except PapershelfError as e:
+            if not cancel.is_set():
+                raise
+            err.print(f"cancelled: {escape(str(e))}")  # e.g. Ctrl-C during the provider's first call
+            return 130
     d = report.to_dict()
     if not as_json:
-        out.print(f"embedded {d['embedded']} papers ({d['units']} units encoded as {d['windows']} windows, "
-                  f"{d['reused']} reused) "
-                  f"in {d['seconds']:.1f}s; {d['skipped']} already up to date; {len(d['failed'])} failed")
-        if d["units"] == 0 and not d["failed"]:
-            out.print("nothing to embed: every paper is up to date")
-        for pid, reason in d["failed"].items():
-            out.print(f"  [red]failed[/red] {escape(pid)}: {escape(reason)}")
-        if d["pending_after"]:
-            out.print(f"{d['pending_after']} papers still pending: run `papershelf embed` again")
+        _print_build(d)
     if cancel.is_set():
         if not as_json:
             err.print("cancelled: papers already encoded were written; the rest are pending")
@@ -222,6 +258,11 @@ def embed(force: bool = typer.Option(False, "--force", help="Re-embed every sele
     with _library(create=False) as lib:
         spec = _spec(lib, provider, model, base_url, batch_size, dimension, window_tokens)
         code = _do_embed(lib, spec, workers, force, paper, as_json)
+    if code == 130:
+        # Workers may still be stuck in a provider call: exit without joining them.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
     raise typer.Exit(code)
 
 
@@ -235,6 +276,10 @@ def index(paths: list[str] = typer.Argument(..., help="Files or folders (recursi
     with _library() as lib:
         report = _do_add(lib, paths, as_json, False, None)
         code = _do_embed(lib, _spec(lib, provider, model, None, None, None), workers, False, None, as_json)
+    if code == 130:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
     raise typer.Exit(code or (1 if report.failed else 0))
 
 

@@ -80,6 +80,10 @@ def parse_bibtex(text: str, base: str, entries: list[Meta] | None = None) -> dic
     import bibtexparser
 
     library = bibtexparser.parse_string(text)
+    if not library.entries:
+        # Said rather than silently ignored: an export that yields nothing is usually a broken one.
+        bad = len(getattr(library, "failed_blocks", []) or [])
+        raise ValueError("no BibTeX entry could be parsed" + (f" ({bad} malformed blocks)" if bad else ""))
     out: dict[str, Meta] = {}
     for e in library.entries:
         f = {k.lower(): v.value for k, v in e.fields_dict.items()}

@@ -324,10 +324,17 @@ def read_pdf(data: bytes) -> Document:
         msg = str(e)
         if "password" in msg.lower() or "security" in msg.lower():
             raise IngestError("encrypted PDF: needs a password") from None
+        # PDFium refuses an empty page tree without an error of its own ("Success", or a stale one);
+        # a file cut short (no %%EOF at its end) is damaged whatever its first pages said.
+        complete = data.rstrip().endswith(b"%%EOF")
+        if msg.rstrip(".) ").endswith("Success") or (complete and not re.search(rb"/Type\s*/Page(?!s)", data)):
+            raise IngestError("PDF has no pages") from None
         raise IngestError(f"damaged or truncated PDF ({msg})") from None
     try:
         if len(pdf) == 0:
             raise IngestError("PDF has no pages")
         return parse_pdf_pages(pdf)
+    except pdfium.PdfiumError as e:  # a page that cannot be loaded: damaged inside, not at the header
+        raise IngestError(f"damaged PDF ({e})") from None
     finally:
         pdf.close()

@@ -4,6 +4,13 @@
 One connection in autocommit mode; every write goes through `transaction()`
 (``BEGIN IMMEDIATE``), and every paper is written or removed in exactly one
 transaction, so a reader in another process never sees half a paper.
+
+A library whose file or folder is not writable opens read-only (``mode=ro``,
+or ``immutable=1`` when even the folder is read-only, since WAL then cannot
+create its shared-memory file): reading commands work, writes raise
+`ReadOnlyLibrary`.  A full disk or an I/O error during a write rolls the
+transaction back and raises `StorageError`: one line for the user, the
+library as it was before that transaction.
 """
 
 from __future__ import annotations
@@ -13,9 +20,10 @@ import os
 import sqlite3
 import threading
 import time
+import urllib.parse
 from contextlib import contextmanager
 
-from ..errors import LibraryFileError
+from ..errors import LibraryFileError, PapershelfError, ReadOnlyLibrary, StorageError
 from ..models import (
     UNIT_KINDS,
     Filters,
@@ -46,6 +54,20 @@ _SOURCE_COLUMNS = ["source_path", "paper_id", "source_format", "source_hash", "s
                    "priority", "doi", "arxiv_id", "title_key", "year", "added_at"]
 _SOURCE_FIELDS = ["path", "paper_id", "format", "hash", "size", "mtime", "priority", "doi", "arxiv_id", "title_key",
                   "year", "added_at"]
+
+_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
+
+
+def _primary_code(e: sqlite3.Error) -> int:
+    return getattr(e, "sqlite_errorcode", 0) & 0xFF
+
+
+def _writable(path: str) -> bool:
+    """Can this process write the file and create its -wal/-shm files beside it?"""
+    folder = os.path.dirname(path) or "."
+    return os.access(path, os.W_OK) and os.access(folder, os.W_OK)
+
+
 _PAPER_COLUMNS = ["id", "title", "authors", "year", "venue", "doi", "citekey", "source_path",
                   "source_hash", "source_format", "source_size"]
 
@@ -71,14 +93,53 @@ class SQLiteStore(VectorTables):
         if not exists:
             os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
         self._lock = threading.RLock()
+        self.read_only = exists and not _writable(self.path)
         try:
-            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-            self.db.row_factory = sqlite3.Row
-            self._check_and_migrate(exists)
+            self._open(exists)
+        except sqlite3.OperationalError as e:
+            if not exists or self.read_only or _primary_code(e) not in (_SQLITE_READONLY, _SQLITE_CANTOPEN):
+                raise self._open_error(e, exists) from None
+            self.db.close()
+            self.read_only = True  # writable by permission bits, yet refused (e.g. a read-only mount)
+            try:
+                self._open(exists)
+            except sqlite3.DatabaseError as e2:
+                raise self._open_error(e2, exists) from None
         except sqlite3.DatabaseError as e:
-            raise LibraryFileError(f"{self.path} is not a papershelf library ({e})") from None
+            raise self._open_error(e, exists) from None
 
     # -- connection and schema -------------------------------------------------
+
+    def _open(self, exists: bool) -> None:
+        if self.read_only:
+            target = "file:" + urllib.parse.quote(self.path) + "?mode=ro"
+            if not os.access(os.path.dirname(self.path) or ".", os.W_OK) and not os.path.exists(self.path + "-wal"):
+                target += "&immutable=1"  # no -shm can be created, and no WAL holds newer pages
+            self.db = sqlite3.connect(target, uri=True, timeout=30, isolation_level=None, check_same_thread=False)
+        else:
+            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        self.db.row_factory = sqlite3.Row
+        self._check_and_migrate(exists)
+
+    def _open_error(self, e: sqlite3.Error, exists: bool) -> PapershelfError:
+        code = _primary_code(e)
+        if not exists and code in (_SQLITE_CANTOPEN, _SQLITE_READONLY):
+            return LibraryFileError(f"cannot create a library at {self.path}: the folder is not writable ({e})")
+        if code in (_SQLITE_FULL, _SQLITE_IOERR):
+            return StorageError(f"disk full or not writable: {self.path} ({e})")
+        if code == _SQLITE_CANTOPEN:
+            return LibraryFileError(f"cannot open the library {self.path} ({e})")
+        return LibraryFileError(f"{self.path} is not a papershelf library ({e})")
+
+    def _write_error(self, e: sqlite3.Error) -> Exception:
+        """A storage failure as one line for the user; any other SQLite error unchanged."""
+        code = _primary_code(e)
+        if code in (_SQLITE_FULL, _SQLITE_IOERR):
+            return StorageError(f"disk full or not writable: {self.path} ({e}); the last change was rolled back, "
+                                "the library is intact")
+        if code == _SQLITE_READONLY:
+            return ReadOnlyLibrary(f"{self.path} is read-only ({e}): this command needs to write to it")
+        return e
 
     def _check_and_migrate(self, existed: bool) -> None:
         db = self.db
@@ -92,6 +153,12 @@ class SQLiteStore(VectorTables):
                 f"{self.path} was written by a newer papershelf (schema {version}, this one knows "
                 f"{len(MIGRATIONS)}): upgrade papershelf to open it"
             )
+        if self.read_only:
+            if version < len(MIGRATIONS):
+                raise ReadOnlyLibrary(f"{self.path} needs an upgrade (schema {version} to {len(MIGRATIONS)}) "
+                                      "but is read-only: open it once where it is writable")
+            db.execute("PRAGMA query_only=ON")
+            return
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA busy_timeout=30000")
         db.execute("PRAGMA foreign_keys=ON")
@@ -111,22 +178,41 @@ class SQLiteStore(VectorTables):
 
     @contextmanager
     def transaction(self):
+        if self.read_only:
+            raise ReadOnlyLibrary(f"{self.path} is read-only (the file or its folder is not writable): "
+                                  "this command needs to write to it")
         with self._lock:
-            self.db.execute("BEGIN IMMEDIATE")
             try:
-                yield self.db
-            except BaseException:
+                self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self.db
+                    self.db.execute("COMMIT")
+                except BaseException:
+                    self._rollback()
+                    raise
+            except sqlite3.OperationalError as e:
+                raise self._write_error(e) from None
+
+    def _rollback(self) -> None:
+        """Roll back if a transaction is still open (SQLite may already have, e.g. on a full disk)."""
+        if self.db.in_transaction:
+            try:
                 self.db.execute("ROLLBACK")
-                raise
-            else:
-                self.db.execute("COMMIT")
+            except sqlite3.Error:
+                pass
 
     def close(self) -> None:
-        self.db.close()
+        try:
+            self.db.close()
+        except sqlite3.Error:
+            pass  # a failed final checkpoint loses nothing: the WAL keeps every committed page
 
     def query(self, sql: str, params=()) -> list[sqlite3.Row]:
         with self._lock:
-            return self.db.execute(sql, params).fetchall()
+            try:
+                return self.db.execute(sql, params).fetchall()
+            except sqlite3.OperationalError as e:
+                raise self._write_error(e) from None
 
     # -- settings ----------------------------------------------------------------
 
@@ -476,8 +562,11 @@ class SQLiteStore(VectorTables):
         """FTS5's own integrity check, manifests against unit tables, index rows against indexable units."""
         problems: list[str] = []
         try:
-            with self.transaction() as db:
-                db.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)")
+            if self.read_only:  # FTS5's integrity-check is an INSERT: only SQLite's own check can run
+                problems += [f"database: {r[0]}" for r in self.query("PRAGMA quick_check") if r[0] != "ok"]
+            else:
+                with self.transaction() as db:
+                    db.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)")
         except sqlite3.DatabaseError as e:
             problems.append(f"full-text index: {e}")
         counts: dict[str, dict[str, tuple[int, int]]] = {}
