@@ -74,3 +74,28 @@ def paper_objects(lib, pdfs: Path) -> dict[str, tuple[str, dict[str, dict]]]:
             continue
         out[Path(src).name] = (paper["id"], {o["label"]: o for o in shown["objects"]})
     return out
+
+
+def hit_field(hit, name: str):
+    """One field of a search result, whether results are dicts (today) or typed objects with
+    attributes / `to_dict()` (the API is moving there), so these scripts survive the change."""
+    if isinstance(hit, dict):
+        return hit.get(name)
+    if hasattr(hit, name):
+        return getattr(hit, name)
+    return hit.to_dict().get(name) if hasattr(hit, "to_dict") else None
+
+
+def response_field(resp, name: str):
+    """A response-level field (e.g. `no_confident_match`), None when this papershelf has no such field."""
+    if hasattr(resp, name):
+        return getattr(resp, name)
+    if hasattr(resp, "to_dict"):
+        return resp.to_dict().get(name)
+    return None
+
+
+def id_number(qid: str) -> int:
+    """The number in an id like fq017, for the odd/even halves."""
+    digits = "".join(ch for ch in qid if ch.isdigit())
+    return int(digits) if digits else 0
