@@ -92,6 +92,15 @@ def target_rank(results: list, paper_id: str, label: str) -> int | None:
     return None
 
 
+def paper_rank(results: list, paper_id: str) -> int | None:
+    """Rank of the first result from the query's paper (any unit): tells "wrong paper" from "right paper,
+    wrong unit" when the object itself is missing."""
+    for rank, hit in enumerate(results, start=1):
+        if hit_field(hit, "paper_id") == paper_id:
+            return rank
+    return None
+
+
 def metrics(ranks: list[int | None]) -> dict:
     """hit@1/5/10 and MRR@10 over a list of ranks (None = not in the results)."""
     n = len(ranks)
@@ -128,6 +137,7 @@ def run_queries(lib: Library, queries: list[dict], papers: dict) -> tuple[list[d
             modes[f"{name}:{resp.mode}"] += 1
             notices.update(resp.notices)
             row[name] = target_rank(resp.results, paper_id, q["label"]) if paper_id else None
+            row[f"{name}_paper"] = paper_rank(resp.results, paper_id) if paper_id else None
         rows.append(row)
     return rows, {"modes": dict(modes), "notices": sorted(notices)}
 
@@ -172,8 +182,11 @@ def print_text(out: dict) -> None:
           f"({c['first_rate']:.1%}), in top 10 for {c['top10']}")
     for m in c["misses"]:
         print(f"  rank {m['rank']}: {m['pdf']} {m['label']} \"{m['phrase']}\" (top: {m['top']})")
-    lost = [r for r in out["queries_detail"] if r["default"] is None]
-    print(f"\nnot in default top 10: {len(lost)}")
+    for name in CONFIGS:
+        lost = [r for r in out["queries_detail"] if r[name] is None]
+        paper = sum(1 for r in lost if r[f"{name}_paper"] is not None)
+        print(f"{name}: object not in top 10 for {len(lost)} queries; for {paper} of them its paper is there "
+              f"(with another unit)")
 
 
 def main() -> None:
