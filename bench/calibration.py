@@ -185,7 +185,8 @@ def field_report(items: list[dict], field: str, max_false: float) -> dict:
             "auc_vs_all_ontopic": auc([value(i, field) for i in on], [value(i, field) for i in off]),
             "median_offtopic": median([value(i, field) for i in off]),
             "median_answered": median([value(i, field) for i in answered]),
-            "at_rule": rates(items, field, choose(items, field, max_false)), "sweep": sweep(items, field)}
+            "at_rule": rates(items, field, choose(items, field, max_false)),
+            "halves": halves_check(items, field, max_false), "sweep": sweep(items, field)}
 
 
 def median(xs: list[float]) -> float | None:
@@ -243,6 +244,9 @@ def print_text(out: dict) -> None:
         a = r["at_rule"]
         print(f"  threshold {a['threshold']:.4f} flags {a['offtopic_flagged']:.1%} of off-topic, "
               f"{a['answered_wrongly_flagged']:.1%} of answered on-topic")
+        for h in r["halves"]:
+            print(f"    {h['split']}: threshold {h['threshold']:.4f}, off-topic flagged {h['offtopic_flagged']:.1%}, "
+                  f"answered wrongly flagged {h['answered_wrongly_flagged']:.1%}")
     ch = out["chosen"]
     print(f"\nchosen: field {ch['field']}, threshold {ch['threshold']:.4f} ({ch['rule']})")
     print(f"  off-topic flagged {ch['offtopic_flagged']:.1%}, answered on-topic wrongly flagged "
