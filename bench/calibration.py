@@ -64,7 +64,7 @@ def sample_corpus(corpus: list[dict], qrels: dict[str, dict[str, int]], others: 
     (the order `embed` works in, so a partly embedded full library is reused): a smaller library
     when there is no time to embed all of SciFact. Fewer distractors make on-topic claims easier."""
     relevant = {d for judged in qrels.values() for d, score in judged.items() if score > 0}
-    rest = sorted((d["_id"] for d in corpus if d["_id"] not in relevant))[:others]
+    rest = sorted(d["_id"] for d in corpus if d["_id"] not in relevant)[:others]
     keep = relevant | set(rest)
     return [d for d in corpus if d["_id"] in keep]
 

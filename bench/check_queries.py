@@ -18,8 +18,18 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from queryset import (DEFAULT_DATA, FIELDS, KINDS, QUERIES, STYLES, load_queries, manifest_captions, paper_objects,
-                      pdf_dir, shared_runs)
+from queryset import (
+    DEFAULT_DATA,
+    FIELDS,
+    KINDS,
+    QUERIES,
+    STYLES,
+    load_queries,
+    manifest_captions,
+    paper_objects,
+    pdf_dir,
+    shared_runs,
+)
 
 from papershelf import Library
 

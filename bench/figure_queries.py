@@ -31,8 +31,17 @@ from collections import defaultdict
 from contextlib import contextmanager
 from pathlib import Path
 
-from queryset import (DEFAULT_DATA, QUERIES, hit_field, id_number, load_queries, manifest_captions, paper_objects,
-                      pdf_dir, words)
+from queryset import (
+    DEFAULT_DATA,
+    QUERIES,
+    hit_field,
+    id_number,
+    load_queries,
+    manifest_captions,
+    paper_objects,
+    pdf_dir,
+    words,
+)
 
 from papershelf import Filters, Library, SearchOptions
 
