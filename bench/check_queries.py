@@ -57,10 +57,10 @@ def field_problems(row: dict) -> list[str]:
 def parsed_objects(pdfs: Path, files: list[str], library: str | None) -> dict:
     """The object units papershelf's parser finds in the named PDFs (a temporary library unless given)."""
     paths = [str(pdfs / f) for f in sorted(set(files)) if (pdfs / f).exists()]
-    with tempfile.TemporaryDirectory(prefix="papershelf-check-") as tmp:
-        with Library(library or str(Path(tmp) / "check.db")) as lib:
-            lib.add(paths)
-            return paper_objects(lib, pdfs)
+    with tempfile.TemporaryDirectory(prefix="papershelf-check-") as tmp, \
+            Library(library or str(Path(tmp) / "check.db")) as lib:
+        lib.add(paths)
+        return paper_objects(lib, pdfs)
 
 
 def row_problems(row: dict, manifest: dict, parsed: dict) -> list[str]:
