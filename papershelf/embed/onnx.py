@@ -115,39 +115,41 @@ def _files_ok(target: Path) -> dict | None:
     return None
 
 
-def _publish(tmp: Path, target: Path) -> None:
-    """Rename a finished export into place.  If another process got there first, keep theirs
-    when it is sound; a broken one is moved aside (never deleted in place) and replaced."""
-    meta = {"sizes": {p.name: p.stat().st_size for p in tmp.iterdir()}}
-    (tmp / "meta.json").write_text(json.dumps(meta | _read_json(tmp / "info.json")), encoding="utf-8")
+def _discard(target: Path) -> None:
+    """Move a directory aside, then delete it: a reader never sees it half-deleted."""
+    trash = Path(tempfile.mkdtemp(prefix=f".trash-{target.name}-", dir=target.parent))
     try:
-        os.rename(tmp, target)
-        return
-    except OSError:
-        if _files_ok(target):
-            shutil.rmtree(tmp, ignore_errors=True)
-            return
-    trash = target.with_name(f".trash-{target.name}-{os.getpid()}")
-    try:
-        os.rename(target, trash)
+        os.rename(target, trash / target.name)
     except OSError:
         pass
     shutil.rmtree(trash, ignore_errors=True)
-    try:
-        os.rename(tmp, target)
-    except OSError:  # a third process published meanwhile
-        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _publish(tmp: Path, target: Path) -> None:
+    """Rename a finished export into place.  If another process got there first, keep theirs
+    when it is complete; an incomplete one is discarded and replaced."""
+    meta = {"sizes": {p.name: p.stat().st_size for p in tmp.iterdir()}}
+    (tmp / "meta.json").write_text(json.dumps(meta | _read_json(tmp / "info.json")), encoding="utf-8")
+    for _ in range(2):
+        try:
+            os.rename(tmp, target)
+            return
+        except OSError:
+            if _files_ok(target):
+                return
+            _discard(target)
 
 
 def _export_fp32(model_dir: Path, out: Path) -> None:
     """The transformer (token ids -> last hidden state) as ONNX, with dynamic batch and sequence axes."""
-    if importlib.util.find_spec("torch") is None or importlib.util.find_spec("transformers") is None:
-        raise ExportUnavailable("no ONNX export is cached and making one needs torch and transformers: "
-                                "pip install 'papershelf[local]'")
     import warnings
 
-    import torch
-    from transformers import AutoModel
+    try:
+        import torch
+        from transformers import AutoModel
+    except ImportError:
+        raise ExportUnavailable("no ONNX export is cached and making one needs torch and transformers: "
+                                "pip install 'papershelf[local]'") from None
 
     class _Hidden(torch.nn.Module):
         def __init__(self, model):
@@ -174,7 +176,15 @@ def _quantize_int8(src: Path, out: Path) -> None:
         from onnxruntime.quantization import QuantType, quantize_dynamic
     except ImportError as e:
         raise ExportUnavailable(f"int8 quantisation needs the onnx package ({e}): pip install onnx") from None
-    quantize_dynamic(str(src), str(out), weight_type=QuantType.QInt8)
+    import logging
+
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)  # the quantizer logs advice on the root logger
+    try:
+        quantize_dynamic(str(src), str(out), weight_type=QuantType.QInt8)
+    finally:
+        root.setLevel(level)
 
 
 def build_export(model: str, model_dir: Path, quantize: str | None, target: Path) -> None:
@@ -199,6 +209,8 @@ def build_export(model: str, model_dir: Path, quantize: str | None, target: Path
 def ensure_export(model: str, model_dir: Path, quantize: str | None, rebuild: bool = False) -> Path:
     """The export's directory, made first if it is missing, incomplete or `rebuild` is asked."""
     target = export_dir(model, model_dir, quantize)
+    if rebuild and target.exists():
+        _discard(target)  # it failed to load: never trusted over the source model
     if rebuild or _files_ok(target) is None:
         build_export(model, model_dir, quantize, target)
     return target
