@@ -138,8 +138,20 @@ def tiny(tmp_path_factory) -> Path:
     return _tiny_model(tmp_path_factory.mktemp("tiny") / "model")
 
 
+@pytest.fixture(scope="module")
+def module_cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("cache")
+
+
 @pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
+def cache(module_cache, monkeypatch) -> Path:
+    """A cache dir shared by this module's tiny-model tests, so the tiny model is exported once."""
+    monkeypatch.setenv(onnx_mod.CACHE_ENV, str(module_cache))
+    return module_cache
+
+
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv(onnx_mod.CACHE_ENV, str(tmp_path / "cache"))
     return tmp_path / "cache"
 
@@ -169,7 +181,7 @@ def test_export_is_cached_atomically_and_reused(tiny, cache):
 
 
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "delete_meta"])
-def test_damaged_export_is_rebuilt(tiny, cache, damage):
+def test_damaged_export_is_rebuilt(tiny, fresh_cache, damage):
     enc = onnx_mod.OnnxEncoder(str(tiny), tiny)
     want = enc.encode(SENTENCES[:5])
     model = enc.path / "model.onnx"
@@ -184,7 +196,7 @@ def test_damaged_export_is_rebuilt(tiny, cache, damage):
     np.testing.assert_allclose(again.encode(SENTENCES[:5]), want, atol=1e-6)
 
 
-def test_changed_model_files_get_a_new_export(tiny, cache, tmp_path):
+def test_changed_model_files_get_a_new_export(tiny, fresh_cache, tmp_path):
     import shutil
 
     copy = Path(shutil.copytree(tiny, tmp_path / "copy"))
@@ -196,7 +208,7 @@ def test_changed_model_files_get_a_new_export(tiny, cache, tmp_path):
     assert onnx_mod.OnnxEncoder("m", copy).max_seq_length == 12
 
 
-def test_without_torch_a_cached_export_still_encodes(tiny, cache, monkeypatch):
+def test_without_torch_a_cached_export_still_encodes(tiny, cache, monkeypatch, tmp_path):
     want = LocalProvider(str(tiny), backend="onnx").encode(SENTENCES[:3])  # export while torch is here
     for name in ("torch", "transformers", "sentence_transformers"):
         monkeypatch.setitem(sys.modules, name, None)  # any import of them now fails
@@ -204,7 +216,7 @@ def test_without_torch_a_cached_export_still_encodes(tiny, cache, monkeypatch):
     assert p.backend == "onnx"
     np.testing.assert_allclose(p.encode(SENTENCES[:3]), want, atol=1e-6)
     # With no export cached and no torch to make one, asking for onnx says so in one line.
-    monkeypatch.setenv(onnx_mod.CACHE_ENV, str(cache.parent / "empty-cache"))
+    monkeypatch.setenv(onnx_mod.CACHE_ENV, str(tmp_path / "empty-cache"))
     with pytest.raises(ProviderError, match="needs torch and transformers"):
         LocalProvider(str(tiny), backend="onnx")
 

@@ -160,14 +160,17 @@ def _export_fp32(model_dir: Path, out: Path) -> None:
             return self.model(input_ids=input_ids, attention_mask=attention_mask,
                               token_type_ids=token_type_ids).last_hidden_state
 
-    model = AutoModel.from_pretrained(str(model_dir)).eval()
     ids = torch.ones(2, 8, dtype=torch.long)
     names = ["input_ids", "attention_mask", "token_type_ids"]
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")
-        torch.onnx.export(_Hidden(model), (ids, ids, torch.zeros_like(ids)), str(out), dynamo=False,
-                          opset_version=OPSET, input_names=names, output_names=["last_hidden_state"],
-                          dynamic_axes={n: {0: "batch", 1: "sequence"} for n in [*names, "last_hidden_state"]})
+        try:
+            module = _Hidden(AutoModel.from_pretrained(str(model_dir)).eval())
+            torch.onnx.export(module, (ids, ids, torch.zeros_like(ids)), str(out), dynamo=False,
+                              opset_version=OPSET, input_names=names, output_names=["last_hidden_state"],
+                              dynamic_axes={n: {0: "batch", 1: "sequence"} for n in [*names, "last_hidden_state"]})
+        except Exception as e:  # noqa: BLE001 - any failure means: run this model on torch instead
+            raise ExportUnavailable(f"could not export {model_dir.name} to ONNX: {type(e).__name__}: {e}") from None
 
 
 def _quantize_int8(src: Path, out: Path) -> None:
