@@ -71,9 +71,37 @@ def pdf_parts(folder: Path, tmp: str) -> list[tuple[str, str]]:
 
 
 def scifact_parts(folder: Path, n: int) -> list[tuple[str, str]]:
+    return [((d.get("title") or "").strip(), d.get("text") or "") for d in scifact_docs(folder, n)]
+
+
+def scifact_docs(folder: Path, n: int) -> list[dict]:
     with open(folder / "corpus.jsonl", encoding="utf-8") as f:
-        docs = [json.loads(line) for line, _ in zip(f, range(n))]
-    return [((d.get("title") or "").strip(), d.get("text") or "") for d in docs]
+        return [json.loads(line) for line, _ in zip(f, range(n))]
+
+
+def scifact_queries(folder: Path, n: int) -> dict:
+    """Train claims whose judged documents are all in the sample, with their qrels by sample index."""
+    from papershelf.beir import load_beir
+
+    _, queries, qrels, _ = load_beir(str(folder))
+    index = {str(d["_id"]): i for i, d in enumerate(scifact_docs(folder, n))}
+    kept = {q: t for q, t in queries.items() if all(d in index for d in qrels[q])}
+    return {"texts": list(kept.values()),
+            "qrels": [{str(index[d]): g for d, g in qrels[q].items()} for q in kept]}
+
+
+def sample_ndcg(windows: np.ndarray, sizes: list[int], queries: np.ndarray, qrels: list[dict]) -> float:
+    """Vector-only nDCG@10 over the sample: a document scores by its best window (MaxP), as search does."""
+    from papershelf.metrics import ndcg_at_k
+
+    owner = np.repeat(np.arange(len(sizes)), sizes)
+    scores = queries @ windows.T
+    out = []
+    for row, rel in zip(scores, qrels):
+        best = np.full(len(sizes), -np.inf)
+        np.maximum.at(best, owner, row)
+        out.append(ndcg_at_k([str(i) for i in np.argsort(-best)[:10]], rel, 10))
+    return float(np.mean(out)) if out else float("nan")
 
 
 def token_costs(texts: list[str], provider, call: int, batch: int) -> dict:
@@ -161,19 +189,21 @@ def main() -> None:
             workloads = json.load(f)
     else:
         workloads = {"pdfs": _cut_units(pdf_parts(Path(args.pdfs), tmp), counter),
-                     "scifact": _cut_units(scifact_parts(Path(args.scifact), args.scifact_docs), counter)}
+                     "scifact": _cut_units(scifact_parts(Path(args.scifact), args.scifact_docs), counter),
+                     "scifact_queries": scifact_queries(Path(args.scifact), args.scifact_docs)}
         with open(os.path.join(tmp, "workloads.json"), "w", encoding="utf-8") as f:
             json.dump(workloads, f)
         print(f"windows saved to {tmp}/workloads.json (reuse with --workloads)", file=sys.stderr)
     texts_file = os.path.join(tmp, "texts.json")
     with open(texts_file, "w", encoding="utf-8") as f:
-        json.dump({k: w["texts"] for k, w in workloads.items()}, f)
+        json.dump({k: w["texts"] for k, w in workloads.items()}, f)  # scifact_queries: timed too, cheaply
     runs = args.runs.split(",")
     results = {run: run_worker(run, texts_file, os.path.join(tmp, run.replace(":", "-")), args.threads)
                for run in runs}
     report = {"date": time.strftime("%Y-%m-%d"), "machine": platform.processor() or platform.machine(),
               "cores": os.cpu_count(), "runs": results, "workloads": {}}
     reference = next((r for r in runs if r.startswith("torch")), runs[0])
+    queries = workloads.pop("scifact_queries", None)
     for name, w in workloads.items():
         ref = np.load(os.path.join(tmp, f"{reference.replace(':', '-')}-{name}.npy"))
         costs = token_costs(w["texts"], counter, LocalProvider.preferred_batch, 32)
@@ -196,6 +226,12 @@ def main() -> None:
                 "cosine_mean": round(float(cos.mean()), 6), "peak_rss_mb": r["peak_rss_mb"],
                 "torch_imported": r["torch_imported"], "load_seconds": r["load_seconds"]}
         report["workloads"][name] = info
+    if queries:
+        report["scifact_sample_vector_ndcg@10"] = {"queries": len(queries["texts"]), **{
+            run: round(sample_ndcg(np.load(os.path.join(tmp, f"{run.replace(':', '-')}-scifact.npy")),
+                                   workloads["scifact"]["sizes"],
+                                   np.load(os.path.join(tmp, f"{run.replace(':', '-')}-scifact_queries.npy")),
+                                   queries["qrels"]), 4) for run in runs}}
     print(json.dumps(report, indent=1))
 
 

@@ -113,7 +113,8 @@ class LocalProvider:
         _quiet_hf()
         self._encoder = None
         if backend != "torch" and device == "cpu":
-            self._encoder = _onnx_encoder(model, quantize, threads, int(batch_size or 32),
+            # 16: as fast as 32 on 2 cores (texts are length-sorted), a third less peak memory.
+            self._encoder = _onnx_encoder(model, quantize, threads, int(batch_size or 16),
                                           required=backend == "onnx" or bool(quantize))
         if self._encoder is None:
             self._encoder = TorchEncoder(model, int(batch_size or 32), device)
