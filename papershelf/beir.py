@@ -121,5 +121,6 @@ def run_beir(folder: str, spec: ProviderSpec, modes: list[str], queries_file: st
                 results.append(r)
     return {"dataset": os.path.abspath(folder), "files": files, "documents": len(corpus), "queries": len(queries),
             "provider": spec.provider, "model": spec.model_name, "window_tokens": windows,
+            "options": dict(spec.options), "settings": dict(spec.settings),
             "add_seconds": round(t_add, 2),
             "embed_seconds": round(t_embed, 2), "results": results}

@@ -34,7 +34,8 @@ class Provider(Protocol):
 @dataclass(frozen=True)
 class ProviderSpec:
     """Which provider and model, plus options that change vectors (they enter the fingerprint)
-    and settings that do not (URLs, keys, batch sizes, retries)."""
+    and settings that do not (URLs, keys, batch sizes, retries, the local model's backend:
+    onnx and torch compute the same vectors, while its `quantize: int8` is an option)."""
 
     provider: str = DEFAULT_PROVIDER
     model: str | None = None
