@@ -132,26 +132,22 @@ def add(paths: list[str] = typer.Argument(..., help="Files or folders (recursive
     raise typer.Exit(1 if report.failed else 0)
 
 
-def _spec(lib: Library, provider: str | None, model: str | None, base_url: str | None,
-          batch_size: int | None, dimension: int | None, window_tokens: int | None = None) -> ProviderSpec:
+def _spec(lib: Library, provider: str | None = None, model: str | None = None, options: dict | None = None,
+          settings: dict | None = None) -> ProviderSpec:
+    """The library's configured spec changed as asked: options change the vectors (a new space),
+    settings don't (URLs, batch sizes, the local backend).  A value of None leaves it as it was."""
     current = lib.configured_spec()
-    if provider is None and model is None and base_url is None and batch_size is None and dimension is None \
-            and window_tokens is None:
+    options = {k: v for k, v in (options or {}).items() if v is not None}
+    settings = {k: v for k, v in (settings or {}).items() if v is not None}
+    if provider is None and model is None and not options and not settings:
         return current
     provider = provider or current.provider
     if model is None:
         model = current.model if provider == current.provider else DEFAULT_MODELS.get(provider)
-    settings = dict(current.settings) if provider == current.provider else {}
-    options = dict(current.options) if provider == current.provider and model == current.model_name else {}
-    if base_url:
-        settings["base_url"] = base_url
-    if batch_size:
-        settings["batch_size"] = batch_size
-    if dimension:
-        options["dimension"] = dimension
-    if window_tokens is not None:
-        options["window_tokens"] = window_tokens
-    return ProviderSpec(provider, model, tuple(sorted(options.items())), tuple(sorted(settings.items())))
+    kept_settings = dict(current.settings) if provider == current.provider else {}
+    kept_options = dict(current.options) if provider == current.provider and model == current.model_name else {}
+    return ProviderSpec(provider, model, tuple(sorted((kept_options | options).items())),
+                        tuple(sorted((kept_settings | settings).items())))
 
 
 @contextlib.contextmanager
@@ -252,11 +248,17 @@ def embed(force: bool = typer.Option(False, "--force", help="Re-embed every sele
               None, "--window-tokens", min=0,
               help="Embed long units as windows of this many tokens, scored by the best window "
                    "(local default 128; 0 = one truncated text per unit). A new value is a new space."),
+          backend: Optional[str] = typer.Option(
+              None, "--backend", help="local: onnx (default when onnxruntime is installed) or torch; same vectors."),
+          quantize: Optional[str] = typer.Option(
+              None, "--quantize", help="local: int8 weights (faster; its own space, see BENCHMARKS.md)."),
           paper: Optional[list[str]] = typer.Option(None, "--paper", help="Only these paper ids."),
           as_json: bool = typer.Option(False, "--json", help="NDJSON events and a final summary.")):
     """Embed pending papers (new, changed or damaged) into the current embedding space."""
     with _library(create=False) as lib:
-        spec = _spec(lib, provider, model, base_url, batch_size, dimension, window_tokens)
+        spec = _spec(lib, provider, model,
+                     {"dimension": dimension, "window_tokens": window_tokens, "quantize": quantize},
+                     {"base_url": base_url, "batch_size": batch_size, "backend": backend})
         code = _do_embed(lib, spec, workers, force, paper, as_json)
     if code == 130:
         # Workers may still be stuck in a provider call: exit without joining them.
@@ -275,7 +277,7 @@ def index(paths: list[str] = typer.Argument(..., help="Files or folders (recursi
     """Add papers and embed them: `add` then `embed` in one step."""
     with _library() as lib:
         report = _do_add(lib, paths, as_json, False, None)
-        code = _do_embed(lib, _spec(lib, provider, model, None, None, None), workers, False, None, as_json)
+        code = _do_embed(lib, _spec(lib, provider, model), workers, False, None, as_json)
     if code == 130:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -315,7 +317,7 @@ def watch(paths: list[str] = typer.Argument(..., help="Folders, files or a Zoter
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         with _library() as lib:
-            spec = None if no_embed else _spec(lib, provider, model, None, None, None)
+            spec = None if no_embed else _spec(lib, provider, model)
             if not as_json:
                 err.print(f"watching {len(paths)} path(s) into {lib.path}; Ctrl-C stops")
             Watcher(lib, paths, debounce=debounce, embed=not no_embed, spec=spec, log=log, stop=stop,
@@ -576,6 +578,8 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
                model: Optional[str] = typer.Option(None, "--model"),
                window_tokens: Optional[int] = typer.Option(None, "--window-tokens", min=0,
                                                            help="As for `embed` (0 = one text per unit)."),
+               backend: Optional[str] = typer.Option(None, "--backend", help="As for `embed`: onnx or torch."),
+               quantize: Optional[str] = typer.Option(None, "--quantize", help="As for `embed`: int8."),
                workers: int = typer.Option(1, "--workers", "-w", min=1),
                max_queries: Optional[int] = typer.Option(None, "--max-queries", help="Only the first N queries."),
                keep: Optional[str] = typer.Option(None, "--keep", help="Build (or reuse) the library at this path."),
@@ -586,8 +590,9 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
     modes = list(mode or MODES)
     if any(m not in MODES for m in modes):
         _fail(f"--mode must be one of {', '.join(MODES)}", 2)
-    spec = ProviderSpec(provider or "local", model,
-                        (("window_tokens", window_tokens),) if window_tokens is not None else ())
+    options = {k: v for k, v in (("window_tokens", window_tokens), ("quantize", quantize)) if v is not None}
+    settings = {"backend": backend} if backend else {}
+    spec = ProviderSpec(provider or "local", model, tuple(sorted(options.items())), tuple(settings.items()))
     result = run_beir(folder, spec, modes, queries, qrels, workers, max_queries, keep,
                       log=(lambda s: None) if as_json else (lambda s: err.print(s)))
     if as_json:
