@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 
 from ..errors import BadArgument, NotFound, PapershelfError
+from ..system import pid_alive
 
 HEALTH_TIMEOUT = 0.5
 SEARCH_TIMEOUT = 120.0
@@ -61,16 +62,6 @@ def remove_discovery(library_path: str) -> None:
         pass
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def find_server(library_path: str) -> ServerInfo | None:
     """The running server for this library, or None (no file, dead pid, no answer, other library)."""
     try:
@@ -78,7 +69,7 @@ def find_server(library_path: str) -> ServerInfo | None:
             info = ServerInfo(**json.load(f))
     except (OSError, ValueError, TypeError):
         return None
-    if not _pid_alive(info.pid):
+    if not pid_alive(info.pid):
         return None
     try:
         r = httpx.get(f"{info.url}/api/health", headers=info.headers(), timeout=HEALTH_TIMEOUT)

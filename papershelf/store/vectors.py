@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import BuildLocked
 from ..models import COLLECTIONS, UNIT_KINDS, CollectionStatus, Filters, Space, SpaceCheck, VectorHit, VectorRow
+from ..system import pid_alive
 from ..text import batched
 from .vector_index import VectorIndex
 
@@ -53,16 +54,6 @@ WHERE {papers}
   END
 ORDER BY m.paper_id
 """
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class VectorTables:
@@ -325,7 +316,7 @@ class VectorTables:
         with self.transaction() as db:
             row = db.execute("SELECT pid, host, started_at FROM build_lock WHERE name=?", (name,)).fetchone()
             held_by_other = row is not None and row[0] != os.getpid()
-            if held_by_other and (row[1] != host or _pid_alive(row[0])):
+            if held_by_other and (row[1] != host or pid_alive(row[0])):
                 raise BuildLocked(row[0], row[1], row[2])
             db.execute("INSERT OR REPLACE INTO build_lock VALUES (?,?,?,?)", (name, os.getpid(), host, time.time()))
 
@@ -338,5 +329,5 @@ class VectorTables:
         if not rows:
             return None
         d = dict(rows[0])
-        d["alive"] = d["host"] != socket.gethostname() or _pid_alive(d["pid"])
+        d["alive"] = d["host"] != socket.gethostname() or pid_alive(d["pid"])
         return d
