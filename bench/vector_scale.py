@@ -3,9 +3,10 @@
 Builds (or reuses) a synthetic library (bench/synthetic_library.py), then in one run:
 * snapshot from SQLite into memory (what every process paid before derived files);
 * derived files written once, then mapped by a fresh index (what a new process pays now);
-* warm query latency: exact scan of every window vs the sign-code shortlist + exact re-score;
-* recall@100 of the shortlist against the exact scan, unfiltered and with a selective filter;
-* resident memory of the process after each step.
+* warm query latency: exact scan of every window vs the unit-mean codes (sign bits, then int8)
+  + exact re-score of the windows of a few hundred units;
+* recall@100 of that against the exact scan, unfiltered and with a selective filter;
+* resident memory of the process after each step, and the size of the derived files.
 
     python bench/vector_scale.py /tmp/lib10k.db --papers 10000
 """
@@ -57,6 +58,11 @@ def recall(exact: list, approx: list) -> float:
     return float(np.mean(got))
 
 
+def _folders(path: str) -> list[str]:
+    root = vector_snapshot.files_root(path)
+    return [os.path.join(root, name) for name in os.listdir(root)]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("path")
@@ -91,6 +97,8 @@ def main() -> None:
     _, approx_filtered = latency(fresh, space, qs[:20], selective)
     out["rss_mapped_mb"] = round(rss_mb())
     out["rss_added_by_mapped_index_mb"] = round(rss_mb() - rss0)
+    out["derived_files_mb"] = {name: round(os.path.getsize(os.path.join(folder, name)) / 2**20)
+                               for folder in _folders(args.path) for name in sorted(os.listdir(folder))}
     out["recall@100"] = round(recall(exact_hits, approx), 4)
     out["recall@100_selective_filter"] = round(recall(exact_filtered, approx_filtered), 4)
     print(json.dumps(out, indent=1))

@@ -1,5 +1,12 @@
 """papershelf: a local search engine for a researcher's library of papers."""
 
+import os
+
+# Search multiplies matrices by one query vector; OpenBLAS threads cost more than they save there
+# (a 10k-paper vector search: 24 ms CPU with its threads, 5 ms without, bench/vector_scale.py), and
+# they spin against the ONNX encoder's own threads.  Set before NumPy loads; a user's setting wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 from .errors import PapershelfError
 from .library import Library
 from .models import Filters, Hit, SearchResponse

@@ -1,4 +1,4 @@
-"""The SQLite backend's vector search: shortlist by sign codes vs exact, derived files, staleness."""
+"""The SQLite backend's vector search: unit-mean codes + exact re-score vs exact, derived files, staleness."""
 
 import os
 import subprocess
@@ -38,6 +38,7 @@ def test_shortlist_search_returns_the_exact_ranking(many, monkeypatch):
     monkeypatch.setattr(vector_snapshot, "CODES_MIN_WINDOWS", 0)
     # a shortlist as large as the space must agree with exact search exactly
     monkeypatch.setattr(vector_index, "SHORTLIST_MIN", 10**6)
+    monkeypatch.setattr(vector_index, "RESCORE_MIN", 10**6)
     coded = VectorIndex(many.store, files=False)
     assert coded.matrix(space).codes is not None and exact.matrix(space).codes is None
     for q in _queries(10):
@@ -55,6 +56,8 @@ def test_small_shortlist_still_scores_exactly(many, monkeypatch):
     monkeypatch.setattr(vector_snapshot, "CODES_MIN_WINDOWS", 0)
     monkeypatch.setattr(vector_index, "SHORTLIST_MIN", 30)
     monkeypatch.setattr(vector_index, "SHORTLIST_PER_HIT", 1)
+    monkeypatch.setattr(vector_index, "RESCORE_MIN", 12)
+    monkeypatch.setattr(vector_index, "RESCORE_PER_HIT", 1)
     coded, exact = VectorIndex(many.store, files=False), VectorIndex(many.store, files=False)
     coded.matrix(space)
     monkeypatch.setattr(vector_snapshot, "CODES_MIN_WINDOWS", 10**9)
@@ -109,3 +112,44 @@ def test_a_new_library_at_the_same_path_never_reads_old_files(tmp_path, write, m
         lib.add([str(write.root)])
         lib.embed(HASH)
         assert {h.paper_id for h in lib.search("alpha", mode="vector").results} == {"b"}
+
+
+def test_coded_derived_files_read_windows_without_mapping_them(many, monkeypatch):
+    """Large spaces' files: windows come by preadv, never through the map, and rank like memory."""
+    monkeypatch.setattr(vector_snapshot, "FILES_MIN_WINDOWS", 0)
+    monkeypatch.setattr(vector_snapshot, "CODES_MIN_WINDOWS", 0)
+    monkeypatch.setattr(vector_index, "RESCORE_MIN", 10**6)
+    space = many.store.active_space()
+    memory = VectorIndex(many.store, files=False)
+    VectorIndex(many.store).matrix(space)  # writes the files
+    snap = VectorIndex(many.store).matrix(space)  # maps them, as a new process does
+    assert snap.fd is not None and isinstance(snap.means8, np.memmap)
+    monkeypatch.setattr(snap, "vectors", _Untouchable(snap.vectors))
+    for q in _queries(5):
+        a = [(h.unit_id, round(h.score, 5), h.window) for h in memory.search(space, q, 15, Filters())]
+        b = [(h.unit_id, round(h.score, 5), h.window) for h in VectorIndex.search(_Fixed(snap), space, q, 15,
+                                                                                   Filters())]
+        assert a == b and a
+
+
+class _Untouchable(np.memmap):
+    """A memory map whose rows must not be read through the map (shape and offset only)."""
+
+    def __new__(cls, m):
+        obj = m.view(cls)
+        obj.offset = m.offset
+        return obj
+
+    def __getitem__(self, key):
+        raise AssertionError("windows read through the memory map")
+
+
+class _Fixed(VectorIndex):
+    def __init__(self, snap):
+        self.snap = snap
+
+    def matrix(self, space):
+        return self.snap
+
+    def _unit_mask(self, snap, f):
+        return None

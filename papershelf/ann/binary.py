@@ -4,8 +4,11 @@ A 384-d float32 vector is 1,536 bytes; its sign bits are 48.  For normalized
 sentence embeddings the Hamming distance between sign codes tracks the angle
 between the vectors (the fraction of differing bits estimates angle / pi for
 random hyperplanes; embedding dimensions are not random but behave closely
-enough), so scanning the codes of 1.5 M windows costs ~72 MB of memory reads
-instead of 2.2 GB, and the exact cosine of a shortlist restores the order.
+enough), so scanning the codes of 300k unit means costs ~14 MB of memory
+reads, and a finer score of a shortlist restores the order.
+
+Codes are kept column-major — (words, rows) — because summing six word
+columns is ~10x faster in NumPy than a row-wise sum over (rows, 6).
 """
 
 from __future__ import annotations
@@ -23,8 +26,12 @@ def pack_signs(matrix: np.ndarray) -> np.ndarray:
 
 
 def hamming(codes: np.ndarray, query_code: np.ndarray) -> np.ndarray:
-    """Hamming distance of every row of `codes` to one query code (uint16 per row)."""
-    return np.bitwise_count(codes ^ query_code).sum(axis=1, dtype=np.uint16)
+    """Hamming distance of every row to one query code (uint16 per row); `codes` is
+    column-major, (words, rows), as `pack_signs(m).T` made contiguous."""
+    distances = np.bitwise_count(codes[0] ^ query_code[0]).astype(np.uint16)
+    for word, q in zip(codes[1:], query_code[1:]):
+        distances += np.bitwise_count(word ^ q)
+    return distances
 
 
 def shortlist(distances: np.ndarray, size: int, allowed: np.ndarray | None = None) -> np.ndarray:

@@ -13,8 +13,6 @@ import os
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import httpx
-
 from ..errors import BadArgument, NotFound, PapershelfError
 from ..system import pid_alive
 
@@ -71,6 +69,8 @@ def find_server(library_path: str) -> ServerInfo | None:
         return None
     if not pid_alive(info.pid):
         return None
+    import httpx  # only with a live server: httpx costs a cold `search` ~0.1 s
+
     try:
         r = httpx.get(f"{info.url}/api/health", headers=info.headers(), timeout=HEALTH_TIMEOUT)
         health = r.json()
@@ -87,6 +87,8 @@ def search(info: ServerInfo, params: dict[str, Any]) -> dict[str, Any]:
         (k, str(x).lower() if isinstance(x, bool) else str(x))
         for k, v in params.items() if v is not None
         for x in (v if isinstance(v, list) else [v])]
+    import httpx
+
     r = httpx.get(f"{info.url}/api/search", params=query, headers=info.headers(), timeout=SEARCH_TIMEOUT)
     if r.status_code == 200:
         return r.json()

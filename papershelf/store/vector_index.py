@@ -2,11 +2,14 @@
 
 A unit scores as its best window (MaxP).  Small spaces are scored exactly,
 every window.  Large ones (≥ `CODES_MIN_WINDOWS` windows, e.g. 10,000 papers
-≈ 1.5 M windows) are scanned by sign-bit codes first: the windows closest in
-Hamming distance form a generous shortlist, whose units are then re-scored
-exactly in float32 — the ranking returned is exact cosine, and the shortlist
-only decides which units are looked at (recall@100 against a full exact scan
-is measured in bench/vector_scale.py).
+≈ 300k units, 1.5 M windows) narrow in three stages, all on units: sign bits
+of each unit's mean window, by Hamming distance, keep a shortlist of
+thousands; int8 codes of the same means keep the best few hundred of those;
+their windows are read and scored exactly in float32.  The ranking returned is
+exact cosine; the stages only decide which units are looked at.  A unit's
+mean is a good proxy for its best window (sentence windows of one unit lie
+close together), and recall@100 against a full exact scan is measured in
+bench/vector_scale.py.
 
 The snapshot (vector_snapshot.py) is cached per space until the space's
 generation moves — every vector write bumps it, in this process or another —
@@ -24,14 +27,18 @@ import time
 
 import numpy as np
 
+from ..ann import scalar
 from ..ann.binary import hamming, pack_signs, shortlist
 from ..models import UNIT_KINDS, Filters, Space, VectorHit
 from . import vector_snapshot as snapshots
 from .vector_snapshot import OBJECT_KIND_CODES, Snapshot
 
-# Windows kept for exact re-scoring per unit asked for (and at least SHORTLIST_MIN).
-SHORTLIST_PER_HIT = 40
-SHORTLIST_MIN = 4000
+# Units kept by the sign-code scan per unit asked for (and at least SHORTLIST_MIN)...
+SHORTLIST_PER_HIT = 80
+SHORTLIST_MIN = 8000
+# ...and of those, by their int8 mean scores, the units whose windows are read and scored exactly.
+RESCORE_PER_HIT = 3
+RESCORE_MIN = 300
 
 
 class VectorIndex:
@@ -128,7 +135,8 @@ class VectorIndex:
         if snap.codes is None:
             units, scores, best = _exact(snap, q, mask)
         else:
-            units, scores, best = _shortlisted(snap, q, mask, max(SHORTLIST_MIN, limit * SHORTLIST_PER_HIT))
+            sizes = max(SHORTLIST_MIN, limit * SHORTLIST_PER_HIT), max(RESCORE_MIN, limit * RESCORE_PER_HIT)
+            units, scores, best = _shortlisted(snap, q, mask, *sizes)
         k = min(limit, len(units))
         if k == 0:
             return []
@@ -160,17 +168,16 @@ def _exact(snap: Snapshot, q: np.ndarray, mask: np.ndarray | None):
     return units, best, window
 
 
-def _shortlisted(snap: Snapshot, q: np.ndarray, mask: np.ndarray | None, size: int):
-    """Sign-code Hamming scan for a shortlist of windows, then their units re-scored exactly."""
-    codes = snap.codes
-    assert codes is not None
-    window_unit = snap.window_unit
-    allowed = mask[window_unit] if mask is not None else None
-    picked = shortlist(hamming(codes, pack_signs(q[None, :])[0]), size, allowed)
-    units = np.unique(window_unit[picked])
-    counts = snap.counts[units]
-    rows = np.concatenate([np.arange(s, s + c) for s, c in zip(snap.starts[units], counts)]) \
-        if len(units) else np.zeros(0, dtype=np.int64)
-    best, window = _best_windows(np.asarray(snap.vectors[rows]) @ q, counts) if len(units) else \
-        (np.zeros(0, np.float32), np.zeros(0, np.int64))
+def _shortlisted(snap: Snapshot, q: np.ndarray, mask: np.ndarray | None, size: int, rescore: int):
+    """Sign codes of unit means pick `size` units, their int8 means the best `rescore` of those,
+    whose windows are then scored exactly: (units, best scores, best window per unit)."""
+    assert snap.codes is not None and snap.means8 is not None and snap.mean_scale is not None
+    picked = np.sort(shortlist(hamming(snap.codes, pack_signs(q[None, :])[0]), size, mask))
+    if len(picked) > rescore:  # sorted, the int8 rows are gathered in file order
+        estimate = scalar.scores(snap.means8, snap.mean_scale, picked, q)
+        picked = picked[np.argpartition(-estimate, rescore - 1)[:rescore]]
+    units = np.sort(picked)
+    if not len(units):
+        return units, np.zeros(0, np.float32), np.zeros(0, np.int64)
+    best, window = _best_windows(snap.windows_of(units) @ q, snap.counts[units])
     return units, best, window

@@ -3,8 +3,11 @@
 One normalized float32 row per window (a long unit has several, consecutive;
 see embed/windows.py), per-unit arrays (first window, window count, paper,
 kind, object kind) and the unit ids packed in one byte string, decoded only
-for the hits a search returns.  Large spaces also get sign-bit codes
-(`ann/binary.py`) so a search scans 48 bytes per window, not 1,536.
+for the hits a search returns.  Large spaces also get compact codes of each
+unit's mean window (normalized): sign bits (`ann/binary.py`, 48 bytes) and
+int8 (`ann/scalar.py`, 384 bytes), so a search scans 14 MB for 300k units
+and reads the float32 windows only of the few hundred units it re-scores —
+with `os.preadv`, not through the memory map, so they do not stay resident.
 
 Large snapshots are written as derived files beside the library
 (``library.db.vectors/``) so a fresh process maps them instead of reading and
@@ -23,12 +26,14 @@ import os
 import shutil
 import tempfile
 import time
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..ann.binary import pack_signs
+from ..ann.scalar import quantize
 from ..models import UNIT_KINDS, Space
 
 OBJECT_KIND_CODES = {None: 0, "figure": 1, "table": 2}
@@ -38,6 +43,8 @@ CODES_MIN_WINDOWS = 200_000
 # Spaces with at least this many windows are kept as derived files for the next process.
 FILES_MIN_WINDOWS = 20_000
 _BATCH_UNITS = 4096
+# Bump when the derived files' layout changes: older ones are then ignored and dropped.
+FILES_FORMAT = 2
 
 # One vector row as the store streams it: collection, unit id, paper id, object kind, float32 blob.
 Row = tuple[str, str, str, "str | None", bytes]
@@ -47,7 +54,7 @@ Row = tuple[str, str, str, "str | None", bytes]
 class Snapshot:
     generation: int
     vectors: np.ndarray  # (windows, dim) float32, unit length; a read-only memory map for derived files
-    codes: np.ndarray | None  # (windows, dim/64) uint64 sign bits, for large spaces
+    codes: np.ndarray | None  # large spaces: (dim/64, units) uint64 sign bits of unit means, column-major
     starts: np.ndarray  # int64 per unit: its first window
     counts: np.ndarray  # int32 per unit: its windows
     paper: np.ndarray  # int32 per unit: index into paper_ids
@@ -57,6 +64,9 @@ class Snapshot:
     id_blob: bytes
     paper_ids: list[str]
     loaded_at: float = 0.0
+    means8: np.ndarray | None = None  # large spaces: (units, dim) int8 unit means
+    mean_scale: np.ndarray | None = None  # float32 per unit: means8 row * scale ≈ mean
+    fd: int | None = None  # open on the vectors file of derived files, for preadv
 
     @property
     def units(self) -> int:
@@ -70,6 +80,21 @@ class Snapshot:
         """The unit of every window (int32), for mapping window hits back to units."""
         return np.repeat(np.arange(self.units, dtype=np.int32), self.counts)
 
+    def windows_of(self, units: np.ndarray) -> np.ndarray:
+        """The float32 windows of `units`, in that order, concatenated.  From derived files they
+        are read with preadv, so only the compact codes stay resident, not the 2+ GB matrix."""
+        counts, starts = self.counts[units], self.starts[units]
+        if self.fd is None or not isinstance(self.vectors, np.memmap):
+            rows = np.concatenate([np.arange(s, s + c) for s, c in zip(starts, counts)] or [np.zeros(0, np.int64)])
+            return np.asarray(self.vectors[rows], dtype=np.float32).reshape(-1, self.vectors.shape[1])
+        dim = self.vectors.shape[1]
+        out = np.empty((int(counts.sum()), dim), np.float32)
+        row_bytes, base, at = 4 * dim, self.vectors.offset, 0
+        for s, c in zip(starts.tolist(), counts.tolist()):
+            os.preadv(self.fd, [out[at:at + c].data], base + s * row_bytes)
+            at += c
+        return out
+
 
 # -- building ---------------------------------------------------------------------------------
 
@@ -82,15 +107,14 @@ class _Builder:
         self.dim = dim
         with_codes = windows >= CODES_MIN_WINDOWS
         self.vectors: np.ndarray
-        self.codes: np.ndarray | None
         if folder:
             open_map = np.lib.format.open_memmap
             self.vectors = open_map(os.path.join(folder, "vectors.npy"), "w+", np.float32, (windows, dim))
-            self.codes = open_map(os.path.join(folder, "codes.npy"), "w+", np.uint64,
-                                  (windows, (dim + 63) // 64)) if with_codes else None
         else:
             self.vectors = np.empty((windows, dim), np.float32)
-            self.codes = np.empty((windows, (dim + 63) // 64), np.uint64) if with_codes else None
+        self.codes = np.empty(((dim + 63) // 64, units), np.uint64) if with_codes else None
+        self.means8 = np.empty((units, dim), np.int8) if with_codes else None
+        self.mean_scale = np.empty(units, np.float32) if with_codes else None
         self.starts = np.empty(units, np.int64)
         self.counts = np.empty(units, np.int32)
         self.paper = np.empty(units, np.int32)
@@ -109,7 +133,7 @@ class _Builder:
         end = self.window + len(block)
         self.vectors[self.window:end] = block
         if self.codes is not None:
-            self.codes[self.window:end] = pack_signs(block)
+            self._add_means(block, [len(r[4]) // (4 * self.dim) for r in batch])
         for collection, unit_id, paper_id, object_kind, vector in batch:
             n = len(vector) // (4 * self.dim)
             i = self.unit
@@ -121,11 +145,23 @@ class _Builder:
             self.unit += 1
             self.window += n
 
+    def _add_means(self, block: np.ndarray, counts: list[int]) -> None:
+        """Compact codes of each unit's normalized mean window (the batch holds whole units)."""
+        assert self.codes is not None and self.means8 is not None and self.mean_scale is not None
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        means = np.add.reduceat(block, starts, axis=0)
+        norms = np.linalg.norm(means, axis=1, keepdims=True)
+        means /= np.where(norms == 0, 1.0, norms)
+        end = self.unit + len(counts)
+        self.codes[:, self.unit:end] = pack_signs(means).T
+        self.means8[self.unit:end], self.mean_scale[self.unit:end] = quantize(means)
+
     def snapshot(self, generation: int) -> Snapshot:
         offsets = np.zeros(len(self.ids) + 1, np.int64)
         np.cumsum([len(b) for b in self.ids], out=offsets[1:])
         return Snapshot(generation, self.vectors, self.codes, self.starts, self.counts, self.paper, self.kind,
-                        self.object_kind, offsets, b"".join(self.ids), list(self.paper_index), time.monotonic())
+                        self.object_kind, offsets, b"".join(self.ids), list(self.paper_index), time.monotonic(),
+                        self.means8, self.mean_scale)
 
 
 def _batches(rows: Iterator[Row], size: int) -> Iterator[list[Row]]:
@@ -159,24 +195,35 @@ def _save_units(snap: Snapshot, folder: str) -> None:
     np.savez(os.path.join(folder, "units.npz"), starts=snap.starts, counts=snap.counts, paper=snap.paper,
              kind=snap.kind, object_kind=snap.object_kind, id_offsets=snap.id_offsets,
              id_blob=np.frombuffer(snap.id_blob, dtype=np.uint8))
+    if snap.codes is not None and snap.means8 is not None and snap.mean_scale is not None:
+        np.save(os.path.join(folder, "codes.npy"), snap.codes)
+        np.save(os.path.join(folder, "means8.npy"), snap.means8)
+        np.save(os.path.join(folder, "mean_scale.npy"), snap.mean_scale)
     with open(os.path.join(folder, "papers.json"), "w", encoding="utf-8") as f:
         json.dump({"generation": snap.generation, "paper_ids": snap.paper_ids}, f)
     if isinstance(snap.vectors, np.memmap):
         snap.vectors.flush()
-    if isinstance(snap.codes, np.memmap):
-        snap.codes.flush()
 
 
 def _load(folder: str) -> Snapshot:
     with open(os.path.join(folder, "papers.json"), encoding="utf-8") as f:
         meta = json.load(f)
     u = np.load(os.path.join(folder, "units.npz"))
-    codes_path = os.path.join(folder, "codes.npy")
-    return Snapshot(
-        meta["generation"], np.load(os.path.join(folder, "vectors.npy"), mmap_mode="r"),
-        np.load(codes_path, mmap_mode="r") if os.path.exists(codes_path) else None,
-        u["starts"], u["counts"], u["paper"], u["kind"], u["object_kind"], u["id_offsets"],
-        u["id_blob"].tobytes(), meta["paper_ids"], time.monotonic())
+    coded = os.path.exists(os.path.join(folder, "codes.npy"))
+
+    def compact(name: str) -> np.ndarray | None:
+        return np.load(os.path.join(folder, name), mmap_mode="r") if coded else None
+
+    vectors = np.load(os.path.join(folder, "vectors.npy"), mmap_mode="r")
+    snap = Snapshot(
+        meta["generation"], vectors, compact("codes.npy"), u["starts"], u["counts"], u["paper"], u["kind"],
+        u["object_kind"], u["id_offsets"], u["id_blob"].tobytes(), meta["paper_ids"], time.monotonic(),
+        compact("means8.npy"), compact("mean_scale.npy"))
+    if coded:
+        # held open, so a newer process dropping this generation cannot pull the file away mid-search
+        snap.fd = os.open(os.path.join(folder, "vectors.npy"), os.O_RDONLY)
+        weakref.finalize(snap, os.close, snap.fd)
+    return snap
 
 
 def files_root(library_path: str) -> str:
@@ -184,7 +231,7 @@ def files_root(library_path: str) -> str:
 
 
 def _name(library_id: str, space: Space, generation: int) -> str:
-    return f"{library_id}-s{space.id}-{space.fingerprint}-g{generation}"
+    return f"{library_id}-s{space.id}-{space.fingerprint}-f{FILES_FORMAT}-g{generation}"
 
 
 def load_files(library_path: str, library_id: str, space: Space, generation: int) -> Snapshot | None:
