@@ -1,0 +1,279 @@
+"""Papers, units, manifests and full-text search in PostgreSQL (a mixin of PostgresStore).
+
+Mirrors the SQLite backend method by method; lexical search ranks a weighted
+tsvector (title A, heading B, body C) with `ts_rank` instead of FTS5's BM25.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from ...models import UNIT_KINDS, Filters, IndexCheck, LexicalHit, Manifest, Paper, PaperSummary, UnitKind
+from ...units import Unit
+from ..sqlite import _PAPER_COLUMNS, UNIT_COLUMNS, manifest_columns
+from .tsquery import CONFIG, tsquery_sql
+
+# The weighted document a unit is found by: the same three columns FTS5 indexes.
+TSV_SQL = (f"setweight(to_tsvector('{CONFIG}', %s), 'A') || setweight(to_tsvector('{CONFIG}', %s), 'B') || "
+           f"setweight(to_tsvector('{CONFIG}', %s), 'C')")
+_TSV_OF_ROW = TSV_SQL.replace("%s", "{}").format("title", "heading", "body")
+HEADLINE_OPTIONS = 'StartSel=[, StopSel=], MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "'
+
+
+def clean(value):
+    """A value as the schema stores it: PostgreSQL text cannot hold NUL characters (SQLite can),
+    so they are dropped on the way in; flags are integers, as in SQLite."""
+    if isinstance(value, bool):
+        return int(value)
+    return value.replace("\x00", "") if isinstance(value, str) else value
+
+
+def filter_sql(filters: Filters, alias: str) -> tuple[str, list]:
+    """Filters as SQL on a table with paper_id, source and object_kind columns."""
+    clauses, params = [], []
+    if filters.papers:
+        clauses.append(f"{alias}.paper_id = ANY(%s)")
+        params.append(list(filters.papers))
+    if filters.sources:
+        clauses.append(f"{alias}.source = ANY(%s)")
+        params.append(list(filters.sources))
+    if filters.object_kind:
+        clauses.append(f"{alias}.object_kind = %s")
+        params.append(filters.object_kind)
+    if filters.year_min is not None or filters.year_max is not None:
+        clauses.append(f"{alias}.paper_id IN (SELECT id FROM papers WHERE year BETWEEN %s AND %s)")
+        params += [filters.year_min if filters.year_min is not None else -10**6,
+                   filters.year_max if filters.year_max is not None else 10**6]
+    return (" AND " + " AND ".join(clauses)) if clauses else "", params
+
+
+def rank_weights(weights: tuple[float, float, float]) -> list[float]:
+    """ts_rank's {D, C, B, A} weights (each ≤ 1) from the (title, heading, body) column weights."""
+    title, heading, body = (float(w) for w in weights)
+    top = max(title, heading, body) or 1.0
+    return [0.0, body / top, heading / top, title / top]
+
+
+class PgPapers:
+    """Papers, units, manifests, the full-text index; one transaction per paper."""
+
+    # -- settings ----------------------------------------------------------------
+
+    def get_setting(self, key: str, default: str | None = None) -> str | None:
+        rows = self.query("SELECT value FROM settings WHERE key=%s", (key,))
+        return rows[0]["value"] if rows else default
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO settings(key, value) VALUES (%s, %s) "
+                       "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+    # -- papers ------------------------------------------------------------------
+
+    def source_record(self, source_path: str) -> tuple[str, str] | None:
+        rows = self.query("SELECT id, source_hash FROM papers WHERE source_path=%s", (clean(source_path),))
+        return (rows[0]["id"], rows[0]["source_hash"]) if rows else None
+
+    def paper_ids(self) -> list[str]:
+        return [r["id"] for r in self.query("SELECT id FROM papers ORDER BY id COLLATE \"C\"")]
+
+    def count_papers(self) -> int:
+        return self.query("SELECT count(*) AS n FROM papers")[0]["n"]
+
+    def manifest_paper_ids(self, with_indexable_units: bool = False) -> list[str]:
+        where = " WHERE body_indexable + object_indexable + chunk_indexable > 0" if with_indexable_units else ""
+        return [r["paper_id"] for r in self.query(f"SELECT paper_id FROM manifests{where} ORDER BY paper_id COLLATE \"C\"")]
+
+    def _delete_paper_rows(self, db, paper_id: str, keep_paper: bool) -> None:
+        db.execute("DELETE FROM search_docs WHERE paper_id=%s", (paper_id,))
+        for kind in UNIT_KINDS:
+            db.execute(f"DELETE FROM {kind.table} WHERE paper_id=%s", (paper_id,))
+        db.execute("DELETE FROM manifests WHERE paper_id=%s", (paper_id,))
+        if not keep_paper:
+            db.execute("DELETE FROM papers WHERE id=%s", (paper_id,))
+
+    def _upsert_paper(self, db, paper: Paper, now: float) -> None:
+        values = [clean(getattr(paper, c)) for c in _PAPER_COLUMNS]
+        values[2] = clean(json.dumps(paper.authors, ensure_ascii=False))
+        cols = ", ".join(_PAPER_COLUMNS)
+        updates = ", ".join(f"{c}=excluded.{c}" for c in _PAPER_COLUMNS[1:])
+        db.execute(f"INSERT INTO papers({cols}, added_at, updated_at) VALUES ({', '.join(['%s'] * len(values))}, "
+                   f"%s, %s) ON CONFLICT (id) DO UPDATE SET {updates}, updated_at=excluded.updated_at",
+                   values + [now, now])
+
+    def _insert_units(self, db, paper: Paper, units: list[Unit]) -> None:
+        for kind in UNIT_KINDS:
+            columns = UNIT_COLUMNS[kind.name]
+            rows = [[clean(getattr(u, c)) for c in columns] for u in units if u.kind == kind.name]
+            if rows:
+                with db.cursor() as cur:
+                    cur.executemany(f"INSERT INTO {kind.table}({', '.join(columns)}) "
+                                    f"VALUES ({', '.join(['%s'] * len(columns))})", rows)
+        title = clean(paper.title or "")
+        docs = [(u.id, paper.id, u.source, u.object_kind, title, clean(u.heading()), clean(u.search_text()))
+                for u in units if u.indexable]
+        if docs:
+            with db.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO search_docs(unit_id, paper_id, source, object_kind, title, heading, body, tsv) "
+                    f"VALUES (%s, %s, %s, %s, %s, %s, %s, {TSV_SQL})", [d + d[4:] for d in docs])
+
+    def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest) -> None:
+        """Replace a paper, its units, manifest and index rows in one transaction (vectors untouched:
+        the changed manifest hashes make the paper pending)."""
+        now = time.time()
+        with self.transaction() as db:
+            if paper.source_path:
+                for row in db.execute("SELECT id FROM papers WHERE source_path=%s AND id<>%s",
+                                      (clean(paper.source_path), paper.id)).fetchall():
+                    self._delete_paper_rows(db, row["id"], keep_paper=False)
+                    self._delete_vectors(db, row["id"])
+            self._delete_paper_rows(db, paper.id, keep_paper=True)
+            self._upsert_paper(db, paper, now)
+            self._insert_units(db, paper, units)
+            cols = [c for k in UNIT_KINDS for c in manifest_columns(k)]
+            values = [v for k in UNIT_KINDS for v in (manifest.counts[k.name], manifest.indexable[k.name],
+                                                      manifest.hashes[k.name])]
+            db.execute(f"INSERT INTO manifests(paper_id, {', '.join(cols)}, policy_version, updated_at) "
+                       f"VALUES ({', '.join(['%s'] * (len(cols) + 3))})",
+                       [paper.id, *values, manifest.policy_version, now])
+            if paper.source_path:
+                db.execute("DELETE FROM ingest_failures WHERE source_path=%s", (clean(paper.source_path),))
+
+    def remove_paper(self, paper_id: str) -> bool:
+        with self.transaction() as db:
+            if not db.execute("SELECT 1 FROM papers WHERE id=%s", (paper_id,)).fetchone():
+                return False
+            self._delete_paper_rows(db, paper_id, keep_paper=False)
+            self._delete_vectors(db, paper_id)
+            return True
+
+    @staticmethod
+    def _paper(row: dict) -> Paper:
+        d = {c: row[c] for c in _PAPER_COLUMNS + ["added_at", "updated_at"]}
+        d["authors"] = json.loads(d.get("authors") or "[]")
+        return Paper(**d)
+
+    def get_paper(self, paper_id: str) -> Paper | None:
+        rows = self.query("SELECT * FROM papers WHERE id=%s", (paper_id,))
+        return self._paper(rows[0]) if rows else None
+
+    def get_papers(self, paper_ids: list[str]) -> dict[str, Paper]:
+        rows = self.query("SELECT * FROM papers WHERE id = ANY(%s)", (list(dict.fromkeys(paper_ids)),))
+        return {r["id"]: self._paper(r) for r in rows}
+
+    def list_papers(self, limit: int | None = None) -> list[PaperSummary]:
+        counts = ", ".join(f"m.{manifest_columns(k)[0]}" for k in UNIT_KINDS)
+        sql = (f"SELECT p.*, {counts} FROM papers p LEFT JOIN manifests m ON m.paper_id = p.id "
+               "ORDER BY p.id COLLATE \"C\"")
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        return [PaperSummary(self._paper(r), {k.name: r[manifest_columns(k)[0]] or 0 for k in UNIT_KINDS})
+                for r in self.query(sql)]
+
+    def manifest(self, paper_id: str) -> Manifest | None:
+        rows = self.query("SELECT * FROM manifests WHERE paper_id=%s", (paper_id,))
+        if not rows:
+            return None
+        m = Manifest(policy_version=rows[0]["policy_version"])
+        for k in UNIT_KINDS:
+            count, indexable, hash_ = manifest_columns(k)
+            m.counts[k.name], m.indexable[k.name], m.hashes[k.name] = rows[0][count], rows[0][indexable], rows[0][hash_]
+        return m
+
+    def paper_snapshot(self, paper_id: str) -> tuple[Paper | None, Manifest | None, list[Unit]]:
+        """Paper, manifest and units read in one repeatable-read transaction: a consistent view."""
+        with self.transaction() as db:
+            db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            return self.get_paper(paper_id), self.manifest(paper_id), self.paper_units(paper_id)
+
+    @staticmethod
+    def _unit(kind: UnitKind, row: dict) -> Unit:
+        d = dict(row)
+        d["indexable"] = bool(d["indexable"])
+        return Unit(kind=kind.name, **d)
+
+    def paper_units(self, paper_id: str) -> list[Unit]:
+        out: list[Unit] = []
+        for kind in UNIT_KINDS:
+            out += [self._unit(kind, r) for r in
+                    self.query(f"SELECT * FROM {kind.table} WHERE paper_id=%s ORDER BY ordinal", (paper_id,))]
+        return out
+
+    def get_units(self, unit_ids: list[str]) -> dict[str, Unit]:
+        out: dict[str, Unit] = {}
+        ids = list(dict.fromkeys(unit_ids))
+        for kind in UNIT_KINDS:
+            for r in self.query(f"SELECT * FROM {kind.table} WHERE id = ANY(%s)", (ids,)):
+                out[r["id"]] = self._unit(kind, r)
+        return out
+
+    # -- ingest failures -----------------------------------------------------------
+
+    def record_failure(self, source_path: str, source_hash: str | None, reason: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO ingest_failures VALUES (%s, %s, %s, %s) ON CONFLICT (source_path) DO UPDATE "
+                       "SET source_hash=excluded.source_hash, reason=excluded.reason, failed_at=excluded.failed_at",
+                       (clean(source_path), source_hash, clean(reason), time.time()))
+
+    def failure(self, source_path: str) -> dict | None:
+        rows = self.query("SELECT * FROM ingest_failures WHERE source_path=%s", (clean(source_path),))
+        return dict(rows[0]) if rows else None
+
+    # -- lexical search ------------------------------------------------------------
+
+    def lexical_search(self, match: str, limit: int, filters: Filters,
+                       weights: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> list[LexicalHit]:
+        """Full-text search ranked by ts_rank over the weighted tsvector (length-normalized);
+        `match` is the safe FTS5 expression, turned into a tsquery from its parsed words."""
+        tsq, tsq_params = tsquery_sql(match)
+        where, params = filter_sql(filters, "d")
+        rows = self.query(
+            f"SELECT d.unit_id, d.paper_id, ts_rank(%s::float4[], d.tsv, q.q, 1) AS score "
+            f"FROM search_docs d, (SELECT {tsq} AS q) q WHERE d.tsv @@ q.q{where} "
+            "ORDER BY score DESC, d.unit_id LIMIT %s",
+            [rank_weights(weights), *tsq_params, *params, limit])
+        return [LexicalHit(r["unit_id"], r["paper_id"], float(r["score"])) for r in rows]
+
+    def snippets(self, match: str, unit_ids: list[str]) -> dict[str, str]:
+        """ts_headline snippets (terms marked with [ ]) for just the units being shown."""
+        if not unit_ids:
+            return {}
+        tsq, tsq_params = tsquery_sql(match)
+        rows = self.query(
+            f"SELECT d.unit_id, ts_headline('{CONFIG}', d.body, q.q, %s) AS snippet "
+            f"FROM search_docs d, (SELECT {tsq} AS q) q WHERE d.unit_id = ANY(%s) AND d.tsv @@ q.q",
+            [HEADLINE_OPTIONS, *tsq_params, list(unit_ids)])
+        return {r["unit_id"]: r["snippet"] for r in rows}
+
+    def verify_index(self) -> IndexCheck:
+        """Every tsvector against its text, manifests against unit tables, index rows against units."""
+        problems: list[str] = []
+        bad = self.query(f"SELECT count(*) AS n FROM search_docs WHERE tsv IS DISTINCT FROM ({_TSV_OF_ROW})")[0]["n"]
+        if bad:
+            problems.append(f"full-text index: {bad} rows whose tsvector does not match their text")
+        counts: dict[str, dict[str, tuple[int, int]]] = {}
+        for kind in UNIT_KINDS:
+            for r in self.query(f"SELECT paper_id, count(*) AS n, sum(indexable) AS live FROM {kind.table} "
+                                "GROUP BY paper_id"):
+                counts.setdefault(r["paper_id"], {})[kind.name] = (r["n"], int(r["live"] or 0))
+        for m in self.query("SELECT * FROM manifests"):
+            got = counts.get(m["paper_id"], {})
+            for kind in UNIT_KINDS:
+                count, indexable, _ = manifest_columns(kind)
+                total, live = got.get(kind.name, (0, 0))
+                if (total, live) != (m[count], m[indexable]):
+                    problems.append(f"{m['paper_id']}: manifest says {m[count]} {kind.name} units, "
+                                    f"the library holds {total}")
+        indexed = {r["paper_id"]: r["n"] for r in
+                   self.query("SELECT paper_id, count(*) AS n FROM search_docs GROUP BY paper_id")}
+        for pid, kinds in counts.items():
+            live = sum(v[1] for v in kinds.values())
+            if indexed.get(pid, 0) != live:
+                problems.append(f"{pid}: {live} indexable units but {indexed.get(pid, 0)} rows in the search index")
+        orphans = self.query("SELECT count(*) AS n FROM search_docs WHERE paper_id NOT IN "
+                             "(SELECT id FROM papers)")[0]["n"]
+        if orphans:
+            problems.append(f"{orphans} search index rows belong to no paper")
+        return IndexCheck(not problems, problems[:100])
