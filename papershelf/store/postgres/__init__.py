@@ -116,7 +116,8 @@ class PostgresStore(PgVectors, PgPapers):
 
     def query(self, sql: str, params=None) -> list[dict]:
         with self._lock:
-            return self.db.execute(sql, params).fetchall()
+            cur = self.db.execute(sql, params)
+            return cur.fetchall() if cur.description else []
 
     def close(self) -> None:
         self.db.close()
