@@ -240,20 +240,26 @@ class PgVectors:
         Nothing is written (returns False) when the paper was removed meanwhile, or when
         another builder holds its claim (this builder's lease ran out and it was taken over).
         """
+        self._dimension(space_id)  # cached before the pipeline, which cannot read results
         with self.transaction() as db:
-            db.execute("SELECT pg_advisory_xact_lock(%s)", (paper_key(space_id, paper_id),))
-            if not db.execute("SELECT 1 FROM manifests WHERE paper_id=%s", (paper_id,)).fetchone():
+            # One round trip for the checks, one pipeline for the writes: a build commits per paper,
+            # and a busy server makes every round trip count.  No wait for the WAL flush either: a
+            # server crash may lose the last papers' vectors, whole (state and vectors commit
+            # together), and they are simply pending again, as with SQLite's WAL at synchronous=NORMAL.
+            check = db.execute(
+                "SELECT set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(%s), "
+                "EXISTS (SELECT 1 FROM manifests WHERE paper_id=%s) AS known, "
+                "(SELECT token FROM embed_claims WHERE space_id=%s AND paper_id=%s) AS holder",
+                (paper_key(space_id, paper_id), paper_id, space_id, paper_id)).fetchone()
+            if not check["known"] or check["holder"] not in (None, self.token):
                 return False
-            claim = db.execute("SELECT token FROM embed_claims WHERE space_id=%s AND paper_id=%s",
-                               (space_id, paper_id)).fetchone()
-            if claim is not None and claim["token"] != self.token:
-                return False
-            self._delete_vectors(db, paper_id, space_id)
-            self._insert_vectors(db, space_id, paper_id, rows)
-            db.execute("INSERT INTO embed_state VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-                       (space_id, paper_id, *(hashes[k.name] for k in UNIT_KINDS),
-                        *(expected[k.name] for k in UNIT_KINDS), time.time()))
-            db.execute("DELETE FROM embed_claims WHERE space_id=%s AND paper_id=%s", (space_id, paper_id))
+            with db.pipeline():
+                self._delete_vectors(db, paper_id, space_id)
+                self._insert_vectors(db, space_id, paper_id, rows)
+                db.execute("INSERT INTO embed_state VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                           (space_id, paper_id, *(hashes[k.name] for k in UNIT_KINDS),
+                            *(expected[k.name] for k in UNIT_KINDS), time.time()))
+                db.execute("DELETE FROM embed_claims WHERE space_id=%s AND paper_id=%s", (space_id, paper_id))
         return True
 
     def record_embed_failure(self, space_id: int, paper_id: str, reason: str) -> None:
