@@ -12,7 +12,7 @@ import time
 from ...models import UNIT_KINDS, Filters, IndexCheck, LexicalHit, Manifest, Paper, PaperSummary, UnitKind
 from ...units import Unit
 from ..sqlite import _PAPER_COLUMNS, UNIT_COLUMNS, manifest_columns
-from .tsquery import CONFIG, tsquery_sql
+from .tsquery import CONFIG, query_words, tsquery_sql
 
 # The weighted document a unit is found by: the same three columns FTS5 indexes.
 TSV_SQL = (f"setweight(to_tsvector('{CONFIG}', %s), 'A') || setweight(to_tsvector('{CONFIG}', %s), 'B') || "
@@ -223,17 +223,39 @@ class PgPapers:
 
     # -- lexical search ------------------------------------------------------------
 
+    def _corpus_stats(self) -> tuple[float, float]:
+        """(documents, mean tokens per document) of the index, for BM25; cached for a minute
+        (a full pass over the index; a minute-old average ranks the same)."""
+        cached = getattr(self, "_bm25_stats", None)
+        if cached is None or time.monotonic() - cached[0] > 60:
+            row = self.query("SELECT count(*) AS n, coalesce(avg((SELECT sum(cardinality(x.positions)) "
+                             "FROM unnest(tsv) x)), 1) AS avgdl FROM search_docs")[0]
+            cached = self._bm25_stats = (time.monotonic(), float(row["n"]), max(1.0, float(row["avgdl"])))
+        return cached[1], cached[2]
+
     def lexical_search(self, match: str, limit: int, filters: Filters,
                        weights: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> list[LexicalHit]:
-        """Full-text search ranked by ts_rank over the weighted tsvector (length-normalized);
-        `match` is the safe FTS5 expression, turned into a tsquery from its parsed words."""
+        """BM25 in SQL, as FTS5 computes it: per query lexeme, idf × column-weighted term frequency
+        (title A, heading B, body C positions in the tsvector), k1 1.2, b 0.75; documents are those
+        the tsquery matches (`match` is the safe FTS5 expression, parsed into a tsquery).  ts_rank
+        breaks ties, and ranks documents matched only through a prefix."""
         tsq, tsq_params = tsquery_sql(match)
         where, params = filter_sql(filters, "d")
+        n, avgdl = self._corpus_stats()
+        title, heading, body = (float(w) for w in weights)
         rows = self.query(
-            f"SELECT d.unit_id, d.paper_id, ts_rank(%s::float4[], d.tsv, q.q, 1) AS score "
-            f"FROM search_docs d, (SELECT {tsq} AS q) q WHERE d.tsv @@ q.q{where} "
-            "ORDER BY score DESC, d.unit_id LIMIT %s",
-            [rank_weights(weights), *tsq_params, *params, limit])
+            f"WITH q AS (SELECT {tsq} AS q), "
+            f"terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('{CONFIG}', %s))), "
+            "idf AS (SELECT t.lexeme, greatest(1e-6, ln((%s - c.df + 0.5) / (c.df + 0.5))) AS idf FROM terms t, "
+            "  LATERAL (SELECT count(*) AS df FROM search_docs WHERE tsv @@ plainto_tsquery('simple', t.lexeme)) c), "
+            f"m AS (SELECT d.unit_id, d.paper_id, d.tsv FROM search_docs d, q WHERE d.tsv @@ q.q{where}) "
+            "SELECT m.unit_id, m.paper_id, coalesce((SELECT sum(i.idf * u.tf * 2.2 / (u.tf + 1.2 * (0.25 + 0.75 * "
+            "  (SELECT sum(cardinality(x.positions)) FROM unnest(m.tsv) x) / %s))) FROM "
+            "  (SELECT x.lexeme, (SELECT sum(CASE w WHEN 'A' THEN %s WHEN 'B' THEN %s ELSE %s END) "
+            "   FROM unnest(x.weights) w) AS tf FROM unnest(m.tsv) x) u JOIN idf i ON i.lexeme = u.lexeme), 0) "
+            "  + 0.001 * ts_rank(%s::float4[], m.tsv, q.q, 1) AS score "
+            "FROM m, q ORDER BY score DESC, m.unit_id LIMIT %s",
+            [*tsq_params, query_words(match), n, *params, avgdl, title, heading, body, rank_weights(weights), limit])
         return [LexicalHit(r["unit_id"], r["paper_id"], float(r["score"])) for r in rows]
 
     def snippets(self, match: str, unit_ids: list[str]) -> dict[str, str]:

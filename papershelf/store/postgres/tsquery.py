@@ -35,3 +35,8 @@ def tsquery_sql(match: str) -> tuple[str, list[str]]:
     if not parts:
         return "''::tsquery", []
     return "(" + " || ".join(parts) + ")", params
+
+
+def query_words(match: str) -> str:
+    """Every word of the expression's clauses, space-separated: the terms BM25 scores."""
+    return " ".join(w for phrase, _ in _CLAUSE.findall(match or "") for w in _WORD.findall(phrase))
