@@ -5,7 +5,7 @@ BIN = $(VENV)/bin
 export HF_HUB_OFFLINE = 1
 export TOKENIZERS_PARALLELISM = false
 
-.PHONY: venv demo test bench clean
+.PHONY: venv demo lint test bench clean
 
 venv: $(VENV)/.installed
 
@@ -13,7 +13,7 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check torch==2.13.0
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[local,dev]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[local,serve,dev]'
 	touch $@
 
 demo: venv
@@ -23,6 +23,11 @@ demo: venv
 	$(BIN)/papershelf --library demo/library.db search "what keeps macrophages inflammatory in wounds" -n 3
 	$(BIN)/papershelf --library demo/library.db search "Table: bleaching by depth" --kind table -n 2
 	$(BIN)/papershelf --library demo/library.db search "IL-6 western blot" --mode lexical -n 3
+
+# Lint and type checks: ruff (rules and complexity ceiling in pyproject.toml) and mypy on the package.
+lint: venv
+	$(BIN)/ruff check papershelf tests bench
+	$(BIN)/mypy
 
 test: venv
 	$(BIN)/python -m pytest -q

@@ -26,12 +26,11 @@ import time
 
 from papershelf import Library
 from papershelf.document import Block, Document
-from papershelf.models import Paper
 from papershelf.embed.base import ProviderSpec
 from papershelf.embed.testing import EmbeddingServer
+from papershelf.models import Paper
 
-WORDS = ("cell signal protein model data graph reef coral wound layer table figure method result "
-         "sample network retrieval index query matrix vector dense sparse gene tissue dose").split()
+WORDS = ["cell", "signal", "protein", "model", "data", "graph", "reef", "coral", "wound", "layer", "table", "figure", "method", "result", "sample", "network", "retrieval", "index", "query", "matrix", "vector", "dense", "sparse", "gene", "tissue", "dose"]
 
 
 def synthetic_paper(i: int) -> tuple[Paper, Document]:
@@ -74,7 +73,7 @@ def bench_http(n: int, delay: float, workers_list: list[int], batch: int) -> dic
                 dt = time.perf_counter() - t0
                 assert report.complete and len(report.embedded) == n, report.to_dict()
             rows.append({"workers": w, "seconds": round(dt, 2), "papers_per_s": round(n / dt, 1),
-                         "chunks": report.chunks, "requests": len(server.requests) - before})
+                         "chunks": report.units, "requests": len(server.requests) - before})
     for r in rows:
         r["speedup"] = round(rows[0]["seconds"] / r["seconds"], 2)
         r["efficiency"] = round(r["speedup"] / r["workers"], 2)
@@ -100,7 +99,7 @@ def bench_local(n: int, folder: str | None = None) -> dict:
         paper = lib.store.get_paper(pid)
         for u in lib.store.paper_units(pid):
             if u.indexable:
-                texts += windows(*embedding_parts(u, paper["title"]), model.window_tokens, model.count_tokens)
+                texts += windows(*embedding_parts(u, paper.title if paper else None), model.window_tokens, model.count_tokens)
     model.encode(texts[:32])  # warm up
     t0 = time.perf_counter()
     model.encode(texts)  # raw: one call, the model's own batching
@@ -116,10 +115,10 @@ def bench_local(n: int, folder: str | None = None) -> dict:
     flat_seconds = time.perf_counter() - t0
     lib.close()
     shutil.rmtree(tmp, ignore_errors=True)
-    return {"papers": n, "units": report.chunks, "windows": len(texts), "raw_windows_per_s": round(raw, 1),
+    return {"papers": n, "units": report.units, "windows": len(texts), "raw_windows_per_s": round(raw, 1),
             "pipeline_windows_per_s": round(pipe, 1), "ratio": round(pipe / raw, 3),
-            "units_per_s_windowed": round(report.chunks / seconds, 1),
-            "units_per_s_truncated": round(flat.chunks / flat_seconds, 1),
+            "units_per_s_windowed": round(report.units / seconds, 1),
+            "units_per_s_truncated": round(flat.units / flat_seconds, 1),
             "windowed_cost": round(seconds / flat_seconds, 2)}
 
 
@@ -133,10 +132,10 @@ def bench_noop(n: int) -> dict:
     t0 = time.perf_counter()
     again = lib.embed(spec)
     noop = time.perf_counter() - t0
-    assert again.chunks == 0 and again.skipped == n
+    assert again.units == 0 and again.skipped == n
     lib.close()
     shutil.rmtree(tmp, ignore_errors=True)
-    return {"papers": n, "first_build_s": round(build, 2), "chunks": first.chunks, "noop_rerun_s": round(noop, 3)}
+    return {"papers": n, "first_build_s": round(build, 2), "chunks": first.units, "noop_rerun_s": round(noop, 3)}
 
 
 def main() -> None:

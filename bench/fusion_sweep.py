@@ -20,7 +20,8 @@ import numpy as np
 from papershelf import Filters, Library
 from papershelf.beir import load_beir
 from papershelf.metrics import ndcg_at_k
-from papershelf.search import fts_query, rrf
+from papershelf.search.fusion import rrf
+from papershelf.search.query import fts_query
 
 
 def collapse(units: list[tuple[str, float]], paper_of: dict[str, str]) -> list[tuple[str, float]]:
@@ -47,14 +48,19 @@ def main() -> None:
     t0 = time.perf_counter()
     qvecs = provider.encode([queries[q] for q in qids])
     print(f"encoded {len(qids)} queries in {time.perf_counter() - t0:.1f}s", file=sys.stderr)
-    paper_of = {r[0]: r[1] for r in lib.store.query("SELECT unit_id, paper_id FROM search_docs")}
-    vec = {q: [(u, s) for u, _, s, _ in lib.vectors.search(space, qvecs[i], args.depth, Filters())]
-           for i, q in enumerate(qids)}
+    paper_of: dict[str, str] = {}
+    vec = {}
+    for i, q in enumerate(qids):
+        hits = lib.store.vector_search(space, qvecs[i], args.depth, Filters())
+        paper_of.update({h.unit_id: h.paper_id for h in hits})
+        vec[q] = [(h.unit_id, h.score) for h in hits]
     lex_by_weights = {}
     for weights in [(2.0, 2.0, 1.0), (1.0, 1.0, 1.0), (3.0, 1.0, 1.0), (0.5, 1.0, 1.0)]:
-        lex_by_weights[weights] = {
-            q: [(r["unit_id"], r["score"]) for r in lib.store.lexical(fts_query(queries[q]) or '""', args.depth,
-                                                                      Filters(), weights)] for q in qids}
+        lex_by_weights[weights] = {}
+        for q in qids:
+            hits = lib.store.lexical_search(fts_query(queries[q]) or '""', args.depth, Filters(), weights)
+            paper_of.update({h.unit_id: h.paper_id for h in hits})
+            lex_by_weights[weights][q] = [(h.unit_id, h.score) for h in hits]
 
     halves = [qids[0::2], qids[1::2]]
 

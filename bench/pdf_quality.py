@@ -2,7 +2,10 @@
 
 Per PDF and in total: caption recall and spurious captions against
 ``manifest.json`` (captions checked by reading each paper), sections found,
-parse time per page; and, for papers that also have a GROBID TEI or S2ORC
+parse time per page; heading precision and recall against the hand-made truth set
+``bench/data/pdf_headings.json`` (see `headings_score`), reported for the whole set and
+for its two halves (papers by file name, alternating) so that rules fitted to some
+papers show as a gap between the halves; and, for papers that also have a GROBID TEI or S2ORC
 JSON parse in ../shared/data/fulltext, how well sections and captions agree
 with that independent parse.
 
@@ -19,11 +22,14 @@ import sys
 import time
 from pathlib import Path
 
+from pdf_headings_score import score_paper, sum_scores
+
 from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.structured import read_s2orc, read_tei
 from papershelf.units import build_units
 
 ROOT = Path(__file__).resolve().parent.parent
+TRUTH = ROOT / "bench" / "data" / "pdf_headings.json"
 
 
 def _norm_heading(text: str) -> str:
@@ -69,6 +75,7 @@ def main() -> None:
                      "missed": sorted(want - got), "spurious": sorted(got - want),
                      "sections": sum(b.kind == "heading" for b in doc.blocks),
                      "ms_per_page": round(dt * 1000 / m["pages"], 1), "title": doc.title})
+    headings = _heading_report(docs)
     agreement = []
     full = Path(args.data) / "fulltext"
     for stem, (doc, labels) in docs.items():
@@ -89,7 +96,7 @@ def main() -> None:
              "spurious_rate": round(spurious / max(1, found + spurious), 4),
              "ms_per_page": round(seconds * 1000 / pages, 2)}
     result = {"date": time.strftime("%Y-%m-%d"), "machine": f"{os.cpu_count()} cores", "total": total,
-              "per_pdf": rows, "agreement": agreement}
+              "headings": headings, "per_pdf": rows, "agreement": agreement}
     if args.json:
         print(json.dumps(result, indent=1))
         return
@@ -99,7 +106,28 @@ def main() -> None:
     for a in agreement:
         print(f"agreement {a['paper']} vs {a['against']}: sections {a['sections_also_in_pdf']}/{a['their_sections']}"
               f", captions {a['caption_agreement']}")
+    for paper, sc in headings["per_paper"].items():
+        print(f"headings {paper[:44]:44s} P {sc['precision']:.3f} R {sc['recall']:.3f} levels {sc['level_ok']}/{sc['tp']}"
+              f"  missed {sc['missed'][:4]}  spurious {sc['spurious'][:4]}")
+    for name in ("half_a", "half_b", "all"):
+        print(name, json.dumps({k: v for k, v in headings[name].items() if k != "papers"}))
     print(json.dumps(total))
+
+
+def _heading_report(docs: dict) -> dict:
+    """Heading precision/recall per paper, for both halves of the truth set and for all of it."""
+    if not TRUTH.exists():
+        return {"per_paper": {}, "half_a": {}, "half_b": {}, "all": {}}
+    truth = {k: v for k, v in json.loads(TRUTH.read_text()).items() if not k.startswith("_")}
+    per = {}
+    for name in sorted(truth):
+        stem = Path(name).stem
+        if stem in docs:
+            per[name] = score_paper(docs[stem][0].blocks, truth[name])
+    names = sorted(per)
+    return {"per_paper": per, "half_a": sum_scores([per[n] for n in names[0::2]]) | {"papers": names[0::2]},
+            "half_b": sum_scores([per[n] for n in names[1::2]]) | {"papers": names[1::2]},
+            "all": sum_scores(list(per.values()))}
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from papershelf.search import SearchOptions
 
 def per_query(lib: Library, space: dict, queries: dict, qrels: dict, mode: str) -> dict[str, float]:
     opts = SearchOptions(mode=mode, limit=10, per_paper=1, snippets=False)
-    return {qid: ndcg_at_k([h["paper_id"] for h in lib.search(text, opts, space_id=space["id"]).results],
+    return {qid: ndcg_at_k([h.paper_id for h in lib.search(text, opts, space_id=space.id).results],
                            qrels[qid], 10) for qid, text in queries.items()}
 
 
@@ -36,7 +36,7 @@ def main() -> None:
     lib = Library(args.library, create=False)
     _, queries, qrels, _ = load_beir(args.beir)
     a, b = lib.store.get_space(args.a), lib.store.get_space(args.b)
-    report = {"a": {k: a[k] for k in ("id", "model", "options")}, "b": {k: b[k] for k in ("id", "model", "options")}}
+    report = {"a": {"id": a.id, "model": a.model, "options": a.options}, "b": {"id": b.id, "model": b.model, "options": b.options}}
     for mode in ("vector", "hybrid"):
         sa, sb = per_query(lib, a, queries, qrels, mode), per_query(lib, b, queries, qrels, mode)
         diff = [sb[q] - sa[q] for q in queries]

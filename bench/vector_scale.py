@@ -1,84 +1,99 @@
-"""Exact vector search latency as a library grows, with and without windows.
+"""Vector search at scale on a synthetic library: load, latency, memory, shortlist recall.
 
-Runs the real `VectorIndex.search` (normalized matrix, best window per unit,
-top-k) over random vectors served by a minimal in-memory store, for N units of
-1 window (one text per unit) and of W windows (what windowed embedding stores
-for long units: 5.2 per unit on the 27 real PDFs).  No SQLite and no model:
-this isolates the NumPy scoring cost that windows multiply.
+Builds (or reuses) a synthetic library (bench/synthetic_library.py), then in one run:
+* snapshot from SQLite into memory (what every process paid before derived files);
+* derived files written once, then mapped by a fresh index (what a new process pays now);
+* warm query latency: exact scan of every window vs the sign-code shortlist + exact re-score;
+* recall@100 of the shortlist against the exact scan, unfiltered and with a selective filter;
+* resident memory of the process after each step.
 
-    python bench/vector_scale.py --units 60000 300000 --windows 5
+    python bench/vector_scale.py /tmp/lib10k.db --papers 10000
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
+import shutil
 import time
 
 import numpy as np
+from synthetic_library import build as build_library
+from synthetic_library import queries
 
-from papershelf.store import Filters
-from papershelf.vector_index import VectorIndex
-
-
-class _MemoryStore:
-    """The few store methods VectorIndex reads, over one random 'body' collection."""
-
-    def __init__(self, units: int, windows: int, dim: int):
-        rng = np.random.default_rng(0)
-        self.ids = [f"p{i // 30}:body:{i % 30}" for i in range(units)]
-        self.papers = [u.split(":")[0] for u in self.ids]
-        self.counts = np.full(units, windows, dtype=np.int64)
-        self.matrix = rng.standard_normal((units * windows, dim), dtype=np.float32)
-
-    def generation(self, space_id):
-        return 1
-
-    def lock_holder(self):
-        return None
-
-    def load_collection(self, space_id, collection, dimension):
-        if collection != "body":
-            return [], [], np.zeros(0, np.int64), np.zeros((0, dimension), np.float32)
-        return self.ids, self.papers, self.counts, self.matrix
-
-    def object_kinds(self, space_id):
-        return {}
-
-    def paper_years(self):
-        return {}
+from papershelf.models import Filters
+from papershelf.store import vector_snapshot
+from papershelf.store.sqlite import SQLiteStore
+from papershelf.store.vector_index import VectorIndex
 
 
-def measure(units: int, windows: int, dim: int, queries: int) -> dict:
-    store = _MemoryStore(units, windows, dim)
-    index = VectorIndex(store)
-    space = {"id": 1, "dimension": dim}
+def rss_mb() -> float:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def timed(fn, *args):
     t0 = time.perf_counter()
-    index.matrix(space)
-    load = time.perf_counter() - t0
-    rng = np.random.default_rng(1)
-    times = []
-    for q in rng.standard_normal((queries, dim), dtype=np.float32):
+    out = fn(*args)
+    return out, time.perf_counter() - t0
+
+
+def latency(index: VectorIndex, space, qs: np.ndarray, f: Filters) -> tuple[float, list]:
+    times, results = [], []
+    for q in qs:
         t0 = time.perf_counter()
-        index.search(space, q, 100, Filters())
+        results.append(index.search(space, q, 100, f))
         times.append((time.perf_counter() - t0) * 1000)
-    return {"units": units, "windows_per_unit": windows, "rows": units * windows,
-            "matrix_mb": round(units * windows * dim * 4 / 2**20), "load_s": round(load, 2),
-            "p50_ms": round(float(np.percentile(times, 50)), 1)}
+    return float(np.percentile(times, 50)), results
+
+
+def recall(exact: list, approx: list) -> float:
+    got = [len({h.unit_id for h in a} & {h.unit_id for h in e}) / max(1, len(e)) for e, a in zip(exact, approx)]
+    return float(np.mean(got))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--units", type=int, nargs="+", default=[60_000, 300_000])
-    ap.add_argument("--windows", type=int, default=5)
-    ap.add_argument("--dim", type=int, default=384)
-    ap.add_argument("--queries", type=int, default=20)
+    ap.add_argument("path")
+    ap.add_argument("--papers", type=int, default=10_000)
+    ap.add_argument("--queries", type=int, default=100)
     args = ap.parse_args()
-    rows = []
-    for n in args.units:
-        for w in (1, args.windows):
-            rows.append(measure(n, w, args.dim, args.queries))
-            print(json.dumps(rows[-1]), flush=True)
+    if not os.path.exists(args.path):
+        build_library(args.path, args.papers)
+    store = SQLiteStore(args.path, create=False)
+    space = store.active_space()
+    out: dict = {"papers": store.count_papers(), "rss_start_mb": round(rss_mb())}
+    shutil.rmtree(vector_snapshot.files_root(args.path), ignore_errors=True)
+
+    snap, out["sqlite_load_s"] = timed(vector_snapshot.build, store, space)
+    out["windows"], out["units"] = len(snap.vectors), snap.units
+    out["rss_in_memory_mb"] = round(rss_mb())
+    exact = VectorIndex(store, files=False)
+    exact._cache[space.id] = snap
+    snap.codes = None  # the exact scan: every window
+    qs = queries(args.queries)
+    selective = Filters(year_min=2001, year_max=2001, sources=["object_unit"])
+    out["exact_p50_ms"], exact_hits = latency(exact, space, qs, Filters())
+    _, exact_filtered = latency(exact, space, qs[:20], selective)
+    del exact, snap
+
+    _, out["derived_files_build_s"] = timed(
+        vector_snapshot.build_files, store, args.path, store.library_id(), space)
+    fresh = VectorIndex(store)
+    rss0 = rss_mb()
+    _, out["cold_map_s"] = timed(fresh.matrix, space)
+    out["shortlist_p50_ms"], approx = latency(fresh, space, qs, Filters())
+    _, approx_filtered = latency(fresh, space, qs[:20], selective)
+    out["rss_mapped_mb"] = round(rss_mb())
+    out["rss_added_by_mapped_index_mb"] = round(rss_mb() - rss0)
+    out["recall@100"] = round(recall(exact_hits, approx), 4)
+    out["recall@100_selective_filter"] = round(recall(exact_filtered, approx_filtered), 4)
+    print(json.dumps(out, indent=1))
 
 
 if __name__ == "__main__":

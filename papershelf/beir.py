@@ -16,11 +16,11 @@ import time
 from collections.abc import Callable
 
 from .document import Block, Document
-from .models import Paper
 from .embed.base import ProviderSpec
 from .errors import PapershelfError
 from .library import Library
 from .metrics import bootstrap_ci, mrr_at_k, ndcg_at_k, percentile, recall_at_k
+from .models import Paper
 from .search import SearchOptions
 
 
@@ -115,10 +115,12 @@ def run_beir(folder: str, spec: ProviderSpec, modes: list[str], queries_file: st
             for mode in modes:
                 lib.search("warm up", mode=mode)  # load the model and matrices once
                 r = evaluate(lib, queries, qrels, mode)
-                log(f"{mode}: nDCG@10 {r['ndcg@10']:.4f} (95% CI {r['ndcg@10_ci95'][0]:.3f}-{r['ndcg@10_ci95'][1]:.3f})  recall@100 {r['recall@100']:.4f}  "
+                lo, hi = r["ndcg@10_ci95"]
+                log(f"{mode}: nDCG@10 {r['ndcg@10']:.4f} (95% CI {lo:.3f}-{hi:.3f})  recall@100 {r['recall@100']:.4f}  "
                     f"MRR@10 {r['mrr@10']:.4f}  p50 {r['p50_ms']:.1f} ms  p95 {r['p95_ms']:.1f} ms")
                 results.append(r)
     return {"dataset": os.path.abspath(folder), "files": files, "documents": len(corpus), "queries": len(queries),
             "provider": spec.provider, "model": spec.model_name, "window_tokens": windows,
+            "options": dict(spec.options), "settings": dict(spec.settings),
             "add_seconds": round(t_add, 2),
             "embed_seconds": round(t_embed, 2), "results": results}

@@ -9,7 +9,7 @@ storage or search.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
 
@@ -41,16 +41,27 @@ class Block:
     object_label: str | None = None
 
 
-@dataclass
-class Document:
-    """A paper as a reader saw it: metadata plus blocks."""
+@dataclass(kw_only=True)
+class Bibliographic:
+    """The bibliographic facts of a paper, in one list: what readers find, bibliographies and
+    PDF metadata supply, the library stores and front ends show."""
 
     title: str | None = None
     authors: list[str] = field(default_factory=list)
     year: int | None = None
     venue: str | None = None
     doi: str | None = None
+    arxiv_id: str | None = None  # from a PDF's arXiv stamp: one of the keys that find the same work
     citekey: str | None = None
+
+
+BIBLIOGRAPHIC_FIELDS = tuple(f.name for f in fields(Bibliographic))
+
+
+@dataclass(kw_only=True)
+class Document(Bibliographic):
+    """A paper as a reader saw it: metadata plus blocks."""
+
     # An identifier the source itself declares (front matter id, Zotero key, ...).
     declared_id: str | None = None
     abstract: str | None = None

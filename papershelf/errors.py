@@ -17,8 +17,9 @@ class PapershelfError(Exception):
     http_status = 500
 
 
-class BadArgument(PapershelfError):
-    """A request that cannot mean anything: a bad mode, an out-of-range number, an empty query."""
+class BadArgument(PapershelfError, ValueError):
+    """A request that cannot mean anything: a bad mode, an out-of-range number, an empty query.
+    Also a ValueError, so callers that validated numbers with ValueError still catch it."""
 
     exit_code = 2
     http_status = 400
@@ -30,10 +31,26 @@ class NotFound(PapershelfError):
     http_status = 404
 
 
+class AmbiguousPaper(BadArgument):
+    """A prefix that names several papers (the message lists them)."""
+
+
 class LibraryFileError(PapershelfError):
     """The library file is missing, not a papershelf library, or from a newer version."""
 
     http_status = 503
+
+
+class ReadOnlyLibrary(LibraryFileError):
+    """A write to a library opened read-only (the file, or its folder, is not writable)."""
+
+    http_status = 403
+
+
+class StorageError(PapershelfError):
+    """The disk is full or refused a write; the transaction was rolled back, the library is intact."""
+
+    http_status = 507
 
 
 class BuildLocked(PapershelfError):
@@ -56,6 +73,15 @@ class ProviderError(PapershelfError):
     """An embedding provider failed or answered something unusable."""
 
     http_status = 502
+
+
+class ProviderDown(ProviderError):
+    """Several requests in a row failed: the provider is treated as down, so a build stops
+    trying (its untried papers stay pending) and search answers lexically at once."""
+
+
+class ProviderCancelled(ProviderError):
+    """A request abandoned because the build was cancelled (Ctrl-C): nothing was written for it."""
 
 
 class DimensionMismatch(ProviderError):

@@ -13,6 +13,8 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .document import BIBLIOGRAPHIC_FIELDS, Bibliographic
+
 # -- unit kinds -----------------------------------------------------------------------
 
 
@@ -63,28 +65,53 @@ def finite(x: float | None, digits: int = 6) -> float | None:
 
 # -- papers -----------------------------------------------------------------------------
 
-# The bibliographic fields a paper carries, in one list: readers, bibliographies,
-# storage and front ends all go through it.
-PAPER_META_FIELDS = ("title", "authors", "year", "venue", "doi", "citekey")
+# The bibliographic fields a paper carries (document.Bibliographic): readers, bibliographies,
+# storage and front ends all go through this one list.
+PAPER_META_FIELDS = BIBLIOGRAPHIC_FIELDS
 
 
 @dataclass
-class Paper:
+class Paper(Bibliographic):
     """A paper's stored record: metadata plus where it came from."""
 
     id: str
-    title: str | None = None
-    authors: list[str] = field(default_factory=list)
-    year: int | None = None
-    venue: str | None = None
-    doi: str | None = None
-    citekey: str | None = None
     source_path: str | None = None
     source_hash: str | None = None
     source_format: str | None = None
     source_size: int | None = None
     added_at: float | None = None
     updated_at: float | None = None
+    # Reference-manager facts kept with the paper (Zotero): filterable labels and the attachment key
+    # that makes a zotero://open-pdf link.
+    tags: list[str] = field(default_factory=list)
+    collections: list[str] = field(default_factory=list)
+    zotero_attachment: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class PaperSource:
+    """One file a paper comes from.  A paper (a work) may have several — the PDF, its GROBID TEI,
+    an S2ORC JSON; the best (highest `priority`, then newest `mtime`) provides the units.
+
+    `doi`, `arxiv_id`, `title_key` (normalized title + first author's surname) and `year` are
+    what this file says about the work: how a file arriving later finds the paper it belongs to."""
+
+    path: str
+    paper_id: str
+    format: str | None = None
+    hash: str | None = None
+    size: int | None = None
+    mtime: float | None = None
+    priority: int = 0
+    doi: str | None = None
+    arxiv_id: str | None = None
+    title_key: str | None = None
+    year: int | None = None
+    added_at: float | None = None
+    provides: bool = False  # set when listed with its paper: this file supplies the units
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -127,10 +154,18 @@ class Filters:
     year_max: int | None = None
     sources: list[str] = field(default_factory=list)  # body_unit / object_unit / legacy_chunk
     object_kind: str | None = None  # figure / table
+    # Reference-manager labels: a paper in any of `collections` (or their subcollections) and
+    # carrying every one of `tags` (as selecting several tags in Zotero does); case-insensitive.
+    collections: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
 
     def is_empty(self) -> bool:
-        return not (self.papers or self.sources or self.object_kind
+        return not (self.papers or self.sources or self.object_kind or self.collections or self.tags
                     or self.year_min is not None or self.year_max is not None)
+
+    @property
+    def has_labels(self) -> bool:
+        return bool(self.collections or self.tags)
 
     def validate(self) -> None:
         """Raise BadArgument for a filter no paper could ever match for a silly reason."""
@@ -141,9 +176,9 @@ class Filters:
             raise BadArgument(f"unknown source {bad[0]!r}: choose from {', '.join(SOURCES)}")
         if self.object_kind is not None and self.object_kind not in OBJECT_KINDS:
             raise BadArgument(f"unknown kind {self.object_kind!r}: choose figure or table")
-        for name, year in (("year_min", self.year_min), ("year_max", self.year_max)):
-            if year is not None and not -9999 <= year <= 9999:
-                raise BadArgument(f"{name} must be a year between -9999 and 9999, not {year}")
+        for name, year in (("--year-from", self.year_min), ("--year-to", self.year_max)):
+            if year is not None and (not isinstance(year, int) or not -9999 <= year <= 9999):
+                raise BadArgument(f"{name} must be a year from -9999 to 9999, not {year}")
 
 
 # -- embedding spaces -------------------------------------------------------------------
@@ -261,6 +296,9 @@ class Hit:
     object_label: str | None = None
     caption: str | None = None
     snippet: str | None = None
+    tags: list[str] = field(default_factory=list)
+    collections: list[str] = field(default_factory=list)
+    zotero_link: str | None = None  # zotero://open-pdf/... at the hit's page, for a Zotero paper
     explain: Explain | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -272,7 +310,7 @@ class Hit:
 
 
 HIT_FIELDS = ("rank", "score", "source", "paper_id", "title", "authors", "year", "unit_id", "section_path",
-              "pages", "object_kind", "object_label", "caption", "snippet")
+              "pages", "object_kind", "object_label", "caption", "snippet", "tags", "collections", "zotero_link")
 
 
 @dataclass
@@ -298,9 +336,13 @@ class FileResult:
     paper_id: str | None = None
     reason: str | None = None
     units: dict[str, int] = field(default_factory=dict)
+    # The file is another source of a paper that already existed (the same work); when it is not
+    # the best source the paper's units are unchanged.
+    joined: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v not in (None, {})}
+        d = {k: v for k, v in asdict(self).items() if v not in (None, {}) and k != "joined"}
+        return {**d, "joined": True} if self.joined else d
 
 
 @dataclass
@@ -316,6 +358,7 @@ class AddReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"added": self.count("added"), "updated": self.count("updated"),
+                "joined": sum(f.joined for f in self.files),
                 "metadata_files": self.count("metadata"),
                 "unchanged": self.count("unchanged"), "failed": self.count("failed"),
                 "files": [f.to_dict() for f in self.files]}
@@ -336,6 +379,7 @@ class BuildReport:
     reused: int = 0  # vectors kept because their unit did not change
     seconds: float = 0.0
     cancelled: bool = False
+    provider_down: str | None = None  # why the build stopped taking papers, if the provider went down
     pending_after: int = 0
     complete: bool = False
 
@@ -345,7 +389,7 @@ class BuildReport:
                           "fingerprint": s.fingerprint},
                 "selected": self.selected, "embedded": len(self.embedded), "failed": dict(self.failed),
                 "skipped": self.skipped, "units": self.units, "windows": self.windows, "reused": self.reused,
-                "seconds": round(self.seconds, 3), "cancelled": self.cancelled,
+                "seconds": round(self.seconds, 3), "cancelled": self.cancelled, "provider_down": self.provider_down,
                 "pending_after": self.pending_after, "complete": self.complete,
                 "units_per_second": round(self.units / self.seconds, 1) if self.seconds else None}
 
@@ -495,11 +539,13 @@ class PaperView:
     manifest: Manifest | None
     sections: list[SectionView]
     objects: list[ObjectView]
+    sources: list[PaperSource] = field(default_factory=list)  # every file of this work, the provider first
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "paper", **self.paper.to_dict(),
                 "manifest": self.manifest.to_dict() if self.manifest else None,
-                "sections": [s.to_dict() for s in self.sections], "objects": [o.to_dict() for o in self.objects]}
+                "sections": [s.to_dict() for s in self.sections], "objects": [o.to_dict() for o in self.objects],
+                "sources": [s.to_dict() for s in self.sources]}
 
 
 @dataclass
@@ -513,3 +559,40 @@ class UnitView:
         d = asdict(self.unit)
         d["source"] = self.unit.source
         return {"type": "unit", **d, "paper": self.paper.to_dict() if self.paper else None}
+
+
+@dataclass
+class Neighbour:
+    """One unit of a section, in reading order: what `show` of a unit adds around it,
+    so a reader (or an agent) sees the passage a hit came from, not just the hit."""
+
+    unit_id: str
+    source: str
+    section_path: str
+    part: int
+    pages: str | None
+    text: str
+    is_target: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Passage:
+    """A stretch of a paper's text within a size budget, with a cursor to continue.
+
+    `next_cursor` is None when the selection has been read to its end; pass it back
+    unchanged to read on.  `sections` and `pages` say what this stretch covers.
+    """
+
+    paper_id: str
+    title: str | None
+    text: str
+    sections: list[str]
+    pages: str | None
+    next_cursor: str | None
+    units: int  # units (or parts of one) in this stretch
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

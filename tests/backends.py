@@ -24,7 +24,8 @@ class SQLiteTamper:
             f"SELECT collection, count(*) FROM vectors{where} GROUP BY collection", params)}
 
     def duplicate_vectors(self) -> int:
-        return self.db.execute("SELECT count(*) - count(DISTINCT space_id || ':' || unit_id) FROM vectors").fetchone()[0]
+        sql = "SELECT count(*) - count(DISTINCT space_id || ':' || unit_id) FROM vectors"
+        return self.db.execute(sql).fetchone()[0]
 
     def build_states(self) -> int:
         return self.db.execute("SELECT count(*) FROM embed_state").fetchone()[0]
@@ -49,7 +50,8 @@ class SQLiteTamper:
         self.db.execute("DELETE FROM search_docs WHERE unit_id=?", (unit_id,))
 
     def set_lock_holder(self, pid: int, host: str | None = None) -> None:
-        self.db.execute("INSERT OR REPLACE INTO build_lock VALUES ('embed', ?, ?, 0)", (pid, host or socket.gethostname()))
+        self.db.execute("INSERT OR REPLACE INTO build_lock VALUES ('embed', ?, ?, 0)",
+                        (pid, host or socket.gethostname()))
 
 
 def tamper(store):

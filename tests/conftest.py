@@ -35,6 +35,18 @@ def _postgres_possible() -> bool:
     return True
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _cache_dir(tmp_path_factory):
+    """Derived files (the ONNX export) go to a session temp dir, never the user's cache."""
+    old = os.environ.get("PAPERSHELF_CACHE_DIR")
+    os.environ["PAPERSHELF_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if old is None:
+        os.environ.pop("PAPERSHELF_CACHE_DIR", None)
+    else:
+        os.environ["PAPERSHELF_CACHE_DIR"] = old
+
+
 # Every test that takes `lib` runs on each backend named here: the store contract tests.
 BACKENDS = ["sqlite"] + (["postgres"] if _postgres_possible() else [])
 

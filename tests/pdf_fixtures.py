@@ -143,3 +143,222 @@ def scanned_pdf(path: str) -> None:
             c.rect(60, 80 + i * 16, 400 - (i % 7) * 30, 9, fill=1)
         c.showPage()
     c.save()
+
+
+def _line(c: canvas.Canvas, x: float, y: float, text: str, font: str = "Times-Roman", size: float = 10) -> None:
+    c.setFont(font, size)
+    c.drawString(x, y, text)
+
+
+def structured_paper(path: str) -> None:
+    """A two-column paper that tests what a reader sees: a numbered list inside §3.1 (in the body's
+    own font, with space around), a paragraph running on from the left column into the right one,
+    a bar chart with bold axis labels, a run-in bold heading, and a superscript."""
+    w = Writer(path)
+    w.title("Scheduling Work on Many Machines", "Ada Okafor, Lena Brandt")
+    w.heading("Abstract")
+    w.paragraph("We describe a library that splits a large computation over thousands of machines.")
+    w.heading("1 Introduction")
+    w.paragraph(BODY)
+    w.heading("2 Design")
+    w.paragraph(BODY)
+    w.heading("3 Implementation")
+    w.heading("3.1 Execution Overview")
+    w.paragraph("The library runs the following steps in order when a program calls it.")
+    for n, step in enumerate(["The library first splits the input files", "One copy of the program is the master",
+                              "A worker reads the contents of its split", "When all tasks have completed"], 1):
+        w.y -= 10  # each item stands alone with space above it, as headings do
+        _line(w.c, w._x(), w.y, f"{n}. {step}")
+        w.y -= 14
+    # A paragraph that runs down the left column and on into the right one.
+    w.y = 150
+    w.paragraph("The master keeps several data structures for every task, among them its state and the "
+                "identity of the worker machine that runs it, and it passes the locations of intermediate "
+                "files from map tasks to reduce tasks through the cluster so that")
+    w.col, w.y = 1, w.top
+    w.paragraph("the reduce workers can read them remotely as soon as they are told where to look.")
+    w.heading("3.2 Master Data Structures")
+    w.paragraph("Training. We train the model on the cluster for ten hours before measuring it.")
+    _bold_lead_in(w)
+    w.paragraph("The cluster handled 10 jobs per second on average over the whole measured week.")
+    _superscript(w, "The input held about 10", "10", " records spread over all of the disks.")
+    w.heading("4 Performance")
+    _chart(w)
+    w.paragraph(BODY)
+    w.heading("5 Conclusions")
+    w.paragraph(BODY)
+    w.save()
+
+
+def _bold_lead_in(w: Writer) -> None:
+    """ "Evaluation. We ..." with the lead-in set bold and the rest roman, on one line."""
+    w._need(14)
+    w.c.setFont("Times-Bold", 10)
+    w.c.drawString(w._x(), w.y, "Measurement.")
+    lead = w.c.stringWidth("Measurement. ", "Times-Bold", 10)
+    w.c.setFont("Times-Roman", 10)
+    w.c.drawString(w._x() + lead, w.y, "We count finished tasks every second on each")
+    w.y -= 12.5
+    w.c.drawString(w._x(), w.y, "machine of the cluster and report the mean.")
+    w.y -= 20
+
+
+def _superscript(w: Writer, before: str, sup: str, after: str) -> None:
+    w._need(14)
+    x = w._x()
+    w.c.setFont("Times-Roman", 10)
+    w.c.drawString(x, w.y, before)
+    x += w.c.stringWidth(before, "Times-Roman", 10)
+    w.c.setFont("Times-Roman", 6.5)
+    w.c.drawString(x, w.y + 4, sup)
+    x += w.c.stringWidth(sup, "Times-Roman", 6.5)
+    w.c.setFont("Times-Roman", 10)
+    w.c.drawString(x, w.y, after[:40])
+    w.y -= 12.5
+    w.c.drawString(w._x(), w.y, after[40:].strip() or "end.")
+    w.y -= 20
+
+
+def _chart(w: Writer) -> None:
+    """A bar chart with bold axis labels and tick numbers, then its caption."""
+    w._need(150)
+    x, y = w._x(), w.y - 120
+    for i, h in enumerate((40, 70, 55, 90)):
+        w.c.rect(x + 40 + i * 30, y, 18, h, fill=1)
+        _line(w.c, x + 42 + i * 30, y - 10, str(20 * (i + 1)), "Helvetica", 7)
+    _line(w.c, x + 70, y - 24, "Input (MB/s)", "Helvetica-Bold", 11)
+    _line(w.c, x, y + 100, "Seconds", "Helvetica-Bold", 11)
+    w.y = y - 40
+    w.caption("Figure 1: Data transfer rate over time for the sort program on the cluster.")
+
+
+def roman_paper(path: str) -> None:
+    """IEEE style: I., II. sections in capitals, A., B. subsections, an unnumbered References."""
+    w = Writer(path)
+    w.title("Sensing Strain with Little Power", "Ada Okafor")
+    w.heading("Abstract")
+    w.paragraph("A strain sensor built from a current reference that draws very little power.")
+    w.heading("I. INTRODUCTION")
+    w.paragraph(BODY)
+    w.heading("II. SENSOR DESIGN")
+    w.heading("A. Current Reference")
+    w.paragraph(BODY)
+    w.heading("B. Readout")
+    w.paragraph(BODY)
+    w.heading("III. RESULTS")
+    w.paragraph(BODY)
+    w.heading("References")
+    w.paragraph("Brandt L. Low-power sensing. Example Letters 2020.")
+    w.save()
+
+
+def face_paper(path: str) -> None:
+    """No numbering and no bold: sections in Helvetica (a little larger than the Times body),
+    sub-sections in Helvetica a little smaller than it, as some publishers set them, one right
+    below its section's heading; a line of code in Courier and a word of a tiny screenshot standing
+    alone with space around them; back matter set smaller than the body, its headings too."""
+    w = Writer(path)
+    w.title("Quality of Care in a Referral Hospital", "Ada Okafor")
+
+    def head(text: str, size: float) -> None:
+        w._need(30)
+        w.y -= 8
+        _line(w.c, w._x(), w.y, text, "Helvetica", size)
+        w.y -= 16
+
+    head("Background", 10.5)
+    w.paragraph(BODY)
+    head("Methods", 10.5)
+    head("Study setting", 9.5)
+    w.paragraph(BODY)
+    w.y -= 8
+    _line(w.c, w._x(), w.y, "Run Analysis Now", "Courier", 10)
+    w.y -= 22
+    w.paragraph(BODY)
+    w.y -= 8
+    _line(w.c, w._x(), w.y, "INTRODUCTION", "Helvetica-Bold", 4.5)
+    w.y -= 22
+    head("Results", 10.5)
+    w.y += 4  # the sub-heading sits right below, as close as two lines of text
+    _line(w.c, w._x(), w.y, "Patient flow and care", "Helvetica", 9.5)
+    w.y -= 14
+    w.paragraph(BODY)
+    head("Acknowledgments", 7.5)
+    w.paragraph("We thank the staff of the department for their time.", size=7.5)
+    head("References", 7.5)
+    w.paragraph("Brandt L. Quality of care. Example Letters 2020.", size=7.5)
+    w.save()
+
+
+def wrapped_heading_paper(path: str) -> None:
+    """Numbered headings too long for the column, wrapped onto a second line in the same bold
+    style: once mid-phrase in lower case, once in title case; and two headings set as close."""
+    w = Writer(path)
+    w.title("Scoring Spoken Retellings", "Ada Okafor")
+
+    def head(*lines: str) -> None:
+        w._need(40)
+        w.y -= 8
+        for text in lines:
+            _line(w.c, w._x(), w.y, text, "Helvetica-Bold", 12)
+            w.y -= 14
+        w.y -= 4
+
+    head("1 Introduction")
+    w.paragraph(BODY)
+    head("2 Unsupervised generative automated", "scoring with word alignment")
+    w.paragraph(BODY)
+    head("3 Supervised Discriminative Scoring", "With Log-Linear Models")
+    w.paragraph(BODY)
+    head("APPENDIX", "A. RELATED WORK")  # two headings, the second opening with its own number
+    w.paragraph(BODY)
+    w.save()
+
+
+def _run_in(w: Writer, lead: str, rest: str, lead_font: str = "Times-Bold", more: tuple[str, ...] = ()) -> None:
+    """A paragraph whose first line opens with ``lead`` in ``lead_font`` and goes on in roman."""
+    w._need(14 * (1 + len(more)))
+    x = w._x()
+    number = lead.split(" ")[0] + " " if lead[:1].isdigit() else ""
+    _line(w.c, x, w.y, number)
+    x += w.c.stringWidth(number, "Times-Roman", 10)
+    _line(w.c, x, w.y, lead[len(number):], lead_font)
+    x += w.c.stringWidth(lead[len(number):] + " ", lead_font, 10)
+    _line(w.c, x, w.y, rest)
+    for text in more:
+        w.y -= 12.5
+        _line(w.c, w._x(), w.y, text)
+    w.y -= 20
+
+
+def runin_paper(path: str) -> None:
+    """Run-in headings of several kinds: an abstract opened by "Abstract." in another face,
+    numbered lead-ins that continue the scheme (one long), and bold lead-ins that are not
+    headings: a theorem's label, a caption's label, authors in the reference list, and a word
+    in another face that is no section name; acknowledgements run in in the body's own style."""
+    w = Writer(path)
+    w.title("Finding Influential Nodes", "Ada Okafor")
+    _run_in(w, "Abstract.", "We rank the nodes of a network", "Helvetica", ("by how far their influence spreads.",))
+    w.heading("1. Introduction")
+    w.paragraph(BODY)
+    _run_in(w, "NASA.", "The agency publishes networks", "Helvetica", ("of its own that we also study.",))
+    w.heading("2. Measures")
+    _run_in(w, "2.1. Degree.", "The degree of a node counts its", more=("neighbours in the graph.",))
+    _run_in(w, "2.2. Spread of influence by seeds and their neighbours in the graph.", "We count",
+            more=("all nodes reached from the seeds.",))
+    _run_in(w, "Lemma 1.", "The spread is submodular in the", more=("set of seeds chosen.",))
+    _run_in(w, "Figure 1.", "Spread of influence over time for", more=("all measures.",))
+    w.paragraph("Acknowledgements: we thank the reviewers for their comments on the first draft.")
+    w.heading("References")
+    _run_in(w, "Brandt L.", "Low-power sensing. Example Letters", more=("2020.",))
+    w.save()
+
+
+def caps_paper(path: str) -> None:
+    """No numbering, one heading font: sections in capitals, sub-sections in mixed case."""
+    w = Writer(path)
+    w.title("Selective Inhibitors by Fragment Design", "Ada Okafor")
+    for head in ("INTRODUCTION", "MATERIALS AND METHODS", "Modelling and synthesis", "Inhibition assays", "RESULTS"):
+        w.heading(head)
+        w.paragraph(BODY)
+    w.save()

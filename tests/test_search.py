@@ -6,9 +6,9 @@ from hypothesis import strategies as st
 
 from papershelf import Filters, SearchOptions
 from papershelf.errors import BadArgument
-from papershelf.store.vector_index import VectorIndex
 from papershelf.search.fusion import convex, rrf
 from papershelf.search.query import fts_query
+from papershelf.store.vector_index import VectorIndex
 
 from .conftest import EXAMPLES, HASH
 

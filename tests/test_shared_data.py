@@ -1,6 +1,7 @@
 """Real full texts from ../shared/data (skipped cleanly when the folder is absent)."""
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +23,7 @@ def test_docling_markdown_yields_one_object_per_caption(lib):
     report = lib.add([str(folder)])
     assert report.count("added") == 4 and not report.failed
     for f in report.files:
-        expected = _caption_labels(open(f.path, encoding="utf-8").read())
+        expected = _caption_labels(Path(f.path).read_text(encoding="utf-8"))
         got = [u.object_label for u in lib.store.paper_units(f.paper_id) if u.kind == "object"]
         assert sorted(got) == sorted(expected), f.path
         assert len(got) == len(set(got))

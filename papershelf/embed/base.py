@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -34,7 +34,8 @@ class Provider(Protocol):
 @dataclass(frozen=True)
 class ProviderSpec:
     """Which provider and model, plus options that change vectors (they enter the fingerprint)
-    and settings that do not (URLs, keys, batch sizes, retries)."""
+    and settings that do not (URLs, keys, batch sizes, retries, the local model's backend:
+    onnx and torch compute the same vectors, while its `quantize: int8` is an option)."""
 
     provider: str = DEFAULT_PROVIDER
     model: str | None = None
@@ -46,7 +47,7 @@ class ProviderSpec:
         return self.model or DEFAULT_MODELS.get(self.provider, "")
 
     def create(self) -> Provider:
-        opts = dict(self.options) | dict(self.settings)
+        opts: dict[str, Any] = dict(self.options) | dict(self.settings)
         if self.provider == "local":
             from .local import LocalProvider
 

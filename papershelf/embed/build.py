@@ -25,10 +25,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from ..errors import NotFound, PapershelfError
+from ..errors import NotFound, PapershelfError, ProviderCancelled, ProviderDown
 from ..models import UNIT_KINDS, BuildReport, Space, VectorRow, unit_kind
 from ..units import RETRIEVAL_POLICY_VERSION, TEXT_FORMAT, embedding_parts
 from .base import ProviderSpec, fingerprint, validate
@@ -36,6 +37,14 @@ from .windows import token_counter, windows
 
 Event = dict
 Vectors = list[np.ndarray]  # one (windows, dim) array per unit encoded
+CANCEL_GRACE = 1.0  # seconds a cancelled build waits for papers already being encoded
+
+
+def _bind(provider, cancel: threading.Event):
+    """Let a provider abandon its requests on cancel (an HTTP call to a hung server)."""
+    if hasattr(provider, "bind_cancel"):
+        provider.bind_cancel(cancel)
+    return provider
 
 
 @dataclass
@@ -79,8 +88,10 @@ def _prepare(store, space: Space, paper_id: str, force: bool) -> _Job | None:
 class _Encoder:
     """Turns units' (head, body) texts into window vectors with a thread's own provider."""
 
-    def __init__(self, factory: Callable[[], object], probe, dimension: int, batch_size: int, window: int | None):
+    def __init__(self, factory: Callable[[], object], probe, dimension: int, batch_size: int, window: int | None,
+                 cancel: threading.Event):
         self.factory, self.dimension, self.batch_size, self.window = factory, dimension, batch_size, window
+        self.cancel = cancel
         self._spare = [probe]  # the probe serves the first worker; every other worker gets its own instance
         self._local = threading.local()
         self._lock = threading.Lock()
@@ -89,7 +100,7 @@ class _Encoder:
         p = getattr(self._local, "provider", None)
         if p is None:
             with self._lock:
-                p = self._spare.pop() if self._spare else self.factory()
+                p = self._spare.pop() if self._spare else _bind(self.factory(), self.cancel)
             self._local.provider = p
         return p
 
@@ -138,6 +149,18 @@ class _Build:
                  cancel: threading.Event, emit: Callable[[Event], None]):
         self.store, self.space, self.encoder, self.report = store, space, encoder, report
         self.force, self.cancel, self.emit = force, cancel, emit
+        self.started = time.perf_counter()
+        self.units_total = 0  # indexable units of the selected papers (set by `run`)
+        self.units_done = 0
+
+    def progress(self) -> dict:
+        """Units and windows done so far, the rate, and the time left at that rate."""
+        elapsed = time.perf_counter() - self.started
+        rate = self.units_done / elapsed if elapsed > 0 and self.units_done else None
+        left = max(0, self.units_total - self.units_done)
+        return {"units_done": self.units_done, "units_total": self.units_total, "windows_done": self.report.windows,
+                "units_per_second": round(rate, 2) if rate else None,
+                "eta_seconds": round(left / rate, 1) if rate else None}
 
     def write(self, job: _Job, vectors: Vectors) -> None:
         # A unit's vector blob holds its windows' vectors back to back.
@@ -149,15 +172,25 @@ class _Build:
             self.report.units += len(job.texts)
             self.report.windows += n_windows
             self.report.reused += len(job.rows) - len(job.texts)
+        self.units_done += len(job.rows)
         self.emit({"event": "paper", "paper_id": job.paper_id, "status": "embedded", "units": len(job.texts),
-                   "windows": n_windows, "reused": len(job.rows) - len(job.texts)})
+                   "windows": n_windows, "reused": len(job.rows) - len(job.texts), **self.progress()})
 
     def fail(self, job: _Job, error: BaseException) -> None:
         reason = str(error) if isinstance(error, PapershelfError) else f"{type(error).__name__}: {error}"
         self.report.failed[job.paper_id] = reason
         self.store.record_embed_failure(self.space.id, job.paper_id, reason)
+        self.units_done += len(job.rows)
         self.emit({"event": "paper", "paper_id": job.paper_id, "status": "failed", "reason": reason,
-                   "units": len(job.texts)})
+                   "units": len(job.texts), **self.progress()})
+
+    def stop_untried(self, queue: list[str], reason: str) -> None:
+        """The provider is down: every paper not yet tried stays pending, with the reason."""
+        self.report.provider_down = reason
+        while queue:
+            pid = queue.pop()
+            self.report.failed[pid] = f"not tried, still pending: {reason}"
+            self.store.record_embed_failure(self.space.id, pid, self.report.failed[pid])
 
     def next_group(self, queue: list[str]) -> list[_Job]:
         """Prepare papers until their texts fill a batch (one paper may be larger)."""
@@ -177,10 +210,14 @@ class _Build:
             n += len(job.texts)
         return group
 
-    def collect(self, done: set[Future], in_flight: dict[Future, list[_Job]]) -> None:
+    def collect(self, done: set[Future], in_flight: dict[Future, list[_Job]], queue: list[str]) -> None:
         for fut in done:
             group = in_flight.pop(fut)
             for job, result in zip(group, fut.result()):
+                if isinstance(result, ProviderDown) and self.report.provider_down is None:
+                    self.stop_untried(queue, str(result))
+                if isinstance(result, ProviderCancelled):
+                    continue  # abandoned on Ctrl-C: stays pending, not a failure
                 if isinstance(result, BaseException):
                     self.fail(job, result)
                 else:
@@ -189,31 +226,60 @@ class _Build:
     def run(self, selected: list[str], workers: int, max_in_flight: int) -> None:
         queue = list(reversed(selected))
         in_flight: dict[Future, list[_Job]] = {}
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="papershelf-embed") as pool:
+        # Not `with`: leaving must never wait for a worker stuck in a provider call.
+        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="papershelf-embed")
+        give_up_at: float | None = None
+        try:
             while queue or in_flight:
                 while queue and len(in_flight) < max_in_flight and not self.cancel.is_set():
                     group = self.next_group(queue)
                     if group:
                         in_flight[pool.submit(self.encoder.group, group)] = group
-                if self.cancel.is_set() and queue:
-                    self.report.cancelled = True
+                if self.cancel.is_set():
+                    self.report.cancelled = self.report.cancelled or bool(queue)
                     queue.clear()
+                    give_up_at = give_up_at or time.monotonic() + CANCEL_GRACE
+                    if time.monotonic() > give_up_at:  # papers still encoding stay pending
+                        self.report.cancelled = self.report.cancelled or bool(in_flight)
+                        break
                 if in_flight:
-                    done, _ = wait(list(in_flight), timeout=0.25, return_when=FIRST_COMPLETED)
-                    self.collect(done, in_flight)
+                    done, _ = wait(list(in_flight), timeout=0.1 if self.cancel.is_set() else 0.25,
+                                   return_when=FIRST_COMPLETED)
+                    self.collect(done, in_flight, queue)
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _known_dimension(store, name: str, model: str, options: dict) -> int | None:
+    """The dimension of an existing space for this provider, model and options: a rerun
+    needs no probe call (a no-op rerun makes no provider call at all)."""
+    wanted = (name, model, TEXT_FORMAT, RETRIEVAL_POLICY_VERSION, options)
+    for s in reversed(store.spaces()):
+        if (s.provider, s.model, s.text_format, s.policy_version, s.options) == wanted:
+            return s.dimension
+    return None
 
 
 def _space_for(store, spec: ProviderSpec, probe) -> Space:
     """The space the probe's vectors belong to; windowing changes the vectors, so it is
     part of the space (and its fingerprint)."""
-    dimension = int(probe.dimension)
     options = dict(spec.options)
     options.pop("window_tokens", None)
     window = getattr(probe, "window_tokens", None)
     if window:
         options["window_tokens"] = int(window)
+    dimension = _known_dimension(store, probe.name, probe.model, options) or int(probe.dimension)
     fp = fingerprint(probe.name, probe.model, dimension, options)
     return store.ensure_space(fp, probe.name, probe.model, dimension, TEXT_FORMAT, RETRIEVAL_POLICY_VERSION, options)
+
+
+def _indexable_units(store, paper_ids: list[str]) -> int:
+    """How many units the selected papers hold: the total the progress and its ETA count toward."""
+    total = 0
+    for pid in paper_ids:
+        m = store.manifest(pid)
+        total += sum(m.indexable.values()) if m else 0
+    return total
 
 
 def _select(store, space: Space, paper_ids: list[str] | None, force: bool) -> tuple[list[str], int]:
@@ -236,25 +302,29 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
     t0 = time.perf_counter()
     emit = on_event or (lambda e: None)
     factory = provider_factory or spec.create
+    cancel = cancel or threading.Event()
     workers = max(1, int(workers))
     store.acquire_lock()
     try:
-        probe = factory()
+        probe = _bind(factory(), cancel)
         space = _space_for(store, spec, probe)
         # From now on status and `pending` describe this space, even mid-build.
         store.set_setting("embed.space_id", str(space.id))
         report = BuildReport(space)
         selected, report.skipped = _select(store, space, paper_ids, force)
         report.selected = len(selected)
+        units = _indexable_units(store, selected)
         emit({"event": "start", "space_id": space.id, "provider": space.provider, "model": space.model,
-              "dimension": space.dimension, "papers": len(selected), "skipped": report.skipped, "workers": workers})
+              "dimension": space.dimension, "papers": len(selected), "units": units, "skipped": report.skipped,
+              "workers": workers})
         # Texts per provider call: asked for, else what the provider prefers (a local model
         # sorts a call's texts by length, so big calls pad less; an HTTP API has a request cap).
-        batch = max(1, int(batch_size or dict(spec.settings).get("batch_size")
-                           or getattr(probe, "preferred_batch", 64)))
-        encoder = _Encoder(factory, probe, space.dimension, batch, space.window_tokens)
-        _Build(store, space, encoder, report, force, cancel or threading.Event(), emit).run(
-            selected, workers, max_in_flight or workers * 2)
+        settings: dict[str, Any] = dict(spec.settings)
+        batch = max(1, int(batch_size or settings.get("batch_size") or getattr(probe, "preferred_batch", None) or 64))
+        encoder = _Encoder(factory, probe, space.dimension, batch, space.window_tokens, cancel)
+        run = _Build(store, space, encoder, report, force, cancel, emit)
+        run.units_total = units
+        run.run(selected, workers, max_in_flight or workers * 2)
         report.pending_after = len(store.pending(space.id))
         report.complete = report.pending_after == 0 and store.mark_complete(space.id)
         report.space = store.get_space(space.id) or space

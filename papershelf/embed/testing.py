@@ -6,7 +6,10 @@ enough meaning for tests to check that vector search works end to end, while
 being exactly reproducible.  `FaultyProvider` wraps any provider to fail the
 Nth call, drop vectors for chosen texts, or add delay.  `EmbeddingServer` is a
 real OpenAI-compatible HTTP endpoint on 127.0.0.1 serving HashProvider vectors,
-for tests and benchmarks of the `openai` provider.
+for tests and benchmarks of the `openai` provider; it misbehaves on request:
+canned answers (`script`, then `outage` for every later request), a request
+that is never answered (`HANG`), a connection closed without an answer
+(`DROP`) or in the middle of one (`DROP_MID`), or the server stopping (`stop`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,10 @@ import numpy as np
 from ..errors import ProviderError
 
 _WORD = re.compile(r"\w+", re.U)
+
+HANG = "__hang__"  # accept the request, never answer (until the server stops)
+DROP = "__drop__"  # close the connection without a response
+DROP_MID = "__drop_mid__"  # send the headers and half the body, then close
 
 
 class HashProvider:
@@ -110,12 +117,15 @@ class EmbeddingServer:
     """``/v1/embeddings`` on 127.0.0.1: deterministic vectors after an optional delay;
     `script` holds canned (status, headers, body) answers served first."""
 
-    def __init__(self, dimension: int = 64, delay: float = 0.0):
+    def __init__(self, dimension: int = 64, delay: float = 0.0, port: int = 0):
         self.provider = HashProvider(dimension=dimension)
         self.delay = delay
-        self.script: list[tuple[int, dict, object]] = []  # (status, headers, body) served before normal answers
+        # (status, headers, body) or a fault marker (HANG, DROP, ...), served before normal answers
+        self.script: list[tuple[int, dict, object] | str] = []
+        self.outage: tuple[int, dict, object] | str | None = None  # served to every request once the script is out
         self.requests: list[dict] = []
         self.lock = threading.Lock()
+        self.stopping = threading.Event()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -126,13 +136,37 @@ class EmbeddingServer:
 
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if server.stopping.is_set():  # a dead server answers nothing, even on an open connection
+                    self.close_connection = True
+                    return
                 with server.lock:
                     server.requests.append({"path": self.path, "body": body,
                                             "auth": self.headers.get("Authorization"), "t": time.monotonic()})
-                    canned = server.script.pop(0) if server.script else None
-                if server.delay:
-                    time.sleep(server.delay)
-                if canned is not None:
+                    canned = server.script.pop(0) if server.script else server.outage
+                if server.delay and server.stopping.wait(server.delay):
+                    self.close_connection = True
+                    return
+                if canned == HANG:
+                    server.stopping.wait(60)  # bounded: the test's server stops long before
+                    self.close_connection = True
+                    return
+                if canned == DROP:
+                    self.close_connection = True
+                    return
+                if canned == DROP_MID:
+                    data = json.dumps({"data": [{"index": 0, "embedding": [0.5] * 64}]}).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data[:len(data) // 2])
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
+                status: int
+                headers: dict[str, str]
+                payload: object
+                if isinstance(canned, tuple):
                     status, headers, payload = canned
                     if callable(payload):
                         payload = payload(body)
@@ -151,7 +185,13 @@ class EmbeddingServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            allow_reuse_address = True
+
+            def handle_error(self, request, client_address):
+                pass  # clients killed mid-request (crash tests) are expected, not news
+
+        self.httpd = Server(("127.0.0.1", port), Handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -161,5 +201,12 @@ class EmbeddingServer:
         return self
 
     def __exit__(self, *exc):
+        self.stop()
+
+    def stop(self) -> None:
+        """Stop serving (a server dying mid-run): later requests are refused."""
+        if self.stopping.is_set():
+            return
+        self.stopping.set()
         self.httpd.shutdown()
         self.httpd.server_close()

@@ -7,6 +7,7 @@ line and a non-zero exit code, never a stack trace.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -19,19 +20,27 @@ from typing import Optional
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
-    TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
 from ..embed.base import DEFAULT_MODELS, ProviderSpec
 from ..errors import PapershelfError
-from ..library import Library
+from ..library import Library, default_library_path
 from ..models import Filters
 from ..search import MODES, SearchOptions
+from . import client
 
-app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_args_is_help=True, rich_markup_mode=None,
-                  help="papershelf: search your library of papers by words and by meaning.")
+app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_args_is_help=True,
+                  rich_markup_mode=None, help="papershelf: search your library of papers by words and by meaning.")
 bench_app = typer.Typer(no_args_is_help=True, help="Measure retrieval quality and speed.")
 app.add_typer(bench_app, name="bench")
 
@@ -123,77 +132,100 @@ def add(paths: list[str] = typer.Argument(..., help="Files or folders (recursive
     raise typer.Exit(1 if report.failed else 0)
 
 
-def _spec(lib: Library, provider: str | None, model: str | None, base_url: str | None,
-          batch_size: int | None, dimension: int | None, window_tokens: int | None = None) -> ProviderSpec:
+def _spec(lib: Library, provider: str | None = None, model: str | None = None, options: dict | None = None,
+          settings: dict | None = None) -> ProviderSpec:
+    """The library's configured spec changed as asked: options change the vectors (a new space),
+    settings don't (URLs, batch sizes, the local backend).  A value of None leaves it as it was."""
     current = lib.configured_spec()
-    if provider is None and model is None and base_url is None and batch_size is None and dimension is None \
-            and window_tokens is None:
+    options = {k: v for k, v in (options or {}).items() if v is not None}
+    settings = {k: v for k, v in (settings or {}).items() if v is not None}
+    if provider is None and model is None and not options and not settings:
         return current
     provider = provider or current.provider
     if model is None:
         model = current.model if provider == current.provider else DEFAULT_MODELS.get(provider)
-    settings = dict(current.settings) if provider == current.provider else {}
-    options = dict(current.options) if provider == current.provider and model == current.model_name else {}
-    if base_url:
-        settings["base_url"] = base_url
-    if batch_size:
-        settings["batch_size"] = batch_size
-    if dimension:
-        options["dimension"] = dimension
-    if window_tokens is not None:
-        options["window_tokens"] = window_tokens
-    return ProviderSpec(provider, model, tuple(sorted(options.items())), tuple(sorted(settings.items())))
+    kept_settings = dict(current.settings) if provider == current.provider else {}
+    kept_options = dict(current.options) if provider == current.provider and model == current.model_name else {}
+    return ProviderSpec(provider, model, tuple(sorted((kept_options | options).items())),
+                        tuple(sorted((kept_settings | settings).items())))
 
 
-def _do_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, papers: list[str] | None,
-              as_json: bool) -> int:
+@contextlib.contextmanager
+def _cancel_on_signals():
+    """Ctrl-C or SIGTERM sets the event the build watches (it writes what is encoded and stops);
+    a second one exits at once, whatever any thread is doing (every written paper is committed)."""
     cancel = threading.Event()
 
     def on_signal(signum, frame):
         if cancel.is_set():
-            raise KeyboardInterrupt
+            sys.stdout.flush()
+            sys.stderr.write("aborted\n")
+            os._exit(130)
         cancel.set()
         err.print("[yellow]stopping: writing the papers already encoded (Ctrl-C again to abort)[/yellow]")
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-    show = err.is_terminal and not as_json
-    bar = _progress(show, TextColumn("{task.fields[units]} units  {task.fields[rate]}"))
-    task = None
-
-    def on_event(e: dict):
-        nonlocal task
-        if as_json:
-            _dump(e)
-            sys.stdout.flush()
-        if e["event"] == "start":
-            if not as_json:
-                err.print(f"embedding {e['papers']} papers with {e['provider']}/{e['model']} "
-                          f"({e['dimension']}d, {e['workers']} workers); {e['skipped']} already embedded")
-            task = bar.add_task("embedding", total=e["papers"], units=0, rate="")
-        elif e["event"] == "paper" and task is not None:
-            t = bar.tasks[0]
-            units = t.fields["units"] + e.get("units", 0)
-            rate = f"{units / t.elapsed:.0f}/s" if t.elapsed else ""
-            bar.update(task, advance=1, units=units, rate=rate)
-
     try:
-        with bar:
-            report = lib.embed(spec, workers=workers, force=force, paper_ids=papers or None, cancel=cancel,
-                               on_event=on_event)
+        yield cancel
     finally:
         for s, h in old.items():
             signal.signal(s, h)
+
+
+class _EmbedProgress:
+    """Build events as NDJSON (--json) or as a Rich bar over units with rate and time left."""
+
+    def __init__(self, as_json: bool):
+        self.as_json = as_json
+        self.bar = _progress(err.is_terminal and not as_json,
+                             TextColumn("{task.fields[windows]} windows  {task.fields[rate]}"))
+        self.task: TaskID | None = None
+
+    def __call__(self, e: dict) -> None:
+        if self.as_json:
+            _dump(e)
+            sys.stdout.flush()
+        if e["event"] == "start":
+            if not self.as_json:
+                err.print(f"embedding {e['papers']} papers ({e.get('units', '?')} units) with "
+                          f"{e['provider']}/{e['model']} ({e['dimension']}d, {e['workers']} workers); "
+                          f"{e['skipped']} already embedded; lexical search already covers every paper added")
+            self.task = self.bar.add_task("embedding", total=e.get("units") or e["papers"], windows=0, rate="")
+        elif e["event"] == "paper" and self.task is not None:
+            rate = f"{e['units_per_second']:.1f} units/s" if e.get("units_per_second") else ""
+            self.bar.update(self.task, completed=e.get("units_done", 0), windows=e.get("windows_done", 0), rate=rate)
+
+
+def _print_build(d: dict) -> None:
+    out.print(f"embedded {d['embedded']} papers ({d['units']} units encoded as {d['windows']} windows, "
+              f"{d['reused']} reused) in {d['seconds']:.1f}s; {d['skipped']} already up to date; "
+              f"{len(d['failed'])} failed")
+    if d["units"] == 0 and not d["failed"]:
+        out.print("nothing to embed: every paper is up to date")
+    for pid, reason in d["failed"].items():
+        out.print(f"  [red]failed[/red] {escape(pid)}: {escape(reason)}")
+    if d["pending_after"]:
+        out.print(f"{d['pending_after']} papers still pending: run `papershelf embed` again")
+    if d.get("provider_down"):
+        err.print(f"[red]error:[/red] stopped: {escape(d['provider_down'])}")
+
+
+def _do_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, papers: list[str] | None,
+              as_json: bool) -> int:
+    progress = _EmbedProgress(as_json)
+    with _cancel_on_signals() as cancel:
+        try:
+            with progress.bar:
+                report = lib.embed(spec, workers=workers, force=force, paper_ids=papers or None, cancel=cancel,
+                                   on_event=progress)
+        except PapershelfError as e:
+            if not cancel.is_set():
+                raise
+            err.print(f"cancelled: {escape(str(e))}")  # e.g. Ctrl-C during the provider's first call
+            return 130
     d = report.to_dict()
     if not as_json:
-        out.print(f"embedded {d['embedded']} papers ({d['units']} units encoded as {d['windows']} windows, "
-                  f"{d['reused']} reused) "
-                  f"in {d['seconds']:.1f}s; {d['skipped']} already up to date; {len(d['failed'])} failed")
-        if d["units"] == 0 and not d["failed"]:
-            out.print("nothing to embed: every paper is up to date")
-        for pid, reason in d["failed"].items():
-            out.print(f"  [red]failed[/red] {escape(pid)}: {escape(reason)}")
-        if d["pending_after"]:
-            out.print(f"{d['pending_after']} papers still pending: run `papershelf embed` again")
+        _print_build(d)
     if cancel.is_set():
         if not as_json:
             err.print("cancelled: papers already encoded were written; the rest are pending")
@@ -216,12 +248,23 @@ def embed(force: bool = typer.Option(False, "--force", help="Re-embed every sele
               None, "--window-tokens", min=0,
               help="Embed long units as windows of this many tokens, scored by the best window "
                    "(local default 128; 0 = one truncated text per unit). A new value is a new space."),
+          backend: Optional[str] = typer.Option(
+              None, "--backend", help="local: onnx (default when onnxruntime is installed) or torch; same vectors."),
+          quantize: Optional[str] = typer.Option(
+              None, "--quantize", help="local: int8 weights (faster; its own space, see BENCHMARKS.md)."),
           paper: Optional[list[str]] = typer.Option(None, "--paper", help="Only these paper ids."),
           as_json: bool = typer.Option(False, "--json", help="NDJSON events and a final summary.")):
     """Embed pending papers (new, changed or damaged) into the current embedding space."""
     with _library(create=False) as lib:
-        spec = _spec(lib, provider, model, base_url, batch_size, dimension, window_tokens)
+        spec = _spec(lib, provider, model,
+                     {"dimension": dimension, "window_tokens": window_tokens, "quantize": quantize},
+                     {"base_url": base_url, "batch_size": batch_size, "backend": backend})
         code = _do_embed(lib, spec, workers, force, paper, as_json)
+    if code == 130:
+        # Workers may still be stuck in a provider call: exit without joining them.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
     raise typer.Exit(code)
 
 
@@ -234,8 +277,55 @@ def index(paths: list[str] = typer.Argument(..., help="Files or folders (recursi
     """Add papers and embed them: `add` then `embed` in one step."""
     with _library() as lib:
         report = _do_add(lib, paths, as_json, False, None)
-        code = _do_embed(lib, _spec(lib, provider, model, None, None, None), workers, False, None, as_json)
+        code = _do_embed(lib, _spec(lib, provider, model), workers, False, None, as_json)
+    if code == 130:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
     raise typer.Exit(code or (1 if report.failed else 0))
+
+
+@command()
+def watch(paths: list[str] = typer.Argument(..., help="Folders, files or a Zotero data directory."),
+          debounce: float = typer.Option(2.0, "--debounce", min=0.0,
+                                         help="Seconds a file must stay unchanged before it is read."),
+          no_embed: bool = typer.Option(False, "--no-embed", help="Only add and remove; embed later."),
+          provider: Optional[str] = typer.Option(None, "--provider", help=_PROVIDER_HELP),
+          model: Optional[str] = typer.Option(None, "--model"),
+          as_json: bool = typer.Option(False, "--json", help="One JSON object per change.")):
+    """Keep the library in step with folders: add, update, remove and embed as files change (Ctrl-C stops)."""
+    from ..watch import Watcher
+
+    missing = [p for p in paths if not os.path.exists(os.path.expanduser(p))]
+    if missing:
+        _fail(f"no such file or folder: {missing[0]}", 2)
+    stop = threading.Event()
+
+    def on_signal(signum, frame):
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+        err.print("[yellow]stopping: finishing the current paper (Ctrl-C again to abort)[/yellow]")
+
+    def log(event) -> None:
+        if as_json:
+            _dump(event.to_dict())
+        else:
+            out.print(escape(event.line()), highlight=False)
+        sys.stdout.flush()
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with _library() as lib:
+            spec = None if no_embed else _spec(lib, provider, model)
+            if not as_json:
+                err.print(f"watching {len(paths)} path(s) into {lib.path}; Ctrl-C stops")
+            Watcher(lib, paths, debounce=debounce, embed=not no_embed, spec=spec, log=log, stop=stop,
+                    cancel=stop).run()
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    raise typer.Exit(130)
 
 
 @command()
@@ -248,41 +338,65 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
            year_to: Optional[int] = typer.Option(None, "--year-to"),
            source: Optional[list[str]] = typer.Option(None, "--source", help="body_unit, object_unit, legacy_chunk."),
            kind: Optional[str] = typer.Option(None, "--kind", help="figure or table (objects only)."),
+           collection: Optional[list[str]] = typer.Option(None, "--collection",
+                                                          help="Only papers in this collection or below (any of)."),
+           tag: Optional[list[str]] = typer.Option(None, "--tag", help="Only papers with this tag (all of)."),
            fusion: str = typer.Option("convex", "--fusion", help="hybrid fusion: convex (normalized scores) or rrf."),
            rrf_k: float = typer.Option(60.0, "--rrf-k", help="Reciprocal-rank fusion constant."),
            lexical_weight: float = typer.Option(1.0, "--lexical-weight"),
            vector_weight: float = typer.Option(1.0, "--vector-weight"),
            explain: bool = typer.Option(False, "--explain", help="Show lexical and vector ranks and scores."),
+           no_server: bool = typer.Option(False, "--no-server",
+                                          help="Search in this process even when `papershelf serve` is running."),
            as_json: bool = typer.Option(False, "--json")):
-    """Search the library: body text, figures, tables and chunks."""
+    """Search the library: body text, figures, tables and chunks.
+
+    When `papershelf serve` runs for the same library, the search is asked of it (model and
+    vectors already loaded) and printed the same way; --no-server searches in-process."""
     sources = list(source or [])
     if kind and not sources:
         sources = ["object_unit"]
     filters = Filters(papers=list(paper or []), year_min=year_from, year_max=year_to, sources=sources,
-                      object_kind=kind)
+                      object_kind=kind, collections=list(collection or []), tags=list(tag or []))
     opts = SearchOptions(mode=mode, limit=limit, per_paper=per_paper, filters=filters, fusion=fusion, rrf_k=rrf_k,
                          lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain)
     opts.validate()  # before opening the library: a bad option is exit 2 whatever the library holds
-    with _library(create=False) as lib:
-        resp = lib.search(query, opts)
+    server = None if no_server else client.find_server(State.library or default_library_path())
+    if server is not None:
+        d = client.search(server, {"query": query, "mode": mode, "limit": limit, "per_paper": per_paper,
+                                   "paper": list(paper or []), "year_from": year_from, "year_to": year_to,
+                                   "source": list(source or []), "kind": kind, "fusion": fusion, "rrf_k": rrf_k,
+                                   "lexical_weight": lexical_weight, "vector_weight": vector_weight,
+                                   "explain": explain})
+    else:
+        with _library(create=False) as lib:
+            d = lib.search(query, opts).to_dict()
     if as_json:
-        _dump(resp.to_dict())
-        return
-    for n in resp.notices:
+        _dump(d)
+    else:
+        _print_search(d)
+
+
+def _print_search(d: dict) -> None:
+    """Print a search result from its JSON shape, so an answer from a server prints exactly as one
+    computed here."""
+    for n in d["notices"]:
         err.print(f"[yellow]note:[/yellow] {escape(n)}")
-    if not resp.results:
+    if not d["results"]:
         out.print("no results")
         return
-    for h in resp.results:
-        where = h.object_label or h.section_path or h.source
-        pages = f" p.{h.pages}" if h.pages else ""
-        year = f" ({h.year})" if h.year else ""
-        out.print(f"[bold]{h.rank}.[/bold] [cyan]{escape(h.title or h.paper_id)}[/cyan]{year}  "
-                  f"[dim]{h.source} · {escape(where)}{pages} · {h.unit_id}[/dim]")
-        out.print(_highlighted(h.snippet or ""), highlight=False)
-        if h.explain is not None:
-            x = h.explain.to_dict()
-            out.print(f"   [dim]score {h.to_dict()['score']} · lexical rank {x['lexical_rank']} "
+    for h in d["results"]:
+        where = h["object_label"] or h["section_path"] or h["source"]
+        pages = f" p.{h['pages']}" if h["pages"] else ""
+        year = f" ({h['year']})" if h["year"] else ""
+        out.print(f"[bold]{h['rank']}.[/bold] [cyan]{escape(h['title'] or h['paper_id'])}[/cyan]{year}  "
+                  f"[dim]{h['source']} · {escape(where)}{pages} · {h['unit_id']}[/dim]")
+        out.print(_highlighted(h["snippet"] or ""), highlight=False)
+        if h.get("zotero_link"):
+            out.print(f"   [dim]{h['zotero_link']}[/dim]")
+        x = h.get("explain")
+        if x is not None:
+            out.print(f"   [dim]score {h['score']} · lexical rank {x['lexical_rank']} "
                       f"({x['lexical_score']}) · vector rank {x['vector_rank']} ({x['vector_score']}"
                       + (f", window {x['vector_window'] + 1}" if x.get("vector_window") else "") + ")[/dim]")
 
@@ -398,6 +512,10 @@ def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
     out.print(f"[bold]{escape(d['title'] or d['id'])}[/bold]")
     facts = [d["id"], authors, str(d["year"] or ""), d["venue"] or "", d["source_path"] or ""]
     out.print(f"[dim]{escape(' · '.join(f for f in facts if f))}[/dim]")
+    if len(d["sources"]) > 1:
+        for src in d["sources"]:
+            role = "units from" if src["provides"] else "also in"
+            out.print(f"[dim]{role} {escape(src['path'])} ({src['format']})[/dim]")
     t = Table("unit", "section", "pages", "tokens")
     for s in d["sections"]:
         t.add_row(s["unit_id"].rsplit(":", 2)[-2] + ":" + s["unit_id"].rsplit(":", 1)[-1],
@@ -412,10 +530,21 @@ def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
 
 
 @command()
-def remove(paper_id: str = typer.Argument(...), as_json: bool = typer.Option(False, "--json")):
-    """Remove a paper and everything derived from it (units, index rows, vectors)."""
+def remove(paper_id: str = typer.Argument(..., help="A paper (id, prefix, citekey, DOI) or one of its files."),
+           as_json: bool = typer.Option(False, "--json")):
+    """Remove a paper and everything derived from it (units, index rows, vectors).
+
+    Given a file, remove only that source: the paper stays while another of its files remains."""
     with _library(create=False) as lib:
-        lib.remove(paper_id)
+        path = os.path.abspath(os.path.expanduser(paper_id))
+        if lib.store.source_record(path):
+            paper_id, remains = lib.remove_source(path)
+            if as_json:
+                _dump({"removed_source": path, "paper_id": paper_id, "paper_removed": not remains})
+            else:
+                out.print(f"removed {path} from {paper_id}" if remains else f"removed {paper_id} (its last source)")
+            return
+        paper_id = lib.remove(paper_id)
     if as_json:
         _dump({"removed": paper_id})
     else:
@@ -437,6 +566,27 @@ def list_papers(limit: int = typer.Option(50, "--limit", "-n"), as_json: bool = 
     out.print(t)
 
 
+@command()
+def serve(host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default)."),
+          port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port (0: any free port)."),
+          token: Optional[str] = typer.Option(None, "--token", envvar="PAPERSHELF_TOKEN",
+                                              help="Required from every request; needed beyond loopback."),
+          stop_after: Optional[float] = typer.Option(None, "--stop-after", hidden=True,
+                                                     help="Stop after this many seconds (tests, benchmarks).")):
+    """Serve the library: a web page and a JSON API (OpenAPI at /docs); `search` then asks it."""
+    from .http import serve as run_server
+
+    run_server(State.library or default_library_path(), host, port, token, stop_after)
+
+
+@command()
+def mcp():
+    """Serve the library to an AI agent over MCP (stdio): search, show, get_passage, list_papers, status."""
+    from .mcp import run_stdio
+
+    run_stdio(State.library or default_library_path())
+
+
 @bench_app.command("beir")
 @_guarded
 def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jsonl, queries*.jsonl, qrels*.tsv."),
@@ -447,6 +597,8 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
                model: Optional[str] = typer.Option(None, "--model"),
                window_tokens: Optional[int] = typer.Option(None, "--window-tokens", min=0,
                                                            help="As for `embed` (0 = one text per unit)."),
+               backend: Optional[str] = typer.Option(None, "--backend", help="As for `embed`: onnx or torch."),
+               quantize: Optional[str] = typer.Option(None, "--quantize", help="As for `embed`: int8."),
                workers: int = typer.Option(1, "--workers", "-w", min=1),
                max_queries: Optional[int] = typer.Option(None, "--max-queries", help="Only the first N queries."),
                keep: Optional[str] = typer.Option(None, "--keep", help="Build (or reuse) the library at this path."),
@@ -457,8 +609,9 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
     modes = list(mode or MODES)
     if any(m not in MODES for m in modes):
         _fail(f"--mode must be one of {', '.join(MODES)}", 2)
-    spec = ProviderSpec(provider or "local", model,
-                        (("window_tokens", window_tokens),) if window_tokens is not None else ())
+    options = {k: v for k, v in (("window_tokens", window_tokens), ("quantize", quantize)) if v is not None}
+    settings = {"backend": backend} if backend else {}
+    spec = ProviderSpec(provider or "local", model, tuple(sorted(options.items())), tuple(settings.items()))
     result = run_beir(folder, spec, modes, queries, qrels, workers, max_queries, keep,
                       log=(lambda s: None) if as_json else (lambda s: err.print(s)))
     if as_json:
@@ -467,7 +620,7 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
     t = Table("mode", "nDCG@10", "95% CI", "recall@100", "MRR@10", "p50 ms", "p95 ms")
     for r in result["results"]:
         lo, hi = r["ndcg@10_ci95"]
-        t.add_row(r["mode"], f"{r['ndcg@10']:.4f}", f"{lo:.3f}–{hi:.3f}", f"{r['recall@100']:.4f}", f"{r['mrr@10']:.4f}",
-                  f"{r['p50_ms']:.1f}", f"{r['p95_ms']:.1f}")
+        t.add_row(r["mode"], f"{r['ndcg@10']:.4f}", f"{lo:.3f}–{hi:.3f}", f"{r['recall@100']:.4f}",
+                  f"{r['mrr@10']:.4f}", f"{r['p50_ms']:.1f}", f"{r['p95_ms']:.1f}")
     out.print(f"{result['documents']} documents, {result['queries']} queries, {result['provider']}/{result['model']}")
     out.print(t)

@@ -3,19 +3,28 @@
 Readers are plain functions ``bytes -> Document`` registered by file
 extension in `READERS`; anything they raise as `IngestError` becomes one clear
 line in the `add` summary instead of a crash.
+
+Discovery and reading trust nothing about the file system: only regular files
+are read (a FIFO or device named ``*.md`` would block forever), symlink loops
+and dangling links get one line each, and a file name that is not valid UTF-8
+is carried as its *display name* (undecodable bytes shown as ``\\xNN``), which
+the store can hold and `real_path` maps back to the bytes on disk.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..document import Document
 from ..errors import IngestError
-from ..text import sha256_hex, slug
+from ..text import sha256_hex as sha256_hex  # re-exported: the source hash with a bibliography entry
+from ..text import slug
 from .markdown import parse_markdown
 
 MAX_TEXT_BYTES = 20 * 1024 * 1024
@@ -88,11 +97,54 @@ def supported(path: str) -> bool:
     return ext in READERS or ext in METADATA_EXTS
 
 
-def discover(paths: list[str]) -> Iterator[tuple[str, str | None]]:
-    """Yield (absolute path, problem) for every file to add.
+def display_path(path: str) -> str:
+    """The path as valid Unicode: undecodable bytes of a non-UTF-8 name become ``\\xNN``.
 
-    Folders are walked recursively, skipping hidden entries and files with no
-    reader; a file named explicitly with no reader is yielded with a problem.
+    Identity for every ordinary name; lossless for the others (see `real_path`)."""
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+_ESCAPED_BYTE = re.compile(rb"\\x([0-9a-f]{2})")
+
+
+def real_path(path: str) -> str:
+    """The on-disk path of a `display_path` (the same string unless it carries ``\\xNN`` escapes)."""
+    if "\\x" not in path or os.path.lexists(path):
+        return path
+    raw = _ESCAPED_BYTE.sub(lambda m: bytes([int(m.group(1), 16)]), path.encode("utf-8"))
+    return os.fsdecode(raw)
+
+
+def file_problem(path: str) -> str | None:
+    """Why `path` cannot be read as a paper (a loop, a dangling link, a FIFO...), or None for a regular file."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "symbolic link loop"
+        if os.path.islink(path):
+            return "broken symbolic link"
+        return f"cannot read: {e.strerror or e}"
+    if stat.S_ISREG(st.st_mode):
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        return "is a folder"
+    kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
+            else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "a special file")
+    return f"not a regular file: {kind}"
+
+
+def discover(paths: list[str]) -> Iterator[tuple[str, str | None]]:
+    """Yield (absolute display path, problem) for every file to add.
+
+    Folders are walked recursively (folder symlinks not followed, so no loop),
+    skipping hidden entries and files with no reader; a file named explicitly
+    with no reader, and anything that is not a readable regular file, is
+    yielded with a problem.
     """
     for p in paths:
         p = os.path.abspath(os.path.expanduser(p))
@@ -102,12 +154,13 @@ def discover(paths: list[str]) -> Iterator[tuple[str, str | None]]:
                 for name in sorted(files):
                     full = os.path.join(root, name)
                     if not name.startswith(".") and supported(full):
-                        yield full, None
-        elif os.path.exists(p):
+                        yield display_path(full), file_problem(full)
+        elif os.path.lexists(p):
             ext = os.path.splitext(p)[1].lower() or "(none)"
-            yield p, (None if supported(p) else f"unsupported file type {ext}")
+            problem = file_problem(p) or (None if supported(p) else f"unsupported file type {ext}")
+            yield display_path(p), problem
         else:
-            yield p, "no such file or folder"
+            yield display_path(p), "no such file or folder"
 
 
 @dataclass
@@ -121,23 +174,36 @@ class SourceFile:
         return os.path.splitext(self.path)[1].lower()
 
 
+def _read_regular(path: str, limit: int) -> bytes:
+    """At most `limit` + 1 bytes of a regular file.  Opened non-blocking and checked with
+    fstat *after* opening, so a FIFO swapped in after discovery cannot block the read."""
+    fd = os.open(real_path(path), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise IngestError(file_problem(real_path(path)) or "not a regular file")
+        if st.st_size > limit:
+            raise IngestError(f"file too large ({st.st_size / 2**20:.1f} MiB > {limit / 2**20:.0f} MiB limit; "
+                              "raise it with --max-size)")
+        return f.read(limit + 1)
+
+
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
     """Read a file's bytes and content hash (hash before parse: unchanged files are skipped)."""
     ext = os.path.splitext(path)[1].lower()
     limit = max_bytes or MAX_BYTES.get(ext, MAX_TEXT_BYTES)
     try:
-        size = os.path.getsize(path)
-        if size > limit:
-            raise IngestError(f"file too large ({size / 2**20:.1f} MiB > {limit / 2**20:.0f} MiB limit; "
-                              "raise it with --max-size)")
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
+        data = _read_regular(path, limit)
     except FileNotFoundError:
         raise IngestError("file disappeared before it could be read") from None
     except PermissionError:
         raise IngestError("permission denied") from None
     except IsADirectoryError:
         raise IngestError("is a folder") from None
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise IngestError("symbolic link loop") from None
+        raise IngestError(f"cannot read: {e.strerror or e}") from None
     if len(data) > limit:
         raise IngestError(f"file grew past the {limit / 2**20:.0f} MiB limit while being read")
     return SourceFile(path, data, hashlib.sha256(data).hexdigest())
@@ -150,11 +216,34 @@ def parse_source(src: SourceFile) -> Document:
     if not src.data.strip():
         raise IngestError("empty file: no text to index")
     try:
-        return reader(src.data)
+        doc = reader(src.data)
     except IngestError:
         raise
     except (ValueError, RecursionError, MemoryError) as e:
         raise IngestError(f"could not parse: {e}") from None
+    except Exception as e:  # noqa: BLE001 - one hostile file must not abort the other files' add
+        raise IngestError(f"could not parse ({type(e).__name__}: {e})") from None
+    if src.ext == ".pdf":
+        fill_from_pdf_meta(doc, src)
+    return doc
+
+
+def fill_from_pdf_meta(doc: Document, src: SourceFile) -> None:
+    """Year, DOI and venue the PDF states about itself, where the parser found none.
+
+    A bibliography or Zotero entry applied later still wins (`apply_metadata`)."""
+    from .pdf_meta import read_pdf_meta
+
+    try:
+        meta = read_pdf_meta(src.data, src.path)
+    except Exception:  # noqa: BLE001 - metadata is a bonus: it must never fail a paper
+        return
+    doc.year = doc.year or meta.year
+    doc.doi = doc.doi or meta.doi
+    doc.venue = doc.venue or meta.venue
+    doc.title = doc.title or meta.title
+    doc.authors = doc.authors or meta.authors
+    doc.arxiv_id = doc.arxiv_id or meta.arxiv_id
 
 
 def derive_paper_id(doc: Document, path: str) -> str:
@@ -163,4 +252,4 @@ def derive_paper_id(doc: Document, path: str) -> str:
         return re.sub(r"\s+", "-", doc.declared_id.strip())
     stem = os.path.splitext(os.path.basename(path))[0]
     name = slug(stem, 48).strip("-") or "paper"
-    return f"{name}-{hashlib.sha1(os.path.abspath(path).encode()).hexdigest()[:6]}"
+    return f"{name}-{hashlib.sha1(os.path.abspath(path).encode('utf-8', 'surrogateescape')).hexdigest()[:6]}"

@@ -81,8 +81,32 @@ def _heading_levels(headings: list[tuple[int, str]]) -> list[int]:
     return levels
 
 
-def parse_markdown(text: str) -> Document:
-    meta, body = _front_matter(text.replace("\r\n", "\n").replace("\r", "\n"))
+MAX_BLOCK_CHARS = 16_384  # a longer paragraph (a 5 MB line) becomes several blocks, cut at whitespace
+
+
+def _bounded(text: str, limit: int = MAX_BLOCK_CHARS) -> list[str]:
+    """`text` in pieces of at most `limit` characters, cut at whitespace where there is some.
+
+    Everything downstream (unit splitting, token estimates, snippets) then works on
+    bounded pieces, so one enormous line costs linear time, not quadratic."""
+    if len(text) <= limit:
+        return [text]
+    pieces: list[str] = []
+    start = 0
+    while start < len(text):
+        end = min(start + limit, len(text))
+        if end < len(text):
+            cut = max(text.rfind(" ", start, end), text.rfind("\n", start, end))
+            end = cut if cut > start + limit // 2 else end
+        piece = text[start:end].strip()
+        if piece:
+            pieces.append(piece)
+        start = end
+    return pieces
+
+
+def _new_document(meta: dict) -> Document:
+    """The bibliographic part of a Markdown paper: whatever its front matter says."""
     doc = Document(
         title=str(meta["title"]).strip() if meta.get("title") else None,
         authors=_as_authors(meta.get("authors", meta.get("author"))),
@@ -97,106 +121,127 @@ def parse_markdown(text: str) -> Document:
         if meta.get(key):
             doc.declared_id = str(meta[key]).strip()
             break
+    return doc
 
-    page: int | None = 1 if "\f" in body else None
-    blocks: list[Block] = []
-    para: list[str] = []
-    para_page = page
-    table: list[str] = []
-    in_fence = False
 
-    def flush_para():
-        nonlocal para
-        if para:
-            blocks.append(Block("text", "\n".join(para).strip(), page=para_page))
-            para = []
+class _Blocks:
+    """Turns lines into blocks: paragraphs, tables, headings, captions, with their pages."""
 
-    def flush_table():
-        nonlocal table
-        if table:
-            rows = []
-            for row in table:
-                cells = [c.strip() for c in row.strip().strip("|").split("|")]
-                if all(re.fullmatch(r":?-{1,}:?", c) or not c for c in cells):
-                    continue  # the |---|---| separator row
-                rows.append(" | ".join(c for c in cells))
-            if rows:
-                blocks.append(Block("table", "\n".join(rows), page=para_page))
-            table = []
+    def __init__(self, paged_by_form_feeds: bool):
+        self.page: int | None = 1 if paged_by_form_feeds else None
+        self.blocks: list[Block] = []
+        self.para: list[str] = []
+        self.para_page = self.page
+        self.table: list[str] = []
+        self.in_fence = False
 
-    lines = html.unescape(body).split("\n") if "&" in body else body.split("\n")
-    for i, raw in enumerate(lines):
-        # Form feeds may sit anywhere in a line: every one starts a new page.
-        if "\f" in raw:
-            pieces = raw.split("\f")
-            for n, piece in enumerate(pieces):
-                if n > 0:
-                    flush_para()
-                    flush_table()
-                    page = (page or 1) + 1
-                if piece.strip():
-                    if not para:
-                        para_page = page
-                    para.append(piece)
-            continue
-        line = raw.rstrip()
+    def flush_para(self) -> None:
+        if self.para:
+            for piece in _bounded("\n".join(self.para).strip()):
+                self.blocks.append(Block("text", piece, page=self.para_page))
+            self.para = []
+
+    def flush_table(self) -> None:
+        if not self.table:
+            return
+        rows = []
+        for row in self.table:
+            cells = [c.strip() for c in row.strip().strip("|").split("|")]
+            if all(re.fullmatch(r":?-{1,}:?", c) or not c for c in cells):
+                continue  # the |---|---| separator row
+            rows.append(" | ".join(c for c in cells))
+        if rows:
+            for piece in _bounded("\n".join(rows)):
+                self.blocks.append(Block("table", piece, page=self.para_page))
+        self.table = []
+
+    def flush(self) -> None:
+        self.flush_para()
+        self.flush_table()
+
+    def add_to_para(self, line: str) -> None:
+        if not self.para:
+            self.para_page = self.page
+        self.para.append(line)
+
+    def form_feeds(self, raw: str) -> None:
+        """Form feeds may sit anywhere in a line: every one starts a new page."""
+        for n, piece in enumerate(raw.split("\f")):
+            if n > 0:
+                self.flush()
+                self.page = (self.page or 1) + 1
+            if piece.strip():
+                self.add_to_para(piece)
+
+    def structure(self, line: str) -> bool:
+        """Fences, page markers, comments, table rows and headings; False for ordinary text."""
         if _FENCE.match(line):
-            in_fence = not in_fence
-            if not para:
-                para_page = page
-            para.append(line)
-            continue
-        if in_fence:
-            para.append(line)
-            continue
+            self.in_fence = not self.in_fence
+            self.add_to_para(line)
+            return True
+        if self.in_fence:
+            self.para.append(line)
+            return True
         pm = _PAGE_MARK.match(line)
         if pm:
-            flush_para()
-            flush_table()
-            page = int(pm.group(1))
-            continue
+            self.flush()
+            self.page = int(pm.group(1))
+            return True
         if _COMMENT.match(line):
-            continue
+            return True
         if line.lstrip().startswith("|"):
-            flush_para()
-            if not table:
-                para_page = page
-            table.append(line)
-            continue
-        flush_table()
-        hm = _ATX.match(line)
-        if hm and hm.group(2):
-            flush_para()
-            title = hm.group(2).strip().strip("*_").strip()
-            blocks.append(Block("heading", title, level=len(hm.group(1)), page=page))
-            continue
-        if _SETEXT.match(line) and len(para) == 1 and not CAPTION_RE.match(para[0]):
-            title = para[0].strip()
-            para = []
-            marks = 1 if line.lstrip().startswith("=") else 2
-            blocks.append(Block("heading", title, level=marks, page=page))
-            continue
-        if not line.strip():
-            flush_para()
-            continue
-        for im in _IMAGE.finditer(line):
-            # An image whose alt text or title is a caption is a caption block.
-            for candidate in (im.group("title"), im.group("alt")):
-                if candidate and CAPTION_RE.match(candidate):
-                    flush_para()
-                    blocks.append(Block("text", candidate.strip(), page=page))
-                    break
-        line_wo_images = _IMAGE.sub("", line)
-        if not line_wo_images.strip():
-            continue
-        if not para:
-            para_page = page
-        para.append(line_wo_images)
-    flush_para()
-    flush_table()
+            self.flush_para()
+            if not self.table:
+                self.para_page = self.page
+            self.table.append(line)
+            return True
+        self.flush_table()
+        return self.heading(line)
 
-    # Without front matter, a leading heading that is not a section name is the
-    # title, unless it is the only heading (then it is the one section).
+    def heading(self, line: str) -> bool:
+        hm = _ATX.match(line) if line.lstrip().startswith("#") else None
+        if hm and hm.group(2):
+            self.flush_para()
+            title = hm.group(2).strip().strip("*_").strip()
+            self.blocks.append(Block("heading", title, level=len(hm.group(1)), page=self.page))
+            return True
+        if len(self.para) == 1 and _SETEXT.match(line) and not CAPTION_RE.match(self.para[0]):
+            title = self.para[0].strip()
+            self.para = []
+            marks = 1 if line.lstrip().startswith("=") else 2
+            self.blocks.append(Block("heading", title, level=marks, page=self.page))
+            return True
+        return False
+
+    def text(self, line: str) -> None:
+        """Ordinary text; an image whose alt text or title is a caption is a caption block."""
+        if not line.strip():
+            self.flush_para()
+            return
+        if "![" in line:
+            for im in _IMAGE.finditer(line):
+                for candidate in (im.group("title"), im.group("alt")):
+                    if candidate and CAPTION_RE.match(candidate):
+                        self.flush_para()
+                        self.blocks.append(Block("text", candidate.strip(), page=self.page))
+                        break
+            line = _IMAGE.sub("", line)
+            if not line.strip():
+                return
+        self.add_to_para(line)
+
+    def feed(self, raw: str) -> None:
+        if "\f" in raw:
+            self.form_feeds(raw)
+            return
+        line = raw.rstrip()
+        if not self.structure(line):
+            self.text(line)
+
+
+def _title_and_levels(doc: Document, blocks: list[Block]) -> list[Block]:
+    """Without front matter, a leading heading that is not a section name is the title
+    (unless it is the only heading: then it is the one section); then heading levels."""
     if blocks and blocks[0].kind == "heading" and doc.title is None:
         first = blocks[0]
         more_headings = any(b.kind == "heading" for b in blocks[1:])
@@ -206,5 +251,16 @@ def parse_markdown(text: str) -> Document:
     headings = [b for b in blocks if b.kind == "heading"]
     for b, level in zip(headings, _heading_levels([(b.level, b.text) for b in headings])):
         b.level = level
-    doc.blocks = blocks
+    return blocks
+
+
+def parse_markdown(text: str) -> Document:
+    """Front matter, then blocks line by line, then the title and heading levels."""
+    meta, body = _front_matter(text.replace("\r\n", "\n").replace("\r", "\n"))
+    doc = _new_document(meta)
+    builder = _Blocks("\f" in body)
+    for raw in (html.unescape(body) if "&" in body else body).split("\n"):
+        builder.feed(raw)
+    builder.flush()
+    doc.blocks = _title_and_levels(doc, builder.blocks)
     return doc

@@ -18,18 +18,21 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..document import parse_year
+from ..document import Bibliographic, parse_year
 
 
-@dataclass
-class Meta:
-    citekey: str | None = None
+@dataclass(kw_only=True)
+class Meta(Bibliographic):
+    """A reference manager's entry for one file: its bibliographic facts and ids."""
+
     zotero_key: str | None = None
-    title: str | None = None
-    authors: list[str] = field(default_factory=list)
-    year: int | None = None
-    venue: str | None = None
-    doi: str | None = None
+    # From a Zotero data directory (ingest/zotero.py): kept on the paper, and notes and
+    # annotations become searchable units; part of the JSON, so an edit updates the paper.
+    collections: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    annotations: list[dict] = field(default_factory=list)  # text, comment, page
+    attachment_key: str | None = None
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, sort_keys=True, ensure_ascii=False)
@@ -71,10 +74,16 @@ def _bib_files(value: str, base: str) -> list[str]:
     return out
 
 
-def parse_bibtex(text: str, base: str) -> dict[str, Meta]:
+def parse_bibtex(text: str, base: str, entries: list[Meta] | None = None) -> dict[str, Meta]:
+    """Entries by the attachment paths they name; every entry (with or without files) is also
+    appended to `entries` when given, to match papers added before by DOI or title."""
     import bibtexparser
 
     library = bibtexparser.parse_string(text)
+    if not library.entries:
+        # Said rather than silently ignored: an export that yields nothing is usually a broken one.
+        bad = len(getattr(library, "failed_blocks", []) or [])
+        raise ValueError("no BibTeX entry could be parsed" + (f" ({bad} malformed blocks)" if bad else ""))
     out: dict[str, Meta] = {}
     for e in library.entries:
         f = {k.lower(): v.value for k, v in e.fields_dict.items()}
@@ -86,12 +95,14 @@ def parse_bibtex(text: str, base: str) -> dict[str, Meta]:
             venue=_clean_tex(f.get("journal") or f.get("booktitle") or f.get("journaltitle") or "") or None,
             doi=f.get("doi") or None,
         )
+        if entries is not None:
+            entries.append(meta)
         for path in _bib_files(f.get("file", ""), base):
             out[path] = meta
     return out
 
 
-def parse_csl_json(data, base: str) -> dict[str, Meta]:
+def parse_csl_json(data, base: str, entries: list[Meta] | None = None) -> dict[str, Meta]:
     items = data.get("items", []) if isinstance(data, dict) else data
     out: dict[str, Meta] = {}
     for it in items:
@@ -122,10 +133,17 @@ def parse_csl_json(data, base: str) -> dict[str, Meta]:
         paths = [a.get("path") or a.get("localPath") for a in it.get("attachments") or [] if isinstance(a, dict)]
         if isinstance(it.get("file"), str):
             paths += it["file"].split(";")
+        if entries is not None:
+            entries.append(meta)
         for p in paths:
             if p:
                 out[_resolve(base, p)] = meta
     return out
+
+
+def normalized_title(title: str | None) -> str:
+    """Lowercase letters and digits only: the same title typed, exported or extracted alike."""
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", (title or "").lower()).split())
 
 
 def is_metadata_json(data) -> bool:
@@ -133,3 +151,26 @@ def is_metadata_json(data) -> bool:
     if isinstance(data, list):
         return all(isinstance(x, dict) and ("type" in x or "title" in x or "itemType" in x) for x in data[:20])
     return isinstance(data, dict) and isinstance(data.get("items"), list) and "body_text" not in data
+
+
+def zotero_blocks(meta: Meta) -> list:
+    """The user's notes and PDF annotations as blocks after the paper's own text: a "Notes"
+    section, and an "Annotations" section with one subsection per page (its units carry the page).
+    Annotation text is prefixed ("Highlight:") so a highlighted caption is not read as a caption."""
+    from ..document import Block
+
+    blocks = []
+    if meta.notes:
+        blocks.append(Block("heading", "Notes", level=1))
+        blocks += [Block("text", note) for note in meta.notes]
+    if meta.annotations:
+        blocks.append(Block("heading", "Annotations", level=1))
+        page: int | None = -1  # none seen yet
+        for a in sorted(meta.annotations, key=lambda a: a.get("page") or 0):
+            if a.get("page") != page:
+                page = a.get("page")
+                blocks.append(Block("heading", f"p. {page}" if page else "no page", level=2))
+            parts = [f"Highlight: \u201c{a['text']}\u201d" if a.get("text") else "", f"Comment: {a['comment']}"
+                     if a.get("comment") else ""]
+            blocks.append(Block("text", " ".join(p for p in parts if p), page=page or None))
+    return blocks

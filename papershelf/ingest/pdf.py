@@ -1,204 +1,60 @@
-"""PDFs with pypdfium2: text runs with font size and weight -> lines -> blocks,
+"""PDFs with pypdfium2: text runs with font size and weight -> lines -> paragraphs -> blocks,
 in reading order, as the same `Document` every other reader produces.
 
 The layout analysis is deliberately small and explainable:
 
-* pdfium's text rectangles (runs of text on one line) carry position, font
-  size and boldness; runs on one baseline close together form a line.
+* pdfium's text rectangles carry position, font size and boldness; a text line
+  pdfium ran across two columns, or across two visual lines, is cut apart again.
 * Reading order: a page is cut into horizontal bands at every line that
   crosses the page's middle (titles, abstracts, wide figures); inside a band
   the left column is read before the right.  A one-column page is all
   full-width lines, so the same rule reads it top to bottom.
 * Running headers and footers (text in the top/bottom margin that repeats on
   several pages, digits ignored) and bare page numbers are dropped.
-* Lines join into blocks while the gap is small and the font stays the same;
-  end-of-line hyphens are repaired.
-* Headings are short lines that are numbered ("3.1 Data") or set larger or
-  bold than body text; the title is the largest text at the top of page 1.
+* Lines join into paragraphs while the gap is small, the font stays the same and
+  no first-line indent starts a new one; a paragraph that runs on into the next
+  column or page is joined again; end-of-line hyphens are repaired.
+* Which paragraphs are headings, and their levels, is `pdf_headings`' job:
+  numbering that continues the paper's scheme, standard names, and style relative
+  to this paper's body text.  The title is the largest text at the top of page 1.
 """
 
 from __future__ import annotations
 
-import ctypes
-import math
+import itertools
 import re
-from dataclasses import dataclass
 
 from ..document import Block, Document
-from .captions import CAPTION_RE, SECTION_NAMES
+from ..errors import IngestError
+from .captions import CAPTION_RE
+from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
+from .pdf_lines import Line, page_lines
 
-_NUMBERED = re.compile(r"^((?:\d+|[A-Z])(?:\.\d+)*)\.?\s+([A-Z][^\n]{1,90})$")
-_ROMAN_HEAD = re.compile(r"^([IVX]+)\.\s+([A-Z][^\n]{1,90})$")
 _DIGITS = re.compile(r"\d+")
+# A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
+# "A" may be the article starting a title's second line).
+_OWN_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.):]?|[A-Z](?:\.\d+)+[.):]?|(?:[IVX]+|[A-Z])[.):])\s+[A-Z]")
 _STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
-_PLAIN_HEADS = re.compile(rf"^({SECTION_NAMES})$", re.I)
+_FIRST_HEAD = re.compile(r"^(?:(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
+
+Page = tuple[list[Line], float, float]
 
 
-@dataclass
-class Line:
-    page: int
-    x0: float
-    top: float
-    x1: float
-    bottom: float
-    text: str
-    size: float
-    bold: bool
-
-    @property
-    def height(self) -> float:
-        return self.bottom - self.top
-
-
-def _clean(text: str) -> str:
-    # pdfium marks a hyphen it dropped when joining a hyphenated word with U+FFFE
-    # (or \x02): the word is whole again.  Elsewhere the mark is a real hyphen.
-    text = re.sub(r"(?<=[a-z])[\ufffe\x02]\s*(?=[a-z])", "", text)
-    text = text.replace("\ufffe", "-").replace("\x02", "-")
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def _font_size(raw, textpage, idx: int, matrix) -> float:
-    """The size text is shown at: the font size scaled by the text matrix (many PDFs set
-    ``Tf`` to 1 and scale with ``Tm``, so the bare font size says nothing)."""
-    size = raw.FPDFText_GetFontSize(textpage, idx)
-    if raw.FPDFText_GetMatrix(textpage, idx, ctypes.byref(matrix)):
-        scale = math.hypot(matrix.b, matrix.d) or math.hypot(matrix.a, matrix.c)
-        if scale > 0:
-            size *= scale
-    if size < 2.0:
-        # Scaled by a form's matrix that neither number shows: measure the glyph box
-        # (ascent to descent is ~1.15 em for common text fonts).
-        box = raw.FS_RECTF()
-        if raw.FPDFText_GetLooseCharBox(textpage, idx, ctypes.byref(box)):
-            size = max(size, abs(box.top - box.bottom) / 1.15)
-    return size
-
-
-def _bold(raw, textpage, idx: int) -> bool:
-    weight = raw.FPDFText_GetFontWeight(textpage, idx)
-    if weight >= 700:
-        return True
-    buf = ctypes.create_string_buffer(128)
-    flags = ctypes.c_int()
-    n = raw.FPDFText_GetFontInfo(textpage, idx, buf, 128, ctypes.byref(flags))
-    name = buf.raw[:max(0, n - 1)].decode("latin-1", "replace").lower()
-    return any(w in name for w in ("bold", "black", "heavy", "semibold", ".b"))
-
-
-def _u16(text: str) -> int:
-    """Length in UTF-16 code units, the unit of pdfium's text positions."""
-    return len(text.encode("utf-16-le")) // 2
-
-
-def _page_lines(page, number: int) -> tuple[list[Line], float, float]:
-    """Lines of a page from pdfium's own text (which inserts spaces and line breaks),
-    each with the union of its character boxes and the font of its first letter.
-
-    A line pdfium ran across both columns (same baseline) is split where the
-    horizontal gap between its character boxes is wide.
-    """
-    import pypdfium2.raw as raw
-
-    width, height = page.get_size()
-    rotation = page.get_rotation() % 360
-    # Text boxes come in unrotated PDF space (y up); lay them out as the page is shown.
-    w0, h0 = (height, width) if rotation in (90, 270) else (width, height)
-
-    def shown(left_, top_, right_, bottom_):
-        if rotation == 90:
-            return bottom_, left_, top_, right_
-        if rotation == 180:
-            return w0 - right_, bottom_, w0 - left_, top_
-        if rotation == 270:
-            return h0 - top_, w0 - right_, h0 - bottom_, w0 - left_
-        return left_, h0 - top_, right_, h0 - bottom_
-
-    tp = page.get_textpage()
-    matrix = raw.FS_MATRIX()
-    out: list[Line] = []
-    try:
-        text = tp.get_text_range()
-        left, bottom, right, top = (ctypes.c_double() for _ in range(4))
-        # pdfium's text is UTF-16: a character outside the BMP takes two text indices,
-        # so map each line's text position to pdfium's character index.
-        units16 = 0
-        to_char = raw.FPDFText_GetCharIndexFromTextIndex
-        for chunk in text.split("\r\n"):
-            start16 = units16
-            units16 += _u16(chunk) + 2
-            if not chunk.strip():
-                continue
-            stripped = chunk.strip()
-            lead16 = start16 + _u16(chunk[:len(chunk) - len(chunk.lstrip())])
-            first = to_char(tp.raw, lead16)
-            last = to_char(tp.raw, lead16 + _u16(stripped) - 1)
-            if first < 0 or last < first:
-                continue
-            n = raw.FPDFText_CountRects(tp.raw, first, last - first + 1)
-            boxes = []
-            for r in range(n):
-                raw.FPDFText_GetRect(tp.raw, r, left, top, right, bottom)
-                boxes.append(shown(left.value, top.value, right.value, bottom.value))
-            chunk = stripped
-            if not boxes:
-                continue
-            size = _font_size(raw, tp.raw, first, matrix)
-            # Bold only when the whole line is: a run-in heading ("Training We train ...")
-            # starts bold and goes on in roman.
-            bold = _bold(raw, tp.raw, first) and _bold(raw, tp.raw, last)
-            # Split at a wide gap between consecutive boxes (two columns on one baseline).
-            pieces = [[boxes[0]]]
-            for b in boxes[1:]:
-                if b[0] - pieces[-1][-1][2] > max(12.0, 2.5 * size):
-                    pieces.append([b])
-                else:
-                    pieces[-1].append(b)
-            if len(pieces) == 1:
-                parts = [chunk]
-            else:  # assign characters to pieces by their x position
-                parts = [""] * len(pieces)
-                bounds = [p[0][0] for p in pieces[1:]]
-                offset16 = lead16
-                for ch in chunk:
-                    cl, cb, cr, ct = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
-                    raw.FPDFText_GetCharBox(tp.raw, to_char(tp.raw, offset16), cl, cr, cb, ct)
-                    offset16 += _u16(ch)
-                    x = shown(cl.value, ct.value, cr.value, cb.value)[0]
-                    j = sum(x >= b - 1 for b in bounds)
-                    parts[j] += ch
-            for piece, part in zip(pieces, parts):
-                if part.strip():
-                    out.append(Line(number, min(b[0] for b in piece), min(b[1] for b in piece),
-                                    max(b[2] for b in piece), max(b[3] for b in piece),
-                                    _clean(part), round(size, 1), bold))
-    finally:
-        tp.close()
-    return out, width, height
+def _full_width(ln: Line, mid: float) -> bool:
+    """Crosses the gutter between the columns."""
+    return ln.x0 < mid - 8 and ln.x1 > mid + 8
 
 
 def _reading_order(lines: list[Line], width: float) -> list[list[Line]]:
     """Columns in reading order: a list of line runs, each one column of one band."""
     mid = width / 2
-    lines = sorted(lines, key=lambda ln: (round(ln.top), ln.x0))
     columns: list[list[Line]] = []
     left: list[Line] = []
     right: list[Line] = []
-
-    def flush():
-        nonlocal left, right
-        for col in (left, right):
-            if col:
-                columns.append(sorted(col, key=lambda ln: (ln.top, ln.x0)))
-        left, right = [], []
-
-    def full_width(ln: Line) -> bool:  # crosses the gutter
-        return ln.x0 < mid - 8 and ln.x1 > mid + 8
-
-    for ln in lines:
-        if full_width(ln):
-            flush()
-            if columns and full_width(columns[-1][-1]):
+    for ln in sorted(lines, key=lambda ln: (round(ln.top), ln.x0)):
+        if _full_width(ln, mid):
+            _flush_band(columns, left, right)
+            if columns and _full_width(columns[-1][-1], mid):
                 columns[-1].append(ln)  # consecutive full-width lines read as one run
             else:
                 columns.append([ln])
@@ -206,11 +62,27 @@ def _reading_order(lines: list[Line], width: float) -> list[list[Line]]:
             left.append(ln)
         else:
             right.append(ln)
-    flush()
+    _flush_band(columns, left, right)
+    for col in columns:
+        _mark_side_by_side(col)
     return columns
 
 
-def _repeating(pages: list[tuple[list[Line], float, float]]) -> set[str]:
+def _flush_band(columns: list[list[Line]], left: list[Line], right: list[Line]) -> None:
+    columns.extend(sorted(col, key=lambda ln: (ln.top, ln.x0)) for col in (left, right) if col)
+    left.clear()
+    right.clear()
+
+
+def _mark_side_by_side(column: list[Line]) -> None:
+    """Lines sharing a baseline with another line of the column (table cells, chart labels)."""
+    for a, b in itertools.pairwise(column):
+        overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+        if overlap > 0.5 * min(a.height, b.height):
+            a.alone = b.alone = False
+
+
+def _repeating(pages: list[Page]) -> set[str]:
     """Normalized texts of lines in the top/bottom margins that repeat on several pages."""
     seen: dict[str, set[int]] = {}
     for lines, _, height in pages:
@@ -237,33 +109,177 @@ def _join(lines: list[str]) -> str:
     return out.replace("\x02", "-").replace("\ufffe", "-").replace("\u00ad", "")
 
 
-def _is_heading(text: str, size: float, bold: bool, body: float) -> int | None:
-    """Heading level for a short standalone line, or None."""
-    words = text.split()
-    if not words or len(words) > 12 or len(text) > 100 or CAPTION_RE.match(text):
-        return None
-    unnumbered = re.sub(r"^(?:\d+|[A-Z]|[IVX]+)(?:\.\d+)*\.?\s+", "", text)
-    if sum(c.isalpha() for c in text) < 3 or re.search(r"[.!?]\s+[A-Za-z]", unnumbered):
-        return None  # a symbol, or a run-in heading followed by its paragraph
-    if text.endswith((".", ",", ";")) and not _PLAIN_HEADS.match(text.rstrip(".")):
-        return None
-    bigger = size >= body + 0.8
-    m = _NUMBERED.match(text) or _ROMAN_HEAD.match(text)
-    if m and (bold or bigger) and not re.match(r"^\d+(\.\d+)*\s+\d", text):
-        number = m.group(1)
-        return 1 + number.count(".")
-    if _PLAIN_HEADS.match(text.rstrip(".:")) and (bold or bigger or text.isupper()):
-        return 1
-    if (bigger or bold) and text[:1].isupper() and len(words) <= 8 and not text.endswith(":") and size >= body - 0.5:
-        return 2 if not bigger else 1
-    return None
+def _read_pages(pdf) -> list[Page]:
+    pages = []
+    for n in range(len(pdf)):
+        page = pdf[n]
+        try:
+            pages.append(page_lines(page, n + 1))
+        finally:
+            page.close()
+    return pages
+
+
+def _require_text(pages: list[Page]) -> None:
+    chars = sum(len(ln.text) for lines, _, _ in pages for ln in lines)
+    if chars < 40 * max(1, len(pages)) and chars < 400:
+
+        raise IngestError("no text layer: needs OCR")
+
+
+def _body_style(pages: list[Page]) -> BodyStyle:
+    """The size most text is set in, whether that text claims to be bold, and its face."""
+    sizes: dict[float, int] = {}
+    bold: dict[float, int] = {}
+    faces: dict[str, int] = {}
+    for lines, _, _ in pages:
+        for ln in lines:
+            sizes[ln.size] = sizes.get(ln.size, 0) + len(ln.text)
+            bold[ln.size] = bold.get(ln.size, 0) + len(ln.text) * ln.bold
+            faces[ln.face] = faces.get(ln.face, 0) + len(ln.text)
+    size = max(sizes, key=lambda s: sizes[s]) if sizes else 10.0
+    face = max(faces, key=lambda f: faces[f]) if faces else ""
+    return BodyStyle(size, bold.get(size, 0) > 0.5 * sizes.get(size, 1), face)
+
+
+def _kept(lines: list[Line], width: float, height: float, repeating: set[str]) -> list[Line]:
+    """The page without margin stamps, running headers and footers, and page numbers."""
+    kept = []
+    for ln in lines:
+        vertical = ln.height > 2 * max(1.0, ln.x1 - ln.x0)
+        if (vertical and (ln.x1 < 0.12 * width or ln.x0 > 0.88 * width)) or _STAMP.match(ln.text):
+            continue  # vertical margin text such as arXiv's identifier stamp
+        in_margin = ln.top < 0.09 * height or ln.bottom > 0.92 * height
+        if in_margin and (_DIGITS.sub("#", ln.text.lower()) in repeating or re.fullmatch(r"[\d\s\-–—|/ivx]+", ln.text)):
+            continue
+        if re.fullmatch(r"\d{1,4}", ln.text) and ln.bottom > 0.85 * height:
+            continue
+        kept.append(ln)
+    return kept
+
+
+def _take_title(kept: list[Line], height: float, body: float) -> tuple[str | None, list[Line]]:
+    """The largest text in the top half of page 1, and the page without it."""
+    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3]
+    if not top_half:
+        return None, kept
+    biggest = max(ln.size for ln in top_half)
+    if biggest < body + 1.5:
+        return None, kept
+    title_lines = [ln for ln in top_half if ln.size >= biggest - 0.5]
+    return " ".join(ln.text for ln in title_lines), [ln for ln in kept if ln not in title_lines]
+
+
+def _column_left(column: list[Line]) -> float:
+    """The column's left edge: where most of its lines start."""
+    starts: dict[int, int] = {}
+    for ln in column:
+        starts[round(ln.x0)] = starts.get(round(ln.x0), 0) + 1
+    common = max(starts, key=lambda x: starts[x])
+    return min(x for x in starts if x >= common - 2)
+
+
+def _breaks(prev: Line, ln: Line, left: float, body: BodyStyle, opens_heading: bool, prev_heading: bool,
+            block_len: int) -> bool:
+    """Does a new paragraph start at ``ln``?"""
+    pitch = ln.bottom - prev.bottom
+    if pitch > 1.75 * max(prev.size, 1.0) or pitch < -2 or abs(ln.size - prev.size) > 0.6:
+        return True
+    if CAPTION_RE.match(ln.text) or lead_in(ln) or (opens_heading and not prev_heading):
+        return True
+    if prev_heading and block_len == 1 and not prev.text.endswith(("-", "\x02")) \
+            and not _heading_goes_on(prev, ln, body, pitch):
+        return True
+    if ln.bold != prev.bold and (prev_heading or opens_heading):
+        return True
+    # A first-line indent after a sentence's end starts a paragraph.
+    indented = 0.6 * ln.size < ln.x0 - left < 4 * ln.size
+    return indented and prev.x0 - left < 0.6 * ln.size and prev.text.endswith((".", "!", "?", ":", '"', "”")) \
+        and ln.text[:1].isupper()
+
+
+def _heading_goes_on(prev: Line, ln: Line, body: BodyStyle, pitch: float) -> bool:
+    """A heading wrapped onto a second line: the next line is set close below in the same
+    heading style ("3.1 Representing and manipulating" / "visually-rich documents with magelib").  A line
+    that opens with its own section number ("APPENDIX" / "A. RELATED WORK") is a heading of its own."""
+    same_style = abs(ln.size - prev.size) < 0.3 and ln.bold == prev.bold and ln.face == prev.face
+    return same_style and strong(prev, body) and pitch < 1.5 * prev.size and not _OWN_NUMBER.match(ln.text)
+
+
+def _paragraphs(column: list[Line], body: BodyStyle) -> list[Para]:
+    """A column's lines cut into paragraphs."""
+    left = _column_left(column)
+    right = max(ln.x1 for ln in column)
+    paras: list[Para] = []
+    heading_like = [line_starts_heading(ln, body) for ln in column]
+    for i, ln in enumerate(column):
+        if i and not _breaks(column[i - 1], ln, left, body, heading_like[i], heading_like[i - 1], len(paras[-1].lines)):
+            paras[-1].lines.append(ln)
+            continue
+        gap = None if i == 0 else (ln.bottom - column[i - 1].bottom) / max(ln.size, 1.0)
+        centred = ln.x0 - left > 2 * ln.size and abs((ln.x0 + ln.x1) / 2 - (left + right) / 2) < 0.05 * (right - left)
+        paras.append(Para([ln], gap_above=gap, column_start=i == 0, indent=ln.x0 - left, centred=centred))
+    for p in paras:
+        p.text = _join([ln.text for ln in p.lines])
+    if paras:
+        paras[-1].column_end = True
+    return paras
+
+
+def _runs_on(a: Para, b: Para) -> bool:
+    """Paragraph ``b`` (top of a column) continues ``a`` (end of the previous column or page)."""
+    if not (a.column_end and b.column_start) or abs(a.first.size - b.first.size) > 0.6:
+        return False
+    end = a.text.rstrip()
+    if end.endswith((".", "!", "?", ":")) or CAPTION_RE.match(b.text) or lead_in(b.first):
+        return False
+    return b.text[:1].islower() or end.endswith(("-", ",", "\x02")) or b.text[:1] in "([" and not b.text[:2].isdigit()
+
+
+def _join_across_columns(paras: list[Para], body: BodyStyle) -> list[Para]:
+    """Join a paragraph cut by a column or page break; captions and figure text in between stay apart."""
+    out: list[Para] = []
+    open_para: Para | None = None
+    for p in paras:
+        if open_para is not None and _runs_on(open_para, p) and not line_starts_heading(p.first, body):
+            open_para.lines += p.lines
+            open_para.text = _join([open_para.text, p.text])
+            open_para.column_end = p.column_end
+            continue
+        out.append(p)
+        if p.column_end and not CAPTION_RE.match(p.text):
+            open_para = p
+        elif not (p.column_start and len(p.text) < 200 and open_para is not None):
+            open_para = None  # something other than a short float at a column's top: the paragraph ended
+    return out
+
+
+def _demote_front_matter(blocks: list[Block]) -> None:
+    """Large or bold lines between the title and the first real section heading (numbered, or a
+    standard name such as Abstract or Background) are the authors and their affiliations, not sections."""
+    for b in blocks:
+        if b.kind == "heading" and (b.page != 1 or _FIRST_HEAD.match(b.text) or is_standard(b.text)):
+            break
+        if b.kind == "heading":
+            b.kind, b.level = "text", 0
+
+
+def _authors(blocks: list[Block]) -> list[str]:
+    """Person names in the first-page text before the first heading."""
+    authors: list[str] = []
+    for b in blocks:
+        if b.kind == "heading" or b.page != 1 or len(authors) >= 12:
+            break
+        if len(b.text) < 160:
+            authors += [a for a in _names(b.text) if a not in authors]
+    return authors[:12]
 
 
 _NAME = re.compile(r"^[A-Z][\w'’\-.´`¨]*(?:\s+(?:[A-Z][\w'’\-.´`¨]*|van|von|de|der|da|di|le|la)){1,3}$")
 _NOT_NAME = re.compile(r"\b(universit\w*|institut\w*|department|school|college|laborator\w*|lab|research|science|"
                        r"sciences|division|center|centre|inc|corporation|google|microsoft|group|faculty|hospital|"
                        r"abstract|introduction|street|road|usa|germany|china|france|japan|india|canada|republic|kingdom|"
-                       r"states|health|america|proceedings|journal|conference)\b", re.I)
+                       r"states|health|america|proceedings|journal|conference)\b", re.IGNORECASE)
 
 
 def _names(text: str) -> list[str]:
@@ -274,105 +290,28 @@ def _names(text: str) -> list[str]:
 
 
 def parse_pdf_pages(pdf) -> Document:
-    pages = []
-    for n in range(len(pdf)):
-        page = pdf[n]
-        try:
-            lines, width, height = _page_lines(page, n + 1)
-        finally:
-            page.close()
-        pages.append((lines, width, height))
-    chars = sum(len(ln.text) for lines, _, _ in pages for ln in lines)
-    if chars < 40 * max(1, len(pages)) and chars < 400:
-        from . import IngestError
-
-        raise IngestError("no text layer: needs OCR")
-    sizes: dict[float, int] = {}
-    for lines, _, _ in pages:
-        for ln in lines:
-            sizes[ln.size] = sizes.get(ln.size, 0) + len(ln.text)
-    body = max(sizes, key=sizes.get) if sizes else 10.0
+    """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title."""
+    pages = _read_pages(pdf)
+    _require_text(pages)
+    body = _body_style(pages)
     repeating = _repeating(pages)
-
     doc = Document(source_format="pdf")
-    blocks: list[Block] = []
+    paras: list[Para] = []
     for lines, width, height in pages:
-        kept = []
-        for ln in lines:
-            vertical = (ln.bottom - ln.top) > 2 * max(1.0, ln.x1 - ln.x0)
-            if (vertical and (ln.x1 < 0.12 * width or ln.x0 > 0.88 * width)) or _STAMP.match(ln.text):
-                continue  # vertical margin text such as arXiv's identifier stamp
-            in_margin = ln.top < 0.09 * height or ln.bottom > 0.92 * height
-            if in_margin and (_DIGITS.sub("#", ln.text.lower()) in repeating or re.fullmatch(r"[\d\s\-–—|/ivx]+", ln.text)):
-                continue
-            if re.fullmatch(r"\d{1,4}", ln.text) and ln.bottom > 0.85 * height:
-                continue
-            kept.append(ln)
-        if not kept:
-            continue
-        if not doc.title and kept[0].page == 1:
-            top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3]
-            if top_half:
-                biggest = max(ln.size for ln in top_half)
-                if biggest >= body + 1.5:
-                    title_lines = [ln for ln in top_half if ln.size >= biggest - 0.5]
-                    doc.title = " ".join(ln.text for ln in title_lines)
-                    kept = [ln for ln in kept if ln not in title_lines]
+        kept = _kept(lines, width, height, repeating)
+        if kept and not doc.title and kept[0].page == 1:
+            doc.title, kept = _take_title(kept, height, body.size)
         for column in _reading_order(kept, width):
-            current: list[Line] = []
-
-            def flush():
-                if not current:
-                    return
-                text = _join([c.text for c in current])
-                level = _is_heading(text, current[0].size, current[0].bold, body) if len(current) <= 2 else None
-                if level:
-                    blocks.append(Block("heading", text, level=level, page=current[0].page))
-                else:
-                    blocks.append(Block("text", text, page=current[0].page))
-                current.clear()
-
-            for ln in column:
-                if current:
-                    prev = current[-1]
-                    # Baseline to baseline: leading is ~1.2x the font size; more is a paragraph gap.
-                    pitch = ln.bottom - prev.bottom
-                    new_block = (
-                        pitch > 1.75 * max(prev.size, 1.0) or pitch < -2
-                        or abs(ln.size - prev.size) > 0.6
-                        or CAPTION_RE.match(ln.text) is not None
-                        or (_is_heading(ln.text, ln.size, ln.bold, body) is not None
-                            and _is_heading(prev.text, prev.size, prev.bold, body) is None)
-                        or _is_heading(prev.text, prev.size, prev.bold, body) is not None and len(current) == 1
-                        and ln.size <= prev.size and not prev.text.endswith(("-", "\x02"))
-                    )
-                    if new_block:
-                        flush()
-                current.append(ln)
-            flush()
-    # Large or bold lines between the title and the first real section heading are
-    # the authors and their affiliations, not sections.
-    for b in blocks:
-        if b.kind == "heading" and (b.page != 1 or _PLAIN_HEADS.match(b.text.rstrip(".:"))
-                                    or _NUMBERED.match(b.text) or _ROMAN_HEAD.match(b.text)):
-            break
-        if b.kind == "heading":
-            b.kind, b.level = "text", 0
-    # The first-page text before the first heading holds the authors.
+            paras += _paragraphs(column, body)
+    blocks = to_blocks(_join_across_columns(paras, body), body)
+    _demote_front_matter(blocks)
     if doc.title:
-        authors: list[str] = []
-        for b in blocks:
-            if b.kind == "heading" or b.page != 1 or len(authors) >= 12:
-                break
-            if len(b.text) < 160:
-                authors += [a for a in _names(b.text) if a not in authors]
-        doc.authors = authors[:12]
+        doc.authors = _authors(blocks)
     doc.blocks = blocks
     return doc
 
 
 def read_pdf(data: bytes) -> Document:
-    from . import IngestError
 
     head = data[:1024]
     if b"%PDF" not in head:
@@ -385,10 +324,17 @@ def read_pdf(data: bytes) -> Document:
         msg = str(e)
         if "password" in msg.lower() or "security" in msg.lower():
             raise IngestError("encrypted PDF: needs a password") from None
+        # PDFium refuses an empty page tree without an error of its own ("Success", or a stale one);
+        # a file cut short (no %%EOF at its end) is damaged whatever its first pages said.
+        complete = data.rstrip().endswith(b"%%EOF")
+        if msg.rstrip(".) ").endswith("Success") or (complete and not re.search(rb"/Type\s*/Page(?!s)", data)):
+            raise IngestError("PDF has no pages") from None
         raise IngestError(f"damaged or truncated PDF ({msg})") from None
     try:
         if len(pdf) == 0:
             raise IngestError("PDF has no pages")
         return parse_pdf_pages(pdf)
+    except pdfium.PdfiumError as e:  # a page that cannot be loaded: damaged inside, not at the header
+        raise IngestError(f"damaged PDF ({e})") from None
     finally:
         pdf.close()

@@ -100,9 +100,7 @@ def _jats_children(el, depth: int, blocks: list[Block]) -> None:
                 _jats_float(f, blocks)
         elif tag in ("fig", "table-wrap"):
             _jats_float(child, blocks)
-        elif tag in ("fig-group", "table-wrap-group", "list", "boxed-text", "disp-quote"):
-            _jats_children(child, depth, blocks)
-        elif tag == "list-item":
+        elif tag in ("fig-group", "table-wrap-group", "list", "boxed-text", "disp-quote") or tag == "list-item":
             _jats_children(child, depth, blocks)
 
 

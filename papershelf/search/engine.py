@@ -23,7 +23,7 @@ from ..units import Unit
 from .fusion import cap_per_paper, convex, ranked, rrf
 from .options import SearchOptions
 from .query import fts_query, query_terms
-from .snippets import make_snippet, pages_of
+from .snippets import make_snippet, pages_of, zotero_link
 
 # vector_fn(query, depth, filters) -> hits, or raises VectorUnavailable with the notice to show.
 VectorFn = Callable[..., list[VectorHit]]
@@ -139,6 +139,8 @@ def _hits(store, query: str, match: str | None, picked: list[str], scores: dict[
             authors=paper.authors, year=paper.year, unit_id=uid, section_path=unit.section_path,
             pages=pages_of(unit), object_kind=unit.object_kind, object_label=unit.object_label,
             caption=unit.caption_text if unit.kind == "object" else None, snippet=snippet,
+            tags=list(paper.tags), collections=list(paper.collections),
+            zotero_link=zotero_link(paper.zotero_attachment, pages_of(unit)) if paper.zotero_attachment else None,
             explain=_explain(uid, got) if opts.explain else None))
     return hits
 

@@ -30,21 +30,21 @@ class SearchOptions:
     explain: bool = False
     snippets: bool = True  # off for evaluation runs that only need the ranking
 
-    def validate(self) -> None:
-        """BadArgument (exit code 2, HTTP 400) for options no search can honour."""
+    def validate(self) -> SearchOptions:
+        """Refuse options no search can honour (BadArgument: exit code 2, HTTP 400), so a bad number
+        never becomes an overflow, a division by zero, or NaN/Infinity in the JSON output."""
         if self.mode not in MODES:
-            raise BadArgument(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+            raise BadArgument(f"--mode must be one of {', '.join(MODES)}, not {self.mode!r}")
         if self.fusion not in FUSIONS:
-            raise BadArgument(f"fusion must be one of {', '.join(FUSIONS)}, not {self.fusion!r}")
-        for name in ("limit", "per_paper", "depth"):
-            if not 1 <= getattr(self, name) <= 10_000:
-                raise BadArgument(f"{name} must be between 1 and 10000, not {getattr(self, name)}")
-        for name in ("rrf_k", "lexical_weight", "vector_weight"):
-            value = getattr(self, name)
-            if not math.isfinite(value) or value < 0:
-                raise BadArgument(f"{name.replace('_', '-')} must be a finite number ≥ 0, not {value}")
-        if self.rrf_k == 0 and self.fusion == "rrf":
-            raise BadArgument("rrf-k must be greater than 0")
-        if not all(math.isfinite(w) and w >= 0 for w in self.field_weights):
-            raise BadArgument("field weights must be finite numbers ≥ 0")
+            raise BadArgument(f"--fusion must be one of {', '.join(FUSIONS)}, not {self.fusion!r}")
+        for name, count in (("--limit", self.limit), ("--per-paper", self.per_paper), ("depth", self.depth)):
+            if not isinstance(count, int) or not 1 <= count <= 1_000_000:
+                raise BadArgument(f"{name} must be a whole number from 1 to 1000000, not {count}")
+        numbers = [("--rrf-k", self.rrf_k), ("--lexical-weight", self.lexical_weight),
+                   ("--vector-weight", self.vector_weight)]
+        numbers += [("field weight", w) for w in self.field_weights]
+        for name, value in numbers:
+            if not isinstance(value, (int, float)) or not math.isfinite(value) or not 0 <= value <= 1e6:
+                raise BadArgument(f"{name} must be a finite number from 0 to 1000000, not {value}")
         self.filters.validate()
+        return self

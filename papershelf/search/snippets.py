@@ -36,3 +36,9 @@ def pages_of(unit) -> str | None:
     if unit.page_end is None or unit.page_end == unit.page_start:
         return str(unit.page_start)
     return f"{unit.page_start}-{unit.page_end}"
+
+
+def zotero_link(attachment_key: str, pages: str | None) -> str:
+    """Opens the PDF in Zotero at the hit's first page."""
+    page = re.match(r"\d+", pages or "")
+    return f"zotero://open-pdf/library/items/{attachment_key}" + (f"?page={page.group()}" if page else "")

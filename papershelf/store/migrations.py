@@ -52,7 +52,7 @@ _UNIT_COMMON = """
 
 @migration
 def m001_papers_units_fts(db: sqlite3.Connection) -> None:
-    run_script(db, 
+    run_script(db,
         f"""
         CREATE TABLE papers (
             id TEXT PRIMARY KEY,
@@ -119,7 +119,7 @@ def m001_papers_units_fts(db: sqlite3.Connection) -> None:
 
 @migration
 def m002_embedding_spaces(db: sqlite3.Connection) -> None:
-    run_script(db, 
+    run_script(db,
         """
         CREATE TABLE spaces (
             id INTEGER PRIMARY KEY,
@@ -177,3 +177,79 @@ def m002_embedding_spaces(db: sqlite3.Connection) -> None:
         );
         """
     )
+
+
+@migration
+def m003_paper_labels(db: sqlite3.Connection) -> None:
+    """Tags and collections (full "Parent/Child" paths) a reference manager gives a paper, and
+    the Zotero attachment its file is, for search filters and zotero://open-pdf links."""
+    run_script(db,
+        """
+        CREATE TABLE paper_tags (
+            paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+            tag TEXT NOT NULL,
+            PRIMARY KEY (paper_id, tag)
+        );
+        CREATE INDEX paper_tags_tag ON paper_tags(tag COLLATE NOCASE);
+        CREATE TABLE paper_collections (
+            paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            PRIMARY KEY (paper_id, path)
+        );
+        CREATE TABLE paper_zotero (
+            paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
+            attachment_key TEXT NOT NULL
+        );
+        -- Bibliographic metadata once applied to a file (a .bib added later, a Zotero item):
+        -- re-adding the file alone keeps it instead of falling back to what the parser saw.
+        CREATE TABLE source_metadata (
+            source_path TEXT PRIMARY KEY,
+            meta TEXT NOT NULL
+        );
+        """
+    )
+
+
+
+@migration
+def m004_paper_sources(db: sqlite3.Connection) -> None:
+    """Every file a paper comes from (one paper per work): the best one provides the units
+    (`papers.source_path`), the others wait here to take over when it goes.  Match keys (DOI,
+    arXiv id, normalized title + first author's surname, year) find the work a new file belongs to.
+    Existing papers get their one source row, keyed by what the paper record holds."""
+    import json
+
+    from ..works import title_key
+
+    run_script(db,
+        """
+        CREATE TABLE paper_sources (
+            source_path TEXT PRIMARY KEY,
+            paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+            source_format TEXT,
+            source_hash TEXT,
+            source_size INTEGER,
+            source_mtime REAL,
+            priority INTEGER NOT NULL DEFAULT 0,
+            doi TEXT,
+            arxiv_id TEXT,
+            title_key TEXT,
+            year INTEGER,
+            added_at REAL NOT NULL
+        );
+        CREATE INDEX paper_sources_paper ON paper_sources(paper_id);
+        CREATE INDEX paper_sources_doi ON paper_sources(doi);
+        CREATE INDEX paper_sources_arxiv ON paper_sources(arxiv_id);
+        CREATE INDEX paper_sources_title ON paper_sources(title_key);
+        INSERT INTO paper_sources(source_path, paper_id, source_format, source_hash, source_size, priority, doi,
+                                  year, added_at)
+            SELECT source_path, id, source_format, source_hash, source_size,
+                   CASE WHEN source_format IN ('jats', 'tei', 's2orc', 'markdown') THEN 2
+                        WHEN source_format IN ('pdf', 'text') THEN 1 ELSE 0 END,
+                   lower(doi), year, added_at
+            FROM papers WHERE source_path IS NOT NULL;
+        """
+    )
+    keys = [(title_key(title, json.loads(authors or "[]")), path)
+            for path, title, authors in db.execute("SELECT source_path, title, authors FROM papers").fetchall()]
+    db.executemany("UPDATE paper_sources SET title_key=? WHERE source_path=?", keys)

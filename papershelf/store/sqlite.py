@@ -4,6 +4,13 @@
 One connection in autocommit mode; every write goes through `transaction()`
 (``BEGIN IMMEDIATE``), and every paper is written or removed in exactly one
 transaction, so a reader in another process never sees half a paper.
+
+A library whose file or folder is not writable opens read-only (``mode=ro``,
+or ``immutable=1`` when even the folder is read-only, since WAL then cannot
+create its shared-memory file): reading commands work, writes raise
+`ReadOnlyLibrary`.  A full disk or an I/O error during a write rolls the
+transaction back and raises `StorageError`: one line for the user, the
+library as it was before that transaction.
 """
 
 from __future__ import annotations
@@ -13,9 +20,10 @@ import os
 import sqlite3
 import threading
 import time
+import urllib.parse
 from contextlib import contextmanager
 
-from ..errors import LibraryFileError
+from ..errors import LibraryFileError, PapershelfError, ReadOnlyLibrary, StorageError
 from ..models import (
     UNIT_KINDS,
     Filters,
@@ -24,6 +32,7 @@ from ..models import (
     LibraryStatus,
     Manifest,
     Paper,
+    PaperSource,
     PaperSummary,
     UnitKind,
 )
@@ -40,6 +49,25 @@ UNIT_COLUMNS = {
     "object": _COMMON + ["object_kind", "object_label", "caption_text", "nearby_body_text", "table_text"],
     "chunk": _COMMON,
 }
+# paper_sources columns and the PaperSource fields they hold, in the same order.
+_SOURCE_COLUMNS = ["source_path", "paper_id", "source_format", "source_hash", "source_size", "source_mtime",
+                   "priority", "doi", "arxiv_id", "title_key", "year", "added_at"]
+_SOURCE_FIELDS = ["path", "paper_id", "format", "hash", "size", "mtime", "priority", "doi", "arxiv_id", "title_key",
+                  "year", "added_at"]
+
+_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
+
+
+def _primary_code(e: sqlite3.Error) -> int:
+    return getattr(e, "sqlite_errorcode", 0) & 0xFF
+
+
+def _writable(path: str) -> bool:
+    """Can this process write the file and create its -wal/-shm files beside it?"""
+    folder = os.path.dirname(path) or "."
+    return os.access(path, os.W_OK) and os.access(folder, os.W_OK)
+
+
 _PAPER_COLUMNS = ["id", "title", "authors", "year", "venue", "doi", "citekey", "source_path",
                   "source_hash", "source_format", "source_size"]
 
@@ -65,14 +93,53 @@ class SQLiteStore(VectorTables):
         if not exists:
             os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
         self._lock = threading.RLock()
+        self.read_only = exists and not _writable(self.path)
         try:
-            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-            self.db.row_factory = sqlite3.Row
-            self._check_and_migrate(exists)
+            self._open(exists)
+        except sqlite3.OperationalError as e:
+            if not exists or self.read_only or _primary_code(e) not in (_SQLITE_READONLY, _SQLITE_CANTOPEN):
+                raise self._open_error(e, exists) from None
+            self.db.close()
+            self.read_only = True  # writable by permission bits, yet refused (e.g. a read-only mount)
+            try:
+                self._open(exists)
+            except sqlite3.DatabaseError as e2:
+                raise self._open_error(e2, exists) from None
         except sqlite3.DatabaseError as e:
-            raise LibraryFileError(f"{self.path} is not a papershelf library ({e})") from None
+            raise self._open_error(e, exists) from None
 
     # -- connection and schema -------------------------------------------------
+
+    def _open(self, exists: bool) -> None:
+        if self.read_only:
+            target = "file:" + urllib.parse.quote(self.path) + "?mode=ro"
+            if not os.access(os.path.dirname(self.path) or ".", os.W_OK) and not os.path.exists(self.path + "-wal"):
+                target += "&immutable=1"  # no -shm can be created, and no WAL holds newer pages
+            self.db = sqlite3.connect(target, uri=True, timeout=30, isolation_level=None, check_same_thread=False)
+        else:
+            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        self.db.row_factory = sqlite3.Row
+        self._check_and_migrate(exists)
+
+    def _open_error(self, e: sqlite3.Error, exists: bool) -> PapershelfError:
+        code = _primary_code(e)
+        if not exists and code in (_SQLITE_CANTOPEN, _SQLITE_READONLY):
+            return LibraryFileError(f"cannot create a library at {self.path}: the folder is not writable ({e})")
+        if code in (_SQLITE_FULL, _SQLITE_IOERR):
+            return StorageError(f"disk full or not writable: {self.path} ({e})")
+        if code == _SQLITE_CANTOPEN:
+            return LibraryFileError(f"cannot open the library {self.path} ({e})")
+        return LibraryFileError(f"{self.path} is not a papershelf library ({e})")
+
+    def _write_error(self, e: sqlite3.Error) -> Exception:
+        """A storage failure as one line for the user; any other SQLite error unchanged."""
+        code = _primary_code(e)
+        if code in (_SQLITE_FULL, _SQLITE_IOERR):
+            return StorageError(f"disk full or not writable: {self.path} ({e}); the last change was rolled back, "
+                                "the library is intact")
+        if code == _SQLITE_READONLY:
+            return ReadOnlyLibrary(f"{self.path} is read-only ({e}): this command needs to write to it")
+        return e
 
     def _check_and_migrate(self, existed: bool) -> None:
         db = self.db
@@ -86,6 +153,12 @@ class SQLiteStore(VectorTables):
                 f"{self.path} was written by a newer papershelf (schema {version}, this one knows "
                 f"{len(MIGRATIONS)}): upgrade papershelf to open it"
             )
+        if self.read_only:
+            if version < len(MIGRATIONS):
+                raise ReadOnlyLibrary(f"{self.path} needs an upgrade (schema {version} to {len(MIGRATIONS)}) "
+                                      "but is read-only: open it once where it is writable")
+            db.execute("PRAGMA query_only=ON")
+            return
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA busy_timeout=30000")
         db.execute("PRAGMA foreign_keys=ON")
@@ -105,22 +178,41 @@ class SQLiteStore(VectorTables):
 
     @contextmanager
     def transaction(self):
+        if self.read_only:
+            raise ReadOnlyLibrary(f"{self.path} is read-only (the file or its folder is not writable): "
+                                  "this command needs to write to it")
         with self._lock:
-            self.db.execute("BEGIN IMMEDIATE")
             try:
-                yield self.db
-            except BaseException:
+                self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self.db
+                    self.db.execute("COMMIT")
+                except BaseException:
+                    self._rollback()
+                    raise
+            except sqlite3.OperationalError as e:
+                raise self._write_error(e) from None
+
+    def _rollback(self) -> None:
+        """Roll back if a transaction is still open (SQLite may already have, e.g. on a full disk)."""
+        if self.db.in_transaction:
+            try:
                 self.db.execute("ROLLBACK")
-                raise
-            else:
-                self.db.execute("COMMIT")
+            except sqlite3.Error:
+                pass
 
     def close(self) -> None:
-        self.db.close()
+        try:
+            self.db.close()
+        except sqlite3.Error:
+            pass  # a failed final checkpoint loses nothing: the WAL keeps every committed page
 
     def query(self, sql: str, params=()) -> list[sqlite3.Row]:
         with self._lock:
-            return self.db.execute(sql, params).fetchall()
+            try:
+                return self.db.execute(sql, params).fetchall()
+            except sqlite3.OperationalError as e:
+                raise self._write_error(e) from None
 
     # -- settings ----------------------------------------------------------------
 
@@ -135,8 +227,52 @@ class SQLiteStore(VectorTables):
     # -- papers ------------------------------------------------------------------
 
     def source_record(self, source_path: str) -> tuple[str, str] | None:
-        rows = self.query("SELECT id, source_hash FROM papers WHERE source_path=?", (source_path,))
-        return (rows[0]["id"], rows[0]["source_hash"]) if rows else None
+        """(paper id, content hash) of a file that is a source of a paper, providing or not."""
+        rows = self.query("SELECT paper_id, source_hash FROM paper_sources WHERE source_path=?", (source_path,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    # -- sources: the files of one work ------------------------------------------
+
+    @staticmethod
+    def _source(row: sqlite3.Row) -> PaperSource:
+        return PaperSource(*(row[c] for c in _SOURCE_COLUMNS))
+
+    def sources(self, paper_id: str | None = None) -> list[PaperSource]:
+        """A paper's source files (every paper's, when None), the best first; `provides` marks the
+        one whose units the paper holds."""
+        where, params = ("WHERE s.paper_id=?", (paper_id,)) if paper_id else ("", ())
+        rows = self.query(f"SELECT s.*, p.source_path = s.source_path AS provides FROM paper_sources s "
+                          f"JOIN papers p ON p.id = s.paper_id {where} "
+                          "ORDER BY s.paper_id, s.priority DESC, coalesce(s.source_mtime, 0) DESC, s.source_path",
+                          params)
+        out = []
+        for r in rows:
+            src = self._source(r)
+            src.provides = bool(r["provides"])
+            out.append(src)
+        return out
+
+    def find_sources(self, doi: str | None, arxiv_id: str | None, title_key: str | None) -> list[PaperSource]:
+        """Sources that share the DOI, the arXiv id or the title key (lowercase) with a new file."""
+        rows = self.query("SELECT * FROM paper_sources WHERE doi=? OR arxiv_id=? OR title_key=? ORDER BY source_path",
+                          (doi, arxiv_id, title_key))
+        return [self._source(r) for r in rows]
+
+    def save_source(self, source: PaperSource) -> None:
+        """Record (or replace) one source file of an existing paper."""
+        values = [getattr(source, c) for c in _SOURCE_FIELDS]
+        with self.transaction() as db:
+            db.execute(f"INSERT OR REPLACE INTO paper_sources({', '.join(_SOURCE_COLUMNS)}) "
+                       f"VALUES ({placeholders(len(values))})", values)
+
+    def drop_source(self, source_path: str) -> PaperSource | None:
+        """Forget one source file (the paper stays: removing it is the caller's decision)."""
+        with self.transaction() as db:
+            row = db.execute("SELECT * FROM paper_sources WHERE source_path=?", (source_path,)).fetchone()
+            if row is None:
+                return None
+            db.execute("DELETE FROM paper_sources WHERE source_path=?", (source_path,))
+            return self._source(row)
 
     def paper_ids(self) -> list[str]:
         return [r[0] for r in self.query("SELECT id FROM papers ORDER BY id")]
@@ -149,6 +285,18 @@ class SQLiteStore(VectorTables):
         where = " WHERE body_indexable + object_indexable + chunk_indexable > 0" if with_indexable_units else ""
         return [r[0] for r in self.query(f"SELECT paper_id FROM manifests{where} ORDER BY paper_id")]
 
+    def remember_metadata(self, source_path: str, meta_json: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO source_metadata VALUES (?, ?)", (source_path, meta_json))
+
+    def remembered_metadata(self, source_path: str) -> str | None:
+        rows = self.query("SELECT meta FROM source_metadata WHERE source_path=?", (source_path,))
+        return rows[0][0] if rows else None
+
+    def paper_refs(self) -> list[tuple[str, str | None, str | None]]:
+        """(id, citekey, doi) of every paper: what a user may name a paper by."""
+        return [(r[0], r[1], r[2]) for r in self.query("SELECT id, citekey, doi FROM papers ORDER BY id")]
+
     def paper_years(self) -> dict[str, int | None]:
         return {r[0]: r[1] for r in self.query("SELECT id, year FROM papers")}
 
@@ -160,8 +308,19 @@ class SQLiteStore(VectorTables):
         for kind in UNIT_KINDS:
             db.execute(f"DELETE FROM {kind.table} WHERE paper_id=?", (paper_id,))
         db.execute("DELETE FROM manifests WHERE paper_id=?", (paper_id,))
+        for table in ("paper_tags", "paper_collections", "paper_zotero"):
+            db.execute(f"DELETE FROM {table} WHERE paper_id=?", (paper_id,))
         if not keep_paper:
             db.execute("DELETE FROM papers WHERE id=?", (paper_id,))
+
+    @staticmethod
+    def _write_labels(db: sqlite3.Connection, paper: Paper) -> None:
+        """Tags, collections and Zotero attachment, in the paper's own transaction."""
+        db.executemany("INSERT OR IGNORE INTO paper_tags VALUES (?, ?)", [(paper.id, t) for t in paper.tags])
+        db.executemany("INSERT OR IGNORE INTO paper_collections VALUES (?, ?)",
+                       [(paper.id, c) for c in paper.collections])
+        if paper.zotero_attachment:
+            db.execute("INSERT INTO paper_zotero VALUES (?, ?)", (paper.id, paper.zotero_attachment))
 
     def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest) -> None:
         """Replace a paper, its units, manifest and index rows in one transaction.
@@ -170,7 +329,7 @@ class SQLiteStore(VectorTables):
         state, which is exactly what makes the paper pending for `embed`.
         """
         now = time.time()
-        values = [getattr(paper, c) for c in _PAPER_COLUMNS]
+        values: list[object] = [getattr(paper, c) for c in _PAPER_COLUMNS]
         values[2] = json.dumps(paper.authors, ensure_ascii=False)
         with self.transaction() as db:
             if paper.source_path:
@@ -187,6 +346,7 @@ class SQLiteStore(VectorTables):
                 f"ON CONFLICT(id) DO UPDATE SET {updates}, updated_at=excluded.updated_at",
                 values + [now, now],
             )
+            self._write_labels(db, paper)
             for kind in UNIT_KINDS:
                 columns = UNIT_COLUMNS[kind.name]
                 rows = [[getattr(u, c) for c in columns] for u in units if u.kind == kind.name]
@@ -204,11 +364,11 @@ class SQLiteStore(VectorTables):
                     (u.id, paper.id, u.source, u.object_kind, title, u.heading(), u.search_text()))
                 db.execute("INSERT INTO search_fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)",
                            (cur.lastrowid, title, u.heading(), u.search_text()))
-            cols = [c for k in UNIT_KINDS for c in manifest_columns(k)]
-            values = [v for k in UNIT_KINDS for v in (manifest.counts[k.name], manifest.indexable[k.name],
+            m_cols = [c for k in UNIT_KINDS for c in manifest_columns(k)]
+            counts = [v for k in UNIT_KINDS for v in (manifest.counts[k.name], manifest.indexable[k.name],
                                                       manifest.hashes[k.name])]
-            db.execute(f"INSERT INTO manifests(paper_id, {', '.join(cols)}, policy_version, updated_at) "
-                       f"VALUES ({placeholders(len(cols) + 3)})", [paper.id, *values, manifest.policy_version, now])
+            db.execute(f"INSERT INTO manifests(paper_id, {', '.join(m_cols)}, policy_version, updated_at) "
+                       f"VALUES ({placeholders(len(m_cols) + 3)})", [paper.id, *counts, manifest.policy_version, now])
             if paper.source_path:
                 db.execute("DELETE FROM ingest_failures WHERE source_path=?", (paper.source_path,))
 
@@ -227,15 +387,31 @@ class SQLiteStore(VectorTables):
         d["authors"] = json.loads(d.get("authors") or "[]")
         return Paper(**d)
 
+    def _with_labels(self, papers: list[Paper]) -> list[Paper]:
+        """Each paper with its tags, collections and Zotero attachment key."""
+        by_id = {p.id: p for p in papers}
+        for part in batched(list(by_id), 500):
+            marks = placeholders(len(part))
+            for r in self.query(f"SELECT paper_id, tag FROM paper_tags WHERE paper_id IN ({marks}) ORDER BY tag", part):
+                by_id[r[0]].tags.append(r[1])
+            for r in self.query(f"SELECT paper_id, path FROM paper_collections WHERE paper_id IN ({marks}) "
+                                "ORDER BY path", part):
+                by_id[r[0]].collections.append(r[1])
+            for r in self.query(f"SELECT paper_id, attachment_key FROM paper_zotero WHERE paper_id IN ({marks})",
+                                part):
+                by_id[r[0]].zotero_attachment = r[1]
+        return papers
+
     def get_paper(self, paper_id: str) -> Paper | None:
         rows = self.query("SELECT * FROM papers WHERE id=?", (paper_id,))
-        return self._paper(rows[0]) if rows else None
+        return self._with_labels([self._paper(rows[0])])[0] if rows else None
 
     def get_papers(self, paper_ids: list[str]) -> dict[str, Paper]:
         out: dict[str, Paper] = {}
         for part in batched(list(dict.fromkeys(paper_ids)), 500):
             for row in self.query(f"SELECT * FROM papers WHERE id IN ({placeholders(len(part))})", part):
                 out[row["id"]] = self._paper(row)
+        self._with_labels(list(out.values()))
         return out
 
     def list_papers(self, limit: int | None = None) -> list[PaperSummary]:
@@ -243,8 +419,10 @@ class SQLiteStore(VectorTables):
         sql = f"SELECT p.*, {counts} FROM papers p LEFT JOIN manifests m ON m.paper_id = p.id ORDER BY p.id"
         if limit:
             sql += f" LIMIT {int(limit)}"
-        return [PaperSummary(self._paper(r), {k.name: r[manifest_columns(k)[0]] or 0 for k in UNIT_KINDS})
-                for r in self.query(sql)]
+        rows = self.query(sql)
+        papers = self._with_labels([self._paper(r) for r in rows])
+        return [PaperSummary(p, {k.name: r[manifest_columns(k)[0]] or 0 for k in UNIT_KINDS})
+                for p, r in zip(papers, rows)]
 
     def manifest(self, paper_id: str) -> Manifest | None:
         rows = self.query("SELECT * FROM manifests WHERE paper_id=?", (paper_id,))
@@ -305,7 +483,8 @@ class SQLiteStore(VectorTables):
 
     @staticmethod
     def _filter_sql(filters: Filters, alias: str = "d") -> tuple[str, list]:
-        clauses, params = [], []
+        clauses: list[str] = []
+        params: list[object] = []
         if filters.papers:
             clauses.append(f"{alias}.paper_id IN ({placeholders(len(filters.papers))})")
             params += filters.papers
@@ -319,7 +498,33 @@ class SQLiteStore(VectorTables):
             clauses.append(f"{alias}.paper_id IN (SELECT id FROM papers WHERE year BETWEEN ? AND ?)")
             params += [filters.year_min if filters.year_min is not None else -10**6,
                        filters.year_max if filters.year_max is not None else 10**6]
+        if filters.has_labels:
+            sql, label_params = SQLiteStore._labels_sql(filters)
+            clauses.append(f"{alias}.paper_id IN ({sql})")
+            params += label_params
         return (" AND " + " AND ".join(clauses)) if clauses else "", params
+
+    @staticmethod
+    def _labels_sql(filters: Filters) -> tuple[str, list]:
+        """SELECT of the paper ids in any of the collections (or below them) and with all the tags."""
+        parts, params = [], []
+        if filters.collections:
+            ors = " OR ".join("(path = ? COLLATE NOCASE OR path LIKE ? ESCAPE '\\')" for _ in filters.collections)
+            parts.append(f"SELECT paper_id FROM paper_collections WHERE {ors}")
+            for c in filters.collections:
+                c = c.strip("/")
+                params += [c, c.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%"]
+        for tag in filters.tags:
+            parts.append("SELECT paper_id FROM paper_tags WHERE tag = ? COLLATE NOCASE")
+            params.append(tag)
+        return " INTERSECT ".join(parts), params
+
+    def labelled_paper_ids(self, filters: Filters) -> list[str]:
+        """Papers that pass the collection and tag filters (every paper when there are none)."""
+        if not filters.has_labels:
+            return self.paper_ids()
+        sql, params = self._labels_sql(filters)
+        return [r[0] for r in self.query(sql, params)]
 
     def lexical_search(self, match: str, limit: int, filters: Filters,
                        weights: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> list[LexicalHit]:
@@ -357,8 +562,11 @@ class SQLiteStore(VectorTables):
         """FTS5's own integrity check, manifests against unit tables, index rows against indexable units."""
         problems: list[str] = []
         try:
-            with self.transaction() as db:
-                db.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)")
+            if self.read_only:  # FTS5's integrity-check is an INSERT: only SQLite's own check can run
+                problems += [f"database: {r[0]}" for r in self.query("PRAGMA quick_check") if r[0] != "ok"]
+            else:
+                with self.transaction() as db:
+                    db.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)")
         except sqlite3.DatabaseError as e:
             problems.append(f"full-text index: {e}")
         counts: dict[str, dict[str, tuple[int, int]]] = {}

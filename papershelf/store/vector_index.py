@@ -1,126 +1,176 @@
-"""The SQLite backend's vector search: exact cosine with NumPy over a space's vectors.
+"""The SQLite backend's vector search: cosine with NumPy over a snapshot of a space.
 
-All vectors of a space are loaded once into one normalized float32 matrix
-of window vectors (a long unit has several, see embed/windows.py; a unit
-scores as its best window), with parallel per-unit arrays of unit id, paper
-id, source, object kind and year, and cached until the space's generation
-counter moves — every paper write bumps
-it, in this process or another.  Filters become a boolean mask applied before
-ranking, so a filtered search never comes back empty while matches exist.
+A unit scores as its best window (MaxP).  Small spaces are scored exactly,
+every window.  Large ones (≥ `CODES_MIN_WINDOWS` windows, e.g. 10,000 papers
+≈ 1.5 M windows) are scanned by sign-bit codes first: the windows closest in
+Hamming distance form a generous shortlist, whose units are then re-scored
+exactly in float32 — the ranking returned is exact cosine, and the shortlist
+only decides which units are looked at (recall@100 against a full exact scan
+is measured in bench/vector_scale.py).
+
+The snapshot (vector_snapshot.py) is cached per space until the space's
+generation moves — every vector write bumps it, in this process or another —
+and large ones are kept as derived files so the next process maps them
+instead of rebuilding.  Filters become a mask applied before ranking, so a
+filtered search never comes back empty while matches exist; year and label
+filters are read from the library at query time.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
 import numpy as np
 
+from ..ann.binary import hamming, pack_signs, shortlist
 from ..models import UNIT_KINDS, Filters, Space, VectorHit
+from . import vector_snapshot as snapshots
+from .vector_snapshot import OBJECT_KIND_CODES, Snapshot
 
-
-class _Matrix:
-    def __init__(self, store, space: Space):
-        self.generation = store._generation(space.id)
-        self.loaded_at = time.monotonic()
-        ids: list[str] = []
-        papers: list[str] = []
-        sources: list[str] = []
-        counts, mats = [], []
-        for kind in UNIT_KINDS:
-            u, p, n, m = store._load_collection(space.id, kind.collection, space.dimension)
-            ids += u
-            papers += p
-            sources += [kind.source] * len(u)
-            counts.append(n)
-            mats.append(m)
-        matrix = np.vstack(mats)
-        windows = np.concatenate(counts)
-        # Where each unit's windows start (and how many it has); None when every unit is one
-        # vector, so no reduction is needed.
-        self.windows = windows
-        self.starts = None if (windows == 1).all() else np.concatenate([[0], np.cumsum(windows)[:-1]])
-        # vstack made a fresh float32 array: normalize it in place (no second copy of a
-        # matrix that can run to gigabytes with windows).
-        norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))[:, None]  # no n x d temporary, unlike norm()
-        norms[norms == 0] = 1.0
-        matrix /= norms
-        self.matrix = matrix
-        self.unit_ids = np.array(ids, dtype=object)
-        self.paper_ids = np.array(papers, dtype=object)
-        self.sources = np.array(sources, dtype=object)
-        kinds = store._object_kinds(space.id)
-        self.object_kinds = np.array([kinds.get(u) for u in ids], dtype=object)
-        years = store._paper_years()
-        self.years = np.array([years.get(p) if years.get(p) is not None else -1 for p in papers], dtype=np.int64)
-
-    def mask(self, f: Filters) -> np.ndarray | None:
-        if f.is_empty():
-            return None
-        m = np.ones(len(self.unit_ids), dtype=bool)
-        if f.papers:
-            m &= np.isin(self.paper_ids, np.array(f.papers, dtype=object))
-        if f.sources:
-            m &= np.isin(self.sources, np.array(f.sources, dtype=object))
-        if f.object_kind:
-            m &= self.object_kinds == f.object_kind
-        if f.year_min is not None:
-            m &= self.years >= f.year_min
-        if f.year_max is not None:
-            m &= (self.years <= f.year_max) & (self.years >= 0)
-        return m
+# Windows kept for exact re-scoring per unit asked for (and at least SHORTLIST_MIN).
+SHORTLIST_PER_HIT = 40
+SHORTLIST_MIN = 4000
 
 
 class VectorIndex:
-    """Per-space cached matrices; thread-safe to share between server threads.
+    """Per-space cached snapshots; thread-safe to share between server threads.
 
     While a build is writing (the build lock is held) every paper it writes moves
-    the generation; reloading the whole matrix for each query would make search
-    crawl, so during a build a matrix may be up to `max_staleness` seconds old.
+    the generation; rebuilding the snapshot for each query would make search
+    crawl, so during a build a snapshot may be up to `max_staleness` seconds old.
     Hits whose units were replaced meanwhile are dropped when results are read.
     """
 
-    def __init__(self, store, max_staleness: float = 2.0):
+    def __init__(self, store, max_staleness: float = 2.0, files: bool = True):
         self.store = store
         self.max_staleness = max_staleness
-        self._cache: dict[int, _Matrix] = {}
+        self.files = files  # keep large snapshots as derived files beside the library
+        self._cache: dict[int, Snapshot] = {}
         self._lock = threading.Lock()
 
-    def matrix(self, space: Space) -> _Matrix:
+    # -- snapshots ------------------------------------------------------------------------
+
+    def matrix(self, space: Space) -> Snapshot:
+        """The space's current snapshot (name kept from when it was one matrix)."""
         with self._lock:
+            generation = self.store._generation(space.id)
             cached = self._cache.get(space.id)
-            if cached is None or cached.generation != self.store._generation(space.id):
-                fresh_enough = cached is not None and \
-                    time.monotonic() - cached.loaded_at < self.max_staleness and self.store.lock_holder() is not None
-                if not fresh_enough:
-                    cached = self._cache[space.id] = _Matrix(self.store, space)
-            return cached
+            if cached is not None and cached.generation == generation:
+                return cached
+            building = self.store.lock_holder() is not None
+            if cached is not None and building and time.monotonic() - cached.loaded_at < self.max_staleness:
+                return cached
+            snap = self._load(space, generation, building)
+            self._cache[space.id] = snap
+            return snap
+
+    def _load(self, space: Space, generation: int, building: bool) -> Snapshot:
+        path = getattr(self.store, "path", None)
+        library_id = self._library_id() if self.files and path else None
+        if not (path and library_id):
+            return snapshots.build(self.store, space)
+        snap = snapshots.load_files(path, library_id, space, generation)
+        if snap is not None:
+            return snap
+        snap = snapshots.build(self.store, space)
+        # Worth keeping for the next process only when large, and only once the build is done
+        # (during a build the generation moves with every paper).
+        if len(snap.vectors) >= snapshots.FILES_MIN_WINDOWS and not building and os.access(
+                os.path.dirname(path), os.W_OK):
+            try:
+                return snapshots.build_files(self.store, path, library_id, space)
+            except OSError:
+                pass  # a full or read-only disk: search from memory
+        return snap
+
+    def _library_id(self) -> str | None:
+        try:
+            return self.store.library_id()
+        except Exception:  # noqa: BLE001 - a read-only library: no derived files, search from memory
+            return None
+
+    # -- filters --------------------------------------------------------------------------
+
+    def _unit_mask(self, snap: Snapshot, f: Filters) -> np.ndarray | None:
+        if f.is_empty():
+            return None
+        m = np.ones(snap.units, dtype=bool)
+        papers = set(f.papers) if f.papers else None
+        where = self.store._paper_ids_where(f)
+        if where is not None:
+            papers = where if papers is None else papers & where
+        if papers is not None:
+            allowed = np.array([p in papers for p in snap.paper_ids], dtype=bool)
+            m &= allowed[snap.paper] if len(allowed) else False
+        if f.sources:
+            codes = [n for n, k in enumerate(UNIT_KINDS) if k.source in f.sources]
+            m &= np.isin(snap.kind, codes)
+        if f.object_kind:
+            m &= snap.object_kind == OBJECT_KIND_CODES.get(f.object_kind, 255)
+        return m
+
+    # -- scoring --------------------------------------------------------------------------
 
     def search(self, space: Space, query: np.ndarray, limit: int, filters: Filters) -> list[VectorHit]:
-        """Top `limit` units by exact cosine similarity; a unit scores as its best window,
+        """Top `limit` units by cosine similarity; a unit scores as its best window,
         whose index comes back with it."""
-        m = self.matrix(space)
-        if not len(m.unit_ids):
+        snap = self.matrix(space)
+        if not snap.units:
             return []
         q = np.asarray(query, dtype=np.float32).reshape(-1)
         n = np.linalg.norm(q)
         if n == 0 or not np.isfinite(n):
             return []
-        scores = window_scores = m.matrix @ (q / n)
-        if m.starts is not None:
-            scores = np.maximum.reduceat(window_scores, m.starts)
-        mask = m.mask(filters)
-        if mask is not None:
-            scores = np.where(mask, scores, -np.inf)
-        k = min(limit, len(scores))
+        q = q / n
+        mask = self._unit_mask(snap, filters)
+        if snap.codes is None:
+            units, scores, best = _exact(snap, q, mask)
+        else:
+            units, scores, best = _shortlisted(snap, q, mask, max(SHORTLIST_MIN, limit * SHORTLIST_PER_HIT))
+        k = min(limit, len(units))
+        if k == 0:
+            return []
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top], kind="stable")]
-        hits = []
-        for i in top:
-            if not np.isfinite(scores[i]):
-                continue
-            window = 0
-            if m.starts is not None:
-                window = int(np.argmax(window_scores[m.starts[i]:m.starts[i] + m.windows[i]]))
-            hits.append(VectorHit(m.unit_ids[i], m.paper_ids[i], float(scores[i]), window))
-        return hits
+        return [VectorHit(snap.unit_id(int(units[i])), snap.paper_ids[snap.paper[units[i]]], float(scores[i]),
+                          int(best[i])) for i in top if np.isfinite(scores[i])]
+
+
+def _best_windows(window_scores: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per group of consecutive windows (sizes `counts`): the best score and its window index."""
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    best = np.maximum.reduceat(window_scores, starts)
+    if (counts == 1).all():
+        return best, np.zeros(len(counts), dtype=np.int64)
+    # the first window reaching its unit's maximum, as an offset within the unit
+    idx = np.flatnonzero(window_scores == np.repeat(best, counts))
+    first = np.full(len(counts), len(window_scores), dtype=np.int64)
+    np.minimum.at(first, np.repeat(np.arange(len(counts)), counts)[idx], idx)
+    return best, first - starts
+
+
+def _exact(snap: Snapshot, q: np.ndarray, mask: np.ndarray | None):
+    """Every window scored: (units, best scores, best window per unit)."""
+    best, window = _best_windows(snap.vectors @ q, snap.counts)
+    units = np.arange(snap.units)
+    if mask is not None:
+        units, best, window = units[mask], best[mask], window[mask]
+    return units, best, window
+
+
+def _shortlisted(snap: Snapshot, q: np.ndarray, mask: np.ndarray | None, size: int):
+    """Sign-code Hamming scan for a shortlist of windows, then their units re-scored exactly."""
+    codes = snap.codes
+    assert codes is not None
+    window_unit = snap.window_unit
+    allowed = mask[window_unit] if mask is not None else None
+    picked = shortlist(hamming(codes, pack_signs(q[None, :])[0]), size, allowed)
+    units = np.unique(window_unit[picked])
+    counts = snap.counts[units]
+    rows = np.concatenate([np.arange(s, s + c) for s, c in zip(snap.starts[units], counts)]) \
+        if len(units) else np.zeros(0, dtype=np.int64)
+    best, window = _best_windows(np.asarray(snap.vectors[rows]) @ q, counts) if len(units) else \
+        (np.zeros(0, np.float32), np.zeros(0, np.int64))
+    return units, best, window

@@ -13,12 +13,16 @@ import json
 import os
 import socket
 import sqlite3
+import threading
 import time
+import uuid
+from contextlib import AbstractContextManager, contextmanager
 
 import numpy as np
 
 from ..errors import BuildLocked
 from ..models import COLLECTIONS, UNIT_KINDS, CollectionStatus, Filters, Space, SpaceCheck, VectorHit, VectorRow
+from ..system import pid_alive
 from ..text import batched
 from .vector_index import VectorIndex
 
@@ -52,16 +56,6 @@ ORDER BY m.paper_id
 """
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 class VectorTables:
     """Mixin for SQLiteStore: everything the embedding build and vector search store.
 
@@ -70,7 +64,15 @@ class VectorTables:
     """
 
     db: sqlite3.Connection
+    _lock: threading.RLock
     _vector_index: VectorIndex | None = None
+
+    # Provided by SQLiteStore, whose connection these tables share.
+    def query(self, sql: str, params=()) -> list[sqlite3.Row]:
+        raise NotImplementedError
+
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        raise NotImplementedError
 
     def vector_search(self, space: Space, query: np.ndarray, depth: int, filters: Filters) -> list[VectorHit]:
         if self._vector_index is None:
@@ -142,7 +144,7 @@ class VectorTables:
         pending_ids = [p for p, _ in (self.pending(space_id) if pending is None else pending)]
         per: dict[str, int] = {c: 0 for c in COLLECTIONS}
         if pending_ids:
-            live = {}
+            live: dict[str, set[str]] = {}
             for r in self.query("SELECT paper_id, collection FROM vectors WHERE space_id=? "
                                 "GROUP BY paper_id, collection", (space_id,)):
                 live.setdefault(r[0], set()).add(r[1])
@@ -222,23 +224,55 @@ class VectorTables:
             "kind_hash, policy_version, token_estimate, length(vector) AS nbytes FROM vectors "
             "WHERE space_id=? AND paper_id=? ORDER BY collection, unit_id", (space_id, paper_id))]
 
-    def _object_kinds(self, space_id: int) -> dict[str, str]:
-        """unit_id -> figure/table for the object vectors of a space."""
-        return {r[0]: r[1] for r in self.query(
-            "SELECT unit_id, object_kind FROM vectors WHERE space_id=? AND object_kind IS NOT NULL", (space_id,))}
+    @contextmanager
+    def _vector_rows_snapshot(self, space_id: int):
+        """(generation, units, windows, rows) of a space, all read in one transaction so they agree
+        even while another process writes; rows stream as (collection, unit id, paper id, object
+        kind, blob)."""
+        with self._lock:
+            self.db.execute("BEGIN")
+            try:
+                generation = self._generation(space_id)
+                units, nbytes, dim = self.db.execute(
+                    "SELECT count(*), coalesce(sum(length(vector)), 0), (SELECT dimension FROM spaces WHERE id=?) "
+                    "FROM vectors WHERE space_id=?", (space_id, space_id)).fetchone()
+                rows = self.db.execute("SELECT collection, unit_id, paper_id, object_kind, vector FROM vectors "
+                                       "WHERE space_id=? ORDER BY rowid", (space_id,))
+                yield generation, units, nbytes // (4 * (dim or 1)), rows
+            finally:
+                self.db.execute("COMMIT")
 
-    def _paper_years(self) -> dict[str, int | None]:
-        return {r[0]: r[1] for r in self.query("SELECT id, year FROM papers")}
+    def _paper_ids_where(self, filters: Filters) -> set[str] | None:
+        """Papers passing the year and label filters (None: those filters are off), read now, so a
+        changed year or tag counts at once even if the paper's vectors did not change."""
+        clauses, params = [], []
+        if filters.year_min is not None or filters.year_max is not None:
+            clauses.append("year BETWEEN ? AND ?")
+            params += [filters.year_min if filters.year_min is not None else -10**6,
+                       filters.year_max if filters.year_max is not None else 10**6]
+        if not clauses and not filters.has_labels:
+            return None
+        where = " AND ".join(clauses) or "1"
+        ids = {r[0] for r in self.query(f"SELECT id FROM papers WHERE {where}", params)}
+        if filters.has_labels:
+            ids &= set(self.labelled_paper_ids(filters))
+        return ids
 
-    def _load_collection(self, space_id: int, collection: str, dimension: int):
-        """(unit_ids, paper_ids, windows per unit, float32 matrix of every window) of one
-        collection of a space; a unit's windows are consecutive rows of the matrix."""
-        rows = self.query("SELECT unit_id, paper_id, vector FROM vectors WHERE space_id=? AND collection=?",
-                          (space_id, collection))
-        blob = b"".join(r[2] for r in rows)
-        matrix = np.frombuffer(blob, dtype=np.float32).reshape(len(blob) // (4 * dimension), dimension)
-        windows = np.array([len(r[2]) // (4 * dimension) for r in rows], dtype=np.int64)
-        return [r[0] for r in rows], [r[1] for r in rows], windows, matrix
+    def labelled_paper_ids(self, filters: Filters) -> list[str]:
+        raise NotImplementedError
+
+    def library_id(self) -> str:
+        """A random id made once per library file: derived files name it, so a new library at
+        the same path never reads an old library's files."""
+        value = self.get_setting("library.id")
+        if value is None:
+            with self.transaction() as db:
+                db.execute("INSERT OR IGNORE INTO settings(key, value) VALUES ('library.id', ?)", (uuid.uuid4().hex,))
+            value = self.get_setting("library.id")
+        return value or ""
+
+    def get_setting(self, key: str, default: str | None = None) -> str | None:
+        raise NotImplementedError
 
     # -- verification -------------------------------------------------------------------
 
@@ -285,9 +319,9 @@ class VectorTables:
         host = socket.gethostname()
         with self.transaction() as db:
             row = db.execute("SELECT pid, host, started_at FROM build_lock WHERE name=?", (name,)).fetchone()
-            if row is not None and row[0] != os.getpid():
-                if row[1] != host or _pid_alive(row[0]):
-                    raise BuildLocked(row[0], row[1], row[2])
+            held_by_other = row is not None and row[0] != os.getpid()
+            if held_by_other and (row[1] != host or pid_alive(row[0])):
+                raise BuildLocked(row[0], row[1], row[2])
             db.execute("INSERT OR REPLACE INTO build_lock VALUES (?,?,?,?)", (name, os.getpid(), host, time.time()))
 
     def release_lock(self, name: str = "embed") -> None:
@@ -299,5 +333,5 @@ class VectorTables:
         if not rows:
             return None
         d = dict(rows[0])
-        d["alive"] = d["host"] != socket.gethostname() or _pid_alive(d["pid"])
+        d["alive"] = d["host"] != socket.gethostname() or pid_alive(d["pid"])
         return d

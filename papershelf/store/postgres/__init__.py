@@ -74,7 +74,8 @@ class PostgresStore(PgVectors, PgPapers):
         if version is None:
             tables = self.query("SELECT count(*) AS n FROM pg_tables WHERE schemaname = current_schema()")[0]["n"]
             if tables:
-                raise LibraryFileError(f"{_redact(self.location)} is a PostgreSQL database but not a papershelf library")
+                raise LibraryFileError(f"{_redact(self.location)} is a PostgreSQL database "
+                                       "but not a papershelf library")
             if not create:
                 raise LibraryFileError(f"no library at {_redact(self.location)}: add papers first with "
                                        "`papershelf add PATH`")
@@ -98,7 +99,10 @@ class PostgresStore(PgVectors, PgPapers):
             version = row["version"] if row else 0
             try:
                 for n, script in enumerate(MIGRATIONS[version:], start=version + 1):
-                    db.execute(script)
+                    if callable(script):
+                        script(db)
+                    else:
+                        db.execute(script)
                     db.execute("UPDATE papershelf_schema SET version = %s", (n,))
             except psycopg.errors.FeatureNotSupported as e:
                 raise LibraryFileError(f"the PostgreSQL server lacks the pgvector extension ({e})") from None

@@ -8,10 +8,22 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
 
-from ...models import UNIT_KINDS, Filters, IndexCheck, LexicalHit, Manifest, Paper, PaperSummary, UnitKind
+from ...models import (
+    UNIT_KINDS,
+    Filters,
+    IndexCheck,
+    LexicalHit,
+    Manifest,
+    Paper,
+    PaperSource,
+    PaperSummary,
+    UnitKind,
+)
 from ...units import Unit
-from ..sqlite import _PAPER_COLUMNS, UNIT_COLUMNS, manifest_columns
+from ..sqlite import _PAPER_COLUMNS, _SOURCE_COLUMNS, _SOURCE_FIELDS, UNIT_COLUMNS, manifest_columns
 from .tsquery import CONFIG, query_words, tsquery_sql
 
 # The weighted document a unit is found by: the same three columns FTS5 indexes.
@@ -31,7 +43,8 @@ def clean(value):
 
 def filter_sql(filters: Filters, alias: str) -> tuple[str, list]:
     """Filters as SQL on a table with paper_id, source and object_kind columns."""
-    clauses, params = [], []
+    clauses: list[str] = []
+    params: list[object] = []
     if filters.papers:
         clauses.append(f"{alias}.paper_id = ANY(%s)")
         params.append(list(filters.papers))
@@ -45,7 +58,32 @@ def filter_sql(filters: Filters, alias: str) -> tuple[str, list]:
         clauses.append(f"{alias}.paper_id IN (SELECT id FROM papers WHERE year BETWEEN %s AND %s)")
         params += [filters.year_min if filters.year_min is not None else -10**6,
                    filters.year_max if filters.year_max is not None else 10**6]
+    if filters.has_labels:
+        sql, label_params = labels_sql(filters)
+        clauses.append(f"{alias}.paper_id IN ({sql})")
+        params += label_params
     return (" AND " + " AND ".join(clauses)) if clauses else "", params
+
+
+def _like_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def labels_sql(filters: Filters) -> tuple[str, list]:
+    """SELECT of the paper ids in any of the collections (or below them) and with all the tags,
+    case-insensitive (as SQLite's NOCASE)."""
+    parts: list[str] = []
+    params: list[object] = []
+    if filters.collections:
+        ors = " OR ".join("(lower(path) = lower(%s) OR lower(path) LIKE lower(%s))" for _ in filters.collections)
+        parts.append(f"SELECT paper_id FROM paper_collections WHERE {ors}")
+        for c in filters.collections:
+            c = clean(c.strip("/"))
+            params += [c, _like_escape(c) + "/%"]
+    for tag in filters.tags:
+        parts.append("SELECT paper_id FROM paper_tags WHERE lower(tag) = lower(%s)")
+        params.append(clean(tag))
+    return " INTERSECT ".join(parts), params
 
 
 def rank_weights(weights: tuple[float, float, float]) -> list[float]:
@@ -55,8 +93,19 @@ def rank_weights(weights: tuple[float, float, float]) -> list[float]:
     return [0.0, body / top, heading / top, title / top]
 
 
-class PgPapers:
+class PgConnection:
+    """What the mixins share, provided by PostgresStore: its connection, queries and transactions."""
+
+    if TYPE_CHECKING:
+        def query(self, sql: str, params: Any = None) -> list[dict]: ...
+        def transaction(self) -> AbstractContextManager[Any]: ...
+
+
+class PgPapers(PgConnection):
     """Papers, units, manifests, the full-text index; one transaction per paper."""
+
+    if TYPE_CHECKING:
+        def _delete_vectors(self, db: Any, paper_id: str, space_id: int | None = None) -> None: ...
 
     # -- settings ----------------------------------------------------------------
 
@@ -72,8 +121,75 @@ class PgPapers:
     # -- papers ------------------------------------------------------------------
 
     def source_record(self, source_path: str) -> tuple[str, str] | None:
-        rows = self.query("SELECT id, source_hash FROM papers WHERE source_path=%s", (clean(source_path),))
-        return (rows[0]["id"], rows[0]["source_hash"]) if rows else None
+        """(paper id, content hash) of a file that is a source of a paper, providing or not."""
+        rows = self.query("SELECT paper_id, source_hash FROM paper_sources WHERE source_path=%s",
+                          (clean(source_path),))
+        return (rows[0]["paper_id"], rows[0]["source_hash"]) if rows else None
+
+    # -- sources: the files of one work ------------------------------------------
+
+    @staticmethod
+    def _source(row: dict) -> PaperSource:
+        return PaperSource(*(row[c] for c in _SOURCE_COLUMNS))
+
+    def sources(self, paper_id: str | None = None) -> list[PaperSource]:
+        """A paper's source files (every paper's, when None), the best first; `provides` marks the
+        one whose units the paper holds."""
+        where, params = ("WHERE s.paper_id=%s", (paper_id,)) if paper_id else ("", ())
+        rows = self.query("SELECT s.*, p.source_path IS NOT DISTINCT FROM s.source_path AS provides "
+                          f"FROM paper_sources s JOIN papers p ON p.id = s.paper_id {where} "
+                          "ORDER BY s.paper_id COLLATE \"C\", s.priority DESC, coalesce(s.source_mtime, 0) DESC, "
+                          "s.source_path COLLATE \"C\"", params)
+        out = []
+        for r in rows:
+            src = self._source(r)
+            src.provides = bool(r["provides"])
+            out.append(src)
+        return out
+
+    def find_sources(self, doi: str | None, arxiv_id: str | None, title_key: str | None) -> list[PaperSource]:
+        """Sources that share the DOI, the arXiv id or the title key (lowercase) with a new file."""
+        rows = self.query("SELECT * FROM paper_sources WHERE doi=%s OR arxiv_id=%s OR title_key=%s "
+                          "ORDER BY source_path COLLATE \"C\"", (clean(doi), clean(arxiv_id), clean(title_key)))
+        return [self._source(r) for r in rows]
+
+    def save_source(self, source: PaperSource) -> None:
+        """Record (or replace) one source file of an existing paper."""
+        values = [clean(getattr(source, c)) for c in _SOURCE_FIELDS]
+        updates = ", ".join(f"{c}=excluded.{c}" for c in _SOURCE_COLUMNS[1:])
+        with self.transaction() as db:
+            db.execute(f"INSERT INTO paper_sources({', '.join(_SOURCE_COLUMNS)}) "
+                       f"VALUES ({', '.join(['%s'] * len(values))}) "
+                       f"ON CONFLICT (source_path) DO UPDATE SET {updates}", values)
+
+    def drop_source(self, source_path: str) -> PaperSource | None:
+        """Forget one source file (the paper stays: removing it is the caller's decision)."""
+        with self.transaction() as db:
+            row = db.execute("DELETE FROM paper_sources WHERE source_path=%s RETURNING *",
+                             (clean(source_path),)).fetchone()
+            return self._source(row) if row else None
+
+    def remember_metadata(self, source_path: str, meta_json: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO source_metadata VALUES (%s, %s) "
+                       "ON CONFLICT (source_path) DO UPDATE SET meta=excluded.meta",
+                       (clean(source_path), clean(meta_json)))
+
+    def remembered_metadata(self, source_path: str) -> str | None:
+        rows = self.query("SELECT meta FROM source_metadata WHERE source_path=%s", (clean(source_path),))
+        return rows[0]["meta"] if rows else None
+
+    def paper_refs(self) -> list[tuple[str, str | None, str | None]]:
+        """(id, citekey, doi) of every paper: what a user may name a paper by."""
+        return [(r["id"], r["citekey"], r["doi"])
+                for r in self.query("SELECT id, citekey, doi FROM papers ORDER BY id COLLATE \"C\"")]
+
+    def labelled_paper_ids(self, filters: Filters) -> list[str]:
+        """Papers that pass the collection and tag filters (every paper when there are none)."""
+        if not filters.has_labels:
+            return self.paper_ids()
+        sql, params = labels_sql(filters)
+        return [r["paper_id"] for r in self.query(sql, params)]
 
     def paper_ids(self) -> list[str]:
         return [r["id"] for r in self.query("SELECT id FROM papers ORDER BY id COLLATE \"C\"")]
@@ -83,13 +199,16 @@ class PgPapers:
 
     def manifest_paper_ids(self, with_indexable_units: bool = False) -> list[str]:
         where = " WHERE body_indexable + object_indexable + chunk_indexable > 0" if with_indexable_units else ""
-        return [r["paper_id"] for r in self.query(f"SELECT paper_id FROM manifests{where} ORDER BY paper_id COLLATE \"C\"")]
+        return [r["paper_id"] for r in
+                self.query(f"SELECT paper_id FROM manifests{where} ORDER BY paper_id COLLATE \"C\"")]
 
     def _delete_paper_rows(self, db, paper_id: str, keep_paper: bool) -> None:
         db.execute("DELETE FROM search_docs WHERE paper_id=%s", (paper_id,))
         for kind in UNIT_KINDS:
             db.execute(f"DELETE FROM {kind.table} WHERE paper_id=%s", (paper_id,))
         db.execute("DELETE FROM manifests WHERE paper_id=%s", (paper_id,))
+        for table in ("paper_tags", "paper_collections", "paper_zotero"):
+            db.execute(f"DELETE FROM {table} WHERE paper_id=%s", (paper_id,))
         if not keep_paper:
             db.execute("DELETE FROM papers WHERE id=%s", (paper_id,))
 
@@ -101,6 +220,35 @@ class PgPapers:
         db.execute(f"INSERT INTO papers({cols}, added_at, updated_at) VALUES ({', '.join(['%s'] * len(values))}, "
                    f"%s, %s) ON CONFLICT (id) DO UPDATE SET {updates}, updated_at=excluded.updated_at",
                    values + [now, now])
+
+    @staticmethod
+    def _write_labels(db, paper: Paper) -> None:
+        """Tags, collections and Zotero attachment, in the paper's own transaction."""
+        with db.cursor() as cur:
+            if paper.tags:
+                cur.executemany("INSERT INTO paper_tags VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                                [(paper.id, clean(t)) for t in paper.tags])
+            if paper.collections:
+                cur.executemany("INSERT INTO paper_collections VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                                [(paper.id, clean(c)) for c in paper.collections])
+        if paper.zotero_attachment:
+            db.execute("INSERT INTO paper_zotero VALUES (%s, %s)", (paper.id, clean(paper.zotero_attachment)))
+
+    def _with_labels(self, papers: list[Paper]) -> list[Paper]:
+        """Each paper with its tags, collections and Zotero attachment key."""
+        by_id = {p.id: p for p in papers}
+        if not by_id:
+            return papers
+        ids = list(by_id)
+        for r in self.query("SELECT paper_id, tag FROM paper_tags WHERE paper_id = ANY(%s) ORDER BY tag COLLATE \"C\"",
+                            (ids,)):
+            by_id[r["paper_id"]].tags.append(r["tag"])
+        for r in self.query("SELECT paper_id, path FROM paper_collections WHERE paper_id = ANY(%s) "
+                            "ORDER BY path COLLATE \"C\"", (ids,)):
+            by_id[r["paper_id"]].collections.append(r["path"])
+        for r in self.query("SELECT paper_id, attachment_key FROM paper_zotero WHERE paper_id = ANY(%s)", (ids,)):
+            by_id[r["paper_id"]].zotero_attachment = r["attachment_key"]
+        return papers
 
     def _insert_units(self, db, paper: Paper, units: list[Unit]) -> None:
         for kind in UNIT_KINDS:
@@ -131,6 +279,7 @@ class PgPapers:
                     self._delete_vectors(db, row["id"])
             self._delete_paper_rows(db, paper.id, keep_paper=True)
             self._upsert_paper(db, paper, now)
+            self._write_labels(db, paper)
             self._insert_units(db, paper, units)
             cols = [c for k in UNIT_KINDS for c in manifest_columns(k)]
             values = [v for k in UNIT_KINDS for v in (manifest.counts[k.name], manifest.indexable[k.name],
@@ -157,11 +306,13 @@ class PgPapers:
 
     def get_paper(self, paper_id: str) -> Paper | None:
         rows = self.query("SELECT * FROM papers WHERE id=%s", (paper_id,))
-        return self._paper(rows[0]) if rows else None
+        return self._with_labels([self._paper(rows[0])])[0] if rows else None
 
     def get_papers(self, paper_ids: list[str]) -> dict[str, Paper]:
         rows = self.query("SELECT * FROM papers WHERE id = ANY(%s)", (list(dict.fromkeys(paper_ids)),))
-        return {r["id"]: self._paper(r) for r in rows}
+        out = {r["id"]: self._paper(r) for r in rows}
+        self._with_labels(list(out.values()))
+        return out
 
     def list_papers(self, limit: int | None = None) -> list[PaperSummary]:
         counts = ", ".join(f"m.{manifest_columns(k)[0]}" for k in UNIT_KINDS)
@@ -169,8 +320,10 @@ class PgPapers:
                "ORDER BY p.id COLLATE \"C\"")
         if limit:
             sql += f" LIMIT {int(limit)}"
-        return [PaperSummary(self._paper(r), {k.name: r[manifest_columns(k)[0]] or 0 for k in UNIT_KINDS})
-                for r in self.query(sql)]
+        rows = self.query(sql)
+        papers = self._with_labels([self._paper(r) for r in rows])
+        return [PaperSummary(p, {k.name: r[manifest_columns(k)[0]] or 0 for k in UNIT_KINDS})
+                for p, r in zip(papers, rows)]
 
     def manifest(self, paper_id: str) -> Manifest | None:
         rows = self.query("SELECT * FROM manifests WHERE paper_id=%s", (paper_id,))

@@ -21,6 +21,9 @@ Differences from the SQLite schema, each for a reason:
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+
 # 'PSHF' as in the SQLite application id; the advisory lock key serializing migrations.
 MIGRATION_LOCK = 0x50534846
 
@@ -40,7 +43,7 @@ _UNIT_COMMON = """
     content_hash TEXT NOT NULL
 """
 
-MIGRATIONS: list[str] = [
+MIGRATIONS: list[str | Callable] = [
     # 1: papers, units, manifests, the full-text index, failures, settings
     f"""
     CREATE TABLE papers (
@@ -109,4 +112,51 @@ MIGRATIONS: list[str] = [
         space_id INTEGER NOT NULL, paper_id TEXT NOT NULL, token TEXT NOT NULL, pid INTEGER NOT NULL,
         host TEXT NOT NULL, expires_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (space_id, paper_id));
     """,
+    # 3: tags and collections ("Parent/Child" paths) from a reference manager, the Zotero attachment,
+    # and metadata once applied to a file (as SQLite's m003_paper_labels)
+    """
+    CREATE TABLE paper_tags (
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE, tag TEXT NOT NULL,
+        PRIMARY KEY (paper_id, tag));
+    CREATE INDEX paper_tags_tag ON paper_tags(lower(tag));
+    CREATE TABLE paper_collections (
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE, path TEXT NOT NULL,
+        PRIMARY KEY (paper_id, path));
+    CREATE TABLE paper_zotero (
+        paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE, attachment_key TEXT NOT NULL);
+    CREATE TABLE source_metadata (source_path TEXT PRIMARY KEY, meta TEXT NOT NULL);
+    """,
 ]
+
+
+def _m004_paper_sources(db) -> None:
+    """Every file a paper comes from (one paper per work), as SQLite's m004_paper_sources; existing
+    papers get their one source row, keyed by what the paper record holds."""
+    from ...works import title_key
+
+    db.execute("""
+    CREATE TABLE paper_sources (
+        source_path TEXT PRIMARY KEY, paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        source_format TEXT, source_hash TEXT, source_size BIGINT, source_mtime DOUBLE PRECISION,
+        priority INTEGER NOT NULL DEFAULT 0, doi TEXT, arxiv_id TEXT, title_key TEXT, year INTEGER,
+        added_at DOUBLE PRECISION NOT NULL);
+    CREATE INDEX paper_sources_paper ON paper_sources(paper_id);
+    CREATE INDEX paper_sources_doi ON paper_sources(doi);
+    CREATE INDEX paper_sources_arxiv ON paper_sources(arxiv_id);
+    CREATE INDEX paper_sources_title ON paper_sources(title_key);
+    INSERT INTO paper_sources(source_path, paper_id, source_format, source_hash, source_size, priority, doi,
+                              year, added_at)
+        SELECT source_path, id, source_format, source_hash, source_size,
+               CASE WHEN source_format IN ('jats', 'tei', 's2orc', 'markdown') THEN 2
+                    WHEN source_format IN ('pdf', 'text') THEN 1 ELSE 0 END,
+               lower(doi), year, added_at
+        FROM papers WHERE source_path IS NOT NULL;
+    """)
+    rows = db.execute("SELECT source_path, title, authors FROM papers WHERE source_path IS NOT NULL").fetchall()
+    keys = [(title_key(r["title"], json.loads(r["authors"] or "[]")), r["source_path"]) for r in rows]
+    if keys:
+        with db.cursor() as cur:
+            cur.executemany("UPDATE paper_sources SET title_key=%s WHERE source_path=%s", keys)
+
+
+MIGRATIONS.append(_m004_paper_sources)

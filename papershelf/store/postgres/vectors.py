@@ -31,8 +31,8 @@ import numpy as np
 
 from ...models import COLLECTIONS, UNIT_KINDS, CollectionStatus, Filters, Space, SpaceCheck, VectorHit, VectorRow
 from ...models import unit_kind as kind_named
-from ..vectors import _pid_alive
-from .papers import filter_sql
+from ...system import pid_alive
+from .papers import PgConnection, filter_sql
 
 PENDING_SQL = """
 WITH live AS (
@@ -81,7 +81,7 @@ def normalized_windows(blob: bytes, dimension: int) -> np.ndarray:
     return m / norms
 
 
-class PgVectors:
+class PgVectors(PgConnection):
     """Everything the embedding build and vector search store, for PostgresStore."""
 
     concurrent_builds = True  # several `embed` runs may share this library
@@ -168,9 +168,9 @@ class PgVectors:
                           pending: list[tuple[str, str]] | None = None) -> dict[str, CollectionStatus]:
         stored = {r["collection"]: r["n"] for r in self.query(
             "SELECT collection, count(*) AS n FROM vectors WHERE space_id=%s GROUP BY collection", (space_id,))}
-        expected = self.query("SELECT coalesce(sum(body_indexable),0) AS b, coalesce(sum(object_indexable),0) AS o, "
-                              "coalesce(sum(chunk_indexable),0) AS c FROM manifests")[0]
-        expected = [int(expected["b"]), int(expected["o"]), int(expected["c"])]
+        sums = self.query("SELECT coalesce(sum(body_indexable),0) AS b, coalesce(sum(object_indexable),0) AS o, "
+                          "coalesce(sum(chunk_indexable),0) AS c FROM manifests")[0]
+        expected = [int(sums["b"]), int(sums["o"]), int(sums["c"])]
         pending_ids = [p for p, _ in (self.pending(space_id) if pending is None else pending)]
         per = {c: 0 for c in COLLECTIONS}
         if pending_ids:
@@ -221,6 +221,7 @@ class PgVectors:
         dim = self._dimension(space_id)
         units, windows = [], []
         for r in rows:
+            assert r.vector is not None, "a vector row to write carries its vector"
             mat = normalized_windows(r.vector, dim)
             units.append((space_id, r.collection, r.unit_id, paper_id, r.unit_kind, r.section_path,
                           r.object_kind, r.object_label, r.unit_hash, r.kind_hash, r.policy_version,
@@ -367,7 +368,7 @@ class PgVectors:
         """Register this builder.  Never refuses: builders coordinate paper by paper (`claim`)."""
         with self.transaction() as db:
             for row in db.execute("SELECT token, pid, host FROM build_lock").fetchall():
-                if row["host"] == self.host and not _pid_alive(row["pid"]):
+                if row["host"] == self.host and not pid_alive(row["pid"]):
                     db.execute("DELETE FROM build_lock WHERE token=%s", (row["token"],))
             db.execute("INSERT INTO build_lock VALUES (%s,%s,%s,%s,%s) ON CONFLICT (token) DO NOTHING",
                        (self.token, name, os.getpid(), self.host, time.time()))
@@ -382,7 +383,7 @@ class PgVectors:
         for row in self.query("SELECT pid, host, started_at FROM build_lock WHERE name=%s ORDER BY started_at",
                               (name,)):
             d = dict(row)
-            d["alive"] = d["host"] != self.host or _pid_alive(d["pid"])
+            d["alive"] = d["host"] != self.host or pid_alive(d["pid"])
             if d["alive"]:
                 return d
         return None
@@ -396,7 +397,7 @@ class PgVectors:
             held = db.execute("SELECT token, pid, host, expires_at FROM embed_claims WHERE space_id=%s "
                               "AND paper_id=%s", (space_id, paper_id)).fetchone()
             if held is not None and held["token"] != self.token and held["expires_at"] > now \
-                    and not (held["host"] == self.host and not _pid_alive(held["pid"])):
+                    and not (held["host"] == self.host and not pid_alive(held["pid"])):
                 return False
             if not force and not self.pending(space_id, [paper_id]):
                 return False

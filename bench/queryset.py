@@ -1,0 +1,101 @@
+"""Shared helpers for the figure/table query set (bench/data/figure_queries.jsonl).
+
+Used by check_queries.py (is the set well formed?) and figure_queries.py (how
+well does search find the objects?), so both read the file, the manifest and a
+library's object units the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = ROOT.parent / "shared" / "data"
+QUERIES = ROOT / "bench" / "data" / "figure_queries.jsonl"
+FIELDS = {"id": str, "query": str, "pdf": str, "label": str, "kind": str, "style": str}
+STYLES = ("visual", "content", "finding")
+KINDS = ("figure", "table")
+_WORD = re.compile(r"\w+", re.U)
+
+
+def pdf_dir(data: str | Path) -> Path:
+    """The shared PDFs, or exit with a clear message: a fresh clone has no shared data."""
+    pdfs = Path(data) / "pdfs"
+    if not (pdfs / "manifest.json").exists():
+        sys.exit(f"shared data not found at {pdfs} (pass --data PATH): nothing to check or measure")
+    return pdfs
+
+
+def load_queries(path: str | Path = QUERIES) -> list[dict]:
+    """One dict per non-empty line; a line that is not JSON becomes {"_error": ...} for the checker."""
+    rows = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as e:
+            rows.append({"_error": f"line {n}: not JSON ({e})"})
+    return rows
+
+
+def manifest_captions(pdfs: Path) -> dict[str, dict[str, str]]:
+    """file name -> label ("Figure 3") -> the manifest's caption text (first words, checked by hand)."""
+    out: dict[str, dict[str, str]] = {}
+    for m in json.loads((pdfs / "manifest.json").read_text(encoding="utf-8")):
+        caps = out.setdefault(Path(m["file"]).name, {})
+        for c in m["captions"]:
+            caps[f"{c['kind'].capitalize()} {c['number']}"] = c["text"]
+    return out
+
+
+def words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text or "")]
+
+
+def shared_runs(query: str, caption: str, n: int = 4) -> list[str]:
+    """Runs of n words the query copies from the caption: a query that copies the caption
+    measures string matching, not whether search understands a description."""
+    q, c = words(query), words(caption)
+    cap = {tuple(c[i:i + n]) for i in range(len(c) - n + 1)}
+    return sorted({" ".join(q[i:i + n]) for i in range(len(q) - n + 1) if tuple(q[i:i + n]) in cap})
+
+
+def paper_objects(lib, pdfs: Path) -> dict[str, tuple[str, dict[str, dict]]]:
+    """file name -> (paper id, label -> object unit as `lib.show` gives it), via each paper's source_path."""
+    out = {}
+    for paper in lib.store.list_papers():
+        shown = lib.show(paper["id"])
+        src = shown.get("source_path") or ""
+        if Path(src).parent.resolve() != pdfs.resolve():
+            continue
+        out[Path(src).name] = (paper["id"], {o["label"]: o for o in shown["objects"]})
+    return out
+
+
+def hit_field(hit, name: str):
+    """One field of a search result, whether results are dicts (today) or typed objects with
+    attributes / `to_dict()` (the API is moving there), so these scripts survive the change."""
+    if isinstance(hit, dict):
+        return hit.get(name)
+    if hasattr(hit, name):
+        return getattr(hit, name)
+    return hit.to_dict().get(name) if hasattr(hit, "to_dict") else None
+
+
+def response_field(resp, name: str):
+    """A response-level field (e.g. `no_confident_match`), None when this papershelf has no such field."""
+    if hasattr(resp, name):
+        return getattr(resp, name)
+    if hasattr(resp, "to_dict"):
+        return resp.to_dict().get(name)
+    return None
+
+
+def id_number(qid: str) -> int:
+    """The number in an id like fq017, for the odd/even halves."""
+    digits = "".join(ch for ch in qid if ch.isdigit())
+    return int(digits) if digits else 0

@@ -1,0 +1,210 @@
+"""`papershelf mcp`: the library as tools for an AI agent, over MCP on stdio.
+
+Built on the official SDK's low-level `Server`, so each tool's input schema is
+exactly the strict model in `params.py` (``additionalProperties: false``) and
+every call is validated against it: a misspelt argument comes back as a tool
+error naming it, never silently dropped.  Results are structured content in the
+shapes of the CLI's ``--json`` plus a short text rendering; figure and table
+hits from PDFs can carry the page region as an image, so a multimodal agent
+sees the figure itself.  Library calls run in a worker thread, one library open
+for the session (the model and vectors stay loaded).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import mcp_types as types
+from pydantic import BaseModel, Field, ValidationError
+
+from ..errors import PapershelfError
+from ..library import Library
+from .params import (
+    PapersParams,
+    PassageParams,
+    SearchParams,
+    ShowParams,
+    StatusParams,
+    filter_papers,
+    one_line,
+    search_dict,
+)
+
+MAX_IMAGES = 3
+
+
+class McpSearchParams(SearchParams):
+    images: bool = Field(False, description=f"Attach the page region of up to {MAX_IMAGES} figure/table hits "
+                                            "from PDF papers as images (set kind=figure or kind=table too).")
+
+
+@dataclass
+class Answer:
+    """What a tool returns before it becomes MCP content: data, its text rendering, images (PNG)."""
+
+    data: dict[str, Any]
+    text: str
+    images: list[bytes]
+
+
+@dataclass
+class ToolDef:
+    name: str
+    description: str
+    params: type[BaseModel]
+    run: Callable[[Library, Any], Answer]
+
+
+# -- the tools -------------------------------------------------------------------------
+
+
+def _hit_line(h: dict[str, Any]) -> str:
+    where = h["object_label"] or h["section_path"] or h["source"]
+    pages = f" p.{h['pages']}" if h["pages"] else ""
+    year = f" ({h['year']})" if h["year"] else ""
+    head = f"{h['rank']}. {h['title'] or h['paper_id']}{year} · {where}{pages} · {h['unit_id']}"
+    return f"{head}\n   {h['snippet'] or ''}"
+
+
+def _images_for(lib: Library, hits: list[dict[str, Any]]) -> list[bytes]:
+    from .http import unit_image
+
+    out: list[bytes] = []
+    for h in hits:
+        if h["object_kind"] and len(out) < MAX_IMAGES:
+            try:
+                out.append(unit_image(lib, h["unit_id"]))
+            except PapershelfError:
+                continue  # not from a PDF: the caption in the text is all there is
+    return out
+
+
+def run_search(lib: Library, p: McpSearchParams) -> Answer:
+    d = search_dict(lib.search(p.query, p.options()), p.min_score)
+    lines = [f"note: {n}" for n in d["notices"]] + [_hit_line(h) for h in d["results"]]
+    text = "\n".join(lines) if d["results"] else "\n".join(lines + ["no results"])
+    return Answer(d, text, _images_for(lib, d["results"]) if p.images else [])
+
+
+def run_show(lib: Library, p: ShowParams) -> Answer:
+    from .http import show_dict, unit_image
+
+    d = show_dict(lib, p.id, p.neighbours)
+    if d["type"] == "paper":
+        secs = "\n".join(f"- {s['section_path'] or '(front matter)'} (p. {s['pages'] or '?'})" for s in d["sections"])
+        objs = "\n".join(f"- {o['label']}: {(o['caption'] or '')[:120]} [{o['unit_id']}]" for o in d["objects"])
+        text = f"{d['title']} ({d['year'] or 'n.d.'}) [{d['id']}]\nSections:\n{secs}\nFigures and tables:\n{objs}"
+        return Answer(d, text, [])
+    body = f"{d['object_label']}: {d['caption_text']}" if d.get("object_label") else d["text"]
+    text = f"{d['id']} · {d['section_path']}\n{body}"
+    images = []
+    if p.image and d.get("object_kind"):
+        images = [unit_image(lib, p.id)]
+    return Answer(d, text, images)
+
+
+def run_passage(lib: Library, p: PassageParams) -> Answer:
+    d = lib.passage(p.paper_id, p.section, p.pages(), p.budget_chars, p.cursor).to_dict()
+    more = f"\n\n[more: call get_passage again with cursor={d['next_cursor']!r}]" if d["next_cursor"] else ""
+    return Answer(d, d["text"] + more, [])
+
+
+def run_papers(lib: Library, p: PapersParams) -> Answer:
+    rows = filter_papers(lib.papers(), p)
+    text = "\n".join(f"{r['id']} · {r['title']} ({r['year'] or 'n.d.'}) · {', '.join(r['authors'][:3])}"
+                     for r in rows) or "no papers match"
+    return Answer({"papers": rows}, text, [])
+
+
+def run_status(lib: Library, p: StatusParams) -> Answer:
+    d = lib.status().to_dict()
+    e = d["embedding"] or {}
+    build = e.get("build_running")
+    text = (f"{d['papers']} papers; {e.get('pending_papers', 0)} pending embedding"
+            + (f"; a build is running (pid {build['pid']})" if build else ""))
+    return Answer(d, text, [])
+
+
+TOOLS = [
+    ToolDef("search", "Search the researcher's library of papers by words and by meaning. Returns ranked hits "
+            "(paper, section path, pages, snippet with [matched] words; figures and tables with label and caption). "
+            "Use kind=figure/table to find figures or tables, paper=[id] to search inside one paper, and the hit's "
+            "unit_id with `show` to read it in context.", McpSearchParams, run_search),
+    ToolDef("show", "Look at a paper (its sections, figures and tables, with unit ids) or one unit by id (its text, "
+            "and with neighbours=true the whole section around it). image=true adds a figure/table's page region.",
+            ShowParams, run_show),
+    ToolDef("get_passage", "Read a paper's text: a section (with its subsections) or a page range, at most "
+            "budget_chars characters per call. When the answer has next_cursor, call again with it to read on.",
+            PassageParams, run_passage),
+    ToolDef("list_papers", "List the papers in the library (id, title, authors, year, venue, DOI, unit counts), "
+            "optionally filtered by title, author or year.", PapersParams, run_papers),
+    ToolDef("status", "How many papers the library holds, how many are still waiting to be embedded (searchable "
+            "by words only until then), and whether an embedding build is running.", StatusParams, run_status),
+]
+BY_NAME = {t.name: t for t in TOOLS}
+
+
+# -- MCP plumbing ------------------------------------------------------------------------
+
+
+def tool_list() -> list[types.Tool]:
+    return [types.Tool(name=t.name, description=t.description, input_schema=t.params.model_json_schema(),
+                       annotations=types.ToolAnnotations(read_only_hint=True)) for t in TOOLS]
+
+
+def _error(message: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
+
+
+def call(lib: Library, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
+    """Validate the arguments against the tool's strict model, run it, and shape the result."""
+    tool = BY_NAME.get(name)
+    if tool is None:
+        return _error(f"unknown tool {name!r}: use one of {', '.join(BY_NAME)}")
+    try:
+        params = tool.params.model_validate(arguments or {})
+        answer = tool.run(lib, params)
+    except ValidationError as e:
+        return _error(f"invalid arguments for {name}: {one_line(e)}")
+    except PapershelfError as e:
+        return _error(str(e))
+    content: list[Any] = [types.TextContent(text=answer.text)]
+    content += [types.ImageContent(data=base64.b64encode(png).decode(), mime_type="image/png")
+                for png in answer.images]
+    data = json.loads(json.dumps(answer.data, default=str, allow_nan=False))
+    return types.CallToolResult(content=content, structured_content=data)
+
+
+def build_server(lib: Library):
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tool_list())
+
+    async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        return await anyio.to_thread.run_sync(call, lib, params.name, params.arguments)
+
+    return Server("papershelf", version="1", instructions="Search and read the user's library of research papers.",
+                  on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def run_stdio(library_path: str) -> None:
+    """Serve MCP on stdin/stdout until the client closes the stream."""
+    from mcp.server.stdio import stdio_server
+
+    lib = Library(library_path, create=False)
+    server = build_server(lib)
+
+    async def main() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    try:
+        anyio.run(main)
+    finally:
+        lib.close()

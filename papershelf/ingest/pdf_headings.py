@@ -1,0 +1,396 @@
+"""Which paragraphs of a PDF are section headings, and at what level, decided the way a reader does.
+
+A reader trusts numbering first: "3.2 Master Data Structures" is a heading because it continues
+the paper's scheme (1, 2, 2.1 … or I, II, A, B) and its level is its number's depth.  A line that
+starts with a number which does *not* continue the scheme ("1. The library first …" inside §3.1)
+is a list item.  Next come the standard unnumbered names (Abstract, References, …).  Last, a short
+line set apart by its style — larger or bold *relative to this paper's body text* — is a
+sub-heading below the current section (or, in a paper without numbering, ranked by its style).
+A paragraph that opens with a bold lead-in ("Training. We …") offers that lead-in as a
+sub-heading and keeps its text.
+
+Style is always judged against the body text: papers whose every glyph claims to be bold get no
+headings from boldness, and a line in the body's own style needs numbering, a standard name and
+space above it to count.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..document import Block
+from .captions import CAPTION_RE
+
+# Unnumbered names a paper gives its sections.  Front and back matter stay at level 1 always.
+_OUTSIDE = (r"abstract|keywords?|index terms|acknowledge?ments?|references|bibliography|literature cited|"
+            r"appendix|appendices|supplementary materials?|funding|author contributions|competing interests|"
+            r"conflicts? of interest|declarations?|abbreviations|ethics statement|data availability|"
+            r"limitations|ethical considerations|broader impact")
+_BODY = (r"introduction|background|related work|prior work|previous work|methods?|materials and methods|"
+         r"methods and materials|methodology|results|discussion|results and discussion|conclusions?|"
+         r"conclusions? and future work|future work|summary|experiments?|evaluation|discussion and conclusions?|"
+         r"concluding remarks|overview|preliminaries|contents")
+_OUTSIDE_RE = re.compile(rf"^(?:{_OUTSIDE})$", re.IGNORECASE)
+_STANDARD_RE = re.compile(rf"^(?:{_OUTSIDE}|{_BODY})$", re.IGNORECASE)
+_NUMBERED = re.compile(
+    r"^(?:(?P<app>appendix)\s+)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,5}|[A-Z](?:\.\d{1,2}){0,2})"
+    r"(?P<sep>[.):]?)\s+(?P<title>\S.*)$", re.IGNORECASE)
+_FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Chart|Plate)\s+[\dIVX]+\b")
+# Labels of statements, set like run-in headings but never section titles.
+_THEOREM = re.compile(r"^(?:Lemma|Theorem|Proposition|Corollary|Definition|Proof|Remark|Example|Property|Claim|"
+                      r"Conjecture|Assumption|Axiom|Observation|Fact)\b", re.IGNORECASE)
+_NAMED_LEAD = re.compile(rf"^((?:{_OUTSIDE})[:.])\s+\S", re.IGNORECASE)
+_REFERENCES = re.compile(r"^(?:references|bibliography|literature cited|works cited)$", re.IGNORECASE)
+_ROMAN = {"I": 1, "V": 5, "X": 10}
+_APPENDIX = 100  # appendix A is section 101: it follows any numbered section
+
+
+@dataclass
+class BodyStyle:
+    size: float
+    bold: bool  # the body text itself claims to be bold: boldness says nothing in this paper
+    face: str = ""  # the font most text is set in ("" when unknown)
+
+
+@dataclass
+class Para:
+    """Lines of one column read as one paragraph, with what a reader sees around them."""
+
+    lines: list = field(default_factory=list)  # pdf.Line
+    in_figure: bool = False  # short text next to a caption: labels of a chart or cells of a table
+    text: str = ""
+    gap_above: float | None = None  # baseline pitch above the first line, in font sizes; None at a column top
+    column_start: bool = False
+    column_end: bool = False
+    centred: bool = False  # the first line sits in the middle of its column, well away from its left edge
+    indent: float = 0.0  # first line's x0 minus the column's left edge
+
+    @property
+    def first(self):
+        return self.lines[0]
+
+
+def _roman(s: str) -> int | None:
+    if not re.fullmatch(r"X{0,3}(IX|IV|V?I{0,3})", s) or not s:
+        return None
+    total = 0
+    for a, b in zip(s, s[1:] + " "):
+        v = _ROMAN[a]
+        total += -v if b != " " and _ROMAN[b] > v else v
+    return total
+
+
+def strong(line, body: BodyStyle) -> bool:
+    """Set apart from the body by size, weight or face."""
+    if line.size >= body.size + 0.8:
+        return True
+    return line.size >= body.size - 0.7 and ((line.bold and not body.bold) or _other_face(line, body))
+
+
+def _other_face(line, body: BodyStyle) -> bool:
+    """Set in an upright text face other than the body's: a heading face whose weight the font's
+    name hides (hashed names without a weight flag), or a sans-serif heading in a serif paper."""
+    return bool(line.face and body.face and line.face != body.face)
+
+
+def _capitals(title: str) -> bool:
+    letters = [c for c in title if c.isalpha()]
+    return len(letters) >= 4 and all(c.isupper() for c in letters)
+
+
+def _plausible_title(title: str, strong_style: bool) -> bool:
+    words = title.split()
+    if not words or len(words) > 14 or len(title) > 110 or title.endswith((",", ";")):
+        return False
+    if not (title[0].isalnum() or title[0] in "\"'“‘(["):
+        return False  # ", Noor Alide and …": the rest of a line cut off before it
+    alpha = sum(c.isalpha() for c in title)
+    if alpha < 3 or alpha < 0.6 * len(title.replace(" ", "")):
+        return False  # formulas, numbers, table rows
+    if re.search(r"[.!?]\s+[A-Za-z]", title) or ("=" in title):
+        return False  # a sentence: a run-in heading followed by its paragraph, or text
+    first = next(c for c in title if c.isalpha())
+    return (first.isupper() or not first.isascii()) and (strong_style or not title.endswith((".", ":")))
+
+
+class Numbering:
+    """The paper's numbering scheme so far: which numbers may come next."""
+
+    def __init__(self) -> None:
+        self.last: tuple[int, ...] | None = None
+        self.roman = False
+        self.titles: dict[tuple[int, ...], str] = {}
+        self.list_last = 0  # the last item of a numbered list running in the text (1., 2., 3. ...)
+
+    def list_item(self, m: re.Match) -> bool:
+        """Is this number the next item of a list in progress?  A list that reaches "4." inside §3
+        does not make its fourth item section 4.  A rejected number may start or continue a list."""
+        num = m.group("num")
+        n = int(num) if num.isdigit() else None
+        if n is not None and n == self.list_last + 1:
+            self.list_last = n
+            return True
+        return False
+
+    def keys(self, m: re.Match) -> list[tuple[int, ...]]:
+        """Positions a printed number could stand for, most likely first."""
+        num, out = m.group("num").upper(), []
+        if m.group("app"):
+            letter = num.split(".")[0]
+            base = (_APPENDIX + (ord(letter) - 64),) if letter.isalpha() else (_APPENDIX + int(letter),)
+            return [base + tuple(int(p) for p in num.split(".")[1:])]
+        if num[0].isdigit():
+            parts = tuple(int(p) for p in num.split("."))
+            if self.roman and self.last and len(parts) == 1 and len(self.last) >= 2:
+                out.append(self.last[:2] + parts)  # IEEE: "1)" under "A." under "II."
+            return out + [parts]
+        roman = _roman(num) if not self.last or self.roman else None
+        if roman:
+            out.append((roman,))
+        head = num.split(".")[0]
+        if len(head) == 1:
+            rest = tuple(int(p) for p in num.split(".")[1:])
+            if self.roman and self.last:
+                out.append((self.last[0], ord(head) - 64) + rest)
+            elif self.last:
+                out.append((_APPENDIX + ord(head) - 64,) + rest)
+        return out
+
+    def follows(self, new: tuple[int, ...], slack: int) -> bool:
+        prev = self.last
+        if prev is None:
+            return len(new) == 1 and (new[0] <= 1 + slack or new[0] == _APPENDIX + 1)
+        if new[0] > _APPENDIX >= prev[0]:
+            return new == (_APPENDIX + 1,)
+        if len(new) == len(prev) + 1 and new[:-1] == prev:
+            return 1 <= new[-1] <= 1 + slack
+        for k in range(len(prev)):
+            if len(new) == k + 1 and new[:k] == prev[:k]:
+                return 1 <= new[k] - prev[k] <= 1 + slack
+        return False
+
+    def accept(self, m: re.Match, slack: int) -> tuple[int, ...] | None:
+        for key in self.keys(m):
+            if self.titles.get(key) == m.group("title").lower():
+                self.last = key  # the same heading again: a table of contents came first
+                return key
+            if self.follows(key, slack):
+                self.titles[key] = m.group("title").lower()
+                self.list_last = 0
+                if self.last is None:
+                    self.roman = not m.group("num")[0].isdigit() and key[0] < _APPENDIX
+                self.last = key
+                return key
+        return None
+
+
+def _standalone(p: Para, body: BodyStyle) -> bool:
+    """A line on its own, at least body size, with space above it, as headings are set (a column's
+    first line has no space above to show: there it may as well continue a paragraph or a figure)."""
+    ln = p.first
+    return len(p.lines) == 1 and ln.alone and ln.size >= body.size - 0.5 and ((p.gap_above or 0) >= 1.45 or p.centred)
+
+
+def _small_back_matter(p: Para, body: BodyStyle) -> bool:
+    """A standard name alone with space above, in bold or a face other than the body's, though set
+    smaller than the body: back matter (acknowledgements, references) often is, headings and all."""
+    ln = p.first
+    return len(p.lines) == 1 and ln.alone and (p.gap_above or 0) >= 1.45 and (ln.bold or _other_face(ln, body))
+
+
+def _style_key(line) -> tuple[float, bool, bool]:
+    """What tells heading levels apart: size, weight, and capitals (at one size and weight, a
+    paper sets its sections in capitals and their sub-sections in mixed case, never the reverse)."""
+    return (round(line.size * 2) / 2, bool(line.bold), _capitals(line.text))
+
+
+class _Decider:
+    """Walks the paragraphs in reading order, keeping the numbering and the current level."""
+
+    def __init__(self, paras: list[Para], body: BodyStyle) -> None:
+        self.body = body
+        self.numbering = Numbering()
+        self.level = 0
+        self.top_size: float | None = None
+        self.after_heading = False  # the paragraph before was a heading
+        self.ranks = self._style_ranks(paras)
+        self.in_references = False  # inside the reference list no lead-in (an author's name) is a heading
+
+    def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool], int]:
+        """For papers without numbering: heading styles ranked, the standard names' style first."""
+        styles = {_style_key(p.first) for p in paras if self._unnumbered_candidate(p)}
+        ordered = sorted(styles, key=lambda s: (-s[0], not s[1], not s[2]))
+        std = [_style_key(p.first) for p in paras if _STANDARD_RE.match(self._bare(p)) and strong(p.first, self.body)]
+        top = ordered.index(max(std, key=std.count)) if std and max(std, key=std.count) in ordered else 0
+        return {s: max(1, i - top + 1) for i, s in enumerate(ordered)}
+
+    @staticmethod
+    def _bare(p: Para) -> str:
+        return p.text.strip().rstrip(".:").strip()
+
+    def _unnumbered_candidate(self, p: Para) -> bool:
+        ln = p.first
+        if len(p.lines) > 2 or not all(strong(x, self.body) for x in p.lines) or not ln.alone or p.in_figure:
+            return False
+        if CAPTION_RE.match(p.text) or len(p.text.split()) > 10 or p.text.endswith((".", ",", ";")):
+            return False
+        if p.gap_above is not None and p.gap_above < 1.3 and not self.after_heading:
+            return False  # no space above, unless right below a heading ("Methods" / "Setting")
+        return _plausible_title(p.text, True) and (p.indent < 2.5 * ln.size)
+
+    def decide(self, p: Para) -> tuple[str, int] | None:
+        """(title, level) when the paragraph is a heading."""
+        text = p.text.strip()
+        if len(p.lines) > 2 or CAPTION_RE.match(text) or _FLOAT.match(text) or p.first.size < 0.66 * self.body.size:
+            return None  # ... or set far smaller than the body: text inside a figure
+        is_strong = all(strong(x, self.body) for x in p.lines)
+        m = _NUMBERED.match(text)
+        if m and not re.match(r"^\d+(\.\d+)*\s+\d", text):
+            key = None if (not is_strong and self.numbering.list_item(m)) else self._numbered(m, p, is_strong)
+            if key:
+                return text, self._set_level(len(key), p.first.size)
+        bare = self._bare(p)
+        if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or _capitals(bare) or _standalone(p, self.body)
+                                                               or _small_back_matter(p, self.body)):
+            return text, self._standard_level(bare, p.first)
+        if not self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
+            return text, self._set_level(self.ranks.get(_style_key(p.first), 2), p.first.size)
+        if self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
+            return text, self._sub_level()
+        return None
+
+    def _numbered(self, m: re.Match, p: Para, is_strong: bool) -> tuple[int, ...] | None:
+        title = m.group("title")
+        caps = _capitals(title)
+        if is_strong or caps:
+            return self.numbering.accept(m, 1) if _plausible_title(title, True) else None
+        # In the body's own style: only the very next number, alone on its line with space above.
+        short = len(title.split()) <= 8 and _plausible_title(title, False)
+        if _standalone(p, self.body) and short and m.group("num")[0].isdigit():
+            return self.numbering.accept(m, 0)
+        return None
+
+    def _standard_level(self, bare: str, line) -> int:
+        size = line.size
+        if _OUTSIDE_RE.match(bare):
+            return self._set_level(1, size)
+        if not self.numbering.last:
+            return self._set_level(self.ranks.get(_style_key(line), 1), size)
+        if self.top_size is not None and size < self.top_size - 0.5:
+            return self._sub_level()
+        return self._set_level(1, size)
+
+    def _sub_level(self) -> int:
+        base = len(self.numbering.last) if self.numbering.last else self.level
+        return min(4, base + 1)
+
+    def _set_level(self, level: int, size: float) -> int:
+        self.level = level
+        if level == 1 and self.top_size is None:
+            self.top_size = size
+        return level
+
+    def runin(self, p: Para) -> tuple[str, int] | None:
+        """The lead-in a paragraph opens with, as a sub-heading (its text stays in the paragraph).  A
+        numbered lead-in set apart by its face alone may continue a numbering but not start one
+        ("1. Ovretveit J, Serouri A:" in a reference list), unless it is a standard name; one whose
+        number continues the scheme may be as long as any heading, an unnumbered one is short."""
+        title = self._lead_title(p)
+        if not title:
+            return None
+        bold = p.first.runin_bold
+        m = _NUMBERED.match(title)
+        if m and _plausible_title(m.group("title"), True) and (bold or self.numbering.last or is_standard(m["title"])):
+            key = self.numbering.accept(m, 1)
+            if key:
+                return title, self._set_level(len(key), p.first.size)
+        if len(title.split()) > 8 or not _plausible_title(title, True) or not (bold or is_standard(title)):
+            return None
+        return title, self._set_level(1, p.first.size) if _OUTSIDE_RE.match(title) else self._sub_level()
+
+    def _lead_title(self, p: Para) -> str:
+        """The title of the paragraph's lead-in, or "" where none can be a heading: in a paper whose
+        body claims to be bold, in the reference list, and for captions, floats and theorem labels."""
+        lead = lead_in(p.first) or _named_lead(p.text)
+        if not lead or self.body.bold or self.in_references or CAPTION_RE.match(p.text) or _FLOAT.match(lead) \
+                or _THEOREM.match(lead):
+            return ""
+        return lead.rstrip(".:—– ").strip()
+
+
+def _named_lead(text: str) -> str:
+    """A paragraph opening with a front or back matter name and a colon or period, in the text's own
+    style ("Acknowledgements: we are grateful …"): the section is run in."""
+    m = _NAMED_LEAD.match(text)
+    return m.group(1) if m else ""
+
+
+def lead_in(line) -> str:
+    """The run-in lead-in a line offers as a heading: a bold one, or one set apart by its face
+    alone (small capitals) when it is numbered or a standard name ("Abstract. Recently …")."""
+    lead = line.runin
+    if not lead or line.runin_bold:
+        return lead
+    return lead if _numbered_start(lead) or is_standard(lead) else ""
+
+
+def is_standard(text: str) -> bool:
+    """A standard section name (Abstract, Background, References …), trailing colon or period aside."""
+    return bool(_STANDARD_RE.match(text.strip().rstrip(".:").strip()))
+
+
+def _numbered_start(text: str) -> bool:
+    return bool(re.match(r"^(?:\d+(?:\.\d+)*|[IVX]+|[A-Z])[.)]\s", text))
+
+
+def _mark_figure_text(paras: list[Para]) -> None:
+    """Short pieces of text just before a figure caption or just after a table caption (where
+    table cells sit) belong to the figure or table: axis labels, legends, cells."""
+    def short(p: Para) -> bool:
+        return len(p.text) < 80 and all(len(ln.text) < 40 for ln in p.lines) and not _numbered_start(p.text)
+
+    for i, p in enumerate(paras):
+        m = CAPTION_RE.match(p.text)
+        if not m:
+            continue
+        j = i - 1
+        while j >= 0 and short(paras[j]) and not CAPTION_RE.match(paras[j].text):
+            paras[j].in_figure = True
+            j -= 1
+        if m.group("kind").lower().startswith("tab"):
+            j = i + 1
+            while j < len(paras) and short(paras[j]) and not CAPTION_RE.match(paras[j].text):
+                paras[j].in_figure = True
+                j += 1
+
+
+def to_blocks(paras: list[Para], body: BodyStyle) -> list[Block]:
+    """Blocks in reading order: headings where a reader sees them, text everywhere else."""
+    _mark_figure_text(paras)
+    decider = _Decider(paras, body)
+    blocks: list[Block] = []
+    for p in paras:
+        page = p.first.page
+        head = decider.decide(p)
+        decider.after_heading = bool(head)
+        if head:
+            decider.in_references = bool(_REFERENCES.match(_Decider._bare(p)))
+            blocks.append(Block("heading", head[0], level=head[1], page=page))
+            continue
+        lead = decider.runin(p)
+        if lead:
+            blocks.append(Block("heading", lead[0], level=lead[1], page=page))
+        blocks.append(Block("text", p.text, page=page))
+    return blocks
+
+
+def line_starts_heading(line, body: BodyStyle) -> bool:
+    """Cheap test while cutting paragraphs: could this line open a heading?"""
+    text = line.text
+    if len(text.split()) > 14:
+        return False
+    if strong(line, body) or _STANDARD_RE.match(text.rstrip(".:")):
+        return True
+    m = _NUMBERED.match(text)
+    return bool(m and m.group("num")[0].isdigit() and _plausible_title(m.group("title"), False))

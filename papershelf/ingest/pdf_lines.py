@@ -1,0 +1,328 @@
+"""Text lines of one PDF page from pdfium, each with its box, font size and weight.
+
+pdfium's own text (with its spaces and line breaks) is the starting point.  Its text
+rectangles then say where that text sits: a "line" pdfium ran across both columns
+(one baseline) or across two visual lines is cut where its rectangles jump, and the
+characters are dealt to the pieces by position.  A superscript or subscript sits on a
+raised or lowered baseline in a smaller size: it is written ``10^10`` and ``x_i`` so
+that a reader still recognises it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import itertools
+import math
+import re
+from dataclasses import dataclass
+
+from pypdfium2 import raw
+
+# Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
+# systems that hash their font names (Advent 3B2: "AdvTTaf7f9f4f.B") still mark the weight with a suffix.
+_BOLD_NAME = re.compile(r"bold|black|heavy|demi|medi|semib|cmbx|sfbx|bx\d|(?:^|[-,+_.])b$|tb$")
+# Faces that cannot mark a heading however they differ from the body: slanted, fixed-pitch, symbols and math.
+_PLAIN_FACE = re.compile(r"ital|obli|slant|(?:^|[-,+_.])i$|ti$|it$|(?:cm|sf|ec|t1x)(?:ti|sl|tt)|mono|courier|"
+                         r"inconsolata|symbol|dingbat|math|cmmi|cmsy|cmex|msam|msbm|mtsy|mtmi|txsy|txmi|wasy|stmary|"
+                         r"fontawesome")
+_FIXED, _SYMBOLIC, _ITALIC = 0x1, 0x4, 0x40
+
+
+@dataclass
+class Line:
+    page: int
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    text: str
+    size: float
+    bold: bool
+    runin: str = ""  # the lead-in ("Training.") of a line that starts bold (or small caps) and goes on in roman
+    runin_bold: bool = True  # the lead-in is set apart by weight (else by face alone)
+    alone: bool = True  # no other text beside it on its baseline (table cells and chart labels have some)
+    face: str = ""  # the font the whole line is set in, when one upright text face sets all of it
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+
+def clean(text: str) -> str:
+    """pdfium marks a hyphen it dropped when joining a hyphenated word with U+FFFE (or \\x02):
+    inside a line the word is whole again; at the end of a line the mark stays for the paragraph
+    join to decide; elsewhere it is a real hyphen."""
+    text = re.sub(r"(?<=[a-z])[\ufffe\x02]\s*(?=[a-z])", "", text)
+    text = re.sub(r"\s+", " ", text).strip()
+    end = text[-1:] if text[-1:] in ("\ufffe", "\x02") else ""
+    return text[:len(text) - len(end)].replace("\ufffe", "-").replace("\x02", "-") + ("\x02" if end else "")
+
+
+def _u16(text: str) -> int:
+    """Length in UTF-16 code units, the unit of pdfium's text positions."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+class _TextPage:
+    """pdfium's text page with boxes turned the way the page is shown (y grows downwards)."""
+
+    def __init__(self, page) -> None:
+        width, height = page.get_size()
+        self.rotation = page.get_rotation() % 360
+        self.w, self.h = (height, width) if self.rotation in (90, 270) else (width, height)
+        self.tp = page.get_textpage()
+        self.raw = self.tp.raw
+        self.matrix = raw.FS_MATRIX()
+        self.d = [ctypes.c_double() for _ in range(4)]
+        self.bold_fonts: dict[bytes, bool] = {}
+        self.faces: dict[bytes, str] = {}
+        self.buf = ctypes.create_string_buffer(128)
+        self.flags = ctypes.c_int()
+
+    def shown(self, left: float, top: float, right: float, bottom: float) -> tuple[float, float, float, float]:
+        if self.rotation == 90:
+            return bottom, left, top, right
+        if self.rotation == 180:
+            return self.w - right, bottom, self.w - left, top
+        if self.rotation == 270:
+            return self.h - top, self.w - right, self.h - bottom, self.w - left
+        return left, self.h - top, right, self.h - bottom
+
+    def rects(self, first: int, count: int) -> list[tuple[float, float, float, float]]:
+        left, top, right, bottom = self.d
+        n = raw.FPDFText_CountRects(self.raw, first, count)
+        out = []
+        for r in range(n):
+            raw.FPDFText_GetRect(self.raw, r, left, top, right, bottom)
+            out.append(self.shown(left.value, top.value, right.value, bottom.value))
+        return out
+
+    def char_box(self, index: int) -> tuple[float, float, float, float]:
+        left, right, bottom, top = self.d
+        raw.FPDFText_GetCharBox(self.raw, index, left, right, bottom, top)
+        return self.shown(left.value, top.value, right.value, bottom.value)
+
+    def char_index(self, text_index: int) -> int:
+        return raw.FPDFText_GetCharIndexFromTextIndex(self.raw, text_index)
+
+    def font_size(self, idx: int) -> float:
+        """The size text is shown at: the font size scaled by the text matrix (many PDFs set
+        ``Tf`` to 1 and scale with ``Tm``, so the bare font size says nothing)."""
+        size = raw.FPDFText_GetFontSize(self.raw, idx)
+        if raw.FPDFText_GetMatrix(self.raw, idx, ctypes.byref(self.matrix)):
+            m = self.matrix
+            scale = math.hypot(m.b, m.d) or math.hypot(m.a, m.c)
+            if scale > 0:
+                size *= scale
+        if size < 2.0:
+            # Scaled by a form's matrix that neither number shows: measure the glyph box
+            # (ascent to descent is ~1.15 em for common text fonts).
+            box = raw.FS_RECTF()
+            if raw.FPDFText_GetLooseCharBox(self.raw, idx, ctypes.byref(box)):
+                size = max(size, abs(box.top - box.bottom) / 1.15)
+        return size
+
+    def _font(self, idx: int) -> bytes:
+        n = raw.FPDFText_GetFontInfo(self.raw, idx, self.buf, 128, ctypes.byref(self.flags))
+        name = self.buf.raw[:max(0, n - 1)]
+        if name not in self.bold_fonts:
+            text = name.decode("latin-1", "replace").lower().split("+")[-1]
+            self.bold_fonts[name] = bool(_BOLD_NAME.search(text)) or bool(self.flags.value & 0x40000)
+            plain = _PLAIN_FACE.search(text) or self.flags.value & (_FIXED | _SYMBOLIC | _ITALIC)
+            self.faces[name] = "" if plain else text
+        return name
+
+    def bold(self, idx: int) -> bool:
+        return self.bold_fonts[self._font(idx)]
+
+    def marks(self, idx: int, rest: bytes) -> bool:
+        """Set apart from text in font ``rest``: bold, or an upright text face other than it."""
+        name = self._font(idx)
+        return self.bold_fonts[name] or (bool(self.faces[name]) and name != rest)
+
+    def face(self, first: int, last: int) -> str:
+        """The upright text face that sets both ends of a line ("" when they differ or the face
+        is italic, fixed-pitch or symbols: those mark emphasis, code and math, not headings)."""
+        name = self._font(first)
+        return self.faces[name] if self._font(last) == name else ""
+
+    def close(self) -> None:
+        self.tp.close()
+
+
+def _pieces(boxes: list[tuple], size: float) -> list[list[tuple]]:
+    """Boxes grouped into visual lines: cut at a wide gap on one baseline (two columns) or where
+    the next box sits below the last (pdfium joined two lines).  Raised or lowered boxes that
+    overlap the line (super- and subscripts) stay in it."""
+    pieces = [[boxes[0]]]
+    top, bottom = boxes[0][1], boxes[0][3]
+    for b in boxes[1:]:
+        cur = pieces[-1]
+        overlap = min(bottom, b[3]) - max(top, b[1])
+        new_line = overlap < 0.3 * min(bottom - top, b[3] - b[1])
+        if new_line or b[0] - cur[-1][2] > max(12.0, 2.5 * size):
+            pieces.append([b])
+            top, bottom = b[1], b[3]
+        else:
+            cur.append(b)
+            top, bottom = min(top, b[1]), max(bottom, b[3])
+    return pieces
+
+
+def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]]) -> list[str]:
+    """Characters of a chunk dealt to the pieces whose boxes hold them."""
+    bounds = [(min(b[0] for b in p), min(b[1] for b in p), max(b[2] for b in p), max(b[3] for b in p))
+              for p in pieces]
+    parts = [""] * len(pieces)
+    offset16, j = lead16, 0
+    for ch in chunk:
+        if not ch.isspace():
+            x0, y0, x1, y1 = tp.char_box(tp.char_index(offset16))
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            j = min(range(len(bounds)), key=lambda k: _distance(bounds[k], cx, cy))
+        offset16 += _u16(ch)
+        parts[j] += ch
+    return parts
+
+
+def _distance(box: tuple, x: float, y: float) -> float:
+    dx = max(box[0] - x, 0.0, x - box[2])
+    dy = max(box[1] - y, 0.0, y - box[3])
+    return dx + 2 * dy
+
+
+def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float) -> str:
+    """The chunk with raised small glyphs written after ``^`` and lowered ones after ``_``.
+
+    The baseline is the median bottom of the full-size glyphs (descenders are few)."""
+    glyphs = []
+    offset16 = lead16
+    for ch in chunk:
+        idx = tp.char_index(offset16)
+        offset16 += _u16(ch)
+        if ch.isspace():
+            glyphs.append((ch, False, 0.0))
+        else:
+            glyphs.append((ch, tp.font_size(idx) < 0.85 * size, tp.char_box(idx)[3]))
+    bottoms = sorted(g[2] for g in glyphs if not g[1] and not g[0].isspace())
+    if not bottoms:
+        return chunk
+    base = bottoms[len(bottoms) // 2]
+    out, mode = [], ""
+    for ch, small, bottom in glyphs:
+        new = mode if ch.isspace() else "^" if small and bottom < base - 0.25 * size else \
+            "_" if small and bottom > base + 0.08 * size else ""
+        if new != mode:
+            out.append(new)
+            mode = new
+        out.append(ch)
+    return "".join(out)
+
+
+_LEAD_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.|[A-Z]\.)\s+")
+
+
+def _runin(tp: _TextPage, text: str, lead16: int, last: int) -> str:
+    """The lead-in of a line that starts in a heading font (after its number, which may be roman)
+    and goes on in the text's: "Training. We ..." or "2.2. Closeness centrality. The farness ...".
+    The heading font is bold, or an upright face other than the text's (small capitals)."""
+    m = _LEAD_NUMBER.match(text)
+    start = m.end() if m else 0
+    rest = tp._font(last)
+    if tp.bold(last) or not tp.marks(tp.char_index(lead16 + _u16(text[:start])), rest):
+        return ""
+    for m in re.finditer(r"[.:—]\s+(?=\S)", text[start:start + 90]):
+        end = start + m.start()
+        before = tp.char_index(lead16 + _u16(text[:end]))
+        after = tp.char_index(lead16 + _u16(text[:start + m.end()]))
+        if tp.marks(before, rest) and not tp.marks(after, rest):
+            return text[:end + 1]
+        if not tp.marks(before, rest):
+            break
+    return ""
+
+
+def _bold_lead(tp: _TextPage, lead: str, lead16: int) -> bool:
+    """Does the lead-in's title (after its number) start in bold?"""
+    m = _LEAD_NUMBER.match(lead)
+    return tp.bold(tp.char_index(lead16 + _u16(lead[:m.end() if m else 0])))
+
+
+def _first_runin(tp: _TextPage, stripped: str, lead16: int, last: int, parts: list[str], stacked: bool) -> str:
+    """The lead-in of the chunk's first visual line (pdfium sometimes joins a line to the next one)."""
+    if len(parts) == 1:
+        return _runin(tp, stripped, lead16, last)
+    head = parts[0].strip()
+    if not stacked or not head or not stripped.startswith(head):
+        return ""
+    return _runin(tp, head, lead16, tp.char_index(lead16 + _u16(head) - 1))
+
+
+def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[Line]:
+    stripped = chunk.strip()
+    lead16 = start16 + _u16(chunk[:len(chunk) - len(chunk.lstrip())])
+    first = tp.char_index(lead16)
+    last = tp.char_index(lead16 + _u16(stripped) - 1)
+    if first < 0 or last < first:
+        return []
+    boxes = tp.rects(first, last - first + 1)
+    if not boxes:
+        return []
+    size = tp.font_size(first)
+    # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.
+    bold_first, bold_last = tp.bold(first), tp.bold(last)
+    face = tp.face(first, last)
+    pieces = _pieces(boxes, size)
+    if len(pieces) == 1:
+        parts = [stripped]
+        if len(boxes) > 1 and _has_script(boxes, size):
+            parts = [_scripts(tp, stripped, lead16, size)]
+    else:
+        parts = _deal(tp, stripped, lead16, pieces)
+    stacked = len(pieces) > 1 and _stacked(pieces)
+    runin = "" if bold_last else _first_runin(tp, stripped, lead16, last, parts, stacked)
+    out: list[Line] = []
+    for piece, part in zip(pieces, parts):
+        if part.strip():
+            out.append(Line(number, min(b[0] for b in piece), min(b[1] for b in piece), max(b[2] for b in piece),
+                            max(b[3] for b in piece), clean(part), round(size, 1), bold_first and bold_last,
+                            runin=runin if not out else "", runin_bold=bool(runin) and _bold_lead(tp, runin, lead16),
+                            alone=len(pieces) == 1 or stacked, face=face))
+    return out
+
+
+def _stacked(pieces: list[list[tuple]]) -> bool:
+    """Pieces one above the other (a line pdfium joined to the next) rather than side by side."""
+    tops = [min(b[1] for b in p) for p in pieces]
+    return all(b > a + 2 for a, b in itertools.pairwise(tops))
+
+
+def _main_box(boxes: list[tuple]) -> tuple:
+    return max(boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+
+
+def _has_script(boxes: list[tuple], size: float) -> bool:
+    """A small box on a raised or lowered baseline: a superscript or subscript."""
+    main = _main_box(boxes)
+    small = [b for b in boxes if b[3] - b[1] < 0.8 * (main[3] - main[1])]
+    return any(main[3] - b[3] > 0.25 * size or (b[3] - main[3] > 0.1 * size and b[1] - main[1] > 0.25 * size)
+               for b in small)
+
+
+def page_lines(page, number: int) -> tuple[list[Line], float, float]:
+    """Lines of a page, and the page's width and height."""
+    width, height = page.get_size()
+    tp = _TextPage(page)
+    out: list[Line] = []
+    try:
+        text = tp.tp.get_text_range()
+        # pdfium's text is UTF-16: a character outside the BMP takes two text indices.
+        units16 = 0
+        for chunk in text.split("\r\n"):
+            start16 = units16
+            units16 += _u16(chunk) + 2
+            if chunk.strip():
+                out.extend(_chunk_lines(tp, chunk, start16, number))
+    finally:
+        tp.close()
+    return out, width, height

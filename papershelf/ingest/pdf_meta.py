@@ -1,0 +1,264 @@
+"""Bibliographic metadata a PDF states about itself, read offline.
+
+A PDF added from a folder has no bibliography beside it, yet most papers say
+what they are: the arXiv stamp in the margin, the proceedings line or journal
+citation at the top or foot of page 1, the DOI, the copyright line, and the
+document info / XMP fields the typesetter filled in.
+
+The rule throughout: **no year is better than a wrong one.**  A year is taken
+only from a line whose form says it is the paper's own date (an arXiv stamp,
+a proceedings / "to appear in" line, a journal citation line, a copyright line),
+in a plausible range, and never from the text after a References heading.
+The PDF's creation date and years inside XMP of embedded images are ignored:
+they are when a file was made, not when the paper was published.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from dataclasses import dataclass, field
+
+from ..document import Bibliographic
+
+MIN_YEAR = 1900
+_YEAR = r"(?:19|20)\d\d"
+_MONTHS = r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
+
+# arXiv's margin stamp: "arXiv:2201.13352v1 [physics.app-ph] 27 Jan 2022" (also old "hep-th/9901001v2").
+ARXIV_STAMP = re.compile(
+    rf"arXiv:((?:\d{{4}}\.\d{{4,5}})|(?:[a-z-]+(?:\.[A-Z]{{2}})?/\d{{7}}))(v\d+)?\s*\[([\w.-]+)\]\s+"
+    rf"\d{{1,2}}\s+(?:{_MONTHS})[a-z]*\s+({_YEAR})")
+# An arXiv id named as such anywhere (no date), or a new-style id as a downloaded file's name.
+ARXIV_ID = re.compile(r"\barXiv:\s?(\d{4}\.\d{4,5})(v\d+)?", re.IGNORECASE)
+ARXIV_FILE = re.compile(r"^(?:arxiv[-_.:]?)?(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?(?:$|[-_ .])", re.IGNORECASE)
+
+DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)")
+DOI_LABELLED = re.compile(r"(?:\bdoi\s*:?\s*|doi\.org/)(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
+
+_PROCEEDINGS = re.compile(r"^(?:\(?(?:In|Appearing in|Appeared in|Published in)\s+)?(Proceedings of .+)", re.IGNORECASE)
+_TO_APPEAR = re.compile(r"^(?:To appear in|Appearing in|Accepted (?:at|to|for|in)|Published (?:in|at)|Presented at)"
+                        r"\s+(?:the\s+)?(.+)", re.IGNORECASE)
+# "Clinical Science (2014) 126, 305–313", "International Psychogeriatrics (2014), 26:1, 147–154"
+_JOURNAL_PAREN = re.compile(rf"^([A-Z][A-Za-z.&' -]{{2,80}}?)\s*\(({_YEAR})\)\s*,?\s*\d+\s*[,:(]")
+# "BMC Health Services Research 2014, 14:1", "Nature 2019; 566:195"
+_JOURNAL_PLAIN = re.compile(rf"([A-Z][A-Za-z.&' -]{{2,80}}?)\s+({_YEAR})\s*[,;]\s*\d+\s*[:(]\s*[\w-]+")
+_HOW_TO_CITE = re.compile(rf"^(?:How to cite this article|Cite this article as)\b.*?\(({_YEAR})\)")
+_COPYRIGHT = re.compile(rf"^(?:©|\(c\)|c|C|Copyright(?:\s*©)?)\s*({_YEAR})\b(?!\s*[-–]\s*\d)")
+_PUBLISHED = re.compile(
+    rf"^Published(?: online)?:?\s+(?:\d{{1,2}}\s+)?(?:[A-Z][a-z]+\s+)?(?:\d{{1,2}},?\s+)?({_YEAR})\b")
+# A short line that is only a venue acronym and a year: "ACL 2014", "NeurIPS 2022", "OSDI '06" is not taken.
+_ACRONYM_YEAR = re.compile(rf"^([A-Z][A-Za-z]*[A-Z][A-Za-z-]*)[ -]({_YEAR})$")
+_REFERENCES = re.compile(r"^\s*(?:\d+\.?\s*)?(References|Bibliography|Literature Cited|REFERENCES)\s*$")
+_VENUE_CUT = re.compile(r",?\s*(?:pages?|pp\.)\s*\d.*$|,\s*(?:vol\.|volume)\s.*$", re.IGNORECASE)
+
+
+@dataclass(kw_only=True)
+class PdfMeta(Bibliographic):
+    """What a PDF states about itself (citekey stays empty: a PDF has none)."""
+
+    arxiv_id: str | None = None
+    # field -> the rule that supplied it, so a wrong value can be traced to its rule
+    evidence: dict[str, str] = field(default_factory=dict)
+
+
+def clean_line(text: str) -> str:
+    """pdfium's text: U+FFFE marks a hyphen it joined; "28 th" ordinal gaps; runs of spaces."""
+    text = re.sub(r"(?<=[a-z])[\ufffe\x02]\s*(?=[a-z])", "", text)
+    text = text.replace("\ufffe", "-").replace("\x02", "-")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def plausible_year(year: int | str | None) -> int | None:
+    if year is None:
+        return None
+    y = int(year)
+    return y if MIN_YEAR <= y <= datetime.date.today().year + 1 else None
+
+
+def strip_doi(doi: str) -> str:
+    """A DOI as printed, without the sentence punctuation or bracket that followed it."""
+    doi = doi.rstrip(".,;:'\"")
+    while doi and doi[-1] in ")]" and doi.count(doi[-1]) > doi.count("(" if doi[-1] == ")" else "["):
+        doi = doi[:-1].rstrip(".,;:")
+    return doi
+
+
+def page_lines(text: str) -> list[str]:
+    """A page's lines up to a References heading (a reference list dates other papers)."""
+    out = []
+    for raw in text.splitlines():
+        line = clean_line(raw)
+        if not line:
+            continue
+        if _REFERENCES.match(line):
+            break
+        out.append(line)
+    return out
+
+
+def _venue_from(text: str) -> str:
+    text = re.sub(rf"(\b{_YEAR})\s+\d{{1,4}}$", r"\1", text)  # "OSDI 2006 1": a page number ran on
+    return _VENUE_CUT.sub("", text).strip(" ,.;")
+
+
+def _year_near(lines: list[str], i: int, span: int = 2) -> int | None:
+    """A year on the line or the next `span` lines (a proceedings line wraps: "Prague, June 2007.")."""
+    for line in lines[i:i + span + 1]:
+        m = re.search(rf"\b({_YEAR})\b", line)
+        if m and plausible_year(m.group(1)):
+            return int(m.group(1))
+    return None
+
+
+def _from_arxiv(lines: list[str], meta: PdfMeta) -> None:
+    for line in lines:
+        m = ARXIV_STAMP.search(line)
+        if m:
+            meta.arxiv_id = m.group(1) + (m.group(2) or "")
+            meta.evidence["arxiv_id"] = "arxiv stamp"
+            if plausible_year(m.group(4)):
+                meta.year, meta.evidence["year"] = int(m.group(4)), "arxiv stamp"
+            meta.venue = meta.venue or f"arXiv:{meta.arxiv_id} [{m.group(3)}]"
+            return
+    for line in lines:
+        m = ARXIV_ID.search(line)
+        if m:
+            meta.arxiv_id = m.group(1) + (m.group(2) or "")
+            meta.evidence["arxiv_id"] = "arxiv id"
+            return
+
+
+def _from_lines(lines: list[str], meta: PdfMeta) -> None:
+    """Venue and year from page-1 lines, the strongest form first: a proceedings or
+    "to appear" line, then a journal citation line, then copyright / "Published" lines."""
+    found: dict[str, tuple[int | None, str | None]] = {}
+    for i, line in enumerate(lines):
+        if (m := _PROCEEDINGS.match(line)) and "proceedings" not in found:
+            found["proceedings"] = (_year_near(lines, i), _venue_from(m.group(1)))
+        elif (m := _TO_APPEAR.match(line)) and re.search(_YEAR, line) and "to appear" not in found:
+            found["to appear"] = (_year_near(lines, i, 0), _venue_from(m.group(1)))
+        elif (m := _JOURNAL_PAREN.match(line) or _JOURNAL_PLAIN.search(line)) and "journal line" not in found:
+            name = re.sub(r"^.*?\bet al\.?\s*", "", m.group(1)).strip()
+            found["journal line"] = (plausible_year(m.group(2)), name or None)
+        elif (m := _HOW_TO_CITE.match(line)) and "how to cite" not in found:
+            found["how to cite"] = (plausible_year(m.group(1)), None)
+        elif (m := _ACRONYM_YEAR.match(line)) and len(line) <= 40 and "venue line" not in found:
+            found["venue line"] = (plausible_year(m.group(2)), line)
+        elif (m := _COPYRIGHT.match(line) or _PUBLISHED.match(line)) and "copyright" not in found:
+            found["copyright"] = (plausible_year(m.group(1)), None)
+    for rule in ("proceedings", "to appear", "journal line", "how to cite", "venue line", "copyright"):
+        year, venue = found.get(rule, (None, None))
+        if year and meta.year is None:
+            meta.year, meta.evidence["year"] = year, rule
+        if venue and meta.venue is None:
+            meta.venue, meta.evidence["venue"] = venue, rule
+
+
+def _doi_from(first: list[str], last: list[str], middle_pages: list[str]) -> tuple[str | None, str | None]:
+    """The paper's own DOI: labelled on page 1, else any on page 1, else the one a
+    "Cite this article" block on the last page names, else one repeated in the running text
+    of most pages (a footer)."""
+    text1 = "\n".join(first)
+    for pattern, rule in ((DOI_LABELLED, "doi on page 1"), (DOI, "doi on page 1")):
+        m = pattern.search(text1)
+        if m:
+            return strip_doi(m.group(1)), rule
+    for i, line in enumerate(last):
+        labelled = DOI_LABELLED.search(line)
+        if labelled and any("Cite this article" in x for x in last[i:i + 2]):
+            return strip_doi(labelled.group(1)), "cite-this-article doi"
+    counts: dict[str, int] = {}
+    for text in middle_pages:
+        for doi in {strip_doi(d) for d in DOI.findall(text)}:
+            counts[doi] = counts.get(doi, 0) + 1
+    repeated = [d for d, n in counts.items() if n >= max(2, len(middle_pages) // 2 + 1)]
+    return (repeated[0], "doi in page footers") if len(repeated) == 1 else (None, None)
+
+
+def _from_info(info: dict, xmp: str | None, meta: PdfMeta) -> None:
+    """Document info and document-level XMP: DOI and venue fields only, plus a title that
+    looks like one (typesetters often leave "acl07.dvi" or "Microsoft Word - x.doc")."""
+    if xmp:
+        for tag in ("prism:doi", "pdfx:doi", "crossmark:DOI"):
+            m = re.search(rf"<{tag}>\s*(10\.\d{{4,9}}/[^<\s]+)\s*<", xmp)
+            if m and not meta.doi:
+                meta.doi, meta.evidence["doi"] = strip_doi(m.group(1)), "xmp"
+        m = re.search(r"<prism:publicationName>\s*([^<]+?)\s*<", xmp)
+        if m and not meta.venue:
+            meta.venue, meta.evidence["venue"] = m.group(1), "xmp"
+        m = re.search(rf"<prism:(?:coverDate|publicationDate)>\s*({_YEAR})", xmp)
+        if m and meta.year is None and plausible_year(m.group(1)):
+            meta.year, meta.evidence["year"] = int(m.group(1)), "xmp"
+    subject = clean_line(info.get("Subject") or "")
+    if not meta.venue and re.search(rf"\b{_YEAR}\b", subject) and len(subject) <= 120 and \
+            re.search(r"[A-Z]{2,}|Proceedings|Conference", subject):
+        meta.venue, meta.evidence["venue"] = subject, "document info subject"
+    title = clean_line(info.get("Title") or "")
+    if len(title.split()) >= 3 and not re.search(r"\.(dvi|docx?|tex|pdf|ps)\b|^Microsoft|^Proceedings|\d{6}", title):
+        meta.title = title
+    author = clean_line(info.get("Author") or "")
+    if author and not re.search(r"Association|Journals|Press|Inc\b|^(anonymous|unknown)$", author, re.IGNORECASE):
+        meta.authors = [a.strip() for a in re.split(r"\s*;\s*|\s*,\s*(?:and\s+)?|\s+and\s+", author) if a.strip()]
+
+
+def document_xmp(data: bytes) -> str | None:
+    """The XMP packet that describes the document (it names the PDF or prism fields),
+    not one of the packets embedded images carry."""
+    for m in re.finditer(rb"<x:xmpmeta.*?</x:xmpmeta>", data, re.DOTALL):
+        packet = m.group().decode("utf-8", "replace")
+        if "prism:" in packet or "pdfx:" in packet or "<pdf:Producer" in packet and "xmpGImg" not in packet:
+            return packet
+    return None
+
+
+def _page_text(pdf, index: int) -> str:
+    page = pdf[index]
+    try:
+        textpage = page.get_textpage()
+        try:
+            return textpage.get_text_range()
+        finally:
+            textpage.close()
+    finally:
+        page.close()
+
+
+def read_pdf_meta(data: bytes, path: str | None = None) -> PdfMeta:
+    """Year, DOI, venue, arXiv id (and title/authors from document info) of a PDF's bytes."""
+    import pypdfium2 as pdfium
+
+    meta = PdfMeta()
+    try:
+        pdf = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError:
+        return meta
+    try:
+        n = len(pdf)
+        if n == 0:
+            return meta
+        first = page_lines(_page_text(pdf, 0))
+        last = [clean_line(x) for x in _page_text(pdf, n - 1).splitlines() if x.strip()] if n > 1 else []
+        middle = [_page_text(pdf, i) for i in range(1, min(n - 1, 6))]
+        info = pdf.get_metadata_dict(skip_empty=True)
+    finally:
+        pdf.close()
+    _from_arxiv(first, meta)
+    _from_lines(first, meta)
+    meta.doi, rule = _doi_from(first, last, middle)
+    if rule:
+        meta.evidence["doi"] = rule
+    _from_info(info, document_xmp(data), meta)
+    if meta.year is None and path:
+        _from_file_name(path, meta)
+    return meta
+
+
+def _from_file_name(path: str, meta: PdfMeta) -> None:
+    """A file saved from arXiv is named by its id ("2305.03393v1.pdf"): YYMM gives the year."""
+    m = ARXIV_FILE.match(os.path.basename(path))
+    if m and 1 <= int(m.group(2)) <= 12 and int(m.group(1)) >= 7:
+        year = plausible_year(2000 + int(m.group(1)))
+        if year:
+            meta.year, meta.evidence["year"] = year, "arxiv id in file name"

@@ -1,0 +1,110 @@
+"""One paper per work: which paper a new file belongs to, and which of a paper's files is best.
+
+A researcher often holds the same paper several times: the PDF, a GROBID TEI of it, an S2ORC
+JSON, a newer arXiv version.  Each file becomes a *source* of one paper.  A file joins an
+existing paper when they share
+
+1. a DOI, else
+2. an arXiv id (version ignored), else
+3. the normalized title (at least three words) *and* the first author's surname, with the same
+   year — or no year on one side, when that leaves exactly one paper (GROBID and S2ORC often
+   carry no year; a journal version of a conference paper a year later must stay apart) — and
+   no two different DOIs.
+
+A file that names its paper — a citekey or id in its front matter, a bibliography entry, a
+Zotero item — is that paper: it joins only the paper of that name (two citekeys are two items the
+user keeps apart), though files without a name may join it.  A title alone never merges: "Deep
+learning for X" by two groups are two papers.  Of a paper's
+sources the best supplies its units and metadata: structured full text (JATS, TEI, S2ORC,
+Markdown) over PDF and plain text, then the newer file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterable
+
+from .document import Document
+from .ingest.metadata import normalized_title
+from .models import PaperSource
+
+STRUCTURED_FORMATS = ("jats", "tei", "s2orc", "markdown")
+MIN_TITLE_WORDS = 3
+
+
+def priority(source_format: str | None) -> int:
+    """How good a source of units a format is: its structure is read, not guessed."""
+    if source_format in STRUCTURED_FORMATS:
+        return 2
+    return 1 if source_format in ("pdf", "text") else 0
+
+
+def normalized_doi(doi: str | None) -> str | None:
+    doi = re.sub(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", "", (doi or "").strip(), flags=re.IGNORECASE)
+    return doi.lower() or None
+
+
+def normalized_arxiv(arxiv_id: str | None) -> str | None:
+    """``arXiv:2203.00130v1`` and ``2203.00130`` are the same work (versions are its sources)."""
+    value = re.sub(r"^arxiv:\s*", "", (arxiv_id or "").strip(), flags=re.IGNORECASE)
+    return re.sub(r"v\d+$", "", value).lower() or None
+
+
+def surname(name: str) -> str:
+    """The family name of "Ada Lovelace" or "Lovelace, Ada", lowercase letters only."""
+    name = name.split(",")[0] if "," in name else (name.split() or [""])[-1]
+    return normalized_title(name).replace(" ", "")
+
+
+def title_key(title: str | None, authors: list[str]) -> str | None:
+    """Normalized title + first author's surname, or None when either is too thin to match on."""
+    words = normalized_title(title)
+    first = surname(authors[0]) if authors else ""
+    if len(words.split()) < MIN_TITLE_WORDS or not first:
+        return None
+    return f"{words}|{first}"
+
+
+def source_of(doc: Document, path: str, sha256: str, size: int) -> PaperSource:
+    """What a parsed file says about the work it is (paper_id is filled in by the caller)."""
+    try:
+        mtime = os.path.getmtime(path)
+    except OSError:
+        mtime = None
+    return PaperSource(path=path, paper_id="", format=doc.source_format, hash=sha256, size=size, mtime=mtime,
+                       priority=priority(doc.source_format), doi=normalized_doi(doc.doi),
+                       arxiv_id=normalized_arxiv(doc.arxiv_id), title_key=title_key(doc.title, doc.authors),
+                       year=doc.year, added_at=time.time())
+
+
+def matching_paper(new: PaperSource, candidates: Iterable[PaperSource]) -> str | None:
+    """The paper `new` is another source of, or None: by DOI, then arXiv id, then title key + year."""
+    candidates = list(candidates)
+    for field in ("doi", "arxiv_id"):
+        value = getattr(new, field)
+        ids = sorted({c.paper_id for c in candidates if value and getattr(c, field) == value})
+        if ids:
+            return ids[0] if len(ids) == 1 else None
+    if not new.title_key:
+        return None
+    years: dict[str, set[int]] = {}
+    for c in candidates:
+        if c.title_key == new.title_key and not (new.doi and c.doi and c.doi != new.doi):  # two DOIs: two works
+            years.setdefault(c.paper_id, set()).update([c.year] if c.year else [])
+    same_year = [p for p, ys in years.items() if new.year and new.year in ys]
+    if len(same_year) == 1:
+        return same_year[0]
+    open_year = [p for p, ys in years.items() if not ys or not new.year]
+    return open_year[0] if len(open_year) == 1 and not same_year else None
+
+
+def rank(source: PaperSource) -> tuple[int, float]:
+    """Better sources sort higher: format first, then the newer file."""
+    return source.priority, source.mtime or 0.0
+
+
+def best(sources: Iterable[PaperSource], provider: str | None = None) -> PaperSource | None:
+    """The source that should supply the units; on a tie the current provider stays."""
+    return max(sources, key=lambda s: (*rank(s), s.path == provider), default=None)

@@ -1,0 +1,148 @@
+"""Metadata a PDF states about itself: PDFs made here with reportlab, and the shared real ones."""
+
+import json
+
+import pytest
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from papershelf import Filters, SearchOptions
+from papershelf.ingest.pdf_meta import read_pdf_meta, strip_doi
+
+from .conftest import shared
+
+BODY = "Macrophages switch from an inflammatory to a repair phenotype as a wound heals in mice."
+
+
+def make_pdf(path, top=(), bottom=(), references=(), info=None, pages=1):
+    """Page 1: `top` lines under a title, body text, `bottom` lines in the footer; then a
+    References heading with `references` lines; `pages` - 1 more body pages."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    for key, value in (info or {}).items():
+        getattr(c, f"set{key}")(value)
+    y = 740
+    c.setFont("Helvetica", 8)
+    for line in top:
+        c.drawString(60, y, line)
+        y -= 12
+    c.setFont("Helvetica-Bold", 16)
+    c.drawString(60, y - 20, "Signals That Persist in Wound Macrophages")
+    c.setFont("Times-Roman", 10)
+    y -= 70
+    for _ in range(8):
+        c.drawString(60, y, BODY)
+        y -= 13
+    c.setFont("Helvetica", 8)
+    for i, line in enumerate(bottom):
+        c.drawString(60, 60 - 11 * i, line)
+    c.setFont("Helvetica-Bold", 11)
+    c.drawString(60, y - 20, "References")
+    c.setFont("Times-Roman", 9)
+    y -= 40
+    for line in references:
+        c.drawString(60, y, line)
+        y -= 12
+    for _ in range(pages - 1):
+        c.showPage()
+        c.setFont("Times-Roman", 10)
+        c.drawString(60, 700, BODY)
+    c.save()
+    return path
+
+
+def meta_of(path):
+    return read_pdf_meta(path.read_bytes(), str(path))
+
+
+def test_arxiv_stamp_gives_id_year_and_venue(tmp_path):
+    m = meta_of(make_pdf(tmp_path / "a.pdf", bottom=["arXiv:2201.13352v1 [physics.app-ph] 27 Jan 2022"]))
+    assert (m.arxiv_id, m.year, m.venue) == ("2201.13352v1", 2022, "arXiv:2201.13352v1 [physics.app-ph]")
+
+
+def test_proceedings_line_year_on_the_next_line_and_venue_cut_before_pages(tmp_path):
+    m = meta_of(make_pdf(tmp_path / "p.pdf", top=[
+        "Proceedings of the 52nd Annual Meeting of the Association for Computational Linguistics, pages 10-20,",
+        "Baltimore, Maryland, June 23-25 2014.", "c 2013 Association for Computational Linguistics"]))
+    assert m.year == 2014 and m.evidence["year"] == "proceedings"
+    assert m.venue == "Proceedings of the 52nd Annual Meeting of the Association for Computational Linguistics"
+
+
+def test_journal_citation_line_and_labelled_doi_with_trailing_punctuation(tmp_path):
+    m = meta_of(make_pdf(tmp_path / "j.pdf", top=[
+        "Clinical Science (2014) 126, 305-313 (Printed in Great Britain) doi: 10.1042/CS20130403.",
+        "(c) 2013 The Authors"]))
+    assert (m.year, m.venue, m.doi) == (2014, "Clinical Science", "10.1042/CS20130403")
+
+
+def test_copyright_line_and_acronym_venue_line(tmp_path):
+    m = meta_of(make_pdf(tmp_path / "c.pdf", top=["ACL 2014"], bottom=["Copyright 2014 by the author(s)."]))
+    assert (m.year, m.venue) == (2014, "ACL 2014")
+
+
+def test_years_in_references_or_body_are_never_the_papers_year(tmp_path):
+    m = meta_of(make_pdf(tmp_path / "r.pdf", references=[
+        "Smith J. Proceedings of the 30th Conference on Things, 2009.",
+        "Copyright 2011. Clinical Science (2012) 12, 1-9. doi:10.1000/xyz123"],
+        info={"Title": "Microsoft Word - draft.docx", "Subject": "Neural Information Processing Systems"}))
+    assert (m.year, m.doi, m.venue, m.title) == (None, None, None, None)
+
+
+def test_document_info_title_authors_and_venue_from_subject(tmp_path):
+    m = meta_of(make_pdf(tmp_path / "i.pdf", info={
+        "Title": "Signals That Persist in Wound Macrophages", "Author": "Ada Okafor ; Lena Brandt",
+        "Subject": "NAACL-HLT 2013"}))
+    assert m.title == "Signals That Persist in Wound Macrophages"
+    assert m.authors == ["Ada Okafor", "Lena Brandt"] and m.venue == "NAACL-HLT 2013"
+    assert m.year is None  # a venue field's year is not trusted as the paper's
+
+
+def test_cite_this_article_doi_on_the_last_page(tmp_path):
+    path = tmp_path / "b.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.drawString(60, 700, BODY)
+    c.showPage()
+    c.drawString(60, 700, "doi:10.1186/1472-6963-14-1")
+    c.drawString(60, 688, "Cite this article as: Someone et al.: A title. BMC Things 2014, 14:1")
+    c.save()
+    assert meta_of(path).doi == "10.1186/1472-6963-14-1"
+
+
+def test_arxiv_file_name_gives_year_only_for_a_valid_month(tmp_path):
+    assert meta_of(make_pdf(tmp_path / "2305.03393v1.pdf")).year == 2023
+    assert meta_of(make_pdf(tmp_path / "2313.03393.pdf")).year is None
+
+
+@pytest.mark.parametrize("raw,clean", [("10.1000/abc.", "10.1000/abc"), ("10.1000/a(b)c),", "10.1000/a(b)c"),
+                                       ("10.1016/0924-4247(95)01013-Q.", "10.1016/0924-4247(95)01013-Q")])
+def test_strip_doi(raw, clean):
+    assert strip_doi(raw) == clean
+
+
+def test_added_pdf_gets_year_so_year_filter_keeps_it(lib, tmp_path):
+    folder = tmp_path / "pdfs"
+    folder.mkdir()
+    make_pdf(folder / "paper.pdf", top=["Proceedings of NAACL-HLT 2013, pages 211-220,"],
+             bottom=["doi:10.5555/example.2013"])
+    report = lib.add([str(folder)])
+    paper = lib.store.get_paper(report.files[0].paper_id)
+    assert (paper.year, paper.doi) == (2013, "10.5555/example.2013")
+    assert paper.venue == "Proceedings of NAACL-HLT 2013"
+    hits = lib.search("macrophages", SearchOptions(mode="lexical", filters=Filters(year_min=2010))).results
+    assert hits and all(h.paper_id == paper.id for h in hits)
+
+
+def test_shared_pdfs_no_wrong_year_or_doi():
+    manifest = json.loads(shared("pdfs", "manifest.json").read_text())
+    import re
+
+    wrong = []
+    for entry in manifest:
+        path = shared(entry["file"])
+        m = read_pdf_meta(path.read_bytes(), str(path))
+        year = re.search(r"\b((?:19|20)\d\d)\b", entry["venue"])
+        arxiv = re.search(r"arXiv:(\d\d)\d\d\.", entry["venue"])
+        expected = int(year.group(1)) if year else 2000 + int(arxiv.group(1))
+        doi = re.search(r"doi:(10\.\S+)", entry["venue"])
+        if m.year not in (None, expected) or (m.doi or None) != (doi.group(1) if doi else None):
+            wrong.append((entry["file"], m.year, m.doi))
+    assert wrong == []
