@@ -202,3 +202,57 @@ def test_migrate_refuses_a_destination_with_papers(tmp_path, pglib):
 
     with pytest.raises(BadArgument, match="already holds papers"):
         migrate(src, pglib.path)
+
+
+def test_a_schema_2_library_migrates_forward_with_a_source_row_per_paper():
+    """Migrations 3 (labels) and 4 (paper sources) on a library written before them."""
+    url = pg.empty_database()
+    try:
+        setup = "; ".join(str(m) for m in MIGRATIONS[:2])
+        pg._admin(url, setup + "; CREATE TABLE papershelf_schema (version INTEGER NOT NULL); "
+                  "INSERT INTO papershelf_schema VALUES (2); "
+                  "INSERT INTO papers(id, title, authors, year, doi, source_path, source_hash, source_format, "
+                  "added_at, updated_at) VALUES ('old', 'Coral Bleaching by Depth', '[\"Ana Reef\"]', 2020, "
+                  "'10.1/ABC', '/p/old.pdf', 'h1', 'pdf', 1, 1)")
+        with Library(url) as lib:
+            assert lib.store.schema_version == len(MIGRATIONS)
+            [src] = lib.store.sources("old")
+            assert (src.path, src.paper_id, src.priority, src.doi, src.provides) == ("/p/old.pdf", "old", 1,
+                                                                                     "10.1/abc", True)
+            assert src.title_key and lib.store.source_record("/p/old.pdf") == ("old", "h1")
+            assert lib.store.get_paper("old").tags == []
+    finally:
+        pg.drop_database(url)
+
+
+def test_migrate_copies_labels_sources_and_remembered_metadata(tmp_path):
+    from papershelf.models import PaperSource
+
+    src = str(tmp_path / "src.db")
+    with Library(src) as lib:
+        lib.add([str(EXAMPLES)])
+        pid = lib.store.paper_ids()[0]
+        paper, manifest, units = lib.store.paper_snapshot(pid)
+        paper.tags, paper.collections, paper.zotero_attachment = ["Reviewed", "to-read"], ["Bio/Cells"], "ABCD1234"
+        lib.store.write_paper(paper, units, manifest)
+        lib.store.save_source(PaperSource("/elsewhere/copy.tei.xml", pid, "tei", "h2", 10, 1.0, 2, "10.9/x", None,
+                                          "k", 2020, 5.0))
+        lib.store.remember_metadata("/elsewhere/copy.tei.xml", '{"meta": {}}')
+        sources = [s.to_dict() for s in lib.store.sources()]
+        hits = [h.paper_id for h in lib.search(paper.title, mode="lexical", filters=Filters(tags=["reviewed"]),
+                                               limit=5).results]
+    url = pg.fresh_database()
+    try:
+        migrate(src, url)
+        with Library(url) as lib:
+            copied = lib.store.get_paper(pid)
+            assert (copied.tags, copied.collections, copied.zotero_attachment) == \
+                (["Reviewed", "to-read"], ["Bio/Cells"], "ABCD1234")
+            assert [s.to_dict() for s in lib.store.sources()] == sources
+            assert lib.store.remembered_metadata("/elsewhere/copy.tei.xml") == '{"meta": {}}'
+            assert [h.paper_id for h in lib.search(paper.title, mode="lexical", filters=Filters(tags=["REVIEWED"]),
+                                                   limit=5).results] == hits == [pid] * len(hits) != []
+            assert lib.store.labelled_paper_ids(Filters(collections=["bio"])) == [pid]
+            assert lib.store.labelled_paper_ids(Filters(collections=["Bio/Cell"])) == []
+    finally:
+        pg.drop_database(url)

@@ -1,8 +1,9 @@
 """`papershelf migrate SRC DST`: copy a library between backends (SQLite ⇄ PostgreSQL).
 
 Everything goes through the `Store` contract on both sides, so any pair of
-backends works.  Papers, units and manifests are copied paper by paper (one
-transaction each, as `add` writes them); for every embedding space the vectors
+backends works.  Papers (with their labels and source files), units and
+manifests are copied paper by paper (one transaction each, as `add` writes
+them); for every embedding space the vectors
 of each paper that is complete in the source are copied with their build state
 — nothing is re-embedded, and the copy's pending predicate agrees with the
 source's.  A paper pending in the source is copied without vectors and stays
@@ -40,7 +41,12 @@ def _copy_papers(src: Store, dst: Store, paper_ids: list[str], progress: Callabl
         paper, manifest, units = src.paper_snapshot(paper_id)
         if paper is None or manifest is None:  # removed while copying
             continue
-        dst.write_paper(paper, units, manifest)
+        dst.write_paper(paper, units, manifest)  # with its tags, collections and Zotero attachment
+        for source in src.sources(paper_id):  # every file of the work, and what was applied to each
+            dst.save_source(source)
+            meta = src.remembered_metadata(source.path)
+            if meta is not None:
+                dst.remember_metadata(source.path, meta)
         n += 1
         if progress:
             progress(paper_id)
