@@ -256,3 +256,17 @@ def test_migrate_copies_labels_sources_and_remembered_metadata(tmp_path):
             assert lib.store.labelled_paper_ids(Filters(collections=["Bio/Cell"])) == []
     finally:
         pg.drop_database(url)
+
+
+def test_a_read_only_server_reads_and_refuses_writes_with_one_line(pglib):
+    """A read-only role or replica (here: default_transaction_read_only) acts as a read-only SQLite file."""
+    from papershelf.errors import ReadOnlyLibrary
+
+    pglib.add([str(EXAMPLES)])
+    url = pglib.path + ("&" if "?" in pglib.path else "?") + "options=-c%20default_transaction_read_only%3Don"
+    with Library(url, create=False) as lib:
+        assert lib.status().papers == pglib.status().papers
+        assert lib.search("coral bleaching", mode="lexical", limit=3).results
+        with pytest.raises(ReadOnlyLibrary, match="read-only"):
+            lib.remove(lib.store.paper_ids()[0])
+    assert pglib.status().papers == len(pglib.store.paper_ids())

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 
-from ...errors import LibraryFileError
+from ...errors import LibraryFileError, ReadOnlyLibrary, StorageError
 from ...models import UNIT_KINDS, LibraryStatus
 from .papers import PgPapers
 from .schema import MIGRATION_LOCK, MIGRATIONS
@@ -29,6 +29,11 @@ def _connect(url: str):
     except psycopg.OperationalError as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise LibraryFileError(f"cannot connect to the PostgreSQL library {_redact(url)}: {first}") from None
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
 
 
 def _redact(url: str) -> str:
@@ -115,8 +120,19 @@ class PostgresStore(PgVectors, PgPapers):
 
     @contextmanager
     def transaction(self):
-        with self._lock, self.db.transaction():
-            yield self.db
+        """One transaction; a server that refuses the write (a read-only replica or role, a full
+        disk) raises the same one-line errors as the SQLite backend, after the rollback."""
+        import psycopg.errors as pe
+
+        try:
+            with self._lock, self.db.transaction():
+                yield self.db
+        except (pe.ReadOnlySqlTransaction, pe.InsufficientPrivilege) as e:
+            raise ReadOnlyLibrary(f"{_redact(self.location)} is read-only ({_first_line(e)}): "
+                                  "this command needs to write to it") from None
+        except (pe.DiskFull, pe.IoError) as e:
+            raise StorageError(f"disk full or not writable: {_redact(self.location)} ({_first_line(e)}); "
+                               "the last change was rolled back, the library is intact") from None
 
     def query(self, sql: str, params=None) -> list[dict]:
         with self._lock:
