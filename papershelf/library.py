@@ -50,7 +50,7 @@ from .models import (
 from .passages import read_passage
 from .search import SearchOptions, run_search
 from .search.snippets import pages_of
-from .store import open_store
+from .store import is_url, open_store
 from .units import Unit, build_units, embedding_parts, make_manifest
 
 ENV_LIBRARY = "PAPERSHELF_LIBRARY"
@@ -76,7 +76,8 @@ class Library:
     """A library of papers: add, embed, search, look.  Thread-safe for concurrent searches."""
 
     def __init__(self, path: str | None = None, create: bool = True):
-        self.path = os.path.abspath(os.path.expanduser(path or default_library_path()))
+        location = path or default_library_path()
+        self.path = location if is_url(location) else os.path.abspath(os.path.expanduser(location))
         self.store = open_store(self.path, create=create)
         self._query_providers: dict[str, object] = {}
         self._provider_lock = threading.Lock()

@@ -7,6 +7,8 @@ import pytest
 from papershelf import Library
 from papershelf.embed.base import ProviderSpec
 
+from . import pg
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 SHARED = Path(os.environ.get("PAPERSHELF_SHARED_DATA", ROOT.parent / "shared" / "data"))
@@ -22,6 +24,17 @@ def shared(*parts: str) -> Path:
     return p
 
 
+def _postgres_possible() -> bool:
+    """A PostgreSQL server is given (`.ci/run` sets PAPERSHELF_TEST_POSTGRES) or can be started (pgserver)."""
+    if os.environ.get(pg.ENV):
+        return True
+    try:
+        import pgserver  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _cache_dir(tmp_path_factory):
     """Derived files (the ONNX export) go to a session temp dir, never the user's cache."""
@@ -35,21 +48,26 @@ def _cache_dir(tmp_path_factory):
 
 
 # Every test that takes `lib` runs on each backend named here: the store contract tests.
-BACKENDS = ["sqlite"]
+BACKENDS = ["sqlite"] + (["postgres"] if _postgres_possible() else [])
 
 
 def library_location(backend: str, tmp_path: Path) -> str:
-    """Where a fresh, empty library of `backend` lives for one test."""
+    """Where a fresh, empty library of `backend` lives for one test (PostgreSQL: a new database)."""
     if backend == "sqlite":
         return str(tmp_path / "library.db")
+    if backend == "postgres":
+        return pg.fresh_database()
     raise ValueError(backend)
 
 
 @pytest.fixture(params=BACKENDS)
 def lib(request, tmp_path):
-    library = Library(library_location(request.param, tmp_path))
+    location = library_location(request.param, tmp_path)
+    library = Library(location)
     yield library
     library.close()
+    if request.param == "postgres":
+        pg.drop_database(location)
 
 
 @pytest.fixture

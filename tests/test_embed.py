@@ -164,8 +164,10 @@ def test_a_failed_shared_batch_is_retried_paper_by_paper(many):
 
 
 # fail_calls={1, 2}: the shared batch fails, then the first paper's own first payload fails too.
-@pytest.mark.parametrize("plan", [FaultPlan(drop_texts=["Topic number 4"]), FaultPlan(fail_calls={1, 2})])
-def test_provider_returning_too_few_vectors_or_erroring_fails_only_that_paper(many, plan):
+# A plan counts its calls, so each run (each backend) gets a fresh one.
+@pytest.mark.parametrize("faults", [{"drop_texts": ["Topic number 4"]}, {"fail_calls": {1, 2}}])
+def test_provider_returning_too_few_vectors_or_erroring_fails_only_that_paper(many, faults):
+    plan = FaultPlan(**faults)
     report = many.embed(HASH, provider_factory=faulty(plan))
     assert len(report.failed) == 1
     failed = next(iter(report.failed))
@@ -226,6 +228,8 @@ def test_parallel_workers_give_the_same_vectors(tmp_path, write):
 
 
 def test_second_build_is_refused_and_stale_lock_taken_over(many):
+    if getattr(many.store, "concurrent_builds", False):
+        pytest.skip("this backend lets builders share a library (test_a_second_builder_takes_only_unclaimed_papers)")
     other = Library(many.path)
     started = threading.Event()
     release = threading.Event()
@@ -254,6 +258,37 @@ def test_second_build_is_refused_and_stale_lock_taken_over(many):
     dead.wait()
     tamper(other.store).set_lock_holder(dead.pid)
     assert other.embed(HASH).units == 0
+    other.close()
+
+
+def test_a_second_builder_takes_only_unclaimed_papers(many):
+    """Where builders may share a library, a second one starting mid-build is not refused: it
+    skips the papers the first has claimed, builds the rest, and nothing is written twice."""
+    if not getattr(many.store, "concurrent_builds", False):
+        pytest.skip("this backend allows one builder at a time (test_second_build_is_refused...)")
+    other = Library(many.path)
+    started, release = threading.Event(), threading.Event()
+
+    class Slow(HashProvider):
+        def encode(self, texts):
+            started.set()
+            release.wait(10)
+            return super().encode(texts)
+
+    first: list = []
+    t = threading.Thread(target=lambda: first.append(many.embed(HASH, batch_size=8,
+                                                                 provider_factory=lambda: Slow(dimension=64))))
+    t.start()
+    assert started.wait(10)
+    assert other.status().embedding.build_running is not None
+    second = other.embed(HASH)  # the first holds the claims of the papers it is encoding
+    assert second.embedded and len(second.embedded) < 12 and not second.complete
+    release.set()
+    t.join(10)
+    assert not set(first[0].embedded) & set(second.embedded)
+    assert sorted(first[0].embedded + second.embedded) == many.store.paper_ids()
+    assert many.pending() == [] and many.verify().ok and tamper(many.store).duplicate_vectors() == 0
+    assert many.store.active_space() is not None
     other.close()
 
 

@@ -197,7 +197,10 @@ class _Build:
         group: list[_Job] = []
         n = 0
         while queue and n < self.encoder.batch_size and not self.cancel.is_set():
-            job = _prepare(self.store, self.space, queue.pop(), self.force)
+            paper_id = queue.pop()
+            if not self.store.claim(self.space.id, paper_id, self.force):
+                continue  # another builder has it, or finished it meanwhile
+            job = _prepare(self.store, self.space, paper_id, self.force)
             if job is None:
                 continue
             if not job.texts:  # everything reused, or nothing left to embed

@@ -470,6 +470,25 @@ def verify(as_json: bool = typer.Option(False, "--json")):
 
 
 @command()
+def migrate(source: str = typer.Argument(..., help="The library to copy: a file path or postgresql:// URL."),
+            destination: str = typer.Argument(..., help="An empty (or new) library: a file path or URL."),
+            as_json: bool = typer.Option(False, "--json")):
+    """Copy a library to another backend (SQLite ⇄ PostgreSQL) with its vectors, without re-embedding."""
+    from ..store import is_url
+    from ..store.migrate import migrate as run
+
+    def where(loc: str) -> str:
+        return loc if is_url(loc) else os.path.abspath(os.path.expanduser(loc))
+
+    report = run(where(source), where(destination)).to_dict()
+    if as_json:
+        _dump(report)
+    else:
+        out.print(f"copied {report['papers']} papers and {sum(report['vectors'].values())} vectors to "
+                  f"{escape(destination)}; run `papershelf verify` on it")
+
+
+@command()
 def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
          as_json: bool = typer.Option(False, "--json")):
     """Show a paper (sections and figures/tables) or one unit."""

@@ -33,7 +33,7 @@ from ..models import (
 )
 from ..units import Unit
 
-__all__ = ["Filters", "Store", "open_store"]
+__all__ = ["Filters", "Store", "is_url", "open_store"]
 
 
 class Store(Protocol):  # pragma: no cover - the contract; SQLiteStore implements it
@@ -93,6 +93,7 @@ class Store(Protocol):  # pragma: no cover - the contract; SQLiteStore implement
                             hashes: dict[str, str], expected: dict[str, int]) -> bool: ...
     def record_embed_failure(self, space_id: int, paper_id: str, reason: str) -> None: ...
     def embed_failures(self, space_id: int) -> list[dict]: ...
+    def claim(self, space_id: int, paper_id: str, force: bool = False) -> bool: ...
     def acquire_lock(self, name: str = "embed") -> None: ...
     def release_lock(self, name: str = "embed") -> None: ...
     def lock_holder(self, name: str = "embed") -> dict | None: ...
@@ -104,10 +105,19 @@ class Store(Protocol):  # pragma: no cover - the contract; SQLiteStore implement
     def close(self) -> None: ...
 
 
+def is_url(location: str) -> bool:
+    """A PostgreSQL library is named by its URL; anything else is a SQLite file path."""
+    return location.startswith(("postgres://", "postgresql://"))
+
+
 def open_store(location: str, create: bool = True) -> Store:
-    """Open a store by location: a file path (SQLite) for now."""
-    if location.startswith(("postgres://", "postgresql://")):
-        raise LibraryFileError("the PostgreSQL backend is not available in this version")
+    """Open a store by location: a ``postgresql://`` URL, else a file path (SQLite)."""
+    if is_url(location):
+        try:
+            from .postgres import PostgresStore
+        except ImportError as e:
+            raise LibraryFileError(f"the PostgreSQL backend needs `pip install 'papershelf[postgres]'` ({e})") from None
+        return PostgresStore(location, create=create)
     from .sqlite import SQLiteStore
 
     return SQLiteStore(location, create=create)

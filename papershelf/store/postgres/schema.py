@@ -1,0 +1,162 @@
+"""The PostgreSQL library schema as an ordered list of forward migrations.
+
+`papershelf_schema` records how many have been applied (the SQLite backend uses
+``PRAGMA user_version`` for the same).  A database with a higher number was
+written by a newer papershelf and is refused; a database holding other tables
+but no `papershelf_schema` is not a papershelf library and is refused too.
+Never edit an applied migration: append one.
+
+Differences from the SQLite schema, each for a reason:
+
+* `search_docs.tsv` is a weighted tsvector (title A, heading B, body C) with a
+  GIN index: PostgreSQL full-text search instead of FTS5.
+* `vector_windows` holds one row per window (pgvector ``vector``, normalized at
+  write), so the best window per unit and top-k are computed in SQL; `vectors`
+  keeps one row of metadata per unit, as in SQLite.  Vectors of any dimension
+  share the table; each space gets its own partial HNSW index on
+  ``embedding::vector(dim)`` once it is large enough (see vectors.py).
+* `embed_claims` lets several builders work on one library at once: a builder
+  claims a paper with a lease before encoding it (see vectors.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+# 'PSHF' as in the SQLite application id; the advisory lock key serializing migrations.
+MIGRATION_LOCK = 0x50534846
+
+_UNIT_COMMON = """
+    id TEXT PRIMARY KEY,
+    paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    section_path TEXT NOT NULL DEFAULT '',
+    section_title TEXT NOT NULL DEFAULT '',
+    section_level INTEGER NOT NULL DEFAULT 0,
+    page_start INTEGER,
+    page_end INTEGER,
+    token_estimate INTEGER NOT NULL,
+    indexable INTEGER NOT NULL DEFAULT 1,
+    veto_reason TEXT,
+    content_hash TEXT NOT NULL
+"""
+
+MIGRATIONS: list[str | Callable] = [
+    # 1: papers, units, manifests, the full-text index, failures, settings
+    f"""
+    CREATE TABLE papers (
+        id TEXT PRIMARY KEY, title TEXT, authors TEXT NOT NULL DEFAULT '[]', year INTEGER, venue TEXT,
+        doi TEXT, citekey TEXT, source_path TEXT UNIQUE, source_hash TEXT, source_format TEXT,
+        source_size BIGINT, added_at DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL);
+    CREATE TABLE body_units ({_UNIT_COMMON}, part INTEGER NOT NULL DEFAULT 0);
+    CREATE INDEX body_units_paper ON body_units(paper_id, ordinal);
+    CREATE TABLE object_units ({_UNIT_COMMON}, object_kind TEXT NOT NULL, object_label TEXT NOT NULL,
+        caption_text TEXT NOT NULL DEFAULT '', nearby_body_text TEXT, table_text TEXT);
+    CREATE INDEX object_units_paper ON object_units(paper_id, ordinal);
+    CREATE TABLE fulltext_chunks ({_UNIT_COMMON});
+    CREATE INDEX fulltext_chunks_paper ON fulltext_chunks(paper_id, ordinal);
+    CREATE TABLE manifests (
+        paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
+        body_count INTEGER NOT NULL, object_count INTEGER NOT NULL, chunk_count INTEGER NOT NULL,
+        body_indexable INTEGER NOT NULL, object_indexable INTEGER NOT NULL, chunk_indexable INTEGER NOT NULL,
+        body_hash TEXT NOT NULL, objects_hash TEXT NOT NULL, fulltext_hash TEXT NOT NULL,
+        policy_version INTEGER NOT NULL, updated_at DOUBLE PRECISION NOT NULL);
+    CREATE TABLE search_docs (
+        unit_id TEXT PRIMARY KEY, paper_id TEXT NOT NULL, source TEXT NOT NULL, object_kind TEXT,
+        title TEXT NOT NULL DEFAULT '', heading TEXT NOT NULL DEFAULT '', body TEXT NOT NULL DEFAULT '',
+        tsv TSVECTOR NOT NULL);
+    CREATE INDEX search_docs_paper ON search_docs(paper_id);
+    CREATE INDEX search_docs_tsv ON search_docs USING gin(tsv);
+    CREATE TABLE ingest_failures (source_path TEXT PRIMARY KEY, source_hash TEXT, reason TEXT NOT NULL,
+        failed_at DOUBLE PRECISION NOT NULL);
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+    # 2: embedding spaces, vectors (unit rows + window rows), build state, failures, builders, claims
+    """
+    CREATE EXTENSION IF NOT EXISTS vector;
+    CREATE TABLE spaces (
+        id SERIAL PRIMARY KEY, fingerprint TEXT NOT NULL UNIQUE, provider TEXT NOT NULL, model TEXT NOT NULL,
+        dimension INTEGER NOT NULL, text_format TEXT NOT NULL, policy_version INTEGER NOT NULL,
+        options TEXT NOT NULL DEFAULT '{}', created_at DOUBLE PRECISION NOT NULL,
+        completed_at DOUBLE PRECISION, generation BIGINT NOT NULL DEFAULT 0,
+        hnsw BOOLEAN NOT NULL DEFAULT false);
+    CREATE TABLE vectors (
+        space_id INTEGER NOT NULL REFERENCES spaces(id) ON DELETE CASCADE, collection TEXT NOT NULL,
+        unit_id TEXT NOT NULL, paper_id TEXT NOT NULL, unit_kind TEXT NOT NULL, section_path TEXT,
+        object_kind TEXT, object_label TEXT, unit_hash TEXT NOT NULL, kind_hash TEXT NOT NULL,
+        policy_version INTEGER NOT NULL, token_estimate INTEGER NOT NULL, windows INTEGER NOT NULL,
+        PRIMARY KEY (space_id, unit_id));
+    CREATE INDEX vectors_paper ON vectors(space_id, paper_id, collection);
+    CREATE TABLE vector_windows (
+        space_id INTEGER NOT NULL, unit_id TEXT NOT NULL, window_no INTEGER NOT NULL,
+        paper_id TEXT NOT NULL, source TEXT NOT NULL, object_kind TEXT, embedding vector NOT NULL,
+        PRIMARY KEY (space_id, unit_id, window_no),
+        FOREIGN KEY (space_id, unit_id) REFERENCES vectors(space_id, unit_id) ON DELETE CASCADE);
+    CREATE INDEX vector_windows_paper ON vector_windows(space_id, paper_id);
+    CREATE TABLE embed_state (
+        space_id INTEGER NOT NULL REFERENCES spaces(id) ON DELETE CASCADE, paper_id TEXT NOT NULL,
+        body_hash TEXT NOT NULL, objects_hash TEXT NOT NULL, fulltext_hash TEXT NOT NULL,
+        body_expected INTEGER NOT NULL, objects_expected INTEGER NOT NULL, fulltext_expected INTEGER NOT NULL,
+        embedded_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (space_id, paper_id));
+    CREATE TABLE embed_failures (
+        space_id INTEGER NOT NULL REFERENCES spaces(id) ON DELETE CASCADE, paper_id TEXT NOT NULL,
+        reason TEXT NOT NULL, failed_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (space_id, paper_id));
+    -- Builders running now (several may): who, where, since when.
+    CREATE TABLE build_lock (
+        token TEXT PRIMARY KEY, name TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL,
+        started_at DOUBLE PRECISION NOT NULL);
+    -- A paper a builder is encoding: nobody else takes it until the lease runs out.
+    CREATE TABLE embed_claims (
+        space_id INTEGER NOT NULL, paper_id TEXT NOT NULL, token TEXT NOT NULL, pid INTEGER NOT NULL,
+        host TEXT NOT NULL, expires_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (space_id, paper_id));
+    """,
+    # 3: tags and collections ("Parent/Child" paths) from a reference manager, the Zotero attachment,
+    # and metadata once applied to a file (as SQLite's m003_paper_labels)
+    """
+    CREATE TABLE paper_tags (
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE, tag TEXT NOT NULL,
+        PRIMARY KEY (paper_id, tag));
+    CREATE INDEX paper_tags_tag ON paper_tags(lower(tag));
+    CREATE TABLE paper_collections (
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE, path TEXT NOT NULL,
+        PRIMARY KEY (paper_id, path));
+    CREATE TABLE paper_zotero (
+        paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE, attachment_key TEXT NOT NULL);
+    CREATE TABLE source_metadata (source_path TEXT PRIMARY KEY, meta TEXT NOT NULL);
+    """,
+]
+
+
+def _m004_paper_sources(db) -> None:
+    """Every file a paper comes from (one paper per work), as SQLite's m004_paper_sources; existing
+    papers get their one source row, keyed by what the paper record holds."""
+    from ...works import title_key
+
+    db.execute("""
+    CREATE TABLE paper_sources (
+        source_path TEXT PRIMARY KEY, paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        source_format TEXT, source_hash TEXT, source_size BIGINT, source_mtime DOUBLE PRECISION,
+        priority INTEGER NOT NULL DEFAULT 0, doi TEXT, arxiv_id TEXT, title_key TEXT, year INTEGER,
+        added_at DOUBLE PRECISION NOT NULL);
+    CREATE INDEX paper_sources_paper ON paper_sources(paper_id);
+    CREATE INDEX paper_sources_doi ON paper_sources(doi);
+    CREATE INDEX paper_sources_arxiv ON paper_sources(arxiv_id);
+    CREATE INDEX paper_sources_title ON paper_sources(title_key);
+    INSERT INTO paper_sources(source_path, paper_id, source_format, source_hash, source_size, priority, doi,
+                              year, added_at)
+        SELECT source_path, id, source_format, source_hash, source_size,
+               CASE WHEN source_format IN ('jats', 'tei', 's2orc', 'markdown') THEN 2
+                    WHEN source_format IN ('pdf', 'text') THEN 1 ELSE 0 END,
+               lower(doi), year, added_at
+        FROM papers WHERE source_path IS NOT NULL;
+    """)
+    rows = db.execute("SELECT source_path, title, authors FROM papers WHERE source_path IS NOT NULL").fetchall()
+    keys = [(title_key(r["title"], json.loads(r["authors"] or "[]")), r["source_path"]) for r in rows]
+    if keys:
+        with db.cursor() as cur:
+            cur.executemany("UPDATE paper_sources SET title_key=%s WHERE source_path=%s", keys)
+
+
+MIGRATIONS.append(_m004_paper_sources)
