@@ -74,7 +74,7 @@ def build(lib: Library, corpus: list[dict]) -> dict:
     are removed, so --keep works across --sample sizes), embedding only what is pending."""
     t0 = time.perf_counter()
     wanted = {str(d["_id"]) for d in corpus}
-    extra = [p["id"] for p in lib.store.list_papers() if p["id"] not in wanted]
+    extra = [s.paper.id for s in lib.store.list_papers() if s.paper.id not in wanted]
     if extra:
         log(f"removing {len(extra)} documents not in this corpus...")
         for paper_id in extra:
