@@ -273,6 +273,10 @@ class Explain:
     vector_rank: int | None = None
     vector_score: float | None = None
     vector_window: int | None = None
+    # What the hit's relevance is computed from (search/relevance.py): best-window cosine and
+    # raw BM25 per content word of the query (a list that missed the hit gives its lowest score).
+    cosine: float | None = None
+    bm25_per_term: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {k: finite(v) if isinstance(v, float) else v for k, v in asdict(self).items()}

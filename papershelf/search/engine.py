@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from ..errors import VectorUnavailable
 from ..models import Explain, Hit, LexicalHit, Paper, SearchResponse, VectorHit
-from ..units import Unit
+from ..units import Unit, embedding_text
 from .fusion import cap_per_paper, convex, lift_objects, ranked, rrf
 from .options import SearchOptions
 from .query import STOPWORDS, fts_query, proximity_queries, query_terms
@@ -121,8 +121,8 @@ def _fuse(got: _Retrieved, opts: SearchOptions) -> dict[str, float]:
                    ([(h.unit_id, h.score) for h in got.vector], opts.vector_weight)])
 
 
-def _explain(uid: str, got: _Retrieved) -> Explain:
-    x = Explain()
+def _explain(uid: str, got: _Retrieved, signals: Signals) -> Explain:
+    x = Explain(cosine=signals.cosine, bm25_per_term=signals.bm25_per_term)
     for rank, h in enumerate(got.lexical, start=1):
         if h.unit_id == uid:
             x.lexical_rank, x.lexical_score = rank, h.score
@@ -163,6 +163,8 @@ def _hits(store, query: str, match: str | None, picked: list[str], scores: dict[
             continue
         snippet = _snippet(unit, paper, fts_snippets.get(uid), terms, windows.get(uid, 0), passage_fn) \
             if opts.snippets else None
+        signals = _signals(uid, got, content_terms)
+        explain = _explain(uid, got, signals) if opts.explain else None
         hits.append(Hit(
             rank=len(hits) + 1, score=scores[uid], source=unit.source, paper_id=paper.id, title=paper.title,
             authors=paper.authors, year=paper.year, unit_id=uid, section_path=unit.section_path,
@@ -170,8 +172,7 @@ def _hits(store, query: str, match: str | None, picked: list[str], scores: dict[
             caption=unit.caption_text if unit.kind == "object" else None, snippet=snippet,
             tags=list(paper.tags), collections=list(paper.collections),
             zotero_link=zotero_link(paper.zotero_attachment, pages_of(unit)) if paper.zotero_attachment else None,
-            explain=_explain(uid, got) if opts.explain else None,
-            relevance=round(relevance(_signals(uid, got, content_terms)), 4), rerank_score=got.rerank.get(uid)))
+            explain=explain, relevance=round(relevance(signals), 4), rerank_score=got.rerank.get(uid)))
     return hits
 
 
@@ -211,8 +212,8 @@ def _reranked(store, query: str, order: list[str], opts: SearchOptions, got: _Re
     head = [u for u in head if u in units]
     t = time.perf_counter()
     try:
-        scores = rerank(opts.rerank_url, query, [units[u].search_text() or units[u].text for u in head],
-                        opts.rerank_timeout)
+        # what the model embeds, without the title: a figure's label and caption, a section's path and text
+        scores = rerank(opts.rerank_url, query, [embedding_text(units[u], None) for u in head], opts.rerank_timeout)
     except RerankFailed as e:
         got.notices.append(f"reranking skipped ({e}); showing the fused order")
         return order

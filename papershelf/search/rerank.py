@@ -27,7 +27,7 @@ class RerankFailed(Exception):
 def _post(url: str, body: dict[str, Any], timeout: float) -> Any:
     req = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - the user's own URL
+        with urllib.request.urlopen(req, timeout=timeout) as resp:  # the user's own URL
             return json.loads(resp.read())
     except urllib.error.HTTPError as e:
         raise RerankFailed(f"{url} answered HTTP {e.code}") from None
