@@ -30,20 +30,22 @@ from papershelf import Library, SearchOptions
 from papershelf.beir import load_beir
 from papershelf.metrics import ndcg_at_k
 
-MODES = {"hybrid": ("cosine", "bm25_per_term"), "vector": ("cosine",), "lexical": ("bm25_per_term",)}
+MODES = {"hybrid": ("cosine", "bm25_per_term"), "vector": ("cosine",), "lexical": ("bm25_per_term",),
+         "lexical-raw": ("bm25",), "lexical-log": ("log_bm25",)}
 MAX_FALSE_FLAG = 0.05
 
 
 def top_signals(lib: Library, text: str, mode: str, relevant: set[str] | None) -> dict:
     """The top hit's raw signals and, for a claim, whether a relevant abstract is in the top 10."""
-    resp = lib.search(text, SearchOptions(mode=mode, explain=True, snippets=False))
+    resp = lib.search(text, SearchOptions(mode=mode.split("-")[0], explain=True, snippets=False))
     top = resp.results[0].explain if resp.results else None
     feats = {f: (getattr(top, f) or 0.0) if top else 0.0 for f in MAX_FEATURES}
+    feats["log_bm25"] = math.log1p(max(0.0, feats["bm25"]))
     answered = relevant is not None and any(h.paper_id in relevant for h in resp.results[:10])
     return {"x": feats, "answered": answered, "offtopic": relevant is None}
 
 
-MAX_FEATURES = ("cosine", "bm25_per_term")
+MAX_FEATURES = ("cosine", "bm25_per_term", "bm25")
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, steps: int = 50) -> np.ndarray:
@@ -107,6 +109,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=str(DEFAULT_SCIFACT))
     ap.add_argument("--keep", required=True, help="a built SciFact library (bench/calibration.py --keep)")
+    ap.add_argument("--modes", default=",".join(MODES), help="which signal sets to fit (comma-separated)")
+    ap.add_argument("--no-ndcg", action="store_true", help="skip the before/after nDCG@10 runs")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     _, queries, qrels, _ = load_beir(args.data)
@@ -118,8 +122,11 @@ def main() -> None:
         claims = [(q, t) for q, t in claims if any(d in held for d in qrels[q])]
         lib.search("warm up")
         log(f"{len(claims)} claims with a relevant abstract in the library, {len(off)} off-topic queries")
-        out["ndcg@10"] = {"before": ndcg_halves(lib, claims, qrels, BEFORE), "default": ndcg_halves(lib, claims, qrels, {})}
-        for mode, feats in MODES.items():
+        if not args.no_ndcg:
+            out["ndcg@10"] = {"before": ndcg_halves(lib, claims, qrels, BEFORE),
+                              "default": ndcg_halves(lib, claims, qrels, {})}
+        for mode in args.modes.split(","):
+            feats = MODES[mode]
             log(f"{mode}...")
             rows = []
             for n, (qid, text) in enumerate(claims):
@@ -131,9 +138,10 @@ def main() -> None:
     if args.json:
         print(json.dumps(out, indent=1))
         return
-    print(f"SciFact train hybrid nDCG@10 (all / odd / even): before #10 {out['ndcg@10']['before']}, "
-          f"default {out['ndcg@10']['default']}")
-    for mode in MODES:
+    if "ndcg@10" in out:
+        print(f"SciFact train hybrid nDCG@10 (all / odd / even): before #10 {out['ndcg@10']['before']}, "
+              f"default {out['ndcg@10']['default']}")
+    for mode in args.modes.split(","):
         r = out[mode]
         print(f"{mode}: params {r['params']} over {r['features']} + intercept; fit (even) {r['fit_even']}; "
               f"check (odd) {r['check_odd']}")

@@ -277,6 +277,7 @@ class Explain:
     # raw BM25 per content word of the query (a list that missed the hit gives its lowest score).
     cosine: float | None = None
     bm25_per_term: float | None = None
+    bm25: float | None = None  # raw BM25, before the phrase/proximity boost
 
     def to_dict(self) -> dict[str, Any]:
         return {k: finite(v) if isinstance(v, float) else v for k, v in asdict(self).items()}

@@ -122,7 +122,7 @@ def _fuse(got: _Retrieved, opts: SearchOptions) -> dict[str, float]:
 
 
 def _explain(uid: str, got: _Retrieved, signals: Signals) -> Explain:
-    x = Explain(cosine=signals.cosine, bm25_per_term=signals.bm25_per_term)
+    x = Explain(cosine=signals.cosine, bm25_per_term=signals.bm25_per_term, bm25=signals.bm25)
     for rank, h in enumerate(got.lexical, start=1):
         if h.unit_id == uid:
             x.lexical_rank, x.lexical_score = rank, h.score
@@ -230,8 +230,8 @@ def _signals(uid: str, got: _Retrieved, content_terms: int) -> Signals:
     if got.mode in ("vector", "hybrid"):
         vec = {v.unit_id: v.score for v in got.vector}
         cosine = vec.get(uid, min(vec.values(), default=0.0))
-    bm25 = None
+    bm25 = raw = None
     if got.mode in ("lexical", "hybrid"):
         raw = got.bm25.get(uid, min(got.bm25.values(), default=0.0))
         bm25 = raw / max(1, content_terms)
-    return Signals(cosine, bm25)
+    return Signals(cosine, bm25, raw)
