@@ -45,10 +45,16 @@ from queryset import (
 
 from papershelf import Filters, Library, SearchOptions
 
+# The ranking before issue #10 (shared per-paper cap, no object lift, no phrase boost), run beside
+# today's default in the same process so the two are compared under the same load.
+BEFORE = {"objects_per_paper": None, "object_lift": 0.0, "phrase_boost": 0.0}
 CONFIGS = {
+    "before": lambda: SearchOptions(**BEFORE),
     "default": lambda: SearchOptions(),
     "objects": lambda: SearchOptions(filters=Filters(sources=["object_unit"])),
 }
+DESCRIBE = {"before": "hybrid, 10 results, the ranking before #10",
+            "default": "hybrid, 10 results, default options", "objects": "object units only"}
 PHRASE_WORDS = 8
 
 
@@ -151,8 +157,9 @@ def run_queries(lib: Library, queries: list[dict], papers: dict) -> tuple[list[d
     return rows, {"modes": dict(modes), "notices": sorted(notices)}
 
 
-def caption_phrase_check(lib: Library, papers: dict, manifest: dict) -> dict:
-    """First 8 words of each long enough caption, lexical mode: how often is that object first?"""
+def caption_phrase_check(lib: Library, papers: dict, manifest: dict, extra: dict | None = None) -> dict:
+    """First 8 words of each long enough caption, lexical mode: how often is that object first?
+    `extra`: further SearchOptions fields (BEFORE: the ranking before #10)."""
     ranks, misses = [], []
     for pdf, (paper_id, objects) in sorted(papers.items()):
         for label, obj in objects.items():
@@ -160,7 +167,7 @@ def caption_phrase_check(lib: Library, papers: dict, manifest: dict) -> dict:
             if label not in manifest.get(pdf, {}) or len(tokens) < PHRASE_WORDS:
                 continue
             phrase = " ".join(tokens[:PHRASE_WORDS])
-            resp = lib.search(phrase, SearchOptions(mode="lexical"))
+            resp = lib.search(phrase, SearchOptions(mode="lexical", **(extra or {})))
             rank = target_rank(resp.results, paper_id, label)
             ranks.append(rank)
             if rank != 1:
@@ -182,10 +189,12 @@ def print_text(out: dict) -> None:
     for notice in out["run"]["notices"]:
         print(f"notice: {notice}")
     for name, table in out["results"].items():
-        print(f"\n{name} ({'hybrid, 10 results, default per-paper cap' if name == 'default' else 'object units only'})")
+        print(f"\n{name} ({DESCRIBE[name]})")
         print(f"{'slice':<16}{'n':>4}{'hit@1':>8}{'hit@5':>8}{'hit@10':>8}{'MRR':>8}")
         for g, m in table.items():
             print(f"{g:<16}{m['n']:>4}{m['hit@1']:>8}{m['hit@5']:>8}{m['hit@10']:>8}{m['mrr']:>8.3f}")
+    b = out["caption_phrase_before"]
+    print(f"\ncaption phrase before #10: first for {b['first']}/{b['captions']} ({b['first_rate']:.1%})")
     c = out["caption_phrase"]
     print(f"\ncaption phrase (first {PHRASE_WORDS} words, lexical): first for {c['first']}/{c['captions']} "
           f"({c['first_rate']:.1%}), in top 10 for {c['top10']}")
@@ -219,6 +228,7 @@ def main() -> None:
         out = {"date": time.strftime("%Y-%m-%d"), "library": args.keep or "temporary", "build": built,
                "queries": len(queries), "papers_with_queries": len({q["pdf"] for q in queries}),
                "run": run, "results": report(rows), "caption_phrase": caption_phrase_check(lib, papers, manifest),
+               "caption_phrase_before": caption_phrase_check(lib, papers, manifest, BEFORE),
                "queries_detail": rows}
     if args.json:
         print(json.dumps(out, indent=1, ensure_ascii=False))

@@ -67,12 +67,12 @@ def shared_runs(query: str, caption: str, n: int = 4) -> list[str]:
 def paper_objects(lib, pdfs: Path) -> dict[str, tuple[str, dict[str, dict]]]:
     """file name -> (paper id, label -> object unit as `lib.show` gives it), via each paper's source_path."""
     out = {}
-    for paper in lib.store.list_papers():
-        shown = lib.show(paper["id"])
+    for summary in lib.store.list_papers():
+        shown = lib.show(summary.paper.id).to_dict()
         src = shown.get("source_path") or ""
         if Path(src).parent.resolve() != pdfs.resolve():
             continue
-        out[Path(src).name] = (paper["id"], {o["label"]: o for o in shown["objects"]})
+        out[Path(src).name] = (summary.paper.id, {o["label"]: o for o in shown["objects"]})
     return out
 
 

@@ -273,6 +273,11 @@ class Explain:
     vector_rank: int | None = None
     vector_score: float | None = None
     vector_window: int | None = None
+    # What the hit's relevance is computed from (search/relevance.py): best-window cosine and
+    # raw BM25 per content word of the query (a list that missed the hit gives its lowest score).
+    cosine: float | None = None
+    bm25_per_term: float | None = None
+    bm25: float | None = None  # raw BM25, before the phrase/proximity boost
 
     def to_dict(self) -> dict[str, Any]:
         return {k: finite(v) if isinstance(v, float) else v for k, v in asdict(self).items()}
@@ -300,16 +305,22 @@ class Hit:
     collections: list[str] = field(default_factory=list)
     zotero_link: str | None = None  # zotero://open-pdf/... at the hit's page, for a Zotero paper
     explain: Explain | None = None
+    # Calibrated 0-1, comparable across queries (search/relevance.py); `score` only orders one list.
+    relevance: float | None = None
+    rerank_score: float | None = None  # the rerank server's score, when one reordered the list
 
     def to_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in HIT_FIELDS}
         d["score"] = finite(self.score)
+        d["relevance"] = finite(self.relevance)
+        if self.rerank_score is not None:
+            d["rerank_score"] = finite(self.rerank_score)
         if self.explain is not None:
             d["explain"] = self.explain.to_dict()
         return d
 
 
-HIT_FIELDS = ("rank", "score", "source", "paper_id", "title", "authors", "year", "unit_id", "section_path",
+HIT_FIELDS = ("rank", "score", "relevance", "source", "paper_id", "title", "authors", "year", "unit_id", "section_path",
               "pages", "object_kind", "object_label", "caption", "snippet", "tags", "collections", "zotero_link")
 
 
@@ -320,9 +331,12 @@ class SearchResponse:
     results: list[Hit]
     notices: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    # True when no hit reaches the calibrated relevance of a confident match (search/relevance.py).
+    no_confident_match: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"query": self.query, "mode": self.mode, "results": [h.to_dict() for h in self.results],
+                "no_confident_match": self.no_confident_match,
                 "notices": list(self.notices), "timings_ms": {k: finite(v, 2) for k, v in self.timings_ms.items()}}
 
 

@@ -62,10 +62,15 @@ def test_search_answers_the_shape_of_search_json(server, library):
 
 
 def test_min_score_filters_hits_and_paper_filter_repeats(server):
+    # min_score filters on the calibrated relevance (0-1), not on the per-query rank score
     all_hits = httpx.get(f"{server}/api/search", params={"query": "macrophages"}).json()["results"]
-    cut = all_hits[2]["score"]
+    cut = max(h["relevance"] for h in all_hits)
     kept = httpx.get(f"{server}/api/search", params={"query": "macrophages", "min_score": cut}).json()["results"]
-    assert kept == [h for h in all_hits if h["score"] >= cut] and 3 <= len(kept) < len(all_hits)
+    assert kept == [h for h in all_hits if h["relevance"] >= cut] and kept
+    none = httpx.get(f"{server}/api/search", params={"query": "macrophages", "min_score": 1}).json()["results"]
+    assert none == [h for h in all_hits if h["relevance"] >= 1]
+    bad = httpx.get(f"{server}/api/search", params={"query": "macrophages", "min_score": 2})
+    assert bad.status_code in (400, 422)
     two = httpx.get(f"{server}/api/search", params=[("query", "the"), ("mode", "lexical"), ("paper", "okafor2024il6"),
                                                     ("paper", "mbeki2022coral")]).json()["results"]
     assert {h["paper_id"] for h in two} <= {"okafor2024il6", "mbeki2022coral"} and two

@@ -346,6 +346,15 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
            lexical_weight: float = typer.Option(1.0, "--lexical-weight"),
            vector_weight: float = typer.Option(1.0, "--vector-weight"),
            explain: bool = typer.Option(False, "--explain", help="Show lexical and vector ranks and scores."),
+           min_score: Optional[float] = typer.Option(None, "--min-score", min=0.0, max=1.0,
+                                                     help="Drop hits whose relevance (0-1) is below this."),
+           objects_per_paper: int = typer.Option(3, "--objects-per-paper", min=1,
+                                                 help="Figures/tables per paper, counted apart from text hits."),
+           rerank_url: Optional[str] = typer.Option(None, "--rerank-url",
+                                                    help="Rerank the top hits with this /rerank endpoint (TEI, "
+                                                         "Jina/Cohere style)."),
+           rerank_top: int = typer.Option(20, "--rerank-top", min=1, help="How many fused hits to rerank."),
+           rerank_timeout: float = typer.Option(10.0, "--rerank-timeout", help="Seconds to wait for the reranker."),
            no_server: bool = typer.Option(False, "--no-server",
                                           help="Search in this process even when `papershelf serve` is running."),
            as_json: bool = typer.Option(False, "--json")):
@@ -359,7 +368,9 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
     filters = Filters(papers=list(paper or []), year_min=year_from, year_max=year_to, sources=sources,
                       object_kind=kind, collections=list(collection or []), tags=list(tag or []))
     opts = SearchOptions(mode=mode, limit=limit, per_paper=per_paper, filters=filters, fusion=fusion, rrf_k=rrf_k,
-                         lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain)
+                         lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain,
+                         objects_per_paper=objects_per_paper, rerank_url=rerank_url, rerank_top=rerank_top,
+                         rerank_timeout=rerank_timeout)
     opts.validate()  # before opening the library: a bad option is exit 2 whatever the library holds
     server = None if no_server else client.find_server(State.library or default_library_path())
     if server is not None:
@@ -367,10 +378,14 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
                                    "paper": list(paper or []), "year_from": year_from, "year_to": year_to,
                                    "source": list(source or []), "kind": kind, "fusion": fusion, "rrf_k": rrf_k,
                                    "lexical_weight": lexical_weight, "vector_weight": vector_weight,
-                                   "explain": explain})
+                                   "explain": explain, "min_score": min_score,
+                                   "objects_per_paper": objects_per_paper, "rerank_url": rerank_url,
+                                   "rerank_top": rerank_top, "rerank_timeout": rerank_timeout})
     else:
         with _library(create=False) as lib:
             d = lib.search(query, opts).to_dict()
+    if min_score is not None:  # relevance as printed, so a value copied from one answer keeps that hit
+        d["results"] = [h for h in d["results"] if (h.get("relevance") or 0.0) >= min_score]
     if as_json:
         _dump(d)
     else:
@@ -382,6 +397,9 @@ def _print_search(d: dict) -> None:
     computed here."""
     for n in d["notices"]:
         err.print(f"[yellow]note:[/yellow] {escape(n)}")
+    if d.get("no_confident_match"):
+        out.print("[yellow]no confident match:[/yellow] nothing here clearly answers this query"
+                  + ("; the closest hits follow" if d["results"] else ""))
     if not d["results"]:
         out.print("no results")
         return
@@ -396,7 +414,7 @@ def _print_search(d: dict) -> None:
             out.print(f"   [dim]{h['zotero_link']}[/dim]")
         x = h.get("explain")
         if x is not None:
-            out.print(f"   [dim]score {h['score']} · lexical rank {x['lexical_rank']} "
+            out.print(f"   [dim]score {h['score']} · relevance {h.get('relevance')} · lexical rank {x['lexical_rank']} "
                       f"({x['lexical_score']}) · vector rank {x['vector_rank']} ({x['vector_score']}"
                       + (f", window {x['vector_window'] + 1}" if x.get("vector_window") else "") + ")[/dim]")
 

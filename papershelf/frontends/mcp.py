@@ -86,7 +86,10 @@ def _images_for(lib: Library, hits: list[dict[str, Any]]) -> list[bytes]:
 
 def run_search(lib: Library, p: McpSearchParams) -> Answer:
     d = search_dict(lib.search(p.query, p.options()), p.min_score)
-    lines = [f"note: {n}" for n in d["notices"]] + [_hit_line(h) for h in d["results"]]
+    lines = [f"note: {n}" for n in d["notices"]]
+    if d.get("no_confident_match"):  # say it before the hits, so an agent does not take them as answers
+        lines.append("no confident match: nothing here clearly answers this query (closest hits below)")
+    lines += [_hit_line(h) for h in d["results"]]
     text = "\n".join(lines) if d["results"] else "\n".join(lines + ["no results"])
     return Answer(d, text, _images_for(lib, d["results"]) if p.images else [])
 

@@ -35,12 +35,19 @@ class SearchParams(Strict):
                                           "(figure/table captions), legacy_chunk (papers without headings).")
     year_from: int | None = Field(None, ge=-9999, le=9999, description="Only papers published in or after this year.")
     year_to: int | None = Field(None, ge=-9999, le=9999, description="Only papers published in or before this year.")
-    min_score: float | None = Field(None, description="Drop hits scoring below this (scores depend on the mode).")
+    min_score: float | None = Field(None, ge=0, le=1, description="Drop hits whose calibrated relevance (0-1, "
+                                                                  "comparable across queries) is below this.")
     fusion: Literal["convex", "rrf"] = Field("convex", description="How hybrid mode merges the two rankings.")
     rrf_k: float = Field(60.0, gt=0, description="Reciprocal-rank fusion constant (fusion=rrf).")
     lexical_weight: float = Field(1.0, ge=0, description="Weight of the word ranking in hybrid mode.")
     vector_weight: float = Field(1.0, ge=0, description="Weight of the meaning ranking in hybrid mode.")
     explain: bool = Field(False, description="Add each hit's lexical and vector rank and score.")
+    objects_per_paper: int = Field(3, ge=1, le=10_000, description="At most this many figures/tables per paper, "
+                                                                    "counted apart from its text hits.")
+    rerank_url: str | None = Field(None, description="Rerank the top hits with this /rerank endpoint (a server "
+                                                     "you run: TEI, or Jina/Cohere style). Off when unset.")
+    rerank_top: int = Field(20, ge=1, le=1000, description="How many fused hits the reranker reorders.")
+    rerank_timeout: float = Field(10.0, gt=0, le=600, description="Seconds to wait for the reranker.")
 
     def options(self) -> SearchOptions:
         """The library's SearchOptions for this request (a kind implies figure/table units)."""
@@ -49,14 +56,17 @@ class SearchParams(Strict):
                           sources=sources, object_kind=self.kind)
         return SearchOptions(mode=self.mode, limit=self.limit, per_paper=self.per_paper, filters=filters,
                              fusion=self.fusion, rrf_k=self.rrf_k, lexical_weight=self.lexical_weight,
-                             vector_weight=self.vector_weight, explain=self.explain)
+                             vector_weight=self.vector_weight, explain=self.explain,
+                             objects_per_paper=self.objects_per_paper, rerank_url=self.rerank_url,
+                             rerank_top=self.rerank_top, rerank_timeout=self.rerank_timeout)
 
 
 def search_dict(resp: SearchResponse, min_score: float | None) -> dict[str, Any]:
-    """`search --json`'s shape, hits under `min_score` left out (a post-filter on Hit.score)."""
+    """`search --json`'s shape, hits whose relevance is under `min_score` left out (a post-filter;
+    `no_confident_match` still describes the search before it)."""
     if min_score is not None:
-        # compared as printed (rounded), so a score copied from one answer keeps that hit in the next
-        resp.results = [h for h in resp.results if (finite(h.score) or 0.0) >= min_score]
+        # compared as printed (rounded), so a relevance copied from one answer keeps that hit in the next
+        resp.results = [h for h in resp.results if (finite(h.relevance) or 0.0) >= min_score]
     return resp.to_dict()
 
 

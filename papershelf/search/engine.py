@@ -19,10 +19,12 @@ from dataclasses import dataclass, field
 
 from ..errors import VectorUnavailable
 from ..models import Explain, Hit, LexicalHit, Paper, SearchResponse, VectorHit
-from ..units import Unit
-from .fusion import cap_per_paper, convex, ranked, rrf
+from ..units import Unit, embedding_text
+from .fusion import cap_per_paper, convex, lift_objects, ranked, rrf
 from .options import SearchOptions
-from .query import fts_query, query_terms
+from .query import STOPWORDS, fts_query, proximity_queries, query_terms
+from .relevance import Signals, confident, relevance
+from .rerank import RerankFailed, rerank
 from .snippets import make_snippet, pages_of, zotero_link
 
 # vector_fn(query, depth, filters) -> hits, or raises VectorUnavailable with the notice to show.
@@ -36,10 +38,12 @@ class _Retrieved:
     """The two ranked lists of one search, and what happened getting them."""
 
     mode: str
-    lexical: list[LexicalHit] = field(default_factory=list)
+    lexical: list[LexicalHit] = field(default_factory=list)  # BM25, phrase/proximity boosted
+    bm25: dict[str, float] = field(default_factory=dict)  # the raw BM25, for relevance
     vector: list[VectorHit] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    rerank: dict[str, float] = field(default_factory=dict)  # unit -> rerank server's score
 
 
 def _vector_list(query: str, opts: SearchOptions, vector_fn: VectorFn | None,
@@ -55,6 +59,27 @@ def _vector_list(query: str, opts: SearchOptions, vector_fn: VectorFn | None,
         timings["vector_ms"] = (time.perf_counter() - t) * 1000
 
 
+def _boost_phrases(store, query: str, hits: list[LexicalHit], opts: SearchOptions) -> list[LexicalHit]:
+    """BM25 plus phrase and proximity evidence: a unit holding the query's words as one
+    phrase gains `phrase_boost` x the best BM25 of the list (so it ranks above units that
+    only hold the words), one holding its content words near one another half of that."""
+    top = max(h.score for h in hits)
+    bonus: dict[str, float] = {}
+    paper_of = {h.unit_id: h.paper_id for h in hits}
+    phrase, near = proximity_queries(query)
+    for expr, share in ((near, 0.5), (phrase, 1.0)):
+        if expr is None:
+            continue
+        for h in store.lexical_search(expr, opts.depth, opts.filters, opts.field_weights):
+            bonus[h.unit_id] = max(bonus.get(h.unit_id, 0.0), share * opts.phrase_boost * top)
+            paper_of.setdefault(h.unit_id, h.paper_id)
+    if not bonus:
+        return hits
+    base = {h.unit_id: h.score for h in hits}
+    scores = {u: base.get(u, 0.0) + bonus.get(u, 0.0) for u in paper_of}
+    return [LexicalHit(u, paper_of[u], scores[u]) for u in ranked(scores)]
+
+
 def _retrieve(store, query: str, match: str | None, opts: SearchOptions, vector_fn: VectorFn | None,
               pool: Executor) -> _Retrieved:
     """Both lists the mode asks for; without vectors, the lexical list and a notice saying why."""
@@ -63,6 +88,9 @@ def _retrieve(store, query: str, match: str | None, opts: SearchOptions, vector_
     def lexical() -> list[LexicalHit]:
         t = time.perf_counter()
         hits = store.lexical_search(match, opts.depth, opts.filters, opts.field_weights) if match else []
+        got.bm25 = {h.unit_id: h.score for h in hits}
+        if hits and opts.phrase_boost > 0:
+            hits = _boost_phrases(store, query, hits, opts)
         got.timings["lexical_ms"] = (time.perf_counter() - t) * 1000
         return hits
 
@@ -93,8 +121,8 @@ def _fuse(got: _Retrieved, opts: SearchOptions) -> dict[str, float]:
                    ([(h.unit_id, h.score) for h in got.vector], opts.vector_weight)])
 
 
-def _explain(uid: str, got: _Retrieved) -> Explain:
-    x = Explain()
+def _explain(uid: str, got: _Retrieved, signals: Signals) -> Explain:
+    x = Explain(cosine=signals.cosine, bm25_per_term=signals.bm25_per_term, bm25=signals.bm25)
     for rank, h in enumerate(got.lexical, start=1):
         if h.unit_id == uid:
             x.lexical_rank, x.lexical_score = rank, h.score
@@ -126,6 +154,7 @@ def _hits(store, query: str, match: str | None, picked: list[str], scores: dict[
     fts_snippets = store.snippets(match, picked) if opts.snippets and match else {}
     windows = {v.unit_id: v.window for v in got.vector}
     terms = query_terms(query)
+    content_terms = len({t for t in terms if t not in STOPWORDS})
     hits: list[Hit] = []
     for uid in picked:
         unit = units.get(uid)
@@ -134,6 +163,8 @@ def _hits(store, query: str, match: str | None, picked: list[str], scores: dict[
             continue
         snippet = _snippet(unit, paper, fts_snippets.get(uid), terms, windows.get(uid, 0), passage_fn) \
             if opts.snippets else None
+        signals = _signals(uid, got, content_terms)
+        explain = _explain(uid, got, signals) if opts.explain else None
         hits.append(Hit(
             rank=len(hits) + 1, score=scores[uid], source=unit.source, paper_id=paper.id, title=paper.title,
             authors=paper.authors, year=paper.year, unit_id=uid, section_path=unit.section_path,
@@ -141,7 +172,7 @@ def _hits(store, query: str, match: str | None, picked: list[str], scores: dict[
             caption=unit.caption_text if unit.kind == "object" else None, snippet=snippet,
             tags=list(paper.tags), collections=list(paper.collections),
             zotero_link=zotero_link(paper.zotero_attachment, pages_of(unit)) if paper.zotero_attachment else None,
-            explain=_explain(uid, got) if opts.explain else None))
+            explain=explain, relevance=round(relevance(signals), 4), rerank_score=got.rerank.get(uid)))
     return hits
 
 
@@ -154,9 +185,53 @@ def run_search(store, query: str, opts: SearchOptions, pool: Executor, vector_fn
     t0 = time.perf_counter()
     match = fts_query(query)
     got = _retrieve(store, query, match, opts, vector_fn, pool)
-    scores = _fuse(got, opts)
     paper_of = {h.unit_id: h.paper_id for h in got.lexical} | {h.unit_id: h.paper_id for h in got.vector}
-    picked = cap_per_paper(ranked(scores), paper_of, opts.limit, None if opts.filters.papers else opts.per_paper)
+    objects = {u for u in paper_of if is_object_id(u)}
+    scores = lift_objects(_fuse(got, opts), paper_of, objects, opts.object_lift)
+    order = _reranked(store, query, ranked(scores), opts, got)
+    picked = cap_per_paper(order, paper_of, opts.limit, None if opts.filters.papers else opts.per_paper, objects,
+                           opts.objects_per_paper)
     hits = _hits(store, query, match, picked, scores, got, opts, passage_fn)
     got.timings["total_ms"] = (time.perf_counter() - t0) * 1000
-    return SearchResponse(query, got.mode, hits, got.notices, {k: round(v, 2) for k, v in got.timings.items()})
+    return SearchResponse(query, got.mode, hits, got.notices, {k: round(v, 2) for k, v in got.timings.items()},
+                          no_confident_match=not confident([h.relevance or 0.0 for h in hits]))
+
+
+def is_object_id(unit_id: str) -> bool:
+    """Object units' ids are `{paper}:obj:{kind}:{n}` (units.py): the lists carry no kind."""
+    return ":obj:" in unit_id
+
+
+def _reranked(store, query: str, order: list[str], opts: SearchOptions, got: _Retrieved) -> list[str]:
+    """The fused order with its first `rerank_top` reordered by the rerank server, if one is set;
+    on any failure the fused order stands and a notice says why."""
+    if not opts.rerank_url or not order:
+        return order
+    head = order[:opts.rerank_top]
+    units = store.get_units(head)
+    head = [u for u in head if u in units]
+    t = time.perf_counter()
+    try:
+        # what the model embeds, without the title: a figure's label and caption, a section's path and text
+        scores = rerank(opts.rerank_url, query, [embedding_text(units[u], None) for u in head], opts.rerank_timeout)
+    except RerankFailed as e:
+        got.notices.append(f"reranking skipped ({e}); showing the fused order")
+        return order
+    finally:
+        got.timings["rerank_ms"] = (time.perf_counter() - t) * 1000
+    got.rerank = dict(zip(head, scores, strict=True))
+    reordered = sorted(head, key=lambda u: -got.rerank[u])
+    return reordered + [u for u in order if u not in got.rerank]
+
+
+def _signals(uid: str, got: _Retrieved, content_terms: int) -> Signals:
+    """A hit's raw evidence; a list that did not return it gives its lowest score (an upper bound)."""
+    cosine = None
+    if got.mode in ("vector", "hybrid"):
+        vec = {v.unit_id: v.score for v in got.vector}
+        cosine = vec.get(uid, min(vec.values(), default=0.0))
+    bm25 = raw = None
+    if got.mode in ("lexical", "hybrid"):
+        raw = got.bm25.get(uid, min(got.bm25.values(), default=0.0))
+        bm25 = raw / max(1, content_terms)
+    return Signals(cosine, bm25, raw)

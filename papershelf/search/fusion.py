@@ -41,15 +41,42 @@ def ranked(scores: dict[str, float]) -> list[str]:
     return sorted(scores, key=lambda u: (-scores[u], u))
 
 
-def cap_per_paper(order: Iterable[str], paper_of: dict[str, str], limit: int, per_paper: int | None) -> list[str]:
-    """The first `limit` ids of `order`, at most `per_paper` from any one paper (None: no cap)."""
-    picked: list[str] = []
-    per: dict[str, int] = {}
-    for uid in order:
+def lift_objects(scores: dict[str, float], paper_of: dict[str, str], objects: set[str],
+                 lift: float) -> dict[str, float]:
+    """Move each figure/table score `lift` of the way up to its paper's best score.
+
+    A caption is short; the paper's body text repeats its words and outscores it even
+    when the query describes the figure.  The paper's best hit is evidence that the
+    paper is the right one, so its objects inherit part of that score (lift 0: off;
+    lift 1: every object of a paper ties with its best hit).  Order within a paper is kept.
+    """
+    if lift <= 0 or not objects:
+        return scores
+    best: dict[str, float] = {}
+    for uid, s in scores.items():
         pid = paper_of[uid]
-        if per_paper is not None and per.get(pid, 0) >= per_paper:
+        best[pid] = max(best.get(pid, s), s)
+    return {uid: s + lift * (best[paper_of[uid]] - s) if uid in objects else s for uid, s in scores.items()}
+
+
+def cap_per_paper(order: Iterable[str], paper_of: dict[str, str], limit: int, per_paper: int | None,
+                  objects: set[str] | None = None, objects_per_paper: int | None = None) -> list[str]:
+    """The first `limit` ids of `order`, at most `per_paper` text hits from any one paper and,
+    counted apart, at most `objects_per_paper` of its figures/tables (ids in `objects`).
+
+    Counting them apart keeps a paper's own body text, which discusses its figures, from
+    taking the slots of the figure a query describes.  objects_per_paper None: figures and
+    tables share the text hits' cap; per_paper None: no cap at all.
+    """
+    apart = objects or set() if objects_per_paper is not None else set()
+    picked: list[str] = []
+    per: dict[tuple[str, bool], int] = {}
+    for uid in order:
+        key = (paper_of[uid], uid in apart)
+        cap = objects_per_paper if key[1] else per_paper
+        if per_paper is not None and cap is not None and per.get(key, 0) >= cap:
             continue
-        per[pid] = per.get(pid, 0) + 1
+        per[key] = per.get(key, 0) + 1
         picked.append(uid)
         if len(picked) >= limit:
             break

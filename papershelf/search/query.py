@@ -50,3 +50,17 @@ def fts_query(text: str) -> str | None:
     if not clauses:
         return None
     return " OR ".join(dict.fromkeys(clauses))
+
+
+def proximity_queries(text: str) -> tuple[str | None, str | None]:
+    """Two stricter FTS5 expressions over the query's own words, for phrase/proximity evidence:
+    the whole query as one phrase (a quoted caption or sentence), and its content words
+    NEAR one another (within twice their count).  None when the query has too few words
+    for the evidence to mean anything (under 3 words, 2 content words)."""
+    tokens = _WORD.findall(text)
+    phrase = _quote(tokens) if len(tokens) >= 3 else None
+    content = list(dict.fromkeys(t for t in tokens if t.lower() not in STOPWORDS))
+    near = None
+    if len(content) >= 2:
+        near = "NEAR(" + " ".join(_quote([w]) for w in content) + f", {2 * len(content)})"
+    return phrase, near

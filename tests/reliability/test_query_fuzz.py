@@ -79,11 +79,13 @@ def test_any_query_with_valid_options_answers_finite_json(library, query, opts):
     assert len(resp.results) <= opts.limit
     assert [h.rank for h in resp.results] == list(range(1, len(resp.results) + 1))
     assert all(math.isfinite(h.score) for h in resp.results)
-    if not opts.filters.papers:
-        per: dict[str, int] = {}
+    assert all(h.relevance is not None and 0.0 <= h.relevance <= 1.0 for h in resp.results)
+    if not opts.filters.papers:  # text hits and figures/tables are capped apart (#10)
+        per: dict[tuple[str, bool], int] = {}
         for h in resp.results:
-            per[h.paper_id] = per.get(h.paper_id, 0) + 1
-        assert max(per.values(), default=0) <= opts.per_paper
+            key = (h.paper_id, h.source == "object_unit")
+            per[key] = per.get(key, 0) + 1
+        assert all(n <= (opts.objects_per_paper if obj else opts.per_paper) for (_, obj), n in per.items())
     if opts.mode != "lexical":
         assert resp.mode in (opts.mode, "lexical")
     COUNTS["valid"] += 1

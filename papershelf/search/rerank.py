@@ -1,0 +1,64 @@
+"""Reranking through a server the user already runs (off unless `rerank_url` is set).
+
+Two request shapes are common, and one POST tells them apart by the answer:
+
+* Hugging Face text-embeddings-inference: POST /rerank {"query", "texts"}
+  -> [{"index", "score"}, ...]
+* Jina / Cohere / vLLM style: POST /v1/rerank {"query", "documents", "top_n"}
+  -> {"results": [{"index", "relevance_score"}, ...]}
+
+Both fields go in one body ("texts" and "documents"), so either server reads what it needs.
+Anything else — a timeout, a refused connection, an HTTP error, an answer that does not
+score every text — raises RerankFailed, and search keeps its fused order with a notice.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+
+class RerankFailed(Exception):
+    """The rerank server did not give a usable answer (the message says why)."""
+
+
+def _post(url: str, body: dict[str, Any], timeout: float) -> Any:
+    req = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:  # the user's own URL
+            return json.loads(resp.read())
+    except urllib.error.HTTPError as e:
+        raise RerankFailed(f"{url} answered HTTP {e.code}") from None
+    except (urllib.error.URLError, TimeoutError, OSError) as e:
+        reason = getattr(e, "reason", e)
+        raise RerankFailed(f"{url} unreachable: {reason}") from None
+    except ValueError:
+        raise RerankFailed(f"{url} answered with something that is not JSON") from None
+
+
+def _scores(answer: Any, n: int) -> list[float]:
+    """Score per text, in the texts' order, from either answer shape."""
+    items = answer.get("results") if isinstance(answer, dict) else answer
+    if not isinstance(items, list):
+        raise RerankFailed("the answer holds no list of scores")
+    scores: dict[int, float] = {}
+    for item in items:
+        if not isinstance(item, dict):
+            raise RerankFailed("the answer's scores are not objects")
+        index, score = item.get("index"), item.get("score", item.get("relevance_score"))
+        if not isinstance(index, int) or not isinstance(score, (int, float)) or not 0 <= index < n:
+            raise RerankFailed(f"bad score entry {item!r}")
+        scores[index] = float(score)
+    if len(scores) != n:
+        raise RerankFailed(f"the answer scores {len(scores)} of {n} texts")
+    return [scores[i] for i in range(n)]
+
+
+def rerank(url: str, query: str, texts: list[str], timeout: float = 10.0) -> list[float]:
+    """The server's score for each text (higher is better), in the texts' order."""
+    if not texts:
+        return []
+    body = {"query": query, "texts": texts, "documents": texts, "top_n": len(texts)}
+    return _scores(_post(url, body, timeout), len(texts))
