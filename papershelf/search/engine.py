@@ -71,8 +71,8 @@ def _boost_phrases(store, query: str, hits: list[LexicalHit], opts: SearchOption
         if expr is None:
             continue
         for h in store.lexical_search(expr, opts.depth, opts.filters, opts.field_weights):
-            bonus[h.unit_id] = max(bonus.get(h.unit_id, 0.0), share * opts.phrase_boost * top)
-            paper_of.setdefault(h.unit_id, h.paper_id)
+            if h.unit_id in paper_of:  # evidence for what the query matched, never a new hit
+                bonus[h.unit_id] = max(bonus.get(h.unit_id, 0.0), share * opts.phrase_boost * top)
     if not bonus:
         return hits
     base = {h.unit_id: h.score for h in hits}

@@ -34,7 +34,10 @@ def tsquery_sql(match: str) -> tuple[str, list[str]]:
             params.append(" ".join(words))
     if not parts:
         return "''::tsquery", []
-    return "(" + " || ".join(parts) + ")", params
+    # NEAR(a b c, k) (search/query.py's proximity evidence): PostgreSQL has no "within k" operator
+    # over several words, so every word must be there (AND) - a looser test than FTS5's.
+    join = " && " if (match or "").lstrip().startswith("NEAR(") else " || "
+    return "(" + join.join(parts) + ")", params
 
 
 def query_words(match: str) -> str:
