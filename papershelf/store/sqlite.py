@@ -39,6 +39,7 @@ from ..models import (
 from ..text import batched
 from ..units import Unit
 from .migrations import APPLICATION_ID, MIGRATIONS
+from .predicate import manifest_columns, manifest_from_row, paper_summaries
 from .vectors import VectorTables
 
 _COMMON = ["id", "paper_id", "ordinal", "text", "section_path", "section_title", "section_level",
@@ -70,11 +71,6 @@ def _writable(path: str) -> bool:
 
 _PAPER_COLUMNS = ["id", "title", "authors", "year", "venue", "doi", "citekey", "source_path",
                   "source_hash", "source_format", "source_size"]
-
-
-def manifest_columns(kind: UnitKind) -> tuple[str, str, str]:
-    """A kind's count, indexable and hash columns in `manifests` (the schema names hashes by collection)."""
-    return f"{kind.name}_count", f"{kind.name}_indexable", f"{kind.collection}_hash"
 
 
 def placeholders(n: int) -> str:
@@ -420,19 +416,11 @@ class SQLiteStore(VectorTables):
         if limit:
             sql += f" LIMIT {int(limit)}"
         rows = self.query(sql)
-        papers = self._with_labels([self._paper(r) for r in rows])
-        return [PaperSummary(p, {k.name: r[manifest_columns(k)[0]] or 0 for k in UNIT_KINDS})
-                for p, r in zip(papers, rows)]
+        return paper_summaries(self._with_labels([self._paper(r) for r in rows]), rows)
 
     def manifest(self, paper_id: str) -> Manifest | None:
         rows = self.query("SELECT * FROM manifests WHERE paper_id=?", (paper_id,))
-        if not rows:
-            return None
-        m = Manifest(policy_version=rows[0]["policy_version"])
-        for k in UNIT_KINDS:
-            count, indexable, hash_ = manifest_columns(k)
-            m.counts[k.name], m.indexable[k.name], m.hashes[k.name] = rows[0][count], rows[0][indexable], rows[0][hash_]
-        return m
+        return manifest_from_row(rows[0]) if rows else None
 
     def paper_snapshot(self, paper_id: str) -> tuple[Paper | None, Manifest | None, list[Unit]]:
         """Paper, manifest and units read in one transaction: a consistent view

@@ -24,36 +24,10 @@ from ..errors import BuildLocked
 from ..models import COLLECTIONS, UNIT_KINDS, CollectionStatus, Filters, Space, SpaceCheck, VectorHit, VectorRow
 from ..system import pid_alive
 from ..text import batched
+from .predicate import pending_sql
 from .vector_index import VectorIndex
 
-PENDING_SQL = """
-WITH live AS (
-    SELECT paper_id,
-           sum(collection = 'body') AS n_body,
-           sum(collection = 'objects') AS n_objects,
-           sum(collection = 'fulltext') AS n_fulltext
-    FROM vectors WHERE space_id = :space GROUP BY paper_id
-)
-SELECT m.paper_id,
-       CASE
-         WHEN st.paper_id IS NULL THEN 'new'
-         WHEN st.body_hash <> m.body_hash OR st.objects_hash <> m.objects_hash
-              OR st.fulltext_hash <> m.fulltext_hash THEN 'changed'
-         ELSE 'damaged'
-       END AS reason
-FROM manifests m
-LEFT JOIN embed_state st ON st.space_id = :space AND st.paper_id = m.paper_id
-LEFT JOIN live ON live.paper_id = m.paper_id
-WHERE {papers}
-  CASE WHEN st.paper_id IS NULL
-    THEN m.body_indexable + m.object_indexable + m.chunk_indexable > 0 OR live.paper_id IS NOT NULL
-    ELSE st.body_hash <> m.body_hash OR st.objects_hash <> m.objects_hash OR st.fulltext_hash <> m.fulltext_hash
-      OR st.body_expected <> coalesce(live.n_body, 0)
-      OR st.objects_expected <> coalesce(live.n_objects, 0)
-      OR st.fulltext_expected <> coalesce(live.n_fulltext, 0)
-  END
-ORDER BY m.paper_id
-"""
+PENDING_SQL = pending_sql(":space")
 
 
 class VectorTables:

@@ -23,7 +23,8 @@ from ...models import (
     UnitKind,
 )
 from ...units import Unit
-from ..sqlite import _PAPER_COLUMNS, _SOURCE_COLUMNS, _SOURCE_FIELDS, UNIT_COLUMNS, manifest_columns
+from ..predicate import manifest_columns, manifest_from_row, paper_summaries
+from ..sqlite import _PAPER_COLUMNS, _SOURCE_COLUMNS, _SOURCE_FIELDS, UNIT_COLUMNS
 from .tsquery import CONFIG, query_words, tsquery_sql
 
 # The weighted document a unit is found by: the same three columns FTS5 indexes.
@@ -321,19 +322,11 @@ class PgPapers(PgConnection):
         if limit:
             sql += f" LIMIT {int(limit)}"
         rows = self.query(sql)
-        papers = self._with_labels([self._paper(r) for r in rows])
-        return [PaperSummary(p, {k.name: r[manifest_columns(k)[0]] or 0 for k in UNIT_KINDS})
-                for p, r in zip(papers, rows)]
+        return paper_summaries(self._with_labels([self._paper(r) for r in rows]), rows)
 
     def manifest(self, paper_id: str) -> Manifest | None:
         rows = self.query("SELECT * FROM manifests WHERE paper_id=%s", (paper_id,))
-        if not rows:
-            return None
-        m = Manifest(policy_version=rows[0]["policy_version"])
-        for k in UNIT_KINDS:
-            count, indexable, hash_ = manifest_columns(k)
-            m.counts[k.name], m.indexable[k.name], m.hashes[k.name] = rows[0][count], rows[0][indexable], rows[0][hash_]
-        return m
+        return manifest_from_row(rows[0]) if rows else None
 
     def paper_snapshot(self, paper_id: str) -> tuple[Paper | None, Manifest | None, list[Unit]]:
         """Paper, manifest and units read in one repeatable-read transaction: a consistent view."""

@@ -32,36 +32,10 @@ import numpy as np
 from ...models import COLLECTIONS, UNIT_KINDS, CollectionStatus, Filters, Space, SpaceCheck, VectorHit, VectorRow
 from ...models import unit_kind as kind_named
 from ...system import pid_alive
+from ..predicate import pending_sql
 from .papers import PgConnection, filter_sql
 
-PENDING_SQL = """
-WITH live AS (
-    SELECT paper_id,
-           count(*) FILTER (WHERE collection = 'body') AS n_body,
-           count(*) FILTER (WHERE collection = 'objects') AS n_objects,
-           count(*) FILTER (WHERE collection = 'fulltext') AS n_fulltext
-    FROM vectors WHERE space_id = %(space)s GROUP BY paper_id
-)
-SELECT m.paper_id,
-       CASE
-         WHEN st.paper_id IS NULL THEN 'new'
-         WHEN st.body_hash <> m.body_hash OR st.objects_hash <> m.objects_hash
-              OR st.fulltext_hash <> m.fulltext_hash THEN 'changed'
-         ELSE 'damaged'
-       END AS reason
-FROM manifests m
-LEFT JOIN embed_state st ON st.space_id = %(space)s AND st.paper_id = m.paper_id
-LEFT JOIN live ON live.paper_id = m.paper_id
-WHERE {papers}
-  CASE WHEN st.paper_id IS NULL
-    THEN m.body_indexable + m.object_indexable + m.chunk_indexable > 0 OR live.paper_id IS NOT NULL
-    ELSE st.body_hash <> m.body_hash OR st.objects_hash <> m.objects_hash OR st.fulltext_hash <> m.fulltext_hash
-      OR st.body_expected <> coalesce(live.n_body, 0)
-      OR st.objects_expected <> coalesce(live.n_objects, 0)
-      OR st.fulltext_expected <> coalesce(live.n_fulltext, 0)
-  END
-ORDER BY m.paper_id COLLATE "C"
-"""
+PENDING_SQL = pending_sql("%(space)s", '"C"')
 
 _VECTOR_COLUMNS = ["space_id", "collection", "unit_id", "paper_id", "unit_kind", "section_path", "object_kind",
                    "object_label", "unit_hash", "kind_hash", "policy_version", "token_estimate", "windows"]
