@@ -29,12 +29,10 @@ import argparse
 import json
 import math
 import sys
-import tempfile
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
-from queryset import ROOT, hit_field, response_field
+from queryset import ROOT, hit_field, log, open_library, response_field
 
 from papershelf import Library, SearchOptions
 from papershelf.beir import build_library, load_beir
@@ -42,21 +40,6 @@ from papershelf.beir import build_library, load_beir
 DEFAULT_SCIFACT = ROOT.parent / "shared" / "data" / "scifact"
 OFFTOPIC = ROOT / "bench" / "data" / "offtopic_queries.txt"
 SKIP_FIELDS = {"rank", "year", "explain.lexical_rank", "explain.vector_rank", "explain.vector_window"}
-
-
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
-
-
-@contextmanager
-def open_library(keep: str | None):
-    """The library at --keep (built there if missing), else a temporary one removed afterwards."""
-    if keep:
-        with Library(keep) as lib:
-            yield lib
-        return
-    with tempfile.TemporaryDirectory(prefix="papershelf-calib-") as tmp, Library(str(Path(tmp) / "sf.db")) as lib:
-        yield lib
 
 
 def sample_corpus(corpus: list[dict], qrels: dict[str, dict[str, int]], others: int) -> list[dict]:
@@ -281,7 +264,7 @@ def main() -> None:
     if not (Path(args.data) / "corpus.jsonl").exists():
         sys.exit(f"SciFact not found at {args.data} (pass --data PATH): nothing to measure")
     corpus, items = load_items(args.data, args.offtopic, args.max_queries, args.sample)
-    with open_library(args.keep) as lib:
+    with open_library(args.keep, "sf") as lib:
         built = build(lib, corpus)
         lib.search("warm up")
         log(f"searching {len(items)} queries...")

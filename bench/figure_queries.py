@@ -25,10 +25,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import time
 from collections import defaultdict
-from contextlib import contextmanager
 from pathlib import Path
 
 from queryset import (
@@ -37,7 +35,9 @@ from queryset import (
     hit_field,
     id_number,
     load_queries,
+    log,
     manifest_captions,
+    open_library,
     paper_objects,
     pdf_dir,
     words,
@@ -56,21 +56,6 @@ CONFIGS = {
 DESCRIBE = {"before": "hybrid, 10 results, the ranking before #10",
             "default": "hybrid, 10 results, default options", "objects": "object units only"}
 PHRASE_WORDS = 8
-
-
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
-
-
-@contextmanager
-def open_library(keep: str | None):
-    """The library at --keep (created if missing), else one in a temporary folder removed afterwards."""
-    if keep:
-        with Library(keep) as lib:
-            yield lib
-        return
-    with tempfile.TemporaryDirectory(prefix="papershelf-figq-") as tmp, Library(str(Path(tmp) / "fig.db")) as lib:
-        yield lib
 
 
 def build(lib: Library, pdfs: Path) -> dict:
@@ -217,7 +202,7 @@ def main() -> None:
     pdfs = pdf_dir(args.data)
     queries = [q for q in load_queries(args.queries) if "_error" not in q]
     manifest = manifest_captions(pdfs)
-    with open_library(args.keep) as lib:
+    with open_library(args.keep, "fig") as lib:
         built = build(lib, pdfs)
         lib.search("warm up")  # load the model and the vector matrix once
         papers = paper_objects(lib, pdfs)

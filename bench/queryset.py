@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 import re
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,3 +102,20 @@ def id_number(qid: str) -> int:
     """The number in an id like fq017, for the odd/even halves."""
     digits = "".join(ch for ch in qid if ch.isdigit())
     return int(digits) if digits else 0
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+@contextmanager
+def open_library(keep: str | None, name: str = "bench") -> Iterator:
+    """The library at --keep (created there if missing), else one in a temporary folder removed afterwards."""
+    from papershelf import Library
+
+    if keep:
+        with Library(keep) as lib:
+            yield lib
+        return
+    with tempfile.TemporaryDirectory(prefix=f"papershelf-{name}-") as tmp, Library(str(Path(tmp) / f"{name}.db")) as lib:
+        yield lib
