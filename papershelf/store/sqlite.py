@@ -34,27 +34,27 @@ from ..models import (
     Paper,
     PaperSource,
     PaperSummary,
-    UnitKind,
 )
 from ..text import batched
 from ..units import Unit
+from .common import (
+    PAPER_COLUMNS,
+    SOURCE_COLUMNS,
+    SOURCE_FIELDS,
+    UNIT_COLUMNS,
+    index_problems,
+    manifest_columns,
+    manifest_from_row,
+    manifest_row,
+    paper_from_row,
+    paper_summaries,
+    source_from_row,
+    sources_from_rows,
+    unit_from_row,
+    year_bounds,
+)
 from .migrations import APPLICATION_ID, MIGRATIONS
-from .predicate import manifest_columns, manifest_from_row, paper_summaries
 from .vectors import VectorTables
-
-_COMMON = ["id", "paper_id", "ordinal", "text", "section_path", "section_title", "section_level",
-           "page_start", "page_end", "token_estimate", "indexable", "veto_reason", "content_hash"]
-# The columns of each kind's unit table (`UnitKind.table`).
-UNIT_COLUMNS = {
-    "body": _COMMON + ["part"],
-    "object": _COMMON + ["object_kind", "object_label", "caption_text", "nearby_body_text", "table_text"],
-    "chunk": _COMMON,
-}
-# paper_sources columns and the PaperSource fields they hold, in the same order.
-_SOURCE_COLUMNS = ["source_path", "paper_id", "source_format", "source_hash", "source_size", "source_mtime",
-                   "priority", "doi", "arxiv_id", "title_key", "year", "added_at"]
-_SOURCE_FIELDS = ["path", "paper_id", "format", "hash", "size", "mtime", "priority", "doi", "arxiv_id", "title_key",
-                  "year", "added_at"]
 
 _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
 
@@ -67,10 +67,6 @@ def _writable(path: str) -> bool:
     """Can this process write the file and create its -wal/-shm files beside it?"""
     folder = os.path.dirname(path) or "."
     return os.access(path, os.W_OK) and os.access(folder, os.W_OK)
-
-
-_PAPER_COLUMNS = ["id", "title", "authors", "year", "venue", "doi", "citekey", "source_path",
-                  "source_hash", "source_format", "source_size"]
 
 
 def placeholders(n: int) -> str:
@@ -229,10 +225,6 @@ class SQLiteStore(VectorTables):
 
     # -- sources: the files of one work ------------------------------------------
 
-    @staticmethod
-    def _source(row: sqlite3.Row) -> PaperSource:
-        return PaperSource(*(row[c] for c in _SOURCE_COLUMNS))
-
     def sources(self, paper_id: str | None = None) -> list[PaperSource]:
         """A paper's source files (every paper's, when None), the best first; `provides` marks the
         one whose units the paper holds."""
@@ -241,24 +233,19 @@ class SQLiteStore(VectorTables):
                           f"JOIN papers p ON p.id = s.paper_id {where} "
                           "ORDER BY s.paper_id, s.priority DESC, coalesce(s.source_mtime, 0) DESC, s.source_path",
                           params)
-        out = []
-        for r in rows:
-            src = self._source(r)
-            src.provides = bool(r["provides"])
-            out.append(src)
-        return out
+        return sources_from_rows(rows)
 
     def find_sources(self, doi: str | None, arxiv_id: str | None, title_key: str | None) -> list[PaperSource]:
         """Sources that share the DOI, the arXiv id or the title key (lowercase) with a new file."""
         rows = self.query("SELECT * FROM paper_sources WHERE doi=? OR arxiv_id=? OR title_key=? ORDER BY source_path",
                           (doi, arxiv_id, title_key))
-        return [self._source(r) for r in rows]
+        return [source_from_row(r) for r in rows]
 
     def save_source(self, source: PaperSource) -> None:
         """Record (or replace) one source file of an existing paper."""
-        values = [getattr(source, c) for c in _SOURCE_FIELDS]
+        values = [getattr(source, c) for c in SOURCE_FIELDS]
         with self.transaction() as db:
-            db.execute(f"INSERT OR REPLACE INTO paper_sources({', '.join(_SOURCE_COLUMNS)}) "
+            db.execute(f"INSERT OR REPLACE INTO paper_sources({', '.join(SOURCE_COLUMNS)}) "
                        f"VALUES ({placeholders(len(values))})", values)
 
     def drop_source(self, source_path: str) -> PaperSource | None:
@@ -268,7 +255,7 @@ class SQLiteStore(VectorTables):
             if row is None:
                 return None
             db.execute("DELETE FROM paper_sources WHERE source_path=?", (source_path,))
-            return self._source(row)
+            return source_from_row(row)
 
     def paper_ids(self) -> list[str]:
         return [r[0] for r in self.query("SELECT id FROM papers ORDER BY id")]
@@ -325,7 +312,7 @@ class SQLiteStore(VectorTables):
         state, which is exactly what makes the paper pending for `embed`.
         """
         now = time.time()
-        values: list[object] = [getattr(paper, c) for c in _PAPER_COLUMNS]
+        values: list[object] = [getattr(paper, c) for c in PAPER_COLUMNS]
         values[2] = json.dumps(paper.authors, ensure_ascii=False)
         with self.transaction() as db:
             if paper.source_path:
@@ -335,8 +322,8 @@ class SQLiteStore(VectorTables):
                     self._delete_paper_rows(db, row[0], keep_paper=False)
                     self._delete_vectors(db, row[0])
             self._delete_paper_rows(db, paper.id, keep_paper=True)
-            cols = ", ".join(_PAPER_COLUMNS)
-            updates = ", ".join(f"{c}=excluded.{c}" for c in _PAPER_COLUMNS[1:])
+            cols = ", ".join(PAPER_COLUMNS)
+            updates = ", ".join(f"{c}=excluded.{c}" for c in PAPER_COLUMNS[1:])
             db.execute(
                 f"INSERT INTO papers({cols}, added_at, updated_at) VALUES ({', '.join('?' * len(values))}, ?, ?) "
                 f"ON CONFLICT(id) DO UPDATE SET {updates}, updated_at=excluded.updated_at",
@@ -360,11 +347,8 @@ class SQLiteStore(VectorTables):
                     (u.id, paper.id, u.source, u.object_kind, title, u.heading(), u.search_text()))
                 db.execute("INSERT INTO search_fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)",
                            (cur.lastrowid, title, u.heading(), u.search_text()))
-            m_cols = [c for k in UNIT_KINDS for c in manifest_columns(k)]
-            counts = [v for k in UNIT_KINDS for v in (manifest.counts[k.name], manifest.indexable[k.name],
-                                                      manifest.hashes[k.name])]
-            db.execute(f"INSERT INTO manifests(paper_id, {', '.join(m_cols)}, policy_version, updated_at) "
-                       f"VALUES ({placeholders(len(m_cols) + 3)})", [paper.id, *counts, manifest.policy_version, now])
+            m_cols, m_values = manifest_row(paper.id, manifest, now)
+            db.execute(f"INSERT INTO manifests({', '.join(m_cols)}) VALUES ({placeholders(len(m_cols))})", m_values)
             if paper.source_path:
                 db.execute("DELETE FROM ingest_failures WHERE source_path=?", (paper.source_path,))
 
@@ -376,12 +360,6 @@ class SQLiteStore(VectorTables):
             self._delete_paper_rows(db, paper_id, keep_paper=False)
             self._delete_vectors(db, paper_id)
             return True
-
-    @staticmethod
-    def _paper(row: sqlite3.Row) -> Paper:
-        d = {c: row[c] for c in _PAPER_COLUMNS + ["added_at", "updated_at"]}
-        d["authors"] = json.loads(d.get("authors") or "[]")
-        return Paper(**d)
 
     def _with_labels(self, papers: list[Paper]) -> list[Paper]:
         """Each paper with its tags, collections and Zotero attachment key."""
@@ -400,13 +378,13 @@ class SQLiteStore(VectorTables):
 
     def get_paper(self, paper_id: str) -> Paper | None:
         rows = self.query("SELECT * FROM papers WHERE id=?", (paper_id,))
-        return self._with_labels([self._paper(rows[0])])[0] if rows else None
+        return self._with_labels([paper_from_row(rows[0])])[0] if rows else None
 
     def get_papers(self, paper_ids: list[str]) -> dict[str, Paper]:
         out: dict[str, Paper] = {}
         for part in batched(list(dict.fromkeys(paper_ids)), 500):
             for row in self.query(f"SELECT * FROM papers WHERE id IN ({placeholders(len(part))})", part):
-                out[row["id"]] = self._paper(row)
+                out[row["id"]] = paper_from_row(row)
         self._with_labels(list(out.values()))
         return out
 
@@ -416,7 +394,7 @@ class SQLiteStore(VectorTables):
         if limit:
             sql += f" LIMIT {int(limit)}"
         rows = self.query(sql)
-        return paper_summaries(self._with_labels([self._paper(r) for r in rows]), rows)
+        return paper_summaries(self._with_labels([paper_from_row(r) for r in rows]), rows)
 
     def manifest(self, paper_id: str) -> Manifest | None:
         rows = self.query("SELECT * FROM manifests WHERE paper_id=?", (paper_id,))
@@ -432,16 +410,10 @@ class SQLiteStore(VectorTables):
             finally:
                 self.db.execute("COMMIT")
 
-    @staticmethod
-    def _unit(kind: UnitKind, row: sqlite3.Row) -> Unit:
-        d = dict(row)
-        d["indexable"] = bool(d["indexable"])
-        return Unit(kind=kind.name, **d)
-
     def paper_units(self, paper_id: str) -> list[Unit]:
         out: list[Unit] = []
         for kind in UNIT_KINDS:
-            out += [self._unit(kind, r) for r in
+            out += [unit_from_row(kind, r) for r in
                     self.query(f"SELECT * FROM {kind.table} WHERE paper_id=? ORDER BY ordinal", (paper_id,))]
         return out
 
@@ -453,7 +425,7 @@ class SQLiteStore(VectorTables):
         for kind in UNIT_KINDS:
             for part in batched(ids, 500):
                 for r in self.query(f"SELECT * FROM {kind.table} WHERE id IN ({placeholders(len(part))})", part):
-                    out[r["id"]] = self._unit(kind, r)
+                    out[r["id"]] = unit_from_row(kind, r)
         return out
 
     # -- ingest failures -----------------------------------------------------------
@@ -482,10 +454,9 @@ class SQLiteStore(VectorTables):
         if filters.object_kind:
             clauses.append(f"{alias}.object_kind = ?")
             params.append(filters.object_kind)
-        if filters.year_min is not None or filters.year_max is not None:
+        if (years := year_bounds(filters)) is not None:
             clauses.append(f"{alias}.paper_id IN (SELECT id FROM papers WHERE year BETWEEN ? AND ?)")
-            params += [filters.year_min if filters.year_min is not None else -10**6,
-                       filters.year_max if filters.year_max is not None else 10**6]
+            params += list(years)
         if filters.has_labels:
             sql, label_params = SQLiteStore._labels_sql(filters)
             clauses.append(f"{alias}.paper_id IN ({sql})")
@@ -561,22 +532,9 @@ class SQLiteStore(VectorTables):
         for kind in UNIT_KINDS:
             for r in self.query(f"SELECT paper_id, count(*), sum(indexable) FROM {kind.table} GROUP BY paper_id"):
                 counts.setdefault(r[0], {})[kind.name] = (r[1], r[2])
-        for m in self.query("SELECT * FROM manifests"):
-            got = counts.get(m["paper_id"], {})
-            for kind in UNIT_KINDS:
-                count, indexable, _ = manifest_columns(kind)
-                total, live = got.get(kind.name, (0, 0))
-                if (total, live) != (m[count], m[indexable]):
-                    problems.append(f"{m['paper_id']}: manifest says {m[count]} {kind.name} units, "
-                                    f"the library holds {total}")
         indexed = {r[0]: r[1] for r in self.query("SELECT paper_id, count(*) FROM search_docs GROUP BY paper_id")}
-        for pid, kinds in counts.items():
-            live = sum(v[1] or 0 for v in kinds.values())
-            if indexed.get(pid, 0) != live:
-                problems.append(f"{pid}: {live} indexable units but {indexed.get(pid, 0)} rows in the search index")
         orphans = self.query("SELECT count(*) FROM search_docs WHERE paper_id NOT IN (SELECT id FROM papers)")[0][0]
-        if orphans:
-            problems.append(f"{orphans} search index rows belong to no paper")
+        problems += index_problems(counts, self.query("SELECT * FROM manifests"), indexed, orphans)
         return IndexCheck(not problems, problems[:100])
 
     # -- status --------------------------------------------------------------------

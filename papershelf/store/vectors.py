@@ -24,7 +24,7 @@ from ..errors import BuildLocked
 from ..models import COLLECTIONS, UNIT_KINDS, CollectionStatus, Filters, Space, SpaceCheck, VectorHit, VectorRow
 from ..system import pid_alive
 from ..text import batched
-from .predicate import pending_sql
+from .common import pending_sql, year_bounds
 from .vector_index import VectorIndex
 
 PENDING_SQL = pending_sql(":space")
@@ -219,15 +219,11 @@ class VectorTables:
     def _paper_ids_where(self, filters: Filters) -> set[str] | None:
         """Papers passing the year and label filters (None: those filters are off), read now, so a
         changed year or tag counts at once even if the paper's vectors did not change."""
-        clauses, params = [], []
-        if filters.year_min is not None or filters.year_max is not None:
-            clauses.append("year BETWEEN ? AND ?")
-            params += [filters.year_min if filters.year_min is not None else -10**6,
-                       filters.year_max if filters.year_max is not None else 10**6]
-        if not clauses and not filters.has_labels:
+        years = year_bounds(filters)
+        if years is None and not filters.has_labels:
             return None
-        where = " AND ".join(clauses) or "1"
-        ids = {r[0] for r in self.query(f"SELECT id FROM papers WHERE {where}", params)}
+        where = "year BETWEEN ? AND ?" if years else "1"
+        ids = {r[0] for r in self.query(f"SELECT id FROM papers WHERE {where}", years or ())}
         if filters.has_labels:
             ids &= set(self.labelled_paper_ids(filters))
         return ids

@@ -20,11 +20,24 @@ from ...models import (
     Paper,
     PaperSource,
     PaperSummary,
-    UnitKind,
 )
 from ...units import Unit
-from ..predicate import manifest_columns, manifest_from_row, paper_summaries
-from ..sqlite import _PAPER_COLUMNS, _SOURCE_COLUMNS, _SOURCE_FIELDS, UNIT_COLUMNS
+from ..common import (
+    PAPER_COLUMNS,
+    SOURCE_COLUMNS,
+    SOURCE_FIELDS,
+    UNIT_COLUMNS,
+    index_problems,
+    manifest_columns,
+    manifest_from_row,
+    manifest_row,
+    paper_from_row,
+    paper_summaries,
+    source_from_row,
+    sources_from_rows,
+    unit_from_row,
+    year_bounds,
+)
 from .tsquery import CONFIG, query_words, tsquery_sql
 
 # The weighted document a unit is found by: the same three columns FTS5 indexes.
@@ -55,10 +68,9 @@ def filter_sql(filters: Filters, alias: str) -> tuple[str, list]:
     if filters.object_kind:
         clauses.append(f"{alias}.object_kind = %s")
         params.append(filters.object_kind)
-    if filters.year_min is not None or filters.year_max is not None:
+    if (years := year_bounds(filters)) is not None:
         clauses.append(f"{alias}.paper_id IN (SELECT id FROM papers WHERE year BETWEEN %s AND %s)")
-        params += [filters.year_min if filters.year_min is not None else -10**6,
-                   filters.year_max if filters.year_max is not None else 10**6]
+        params += list(years)
     if filters.has_labels:
         sql, label_params = labels_sql(filters)
         clauses.append(f"{alias}.paper_id IN ({sql})")
@@ -129,10 +141,6 @@ class PgPapers(PgConnection):
 
     # -- sources: the files of one work ------------------------------------------
 
-    @staticmethod
-    def _source(row: dict) -> PaperSource:
-        return PaperSource(*(row[c] for c in _SOURCE_COLUMNS))
-
     def sources(self, paper_id: str | None = None) -> list[PaperSource]:
         """A paper's source files (every paper's, when None), the best first; `provides` marks the
         one whose units the paper holds."""
@@ -141,25 +149,20 @@ class PgPapers(PgConnection):
                           f"FROM paper_sources s JOIN papers p ON p.id = s.paper_id {where} "
                           "ORDER BY s.paper_id COLLATE \"C\", s.priority DESC, coalesce(s.source_mtime, 0) DESC, "
                           "s.source_path COLLATE \"C\"", params)
-        out = []
-        for r in rows:
-            src = self._source(r)
-            src.provides = bool(r["provides"])
-            out.append(src)
-        return out
+        return sources_from_rows(rows)
 
     def find_sources(self, doi: str | None, arxiv_id: str | None, title_key: str | None) -> list[PaperSource]:
         """Sources that share the DOI, the arXiv id or the title key (lowercase) with a new file."""
         rows = self.query("SELECT * FROM paper_sources WHERE doi=%s OR arxiv_id=%s OR title_key=%s "
                           "ORDER BY source_path COLLATE \"C\"", (clean(doi), clean(arxiv_id), clean(title_key)))
-        return [self._source(r) for r in rows]
+        return [source_from_row(r) for r in rows]
 
     def save_source(self, source: PaperSource) -> None:
         """Record (or replace) one source file of an existing paper."""
-        values = [clean(getattr(source, c)) for c in _SOURCE_FIELDS]
-        updates = ", ".join(f"{c}=excluded.{c}" for c in _SOURCE_COLUMNS[1:])
+        values = [clean(getattr(source, c)) for c in SOURCE_FIELDS]
+        updates = ", ".join(f"{c}=excluded.{c}" for c in SOURCE_COLUMNS[1:])
         with self.transaction() as db:
-            db.execute(f"INSERT INTO paper_sources({', '.join(_SOURCE_COLUMNS)}) "
+            db.execute(f"INSERT INTO paper_sources({', '.join(SOURCE_COLUMNS)}) "
                        f"VALUES ({', '.join(['%s'] * len(values))}) "
                        f"ON CONFLICT (source_path) DO UPDATE SET {updates}", values)
 
@@ -168,7 +171,7 @@ class PgPapers(PgConnection):
         with self.transaction() as db:
             row = db.execute("DELETE FROM paper_sources WHERE source_path=%s RETURNING *",
                              (clean(source_path),)).fetchone()
-            return self._source(row) if row else None
+            return source_from_row(row) if row else None
 
     def remember_metadata(self, source_path: str, meta_json: str) -> None:
         with self.transaction() as db:
@@ -214,10 +217,10 @@ class PgPapers(PgConnection):
             db.execute("DELETE FROM papers WHERE id=%s", (paper_id,))
 
     def _upsert_paper(self, db, paper: Paper, now: float) -> None:
-        values = [clean(getattr(paper, c)) for c in _PAPER_COLUMNS]
+        values = [clean(getattr(paper, c)) for c in PAPER_COLUMNS]
         values[2] = clean(json.dumps(paper.authors, ensure_ascii=False))
-        cols = ", ".join(_PAPER_COLUMNS)
-        updates = ", ".join(f"{c}=excluded.{c}" for c in _PAPER_COLUMNS[1:])
+        cols = ", ".join(PAPER_COLUMNS)
+        updates = ", ".join(f"{c}=excluded.{c}" for c in PAPER_COLUMNS[1:])
         db.execute(f"INSERT INTO papers({cols}, added_at, updated_at) VALUES ({', '.join(['%s'] * len(values))}, "
                    f"%s, %s) ON CONFLICT (id) DO UPDATE SET {updates}, updated_at=excluded.updated_at",
                    values + [now, now])
@@ -282,12 +285,8 @@ class PgPapers(PgConnection):
             self._upsert_paper(db, paper, now)
             self._write_labels(db, paper)
             self._insert_units(db, paper, units)
-            cols = [c for k in UNIT_KINDS for c in manifest_columns(k)]
-            values = [v for k in UNIT_KINDS for v in (manifest.counts[k.name], manifest.indexable[k.name],
-                                                      manifest.hashes[k.name])]
-            db.execute(f"INSERT INTO manifests(paper_id, {', '.join(cols)}, policy_version, updated_at) "
-                       f"VALUES ({', '.join(['%s'] * (len(cols) + 3))})",
-                       [paper.id, *values, manifest.policy_version, now])
+            cols, values = manifest_row(paper.id, manifest, now)
+            db.execute(f"INSERT INTO manifests({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})", values)
             if paper.source_path:
                 db.execute("DELETE FROM ingest_failures WHERE source_path=%s", (clean(paper.source_path),))
 
@@ -299,19 +298,13 @@ class PgPapers(PgConnection):
             self._delete_vectors(db, paper_id)
             return True
 
-    @staticmethod
-    def _paper(row: dict) -> Paper:
-        d = {c: row[c] for c in _PAPER_COLUMNS + ["added_at", "updated_at"]}
-        d["authors"] = json.loads(d.get("authors") or "[]")
-        return Paper(**d)
-
     def get_paper(self, paper_id: str) -> Paper | None:
         rows = self.query("SELECT * FROM papers WHERE id=%s", (paper_id,))
-        return self._with_labels([self._paper(rows[0])])[0] if rows else None
+        return self._with_labels([paper_from_row(rows[0])])[0] if rows else None
 
     def get_papers(self, paper_ids: list[str]) -> dict[str, Paper]:
         rows = self.query("SELECT * FROM papers WHERE id = ANY(%s)", (list(dict.fromkeys(paper_ids)),))
-        out = {r["id"]: self._paper(r) for r in rows}
+        out = {r["id"]: paper_from_row(r) for r in rows}
         self._with_labels(list(out.values()))
         return out
 
@@ -322,7 +315,7 @@ class PgPapers(PgConnection):
         if limit:
             sql += f" LIMIT {int(limit)}"
         rows = self.query(sql)
-        return paper_summaries(self._with_labels([self._paper(r) for r in rows]), rows)
+        return paper_summaries(self._with_labels([paper_from_row(r) for r in rows]), rows)
 
     def manifest(self, paper_id: str) -> Manifest | None:
         rows = self.query("SELECT * FROM manifests WHERE paper_id=%s", (paper_id,))
@@ -334,16 +327,10 @@ class PgPapers(PgConnection):
             db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             return self.get_paper(paper_id), self.manifest(paper_id), self.paper_units(paper_id)
 
-    @staticmethod
-    def _unit(kind: UnitKind, row: dict) -> Unit:
-        d = dict(row)
-        d["indexable"] = bool(d["indexable"])
-        return Unit(kind=kind.name, **d)
-
     def paper_units(self, paper_id: str) -> list[Unit]:
         out: list[Unit] = []
         for kind in UNIT_KINDS:
-            out += [self._unit(kind, r) for r in
+            out += [unit_from_row(kind, r) for r in
                     self.query(f"SELECT * FROM {kind.table} WHERE paper_id=%s ORDER BY ordinal", (paper_id,))]
         return out
 
@@ -352,7 +339,7 @@ class PgPapers(PgConnection):
         ids = list(dict.fromkeys(unit_ids))
         for kind in UNIT_KINDS:
             for r in self.query(f"SELECT * FROM {kind.table} WHERE id = ANY(%s)", (ids,)):
-                out[r["id"]] = self._unit(kind, r)
+                out[r["id"]] = unit_from_row(kind, r)
         return out
 
     # -- ingest failures -----------------------------------------------------------
@@ -426,22 +413,9 @@ class PgPapers(PgConnection):
             for r in self.query(f"SELECT paper_id, count(*) AS n, sum(indexable) AS live FROM {kind.table} "
                                 "GROUP BY paper_id"):
                 counts.setdefault(r["paper_id"], {})[kind.name] = (r["n"], int(r["live"] or 0))
-        for m in self.query("SELECT * FROM manifests"):
-            got = counts.get(m["paper_id"], {})
-            for kind in UNIT_KINDS:
-                count, indexable, _ = manifest_columns(kind)
-                total, live = got.get(kind.name, (0, 0))
-                if (total, live) != (m[count], m[indexable]):
-                    problems.append(f"{m['paper_id']}: manifest says {m[count]} {kind.name} units, "
-                                    f"the library holds {total}")
         indexed = {r["paper_id"]: r["n"] for r in
                    self.query("SELECT paper_id, count(*) AS n FROM search_docs GROUP BY paper_id")}
-        for pid, kinds in counts.items():
-            live = sum(v[1] for v in kinds.values())
-            if indexed.get(pid, 0) != live:
-                problems.append(f"{pid}: {live} indexable units but {indexed.get(pid, 0)} rows in the search index")
         orphans = self.query("SELECT count(*) AS n FROM search_docs WHERE paper_id NOT IN "
                              "(SELECT id FROM papers)")[0]["n"]
-        if orphans:
-            problems.append(f"{orphans} search index rows belong to no paper")
+        problems += index_problems(counts, self.query("SELECT * FROM manifests"), indexed, orphans)
         return IndexCheck(not problems, problems[:100])

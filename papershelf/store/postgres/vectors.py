@@ -32,7 +32,7 @@ import numpy as np
 from ...models import COLLECTIONS, UNIT_KINDS, CollectionStatus, Filters, Space, SpaceCheck, VectorHit, VectorRow
 from ...models import unit_kind as kind_named
 from ...system import pid_alive
-from ..predicate import pending_sql
+from ..common import pending_sql
 from .papers import PgConnection, filter_sql
 
 PENDING_SQL = pending_sql("%(space)s", '"C"')
