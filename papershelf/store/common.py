@@ -99,6 +99,26 @@ def paper_summaries(papers: Sequence[Paper], rows: Sequence[Any]) -> list[PaperS
             for p, r in zip(papers, rows)]
 
 
+# Migration 4 on either backend: every paper that came from a file gets that file as its first
+# source, ranked as works.py ranks formats (structured full text 2, PDF or plain text 1).
+SOURCES_BACKFILL_SQL = """
+INSERT INTO paper_sources(source_path, paper_id, source_format, source_hash, source_size, priority, doi,
+                          year, added_at)
+    SELECT source_path, id, source_format, source_hash, source_size,
+           CASE WHEN source_format IN ('jats', 'tei', 's2orc', 'markdown') THEN 2
+                WHEN source_format IN ('pdf', 'text') THEN 1 ELSE 0 END,
+           lower(doi), year, added_at
+    FROM papers WHERE source_path IS NOT NULL;
+"""
+
+
+def title_keys(rows: Iterable[Any]) -> list[tuple[str | None, str]]:
+    """(title key, source path) for migration 4's backfill, from (source_path, title, authors) rows."""
+    from ..works import title_key
+
+    return [(title_key(r[1], json.loads(r[2] or "[]")), r[0]) for r in rows]
+
+
 # -- rows to models (any mapping by column name: sqlite3.Row, a psycopg dict row) ---------------
 
 

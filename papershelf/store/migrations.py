@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from .common import SOURCES_BACKFILL_SQL, title_keys
+
 # 'PSHF': marks a SQLite file as a papershelf library.
 APPLICATION_ID = 0x50534846
 
@@ -217,10 +219,6 @@ def m004_paper_sources(db: sqlite3.Connection) -> None:
     (`papers.source_path`), the others wait here to take over when it goes.  Match keys (DOI,
     arXiv id, normalized title + first author's surname, year) find the work a new file belongs to.
     Existing papers get their one source row, keyed by what the paper record holds."""
-    import json
-
-    from ..works import title_key
-
     run_script(db,
         """
         CREATE TABLE paper_sources (
@@ -241,15 +239,7 @@ def m004_paper_sources(db: sqlite3.Connection) -> None:
         CREATE INDEX paper_sources_doi ON paper_sources(doi);
         CREATE INDEX paper_sources_arxiv ON paper_sources(arxiv_id);
         CREATE INDEX paper_sources_title ON paper_sources(title_key);
-        INSERT INTO paper_sources(source_path, paper_id, source_format, source_hash, source_size, priority, doi,
-                                  year, added_at)
-            SELECT source_path, id, source_format, source_hash, source_size,
-                   CASE WHEN source_format IN ('jats', 'tei', 's2orc', 'markdown') THEN 2
-                        WHEN source_format IN ('pdf', 'text') THEN 1 ELSE 0 END,
-                   lower(doi), year, added_at
-            FROM papers WHERE source_path IS NOT NULL;
-        """
+        """ + SOURCES_BACKFILL_SQL
     )
-    keys = [(title_key(title, json.loads(authors or "[]")), path)
-            for path, title, authors in db.execute("SELECT source_path, title, authors FROM papers").fetchall()]
-    db.executemany("UPDATE paper_sources SET title_key=? WHERE source_path=?", keys)
+    rows = db.execute("SELECT source_path, title, authors FROM papers WHERE source_path IS NOT NULL").fetchall()
+    db.executemany("UPDATE paper_sources SET title_key=? WHERE source_path=?", title_keys(rows))

@@ -21,8 +21,9 @@ Differences from the SQLite schema, each for a reason:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
+
+from ..common import SOURCES_BACKFILL_SQL, title_keys
 
 # 'PSHF' as in the SQLite application id; the advisory lock key serializing migrations.
 MIGRATION_LOCK = 0x50534846
@@ -132,7 +133,6 @@ MIGRATIONS: list[str | Callable] = [
 def _m004_paper_sources(db) -> None:
     """Every file a paper comes from (one paper per work), as SQLite's m004_paper_sources; existing
     papers get their one source row, keyed by what the paper record holds."""
-    from ...works import title_key
 
     db.execute("""
     CREATE TABLE paper_sources (
@@ -144,16 +144,9 @@ def _m004_paper_sources(db) -> None:
     CREATE INDEX paper_sources_doi ON paper_sources(doi);
     CREATE INDEX paper_sources_arxiv ON paper_sources(arxiv_id);
     CREATE INDEX paper_sources_title ON paper_sources(title_key);
-    INSERT INTO paper_sources(source_path, paper_id, source_format, source_hash, source_size, priority, doi,
-                              year, added_at)
-        SELECT source_path, id, source_format, source_hash, source_size,
-               CASE WHEN source_format IN ('jats', 'tei', 's2orc', 'markdown') THEN 2
-                    WHEN source_format IN ('pdf', 'text') THEN 1 ELSE 0 END,
-               lower(doi), year, added_at
-        FROM papers WHERE source_path IS NOT NULL;
-    """)
+    """ + SOURCES_BACKFILL_SQL)
     rows = db.execute("SELECT source_path, title, authors FROM papers WHERE source_path IS NOT NULL").fetchall()
-    keys = [(title_key(r["title"], json.loads(r["authors"] or "[]")), r["source_path"]) for r in rows]
+    keys = title_keys((r["source_path"], r["title"], r["authors"]) for r in rows)
     if keys:
         with db.cursor() as cur:
             cur.executemany("UPDATE paper_sources SET title_key=%s WHERE source_path=%s", keys)
