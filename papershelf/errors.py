@@ -35,6 +35,13 @@ class AmbiguousPaper(BadArgument):
     """A prefix that names several papers (the message lists them)."""
 
 
+class SourceChanged(PapershelfError):
+    """A paper's source file is no longer the file that was indexed (other bytes, a link out of its
+    folder): a server refuses to hand it out."""
+
+    http_status = 409
+
+
 class LibraryFileError(PapershelfError):
     """The library file is missing, not a papershelf library, or from a newer version."""
 

@@ -383,6 +383,12 @@ class Library:
             raise NotFound(f"no paper with id {paper_id!r}")
         return paper
 
+    def source_pdf(self, paper_id: str) -> tuple[str, bytes]:
+        """(path, bytes) of the paper's PDF, only while it is still the file indexed (recorded_files.py)."""
+        from .recorded_files import recorded_pdf
+
+        return recorded_pdf(self.store, self.paper(paper_id))
+
     def neighbours(self, unit_id: str) -> list[Neighbour]:
         """The text units of a unit's section in reading order (for an object, the section
         it sits in), the unit itself marked: the context a hit is read in."""
