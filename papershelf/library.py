@@ -24,7 +24,7 @@ from .embed.base import ProviderSpec, validate
 from .embed.windows import cut, token_counter
 from .errors import AmbiguousPaper, BadArgument, IngestError, NotFound, PapershelfError, VectorUnavailable
 from .ingest.metadata import Meta, is_metadata_json, normalized_title, parse_bibtex, parse_csl_json, zotero_blocks
-from .ingest.zotero import Attachment, is_zotero_dir, read_zotero
+from .ingest.zotero import Attachment, read_zotero_dirs
 from .models import (
     KIND_NAMES,
     PAPER_META_FIELDS,
@@ -226,9 +226,9 @@ class Library:
             on_total: Callable[[int], None] | None = None) -> AddReport:
         """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again."""
         report = AddReport()
-        zotero_dirs = [p for p in paths if is_zotero_dir(os.path.expanduser(p))]
+        zotero_dirs, attachments, unreadable = read_zotero_dirs(paths)
+        report.files += [FileResult(d, "failed", reason=reason) for d, reason in unreadable]
         paths = [p for p in paths if p not in zotero_dirs]
-        attachments = [a for d in zotero_dirs for a in read_zotero(d)]
         found = list(ingest.discover(paths)) if paths else []
         if on_total:
             on_total(len(found))
