@@ -48,6 +48,11 @@ class LibraryFileError(PapershelfError):
     http_status = 503
 
 
+class ConnectionLost(LibraryFileError):
+    """The connection to a library server (PostgreSQL) went away and could not be re-opened within
+    the retries; nothing uncommitted was kept, so rerunning the command resumes."""
+
+
 class ReadOnlyLibrary(LibraryFileError):
     """A write to a library opened read-only (the file, or its folder, is not writable)."""
 
@@ -68,6 +73,12 @@ class BuildLocked(PapershelfError):
     def __init__(self, pid: int, host: str, started_at: float):
         self.pid, self.host, self.started_at = pid, host, started_at
         super().__init__(f"another embedding build is running (pid {pid} on {host}); wait for it or stop it")
+
+
+class ServerRunning(PapershelfError):
+    """`serve` on a library another live `serve` already serves."""
+
+    http_status = 409
 
 
 class IngestError(PapershelfError):

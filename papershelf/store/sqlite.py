@@ -519,11 +519,14 @@ class SQLiteStore(VectorTables):
 
     def verify_index(self) -> IndexCheck:
         """FTS5's own integrity check, manifests against unit tables, index rows against indexable units."""
-        problems: list[str] = []
+        try:  # SQLite's own check first: in a damaged file the other checks cannot run
+            problems = [f"database: {r[0]}" for r in self.query("PRAGMA quick_check") if r[0] != "ok"]
+        except sqlite3.DatabaseError as e:
+            problems = [f"database: {e}"]
+        if problems:
+            return IndexCheck(False, problems[:100])
         try:
-            if self.read_only:  # FTS5's integrity-check is an INSERT: only SQLite's own check can run
-                problems += [f"database: {r[0]}" for r in self.query("PRAGMA quick_check") if r[0] != "ok"]
-            else:
+            if not self.read_only:  # FTS5's integrity-check is an INSERT
                 with self.transaction() as db:
                     db.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)")
         except sqlite3.DatabaseError as e:

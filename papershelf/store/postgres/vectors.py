@@ -362,6 +362,23 @@ class PgVectors(PgConnection):
                 return d
         return None
 
+    def live_claims(self, space_id: int, paper_ids: list[str]) -> dict[str, bool]:
+        """The papers among `paper_ids` another builder holds a live claim on: True when that builder
+        runs on this host (its death is seen at once, so it is worth waiting for), False elsewhere."""
+        if not paper_ids:
+            return {}
+        now, out = time.time(), {}
+        for r in self.query("SELECT paper_id, token, pid, host, expires_at FROM embed_claims WHERE space_id=%s "
+                            "AND paper_id = ANY(%s)", (space_id, paper_ids)):
+            if r["token"] == self.token or r["expires_at"] <= now:
+                continue
+            if r["host"] == self.host:
+                if pid_alive(r["pid"]):
+                    out[r["paper_id"]] = True
+            else:
+                out[r["paper_id"]] = False
+        return out
+
     def claim(self, space_id: int, paper_id: str, force: bool = False) -> bool:
         """Take a paper to build: granted when nobody else holds a live claim on it and (unless
         `force`) it is still pending.  The claim lasts `lease_seconds`, or until written."""
