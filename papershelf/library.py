@@ -418,7 +418,10 @@ class Library:
     def verify(self) -> VerifyReport:
         """Does the library hold what it says?  Index consistency, and for every
         embedding space, vectors checked unit by unit against current content."""
-        return VerifyReport(self.store.verify_index(), [self.store.verify_space(s) for s in self.store.spaces()])
+        index = self.store.verify_index()
+        if any(p.startswith("database:") for p in index.problems):  # a damaged file: that is the report
+            return VerifyReport(index, [])
+        return VerifyReport(index, [self.store.verify_space(s) for s in self.store.spaces()])
 
     # -- embeddings ------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import signal
+import sqlite3
 import sys
 import threading
 from typing import Optional
@@ -57,8 +58,16 @@ def _guarded(fn):
             return fn(*args, **kwargs)
         except PapershelfError as e:
             _fail(str(e), e.exit_code)
+        except sqlite3.DatabaseError as e:  # a library file damaged past what opening it checks
+            _fail(damaged(e))
 
     return wrapper
+
+
+def damaged(e: Exception) -> str:
+    """One line for a library file SQLite finds damaged while reading it."""
+    return (f"the library file is damaged ({str(e).splitlines()[0] if str(e) else type(e).__name__}); "
+            "`papershelf verify` reports it: restore a backup, or build a new library with `add`")
 
 
 def command(*args, **kwargs):

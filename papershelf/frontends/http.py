@@ -72,7 +72,7 @@ def _same_server(origin: str, host: str) -> bool:
     """An Origin naming this server: a loopback name on the Host's own port (another local
     service, e.g. http://127.0.0.1:3000, is another origin)."""
     o, h = urlsplit(origin), urlsplit("//" + host)
-    return (o.hostname or "").lower() in LOOPBACK_NAMES and o.port == h.port
+    return is_loopback(o.hostname or "") and o.port == h.port
 
 
 def _navigation_to_page(headers: dict[str, str], path: str) -> bool:
@@ -97,8 +97,8 @@ def refusal(headers: dict[str, str], token: str | None, cookie: str | None, quer
         return (f"refused: a {site} request (Sec-Fetch-Site); papershelf answers its own page and programs "
                 "on this machine, not other web pages")
     if token is None:
-        if _hostname(host) not in LOOPBACK_NAMES:
-            return f"refused: Host {host!r} is not this server (it only answers to 127.0.0.1/localhost)"
+        if not is_loopback(_hostname(host)):
+            return f"refused: Host {host!r} is not this server (it only answers to localhost and loopback addresses)"
         if origin and not _same_server(origin, host):
             return f"refused: requests from {origin!r} are not allowed"
         return None
@@ -244,7 +244,16 @@ def _file_routes(app: FastAPI, lib: Library) -> None:
 
 
 def is_loopback(host: str) -> bool:
-    return host in LOOPBACK_NAMES or host.startswith("127.")
+    """localhost, or a loopback address (all of 127.0.0.0/8, ::1): what `serve` may listen on and
+    answer to without a token."""
+    import ipaddress
+
+    if host.lower() in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -274,8 +283,11 @@ def serve(library_path: str, host: str = "127.0.0.1", port: int = 8765, token: s
     if not is_loopback(host) and not token:
         raise BadArgument(f"--token is required to listen on {host} (anything beyond loopback)")
     app = create_app(library_path, token, reranker)
+    try:
+        sock = _bind(host, port)  # before loading anything: a busy port or a bad host is one line at once
+    except OSError as e:
+        raise PapershelfError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     _warm(app)
-    sock = _bind(host, port)
     real_port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2))
     if stop_after:
