@@ -27,6 +27,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode, urlsplit
@@ -275,6 +276,40 @@ def _warm(app: FastAPI) -> None:
         pass
 
 
+STOP_WITHIN = 1.5  # seconds from SIGTERM/SIGINT to exit, whatever requests are still waiting on
+
+
+def _prompt_server_class():
+    import uvicorn
+
+    class PromptServer(uvicorn.Server):
+        """uvicorn's server, but a stop signal ends the process within `STOP_WITHIN` seconds: requests
+        still waiting (on a hung reranker, a slow disk) run in threads nobody can cancel, and uvicorn
+        would wait for them however long they take.  The library is only read by them, so leaving
+        them is safe; the discovery file goes first."""
+
+        def __init__(self, config, cleanup):
+            super().__init__(config)
+            self.cleanup = cleanup
+
+        def handle_exit(self, sig, frame) -> None:
+            super().handle_exit(sig, frame)
+            threading.Thread(target=self._exit_soon, daemon=True).start()
+
+        def _exit_soon(self) -> None:
+            time.sleep(STOP_WITHIN)
+            self.cleanup()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
+
+    return PromptServer
+
+
+def prompt_server(config, cleanup):
+    return _prompt_server_class()(config, cleanup)
+
+
 def serve(library_path: str, host: str = "127.0.0.1", port: int = 8765, token: str | None = None,
           stop_after: float | None = None, reranker: Reranker | None = None) -> None:
     """Serve until Ctrl-C (or `stop_after` seconds), advertising the server to the CLI meanwhile."""
@@ -289,12 +324,13 @@ def serve(library_path: str, host: str = "127.0.0.1", port: int = 8765, token: s
         raise PapershelfError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     _warm(app)
     real_port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2))
+    lib_path = app.state.lib.path
+    server = prompt_server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2),
+                           lambda: client.remove_discovery(lib_path))
     if stop_after:
         timer = threading.Timer(stop_after, lambda: setattr(server, "should_exit", True))
         timer.daemon = True
         timer.start()
-    lib_path = app.state.lib.path
     info = client.write_discovery(lib_path, host, real_port, token)
     print(f"serving {lib_path} on {info.url}/", file=sys.stderr, flush=True)
     # uvicorn re-raises the signal that stopped it once it has shut down; let SIGTERM end in

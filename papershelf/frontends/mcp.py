@@ -213,11 +213,15 @@ def run_stdio(library_path: str, reranker: Reranker | None = None) -> None:
     """Serve MCP on stdin/stdout until the client closes the stream."""
     from mcp.server.stdio import stdio_server
 
+    from .mcp_stdio import CheckedStdin, Stdout, exit_soon
+
     lib = Library(library_path, create=False)
     server = build_server(lib, reranker)
 
     async def main() -> None:
-        async with stdio_server() as (read, write):
+        out = Stdout()
+        stdin = CheckedStdin(out, lambda: exit_soon(lambda: None))
+        async with stdio_server(stdin=stdin, stdout=out) as (read, write):  # type: ignore[arg-type]
             await server.run(read, write, server.create_initialization_options())
 
     try:
