@@ -39,6 +39,7 @@ Event = dict
 Vectors = list[np.ndarray]  # one (windows, dim) array per unit encoded
 CANCEL_GRACE = 1.0  # seconds a cancelled build waits for papers already being encoded
 TAKEOVER_POLL = 0.5  # seconds between looks at the claims of a live builder on this host
+TAKEOVER_WAIT = 30.0  # at most this long for it (it claims only the papers it is encoding)
 
 
 def _bind(provider, cancel: threading.Event):
@@ -229,9 +230,10 @@ class _Build:
     def taken_over(self) -> list[str]:
         """Once its own queue is done: the papers other builders held that are still pending and
         free now (their builder died: on this host at once, elsewhere when the lease ran out).
-        While a live builder on this host still holds some, wait for it, finish or die; a builder
-        elsewhere keeps its papers (its lease decides)."""
-        while self.deferred and not self.cancel.is_set():
+        While another live builder process on this host still holds some, wait for it to finish
+        or die, up to `TAKEOVER_WAIT` seconds; a builder elsewhere keeps its papers (its lease decides)."""
+        give_up = time.monotonic() + TAKEOVER_WAIT
+        while self.deferred and not self.cancel.is_set() and time.monotonic() < give_up:
             still = sorted(p for p, _ in self.store.pending(self.space.id, sorted(self.deferred)))
             held = self.store.live_claims(self.space.id, still)
             free = [p for p in still if p not in held]

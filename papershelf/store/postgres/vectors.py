@@ -364,7 +364,8 @@ class PgVectors(PgConnection):
 
     def live_claims(self, space_id: int, paper_ids: list[str]) -> dict[str, bool]:
         """The papers among `paper_ids` another builder holds a live claim on: True when that builder
-        runs on this host (its death is seen at once, so it is worth waiting for), False elsewhere."""
+        is another process on this host (its death is seen at once, so it is worth waiting for),
+        False otherwise."""
         if not paper_ids:
             return {}
         now, out = time.time(), {}
@@ -373,8 +374,8 @@ class PgVectors(PgConnection):
             if r["token"] == self.token or r["expires_at"] <= now:
                 continue
             if r["host"] == self.host:
-                if pid_alive(r["pid"]):
-                    out[r["paper_id"]] = True
+                if pid_alive(r["pid"]):  # worth waiting for, unless it is this very process
+                    out[r["paper_id"]] = r["pid"] != os.getpid()
             else:
                 out[r["paper_id"]] = False
         return out
