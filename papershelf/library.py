@@ -421,6 +421,9 @@ class Library:
         index = self.store.verify_index()
         if any(p.startswith("database:") for p in index.problems):  # a damaged file: that is the report
             return VerifyReport(index, [])
+        if partial := self.store.get_setting("migrate.partial"):
+            index.ok = False
+            index.problems.insert(0, f"a migration from {partial} did not finish: run it again to copy everything")
         return VerifyReport(index, [self.store.verify_space(s) for s in self.store.spaces()])
 
     # -- embeddings ------------------------------------------------------------------
