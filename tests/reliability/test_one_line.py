@@ -4,7 +4,7 @@ each through the real command: one line and a non-zero exit, or the right behavi
 from __future__ import annotations
 
 import json
-import os
+import random
 import signal
 import socket
 import sqlite3
@@ -48,7 +48,7 @@ def test_a_library_path_that_is_a_folder(tmp_path):
 def _damage(db: Path, at: float) -> None:
     data = bytearray(db.read_bytes())
     start_ = int(len(data) * at) // 4096 * 4096
-    data[start_:start_ + 8192] = os.urandom(8192)
+    data[start_:start_ + 8192] = random.Random(start_).randbytes(8192)
     db.write_bytes(bytes(data))
 
 
