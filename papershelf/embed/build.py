@@ -38,7 +38,7 @@ from .windows import token_counter, windows
 Event = dict
 Vectors = list[np.ndarray]  # one (windows, dim) array per unit encoded
 CANCEL_GRACE = 1.0  # seconds a cancelled build waits for papers already being encoded
-TAKEOVER_POLL = 0.5  # seconds between looks at the claims of a live builder on this host
+TAKEOVER_POLL = 0.1  # seconds between looks at the claims of a live builder on this host
 TAKEOVER_WAIT = 30.0  # at most this long for it (it claims only the papers it is encoding)
 
 
