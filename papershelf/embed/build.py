@@ -33,6 +33,7 @@ from ..errors import NotFound, PapershelfError, ProviderCancelled, ProviderDown
 from ..models import UNIT_KINDS, BuildReport, Space, VectorRow, unit_kind
 from ..units import RETRIEVAL_POLICY_VERSION, TEXT_FORMAT, embedding_parts
 from .base import ProviderSpec, fingerprint, validate
+from .config import SPACE_SETTING
 from .windows import token_counter, windows
 
 Event = dict
@@ -309,7 +310,7 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
         probe = _bind(factory(), cancel)
         space = _space_for(store, spec, probe)
         # From now on status and `pending` describe this space, even mid-build.
-        store.set_setting("embed.space_id", str(space.id))
+        store.set_setting(SPACE_SETTING, str(space.id))
         report = BuildReport(space)
         selected, report.skipped = _select(store, space, paper_ids, force)
         report.selected = len(selected)
