@@ -32,8 +32,9 @@ import numpy as np
 from ..errors import NotFound, PapershelfError, ProviderCancelled, ProviderDown
 from ..models import UNIT_KINDS, BuildReport, Space, VectorRow, unit_kind
 from ..units import RETRIEVAL_POLICY_VERSION, TEXT_FORMAT, embedding_parts
-from .base import ProviderSpec, fingerprint, validate
+from .base import ProviderSpec, fingerprint
 from .config import SPACE_SETTING
+from .provider import Provider, validate
 from .windows import token_counter, windows
 
 Event = dict
@@ -41,10 +42,9 @@ Vectors = list[np.ndarray]  # one (windows, dim) array per unit encoded
 CANCEL_GRACE = 1.0  # seconds a cancelled build waits for papers already being encoded
 
 
-def _bind(provider, cancel: threading.Event):
+def _bind(provider: Provider, cancel: threading.Event) -> Provider:
     """Let a provider abandon its requests on cancel (an HTTP call to a hung server)."""
-    if hasattr(provider, "bind_cancel"):
-        provider.bind_cancel(cancel)
+    provider.bind_cancel(cancel)
     return provider
 
 
@@ -89,8 +89,8 @@ def _prepare(store, space: Space, paper_id: str, force: bool) -> _Job | None:
 class _Encoder:
     """Turns units' (head, body) texts into window vectors with a thread's own provider."""
 
-    def __init__(self, factory: Callable[[], object], probe, dimension: int, batch_size: int, window: int | None,
-                 cancel: threading.Event):
+    def __init__(self, factory: Callable[[], Provider], probe: Provider, dimension: int, batch_size: int,
+                 window: int | None, cancel: threading.Event):
         self.factory, self.dimension, self.batch_size, self.window = factory, dimension, batch_size, window
         self.cancel = cancel
         self._spare = [probe]  # the probe serves the first worker; every other worker gets its own instance
@@ -261,12 +261,12 @@ def _known_dimension(store, name: str, model: str, options: dict) -> int | None:
     return None
 
 
-def _space_for(store, spec: ProviderSpec, probe) -> Space:
+def _space_for(store, spec: ProviderSpec, probe: Provider) -> Space:
     """The space the probe's vectors belong to; windowing changes the vectors, so it is
     part of the space (and its fingerprint)."""
     options = dict(spec.options)
     options.pop("window_tokens", None)
-    window = getattr(probe, "window_tokens", None)
+    window = probe.window_tokens
     if window:
         options["window_tokens"] = int(window)
     dimension = _known_dimension(store, probe.name, probe.model, options) or int(probe.dimension)
@@ -297,7 +297,7 @@ def _select(store, space: Space, paper_ids: list[str] | None, force: bool) -> tu
 
 def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
           paper_ids: list[str] | None = None, cancel: threading.Event | None = None,
-          on_event: Callable[[Event], None] | None = None, provider_factory: Callable[[], object] | None = None,
+          on_event: Callable[[Event], None] | None = None, provider_factory: Callable[[], Provider] | None = None,
           max_in_flight: int | None = None, batch_size: int | None = None) -> BuildReport:
     """Embed every pending paper (or `paper_ids`, or everything with `force`) into the spec's space."""
     t0 = time.perf_counter()
@@ -321,7 +321,7 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
         # Texts per provider call: asked for, else what the provider prefers (a local model
         # sorts a call's texts by length, so big calls pad less; an HTTP API has a request cap).
         settings: dict[str, Any] = dict(spec.settings)
-        batch = max(1, int(batch_size or settings.get("batch_size") or getattr(probe, "preferred_batch", None) or 64))
+        batch = max(1, int(batch_size or settings.get("batch_size") or probe.preferred_batch))
         encoder = _Encoder(factory, probe, space.dimension, batch, space.window_tokens, cancel)
         run = _Build(store, space, encoder, report, force, cancel, emit)
         run.units_total = units

@@ -15,8 +15,9 @@ from ..errors import PapershelfError, VectorUnavailable
 from ..models import Filters, Paper, Space, VectorHit
 from ..store import Store
 from ..units import Unit, embedding_parts
-from .base import Provider, ProviderSpec, validate
+from .base import ProviderSpec
 from .config import configured_spec
+from .provider import Provider, validate
 from .windows import cut, token_counter
 
 
@@ -38,7 +39,7 @@ class QueryEmbedder:
                 options = tuple(sorted(space.options.items()))
                 provider = ProviderSpec(space.provider, space.model, options, settings).create()
                 # A query must not wait out a build's timeouts and retries (openai: short timeout).
-                self._providers[space.fingerprint] = getattr(provider, "for_queries", lambda: provider)()
+                self._providers[space.fingerprint] = provider.for_queries()
             return self._providers[space.fingerprint]
 
     def vector(self, space: Space, query: str) -> np.ndarray:

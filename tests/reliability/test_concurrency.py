@@ -19,8 +19,8 @@ import threading
 import time
 
 from papershelf import Library
-from papershelf.embed.testing import EmbeddingServer
 
+from ..providers import EmbeddingServer
 from .common import cli, openai_args, scale, start, write_papers
 
 READERS = scale(1, 6)

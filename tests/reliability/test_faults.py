@@ -19,8 +19,8 @@ import pytest
 from papershelf import Library
 from papershelf.embed.base import ProviderSpec
 from papershelf.embed.openai import reset_health
-from papershelf.embed.testing import DROP, DROP_MID, HANG, EmbeddingServer
 
+from ..providers import DROP, DROP_MID, HANG, EmbeddingServer
 from .common import FULL, scale, slack, write_papers
 
 N_PAPERS = scale(4, 12)
