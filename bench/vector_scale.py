@@ -25,9 +25,9 @@ from synthetic_library import build as build_library
 from synthetic_library import queries
 
 from papershelf.models import Filters
-from papershelf.store import vector_snapshot
 from papershelf.store.sqlite import SQLiteStore
-from papershelf.store.vector_index import VectorIndex
+from papershelf.store.sqlite import snapshot as vector_snapshot
+from papershelf.store.sqlite.vector_index import VectorIndex
 
 
 def rss_mb() -> float:

@@ -7,7 +7,7 @@ import pytest
 
 from papershelf import Library
 from papershelf.errors import LibraryFileError, NotFound
-from papershelf.store.migrations import MIGRATIONS
+from papershelf.store.sqlite.migrations import MIGRATIONS
 
 from .conftest import EXAMPLES, paper_text
 

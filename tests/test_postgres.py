@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from papershelf import Filters, Library
+from papershelf.embed.queries import QueryEmbedder
 from papershelf.errors import LibraryFileError
 from papershelf.store.migrate import migrate
 from papershelf.store.postgres.schema import MIGRATIONS
@@ -67,7 +68,7 @@ def test_an_unreachable_server_is_one_clear_line():
 def test_hnsw_search_agrees_with_exact_and_a_selective_filter_still_finds_its_matches(many_pg):
     many_pg.embed(HASH)
     store, space = many_pg.store, many_pg.store.active_space()
-    q = many_pg._query_vector(space, "Topic number 7")
+    q = QueryEmbedder(many_pg.store).vector(space, "Topic number 7")
     exact = store.vector_search(space, q, 10, Filters())
     assert store.ensure_vector_index(space.id, force=True)
     assert store.query("SELECT hnsw FROM spaces WHERE id=%s", (space.id,))[0]["hnsw"]

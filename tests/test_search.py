@@ -8,7 +8,7 @@ from papershelf import Filters, SearchOptions
 from papershelf.errors import BadArgument
 from papershelf.search.fusion import convex, rrf
 from papershelf.search.query import fts_query
-from papershelf.store.vector_index import VectorIndex
+from papershelf.store.sqlite.vector_index import VectorIndex
 
 from .conftest import EXAMPLES, HASH
 

@@ -9,8 +9,9 @@ import pytest
 
 from papershelf import Library
 from papershelf.models import Filters
-from papershelf.store import vector_index, vector_snapshot
-from papershelf.store.vector_index import VectorIndex
+from papershelf.store.sqlite import snapshot as vector_snapshot
+from papershelf.store.sqlite import vector_index
+from papershelf.store.sqlite.vector_index import VectorIndex
 
 from .conftest import HASH, paper_text
 

@@ -20,11 +20,11 @@ from contextlib import AbstractContextManager, contextmanager
 
 import numpy as np
 
-from ..errors import BuildLocked
-from ..models import COLLECTIONS, UNIT_KINDS, CollectionStatus, Filters, Space, SpaceCheck, VectorHit, VectorRow
-from ..system import pid_alive
-from ..text import batched
-from .common import pending_sql, year_bounds
+from ...errors import BuildLocked
+from ...models import COLLECTIONS, UNIT_KINDS, CollectionStatus, Filters, Space, SpaceCheck, VectorHit, VectorRow
+from ...system import pid_alive
+from ...text import batched
+from ..common import pending_sql, year_bounds
 from .vector_index import VectorIndex
 
 PENDING_SQL = pending_sql(":space")

@@ -23,8 +23,8 @@ import time
 import urllib.parse
 from contextlib import contextmanager
 
-from ..errors import LibraryFileError, PapershelfError, ReadOnlyLibrary, StorageError
-from ..models import (
+from ...errors import LibraryFileError, PapershelfError, ReadOnlyLibrary, StorageError
+from ...models import (
     UNIT_KINDS,
     Filters,
     IndexCheck,
@@ -35,9 +35,9 @@ from ..models import (
     PaperSource,
     PaperSummary,
 )
-from ..text import batched
-from ..units import Unit
-from .common import (
+from ...text import batched
+from ...units import Unit
+from ..common import (
     PAPER_COLUMNS,
     SOURCE_COLUMNS,
     SOURCE_FIELDS,

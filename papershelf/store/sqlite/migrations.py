@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from .common import SOURCES_BACKFILL_SQL, title_keys
+from ..common import SOURCES_BACKFILL_SQL, title_keys
 
 # 'PSHF': marks a SQLite file as a papershelf library.
 APPLICATION_ID = 0x50534846
