@@ -1,36 +1,37 @@
-"""Embedding spaces, vectors and per-paper build state in the SQLite library.
+"""Vectors and the build lock in the SQLite library: what is SQLite's own of the embedding state.
 
 A *space* is one fingerprint (provider + model + dimension + text format +
 policy version); vectors belong to a space.  `embed_state` records, per paper
-and space, the unit hashes and vector counts a build wrote.  `PENDING_SQL`
-compares that record with the paper's manifest and the vectors actually
-stored: it is the one pending predicate that build, status and verify share.
+and space, the unit hashes and vector counts a build wrote; the pending
+predicate (`store/common.py: pending_sql`) compares that record with the paper's
+manifest and the vectors actually stored.  Spaces, the predicate, status and
+failures are SQL both backends share (`store/sql/embeddings.py`); here a unit's
+windows are one float32 blob, searched by NumPy (`vector_index.py`), and one
+build lock keeps a second builder out.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import sqlite3
 import threading
 import time
 import uuid
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ...errors import BuildLocked
-from ...models import COLLECTIONS, UNIT_KINDS, CollectionStatus, Filters, Space, SpaceCheck, VectorHit, VectorRow
+from ...models import UNIT_KINDS, Filters, Space, VectorHit, VectorRow
 from ...system import pid_alive
-from ...text import batched
-from ..common import pending_sql, year_bounds
+from ..common import year_bounds
+from ..sql import SqlEmbeddings
 from .vector_index import VectorIndex
 
-PENDING_SQL = pending_sql(":space")
 
-
-class VectorTables:
+class VectorTables(SqlEmbeddings):
     """Mixin for SQLiteStore: everything the embedding build and vector search store.
 
     Vector search runs here, in the backend: exact cosine with NumPy over a cached,
@@ -41,12 +42,9 @@ class VectorTables:
     _lock: threading.RLock
     _vector_index: VectorIndex | None = None
 
-    # Provided by SQLiteStore, whose connection these tables share.
-    def query(self, sql: str, params=()) -> list[sqlite3.Row]:
-        raise NotImplementedError
-
-    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # SqlPapers'
+        def labelled_paper_ids(self, filters: Filters) -> list[str]: ...
+        def get_setting(self, key: str, default: str | None = None) -> str | None: ...
 
     def vector_search(self, space: Space, query: np.ndarray, depth: int, filters: Filters) -> list[VectorHit]:
         if self._vector_index is None:
@@ -55,99 +53,12 @@ class VectorTables:
 
     # -- spaces ------------------------------------------------------------------
 
-    def ensure_space(self, fingerprint: str, provider: str, model: str, dimension: int,
-                     text_format: str, policy_version: int, options: dict | None = None) -> Space:
-        with self.transaction() as db:
-            db.execute(
-                "INSERT OR IGNORE INTO spaces(fingerprint, provider, model, dimension, text_format, "
-                "policy_version, options, created_at) VALUES (?,?,?,?,?,?,?,?)",
-                (fingerprint, provider, model, dimension, text_format, policy_version,
-                 json.dumps(options or {}, sort_keys=True), time.time()))
-        rows = self.query("SELECT * FROM spaces WHERE fingerprint=?", (fingerprint,))
-        return Space.from_row(dict(rows[0]))
-
-    def get_space(self, space_id: int) -> Space | None:
-        rows = self.query("SELECT * FROM spaces WHERE id=?", (space_id,))
-        return Space.from_row(dict(rows[0])) if rows else None
-
-    def spaces(self) -> list[Space]:
-        return [Space.from_row(dict(r)) for r in self.query("SELECT * FROM spaces ORDER BY id")]
-
-    def active_space(self) -> Space | None:
-        """The space search answers from: the most recently completed one."""
-        rows = self.query("SELECT * FROM spaces WHERE completed_at IS NOT NULL "
-                          "ORDER BY completed_at DESC, id DESC LIMIT 1")
-        return Space.from_row(dict(rows[0])) if rows else None
-
-    def mark_complete(self, space_id: int) -> bool:
-        """Mark a space complete (and so active) when nothing is pending or failed in it."""
-        if self.pending(space_id) or self.embed_failures(space_id):
-            return False
-        with self.transaction() as db:
-            db.execute("UPDATE spaces SET completed_at=? WHERE id=?", (time.time(), space_id))
-        return True
-
     def _generation(self, space_id: int) -> int:
         """Moves with every vector write in the space, in any process: the vector cache's clock."""
         rows = self.query("SELECT generation FROM spaces WHERE id=?", (space_id,))
         return rows[0][0] if rows else -1
 
-    # -- the pending predicate ---------------------------------------------------------
-
-    def pending(self, space_id: int, paper_ids: list[str] | None = None) -> list[tuple[str, str]]:
-        """(paper_id, reason) for every pending paper; reason is new, changed or damaged."""
-        params: dict = {"space": space_id}
-        papers = ""
-        if paper_ids is not None:
-            names = [f":p{i}" for i in range(len(paper_ids))]
-            papers = f"m.paper_id IN ({','.join(names) or 'NULL'}) AND "
-            params.update({f"p{i}": p for i, p in enumerate(paper_ids)})
-        rows = self.query(PENDING_SQL.format(papers=papers), params)
-        return [(r[0], r[1]) for r in rows]
-
-    def collection_status(self, space_id: int,
-                          pending: list[tuple[str, str]] | None = None) -> dict[str, CollectionStatus]:
-        """Per collection: vectors stored, vectors a complete build holds, pending papers.
-
-        Pass `pending` when the caller already evaluated the predicate for this space.
-        """
-        stored = {r[0]: r[1] for r in self.query(
-            "SELECT collection, count(*) FROM vectors WHERE space_id=? GROUP BY collection", (space_id,))}
-        expected = self.query("SELECT coalesce(sum(body_indexable),0), coalesce(sum(object_indexable),0), "
-                              "coalesce(sum(chunk_indexable),0) FROM manifests")[0]
-        pending_ids = [p for p, _ in (self.pending(space_id) if pending is None else pending)]
-        per: dict[str, int] = {c: 0 for c in COLLECTIONS}
-        if pending_ids:
-            live: dict[str, set[str]] = {}
-            for r in self.query("SELECT paper_id, collection FROM vectors WHERE space_id=? "
-                                "GROUP BY paper_id, collection", (space_id,)):
-                live.setdefault(r[0], set()).add(r[1])
-            for part in batched(pending_ids, 500):
-                for r in self.query("SELECT paper_id, body_indexable, object_indexable, chunk_indexable "
-                                    f"FROM manifests WHERE paper_id IN ({','.join('?' * len(part))})", part):
-                    for n, c in enumerate(COLLECTIONS):
-                        if r[n + 1] > 0 or c in live.get(r[0], ()):
-                            per[c] += 1
-        failed: dict[str, int] = {c: 0 for c in COLLECTIONS}
-        for r in self.query(
-                "SELECT m.body_indexable, m.object_indexable, m.chunk_indexable FROM embed_failures f "
-                "JOIN manifests m ON m.paper_id = f.paper_id WHERE f.space_id=?", (space_id,)):
-            for n, c in enumerate(COLLECTIONS):
-                failed[c] += r[n] > 0
-        return {c: CollectionStatus(stored.get(c, 0), expected[n], per[c], failed[c])
-                for n, c in enumerate(COLLECTIONS)}
-
     # -- vectors -------------------------------------------------------------------
-
-    def _delete_vectors(self, db: sqlite3.Connection, paper_id: str, space_id: int | None = None) -> None:
-        where, params = ("paper_id=?", [paper_id]) if space_id is None else \
-            ("paper_id=? AND space_id=?", [paper_id, space_id])
-        for table in ("vectors", "embed_state", "embed_failures"):
-            db.execute(f"DELETE FROM {table} WHERE {where}", params)
-        if space_id is None:
-            db.execute("UPDATE spaces SET generation = generation + 1")
-        else:
-            db.execute("UPDATE spaces SET generation = generation + 1 WHERE id=?", (space_id,))
 
     def stored_vectors(self, space_id: int, paper_id: str) -> dict[str, tuple[str, bytes]]:
         """unit_id -> (unit_hash, vector blob) for a paper: what a rebuild may reuse."""
@@ -180,16 +91,6 @@ class VectorTables:
                 (space_id, paper_id, *(hashes[k.name] for k in UNIT_KINDS), *(expected[k.name] for k in UNIT_KINDS),
                  time.time()))
         return True
-
-    def record_embed_failure(self, space_id: int, paper_id: str, reason: str) -> None:
-        with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO embed_failures VALUES (?,?,?,?)",
-                       (space_id, paper_id, reason, time.time()))
-
-    def embed_failures(self, space_id: int) -> list[dict]:
-        return [dict(r) for r in self.query(
-            "SELECT paper_id, reason, failed_at FROM embed_failures WHERE space_id=? ORDER BY paper_id",
-            (space_id,))]
 
     def vector_rows(self, space_id: int, paper_id: str) -> list[VectorRow]:
         """A paper's vector rows in a space, their blobs' sizes instead of the blobs."""
@@ -228,9 +129,6 @@ class VectorTables:
             ids &= set(self.labelled_paper_ids(filters))
         return ids
 
-    def labelled_paper_ids(self, filters: Filters) -> list[str]:
-        raise NotImplementedError
-
     def library_id(self) -> str:
         """A random id made once per library file: derived files name it, so a new library at
         the same path never reads an old library's files."""
@@ -241,39 +139,12 @@ class VectorTables:
             value = self.get_setting("library.id")
         return value or ""
 
-    def get_setting(self, key: str, default: str | None = None) -> str | None:
-        raise NotImplementedError
-
     # -- verification -------------------------------------------------------------------
 
-    def verify_space(self, space: Space) -> SpaceCheck:
-        """Check that what the space claims is true, unit by unit.
-
-        For every paper the pending predicate calls complete, each indexable unit
-        must have exactly one vector row (one or more windows of the space's
-        dimension) whose unit hash is the unit's current content hash, and no
-        vector may point at a unit that no longer exists.
-        """
-        units_sql = " UNION ALL ".join(f"SELECT id, paper_id, content_hash FROM {k.table} WHERE indexable=1"
-                                       for k in UNIT_KINDS)
-        space_id, dimension = space.id, space.dimension
-        pending = {p for p, _ in self.pending(space_id)}
-        units = {r[0]: (r[1], r[2]) for r in self.query(units_sql)}
-        vectors = self.query("SELECT unit_id, paper_id, unit_hash, length(vector) FROM vectors WHERE space_id=?",
-                             (space_id,))
-        stale, orphans, bad_size, seen = [], [], [], set()
-        for unit_id, paper_id, unit_hash, nbytes in vectors:
-            seen.add(unit_id)
-            if not nbytes or nbytes % (dimension * 4):
-                bad_size.append(unit_id)
-            if unit_id not in units:
-                if paper_id not in pending:
-                    orphans.append(unit_id)
-            elif units[unit_id][1] != unit_hash and paper_id not in pending:
-                stale.append(unit_id)
-        complete_papers = {p for _, (p, _) in units.items()} - pending
-        missing = [u for u, (p, _) in units.items() if p in complete_papers and u not in seen]
-        return SpaceCheck(len(pending), stale[:50], orphans[:50], bad_size[:50], missing[:50], space)
+    def _vector_checks(self, space: Space) -> list[tuple[str, str, str, bool]]:
+        nbytes = space.dimension * 4
+        return [(r[0], r[1], r[2], bool(r[3]) and r[3] % nbytes == 0) for r in self.query(
+            "SELECT unit_id, paper_id, unit_hash, length(vector) FROM vectors WHERE space_id=?", (space.id,))]
 
     # -- the build lock ------------------------------------------------------------------
 
