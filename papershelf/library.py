@@ -37,6 +37,7 @@ from .models import (
     PaperSummary,
     PaperView,
     Passage,
+    PendingReason,
     SearchResponse,
     Space,
     UnitView,
@@ -185,7 +186,7 @@ class Library:
         return build(self.store, spec, workers=workers, force=force, paper_ids=paper_ids, cancel=cancel,
                      on_event=on_event, provider_factory=provider_factory, **kw)
 
-    def pending(self, paper_ids: list[str] | None = None) -> list[tuple[str, str]]:
+    def pending(self, paper_ids: list[str] | None = None) -> list[tuple[str, PendingReason]]:
         """Pending papers in the space `embed` builds (the very predicate the build uses)."""
         return config.pending(self.store, paper_ids)
 

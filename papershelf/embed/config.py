@@ -7,7 +7,7 @@ the space the last build targeted in ``embed.space_id``; `status` describes that
 
 from __future__ import annotations
 
-from ..models import EmbeddingStatus, Space
+from ..models import PENDING_REASONS, EmbeddingStatus, PendingReason, Space
 from ..store import Store
 from .base import ProviderSpec
 
@@ -37,7 +37,7 @@ def embedding_status(store: Store) -> EmbeddingStatus:
     holder = store.lock_holder()
     out = EmbeddingStatus(configured={"provider": spec.provider, "model": spec.model_name},
                           active_space=active, target_space=target, collections=None, pending_papers=0,
-                          build_running=holder if holder and holder.get("alive") else None)
+                          build_running=holder.to_dict() if holder and holder.alive else None)
     space = target or active
     if space is None:
         out.pending_papers = len(store.manifest_paper_ids(with_indexable_units=True))
@@ -49,13 +49,13 @@ def embedding_status(store: Store) -> EmbeddingStatus:
     out.stored_total = sum(c.stored for c in cols.values())
     out.expected_total = sum(c.expected for c in cols.values())
     out.pending_papers = len(pending_now)
-    out.pending_reasons = {r: sum(1 for _, x in pending_now if x == r) for r in ("new", "changed", "damaged")}
+    out.pending_reasons = {r: sum(1 for _, x in pending_now if x == r) for r in PENDING_REASONS}
     out.failed_papers = len(failures)
-    out.failures = failures[:20]
+    out.failures = [f.to_dict() for f in failures[:20]]
     return out
 
 
-def pending(store: Store, paper_ids: list[str] | None = None) -> list[tuple[str, str]]:
+def pending(store: Store, paper_ids: list[str] | None = None) -> list[tuple[str, PendingReason]]:
     """Pending papers in the space `embed` builds (the very predicate the build uses).
 
     Before any build every paper with indexable units is pending ("new").

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from .. import works
 from ..document import Document
 from ..errors import IngestError, NotFound
-from ..models import KIND_NAMES, PAPER_META_FIELDS, AddReport, FileResult, Paper, PaperSource
+from ..models import KIND_NAMES, PAPER_META_FIELDS, AddReport, FileResult, FileStatus, Paper, PaperSource
 from ..store import Store
 from ..units import Unit, build_units, make_manifest
 from . import derive_paper_id, discover, load_source, parse_source, sha256_hex
@@ -57,11 +57,11 @@ class Importer:
             if meta is not None:
                 src.sha256 = sha256_hex(src.data, meta.to_json().encode())
             known = self.store.source_record(path)
-            if known and known[1] == src.sha256 and not force:
-                return FileResult(path, "unchanged", known[0])
+            if known and known.hash == src.sha256 and not force:
+                return FileResult(path, "unchanged", known.paper_id)
             failure = self.store.failure(path)
-            if failure and failure["source_hash"] == src.sha256 and not retry_failed:
-                return FileResult(path, "failed", reason=f"{failure['reason']} (unchanged since it failed; "
+            if failure and failure.source_hash == src.sha256 and not retry_failed:
+                return FileResult(path, "failed", reason=f"{failure.reason} (unchanged since it failed; "
                                                          "--retry-failed tries again)")
             doc = parse_source(src)
             if meta is not None:
@@ -72,10 +72,10 @@ class Importer:
             source = works.source_of(doc, path, src.sha256, len(src.data))
             source.paper_id = derive_paper_id(doc, path)
             if not keep_id and (not doc.declared_id or doc.declared_id == doc.doi):  # a name given is the paper
-                source.paper_id = self._same_work(source, known[0] if known else None) or source.paper_id
-            if known and known[0] != source.paper_id:
+                source.paper_id = self._same_work(source, known.paper_id if known else None) or source.paper_id
+            if known and known.paper_id != source.paper_id:
                 self._detach(path)  # the file became another work: its old paper re-picks or goes
-            return self._write_source(doc, source, meta, known is not None and known[0] == source.paper_id)
+            return self._write_source(doc, source, meta, known is not None and known.paper_id == source.paper_id)
         except IngestError as e:
             self.store.record_failure(path, src.sha256 if src else None, str(e))
             return FileResult(path, "failed", reason=str(e))
@@ -102,7 +102,7 @@ class Importer:
         others = [s for s in self.store.sources(paper_id) if s.path != path] if current else []
         provider = current.source_path if current else None
         chosen = works.best([source, *others], provider)  # on a tie with a non-provider, the file at hand
-        status = "updated" if was_source else "added"
+        status: FileStatus = "updated" if was_source else "added"
         if chosen is not source:
             self.store.save_source(source)
             if provider == path:  # it was the best and no longer is: the best one takes over

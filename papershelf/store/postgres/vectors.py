@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...models import UNIT_KINDS, Filters, Space, VectorHit, VectorRow
+from ...models import UNIT_KINDS, Filters, LockHolder, Space, StoredVector, VectorHit, VectorRow
 from ...models import unit_kind as kind_named
 from ...system import pid_alive
 from ..sql import SqlEmbeddings
@@ -104,7 +104,7 @@ class PgVectors(SqlEmbeddings):
 
     # -- vectors -------------------------------------------------------------------
 
-    def stored_vectors(self, space_id: int, paper_id: str) -> dict[str, tuple[str, bytes]]:
+    def stored_vectors(self, space_id: int, paper_id: str) -> dict[str, StoredVector]:
         """unit_id -> (unit_hash, windows back to back as float32 bytes), as SQLite returns them."""
         parts: dict[str, list[np.ndarray]] = {}
         hashes: dict[str, str] = {}
@@ -114,7 +114,7 @@ class PgVectors(SqlEmbeddings):
                             (space_id, paper_id)):
             hashes[r["unit_id"]] = r["unit_hash"]
             parts.setdefault(r["unit_id"], []).append(np.asarray(r["embedding"].to_numpy(), dtype=np.float32))
-        return {u: (hashes[u], np.concatenate(v).astype(np.float32).tobytes()) for u, v in parts.items()}
+        return {u: StoredVector(hashes[u], np.concatenate(v).astype(np.float32).tobytes()) for u, v in parts.items()}
 
     def _insert_vectors(self, db, space_id: int, paper_id: str, rows: list[VectorRow]) -> None:
         dim = self._dimension(space_id)
@@ -248,14 +248,12 @@ class PgVectors(SqlEmbeddings):
             db.execute("DELETE FROM build_lock WHERE token=%s", (self.token,))
             db.execute("DELETE FROM embed_claims WHERE token=%s", (self.token,))
 
-    def lock_holder(self, name: str = "embed") -> dict | None:
+    def lock_holder(self, name: str = "embed") -> LockHolder | None:
         """A running builder (the oldest live one), if any."""
-        for row in self.query("SELECT pid, host, started_at FROM build_lock WHERE name=%s ORDER BY started_at",
-                              (name,)):
-            d = dict(row)
-            d["alive"] = d["host"] != self.host or pid_alive(d["pid"])
-            if d["alive"]:
-                return d
+        for r in self.query("SELECT pid, host, started_at FROM build_lock WHERE name=%s ORDER BY started_at",
+                            (name,)):
+            if r["host"] != self.host or pid_alive(r["pid"]):
+                return LockHolder(r["pid"], r["host"], r["started_at"], True)
         return None
 
     def claim(self, space_id: int, paper_id: str, force: bool = False) -> bool:

@@ -9,7 +9,7 @@ import json
 import time
 from typing import Any
 
-from ...models import COLLECTIONS, UNIT_KINDS, CollectionStatus, Space, SpaceCheck
+from ...models import COLLECTIONS, UNIT_KINDS, CollectionStatus, EmbedFailure, PendingReason, Space, SpaceCheck
 from ..common import pending_sql
 from .dialect import SqlConnection
 
@@ -64,7 +64,7 @@ class SqlEmbeddings(SqlConnection):
 
     # -- the pending predicate ---------------------------------------------------------
 
-    def pending(self, space_id: int, paper_ids: list[str] | None = None) -> list[tuple[str, str]]:
+    def pending(self, space_id: int, paper_ids: list[str] | None = None) -> list[tuple[str, PendingReason]]:
         """(paper_id, reason) for every pending paper; reason is new, changed or damaged."""
         params: dict = {"space": space_id}
         papers = ""
@@ -76,7 +76,7 @@ class SqlEmbeddings(SqlConnection):
         return [(r["paper_id"], r["reason"]) for r in self.query(predicate.format(papers=papers), params)]
 
     def collection_status(self, space_id: int,
-                          pending: list[tuple[str, str]] | None = None) -> dict[str, CollectionStatus]:
+                          pending: list[tuple[str, PendingReason]] | None = None) -> dict[str, CollectionStatus]:
         """Per collection: vectors stored, vectors a complete build holds, pending papers.
 
         Pass `pending` when the caller already evaluated the predicate for this space.
@@ -129,8 +129,8 @@ class SqlEmbeddings(SqlConnection):
                                        ("space_id", "paper_id")),
                        (space_id, paper_id, self.sql.clean(reason), time.time()))
 
-    def embed_failures(self, space_id: int) -> list[dict]:
-        return [dict(r) for r in self.query(
+    def embed_failures(self, space_id: int) -> list[EmbedFailure]:
+        return [EmbedFailure(**dict(r)) for r in self.query(
             f"SELECT paper_id, reason, failed_at FROM embed_failures WHERE space_id={self.sql.mark} "
             f"ORDER BY {self.sql.collate('paper_id')}", (space_id,))]
 

@@ -10,7 +10,18 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from ...models import UNIT_KINDS, Filters, IndexCheck, LibraryStatus, Manifest, Paper, PaperSource, PaperSummary
+from ...models import (
+    UNIT_KINDS,
+    Filters,
+    IndexCheck,
+    IngestFailure,
+    LibraryStatus,
+    Manifest,
+    Paper,
+    PaperSource,
+    PaperSummary,
+    SourceRecord,
+)
 from ...units import Unit
 from ..common import (
     PAPER_COLUMNS,
@@ -75,11 +86,11 @@ class SqlPapers(SqlConnection):
 
     # -- sources: the files of one work ------------------------------------------
 
-    def source_record(self, source_path: str) -> tuple[str, str] | None:
+    def source_record(self, source_path: str) -> SourceRecord | None:
         """(paper id, content hash) of a file that is a source of a paper, providing or not."""
         rows = self.query(f"SELECT paper_id, source_hash FROM paper_sources WHERE source_path={self.sql.mark}",
                           (self.sql.clean(source_path),))
-        return (rows[0]["paper_id"], rows[0]["source_hash"]) if rows else None
+        return SourceRecord(rows[0]["paper_id"], rows[0]["source_hash"]) if rows else None
 
     def sources(self, paper_id: str | None = None) -> list[PaperSource]:
         """A paper's source files (every paper's, when None), the best first; `provides` marks the
@@ -279,10 +290,10 @@ class SqlPapers(SqlConnection):
             db.execute(self.sql.upsert("ingest_failures", FAILURE_COLUMNS, ("source_path",)),
                        (self.sql.clean(source_path), source_hash, self.sql.clean(reason), time.time()))
 
-    def failure(self, source_path: str) -> dict | None:
-        rows = self.query(f"SELECT * FROM ingest_failures WHERE source_path={self.sql.mark}",
+    def failure(self, source_path: str) -> IngestFailure | None:
+        rows = self.query(f"SELECT {', '.join(FAILURE_COLUMNS)} FROM ingest_failures WHERE source_path={self.sql.mark}",
                           (self.sql.clean(source_path),))
-        return dict(rows[0]) if rows else None
+        return IngestFailure(**dict(rows[0])) if rows else None
 
     # -- filters -------------------------------------------------------------------
 

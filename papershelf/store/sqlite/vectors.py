@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...errors import BuildLocked
-from ...models import UNIT_KINDS, Filters, Space, VectorHit, VectorRow
+from ...models import UNIT_KINDS, Filters, LockHolder, Space, StoredVector, VectorHit, VectorRow
 from ...system import pid_alive
 from ..common import year_bounds
 from ..sql import SqlEmbeddings
@@ -60,9 +60,9 @@ class VectorTables(SqlEmbeddings):
 
     # -- vectors -------------------------------------------------------------------
 
-    def stored_vectors(self, space_id: int, paper_id: str) -> dict[str, tuple[str, bytes]]:
+    def stored_vectors(self, space_id: int, paper_id: str) -> dict[str, StoredVector]:
         """unit_id -> (unit_hash, vector blob) for a paper: what a rebuild may reuse."""
-        return {r[0]: (r[1], r[2]) for r in self.query(
+        return {r[0]: StoredVector(r[1], r[2]) for r in self.query(
             "SELECT unit_id, unit_hash, vector FROM vectors WHERE space_id=? AND paper_id=?",
             (space_id, paper_id))}
 
@@ -169,10 +169,10 @@ class VectorTables(SqlEmbeddings):
         with self.transaction() as db:
             db.execute("DELETE FROM build_lock WHERE name=? AND pid=?", (name, os.getpid()))
 
-    def lock_holder(self, name: str = "embed") -> dict | None:
+    def lock_holder(self, name: str = "embed") -> LockHolder | None:
         rows = self.query("SELECT pid, host, started_at FROM build_lock WHERE name=?", (name,))
         if not rows:
             return None
-        d = dict(rows[0])
-        d["alive"] = d["host"] != socket.gethostname() or pid_alive(d["pid"])
-        return d
+        r = rows[0]
+        alive = r["host"] != socket.gethostname() or pid_alive(r["pid"])
+        return LockHolder(r["pid"], r["host"], r["started_at"], alive)
