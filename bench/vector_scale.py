@@ -83,7 +83,7 @@ def main() -> None:
     exact._cache[space.id] = snap
     snap.codes = None  # the exact scan: every window
     qs = queries(args.queries)
-    selective = Filters(year_min=2001, year_max=2001, sources=["object_unit"])
+    selective = Filters(year_from=2001, year_to=2001, sources=["object_unit"])
     out["exact_p50_ms"], exact_hits = latency(exact, space, qs, Filters())
     _, exact_filtered = latency(exact, space, qs[:20], selective)
     del exact, snap

@@ -76,7 +76,7 @@ def test_hnsw_search_agrees_with_exact_and_a_selective_filter_still_finds_its_ma
     assert approx[0] == exact[0] and approx[0].paper_id == "p07"
     assert [round(h.score, 5) for h in approx] == [round(h.score, 5) for h in exact]  # ties may reorder
     # Few units match this filter: HNSW's post-filtered candidates come back short, the exact scan answers.
-    tables = store.vector_search(space, q, 20, Filters(object_kind="table", year_min=2020))
+    tables = store.vector_search(space, q, 20, Filters(object_kind="table", year_from=2020))
     assert len(tables) == 16 and all(":obj:table:" in h.unit_id for h in tables)
     assert store._exact_search(space, q / np.linalg.norm(q), 20, Filters(object_kind="table")) == tables
 

@@ -111,10 +111,10 @@ def test_filters_apply_before_ranking(examples):
     body = examples.search("macrophages", mode="lexical", filters=Filters(sources=["body_unit"])).results
     assert body and all(h.source == "body_unit" for h in body)
     recent = examples.search("nDCG fusion coral macrophages", mode="lexical",
-                             filters=Filters(year_min=2024)).results
+                             filters=Filters(year_from=2024)).results
     assert recent and all(h.year >= 2024 for h in recent)
     old = examples.search("nDCG fusion coral macrophages", mode="lexical",
-                          filters=Filters(year_min=2022, year_max=2023)).results
+                          filters=Filters(year_from=2022, year_to=2023)).results
     assert {h.year for h in old} == {2022, 2023}
 
 
@@ -172,7 +172,7 @@ def test_vector_filters_never_empty_while_matches_exist(examples):
     hits = examples.search("coral bleaching", mode="vector",
                            filters=Filters(papers=["mbeki2022coral"], object_kind="table")).results
     assert [h.unit_id for h in hits] == ["mbeki2022coral:obj:table:1"]
-    hits = examples.search("coral bleaching", mode="vector", filters=Filters(year_max=2022, year_min=2022)).results
+    hits = examples.search("coral bleaching", mode="vector", filters=Filters(year_to=2022, year_from=2022)).results
     assert hits and {h.paper_id for h in hits} == {"mbeki2022coral"}
 
 
@@ -206,7 +206,7 @@ def test_vector_cache_refreshes_after_another_process_writes(examples, tmp_path)
 def test_search_options_validation(examples):
     for bad in (SearchOptions(mode="semantic"), SearchOptions(fusion="rrf", rrf_k=-60),
                 SearchOptions(lexical_weight=float("nan")), SearchOptions(vector_weight=float("inf")),
-                SearchOptions(filters=Filters(year_min=99999999999999999999999)),
+                SearchOptions(filters=Filters(year_from=99999999999999999999999)),
                 SearchOptions(filters=Filters(sources=["nope"]))):
         with pytest.raises(BadArgument):
             examples.search("x", bad)

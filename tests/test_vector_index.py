@@ -43,7 +43,7 @@ def test_shortlist_search_returns_the_exact_ranking(many, monkeypatch):
     coded = VectorIndex(many.store, files=False)
     assert coded.matrix(space).codes is not None and exact.matrix(space).codes is None
     for q in _queries(10):
-        for f in (Filters(), Filters(sources=["object_unit"]), Filters(year_min=2003), Filters(papers=["p07"])):
+        for f in (Filters(), Filters(sources=["object_unit"]), Filters(year_from=2003), Filters(papers=["p07"])):
             a = exact.search(space, q, 20, f)
             b = coded.search(space, q, 20, f)
             assert [(h.unit_id, round(h.score, 5), h.window) for h in a] == \

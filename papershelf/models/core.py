@@ -151,14 +151,14 @@ class Manifest:
 # -- search filters -----------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(init=False)
 class Filters:
     """Restrictions applied before ranking, in every search mode and every backend,
     so a filtered search never comes back empty while matches exist."""
 
     papers: list[str] = field(default_factory=list)
-    year_min: int | None = None
-    year_max: int | None = None
+    year_from: int | None = None  # --year-from, and year_from in HTTP and MCP: one name everywhere
+    year_to: int | None = None
     sources: list[str] = field(default_factory=list)  # body_unit / object_unit / legacy_chunk
     object_kind: str | None = None  # figure / table
     # Reference-manager labels: a paper in any of `collections` (or their subcollections) and
@@ -166,9 +166,28 @@ class Filters:
     collections: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
 
+    def __init__(self, papers: list[str] | None = None, year_from: int | None = None, year_to: int | None = None,
+                 sources: list[str] | None = None, object_kind: str | None = None,
+                 collections: list[str] | None = None, tags: list[str] | None = None, *,
+                 year_min: int | None = None, year_max: int | None = None):
+        """`year_min` / `year_max` are the names these bounds had before (see the README's release
+        notes); still accepted."""
+        self.papers, self.sources = list(papers or []), list(sources or [])
+        self.year_from = year_from if year_from is not None else year_min
+        self.year_to = year_to if year_to is not None else year_max
+        self.object_kind, self.collections, self.tags = object_kind, list(collections or []), list(tags or [])
+
+    @property
+    def year_min(self) -> int | None:
+        return self.year_from
+
+    @property
+    def year_max(self) -> int | None:
+        return self.year_to
+
     def is_empty(self) -> bool:
         return not (self.papers or self.sources or self.object_kind or self.collections or self.tags
-                    or self.year_min is not None or self.year_max is not None)
+                    or self.year_from is not None or self.year_to is not None)
 
     @property
     def has_labels(self) -> bool:
@@ -182,7 +201,7 @@ class Filters:
             raise BadArgument(f"unknown source {bad[0]!r}: choose from {', '.join(SOURCES)}")
         if self.object_kind is not None and self.object_kind not in OBJECT_KINDS:
             raise BadArgument(f"unknown kind {self.object_kind!r}: choose figure or table")
-        for name, year in (("--year-from", self.year_min), ("--year-to", self.year_max)):
+        for name, year in (("--year-from", self.year_from), ("--year-to", self.year_to)):
             if year is not None and (not isinstance(year, int) or not -9999 <= year <= 9999):
                 raise BadArgument(f"{name} must be a year from -9999 to 9999, not {year}")
 

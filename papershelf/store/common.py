@@ -185,10 +185,10 @@ def sources_from_rows(rows: Iterable[Any]) -> list[PaperSource]:
 
 def year_bounds(filters: Filters) -> tuple[int, int] | None:
     """(from, to) for a `year BETWEEN ? AND ?` clause, open ends made wide; None without a year filter."""
-    if filters.year_min is None and filters.year_max is None:
+    if filters.year_from is None and filters.year_to is None:
         return None
-    return (filters.year_min if filters.year_min is not None else -10**6,
-            filters.year_max if filters.year_max is not None else 10**6)
+    return (filters.year_from if filters.year_from is not None else -10**6,
+            filters.year_to if filters.year_to is not None else 10**6)
 
 
 # -- verify -------------------------------------------------------------------------------------

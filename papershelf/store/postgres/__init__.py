@@ -55,7 +55,6 @@ class PostgresStore(PgVectors, PgPapers):
 
     def __init__(self, url: str, create: bool = True):
         self.location = url
-        self.path = url
         self._lock = threading.RLock()
         self.db = _connect(url)
         try:
