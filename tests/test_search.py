@@ -10,6 +10,7 @@ from papershelf.search.fusion import convex, rrf
 from papershelf.search.query import fts_query
 from papershelf.store.sqlite.vector_index import VectorIndex
 
+from .backends import tamper
 from .conftest import EXAMPLES, HASH
 
 NASTY = ['"', '""', "'", "IL-6", "AND", "OR NOT", "NEAR(", "a AND OR b", "*", "**", "foo*", "(", ")", "((x",
@@ -217,17 +218,19 @@ def test_during_a_build_the_cached_matrix_is_reused_briefly(examples):
     matrix up to max_staleness old instead of reloading it for every query."""
     import os
 
-    if not hasattr(examples.store, "_load_collection"):
-        pytest.skip("only the SQLite backend caches a vector matrix")
+    from papershelf.store.sqlite import SQLiteStore
+
+    if not isinstance(examples.store, SQLiteStore):
+        pytest.skip("only the SQLite backend caches a space's vectors in the process (PostgreSQL searches in SQL)")
     examples.embed(HASH)
     space = examples.store.active_space()
     index = VectorIndex(examples.store)  # the SQLite backend's vector search
     first = index.matrix(space)
-    examples.store.db.execute("UPDATE spaces SET generation = generation + 1")
+    tamper(examples.store).bump_generation()
     assert index.matrix(space) is not first  # no build running: reload at once
     second = index.matrix(space)
-    examples.store.db.execute("INSERT INTO build_lock VALUES ('embed', ?, 'elsewhere', 0)", (os.getppid(),))
-    examples.store.db.execute("UPDATE spaces SET generation = generation + 1")
+    tamper(examples.store).set_lock_holder(os.getppid(), "elsewhere")
+    tamper(examples.store).bump_generation()
     assert index.matrix(space) is second  # a build is writing: reuse for a moment
     index.max_staleness = 0
     assert index.matrix(space) is not second  # too old: reload

@@ -120,6 +120,9 @@ def test_any_invalid_option_is_a_bad_argument(library, query, opts):
     COUNTS["invalid"] += 1
 
 
-def test_report_fuzz_figures():
+@pytest.fixture(scope="module", autouse=True)
+def _fuzz_figures():
+    """The figures RELIABILITY.md quotes, printed when the module is done (not a test: it checks nothing)."""
+    yield
     print(f"\nquery fuzzing: {COUNTS['valid']} valid searches across all modes with vectors, "
           f"{COUNTS['invalid']} invalid options refused")
