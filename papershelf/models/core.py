@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 from ..document import BIBLIOGRAPHIC_FIELDS, Bibliographic
 from ..errors import BadArgument
@@ -21,6 +21,13 @@ Fusion = Literal["convex", "rrf"]  # weighted sum of min-max normalized scores, 
 FileStatus = Literal["added", "updated", "unchanged", "failed", "metadata"]
 SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
 FUSIONS: tuple[Fusion, ...] = get_args(Fusion)
+
+class JsonModel:
+    """A model whose fields are its JSON, as they are: `to_dict()` is `dataclasses.asdict`."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(cast(Any, self))
+
 
 # -- unit kinds -----------------------------------------------------------------------
 
@@ -78,7 +85,7 @@ PAPER_META_FIELDS = BIBLIOGRAPHIC_FIELDS
 
 
 @dataclass
-class Paper(Bibliographic):
+class Paper(Bibliographic, JsonModel):
     """A paper's stored record: metadata plus where it came from."""
 
     id: str
@@ -94,12 +101,9 @@ class Paper(Bibliographic):
     collections: list[str] = field(default_factory=list)
     zotero_attachment: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass
-class PaperSource:
+class PaperSource(JsonModel):
     """One file a paper comes from.  A paper (a work) may have several — the PDF, its GROBID TEI,
     an S2ORC JSON; the best (highest `priority`, then newest `mtime`) provides the units.
 
@@ -120,9 +124,6 @@ class PaperSource:
     added_at: float | None = None
     provides: bool = False  # set when listed with its paper: this file supplies the units
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass
 class PaperSummary:
@@ -136,16 +137,13 @@ class PaperSummary:
 
 
 @dataclass
-class Manifest:
+class Manifest(JsonModel):
     """Per-paper summary of its units, keyed by kind name: what a build compares against."""
 
     counts: dict[str, int] = field(default_factory=dict)  # total units per kind
     indexable: dict[str, int] = field(default_factory=dict)  # indexable units per kind
     hashes: dict[str, str] = field(default_factory=dict)  # sha256 over the indexable units, per kind
     policy_version: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 # -- search filters -----------------------------------------------------------------------

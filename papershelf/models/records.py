@@ -7,8 +7,10 @@ an embedding failure) serialize with `to_dict()` to the keys they always had.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, TypedDict
+
+from .core import JsonModel
 
 PendingReason = Literal["new", "changed", "damaged"]
 PENDING_REASONS: tuple[PendingReason, ...] = ("new", "changed", "damaged")
@@ -40,28 +42,22 @@ class IngestFailure:
 
 
 @dataclass(frozen=True)
-class EmbedFailure:
+class EmbedFailure(JsonModel):
     """A paper whose build failed in a space."""
 
     paper_id: str
     reason: str
     failed_at: float
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass(frozen=True)
-class LockHolder:
+class LockHolder(JsonModel):
     """A builder holding the build lock (SQLite) or registered as building (PostgreSQL)."""
 
     pid: int
     host: str
     started_at: float
     alive: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 class StartEvent(TypedDict):

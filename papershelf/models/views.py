@@ -8,18 +8,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .core import Manifest, Paper, PaperSource, Space
+from .core import JsonModel, Manifest, Paper, PaperSource, Space
 
 
 @dataclass
-class CollectionStatus:
+class CollectionStatus(JsonModel):
     stored: int
     expected: int
     pending_papers: int
     failed_papers: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass
@@ -66,12 +63,9 @@ class LibraryStatus:
 
 
 @dataclass
-class IndexCheck:
+class IndexCheck(JsonModel):
     ok: bool
     problems: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass
@@ -116,7 +110,7 @@ class VerifyReport:
 
 
 @dataclass
-class SectionView:
+class SectionView(JsonModel):
     unit_id: str
     source: str
     section_path: str
@@ -124,12 +118,9 @@ class SectionView:
     pages: str | None
     tokens: int
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass
-class ObjectView:
+class ObjectView(JsonModel):
     unit_id: str
     object_kind: str | None
     label: str | None
@@ -140,9 +131,6 @@ class ObjectView:
     veto_reason: str | None
     cited_by: str | None
     table_text: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass
@@ -176,7 +164,7 @@ class UnitView:
 
 
 @dataclass
-class Neighbour:
+class Neighbour(JsonModel):
     """One unit of a section, in reading order: what `show` of a unit adds around it,
     so a reader (or an agent) sees the passage a hit came from, not just the hit."""
 
@@ -188,12 +176,9 @@ class Neighbour:
     text: str
     is_target: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass
-class Passage:
+class Passage(JsonModel):
     """A stretch of a paper's text within a size budget, with a cursor to continue.
 
     `next_cursor` is None when the selection has been read to its end; pass it back
@@ -207,6 +192,3 @@ class Passage:
     pages: str | None
     next_cursor: str | None
     units: int  # units (or parts of one) in this stretch
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
