@@ -133,7 +133,7 @@ class Watcher:
         for root in self.folders:
             if not os.path.isdir(root) and root not in self.unavailable:
                 self.unavailable.add(root)
-                kept = sum(1 for s in self.lib.store.sources() if self._under(s.path, root))
+                kept = sum(1 for s in self.lib.sources() if self._under(s.path, root))
                 self.log(WatchEvent("unavailable", root, detail=f"folder missing; keeping its {kept} files' papers "
                                                                 "until it returns"))
             elif os.path.isdir(root) and root in self.unavailable:
@@ -170,7 +170,7 @@ class Watcher:
         """What changed while nobody watched: new and changed files, and sources whose file is gone."""
         self._note_availability()
         self._add([p for p in self.paths if p not in self.unavailable])
-        gone = [s.path for s in self.lib.store.sources() if self._watched(s.path) and not os.path.exists(s.path)
+        gone = [s.path for s in self.lib.sources() if self._watched(s.path) and not os.path.exists(s.path)
                 and not self._root_unavailable(s.path)]
         self._emit_all([self._remove(p) for p in gone])
 
@@ -205,11 +205,10 @@ class Watcher:
         present = [p for p in paths if os.path.lexists(p) and not self._root_unavailable(p)]
         if present:
             self._add(present)
-        gone = [p for p in paths if p not in present and not self._root_unavailable(p)
-                and self.lib.store.source_record(p)]
+        gone = [p for p in paths if p not in present and not self._root_unavailable(p) and self.lib.is_source(p)]
         for z in (p for p in present if p in self.zotero):  # items deleted in Zotero take their files along
             if os.path.isfile(os.path.join(z, "zotero.sqlite")):  # a missing database removes nothing
-                gone += [s.path for s in self.lib.store.sources() if s.path.startswith(z + os.sep)
+                gone += [s.path for s in self.lib.sources() if s.path.startswith(z + os.sep)
                          and not os.path.exists(s.path)]
         self._emit_all([self._remove(p) for p in gone])
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from papershelf.embed.testing import EmbeddingServer
+from tests.providers import EmbeddingServer
 
 from .common import cli, openai_args, slack, write_papers
 
