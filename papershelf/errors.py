@@ -35,10 +35,22 @@ class AmbiguousPaper(BadArgument):
     """A prefix that names several papers (the message lists them)."""
 
 
+class SourceChanged(PapershelfError):
+    """A paper's source file is no longer the file that was indexed (other bytes, a link out of its
+    folder): a server refuses to hand it out."""
+
+    http_status = 409
+
+
 class LibraryFileError(PapershelfError):
     """The library file is missing, not a papershelf library, or from a newer version."""
 
     http_status = 503
+
+
+class ConnectionLost(LibraryFileError):
+    """The connection to a library server (PostgreSQL) went away and could not be re-opened within
+    the retries; nothing uncommitted was kept, so rerunning the command resumes."""
 
 
 class ReadOnlyLibrary(LibraryFileError):
@@ -61,6 +73,12 @@ class BuildLocked(PapershelfError):
     def __init__(self, pid: int, host: str, started_at: float):
         self.pid, self.host, self.started_at = pid, host, started_at
         super().__init__(f"another embedding build is running (pid {pid} on {host}); wait for it or stop it")
+
+
+class ServerRunning(PapershelfError):
+    """`serve` on a library another live `serve` already serves."""
+
+    http_status = 409
 
 
 class IngestError(PapershelfError):

@@ -143,6 +143,12 @@ class Library:
             raise NotFound(f"no paper with id {paper_id!r}")
         return paper
 
+    def source_pdf(self, paper_id: str) -> tuple[str, bytes]:
+        """(path, bytes) of the paper's PDF, only while it is still the file indexed (recorded_files.py)."""
+        from .recorded_files import recorded_pdf
+
+        return recorded_pdf(self.store, self.paper(paper_id))
+
     def passage(self, paper_id: str, section: str | None = None, pages: tuple[int, int] | None = None,
                 budget_chars: int = 8000, cursor: str | None = None) -> Passage:
         """A paper's text by section (and its subsections) or page range, at most
@@ -161,7 +167,13 @@ class Library:
     def verify(self) -> VerifyReport:
         """Does the library hold what it says?  Index consistency, and for every
         embedding space, vectors checked unit by unit against current content."""
-        return VerifyReport(self.store.verify_index(), [self.store.verify_space(s) for s in self.store.spaces()])
+        index = self.store.verify_index()
+        if any(p.startswith("database:") for p in index.problems):  # a damaged file: that is the report
+            return VerifyReport(index, [])
+        if partial := self.store.get_setting("migrate.partial"):  # store/migrate.py: a copy cut short
+            index.ok = False
+            index.problems.insert(0, f"a migration from {partial} did not finish: run it again to copy everything")
+        return VerifyReport(index, [self.store.verify_space(s) for s in self.store.spaces()])
 
     # -- embeddings (embed/) ----------------------------------------------------------
 

@@ -38,7 +38,7 @@ Signature = tuple  # what a file looked like at a poll: (mtime_ns, size, inode),
 class WatchEvent:
     """One thing the watcher did, as one log line (`line`) or one JSON object (`to_dict`)."""
 
-    event: str  # added | updated | removed | failed | bibliography | embedded | error
+    event: str  # added | updated | removed | failed | bibliography | embedded | error | unavailable | available
     path: str | None = None
     paper_id: str | None = None
     detail: str | None = None  # a failure's reason, "another source", "paper removed", "3 papers" ...
@@ -47,6 +47,8 @@ class WatchEvent:
         name = os.path.basename(self.path.rstrip(os.sep)) if self.path else ""
         if self.event in ("failed", "error"):
             return f"{self.event} {name}: {self.detail}".replace(" :", ":")
+        if self.event in ("unavailable", "available"):
+            return f"{self.event} {self.path}: {self.detail}"
         if self.event == "embedded":
             return f"embedded {self.detail}"
         target = f" -> {self.paper_id}" if self.paper_id else ""
@@ -65,6 +67,14 @@ def file_event(result: FileResult) -> WatchEvent | None:
     if result.status == "metadata":
         return WatchEvent("bibliography", result.path, detail=f"{result.units.get('entries', 0)} entries")
     return WatchEvent(result.status, result.path, result.paper_id, "another source of it" if result.joined else None)
+
+
+def _lstat(path: str) -> Signature | None:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode
 
 
 def _stat(path: str) -> Signature | None:
@@ -88,6 +98,8 @@ class Watcher:
         self.lib, self.debounce, self.embed, self.spec, self.log = lib, debounce, embed, spec, log
         self.paths = [os.path.abspath(os.path.expanduser(p)) for p in paths]
         self.zotero = [p for p in self.paths if is_zotero_dir(p)]
+        self.folders = [p for p in self.paths if os.path.isdir(p)]  # roots that may go missing as a whole
+        self.unavailable: set[str] = set()
         self.stop = stop or threading.Event()
         self.caught_up = threading.Event()  # set once the first catch-up (add, prune, embed) is done
         self.cancel = cancel or threading.Event()
@@ -99,17 +111,41 @@ class Watcher:
     # -- what is on disk -------------------------------------------------------------
 
     def scan(self) -> dict[str, Signature]:
-        """Every watched file with its signature; a Zotero directory is one entry (its database)."""
+        """Every watched file with its signature; a Zotero directory is one entry (its database).
+        A file that cannot be read (a loop, a FIFO, a dangling link) is there with its problem, so it
+        gets its one line once; the files of a watched folder that is missing keep their last
+        signatures: an unmounted or moved folder is unavailable, not emptied."""
         found: dict[str, Signature] = {}
+        self._note_availability()
         for z in self.zotero:
             db = [_stat(os.path.join(z, name)) for name in ("zotero.sqlite", "zotero.sqlite-wal")]
             found[z] = tuple(db)
-        plain = [p for p in self.paths if p not in self.zotero]
+        plain = [p for p in self.paths if p not in self.zotero and p not in self.unavailable]
         for path, problem in ingest.discover(plain) if plain else []:
-            sig = None if problem else _stat(path)
+            sig = _stat(path) if problem is None else ("unreadable", problem, _lstat(path))
             if sig is not None:
                 found[path] = sig
+        found.update({path: sig for path, sig in self._seen.items() if self._root_unavailable(path)})
         return found
+
+    def _note_availability(self) -> None:
+        """Say once when a watched folder goes missing, and once when it is back."""
+        for root in self.folders:
+            if not os.path.isdir(root) and root not in self.unavailable:
+                self.unavailable.add(root)
+                kept = sum(1 for s in self.lib.sources() if self._under(s.path, root))
+                self.log(WatchEvent("unavailable", root, detail=f"folder missing; keeping its {kept} files' papers "
+                                                                "until it returns"))
+            elif os.path.isdir(root) and root in self.unavailable:
+                self.unavailable.discard(root)
+                self.log(WatchEvent("available", root, detail="folder back; catching up"))
+
+    def _root_unavailable(self, path: str) -> bool:
+        return any(self._under(path, root) for root in self.unavailable)
+
+    @staticmethod
+    def _under(path: str, root: str) -> bool:
+        return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
     def _watched(self, path: str) -> bool:
         """Is a source file under one of the watched folders (or one of the watched files)?"""
@@ -132,8 +168,10 @@ class Watcher:
 
     def _catch_up(self) -> None:
         """What changed while nobody watched: new and changed files, and sources whose file is gone."""
-        self._add(self.paths)
-        gone = [s.path for s in self.lib.sources() if self._watched(s.path) and not os.path.exists(s.path)]
+        self._note_availability()
+        self._add([p for p in self.paths if p not in self.unavailable])
+        gone = [s.path for s in self.lib.sources() if self._watched(s.path) and not os.path.exists(s.path)
+                and not self._root_unavailable(s.path)]
         self._emit_all([self._remove(p) for p in gone])
 
     def poll(self) -> bool:
@@ -162,14 +200,16 @@ class Watcher:
         return True
 
     def _apply(self, paths: list[str]) -> None:
-        """Add what exists (bibliographies first, as `add` orders them), remove what is gone."""
-        present = [p for p in paths if os.path.exists(p)]
+        """Add what exists (bibliographies first, as `add` orders them; an unreadable file gets its
+        one line from there), remove what is gone."""
+        present = [p for p in paths if os.path.lexists(p) and not self._root_unavailable(p)]
         if present:
             self._add(present)
-        gone = [p for p in paths if p not in present and self.lib.is_source(p)]
+        gone = [p for p in paths if p not in present and not self._root_unavailable(p) and self.lib.is_source(p)]
         for z in (p for p in present if p in self.zotero):  # items deleted in Zotero take their files along
-            gone += [s.path for s in self.lib.sources() if s.path.startswith(z + os.sep)
-                     and not os.path.exists(s.path)]
+            if os.path.isfile(os.path.join(z, "zotero.sqlite")):  # a missing database removes nothing
+                gone += [s.path for s in self.lib.sources() if s.path.startswith(z + os.sep)
+                         and not os.path.exists(s.path)]
         self._emit_all([self._remove(p) for p in gone])
 
     def _add(self, paths: list[str]) -> None:

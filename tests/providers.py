@@ -82,6 +82,7 @@ class EmbeddingServer:
         # (status, headers, body) or a fault marker (HANG, DROP, ...), served before normal answers
         self.script: list[tuple[int, dict, object] | str] = []
         self.outage: tuple[int, dict, object] | str | None = None  # served to every request once the script is out
+        self.poison: list[str] = []  # a request holding a text with one of these answers HTTP 500, every time
         self.requests: list[dict] = []
         self.lock = threading.Lock()
         self.stopping = threading.Event()
@@ -102,6 +103,8 @@ class EmbeddingServer:
                     server.requests.append({"path": self.path, "body": body,
                                             "auth": self.headers.get("Authorization"), "t": time.monotonic()})
                     canned = server.script.pop(0) if server.script else server.outage
+                    if canned is None and any(p in t for t in body["input"] for p in server.poison):
+                        canned = (500, {}, {"error": "internal error"})
                 if server.delay and server.stopping.wait(server.delay):
                     self.close_connection = True
                     return

@@ -39,6 +39,8 @@ from .windows import token_counter, windows
 
 Vectors = list[np.ndarray]  # one (windows, dim) array per unit encoded
 CANCEL_GRACE = 1.0  # seconds a cancelled build waits for papers already being encoded
+TAKEOVER_POLL = 0.1  # seconds between looks at the claims of a live builder on this host
+TAKEOVER_WAIT = 30.0  # at most this long for it (it claims only the papers it is encoding)
 
 
 def _bind(provider: Provider, cancel: threading.Event) -> Provider:
@@ -152,6 +154,7 @@ class _Build:
         self.started = time.perf_counter()
         self.units_total = 0  # indexable units of the selected papers (set by `run`)
         self.units_done = 0
+        self.deferred: set[str] = set()  # papers another builder held when this one came to them
 
     def progress(self) -> PaperEvent:
         """Units and windows done so far, the rate, and the time left at that rate."""
@@ -203,7 +206,8 @@ class _Build:
         while queue and n < self.encoder.batch_size and not self.cancel.is_set():
             paper_id = queue.pop()
             if not self.store.claim(self.space.id, paper_id, self.force):
-                continue  # another builder has it, or finished it meanwhile
+                self.deferred.add(paper_id)  # another builder has it, or finished it meanwhile
+                continue
             job = _prepare(self.store, self.space, paper_id, self.force)
             if job is None:
                 continue
@@ -227,6 +231,23 @@ class _Build:
                 else:
                     self.write(job, result)
 
+    def taken_over(self) -> list[str]:
+        """Once its own queue is done: the papers other builders held that are still pending and
+        free now (their builder died: on this host at once, elsewhere when the lease ran out).
+        While another live builder process on this host still holds some, wait for it to finish
+        or die, up to `TAKEOVER_WAIT` seconds; a builder elsewhere keeps its papers (its lease decides)."""
+        give_up = time.monotonic() + TAKEOVER_WAIT
+        while self.deferred and not self.cancel.is_set() and time.monotonic() < give_up:
+            still = sorted(p for p, _ in self.store.pending(self.space.id, sorted(self.deferred)))
+            held = self.store.live_claims(self.space.id, still)
+            free = [p for p in still if p not in held]
+            self.deferred = {p for p, here in held.items() if here}
+            if free:
+                return list(reversed(free))
+            if self.deferred:
+                self.cancel.wait(TAKEOVER_POLL)
+        return []
+
     def run(self, selected: list[str], workers: int, max_in_flight: int) -> None:
         queue = list(reversed(selected))
         in_flight: dict[Future, list[_Job]] = {}
@@ -234,7 +255,7 @@ class _Build:
         pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="papershelf-embed")
         give_up_at: float | None = None
         try:
-            while queue or in_flight:
+            while queue or in_flight or (queue := self.taken_over()):
                 while queue and len(in_flight) < max_in_flight and not self.cancel.is_set():
                     group = self.next_group(queue)
                     if group:

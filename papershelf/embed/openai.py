@@ -21,6 +21,7 @@ An outage must cost seconds, not minutes per paper, so three things bound it:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -34,6 +35,13 @@ from ..errors import ProviderCancelled, ProviderDown, ProviderError
 from .provider import Provider, validate
 
 _TRANSIENT = (httpx.TimeoutException, httpx.TransportError)
+
+
+_BAD_TEXTS: dict[str, set[str]] = {}  # per endpoint: texts it answers 5xx for while encoding others
+
+
+def _key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class _Health:
@@ -168,6 +176,7 @@ class OpenAIProvider(Provider):
         self._dimension = int(dimension) if dimension else None
         self._cancel: threading.Event | None = None
         self._health = _health(self.base_url)
+        self._bad_texts: set[str] = _BAD_TEXTS.setdefault(self.base_url, set())
         key = os.environ.get(api_key_env, "")
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         self._client = httpx.Client(base_url=self.base_url, headers=headers,
@@ -260,13 +269,16 @@ class OpenAIProvider(Provider):
             reason = recently_down(self.base_url, self.remember)
             if reason:
                 raise ProviderDown(f"{self.base_url} failed moments ago ({reason})")
-        attempt = 0
+        attempt, isolated = 0, False
         while True:
             attempt += 1
             reason = self._health.down_reason(self.cooldown)
             if reason is not None:
                 raise ProviderDown(f"{self.base_url} is down: {reason} on {self.down_after} requests in a row")
             vectors, problem, detail, retry_after = self._attempt(texts)
+            if problem.startswith("answered HTTP 5") and not self.is_query and not isolated:
+                isolated = True  # once per request: in an outage its retries cost no more than before
+                vectors = self._isolate(texts, problem)  # the texts' fault, or an outage after all
             if vectors is not None:
                 self._health.succeeded()
                 if self.is_query:
@@ -283,6 +295,43 @@ class OpenAIProvider(Provider):
             if retry_after is not None:
                 wait = max(wait, retry_after)
             self._sleep(min(wait, self.max_wait))
+
+    def _isolate(self, texts: list[str], problem: str) -> np.ndarray | None:
+        """A 5xx may be an outage, or a server that fails on some texts only (every time).  Before
+        it counts toward "down", the texts are sent again in two halves; if the endpoint encodes
+        one of them it is up (the failing half's texts are then tried one by one to remember which
+        fail), and the request fails as those texts' own
+        (ProviderError: the build's batch isolation then fails only their paper).  All halves
+        failing is an outage after all (None: counted and retried as before).  A text once found
+        failing alone while others encode fails at once from then on."""
+        if all(_key(t) in self._bad_texts for t in texts):
+            raise ProviderError(f"{self.base_url} {problem} for this text every time while it encodes others: "
+                                "the text, not an outage")
+        if len(texts) == 1:
+            return None
+        mid = len(texts) // 2
+        parts: list[np.ndarray] = []
+        failed: list[str] = []
+        for half in (texts[:mid], texts[mid:]):
+            got = self._quiet(half)
+            if got is None:
+                failed += half
+            else:
+                parts.append(got)
+        if not failed:
+            return np.vstack(parts)
+        if len(failed) == len(texts):
+            return None
+        self._bad_texts.update(_key(t) for t in failed if len(failed) == 1 or self._quiet([t]) is None)
+        raise ProviderError(f"{self.base_url} {problem} for {len(failed)} of these {len(texts)} texts while it "
+                            "encoded the others: those texts, not an outage")
+
+    def _quiet(self, texts: list[str]) -> np.ndarray | None:
+        """One uncounted, unretried request (while isolating); None when it fails with a 5xx."""
+        vectors, _, _, _ = self._attempt(texts)
+        if vectors is not None:
+            self._health.succeeded()
+        return vectors
 
     def encode(self, texts: list[str]) -> np.ndarray:
         parts = [self._post(texts[i:i + self.batch_size]) for i in range(0, len(texts), self.batch_size)]

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import signal
+import sqlite3
 import sys
 import threading
 from typing import Optional
@@ -57,8 +58,16 @@ def _guarded(fn):
             return fn(*args, **kwargs)
         except PapershelfError as e:
             _fail(str(e), e.exit_code)
+        except sqlite3.DatabaseError as e:  # a library file damaged past what opening it checks
+            _fail(damaged(e))
 
     return wrapper
+
+
+def damaged(e: Exception) -> str:
+    """One line for a library file SQLite finds damaged while reading it."""
+    return (f"the library file is damaged ({str(e).splitlines()[0] if str(e) else type(e).__name__}); "
+            "`papershelf verify` reports it: restore a backup, or build a new library with `add`")
 
 
 def command(*args, **kwargs):
@@ -328,6 +337,21 @@ def watch(paths: list[str] = typer.Argument(..., help="Folders, files or a Zoter
     raise typer.Exit(130)
 
 
+# The reranker is the user's configuration (an option, or PAPERSHELF_RERANK_URL for every command),
+# shared by `search`, `serve` and `mcp`; HTTP and MCP requests cannot name one.
+def _rerank_url():
+    return typer.Option(None, "--rerank-url", envvar="PAPERSHELF_RERANK_URL",
+                        help="Rerank the top hits with this /rerank endpoint you run (TEI, Jina/Cohere style).")
+
+
+def _rerank_top():
+    return typer.Option(20, "--rerank-top", min=1, max=1000, help="How many fused hits to rerank.")
+
+
+def _rerank_timeout():
+    return typer.Option(10.0, "--rerank-timeout", help="Seconds to wait for the reranker.")
+
+
 @command()
 def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or a question."),
            mode: str = typer.Option("hybrid", "--mode", "-m", help="lexical, vector or hybrid."),
@@ -350,11 +374,9 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
                                                      help="Drop hits whose relevance (0-1) is below this."),
            objects_per_paper: int = typer.Option(3, "--objects-per-paper", min=1,
                                                  help="Figures/tables per paper, counted apart from text hits."),
-           rerank_url: Optional[str] = typer.Option(None, "--rerank-url",
-                                                    help="Rerank the top hits with this /rerank endpoint (TEI, "
-                                                         "Jina/Cohere style)."),
-           rerank_top: int = typer.Option(20, "--rerank-top", min=1, help="How many fused hits to rerank."),
-           rerank_timeout: float = typer.Option(10.0, "--rerank-timeout", help="Seconds to wait for the reranker."),
+           rerank_url: Optional[str] = _rerank_url(),
+           rerank_top: int = _rerank_top(),
+           rerank_timeout: float = _rerank_timeout(),
            no_server: bool = typer.Option(False, "--no-server",
                                           help="Search in this process even when `papershelf serve` is running."),
            as_json: bool = typer.Option(False, "--json")):
@@ -373,15 +395,15 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
                          objects_per_paper=objects_per_paper, rerank_url=rerank_url, rerank_top=rerank_top,
                          rerank_timeout=rerank_timeout)
     opts.validate()  # before opening the library: a bad option is exit 2 whatever the library holds
-    server = None if no_server else client.find_server(State.library or default_library_path())
+    # A server reranks with its own configured reranker only: a search naming one runs here.
+    server = None if no_server or rerank_url else client.find_server(State.library or default_library_path())
     if server is not None:
         d = client.search(server, {"query": query, "mode": mode, "limit": limit, "per_paper": per_paper,
                                    "paper": list(paper or []), "year_from": year_from, "year_to": year_to,
                                    "source": list(source or []), "kind": kind, "fusion": fusion, "rrf_k": rrf_k,
                                    "lexical_weight": lexical_weight, "vector_weight": vector_weight,
                                    "explain": explain, "min_score": min_score,
-                                   "objects_per_paper": objects_per_paper, "rerank_url": rerank_url,
-                                   "rerank_top": rerank_top, "rerank_timeout": rerank_timeout})
+                                   "objects_per_paper": objects_per_paper})
     else:
         with _library(create=False) as lib:
             d = lib.search(query, opts).to_dict()
@@ -590,20 +612,28 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="Address to liste
           port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port (0: any free port)."),
           token: Optional[str] = typer.Option(None, "--token", envvar="PAPERSHELF_TOKEN",
                                               help="Required from every request; needed beyond loopback."),
+          rerank_url: Optional[str] = _rerank_url(),
+          rerank_top: int = _rerank_top(),
+          rerank_timeout: float = _rerank_timeout(),
           stop_after: Optional[float] = typer.Option(None, "--stop-after", hidden=True,
                                                      help="Stop after this many seconds (tests, benchmarks).")):
     """Serve the library: a web page and a JSON API (OpenAPI at /docs); `search` then asks it."""
+    from ..search.rerank import Reranker
     from .http import serve as run_server
 
-    run_server(State.library or default_library_path(), host, port, token, stop_after)
+    reranker = Reranker.configured(rerank_url, rerank_top, rerank_timeout)
+    run_server(State.library or default_library_path(), host, port, token, stop_after, reranker)
 
 
 @command()
-def mcp():
+def mcp(rerank_url: Optional[str] = _rerank_url(),
+        rerank_top: int = _rerank_top(),
+        rerank_timeout: float = _rerank_timeout()):
     """Serve the library to an AI agent over MCP (stdio): search, show, get_passage, list_papers, status."""
+    from ..search.rerank import Reranker
     from .mcp import run_stdio
 
-    run_stdio(State.library or default_library_path())
+    run_stdio(State.library or default_library_path(), Reranker.configured(rerank_url, rerank_top, rerank_timeout))
 
 
 @bench_app.command("beir")

@@ -8,12 +8,14 @@ naming this very library.  Anything else means "search in-process".
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import tempfile
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..errors import BadArgument, NotFound, PapershelfError
+from ..errors import BadArgument, NotFound, PapershelfError, ServerRunning
 from ..system import pid_alive
 
 HEALTH_TIMEOUT = 0.5
@@ -31,21 +33,56 @@ class ServerInfo:
         return {"Authorization": f"Bearer {self.token}"} if self.token else {}
 
 
+def library_key(library_path: str) -> str:
+    """How a library is named to and by its server: a PostgreSQL URL as it is, a file by its absolute path."""
+    from ..store import is_url
+
+    return library_path if is_url(library_path) else os.path.abspath(library_path)
+
+
 def discovery_path(library_path: str) -> str:
-    return os.path.abspath(library_path) + ".server.json"
+    """Beside a library file; for a PostgreSQL library (no folder of its own), in a private folder
+    of this user's, named by a hash of the URL."""
+    from ..store import is_url
+
+    if not is_url(library_path):
+        return os.path.abspath(library_path) + ".server.json"
+    folder = os.path.join(os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir(), f"papershelf-{os.getuid()}")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    return os.path.join(folder, hashlib.sha256(library_path.encode()).hexdigest()[:20] + ".server.json")
 
 
 def write_discovery(library_path: str, host: str, port: int, token: str | None) -> ServerInfo:
-    """Advertise a server for `library_path`; readable by its owner only (it may hold the token)."""
+    """Advertise a server for `library_path`; readable by its owner only (it may hold the token).
+    A live server already advertised for the library is kept, and this one refused (BadArgument)."""
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     shown = f"[{shown}]" if ":" in shown else shown
-    info = ServerInfo(f"http://{shown}:{port}", os.getpid(), os.path.abspath(library_path), token)
+    info = ServerInfo(f"http://{shown}:{port}", os.getpid(), library_key(library_path), token)
     path = discovery_path(library_path)
-    fd = os.open(path + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
         json.dump(asdict(info), f)
-    os.replace(path + ".tmp", path)
+    try:
+        os.link(tmp, path)  # only if no file is there: two servers starting at once cannot both win
+    except FileExistsError:
+        other = _advertised(path)
+        if other is not None and other.pid != os.getpid() and pid_alive(other.pid):
+            os.remove(tmp)
+            raise ServerRunning(f"another papershelf serve (pid {other.pid}, {other.url}) already serves "
+                                f"{library_key(library_path)}; stop it first or use it") from None
+        os.replace(tmp, path)  # a stale file of a server that is gone
+        return info
+    os.remove(tmp)
     return info
+
+
+def _advertised(path: str) -> ServerInfo | None:
+    try:
+        with open(path) as f:
+            return ServerInfo(**json.load(f))
+    except (OSError, ValueError, TypeError):
+        return None
 
 
 def remove_discovery(library_path: str) -> None:
@@ -62,12 +99,8 @@ def remove_discovery(library_path: str) -> None:
 
 def find_server(library_path: str) -> ServerInfo | None:
     """The running server for this library, or None (no file, dead pid, no answer, other library)."""
-    try:
-        with open(discovery_path(library_path)) as f:
-            info = ServerInfo(**json.load(f))
-    except (OSError, ValueError, TypeError):
-        return None
-    if not pid_alive(info.pid):
+    info = _advertised(discovery_path(library_path))
+    if info is None or not isinstance(info.pid, int) or not pid_alive(info.pid):
         return None
     import httpx  # only with a live server: httpx costs a cold `search` ~0.1 s
 
@@ -76,7 +109,7 @@ def find_server(library_path: str) -> ServerInfo | None:
         health = r.json()
     except (httpx.HTTPError, ValueError):
         return None
-    if r.status_code != 200 or health.get("library") != os.path.abspath(library_path):
+    if r.status_code != 200 or not isinstance(health, dict) or health.get("library") != library_key(library_path):
         return None
     return info
 

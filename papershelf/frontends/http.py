@@ -12,8 +12,11 @@ writes to the same file (search sees its papers; status shows it running).
 Safety: it binds to loopback by default, refuses a Host or Origin header that is
 not this server (a page on another site resolving its name to 127.0.0.1 — DNS
 rebinding — gets 403), needs ``--token`` to listen anywhere else, and serves as
-files only the PDFs recorded as papers' sources, looked up by paper id: no path
-from a request ever reaches the file system.
+files only the PDFs recorded as papers' sources, looked up by paper id, and only while
+they are still the files indexed (recorded_files.py): no path from a request ever
+reaches the file system.  A request a browser marks as made by another site is
+refused (`refusal`), and no request can name a server to send text to: the
+reranker is the user's configuration.
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ import signal
 import socket
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -34,6 +38,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 
 from ..errors import BadArgument, NotFound, PapershelfError
 from ..library import Library
+from ..search.rerank import Reranker
 from . import client
 from .params import PapersParams, PassageParams, SearchParams, filter_papers, one_line, search_dict
 
@@ -43,15 +48,16 @@ LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
 TOKEN_COOKIE = "papershelf_token"
 
 
-def create_app(library_path: str, token: str | None = None) -> FastAPI:
-    """The app over one open library; with `token`, every request must carry it."""
+def create_app(library_path: str, token: str | None = None, reranker: Reranker | None = None) -> FastAPI:
+    """The app over one open library; with `token`, every request must carry it.  `reranker` is the
+    user's configured rerank server: requests cannot name one (see `refusal` and RELIABILITY.md)."""
     lib = Library(library_path, create=False)
     app = FastAPI(title="papershelf", version="1", summary="Search a library of papers by words and by meaning.",
                   on_shutdown=[lib.close])
     app.state.lib = lib
     _install_guard(app, token)
     _install_errors(app)
-    _api_routes(app, lib)
+    _api_routes(app, lib, reranker)
     _file_routes(app, lib)
     return app
 
@@ -63,33 +69,64 @@ def _hostname(netloc: str) -> str:
     return (urlsplit("//" + netloc).hostname or "").lower()
 
 
-def refusal(headers: dict[str, str], token: str | None, cookie: str | None, query_token: str | None) -> str | None:
+def _same_server(origin: str, host: str) -> bool:
+    """An Origin naming this server: a loopback name on the Host's own port (another local
+    service, e.g. http://127.0.0.1:3000, is another origin)."""
+    o, h = urlsplit(origin), urlsplit("//" + host)
+    return is_loopback(o.hostname or "") and o.port == h.port
+
+
+def _navigation_to_page(headers: dict[str, str], path: str) -> bool:
+    """A link from elsewhere opening the search page itself: static HTML, no library data."""
+    return path == "/" and headers.get("sec-fetch-mode") == "navigate" and headers.get("sec-fetch-dest") == "document"
+
+
+def refusal(headers: dict[str, str], token: str | None, cookie: str | None, query_token: str | None,
+            path: str = "/") -> str | None:
     """Why a request must be refused (403), or None.  Without a token only loopback names are this
-    server; with one, any Host may be, but an Origin must be the Host itself and the token must match."""
+    server; with one, any Host may be, but an Origin must be the Host itself and the token must match.
+    A request a browser marks as coming from another site (Sec-Fetch-Site cross-site or same-site:
+    an <img>, a no-cors fetch, a form from any other page, even another port of localhost) is refused
+    unless it names the token itself (Authorization or ?token=; the cookie a browser would attach
+    does not count), so no other page can make the server act."""
     host = headers.get("host", "")
     origin = headers.get("origin")
+    explicit = _bearer(headers) or query_token or ""
+    site = headers.get("sec-fetch-site", "").lower()
+    if site in ("cross-site", "same-site") and not _navigation_to_page(headers, path) and not (
+            token and hmac.compare_digest(explicit.encode(), token.encode())):
+        return (f"refused: a {site} request (Sec-Fetch-Site); papershelf answers its own page and programs "
+                "on this machine, not other web pages")
     if token is None:
-        if _hostname(host) not in LOOPBACK_NAMES:
-            return f"refused: Host {host!r} is not this server (it only answers to 127.0.0.1/localhost)"
-        if origin and _hostname(urlsplit(origin).netloc) not in LOOPBACK_NAMES:
+        if not is_loopback(_hostname(host)):
+            return f"refused: Host {host!r} is not this server (it only answers to localhost and loopback addresses)"
+        if origin and not _same_server(origin, host):
             return f"refused: requests from {origin!r} are not allowed"
         return None
     if origin and urlsplit(origin).netloc.lower() != host.lower():
         return f"refused: requests from {origin!r} are not allowed"
-    auth = headers.get("authorization", "")
-    given = auth[7:] if auth.lower().startswith("bearer ") else (query_token or cookie or "")
+    given = explicit or cookie or ""
     if not hmac.compare_digest(given.encode(), token.encode()):
         return "refused: a valid token is required (Authorization: Bearer TOKEN, or ?token=TOKEN once)"
     return None
+
+
+def _bearer(headers: dict[str, str]) -> str | None:
+    auth = headers.get("authorization", "")
+    return auth[7:] if auth.lower().startswith("bearer ") else None
 
 
 def _install_guard(app: FastAPI, token: str | None) -> None:
     @app.middleware("http")
     async def guard(request: Request, call_next):
         query_token = request.query_params.get("token")
-        reason = refusal(dict(request.headers), token, request.cookies.get(TOKEN_COOKIE), query_token)
+        reason = refusal(dict(request.headers), token, request.cookies.get(TOKEN_COOKIE), query_token,
+                         request.url.path)
         if reason:
             return JSONResponse({"error": reason}, status_code=403)
+        if query_token is not None:  # the guard's parameter, not the route's: no "unknown argument" 422
+            kept = [(k, v) for k, v in request.query_params.multi_items() if k != "token"]
+            request.scope["query_string"] = urlencode(kept).encode()
         response = await call_next(request)
         if token and query_token:  # the page was opened with ?token=: remember it for its requests
             response.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="strict")
@@ -112,9 +149,15 @@ def _install_errors(app: FastAPI) -> None:
 # -- JSON API ------------------------------------------------------------------------
 
 
-def _api_routes(app: FastAPI, lib: Library) -> None:
+def search_options(params: SearchParams, reranker: Reranker | None):
+    """A request's search options, reranked only by the server's own configured reranker."""
+    opts = params.options()
+    return reranker.apply(opts) if reranker else opts
+
+
+def _api_routes(app: FastAPI, lib: Library, reranker: Reranker | None) -> None:
     @app.get("/api/health", summary="Is the server up, and for which library")
-    def health() -> dict[str, Any]:
+    async def health() -> dict[str, Any]:  # on the event loop: answers even when every worker is busy
         return {"ok": True, "library": lib.path, "pid": os.getpid()}
 
     @app.get("/api/status", summary="Papers, units, vectors, pending papers and a running build")
@@ -123,7 +166,7 @@ def _api_routes(app: FastAPI, lib: Library) -> None:
 
     @app.get("/api/search", summary="Search: the same result as `papershelf search --json`")
     def search(params: Annotated[SearchParams, Query()]) -> dict[str, Any]:
-        return search_dict(lib.search(params.query, params.options()), params.min_score)
+        return search_dict(lib.search(params.query, search_options(params, reranker)), params.min_score)
 
     @app.get("/api/show/{item_id:path}", summary="A paper (sections, figures, tables) or a unit with its section")
     def show(item_id: str, neighbours: bool = True) -> dict[str, Any]:
@@ -150,16 +193,10 @@ def show_dict(lib: Library, item_id: str, neighbours: bool) -> dict[str, Any]:
 # -- files: PDFs and figure images ---------------------------------------------------
 
 
-def pdf_path(lib: Library, paper_id: str) -> str:
-    """The paper's recorded source file, if it is a PDF that still exists; the only files served."""
-    paper = lib.paper(paper_id)
-    if paper.source_format != "pdf" or not paper.source_path or not os.path.isfile(paper.source_path):
-        raise NotFound(f"paper {paper_id!r} has no PDF file")
-    return paper.source_path
-
-
 def unit_image(lib: Library, unit_id: str) -> bytes:
     """PNG of a unit's page region (figures and tables: cropped around the caption)."""
+    from pypdfium2 import PdfiumError
+
     from .render import page_image
 
     view = lib.show(unit_id)
@@ -168,19 +205,25 @@ def unit_image(lib: Library, unit_id: str) -> bytes:
     unit = view.unit
     if unit.page_start is None:
         raise NotFound(f"unit {unit_id!r} has no page")
+    path, _ = lib.source_pdf(unit.paper_id)  # the recorded file, unchanged, or 404/409
     try:
-        return page_image(pdf_path(lib, unit.paper_id), unit.page_start, unit.object_label, unit.object_kind)
+        return page_image(path, unit.page_start, unit.object_label, unit.object_kind)
     except ValueError as e:
         raise NotFound(str(e)) from None
+    except (PdfiumError, OSError) as e:  # PDFium on a damaged file, or one swapped since the check: this image only
+        raise NotFound(f"no image for {unit_id!r}: its PDF page cannot be rendered ({type(e).__name__}: "
+                       f"{str(e).splitlines()[0] if str(e) else 'failed'})") from None
 
 
 def _file_routes(app: FastAPI, lib: Library) -> None:
     @app.api_route("/papers/{paper_id:path}/pdf", methods=["GET", "HEAD"],
                    summary="The paper's PDF (open at a page with #page=N)")
-    def pdf(paper_id: str) -> FileResponse:
-        path = pdf_path(lib, paper_id)
-        return FileResponse(path, media_type="application/pdf", content_disposition_type="inline",
-                            filename=os.path.basename(path))
+    def pdf(paper_id: str) -> Response:
+        path, data = lib.source_pdf(paper_id)  # the bytes served are the bytes checked
+        name = quote(os.path.basename(path))
+        return Response(data, media_type="application/pdf",
+                        headers={"Content-Disposition": f"inline; filename*=utf-8''{name}",
+                                 "Cache-Control": "private, no-cache"})
 
     @app.get("/units/{unit_id:path}/image", summary="PNG of a figure/table's page region, or the unit's page")
     def image(unit_id: str) -> Response:
@@ -202,7 +245,16 @@ def _file_routes(app: FastAPI, lib: Library) -> None:
 
 
 def is_loopback(host: str) -> bool:
-    return host in LOOPBACK_NAMES or host.startswith("127.")
+    """localhost, or a loopback address (all of 127.0.0.0/8, ::1): what `serve` may listen on and
+    answer to without a token."""
+    import ipaddress
+
+    if host.lower() in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -224,23 +276,61 @@ def _warm(app: FastAPI) -> None:
         pass
 
 
+STOP_WITHIN = 1.5  # seconds from SIGTERM/SIGINT to exit, whatever requests are still waiting on
+
+
+def _prompt_server_class():
+    import uvicorn
+
+    class PromptServer(uvicorn.Server):
+        """uvicorn's server, but a stop signal ends the process within `STOP_WITHIN` seconds: requests
+        still waiting (on a hung reranker, a slow disk) run in threads nobody can cancel, and uvicorn
+        would wait for them however long they take.  The library is only read by them, so leaving
+        them is safe; the discovery file goes first."""
+
+        def __init__(self, config, cleanup):
+            super().__init__(config)
+            self.cleanup = cleanup
+
+        def handle_exit(self, sig, frame) -> None:
+            super().handle_exit(sig, frame)
+            threading.Thread(target=self._exit_soon, daemon=True).start()
+
+        def _exit_soon(self) -> None:
+            time.sleep(STOP_WITHIN)
+            self.cleanup()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
+
+    return PromptServer
+
+
+def prompt_server(config, cleanup):
+    return _prompt_server_class()(config, cleanup)
+
+
 def serve(library_path: str, host: str = "127.0.0.1", port: int = 8765, token: str | None = None,
-          stop_after: float | None = None) -> None:
+          stop_after: float | None = None, reranker: Reranker | None = None) -> None:
     """Serve until Ctrl-C (or `stop_after` seconds), advertising the server to the CLI meanwhile."""
     import uvicorn
 
     if not is_loopback(host) and not token:
         raise BadArgument(f"--token is required to listen on {host} (anything beyond loopback)")
-    app = create_app(library_path, token)
+    app = create_app(library_path, token, reranker)
+    try:
+        sock = _bind(host, port)  # before loading anything: a busy port or a bad host is one line at once
+    except OSError as e:
+        raise PapershelfError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     _warm(app)
-    sock = _bind(host, port)
     real_port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2))
+    lib_path = app.state.lib.path
+    server = prompt_server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2),
+                           lambda: client.remove_discovery(lib_path))
     if stop_after:
         timer = threading.Timer(stop_after, lambda: setattr(server, "should_exit", True))
         timer.daemon = True
         timer.start()
-    lib_path = app.state.lib.path
     info = client.write_discovery(lib_path, host, real_port, token)
     print(f"serving {lib_path} on {info.url}/", file=sys.stderr, flush=True)
     # uvicorn re-raises the signal that stopped it once it has shut down; let SIGTERM end in

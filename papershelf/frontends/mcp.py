@@ -13,6 +13,7 @@ for the session (the model and vectors stay loaded).
 from __future__ import annotations
 
 import base64
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ..errors import PapershelfError
 from ..library import Library
+from ..search.rerank import Reranker
 from .params import (
     PapersParams,
     PassageParams,
@@ -84,8 +86,12 @@ def _images_for(lib: Library, hits: list[dict[str, Any]]) -> list[bytes]:
     return out
 
 
-def run_search(lib: Library, p: McpSearchParams) -> Answer:
-    d = search_dict(lib.search(p.query, p.options()), p.min_score)
+def run_search(lib: Library, p: McpSearchParams, reranker: Reranker | None = None) -> Answer:
+    """The search tool; reranked only by the reranker `mcp` was started with (an argument naming a
+    URL is refused: text in a paper could talk an agent into sending the library anywhere)."""
+    from .http import search_options
+
+    d = search_dict(lib.search(p.query, search_options(p, reranker)), p.min_score)
     lines = [f"note: {n}" for n in d["notices"]]
     if d.get("no_confident_match"):  # say it before the hits, so an agent does not take them as answers
         lines.append("no confident match: nothing here clearly answers this query (closest hits below)")
@@ -107,7 +113,10 @@ def run_show(lib: Library, p: ShowParams) -> Answer:
     text = f"{d['id']} · {d['section_path']}\n{body}"
     images = []
     if p.image and d.get("object_kind"):
-        images = [unit_image(lib, p.id)]
+        try:
+            images = [unit_image(lib, p.id)]
+        except PapershelfError as e:  # the unit is still worth reading without its picture
+            text += f"\n(no image: {e})"
     return Answer(d, text, images)
 
 
@@ -164,14 +173,18 @@ def _error(message: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
 
 
-def call(lib: Library, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
+def call(lib: Library, name: str, arguments: dict[str, Any] | None,
+         reranker: Reranker | None = None) -> types.CallToolResult:
     """Validate the arguments against the tool's strict model, run it, and shape the result."""
     tool = BY_NAME.get(name)
     if tool is None:
         return _error(f"unknown tool {name!r}: use one of {', '.join(BY_NAME)}")
     try:
         params = tool.params.model_validate(arguments or {})
-        answer = tool.run(lib, params)
+        run: Callable[[Library, Any], Answer] = tool.run
+        if run is run_search:  # the one tool the server's own configuration reaches
+            run = functools.partial(run_search, reranker=reranker)
+        answer = run(lib, params)
     except ValidationError as e:
         return _error(f"invalid arguments for {name}: {one_line(e)}")
     except PapershelfError as e:
@@ -183,28 +196,32 @@ def call(lib: Library, name: str, arguments: dict[str, Any] | None) -> types.Cal
     return types.CallToolResult(content=content, structured_content=data)
 
 
-def build_server(lib: Library):
+def build_server(lib: Library, reranker: Reranker | None = None):
     from mcp.server.lowlevel import Server
 
     async def list_tools(ctx, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tool_list())
 
     async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await anyio.to_thread.run_sync(call, lib, params.name, params.arguments)
+        return await anyio.to_thread.run_sync(call, lib, params.name, params.arguments, reranker)
 
     return Server("papershelf", version="1", instructions="Search and read the user's library of research papers.",
                   on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-def run_stdio(library_path: str) -> None:
+def run_stdio(library_path: str, reranker: Reranker | None = None) -> None:
     """Serve MCP on stdin/stdout until the client closes the stream."""
     from mcp.server.stdio import stdio_server
 
+    from .mcp_stdio import CheckedStdin, Stdout, exit_soon
+
     lib = Library(library_path, create=False)
-    server = build_server(lib)
+    server = build_server(lib, reranker)
 
     async def main() -> None:
-        async with stdio_server() as (read, write):
+        out = Stdout()
+        stdin = CheckedStdin(out, lambda: exit_soon(lambda: None))
+        async with stdio_server(stdin=stdin, stdout=out) as (read, write):  # type: ignore[arg-type]
             await server.run(read, write, server.create_initialization_options())
 
     try:

@@ -44,10 +44,6 @@ class SearchParams(Strict):
     explain: bool = Field(False, description="Add each hit's lexical and vector rank and score.")
     objects_per_paper: int = Field(3, ge=1, le=10_000, description="At most this many figures/tables per paper, "
                                                                     "counted apart from its text hits.")
-    rerank_url: str | None = Field(None, description="Rerank the top hits with this /rerank endpoint (a server "
-                                                     "you run: TEI, or Jina/Cohere style). Off when unset.")
-    rerank_top: int = Field(20, ge=1, le=1000, description="How many fused hits the reranker reorders.")
-    rerank_timeout: float = Field(10.0, gt=0, le=600, description="Seconds to wait for the reranker.")
 
     def options(self) -> SearchOptions:
         """The library's SearchOptions for this request (a kind implies figure/table units)."""
@@ -57,8 +53,7 @@ class SearchParams(Strict):
         return SearchOptions(mode=self.mode, limit=self.limit, per_paper=self.per_paper, filters=filters,
                              fusion=self.fusion, rrf_k=self.rrf_k, lexical_weight=self.lexical_weight,
                              vector_weight=self.vector_weight, explain=self.explain,
-                             objects_per_paper=self.objects_per_paper, rerank_url=self.rerank_url,
-                             rerank_top=self.rerank_top, rerank_timeout=self.rerank_timeout)
+                             objects_per_paper=self.objects_per_paper)
 
 
 def search_dict(resp: SearchResponse, min_score: float | None) -> dict[str, Any]:

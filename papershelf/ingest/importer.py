@@ -19,7 +19,7 @@ from ..store import Store
 from ..units import Unit, build_units, make_manifest
 from . import derive_paper_id, discover, load_source, parse_source, sha256_hex
 from .metadata import Meta, is_metadata_json, normalized_title, parse_bibtex, parse_csl_json, zotero_blocks
-from .zotero import Attachment, is_zotero_dir, read_zotero
+from .zotero import Attachment, read_zotero_dirs
 
 
 def apply_metadata(doc: Document, meta: Meta) -> None:
@@ -164,9 +164,9 @@ class Importer:
             on_total: Callable[[int], None] | None = None) -> AddReport:
         """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again."""
         report = AddReport()
-        zotero_dirs = [p for p in paths if is_zotero_dir(os.path.expanduser(p))]
+        zotero_dirs, attachments, unreadable = read_zotero_dirs(paths)
+        report.files += [FileResult(d, "failed", reason=reason) for d, reason in unreadable]
         paths = [p for p in paths if p not in zotero_dirs]
-        attachments = [a for d in zotero_dirs for a in read_zotero(d)]
         found = list(discover(paths)) if paths else []
         if on_total:
             on_total(len(found))

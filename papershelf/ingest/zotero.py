@@ -25,11 +25,13 @@ import re
 import shutil
 import sqlite3
 import tempfile
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from ..document import parse_year
+from ..errors import IngestError
 from .metadata import Meta
 
 DB_NAME = "zotero.sqlite"
@@ -67,16 +69,22 @@ def is_zotero_dir(path: str) -> bool:
     return os.path.isfile(os.path.join(path, DB_NAME)) and os.path.isdir(os.path.join(path, "storage"))
 
 
+SNAPSHOT_TRIES = 5
+BUSY_TIMEOUT = 2.0  # seconds to wait for Zotero's lock per try
+
+
 @contextmanager
-def snapshot(db_path: str):
-    """A private read-only connection to a copy of a SQLite file Zotero may hold locked."""
+def snapshot(db_path: str, tries: int = SNAPSHOT_TRIES):
+    """A private read-only connection to a consistent copy of a SQLite file Zotero may be writing.
+
+    The SQLite backup API under a shared lock gives a consistent copy whenever Zotero lets go of
+    its lock; while it holds it (it keeps an exclusive lock while it runs) the file is copied with
+    its `-wal` or rollback `-journal`, so opening the copy replays or rolls back exactly what SQLite
+    would.  Each copy must pass `quick_check`; a torn one is retried (`tries` times, backing off),
+    then `ZoteroUnreadable` says why in one line."""
     tmp = tempfile.mkdtemp(prefix="papershelf-zotero-")
     try:
-        copy = os.path.join(tmp, os.path.basename(db_path))
-        shutil.copyfile(db_path, copy)
-        if os.path.exists(db_path + "-wal"):
-            shutil.copyfile(db_path + "-wal", copy + "-wal")
-        db = sqlite3.connect(copy)
+        db = _consistent_copy(db_path, os.path.join(tmp, os.path.basename(db_path)), tries)
         db.row_factory = sqlite3.Row
         try:
             db.execute("PRAGMA query_only = 1")
@@ -85,6 +93,66 @@ def snapshot(db_path: str):
             db.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _consistent_copy(db_path: str, copy: str, tries: int) -> sqlite3.Connection:
+    reason = "not tried"
+    for attempt in range(tries):
+        if attempt:
+            time.sleep(min(0.1 * 2 ** attempt, 2.0))
+        for name in os.listdir(os.path.dirname(copy)):
+            os.remove(os.path.join(os.path.dirname(copy), name))
+        if not os.path.isfile(db_path):
+            raise ZoteroUnreadable(f"{db_path} is not a file")
+        try:
+            try:
+                _backup(db_path, copy)
+            except sqlite3.OperationalError:  # Zotero holds its lock: copy the files, journal included
+                _copy_files(db_path, copy)
+        except sqlite3.DatabaseError as e:  # not a database at all, or damaged
+            reason = str(e)
+            continue
+        except OSError as e:
+            raise ZoteroUnreadable(f"cannot read {db_path}: {e.strerror or e}") from None
+        db = sqlite3.connect(copy)
+        try:
+            ok = db.execute("PRAGMA quick_check").fetchone()[0]
+            if ok == "ok":
+                return db
+            reason = f"damaged ({ok})"
+        except sqlite3.DatabaseError as e:
+            reason = str(e)
+        db.close()
+    raise ZoteroUnreadable(f"{db_path} cannot be read consistently after {tries} tries: {reason}")
+
+
+def _backup(db_path: str, copy: str) -> None:
+    src = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT, isolation_level=None)
+    dst = sqlite3.connect(copy)
+    try:
+        # The shared lock first, bounded by the busy timeout: Python's backup() itself would wait
+        # for a busy source forever.  Holding it, the copy is of one committed state.
+        src.execute("BEGIN")
+        src.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+
+
+def _copy_files(db_path: str, copy: str) -> None:
+    try:
+        shutil.copyfile(db_path, copy)
+        for suffix in ("-wal", "-journal"):
+            if os.path.exists(db_path + suffix):
+                shutil.copyfile(db_path + suffix, copy + suffix)
+    except FileNotFoundError:
+        pass  # a journal that went as Zotero committed: the copy is checked below
+
+
+class ZoteroUnreadable(IngestError):
+    """A Zotero data directory whose database cannot be read (torn, damaged, not Zotero's):
+    that directory's one-line failure, never the whole `add`'s."""
 
 
 _BLOCK_TAGS = frozenset({"p", "div", "br", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "blockquote", "pre"})
@@ -246,15 +314,41 @@ def read_citekeys(data_dir: str) -> dict[str, str]:
     if not os.path.isfile(path):
         return {}
     try:
-        with snapshot(path) as db:
+        with snapshot(path, tries=2) as db:
             return {r["itemKey"]: r["citationKey"] for r in db.execute("SELECT itemKey, citationKey FROM citationkey")}
-    except sqlite3.DatabaseError:
+    except (sqlite3.DatabaseError, ZoteroUnreadable):
         return {}  # another Better BibTeX layout: the `extra` field's "Citation Key:" line still counts
 
 
 def read_zotero(data_dir: str) -> list[Attachment]:
-    """Every PDF attachment of a Zotero data directory that is not in the trash."""
+    """Every PDF attachment of a Zotero data directory that is not in the trash; ZoteroUnreadable
+    (one line) when its database is damaged, torn or not Zotero's."""
     data_dir = os.path.abspath(os.path.expanduser(data_dir))
     citekeys = read_citekeys(data_dir)
     with snapshot(os.path.join(data_dir, DB_NAME)) as db:
-        return _Reader(db, data_dir, citekeys).attachments()
+        try:
+            return _Reader(db, data_dir, citekeys).attachments()
+        except sqlite3.DatabaseError as e:
+            raise ZoteroUnreadable(f"{os.path.join(data_dir, DB_NAME)} is not a readable Zotero database "
+                                   f"({e})") from None
+
+
+def read_zotero_dirs(paths: list[str]) -> tuple[list[str], list[Attachment], list[tuple[str, str]]]:
+    """The Zotero data directories among `paths`, their attachments, and (directory, reason) for
+    each one that cannot be read — a folder holding zotero.sqlite without storage/ included, which
+    is not indexed as plain files either."""
+    dirs, attachments, failed = [], [], []
+    for p in paths:
+        d = os.path.expanduser(p)
+        if not os.path.lexists(os.path.join(d, DB_NAME)):
+            continue
+        dirs.append(p)
+        if not os.path.isdir(os.path.join(d, "storage")):
+            failed.append((p, "looks like a Zotero data directory (zotero.sqlite) but has no storage/ folder; "
+                              "add the folder holding both, or an export"))
+            continue
+        try:
+            attachments += read_zotero(d)
+        except IngestError as e:
+            failed.append((p, str(e)))
+    return dirs, attachments, failed

@@ -1,4 +1,4 @@
-"""Reranking through a server the user already runs (off unless `rerank_url` is set).
+"""Reranking through a server the user already runs (off unless the user configured one).
 
 Two request shapes are common, and one POST tells them apart by the answer:
 
@@ -15,9 +15,18 @@ score every text — raises RerankFailed, and search keeps its fused order with 
 from __future__ import annotations
 
 import json
+import threading
 import urllib.error
 import urllib.request
+from dataclasses import dataclass, replace
 from typing import Any
+
+from .options import SearchOptions
+
+# Reranks waiting on the server at once, per process.  A hung rerank server then holds at most
+# this many of `serve`'s worker threads; further searches skip reranking at once, with a notice.
+MAX_CONCURRENT = 4
+_in_flight = threading.BoundedSemaphore(MAX_CONCURRENT)
 
 
 class RerankFailed(Exception):
@@ -60,5 +69,33 @@ def rerank(url: str, query: str, texts: list[str], timeout: float = 10.0) -> lis
     """The server's score for each text (higher is better), in the texts' order."""
     if not texts:
         return []
-    body = {"query": query, "texts": texts, "documents": texts, "top_n": len(texts)}
-    return _scores(_post(url, body, timeout), len(texts))
+    if not _in_flight.acquire(blocking=False):
+        raise RerankFailed(f"{MAX_CONCURRENT} reranks already waiting on {url}")
+    try:
+        body = {"query": query, "texts": texts, "documents": texts, "top_n": len(texts)}
+        return _scores(_post(url, body, timeout), len(texts))
+    finally:
+        _in_flight.release()
+
+
+@dataclass(frozen=True)
+class Reranker:
+    """The user's rerank server: configuration (`serve`/`mcp`/`search --rerank-url`, or
+    PAPERSHELF_RERANK_URL), never a parameter of an HTTP or MCP request — a request that could
+    name the URL could make the server POST the library's text anywhere (RELIABILITY.md)."""
+
+    url: str
+    top: int = 20
+    timeout: float = 10.0
+
+    def apply(self, opts: SearchOptions) -> SearchOptions:
+        """`opts` reranked by this server (checked like the CLI's options)."""
+        return replace(opts, rerank_url=self.url, rerank_top=self.top, rerank_timeout=self.timeout).validate()
+
+    @classmethod
+    def configured(cls, url: str | None, top: int = 20, timeout: float = 10.0) -> Reranker | None:
+        """The reranker a command was started with, checked at once (None when no URL is set)."""
+        if not url:
+            return None
+        SearchOptions(rerank_url=url, rerank_top=top, rerank_timeout=timeout).validate()
+        return cls(url, top, timeout)

@@ -8,7 +8,9 @@ of each paper that is complete in the source are copied with their build state
 — nothing is re-embedded, and the copy's pending predicate agrees with the
 source's.  A paper pending in the source is copied without vectors and stays
 pending, so `embed` on the copy does exactly the work the source still owed.
-The destination must be empty: a migration never merges two libraries.
+The destination must be empty: a migration never merges two libraries.  While it runs the
+destination carries a `migrate.partial` mark (`verify` reports it: a copy cut short is not a
+library that holds what it says); rerunning the same migration starts that copy over.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from ..models import UNIT_KINDS, Space, VectorRow
 from . import Store, open_store
 
 COPIED_SETTINGS = ("embed.spec",)
+PARTIAL = "migrate.partial"  # set on the destination while a migration runs: the source's location
 
 
 @dataclass
@@ -94,8 +97,8 @@ def migrate_stores(src: Store, dst: Store, progress: Callable[[str], None] | Non
     marked complete (in the source's order, so search answers from the same space), then the
     papers still owed work follow, pending as they were.
     """
-    if dst.count_papers():
-        raise BadArgument(f"{dst.location} already holds papers: migrate into an empty library")
+    _start_clean(src, dst)
+    dst.set_setting(PARTIAL, src.location)  # until the end: a copy cut short says so, and a rerun starts over
     report = MigrateReport(src.location, dst.location)
     spaces = sorted(src.spaces(), key=lambda s: (s.completed_at is not None, s.completed_at or 0, s.id))
     targets = {s.id: dst.ensure_space(s.fingerprint, s.provider, s.model, s.dimension, s.text_format,
@@ -112,7 +115,19 @@ def migrate_stores(src: Store, dst: Store, progress: Callable[[str], None] | Non
             dst.record_embed_failure(targets[s.id].id, failure.paper_id, failure.reason)
         report.pending[targets[s.id].id] = len(dst.pending(targets[s.id].id))
     _copy_settings(src, dst, {sid: t.id for sid, t in targets.items()})
+    dst.set_setting(PARTIAL, "")
     return report
+
+
+def _start_clean(src: Store, dst: Store) -> None:
+    """The destination must be empty — or what a cut-short migration from this same source left,
+    which is removed so the rerun copies everything again (a copy never merges two libraries)."""
+    if not dst.count_papers():
+        return
+    if dst.get_setting(PARTIAL) != src.location:
+        raise BadArgument(f"{dst.location} already holds papers: migrate into an empty library")
+    for paper_id in dst.paper_ids():
+        dst.remove_paper(paper_id)
 
 
 def _copy_settings(src: Store, dst: Store, space_ids: dict[int, int]) -> None:

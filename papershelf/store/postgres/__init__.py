@@ -10,14 +10,18 @@ the schema in `schema.py`; the SQL it shares with SQLite is `store/sql/`.
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from contextlib import contextmanager
 
-from ...errors import LibraryFileError, ReadOnlyLibrary, StorageError
+from ...errors import ConnectionLost, LibraryFileError, ReadOnlyLibrary, StorageError
 from ..sql import PostgresDialect
 from .papers import PgPapers
 from .schema import MIGRATION_LOCK, MIGRATIONS
 from .vectors import PgVectors
+
+RECONNECT_TRIES = int(os.environ.get("PAPERSHELF_PG_RECONNECT_TRIES", "5"))
 
 
 def _connect(url: str):
@@ -122,23 +126,67 @@ class PostgresStore(PgVectors, PgPapers):
     @contextmanager
     def transaction(self):
         """One transaction; a server that refuses the write (a read-only replica or role, a full
-        disk) raises the same one-line errors as the SQLite backend, after the rollback."""
+        disk) raises the same one-line errors as the SQLite backend, after the rollback.  A lost
+        connection is `ConnectionLost` (nothing of the transaction was committed); the next call
+        reconnects."""
+        import psycopg
         import psycopg.errors as pe
 
         try:
-            with self._lock, self.db.transaction():
-                yield self.db
+            with self._lock:
+                self._ensure_connected()
+                with self.db.transaction():
+                    yield self.db
         except (pe.ReadOnlySqlTransaction, pe.InsufficientPrivilege) as e:
             raise ReadOnlyLibrary(f"{_redact(self.location)} is read-only ({_first_line(e)}): "
                                   "this command needs to write to it") from None
         except (pe.DiskFull, pe.IoError) as e:
             raise StorageError(f"disk full or not writable: {_redact(self.location)} ({_first_line(e)}); "
                                "the last change was rolled back, the library is intact") from None
+        except (psycopg.OperationalError, psycopg.InterfaceError) as e:
+            raise ConnectionLost(f"lost the connection to the PostgreSQL library {_redact(self.location)} "
+                                 f"({_first_line(e)}); the change in progress was not committed and the library "
+                                 "is intact: run the command again") from None
 
     def query(self, sql: str, params=None) -> list[dict]:
+        """A read; a connection lost since the last call (a server restart) is re-opened and the
+        read tried once more, so long-running readers (`serve`, `mcp`) recover by themselves."""
+        import psycopg
+
         with self._lock:
-            cur = self.db.execute(sql, params)
-            return cur.fetchall() if cur.description else []
+            for attempt in (1, 2):
+                try:
+                    self._ensure_connected()
+                    cur = self.db.execute(sql, params)
+                    return cur.fetchall() if cur.description else []
+                except (psycopg.OperationalError, psycopg.InterfaceError) as e:
+                    if attempt == 2 or not self.db.broken and not self.db.closed:
+                        raise ConnectionLost(f"the PostgreSQL library {_redact(self.location)} failed a read "
+                                             f"({_first_line(e)})") from None
+        raise AssertionError("unreachable")
+
+    def _ensure_connected(self) -> None:
+        """Re-open a lost connection with bounded retries (`RECONNECT_TRIES`, backing off to ~4 s
+        in all): a server restarting comes back within them; a server gone is one line."""
+        if not (self.db.closed or self.db.broken):
+            return
+        self.db.close()
+        last: Exception | None = None
+        for attempt in range(RECONNECT_TRIES):
+            if attempt:
+                time.sleep(min(0.25 * 2 ** (attempt - 1), 2.0))
+            try:
+                db = _connect(self.location)
+            except LibraryFileError as e:
+                last = e
+                continue
+            from pgvector.psycopg import register_vector
+
+            register_vector(db)
+            self.db = db
+            return
+        raise ConnectionLost(f"lost the connection to the PostgreSQL library and could not reconnect after "
+                             f"{RECONNECT_TRIES} tries: {last}")
 
     def close(self) -> None:
         self.db.close()

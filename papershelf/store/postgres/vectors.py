@@ -256,6 +256,24 @@ class PgVectors(SqlEmbeddings):
                 return LockHolder(r["pid"], r["host"], r["started_at"], True)
         return None
 
+    def live_claims(self, space_id: int, paper_ids: list[str]) -> dict[str, bool]:
+        """The papers among `paper_ids` another builder holds a live claim on: True when that builder
+        is another process on this host (its death is seen at once, so it is worth waiting for),
+        False otherwise."""
+        if not paper_ids:
+            return {}
+        now, out = time.time(), {}
+        for r in self.query("SELECT paper_id, token, pid, host, expires_at FROM embed_claims WHERE space_id=%s "
+                            "AND paper_id = ANY(%s)", (space_id, paper_ids)):
+            if r["token"] == self.token or r["expires_at"] <= now:
+                continue
+            if r["host"] == self.host:
+                if pid_alive(r["pid"]):  # worth waiting for, unless it is this very process
+                    out[r["paper_id"]] = r["pid"] != os.getpid()
+            else:
+                out[r["paper_id"]] = False
+        return out
+
     def claim(self, space_id: int, paper_id: str, force: bool = False) -> bool:
         """Take a paper to build: granted when nobody else holds a live claim on it and (unless
         `force`) it is still pending.  The claim lasts `lease_seconds`, or until written."""

@@ -26,7 +26,7 @@ import urllib.parse
 from contextlib import contextmanager
 
 from ...errors import LibraryFileError, PapershelfError, ReadOnlyLibrary, StorageError
-from ...models import Filters, LexicalHit, Manifest, Paper
+from ...models import Filters, IndexCheck, LexicalHit, Manifest, Paper
 from ...units import Unit
 from ..sql import Dialect, SqlPapers
 from .migrations import APPLICATION_ID, MIGRATIONS
@@ -217,6 +217,15 @@ class SQLiteStore(VectorTables, SqlPapers):
         db.execute(
             "INSERT INTO search_fts(search_fts, rowid, title, heading, body) "
             "SELECT 'delete', rowid, title, heading, body FROM search_docs WHERE paper_id=?", (paper_id,))
+
+    def verify_index(self) -> IndexCheck:
+        """SQLite's own quick check first: in a damaged file the other checks cannot run, and the
+        damage is the report (`database: …`)."""
+        try:
+            damage = [f"database: {r[0]}" for r in self.query("PRAGMA quick_check") if r[0] != "ok"]
+        except sqlite3.DatabaseError as e:
+            damage = [f"database: {e}"]
+        return IndexCheck(False, damage[:100]) if damage else super().verify_index()
 
     def _lexical_problems(self) -> list[str]:
         """FTS5's own integrity check (SQLite's quick check on a read-only file: FTS5's is an INSERT)."""

@@ -152,6 +152,9 @@ class VectorTables(SqlEmbeddings):
         """Every paper is this builder's: the build lock already keeps other builders out."""
         return True
 
+    def live_claims(self, space_id: int, paper_ids: list[str]) -> dict[str, bool]:
+        return {}  # no other builder can hold one
+
     def acquire_lock(self, name: str = "embed") -> None:
         """Take the build lock, or raise BuildLocked naming the live holder.
 
