@@ -15,6 +15,7 @@ import yaml
 
 from ..document import Block, Document, parse_year
 from .captions import CAPTION_RE, SECTION_NAMES
+from .structured_references import markdown_references
 
 _FRONT_MATTER = re.compile(r"\A\s*---\s*\n(.*?)\n(?:---|\.\.\.)\s*(?:\n|\Z)", re.S)
 _ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -263,4 +264,5 @@ def parse_markdown(text: str) -> Document:
         builder.feed(raw)
     builder.flush()
     doc.blocks = _title_and_levels(doc, builder.blocks)
+    doc.references = markdown_references(body)
     return doc
