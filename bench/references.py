@@ -25,9 +25,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from papershelf import ingest  # noqa: E402
-from papershelf.ingest.metadata import normalized_title  # noqa: E402
-from papershelf.works import surname  # noqa: E402
+from papershelf import ingest
+from papershelf.ingest.metadata import normalized_title
+from papershelf.works import surname
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "..", "shared", "data")

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from . import ingest, works
+from . import citations, ingest, works
 from .embed.base import ProviderSpec, validate
 from .embed.windows import cut, token_counter
 from .errors import AmbiguousPaper, BadArgument, IngestError, NotFound, PapershelfError, VectorUnavailable
@@ -182,7 +182,7 @@ class Library:
         if meta is not None:
             paper.tags, paper.collections = meta.tags, meta.collections
             paper.zotero_attachment = meta.attachment_key
-        self.store.write_paper(paper, units, make_manifest(units))
+        self.store.write_paper(paper, units, make_manifest(units), doc.references)
         self.store.save_source(source)
         if meta is not None:
             self.store.remember_metadata(path, json.dumps({"meta": meta.__dict__, "paper_id": paper_id}))
@@ -325,7 +325,7 @@ class Library:
     def add_document(self, paper: Paper, doc) -> list[Unit]:
         """Add a parsed document directly (benchmarks and importers that have no file)."""
         units = build_units(doc, paper.id)
-        self.store.write_paper(paper, units, make_manifest(units))
+        self.store.write_paper(paper, units, make_manifest(units), doc.references)
         return units
 
     def remove(self, paper_id: str) -> str:
@@ -374,7 +374,16 @@ class Library:
                               u.indexable, u.veto_reason, u.nearby_body_text, u.table_text)
                    for u in units if u.kind == "object"]
         sources = sorted(self.store.sources(paper.id), key=lambda s: not s.provides)
-        return PaperView(paper, self.store.manifest(paper.id), sections, objects, sources)
+        return PaperView(paper, self.store.manifest(paper.id), sections, objects, sources,
+                         citations.counts(self.store, paper.id))
+
+    def references(self, paper_id: str) -> citations.ReferenceList:
+        """The paper's reference list, each entry with the library paper it names (citations.py)."""
+        return citations.references(self.store, self.resolve_paper(paper_id))
+
+    def cited_by(self, paper_id: str) -> citations.CitedBy:
+        """The library papers whose reference lists name this paper (citations.py)."""
+        return citations.cited_by(self.store, self.resolve_paper(paper_id))
 
     def paper(self, paper_id: str) -> Paper:
         """One paper's record (servers use its source_path to serve the PDF itself)."""
@@ -528,6 +537,11 @@ class Library:
         if opts.filters.papers:  # ids, prefixes, citekeys or DOIs -> ids (the caller's options untouched)
             papers = [self.resolve_paper(p) for p in opts.filters.papers]
             opts = dataclasses.replace(opts, filters=dataclasses.replace(opts.filters, papers=papers))
+        if opts.filters.cites or opts.filters.cited_by:  # the citation graph -> the papers searched
+            f = opts.filters
+            scope = citations.citation_scope(self.store, f.cites and self.resolve_paper(f.cites),
+                                             f.cited_by and self.resolve_paper(f.cited_by))
+            opts = dataclasses.replace(opts, filters=dataclasses.replace(f, citation_scope=scope))
         # One space per search: the vectors and the passages cut for snippets both come from it.
         if space_id is None:
             space = self.store.active_space() if opts.mode != "lexical" else None

@@ -158,10 +158,16 @@ class Filters:
     # carrying every one of `tags` (as selecting several tags in Zotero does); case-insensitive.
     collections: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
+    # The citation graph: papers citing `cites`, papers `cited_by` cites (ids as the user gave them).
+    # The Library resolves them into `citation_scope`, the paper ids the backends restrict to
+    # (an empty list: no paper qualifies).
+    cites: str | None = None
+    cited_by: str | None = None
+    citation_scope: list[str] | None = None
 
     def is_empty(self) -> bool:
         return not (self.papers or self.sources or self.object_kind or self.collections or self.tags
-                    or self.year_min is not None or self.year_max is not None)
+                    or self.year_min is not None or self.year_max is not None or self.citation_scope is not None)
 
     @property
     def has_labels(self) -> bool:
@@ -554,12 +560,13 @@ class PaperView:
     sections: list[SectionView]
     objects: list[ObjectView]
     sources: list[PaperSource] = field(default_factory=list)  # every file of this work, the provider first
+    citations: dict[str, int] | None = None  # references / of them in the library / cited by (citations.py)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "paper", **self.paper.to_dict(),
                 "manifest": self.manifest.to_dict() if self.manifest else None,
                 "sections": [s.to_dict() for s in self.sections], "objects": [o.to_dict() for o in self.objects],
-                "sources": [s.to_dict() for s in self.sources]}
+                "sources": [s.to_dict() for s in self.sources], "citations": self.citations}
 
 
 @dataclass

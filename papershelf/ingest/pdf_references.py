@@ -37,7 +37,9 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Refer
         entries = numbered
     else:
         entries = _split_by_layout(runs)
-    return [parse_reference(_join(e.split("\n")), i) for i, e in enumerate(entries, start=1) if e.strip()]
+    vocabulary = {w.lower() for column in columns for ln in column for w in _WORD.findall(ln.text)}
+    return [parse_reference(_join(e.split("\n"), vocabulary), i) for i, e in enumerate(entries, start=1)
+            if e.strip()]
 
 
 def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> list[list[Line]]:
@@ -105,16 +107,33 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
     return entries
 
 
-def _join(lines: list[str]) -> str:
-    """Lines of one entry as one string; a word hyphenated at a line end is whole again."""
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_SUFFIX = re.compile(r"^(?:tion|sion|ing|ment|ness|ity|ities|ies|ed|er|ers|est|al|ally|ive|ance|ence|able|ible|ical|ism|"
+                     r"ist|ous|ure|ly|ated|ation|ations|ize|ized|ise|ised|ic|ics|ary|ory|ent|ant|ial|ian)\b")
+
+
+def _join(lines: list[str], vocabulary: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+    """Lines of one entry as one string.  A word broken at a line end is joined again, keeping the
+    hyphen of a compound ("Citation-informed"): the paper's own words decide when they hold either
+    form, else a second part that is a suffix ("-tion", "-ing") marks a broken word."""
     out = ""
     for text in (t.strip() for t in lines):
         if not out:
             out = text
         elif out[-1:] in ("\ufffe", "\x02", "\u00ad") and text[:1].islower():
-            out = out[:-1] + text
+            out = out[:-1] + ("-" if _compound(out[:-1], text, vocabulary) else "") + text
         elif out.endswith("-") and text[:1].islower():
             out += text
         else:
             out += " " + text
     return out
+
+
+def _compound(before: str, after: str, vocabulary: set[str]) -> bool:
+    left = (_WORD.findall(before) or [""])[-1].lower()
+    right = (_WORD.findall(after) or [""])[0].lower()
+    if left + right in vocabulary:
+        return False
+    if f"{left}-{right}" in vocabulary:
+        return True
+    return len(left) >= 3 and not _SUFFIX.match(right)

@@ -29,6 +29,7 @@ _ARXIV = re.compile(r"(?:arxiv[:\s]*(?:preprint\s*)?(?:arxiv:)?\s*|abs/|arxiv\.o
                     r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.IGNORECASE)
 # The year that closes an author list: "2019." "2019a," "(2019)" "(2019b)." "(2019, May)"
 _AUTHOR_YEAR = re.compile(r"(?:^|[\s.,])\(?((?:1[89]|20)\d\d)[a-z]?(?:,\s*[A-Z][a-z]+\.?(?:\s+\d{1,2})?)?(?:\)[.,:;]?|[.,:;])\s")
+_COLON_AUTHORS = re.compile(r"^([^:]{2,600}?(?:\b[A-Z]{1,3}\.?|\bet al\.?)):\s+")
 _QUOTED = re.compile(r"[\"“”]\s*(.+?)\s*[,.]?\s*[\"”]")
 _SENTENCE_END = re.compile(r"(?<=[^\s.])\.\s+(?=[A-Z0-9\"“(\[])|(?<=[a-z]{4})\.\s+(?=[a-z])")
 _INITIALS_ONLY = re.compile(r"^(?:[A-Z]\.?[\s\-]*){1,4}$")
@@ -80,6 +81,9 @@ def _author_part(body: str) -> tuple[str, str, bool]:
     m = _AUTHOR_YEAR.search(body)
     if m and _looks_like_names(body[:m.start()]):
         return body[:m.start()].strip(" .,(").strip(), body[m.end():].strip(), False
+    c = _COLON_AUTHORS.match(body)
+    if c and _looks_like_names(c.group(1)):  # "Nassar, A., Lysak, M.: Title" (LNCS), "Smith J, Doe A: Title" (BMC)
+        return c.group(1).strip(" ,"), body[c.end():].strip(), False
     q = _QUOTED.search(body)
     if q and q.start() > 0:
         return body[:q.start()].strip(" ,."), body[q.start():], False

@@ -23,6 +23,7 @@ import time
 import urllib.parse
 from contextlib import contextmanager
 
+from ..document import Reference
 from ..errors import LibraryFileError, PapershelfError, ReadOnlyLibrary, StorageError
 from ..models import (
     UNIT_KINDS,
@@ -54,6 +55,7 @@ from .common import (
     year_bounds,
 )
 from .migrations import APPLICATION_ID, MIGRATIONS
+from .reference_rows import REFERENCE_COLUMNS, reference_from_row, reference_rows
 from .vectors import VectorTables
 
 _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
@@ -291,7 +293,7 @@ class SQLiteStore(VectorTables):
         for kind in UNIT_KINDS:
             db.execute(f"DELETE FROM {kind.table} WHERE paper_id=?", (paper_id,))
         db.execute("DELETE FROM manifests WHERE paper_id=?", (paper_id,))
-        for table in ("paper_tags", "paper_collections", "paper_zotero"):
+        for table in ("paper_tags", "paper_collections", "paper_zotero", "paper_references"):
             db.execute(f"DELETE FROM {table} WHERE paper_id=?", (paper_id,))
         if not keep_paper:
             db.execute("DELETE FROM papers WHERE id=?", (paper_id,))
@@ -305,8 +307,9 @@ class SQLiteStore(VectorTables):
         if paper.zotero_attachment:
             db.execute("INSERT INTO paper_zotero VALUES (?, ?)", (paper.id, paper.zotero_attachment))
 
-    def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest) -> None:
-        """Replace a paper, its units, manifest and index rows in one transaction.
+    def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest,
+                    references: list[Reference] | None = None) -> None:
+        """Replace a paper, its units, manifest, index rows and reference list in one transaction.
 
         Vectors are not touched: the manifest hashes now differ from the build
         state, which is exactly what makes the paper pending for `embed`.
@@ -349,8 +352,24 @@ class SQLiteStore(VectorTables):
                            (cur.lastrowid, title, u.heading(), u.search_text()))
             m_cols, m_values = manifest_row(paper.id, manifest, now)
             db.execute(f"INSERT INTO manifests({', '.join(m_cols)}) VALUES ({placeholders(len(m_cols))})", m_values)
+            db.executemany(f"INSERT INTO paper_references({', '.join(REFERENCE_COLUMNS)}) "
+                           f"VALUES ({placeholders(len(REFERENCE_COLUMNS))})", reference_rows(paper.id, references or []))
             if paper.source_path:
                 db.execute("DELETE FROM ingest_failures WHERE source_path=?", (paper.source_path,))
+
+    def reference_list(self, paper_id: str) -> list[Reference]:
+        return [reference_from_row(r) for r in
+                self.query("SELECT * FROM paper_references WHERE paper_id=? ORDER BY n", (paper_id,))]
+
+    def references_to(self, dois: list[str], arxiv_ids: list[str], title_keys: list[str]) -> list[tuple[str, Reference]]:
+        """(citing paper id, entry) for every entry with one of these keys."""
+        where = " OR ".join(f"{col} IN ({placeholders(len(vals))})" for col, vals in
+                            (("doi", dois), ("arxiv_id", arxiv_ids), ("title_key", title_keys)) if vals)
+        if not where:
+            return []
+        rows = self.query(f"SELECT * FROM paper_references WHERE {where} ORDER BY paper_id, n",
+                          [*dois, *arxiv_ids, *title_keys])
+        return [(r["paper_id"], reference_from_row(r)) for r in rows]
 
     def remove_paper(self, paper_id: str) -> bool:
         """Remove a paper and everything derived from it (vectors in every space too)."""
@@ -448,6 +467,10 @@ class SQLiteStore(VectorTables):
         if filters.papers:
             clauses.append(f"{alias}.paper_id IN ({placeholders(len(filters.papers))})")
             params += filters.papers
+        if filters.citation_scope is not None:
+            scope = filters.citation_scope
+            clauses.append(f"{alias}.paper_id IN ({placeholders(len(scope))})" if scope else "0")
+            params += scope
         if filters.sources:
             clauses.append(f"{alias}.source IN ({placeholders(len(filters.sources))})")
             params += filters.sources

@@ -11,6 +11,7 @@ import time
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
+from ...document import Reference
 from ...models import (
     UNIT_KINDS,
     Filters,
@@ -38,6 +39,7 @@ from ..common import (
     unit_from_row,
     year_bounds,
 )
+from ..reference_rows import REFERENCE_COLUMNS, reference_from_row, reference_rows
 from .tsquery import CONFIG, query_words, tsquery_sql
 
 # The weighted document a unit is found by: the same three columns FTS5 indexes.
@@ -62,6 +64,9 @@ def filter_sql(filters: Filters, alias: str) -> tuple[str, list]:
     if filters.papers:
         clauses.append(f"{alias}.paper_id = ANY(%s)")
         params.append(list(filters.papers))
+    if filters.citation_scope is not None:
+        clauses.append(f"{alias}.paper_id = ANY(%s)")
+        params.append(list(filters.citation_scope))
     if filters.sources:
         clauses.append(f"{alias}.source = ANY(%s)")
         params.append(list(filters.sources))
@@ -211,7 +216,7 @@ class PgPapers(PgConnection):
         for kind in UNIT_KINDS:
             db.execute(f"DELETE FROM {kind.table} WHERE paper_id=%s", (paper_id,))
         db.execute("DELETE FROM manifests WHERE paper_id=%s", (paper_id,))
-        for table in ("paper_tags", "paper_collections", "paper_zotero"):
+        for table in ("paper_tags", "paper_collections", "paper_zotero", "paper_references"):
             db.execute(f"DELETE FROM {table} WHERE paper_id=%s", (paper_id,))
         if not keep_paper:
             db.execute("DELETE FROM papers WHERE id=%s", (paper_id,))
@@ -271,9 +276,10 @@ class PgPapers(PgConnection):
                     "INSERT INTO search_docs(unit_id, paper_id, source, object_kind, title, heading, body, tsv) "
                     f"VALUES (%s, %s, %s, %s, %s, %s, %s, {TSV_SQL})", [d + d[4:] for d in docs])
 
-    def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest) -> None:
-        """Replace a paper, its units, manifest and index rows in one transaction (vectors untouched:
-        the changed manifest hashes make the paper pending)."""
+    def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest,
+                    references: list[Reference] | None = None) -> None:
+        """Replace a paper, its units, manifest, index rows and reference list in one transaction
+        (vectors untouched: the changed manifest hashes make the paper pending)."""
         now = time.time()
         with self.transaction() as db:
             if paper.source_path:
@@ -287,8 +293,24 @@ class PgPapers(PgConnection):
             self._insert_units(db, paper, units)
             cols, values = manifest_row(paper.id, manifest, now)
             db.execute(f"INSERT INTO manifests({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})", values)
+            if references:
+                with db.cursor() as cur:
+                    cur.executemany(f"INSERT INTO paper_references({', '.join(REFERENCE_COLUMNS)}) "
+                                    f"VALUES ({', '.join(['%s'] * len(REFERENCE_COLUMNS))})",
+                                    reference_rows(paper.id, references, clean))
             if paper.source_path:
                 db.execute("DELETE FROM ingest_failures WHERE source_path=%s", (clean(paper.source_path),))
+
+    def reference_list(self, paper_id: str) -> list[Reference]:
+        return [reference_from_row(r) for r in
+                self.query("SELECT * FROM paper_references WHERE paper_id=%s ORDER BY n", (paper_id,))]
+
+    def references_to(self, dois: list[str], arxiv_ids: list[str], title_keys: list[str]) -> list[tuple[str, Reference]]:
+        """(citing paper id, entry) for every entry with one of these keys."""
+        rows = self.query("SELECT * FROM paper_references WHERE doi = ANY(%s) OR arxiv_id = ANY(%s) "
+                          "OR title_key = ANY(%s) ORDER BY paper_id COLLATE \"C\", n",
+                          (list(dois), list(arxiv_ids), list(title_keys)))
+        return [(r["paper_id"], reference_from_row(r)) for r in rows]
 
     def remove_paper(self, paper_id: str) -> bool:
         with self.transaction() as db:
