@@ -13,14 +13,14 @@ from collections.abc import Iterable
 import bibtexparser
 from bibtexparser.model import Entry, Field
 
-from .document import Bibliographic
+from .document import Bibliographic, Reference
 from .ingest.metadata import normalized_title
 from .works import surname
 
 _STOP = {"a", "an", "the", "on", "of", "in", "for", "and", "to", "with", "from", "towards", "toward"}
 
 
-def _key(b: Bibliographic, taken: set[str]) -> str:
+def _key(b: Bibliographic | Reference, taken: set[str]) -> str:
     first = surname(b.authors[0]) if b.authors else "anon"
     word = next((w for w in normalized_title(b.title).split() if w not in _STOP), "")
     base = re.sub(r"[^a-z0-9]", "", f"{first}{b.year or ''}{word}") or "ref"
@@ -49,7 +49,7 @@ def _braced(text: str) -> str:
     return re.sub(r"\b([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)\b", r"{\1}", text)
 
 
-def entry(b: Bibliographic, taken: set[str], note: str | None = None) -> Entry:
+def entry(b: Bibliographic | Reference, taken: set[str], note: str | None = None) -> Entry:
     kind, venue_field = _type(b.venue, b.arxiv_id)
     fields = [Field("author", " and ".join(b.authors))] if b.authors else []
     if b.title:
@@ -61,10 +61,10 @@ def entry(b: Bibliographic, taken: set[str], note: str | None = None) -> Entry:
             fields.append(Field(name, str(value)))
     if b.arxiv_id:
         fields.append(Field("archiveprefix", "arXiv"))
-    return Entry(kind, b.citekey or _key(b, taken), fields)
+    return Entry(kind, getattr(b, "citekey", None) or _key(b, taken), fields)
 
 
-def bibtex(items: Iterable[tuple[Bibliographic, str | None]]) -> str:
+def bibtex(items: Iterable[tuple[Bibliographic | Reference, str | None]]) -> str:
     """One BibTeX string for (record, note) pairs; a record with a citekey keeps it."""
     lib = bibtexparser.Library()
     taken: set[str] = set()

@@ -108,8 +108,8 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
 
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
-_SUFFIX = re.compile(r"^(?:tion|sion|ing|ment|ness|ity|ities|ies|ed|er|ers|est|al|ally|ive|ance|ence|able|ible|ical|ism|"
-                     r"ist|ous|ure|ly|ated|ation|ations|ize|ized|ise|ised|ic|ics|ary|ory|ent|ant|ial|ian)\b")
+_SUFFIX = re.compile(r"^(?:tion|sion|ing|ment|ness|ity|ities|ies|ed|er|ers|est|al|ally|ive|ance|ence|able|ible|"
+                     r"ical|ism|ist|ous|ure|ly|ated|ation|ations|ize|ized|ise|ised|ic|ics|ary|ory|ent|ant|ial|ian)\b")
 
 
 def _join(lines: list[str], vocabulary: set[str] = frozenset()) -> str:  # type: ignore[assignment]

@@ -28,16 +28,18 @@ _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
 _ARXIV = re.compile(r"(?:arxiv[:\s]*(?:preprint\s*)?(?:arxiv:)?\s*|abs/|arxiv\.org/(?:abs|pdf)/)"
                     r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.IGNORECASE)
 # The year that closes an author list: "2019." "2019a," "(2019)" "(2019b)." "(2019, May)"
-_AUTHOR_YEAR = re.compile(r"(?:^|[\s.,])\(?((?:1[89]|20)\d\d)[a-z]?(?:,\s*[A-Z][a-z]+\.?(?:\s+\d{1,2})?)?(?:\)[.,:;]?|[.,:;])\s")
+_AUTHOR_YEAR = re.compile(r"(?:^|[\s.,])\(?((?:1[89]|20)\d\d)[a-z]?(?:,\s*[A-Z][a-z]+\.?(?:\s+\d{1,2})?)?"
+                          r"(?:\)[.,:;]?|[.,:;])\s")
 _COLON_AUTHORS = re.compile(r"^([^:]{2,600}?(?:\b[A-Z]{1,3}\.?|\bet al\.?)):\s+")
 _QUOTED = re.compile(r"[\"“”]\s*(.+?)\s*[,.]?\s*[\"”]")
 _SENTENCE_END = re.compile(r"(?<=[^\s.])\.\s+(?=[A-Z0-9\"“(\[])|(?<=[a-z]{4})\.\s+(?=[a-z])")
 _INITIALS_ONLY = re.compile(r"^(?:[A-Z]\.?[\s\-]*){1,4}$")
 _INITIAL = re.compile(r"^\(?(?:[A-Z]\.-?)*[A-Z]$")
-_ABBREVIATION = re.compile(r"(?:proc|conf|trans|natl|acad|intl|univ|dept|symp|assoc|comput|ling|sci|eng|appl|phys|chem|biol)$",
-                           re.IGNORECASE)
+_ABBREVIATION = re.compile(r"(?:proc|conf|trans|natl|acad|intl|univ|dept|symp|assoc|comput|ling|sci|eng|appl|phys|"
+                           r"chem|biol)$", re.IGNORECASE)
 _PARTICLES = r"(?:van|von|de|der|den|del|da|di|du|dos|la|le|y|bin|al|II|III|IV|Jr\.?|Sr\.?)"
-_PERSON = re.compile(r"^(?:[A-Z][^\s,;:()\d]*|" + _PARTICLES + r")(?:[\s\-]+(?:[A-Z][^\s,;:()\d]*|" + _PARTICLES + r"))*$")
+_NAME_WORD = r"(?:[A-Z][^\s,;:()\d]*|" + _PARTICLES + ")"
+_PERSON = re.compile(rf"^{_NAME_WORD}(?:[\s\-]+{_NAME_WORD})*$")
 _VANCOUVER_NAME = r"[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?\s[A-Z]{1,3}"
 _VANCOUVER = re.compile(rf"^(?:{_VANCOUVER_NAME},\s*)+{_VANCOUVER_NAME}(?:,?\s*et al)?$")  # two names at least
 _SPLIT_AUTHORS = re.compile(r"\s*(?:;|,\s*(?:and|&)\s+|,|\band\b|&)\s*")
@@ -143,7 +145,7 @@ def split_authors(text: str) -> list[str]:
     text = re.sub(r"\bet\s+al\.?|\(eds?\.?\)|\beds?\.|\[\w+\]", "", text).strip(" ,.")
     names: list[str] = []
     for part in _SPLIT_AUTHORS.split(text):
-        part = re.sub(r"\s+(?:II|III|IV|Jr\.?|Sr\.?)$", "", part.strip(" .,"))  # "Bommarito II": the surname is Bommarito
+        part = re.sub(r"\s+(?:II|III|IV|Jr\.?|Sr\.?)$", "", part.strip(" .,"))  # "Bommarito II": Bommarito
         if not part:
             continue
         if _INITIALS_ONLY.match(part) and names and "," not in names[-1]:

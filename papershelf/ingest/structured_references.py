@@ -15,6 +15,7 @@ from ..document import Reference, parse_year
 from .references import clean_entry, entry_label, parse_reference
 
 _TEI = "{http://www.tei-c.org/ns/1.0}"
+_CITATION_TAGS = ("element-citation", "mixed-citation", "citation", "nlm-citation")
 _MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _MD_ITEM = re.compile(r"^\s{0,3}(?:[-*+]\s+|\d{1,4}[.)]\s+(?=\S))")
 _REFS_NAME = re.compile(r"^(?:[\dIVX]+\.?\s*)?(references|bibliography|works cited|literature cited|"
@@ -42,7 +43,7 @@ def _written_out(authors: list[str], year: int | None, title: str | None, venue:
 def jats_references(root) -> list[Reference]:
     out: list[Reference] = []
     for ref in root.iter("ref"):
-        cit = next((c for c in ref if c.tag in ("element-citation", "mixed-citation", "citation", "nlm-citation")), None)
+        cit = next((c for c in ref if c.tag in _CITATION_TAGS), None)
         if cit is None:
             continue
         authors = [", ".join(p for p in (_text(n.find("surname")), _text(n.find("given-names"))) if p)
@@ -94,8 +95,7 @@ def s2orc_references(entries: dict) -> list[Reference]:
         e = entries[key]
         if not isinstance(e, dict):
             continue
-        authors = [", ".join(x for x in (a.get("last", ""), " ".join([a.get("first", ""), *a.get("middle", [])]).strip())
-                             if x) for a in e.get("authors") or [] if isinstance(a, dict)]
+        authors = [_s2orc_name(a) for a in e.get("authors") or [] if isinstance(a, dict)]
         ids = e.get("other_ids") or {}
         doi = (ids.get("DOI") or [None])[0] if isinstance(ids.get("DOI"), list) else ids.get("DOI")
         arxiv = (ids.get("arXiv") or [None])[0] if isinstance(ids.get("arXiv"), list) else ids.get("arXiv")
@@ -105,6 +105,11 @@ def s2orc_references(entries: dict) -> list[Reference]:
         out.append(_completed(Reference(n=len(out) + 1, text=text, authors=[a for a in authors if a], year=year,
                                         title=title, venue=venue, doi=doi, arxiv_id=arxiv)))
     return out
+
+
+def _s2orc_name(a: dict) -> str:
+    given = " ".join([a.get("first", ""), *a.get("middle", [])]).strip()
+    return ", ".join(x for x in (a.get("last", ""), given) if x)
 
 
 def markdown_references(text: str) -> list[Reference]:

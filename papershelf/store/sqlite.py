@@ -353,7 +353,8 @@ class SQLiteStore(VectorTables):
             m_cols, m_values = manifest_row(paper.id, manifest, now)
             db.execute(f"INSERT INTO manifests({', '.join(m_cols)}) VALUES ({placeholders(len(m_cols))})", m_values)
             db.executemany(f"INSERT INTO paper_references({', '.join(REFERENCE_COLUMNS)}) "
-                           f"VALUES ({placeholders(len(REFERENCE_COLUMNS))})", reference_rows(paper.id, references or []))
+                           f"VALUES ({placeholders(len(REFERENCE_COLUMNS))})",
+                           reference_rows(paper.id, references or []))
             if paper.source_path:
                 db.execute("DELETE FROM ingest_failures WHERE source_path=?", (paper.source_path,))
 
@@ -361,7 +362,8 @@ class SQLiteStore(VectorTables):
         return [reference_from_row(r) for r in
                 self.query("SELECT * FROM paper_references WHERE paper_id=? ORDER BY n", (paper_id,))]
 
-    def references_to(self, dois: list[str], arxiv_ids: list[str], title_keys: list[str]) -> list[tuple[str, Reference]]:
+    def references_to(self, dois: list[str], arxiv_ids: list[str],
+                      title_keys: list[str]) -> list[tuple[str, Reference]]:
         """(citing paper id, entry) for every entry with one of these keys."""
         where = " OR ".join(f"{col} IN ({placeholders(len(vals))})" for col, vals in
                             (("doi", dois), ("arxiv_id", arxiv_ids), ("title_key", title_keys)) if vals)

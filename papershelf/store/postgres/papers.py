@@ -305,7 +305,8 @@ class PgPapers(PgConnection):
         return [reference_from_row(r) for r in
                 self.query("SELECT * FROM paper_references WHERE paper_id=%s ORDER BY n", (paper_id,))]
 
-    def references_to(self, dois: list[str], arxiv_ids: list[str], title_keys: list[str]) -> list[tuple[str, Reference]]:
+    def references_to(self, dois: list[str], arxiv_ids: list[str],
+                      title_keys: list[str]) -> list[tuple[str, Reference]]:
         """(citing paper id, entry) for every entry with one of these keys."""
         rows = self.query("SELECT * FROM paper_references WHERE doi = ANY(%s) OR arxiv_id = ANY(%s) "
                           "OR title_key = ANY(%s) ORDER BY paper_id COLLATE \"C\", n",
