@@ -28,10 +28,13 @@ def _text(el) -> str:
 
 def _completed(ref: Reference) -> Reference:
     """Fields the source left out, read from its printed text."""
+    from ..works import normalized_arxiv, normalized_doi  # works imports this package: import when used
+
     parsed = parse_reference(ref.text, ref.n)
     for name in ("authors", "year", "title", "venue", "doi", "arxiv_id"):
         if not getattr(ref, name):
             setattr(ref, name, getattr(parsed, name))
+    ref.doi, ref.arxiv_id = normalized_doi(ref.doi), normalized_arxiv(ref.arxiv_id)
     return ref
 
 
