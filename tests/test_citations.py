@@ -120,3 +120,32 @@ def test_a_rewritten_paper_replaces_its_reference_list(graph):
     files["survey"].write_text(text, encoding="utf-8")
     lib.add([str(files["survey"])])
     assert [r.ref.n for r in lib.references(survey).references] == [1]
+
+
+def test_a_library_from_before_reads_its_lists_at_the_next_add(tmp_path):
+    """Upgrading (migration 5) marks old papers' files unread: the next `add` reads their reference
+    lists, and their units are the same, so nothing becomes pending."""
+    import sqlite3
+
+    from papershelf import Library
+
+    from .conftest import HASH
+
+    folder = tmp_path / "papers"
+    write_papers(folder, "attention", "survey")
+    db = tmp_path / "old.db"
+    with Library(str(db)) as lib:
+        lib.add([str(folder)])
+        lib.embed(HASH)
+        survey = paper_id(lib, "survey")
+    con = sqlite3.connect(db)  # the library as an older papershelf left it: no reference lists
+    con.execute("DROP TABLE paper_references")
+    con.execute("PRAGMA user_version = 4")
+    con.commit()
+    con.close()
+    with Library(str(db)) as lib:
+        assert lib.references(survey).references == []
+        report = lib.add([str(folder)])
+        assert {r.status for r in report.files} == {"updated"}, report.to_dict()
+        assert len(lib.references(survey).references) == 5
+        assert lib.pending() == []

@@ -270,6 +270,7 @@ def m005_paper_references(db: sqlite3.Connection) -> None:
     """Each paper's reference list (issue 25), written with the paper's units in its transaction and
     never indexed as text.  Links to library papers are not stored: they are found from the match keys
     (DOI, arXiv id, title key) against `paper_sources` whenever they are read, so a paper added or
-    removed later changes them with nothing to update.  Papers added before get their list when their
-    file is read again."""
-    run_script(db, REFERENCES_DDL)
+    removed later changes them with nothing to update.  The files of papers added before are marked
+    unread (their recorded hash cleared), so the next `add` of them reads their lists; their units come
+    out the same, so nothing is re-embedded."""
+    run_script(db, REFERENCES_DDL + "UPDATE paper_sources SET source_hash = NULL;")

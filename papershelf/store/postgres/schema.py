@@ -164,4 +164,5 @@ MIGRATIONS.append("""
     CREATE INDEX paper_references_doi ON paper_references(doi);
     CREATE INDEX paper_references_arxiv ON paper_references(arxiv_id);
     CREATE INDEX paper_references_title ON paper_references(title_key);
+    UPDATE paper_sources SET source_hash = NULL;  -- the next `add` reads the lists of papers added before
 """)
