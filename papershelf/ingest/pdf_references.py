@@ -37,9 +37,23 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Refer
         entries = numbered
     else:
         entries = _split_by_layout(runs)
-    vocabulary = {w.lower() for column in columns for ln in column for w in _WORD.findall(ln.text)}
+    vocabulary = _Vocabulary(columns)
     return [parse_reference(_join(e.split("\n"), vocabulary), i) for i, e in enumerate(entries, start=1)
             if e.strip()]
+
+
+class _Vocabulary:
+    """The paper's own words, lowercase, gathered the first time a broken word needs them."""
+
+    def __init__(self, columns: list[list[Line]]):
+        self.columns = columns
+        self.words: set[str] | None = None
+
+    def __contains__(self, word: str) -> bool:
+        if self.words is None:
+            text = " ".join(ln.text for column in self.columns for ln in column).lower()
+            self.words = set(_WORD.findall(text))
+        return word in self.words
 
 
 def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> list[list[Line]]:
@@ -79,13 +93,13 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
     lines = [ln for run in runs for ln in run]
     sizes = [ln.size for ln in lines] or [10.0]
     size = statistics.median(sizes)
-    indented = [ln.x0 - _left(run) > 0.4 * size for run in runs for ln in run]
+    lefts = [_left(run) for run in runs]
+    indented = [ln.x0 - left > 0.4 * size for run, left in zip(runs, lefts, strict=True) for ln in run]
     hanging = 0.15 <= sum(indented) / max(1, len(indented)) <= 0.85
     pitches = [b.bottom - a.bottom for run in runs for a, b in zip(run, run[1:], strict=False) if b.bottom > a.bottom]
     pitch = statistics.median(pitches) if pitches else 1.2 * size
     entries: list[str] = []
-    for run in runs:
-        left = _left(run)
+    for run, left in zip(runs, lefts, strict=True):
         right = max(ln.x1 for ln in run)
         for i, ln in enumerate(run):
             if not entries:
@@ -112,7 +126,7 @@ _SUFFIX = re.compile(r"^(?:tion|sion|ing|ment|ness|ity|ities|ies|ed|er|ers|est|a
                      r"ical|ism|ist|ous|ure|ly|ated|ation|ations|ize|ized|ise|ised|ic|ics|ary|ory|ent|ant|ial|ian)\b")
 
 
-def _join(lines: list[str], vocabulary: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+def _join(lines: list[str], vocabulary: _Vocabulary | set[str] = frozenset()) -> str:  # type: ignore[assignment]
     """Lines of one entry as one string.  A word broken at a line end is joined again, keeping the
     hyphen of a compound ("Citation-informed"): the paper's own words decide when they hold either
     form, else a second part that is a suffix ("-tion", "-ing") marks a broken word."""
@@ -129,7 +143,7 @@ def _join(lines: list[str], vocabulary: set[str] = frozenset()) -> str:  # type:
     return out
 
 
-def _compound(before: str, after: str, vocabulary: set[str]) -> bool:
+def _compound(before: str, after: str, vocabulary: _Vocabulary | set[str]) -> bool:
     left = (_WORD.findall(before) or [""])[-1].lower()
     right = (_WORD.findall(after) or [""])[0].lower()
     if left + right in vocabulary:
