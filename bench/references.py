@@ -3,7 +3,7 @@
     python bench/references.py --half dev            # tune on this
     python bench/references.py --half test           # report this, once
     python bench/references.py --half all --links    # + in-library links (builds a library of every file)
-    python bench/references.py --timing              # what reading references adds to `add`
+    python bench/references.py --timing              # what reading references adds to `add` (wall and CPU)
 
 Counts: an entry count is right within max(1, 5 %) of the printed list.  Entries: each transcribed
 entry is looked up among the parsed ones by title (normalized, similarity >= 0.9); its first
@@ -135,18 +135,23 @@ def run_timing(rounds: int) -> dict:
                   if f.endswith(".pdf"))
     real = pdf_module.pdf_references
     times: dict[str, list[float]] = {"with": [], "without": []}
+    cpu: dict[str, list[float]] = {"with": [], "without": []}
     for _ in range(rounds):
         for mode in ("without", "with"):
             pdf_module.pdf_references = real if mode == "with" else (lambda *a, **k: [])
             with tempfile.TemporaryDirectory() as tmp, Library(os.path.join(tmp, "lib.db")) as lib:
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 for p in pdfs:
                     lib.add_file(p)
                 times[mode].append(time.perf_counter() - start)
+                cpu[mode].append(time.process_time() - start_cpu)
     pdf_module.pdf_references = real
     med = {k: statistics.median(v) for k, v in times.items()}
+    med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
     return {"pdfs": len(pdfs), "rounds": rounds, "median_with_s": round(med["with"], 3),
-            "median_without_s": round(med["without"], 3), "added": round(med["with"] / med["without"] - 1, 3)}
+            "median_without_s": round(med["without"], 3), "added": round(med["with"] / med["without"] - 1, 3),
+            "cpu_with_s": round(med_cpu["with"], 3), "cpu_without_s": round(med_cpu["without"], 3),
+            "cpu_added": round(med_cpu["with"] / med_cpu["without"] - 1, 3)}
 
 
 def main() -> None:
