@@ -149,3 +149,16 @@ def test_a_library_from_before_reads_its_lists_at_the_next_add(tmp_path):
         assert {r.status for r in report.files} == {"updated"}, report.to_dict()
         assert len(lib.references(survey).references) == 5
         assert lib.pending() == []
+
+
+def test_migrate_copies_reference_lists_and_their_links(graph, tmp_path):
+    from papershelf import Library
+    from papershelf.store.migrate import migrate
+
+    lib, _ = graph
+    survey = paper_id(lib, "survey")
+    before = lib.references(survey).to_dict()
+    copy = tmp_path / "copy.db"
+    migrate(lib.path, str(copy))
+    with Library(str(copy), create=False) as other:
+        assert other.references(survey).to_dict() == before
