@@ -12,7 +12,6 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ..bibtex import bibtex
 from ..library import Library
 from .params import Strict
 
@@ -32,6 +31,8 @@ def references_dict(lib: Library, paper_id: str, missing: bool = False, fmt: str
         listing.references = [r for r in listing.references if r.paper_id is None]
     d = listing.to_dict()
     if fmt == "bibtex":
+        from ..bibtex import bibtex
+
         d["bibtex"] = bibtex((r.ref, r.ref.text) for r in listing.references)
     return d
 

@@ -10,7 +10,6 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ..bibtex import bibtex
 from .cli import _dump, _fail, _library, command, out
 
 FORMATS = ("table", "bibtex")
@@ -34,6 +33,8 @@ def refs(paper_id: str = typer.Argument(..., help="A paper (id, prefix, citekey,
     if missing:
         listing.references = [r for r in listing.references if r.paper_id is None]
     if fmt == "bibtex":
+        from ..bibtex import bibtex  # bibtexparser: loaded only when asked for
+
         out.print(bibtex((r.ref, r.ref.text) for r in listing.references), end="", markup=False, highlight=False)
         return
     if as_json:
@@ -66,4 +67,6 @@ def cited_by(paper_id: str = typer.Argument(..., help="A paper (id, prefix, cite
 
 def papers_bibtex(rows) -> str:
     """`papers --format bibtex`: the library's own papers."""
+    from ..bibtex import bibtex
+
     return bibtex((r.paper, None) for r in rows)
