@@ -246,7 +246,7 @@ def m004_paper_sources(db: sqlite3.Connection) -> None:
 
 
 REFERENCES_DDL = """
-    CREATE TABLE paper_references (
+    CREATE TABLE IF NOT EXISTS paper_references (
         paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
         n INTEGER NOT NULL,
         text TEXT NOT NULL,
@@ -259,9 +259,9 @@ REFERENCES_DDL = """
         title_key TEXT,
         PRIMARY KEY (paper_id, n)
     );
-    CREATE INDEX paper_references_doi ON paper_references(doi);
-    CREATE INDEX paper_references_arxiv ON paper_references(arxiv_id);
-    CREATE INDEX paper_references_title ON paper_references(title_key);
+    CREATE INDEX IF NOT EXISTS paper_references_doi ON paper_references(doi);
+    CREATE INDEX IF NOT EXISTS paper_references_arxiv ON paper_references(arxiv_id);
+    CREATE INDEX IF NOT EXISTS paper_references_title ON paper_references(title_key);
 """
 
 
@@ -270,7 +270,6 @@ def m005_paper_references(db: sqlite3.Connection) -> None:
     """Each paper's reference list (issue 25), written with the paper's units in its transaction and
     never indexed as text.  Links to library papers are not stored: they are found from the match keys
     (DOI, arXiv id, title key) against `paper_sources` whenever they are read, so a paper added or
-    removed later changes them with nothing to update.  The files of papers added before are marked
-    unread (their recorded hash cleared), so the next `add` of them reads their lists; their units come
-    out the same, so nothing is re-embedded."""
-    run_script(db, REFERENCES_DDL + "UPDATE paper_sources SET source_hash = NULL;")
+    removed later changes them with nothing to update.  Papers added before hold no list until their
+    file is read again (it changed, or it is removed and added)."""
+    run_script(db, REFERENCES_DDL)

@@ -157,12 +157,11 @@ MIGRATIONS.append(_m004_paper_sources)
 
 # 5: each paper's reference list (as SQLite's m005_paper_references; links are read, not stored)
 MIGRATIONS.append("""
-    CREATE TABLE paper_references (
+    CREATE TABLE IF NOT EXISTS paper_references (
         paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE, n INTEGER NOT NULL, text TEXT NOT NULL,
         authors TEXT NOT NULL DEFAULT '[]', year INTEGER, title TEXT, venue TEXT, doi TEXT, arxiv_id TEXT,
         title_key TEXT, PRIMARY KEY (paper_id, n));
-    CREATE INDEX paper_references_doi ON paper_references(doi);
-    CREATE INDEX paper_references_arxiv ON paper_references(arxiv_id);
-    CREATE INDEX paper_references_title ON paper_references(title_key);
-    UPDATE paper_sources SET source_hash = NULL;  -- the next `add` reads the lists of papers added before
+    CREATE INDEX IF NOT EXISTS paper_references_doi ON paper_references(doi);
+    CREATE INDEX IF NOT EXISTS paper_references_arxiv ON paper_references(arxiv_id);
+    CREATE INDEX IF NOT EXISTS paper_references_title ON paper_references(title_key);
 """)
