@@ -14,6 +14,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from ..document import Block, Document, parse_year
+from ..errors import IngestError
 from .captions import make_label, parse_caption
 from .structured_references import jats_references, s2orc_references, tei_references
 
@@ -44,8 +45,6 @@ def _table_text(table) -> str:
 
 
 def _parse_xml(data: bytes):
-    from . import IngestError
-
     try:
         return ET.fromstring(data)
     except ET.ParseError as e:
@@ -175,8 +174,6 @@ def read_tei(data: bytes) -> Document:
 
 
 def read_s2orc(data: bytes) -> Document:
-    from . import IngestError
-
     try:
         d = json.loads(data)
     except ValueError as e:
