@@ -59,6 +59,26 @@ BIBLIOGRAPHIC_FIELDS = tuple(f.name for f in fields(Bibliographic))
 
 
 @dataclass(kw_only=True)
+class Reference:
+    """One entry of a paper's reference list: the text as printed and what could be read from it.
+
+    `n` is the entry's position in the list (1-based), `authors` the names as printed (surname
+    first with a comma when the list writes it so), so `works.surname` finds each surname."""
+
+    n: int
+    text: str
+    authors: list[str] = field(default_factory=list)
+    year: int | None = None
+    title: str | None = None
+    venue: str | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(kw_only=True)
 class Document(Bibliographic):
     """A paper as a reader saw it: metadata plus blocks."""
 
@@ -67,6 +87,7 @@ class Document(Bibliographic):
     abstract: str | None = None
     blocks: list[Block] = field(default_factory=list)
     source_format: str = "markdown"
+    references: list[Reference] = field(default_factory=list)  # the reference list, kept out of the units
 
     @property
     def has_structure(self) -> bool:

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from . import lookup
+from . import citations, lookup
 from .embed import config
 from .embed.base import Provider, ProviderSpec
 from .embed.queries import QueryEmbedder
@@ -136,6 +136,14 @@ class Library:
         """The text units of a unit's section in reading order, the unit itself marked."""
         return lookup.neighbours(self.store, unit_id)
 
+    def references(self, paper_id: str) -> citations.ReferenceList:
+        """The paper's reference list, each entry with the library paper it names (citations.py)."""
+        return citations.references(self.store, self.resolve_paper(paper_id))
+
+    def cited_by(self, paper_id: str) -> citations.CitedBy:
+        """The library papers whose reference lists name this paper (citations.py)."""
+        return citations.cited_by(self.store, self.resolve_paper(paper_id))
+
     def paper(self, paper_id: str) -> Paper:
         """One paper's record (servers use its source_path to serve the PDF itself)."""
         paper = self.store.get_paper(paper_id)
@@ -225,6 +233,11 @@ class Library:
         if opts.filters.papers:  # ids, prefixes, citekeys or DOIs -> ids (the caller's options untouched)
             papers = [self.resolve_paper(p) for p in opts.filters.papers]
             opts = dataclasses.replace(opts, filters=dataclasses.replace(opts.filters, papers=papers))
+        if opts.filters.cites or opts.filters.cited_by:  # the citation graph -> the papers searched
+            f = opts.filters
+            scope = citations.citation_scope(self.store, f.cites and self.resolve_paper(f.cites),
+                                             f.cited_by and self.resolve_paper(f.cited_by))
+            opts = dataclasses.replace(opts, filters=dataclasses.replace(f, citation_scope=scope))
         # One space per search: the vectors and the passages cut for snippets both come from it.
         if space_id is None:
             space = self.store.active_space() if opts.mode != "lexical" else None

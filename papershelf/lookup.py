@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from . import citations
 from .errors import AmbiguousPaper, NotFound
 from .models import Neighbour, ObjectView, PaperView, SectionView, UnitView
 from .search.snippets import pages_of
@@ -51,7 +52,8 @@ def show(store: Store, item_id: str) -> PaperView | UnitView:
                           u.indexable, u.veto_reason, u.nearby_body_text, u.table_text)
                for u in units if u.kind == "object"]
     sources = sorted(store.sources(paper.id), key=lambda s: not s.provides)
-    return PaperView(paper, store.manifest(paper.id), sections, objects, sources)
+    return PaperView(paper, store.manifest(paper.id), sections, objects, sources,
+                     citations.counts(store, paper.id))
 
 
 def neighbours(store: Store, unit_id: str) -> list[Neighbour]:

@@ -365,6 +365,8 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
            collection: Optional[list[str]] = typer.Option(None, "--collection",
                                                           help="Only papers in this collection or below (any of)."),
            tag: Optional[list[str]] = typer.Option(None, "--tag", help="Only papers with this tag (all of)."),
+           cites: Optional[str] = typer.Option(None, "--cites", help="Only papers whose references name this paper."),
+           cited_by: Optional[str] = typer.Option(None, "--cited-by", help="Only papers this paper's references name."),
            fusion: str = typer.Option("convex", "--fusion", help="hybrid fusion: convex (normalized scores) or rrf."),
            rrf_k: float = typer.Option(60.0, "--rrf-k", help="Reciprocal-rank fusion constant."),
            lexical_weight: float = typer.Option(1.0, "--lexical-weight"),
@@ -388,7 +390,8 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
     if kind and not sources:
         sources = ["object_unit"]
     filters = Filters(papers=list(paper or []), year_min=year_from, year_max=year_to, sources=sources,
-                      object_kind=kind, collections=list(collection or []), tags=list(tag or []))
+                      object_kind=kind, collections=list(collection or []), tags=list(tag or []),
+                      cites=cites, cited_by=cited_by)
     opts = SearchOptions(mode=search_mode(mode), limit=limit, per_paper=per_paper, filters=filters,
                          fusion=fusion_of(fusion), rrf_k=rrf_k,
                          lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain,
@@ -401,6 +404,7 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
         d = client.search(server, {"query": query, "mode": mode, "limit": limit, "per_paper": per_paper,
                                    "paper": list(paper or []), "year_from": year_from, "year_to": year_to,
                                    "source": list(source or []), "kind": kind, "fusion": fusion, "rrf_k": rrf_k,
+                                   "cites": cites, "cited_by": cited_by,
                                    "lexical_weight": lexical_weight, "vector_weight": vector_weight,
                                    "explain": explain, "min_score": min_score,
                                    "objects_per_paper": objects_per_paper})
@@ -553,6 +557,9 @@ def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
     out.print(f"[bold]{escape(d['title'] or d['id'])}[/bold]")
     facts = [d["id"], authors, str(d["year"] or ""), d["venue"] or "", d["source_path"] or ""]
     out.print(f"[dim]{escape(' · '.join(f for f in facts if f))}[/dim]")
+    if c := d.get("citations"):
+        out.print(f"[dim]{c['references']} references ({c['in_library']} in this library) · "
+                  f"cited by {c['cited_by']} in this library[/dim]")
     if len(d["sources"]) > 1:
         for src in d["sources"]:
             role = "units from" if src["provides"] else "also in"
@@ -593,10 +600,17 @@ def remove(paper_id: str = typer.Argument(..., help="A paper (id, prefix, citeke
 
 
 @command("papers")
-def list_papers(limit: int = typer.Option(50, "--limit", "-n"), as_json: bool = typer.Option(False, "--json")):
+def list_papers(limit: int = typer.Option(50, "--limit", "-n"), as_json: bool = typer.Option(False, "--json"),
+                fmt: str = typer.Option("table", "--format", help="table or bibtex.")):
     """List the papers in the library."""
+    from .cli_citations import _check_format, papers_bibtex
+
+    _check_format(fmt)
     with _library(create=False) as lib:
         rows = lib.papers(limit)
+    if fmt == "bibtex":
+        out.print(papers_bibtex(rows), end="", markup=False, highlight=False)
+        return
     if as_json:
         _dump([r.to_dict() for r in rows])
         return
@@ -673,3 +687,6 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
                   f"{r['mrr@10']:.4f}", f"{r['p50_ms']:.1f}", f"{r['p95_ms']:.1f}")
     out.print(f"{result['documents']} documents, {result['queries']} queries, {result['provider']}/{result['model']}")
     out.print(t)
+
+
+from . import cli_citations  # noqa: E402,F401  (registers `refs` and `cited-by` on `app`)

@@ -39,11 +39,12 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from ..errors import BadArgument, NotFound, PapershelfError
 from ..library import Library
 from ..search.rerank import Reranker
-from . import client
+from . import citations_api, client
 from .params import PapersParams, PassageParams, SearchParams, filter_papers, one_line, search_dict
 
 WEB = Path(__file__).parent / "web"
-STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html"}
+STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html",
+          "citations.js": "text/javascript"}
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
 TOKEN_COOKIE = "papershelf_token"
 
@@ -58,6 +59,7 @@ def create_app(library_path: str, token: str | None = None, reranker: Reranker |
     _install_guard(app, token)
     _install_errors(app)
     _api_routes(app, lib, reranker)
+    citations_api.install_routes(app, lib)
     _file_routes(app, lib)
     return app
 

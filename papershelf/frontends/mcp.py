@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field, ValidationError
 from ..errors import PapershelfError
 from ..library import Library
 from ..search.rerank import Reranker
+from .citations_api import CitationsParams, citations_dict, citations_text
 from .params import (
     PapersParams,
     PassageParams,
@@ -142,6 +143,11 @@ def run_status(lib: Library, p: StatusParams) -> Answer:
     return Answer(d, text, [])
 
 
+def run_citations(lib: Library, p: CitationsParams) -> Answer:
+    d = citations_dict(lib, p)
+    return Answer(d, citations_text(d), [])
+
+
 TOOLS = [
     ToolDef("search", "Search the researcher's library of papers by words and by meaning. Returns ranked hits "
             "(paper, section path, pages, snippet with [matched] words; figures and tables with label and caption). "
@@ -157,6 +163,10 @@ TOOLS = [
             "optionally filtered by title, author or year.", PapersParams, run_papers),
     ToolDef("status", "How many papers the library holds, how many are still waiting to be embedded (searchable "
             "by words only until then), and whether an embedding build is running.", StatusParams, run_status),
+    ToolDef("citations", "The citation graph inside the library: a paper's reference list (each entry with its "
+            "parsed authors, year, title, venue, DOI and the paper_id of the library paper it names, or null), or "
+            "with direction=cited_by the library papers that cite it. missing=true keeps the references the "
+            "library lacks; format=bibtex adds them as BibTeX.", CitationsParams, run_citations),
 ]
 BY_NAME = {t.name: t for t in TOOLS}
 

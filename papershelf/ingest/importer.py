@@ -120,7 +120,7 @@ class Importer:
         if meta is not None:
             paper.tags, paper.collections = meta.tags, meta.collections
             paper.zotero_attachment = meta.attachment_key
-        self.store.write_paper(paper, units, make_manifest(units))
+        self.store.write_paper(paper, units, make_manifest(units), doc.references)
         self.store.save_source(source)
         if meta is not None:
             self.store.remember_metadata(path, json.dumps({"meta": meta.__dict__, "paper_id": paper_id}))
@@ -263,6 +263,6 @@ class Importer:
     def add_document(self, paper: Paper, doc: Document) -> list[Unit]:
         """Add a parsed document directly (benchmarks and importers that have no file)."""
         units = build_units(doc, paper.id)
-        self.store.write_paper(paper, units, make_manifest(units))
+        self.store.write_paper(paper, units, make_manifest(units), doc.references)
         return units
 

@@ -15,6 +15,7 @@ import yaml
 
 from ..document import Block, Document, parse_year
 from .captions import CAPTION_RE, SECTION_NAMES
+from .structured_references import markdown_references
 
 _FRONT_MATTER = re.compile(r"\A\s*---\s*\n(.*?)\n(?:---|\.\.\.)\s*(?:\n|\Z)", re.S)
 _ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -263,4 +264,18 @@ def parse_markdown(text: str) -> Document:
         builder.feed(raw)
     builder.flush()
     doc.blocks = _title_and_levels(doc, builder.blocks)
+    if doc.title and not doc.authors:
+        doc.authors = _byline(doc.blocks)
+    doc.references = markdown_references(body)
     return doc
+
+
+def _byline(blocks: list[Block]) -> list[str]:
+    """Authors from the line under a converted paper's title (Docling, Marker: "Ada Lovelace,
+    Charles Babbage IBM Research"), read as the PDF reader reads page 1's author lines."""
+    from .pdf import _names
+
+    first = next((b for b in blocks[:2] if b.kind == "text"), None)
+    if first is None or blocks.index(first) != 0 or len(first.text) > 300:
+        return []
+    return _names(first.text)[:12]

@@ -29,6 +29,7 @@ from ..errors import IngestError
 from .captions import CAPTION_RE
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
+from .pdf_references import pdf_references
 
 _DIGITS = re.compile(r"\d+")
 # A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
@@ -297,17 +298,20 @@ def parse_pdf_pages(pdf) -> Document:
     repeating = _repeating(pages)
     doc = Document(source_format="pdf")
     paras: list[Para] = []
+    columns: list[list[Line]] = []
     for lines, width, height in pages:
         kept = _kept(lines, width, height, repeating)
         if kept and not doc.title and kept[0].page == 1:
             doc.title, kept = _take_title(kept, height, body.size)
         for column in _reading_order(kept, width):
             paras += _paragraphs(column, body)
+            columns.append(column)
     blocks = to_blocks(_join_across_columns(paras, body), body)
     _demote_front_matter(blocks)
     if doc.title:
         doc.authors = _authors(blocks)
     doc.blocks = blocks
+    doc.references = pdf_references(columns, blocks)
     return doc
 
 

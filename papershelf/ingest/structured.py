@@ -3,7 +3,8 @@
 These sources already know their sections, figures and tables, so each reader
 only translates them into `Block`s: headings with their depth, paragraphs,
 ``caption`` blocks that carry the object's kind and label, and ``table``
-blocks with cell text.  Reference lists are not read at all.
+blocks with cell text.  Reference lists go to ``Document.references``, never to blocks
+(structured_references.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import xml.etree.ElementTree as ET
 from ..document import Block, Document, parse_year
 from ..errors import IngestError
 from .captions import make_label, parse_caption
+from .structured_references import jats_references, s2orc_references, tei_references
 
 _TEI = "{http://www.tei-c.org/ns/1.0}"
 _LABEL_NUM = re.compile(r"(S?\d+|[IVXLC]+)\s*$")
@@ -76,6 +78,7 @@ def read_jats(data: bytes) -> Document:
         _jats_children(body, 0, doc.blocks)
     for group in root.iter("floats-group"):
         _jats_children(group, 0, doc.blocks)
+    doc.references = jats_references(root.find("back") if root.find("back") is not None else root)
     return doc
 
 
@@ -163,6 +166,7 @@ def read_tei(data: bytes) -> Document:
             table = fig.find(f"{t}table")
             if table is not None and _table_text(table):
                 doc.blocks.append(Block("table", _table_text(table)))
+    doc.references = tei_references(root)
     return doc
 
 
@@ -223,4 +227,6 @@ def read_s2orc(data: bytes) -> Document:
             number = entry.get("num") or (said.number if said else None) or str(counters[kind])
             label, caption = make_label(kind, str(number)), text
         doc.blocks.append(_caption_block(kind, label, caption))
+    entries = parse.get("bib_entries") or d.get("bib_entries") or {}
+    doc.references = s2orc_references(entries) if isinstance(entries, dict) else []
     return doc

@@ -163,17 +163,26 @@ class Filters:
     # carrying every one of `tags` (as selecting several tags in Zotero does); case-insensitive.
     collections: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
+    # The citation graph: papers citing `cites`, papers `cited_by` cites (ids as the user gave them).
+    # The Library resolves them into `citation_scope`, the paper ids the backends restrict to
+    # (an empty list: no paper qualifies).
+    cites: str | None = None
+    cited_by: str | None = None
+    citation_scope: list[str] | None = None
 
     def __init__(self, papers: list[str] | None = None, year_from: int | None = None, year_to: int | None = None,
                  sources: list[str] | None = None, object_kind: str | None = None,
                  collections: list[str] | None = None, tags: list[str] | None = None, *,
-                 year_min: int | None = None, year_max: int | None = None):
+                 year_min: int | None = None, year_max: int | None = None, cites: str | None = None,
+                 cited_by: str | None = None, citation_scope: list[str] | None = None):
         """`year_min` / `year_max` are the names these bounds had before (see the README's release
         notes); still accepted."""
         self.papers, self.sources = list(papers or []), list(sources or [])
         self.year_from = year_from if year_from is not None else year_min
         self.year_to = year_to if year_to is not None else year_max
         self.object_kind, self.collections, self.tags = object_kind, list(collections or []), list(tags or [])
+        self.cites, self.cited_by = cites, cited_by
+        self.citation_scope = None if citation_scope is None else list(citation_scope)
 
     @property
     def year_min(self) -> int | None:
@@ -185,7 +194,7 @@ class Filters:
 
     def is_empty(self) -> bool:
         return not (self.papers or self.sources or self.object_kind or self.collections or self.tags
-                    or self.year_from is not None or self.year_to is not None)
+                    or self.year_from is not None or self.year_to is not None or self.citation_scope is not None)
 
     @property
     def has_labels(self) -> bool:

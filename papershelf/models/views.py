@@ -142,12 +142,13 @@ class PaperView:
     sections: list[SectionView]
     objects: list[ObjectView]
     sources: list[PaperSource] = field(default_factory=list)  # every file of this work, the provider first
+    citations: dict[str, int] | None = None  # references / of them in the library / cited by (citations.py)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "paper", **self.paper.to_dict(),
                 "manifest": self.manifest.to_dict() if self.manifest else None,
                 "sections": [s.to_dict() for s in self.sections], "objects": [o.to_dict() for o in self.objects],
-                "sources": [s.to_dict() for s in self.sources]}
+                "sources": [s.to_dict() for s in self.sources], "citations": self.citations}
 
 
 @dataclass

@@ -44,7 +44,8 @@ def _copy_papers(src: Store, dst: Store, paper_ids: list[str], progress: Callabl
         paper, manifest, units = src.paper_snapshot(paper_id)
         if paper is None or manifest is None:  # removed while copying
             continue
-        dst.write_paper(paper, units, manifest)  # with its tags, collections and Zotero attachment
+        # with its tags, collections, Zotero attachment and reference list
+        dst.write_paper(paper, units, manifest, src.reference_list(paper_id))
         for source in src.sources(paper_id):  # every file of the work, and what was applied to each
             dst.save_source(source)
             meta = src.remembered_metadata(source.path)

@@ -110,7 +110,9 @@ function render(resp) {
     const first = hits[0];
     const meta = [first.authors.slice(0, 4).join(", "), first.year].filter(Boolean).join(" · ");
     sections.push(el("section", { class: "paper", "data-paper": paperId },
-      el("h2", {}, first.title || paperId), el("div", { class: "meta" }, meta), ...hits.map(hitNode)));
+      el("h2", { class: "paper-title", title: "references and citing papers",
+                 onclick: () => window.openPaperView && window.openPaperView(paperId) }, first.title || paperId),
+      el("div", { class: "meta" }, meta), ...hits.map(hitNode)));
   }
   $("results").replaceChildren(...sections);
 }

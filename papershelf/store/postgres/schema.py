@@ -126,3 +126,15 @@ def _m004_paper_sources(db) -> None:
 
 
 MIGRATIONS.append(_m004_paper_sources)
+
+
+# 5: each paper's reference list (as SQLite's m005_paper_references; links are read, not stored)
+MIGRATIONS.append("""
+    CREATE TABLE IF NOT EXISTS paper_references (
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE, n INTEGER NOT NULL, text TEXT NOT NULL,
+        authors TEXT NOT NULL DEFAULT '[]', year INTEGER, title TEXT, venue TEXT, doi TEXT, arxiv_id TEXT,
+        title_key TEXT, PRIMARY KEY (paper_id, n));
+    CREATE INDEX IF NOT EXISTS paper_references_doi ON paper_references(doi);
+    CREATE INDEX IF NOT EXISTS paper_references_arxiv ON paper_references(arxiv_id);
+    CREATE INDEX IF NOT EXISTS paper_references_title ON paper_references(title_key);
+""")

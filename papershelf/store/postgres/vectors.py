@@ -183,7 +183,7 @@ class PgVectors(SqlEmbeddings):
             return []
         q = q / n
         hnsw = self.query("SELECT hnsw FROM spaces WHERE id=%s", (space.id,))
-        if hnsw and hnsw[0]["hnsw"] and not filters.papers:
+        if hnsw and hnsw[0]["hnsw"] and not filters.papers and filters.citation_scope is None:
             hits = self._hnsw_search(space, q, depth, filters)
             if len(hits) >= depth or (filters.is_empty() and hits):
                 return hits

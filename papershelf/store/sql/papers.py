@@ -10,6 +10,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from ...document import Reference
 from ...models import (
     UNIT_KINDS,
     Filters,
@@ -39,9 +40,11 @@ from ..common import (
     unit_from_row,
     year_bounds,
 )
+from ..reference_rows import REFERENCE_COLUMNS, reference_from_row, reference_rows
 from .dialect import SqlConnection
 
 LABEL_TABLES = ("paper_tags", "paper_collections", "paper_zotero")
+PAPER_TABLES = (*LABEL_TABLES, "paper_references")  # rows a paper's rewrite replaces besides its units
 FAILURE_COLUMNS = ("source_path", "source_hash", "reason", "failed_at")
 
 
@@ -163,7 +166,7 @@ class SqlPapers(SqlConnection):
         for kind in UNIT_KINDS:
             db.execute(f"DELETE FROM {kind.table} WHERE paper_id={m}", (paper_id,))
         db.execute(f"DELETE FROM manifests WHERE paper_id={m}", (paper_id,))
-        for table in LABEL_TABLES:
+        for table in PAPER_TABLES:
             db.execute(f"DELETE FROM {table} WHERE paper_id={m}", (paper_id,))
         if not keep_paper:
             db.execute(f"DELETE FROM papers WHERE id={m}", (paper_id,))
@@ -201,8 +204,9 @@ class SqlPapers(SqlConnection):
                 by_id[r["paper_id"]].zotero_attachment = r["attachment_key"]
         return papers
 
-    def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest) -> None:
-        """Replace a paper, its units, manifest and index rows in one transaction.
+    def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest,
+                    references: list[Reference] | None = None) -> None:
+        """Replace a paper, its units, manifest, index rows and reference list in one transaction.
 
         Vectors are not touched: the manifest hashes now differ from the build
         state, which is exactly what makes the paper pending for `embed`.
@@ -226,8 +230,30 @@ class SqlPapers(SqlConnection):
             self._index_units(db, paper, units)
             cols, values = manifest_row(paper.id, manifest, now)
             db.execute(f"INSERT INTO manifests({', '.join(cols)}) VALUES ({self.sql.marks(len(cols))})", values)
+            self.sql.executemany(db, f"INSERT INTO paper_references({', '.join(REFERENCE_COLUMNS)}) "
+                                     f"VALUES ({self.sql.marks(len(REFERENCE_COLUMNS))})",
+                                 reference_rows(paper.id, references or [], clean))
             if paper.source_path:
                 db.execute(f"DELETE FROM ingest_failures WHERE source_path={m}", (clean(paper.source_path),))
+
+    def reference_list(self, paper_id: str) -> list[Reference]:
+        return [reference_from_row(r) for r in
+                self.query(f"SELECT * FROM paper_references WHERE paper_id={self.sql.mark} ORDER BY n", (paper_id,))]
+
+    def references_to(self, dois: list[str], arxiv_ids: list[str],
+                      title_keys: list[str]) -> list[tuple[str, Reference]]:
+        """(citing paper id, entry) for every entry with one of these keys."""
+        clauses, params = [], []
+        for column, values in (("doi", dois), ("arxiv_id", arxiv_ids), ("title_key", title_keys)):
+            if values:
+                sql, more = self.sql.any(column, values)
+                clauses.append(sql)
+                params += more
+        if not clauses:
+            return []
+        rows = self.query(f"SELECT * FROM paper_references WHERE {' OR '.join(clauses)} "
+                          f"ORDER BY {self.sql.collate('paper_id')}, n", params)
+        return [(r["paper_id"], reference_from_row(r)) for r in rows]
 
     def remove_paper(self, paper_id: str) -> bool:
         """Remove a paper and everything derived from it (vectors in every space too)."""
@@ -306,6 +332,11 @@ class SqlPapers(SqlConnection):
                 sql, more = self.sql.any(f"{alias}.{column}", values)
                 clauses.append(sql)
                 params += more
+        if filters.citation_scope is not None:  # the citation graph, resolved by the Library into papers
+            sql, more = self.sql.any(f"{alias}.paper_id", filters.citation_scope) if filters.citation_scope \
+                else ("1 = 0", [])
+            clauses.append(sql)
+            params += more
         if filters.object_kind:
             clauses.append(f"{alias}.object_kind = {self.sql.mark}")
             params.append(filters.object_kind)

@@ -207,3 +207,33 @@ def m004_paper_sources(db: sqlite3.Connection) -> None:
     )
     rows = db.execute("SELECT source_path, title, authors FROM papers WHERE source_path IS NOT NULL").fetchall()
     db.executemany("UPDATE paper_sources SET title_key=? WHERE source_path=?", title_keys(rows))
+
+
+REFERENCES_DDL = """
+    CREATE TABLE IF NOT EXISTS paper_references (
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        n INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        authors TEXT NOT NULL DEFAULT '[]',
+        year INTEGER,
+        title TEXT,
+        venue TEXT,
+        doi TEXT,
+        arxiv_id TEXT,
+        title_key TEXT,
+        PRIMARY KEY (paper_id, n)
+    );
+    CREATE INDEX IF NOT EXISTS paper_references_doi ON paper_references(doi);
+    CREATE INDEX IF NOT EXISTS paper_references_arxiv ON paper_references(arxiv_id);
+    CREATE INDEX IF NOT EXISTS paper_references_title ON paper_references(title_key);
+"""
+
+
+@migration
+def m005_paper_references(db: sqlite3.Connection) -> None:
+    """Each paper's reference list (issue 25), written with the paper's units in its transaction and
+    never indexed as text.  Links to library papers are not stored: they are found from the match keys
+    (DOI, arXiv id, title key) against `paper_sources` whenever they are read, so a paper added or
+    removed later changes them with nothing to update.  Papers added before hold no list until their
+    file is read again (it changed, or it is removed and added)."""
+    run_script(db, REFERENCES_DDL)

@@ -122,11 +122,13 @@ class VectorTables(SqlEmbeddings):
         changed year or tag counts at once even if the paper's vectors did not change."""
         years = year_bounds(filters)
         if years is None and not filters.has_labels:
-            return None
+            return None if filters.citation_scope is None else set(filters.citation_scope)
         where = "year BETWEEN ? AND ?" if years else "1"
         ids = {r[0] for r in self.query(f"SELECT id FROM papers WHERE {where}", years or ())}
         if filters.has_labels:
             ids &= set(self.labelled_paper_ids(filters))
+        if filters.citation_scope is not None:
+            ids &= set(filters.citation_scope)
         return ids
 
     def library_id(self) -> str:

@@ -1,0 +1,128 @@
+"""The citation graph inside a library: which library paper each reference names, who cites whom.
+
+A reference links to a library paper by the rules one paper per work uses for a new file
+(works.matching_paper): the DOI, else the arXiv id, else the normalized title with the first
+author's surname and the year; a title alone never links.  Links are found whenever they are read,
+from keys stored with each entry and with each source file, so a paper added later is cited at
+once and a removed paper is cited no more, on either backend, with nothing to keep in step.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import works
+from .document import Reference
+from .errors import NotFound
+from .models import PaperSource
+from .store import Store
+from .store.reference_rows import reference_keys
+
+
+@dataclass
+class LinkedReference:
+    """One entry of a paper's reference list and the library paper it names (or None)."""
+
+    ref: Reference
+    paper_id: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.ref.to_dict(), "paper_id": self.paper_id}
+
+
+@dataclass
+class ReferenceList:
+    """`refs ID`: the paper's references in their printed order."""
+
+    paper_id: str
+    references: list[LinkedReference] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"paper_id": self.paper_id, "references": [r.to_dict() for r in self.references]}
+
+
+@dataclass
+class Citer:
+    """A library paper citing another, with the number of its first entry naming it."""
+
+    paper_id: str
+    title: str | None
+    year: int | None
+    n: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass
+class CitedBy:
+    """`cited-by ID`: the library papers whose reference lists name the paper."""
+
+    paper_id: str
+    cited_by: list[Citer] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"paper_id": self.paper_id, "cited_by": [c.to_dict() for c in self.cited_by]}
+
+
+def _as_source(ref: Reference) -> PaperSource:
+    doi, arxiv, key = reference_keys(ref)
+    return PaperSource(path="", paper_id="", doi=doi, arxiv_id=arxiv, title_key=key, year=ref.year)
+
+
+def link(store: Store, ref: Reference) -> str | None:
+    """The library paper this entry names, by works.matching_paper over the sources sharing a key."""
+    probe = _as_source(ref)
+    if not (probe.doi or probe.arxiv_id or probe.title_key):
+        return None
+    return works.matching_paper(probe, store.find_sources(probe.doi, probe.arxiv_id, probe.title_key))
+
+
+def references(store: Store, paper_id: str) -> ReferenceList:
+    """The paper's reference list with each entry's link (a paper never links to itself)."""
+    out = ReferenceList(paper_id)
+    for ref in store.reference_list(paper_id):
+        target = link(store, ref)
+        out.references.append(LinkedReference(ref, target if target != paper_id else None))
+    return out
+
+
+def cited_by(store: Store, paper_id: str) -> CitedBy:
+    """Library papers citing this one: entries sharing a key with any of its files, confirmed by `link`."""
+    sources = store.sources(paper_id)
+    keys = [[s.doi for s in sources if s.doi], [s.arxiv_id for s in sources if s.arxiv_id],
+            [s.title_key for s in sources if s.title_key]]
+    first: dict[str, int] = {}
+    for citing, ref in store.references_to(*keys):
+        if citing != paper_id and citing not in first and link(store, ref) == paper_id:
+            first[citing] = ref.n
+    papers = store.get_papers(list(first))
+    citers = [Citer(p, papers[p].title, papers[p].year, n) for p, n in first.items() if p in papers]
+    return CitedBy(paper_id, sorted(citers, key=lambda c: (c.year or 0, c.paper_id)))
+
+
+def counts(store: Store, paper_id: str) -> dict[str, int]:
+    """What `show` says about the paper's place in the graph."""
+    refs = references(store, paper_id).references
+    return {"references": len(refs), "in_library": sum(r.paper_id is not None for r in refs),
+            "cited_by": len(cited_by(store, paper_id).cited_by)}
+
+
+def citation_scope(store: Store, cites: str | None, cited_by_paper: str | None) -> list[str] | None:
+    """The papers a search may return under `--cites` / `--cited-by` (both: papers meeting both),
+    or None when neither is asked.  The backends receive the list as a paper restriction."""
+    scope: set[str] | None = None
+    if cites:
+        scope = {c.paper_id for c in cited_by(store, _existing(store, cites)).cited_by}
+    if cited_by_paper:
+        cited = {r.paper_id for r in references(store, _existing(store, cited_by_paper)).references if r.paper_id}
+        scope = cited if scope is None else scope & cited
+    return None if scope is None else sorted(scope)
+
+
+def _existing(store: Store, paper_id: str) -> str:
+    if store.get_paper(paper_id) is None:
+        raise NotFound(f"no paper with id {paper_id!r}")
+    return paper_id

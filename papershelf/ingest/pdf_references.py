@@ -1,0 +1,153 @@
+"""A PDF's reference list: found by its heading, cut into entries by the list's own layout.
+
+The PDF reader joins lines into paragraphs, which a reference list does not have; this module
+goes back to the lines (in reading order, column by column, page after page) between the
+References heading and the next heading, and cuts them where an entry starts:
+
+1. a numbered list (``[1]``, ``1.``) starts an entry at each label that counts up by one;
+2. a hanging indent (each entry's first line at the column's left edge, the rest indented)
+   starts an entry at each line back at the edge — a column or page that opens indented goes
+   on with the entry before it;
+3. a flush list starts an entry after a vertical gap larger than the list's line pitch, or
+   after a short line that ends a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+
+from ..document import Block, Reference
+from .pdf_lines import Line
+from .references import entry_label, parse_reference, split_numbered
+
+REFERENCES_HEADING = re.compile(
+    r"^(?:[\dIVX]+\.?\s*)?(references|bibliography|works cited|literature cited|references and notes|"
+    r"cited literature|reference list|literature)\s*$", re.IGNORECASE)
+
+
+def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Reference]:
+    """The entries of the paper's reference list, or [] when it has none."""
+    runs = _list_lines(columns, blocks)
+    if not runs:
+        return []
+    texts = [ln.text for run in runs for ln in run]
+    numbered = split_numbered(texts)
+    if numbered is not None and len(numbered) * 1.0 >= 0.5 * sum(entry_label(t) is not None for t in texts):
+        entries = numbered
+    else:
+        entries = _split_by_layout(runs)
+    vocabulary = _Vocabulary(columns)
+    return [parse_reference(_join(e.split("\n"), vocabulary), i) for i, e in enumerate(entries, start=1)
+            if e.strip()]
+
+
+class _Vocabulary:
+    """The paper's own words, lowercase, gathered the first time a broken word needs them."""
+
+    def __init__(self, columns: list[list[Line]]):
+        self.columns = columns
+        self.words: set[str] | None = None
+
+    def __contains__(self, word: str) -> bool:
+        if self.words is None:
+            text = " ".join(ln.text for column in self.columns for ln in column).lower()
+            self.words = set(_WORD.findall(text))
+        return word in self.words
+
+
+def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> list[list[Line]]:
+    """The lines after the References heading up to the next heading, as runs (one per column)."""
+    headings = [b.text.strip() for b in blocks if b.kind == "heading"]
+    start = next((i for i, h in enumerate(headings) if REFERENCES_HEADING.match(h)), None)
+    if start is None:
+        return []
+    after = headings[start + 1:]
+    runs: list[list[Line]] = []
+    inside = False
+    for column in columns:
+        run: list[Line] = []
+        for ln in column:
+            text = ln.text.strip()
+            if not inside:
+                inside = REFERENCES_HEADING.match(text) is not None
+                continue
+            if after and text and after[0].startswith(text[:40]) and len(text) <= len(after[0]) + 2:
+                if run:
+                    runs.append(run)
+                return runs
+            run.append(ln)
+        if run:
+            runs.append(run)
+    return runs
+
+
+def _left(run: list[Line]) -> float:
+    """A column's left edge: where its lines of real text start furthest left (a page number or a
+    stray mark does not count)."""
+    texts = [ln.x0 for ln in run if len(ln.text) > 12] or [ln.x0 for ln in run]
+    return min(texts)
+
+
+def _split_by_layout(runs: list[list[Line]]) -> list[str]:
+    lines = [ln for run in runs for ln in run]
+    sizes = [ln.size for ln in lines] or [10.0]
+    size = statistics.median(sizes)
+    lefts = [_left(run) for run in runs]
+    indented = [ln.x0 - left > 0.4 * size for run, left in zip(runs, lefts, strict=True) for ln in run]
+    hanging = 0.15 <= sum(indented) / max(1, len(indented)) <= 0.85
+    pitches = [b.bottom - a.bottom for run in runs for a, b in zip(run, run[1:], strict=False) if b.bottom > a.bottom]
+    pitch = statistics.median(pitches) if pitches else 1.2 * size
+    entries: list[str] = []
+    for run, left in zip(runs, lefts, strict=True):
+        right = max(ln.x1 for ln in run)
+        for i, ln in enumerate(run):
+            if not entries:
+                entries.append(ln.text)
+                continue
+            prev = run[i - 1] if i else None
+            if hanging:
+                new = ln.x0 - left <= 0.4 * size
+            elif prev is None:
+                new = entries[-1].rstrip().endswith(".") and ln.text[:1].isupper()
+            else:
+                gap = ln.bottom - prev.bottom > 1.3 * pitch
+                short_end = prev.x1 < right - 3 * size and prev.text.rstrip().endswith(".")
+                new = gap or (short_end and ln.text[:1].isupper())
+            if new:
+                entries.append(ln.text)
+            else:
+                entries[-1] += "\n" + ln.text
+    return entries
+
+
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_SUFFIX = re.compile(r"^(?:tion|sion|ing|ment|ness|ity|ities|ies|ed|er|ers|est|al|ally|ive|ance|ence|able|ible|"
+                     r"ical|ism|ist|ous|ure|ly|ated|ation|ations|ize|ized|ise|ised|ic|ics|ary|ory|ent|ant|ial|ian)\b")
+
+
+def _join(lines: list[str], vocabulary: _Vocabulary | set[str] = frozenset()) -> str:  # type: ignore[assignment]
+    """Lines of one entry as one string.  A word broken at a line end is joined again, keeping the
+    hyphen of a compound ("Citation-informed"): the paper's own words decide when they hold either
+    form, else a second part that is a suffix ("-tion", "-ing") marks a broken word."""
+    out = ""
+    for text in (t.strip() for t in lines):
+        if not out:
+            out = text
+        elif out[-1:] in ("\ufffe", "\x02", "\u00ad") and text[:1].islower():
+            out = out[:-1] + ("-" if _compound(out[:-1], text, vocabulary) else "") + text
+        elif out.endswith("-") and text[:1].islower():
+            out += text
+        else:
+            out += " " + text
+    return out
+
+
+def _compound(before: str, after: str, vocabulary: _Vocabulary | set[str]) -> bool:
+    left = (_WORD.findall(before) or [""])[-1].lower()
+    right = (_WORD.findall(after) or [""])[0].lower()
+    if left + right in vocabulary:
+        return False
+    if f"{left}-{right}" in vocabulary:
+        return True
+    return len(left) >= 3 and not _SUFFIX.match(right)

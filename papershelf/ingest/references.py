@@ -1,0 +1,210 @@
+"""Reference lists: printed entries split apart, and each entry read into its fields.
+
+Hand-written: the libraries on PyPI that parse citation strings either need a trained model
+file (CRF/neural parsers, GROBID as a server) or target one field's conventions (refextract:
+high-energy physics report numbers), and papershelf stays offline with no model download.  The
+rules follow what a reference list's own layout says:
+
+* an entry opens with its label (``[12]``, ``12.``) when the list is numbered, and the labels
+  count up one by one, so a "3." inside an entry is not a new one;
+* otherwise an author-year list opens each entry with its authors, and the year printed after
+  them (``Smith, J. 2019.`` / ``Smith J (2019)``) ends the author part; the title is the next
+  sentence and the venue what follows;
+* a numbered list without a year after its authors ("A. B. Smith, "Title," Venue, 2019" or
+  "Smith AB. Title. Venue 2019;3:1-5") puts the title in quotes or in the second sentence.
+
+Structured sources (JATS, TEI, S2ORC) already separate the fields; `structured_references`
+keeps their fields and their printed text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..document import Reference, parse_year
+
+_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s)|\((\d{1,4})\)|(\d{1,4})(?=\s+[A-Z]))\s*")
+_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
+_ARXIV = re.compile(r"(?:arxiv[:\s]*(?:preprint\s*)?(?:arxiv:)?\s*|abs/|arxiv\.org/(?:abs|pdf)/)"
+                    r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.IGNORECASE)
+# The year that closes an author list: "2019." "2019a," "(2019)" "(2019b)." "(2019, May)"
+_AUTHOR_YEAR = re.compile(r"(?:^|[\s.,])\(?((?:1[89]|20)\d\d)[a-z]?(?:,\s*[A-Z][a-z]+\.?(?:\s+\d{1,2})?)?"
+                          r"(?:\)[.,:;]?|[.,:;])\s")
+_COLON_AUTHORS = re.compile(r"^([^:]{2,600}?(?:\b[A-Z]{1,3}\.?|\bet al\.?)):\s+")
+_QUOTED = re.compile(r"[\"“”]\s*(.+?)\s*[,.]?\s*[\"”]")
+_SENTENCE_END = re.compile(r"(?<=[^\s.])\.\s+(?=[A-Z0-9\"“(\[])|(?<=[a-z]{4})\.\s+(?=[a-z])")
+_INITIALS_ONLY = re.compile(r"^(?:[A-Z]\.?[\s\-]*){1,4}$")
+_INITIAL = re.compile(r"^\(?(?:[A-Z]\.-?)*[A-Z]$")
+_ABBREVIATION = re.compile(r"(?:proc|conf|trans|natl|acad|intl|univ|dept|symp|assoc|comput|ling|sci|eng|appl|phys|"
+                           r"chem|biol)$", re.IGNORECASE)
+_PARTICLES = r"(?:van|von|de|der|den|del|da|di|du|dos|la|le|y|bin|al|II|III|IV|Jr\.?|Sr\.?)"
+_NAME_WORD = r"(?:[A-Z][^\s,;:()\d]*|" + _PARTICLES + ")"
+_PERSON = re.compile(rf"^{_NAME_WORD}(?:[\s\-]+{_NAME_WORD})*$")
+_VANCOUVER_NAME = r"[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?\s[A-Z]{1,3}"
+_VANCOUVER = re.compile(rf"^(?:{_VANCOUVER_NAME},\s*)+{_VANCOUVER_NAME}(?:,?\s*et al)?$")  # two names at least
+_SPLIT_AUTHORS = re.compile(r"\s*(?:;|,\s*(?:and|&)\s+|,|\band\b|&)\s*")
+_PAGES = re.compile(r"(?:,\s*)?\b(?:pp?\.|pages?)\s*[\dA-Za-z]+\s*[-–—]+\s*[\dA-Za-z]+|\b\d+\s*[-–—]\s*\d+\b")
+
+
+def entry_label(text: str) -> int | None:
+    """The number an entry is printed with (``[3]``, ``3.``, ``(3)``), else None."""
+    m = _LABEL.match(text)
+    return int(next(g for g in m.groups() if g)) if m else None
+
+
+def clean_entry(text: str) -> str:
+    """Whitespace, hyphens pdfium marked and a page's stray bytes tidied; the words are kept as printed."""
+    text = text.replace("\ufffe", "").replace("\x02", "").replace("\u00ad", "")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def parse_reference(text: str, n: int) -> Reference:
+    """An entry's printed text read into authors, year, title, venue, DOI and arXiv id."""
+    text = clean_entry(text)
+    ref = Reference(n=n, text=text)
+    body = _LABEL.sub("", text, count=1)
+    if m := _DOI.search(body):
+        ref.doi = m.group(1).rstrip(".,;)]").lower()
+    if m := _ARXIV.search(body):
+        ref.arxiv_id = m.group(1).lower()
+    head, rest, comma_style = _author_part(body)
+    ref.authors = split_authors(head)
+    ref.title, ref.venue = _title_venue(rest, comma_style)
+    year = _AUTHOR_YEAR.search(body[:len(head) + 12]) if head else None
+    ref.year = int(year.group(1)) if year else _last_year(body)
+    return ref
+
+
+def _author_part(body: str) -> tuple[str, str, bool]:
+    """(authors, what follows them, whether a comma ends the title): cut at the year after the
+    names, at a quoted title, at the first sentence end that is not an initial, or — when that
+    first sentence is not all names — after the run of comma-separated names ("A. B. Smith,
+    C. Jones, Title, Venue")."""
+    m = _AUTHOR_YEAR.search(body)
+    if m and _looks_like_names(body[:m.start()]):
+        return body[:m.start()].strip(" .,(").strip(), body[m.end():].strip(), False
+    c = _COLON_AUTHORS.match(body)
+    if c and _looks_like_names(c.group(1)):  # "Nassar, A., Lysak, M.: Title" (LNCS), "Smith J, Doe A: Title" (BMC)
+        return c.group(1).strip(" ,"), body[c.end():].strip(), False
+    q = _QUOTED.search(body)
+    if q and q.start() > 0:
+        return body[:q.start()].strip(" ,."), body[q.start():], False
+    pieces = _sentences(body)
+    if pieces and not _looks_like_names(pieces[0]) and (cut := _name_run(body)):
+        return body[:cut].strip(" ,:"), body[cut:].strip(), True
+    if len(pieces) < 2:
+        return "", body, False
+    return pieces[0], body[len(pieces[0]):].strip(" ."), False
+
+
+def _name_run(body: str) -> int | None:
+    """Where a run of comma-separated names ends, when at least one name has an initial."""
+    end, names, initials = 0, 0, False
+    for m in re.finditer(r"\s*(?:,|:)\s+(?:and\s+)?|\s+and\s+", body):
+        piece = body[end:m.start()].strip()
+        full_name = 2 <= len(piece.split()) <= 4 and not re.search(r"\b[a-z]{4,}", piece)
+        if not (_PERSON.match(piece) and len(piece.split()) <= 5 and (re.search(r"\b[A-Z]\.", piece) or full_name)):
+            break
+        names += 1
+        initials = initials or bool(re.search(r"\b[A-Z]\.", piece))
+        end = m.end()
+        if body[m.start():m.end()].strip().startswith(":"):
+            break  # "Smith, J., Doe, B.: Title" (LNCS, BMC): the colon closes the authors
+    return end if names >= 1 and initials and end < len(body) else None
+
+
+def _looks_like_names(text: str) -> bool:
+    """Every part of the text is a person's (or a body's) name: capitalized words, initials, particles."""
+    text = re.sub(r"\bet\s+al\.?|\(eds?\.?\)", "", text).strip(" .,(")
+    parts = [p.strip(" .") for p in _SPLIT_AUTHORS.split(text) if p.strip(" .")]
+    if not parts or len(text) > 4000:
+        return False
+    return all(_PERSON.match(p) and len(p.split()) <= 6 for p in parts) or (len(parts) == 1 and len(text) < 80)
+
+
+def _sentences(body: str) -> list[str]:
+    """Sentences of an entry; a piece ending in an initial ("Smith, J." / "A. B.") joins the next
+    one, except in a Vancouver author list ("Mori H, Takio K.")."""
+    out: list[str] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(body):
+        piece = body[start:m.start()]
+        last = piece.split()[-1] if piece.split() else ""
+        if _INITIAL.match(last) and not _VANCOUVER.match(piece.strip()) or _ABBREVIATION.search(last):
+            continue
+        out.append(body[:m.start()].strip() if not out else body[start:m.start()].strip())
+        start = m.end()
+    if start < len(body):
+        out.append(body[start:].strip())
+    return [p for p in out if p]
+
+
+def split_authors(text: str) -> list[str]:
+    """Names of an author string, written so `works.surname` finds the surname: "Ada Lovelace",
+    "Lovelace, A." (for "Lovelace, A.," and "Lovelace A" lists), "et al." dropped."""
+    text = re.sub(r"\bet\s+al\.?|\(eds?\.?\)|\beds?\.|\[\w+\]", "", text).strip(" ,.")
+    names: list[str] = []
+    for part in _SPLIT_AUTHORS.split(text):
+        part = re.sub(r"\s+(?:II|III|IV|Jr\.?|Sr\.?)$", "", part.strip(" .,"))  # "Bommarito II": Bommarito
+        if not part:
+            continue
+        if _INITIALS_ONLY.match(part) and names and "," not in names[-1]:
+            names[-1] = f"{names[-1]}, {part}"  # "Smith, J." split at its comma: the initials are its given names
+            continue
+        words = part.split()
+        if len(words) >= 2 and re.fullmatch(r"[A-Z]{1,3}", words[-1]) and words[-1] not in ("II", "III", "IV") \
+                and not re.fullmatch(r"[A-Z]{1,3}", words[0]):
+            part = f"{' '.join(words[:-1])}, {words[-1]}"  # Vancouver "Mori H": surname first
+        names.append(part)
+    return [n for n in names if re.search(r"[^\W\d_]{2}", n)][:100]
+
+
+def _title_venue(rest: str, comma_style: bool = False) -> tuple[str | None, str | None]:
+    rest = rest.strip(" .,")
+    q = _QUOTED.match(rest)
+    if q:
+        title, venue = q.group(1), rest[q.end():]
+    elif comma_style and re.search(r",\s", rest):
+        title, venue = re.split(r",\s+(?:in:?\s+)?", rest, maxsplit=1)
+    else:
+        pieces = _sentences(rest)
+        if not pieces:
+            return None, None
+        title, venue = pieces[0], " ".join(pieces[1:])
+    return _tidy(title) or None, _venue(venue)
+
+
+def _tidy(text: str) -> str:
+    return text.strip(" .,;:\"“”'").strip()
+
+
+def _venue(text: str) -> str | None:
+    text = re.sub(r"^\s*(?:In:?|in:?)\s+", "", text.strip(" .,"))
+    text = _DOI.sub("", text)
+    text = re.sub(r"https?://\S+|\bdoi:?\s*$|\bURL\b", "", text, flags=re.IGNORECASE)
+    text = re.split(r"[,.;(]\s*(?:(?:vol|pp|pages|no)\b|\d)", text)[0]
+    return _tidy(text)[:200] or None
+
+
+def _last_year(body: str) -> int | None:
+    years = [int(y) for y in re.findall(r"(?<![\d.:/])((?:1[89]|20)\d\d)[a-z]?(?![\d/]|\.\d)", body)]
+    return years[-1] if years else parse_year(None)
+
+
+def split_numbered(texts: list[str]) -> list[str] | None:
+    """Lines of a numbered list cut at labels counting up from 1; None when the list is not numbered."""
+    entries: list[str] = []
+    expect = 1
+    for line in texts:
+        label = entry_label(line)
+        if label == expect:
+            entries.append(line)
+            expect += 1
+        elif entries:
+            entries[-1] += "\n" + line
+    return entries if expect > 3 or (entries and expect > 1 and len(texts) < 12) else None
+
+
+def references_from_texts(texts: list[str]) -> list[Reference]:
+    """Entries given one per string (Markdown list items, structured texts without fields)."""
+    return [parse_reference(t, i) for i, t in enumerate((t for t in texts if clean_entry(t)), start=1)]

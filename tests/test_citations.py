@@ -1,0 +1,163 @@
+"""The citation graph inside a library, on both backends: references stored with their paper,
+linked by DOI / arXiv id / title + first author + year (never a title alone), links following
+papers as they come and go, `cited_by`, search scoped by citations, counts in `show`, BibTeX."""
+
+from __future__ import annotations
+
+import bibtexparser
+import pytest
+
+from papershelf import Filters, SearchOptions
+from papershelf.errors import NotFound
+
+from .citation_fixtures import write_papers
+
+
+def paper_id(lib, title_word: str) -> str:
+    ids = [s.paper.id for s in lib.papers() if title_word.lower() in (s.paper.title or "").lower()]
+    assert len(ids) == 1, ids
+    return ids[0]
+
+
+@pytest.fixture
+def graph(lib, tmp_path):
+    files = write_papers(tmp_path / "papers", "attention", "sparse", "survey")
+    report = lib.add([str(tmp_path / "papers")])
+    assert not report.failed, report.to_dict()
+    return lib, files
+
+
+def test_references_are_stored_and_linked_by_doi_and_title_key(graph):
+    lib, _ = graph
+    survey, attention, sparse = paper_id(lib, "survey"), paper_id(lib, "attention"), paper_id(lib, "sparse")
+    refs = lib.references(survey).to_dict()
+    assert refs["paper_id"] == survey
+    assert [r["n"] for r in refs["references"]] == [1, 2, 3, 4, 5]
+    by_n = {r["n"]: r for r in refs["references"]}
+    assert by_n[1]["paper_id"] == attention          # DOI (case and prefix normalized), whatever the title says
+    assert by_n[1]["doi"] == "10.5555/graph.2019"
+    assert by_n[2]["paper_id"] == sparse             # title + first author's surname + year
+    assert by_n[3]["paper_id"] is None               # same title, another first author: a title alone is no link
+    assert by_n[5]["paper_id"] is None               # same title and author, another year: another work
+    assert by_n[4] == {**by_n[4], "authors": ["Hinton, G", "Salakhutdinov, R"], "year": 2006,
+                       "title": "Reducing the dimensionality of data with neural networks", "paper_id": None}
+    assert by_n[4]["text"].startswith("Hinton, G., Salakhutdinov, R. (2006).")
+    assert set(by_n[4]) == {"n", "text", "authors", "year", "title", "venue", "doi", "arxiv_id", "paper_id"}
+
+
+def test_links_follow_papers_added_and_removed(graph, tmp_path):
+    lib, _ = graph
+    survey = paper_id(lib, "survey")
+    assert lib.references(survey).references[3].paper_id is None
+    hinton_file = write_papers(tmp_path / "later", "hinton")["hinton"]
+    lib.add([str(hinton_file)])
+    hinton = paper_id(lib, "dimensionality")
+    assert lib.references(survey).references[3].paper_id == hinton      # added later: now a link
+    assert [c.paper_id for c in lib.cited_by(hinton).cited_by] == [survey]
+    lib.remove(hinton)
+    assert lib.references(survey).references[3].paper_id is None        # removed: unlinked
+    with pytest.raises(NotFound):
+        lib.cited_by(hinton)
+
+
+def test_cited_by_answers_the_citing_papers_with_their_entry(graph):
+    lib, _ = graph
+    survey, attention = paper_id(lib, "survey"), paper_id(lib, "attention")
+    d = lib.cited_by(attention).to_dict()
+    assert d == {"paper_id": attention, "cited_by": [{"paper_id": survey, "title": "A Survey of Scholarly Search",
+                                                       "year": 2021, "n": 1}]}
+    assert lib.cited_by(survey).to_dict()["cited_by"] == []
+
+
+def test_search_filters_by_cites_and_cited_by(graph):
+    lib, _ = graph
+    survey, attention, sparse = paper_id(lib, "survey"), paper_id(lib, "attention"), paper_id(lib, "sparse")
+
+    def hits(**f) -> set[str]:
+        opts = SearchOptions(mode="lexical", limit=50, filters=Filters(**f))
+        return {h.paper_id for h in lib.search("retrieval OR citation OR search OR indexes", opts).results}
+
+    assert hits() == {survey, attention, sparse}
+    assert hits(cites=attention) == {survey}
+    assert hits(cited_by=survey) == {attention, sparse}
+    assert hits(cited_by=survey, cites=attention) == set()      # both: papers meeting both
+    assert hits(cites=survey) == set()                          # nothing cites the survey: no hit, not all hits
+
+
+def test_reference_entries_are_not_body_text(graph):
+    lib, _ = graph
+    survey = paper_id(lib, "survey")
+    resp = lib.search("Salakhutdinov dimensionality", SearchOptions(mode="lexical", limit=20))
+    assert survey not in {h.paper_id for h in resp.results}
+    assert all("Salakhutdinov" not in (u.text or "") for u in lib.store.paper_units(survey))
+
+
+def test_show_counts_references_links_and_citers(graph):
+    lib, _ = graph
+    survey, attention = paper_id(lib, "survey"), paper_id(lib, "attention")
+    assert lib.show(survey).to_dict()["citations"] == {"references": 5, "in_library": 2, "cited_by": 0}
+    assert lib.show(attention).to_dict()["citations"] == {"references": 0, "in_library": 0, "cited_by": 1}
+
+
+def test_missing_references_as_bibtex(graph):
+    from papershelf.bibtex import bibtex
+
+    lib, _ = graph
+    missing = [r for r in lib.references(paper_id(lib, "survey")).references if r.paper_id is None]
+    parsed = bibtexparser.parse_string(bibtex((r.ref, r.ref.text) for r in missing))
+    assert not parsed.failed_blocks
+    entries = {e.key: e for e in parsed.entries}
+    assert set(entries) == {"turing2020sparse", "hinton2006reducing", "hopper2021sparse"}
+    hinton = entries["hinton2006reducing"]
+    assert hinton.entry_type == "article" and hinton["year"] == "2006" and hinton["journal"].startswith("Science")
+    assert hinton["author"] == "Hinton, G and Salakhutdinov, R"
+
+
+def test_a_rewritten_paper_replaces_its_reference_list(graph):
+    lib, files = graph
+    survey = paper_id(lib, "survey")
+    text = files["survey"].read_text().split("2. Grace Hopper")[0]
+    files["survey"].write_text(text, encoding="utf-8")
+    lib.add([str(files["survey"])])
+    assert [r.ref.n for r in lib.references(survey).references] == [1]
+
+
+def test_a_library_from_before_upgrades_and_reads_a_list_when_the_file_is_read_again(tmp_path):
+    """Migration 5 on a library without reference lists: nothing else changes (unchanged files stay
+    skipped, nothing becomes pending); a file read again brings its list."""
+    import sqlite3
+
+    from papershelf import Library
+
+    from .conftest import HASH
+
+    files = write_papers(tmp_path / "papers", "attention", "survey")
+    db = tmp_path / "old.db"
+    with Library(str(db)) as lib:
+        lib.add([str(tmp_path / "papers")])
+        lib.embed(HASH)
+        survey = paper_id(lib, "survey")
+    con = sqlite3.connect(db)  # the library as an older papershelf left it: no reference lists
+    con.execute("DROP TABLE paper_references")
+    con.execute("PRAGMA user_version = 4")
+    con.commit()
+    con.close()
+    with Library(str(db)) as lib:
+        assert lib.references(survey).references == []
+        assert lib.add([str(tmp_path / "papers")]).count("unchanged") == 2
+        files["survey"].write_text(files["survey"].read_text() + "\n", encoding="utf-8")
+        lib.add([str(files["survey"])])
+        assert len(lib.references(survey).references) == 5
+
+
+def test_migrate_copies_reference_lists_and_their_links(graph, tmp_path):
+    from papershelf import Library
+    from papershelf.store.migrate import migrate
+
+    lib, _ = graph
+    survey = paper_id(lib, "survey")
+    before = lib.references(survey).to_dict()
+    copy = tmp_path / "copy.db"
+    migrate(lib.path, str(copy))
+    with Library(str(copy), create=False) as other:
+        assert other.references(survey).to_dict() == before
