@@ -166,10 +166,12 @@ def unit_image(lib: Library, unit_id: str) -> bytes:
     if not hasattr(view, "unit"):
         raise BadArgument(f"{unit_id!r} is a paper, not a unit")
     unit = view.unit
-    if unit.page_start is None:
+    region = getattr(unit, "region", None)
+    page = region["page"] if region else unit.page_start
+    if page is None:
         raise NotFound(f"unit {unit_id!r} has no page")
     try:
-        return page_image(pdf_path(lib, unit.paper_id), unit.page_start, unit.object_label, unit.object_kind)
+        return page_image(pdf_path(lib, unit.paper_id), page, unit.object_label, unit.object_kind, region=region)
     except ValueError as e:
         raise NotFound(str(e)) from None
 

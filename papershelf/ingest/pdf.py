@@ -29,6 +29,7 @@ from ..errors import IngestError
 from .captions import CAPTION_RE
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
+from .pdf_regions import Candidate, attach, choose_sides, document_graphics, find_candidates, outside_tables
 
 _DIGITS = re.compile(r"\d+")
 # A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
@@ -297,13 +298,19 @@ def parse_pdf_pages(pdf) -> Document:
     repeating = _repeating(pages)
     doc = Document(source_format="pdf")
     paras: list[Para] = []
-    for lines, width, height in pages:
+    candidates: list[Candidate] = []
+    page_kept = []
+    for (lines, width, height), graphics in zip(pages, document_graphics(pdf)):
         kept = _kept(lines, width, height, repeating)
         if kept and not doc.title and kept[0].page == 1:
             doc.title, kept = _take_title(kept, height, body.size)
-        for column in _reading_order(kept, width):
+        candidates += find_candidates(kept, graphics, width, height, body)
+        page_kept.append((kept, width))
+    regions = choose_sides(candidates)
+    for kept, width in page_kept:
+        for column in _reading_order(outside_tables(kept, regions), width):
             paras += _paragraphs(column, body)
-    blocks = to_blocks(_join_across_columns(paras, body), body)
+    blocks = attach(to_blocks(_join_across_columns(paras, body), body), regions)
     _demote_front_matter(blocks)
     if doc.title:
         doc.authors = _authors(blocks)

@@ -243,3 +243,10 @@ def m004_paper_sources(db: sqlite3.Connection) -> None:
     )
     rows = db.execute("SELECT source_path, title, authors FROM papers WHERE source_path IS NOT NULL").fetchall()
     db.executemany("UPDATE paper_sources SET title_key=? WHERE source_path=?", title_keys(rows))
+
+
+@migration
+def m005_object_regions(db: sqlite3.Connection) -> None:
+    """Where a PDF figure or table sits on its page (JSON: page, bbox, caption_bbox in PDF points),
+    for crops of the object itself; NULL for other sources and for papers parsed before it."""
+    run_script(db, "ALTER TABLE object_units ADD COLUMN region TEXT;")

@@ -51,6 +51,7 @@ from .common import (
     source_from_row,
     sources_from_rows,
     unit_from_row,
+    unit_values,
     year_bounds,
 )
 from .migrations import APPLICATION_ID, MIGRATIONS
@@ -332,7 +333,7 @@ class SQLiteStore(VectorTables):
             self._write_labels(db, paper)
             for kind in UNIT_KINDS:
                 columns = UNIT_COLUMNS[kind.name]
-                rows = [[getattr(u, c) for c in columns] for u in units if u.kind == kind.name]
+                rows = [unit_values(u, columns) for u in units if u.kind == kind.name]
                 if rows:
                     db.executemany(
                         f"INSERT INTO {kind.table}({', '.join(columns)}) VALUES ({placeholders(len(columns))})",

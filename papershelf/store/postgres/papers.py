@@ -36,6 +36,7 @@ from ..common import (
     source_from_row,
     sources_from_rows,
     unit_from_row,
+    unit_values,
     year_bounds,
 )
 from .tsquery import CONFIG, query_words, tsquery_sql
@@ -257,7 +258,7 @@ class PgPapers(PgConnection):
     def _insert_units(self, db, paper: Paper, units: list[Unit]) -> None:
         for kind in UNIT_KINDS:
             columns = UNIT_COLUMNS[kind.name]
-            rows = [[clean(getattr(u, c)) for c in columns] for u in units if u.kind == kind.name]
+            rows = [[clean(v) for v in unit_values(u, columns)] for u in units if u.kind == kind.name]
             if rows:
                 with db.cursor() as cur:
                     cur.executemany(f"INSERT INTO {kind.table}({', '.join(columns)}) "

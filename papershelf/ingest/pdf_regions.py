@@ -1,0 +1,374 @@
+"""Where a figure or table sits on its PDF page, found from the page's own layout.
+
+A reader finds an object from its caption: the graphic or the table body lies on one side of it
+(above or below), in the caption's column (or across both when the caption spans the page), and
+ends where ordinary body text resumes.  So from each caption line we walk away from it on both
+sides, in its column, taking the page's image and path objects (pictures, plot strokes, ruling
+lines) and the text lines that are not running prose (axis labels, table cells: short, set beside
+other text, or inside a graphic), and stop at a paragraph of body text, another caption, a
+heading, or a wide empty gap.  The side with the object evidence wins; when both have some, the
+usual convention decides (a figure above its caption, a table below).
+
+The region holds the object's own text and never the neighbouring paragraph.  A table's lines
+become its cells: rows kept as lines (by shared baseline), cells separated by `` | ``.
+Boxes here are top-down page coordinates (as `pdf_lines` uses); `Region.pdf_bbox` turns them into
+PDF points with the origin at the bottom-left, pdfium's convention, which is what units store.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..document import Block
+from .captions import CAPTION_RE, parse_caption
+from .pdf_headings import BodyStyle, line_starts_heading
+from .pdf_lines import Line
+
+Box = tuple[float, float, float, float]  # x0, top, x1, bottom (y grows downwards)
+_IMAGE, _PATH, _SHADING, _FORM = 3, 2, 4, 5
+SEP = " | "
+_WORD = re.compile(r"^[(\[\"'“‘]?[A-Za-z][a-z]+[)\]\"'”’.,;:!?]*$")  # a word of prose, not math or a number
+
+
+@dataclass
+class Region:
+    """One figure's or table's place on a page, with the lines it holds."""
+
+    label: str
+    kind: str
+    page: int
+    box: Box
+    caption_box: Box
+    lines: list[Line] = field(default_factory=list)
+    height: float = 0.0  # page height, to turn boxes into PDF coordinates
+
+    def _pdf(self, b: Box) -> list[float]:
+        return [round(b[0], 1), round(self.height - b[3], 1), round(b[2], 1), round(self.height - b[1], 1)]
+
+    def to_dict(self) -> dict:
+        """The stored form: page, object bbox and caption bbox in PDF points (bottom-left origin)."""
+        return {"page": self.page, "bbox": self._pdf(self.box), "caption_bbox": self._pdf(self.caption_box)}
+
+    def cells(self) -> str | None:
+        """The table's text, rows as lines and cells separated; None when no text is there."""
+        rows: list[list[Line]] = []
+        for ln in sorted(self.lines, key=lambda ln: (ln.top, ln.x0)):
+            if rows and ln.top < max(r.bottom for r in rows[-1]) - 0.4 * ln.height:
+                rows[-1].append(ln)
+            else:
+                rows.append([ln])
+        text = "\n".join(SEP.join(ln.text for ln in sorted(r, key=lambda ln: ln.x0)) for r in rows)
+        return text.replace("\x02", "-") or None
+
+
+def page_graphics(page) -> list[Box]:
+    """Boxes of a page's image, path, shading and form objects, top-down; page-sized backgrounds
+    and frames are left out (they bound everything and so say nothing)."""
+    if page.get_rotation() % 360:
+        return []
+    width, height = page.get_size()
+    out = []
+    for obj in page.get_objects(max_depth=0):
+        if obj.type not in (_IMAGE, _PATH, _SHADING, _FORM):
+            continue
+        left, bottom, right, top = obj.get_bounds()
+        if right - left > 0.85 * width and top - bottom > 0.6 * height:
+            continue
+        if right < 0 or left > width or top < 0 or bottom > height:
+            continue
+        out.append((left, height - top, right, height - bottom))
+    return out
+
+
+def document_graphics(pdf) -> list[list[Box]]:
+    """`page_graphics` of every page of an open pdfium document."""
+    out = []
+    for n in range(len(pdf)):
+        page = pdf[n]
+        try:
+            out.append(page_graphics(page))
+        finally:
+            page.close()
+    return out
+
+
+def outside_tables(lines: list[Line], regions: list[Region]) -> list[Line]:
+    """The page's lines without those a table's region holds: its cells are the table's text."""
+    held = {id(ln) for r in regions if r.kind == "table" for ln in r.lines}
+    return [ln for ln in lines if id(ln) not in held]
+
+
+def attach(blocks: list[Block], regions: list[Region]) -> list[Block]:
+    """Each caption block gets its object's region; a table's cells follow its caption as a
+    ``table`` block (units give them to that table).  A table without text gets none."""
+    by_place: dict[tuple[int, str], Region] = {}
+    for r in regions:
+        by_place.setdefault((r.page, r.label), r)
+    out: list[Block] = []
+    for b in blocks:
+        out.append(b)
+        cap = parse_caption(b.text) if b.kind == "text" and b.page is not None else None
+        found = by_place.pop((b.page, cap.label), None) if cap is not None and b.page is not None else None
+        if found is None:
+            continue
+        b.region = found.to_dict()
+        cells = found.cells() if found.kind == "table" else None
+        if cells:
+            out.append(Block("table", cells, page=b.page))
+    return out
+
+
+def _union(a: Box | None, b: Box) -> Box:
+    if a is None:
+        return b
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+@dataclass
+class _Page:
+    lines: list[Line]
+    graphics: list[Box]
+    width: float
+    height: float
+    body: BodyStyle
+    two_columns: bool
+    text_width: float = 0.0  # from the leftmost line start to the rightmost line end
+
+    def column_width(self, ln: Line) -> float:
+        mid = self.width / 2
+        if self.two_columns and not (ln.x0 < mid - 8 and ln.x1 > mid + 8):
+            return self.text_width / 2
+        return self.text_width
+
+    def span(self, cap: list[Line]) -> tuple[float, float]:
+        """The horizontal stretch the caption's object may take: its column, or the page."""
+        mid = self.width / 2
+        x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
+        if not self.two_columns or (x0 < mid - 8 and x1 > mid + 8):
+            return 0.0, self.width
+        return (0.0, mid + 4) if x1 <= mid + 8 else (mid - 4, self.width)
+
+
+def _two_columns(lines: list[Line], width: float) -> bool:
+    """Most prose lines end before the middle or start after it."""
+    mid = width / 2
+    wide = [ln for ln in lines if len(ln.text) > 30]
+    crossing = sum(1 for ln in wide if ln.x0 < mid - 8 and ln.x1 > mid + 8)
+    return bool(wide) and crossing < 0.5 * len(wide)
+
+
+def _caption_lines(lines: list[Line], first: Line, body: BodyStyle) -> list[Line]:
+    """The caption's own lines: the first one and those set closely below it in its size and
+    column, up to a line that opens another caption or a heading (a caption ends with its block)."""
+    col = [ln for ln in lines if ln.top > first.top and ln.x1 > first.x0 - 2 and ln.x0 < first.x1 + 2]
+    out = [first]
+    for ln in sorted(col, key=lambda ln: ln.top):
+        prev = out[-1]
+        pitch = ln.bottom - prev.bottom
+        if pitch < 0.5 * prev.height:
+            if ln.x0 > prev.x1:  # the rest of the caption's own visual line
+                out.append(ln)
+            continue
+        if pitch > 1.7 * prev.size or abs(ln.size - first.size) > 0.6 or CAPTION_RE.match(ln.text):
+            break
+        out.append(ln)
+    return out
+
+
+def _prose(ln: Line, pg: _Page) -> bool:
+    """A line of running body text: alone on its baseline, in the body size, filling its column."""
+    words = ln.text.split()
+    wordy = sum(1 for w in words if _WORD.match(w))
+    if not ln.alone or abs(ln.size - pg.body.size) > 0.6 or len(words) < 5 or wordy < 0.6 * len(words):
+        return False
+    sentence = len(words) >= 6 and ln.text.rstrip().endswith((".", "?", "!")) and wordy >= 0.8 * len(words)
+    return sentence or ln.x1 - ln.x0 >= 0.7 * pg.column_width(ln)
+
+
+def _in_span(box: Box, span: tuple[float, float]) -> bool:
+    x0, x1 = box[0], box[2]
+    inside = min(x1, span[1]) - max(x0, span[0])
+    return inside >= 0.6 * max(x1 - x0, 1.0)
+
+
+def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops: list[Line], table: bool):
+    """The object on one side of a caption: (box, text lines, evidence) or None."""
+    edge = min(ln.top for ln in cap) if up else max(ln.bottom for ln in cap)
+    items: list[tuple[float, int, Box, Line | None]] = []
+    for g in pg.graphics:
+        near = edge - g[3] if up else g[1] - edge
+        if near > -2 and _in_span(g, span):
+            items.append((near, 0, g, None))
+    for line in pg.lines:
+        b = (line.x0, line.top, line.x1, line.bottom)
+        near = edge - line.bottom if up else line.top - edge
+        if near > -1 and line not in cap and _in_span(b, span):
+            items.append((near, 1, b, line))
+    items.sort(key=lambda it: (it[0], it[1]))
+    art: Box | None = None  # the graphics taken so far: text inside them is the object's
+    taken: list[tuple[Box, Line | None]] = []
+    reach = edge
+    limit = max(24.0, 2.5 * pg.body.size)
+    for i, (_, _, b, ln) in enumerate(items):
+        gap = (reach - b[3]) if up else (b[1] - reach)
+        if gap > limit:
+            break
+        inside = art is not None and b[1] >= art[1] - 1 and b[3] <= art[3] + 1 and b[0] >= art[0] - 1 \
+            and b[2] <= art[2] + 1
+        if ln is not None and not inside:
+            heading = ln.size < 1.6 * pg.body.size and line_starts_heading(ln, pg.body)  # not a glyph mis-sized
+            if heading or ln in stops or CAPTION_RE.match(ln.text):
+                break
+            if _prose(ln, pg) and (leading := _prose_follows(items[i + 1:], ln, pg, up)) is not None:
+                _drop_paragraph_end(taken, ln, leading or 0.3 * ln.size)
+                break
+        if ln is None:
+            art = _union(art, b)
+        taken.append((b, ln))
+        reach = min(reach, b[1]) if up else max(reach, b[3])
+    lines = [ln for _, ln in taken if ln is not None]
+    if not taken:
+        return None
+    box = taken[0][0]
+    for b, _ in taken:
+        box = _union(box, b)
+    if box[3] - box[1] < 4 and not lines:
+        return None
+    evidence = sum(1.0 if ln is None or not ln.alone else 0.5 for _, ln in taken)
+    if table and all(ln is not None and ln.alone for _, ln in taken):
+        return None  # a table is cells side by side or ruled: lone lines of text are something else
+    return box, lines, evidence
+
+
+def _drop_paragraph_end(taken: list[tuple[Box, Line | None]], prose: Line, leading: float) -> None:
+    """Lines taken just before reaching a paragraph that are that paragraph's own short last (or
+    first) lines: set at its line gap, size and left edge, alone on their baselines."""
+    while taken and (ln := taken[-1][1]) is not None:
+        gap = max(ln.top - prose.bottom, prose.top - ln.bottom)
+        if not (ln.alone and gap < leading + 1.0 and abs(ln.size - prose.size) < 0.6
+                and abs(ln.x0 - prose.x0) < 2.5 * prose.size):
+            break
+        taken.pop()
+        prose = ln
+
+
+def _prose_follows(rest, ln: Line, pg: _Page, up: bool) -> float | None:
+    """A prose-like line is a paragraph's when the next line beyond it is prose too (or none is
+    near): a single wide label inside a figure is not.  Returns the paragraph's line gap (0 when
+    unknown), or None when the line is not a paragraph's."""
+    for _, _, _b, other in rest:
+        if other is None:
+            continue
+        gap = (ln.top - other.bottom) if up else (other.top - ln.bottom)
+        if gap > 1.2 * ln.size:
+            return 0.0
+        if gap > -0.5 * ln.height:
+            return max(gap, 0.0) if _prose(other, pg) else None
+    return 0.0
+
+
+@dataclass
+class Candidate:
+    """A caption and what lies on each side of it, before the side is chosen."""
+
+    region: Region
+    above: tuple | None  # (box, lines, evidence) or None
+    below: tuple | None
+    blank: tuple | None = None  # the empty stretch on the kind's usual side, when it is wide
+
+    def side(self, up: bool) -> tuple | None:
+        return self.above if up else self.below
+
+
+def find_candidates(lines: list[Line], graphics: list[Box], width: float, height: float,
+                    body: BodyStyle) -> list[Candidate]:
+    """Each caption of one page (lines are the page's kept lines) with the object evidence on
+    either side of it."""
+    wide = [ln for ln in lines if len(ln.text) > 30] or lines
+    extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
+    pg = _Page(lines, graphics, width, height, body, _two_columns(lines, width), extent)
+    starts = [ln for ln in lines if CAPTION_RE.match(ln.text) and parse_caption(ln.text)]
+    out: list[Candidate] = []
+    blocks = [_caption_lines(lines, first, body) for first in starts]
+    for first, cap_lines in zip(starts, blocks):
+        cap = parse_caption(first.text)
+        assert cap is not None
+        span = pg.span(cap_lines)
+        stops = [ln for other in blocks if other is not cap_lines for ln in other]
+        cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
+                   max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
+        region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height)
+        table = cap.object_kind == "table"
+        out.append(Candidate(region, _walk(pg, cap_lines, span, True, stops, table),
+                             _walk(pg, cap_lines, span, False, stops, table),
+                             _blank(pg, cap_box, span, cap.object_kind == "figure")))
+    return out
+
+
+def _blank(pg: _Page, cap: Box, span: tuple[float, float], up: bool) -> tuple | None:
+    """The empty stretch between the caption and the nearest text on its usual side: where an
+    object sits that pdfium shows no parts of (a drawing whose glyphs are paths in a form)."""
+    near = [ln for ln in pg.lines if _in_span((ln.x0, ln.top, ln.x1, ln.bottom), span)
+            and (ln.bottom <= cap[1] if up else ln.top >= cap[3])]
+    edge = max((ln.bottom for ln in near), default=0.06 * pg.height) if up else \
+        min((ln.top for ln in near), default=0.94 * pg.height)
+    top, bottom = (edge + 2, cap[1] - 2) if up else (cap[3] + 2, edge - 2)
+    if bottom - top < 4 * pg.body.size:
+        return None
+    inside = [ln for ln in pg.lines if span[0] <= ln.x0 and ln.x1 <= span[1]] or pg.lines
+    return (max(span[0], min(ln.x0 for ln in inside)), top, min(span[1], max(ln.x1 for ln in inside)), bottom), [], 0.0
+
+
+def _overlap(a: Box, b: Box) -> float:
+    """Intersection area over the smaller box's area."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    return w * h / max(1.0, min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])))
+
+
+def choose_sides(cands: list[Candidate]) -> list[Region]:
+    """The side of each caption that holds its object.  A caption with evidence on one side only
+    is settled; the object of a settled caption is not another caption's.  What is left follows
+    the paper's own convention for that kind (the side its settled captions use), else the usual
+    one (a figure above its caption, a table below)."""
+    settled = {i: c.above is not None for i, c in enumerate(cands) if (c.above is None) != (c.below is None)}
+    for i, c in enumerate(cands):
+        if i in settled or c.above is None or c.below is None:
+            continue
+        for up in (True, False):
+            mine = c.side(up)[0]  # type: ignore[index]
+            taken = any(cands[j].region.page == c.region.page and _overlap(mine, cands[j].side(s)[0]) > 0.5  # type: ignore[index]
+                        for j, s in settled.items())
+            if taken:
+                settled[i] = not up
+    votes: dict[str, list[bool]] = {}
+    for i, up in settled.items():
+        votes.setdefault(cands[i].region.kind, []).append(up)
+    out = []
+    for i, c in enumerate(cands):
+        if c.above is None and c.below is None:
+            if c.blank is not None:
+                c.region.box = c.blank[0]
+                out.append(c.region)
+            continue
+        got = settled.get(i)
+        if got is not None:
+            up = got
+        else:
+            ea, eb = c.above[2], c.below[2]  # type: ignore[index]
+            kind_votes = votes.get(c.region.kind, [])
+            if ea >= 3 * eb or eb >= 3 * ea:
+                up = ea > eb
+            elif kind_votes and kind_votes.count(True) != len(kind_votes) / 2:
+                up = kind_votes.count(True) > len(kind_votes) / 2
+            else:
+                up = c.region.kind == "figure"
+        side = c.side(up)
+        assert side is not None
+        box, taken, _ = side
+        c.region.box, c.region.lines = box, taken
+        out.append(c.region)
+    return out
