@@ -22,12 +22,14 @@ from dataclasses import dataclass, field
 
 from ..document import Block
 from .captions import CAPTION_RE, parse_caption
-from .pdf_headings import BodyStyle, line_starts_heading
+from .pdf_headings import BodyStyle, names_section
 from .pdf_lines import Line
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom (y grows downwards)
 _IMAGE, _PATH, _SHADING, _FORM = 3, 2, 4, 5
+_MAX_DEPTH = 3  # forms inside forms looked into
 SEP = " | "
+_NUMBER = re.compile(r"^[(\[]?[-+−±]?\d[\d.,]*%?[)\]]?[,;]?$")
 _WORD = re.compile(r"^[(\[\"'“‘]?[A-Za-z][a-z]+[)\]\"'”’.,;:!?]*$")  # a word of prose, not math or a number
 
 
@@ -63,22 +65,55 @@ class Region:
 
 
 def page_graphics(page) -> list[Box]:
-    """Boxes of a page's image, path, shading and form objects, top-down; page-sized backgrounds
-    and frames are left out (they bound everything and so say nothing)."""
+    """Boxes of a page's image, path, shading and form objects, top-down, in page space.
+
+    A form that wraps most of the page (some typesetting pipelines put a whole page, or all of
+    its pictures, in one) says nothing by its box, so its own objects are taken instead; bounds
+    of nested objects are in their form's space and are carried to the page through the forms'
+    matrices.  Page-sized backgrounds and frames are left out (they bound everything)."""
     if page.get_rotation() % 360:
         return []
     width, height = page.get_size()
-    out = []
-    for obj in page.get_objects(max_depth=0):
+    out: list[Box] = []
+    # per nesting level: the matrix to page space of the form open at that level, and whether
+    # that form is a wrapper whose objects are looked at one by one
+    chain: list[tuple[tuple[float, ...], bool]] = []
+    for obj in page.get_objects(max_depth=_MAX_DEPTH):
+        del chain[obj.level:]
+        if obj.level and not all(wrapper for _, wrapper in chain):
+            continue  # a part of a picture already taken whole
         if obj.type not in (_IMAGE, _PATH, _SHADING, _FORM):
             continue
-        left, bottom, right, top = obj.get_bounds()
-        if right - left > 0.85 * width and top - bottom > 0.6 * height:
+        to_page = chain[-1][0] if chain else (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        left, bottom, right, top = _transform(to_page, obj.get_bounds())
+        big = (right - left) * (top - bottom) > 0.5 * width * height
+        if obj.type == _FORM:
+            m = obj.get_matrix()
+            chain.append((_compose(to_page, (m.a, m.b, m.c, m.d, m.e, m.f)), big and obj.level < _MAX_DEPTH))
+            if big and obj.level < _MAX_DEPTH:
+                continue
+        if (right - left > 0.85 * width and top - bottom > 0.6 * height) or big:
             continue
         if right < 0 or left > width or top < 0 or bottom > height:
             continue
-        out.append((left, height - top, right, height - bottom))
+        out.append((max(0.0, left), max(0.0, height - top), min(width, right), min(height, height - bottom)))
     return out
+
+
+def _compose(outer: tuple[float, ...], inner: tuple[float, ...]) -> tuple[float, ...]:
+    """The matrix applying `inner` first, then `outer` (PDF matrices [a b c d e f])."""
+    a, b, c, d, e, f = inner
+    A, B, C, D, E, F = outer
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+
+
+def _transform(m: tuple[float, ...], box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    a, b, c, d, e, f = m
+    xs, ys = [], []
+    for x, y in ((box[0], box[1]), (box[0], box[3]), (box[2], box[1]), (box[2], box[3])):
+        xs.append(a * x + c * y + e)
+        ys.append(b * x + d * y + f)
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def document_graphics(pdf) -> list[list[Box]]:
@@ -134,6 +169,16 @@ class _Page:
     body: BodyStyle
     two_columns: bool
     text_width: float = 0.0  # from the leftmost line start to the rightmost line end
+    beside: set[int] = field(default_factory=set)  # ids of lines sharing a baseline with another in their column
+
+    def alone(self, ln: Line) -> bool:
+        return ln.alone and id(ln) not in self.beside
+
+    def cell_like(self, ln: Line) -> bool:
+        """Set beside other text on its baseline, or mostly numbers: what table rows look like."""
+        words = ln.text.split()
+        numbers = sum(1 for w in words if _NUMBER.match(w))
+        return not self.alone(ln) or (numbers >= 2 and numbers >= 0.4 * len(words))
 
     def column_width(self, ln: Line) -> float:
         mid = self.width / 2
@@ -148,6 +193,23 @@ class _Page:
         if not self.two_columns or (x0 < mid - 8 and x1 > mid + 8):
             return 0.0, self.width
         return (0.0, mid + 4) if x1 <= mid + 8 else (mid - 4, self.width)
+
+
+def _beside(lines: list[Line], width: float, two_columns: bool) -> set[int]:
+    """Lines that share a baseline with another line of their column: table cells, chart labels."""
+    mid = width / 2
+    out: set[int] = set()
+    ordered = sorted(lines, key=lambda ln: ln.top)
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1:]:
+            if b.top >= a.bottom:
+                break
+            overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+            apart = b.x0 >= a.x1 or a.x0 >= b.x1
+            same_column = not two_columns or (a.x1 <= mid + 8) == (b.x1 <= mid + 8)
+            if apart and same_column and overlap > 0.5 * min(a.height, b.height):
+                out.update((id(a), id(b)))
+    return out
 
 
 def _two_columns(lines: list[Line], width: float) -> bool:
@@ -180,7 +242,7 @@ def _prose(ln: Line, pg: _Page) -> bool:
     """A line of running body text: alone on its baseline, in the body size, filling its column."""
     words = ln.text.split()
     wordy = sum(1 for w in words if _WORD.match(w))
-    if not ln.alone or abs(ln.size - pg.body.size) > 0.6 or len(words) < 5 or wordy < 0.6 * len(words):
+    if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 5 or wordy < 0.6 * len(words):
         return False
     sentence = len(words) >= 6 and ln.text.rstrip().endswith((".", "?", "!")) and wordy >= 0.8 * len(words)
     return sentence or ln.x1 - ln.x0 >= 0.7 * pg.column_width(ln)
@@ -198,7 +260,7 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     items: list[tuple[float, int, Box, Line | None]] = []
     for g in pg.graphics:
         near = edge - g[3] if up else g[1] - edge
-        if near > -2 and _in_span(g, span):
+        if near > -2 and _in_span(g, span) and not (g[1] > 0.93 * pg.height or g[3] < 0.07 * pg.height):
             items.append((near, 0, g, None))
     for line in pg.lines:
         b = (line.x0, line.top, line.x1, line.bottom)
@@ -217,11 +279,11 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
         inside = art is not None and b[1] >= art[1] - 1 and b[3] <= art[3] + 1 and b[0] >= art[0] - 1 \
             and b[2] <= art[2] + 1
         if ln is not None and not inside:
-            heading = ln.size < 1.6 * pg.body.size and line_starts_heading(ln, pg.body)  # not a glyph mis-sized
+            heading = ln.size < 1.6 * pg.body.size and names_section(ln.text)  # not a glyph mis-sized
             if heading or ln in stops or CAPTION_RE.match(ln.text):
                 break
             if _prose(ln, pg) and (leading := _prose_follows(items[i + 1:], ln, pg, up)) is not None:
-                _drop_paragraph_end(taken, ln, leading or 0.3 * ln.size)
+                _drop_paragraph_end(taken, ln, leading or 0.3 * ln.size, pg)
                 break
         if ln is None:
             art = _union(art, b)
@@ -235,18 +297,18 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
         box = _union(box, b)
     if box[3] - box[1] < 4 and not lines:
         return None
-    evidence = sum(1.0 if ln is None or not ln.alone else 0.5 for _, ln in taken)
-    if table and all(ln is not None and ln.alone for _, ln in taken):
+    evidence = sum(1.0 if ln is None or pg.cell_like(ln) else 0.5 for _, ln in taken)
+    if table and len(taken) < 3 and all(ln is not None and not pg.cell_like(ln) for _, ln in taken):
         return None  # a table is cells side by side or ruled: lone lines of text are something else
     return box, lines, evidence
 
 
-def _drop_paragraph_end(taken: list[tuple[Box, Line | None]], prose: Line, leading: float) -> None:
+def _drop_paragraph_end(taken: list[tuple[Box, Line | None]], prose: Line, leading: float, pg: _Page) -> None:
     """Lines taken just before reaching a paragraph that are that paragraph's own short last (or
     first) lines: set at its line gap, size and left edge, alone on their baselines."""
     while taken and (ln := taken[-1][1]) is not None:
         gap = max(ln.top - prose.bottom, prose.top - ln.bottom)
-        if not (ln.alone and gap < leading + 1.0 and abs(ln.size - prose.size) < 0.6
+        if not (pg.alone(ln) and gap < leading + 1.0 and abs(ln.size - prose.size) < 0.6
                 and abs(ln.x0 - prose.x0) < 2.5 * prose.size):
             break
         taken.pop()
@@ -258,8 +320,8 @@ def _prose_follows(rest, ln: Line, pg: _Page, up: bool) -> float | None:
     near): a single wide label inside a figure is not.  Returns the paragraph's line gap (0 when
     unknown), or None when the line is not a paragraph's."""
     for _, _, _b, other in rest:
-        if other is None:
-            continue
+        if other is None or min(other.x1, ln.x1) - max(other.x0, ln.x0) <= 0:
+            continue  # a graphic, or a line of another column
         gap = (ln.top - other.bottom) if up else (other.top - ln.bottom)
         if gap > 1.2 * ln.size:
             return 0.0
@@ -275,7 +337,7 @@ class Candidate:
     region: Region
     above: tuple | None  # (box, lines, evidence) or None
     below: tuple | None
-    blank: tuple | None = None  # the empty stretch on the kind's usual side, when it is wide
+    blanks: tuple = (None, None)  # the empty stretches above and below, when they are wide
 
     def side(self, up: bool) -> tuple | None:
         return self.above if up else self.below
@@ -287,7 +349,8 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     either side of it."""
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
     extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
-    pg = _Page(lines, graphics, width, height, body, _two_columns(lines, width), extent)
+    two = _two_columns(lines, width)
+    pg = _Page(lines, graphics, width, height, body, two, extent, _beside(lines, width, two))
     starts = [ln for ln in lines if CAPTION_RE.match(ln.text) and parse_caption(ln.text)]
     out: list[Candidate] = []
     blocks = [_caption_lines(lines, first, body) for first in starts]
@@ -302,7 +365,7 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         table = cap.object_kind == "table"
         out.append(Candidate(region, _walk(pg, cap_lines, span, True, stops, table),
                              _walk(pg, cap_lines, span, False, stops, table),
-                             _blank(pg, cap_box, span, cap.object_kind == "figure")))
+                             (_blank(pg, cap_box, span, True), _blank(pg, cap_box, span, False))))
     return out
 
 
@@ -318,6 +381,14 @@ def _blank(pg: _Page, cap: Box, span: tuple[float, float], up: bool) -> tuple | 
         return None
     inside = [ln for ln in pg.lines if span[0] <= ln.x0 and ln.x1 <= span[1]] or pg.lines
     return (max(span[0], min(ln.x0 for ln in inside)), top, min(span[1], max(ln.x1 for ln in inside)), bottom), [], 0.0
+
+
+def _usual_side(kind: str, votes: list[bool]) -> bool:
+    """Above (True) or below: where this paper's settled captions of the kind have their objects,
+    else the common convention (a figure above its caption, a table below its caption)."""
+    if votes and votes.count(True) * 2 != len(votes):
+        return votes.count(True) * 2 > len(votes)
+    return kind == "figure"
 
 
 def _overlap(a: Box, b: Box) -> float:
@@ -349,9 +420,11 @@ def choose_sides(cands: list[Candidate]) -> list[Region]:
         votes.setdefault(cands[i].region.kind, []).append(up)
     out = []
     for i, c in enumerate(cands):
+        usual = _usual_side(c.region.kind, votes.get(c.region.kind, []))
         if c.above is None and c.below is None:
-            if c.blank is not None:
-                c.region.box = c.blank[0]
+            blank = c.blanks[0] if c.blanks[0] is not None and (usual or c.blanks[1] is None) else c.blanks[1]
+            if blank is not None:
+                c.region.box = blank[0]
                 out.append(c.region)
             continue
         got = settled.get(i)
@@ -359,13 +432,7 @@ def choose_sides(cands: list[Candidate]) -> list[Region]:
             up = got
         else:
             ea, eb = c.above[2], c.below[2]  # type: ignore[index]
-            kind_votes = votes.get(c.region.kind, [])
-            if ea >= 3 * eb or eb >= 3 * ea:
-                up = ea > eb
-            elif kind_votes and kind_votes.count(True) != len(kind_votes) / 2:
-                up = kind_votes.count(True) > len(kind_votes) / 2
-            else:
-                up = c.region.kind == "figure"
+            up = ea > eb if ea >= 3 * eb or eb >= 3 * ea else usual
         side = c.side(up)
         assert side is not None
         box, taken, _ = side
