@@ -27,6 +27,7 @@ import re
 from ..document import Block, Document
 from ..errors import IngestError
 from .captions import CAPTION_RE
+from .pdf_authors import printed_authors
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
 from .pdf_regions import Candidate, attach, choose_sides, document_graphics, find_candidates, outside_tables
@@ -265,31 +266,6 @@ def _demote_front_matter(blocks: list[Block]) -> None:
             b.kind, b.level = "text", 0
 
 
-def _authors(blocks: list[Block]) -> list[str]:
-    """Person names in the first-page text before the first heading."""
-    authors: list[str] = []
-    for b in blocks:
-        if b.kind == "heading" or b.page != 1 or len(authors) >= 12:
-            break
-        if len(b.text) < 160:
-            authors += [a for a in _names(b.text) if a not in authors]
-    return authors[:12]
-
-
-_NAME = re.compile(r"^[A-Z][\w'’\-.´`¨]*(?:\s+(?:[A-Z][\w'’\-.´`¨]*|van|von|de|der|da|di|le|la)){1,3}$")
-_NOT_NAME = re.compile(r"\b(universit\w*|institut\w*|department|school|college|laborator\w*|lab|research|science|"
-                       r"sciences|division|center|centre|inc|corporation|google|microsoft|group|faculty|hospital|"
-                       r"abstract|introduction|street|road|usa|germany|china|france|japan|india|canada|republic|kingdom|"
-                       r"states|health|america|proceedings|journal|conference)\b", re.IGNORECASE)
-
-
-def _names(text: str) -> list[str]:
-    """Person names in an author line: footnote marks removed, split on commas, 'and' and marks."""
-    text = re.sub(r"(?<=[a-z])[α-ωΑ-Ω\d]+", "", text)  # affiliation marks glued to a name
-    parts = re.split(r"\s*(?:[,;†‡∗*♦□◦§¶♠♣♥⋆#]|\band\b|&)\s*", text)
-    return [p.strip() for p in parts if _NAME.match(p.strip() or "-") and not _NOT_NAME.search(p)]
-
-
 def parse_pdf_pages(pdf) -> Document:
     """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title."""
     pages = _read_pages(pdf)
@@ -303,7 +279,10 @@ def parse_pdf_pages(pdf) -> Document:
     for (lines, width, height), graphics in zip(pages, document_graphics(pdf)):
         kept = _kept(lines, width, height, repeating)
         if kept and not doc.title and kept[0].page == 1:
-            doc.title, kept = _take_title(kept, height, body.size)
+            doc.title, rest = _take_title(kept, height, body.size)
+            left = {id(ln) for ln in rest}
+            doc.authors = printed_authors(rest, [ln for ln in kept if id(ln) not in left], body.size)
+            kept = rest
         candidates += find_candidates(kept, graphics, width, height, body)
         page_kept.append((kept, width))
     regions = choose_sides(candidates)
@@ -312,8 +291,6 @@ def parse_pdf_pages(pdf) -> Document:
             paras += _paragraphs(column, body)
     blocks = attach(to_blocks(_join_across_columns(paras, body), body), regions)
     _demote_front_matter(blocks)
-    if doc.title:
-        doc.authors = _authors(blocks)
     doc.blocks = blocks
     return doc
 
