@@ -30,6 +30,7 @@ from .captions import CAPTION_RE
 from .pdf_authors import printed_authors
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
+from .pdf_outline import apply_outline, read_outline
 from .pdf_regions import Candidate, attach, choose_sides, document_graphics, find_candidates, outside_tables
 
 _DIGITS = re.compile(r"\d+")
@@ -291,6 +292,9 @@ def parse_pdf_pages(pdf) -> Document:
             paras += _paragraphs(column, body)
     blocks = attach(to_blocks(_join_across_columns(paras, body), body), regions)
     _demote_front_matter(blocks)
+    outline = read_outline(pdf)
+    if outline:
+        blocks = apply_outline(blocks, outline)
     doc.blocks = blocks
     return doc
 
