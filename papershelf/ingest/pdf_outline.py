@@ -71,7 +71,7 @@ def _matches(block: Block, entry: Entry) -> int:
     if len(b_full) >= 0.6 * len(full) and len(block.text) < 1.5 * len(entry.title) and full.startswith(b_full):
         return 1  # a title set on two lines, the second one a paragraph of its own
     head = _norm(block.text[:len(entry.title) + 12])
-    return 2 if len(block.text) > len(entry.title) + 3 and (head.startswith(full) or head.startswith(bare)) else 0
+    return 2 if len(block.text) > len(entry.title) + 3 and (head.startswith((full, bare))) else 0
 
 
 def apply_outline(blocks: list[Block], outline: list[Entry]) -> list[Block]:
