@@ -31,7 +31,15 @@ from .pdf_authors import printed_authors
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
 from .pdf_outline import apply_outline, read_outline
-from .pdf_regions import Candidate, attach, choose_sides, document_graphics, find_candidates, outside_tables
+from .pdf_regions import (
+    Candidate,
+    attach,
+    choose_sides,
+    document_graphics,
+    find_candidates,
+    join_captions,
+    outside_tables,
+)
 
 _DIGITS = re.compile(r"\d+")
 # A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
@@ -288,7 +296,7 @@ def parse_pdf_pages(pdf) -> Document:
         page_kept.append((kept, width))
     regions = choose_sides(candidates)
     for kept, width in page_kept:
-        for column in _reading_order(outside_tables(kept, regions), width):
+        for column in _reading_order(join_captions(outside_tables(kept, regions), regions, _join), width):
             paras += _paragraphs(column, body)
     blocks = attach(to_blocks(_join_across_columns(paras, body), body), regions)
     _demote_front_matter(blocks)

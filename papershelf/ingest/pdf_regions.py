@@ -17,6 +17,7 @@ PDF points with the origin at the bottom-left, pdfium's convention, which is wha
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -44,6 +45,7 @@ class Region:
     caption_box: Box
     lines: list[Line] = field(default_factory=list)
     height: float = 0.0  # page height, to turn boxes into PDF coordinates
+    caption_lines: list[Line] = field(default_factory=list)  # the caption's own lines, in order
 
     def _pdf(self, b: Box) -> list[float]:
         return [round(b[0], 1), round(self.height - b[3], 1), round(b[2], 1), round(self.height - b[1], 1)]
@@ -125,6 +127,25 @@ def document_graphics(pdf) -> list[list[Box]]:
             out.append(page_graphics(page))
         finally:
             page.close()
+    return out
+
+
+def join_captions(lines: list[Line], regions: list[Region], join) -> list[Line]:
+    """Each caption as one line holding its whole text (`join` mends hyphens): a caption is read
+    to the end of its block even where it sits beside a figure's labels or its continuation lies
+    in another column band than its first line."""
+    first_of: dict[int, Region] = {id(r.caption_lines[0]): r for r in regions if len(r.caption_lines) > 1}
+    rest = {id(ln) for r in first_of.values() for ln in r.caption_lines[1:]}
+    out = []
+    for ln in lines:
+        if id(ln) in rest:
+            continue
+        r = first_of.get(id(ln))
+        if r is not None:
+            cap = r.caption_lines
+            ln = dataclasses.replace(ln, x0=min(c.x0 for c in cap), x1=max(c.x1 for c in cap),
+                                     bottom=max(c.bottom for c in cap), text=join([c.text for c in cap]))
+        out.append(ln)
     return out
 
 
@@ -221,21 +242,65 @@ def _two_columns(lines: list[Line], width: float) -> bool:
 
 
 def _caption_lines(lines: list[Line], first: Line, body: BodyStyle) -> list[Line]:
-    """The caption's own lines: the first one and those set closely below it in its size and
-    column, up to a line that opens another caption or a heading (a caption ends with its block)."""
-    col = [ln for ln in lines if ln.top > first.top and ln.x1 > first.x0 - 2 and ln.x0 < first.x1 + 2]
-    out = [first]
-    for ln in sorted(col, key=lambda ln: ln.top):
-        prev = out[-1]
-        pitch = ln.bottom - prev.bottom
-        if pitch < 0.5 * prev.height:
-            if ln.x0 > prev.x1:  # the rest of the caption's own visual line
-                out.append(ln)
-            continue
-        if pitch > 1.7 * prev.size or abs(ln.size - first.size) > 0.6 or CAPTION_RE.match(ln.text):
+    """The caption's own lines: the first one (with what follows it on its row) and the visual
+    rows set closely below it, up to where the caption's block ends (see `_goes_on`)."""
+    same_row = [ln for ln in lines if ln is not first and _overlap_v(ln, first) > 0.5 * min(ln.height, first.height)]
+    out = [first] + sorted((ln for ln in same_row if first.x1 - 1 <= ln.x0 <= first.x1 + first.size),
+                           key=lambda ln: ln.x0)
+    below = [ln for ln in lines if ln.top > first.top - 1 and ln.x1 > first.x0 - 2 and ln.x0 < first.x1 + 2
+             and ln is not first and ln not in same_row]
+    bottoms = [first.bottom]
+    centred = _centred(lines, first)
+    for row in _visual_rows(below):
+        if not _goes_on(out, bottoms, row, first, centred):
             break
-        out.append(ln)
+        out += row
+        bottoms.append(max(ln.bottom for ln in row))
     return out
+
+
+def _overlap_v(a: Line, b: Line) -> float:
+    return min(a.bottom, b.bottom) - max(a.top, b.top)
+
+
+def _visual_rows(lines: list[Line]) -> list[list[Line]]:
+    """Lines grouped into rows that share a baseline, top to bottom, each row left to right."""
+    rows: list[list[Line]] = []
+    for ln in sorted(lines, key=lambda ln: ln.top):
+        if rows and ln.top < min(r.bottom for r in rows[-1]) - 0.5 * ln.height:
+            rows[-1].append(ln)
+        else:
+            rows.append([ln])
+    return [sorted(r, key=lambda ln: ln.x0) for r in rows]
+
+
+def _centred(lines: list[Line], first: Line) -> tuple[float, bool]:
+    """The caption's column's left edge, and whether the caption's first line sits centred in it."""
+    beside = [ln for ln in lines if ln.x0 < first.x1 and ln.x1 > first.x0 and len(ln.text) > 20] or [first]
+    left = sorted(ln.x0 for ln in beside)[len(beside) // 10]
+    right = sorted(ln.x1 for ln in beside)[int(0.9 * (len(beside) - 1))]
+    return left, first.x0 - left > 2 * first.size and abs((first.x0 - left) - (right - first.x1)) < 2 * first.size
+
+
+def _goes_on(out: list[Line], bottoms: list[float], row: list[Line], first: Line, centred: tuple[float, bool]) -> bool:
+    """Does the caption go on into `row`?  Only when the line before filled the caption's width
+    (text wraps only when a line is full), the row is in the caption's size at its own line pitch
+    (the first gap must be tight), starts where the caption starts (a centred caption goes on
+    centred, not from the column's edge), holds words, and opens no other caption."""
+    size, lead = first.size, row[0]
+    widest = max(ln.x1 for ln in out)
+    if max(ln.x1 for ln in out[-3:]) < widest - 2.5 * size and not out[-1].text.endswith(("-", "\x02")):
+        return False
+    left, is_centred = centred
+    middle = abs(lead.x0 + row[-1].x1 - first.x0 - first.x1)
+    if is_centred and len(bottoms) == 1 and (middle > 4 * size or lead.x0 - left < size):
+        return False
+    pitch = max(ln.bottom for ln in row) - bottoms[-1]
+    limit = 1.45 * size if len(bottoms) == 1 else min(1.7 * size, bottoms[-1] - bottoms[-2] + 0.25 * size)
+    aligned = abs(lead.x0 - first.x0) < 2 * size or middle < 4 * size
+    words = re.search(r"[^\W\d_]", " ".join(ln.text for ln in row))
+    return pitch <= limit and abs(lead.size - size) <= 0.6 and not CAPTION_RE.match(lead.text) and aligned \
+        and bool(words)
 
 
 def _prose(ln: Line, pg: _Page) -> bool:
@@ -361,7 +426,7 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         stops = [ln for other in blocks if other is not cap_lines for ln in other]
         cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
                    max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
-        region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height)
+        region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines)
         table = cap.object_kind == "table"
         out.append(Candidate(region, _walk(pg, cap_lines, span, True, stops, table),
                              _walk(pg, cap_lines, span, False, stops, table),
