@@ -28,6 +28,7 @@ from ..document import Block, Document
 from ..errors import IngestError
 from .captions import CAPTION_RE
 from .pdf_authors import printed_authors
+from .pdf_graphics import document_graphics
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
 from .pdf_outline import apply_outline, read_outline
@@ -35,7 +36,6 @@ from .pdf_regions import (
     Candidate,
     attach,
     choose_sides,
-    document_graphics,
     find_candidates,
     join_captions,
     outside_tables,

@@ -23,12 +23,10 @@ from dataclasses import dataclass, field
 
 from ..document import Block
 from .captions import CAPTION_RE, parse_caption
+from .pdf_graphics import Box
 from .pdf_headings import BodyStyle, names_section
 from .pdf_lines import Line
 
-Box = tuple[float, float, float, float]  # x0, top, x1, bottom (y grows downwards)
-_IMAGE, _PATH, _SHADING, _FORM = 3, 2, 4, 5
-_MAX_DEPTH = 3  # forms inside forms looked into
 SEP = " | "
 _NUMBER = re.compile(r"^[(\[]?[-+−±]?\d[\d.,]*%?[)\]]?[,;]?$")
 _WORD = re.compile(r"^[(\[\"'“‘]?[A-Za-z][a-z]+[)\]\"'”’.,;:!?]*$")  # a word of prose, not math or a number
@@ -64,70 +62,6 @@ class Region:
                 rows.append([ln])
         text = "\n".join(SEP.join(ln.text for ln in sorted(r, key=lambda ln: ln.x0)) for r in rows)
         return text.replace("\x02", "-") or None
-
-
-def page_graphics(page) -> list[Box]:
-    """Boxes of a page's image, path, shading and form objects, top-down, in page space.
-
-    A form that wraps most of the page (some typesetting pipelines put a whole page, or all of
-    its pictures, in one) says nothing by its box, so its own objects are taken instead; bounds
-    of nested objects are in their form's space and are carried to the page through the forms'
-    matrices.  Page-sized backgrounds and frames are left out (they bound everything)."""
-    if page.get_rotation() % 360:
-        return []
-    width, height = page.get_size()
-    out: list[Box] = []
-    # per nesting level: the matrix to page space of the form open at that level, and whether
-    # that form is a wrapper whose objects are looked at one by one
-    chain: list[tuple[tuple[float, ...], bool]] = []
-    for obj in page.get_objects(max_depth=_MAX_DEPTH):
-        del chain[obj.level:]
-        if obj.level and not all(wrapper for _, wrapper in chain):
-            continue  # a part of a picture already taken whole
-        if obj.type not in (_IMAGE, _PATH, _SHADING, _FORM):
-            continue
-        to_page = chain[-1][0] if chain else (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-        left, bottom, right, top = _transform(to_page, obj.get_bounds())
-        big = (right - left) * (top - bottom) > 0.5 * width * height
-        if obj.type == _FORM:
-            m = obj.get_matrix()
-            chain.append((_compose(to_page, (m.a, m.b, m.c, m.d, m.e, m.f)), big and obj.level < _MAX_DEPTH))
-            if big and obj.level < _MAX_DEPTH:
-                continue
-        if (right - left > 0.85 * width and top - bottom > 0.6 * height) or big:
-            continue
-        if right < 0 or left > width or top < 0 or bottom > height:
-            continue
-        out.append((max(0.0, left), max(0.0, height - top), min(width, right), min(height, height - bottom)))
-    return out
-
-
-def _compose(outer: tuple[float, ...], inner: tuple[float, ...]) -> tuple[float, ...]:
-    """The matrix applying `inner` first, then `outer` (PDF matrices [a b c d e f])."""
-    a, b, c, d, e, f = inner
-    A, B, C, D, E, F = outer
-    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
-
-
-def _transform(m: tuple[float, ...], box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-    a, b, c, d, e, f = m
-    xs, ys = [], []
-    for x, y in ((box[0], box[1]), (box[0], box[3]), (box[2], box[1]), (box[2], box[3])):
-        xs.append(a * x + c * y + e)
-        ys.append(b * x + d * y + f)
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def document_graphics(pdf) -> list[list[Box]]:
-    """`page_graphics` of every page of an open pdfium document."""
-    out = []
-    for n in range(len(pdf)):
-        page = pdf[n]
-        try:
-            out.append(page_graphics(page))
-        finally:
-            page.close()
-    return out
 
 
 def join_captions(lines: list[Line], regions: list[Region], join) -> list[Line]:
