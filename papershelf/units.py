@@ -29,7 +29,7 @@ from .text import estimate_tokens, sha256_hex, slug, split_sentences
 
 # Bump whenever unit building or embedding text changes in a way that should
 # invalidate stored vectors: it is part of every hash and of the space fingerprint.
-RETRIEVAL_POLICY_VERSION = 2  # 2: PDF table cells in table units, object regions
+RETRIEVAL_POLICY_VERSION = 1
 
 BODY_TOKEN_CAP = 1000
 CHUNK_TOKENS = 400

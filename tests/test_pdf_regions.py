@@ -174,3 +174,20 @@ def test_printed_authors_with_marks_not_affiliations_or_the_info_field(tmp_path)
     c.save()
     doc = parse_source(load_source(str(path)))
     assert doc.authors == ["Ross G. Douglas", "Rajni K. Sharma", "Kelly Chibale"]
+
+
+def test_a_new_pdf_reader_parses_again_and_re_embeds_only_changed_papers(objects_pdf, tmp_path, monkeypatch):
+    """The reader version is part of a PDF's source hash: `add` reads the file again; a paper whose
+    units come out the same stays embedded, so nothing is encoded twice."""
+    from papershelf import ingest
+
+    from .conftest import HASH
+
+    with Library(str(tmp_path / "lib.db")) as lib:
+        assert lib.add([str(objects_pdf)]).files[0].status == "added"
+        lib.embed(HASH)
+        assert lib.pending() == []
+        assert lib.add([str(objects_pdf)]).files[0].status == "unchanged"
+        monkeypatch.setattr(ingest, "PDF_READER", "pdf-reader/next")
+        assert lib.add([str(objects_pdf)]).files[0].status == "updated"
+        assert lib.pending() == []  # same units, same hashes: the vectors stand

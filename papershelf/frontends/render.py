@@ -54,7 +54,8 @@ def _render(pdf_path: str, mtime: int, page: int, label: str | None, kind: str |
             box = region or (_object_box(pg, label, kind, h) if label else None)
             left, bottom, right, top = box or (0, 0, w, h)
             left, bottom, right, top = max(0.0, left), max(0.0, bottom), min(w, right), min(h, top)
-            scale = width / w
+            # a region is drawn at the asked width (up to 4x), the page or a band of it at page width
+            scale = min(width / max(right - left, 1.0), 4.0) if region else width / w
             # crop is (left, bottom, right, top) margins to cut away, in PDF points
             image = pg.render(scale=scale, crop=(left, bottom, w - right, h - top)).to_pil()
         finally:

@@ -115,11 +115,10 @@ def _prose(ln: Line, body_size: float) -> bool:
 def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float) -> list[str]:
     """Authors printed between the title and the abstract of page 1 (`lines`: the page without
     running headers, `title_lines`: the title's own lines)."""
-    if title_lines:
-        top = max(ln.bottom for ln in title_lines)
-        left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
-    else:  # no title found: the band starts at the top of the page, across it
-        top, left, right = 0.0, 0.0, float("inf")
+    if not title_lines:
+        return []  # no title, no band: a guess from the top of the page would take headers for names
+    top = max(ln.bottom for ln in title_lines)
+    left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
     band = _rows([ln for ln in lines if ln.top >= top - 1 and ln.x1 > left and ln.x0 < right
                   and ln not in title_lines])
     authors: list[str] = []
