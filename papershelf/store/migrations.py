@@ -249,4 +249,5 @@ def m004_paper_sources(db: sqlite3.Connection) -> None:
 def m005_object_regions(db: sqlite3.Connection) -> None:
     """Where a PDF figure or table sits on its page (JSON: page, bbox, caption_bbox in PDF points),
     for crops of the object itself; NULL for other sources and for papers parsed before it."""
-    run_script(db, "ALTER TABLE object_units ADD COLUMN region TEXT;")
+    if "region" not in {row[1] for row in db.execute("PRAGMA table_info(object_units)")}:
+        run_script(db, "ALTER TABLE object_units ADD COLUMN region TEXT;")

@@ -154,4 +154,4 @@ def _m004_paper_sources(db) -> None:
 
 MIGRATIONS.append(_m004_paper_sources)
 # 5: where a PDF figure or table sits on its page (JSON text: page, bbox, caption_bbox in PDF points)
-MIGRATIONS.append("ALTER TABLE object_units ADD COLUMN region TEXT;")
+MIGRATIONS.append("ALTER TABLE object_units ADD COLUMN IF NOT EXISTS region TEXT;")
