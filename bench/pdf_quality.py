@@ -30,6 +30,7 @@ from papershelf.units import build_units
 
 ROOT = Path(__file__).resolve().parent.parent
 TRUTH = ROOT / "bench" / "data" / "pdf_headings.json"
+SPLIT = ROOT / "bench" / "data" / "pdf_split.json"  # issue 21's dev/test halves of the shared PDFs
 
 
 def _norm_heading(text: str) -> str:
@@ -109,7 +110,7 @@ def main() -> None:
     for paper, sc in headings["per_paper"].items():
         print(f"headings {paper[:44]:44s} P {sc['precision']:.3f} R {sc['recall']:.3f} levels {sc['level_ok']}/{sc['tp']}"
               f"  missed {sc['missed'][:4]}  spurious {sc['spurious'][:4]}")
-    for name in ("half_a", "half_b", "all"):
+    for name in ("half_a", "half_b", "split_dev", "split_test", "all"):
         print(name, json.dumps({k: v for k, v in headings[name].items() if k != "papers"}))
     print(json.dumps(total))
 
@@ -125,8 +126,11 @@ def _heading_report(docs: dict) -> dict:
         if stem in docs:
             per[name] = score_paper(docs[stem][0].blocks, truth[name])
     names = sorted(per)
+    split = json.loads(SPLIT.read_text()) if SPLIT.exists() else {"dev": [], "test": []}
     return {"per_paper": per, "half_a": sum_scores([per[n] for n in names[0::2]]) | {"papers": names[0::2]},
             "half_b": sum_scores([per[n] for n in names[1::2]]) | {"papers": names[1::2]},
+            "split_dev": sum_scores([per[n] for n in names if n in split["dev"]]),
+            "split_test": sum_scores([per[n] for n in names if n in split["test"]]),
             "all": sum_scores(list(per.values()))}
 
 

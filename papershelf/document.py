@@ -39,6 +39,8 @@ class Block:
     # For reader-recognised captions and tables: "figure"/"table" and the label.
     object_kind: str | None = None
     object_label: str | None = None
+    # For a PDF caption: where its object is, {"page", "bbox", "caption_bbox"} in PDF points.
+    region: dict | None = None
 
 
 @dataclass(kw_only=True)

@@ -49,7 +49,7 @@ def show(store: Store, item_id: str) -> PaperView | UnitView:
     sections = [SectionView(u.id, u.source, u.section_path, u.part, pages_of(u), u.token_estimate)
                 for u in units if u.kind != "object"]
     objects = [ObjectView(u.id, u.object_kind, u.object_label, u.caption_text, pages_of(u), u.section_path,
-                          u.indexable, u.veto_reason, u.nearby_body_text, u.table_text)
+                          u.indexable, u.veto_reason, u.nearby_body_text, u.table_text, u.region)
                for u in units if u.kind == "object"]
     sources = sorted(store.sources(paper.id), key=lambda s: not s.provides)
     return PaperView(paper, store.manifest(paper.id), sections, objects, sources,

@@ -59,6 +59,8 @@ class Unit:
     caption_text: str | None = None
     nearby_body_text: str | None = None
     table_text: str | None = None
+    # Where a PDF object is: {"page", "bbox", "caption_bbox"}, PDF points, bottom-left origin.
+    region: dict | None = None
     token_estimate: int = 0
     indexable: bool = True
     veto_reason: str | None = None
@@ -187,6 +189,7 @@ class _CaptionSeen:
     path: list[str]
     page: int | None
     tables: list[str] = field(default_factory=list)  # cell text of the table it captions
+    region: dict | None = None  # where a PDF reader found the object on its page
 
 
 @dataclass
@@ -232,7 +235,7 @@ class _Walk:
             self.tables_waiting.append(block.text)
 
     def caption(self, block: Block, cap: Caption) -> None:
-        seen = _CaptionSeen(cap, self.path, block.page)
+        seen = _CaptionSeen(cap, self.path, block.page, region=block.region)
         if cap.object_kind == "table":
             seen.tables.extend(self.tables_waiting)
         self.captions.append(seen)
@@ -313,6 +316,8 @@ def _merge_repeat(existing: Unit, seen: _CaptionSeen, tables: str | None) -> Non
         existing.indexable, existing.veto_reason = True, None
     if tables:
         existing.table_text = "\n".join(filter(None, [existing.table_text, tables]))
+    if existing.region is None:
+        existing.region = seen.region
     if seen.page is not None:
         existing.page_end = max(existing.page_end or seen.page, seen.page)
 
@@ -333,7 +338,7 @@ def _object_units(captions: list[_CaptionSeen], cites: dict[str, list[str]], pap
             ordinal=len(by_label), text=cap.text, section_path=" > ".join(seen.path),
             section_title=seen.path[-1] if seen.path else "", section_level=len(seen.path),
             page_start=seen.page, page_end=seen.page, object_kind=cap.object_kind, object_label=cap.label,
-            caption_text=cap.text, nearby_body_text=nearby, table_text=tables,
+            caption_text=cap.text, nearby_body_text=nearby, table_text=tables, region=seen.region,
         )
         if not cap.text:
             u.indexable, u.veto_reason = False, "empty_caption"

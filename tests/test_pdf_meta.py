@@ -88,12 +88,19 @@ def test_years_in_references_or_body_are_never_the_papers_year(tmp_path):
 
 
 def test_document_info_title_authors_and_venue_from_subject(tmp_path):
-    m = meta_of(make_pdf(tmp_path / "i.pdf", info={
+    m = meta_of(make_pdf(tmp_path / "i.pdf", top=["Ada Okafor and Lena Brandt"], info={
         "Title": "Signals That Persist in Wound Macrophages", "Author": "Ada Okafor ; Lena Brandt",
         "Subject": "NAACL-HLT 2013"}))
     assert m.title == "Signals That Persist in Wound Macrophages"
     assert m.authors == ["Ada Okafor", "Lena Brandt"] and m.venue == "NAACL-HLT 2013"
     assert m.year is None  # a venue field's year is not trusted as the paper's
+
+
+@pytest.mark.parametrize("author", ["IT Department", "Lilongwe", "Ada Okafor ; Someone Else", "lncs_series"])
+def test_document_info_author_is_believed_only_when_page_one_prints_every_name(tmp_path, author):
+    """A department, a city, a series name, or a name page 1 does not print: no author at all."""
+    m = meta_of(make_pdf(tmp_path / "i.pdf", top=["Ada Okafor and Lena Brandt"], info={"Author": author}))
+    assert m.authors == []
 
 
 def test_cite_this_article_doi_on_the_last_page(tmp_path):

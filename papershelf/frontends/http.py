@@ -205,11 +205,13 @@ def unit_image(lib: Library, unit_id: str) -> bytes:
     if not hasattr(view, "unit"):
         raise BadArgument(f"{unit_id!r} is a paper, not a unit")
     unit = view.unit
-    if unit.page_start is None:
+    region = getattr(unit, "region", None)
+    page = region["page"] if region else unit.page_start
+    if page is None:
         raise NotFound(f"unit {unit_id!r} has no page")
     path, _ = lib.source_pdf(unit.paper_id)  # the recorded file, unchanged, or 404/409
     try:
-        return page_image(path, unit.page_start, unit.object_label, unit.object_kind)
+        return page_image(path, page, unit.object_label, unit.object_kind, region=region)
     except ValueError as e:
         raise NotFound(str(e)) from None
     except (PdfiumError, OSError) as e:  # PDFium on a damaged file, or one swapped since the check: this image only

@@ -188,6 +188,12 @@ def _read_regular(path: str, limit: int) -> bytes:
         return f.read(limit + 1)
 
 
+# Salted into a PDF's source hash, so `add` parses PDFs again after the PDF reader changed what it
+# finds (2: figure/table regions, table cells, printed authors, outline headings).  Papers whose
+# units come out the same keep their vectors; only changed units are embedded again.
+PDF_READER = "pdf-reader/2"
+
+
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
     """Read a file's bytes and content hash (hash before parse: unchanged files are skipped)."""
     ext = os.path.splitext(path)[1].lower()
@@ -206,7 +212,10 @@ def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
         raise IngestError(f"cannot read: {e.strerror or e}") from None
     if len(data) > limit:
         raise IngestError(f"file grew past the {limit / 2**20:.0f} MiB limit while being read")
-    return SourceFile(path, data, hashlib.sha256(data).hexdigest())
+    digest = hashlib.sha256(data)
+    if ext == ".pdf":  # a new PDF reader reads the same bytes anew: what it finds may differ
+        digest.update(PDF_READER.encode())
+    return SourceFile(path, data, digest.hexdigest())
 
 
 def parse_source(src: SourceFile) -> Document:

@@ -27,9 +27,20 @@ import re
 from ..document import Block, Document
 from ..errors import IngestError
 from .captions import CAPTION_RE
+from .pdf_authors import printed_authors
+from .pdf_graphics import document_graphics
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
 from .pdf_references import pdf_references
+from .pdf_outline import apply_outline, read_outline
+from .pdf_regions import (
+    Candidate,
+    attach,
+    choose_sides,
+    find_candidates,
+    join_captions,
+    outside_tables,
+)
 
 _DIGITS = re.compile(r"\d+")
 # A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
@@ -265,31 +276,6 @@ def _demote_front_matter(blocks: list[Block]) -> None:
             b.kind, b.level = "text", 0
 
 
-def _authors(blocks: list[Block]) -> list[str]:
-    """Person names in the first-page text before the first heading."""
-    authors: list[str] = []
-    for b in blocks:
-        if b.kind == "heading" or b.page != 1 or len(authors) >= 12:
-            break
-        if len(b.text) < 160:
-            authors += [a for a in _names(b.text) if a not in authors]
-    return authors[:12]
-
-
-_NAME = re.compile(r"^[A-Z][\w'’\-.´`¨]*(?:\s+(?:[A-Z][\w'’\-.´`¨]*|van|von|de|der|da|di|le|la)){1,3}$")
-_NOT_NAME = re.compile(r"\b(universit\w*|institut\w*|department|school|college|laborator\w*|lab|research|science|"
-                       r"sciences|division|center|centre|inc|corporation|google|microsoft|group|faculty|hospital|"
-                       r"abstract|introduction|street|road|usa|germany|china|france|japan|india|canada|republic|kingdom|"
-                       r"states|health|america|proceedings|journal|conference)\b", re.IGNORECASE)
-
-
-def _names(text: str) -> list[str]:
-    """Person names in an author line: footnote marks removed, split on commas, 'and' and marks."""
-    text = re.sub(r"(?<=[a-z])[α-ωΑ-Ω\d]+", "", text)  # affiliation marks glued to a name
-    parts = re.split(r"\s*(?:[,;†‡∗*♦□◦§¶♠♣♥⋆#]|\band\b|&)\s*", text)
-    return [p.strip() for p in parts if _NAME.match(p.strip() or "-") and not _NOT_NAME.search(p)]
-
-
 def parse_pdf_pages(pdf) -> Document:
     """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title."""
     pages = _read_pages(pdf)
@@ -299,17 +285,27 @@ def parse_pdf_pages(pdf) -> Document:
     doc = Document(source_format="pdf")
     paras: list[Para] = []
     columns: list[list[Line]] = []
-    for lines, width, height in pages:
+    candidates: list[Candidate] = []
+    page_kept = []
+    for (lines, width, height), graphics in zip(pages, document_graphics(pdf)):
         kept = _kept(lines, width, height, repeating)
         if kept and not doc.title and kept[0].page == 1:
-            doc.title, kept = _take_title(kept, height, body.size)
-        for column in _reading_order(kept, width):
+            doc.title, rest = _take_title(kept, height, body.size)
+            left = {id(ln) for ln in rest}
+            doc.authors = printed_authors(rest, [ln for ln in kept if id(ln) not in left], body.size)
+            kept = rest
+        candidates += find_candidates(kept, graphics, width, height, body)
+        page_kept.append((kept, width))
+    regions = choose_sides(candidates)
+    for kept, width in page_kept:
+        for column in _reading_order(join_captions(outside_tables(kept, regions), regions, _join), width):
             paras += _paragraphs(column, body)
             columns.append(column)
-    blocks = to_blocks(_join_across_columns(paras, body), body)
+    blocks = attach(to_blocks(_join_across_columns(paras, body), body), regions)
     _demote_front_matter(blocks)
-    if doc.title:
-        doc.authors = _authors(blocks)
+    outline = read_outline(pdf)
+    if outline:
+        blocks = apply_outline(blocks, outline)
     doc.blocks = blocks
     doc.references = pdf_references(columns, blocks)
     return doc

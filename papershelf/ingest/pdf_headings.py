@@ -394,3 +394,14 @@ def line_starts_heading(line, body: BodyStyle) -> bool:
         return True
     m = _NUMBERED.match(text)
     return bool(m and m.group("num")[0].isdigit() and _plausible_title(m.group("title"), False))
+
+
+def names_section(text: str) -> bool:
+    """Does the text read as a section title by its words alone (a standard name, or a number
+    that opens a plausible title)?  Style is left out: figures are full of bold short labels."""
+    if len(text.split()) > 14:
+        return False
+    if _STANDARD_RE.match(text.rstrip(".:")):
+        return True
+    m = _NUMBERED.match(text)
+    return bool(m and m.group("num")[0].isdigit() and _plausible_title(m.group("title"), False))

@@ -14,6 +14,7 @@ import ctypes
 import itertools
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from pypdfium2 import raw
@@ -51,11 +52,68 @@ class Line:
 def clean(text: str) -> str:
     """pdfium marks a hyphen it dropped when joining a hyphenated word with U+FFFE (or \\x02):
     inside a line the word is whole again; at the end of a line the mark stays for the paragraph
-    join to decide; elsewhere it is a real hyphen."""
+    join to decide; elsewhere it is a real hyphen.  Text is Unicode NFC: a combining mark set
+    apart from its letter by a space is joined to it, and what `_place_accents` took out of a
+    word (a spacing accent and the spaces pdfium put around it) is gone."""
+    text = text.replace(_GONE, "")
+    if any("\u0300" <= c <= "\u036f" for c in text):
+        text = re.sub(r"(?<=\w)\s+(?=[\u0300-\u036f])", "", text)
+    text = unicodedata.normalize("NFC", text)
     text = re.sub(r"(?<=[a-z])[\ufffe\x02]\s*(?=[a-z])", "", text)
     text = re.sub(r"\s+", " ", text).strip()
     end = text[-1:] if text[-1:] in ("\ufffe", "\x02") else ""
     return text[:len(text) - len(end)].replace("\ufffe", "-").replace("\x02", "-") + ("\x02" if end else "")
+
+
+# Spacing accents that typesetting systems (TeX above all) set as glyphs of their own over a letter,
+# and the combining marks they stand for.
+_ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327",
+            "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "˝": "\u030b", "¯": "\u0304"}
+_GONE = "\u200b"  # stands in (one UTF-16 unit, so positions hold) for text taken out of a word
+
+
+def _place_accents(tp: _TextPage, text: str, lead16: int) -> str:
+    """Each spacing accent joined to the letter it is printed over ("Andre´" -> "André",
+    "Gy ´ ongyi" -> "Gyóngyi"), found by position, not by text order.  The string keeps its
+    length in UTF-16 units (pdfium's positions): the accent becomes `_GONE`, and so do the spaces
+    pdfium put around it inside a word; a letter is replaced only by its one-unit composed form."""
+    chars = list(text)
+    offsets, o = [], lead16
+    for ch in chars:
+        offsets.append(o)
+        o += _u16(ch)
+    boxes = {i: tp.char_box(tp.char_index(offsets[i])) for i, ch in enumerate(chars) if not ch.isspace()}
+    for i, ch in enumerate(chars):
+        mark = _ACCENTS.get(ch)
+        if mark is None or i not in boxes:
+            continue
+        cx = (boxes[i][0] + boxes[i][2]) / 2
+        under = [j for j, b in boxes.items() if chars[j].isalpha() and b[0] - 1 <= cx <= b[2] + 1]
+        if not under:
+            continue
+        j = min(under, key=lambda j: abs((boxes[j][0] + boxes[j][2]) / 2 - cx))
+        composed = unicodedata.normalize("NFC", chars[j] + mark)
+        if len(composed) != 1 or _u16(composed) != 1:
+            continue
+        chars[j], chars[i] = composed, _GONE
+        _close_gap(chars, boxes, i)
+    return "".join(chars)
+
+
+def _close_gap(chars: list[str], boxes: dict, i: int) -> None:
+    """Drop the spaces around a removed accent when the letters on both sides touch (one word)."""
+    a = i - 1
+    while a >= 0 and chars[a].isspace():
+        a -= 1
+    b = i + 1
+    while b < len(chars) and chars[b].isspace():
+        b += 1
+    if a < 0 or b >= len(chars) or a not in boxes or b not in boxes:
+        return
+    if boxes[b][0] - boxes[a][2] < 0.3 * max(1.0, boxes[a][3] - boxes[a][1]):
+        for k in range(a + 1, b):
+            if chars[k].isspace():
+                chars[k] = _GONE
 
 
 def _u16(text: str) -> int:
@@ -261,6 +319,8 @@ def _first_runin(tp: _TextPage, stripped: str, lead16: int, last: int, parts: li
 def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[Line]:
     stripped = chunk.strip()
     lead16 = start16 + _u16(chunk[:len(chunk) - len(chunk.lstrip())])
+    if any(c in _ACCENTS for c in stripped):
+        stripped = _place_accents(tp, stripped, lead16)
     first = tp.char_index(lead16)
     last = tp.char_index(lead16 + _u16(stripped) - 1)
     if first < 0 or last < first:

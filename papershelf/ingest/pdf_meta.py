@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..document import Bibliographic
+from .pdf_authors import confirmed_info_authors
 
 MIN_YEAR = 1900
 _YEAR = r"(?:19|20)\d\d"
@@ -250,6 +251,7 @@ def read_pdf_meta(data: bytes, path: str | None = None) -> PdfMeta:
     if rule:
         meta.evidence["doi"] = rule
     _from_info(info, document_xmp(data), meta)
+    meta.authors = confirmed_info_authors(meta.authors, "\n".join(first))
     if meta.year is None and path:
         _from_file_name(path, meta)
     return meta

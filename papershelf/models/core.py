@@ -340,6 +340,7 @@ class Hit:
     # Calibrated 0-1, comparable across queries (search/relevance.py); `score` only orders one list.
     relevance: float | None = None
     rerank_score: float | None = None  # the rerank server's score, when one reordered the list
+    region: dict | None = None  # a PDF object's place: {"page", "bbox", "caption_bbox"} in PDF points
 
     def to_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in HIT_FIELDS}
@@ -353,7 +354,8 @@ class Hit:
 
 
 HIT_FIELDS = ("rank", "score", "relevance", "source", "paper_id", "title", "authors", "year", "unit_id", "section_path",
-              "pages", "object_kind", "object_label", "caption", "snippet", "tags", "collections", "zotero_link")
+              "pages", "object_kind", "object_label", "caption", "snippet", "tags", "collections", "zotero_link",
+              "region")
 
 
 @dataclass

@@ -131,6 +131,7 @@ class ObjectView(JsonModel):
     veto_reason: str | None
     cited_by: str | None
     table_text: str | None
+    region: dict | None = None  # a PDF object's place: {"page", "bbox", "caption_bbox"} in PDF points
 
 
 @dataclass

@@ -22,7 +22,8 @@ _UNIT_COMMON = ["id", "paper_id", "ordinal", "text", "section_path", "section_ti
 # The columns of each kind's unit table (`UnitKind.table`).
 UNIT_COLUMNS = {
     "body": _UNIT_COMMON + ["part"],
-    "object": _UNIT_COMMON + ["object_kind", "object_label", "caption_text", "nearby_body_text", "table_text"],
+    "object": _UNIT_COMMON + ["object_kind", "object_label", "caption_text", "nearby_body_text", "table_text",
+               "region"],
     "chunk": _UNIT_COMMON,
 }
 PAPER_COLUMNS = ["id", "title", "authors", "year", "venue", "doi", "citekey", "source_path",
@@ -166,7 +167,15 @@ def paper_from_row(row: Any) -> Paper:
 def unit_from_row(kind: UnitKind, row: Any) -> Unit:
     d = dict(row)
     d["indexable"] = bool(d["indexable"])
+    if d.get("region"):
+        d["region"] = json.loads(d["region"])
     return Unit(kind=kind.name, **d)
+
+
+def unit_values(unit: Unit, columns: Sequence[str]) -> list[Any]:
+    """A unit's row for its table: the region (a dict) is stored as JSON text."""
+    return [json.dumps(unit.region) if c == "region" and unit.region is not None else getattr(unit, c)
+            for c in columns]
 
 
 def source_from_row(row: Any) -> PaperSource:

@@ -138,3 +138,7 @@ MIGRATIONS.append("""
     CREATE INDEX IF NOT EXISTS paper_references_arxiv ON paper_references(arxiv_id);
     CREATE INDEX IF NOT EXISTS paper_references_title ON paper_references(title_key);
 """)
+
+
+# 6: where a PDF figure or table sits on its page (JSON text: page, bbox, caption_bbox in PDF points)
+MIGRATIONS.append("ALTER TABLE object_units ADD COLUMN IF NOT EXISTS region TEXT;")

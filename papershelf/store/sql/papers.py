@@ -38,6 +38,7 @@ from ..common import (
     source_from_row,
     sources_from_rows,
     unit_from_row,
+    unit_values,
     year_bounds,
 )
 from ..reference_rows import REFERENCE_COLUMNS, reference_from_row, reference_rows
@@ -224,9 +225,9 @@ class SqlPapers(SqlConnection):
             self._write_labels(db, paper)
             for kind in UNIT_KINDS:
                 columns = UNIT_COLUMNS[kind.name]
+                rows = [[clean(v) for v in unit_values(u, columns)] for u in units if u.kind == kind.name]
                 self.sql.executemany(db, f"INSERT INTO {kind.table}({', '.join(columns)}) "
-                                         f"VALUES ({self.sql.marks(len(columns))})",
-                                     [[clean(getattr(u, c)) for c in columns] for u in units if u.kind == kind.name])
+                                         f"VALUES ({self.sql.marks(len(columns))})", rows)
             self._index_units(db, paper, units)
             cols, values = manifest_row(paper.id, manifest, now)
             db.execute(f"INSERT INTO manifests({', '.join(cols)}) VALUES ({self.sql.marks(len(cols))})", values)

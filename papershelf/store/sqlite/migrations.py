@@ -237,3 +237,11 @@ def m005_paper_references(db: sqlite3.Connection) -> None:
     removed later changes them with nothing to update.  Papers added before hold no list until their
     file is read again (it changed, or it is removed and added)."""
     run_script(db, REFERENCES_DDL)
+
+
+@migration
+def m006_object_regions(db: sqlite3.Connection) -> None:
+    """Where a PDF figure or table sits on its page (JSON: page, bbox, caption_bbox in PDF points),
+    for crops of the object itself; NULL for other sources and for papers parsed before it."""
+    if "region" not in {row[1] for row in db.execute("PRAGMA table_info(object_units)")}:
+        run_script(db, "ALTER TABLE object_units ADD COLUMN region TEXT;")

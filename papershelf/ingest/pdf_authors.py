@@ -1,0 +1,153 @@
+"""The authors a PDF prints on its first page, read the way a reader finds them.
+
+The author line sits between the title and the abstract, under the title (a sidebar beside the
+title block is not it), set in one style of its own.  Each line of that band is cut into parts at
+commas, "and", "&" and at the marks that tie a name to its affiliation (†, ∗, ♠, α, superscript
+digits); the parts that read as person names are the authors.  A line that opens with an
+affiliation, an e-mail address, an address with numbers, or a country is not an author line; a
+name-like line in another style than the first author line (an affiliation continued on its own
+line: "South Africa") is not one either.  No author is better than a wrong one: without a title
+there is no band, and nothing is returned.
+
+The document-info Author field is only believed when every name in it is printed on page 1
+(`confirmed_info_authors`): typesetting tools fill it with an IT department, a city, a series
+name or one author of many.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .pdf_lines import Line
+
+# Marks between a name and its affiliation (and superscripts the line reader wrote as ^...).
+_MARKS = r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
+_SPLIT = re.compile(rf"\s*(?:{_MARKS}|,|;|\band\b|\bAND\b|&|\s{{3,}})\s*")
+_PARTICLE = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "dos", "le", "la", "bin", "al", "el",
+             "ter", "ten", "y"}
+_TOKEN = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’\-]*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]*)?|[A-ZÀ-ÖØ-Þ]\.(?:-?[A-Z]\.)?|"
+                    r"[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]+|[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]*(?:['’][A-Za-zß-öø-ÿ]+)+)$")
+_NOT_NAME = re.compile(
+    r"\b(universit\w*|univ|institut\w*|department|dept|school|college|laborator\w*|labs?|research|sciences?|"
+    r"division|cent(?:er|re)|inc|ltd|llc|corporation|company|group|faculty|hospital|clinic|foundation|"
+    r"academy|council|ministry|program|programme|street|road|avenue|way|box|campus|abstract|introduction|keywords|"
+    r"proceedings|journal|conference|workshop|symposium|press|series|preprint|arxiv|technical|report|"
+    r"usa|uk|germany|china|france|japan|india|canada|italy|spain|sweden|belgium|ireland|netherlands|switzerland|"
+    r"korea|israel|brazil|australia|africa|america|kingdom|states|republic|singapore|portugal|austria|denmark|"
+    r"norway|finland|poland|greece|mexico|russia|taiwan|malawi|engineering|technology|medicine|medical|"
+    r"computer|computing|informatics|mathematics|physics|chemistry|biology|google|microsoft|ibm|amazon|"
+    r"facebook|meta|nvidia|yahoo|adobe|intel|submitted|accepted|published|corresponding|editor|copyright|"
+    r"distributed|open|access|author|authors|equal|contribution|correspondence)\b", re.IGNORECASE)
+_STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|index terms|introduction|"
+                   r"(?:1|I)\.?\s+introduction)\b", re.IGNORECASE)
+
+
+def _name(part: str) -> str | None:
+    """The part as a person's name ("Ross G. DOUGLAS" -> "Ross G. Douglas"), or None."""
+    tokens = part.strip(" .,:;()").split()
+    if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
+        return None
+    words = [t for t in tokens if t.lower() not in _PARTICLE]
+    if len(words) < 2 or not all(_TOKEN.match(t) for t in words):
+        return None
+    if all(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)?", t) for t in words) or len(words[-1].rstrip(".")) < 2:
+        return None
+    return " ".join(t.capitalize() if t.isupper() and len(t) > 2 and "." not in t else t for t in tokens)
+
+
+def _parts(text: str) -> list[str]:
+    return [p for p in _SPLIT.split(unicodedata.normalize("NFC", text)) if p and p.strip()]
+
+
+def _runs(part: str) -> list[str]:
+    """Names set side by side with nothing between them ("Ruifang Ge Raymond J. Mooney"): cut
+    after two or more words where the rest can still be a name of two or more words, and never
+    before an initial or a particle (they belong to the name that follows them)."""
+    tokens = part.split()
+    out: list[list[str]] = [[]]
+    for i, t in enumerate(tokens):
+        cur = out[-1]
+        rest = tokens[i:]
+        starts_name = bool(re.match(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]", t)) and t.lower() not in _PARTICLE
+        if len(cur) >= 2 and len(rest) >= 2 and starts_name and not re.fullmatch(r"[A-Z]\.", cur[-1]) \
+                and cur[-1].lower() not in _PARTICLE:
+            out.append([])
+        out[-1].append(t)
+    return [" ".join(n) for n in out]
+
+
+def _line_names(text: str) -> list[str] | None:
+    """The names an author line holds (before any affiliation on it), or None if it is not one."""
+    if "@" in text or _STOP.match(text):
+        return None
+    names: list[str] = []
+    parts = _parts(text)
+    if len(parts) == 1 and len(parts[0].split()) >= 4:
+        parts = _runs(parts[0])  # one run of words without separators: names side by side
+    for part in parts:
+        name = _name(part)
+        if name is None:
+            if re.search(r"\d{3,}|\w{3,}", part) and not re.fullmatch(r"[\d\s,]+", part):
+                break  # an affiliation, address or other words: the names ended
+            continue  # a stray mark or number
+        names.append(name)
+    return names or None
+
+
+def _rows(lines: list[Line]) -> list[Line]:
+    """Lines in reading order by visual row: pieces sharing a row are read left to right even
+    when their tops differ by a raised mark."""
+    rows: list[list[Line]] = []
+    for ln in sorted(lines, key=lambda ln: ln.top):
+        if rows and ln.top < min(r.bottom for r in rows[-1]) - 0.5 * ln.height:
+            rows[-1].append(ln)
+        else:
+            rows.append([ln])
+    return [ln for row in rows for ln in sorted(row, key=lambda ln: ln.x0)]
+
+
+def _prose(ln: Line, body_size: float) -> bool:
+    words = ln.text.split()
+    return len(words) >= 8 and abs(ln.size - body_size) < 0.8 and sum(w[:1].islower() for w in words) >= 3
+
+
+def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float) -> list[str]:
+    """Authors printed between the title and the abstract of page 1 (`lines`: the page without
+    running headers, `title_lines`: the title's own lines)."""
+    if not title_lines:
+        return []  # no title, no band: a guess from the top of the page would take headers for names
+    top = max(ln.bottom for ln in title_lines)
+    left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
+    band = _rows([ln for ln in lines if ln.top >= top - 1 and ln.x1 > left and ln.x0 < right
+                  and ln not in title_lines])
+    authors: list[str] = []
+    style: tuple[float, bool] | None = None
+    for ln in band:
+        if _STOP.match(ln.text) or _prose(ln, body_size):
+            break
+        names = _line_names(ln.text)
+        if names is None:
+            continue
+        if style is not None and (abs(ln.size - style[0]) > 0.6 or ln.bold != style[1]):
+            continue  # name-like text in another style: an affiliation's continuation
+        style = style or (ln.size, ln.bold)
+        authors += [n for n in names if n not in authors]
+        if len(authors) >= 40:
+            break
+    return authors
+
+
+def _key(name: str) -> str:
+    """Accent- and case-free surname, for matching names across sources."""
+    plain = unicodedata.normalize("NFKD", name.split()[-1] if name.split() else "")
+    return "".join(c for c in plain if c.isalpha()).casefold()
+
+
+def confirmed_info_authors(info_authors: list[str], page_text: str) -> list[str]:
+    """The document-info authors when every one of them is printed on page 1, else none."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", page_text) if not unicodedata.combining(c)).casefold()
+    names = [n for n in (_name(a) for a in info_authors) if n]
+    if not names or len(names) != len(info_authors):
+        return []
+    return names if all(_key(n) and _key(n) in plain for n in names) else []

@@ -1,0 +1,440 @@
+"""Where a figure or table sits on its PDF page, found from the page's own layout.
+
+A reader finds an object from its caption: the graphic or the table body lies on one side of it
+(above or below), in the caption's column (or across both when the caption spans the page), and
+ends where ordinary body text resumes.  So from each caption line we walk away from it on both
+sides, in its column, taking the page's image and path objects (pictures, plot strokes, ruling
+lines) and the text lines that are not running prose (axis labels, table cells: short, set beside
+other text, or inside a graphic), and stop at a paragraph of body text, another caption, a
+heading, or a wide empty gap.  The side with the object evidence wins; when both have some, the
+usual convention decides (a figure above its caption, a table below).
+
+The region holds the object's own text and never the neighbouring paragraph.  A table's lines
+become its cells: rows kept as lines (by shared baseline), cells separated by `` | ``.
+Boxes here are top-down page coordinates (as `pdf_lines` uses); `Region.pdf_bbox` turns them into
+PDF points with the origin at the bottom-left, pdfium's convention, which is what units store.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+
+from ..document import Block
+from .captions import CAPTION_RE, parse_caption
+from .pdf_graphics import Box
+from .pdf_headings import BodyStyle, names_section
+from .pdf_lines import Line
+
+SEP = " | "
+_NUMBER = re.compile(r"^[(\[]?[-+−±]?\d[\d.,]*%?[)\]]?[,;]?$")
+_WORD = re.compile(r"^[(\[\"'“‘]?[A-Za-z][a-z]+[)\]\"'”’.,;:!?]*$")  # a word of prose, not math or a number
+
+
+@dataclass
+class Region:
+    """One figure's or table's place on a page, with the lines it holds."""
+
+    label: str
+    kind: str
+    page: int
+    box: Box
+    caption_box: Box
+    lines: list[Line] = field(default_factory=list)
+    height: float = 0.0  # page height, to turn boxes into PDF coordinates
+    caption_lines: list[Line] = field(default_factory=list)  # the caption's own lines, in order
+
+    def _pdf(self, b: Box) -> list[float]:
+        return [round(b[0], 1), round(self.height - b[3], 1), round(b[2], 1), round(self.height - b[1], 1)]
+
+    def to_dict(self) -> dict:
+        """The stored form: page, object bbox and caption bbox in PDF points (bottom-left origin)."""
+        return {"page": self.page, "bbox": self._pdf(self.box), "caption_bbox": self._pdf(self.caption_box)}
+
+    def cells(self) -> str | None:
+        """The table's text, rows as lines and cells separated; None when no text is there."""
+        rows: list[list[Line]] = []
+        for ln in sorted(self.lines, key=lambda ln: (ln.top, ln.x0)):
+            if rows and ln.top < max(r.bottom for r in rows[-1]) - 0.4 * ln.height:
+                rows[-1].append(ln)
+            else:
+                rows.append([ln])
+        text = "\n".join(SEP.join(ln.text for ln in sorted(r, key=lambda ln: ln.x0)) for r in rows)
+        return text.replace("\x02", "-") or None
+
+
+def join_captions(lines: list[Line], regions: list[Region], join) -> list[Line]:
+    """Each caption as one line holding its whole text (`join` mends hyphens): a caption is read
+    to the end of its block even where it sits beside a figure's labels or its continuation lies
+    in another column band than its first line."""
+    first_of: dict[int, Region] = {id(r.caption_lines[0]): r for r in regions if len(r.caption_lines) > 1}
+    rest = {id(ln) for r in first_of.values() for ln in r.caption_lines[1:]}
+    out = []
+    for ln in lines:
+        if id(ln) in rest:
+            continue
+        r = first_of.get(id(ln))
+        if r is not None:
+            cap = r.caption_lines
+            ln = dataclasses.replace(ln, x0=min(c.x0 for c in cap), x1=max(c.x1 for c in cap),
+                                     bottom=max(c.bottom for c in cap), text=join([c.text for c in cap]))
+        out.append(ln)
+    return out
+
+
+def outside_tables(lines: list[Line], regions: list[Region]) -> list[Line]:
+    """The page's lines without those a table's region holds: its cells are the table's text."""
+    held = {id(ln) for r in regions if r.kind == "table" for ln in r.lines}
+    return [ln for ln in lines if id(ln) not in held]
+
+
+def attach(blocks: list[Block], regions: list[Region]) -> list[Block]:
+    """Each caption block gets its object's region; a table's cells follow its caption as a
+    ``table`` block (units give them to that table).  A table without text gets none."""
+    by_place: dict[tuple[int, str], Region] = {}
+    for r in regions:
+        by_place.setdefault((r.page, r.label), r)
+    out: list[Block] = []
+    for b in blocks:
+        out.append(b)
+        cap = parse_caption(b.text) if b.kind == "text" and b.page is not None else None
+        found = by_place.pop((b.page, cap.label), None) if cap is not None and b.page is not None else None
+        if found is None:
+            continue
+        b.region = found.to_dict()
+        cells = found.cells() if found.kind == "table" else None
+        if cells:
+            out.append(Block("table", cells, page=b.page))
+    return out
+
+
+def _union(a: Box | None, b: Box) -> Box:
+    if a is None:
+        return b
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+@dataclass
+class _Page:
+    lines: list[Line]
+    graphics: list[Box]
+    width: float
+    height: float
+    body: BodyStyle
+    two_columns: bool
+    text_width: float = 0.0  # from the leftmost line start to the rightmost line end
+    beside: set[int] = field(default_factory=set)  # ids of lines sharing a baseline with another in their column
+
+    def alone(self, ln: Line) -> bool:
+        return ln.alone and id(ln) not in self.beside
+
+    def cell_like(self, ln: Line) -> bool:
+        """Set beside other text on its baseline, or mostly numbers: what table rows look like."""
+        words = ln.text.split()
+        numbers = sum(1 for w in words if _NUMBER.match(w))
+        return not self.alone(ln) or (numbers >= 2 and numbers >= 0.4 * len(words))
+
+    def column_width(self, ln: Line) -> float:
+        mid = self.width / 2
+        if self.two_columns and not (ln.x0 < mid - 8 and ln.x1 > mid + 8):
+            return self.text_width / 2
+        return self.text_width
+
+    def span(self, cap: list[Line]) -> tuple[float, float]:
+        """The horizontal stretch the caption's object may take: its column, or the page."""
+        mid = self.width / 2
+        x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
+        if not self.two_columns or (x0 < mid - 8 and x1 > mid + 8):
+            return 0.0, self.width
+        return (0.0, mid + 4) if x1 <= mid + 8 else (mid - 4, self.width)
+
+
+def _beside(lines: list[Line], width: float, two_columns: bool) -> set[int]:
+    """Lines that share a baseline with another line of their column: table cells, chart labels."""
+    mid = width / 2
+    out: set[int] = set()
+    ordered = sorted(lines, key=lambda ln: ln.top)
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1:]:
+            if b.top >= a.bottom:
+                break
+            overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+            apart = b.x0 >= a.x1 or a.x0 >= b.x1
+            same_column = not two_columns or (a.x1 <= mid + 8) == (b.x1 <= mid + 8)
+            if apart and same_column and overlap > 0.5 * min(a.height, b.height):
+                out.update((id(a), id(b)))
+    return out
+
+
+def _two_columns(lines: list[Line], width: float) -> bool:
+    """Most prose lines end before the middle or start after it."""
+    mid = width / 2
+    wide = [ln for ln in lines if len(ln.text) > 30]
+    crossing = sum(1 for ln in wide if ln.x0 < mid - 8 and ln.x1 > mid + 8)
+    return bool(wide) and crossing < 0.5 * len(wide)
+
+
+def _caption_lines(lines: list[Line], first: Line, body: BodyStyle) -> list[Line]:
+    """The caption's own lines: the first one (with what follows it on its row) and the visual
+    rows set closely below it, up to where the caption's block ends (see `_goes_on`)."""
+    same_row = [ln for ln in lines if ln is not first and _overlap_v(ln, first) > 0.5 * min(ln.height, first.height)]
+    out = [first] + sorted((ln for ln in same_row if first.x1 - 1 <= ln.x0 <= first.x1 + first.size),
+                           key=lambda ln: ln.x0)
+    below = [ln for ln in lines if ln.top > first.top - 1 and ln.x1 > first.x0 - 2 and ln.x0 < first.x1 + 2
+             and ln is not first and ln not in same_row]
+    bottoms = [first.bottom]
+    centred = _centred(lines, first)
+    for row in _visual_rows(below):
+        if not _goes_on(out, bottoms, row, first, centred):
+            break
+        out += row
+        bottoms.append(max(ln.bottom for ln in row))
+    return out
+
+
+def _overlap_v(a: Line, b: Line) -> float:
+    return min(a.bottom, b.bottom) - max(a.top, b.top)
+
+
+def _visual_rows(lines: list[Line]) -> list[list[Line]]:
+    """Lines grouped into rows that share a baseline, top to bottom, each row left to right."""
+    rows: list[list[Line]] = []
+    for ln in sorted(lines, key=lambda ln: ln.top):
+        if rows and ln.top < min(r.bottom for r in rows[-1]) - 0.5 * ln.height:
+            rows[-1].append(ln)
+        else:
+            rows.append([ln])
+    return [sorted(r, key=lambda ln: ln.x0) for r in rows]
+
+
+def _centred(lines: list[Line], first: Line) -> tuple[float, bool]:
+    """The caption's column's left edge, and whether the caption's first line sits centred in it."""
+    beside = [ln for ln in lines if ln.x0 < first.x1 and ln.x1 > first.x0 and len(ln.text) > 20] or [first]
+    left = sorted(ln.x0 for ln in beside)[len(beside) // 10]
+    right = sorted(ln.x1 for ln in beside)[int(0.9 * (len(beside) - 1))]
+    return left, first.x0 - left > 2 * first.size and abs((first.x0 - left) - (right - first.x1)) < 2 * first.size
+
+
+def _goes_on(out: list[Line], bottoms: list[float], row: list[Line], first: Line, centred: tuple[float, bool]) -> bool:
+    """Does the caption go on into `row`?  Only when the line before filled the caption's width
+    (text wraps only when a line is full), the row is in the caption's size at its own line pitch
+    (the first gap must be tight), starts where the caption starts (a centred caption goes on
+    centred, not from the column's edge), holds words, and opens no other caption."""
+    size, lead = first.size, row[0]
+    widest = max(ln.x1 for ln in out)
+    if max(ln.x1 for ln in out[-3:]) < widest - 2.5 * size and not out[-1].text.endswith(("-", "\x02")):
+        return False
+    left, is_centred = centred
+    middle = abs(lead.x0 + row[-1].x1 - first.x0 - first.x1)
+    if is_centred and len(bottoms) == 1 and (middle > 4 * size or lead.x0 - left < size):
+        return False
+    pitch = max(ln.bottom for ln in row) - bottoms[-1]
+    limit = 1.45 * size if len(bottoms) == 1 else min(1.7 * size, bottoms[-1] - bottoms[-2] + 0.25 * size)
+    aligned = abs(lead.x0 - first.x0) < 2 * size or middle < 4 * size
+    words = re.search(r"[^\W\d_]", " ".join(ln.text for ln in row))
+    return pitch <= limit and abs(lead.size - size) <= 0.6 and not CAPTION_RE.match(lead.text) and aligned \
+        and bool(words)
+
+
+def _prose(ln: Line, pg: _Page) -> bool:
+    """A line of running body text: alone on its baseline, in the body size, filling its column."""
+    words = ln.text.split()
+    wordy = sum(1 for w in words if _WORD.match(w))
+    if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 5 or wordy < 0.6 * len(words):
+        return False
+    sentence = len(words) >= 6 and ln.text.rstrip().endswith((".", "?", "!")) and wordy >= 0.8 * len(words)
+    return sentence or ln.x1 - ln.x0 >= 0.7 * pg.column_width(ln)
+
+
+def _in_span(box: Box, span: tuple[float, float]) -> bool:
+    x0, x1 = box[0], box[2]
+    inside = min(x1, span[1]) - max(x0, span[0])
+    return inside >= 0.6 * max(x1 - x0, 1.0)
+
+
+def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops: list[Line], table: bool):
+    """The object on one side of a caption: (box, text lines, evidence) or None."""
+    edge = min(ln.top for ln in cap) if up else max(ln.bottom for ln in cap)
+    items: list[tuple[float, int, Box, Line | None]] = []
+    for g in pg.graphics:
+        near = edge - g[3] if up else g[1] - edge
+        if near > -2 and _in_span(g, span) and not (g[1] > 0.93 * pg.height or g[3] < 0.07 * pg.height):
+            items.append((near, 0, g, None))
+    for line in pg.lines:
+        b = (line.x0, line.top, line.x1, line.bottom)
+        near = edge - line.bottom if up else line.top - edge
+        if near > -1 and line not in cap and _in_span(b, span):
+            items.append((near, 1, b, line))
+    items.sort(key=lambda it: (it[0], it[1]))
+    art: Box | None = None  # the graphics taken so far: text inside them is the object's
+    taken: list[tuple[Box, Line | None]] = []
+    reach = edge
+    limit = max(24.0, 2.5 * pg.body.size)
+    for i, (_, _, b, ln) in enumerate(items):
+        gap = (reach - b[3]) if up else (b[1] - reach)
+        if gap > limit:
+            break
+        inside = art is not None and b[1] >= art[1] - 1 and b[3] <= art[3] + 1 and b[0] >= art[0] - 1 \
+            and b[2] <= art[2] + 1
+        if ln is not None and not inside:
+            heading = ln.size < 1.6 * pg.body.size and names_section(ln.text)  # not a glyph mis-sized
+            if heading or ln in stops or CAPTION_RE.match(ln.text):
+                break
+            if _prose(ln, pg) and (leading := _prose_follows(items[i + 1:], ln, pg, up)) is not None:
+                _drop_paragraph_end(taken, ln, leading or 0.3 * ln.size, pg)
+                break
+        if ln is None:
+            art = _union(art, b)
+        taken.append((b, ln))
+        reach = min(reach, b[1]) if up else max(reach, b[3])
+    lines = [ln for _, ln in taken if ln is not None]
+    if not taken:
+        return None
+    box = taken[0][0]
+    for b, _ in taken:
+        box = _union(box, b)
+    if box[3] - box[1] < 4 and not lines:
+        return None
+    evidence = sum(1.0 if ln is None or pg.cell_like(ln) else 0.5 for _, ln in taken)
+    if table and len(taken) < 3 and all(ln is not None and not pg.cell_like(ln) for _, ln in taken):
+        return None  # a table is cells side by side or ruled: lone lines of text are something else
+    return box, lines, evidence
+
+
+def _drop_paragraph_end(taken: list[tuple[Box, Line | None]], prose: Line, leading: float, pg: _Page) -> None:
+    """Lines taken just before reaching a paragraph that are that paragraph's own short last (or
+    first) lines: set at its line gap, size and left edge, alone on their baselines."""
+    while taken and (ln := taken[-1][1]) is not None:
+        gap = max(ln.top - prose.bottom, prose.top - ln.bottom)
+        if not (pg.alone(ln) and gap < leading + 1.0 and abs(ln.size - prose.size) < 0.6
+                and abs(ln.x0 - prose.x0) < 2.5 * prose.size):
+            break
+        taken.pop()
+        prose = ln
+
+
+def _prose_follows(rest, ln: Line, pg: _Page, up: bool) -> float | None:
+    """A prose-like line is a paragraph's when the next line beyond it is prose too (or none is
+    near): a single wide label inside a figure is not.  Returns the paragraph's line gap (0 when
+    unknown), or None when the line is not a paragraph's."""
+    for _, _, _b, other in rest:
+        if other is None or min(other.x1, ln.x1) - max(other.x0, ln.x0) <= 0:
+            continue  # a graphic, or a line of another column
+        gap = (ln.top - other.bottom) if up else (other.top - ln.bottom)
+        if gap > 1.2 * ln.size:
+            return 0.0
+        if gap > -0.5 * ln.height:
+            return max(gap, 0.0) if _prose(other, pg) else None
+    return 0.0
+
+
+@dataclass
+class Candidate:
+    """A caption and what lies on each side of it, before the side is chosen."""
+
+    region: Region
+    above: tuple | None  # (box, lines, evidence) or None
+    below: tuple | None
+    blanks: tuple = (None, None)  # the empty stretches above and below, when they are wide
+
+    def side(self, up: bool) -> tuple | None:
+        return self.above if up else self.below
+
+
+def find_candidates(lines: list[Line], graphics: list[Box], width: float, height: float,
+                    body: BodyStyle) -> list[Candidate]:
+    """Each caption of one page (lines are the page's kept lines) with the object evidence on
+    either side of it."""
+    wide = [ln for ln in lines if len(ln.text) > 30] or lines
+    extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
+    two = _two_columns(lines, width)
+    pg = _Page(lines, graphics, width, height, body, two, extent, _beside(lines, width, two))
+    starts = [ln for ln in lines if CAPTION_RE.match(ln.text) and parse_caption(ln.text)]
+    out: list[Candidate] = []
+    blocks = [_caption_lines(lines, first, body) for first in starts]
+    for first, cap_lines in zip(starts, blocks):
+        cap = parse_caption(first.text)
+        assert cap is not None
+        span = pg.span(cap_lines)
+        stops = [ln for other in blocks if other is not cap_lines for ln in other]
+        cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
+                   max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
+        region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines)
+        table = cap.object_kind == "table"
+        out.append(Candidate(region, _walk(pg, cap_lines, span, True, stops, table),
+                             _walk(pg, cap_lines, span, False, stops, table),
+                             (_blank(pg, cap_box, span, True), _blank(pg, cap_box, span, False))))
+    return out
+
+
+def _blank(pg: _Page, cap: Box, span: tuple[float, float], up: bool) -> tuple | None:
+    """The empty stretch between the caption and the nearest text on its usual side: where an
+    object sits that pdfium shows no parts of (a drawing whose glyphs are paths in a form)."""
+    near = [ln for ln in pg.lines if _in_span((ln.x0, ln.top, ln.x1, ln.bottom), span)
+            and (ln.bottom <= cap[1] if up else ln.top >= cap[3])]
+    edge = max((ln.bottom for ln in near), default=0.06 * pg.height) if up else \
+        min((ln.top for ln in near), default=0.94 * pg.height)
+    top, bottom = (edge + 2, cap[1] - 2) if up else (cap[3] + 2, edge - 2)
+    if bottom - top < 4 * pg.body.size:
+        return None
+    inside = [ln for ln in pg.lines if span[0] <= ln.x0 and ln.x1 <= span[1]] or pg.lines
+    return (max(span[0], min(ln.x0 for ln in inside)), top, min(span[1], max(ln.x1 for ln in inside)), bottom), [], 0.0
+
+
+def _usual_side(kind: str, votes: list[bool]) -> bool:
+    """Above (True) or below: where this paper's settled captions of the kind have their objects,
+    else the common convention (a figure above its caption, a table below its caption)."""
+    if votes and votes.count(True) * 2 != len(votes):
+        return votes.count(True) * 2 > len(votes)
+    return kind == "figure"
+
+
+def _overlap(a: Box, b: Box) -> float:
+    """Intersection area over the smaller box's area."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    return w * h / max(1.0, min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])))
+
+
+def choose_sides(cands: list[Candidate]) -> list[Region]:
+    """The side of each caption that holds its object.  A caption with evidence on one side only
+    is settled; the object of a settled caption is not another caption's.  What is left follows
+    the paper's own convention for that kind (the side its settled captions use), else the usual
+    one (a figure above its caption, a table below)."""
+    settled = {i: c.above is not None for i, c in enumerate(cands) if (c.above is None) != (c.below is None)}
+    for i, c in enumerate(cands):
+        if i in settled or c.above is None or c.below is None:
+            continue
+        for up in (True, False):
+            mine = c.side(up)[0]  # type: ignore[index]
+            taken = any(cands[j].region.page == c.region.page and _overlap(mine, cands[j].side(s)[0]) > 0.5  # type: ignore[index]
+                        for j, s in settled.items())
+            if taken:
+                settled[i] = not up
+    votes: dict[str, list[bool]] = {}
+    for i, up in settled.items():
+        votes.setdefault(cands[i].region.kind, []).append(up)
+    out = []
+    for i, c in enumerate(cands):
+        usual = _usual_side(c.region.kind, votes.get(c.region.kind, []))
+        if c.above is None and c.below is None:
+            blank = c.blanks[0] if c.blanks[0] is not None and (usual or c.blanks[1] is None) else c.blanks[1]
+            if blank is not None:
+                c.region.box = blank[0]
+                out.append(c.region)
+            continue
+        got = settled.get(i)
+        if got is not None:
+            up = got
+        else:
+            ea, eb = c.above[2], c.below[2]  # type: ignore[index]
+            up = ea > eb if ea >= 3 * eb or eb >= 3 * ea else usual
+        side = c.side(up)
+        assert side is not None
+        box, taken, _ = side
+        c.region.box, c.region.lines = box, taken
+        out.append(c.region)
+    return out

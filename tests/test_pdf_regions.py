@@ -1,0 +1,193 @@
+"""Where figures and tables are on their page, their cells, and the way they reach users."""
+
+import io
+import json
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+
+from papershelf import Filters, Library, SearchOptions
+from papershelf.frontends.render import page_image, region_box
+from papershelf.ingest.pdf import read_pdf
+from papershelf.units import build_units
+
+from .pdf_fixtures import objects_paper
+
+
+@pytest.fixture
+def objects_pdf(tmp_path):
+    path = tmp_path / "reef.pdf"
+    objects_paper(str(path))
+    return path
+
+
+def _box_of(pdf_path, page: int, text: str):
+    """(left, bottom, right, top) of `text` on the page, from pdfium's own text search."""
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    tp = pdf[page - 1].get_textpage()
+    index, count = tp.search(text).get_next()
+    boxes = [tp.get_charbox(i) for i in range(index, index + count)]
+    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+
+
+def _inside(box, bbox) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return bbox[0] <= cx <= bbox[2] and bbox[1] <= cy <= bbox[3]
+
+
+def test_table_region_holds_its_cells_and_not_the_paragraphs_around_it(objects_pdf):
+    units = build_units(read_pdf(objects_pdf.read_bytes()), "p")
+    table = next(u for u in units if u.object_label == "Table 1")
+    region = table.region
+    assert region["page"] == 1
+    for cell in ("Lizard Island", "Heron Reef", "37%", "Bleached"):
+        assert _inside(_box_of(objects_pdf, 1, cell), region["bbox"]), cell
+    for prose in ("Shallow reefs bleached first", "Bleaching by depth is summarised"):
+        assert not _inside(_box_of(objects_pdf, 1, prose), region["bbox"]), prose
+    # the caption sits above the table, outside the object's own box
+    assert region["caption_bbox"][1] >= region["bbox"][3] - 1
+    assert table.table_text.splitlines() == ["Site | Depth | Bleached", "Lizard Island | 4 m | 37%",
+                                             "Heron Reef | 9 m | 12%", "Ningaloo | 15 m | 3%"]
+    body = " ".join(u.text for u in units if u.kind == "body")
+    assert "Lizard Island" not in body and "Heron Reef" not in body  # the cells left the body text
+    assert "Shallow reefs bleached first" in body
+
+
+def test_figure_region_is_the_drawing_above_its_caption(objects_pdf):
+    units = build_units(read_pdf(objects_pdf.read_bytes()), "p")
+    fig = next(u for u in units if u.object_label == "Figure 1")
+    bbox = fig.region["bbox"]
+    assert _inside(_box_of(objects_pdf, 1, "fraction bleached"), bbox)
+    assert not _inside(_box_of(objects_pdf, 1, "Shallow reefs bleached first"), bbox)
+    assert fig.region["caption_bbox"][3] <= bbox[1] + 1  # caption below the chart
+    assert bbox[3] - bbox[1] > 60 and fig.table_text is None
+
+
+def test_regions_reach_show_search_and_the_cropped_image(objects_pdf, tmp_path):
+    with Library(str(tmp_path / "lib.db")) as lib:
+        lib.add([str(objects_pdf)])
+        hits = lib.search("Heron Reef", SearchOptions(mode="lexical", filters=Filters(object_kind="table"))).results
+        assert hits and hits[0].object_label == "Table 1"
+        assert hits[0].to_dict()["region"]["page"] == 1
+        shown = lib.show(hits[0].unit_id).to_dict()
+        assert shown["region"] == hits[0].region and shown["table_text"].startswith("Site | Depth")
+        paper = lib.show(hits[0].paper_id).to_dict()
+        assert {o["label"]: o["region"] is not None for o in paper["objects"]} == {"Table 1": True, "Figure 1": True}
+        assert json.loads(json.dumps(paper))["objects"][0]["region"]["bbox"]
+    full = page_image(str(objects_pdf), 1, width=600)
+    crop = page_image(str(objects_pdf), 1, "Table 1", "table", width=600, region=hits[0].region)
+    w, h = Image.open(io.BytesIO(crop)).size
+    left, bottom, right, top = region_box(hits[0].region)
+    assert h < Image.open(io.BytesIO(full)).size[1] / 3  # the table, not a band of the page
+    assert abs(h / w - (top - bottom) / (right - left)) < 0.05
+
+
+def _outlined_pdf(path, outline: bool):
+    """One page: a boxed sidebar whose bold line reads like a heading, and two numbered sections."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from .pdf_fixtures import BODY, _wrap
+
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 18)
+    c.drawString(72, 720, "Signals That Persist in Wound Macrophages")
+    y = 680
+    for title in ("1 Introduction", "Funding", "2 Results"):
+        c.bookmarkPage(title)
+        c.setFont("Helvetica-Bold", 12)
+        c.drawString(72, y, title)
+        y -= 18
+        c.setFont("Times-Roman", 10)
+        for line in _wrap(BODY, 90):
+            c.drawString(72, y, line)
+            y -= 12.5
+        y -= 14
+    if outline:
+        c.addOutlineEntry("1 Introduction", "1 Introduction", level=0)
+        c.addOutlineEntry("2 Results", "2 Results", level=0)
+        c.bookmarkPage("2.1")
+        c.addOutlineEntry("2.1 Not printed", "2.1", level=1)
+    c.save()
+
+
+def test_the_outline_decides_which_lines_are_headings(tmp_path):
+    plain, outlined = tmp_path / "plain.pdf", tmp_path / "outlined.pdf"
+    _outlined_pdf(plain, outline=False)
+    _outlined_pdf(outlined, outline=True)
+    heads = lambda p: [(b.text, b.level) for b in read_pdf(p.read_bytes()).blocks if b.kind == "heading"]  # noqa: E731
+    assert ("Funding", 1) in heads(plain)  # layout rules alone take the sidebar's line
+    assert heads(outlined) == [("1 Introduction", 1), ("2 Results", 1)]  # an entry never printed adds nothing
+
+
+def test_a_spacing_accent_joins_the_letter_it_is_printed_over(tmp_path):
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    path = tmp_path / "accent.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 10)
+    for k in range(30):
+        c.drawString(72, 700 - 12 * k, "Body text of a paper that runs on for a while to give the page text.")
+    x = 72 + c.stringWidth("Nicolas Andr", "Times-Roman", 10)
+    c.drawString(72, 330, "Nicolas Andre wrote this")
+    c.drawString(x + 1, 333, "\u00b4")  # the acute set on its own over the e, as TeX does
+    c.save()
+    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    assert "Nicolas Andr\u00e9 wrote this" in text and "\u00b4" not in text
+
+
+def test_printed_authors_with_marks_not_affiliations_or_the_info_field(tmp_path):
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from papershelf.ingest import load_source, parse_source
+
+    from .pdf_fixtures import BODY, _wrap
+
+    path = tmp_path / "marks.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setAuthor("IT Department")
+    c.setFont("Times-Roman", 8)
+    c.drawString(20, 700, "Academic editor")  # a sidebar beside the title block
+    c.drawString(20, 690, "James Procter")
+    c.setFont("Helvetica-Bold", 18)
+    c.drawString(150, 720, "Fragment-Based Design of Selective Inhibitors")
+    x = 150
+    c.setFont("Helvetica", 11)
+    for name, mark in (("Ross G. DOUGLAS", "*1"), (", Rajni K. SHARMA", "\u20201"), (" and Kelly CHIBALE", "\u2020")):
+        c.setFont("Helvetica", 11)
+        c.drawString(x, 690, name)
+        x += c.stringWidth(name, "Helvetica", 11)
+        c.setFont("Helvetica", 7)
+        c.drawString(x, 694, mark)
+        x += c.stringWidth(mark, "Helvetica", 7)
+    c.setFont("Helvetica", 8)
+    c.drawString(150, 672, "*Institute of Infectious Disease and Molecular Medicine, University of Cape Town,")
+    c.drawString(150, 662, "South Africa")
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(150, 630, "Abstract")
+    c.setFont("Times-Roman", 10)
+    for k, line in enumerate(_wrap(BODY * 2, 80)):
+        c.drawString(150, 612 - 12.5 * k, line)
+    c.save()
+    doc = parse_source(load_source(str(path)))
+    assert doc.authors == ["Ross G. Douglas", "Rajni K. Sharma", "Kelly Chibale"]
+
+
+def test_a_new_pdf_reader_parses_again_and_re_embeds_only_changed_papers(objects_pdf, tmp_path, monkeypatch):
+    """The reader version is part of a PDF's source hash: `add` reads the file again; a paper whose
+    units come out the same stays embedded, so nothing is encoded twice."""
+    from papershelf import ingest
+
+    from .conftest import HASH
+
+    with Library(str(tmp_path / "lib.db")) as lib:
+        assert lib.add([str(objects_pdf)]).files[0].status == "added"
+        lib.embed(HASH)
+        assert lib.pending() == []
+        assert lib.add([str(objects_pdf)]).files[0].status == "unchanged"
+        monkeypatch.setattr(ingest, "PDF_READER", "pdf-reader/next")
+        assert lib.add([str(objects_pdf)]).files[0].status == "updated"
+        assert lib.pending() == []  # same units, same hashes: the vectors stand
