@@ -273,9 +273,9 @@ def parse_markdown(text: str) -> Document:
 def _byline(blocks: list[Block]) -> list[str]:
     """Authors from the line under a converted paper's title (Docling, Marker: "Ada Lovelace,
     Charles Babbage IBM Research"), read as the PDF reader reads page 1's author lines."""
-    from .pdf import _names
+    from .pdf_authors import line_names
 
     first = next((b for b in blocks[:2] if b.kind == "text"), None)
     if first is None or blocks.index(first) != 0 or len(first.text) > 300:
         return []
-    return _names(first.text)[:12]
+    return (line_names(first.text) or [])[:12]

@@ -31,8 +31,8 @@ from .pdf_authors import printed_authors
 from .pdf_graphics import document_graphics
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
-from .pdf_references import pdf_references
 from .pdf_outline import apply_outline, read_outline
+from .pdf_references import pdf_references
 from .pdf_regions import (
     Candidate,
     attach,

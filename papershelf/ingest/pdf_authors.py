@@ -77,7 +77,7 @@ def _runs(part: str) -> list[str]:
     return [" ".join(n) for n in out]
 
 
-def _line_names(text: str) -> list[str] | None:
+def line_names(text: str) -> list[str] | None:
     """The names an author line holds (before any affiliation on it), or None if it is not one."""
     if "@" in text or _STOP.match(text):
         return None
@@ -126,7 +126,7 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
     for ln in band:
         if _STOP.match(ln.text) or _prose(ln, body_size):
             break
-        names = _line_names(ln.text)
+        names = line_names(ln.text)
         if names is None:
             continue
         if style is not None and (abs(ln.size - style[0]) > 0.6 or ln.bold != style[1]):
