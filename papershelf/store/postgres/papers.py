@@ -1,7 +1,7 @@
 """Papers, units, manifests and full-text search in PostgreSQL (a mixin of PostgresStore).
 
-Mirrors the SQLite backend method by method; lexical search ranks a weighted
-tsvector (title A, heading B, body C) with `ts_rank` instead of FTS5's BM25.
+Mirrors the SQLite backend method by method; lexical search is BM25 over a weighted
+tsvector (title A, heading B, body C), from postings kept in each paper's transaction (bm25.py).
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ from ..common import (
     unit_from_row,
     year_bounds,
 )
-from .tsquery import CONFIG, query_words, tsquery_sql
+from . import bm25, lexical
+from .tsquery import CONFIG, tsquery_sql
 
 # The weighted document a unit is found by: the same three columns FTS5 indexes.
 TSV_SQL = (f"setweight(to_tsvector('{CONFIG}', %s), 'A') || setweight(to_tsvector('{CONFIG}', %s), 'B') || "
@@ -97,13 +98,6 @@ def labels_sql(filters: Filters) -> tuple[str, list]:
         parts.append("SELECT paper_id FROM paper_tags WHERE lower(tag) = lower(%s)")
         params.append(clean(tag))
     return " INTERSECT ".join(parts), params
-
-
-def rank_weights(weights: tuple[float, float, float]) -> list[float]:
-    """ts_rank's {D, C, B, A} weights (each ≤ 1) from the (title, heading, body) column weights."""
-    title, heading, body = (float(w) for w in weights)
-    top = max(title, heading, body) or 1.0
-    return [0.0, body / top, heading / top, title / top]
 
 
 class PgConnection:
@@ -206,7 +200,8 @@ class PgPapers(PgConnection):
         return [r["paper_id"] for r in
                 self.query(f"SELECT paper_id FROM manifests{where} ORDER BY paper_id COLLATE \"C\"")]
 
-    def _delete_paper_rows(self, db, paper_id: str, keep_paper: bool) -> None:
+    def _delete_paper_rows(self, db, paper_id: str, keep_paper: bool, changes: bm25.Changes) -> None:
+        bm25.forget(db, paper_id, changes)
         db.execute("DELETE FROM search_docs WHERE paper_id=%s", (paper_id,))
         for kind in UNIT_KINDS:
             db.execute(f"DELETE FROM {kind.table} WHERE paper_id=%s", (paper_id,))
@@ -275,27 +270,32 @@ class PgPapers(PgConnection):
         """Replace a paper, its units, manifest and index rows in one transaction (vectors untouched:
         the changed manifest hashes make the paper pending)."""
         now = time.time()
+        changes = bm25.Changes()
         with self.transaction() as db:
             if paper.source_path:
                 for row in db.execute("SELECT id FROM papers WHERE source_path=%s AND id<>%s",
                                       (clean(paper.source_path), paper.id)).fetchall():
-                    self._delete_paper_rows(db, row["id"], keep_paper=False)
+                    self._delete_paper_rows(db, row["id"], keep_paper=False, changes=changes)
                     self._delete_vectors(db, row["id"])
-            self._delete_paper_rows(db, paper.id, keep_paper=True)
+            self._delete_paper_rows(db, paper.id, keep_paper=True, changes=changes)
             self._upsert_paper(db, paper, now)
             self._write_labels(db, paper)
             self._insert_units(db, paper, units)
+            bm25.index(db, paper.id, changes)
             cols, values = manifest_row(paper.id, manifest, now)
             db.execute(f"INSERT INTO manifests({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})", values)
             if paper.source_path:
                 db.execute("DELETE FROM ingest_failures WHERE source_path=%s", (clean(paper.source_path),))
+            bm25.apply(db, changes)
 
     def remove_paper(self, paper_id: str) -> bool:
         with self.transaction() as db:
             if not db.execute("SELECT 1 FROM papers WHERE id=%s", (paper_id,)).fetchone():
                 return False
-            self._delete_paper_rows(db, paper_id, keep_paper=False)
+            changes = bm25.Changes()
+            self._delete_paper_rows(db, paper_id, keep_paper=False, changes=changes)
             self._delete_vectors(db, paper_id)
+            bm25.apply(db, changes)
             return True
 
     def get_paper(self, paper_id: str) -> Paper | None:
@@ -356,40 +356,12 @@ class PgPapers(PgConnection):
 
     # -- lexical search ------------------------------------------------------------
 
-    def _corpus_stats(self) -> tuple[float, float]:
-        """(documents, mean tokens per document) of the index, for BM25; cached for a minute
-        (a full pass over the index; a minute-old average ranks the same)."""
-        cached = getattr(self, "_bm25_stats", None)
-        if cached is None or time.monotonic() - cached[0] > 60:
-            row = self.query("SELECT count(*) AS n, coalesce(avg((SELECT sum(cardinality(x.positions)) "
-                             "FROM unnest(tsv) x)), 1) AS avgdl FROM search_docs")[0]
-            cached = self._bm25_stats = (time.monotonic(), float(row["n"]), max(1.0, float(row["avgdl"])))
-        return cached[1], cached[2]
-
     def lexical_search(self, match: str, limit: int, filters: Filters,
                        weights: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> list[LexicalHit]:
-        """BM25 in SQL, as FTS5 computes it: per query lexeme, idf × column-weighted term frequency
-        (title A, heading B, body C positions in the tsvector), k1 1.2, b 0.75; documents are those
-        the tsquery matches (`match` is the safe FTS5 expression, parsed into a tsquery).  ts_rank
-        breaks ties, and ranks documents matched only through a prefix."""
-        tsq, tsq_params = tsquery_sql(match)
-        where, params = filter_sql(filters, "d")
-        n, avgdl = self._corpus_stats()
-        title, heading, body = (float(w) for w in weights)
-        rows = self.query(
-            f"WITH q AS (SELECT {tsq} AS q), "
-            f"terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('{CONFIG}', %s))), "
-            "idf AS (SELECT t.lexeme, greatest(1e-6, ln((%s - c.df + 0.5) / (c.df + 0.5))) AS idf FROM terms t, "
-            "  LATERAL (SELECT count(*) AS df FROM search_docs WHERE tsv @@ plainto_tsquery('simple', t.lexeme)) c), "
-            f"m AS (SELECT d.unit_id, d.paper_id, d.tsv FROM search_docs d, q WHERE d.tsv @@ q.q{where}) "
-            "SELECT m.unit_id, m.paper_id, coalesce((SELECT sum(i.idf * u.tf * 2.2 / (u.tf + 1.2 * (0.25 + 0.75 * "
-            "  (SELECT sum(cardinality(x.positions)) FROM unnest(m.tsv) x) / %s))) FROM "
-            "  (SELECT x.lexeme, (SELECT sum(CASE w WHEN 'A' THEN %s WHEN 'B' THEN %s ELSE %s END) "
-            "   FROM unnest(x.weights) w) AS tf FROM unnest(m.tsv) x) u JOIN idf i ON i.lexeme = u.lexeme), 0) "
-            "  + 0.001 * ts_rank(%s::float4[], m.tsv, q.q, 1) AS score "
-            "FROM m, q ORDER BY score DESC, m.unit_id LIMIT %s",
-            [*tsq_params, query_words(match), n, *params, avgdl, title, heading, body, rank_weights(weights), limit])
-        return [LexicalHit(r["unit_id"], r["paper_id"], float(r["score"])) for r in rows]
+        """BM25 as FTS5 computes it (idf per query lexeme, column-weighted term frequency from the
+        title A / heading B / body C positions, k1 1.2, b 0.75), from the statistics kept at write
+        time (bm25.py); `match` is the safe FTS5 expression, matched by FTS5's rules (lexical.py)."""
+        return lexical.search(self.query, match, limit, filter_sql(filters, "d"), weights)
 
     def snippets(self, match: str, unit_ids: list[str]) -> dict[str, str]:
         """ts_headline snippets (terms marked with [ ]) for just the units being shown."""
@@ -418,4 +390,5 @@ class PgPapers(PgConnection):
         orphans = self.query("SELECT count(*) AS n FROM search_docs WHERE paper_id NOT IN "
                              "(SELECT id FROM papers)")[0]["n"]
         problems += index_problems(counts, self.query("SELECT * FROM manifests"), indexed, orphans)
+        problems += bm25.problems(self.query)
         return IndexCheck(not problems, problems[:100])
