@@ -106,8 +106,8 @@ def test_pruned_ranking_equals_bm25_computed_from_the_tsvectors(pglib, monkeypat
     rng = random.Random(7)
     for i in range(80):
         _add(pglib, rng, f"p{i:03d}")
-    monkeypatch.setattr(bm25, "ESSENTIAL_MIN", 5)  # prune even on a small library
-    monkeypatch.setattr(bm25, "ESSENTIAL_SHARE", 0.0)
+    monkeypatch.setattr(bm25, "FULL_MAX", 0)  # prune even on a small library
+    monkeypatch.setattr(bm25, "LOOKUP_COST", 0.0)
     tries: list[int] = []
     real = bm25._splits
     monkeypatch.setattr(bm25, "_splits", lambda m, p: tries.append(len(real(m, p))) or real(m, p))

@@ -1,7 +1,7 @@
 """The CLI's thin client for a running `papershelf serve` on the same library.
 
-`serve` writes ``<library>.server.json`` (url, pid, token) beside the library and
-removes it on exit.  The file is a hint, never trusted: the server is used only
+`serve` writes ``<library>.server.json`` (url, pid, token) beside the library (for a
+PostgreSQL library, in the user cache folder) and removes it on exit.  The file is a hint, never trusted: the server is used only
 if that pid is alive and ``/api/health`` answers within a fraction of a second
 naming this very library.  Anything else means "search in-process".
 """
@@ -31,15 +31,30 @@ class ServerInfo:
         return {"Authorization": f"Bearer {self.token}"} if self.token else {}
 
 
+def library_key(library_path: str) -> str:
+    """How a server names its library: a file's absolute path, a database URL as given."""
+    return library_path if "://" in library_path else os.path.abspath(library_path)
+
+
 def discovery_path(library_path: str) -> str:
-    return os.path.abspath(library_path) + ".server.json"
+    """Beside a library file; for a database URL (nothing to sit beside) in the user cache
+    folder, named by a hash of the URL."""
+    if "://" not in library_path:
+        return os.path.abspath(library_path) + ".server.json"
+    import hashlib
+
+    from ..embed.onnx import cache_root
+
+    folder = cache_root() / "servers"
+    folder.mkdir(parents=True, exist_ok=True)
+    return str(folder / (hashlib.sha256(library_path.encode()).hexdigest()[:24] + ".server.json"))
 
 
 def write_discovery(library_path: str, host: str, port: int, token: str | None) -> ServerInfo:
     """Advertise a server for `library_path`; readable by its owner only (it may hold the token)."""
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     shown = f"[{shown}]" if ":" in shown else shown
-    info = ServerInfo(f"http://{shown}:{port}", os.getpid(), os.path.abspath(library_path), token)
+    info = ServerInfo(f"http://{shown}:{port}", os.getpid(), library_key(library_path), token)
     path = discovery_path(library_path)
     fd = os.open(path + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
@@ -76,7 +91,7 @@ def find_server(library_path: str) -> ServerInfo | None:
         health = r.json()
     except (httpx.HTTPError, ValueError):
         return None
-    if r.status_code != 200 or health.get("library") != os.path.abspath(library_path):
+    if r.status_code != 200 or health.get("library") != library_key(library_path):
         return None
     return info
 

@@ -19,11 +19,12 @@ tsvectors gives (`problems()` compares them, and `verify` runs it).  A paper's d
 are summed into one net delta per term and applied last, locking term rows in id order,
 so concurrent writers wait for each other but never deadlock.
 
-Ranking (`search`) is exact BM25 top-k with MaxScore pruning: a unit that holds none of
-the query's rarer terms can score at most the sum of the other terms' upper bounds
-(idf x (k1 + 1)), so when the k-th best score found among units holding a rare term is
-above that sum, the common terms' long postings lists are never read; each candidate's
-remaining terms are looked up by (unit, term).  Otherwise every list is read.
+Ranking (`rank`) is exact BM25 top-k.  When the query's lists are long, MaxScore first: a
+unit that holds none of the query's rarer terms can score at most the sum of the other
+terms' upper bounds (idf x (k1 + 1)), so when the k-th best score among units holding a
+rare term is above that sum, the common terms' long lists are never read; a candidate
+looks its other terms up by (unit, term), unless even their bounds cannot lift it into the
+top k.  When the bound does not hold, or the lists are short, every list is read.
 """
 
 from __future__ import annotations
@@ -37,9 +38,10 @@ from .tsquery import CONFIG
 
 K1, B = 1.2, 0.75
 SHARDS = 16
-# MaxScore's first try reads whole the rarest terms' lists up to this many postings in all
-# (at least one term): a tenth of the units, at least 2,000.
-ESSENTIAL_SHARE, ESSENTIAL_MIN = 0.1, 2000
+# Reading a posting in a term's list costs about 1/LOOKUP_COST of looking one up by (unit, term):
+# MaxScore pays when the lists it skips are that much longer than the ones it reads, and a
+# query whose lists hold FULL_MAX postings or fewer reads them all.
+LOOKUP_COST, FULL_MAX = 20.0, 30000
 
 SCHEMA = f"""
 CREATE TABLE bm25_terms (id SERIAL PRIMARY KEY, term TEXT NOT NULL, df INTEGER NOT NULL DEFAULT 0);
@@ -193,9 +195,11 @@ def idf(n: float, df: int) -> float:
 
 
 def _contrib(alias: str) -> str:
-    """One posting's BM25 share, with the query's idf (q.idf) and column weights (%(wa)s …)."""
-    tf = f"(%(wa)s * {alias}.tf_title + %(wh)s * {alias}.tf_heading + %(wb)s * {alias}.tf_body)"
-    return (f"q.idf * {tf} * {K1 + 1} / nullif({tf} + {K1} * ({1 - B} + {B} * {alias}.dl / %(avgdl)s), 0)")
+    """One posting's BM25 share, with the query's idf (q.idf) and column weights (%(wa)s …);
+    every constant float8 (numeric arithmetic is several times slower)."""
+    tf = f"(%(wa)s::float8 * {alias}.tf_title + %(wh)s::float8 * {alias}.tf_heading + %(wb)s::float8 * {alias}.tf_body)"
+    return (f"q.idf * {tf} * {K1 + 1}::float8 / nullif({tf} + {K1}::float8 * ({1 - B}::float8 + "
+            f"{B}::float8 * {alias}.dl / %(avgdl)s::float8), 0)")
 
 
 def _rank_sql(filter_where: str, restrict: str, lookup: bool) -> str:
@@ -204,12 +208,12 @@ def _rank_sql(filter_where: str, restrict: str, lookup: bool) -> str:
     cannot reach the k-th essential score is dropped, the rest look their other terms up."""
     joined = "JOIN bm25_docs d ON d.doc_key = p.doc_key" if filter_where else ""
     rest = (f"coalesce((SELECT sum(coalesce({_contrib('r')}, 0)) FROM bm25_postings r JOIN q ON q.id = r.term_id "
-            "WHERE r.doc_key = b.doc_key AND r.term_id = ANY(%(rest)s)), 0)") if lookup else "0"
+            "WHERE r.doc_key = b.doc_key AND r.term_id = ANY(%(rest)s::int[])), 0)") if lookup else "0"
     return f"""
     WITH q AS (SELECT * FROM unnest(%(ids)s::int[], %(idfs)s::float8[]) AS q(id, idf)),
     cand AS (SELECT p.doc_key, sum(coalesce({_contrib('p')}, 0)) AS s
              FROM bm25_postings p {joined} JOIN q ON q.id = p.term_id
-             WHERE p.term_id = ANY(%(ess)s){filter_where} GROUP BY p.doc_key
+             WHERE p.term_id = ANY(%(ess)s::int[]){filter_where} GROUP BY p.doc_key
              UNION ALL SELECT x.doc_key, 0 FROM unnest(%(extra)s::bigint[]) x(doc_key)),
     best AS (SELECT doc_key, max(s) AS s FROM cand GROUP BY doc_key),
     lb AS (SELECT coalesce((SELECT s FROM best ORDER BY s DESC OFFSET %(k1)s LIMIT 1), 0) AS s),
@@ -255,15 +259,18 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
 
 
 def _splits(matching: list[Term], plan: Plan) -> list[int]:
-    """How many of the rarest matching terms to read whole: first those whose lists are short
-    (a tenth of the units between them), then all."""
-    budget, total, split = max(ESSENTIAL_MIN, plan.n * ESSENTIAL_SHARE), 0, 0
-    for t in matching:
-        if total + t.df > budget and split:
-            break
-        total += t.df
-        split += 1
-    return [split, len(matching)] if split < len(matching) else [len(matching)]
+    """How many of the rarest matching terms to read whole before trying the bound: the most
+    whose lists, looked up for each of their units in the others, still cost less than reading
+    the others' lists; then all of them (always exact)."""
+    total = sum(t.df for t in matching)
+    split, read = 0, 0
+    if total > FULL_MAX:
+        for j, t in enumerate(matching[:-1], start=1):
+            read += t.df
+            if read * LOOKUP_COST >= total - read:
+                break
+            split = j
+    return [split, len(matching)] if 0 < split < len(matching) else [len(matching)]
 
 
 def plan(query, words: str, prefixes: str, scored: str, extra: list[int]) -> Plan:
