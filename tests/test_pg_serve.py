@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -41,7 +42,7 @@ def test_serve_and_search_through_the_server_on_a_postgresql_library(tmp_path, m
             while not (tmp_path / "cache" / "servers").exists() or not os.path.exists(discovery):
                 assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read() if proc.stdout else ""
                 time.sleep(0.05)
-            info = json.loads(open(discovery).read())
+            info = json.loads(Path(discovery).read_text())
             assert info["library"] == location
             page = httpx.get(info["url"] + "/", timeout=10)
             assert page.status_code == 200 and "<html" in page.text.lower()

@@ -203,19 +203,21 @@ def _contrib(alias: str) -> str:
 
 
 def _rank_sql(filter_where: str, restrict: str, lookup: bool) -> str:
-    """Top-k units by BM25: candidates hold an essential term (or are in %(extra)s, units
-    matched otherwise); a candidate whose essential score plus every other term's bound
-    cannot reach the k-th essential score is dropped, the rest look their other terms up."""
+    """Top-k units by BM25.  The lists of %(read)s are read whole; a unit is a candidate when it
+    holds one of them marked as matching (q.m) or is in %(extra)s (matched otherwise).  With
+    `lookup`, a candidate whose score so far plus the bounds of the terms in %(rest)s cannot
+    reach the k-th score so far is dropped, and the others look those terms up."""
     joined = "JOIN bm25_docs d ON d.doc_key = p.doc_key" if filter_where else ""
     rest = (f"coalesce((SELECT sum(coalesce({_contrib('r')}, 0)) FROM bm25_postings r JOIN q ON q.id = r.term_id "
             "WHERE r.doc_key = b.doc_key AND r.term_id = ANY(%(rest)s::int[])), 0)") if lookup else "0"
     return f"""
-    WITH q AS (SELECT * FROM unnest(%(ids)s::int[], %(idfs)s::float8[]) AS q(id, idf)),
-    cand AS (SELECT p.doc_key, sum(coalesce({_contrib('p')}, 0)) AS s
+    WITH q AS (SELECT * FROM unnest(%(ids)s::int[], %(idfs)s::float8[], %(creates)s::bool[]) AS q(id, idf, m)),
+    cand AS (SELECT p.doc_key, sum(coalesce({_contrib('p')}, 0)) AS s, bool_or(q.m) AS hit
              FROM bm25_postings p {joined} JOIN q ON q.id = p.term_id
-             WHERE p.term_id = ANY(%(ess)s::int[]){filter_where} GROUP BY p.doc_key
-             UNION ALL SELECT x.doc_key, 0 FROM unnest(%(extra)s::bigint[]) x(doc_key)),
-    best AS (SELECT doc_key, max(s) AS s FROM cand GROUP BY doc_key),
+             WHERE p.term_id = ANY(%(read)s::int[]){filter_where} GROUP BY p.doc_key),
+    best AS (SELECT coalesce(c.doc_key, e.doc_key) AS doc_key, coalesce(c.s, 0) AS s
+             FROM cand c FULL JOIN unnest(%(extra)s::bigint[]) AS e(doc_key) ON e.doc_key = c.doc_key
+             WHERE c.hit OR e.doc_key IS NOT NULL),
     lb AS (SELECT coalesce((SELECT s FROM best ORDER BY s DESC OFFSET %(k1)s LIMIT 1), 0) AS s),
     scored AS (SELECT b.doc_key, b.s + {rest} AS score FROM best b, lb WHERE b.s + %(rest_bound)s >= lb.s)
     SELECT d.unit_id, d.paper_id, sc.score FROM scored sc JOIN bm25_docs d ON d.doc_key = sc.doc_key
@@ -247,13 +249,21 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
     base = {"ids": [t.id for t in plan.terms], "idfs": [t.idf for t in plan.terms], "extra": plan.extra,
             "avgdl": plan.avgdl, "k": limit, "k1": max(0, limit - 1),
             "wa": weights[0], "wh": weights[1], "wb": weights[2], **named}
+    if not matching and not plan.extra:
+        return []
     for split in _splits(matching, plan):
-        rest = matching[split:] + others
+        full = split == len(matching)
+        read = matching[:split] + (others if full else [])
+        rest = [] if full else matching[split:] + others
+        if not matching and len(plan.extra) * LOOKUP_COST < sum(t.df for t in others):
+            read, rest = [], others  # only units matched by a phrase: look their terms up
         bound = sum(t.bound for t in rest)
-        params = {**base, "ess": [t.id for t in matching[:split]], "rest": [t.id for t in rest], "rest_bound": bound}
+        creates = {t.id for t in matching[:split]}
+        params = {**base, "creates": [t.id in creates for t in plan.terms], "read": [t.id for t in read],
+                  "rest": [t.id for t in rest], "rest_bound": bound}
         rows = query(_rank_sql(where, restrict, bool(rest)), params)
         # A unit not among the candidates holds only `rest` terms: below `bound`.
-        if split == len(matching) or (len(rows) >= limit and rows[-1]["score"] > bound):
+        if full or (len(rows) >= limit and rows[-1]["score"] > bound):  # (full: always exact)
             return [LexicalHit(r["unit_id"], r["paper_id"], float(r["score"])) for r in rows]
     raise AssertionError("the last split reads every list")  # pragma: no cover
 

@@ -57,7 +57,11 @@ def clean(value):
 
 
 def filter_sql(filters: Filters, alias: str) -> tuple[str, list]:
-    """Filters as SQL on a table with paper_id, source and object_kind columns."""
+    """Filters as SQL on a table with paper_id, source and object_kind columns: search_docs,
+    vector_windows, and bm25_docs (alias d in lexical search, applied before its top-k).
+    A paper-level filter (as the year one: ``paper_id IN (SELECT id FROM papers WHERE …)``)
+    added here applies to lexical and vector search alike; the author filter of issue 23
+    belongs here, so."""
     clauses: list[str] = []
     params: list[object] = []
     if filters.papers:
