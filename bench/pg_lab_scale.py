@@ -167,6 +167,7 @@ def measure(lib: Library, space, x: np.ndarray, n: int, claims: list[str], qvecs
     lexical = lambda c: lib.search(c, SearchOptions(mode="lexical"))  # noqa: E731
     lexical(claims[0])
     res["lexical"] = stats(timed(lexical, claims))
+    print(json.dumps(res), flush=True)
     res["lexical_filtered_year"] = stats(timed(lambda c: lib.search(c, SearchOptions(
         mode="lexical", filters=Filters(year_min=2001, year_max=2001))), claims[:50]))
     answers = [[f"u{i:08d}" for i in np.argsort(-(x[:n] @ q))[:10]] for q in qvecs]
@@ -174,8 +175,9 @@ def measure(lib: Library, space, x: np.ndarray, n: int, claims: list[str], qvecs
     ms = timed(lambda q: hits.append([h.unit_id for h in store.vector_search(space, q, 10, Filters())]), qvecs)
     res["hnsw"] = {**stats(ms), "recall@10": round(float(np.mean(
         [len(set(h) & set(a)) / 10 for h, a in zip(hits, answers)])), 4), "ef_search": store.ef_search}
+    print(json.dumps(res), flush=True)
     parts: list[dict] = []
-    hybrid = lambda c: parts.append(lib.search(c, SearchOptions(mode="hybrid")).timings)  # noqa: E731
+    hybrid = lambda c: parts.append(lib.search(c, SearchOptions(mode="hybrid")).timings_ms)  # noqa: E731
     hybrid(claims[0])  # loads the model
     res["hybrid_with_encoder"] = stats(timed(hybrid, claims[:100]))
     # vector_ms includes encoding the query (the encoder runs beside BM25)
@@ -193,39 +195,53 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[100_000, 300_000, 1_000_000])
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--load-seconds", type=float, default=60)
+    ap.add_argument("--vectors-for", type=int, help="the largest size of the run that loaded a kept library")
+    ap.add_argument("--measure-only", action="store_true", help="a kept library: only the search measurements")
+    ap.add_argument("--keep", action="store_true", help="keep the library of an earlier run; measure its size first")
     args = ap.parse_args()
     corpus, queries, _, _ = load_beir(args.folder)
     claims = list(queries.values())[:args.queries]
     text = Text(corpus)
-    both = synthetic(max(args.sizes) + 100, DIM)  # queries: same clusters, points not in the library
-    x, qvecs = both[:max(args.sizes)], both[max(args.sizes):]
+    top = args.vectors_for or max(args.sizes)
+    both = synthetic(top + 100, DIM)  # queries: same clusters, points not in the library
+    x, qvecs = both[:top], both[top:]
     import psycopg
 
     with psycopg.connect(args.url, autocommit=True) as admin:
-        admin.execute("DROP DATABASE IF EXISTS pg_lab WITH (FORCE)")
-        admin.execute("CREATE DATABASE pg_lab")
+        if not args.keep or not admin.execute("SELECT 1 FROM pg_database WHERE datname = 'pg_lab'").fetchone():
+            admin.execute("DROP DATABASE IF EXISTS pg_lab WITH (FORCE)")
+            admin.execute("CREATE DATABASE pg_lab")
     url = args.url.replace("/postgres?", "/pg_lab?", 1)
     out: dict = {"load_avg_start": os.getloadavg(), "steps": []}
     with Library(url) as lib:
         spec = lib.configured_spec()
         space = _space_for(lib.store, spec, spec.create())
-        done = 0
+        done = lib.store.window_count(space.id)
         for n in sorted(args.sizes):
-            step: dict = {"copy_s": round(load(lib, space.id, text, done, n, x), 1)}
-            done = n
-            t = time.perf_counter()
-            with lib.store.transaction() as db:
-                bm25.rebuild(db)
-            step["bm25_build_s"] = round(time.perf_counter() - t, 1)
+            step: dict = {}
+            if n > done:
+                step["copy_s"] = round(load(lib, space.id, text, done, n, x), 1)
+                done = n
+                t = time.perf_counter()
+                with lib.store.transaction() as db:
+                    bm25.rebuild(db, only_new=True)
+                step["bm25_build_s"] = round(time.perf_counter() - t, 1)
+            elif n < done:
+                continue
             lib.store.query("VACUUM ANALYZE bm25_postings")
             lib.store.query("ANALYZE")
-            t = time.perf_counter()
-            lib.store.query(f"DROP INDEX IF EXISTS vector_windows_hnsw_{space.id}")
-            lib.store.query("UPDATE spaces SET hnsw = false, completed_at = %s WHERE id = %s", (time.time(), space.id))
-            lib.store.ensure_vector_index(space.id, force=True)
-            step["hnsw_build_s"] = round(time.perf_counter() - t, 1)
+            if "copy_s" in step:
+                t = time.perf_counter()
+                lib.store.query(f"DROP INDEX IF EXISTS vector_windows_hnsw_{space.id}")
+                lib.store.query("UPDATE spaces SET hnsw = false, completed_at = %s WHERE id = %s",
+                                (time.time(), space.id))
+                lib.store.ensure_vector_index(space.id, force=True)
+                step["hnsw_build_s"] = round(time.perf_counter() - t, 1)
             space = lib.store.get_space(space.id)
             step.update(measure(lib, space, x, n, claims, qvecs))
+            if args.measure_only:
+                print(json.dumps(step), flush=True)
+                continue
             step["contract_write_papers_per_s"] = round(write_papers(lib, text, n, 20), 2)
             step["writer_and_4_clients"] = under_load(url, lib, text, claims, args.load_seconds, n + 100)
             step["load_avg"] = os.getloadavg()

@@ -109,15 +109,15 @@ def test_pruned_ranking_equals_bm25_computed_from_the_tsvectors(pglib, monkeypat
     monkeypatch.setattr(bm25, "FULL_MAX", 0)  # prune even on a small library
     monkeypatch.setattr(bm25, "LOOKUP_COST", 0.0)
     tries: list[int] = []
-    real = bm25._splits
-    monkeypatch.setattr(bm25, "_splits", lambda m, p: tries.append(len(real(m, p))) or real(m, p))
+    real = bm25._first_split
+    monkeypatch.setattr(bm25, "_first_split", lambda m: tries.append(len(m) - real(m)) or real(m))
     for words in (["coral", "kinase", "cells"], ["gene", "cohort", "mice", "dose", "signal"], ["pathway"]):
         match = " OR ".join(f'"{w}"' for w in words)
         got = pglib.store.lexical_search(match, 10, filters, (2.0, 1.5, 1.0))
         want = _oracle(pglib, words, filters, 10)
         assert [h.unit_id for h in got] == [u for u, _ in want]
         assert [round(h.score, 6) for h in got] == [round(s, 6) for _, s in want]
-    assert max(tries) == 2  # MaxScore was tried (and its answer checked above)
+    assert max(tries) >= 1  # MaxScore was tried, leaving lists unread (and its answer checked above)
 
 
 def test_near_and_phrases_follow_fts5(pglib, monkeypatch):

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...models import LexicalHit
@@ -77,21 +78,25 @@ _POSTINGS_OF = (
     "unnest(s.tsv) x JOIN bm25_terms t ON t.term = x.lexeme")
 
 
-def rebuild(db) -> None:
-    """Statistics for every unit already in search_docs, in bulk (the migration's backfill, and a
-    bulk-loaded benchmark library)."""
-    db.execute("TRUNCATE bm25_postings, bm25_docs")
-    db.execute("UPDATE bm25_terms SET df = 0")
-    db.execute("UPDATE bm25_totals SET docs = 0, length = 0")
+def rebuild(db, only_new: bool = False) -> None:
+    """Statistics for every unit in search_docs, in bulk (the migration's backfill, and a
+    bulk-loaded benchmark library); `only_new` adds just the units not counted yet."""
+    if not only_new:
+        db.execute("TRUNCATE bm25_postings, bm25_docs")
+        db.execute("UPDATE bm25_terms SET df = 0")
+        db.execute("UPDATE bm25_totals SET docs = 0, length = 0")
+    start = db.execute("SELECT coalesce(max(doc_key), 0) AS k FROM bm25_docs").fetchone()["k"]
     db.execute(f"INSERT INTO bm25_docs(unit_id, paper_id, source, object_kind, dl) "
-               f"SELECT s.unit_id, s.paper_id, s.source, s.object_kind, {_DL} FROM search_docs s")
-    db.execute("INSERT INTO bm25_terms(term) SELECT DISTINCT x.lexeme FROM search_docs s, unnest(s.tsv) x "
-               "ON CONFLICT (term) DO NOTHING")
-    db.execute(f"{_POSTINGS_INTO}{_POSTINGS_OF}")
-    db.execute("UPDATE bm25_terms t SET df = c.n FROM (SELECT term_id, count(*) AS n FROM bm25_postings "
-               "GROUP BY term_id) c WHERE t.id = c.term_id")
-    db.execute("UPDATE bm25_totals SET docs = d.n, length = d.len FROM (SELECT count(*) AS n, "
-               "coalesce(sum(dl), 0) AS len FROM bm25_docs) d WHERE shard = 0")
+               f"SELECT s.unit_id, s.paper_id, s.source, s.object_kind, {_DL} FROM search_docs s "
+               "WHERE NOT EXISTS (SELECT 1 FROM bm25_docs b WHERE b.unit_id = s.unit_id)")
+    new = f"s.unit_id IN (SELECT unit_id FROM bm25_docs WHERE doc_key > {int(start)})"
+    db.execute(f"INSERT INTO bm25_terms(term) SELECT DISTINCT x.lexeme FROM search_docs s, unnest(s.tsv) x "
+               f"WHERE {new} ON CONFLICT (term) DO NOTHING")
+    db.execute(f"{_POSTINGS_INTO}{_POSTINGS_OF} WHERE b.doc_key > {int(start)}")
+    db.execute("UPDATE bm25_terms t SET df = t.df + c.n FROM (SELECT term_id, count(*) AS n FROM bm25_postings "
+               f"WHERE doc_key > {int(start)} GROUP BY term_id) c WHERE t.id = c.term_id")
+    db.execute("UPDATE bm25_totals SET docs = docs + d.n, length = length + d.len FROM (SELECT count(*) AS n, "
+               f"coalesce(sum(dl), 0) AS len FROM bm25_docs WHERE doc_key > {int(start)}) d WHERE shard = 0")
 
 
 class Changes:
@@ -226,19 +231,27 @@ def _rank_sql(filter_where: str, restrict: str, lookup: bool) -> str:
 
 @dataclass
 class Plan:
-    """What one lexical query needs: its scored terms and the units matched without a word term."""
+    """What one lexical query needs: its scored terms, and the units matched without a word
+    term (a phrase's), found only if the ranking needs them."""
 
     terms: list[Term]
-    extra: list[int]  # doc keys matched by a phrase (or NEAR) clause
+    phrase_docs: Callable[[], list[int]] | None
     n: float
     avgdl: float
+    _extra: list[int] | None = None
+
+    @property
+    def extra(self) -> list[int]:
+        if self._extra is None:
+            self._extra = self.phrase_docs() if self.phrase_docs else []
+        return self._extra
 
 
 def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: tuple[float, float, float],
          only_extra: bool = False) -> list[LexicalHit]:
     """Exact BM25 top-`limit` of the units matched (holding a matching term, or in plan.extra;
-    only the latter with `only_extra`): MaxScore first, every list when its bound does not hold.
-    `filters_sql` is filter_sql() on alias d (bm25_docs)."""
+    only the latter with `only_extra`): MaxScore first when the lists are long, every list
+    when its bound does not hold.  `filters_sql` is filter_sql() on alias d (bm25_docs)."""
     matching = sorted((t for t in plan.terms if t.matches and not only_extra), key=lambda t: -t.idf)
     others = [t for t in plan.terms if not t.matches or only_extra]
     where, fparams = filters_sql
@@ -246,12 +259,13 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
     for i in range(len(fparams)):
         where = where.replace("%s", f"%(f{i})s", 1)
     restrict = f"WHERE true{where}" if where else ""
-    base = {"ids": [t.id for t in plan.terms], "idfs": [t.idf for t in plan.terms], "extra": plan.extra,
+    base = {"ids": [t.id for t in plan.terms], "idfs": [t.idf for t in plan.terms],
             "avgdl": plan.avgdl, "k": limit, "k1": max(0, limit - 1),
             "wa": weights[0], "wh": weights[1], "wb": weights[2], **named}
     if not matching and not plan.extra:
         return []
-    for split in _splits(matching, plan):
+    split = _first_split(matching)
+    while True:
         full = split == len(matching)
         read = matching[:split] + (others if full else [])
         rest = [] if full else matching[split:] + others
@@ -259,19 +273,24 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
             read, rest = [], others  # only units matched by a phrase: look their terms up
         bound = sum(t.bound for t in rest)
         creates = {t.id for t in matching[:split]}
+        # A phrase's units need not be candidates before the last try: one holding no read term
+        # is under the bound like every other unit left out.
         params = {**base, "creates": [t.id in creates for t in plan.terms], "read": [t.id for t in read],
-                  "rest": [t.id for t in rest], "rest_bound": bound}
+                  "rest": [t.id for t in rest], "rest_bound": bound, "extra": plan.extra if full else []}
         rows = query(_rank_sql(where, restrict, bool(rest)), params)
         # A unit not among the candidates holds only `rest` terms: below `bound`.
         if full or (len(rows) >= limit and rows[-1]["score"] > bound):  # (full: always exact)
             return [LexicalHit(r["unit_id"], r["paper_id"], float(r["score"])) for r in rows]
-    raise AssertionError("the last split reads every list")  # pragma: no cover
+        # The k-th score found is a floor for the final one: read just enough lists to beat it.
+        floor = rows[-1]["score"] if len(rows) >= limit else math.inf
+        split = next((j for j in range(split + 1, len(matching))
+                      if sum(t.bound for t in matching[j:] + others) < floor), len(matching))
 
 
-def _splits(matching: list[Term], plan: Plan) -> list[int]:
-    """How many of the rarest matching terms to read whole before trying the bound: the most
-    whose lists, looked up for each of their units in the others, still cost less than reading
-    the others' lists; then all of them (always exact)."""
+def _first_split(matching: list[Term]) -> int:
+    """How many of the rarest matching terms to read whole at first: the most whose lists,
+    looked up for each of their units in the others, still cost less than reading the others'
+    lists (all of them when the lists are short: then one pass is cheapest)."""
     total = sum(t.df for t in matching)
     split, read = 0, 0
     if total > FULL_MAX:
@@ -280,10 +299,10 @@ def _splits(matching: list[Term], plan: Plan) -> list[int]:
             if read * LOOKUP_COST >= total - read:
                 break
             split = j
-    return [split, len(matching)] if 0 < split < len(matching) else [len(matching)]
+    return split or len(matching)
 
 
-def plan(query, words: str, prefixes: str, scored: str, extra: list[int]) -> Plan:
+def plan(query, words: str, prefixes: str, scored: str, phrase_docs: Callable[[], list[int]] | None) -> Plan:
     """The query's terms with their df and idf from the kept statistics, in one round trip:
     `words` and the `prefixes` (each expanded to its 50 most frequent lexemes) match units,
     `scored` (a phrase's words) only add to the score of units matched otherwise."""
@@ -301,7 +320,7 @@ def plan(query, words: str, prefixes: str, scored: str, extra: list[int]) -> Pla
         "GROUP BY t.id, t.df, k.n, k.len",
         {"words": words, "prefixes": prefixes, "scored": scored})
     if not rows:
-        return Plan([], extra, 0.0, 1.0)
+        return Plan([], phrase_docs, 0.0, 1.0)
     n = float(rows[0]["n"] or 0)
     avgdl = max(1.0, float(rows[0]["len"] or 0) / n) if n else 1.0
-    return Plan([Term(r["id"], r["df"], idf(n, r["df"]), r["matches"]) for r in rows], extra, n, avgdl)
+    return Plan([Term(r["id"], r["df"], idf(n, r["df"]), r["matches"]) for r in rows], phrase_docs, n, avgdl)

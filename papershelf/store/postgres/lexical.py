@@ -53,13 +53,15 @@ def search(query, match: str, limit: int, filters_sql: tuple[str, list],
     near = _NEAR.match(match)
     if near:
         words = [w for ws, _ in clauses for w in ws]
-        plan = bm25.plan(query, "", "", " ".join(words), _near_docs(query, words, int(near.group(2))))
-        return bm25.rank(query, plan, limit, filters_sql, weights, only_extra=True) if plan.extra else []
+        docs = _near_docs(query, words, int(near.group(2)))
+        if not docs:
+            return []
+        plan = bm25.plan(query, "", "", " ".join(words), lambda: docs)
+        return bm25.rank(query, plan, limit, filters_sql, weights, only_extra=True)
     singles = [ws[0] for ws, star in clauses if len(ws) == 1 and not star]
     prefixes = [ws[0] for ws, star in clauses if len(ws) == 1 and star]
     phrases = [(ws, star) for ws, star in clauses if len(ws) > 1]
-    extra = _phrase_docs(query, phrases) if phrases else []
-    plan = bm25.plan(query, " ".join(singles), " ".join(prefixes),
-                     " ".join(w for ws, _ in phrases for w in ws), extra)
+    plan = bm25.plan(query, " ".join(singles), " ".join(prefixes), " ".join(w for ws, _ in phrases for w in ws),
+                     (lambda: _phrase_docs(query, phrases)) if phrases else None)
     return bm25.rank(query, plan, limit, filters_sql, weights)
 
