@@ -42,7 +42,7 @@ SHARDS = 16
 # Reading a posting in a term's list costs about 1/LOOKUP_COST of looking one up by (unit, term):
 # MaxScore pays when the lists it skips are that much longer than the ones it reads, and a
 # query whose lists hold FULL_MAX postings or fewer reads them all.
-LOOKUP_COST, FULL_MAX = 20.0, 30000
+LOOKUP_COST, FULL_MAX = 100.0, 30000
 
 SCHEMA = f"""
 CREATE TABLE bm25_terms (id SERIAL PRIMARY KEY, term TEXT NOT NULL, df INTEGER NOT NULL DEFAULT 0);
@@ -200,25 +200,35 @@ def idf(n: float, df: int) -> float:
 
 
 def _contrib(alias: str) -> str:
-    """One posting's BM25 share, with the query's idf (q.idf) and column weights (%(wa)s …);
+    """One posting's BM25 share, with its term's idf (q.idf) and the column weights (%(wa)s …);
     every constant float8 (numeric arithmetic is several times slower)."""
     tf = f"(%(wa)s::float8 * {alias}.tf_title + %(wh)s::float8 * {alias}.tf_heading + %(wb)s::float8 * {alias}.tf_body)"
     return (f"q.idf * {tf} * {K1 + 1}::float8 / nullif({tf} + {K1}::float8 * ({1 - B}::float8 + "
             f"{B}::float8 * {alias}.dl / %(avgdl)s::float8), 0)")
 
 
-def _rank_sql(filter_where: str, restrict: str, lookup: bool) -> str:
+def _idf_case(terms: list[Term], alias: str) -> str:
+    """The idf of a posting's term as a CASE over the query's few terms: numbers this module
+    computed, never user text.  (A join to a table of them hides the lists' sizes from the
+    planner, which then sorts to aggregate instead of hashing.)"""
+    whens = " ".join(f"WHEN {int(t.id)} THEN {float(t.idf)!r}::float8" for t in terms)
+    return f"(CASE {alias}.term_id {whens} ELSE 0::float8 END)"
+
+
+def _rank_sql(terms: list[Term], filter_where: str, restrict: str, lookup: bool) -> str:
     """Top-k units by BM25.  The lists of %(read)s are read whole; a unit is a candidate when it
-    holds one of them marked as matching (q.m) or is in %(extra)s (matched otherwise).  With
+    holds one of %(creates)s (matching terms) or is in %(extra)s (matched otherwise).  With
     `lookup`, a candidate whose score so far plus the bounds of the terms in %(rest)s cannot
     reach the k-th score so far is dropped, and the others look those terms up."""
     joined = "JOIN bm25_docs d ON d.doc_key = p.doc_key" if filter_where else ""
-    rest = (f"coalesce((SELECT sum(coalesce({_contrib('r')}, 0)) FROM bm25_postings r JOIN q ON q.id = r.term_id "
+    contrib_p = _contrib("p").replace("q.idf", _idf_case(terms, "p"))
+    contrib_r = _contrib("r").replace("q.idf", _idf_case(terms, "r"))
+    rest = (f"coalesce((SELECT sum(coalesce({contrib_r}, 0)) FROM bm25_postings r "
             "WHERE r.doc_key = b.doc_key AND r.term_id = ANY(%(rest)s::int[])), 0)") if lookup else "0"
     return f"""
-    WITH q AS (SELECT * FROM unnest(%(ids)s::int[], %(idfs)s::float8[], %(creates)s::bool[]) AS q(id, idf, m)),
-    cand AS (SELECT p.doc_key, sum(coalesce({_contrib('p')}, 0)) AS s, bool_or(q.m) AS hit
-             FROM bm25_postings p {joined} JOIN q ON q.id = p.term_id
+    WITH cand AS (SELECT p.doc_key, sum(coalesce({contrib_p}, 0)) AS s,
+                         bool_or(p.term_id = ANY(%(creates)s::int[])) AS hit
+             FROM bm25_postings p {joined}
              WHERE p.term_id = ANY(%(read)s::int[]){filter_where} GROUP BY p.doc_key),
     best AS (SELECT coalesce(c.doc_key, e.doc_key) AS doc_key, coalesce(c.s, 0) AS s
              FROM cand c FULL JOIN unnest(%(extra)s::bigint[]) AS e(doc_key) ON e.doc_key = c.doc_key
@@ -259,8 +269,7 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
     for i in range(len(fparams)):
         where = where.replace("%s", f"%(f{i})s", 1)
     restrict = f"WHERE true{where}" if where else ""
-    base = {"ids": [t.id for t in plan.terms], "idfs": [t.idf for t in plan.terms],
-            "avgdl": plan.avgdl, "k": limit, "k1": max(0, limit - 1),
+    base = {"avgdl": plan.avgdl, "k": limit, "k1": max(0, limit - 1),
             "wa": weights[0], "wh": weights[1], "wb": weights[2], **named}
     if not matching and not plan.extra:
         return []
@@ -272,19 +281,16 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
         if not matching and len(plan.extra) * LOOKUP_COST < sum(t.df for t in others):
             read, rest = [], others  # only units matched by a phrase: look their terms up
         bound = sum(t.bound for t in rest)
-        creates = {t.id for t in matching[:split]}
+        creates = [t.id for t in matching[:split]]
         # A phrase's units need not be candidates before the last try: one holding no read term
         # is under the bound like every other unit left out.
-        params = {**base, "creates": [t.id in creates for t in plan.terms], "read": [t.id for t in read],
+        params = {**base, "creates": creates, "read": [t.id for t in read],
                   "rest": [t.id for t in rest], "rest_bound": bound, "extra": plan.extra if full else []}
-        rows = query(_rank_sql(where, restrict, bool(rest)), params)
+        rows = query(_rank_sql(plan.terms, where, restrict, bool(rest)), params)
         # A unit not among the candidates holds only `rest` terms: below `bound`.
         if full or (len(rows) >= limit and rows[-1]["score"] > bound):  # (full: always exact)
             return [LexicalHit(r["unit_id"], r["paper_id"], float(r["score"])) for r in rows]
-        # The k-th score found is a floor for the final one: read just enough lists to beat it.
-        floor = rows[-1]["score"] if len(rows) >= limit else math.inf
-        split = next((j for j in range(split + 1, len(matching))
-                      if sum(t.bound for t in matching[j:] + others) < floor), len(matching))
+        split = len(matching)  # (a second try would look up too many units: one pass instead)
 
 
 def _first_split(matching: list[Term]) -> int:
@@ -299,6 +305,9 @@ def _first_split(matching: list[Term]) -> int:
             if read * LOOKUP_COST >= total - read:
                 break
             split = j
+    # The try pays only if it can succeed: when the rare terms' bounds outweigh the others'.
+    if split and sum(t.bound for t in matching[split:]) >= sum(t.bound for t in matching[:split]):
+        return len(matching)
     return split or len(matching)
 
 
