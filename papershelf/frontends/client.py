@@ -1,9 +1,9 @@
 """The CLI's thin client for a running `papershelf serve` on the same library.
 
-`serve` writes ``<library>.server.json`` (url, pid, token) beside the library and
-removes it on exit.  The file is a hint, never trusted: the server is used only
-if that pid is alive and ``/api/health`` answers within a fraction of a second
-naming this very library.  Anything else means "search in-process".
+`serve` writes ``<library>.server.json`` (url, pid, token) beside the library (for a
+PostgreSQL library, in the user cache folder) and removes it on exit.  The file is a
+hint, never trusted: the server is used only if that pid is alive and ``/api/health``
+answers within a fraction of a second naming this very library.  Anything else means "search in-process".
 """
 
 from __future__ import annotations

@@ -1,18 +1,18 @@
 """Full-text search in PostgreSQL (a mixin of PostgresStore): what differs from SQLite's FTS5.
 
 Papers, units, manifests, sources and labels are SQL both backends share (`store/sql/papers.py`);
-here a unit is indexed as a weighted tsvector (title A, heading B, body C), ranked by BM25
-computed in SQL, and checked against its text.
+here a unit is indexed as a weighted tsvector (title A, heading B, body C) and in the BM25
+statistics kept at write time (bm25.py), which lexical search ranks from (lexical.py).
 """
 
 from __future__ import annotations
 
-import time
-
+from ...document import Reference
 from ...models import Filters, LexicalHit, Manifest, Paper
 from ...units import Unit
 from ..sql import SqlPapers
-from .tsquery import CONFIG, query_words, tsquery_sql
+from . import bm25, lexical
+from .tsquery import CONFIG, tsquery_sql
 
 # The weighted document a unit is found by: the same three columns FTS5 indexes.
 TSV_SQL = (f"setweight(to_tsvector('{CONFIG}', %s), 'A') || setweight(to_tsvector('{CONFIG}', %s), 'B') || "
@@ -21,17 +21,43 @@ _TSV_OF_ROW = TSV_SQL.replace("%s", "{}").format("title", "heading", "body")
 HEADLINE_OPTIONS = 'StartSel=[, StopSel=], MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "'
 
 
-def rank_weights(weights: tuple[float, float, float]) -> list[float]:
-    """ts_rank's {D, C, B, A} weights (each ≤ 1) from the (title, heading, body) column weights."""
-    title, heading, body = (float(w) for w in weights)
-    top = max(title, heading, body) or 1.0
-    return [0.0, body / top, heading / top, title / top]
-
-
 class PgPapers(SqlPapers):
-    """PostgreSQL's own part of papers and units: the tsvector index and BM25 in SQL."""
+    """PostgreSQL's own part of papers and units: the tsvector index and the BM25 statistics.
 
-    _bm25_stats: tuple[float, float, float] | None = None
+    A paper's write or removal runs in one outer transaction that collects the statistics'
+    changes (`_unindex_paper`, `_index_units`) and applies them last (bm25.apply: term rows
+    locked in id order, so concurrent writers never deadlock); the shared SQL's own
+    transaction becomes a savepoint inside it."""
+
+    _bm25_changes: bm25.Changes | None = None
+
+    def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest,
+                    references: list[Reference] | None = None) -> None:
+        with self.transaction() as db:
+            self._bm25_changes = bm25.Changes()
+            try:
+                super().write_paper(paper, units, manifest, references)
+                bm25.apply(db, self._bm25_changes)
+            finally:
+                self._bm25_changes = None
+
+    def remove_paper(self, paper_id: str) -> bool:
+        with self.transaction() as db:
+            self._bm25_changes = bm25.Changes()
+            try:
+                removed = super().remove_paper(paper_id)
+                bm25.apply(db, self._bm25_changes)
+                return removed
+            finally:
+                self._bm25_changes = None
+
+    def _unindex_paper(self, db, paper_id: str) -> None:
+        if self._bm25_changes is None:  # a removal outside write_paper / remove_paper
+            changes = bm25.Changes()
+            bm25.forget(db, paper_id, changes)
+            bm25.apply(db, changes)
+        else:
+            bm25.forget(db, paper_id, self._bm25_changes)
 
     def _index_units(self, db, paper: Paper, units: list[Unit]) -> None:
         clean = self.sql.clean
@@ -43,10 +69,15 @@ class PgPapers(SqlPapers):
                 cur.executemany(
                     "INSERT INTO search_docs(unit_id, paper_id, source, object_kind, title, heading, body, tsv) "
                     f"VALUES (%s, %s, %s, %s, %s, %s, %s, {TSV_SQL})", [d + d[4:] for d in docs])
+        changes = self._bm25_changes or bm25.Changes()
+        bm25.index(db, paper.id, changes)
+        if self._bm25_changes is None:
+            bm25.apply(db, changes)
 
     def _lexical_problems(self) -> list[str]:
         bad = self.query(f"SELECT count(*) AS n FROM search_docs WHERE tsv IS DISTINCT FROM ({_TSV_OF_ROW})")[0]["n"]
-        return [f"full-text index: {bad} rows whose tsvector does not match their text"] if bad else []
+        problems = [f"full-text index: {bad} rows whose tsvector does not match their text"] if bad else []
+        return problems + bm25.problems(self.query)
 
     def paper_snapshot(self, paper_id: str) -> tuple[Paper | None, Manifest | None, list[Unit]]:
         """Paper, manifest and units read in one repeatable-read transaction: a consistent view."""
@@ -56,40 +87,14 @@ class PgPapers(SqlPapers):
 
     # -- lexical search ------------------------------------------------------------
 
-    def _corpus_stats(self) -> tuple[float, float]:
-        """(documents, mean tokens per document) of the index, for BM25; cached for a minute
-        (a full pass over the index; a minute-old average ranks the same)."""
-        cached = self._bm25_stats
-        if cached is None or time.monotonic() - cached[0] > 60:
-            row = self.query("SELECT count(*) AS n, coalesce(avg((SELECT sum(cardinality(x.positions)) "
-                             "FROM unnest(tsv) x)), 1) AS avgdl FROM search_docs")[0]
-            cached = self._bm25_stats = (time.monotonic(), float(row["n"]), max(1.0, float(row["avgdl"])))
-        return cached[1], cached[2]
-
     def lexical_search(self, match: str, limit: int, filters: Filters,
                        weights: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> list[LexicalHit]:
-        """BM25 in SQL, as FTS5 computes it: per query lexeme, idf × column-weighted term frequency
-        (title A, heading B, body C positions in the tsvector), k1 1.2, b 0.75; documents are those
-        the tsquery matches (`match` is the safe FTS5 expression, parsed into a tsquery).  ts_rank
-        breaks ties, and ranks documents matched only through a prefix."""
-        tsq, tsq_params = tsquery_sql(match)
-        where, params = self._filter_sql(filters, "d")
-        n, avgdl = self._corpus_stats()
-        title, heading, body = (float(w) for w in weights)
-        rows = self.query(
-            f"WITH q AS (SELECT {tsq} AS q), "
-            f"terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('{CONFIG}', %s))), "
-            "idf AS (SELECT t.lexeme, greatest(1e-6, ln((%s - c.df + 0.5) / (c.df + 0.5))) AS idf FROM terms t, "
-            "  LATERAL (SELECT count(*) AS df FROM search_docs WHERE tsv @@ plainto_tsquery('simple', t.lexeme)) c), "
-            f"m AS (SELECT d.unit_id, d.paper_id, d.tsv FROM search_docs d, q WHERE d.tsv @@ q.q{where}) "
-            "SELECT m.unit_id, m.paper_id, coalesce((SELECT sum(i.idf * u.tf * 2.2 / (u.tf + 1.2 * (0.25 + 0.75 * "
-            "  (SELECT sum(cardinality(x.positions)) FROM unnest(m.tsv) x) / %s))) FROM "
-            "  (SELECT x.lexeme, (SELECT sum(CASE w WHEN 'A' THEN %s WHEN 'B' THEN %s ELSE %s END) "
-            "   FROM unnest(x.weights) w) AS tf FROM unnest(m.tsv) x) u JOIN idf i ON i.lexeme = u.lexeme), 0) "
-            "  + 0.001 * ts_rank(%s::float4[], m.tsv, q.q, 1) AS score "
-            "FROM m, q ORDER BY score DESC, m.unit_id LIMIT %s",
-            [*tsq_params, query_words(match), n, *params, avgdl, title, heading, body, rank_weights(weights), limit])
-        return [LexicalHit(r["unit_id"], r["paper_id"], float(r["score"])) for r in rows]
+        """BM25 as FTS5 computes it (idf per query lexeme, column-weighted term frequency from the
+        title A / heading B / body C positions, k1 1.2, b 0.75), from the statistics kept at write
+        time (bm25.py); `match` is the safe FTS5 expression, matched by FTS5's rules (lexical.py).
+        Filters (`_filter_sql` on bm25_docs, alias d) apply before the top k; a paper-level filter
+        added there (as the author filter of issue 23) applies here too."""
+        return lexical.search(self.query, match, limit, self._filter_sql(filters, "d"), weights)
 
     def snippets(self, match: str, unit_ids: list[str]) -> dict[str, str]:
         """ts_headline snippets (terms marked with [ ]) for just the units being shown."""

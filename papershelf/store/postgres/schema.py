@@ -15,6 +15,8 @@ Differences from the SQLite schema, each for a reason:
   keeps one row of metadata per unit, as in SQLite.  Vectors of any dimension
   share the table; each space gets its own partial HNSW index on
   ``embedding::vector(dim)`` once it is large enough (see vectors.py).
+* `bm25_terms`, `bm25_docs`, `bm25_postings`, `bm25_totals` keep what BM25 needs (df, unit
+  lengths, per-column term frequencies), written in each paper's transaction (see bm25.py).
 * `embed_claims` lets several builders work on one library at once: a builder
   claims a paper with a lease before encoding it (see vectors.py).
 """
@@ -142,3 +144,15 @@ MIGRATIONS.append("""
 
 # 6: where a PDF figure or table sits on its page (JSON text: page, bbox, caption_bbox in PDF points)
 MIGRATIONS.append("ALTER TABLE object_units ADD COLUMN IF NOT EXISTS region TEXT;")
+
+
+# 7: BM25 statistics
+def _m005_bm25(db) -> None:
+    """BM25 statistics kept at write time (postgres/bm25.py), filled from the existing index."""
+    from . import bm25
+
+    db.execute(bm25.SCHEMA)
+    bm25.rebuild(db)
+
+
+MIGRATIONS.append(_m005_bm25)

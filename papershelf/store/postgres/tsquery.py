@@ -39,7 +39,3 @@ def tsquery_sql(match: str) -> tuple[str, list[str]]:
     join = " && " if (match or "").lstrip().startswith("NEAR(") else " || "
     return "(" + join.join(parts) + ")", params
 
-
-def query_words(match: str) -> str:
-    """Every word of the expression's clauses, space-separated: the terms BM25 scores."""
-    return " ".join(w for phrase, _ in _CLAUSE.findall(match or "") for w in _WORD.findall(phrase))

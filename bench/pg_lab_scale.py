@@ -1,0 +1,254 @@
+"""A PostgreSQL lab library grown step by step (e.g. 100k -> 300k -> 1M windows): lexical,
+vector (HNSW) and hybrid search latency, recall, load and index build times, disk size, the
+contract's write rate, and a writer adding papers while 4 clients search.
+
+What grows: papers of 10 body units each, one window per unit (so windows = units), whose
+text is 5-8 sentences drawn at random from the SciFact abstracts (real scientific prose and
+vocabulary; about one 128-token window), the title a SciFact title, the heading one of eight
+section names; years 1950-2049.  Vectors are pg_scale.py's clustered 384-d vectors in a space
+of the local model (all-MiniLM-L6-v2), so a hybrid search encodes its query with that model.
+Queries are SciFact claims.  Each step is bulk-loaded with COPY (a build writes paper by paper;
+the write rate through the contract is measured separately), then the BM25 statistics and the
+HNSW index are rebuilt and timed.
+
+    python bench/pg_lab_scale.py ../shared/data/scifact --sizes 100000 300000 --url postgresql://...
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import random
+import re
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+from pg_scale import synthetic
+
+from papershelf import Filters, Library, SearchOptions
+from papershelf.beir import load_beir
+from papershelf.document import Block, Document
+from papershelf.embed.build import _space_for
+from papershelf.metrics import percentile
+from papershelf.models import Paper
+from papershelf.store.postgres import bm25
+from papershelf.store.postgres.papers import TSV_SQL
+
+PER_PAPER, DIM = 10, 384
+SECTIONS = ["Introduction", "Methods", "Results", "Discussion", "Background", "Materials", "Analysis", "Conclusion"]
+
+
+class Text:
+    """Synthetic units from real sentences."""
+
+    def __init__(self, corpus: list[dict], seed: int = 0):
+        self.sentences = [s for d in corpus for s in re.split(r"(?<=[.!?])\s+", d.get("text") or "") if len(s) > 30]
+        self.titles = [d["title"] for d in corpus if d.get("title")]
+        self.rng = random.Random(seed)
+
+    def unit(self) -> str:
+        return " ".join(self.rng.choice(self.sentences) for _ in range(self.rng.randint(5, 8)))
+
+    def title(self) -> str:
+        return self.rng.choice(self.titles)
+
+
+def load(lib: Library, space_id: int, text: Text, lo: int, hi: int, x: np.ndarray) -> float:
+    """Papers lo//10 .. hi//10 with their units, index rows and vectors, by COPY."""
+    t0 = time.perf_counter()
+    with lib.store.transaction() as db, db.cursor() as cur:
+        cur.execute("CREATE TEMP TABLE IF NOT EXISTS stage (unit_id text, paper_id text, title text, heading text, "
+                    "body text) ON COMMIT DELETE ROWS")
+        papers = {p: text.title() for p in range(lo // PER_PAPER, hi // PER_PAPER)}
+        units = {i: (text.unit(), SECTIONS[i % len(SECTIONS)]) for i in range(lo, hi)}
+        with cur.copy("COPY papers (id, title, year, added_at, updated_at) FROM STDIN") as cp:
+            for p, title in papers.items():
+                cp.write_row((f"p{p:07d}", title, 1950 + p % 100, 0, 0))
+        with cur.copy("COPY manifests FROM STDIN") as cp:
+            for p in papers:
+                cp.write_row((f"p{p:07d}", PER_PAPER, 0, 0, PER_PAPER, 0, 0, "h", "h", "h", 1, 0))
+        with cur.copy("COPY body_units (id, paper_id, ordinal, text, section_path, section_title, section_level, "
+                      "token_estimate, content_hash) FROM STDIN") as cp:
+            for i, (body, heading) in units.items():
+                cp.write_row((f"u{i:08d}", f"p{i // PER_PAPER:07d}", i % PER_PAPER, body, heading, heading, 1,
+                              len(body) // 4, "h"))
+        with cur.copy("COPY stage FROM STDIN") as cp:
+            for i, (body, heading) in units.items():
+                cp.write_row((f"u{i:08d}", f"p{i // PER_PAPER:07d}", papers[i // PER_PAPER], heading, body))
+        cur.execute("INSERT INTO search_docs(unit_id, paper_id, source, object_kind, title, heading, body, tsv) "
+                    "SELECT unit_id, paper_id, 'body_unit', NULL, title, heading, body, "
+                    + TSV_SQL.replace("%s", "{}").format("title", "heading", "body") + " FROM stage")
+        with cur.copy("COPY vectors FROM STDIN") as cp:
+            for i in range(lo, hi):
+                cp.write_row((space_id, "body", f"u{i:08d}", f"p{i // PER_PAPER:07d}", "body", None, None, None,
+                              "h", "h", 1, 10, 1))
+        with cur.copy("COPY vector_windows FROM STDIN WITH (FORMAT BINARY)") as cp:
+            cp.set_types(["int4", "text", "int4", "text", "text", "text", "vector"])
+            for i in range(lo, hi):
+                cp.write_row((space_id, f"u{i:08d}", 0, f"p{i // PER_PAPER:07d}", "body_unit", None, x[i]))
+        cur.execute("INSERT INTO embed_state SELECT %s, id, 'h', 'h', 'h', 10, 0, 0, 0 FROM papers "
+                    "WHERE id >= %s AND id < %s", (space_id, f"p{lo // PER_PAPER:07d}", f"p{hi // PER_PAPER:07d}"))
+    return time.perf_counter() - t0
+
+
+def timed(fn, items) -> list[float]:
+    out = []
+    for it in items:
+        t = time.perf_counter()
+        fn(it)
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def stats(ms: list[float]) -> dict:
+    return {"p50_ms": round(percentile(ms, 50), 1), "p95_ms": round(percentile(ms, 95), 1), "n": len(ms)}
+
+
+def client(url: str, claims: list[str], seconds: float, out) -> None:
+    """One searching client (its own process and connection): lexical and vector searches in turn."""
+    errors, ms = 0, []
+    with Library(url) as lib:
+        end = time.monotonic() + seconds
+        i = 0
+        while time.monotonic() < end:
+            t = time.perf_counter()
+            try:
+                lib.search(claims[i % len(claims)], SearchOptions(mode="lexical" if i % 2 else "vector"))
+            except Exception:  # noqa: BLE001 - counted, the point is that there are none
+                errors += 1
+            ms.append((time.perf_counter() - t) * 1000)
+            i += 1
+    out.put((errors, ms))
+
+
+def write_papers(lib: Library, text: Text, start: int, papers: int) -> float:
+    """Papers per second through the contract (add_document: one transaction per paper)."""
+    t0 = time.perf_counter()
+    for p in range(start, start + papers):
+        title = text.title()
+        blocks = []
+        for s in SECTIONS[:PER_PAPER // 2]:
+            blocks += [Block("heading", s, level=1), Block("text", text.unit()), Block("text", text.unit())]
+        lib.add_document(Paper(id=f"w{p:07d}", title=title, year=2020, source_format="beir"),
+                         Document(title=title, blocks=blocks))
+    return papers / (time.perf_counter() - t0)
+
+
+def under_load(url: str, lib: Library, text: Text, claims: list[str], seconds: float, start: int) -> dict:
+    q: mp.Queue = mp.Queue()
+    procs = [mp.Process(target=client, args=(url, claims[i::4], seconds, q)) for i in range(4)]
+    for p in procs:
+        p.start()
+    time.sleep(3)  # clients connected and warm
+    t0, written = time.perf_counter(), 0
+    while time.perf_counter() - t0 < seconds - 6:
+        write_papers(lib, text, start + written, 1)
+        written += 1
+    rate = written / (time.perf_counter() - t0)
+    results = [q.get() for _ in procs]
+    for p in procs:
+        p.join()
+    ms = [m for _, r in results for m in r]
+    return {"writer_papers_per_s": round(rate, 2), "searches": len(ms), "errors": sum(e for e, _ in results),
+            **stats(ms)}
+
+
+def measure(lib: Library, space, x: np.ndarray, n: int, claims: list[str], qvecs: np.ndarray) -> dict:
+    store = lib.store
+    res: dict = {"windows": n, "disk_mb": round(store.stats().size_bytes / 2**20)}
+    sizes = store.query("SELECT relname, pg_total_relation_size(oid) AS b FROM pg_class WHERE relname IN "
+                        "('bm25_postings', 'vector_windows', 'search_docs')")
+    res["table_mb"] = {r["relname"]: round(r["b"] / 2**20) for r in sizes}
+    lexical = lambda c: lib.search(c, SearchOptions(mode="lexical"))  # noqa: E731
+    lexical(claims[0])
+    res["lexical"] = stats(timed(lexical, claims))
+    print(json.dumps(res), flush=True)
+    res["lexical_filtered_year"] = stats(timed(lambda c: lib.search(c, SearchOptions(
+        mode="lexical", filters=Filters(year_min=2001, year_max=2001))), claims[:50]))
+    answers = [[f"u{i:08d}" for i in np.argsort(-(x[:n] @ q))[:10]] for q in qvecs]
+    hits: list[list[str]] = []
+    ms = timed(lambda q: hits.append([h.unit_id for h in store.vector_search(space, q, 10, Filters())]), qvecs)
+    res["hnsw"] = {**stats(ms), "recall@10": round(float(np.mean(
+        [len(set(h) & set(a)) / 10 for h, a in zip(hits, answers)])), 4), "ef_search": store.ef_search}
+    print(json.dumps(res), flush=True)
+    parts: list[dict] = []
+    hybrid = lambda c: parts.append(lib.search(c, SearchOptions(mode="hybrid")).timings_ms)  # noqa: E731
+    hybrid(claims[0])  # loads the model
+    res["hybrid_with_encoder"] = stats(timed(hybrid, claims[:100]))
+    # vector_ms includes encoding the query (the encoder runs beside BM25)
+    res["hybrid_with_encoder"]["parts_p50_ms"] = {k: round(percentile([p.get(k, 0) for p in parts[1:]], 50), 1)
+                                                  for k in ("lexical_ms", "vector_ms", "total_ms")}
+    enc = lib.query_provider(space)
+    res["query_encoder_p50_ms"] = stats(timed(lambda c: enc.encode([c]), claims[:50]))["p50_ms"]
+    return res
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("folder")
+    ap.add_argument("--url", required=True)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[100_000, 300_000, 1_000_000])
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--load-seconds", type=float, default=60)
+    ap.add_argument("--vectors-for", type=int, help="the largest size of the run that loaded a kept library")
+    ap.add_argument("--measure-only", action="store_true", help="a kept library: only the search measurements")
+    ap.add_argument("--keep", action="store_true", help="keep the library of an earlier run; measure its size first")
+    args = ap.parse_args()
+    corpus, queries, _, _ = load_beir(args.folder)
+    claims = list(queries.values())[:args.queries]
+    text = Text(corpus)
+    top = args.vectors_for or max(args.sizes)
+    both = synthetic(top + 100, DIM)  # queries: same clusters, points not in the library
+    x, qvecs = both[:top], both[top:]
+    import psycopg
+
+    with psycopg.connect(args.url, autocommit=True) as admin:
+        if not args.keep or not admin.execute("SELECT 1 FROM pg_database WHERE datname = 'pg_lab'").fetchone():
+            admin.execute("DROP DATABASE IF EXISTS pg_lab WITH (FORCE)")
+            admin.execute("CREATE DATABASE pg_lab")
+    url = args.url.replace("/postgres?", "/pg_lab?", 1)
+    out: dict = {"load_avg_start": os.getloadavg(), "steps": []}
+    with Library(url) as lib:
+        spec = lib.configured_spec()
+        space = _space_for(lib.store, spec, spec.create())
+        done = lib.store.window_count(space.id)
+        for n in sorted(args.sizes):
+            step: dict = {}
+            if n > done:
+                step["copy_s"] = round(load(lib, space.id, text, done, n, x), 1)
+                done = n
+                t = time.perf_counter()
+                with lib.store.transaction() as db:
+                    bm25.rebuild(db, only_new=True)
+                step["bm25_build_s"] = round(time.perf_counter() - t, 1)
+            elif n < done:
+                continue
+            lib.store.query("VACUUM ANALYZE bm25_postings")
+            lib.store.query("ANALYZE")
+            if "copy_s" in step:
+                t = time.perf_counter()
+                lib.store.query(f"DROP INDEX IF EXISTS vector_windows_hnsw_{space.id}")
+                lib.store.query("UPDATE spaces SET hnsw = false, completed_at = %s WHERE id = %s",
+                                (time.time(), space.id))
+                lib.store.ensure_vector_index(space.id, force=True)
+                step["hnsw_build_s"] = round(time.perf_counter() - t, 1)
+            space = lib.store.get_space(space.id)
+            step.update(measure(lib, space, x, n, claims, qvecs))
+            if args.measure_only:
+                print(json.dumps(step), flush=True)
+                continue
+            step["contract_write_papers_per_s"] = round(write_papers(lib, text, n, 20), 2)
+            step["writer_and_4_clients"] = under_load(url, lib, text, claims, args.load_seconds, n + 100)
+            step["load_avg"] = os.getloadavg()
+            out["steps"].append(step)
+            print(json.dumps(step), flush=True)
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()
