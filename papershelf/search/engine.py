@@ -18,6 +18,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
 from ..errors import VectorUnavailable
+from ..index_text import has_cjk
 from ..models import Explain, Hit, LexicalHit, Paper, SearchResponse, VectorHit
 from ..units import Unit, embedding_text
 from .fusion import cap_per_paper, convex, lift_objects, ranked, rrf
@@ -138,7 +139,8 @@ def _snippet(unit: Unit, paper: Paper, fts_snippet: str | None, terms: list[str]
              passage_fn: PassageFn | None) -> str:
     """The FTS5 snippet when it marks a query word; else the passage that matched by meaning."""
     snippet = fts_snippet
-    if not snippet or "[" not in snippet:
+    # The index holds CJK text as bigrams (index_text), so its own snippet of such text is unreadable.
+    if not snippet or "[" not in snippet or has_cjk(snippet):
         text = unit.search_text() or unit.text
         if window and passage_fn is not None:  # matched by meaning past the opening window
             text = passage_fn(unit, paper, window) or text

@@ -243,3 +243,19 @@ def m004_paper_sources(db: sqlite3.Connection) -> None:
     )
     rows = db.execute("SELECT source_path, title, authors FROM papers WHERE source_path IS NOT NULL").fetchall()
     db.executemany("UPDATE paper_sources SET title_key=? WHERE source_path=?", title_keys(rows))
+
+
+@migration
+def m005_cjk_bigrams(db: sqlite3.Connection) -> None:
+    """Index rows holding Chinese, Japanese or Korean text re-written as `index_text` reads them
+    (CJK runs as character bigrams, issue 26); every other row is already in that form."""
+    from ..index_text import has_cjk, index_text
+
+    rows = [r for r in db.execute("SELECT rowid, title, heading, body FROM search_docs").fetchall()
+            if has_cjk(r[1] + r[2] + r[3])]
+    for rowid, title, heading, body in rows:
+        db.execute("INSERT INTO search_fts(search_fts, rowid, title, heading, body) VALUES ('delete', ?, ?, ?, ?)",
+                   (rowid, title, heading, body))
+        new = (index_text(title), index_text(heading), index_text(body))
+        db.execute("UPDATE search_docs SET title=?, heading=?, body=? WHERE rowid=?", (*new, rowid))
+        db.execute("INSERT INTO search_fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)", (rowid, *new))

@@ -24,6 +24,7 @@ import urllib.parse
 from contextlib import contextmanager
 
 from ..errors import LibraryFileError, PapershelfError, ReadOnlyLibrary, StorageError
+from ..index_text import index_text
 from ..models import (
     UNIT_KINDS,
     Filters,
@@ -337,16 +338,17 @@ class SQLiteStore(VectorTables):
                     db.executemany(
                         f"INSERT INTO {kind.table}({', '.join(columns)}) VALUES ({placeholders(len(columns))})",
                         rows)
-            title = paper.title or ""
+            title = index_text(paper.title or "")
             for u in units:
                 if not u.indexable:
                     continue
+                heading, body = index_text(u.heading()), index_text(u.search_text())
                 cur = db.execute(
                     "INSERT INTO search_docs(unit_id, paper_id, source, object_kind, title, heading, body) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (u.id, paper.id, u.source, u.object_kind, title, u.heading(), u.search_text()))
+                    (u.id, paper.id, u.source, u.object_kind, title, heading, body))
                 db.execute("INSERT INTO search_fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)",
-                           (cur.lastrowid, title, u.heading(), u.search_text()))
+                           (cur.lastrowid, title, heading, body))
             m_cols, m_values = manifest_row(paper.id, manifest, now)
             db.execute(f"INSERT INTO manifests({', '.join(m_cols)}) VALUES ({placeholders(len(m_cols))})", m_values)
             if paper.source_path:

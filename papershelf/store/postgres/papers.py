@@ -11,6 +11,7 @@ import time
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
+from ...index_text import index_text
 from ...models import (
     UNIT_KINDS,
     Filters,
@@ -262,9 +263,9 @@ class PgPapers(PgConnection):
                 with db.cursor() as cur:
                     cur.executemany(f"INSERT INTO {kind.table}({', '.join(columns)}) "
                                     f"VALUES ({', '.join(['%s'] * len(columns))})", rows)
-        title = clean(paper.title or "")
-        docs = [(u.id, paper.id, u.source, u.object_kind, title, clean(u.heading()), clean(u.search_text()))
-                for u in units if u.indexable]
+        title = index_text(clean(paper.title or ""))
+        docs = [(u.id, paper.id, u.source, u.object_kind, title, index_text(clean(u.heading())),
+                 index_text(clean(u.search_text()))) for u in units if u.indexable]
         if docs:
             with db.cursor() as cur:
                 cur.executemany(

@@ -153,3 +153,22 @@ def _m004_paper_sources(db) -> None:
 
 
 MIGRATIONS.append(_m004_paper_sources)
+
+
+def _m005_cjk_bigrams(db) -> None:
+    """Index rows holding Chinese, Japanese or Korean text re-written as `index_text` reads them
+    (CJK runs as character bigrams, issue 26), their tsvector recomputed; other rows are unchanged."""
+    from ...index_text import has_cjk, index_text
+
+    rows = [r for r in db.execute("SELECT unit_id, title, heading, body FROM search_docs").fetchall()
+            if has_cjk(r["title"] + r["heading"] + r["body"])]
+    tsv = ("setweight(to_tsvector('english', %s), 'A') || setweight(to_tsvector('english', %s), 'B') || "
+           "setweight(to_tsvector('english', %s), 'C')")
+    with db.cursor() as cur:
+        for r in rows:
+            new = (index_text(r["title"]), index_text(r["heading"]), index_text(r["body"]))
+            cur.execute(f"UPDATE search_docs SET title=%s, heading=%s, body=%s, tsv={tsv} WHERE unit_id=%s",
+                        (*new, *new, r["unit_id"]))
+
+
+MIGRATIONS.append(_m005_cjk_bigrams)
