@@ -38,7 +38,10 @@ _REF_RE = re.compile(
     r"(?P<nums>(?:S?\d+|[IVXLC]+)[a-z]?(?:\s*(?:,|and|&|\u2013|-|to)\s*(?:S?\d+|[IVXLC]+)[a-z]?)*)"
 )
 # "如图1所示", "见表 2", "図3に示す", "表1和表2": CJK words are not set apart by spaces.
-_CJK_REF_RE = re.compile(_CJK_KIND + r"\s*(?P<nums>S?\d+[a-z]?(?:\s*(?:[,，、]|和|与|及|と|~|～|\u2013|-)\s*S?\d+[a-z]?)*)")
+_CJK_AND = r"[,，、]|和|与|及|と"
+_CJK_NUM = r"S?\d+[a-z]?"
+_CJK_REF_RE = re.compile(_CJK_KIND + r"\s*(?P<nums>" + _CJK_NUM + r"(?:\s*(?:" + _CJK_AND + r"|~|～|\u2013|-)\s*"
+                         + _CJK_NUM + ")*)")
 _ROMAN = re.compile(r"^[IVXLC]+$")
 
 
@@ -117,7 +120,7 @@ def cited_labels(sentence: str) -> set[str]:
             found.add(make_label(kind, n, bool(m.group("supp"))))
     for m in _CJK_REF_RE.finditer(sentence):
         kind = _kind_of(m.group("kind"))
-        nums = re.sub(r"\s*(?:[,，、]|和|与|及|と)\s*", ",", m.group("nums")).replace("～", "-").replace("~", "-")
+        nums = re.sub(r"\s*(?:" + _CJK_AND + r")\s*", ",", m.group("nums")).replace("～", "-").replace("~", "-")
         found.update(make_label(kind, n) for n in _expand(nums))
     return found
 

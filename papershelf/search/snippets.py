@@ -7,7 +7,6 @@ import re
 from ..index_text import CJK_CHAR, has_cjk
 from .query import STOPWORDS
 
-
 # A word starts after a non-word character or a CJK one ("使用BERT"), and ends before CJK too.
 _WORD_START = f"(?:(?<![\\[\\w])|(?<={CJK_CHAR}))"
 _WORD_REST = f"(?:(?!{CJK_CHAR})\\w)*"
