@@ -67,6 +67,8 @@ class Document(Bibliographic):
     abstract: str | None = None
     blocks: list[Block] = field(default_factory=list)
     source_format: str = "markdown"
+    # Pages read by OCR (a PDF's scanned pages): page number -> the engine, e.g. "tesseract 5.3.0 (eng)".
+    ocr_pages: dict[int, str] = field(default_factory=dict)
 
     @property
     def has_structure(self) -> bool:

@@ -24,6 +24,9 @@ from .embed.base import ProviderSpec, validate
 from .embed.windows import cut, token_counter
 from .errors import AmbiguousPaper, BadArgument, IngestError, NotFound, PapershelfError, VectorUnavailable
 from .ingest.metadata import Meta, is_metadata_json, normalized_title, parse_bibtex, parse_csl_json, zotero_blocks
+from .ingest.ocr import OcrSettings
+from .ingest.ocr import may_help as ocr_may_help
+from .ingest.ocr import settings as ocr_settings
 from .ingest.zotero import Attachment, is_zotero_dir, read_zotero
 from .models import (
     KIND_NAMES,
@@ -122,7 +125,8 @@ class Library:
             if known and known[1] == src.sha256 and not force:
                 return FileResult(path, "unchanged", known[0])
             failure = self.store.failure(path)
-            if failure and failure["source_hash"] == src.sha256 and not retry_failed:
+            if failure and failure["source_hash"] == src.sha256 and not retry_failed \
+                    and not ocr_may_help(failure["reason"]):
                 return FileResult(path, "failed", reason=f"{failure['reason']} (unchanged since it failed; "
                                                          "--retry-failed tries again)")
             doc = ingest.parse_source(src)
@@ -223,8 +227,14 @@ class Library:
 
     def add(self, paths: list[str], retry_failed: bool = False, max_bytes: int | None = None,
             progress: Callable[[FileResult], None] | None = None,
-            on_total: Callable[[int], None] | None = None) -> AddReport:
-        """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again."""
+            on_total: Callable[[int], None] | None = None, ocr: OcrSettings | None = None) -> AddReport:
+        """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again.
+        `ocr`: when PDF pages are read by OCR (default: pages without a text layer; ingest/ocr.py)."""
+        with ocr_settings(ocr or OcrSettings()):
+            return self._add(paths, retry_failed, max_bytes, progress, on_total)
+
+    def _add(self, paths: list[str], retry_failed: bool, max_bytes: int | None,
+             progress: Callable[[FileResult], None] | None, on_total: Callable[[int], None] | None) -> AddReport:
         report = AddReport()
         zotero_dirs = [p for p in paths if is_zotero_dir(os.path.expanduser(p))]
         paths = [p for p in paths if p not in zotero_dirs]

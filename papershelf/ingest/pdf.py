@@ -27,6 +27,7 @@ import re
 from ..document import Block, Document
 from ..errors import IngestError
 from .captions import CAPTION_RE
+from .ocr import fill_by_ocr
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
 
@@ -291,11 +292,11 @@ def _names(text: str) -> list[str]:
 
 def parse_pdf_pages(pdf) -> Document:
     """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title."""
-    pages = _read_pages(pdf)
+    pages, ocr_pages = fill_by_ocr(pdf, _read_pages(pdf))
     _require_text(pages)
     body = _body_style(pages)
     repeating = _repeating(pages)
-    doc = Document(source_format="pdf")
+    doc = Document(source_format="pdf", ocr_pages=ocr_pages)
     paras: list[Para] = []
     for lines, width, height in pages:
         kept = _kept(lines, width, height, repeating)

@@ -174,7 +174,8 @@ def _hits(store, query: str, match: str | None, picked: list[str], scores: dict[
             caption=unit.caption_text if unit.kind == "object" else None, snippet=snippet,
             tags=list(paper.tags), collections=list(paper.collections),
             zotero_link=zotero_link(paper.zotero_attachment, pages_of(unit)) if paper.zotero_attachment else None,
-            explain=explain, relevance=round(relevance(signals), 4), rerank_score=got.rerank.get(uid)))
+            explain=explain, relevance=round(relevance(signals), 4), rerank_score=got.rerank.get(uid),
+            ocr_engine=unit.ocr_engine))
     return hits
 
 

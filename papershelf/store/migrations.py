@@ -259,3 +259,10 @@ def m005_cjk_bigrams(db: sqlite3.Connection) -> None:
         new = (index_text(title), index_text(heading), index_text(body))
         db.execute("UPDATE search_docs SET title=?, heading=?, body=? WHERE rowid=?", (*new, rowid))
         db.execute("INSERT INTO search_fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)", (rowid, *new))
+
+
+@migration
+def m006_unit_ocr_engine(db: sqlite3.Connection) -> None:
+    """Which OCR engine read a unit's pages (NULL: the file's own text), per unit table (issue 26)."""
+    for table in ("body_units", "object_units", "fulltext_chunks"):
+        db.execute(f"ALTER TABLE {table} ADD COLUMN ocr_engine TEXT")

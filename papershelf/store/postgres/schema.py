@@ -172,3 +172,9 @@ def _m005_cjk_bigrams(db) -> None:
 
 
 MIGRATIONS.append(_m005_cjk_bigrams)
+# 6: which OCR engine read a unit's pages (NULL: the file's own text), as SQLite's m006_unit_ocr_engine
+MIGRATIONS.append("""
+    ALTER TABLE body_units ADD COLUMN ocr_engine TEXT;
+    ALTER TABLE object_units ADD COLUMN ocr_engine TEXT;
+    ALTER TABLE fulltext_chunks ADD COLUMN ocr_engine TEXT;
+""")
