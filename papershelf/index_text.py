@@ -29,6 +29,7 @@ CJK_CHAR = f"[{_CJK_CLASS}]"  # a regular-expression class, for patterns that mu
 CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
 _HAS_CJK = re.compile(f"[{_CJK_CLASS}]")
 _FULL_WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
+_SPECIAL = re.compile(f"[{_CJK_CLASS}\uff01-\uff5e]")
 _WORD = re.compile(r"\w+")
 
 
@@ -45,9 +46,11 @@ def bigrams(run: str) -> list[str]:
 
 def index_text(text: str) -> str:
     """`text` as the index reads it: CJK runs replaced by their bigrams, set apart by spaces."""
-    if not text or not _HAS_CJK.search(text):
-        return text.translate(_FULL_WIDTH) if text else text
+    if not text or text.isascii() or not _SPECIAL.search(text):
+        return text  # the common case, English: one scan of the text, nothing changed
     text = text.translate(_FULL_WIDTH)
+    if not _HAS_CJK.search(text):
+        return text
     return CJK_RUN.sub(lambda m: " " + " ".join(bigrams(m.group())) + " ", text)
 
 
