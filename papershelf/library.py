@@ -547,7 +547,8 @@ class Library:
                 raise NotFound(f"no embedding space {space_id}")
         resp = run_search(self.store, query, opts, self._search_pool(),
                           functools.partial(self._vector_search, space),
-                          functools.partial(self._passage, space) if space else None)
+                          functools.partial(self._passage, space) if space else None,
+                          model=space.model if space else None)
         if not resp.results and self.store.count_papers() == 0:
             resp.notices.append("the library is empty: add papers with `papershelf add PATH`")
         return resp

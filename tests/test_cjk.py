@@ -1,7 +1,9 @@
 """Chinese, Japanese and Korean text searchable by its words, on every backend (issue 26)."""
 
 import sqlite3
+from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -10,7 +12,8 @@ from papershelf.index_text import index_text, index_tokens
 from papershelf.search.query import fts_query
 from papershelf.store.migrations import m005_cjk_bigrams
 
-from .conftest import EXAMPLES, ROOT
+from . import pg
+from .conftest import BACKENDS, EXAMPLES, ROOT, library_location
 
 CJK_SET = ROOT / "bench" / "data" / "cjk"
 
@@ -153,3 +156,25 @@ def test_an_old_library_is_reindexed_by_the_migration(tmp_path, write, monkeypat
     with Library(path) as lib:
         assert _first_paper(lib, "肝脏肿瘤") == "zh-liver"
         assert lib.verify().ok
+
+
+def test_an_old_postgres_library_is_reindexed_by_its_migration(monkeypatch, write):
+    """PostgreSQL's migration 5 rewrites rows (text and tsvector) written before CJK bigrams."""
+    if "postgres" not in BACKENDS:
+        pytest.skip("no PostgreSQL server for the backend tests")
+    from papershelf.store.postgres.schema import _m005_cjk_bigrams
+
+    location = library_location("postgres", Path(write("zh.md", ZH)).parent)
+    try:
+        with monkeypatch.context() as m:
+            m.setattr("papershelf.store.postgres.papers.index_text", lambda text: text)
+            with Library(location) as lib:
+                lib.add([str(Path(write("zh.md", ZH)).parent)])
+                assert _first_paper(lib, "肝脏肿瘤") is None
+        with Library(location) as lib:
+            with lib.store.transaction() as db:
+                _m005_cjk_bigrams(db)
+            assert _first_paper(lib, "肝脏肿瘤") == "zh-liver"
+            assert lib.verify().ok
+    finally:
+        pg.drop_database(location)

@@ -24,7 +24,7 @@ from ..units import Unit, embedding_text
 from .fusion import cap_per_paper, convex, lift_objects, ranked, rrf
 from .options import SearchOptions
 from .query import STOPWORDS, fts_query, proximity_queries, query_terms
-from .relevance import Signals, confident, relevance
+from .relevance import Signals, confident, reads_query, relevance
 from .rerank import RerankFailed, rerank
 from .snippets import make_snippet, pages_of, zotero_link
 
@@ -45,6 +45,7 @@ class _Retrieved:
     notices: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     rerank: dict[str, float] = field(default_factory=dict)  # unit -> rerank server's score
+    cosine_evidence: bool = True  # the model reads the query's language (relevance.reads_query)
 
 
 def _vector_list(query: str, opts: SearchOptions, vector_fn: VectorFn | None,
@@ -180,10 +181,11 @@ def _hits(store, query: str, match: str | None, picked: list[str], scores: dict[
 
 
 def run_search(store, query: str, opts: SearchOptions, pool: Executor, vector_fn: VectorFn | None = None,
-               passage_fn: PassageFn | None = None) -> SearchResponse:
+               passage_fn: PassageFn | None = None, model: str | None = None) -> SearchResponse:
     """Run one search.  `vector_fn(query, depth, filters)` returns ranked vector hits or
     raises `VectorUnavailable` with a notice; `passage_fn(unit, paper, window)` gives the
-    text of a unit's window, so a hit found by meaning shows the passage that matched."""
+    text of a unit's window, so a hit found by meaning shows the passage that matched.
+    `model` (the space's) says whether its cosines are evidence for this query's language."""
     opts.validate()
     t0 = time.perf_counter()
     match = fts_query(query)
@@ -194,6 +196,7 @@ def run_search(store, query: str, opts: SearchOptions, pool: Executor, vector_fn
     order = _reranked(store, query, ranked(scores), opts, got)
     picked = cap_per_paper(order, paper_of, opts.limit, None if opts.filters.papers else opts.per_paper, objects,
                            opts.objects_per_paper)
+    got.cosine_evidence = got.mode != "hybrid" or reads_query(model, query)
     hits = _hits(store, query, match, picked, scores, got, opts, passage_fn)
     got.timings["total_ms"] = (time.perf_counter() - t0) * 1000
     return SearchResponse(query, got.mode, hits, got.notices, {k: round(v, 2) for k, v in got.timings.items()},
@@ -230,7 +233,7 @@ def _reranked(store, query: str, order: list[str], opts: SearchOptions, got: _Re
 def _signals(uid: str, got: _Retrieved, content_terms: int) -> Signals:
     """A hit's raw evidence; a list that did not return it gives its lowest score (an upper bound)."""
     cosine = None
-    if got.mode in ("vector", "hybrid"):
+    if got.mode in ("vector", "hybrid") and got.cosine_evidence:
         vec = {v.unit_id: v.score for v in got.vector}
         cosine = vec.get(uid, min(vec.values(), default=0.0))
     bm25 = raw = None
