@@ -57,8 +57,11 @@ def scanned(tmp_path_factory):
 
 def test_a_scanned_paper_is_read_through_ocr(scanned):
     with Library(str(scanned / "lib.db")) as lib:
-        report = lib.add([str(scanned / "papers")], ocr=ocr.OcrSettings(languages="eng"))
+        seen: list[tuple[int, int]] = []
+        report = lib.add([str(scanned / "papers")], ocr=ocr.OcrSettings(languages="eng",
+                                                                         progress=lambda d, n: seen.append((d, n))))
         assert report.count("added") == 1, [f.reason for f in report.failed]
+        assert seen and seen[-1][0] == seen[-1][1] == len(seen)  # every OCR'd page reported, in order
         hit = lib.search("symbionts within nine weeks when the water cooled", SearchOptions(mode="lexical")).results[0]
         assert hit.ocr_engine and hit.ocr_engine.startswith("tesseract ") and "(eng)" in hit.ocr_engine
         assert hit.to_dict()["ocr"] is True

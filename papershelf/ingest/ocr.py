@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -131,18 +132,22 @@ def fill_by_ocr(pdf, pages: list[Page]) -> tuple[list[Page], dict[int, str]]:
     out = list(pages)
     workers = s.workers or max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
     with _one_thread_each(), ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = []
-        for i in todo:  # rendering stays in this thread; Tesseract runs in its own processes
+        in_flight: deque = deque()
+        done = 0
+        for n, i in enumerate(todo):  # rendering stays in this thread; Tesseract runs in its own processes
             page = pdf[i]
             try:
                 image, width, height = render(page)
             finally:
                 page.close()
-            futures.append((i, width, height, pool.submit(_hocr, pytesseract, image, langs)))
-        for done, (i, width, height, fut) in enumerate(futures, start=1):
-            out[i] = (hocr_lines(fut.result(), i + 1, 72.0 / DPI), width, height)
-            if s.progress:
-                s.progress(done, len(futures))
+            in_flight.append((i, width, height, pool.submit(_hocr, pytesseract, image, langs)))
+            # At most two images per worker wait in memory (a 300-dpi page is ~8 MB): a book stays small.
+            while in_flight and (len(in_flight) > 2 * workers or n == len(todo) - 1):
+                j, w, h, fut = in_flight.popleft()
+                out[j] = (hocr_lines(fut.result(), j + 1, 72.0 / DPI), w, h)
+                done += 1
+                if s.progress:
+                    s.progress(done, len(todo))
     if len(todo) == len(pages) and sum(len(ln.text) for lines, _, _ in out for ln in lines) < MIN_PAGE_CHARS:
         raise IngestError(f"no text layer, and OCR ({label}) found no text either: drawings or blank pages")
     return out, {i + 1: label for i in todo}
