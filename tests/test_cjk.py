@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from papershelf import Filters, Library, SearchOptions
 from papershelf.index_text import index_text, index_tokens
 from papershelf.search.query import fts_query
-from papershelf.store.migrations import m005_cjk_bigrams
+from papershelf.store.sqlite.migrations import m005_cjk_bigrams
 
 from . import pg
 from .conftest import BACKENDS, EXAMPLES, ROOT, library_location
