@@ -90,6 +90,8 @@ class Document(Bibliographic):
     blocks: list[Block] = field(default_factory=list)
     source_format: str = "markdown"
     references: list[Reference] = field(default_factory=list)  # the reference list, kept out of the units
+    # Pages read by OCR (a PDF's scanned pages): page number -> the engine, e.g. "tesseract 5.3.0 (eng)".
+    ocr_pages: dict[int, str] = field(default_factory=dict)
 
     @property
     def has_structure(self) -> bool:

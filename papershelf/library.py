@@ -26,6 +26,8 @@ from .embed.queries import QueryEmbedder
 from .errors import BadArgument, NotFound
 from .ingest.importer import Importer
 from .ingest.metadata import Meta
+from .ingest.ocr import OcrSettings
+from .ingest.ocr import settings as ocr_settings
 from .models import (
     AddReport,
     EmbeddingStatus,
@@ -88,9 +90,11 @@ class Library:
 
     def add(self, paths: list[str], retry_failed: bool = False, max_bytes: int | None = None,
             progress: Callable[[FileResult], None] | None = None,
-            on_total: Callable[[int], None] | None = None) -> AddReport:
-        """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again."""
-        return self._importer.add(paths, retry_failed, max_bytes, progress, on_total)
+            on_total: Callable[[int], None] | None = None, ocr: OcrSettings | None = None) -> AddReport:
+        """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again.
+        `ocr`: when PDF pages are read by OCR (default: pages without a text layer; ingest/ocr.py)."""
+        with ocr_settings(ocr or OcrSettings()):
+            return self._importer.add(paths, retry_failed, max_bytes, progress, on_total)
 
     def add_file(self, path: str, retry_failed: bool = False, max_bytes: int | None = None,
                  meta: Meta | None = None, keep_id: str | None = None, force: bool = False) -> FileResult:
@@ -247,7 +251,8 @@ class Library:
                 raise NotFound(f"no embedding space {space_id}")
         resp = run_search(self.store, query, opts, self._search_pool(),
                           functools.partial(self._queries.vector_search, space),
-                          functools.partial(self._queries.passage, space) if space else None)
+                          functools.partial(self._queries.passage, space) if space else None,
+                          model=space.model if space else None)
         if not resp.results and self.store.count_papers() == 0:
             resp.notices.append("the library is empty: add papers with `papershelf add PATH`")
         return resp

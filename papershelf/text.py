@@ -13,12 +13,16 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
+from .index_text import CJK_CHAR
+
 T = TypeVar("T")
 
 # A sentence ends at . ! ? before a capital (perhaps after an opening bracket or quote), or at a
 # line break; not before a digit or lowercase word ("Fig. 2", "vs. 4.1", "e.g. this").
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z])|\s*\n\s*")
+# Chinese and Japanese sentences end in a full-width mark with no space after it.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z])|(?<=[。！？])\s*(?=\S)|\s*\n\s*")
 _WORD = re.compile(r"\S+")
+_CJK = re.compile(CJK_CHAR)
 
 
 def split_sentences(text: str, keep_lines: bool = True) -> list[str]:
@@ -45,8 +49,13 @@ def sha256_hex(*parts: str | bytes) -> str:
 
 
 def estimate_tokens(text: str) -> int:
-    """Roughly what a subword tokenizer makes of English prose: 4 tokens per 3 words."""
-    return max(1, (len(_WORD.findall(text)) * 4 + 2) // 3) if text.strip() else 0
+    """Roughly what a subword tokenizer makes of English prose: 4 tokens per 3 words; and one
+    token per Chinese or Japanese character, written without spaces (BERT-style vocabularies
+    hold CJK characters one by one)."""
+    if not text.strip():
+        return 0
+    cjk = len(_CJK.findall(text))
+    return max(1, (len(_WORD.findall(_CJK.sub(" ", text) if cjk else text)) * 4 + 2) // 3 + cjk)
 
 
 def batched(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:

@@ -65,6 +65,7 @@ class Unit:
     indexable: bool = True
     veto_reason: str | None = None
     content_hash: str = ""
+    ocr_engine: str | None = None  # the OCR engine that read the unit's pages (None: the file's own text)
 
     @property
     def source(self) -> str:
@@ -364,4 +365,15 @@ def build_units(doc: Document, paper_id: str) -> list[Unit]:
     units += _object_units(walk.captions, citing_sentences(walk.body_paragraphs), paper_id)
     for u in units:
         _seal(u, doc.title)
+        u.ocr_engine = _read_by(u, doc.ocr_pages)
     return units
+
+
+def _read_by(u: Unit, ocr_pages: dict[int, str]) -> str | None:
+    """The OCR engine that read any of the unit's pages, so a hit says why its text may have errors."""
+    if not ocr_pages or u.page_start is None:
+        return None
+    for page in range(u.page_start, (u.page_end or u.page_start) + 1):
+        if page in ocr_pages:
+            return ocr_pages[page]
+    return None

@@ -178,7 +178,11 @@ def sqlite_foreign_file(path: str) -> None:
 def sqlite_back_to_schema_3(path: str) -> None:
     """The library as papershelf left it before paper sources (migration 4)."""
     db = sqlite3.connect(path)
-    db.executescript("DROP TABLE paper_sources; PRAGMA user_version=3;")
+    db.execute("DROP TABLE paper_sources")
+    for table in ("body_units", "object_units", "fulltext_chunks"):  # and what migration 6 (issue 26) added
+        db.execute(f"ALTER TABLE {table} DROP COLUMN ocr_engine")
+    db.execute("PRAGMA user_version=3")
+    db.commit()
     db.close()
 
 

@@ -34,7 +34,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..embed.base import DEFAULT_MODELS, ProviderSpec
-from ..errors import PapershelfError
+from ..errors import BadArgument, PapershelfError
+from ..ingest.ocr import MODES as OCR_MODES
+from ..ingest.ocr import OcrSettings
 from ..library import Library, default_library_path
 from ..models import Filters
 from ..search import MODES, SearchOptions, fusion_of, search_mode
@@ -108,12 +110,17 @@ def _progress(enabled: bool, *extra) -> Progress:
                     transient=True)
 
 
-def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, max_size: float | None):
+def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, max_size: float | None,
+            ocr: str = "auto", ocr_lang: str | None = None):
     max_bytes = int(max_size * 2**20) if max_size else None
     show = err.is_terminal and not as_json
+    if ocr not in OCR_MODES:
+        raise BadArgument(f"--ocr must be one of {', '.join(OCR_MODES)}, not {ocr!r}")
     with _progress(show) as bar:
         task = bar.add_task("adding", total=None)
-        report = lib.add(paths, retry_failed=retry_failed, max_bytes=max_bytes,
+        pages = OcrSettings(ocr, ocr_lang,
+                            progress=lambda done, n: bar.update(task, description=f"OCR page {done}/{n}"))
+        report = lib.add(paths, retry_failed=retry_failed, max_bytes=max_bytes, ocr=pages,
                          on_total=lambda n: bar.update(task, total=n),
                          progress=lambda r: bar.update(task, advance=1, description=os.path.basename(r.path)[:40]))
     if as_json:
@@ -132,12 +139,15 @@ def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, m
 def add(paths: list[str] = typer.Argument(..., help="Files or folders (recursive)."),
         retry_failed: bool = typer.Option(False, "--retry-failed", help="Parse files that failed before again."),
         max_size: Optional[float] = typer.Option(None, "--max-size", help="Largest text file to read, in MiB."),
+        ocr: str = typer.Option("auto", "--ocr", help="OCR PDF pages: auto (pages without text), always, never."),
+        ocr_lang: Optional[str] = typer.Option(None, "--ocr-lang",
+                                               help="Tesseract languages, e.g. eng+jpn (default: those installed)."),
         as_json: bool = typer.Option(False, "--json", help="Print a JSON summary.")):
     """Add papers (PDF, Markdown, text, JATS, TEI, S2ORC JSON; .bib/CSL-JSON give metadata).
 
     Unchanged files are skipped; failed files get one line each and exit code 1."""
     with _library() as lib:
-        report = _do_add(lib, paths, as_json, retry_failed, max_size)
+        report = _do_add(lib, paths, as_json, retry_failed, max_size, ocr, ocr_lang)
     raise typer.Exit(1 if report.failed else 0)
 
 
@@ -433,6 +443,7 @@ def _print_search(d: dict) -> None:
     for h in d["results"]:
         where = h["object_label"] or h["section_path"] or h["source"]
         pages = f" p.{h['pages']}" if h["pages"] else ""
+        pages += " · OCR" if h.get("ocr") else ""  # the text was read from a scan: it may hold OCR errors
         year = f" ({h['year']})" if h["year"] else ""
         out.print(f"[bold]{h['rank']}.[/bold] [cyan]{escape(h['title'] or h['paper_id'])}[/cyan]{year}  "
                   f"[dim]{h['source']} · {escape(where)}{pages} · {h['unit_id']}[/dim]")

@@ -4,6 +4,12 @@ A caption starts a paragraph with a label ("Figure 3.", "Fig. 3:", "FIGURE 3",
 "Table 2 |", "Table IV", "Supplementary Figure S1") followed by a separator, the
 end of the line, or a capitalised caption.  "Table 1 shows ..." is a sentence
 that mentions a table, not a caption, which is why the separator matters.
+
+Chinese, Japanese and Korean papers label them 图 1 / 圖 1 / 図 1 / 그림 1 (figure) and
+表 2 / 표 2 (table), followed by a space, a colon (also full-width "："), a period or the
+end of the line; "表1显示了…" (a sentence that starts by citing a table) is not a caption.
+They get the same labels as English ones ("Figure 1", "Table 2"), so `--kind` and a label
+query find them alike, and "如图1所示" / "図3に示す" cite them.
 """
 
 from __future__ import annotations
@@ -14,14 +20,16 @@ from dataclasses import dataclass
 from ..text import split_sentences
 
 _KIND = r"(?P<kind>Figure|Fig\.?|FIGURE|FIG\.?|Table|TABLE|Tab\.)"
+_CJK_FIGURE, _CJK_TABLE = "图圖図그림", "表표"
+_CJK_KIND = r"(?P<kind>[图圖図表표]|그림)"
 _NUM = r"(?P<num>S?\d+|[IVXLC]+)(?P<panel>[a-z])?"
 _SUPP = r"(?P<supp>(?:Supplementary|Supplemental|SUPPLEMENTARY|Extended\s+Data)\s+)?"
 
-CAPTION_RE = re.compile(
-    r"^\s*(?:[*_]{1,2})?" + _SUPP + _KIND + r"\s*" + _NUM +
-    r"(?:[*_]{1,2})?"
-    r"(?P<sep>\s*[:.|\u2014\u2013]\s*|\s+-\s+|\s*$|\s+(?=[A-Z(\[]))"
-)
+_LATIN_CAPTION = (r"(?:[*_]{1,2})?" + _SUPP + _KIND + r"\s*" + _NUM +
+                  r"(?:[*_]{1,2})?(?P<sep>\s*[:.|\u2014\u2013]\s*|\s+-\s+|\s*$|\s+(?=[A-Z(\[]))")
+_CJK_CAPTION = (r"(?:[*_]{1,2})?" + _CJK_KIND.replace("kind", "ckind") + r"\s*(?P<cnum>S?\d+)(?P<cpanel>[a-z])?"
+                r"(?:[*_]{1,2})?(?P<csep>\s*[:.：．|\u2014\u2013]\s*|\s+|$)")
+CAPTION_RE = re.compile(r"^\s*(?:" + _LATIN_CAPTION + "|" + _CJK_CAPTION + ")")
 
 # "Fig. 3b", "Figures 2 and 3", "Table S1", "Figs. 2-4", "Tables II, III"
 _REF_RE = re.compile(
@@ -29,6 +37,11 @@ _REF_RE = re.compile(
     r"(?P<kind>Figures?|Figs?\.?|FIGURES?|FIGS?\.?|Tables?|TABLES?|Tabs?\.)\s*"
     r"(?P<nums>(?:S?\d+|[IVXLC]+)[a-z]?(?:\s*(?:,|and|&|\u2013|-|to)\s*(?:S?\d+|[IVXLC]+)[a-z]?)*)"
 )
+# "如图1所示", "见表 2", "図3に示す", "表1和表2": CJK words are not set apart by spaces.
+_CJK_AND = r"[,，、]|和|与|及|と"
+_CJK_NUM = r"S?\d+[a-z]?"
+_CJK_REF_RE = re.compile(_CJK_KIND + r"\s*(?P<nums>" + _CJK_NUM + r"(?:\s*(?:" + _CJK_AND + r"|~|～|\u2013|-)\s*"
+                         + _CJK_NUM + ")*)")
 _ROMAN = re.compile(r"^[IVXLC]+$")
 
 
@@ -48,7 +61,7 @@ class Caption:
 
 
 def _kind_of(word: str) -> str:
-    return "table" if word.lower().startswith("tab") else "figure"
+    return "table" if word.lower().startswith("tab") or word in _CJK_TABLE else "figure"
 
 
 def make_label(kind: str, number: str, supplementary: bool = False) -> str:
@@ -62,6 +75,10 @@ def parse_caption(paragraph: str) -> Caption | None:
     m = CAPTION_RE.match(first_line)
     if not m:
         return None
+    if m.group("ckind"):
+        kind = _kind_of(m.group("ckind"))
+        text = paragraph.lstrip()[m.end():].strip().strip("*_ ").strip()
+        return Caption(kind, make_label(kind, m.group("cnum")), m.group("cnum"), text)
     num = m.group("num")
     # A lone "I"/"C" after "Table" is usually a roman numeral; "Figure C" is not.
     if _ROMAN.match(num) and len(num) > 4:
@@ -101,6 +118,10 @@ def cited_labels(sentence: str) -> set[str]:
         kind = _kind_of(m.group("kind"))
         for n in _expand(m.group("nums")):
             found.add(make_label(kind, n, bool(m.group("supp"))))
+    for m in _CJK_REF_RE.finditer(sentence):
+        kind = _kind_of(m.group("kind"))
+        nums = re.sub(r"\s*(?:" + _CJK_AND + r")\s*", ",", m.group("nums")).replace("～", "-").replace("~", "-")
+        found.update(make_label(kind, n) for n in _expand(nums))
     return found
 
 
@@ -108,7 +129,8 @@ def citing_sentences(paragraphs: list[str], max_sentences: int = 6, max_chars: i
     """Map each cited label to the body sentences that cite it (in order, deduplicated)."""
     out: dict[str, list[str]] = {}
     for para in paragraphs:
-        if "ig" not in para and "ab" not in para and "IG" not in para and "AB" not in para:
+        if "ig" not in para and "ab" not in para and "IG" not in para and "AB" not in para \
+                and not _CJK_REF_RE.search(para):
             continue
         for sentence in split_sentences(para, keep_lines=False):
             for label in cited_labels(sentence):

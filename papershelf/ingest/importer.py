@@ -19,6 +19,7 @@ from ..store import Store
 from ..units import Unit, build_units, make_manifest
 from . import derive_paper_id, discover, load_source, parse_source, sha256_hex
 from .metadata import Meta, is_metadata_json, normalized_title, parse_bibtex, parse_csl_json, zotero_blocks
+from .ocr import may_help as ocr_may_help
 from .zotero import Attachment, read_zotero_dirs
 
 
@@ -60,7 +61,8 @@ class Importer:
             if known and known.hash == src.sha256 and not force:
                 return FileResult(path, "unchanged", known.paper_id)
             failure = self.store.failure(path)
-            if failure and failure.source_hash == src.sha256 and not retry_failed:
+            if failure and failure.source_hash == src.sha256 and not retry_failed \
+                    and not ocr_may_help(failure.reason):
                 return FileResult(path, "failed", reason=f"{failure.reason} (unchanged since it failed; "
                                                          "--retry-failed tries again)")
             doc = parse_source(src)

@@ -27,6 +27,7 @@ import re
 from ..document import Block, Document
 from ..errors import IngestError
 from .captions import CAPTION_RE
+from .ocr import fill_by_ocr
 from .pdf_authors import printed_authors
 from .pdf_graphics import document_graphics
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
@@ -278,11 +279,11 @@ def _demote_front_matter(blocks: list[Block]) -> None:
 
 def parse_pdf_pages(pdf) -> Document:
     """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title."""
-    pages = _read_pages(pdf)
+    pages, ocr_pages = fill_by_ocr(pdf, _read_pages(pdf))
     _require_text(pages)
     body = _body_style(pages)
     repeating = _repeating(pages)
-    doc = Document(source_format="pdf")
+    doc = Document(source_format="pdf", ocr_pages=ocr_pages)
     paras: list[Para] = []
     columns: list[list[Line]] = []
     candidates: list[Candidate] = []

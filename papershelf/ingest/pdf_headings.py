@@ -358,7 +358,7 @@ def _mark_figure_text(paras: list[Para]) -> None:
         while j >= 0 and short(paras[j]) and not CAPTION_RE.match(paras[j].text):
             paras[j].in_figure = True
             j -= 1
-        if m.group("kind").lower().startswith("tab"):
+        if (m.group("kind") or m.group("ckind")).lower().startswith(("tab", "表", "표")):
             j = i + 1
             while j < len(paras) and short(paras[j]) and not CAPTION_RE.match(paras[j].text):
                 paras[j].in_figure = True

@@ -341,9 +341,11 @@ class Hit:
     relevance: float | None = None
     rerank_score: float | None = None  # the rerank server's score, when one reordered the list
     region: dict | None = None  # a PDF object's place: {"page", "bbox", "caption_bbox"} in PDF points
+    ocr_engine: str | None = None  # the unit's text was read by OCR (may hold its errors), by this engine
 
     def to_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in HIT_FIELDS}
+        d["ocr"], d["ocr_engine"] = self.ocr_engine is not None, self.ocr_engine
         d["score"] = finite(self.score)
         d["relevance"] = finite(self.relevance)
         if self.rerank_score is not None:

@@ -18,12 +18,13 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
 from ..errors import VectorUnavailable
+from ..index_text import has_cjk
 from ..models import Explain, Hit, LexicalHit, Paper, SearchMode, SearchResponse, VectorHit
 from ..units import Unit, embedding_text
 from .fusion import cap_per_paper, convex, lift_objects, ranked, rrf
 from .options import SearchOptions
 from .query import STOPWORDS, fts_query, proximity_queries, query_terms
-from .relevance import Signals, confident, relevance
+from .relevance import Signals, confident, reads_query, relevance
 from .rerank import RerankFailed, rerank
 from .snippets import make_snippet, pages_of, zotero_link
 
@@ -44,6 +45,7 @@ class _Retrieved:
     notices: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     rerank: dict[str, float] = field(default_factory=dict)  # unit -> rerank server's score
+    cosine_evidence: bool = True  # the model reads the query's language (relevance.reads_query)
 
 
 def _vector_list(query: str, opts: SearchOptions, vector_fn: VectorFn | None,
@@ -138,7 +140,8 @@ def _snippet(unit: Unit, paper: Paper, fts_snippet: str | None, terms: list[str]
              passage_fn: PassageFn | None) -> str:
     """The FTS5 snippet when it marks a query word; else the passage that matched by meaning."""
     snippet = fts_snippet
-    if not snippet or "[" not in snippet:
+    # The index holds CJK text as bigrams (index_text), so its own snippet of such text is unreadable.
+    if not snippet or "[" not in snippet or has_cjk(snippet):
         text = unit.search_text() or unit.text
         if window and passage_fn is not None:  # matched by meaning past the opening window
             text = passage_fn(unit, paper, window) or text
@@ -173,15 +176,17 @@ def _hits(store, query: str, match: str | None, picked: list[str], scores: dict[
             tags=list(paper.tags), collections=list(paper.collections),
             zotero_link=zotero_link(paper.zotero_attachment, pages_of(unit)) if paper.zotero_attachment else None,
             explain=explain, relevance=round(relevance(signals), 4), rerank_score=got.rerank.get(uid),
-            region=unit.region if unit.kind == "object" else None))
+            region=unit.region if unit.kind == "object" else None,
+            ocr_engine=unit.ocr_engine))
     return hits
 
 
 def run_search(store, query: str, opts: SearchOptions, pool: Executor, vector_fn: VectorFn | None = None,
-               passage_fn: PassageFn | None = None) -> SearchResponse:
+               passage_fn: PassageFn | None = None, model: str | None = None) -> SearchResponse:
     """Run one search.  `vector_fn(query, depth, filters)` returns ranked vector hits or
     raises `VectorUnavailable` with a notice; `passage_fn(unit, paper, window)` gives the
-    text of a unit's window, so a hit found by meaning shows the passage that matched."""
+    text of a unit's window, so a hit found by meaning shows the passage that matched.
+    `model` (the space's) says whether its cosines are evidence for this query's language."""
     opts.validate()
     t0 = time.perf_counter()
     match = fts_query(query)
@@ -192,6 +197,7 @@ def run_search(store, query: str, opts: SearchOptions, pool: Executor, vector_fn
     order = _reranked(store, query, ranked(scores), opts, got)
     picked = cap_per_paper(order, paper_of, opts.limit, None if opts.filters.papers else opts.per_paper, objects,
                            opts.objects_per_paper)
+    got.cosine_evidence = got.mode != "hybrid" or reads_query(model, query)
     hits = _hits(store, query, match, picked, scores, got, opts, passage_fn)
     got.timings["total_ms"] = (time.perf_counter() - t0) * 1000
     return SearchResponse(query, got.mode, hits, got.notices, {k: round(v, 2) for k, v in got.timings.items()},
@@ -228,7 +234,7 @@ def _reranked(store, query: str, order: list[str], opts: SearchOptions, got: _Re
 def _signals(uid: str, got: _Retrieved, content_terms: int) -> Signals:
     """A hit's raw evidence; a list that did not return it gives its lowest score (an upper bound)."""
     cosine = None
-    if got.mode in ("vector", "hybrid"):
+    if got.mode in ("vector", "hybrid") and got.cosine_evidence:
         vec = {v.unit_id: v.score for v in got.vector}
         cosine = vec.get(uid, min(vec.values(), default=0.0))
     bm25 = raw = None

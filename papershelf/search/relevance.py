@@ -21,12 +21,19 @@ to the default model (all-MiniLM-L6-v2): another model's cosines sit elsewhere.
 
 A hit one list did not return gets that list's lowest score as a stand-in (an upper bound),
 so a hit found by words alone cannot look more similar in meaning than the last vector hit.
+
+A model only gives evidence about text in languages it was trained on.  all-MiniLM-L6-v2 is an
+English model: on Chinese or Japanese text its cosines sit between 0.3 and 0.8 whether or not
+the text is on topic (bench/cjk_search.py), so for a CJK query in hybrid mode relevance comes
+from BM25 alone (`reads_query`) unless the space's model is one that reads those scripts.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
+from ..index_text import has_cjk
 
 # Fitted by bench/fit_relevance.py on 2,065 SciFact abstracts (calibration.py --sample 1500),
 # 2026-12-01: (a, b, c), (a, c) and (b, c) as in the formulas above.
@@ -68,3 +75,19 @@ def relevance(s: Signals) -> float:
 def confident(relevances: list[float]) -> bool:
     """Whether any hit is a confident match."""
     return bool(relevances) and max(relevances) >= CONFIDENT
+
+
+# Names of embedding model families trained on Chinese and Japanese among other languages (README:
+# "Languages"); a model named otherwise is taken to read English (and other Latin-script text) only.
+MULTILINGUAL_MODELS = ("multilingual", "bge-m3", "labse", "xlm", "me5", "jina-embeddings-v3", "nomic-embed-text-v2",
+                       "text-embedding-3", "text-embedding-ada", "qwen", "bge-large-zh", "bge-small-zh",
+                       "bge-base-zh", "text2vec", "ruri", "japanese", "chinese")
+
+
+def reads_query(model: str | None, query: str) -> bool:
+    """Whether the space's model can judge this query: any query without CJK text, and CJK
+    queries only for a model trained on those languages."""
+    if not has_cjk(query):
+        return True
+    name = (model or "").lower()
+    return any(m in name for m in MULTILINGUAL_MODELS)

@@ -4,18 +4,26 @@ from __future__ import annotations
 
 import re
 
+from ..index_text import CJK_CHAR, has_cjk
 from .query import STOPWORDS
+
+# A word starts after a non-word character or a CJK one ("使用BERT"), and ends before CJK too.
+_WORD_START = f"(?:(?<![\\[\\w])|(?<={CJK_CHAR}))"
+_WORD_REST = f"(?:(?!{CJK_CHAR})\\w)*"
 
 
 def make_snippet(text: str, terms: list[str], width: int = 220) -> str:
-    """A window of `text` around the first query term, terms marked with [ ]."""
+    """A window of `text` around the first query term, terms marked with [ ].
+
+    CJK terms (bigrams, see `index_text`) are found anywhere, not at word starts, and the
+    stretch of text they cover together is marked as one ("[深度学习]")."""
     text = " ".join(text.split())
     low = text.lower()
     pos = -1
     for t in terms:
-        if t in STOPWORDS or len(t) < 2:
+        if t in STOPWORDS or len(t) < 2 and not has_cjk(t):
             continue
-        m = re.search(r"\b" + re.escape(t), low)
+        m = re.search(re.escape(t) if has_cjk(t) else _WORD_START + re.escape(t), low)
         if m and (pos < 0 or m.start() < pos):
             pos = m.start()
     start = max(0, pos - width // 3) if pos >= 0 else 0
@@ -23,10 +31,28 @@ def make_snippet(text: str, terms: list[str], width: int = 220) -> str:
         space = text.find(" ", start)
         start = space + 1 if 0 <= space < start + 20 else start
     window = text[start:start + width]
-    marked = window
-    for t in sorted({t for t in terms if t not in STOPWORDS and len(t) >= 2}, key=len, reverse=True):
-        marked = re.sub(r"(?<![\[\w])(" + re.escape(t) + r"\w*)", r"[\1]", marked, flags=re.I)
+    marked = _mark_cjk(window, {t for t in terms if has_cjk(t)})
+    for t in sorted({t for t in terms if t not in STOPWORDS and len(t) >= 2 and not has_cjk(t)}, key=len, reverse=True):
+        marked = re.sub(_WORD_START + "(" + re.escape(t) + _WORD_REST + ")", r"[\1]", marked, flags=re.I)
     return ("…" if start > 0 else "") + marked + ("…" if start + width < len(text) else "")
+
+
+def _mark_cjk(text: str, terms: set[str]) -> str:
+    """Every stretch of `text` covered by occurrences of the CJK terms, in brackets."""
+    covered = [False] * len(text)
+    for t in terms:
+        for m in re.finditer(re.escape(t), text):
+            covered[m.start():m.end()] = [True] * (m.end() - m.start())
+    if not any(covered):
+        return text
+    out: list[str] = []
+    for i, ch in enumerate(text):
+        if covered[i] and (i == 0 or not covered[i - 1]):
+            out.append("[")
+        out.append(ch)
+        if covered[i] and (i == len(text) - 1 or not covered[i + 1]):
+            out.append("]")
+    return "".join(out)
 
 
 def pages_of(unit) -> str | None:

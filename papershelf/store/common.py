@@ -18,7 +18,8 @@ from ..models import UNIT_KINDS, Filters, Manifest, Paper, PaperSource, PaperSum
 from ..units import Unit
 
 _UNIT_COMMON = ["id", "paper_id", "ordinal", "text", "section_path", "section_title", "section_level",
-                "page_start", "page_end", "token_estimate", "indexable", "veto_reason", "content_hash"]
+                "page_start", "page_end", "token_estimate", "indexable", "veto_reason", "content_hash",
+                "ocr_engine"]
 # The columns of each kind's unit table (`UnitKind.table`).
 UNIT_COLUMNS = {
     "body": _UNIT_COMMON + ["part"],

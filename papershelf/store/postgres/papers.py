@@ -8,6 +8,7 @@ statistics kept at write time (bm25.py), which lexical search ranks from (lexica
 from __future__ import annotations
 
 from ...document import Reference
+from ...index_text import index_text
 from ...models import Filters, LexicalHit, Manifest, Paper
 from ...units import Unit
 from ..sql import SqlPapers
@@ -61,8 +62,9 @@ class PgPapers(SqlPapers):
 
     def _index_units(self, db, paper: Paper, units: list[Unit]) -> None:
         clean = self.sql.clean
-        title = clean(paper.title or "")
-        docs = [(u.id, paper.id, u.source, u.object_kind, title, clean(u.heading()), clean(u.search_text()))
+        title = index_text(clean(paper.title or ""))
+        docs = [(u.id, paper.id, u.source, u.object_kind, title, index_text(clean(u.heading())),
+                 index_text(clean(u.search_text())))
                 for u in units if u.indexable]
         if docs:
             with db.cursor() as cur:

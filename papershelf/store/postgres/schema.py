@@ -146,8 +146,40 @@ MIGRATIONS.append("""
 MIGRATIONS.append("ALTER TABLE object_units ADD COLUMN IF NOT EXISTS region TEXT;")
 
 
-# 7: BM25 statistics
-def _m005_bm25(db) -> None:
+# 7: Chinese, Japanese and Korean index rows as character bigrams
+def _m007_cjk_bigrams(db) -> None:
+    """Index rows holding Chinese, Japanese or Korean text re-written as `index_text` reads them
+    (CJK runs as character bigrams, issue 26), their tsvector recomputed; other rows are unchanged."""
+    from ...index_text import has_cjk, index_text
+
+    rows = [r for r in db.execute("SELECT unit_id, title, heading, body FROM search_docs").fetchall()
+            if has_cjk(r["title"] + r["heading"] + r["body"])]
+    tsv = ("setweight(to_tsvector('english', %s), 'A') || setweight(to_tsvector('english', %s), 'B') || "
+           "setweight(to_tsvector('english', %s), 'C')")
+    with db.cursor() as cur:
+        for r in rows:
+            new = (index_text(r["title"]), index_text(r["heading"]), index_text(r["body"]))
+            cur.execute(f"UPDATE search_docs SET title=%s, heading=%s, body=%s, tsv={tsv} WHERE unit_id=%s",
+                        (*new, *new, r["unit_id"]))
+    if rows and db.execute("SELECT to_regclass('bm25_postings') IS NOT NULL AS ok").fetchone()["ok"]:
+        from . import bm25  # statistics kept from the old rows (a library past migration 9) are recounted
+
+        bm25.rebuild(db)
+
+
+MIGRATIONS.append(_m007_cjk_bigrams)
+
+
+# 8: which OCR engine read a unit's pages (NULL: the file's own text), as SQLite's m008_unit_ocr_engine
+MIGRATIONS.append("""
+    ALTER TABLE body_units ADD COLUMN ocr_engine TEXT;
+    ALTER TABLE object_units ADD COLUMN ocr_engine TEXT;
+    ALTER TABLE fulltext_chunks ADD COLUMN ocr_engine TEXT;
+""")
+
+
+# 9: BM25 statistics, built last from the index rows as the migrations before left them
+def _m009_bm25(db) -> None:
     """BM25 statistics kept at write time (postgres/bm25.py), filled from the existing index."""
     from . import bm25
 
@@ -155,4 +187,4 @@ def _m005_bm25(db) -> None:
     bm25.rebuild(db)
 
 
-MIGRATIONS.append(_m005_bm25)
+MIGRATIONS.append(_m009_bm25)

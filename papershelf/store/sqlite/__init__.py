@@ -26,6 +26,7 @@ import urllib.parse
 from contextlib import contextmanager
 
 from ...errors import LibraryFileError, PapershelfError, ReadOnlyLibrary, StorageError
+from ...index_text import index_text
 from ...models import Filters, IndexCheck, LexicalHit, Manifest, Paper
 from ...units import Unit
 from ..sql import Dialect, SqlPapers
@@ -202,16 +203,17 @@ class SQLiteStore(VectorTables, SqlPapers):
     # -- lexical search: FTS5 ------------------------------------------------------
 
     def _index_units(self, db: sqlite3.Connection, paper: Paper, units: list[Unit]) -> None:
-        title = paper.title or ""
+        title = index_text(paper.title or "")
         for u in units:
             if not u.indexable:
                 continue
+            heading, body = index_text(u.heading()), index_text(u.search_text())
             cur = db.execute(
                 "INSERT INTO search_docs(unit_id, paper_id, source, object_kind, title, heading, body) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (u.id, paper.id, u.source, u.object_kind, title, u.heading(), u.search_text()))
+                (u.id, paper.id, u.source, u.object_kind, title, heading, body))
             db.execute("INSERT INTO search_fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)",
-                       (cur.lastrowid, title, u.heading(), u.search_text()))
+                       (cur.lastrowid, title, heading, body))
 
     def _unindex_paper(self, db: sqlite3.Connection, paper_id: str) -> None:
         db.execute(

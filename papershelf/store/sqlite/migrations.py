@@ -245,3 +245,26 @@ def m006_object_regions(db: sqlite3.Connection) -> None:
     for crops of the object itself; NULL for other sources and for papers parsed before it."""
     if "region" not in {row[1] for row in db.execute("PRAGMA table_info(object_units)")}:
         run_script(db, "ALTER TABLE object_units ADD COLUMN region TEXT;")
+
+
+@migration
+def m007_cjk_bigrams(db: sqlite3.Connection) -> None:
+    """Index rows holding Chinese, Japanese or Korean text re-written as `index_text` reads them
+    (CJK runs as character bigrams, issue 26); every other row is already in that form."""
+    from ...index_text import has_cjk, index_text
+
+    rows = [r for r in db.execute("SELECT rowid, title, heading, body FROM search_docs").fetchall()
+            if has_cjk(r[1] + r[2] + r[3])]
+    for rowid, title, heading, body in rows:
+        db.execute("INSERT INTO search_fts(search_fts, rowid, title, heading, body) VALUES ('delete', ?, ?, ?, ?)",
+                   (rowid, title, heading, body))
+        new = (index_text(title), index_text(heading), index_text(body))
+        db.execute("UPDATE search_docs SET title=?, heading=?, body=? WHERE rowid=?", (*new, rowid))
+        db.execute("INSERT INTO search_fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)", (rowid, *new))
+
+
+@migration
+def m008_unit_ocr_engine(db: sqlite3.Connection) -> None:
+    """Which OCR engine read a unit's pages (NULL: the file's own text), per unit table (issue 26)."""
+    for table in ("body_units", "object_units", "fulltext_chunks"):
+        db.execute(f"ALTER TABLE {table} ADD COLUMN ocr_engine TEXT")
