@@ -158,10 +158,13 @@ class Filters:
     # carrying every one of `tags` (as selecting several tags in Zotero does); case-insensitive.
     collections: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
+    # Papers with an author whose name holds every word of this one, each starting a word of
+    # the name ("Mooney", "R. J. Mooney"), case-insensitive (store/paper_fields.py).
+    author: str | None = None
 
     def is_empty(self) -> bool:
         return not (self.papers or self.sources or self.object_kind or self.collections or self.tags
-                    or self.year_min is not None or self.year_max is not None)
+                    or self.author or self.year_min is not None or self.year_max is not None)
 
     @property
     def has_labels(self) -> bool:
@@ -176,6 +179,9 @@ class Filters:
             raise BadArgument(f"unknown source {bad[0]!r}: choose from {', '.join(SOURCES)}")
         if self.object_kind is not None and self.object_kind not in OBJECT_KINDS:
             raise BadArgument(f"unknown kind {self.object_kind!r}: choose figure or table")
+        if self.author is not None and (not isinstance(self.author, str) or not any(c.isalnum() for c in self.author)
+                                        or len(self.author) > 200):
+            raise BadArgument(f"--author must be a name (up to 200 characters), not {self.author!r}")
         for name, year in (("--year-from", self.year_min), ("--year-to", self.year_max)):
             if year is not None and (not isinstance(year, int) or not -9999 <= year <= 9999):
                 raise BadArgument(f"{name} must be a year from -9999 to 9999, not {year}")
@@ -278,6 +284,11 @@ class Explain:
     cosine: float | None = None
     bm25_per_term: float | None = None
     bm25: float | None = None  # raw BM25, before the phrase/proximity boost
+    # BM25 per content word over the library's largest IDF, the share of content words the hit
+    # holds, and whether they all stand in its title field or label (search/features.py).
+    bm25_norm: float | None = None
+    coverage: float | None = None
+    field_match: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {k: finite(v) if isinstance(v, float) else v for k, v in asdict(self).items()}

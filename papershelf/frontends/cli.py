@@ -341,6 +341,8 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
            collection: Optional[list[str]] = typer.Option(None, "--collection",
                                                           help="Only papers in this collection or below (any of)."),
            tag: Optional[list[str]] = typer.Option(None, "--tag", help="Only papers with this tag (all of)."),
+           author: Optional[str] = typer.Option(None, "--author", help="Only papers with an author of this name "
+                                                                      "(surname, or more of the name)."),
            fusion: str = typer.Option("convex", "--fusion", help="hybrid fusion: convex (normalized scores) or rrf."),
            rrf_k: float = typer.Option(60.0, "--rrf-k", help="Reciprocal-rank fusion constant."),
            lexical_weight: float = typer.Option(1.0, "--lexical-weight"),
@@ -366,7 +368,7 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
     if kind and not sources:
         sources = ["object_unit"]
     filters = Filters(papers=list(paper or []), year_min=year_from, year_max=year_to, sources=sources,
-                      object_kind=kind, collections=list(collection or []), tags=list(tag or []))
+                      object_kind=kind, collections=list(collection or []), tags=list(tag or []), author=author)
     opts = SearchOptions(mode=mode, limit=limit, per_paper=per_paper, filters=filters, fusion=fusion, rrf_k=rrf_k,
                          lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain,
                          objects_per_paper=objects_per_paper, rerank_url=rerank_url, rerank_top=rerank_top,
@@ -376,7 +378,8 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
     if server is not None:
         d = client.search(server, {"query": query, "mode": mode, "limit": limit, "per_paper": per_paper,
                                    "paper": list(paper or []), "year_from": year_from, "year_to": year_to,
-                                   "source": list(source or []), "kind": kind, "fusion": fusion, "rrf_k": rrf_k,
+                                   "author": author, "source": list(source or []), "kind": kind,
+                                   "fusion": fusion, "rrf_k": rrf_k,
                                    "lexical_weight": lexical_weight, "vector_weight": vector_weight,
                                    "explain": explain, "min_score": min_score,
                                    "objects_per_paper": objects_per_paper, "rerank_url": rerank_url,

@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Callable
 
 from .common import SOURCES_BACKFILL_SQL, title_keys
+from .paper_fields import index_titles
 
 # 'PSHF': marks a SQLite file as a papershelf library.
 APPLICATION_ID = 0x50534846
@@ -243,3 +244,13 @@ def m004_paper_sources(db: sqlite3.Connection) -> None:
     )
     rows = db.execute("SELECT source_path, title, authors FROM papers WHERE source_path IS NOT NULL").fetchall()
     db.executemany("UPDATE paper_sources SET title_key=? WHERE source_path=?", title_keys(rows))
+
+
+@migration
+def m005_metadata_search_field(db: sqlite3.Connection) -> None:
+    """Authors, venue and year join the title in every unit's title field of the lexical index
+    (store/paper_fields.py), so a co-author's name finds each of their papers; FTS5 is rebuilt from
+    the rewritten rows (with whatever tokenizer the index has by then)."""
+    rows = db.execute("SELECT id, title, authors, venue, year FROM papers").fetchall()
+    db.executemany("UPDATE search_docs SET title=? WHERE paper_id=?", index_titles(rows))
+    db.execute("INSERT INTO search_fts(search_fts) VALUES ('rebuild')")

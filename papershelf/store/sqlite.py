@@ -54,6 +54,7 @@ from .common import (
     year_bounds,
 )
 from .migrations import APPLICATION_ID, MIGRATIONS
+from .paper_fields import author_sql, paper_index_title
 from .vectors import VectorTables
 
 _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
@@ -337,7 +338,7 @@ class SQLiteStore(VectorTables):
                     db.executemany(
                         f"INSERT INTO {kind.table}({', '.join(columns)}) VALUES ({placeholders(len(columns))})",
                         rows)
-            title = paper.title or ""
+            title = paper_index_title(paper)
             for u in units:
                 if not u.indexable:
                     continue
@@ -461,6 +462,10 @@ class SQLiteStore(VectorTables):
             sql, label_params = SQLiteStore._labels_sql(filters)
             clauses.append(f"{alias}.paper_id IN ({sql})")
             params += label_params
+        if filters.author:
+            sql, author_params = author_sql(filters.author, "?", postgres=False)
+            clauses.append(f"{alias}.paper_id IN ({sql})")
+            params += author_params
         return (" AND " + " AND ".join(clauses)) if clauses else "", params
 
     @staticmethod
@@ -505,6 +510,20 @@ class SQLiteStore(VectorTables):
             params = []
         rows = self.query(sql, [match, *params, limit])
         return [LexicalHit(r["unit_id"], r["paper_id"], -r["score"]) for r in rows]
+
+    def index_size(self) -> int:
+        """How many units the lexical index holds (the N of BM25's IDF)."""
+        return int(self.query("SELECT count(*) FROM search_docs")[0][0])
+
+    def objects_named(self, labels: list[str], filters: Filters) -> list[tuple[str, str]]:
+        """(unit id, paper id) of the indexed figures/tables printed with one of `labels`, within the filters."""
+        if not labels:
+            return []
+        where, params = self._filter_sql(filters)
+        rows = self.query("SELECT d.unit_id, d.paper_id FROM search_docs d JOIN object_units o ON o.id = d.unit_id "
+                          f"WHERE o.object_label IN ({placeholders(len(labels))}){where} ORDER BY d.unit_id",
+                          [*labels, *params])
+        return [(r[0], r[1]) for r in rows]
 
     def snippets(self, match: str, unit_ids: list[str]) -> dict[str, str]:
         """FTS5 snippets (terms marked with [ ]) for just the units being shown."""

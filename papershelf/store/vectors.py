@@ -25,6 +25,7 @@ from ..models import COLLECTIONS, UNIT_KINDS, CollectionStatus, Filters, Space, 
 from ..system import pid_alive
 from ..text import batched
 from .common import pending_sql, year_bounds
+from .paper_fields import author_sql
 from .vector_index import VectorIndex
 
 PENDING_SQL = pending_sql(":space")
@@ -220,10 +221,15 @@ class VectorTables:
         """Papers passing the year and label filters (None: those filters are off), read now, so a
         changed year or tag counts at once even if the paper's vectors did not change."""
         years = year_bounds(filters)
-        if years is None and not filters.has_labels:
+        if years is None and not filters.has_labels and not filters.author:
             return None
         where = "year BETWEEN ? AND ?" if years else "1"
-        ids = {r[0] for r in self.query(f"SELECT id FROM papers WHERE {where}", years or ())}
+        params: list[object] = list(years or ())
+        if filters.author:
+            sql, author_params = author_sql(filters.author, "?", postgres=False)
+            where += f" AND id IN ({sql})"
+            params += author_params
+        ids = {r[0] for r in self.query(f"SELECT id FROM papers WHERE {where}", params)}
         if filters.has_labels:
             ids &= set(self.labelled_paper_ids(filters))
         return ids

@@ -38,6 +38,7 @@ from ..common import (
     unit_from_row,
     year_bounds,
 )
+from ..paper_fields import author_sql, paper_index_title
 from .tsquery import CONFIG, query_words, tsquery_sql
 
 # The weighted document a unit is found by: the same three columns FTS5 indexes.
@@ -75,6 +76,10 @@ def filter_sql(filters: Filters, alias: str) -> tuple[str, list]:
         sql, label_params = labels_sql(filters)
         clauses.append(f"{alias}.paper_id IN ({sql})")
         params += label_params
+    if filters.author:
+        sql, author_params = author_sql(clean(filters.author), "%s", postgres=True)
+        clauses.append(f"{alias}.paper_id IN ({sql})")
+        params += author_params
     return (" AND " + " AND ".join(clauses)) if clauses else "", params
 
 
@@ -262,7 +267,7 @@ class PgPapers(PgConnection):
                 with db.cursor() as cur:
                     cur.executemany(f"INSERT INTO {kind.table}({', '.join(columns)}) "
                                     f"VALUES ({', '.join(['%s'] * len(columns))})", rows)
-        title = clean(paper.title or "")
+        title = clean(paper_index_title(paper))
         docs = [(u.id, paper.id, u.source, u.object_kind, title, clean(u.heading()), clean(u.search_text()))
                 for u in units if u.indexable]
         if docs:
@@ -365,6 +370,20 @@ class PgPapers(PgConnection):
                              "FROM unnest(tsv) x)), 1) AS avgdl FROM search_docs")[0]
             cached = self._bm25_stats = (time.monotonic(), float(row["n"]), max(1.0, float(row["avgdl"])))
         return cached[1], cached[2]
+
+    def index_size(self) -> int:
+        """How many units the lexical index holds (the N of BM25's IDF)."""
+        return int(self.query("SELECT count(*) AS n FROM search_docs")[0]["n"])
+
+    def objects_named(self, labels: list[str], filters: Filters) -> list[tuple[str, str]]:
+        """(unit id, paper id) of the indexed figures/tables printed with one of `labels`, within the filters."""
+        if not labels:
+            return []
+        where, params = filter_sql(filters, "d")
+        rows = self.query("SELECT d.unit_id, d.paper_id FROM search_docs d JOIN object_units o ON o.id = d.unit_id "
+                          f"WHERE o.object_label = ANY(%s){where} ORDER BY d.unit_id COLLATE \"C\"",
+                          [list(labels), *params])
+        return [(r["unit_id"], r["paper_id"]) for r in rows]
 
     def lexical_search(self, match: str, limit: int, filters: Filters,
                        weights: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> list[LexicalHit]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..common import SOURCES_BACKFILL_SQL, title_keys
+from ..paper_fields import index_titles
 
 # 'PSHF' as in the SQLite application id; the advisory lock key serializing migrations.
 MIGRATION_LOCK = 0x50534846
@@ -153,3 +154,19 @@ def _m004_paper_sources(db) -> None:
 
 
 MIGRATIONS.append(_m004_paper_sources)
+
+
+def _m005_metadata_search_field(db) -> None:
+    """Authors, venue and year join the title in every unit's title field (weight A of the
+    tsvector), as SQLite's m005_metadata_search_field; the tsvectors are recomputed from the rows."""
+    from .papers import TSV_SQL
+
+    rows = db.execute("SELECT id, title, authors, venue, year FROM papers").fetchall()
+    keys = index_titles((r["id"], r["title"], r["authors"], r["venue"], r["year"]) for r in rows)
+    if keys:
+        with db.cursor() as cur:
+            cur.executemany("UPDATE search_docs SET title=%s WHERE paper_id=%s", keys)
+    db.execute(f"UPDATE search_docs SET tsv = {TSV_SQL.replace('%s', '{}').format('title', 'heading', 'body')}")
+
+
+MIGRATIONS.append(_m005_metadata_search_field)
