@@ -41,19 +41,21 @@ from short_queries import file_papers, run
 from papershelf import Library, SearchOptions
 from papershelf.beir import load_beir
 from papershelf.metrics import ndcg_at_k
+from papershelf.search.features import idf_max
 
 MODES = {"hybrid": ("cosine", "bm25_norm", "coverage", "field_match"),
          "vector": ("cosine", "coverage", "field_match"),
          "lexical": ("bm25_norm", "coverage", "field_match")}
 MAX_FALSE_FLAG = 0.05
-FEATURES = ("cosine", "bm25_norm", "coverage", "field_match")
+FEATURES = ("cosine", "bm25_norm", "bm25_idf", "coverage", "field_match")
 
 
 def top_signals(lib: Library, text: str, mode: str, relevant: set[str] | None) -> dict:
     """The top hit's features and, for a claim, whether a relevant abstract is in the top 10."""
     resp = lib.search(text, SearchOptions(mode=mode, explain=True, snippets=False))
     top = resp.results[0].explain if resp.results else None
-    feats = {f: (getattr(top, f) or 0.0) if top else 0.0 for f in FEATURES}
+    feats = {f: (getattr(top, f, None) or 0.0) if top else 0.0 for f in FEATURES}
+    feats["bm25_idf"] = (top.bm25 or 0.0) / idf_max(lib.store.index_size()) if top else 0.0
     answered = relevant is not None and any(h.paper_id in relevant for h in resp.results[:10])
     return {"x": feats, "answered": answered, "offtopic": relevant is None, "set": "scifact"}
 
@@ -64,6 +66,9 @@ def short_rows(keep: str, data: Path, mode: str) -> list[dict]:
     with Library(keep) as lib:
         papers = file_papers(lib, data)
         rows = run(lib, queries, papers, mode)
+        top_idf = idf_max(lib.store.index_size())
+    for r in rows:
+        r["signals"]["bm25_idf"] = (r["signals"].get("bm25") or 0.0) / top_idf
     return [{"x": {f: r["signals"].get(f) or 0.0 for f in FEATURES}, "answered": bool(r["answered"]),
              "offtopic": r["type"] == "offtopic", "set": "short", "half": id_number(r["id"]) % 2} for r in rows]
 
@@ -143,6 +148,8 @@ def main() -> None:
     ap.add_argument("--shared", default=str(DEFAULT_DATA), help="the shared data folder (pdfs/, zotero/)")
     ap.add_argument("--modes", default=",".join(MODES), help="which modes to fit (comma-separated)")
     ap.add_argument("--no-ndcg", action="store_true", help="skip the before/after nDCG@10 runs")
+    ap.add_argument("--rows", help="write every query's features here (JSON), to refit with --from-rows")
+    ap.add_argument("--from-rows", help="fit on rows written by --rows instead of searching again")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     _, queries, qrels, _ = load_beir(args.data)
@@ -150,6 +157,12 @@ def main() -> None:
     off = [s.strip() for s in OFFTOPIC.read_text(encoding="utf-8").splitlines() if s.strip()]
     out: dict = {}
     by_mode: dict[str, list[dict]] = {}
+    if args.from_rows:
+        saved = json.loads(Path(args.from_rows).read_text(encoding="utf-8"))
+        for mode in args.modes.split(","):
+            out[mode] = fit_mode(saved[mode], MODES[mode])
+        print(json.dumps(out, indent=1))
+        return
     with Library(args.keep) as lib:
         held = {s.paper.id for s in lib.store.list_papers()}
         claims = [(q, t) for q, t in claims if any(d in held for d in qrels[q])]
@@ -168,8 +181,10 @@ def main() -> None:
                 rows.append({**top_signals(lib, text, mode, None), "half": n % 2})
             by_mode[mode] = rows
     for mode in args.modes.split(","):
-        rows = by_mode[mode] + short_rows(args.short_keep, Path(args.shared), mode)
-        out[mode] = fit_mode(rows, MODES[mode])
+        by_mode[mode] += short_rows(args.short_keep, Path(args.shared), mode)
+        out[mode] = fit_mode(by_mode[mode], MODES[mode])
+    if args.rows:
+        Path(args.rows).write_text(json.dumps(by_mode), encoding="utf-8")
     if args.json:
         print(json.dumps(out, indent=1))
         return

@@ -77,8 +77,8 @@ def judge(q: dict, hits: list, papers: dict[str, str]) -> bool | None:
     if q["type"] == "label":
         return top.source == "object_unit" and label_key(top.object_label) == label_key(q["label"])
     if q["type"] == "quote":
-        pages = top.pages or []
-        return bool(pages) and min(pages) <= q["page"] <= max(pages)
+        first, _, last = (top.pages or "").partition("-")  # "3" or "3-5"
+        return bool(first) and int(first) <= q["page"] <= int(last or first)
     return True
 
 
@@ -139,8 +139,9 @@ def main() -> None:
         build(lib, data)
         papers = file_papers(lib, data)
         missing = sorted({f for q in queries for f in q.get("files", []) if f not in papers})
-        if missing:
-            log(f"not in the library: {', '.join(missing)}")
+        if missing:  # a file the reader refused (a damaged PDF): its queries cannot be answered by any search
+            log(f"not in the library, their queries skipped: {', '.join(missing)}")
+            queries = [q for q in queries if not any(f in missing for f in q.get("files", []))]
         lib.search("warm up")
         rows = [r for mode in args.modes.split(",") for r in run(lib, queries, papers, mode)]
     out = {"half": args.half, "queries": len(queries), "summary": summary(rows)}

@@ -289,6 +289,7 @@ class Explain:
     bm25_norm: float | None = None
     coverage: float | None = None
     field_match: float | None = None
+    bm25_idf: float | None = None  # BM25 over the largest IDF (not per word)
 
     def to_dict(self) -> dict[str, Any]:
         return {k: finite(v) if isinstance(v, float) else v for k, v in asdict(self).items()}

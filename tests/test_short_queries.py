@@ -135,16 +135,23 @@ def test_lexical_relevance_does_not_depend_on_library_size():
     assert idf_max(1) == 1.0
 
 
-def test_calibration_invariants(lib, write):
+def test_calibration_invariants(tmp_path, write):
     """A top hit holding every content word in its title, label or author field is confident; an
-    off-topic query is flagged, in every mode."""
-    _papers(lib, write)
-    lib.embed(HASH)
-    for mode in ("lexical", "hybrid"):
-        for query in ("Mbeki", "Thandi Mbeki", "coral bleaching", "IL-6 western blot", "Table 1"):
-            resp = lib.search(query, mode=mode)
-            assert not resp.no_confident_match, (mode, query, [h.relevance for h in resp.results[:3]])
-        for query in ("sourdough starter hydration", "Champions League final",
-                      "what is the best way to descale a kettle with vinegar"):
-            resp = lib.search(query, mode=mode)
-            assert resp.no_confident_match, (mode, query, [h.relevance for h in resp.results[:3]])
+    off-topic query is flagged; in lexical and in hybrid search with the default local model (the
+    model the parameters belong to)."""
+    from papershelf import Library
+    from papershelf.embed.base import ProviderSpec
+
+    with Library(str(tmp_path / "lib.db")) as lib:
+        _papers(lib, write)
+        lib.embed(ProviderSpec("local"))
+        for mode in ("lexical", "hybrid"):
+            for query in ("Mbeki", "Thandi Mbeki", "Dijkstra", "coral bleaching", "IL-6 western blot", "Table 1",
+                          "table 2 of the tablet servers paper"):
+                filters = Filters(papers=["alpha"]) if query == "Table 1" else Filters()
+                resp = lib.search(query, mode=mode, filters=filters)
+                assert not resp.no_confident_match, (mode, query, [h.relevance for h in resp.results[:3]])
+            for query in ("sourdough starter hydration", "Champions League final", "Napoleon Bonaparte",
+                          "what is the best way to descale a kettle with vinegar"):
+                resp = lib.search(query, mode=mode)
+                assert resp.no_confident_match, (mode, query, [h.relevance for h in resp.results[:3]])

@@ -21,7 +21,7 @@ from ..errors import VectorUnavailable
 from ..models import Explain, Hit, LexicalHit, Paper, SearchResponse, VectorHit
 from ..store.paper_fields import paper_index_title
 from ..units import Unit, embedding_text
-from .features import bm25_norm, content_words, coverage, field_match
+from .features import bm25_idf, bm25_norm, content_words, coverage, field_match
 from .fusion import cap_per_paper, convex, lift_objects, ranked, rrf
 from .labels import NamedObject, named_objects, objects_first
 from .options import SearchOptions
@@ -128,7 +128,8 @@ def _fuse(got: _Retrieved, opts: SearchOptions) -> dict[str, float]:
 
 def _explain(uid: str, got: _Retrieved, signals: Signals) -> Explain:
     x = Explain(cosine=signals.cosine, bm25_per_term=signals.bm25_per_term, bm25=signals.bm25,
-                bm25_norm=signals.bm25_norm, coverage=signals.coverage, field_match=signals.field_match)
+                bm25_norm=signals.bm25_norm, coverage=signals.coverage, field_match=signals.field_match,
+                bm25_idf=signals.bm25_idf)
     for rank, h in enumerate(got.lexical, start=1):
         if h.unit_id == uid:
             x.lexical_rank, x.lexical_score = rank, h.score
@@ -248,4 +249,5 @@ def _signals(uid: str, got: _Retrieved, content_terms: int, covered: float, in_f
         raw = got.bm25.get(uid, min(got.bm25.values(), default=0.0))
         bm25 = raw / max(1, content_terms)
         norm = bm25_norm(raw, content_terms, got.indexed_units)
-    return Signals(cosine, bm25, raw, norm, covered, in_fields)
+    idf = bm25_idf(raw, got.indexed_units) if raw is not None else None
+    return Signals(cosine, bm25, raw, norm, covered, in_fields, idf)

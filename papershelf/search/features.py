@@ -61,6 +61,11 @@ def bm25_norm(bm25: float, content_terms: int, indexed_units: int) -> float:
     return bm25 / (max(1, content_terms) * idf_max(indexed_units))
 
 
+def bm25_idf(bm25: float, indexed_units: int) -> float:
+    """BM25 over the largest IDF, not per word: it grows with the query's length, as evidence does."""
+    return bm25 / idf_max(indexed_units)
+
+
 def coverage(words: list[str], title_field: str, unit: Unit) -> float:
     """Share of `words` the hit holds in its title field, heading or text (0 for no words)."""
     if not words:

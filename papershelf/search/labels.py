@@ -7,9 +7,11 @@ the search's filters come first:
 
 * with a paper filter, or with no other words, every such object in filter order of evidence
   (the fused ranking), the filtered paper's own object first;
-* with words besides the label ("of the Bigtable paper", "Mooney semantic parser"), only the
-  objects of papers those words match, best matching paper first (BM25 of the words over the
-  candidate papers, where the title field carries title, authors, venue and year).
+* with words besides the label ("of the Bigtable paper", "Mooney semantic parser") and no paper
+  filter, only the objects of papers those words name: at least half of them in the paper's title
+  field (title, authors, venue, year), the paper holding most of them first (then by BM25 of the
+  words).  Words that name no paper ("a version of Figure 4 using Pearson correlation") leave the
+  query to ordinary ranking: it is a phrase that mentions a label.
 
 A long query that happens to cite a label ("as Table 2 shows, ...") is a sentence, not a
 reference, and is ranked as text: more than MAX_PAPER_WORDS other content words turn it off.
@@ -21,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from ..ingest.captions import Label, make_label, query_labels
 from ..models import Filters
+from ..store.paper_fields import paper_index_title
 from .query import STOPWORDS, fts_query, query_terms
 
 MAX_PAPER_WORDS = 6
@@ -43,7 +46,8 @@ def named_object(query: str) -> NamedObject | None:
         return None
     label, (start, end) = found[0]
     rest = query[:start] + " " + query[end:]
-    words = [w for w in query_terms(rest) if w not in STOPWORDS and w not in FILLER]
+    # single letters (an initial, the "s" of "Kendall's") name nothing
+    words = [w for w in query_terms(rest) if w not in STOPWORDS and w not in FILLER and len(w) > 1]
     if len(words) > MAX_PAPER_WORDS:
         return None
     return NamedObject(label, words)
@@ -74,16 +78,27 @@ def named_objects(store, query: str, filters: Filters, weights: tuple[float, flo
     if named is None:
         return None, []
     candidates = store.objects_named(printed_forms(named.label), filters)
-    if not candidates or not named.paper_words:
+    if not candidates or not named.paper_words or filters.papers:
         return named, candidates
+    papers = store.get_papers(sorted({pid for _, pid in candidates}))
+    share = {pid: title_share(named.paper_words, paper_index_title(p)) for pid, p in papers.items()}
+    kept = [c for c in candidates if share.get(c[1], 0.0) >= 0.5]
+    if not kept:  # the other words do not name a paper: a phrase that mentions a label ("a version of Figure 4")
+        return None, []
     match = fts_query(" ".join(named.paper_words))
-    papers = sorted({pid for _, pid in candidates})
-    scope = replace(filters, papers=papers, sources=[], object_kind=None)
+    scope = replace(filters, papers=sorted({pid for _, pid in kept}), sources=[], object_kind=None)
     best: dict[str, float] = {}
     for hit in store.lexical_search(match, depth, scope, weights) if match else []:
         best[hit.paper_id] = max(best.get(hit.paper_id, 0.0), hit.score)
-    kept = [c for c in candidates if c[1] in best]
-    return named, sorted(kept, key=lambda c: (-best[c[1]], c[0]))
+    return named, sorted(kept, key=lambda c: (-share[c[1]], -best.get(c[1], 0.0), c[0]))
+
+
+def title_share(words: list[str], title_field: str) -> float:
+    """The share of `words` a paper's title field (title, authors, venue, year) holds, stemmed."""
+    from .features import stem, stems
+
+    held = stems(title_field)
+    return sum(stem(w) in held for w in words) / max(1, len(words))
 
 
 def objects_first(order: list[str], named: list[tuple[str, str]], scores: dict[str, float],

@@ -4,17 +4,19 @@ The fused rank score is min-max normalized per response, so the top hit of any q
 scores alike, on-topic or not.  Relevance is built from evidence that means the same for a
 claim, a two-word keyword, an author's name, a label or a pasted sentence, in any library:
 
-    hybrid:        relevance = logistic(a * cosine + b * bm25_norm + c * coverage + d * field_match + e)
-    vector only:   relevance = logistic(a * cosine + c * coverage + d * field_match + e)
-    lexical only:  relevance = logistic(b * bm25_norm + c * coverage + d * field_match + e)
+    hybrid, vector: relevance = logistic(a * cosine + c * coverage + d * field_match + e)
+    lexical only:   relevance = logistic(b * bm25_idf + c * coverage + d * field_match + e)
 
-`cosine` is the hit's best-window cosine with the query; `bm25_norm` its BM25 over the
-query's content words and the library's largest IDF, `coverage` the share of the query's
+`cosine` is the hit's best-window cosine with the query; `bm25_idf` its BM25 over the library's
+largest IDF (features.py: a term found in one unit), `coverage` the share of the query's
 content words the hit holds, `field_match` whether all of them are in its paper's title field
-(title, authors, venue, year) or its object label (features.py).  Nothing here grows with the
-library: raw BM25 did, so small libraries flagged clear matches.
+(title, authors, venue, year) or its object label.  Nothing here grows with the library: raw
+BM25 did, so small libraries flagged clear matches.  Hybrid hits are read with the vector
+model (with the hit's coverage and field match, so a word-only hit of a label or an author
+counts): a model of its own, fitted on the fused top hit with BM25 as a fifth input, flagged
+far fewer off-topic queries on both halves (75 % vs 99 %, BENCHMARKS.md).
 
-The parameters are calibration, not tuning to queries: four or five global numbers per mode,
+The parameters are calibration, not tuning to queries: four global numbers per mode,
 fitted by class-balanced logistic regression on the fit half of a mix of queries — SciFact
 train claims (answered: a relevant abstract in the top 10) against off-topic questions, and the
 short-query set (bench/data/short_queries.jsonl: author names, keywords, labels, pasted quotes,
@@ -32,11 +34,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-# Fitted by bench/fit_relevance.py (see BENCHMARKS.md): (a, b, c, d, e), (a, c, d, e) and
-# (b, c, d, e) as in the formulas above.
-BOTH = (20.2789, 0.2503, 0.0, 0.0, -8.8087)
-VECTOR_ONLY = (22.3447, 0.0, 0.0, -9.7856)
-LEXICAL_ONLY = (0.5141, 0.0, 0.0, -6.8655)
+# Fitted by bench/fit_relevance.py (see BENCHMARKS.md): the weight of each feature and the bias.
+VECTOR = {"cosine": 16.8259, "coverage": 5.8923, "field_match": 9.0516, "bias": -8.6668}
+LEXICAL_ONLY = {"bm25_idf": 3.0353, "coverage": 6.9011, "field_match": 10.4526, "bias": -8.4424}
 CONFIDENT = 0.5  # a response whose best hit is below this has no confident match
 
 
@@ -47,9 +47,10 @@ class Signals:
     cosine: float | None
     bm25_per_term: float | None
     bm25: float | None = None  # raw, before the phrase/proximity boost (shown by --explain)
-    bm25_norm: float | None = None  # what relevance reads of BM25 (features.bm25_norm)
+    bm25_norm: float | None = None  # BM25 per content word over the largest IDF (features.bm25_norm)
     coverage: float = 0.0
     field_match: float = 0.0
+    bm25_idf: float | None = None  # BM25 over the largest IDF, not per word (features.bm25_idf)
 
 
 def logistic(x: float) -> float:
@@ -60,16 +61,15 @@ def logistic(x: float) -> float:
 
 def relevance(s: Signals) -> float:
     """The calibrated relevance of one hit (0 when there is no evidence at all)."""
-    if s.cosine is not None and s.bm25_norm is not None:
-        a, b, c, d, e = BOTH
-        return logistic(a * s.cosine + b * s.bm25_norm + c * s.coverage + d * s.field_match + e)
     if s.cosine is not None:
-        a, c, d, e = VECTOR_ONLY
-        return logistic(a * s.cosine + c * s.coverage + d * s.field_match + e)
-    if s.bm25_norm is not None:
-        b, c, d, e = LEXICAL_ONLY
-        return logistic(b * s.bm25_norm + c * s.coverage + d * s.field_match + e)
-    return 0.0
+        model = VECTOR
+    elif s.bm25_idf is not None:
+        model = LEXICAL_ONLY
+    else:
+        return 0.0
+    values = {"cosine": s.cosine, "bm25_norm": s.bm25_norm, "bm25_idf": s.bm25_idf, "coverage": s.coverage,
+              "field_match": s.field_match}
+    return logistic(model["bias"] + sum(w * (values[f] or 0.0) for f, w in model.items() if f != "bias"))
 
 
 def confident(relevances: list[float]) -> bool:
