@@ -36,7 +36,7 @@ from ..embed.base import DEFAULT_MODELS, ProviderSpec
 from ..errors import PapershelfError
 from ..library import Library, default_library_path
 from ..models import Filters
-from ..search import MODES, SearchOptions
+from ..search import MODES, SearchOptions, fusion_of, search_mode
 from . import client
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_args_is_help=True,
@@ -369,7 +369,8 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
         sources = ["object_unit"]
     filters = Filters(papers=list(paper or []), year_min=year_from, year_max=year_to, sources=sources,
                       object_kind=kind, collections=list(collection or []), tags=list(tag or []), author=author)
-    opts = SearchOptions(mode=mode, limit=limit, per_paper=per_paper, filters=filters, fusion=fusion, rrf_k=rrf_k,
+    opts = SearchOptions(mode=search_mode(mode), limit=limit, per_paper=per_paper, filters=filters,
+                         fusion=fusion_of(fusion), rrf_k=rrf_k,
                          lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain,
                          objects_per_paper=objects_per_paper, rerank_url=rerank_url, rerank_top=rerank_top,
                          rerank_timeout=rerank_timeout)
@@ -558,7 +559,7 @@ def remove(paper_id: str = typer.Argument(..., help="A paper (id, prefix, citeke
     Given a file, remove only that source: the paper stays while another of its files remains."""
     with _library(create=False) as lib:
         path = os.path.abspath(os.path.expanduser(paper_id))
-        if lib.store.source_record(path):
+        if lib.is_source(path):
             paper_id, remains = lib.remove_source(path)
             if as_json:
                 _dump({"removed_source": path, "paper_id": paper_id, "paper_removed": not remains})

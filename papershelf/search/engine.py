@@ -18,7 +18,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
 from ..errors import VectorUnavailable
-from ..models import Explain, Hit, LexicalHit, Paper, SearchResponse, VectorHit
+from ..models import Explain, Hit, LexicalHit, Paper, SearchMode, SearchResponse, VectorHit
 from ..store.paper_fields import paper_index_title
 from ..units import Unit, embedding_text
 from .features import bm25_idf, bm25_norm, content_words, coverage, field_match
@@ -40,7 +40,7 @@ PassageFn = Callable[[Unit, Paper, int], "str | None"]
 class _Retrieved:
     """The two ranked lists of one search, and what happened getting them."""
 
-    mode: str
+    mode: SearchMode
     lexical: list[LexicalHit] = field(default_factory=list)  # BM25, phrase/proximity boosted
     bm25: dict[str, float] = field(default_factory=dict)  # the raw BM25, for relevance
     vector: list[VectorHit] = field(default_factory=list)
