@@ -188,7 +188,7 @@ def test_kill_9_in_the_middle_of_writes_leaves_exact_statistics(pglib):
 
 
 # The statistics' migration: the one that builds them from the existing index.
-BM25_MIGRATION = next(i + 1 for i, m in enumerate(MIGRATIONS) if getattr(m, "__name__", "") == "_m009_bm25")
+BM25_MIGRATION = next(i + 1 for i, m in enumerate(MIGRATIONS) if getattr(m, "__name__", "") == "_m010_bm25")
 
 
 def test_migration_fills_the_statistics_of_an_existing_library(pglib):

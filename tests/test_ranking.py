@@ -154,13 +154,19 @@ def test_a_quoted_caption_phrase_finds_its_unit_first(papers):
 
 
 def test_relevance_is_bounded_and_grows_with_each_signal():
+    def rel(cosine=None, bm25=None, coverage=0.0, field=0.0):
+        return relevance(Signals(cosine, bm25, bm25, bm25, coverage, field, bm25))
+
     for cos in (-1.0, 0.0, 0.3, 0.6, 1.0, None):
-        for bm in (0.0, 1.0, 5.0, 1e6):
-            assert 0.0 <= relevance(Signals(cos, bm, bm * 5)) <= 1.0
-    assert relevance(Signals(0.7, 2.0)) > relevance(Signals(0.3, 2.0))
-    assert relevance(Signals(0.5, 4.0)) > relevance(Signals(0.5, 0.5))
-    assert relevance(Signals(None, None, 30.0)) > relevance(Signals(None, None, 3.0))  # lexical only: raw BM25
-    assert relevance(Signals(0.8, None)) > relevance(Signals(0.2, None))  # vector only
+        for bm in (0.0, 1.0, 5.0, 1e6, None):
+            for cov, field in ((0.0, 0.0), (0.5, 0.0), (1.0, 1.0)):
+                assert 0.0 <= rel(cos, bm, cov, field) <= 1.0
+    for cos, bm in ((0.5, 1.0), (None, 1.0), (0.5, None)):  # hybrid, lexical only, vector only
+        assert rel(cos, bm, 1.0) > rel(cos, bm, 0.5)
+        assert rel(cos, bm, 1.0, 1.0) > rel(cos, bm, 1.0, 0.0)
+    assert rel(0.7, 1.0) > rel(0.3, 1.0)
+    assert rel(None, 2.0) > rel(None, 0.2)  # lexical only
+    assert rel(0.8) > rel(0.2)  # vector only
     assert relevance(Signals(None, None)) == 0.0
     assert not confident([]) and confident([0.1, 0.99])
 
@@ -182,7 +188,8 @@ def test_cli_min_score_filters_on_relevance_and_says_no_confident_match(tmp_path
         write(f"filler{n}.md", filler(n))
     db = tmp_path / "cli.db"
     run(db, "add", str(write.root))
-    q = "Observed sediment grain transport cores from the northern basin"
+    # the phrase paper holds every word; the filler papers one word each (a weak match)
+    q = "Observed sediment grain transport cores from the northern basin orchard"
     every = json.loads(run(db, "search", q, "--json", "--no-server").stdout)["results"]
     cut = sorted(h["relevance"] for h in every)[-1]
     kept = json.loads(run(db, "search", q, "--json", "--no-server", "--min-score", str(cut)).stdout)["results"]

@@ -377,6 +377,8 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
            tag: Optional[list[str]] = typer.Option(None, "--tag", help="Only papers with this tag (all of)."),
            cites: Optional[str] = typer.Option(None, "--cites", help="Only papers whose references name this paper."),
            cited_by: Optional[str] = typer.Option(None, "--cited-by", help="Only papers this paper's references name."),
+           author: Optional[str] = typer.Option(None, "--author", help="Only papers with an author of this name "
+                                                                      "(surname, or more of the name)."),
            fusion: str = typer.Option("convex", "--fusion", help="hybrid fusion: convex (normalized scores) or rrf."),
            rrf_k: float = typer.Option(60.0, "--rrf-k", help="Reciprocal-rank fusion constant."),
            lexical_weight: float = typer.Option(1.0, "--lexical-weight"),
@@ -401,7 +403,7 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
         sources = ["object_unit"]
     filters = Filters(papers=list(paper or []), year_min=year_from, year_max=year_to, sources=sources,
                       object_kind=kind, collections=list(collection or []), tags=list(tag or []),
-                      cites=cites, cited_by=cited_by)
+                      cites=cites, cited_by=cited_by, author=author)
     opts = SearchOptions(mode=search_mode(mode), limit=limit, per_paper=per_paper, filters=filters,
                          fusion=fusion_of(fusion), rrf_k=rrf_k,
                          lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain,
@@ -415,6 +417,7 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
                                    "paper": list(paper or []), "year_from": year_from, "year_to": year_to,
                                    "source": list(source or []), "kind": kind, "fusion": fusion, "rrf_k": rrf_k,
                                    "cites": cites, "cited_by": cited_by,
+                                   "author": author,
                                    "lexical_weight": lexical_weight, "vector_weight": vector_weight,
                                    "explain": explain, "min_score": min_score,
                                    "objects_per_paper": objects_per_paper})

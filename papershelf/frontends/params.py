@@ -37,6 +37,8 @@ class SearchParams(Strict):
     year_to: int | None = Field(None, ge=-9999, le=9999, description="Only papers published in or before this year.")
     cites: str | None = Field(None, description="Only papers whose reference lists name this paper (an id).")
     cited_by: str | None = Field(None, description="Only papers named in this paper's reference list (an id).")
+    author: str | None = Field(None, min_length=1, max_length=200,
+                               description="Only papers with an author of this name (a surname, or more of the name).")
     min_score: float | None = Field(None, ge=0, le=1, description="Drop hits whose calibrated relevance (0-1, "
                                                                   "comparable across queries) is below this.")
     fusion: Literal["convex", "rrf"] = Field("convex", description="How hybrid mode merges the two rankings.")
@@ -51,7 +53,8 @@ class SearchParams(Strict):
         """The library's SearchOptions for this request (a kind implies figure/table units)."""
         sources: list[str] = list(self.source) or (["object_unit"] if self.kind else [])
         filters = Filters(papers=list(self.paper), year_from=self.year_from, year_to=self.year_to,
-                          sources=sources, object_kind=self.kind, cites=self.cites, cited_by=self.cited_by)
+                          sources=sources, object_kind=self.kind, cites=self.cites, cited_by=self.cited_by,
+                          author=self.author)
         return SearchOptions(mode=self.mode, limit=self.limit, per_paper=self.per_paper, filters=filters,
                              fusion=self.fusion, rrf_k=self.rrf_k, lexical_weight=self.lexical_weight,
                              vector_weight=self.vector_weight, explain=self.explain,

@@ -10,6 +10,11 @@ Chinese, Japanese and Korean papers label them 图 1 / 圖 1 / 図 1 / 그림 1 
 end of the line; "表1显示了…" (a sentence that starts by citing a table) is not a caption.
 They get the same labels as English ones ("Figure 1", "Table 2"), so `--kind` and a label
 query find them alike, and "如图1所示" / "図3に示す" cite them.
+
+`parse_label` is the one reading of a label, shared by captions and by search queries
+("table IV", "fig. 2b", "Supplementary Figure S1"): its `key` is what two printed forms of the
+same object have in common (kind, supplementary or not, the number with roman numerals read,
+no panel letter), so a query for "Table 4" finds a caption printed "TABLE IV".
 """
 
 from __future__ import annotations
@@ -43,6 +48,12 @@ _CJK_NUM = r"S?\d+[a-z]?"
 _CJK_REF_RE = re.compile(_CJK_KIND + r"\s*(?P<nums>" + _CJK_NUM + r"(?:\s*(?:" + _CJK_AND + r"|~|～|\u2013|-)\s*"
                          + _CJK_NUM + ")*)")
 _ROMAN = re.compile(r"^[IVXLC]+$")
+# A label as a query writes it: any case, "fig"/"tab" with or without the dot, a panel letter.
+_QUERY_LABEL_RE = re.compile(
+    r"\b(?P<supp>(?:supplementary|supplemental|suppl?\.?|extended\s+data)\s+)?"
+    r"(?P<kind>figures?|figs?\.?|tables?|tabs?\.?)\s*"
+    r"(?P<num>s?\d+|[ivxlc]+)(?P<panel>[a-h])?(?!\w)", re.I)
+_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 
 
 # Names papers give their standard sections; readers use them to tell a section
@@ -58,6 +69,57 @@ class Caption:
     label: str  # as a reader writes it: "Figure 3", "Table IV", "Supplementary Figure S1"
     number: str
     text: str  # caption text without the label
+
+
+@dataclass(frozen=True)
+class Label:
+    """One object label read from its printed form."""
+
+    kind: str  # "figure" | "table"
+    number: str  # as printed: "3", "IV", "S1"
+    supplementary: bool
+    panel: str | None = None  # "b" in "Fig. 2b"
+
+    @property
+    def key(self) -> tuple[str, bool, int]:
+        """What every printed form of this object shares: Table 4 = TABLE IV, Figure S1 = Supplementary Figure 1."""
+        return self.kind, self.supplementary, roman_or_int(self.number.lstrip("Ss"))
+
+
+def roman_or_int(number: str) -> int:
+    """3 -> 3, IV -> 4 (0 for anything else)."""
+    if number.isdigit():
+        return int(number)
+    values = [_ROMAN_VALUES.get(c, 0) for c in number.lower()]
+    if not values or 0 in values:
+        return 0
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+def parse_label(kind_word: str, number: str, supplementary: bool = False, panel: str | None = None) -> Label | None:
+    """The label a kind word ("Fig.", "TABLE", "tab") and a number ("3", "IV", "S1") print; None when
+    the number is no label number (a long run of roman letters, zero)."""
+    number = number.upper() if _ROMAN.match(number.upper()) and not number.isdigit() else number
+    if number[:1] in "sS" and number[1:].isdigit():
+        number, supplementary = "S" + number[1:], True
+    digits = number.lstrip("S")
+    if (_ROMAN.match(number) and len(number) > 4) or (not digits.isdigit() and roman_or_int(digits) == 0):
+        return None
+    return Label(_kind_of(kind_word), number, supplementary, panel.lower() if panel else None)
+
+
+def query_labels(text: str) -> list[tuple[Label, tuple[int, int]]]:
+    """Every object label a query names ("table 2 of the Bigtable paper", "Fig. 7b"), with where it stands.
+    Roman numerals count in upper case and of I, V, X only ("table IV", not "table i" or "figure C")."""
+    found = []
+    for m in _QUERY_LABEL_RE.finditer(text):
+        num = m.group("num")
+        if not num[0].isdigit() and num[:1] not in "sS" and not (num.isupper() and set(num) <= set("IVX")):
+            continue
+        label = parse_label(m.group("kind"), num, bool(m.group("supp")), m.group("panel"))
+        if label is not None:
+            found.append((label, m.span()))
+    return found
 
 
 def _kind_of(word: str) -> str:
@@ -79,14 +141,13 @@ def parse_caption(paragraph: str) -> Caption | None:
         kind = _kind_of(m.group("ckind"))
         text = paragraph.lstrip()[m.end():].strip().strip("*_ ").strip()
         return Caption(kind, make_label(kind, m.group("cnum")), m.group("cnum"), text)
-    num = m.group("num")
-    # A lone "I"/"C" after "Table" is usually a roman numeral; "Figure C" is not.
-    if _ROMAN.match(num) and len(num) > 4:
+    label = parse_label(m.group("kind"), m.group("num"), bool(m.group("supp")))
+    if label is None:
         return None
-    kind = _kind_of(m.group("kind"))
+    num = m.group("num")
     text = paragraph.lstrip()[m.end():].strip()
     text = text.strip("*_ ").strip()
-    return Caption(kind, make_label(kind, num, bool(m.group("supp"))), num, text)
+    return Caption(label.kind, make_label(label.kind, num, bool(m.group("supp"))), num, text)
 
 
 def _expand(nums: str) -> list[str]:

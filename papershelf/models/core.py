@@ -169,12 +169,15 @@ class Filters:
     cites: str | None = None
     cited_by: str | None = None
     citation_scope: list[str] | None = None
+    # Papers with an author whose name holds every word of this one, each starting a word of
+    # the name ("Mooney", "R. J. Mooney"), case-insensitive (store/paper_fields.py).
+    author: str | None = None
 
     def __init__(self, papers: list[str] | None = None, year_from: int | None = None, year_to: int | None = None,
                  sources: list[str] | None = None, object_kind: str | None = None,
                  collections: list[str] | None = None, tags: list[str] | None = None, *,
-                 year_min: int | None = None, year_max: int | None = None, cites: str | None = None,
-                 cited_by: str | None = None, citation_scope: list[str] | None = None):
+                 author: str | None = None, year_min: int | None = None, year_max: int | None = None,
+                 cites: str | None = None, cited_by: str | None = None, citation_scope: list[str] | None = None):
         """`year_min` / `year_max` are the names these bounds had before (see the README's release
         notes); still accepted."""
         self.papers, self.sources = list(papers or []), list(sources or [])
@@ -183,6 +186,7 @@ class Filters:
         self.object_kind, self.collections, self.tags = object_kind, list(collections or []), list(tags or [])
         self.cites, self.cited_by = cites, cited_by
         self.citation_scope = None if citation_scope is None else list(citation_scope)
+        self.author = author
 
     @property
     def year_min(self) -> int | None:
@@ -194,7 +198,8 @@ class Filters:
 
     def is_empty(self) -> bool:
         return not (self.papers or self.sources or self.object_kind or self.collections or self.tags
-                    or self.year_from is not None or self.year_to is not None or self.citation_scope is not None)
+                    or self.author or self.year_from is not None or self.year_to is not None
+                    or self.citation_scope is not None)
 
     @property
     def has_labels(self) -> bool:
@@ -208,6 +213,9 @@ class Filters:
             raise BadArgument(f"unknown source {bad[0]!r}: choose from {', '.join(SOURCES)}")
         if self.object_kind is not None and self.object_kind not in OBJECT_KINDS:
             raise BadArgument(f"unknown kind {self.object_kind!r}: choose figure or table")
+        if self.author is not None and (not isinstance(self.author, str) or not any(c.isalnum() for c in self.author)
+                                        or len(self.author) > 200):
+            raise BadArgument(f"--author must be a name (up to 200 characters), not {self.author!r}")
         for name, year in (("--year-from", self.year_from), ("--year-to", self.year_to)):
             if year is not None and (not isinstance(year, int) or not -9999 <= year <= 9999):
                 raise BadArgument(f"{name} must be a year from -9999 to 9999, not {year}")
@@ -310,6 +318,12 @@ class Explain:
     cosine: float | None = None
     bm25_per_term: float | None = None
     bm25: float | None = None  # raw BM25, before the phrase/proximity boost
+    # BM25 per content word over the library's largest IDF, the share of content words the hit
+    # holds, and whether they all stand in its title field or label (search/features.py).
+    bm25_norm: float | None = None
+    coverage: float | None = None
+    field_match: float | None = None
+    bm25_idf: float | None = None  # BM25 over the largest IDF (not per word)
 
     def to_dict(self) -> dict[str, Any]:
         return {k: finite(v) if isinstance(v, float) else v for k, v in asdict(self).items()}

@@ -20,10 +20,13 @@ from dataclasses import dataclass, field
 from ..errors import VectorUnavailable
 from ..index_text import has_cjk
 from ..models import Explain, Hit, LexicalHit, Paper, SearchMode, SearchResponse, VectorHit
+from ..store.paper_fields import paper_index_title
 from ..units import Unit, embedding_text
+from .features import bm25_idf, bm25_norm, content_words, coverage, field_match
 from .fusion import cap_per_paper, convex, lift_objects, ranked, rrf
+from .labels import NamedObject, named_objects, objects_first
 from .options import SearchOptions
-from .query import STOPWORDS, fts_query, proximity_queries, query_terms
+from .query import fts_query, proximity_queries, query_terms
 from .relevance import Signals, confident, reads_query, relevance
 from .rerank import RerankFailed, rerank
 from .snippets import make_snippet, pages_of, zotero_link
@@ -46,6 +49,8 @@ class _Retrieved:
     timings: dict[str, float] = field(default_factory=dict)
     rerank: dict[str, float] = field(default_factory=dict)  # unit -> rerank server's score
     cosine_evidence: bool = True  # the model reads the query's language (relevance.reads_query)
+    named: NamedObject | None = None  # the figure/table the query names (labels.py)
+    indexed_units: int = 0  # the lexical index's size, for bm25_norm
 
 
 def _vector_list(query: str, opts: SearchOptions, vector_fn: VectorFn | None,
@@ -124,7 +129,9 @@ def _fuse(got: _Retrieved, opts: SearchOptions) -> dict[str, float]:
 
 
 def _explain(uid: str, got: _Retrieved, signals: Signals) -> Explain:
-    x = Explain(cosine=signals.cosine, bm25_per_term=signals.bm25_per_term, bm25=signals.bm25)
+    x = Explain(cosine=signals.cosine, bm25_per_term=signals.bm25_per_term, bm25=signals.bm25,
+                bm25_norm=signals.bm25_norm, coverage=signals.coverage, field_match=signals.field_match,
+                bm25_idf=signals.bm25_idf)
     for rank, h in enumerate(got.lexical, start=1):
         if h.unit_id == uid:
             x.lexical_rank, x.lexical_score = rank, h.score
@@ -157,7 +164,7 @@ def _hits(store, query: str, match: str | None, picked: list[str], scores: dict[
     fts_snippets = store.snippets(match, picked) if opts.snippets and match else {}
     windows = {v.unit_id: v.window for v in got.vector}
     terms = query_terms(query)
-    content_terms = len({t for t in terms if t not in STOPWORDS})
+    words = content_words(query)
     hits: list[Hit] = []
     for uid in picked:
         unit = units.get(uid)
@@ -166,7 +173,9 @@ def _hits(store, query: str, match: str | None, picked: list[str], scores: dict[
             continue
         snippet = _snippet(unit, paper, fts_snippets.get(uid), terms, windows.get(uid, 0), passage_fn) \
             if opts.snippets else None
-        signals = _signals(uid, got, content_terms)
+        title_field = paper_index_title(paper)
+        signals = _signals(uid, got, len(words), coverage(words, title_field, unit),
+                           field_match(words, title_field, unit, got.named))
         explain = _explain(uid, got, signals) if opts.explain else None
         hits.append(Hit(
             rank=len(hits) + 1, score=scores[uid], source=unit.source, paper_id=paper.id, title=paper.title,
@@ -195,6 +204,11 @@ def run_search(store, query: str, opts: SearchOptions, pool: Executor, vector_fn
     objects = {u for u in paper_of if is_object_id(u)}
     scores = lift_objects(_fuse(got, opts), paper_of, objects, opts.object_lift)
     order = _reranked(store, query, ranked(scores), opts, got)
+    got.named, named = named_objects(store, query, opts.filters, opts.field_weights, opts.depth)
+    if named and got.named is not None:
+        order = objects_first(order, named, scores, paper_of, by_ranking=not got.named.paper_words)
+        objects |= {uid for uid, _ in named}
+    got.indexed_units = store.index_size() if got.mode != "vector" else 0
     picked = cap_per_paper(order, paper_of, opts.limit, None if opts.filters.papers else opts.per_paper, objects,
                            opts.objects_per_paper)
     got.cosine_evidence = got.mode != "hybrid" or reads_query(model, query)
@@ -231,14 +245,16 @@ def _reranked(store, query: str, order: list[str], opts: SearchOptions, got: _Re
     return reordered + [u for u in order if u not in got.rerank]
 
 
-def _signals(uid: str, got: _Retrieved, content_terms: int) -> Signals:
-    """A hit's raw evidence; a list that did not return it gives its lowest score (an upper bound)."""
+def _signals(uid: str, got: _Retrieved, content_terms: int, covered: float, in_fields: float) -> Signals:
+    """A hit's evidence; a list that did not return it gives its lowest score (an upper bound)."""
     cosine = None
     if got.mode in ("vector", "hybrid") and got.cosine_evidence:
         vec = {v.unit_id: v.score for v in got.vector}
         cosine = vec.get(uid, min(vec.values(), default=0.0))
-    bm25 = raw = None
+    bm25 = raw = norm = None
     if got.mode in ("lexical", "hybrid"):
         raw = got.bm25.get(uid, min(got.bm25.values(), default=0.0))
         bm25 = raw / max(1, content_terms)
-    return Signals(cosine, bm25, raw)
+        norm = bm25_norm(raw, content_terms, got.indexed_units)
+    idf = bm25_idf(raw, got.indexed_units) if raw is not None else None
+    return Signals(cosine, bm25, raw, norm, covered, in_fields, idf)

@@ -1,31 +1,37 @@
 """A calibrated relevance in [0, 1] for every hit, and when a response has no confident match.
 
 The fused rank score is min-max normalized per response, so the top hit of any query
-scores alike, on-topic or not.  Relevance is built from the raw signals instead:
+scores alike, on-topic or not.  Relevance is built from evidence that means the same for a
+claim, a two-word keyword, an author's name, a label or a pasted sentence, in any library:
 
-    hybrid:        relevance = logistic(a * cosine + b * bm25_per_term + c)
-    vector only:   relevance = logistic(a * cosine + c)
-    lexical only:  relevance = logistic(b * bm25 + c)
+    hybrid, vector: relevance = logistic(a * cosine + c * coverage + d * field_match + e)
+    lexical only:   relevance = logistic(b * bm25_idf + c * coverage + d * field_match + e)
 
-where `cosine` is the hit's best-window cosine with the query and `bm25_per_term` its BM25
-divided by the query's content words (BM25 grows with query length).  Without vectors, raw
-BM25 separated off-topic queries better than BM25 per word (87 % vs 35 % flagged on the
-held-out half at <= 5 % of answered claims flagged): short off-topic queries matching one
-common word score high per word.  BM25 depends on the corpus's word statistics, so
-lexical-only relevance is the roughest of the three.  The parameters are calibration, not tuning to queries: two or
-three global numbers per signal set, fitted by logistic regression on the even half of
-SciFact train claims (answered: relevant abstract in the top 10) against off-topic queries,
-the intercept then moved so that relevance 0.5 flags at most 5 % of answered claims, and
-checked on the odd half (`bench/fit_relevance.py`; numbers in BENCHMARKS.md).  They belong
+`cosine` is the hit's best-window cosine with the query; `bm25_idf` its BM25 over the library's
+largest IDF (features.py: a term found in one unit), `coverage` the share of the query's
+content words the hit holds, `field_match` whether all of them are in its paper's title field
+(title, authors, venue, year) or its object label.  Nothing here grows with the library: raw
+BM25 did, so small libraries flagged clear matches.  Hybrid hits are read with the vector
+model (with the hit's coverage and field match, so a word-only hit of a label or an author
+counts): a model of its own, fitted on the fused top hit with BM25 as a fifth input, flagged
+far fewer off-topic queries on both halves (75 % vs 99 %, BENCHMARKS.md).
+
+The parameters are calibration, not tuning to queries: four global numbers per mode,
+fitted by class-balanced logistic regression on the fit half of a mix of queries — SciFact
+train claims (answered: a relevant abstract in the top 10) against off-topic questions, and the
+short-query set (bench/data/short_queries.jsonl: author names, keywords, labels, pasted quotes,
+answered when the right paper or object is found, against short off-topic queries) — with the
+intercept then moved so relevance 0.5 flags at most 5 % of the answered queries of the fit half,
+and checked on the other half (`bench/fit_relevance.py`; numbers in BENCHMARKS.md).  They belong
 to the default model (all-MiniLM-L6-v2): another model's cosines sit elsewhere.
-
-A hit one list did not return gets that list's lowest score as a stand-in (an upper bound),
-so a hit found by words alone cannot look more similar in meaning than the last vector hit.
 
 A model only gives evidence about text in languages it was trained on.  all-MiniLM-L6-v2 is an
 English model: on Chinese or Japanese text its cosines sit between 0.3 and 0.8 whether or not
 the text is on topic (bench/cjk_search.py), so for a CJK query in hybrid mode relevance comes
 from BM25 alone (`reads_query`) unless the space's model is one that reads those scripts.
+
+A hit one list did not return gets that list's lowest score as a stand-in (an upper bound),
+so a hit found by words alone cannot look more similar in meaning than the last vector hit.
 """
 
 from __future__ import annotations
@@ -35,21 +41,23 @@ from dataclasses import dataclass
 
 from ..index_text import has_cjk
 
-# Fitted by bench/fit_relevance.py on 2,065 SciFact abstracts (calibration.py --sample 1500),
-# 2026-12-01: (a, b, c), (a, c) and (b, c) as in the formulas above.
-BOTH = (20.2789, 0.2503, -8.8087)
-VECTOR_ONLY = (22.3447, -9.7856)
-LEXICAL_ONLY = (0.5141, -6.8655)
+# Fitted by bench/fit_relevance.py (see BENCHMARKS.md): the weight of each feature and the bias.
+VECTOR = {"cosine": 16.8259, "coverage": 5.8923, "field_match": 9.0516, "bias": -8.6668}
+LEXICAL_ONLY = {"bm25_idf": 3.0353, "coverage": 6.9011, "field_match": 10.4526, "bias": -8.4424}
 CONFIDENT = 0.5  # a response whose best hit is below this has no confident match
 
 
 @dataclass(frozen=True)
 class Signals:
-    """One hit's raw evidence: None when that list was not searched at all."""
+    """One hit's evidence: cosine / BM25 None when that list was not searched at all."""
 
     cosine: float | None
     bm25_per_term: float | None
-    bm25: float | None = None  # raw, what lexical-only relevance reads (see LEXICAL_ONLY)
+    bm25: float | None = None  # raw, before the phrase/proximity boost (shown by --explain)
+    bm25_norm: float | None = None  # BM25 per content word over the largest IDF (features.bm25_norm)
+    coverage: float = 0.0
+    field_match: float = 0.0
+    bm25_idf: float | None = None  # BM25 over the largest IDF, not per word (features.bm25_idf)
 
 
 def logistic(x: float) -> float:
@@ -60,16 +68,15 @@ def logistic(x: float) -> float:
 
 def relevance(s: Signals) -> float:
     """The calibrated relevance of one hit (0 when there is no evidence at all)."""
-    if s.cosine is not None and s.bm25_per_term is not None:
-        a, b, c = BOTH
-        return logistic(a * s.cosine + b * s.bm25_per_term + c)
     if s.cosine is not None:
-        a, c = VECTOR_ONLY
-        return logistic(a * s.cosine + c)
-    if s.bm25 is not None:
-        b, c = LEXICAL_ONLY
-        return logistic(b * s.bm25 + c)
-    return 0.0
+        model = VECTOR
+    elif s.bm25_idf is not None:
+        model = LEXICAL_ONLY
+    else:
+        return 0.0
+    values = {"cosine": s.cosine, "bm25_norm": s.bm25_norm, "bm25_idf": s.bm25_idf, "coverage": s.coverage,
+              "field_match": s.field_match}
+    return logistic(model["bias"] + sum(w * (values[f] or 0.0) for f, w in model.items() if f != "bias"))
 
 
 def confident(relevances: list[float]) -> bool:

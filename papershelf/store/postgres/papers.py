@@ -11,6 +11,7 @@ from ...document import Reference
 from ...index_text import index_text
 from ...models import Filters, LexicalHit, Manifest, Paper
 from ...units import Unit
+from ..paper_fields import paper_index_title
 from ..sql import SqlPapers
 from . import bm25, lexical
 from .tsquery import CONFIG, tsquery_sql
@@ -62,7 +63,7 @@ class PgPapers(SqlPapers):
 
     def _index_units(self, db, paper: Paper, units: list[Unit]) -> None:
         clean = self.sql.clean
-        title = index_text(clean(paper.title or ""))
+        title = index_text(clean(paper_index_title(paper)))
         docs = [(u.id, paper.id, u.source, u.object_kind, title, index_text(clean(u.heading())),
                  index_text(clean(u.search_text())))
                 for u in units if u.indexable]

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..common import SOURCES_BACKFILL_SQL, title_keys, unit_tables_v1
+from ..paper_fields import index_titles
 
 # 'PSHF' as in the SQLite application id; the advisory lock key serializing migrations.
 MIGRATION_LOCK = 0x50534846
@@ -162,7 +163,7 @@ def _m007_cjk_bigrams(db) -> None:
             cur.execute(f"UPDATE search_docs SET title=%s, heading=%s, body=%s, tsv={tsv} WHERE unit_id=%s",
                         (*new, *new, r["unit_id"]))
     if rows and db.execute("SELECT to_regclass('bm25_postings') IS NOT NULL AS ok").fetchone()["ok"]:
-        from . import bm25  # statistics kept from the old rows (a library past migration 9) are recounted
+        from . import bm25  # statistics kept from the old rows (a library past migration 10) are recounted
 
         bm25.rebuild(db)
 
@@ -178,8 +179,27 @@ MIGRATIONS.append("""
 """)
 
 
-# 9: BM25 statistics, built last from the index rows as the migrations before left them
-def _m009_bm25(db) -> None:
+# 9: authors, venue and year in the title field
+def _m009_metadata_search_field(db) -> None:
+    """Authors, venue and year join the title in every unit's title field (weight A of the
+    tsvector), as SQLite's m009_metadata_search_field; the tsvectors are recomputed from the rows."""
+    from ...index_text import index_text
+    from .papers import TSV_SQL
+
+    rows = db.execute("SELECT id, title, authors, venue, year FROM papers").fetchall()
+    keys = index_titles((r["id"], r["title"], r["authors"], r["venue"], r["year"]) for r in rows)
+    if keys:
+        with db.cursor() as cur:
+            cur.executemany("UPDATE search_docs SET title=%s WHERE paper_id=%s",
+                            [(index_text(title), pid) for title, pid in keys])
+    db.execute(f"UPDATE search_docs SET tsv = {TSV_SQL.replace('%s', '{}').format('title', 'heading', 'body')}")
+
+
+MIGRATIONS.append(_m009_metadata_search_field)
+
+
+# 10: BM25 statistics, built last from the index rows as the migrations before left them
+def _m010_bm25(db) -> None:
     """BM25 statistics kept at write time (postgres/bm25.py), filled from the existing index."""
     from . import bm25
 
@@ -187,4 +207,4 @@ def _m009_bm25(db) -> None:
     bm25.rebuild(db)
 
 
-MIGRATIONS.append(_m009_bm25)
+MIGRATIONS.append(_m010_bm25)

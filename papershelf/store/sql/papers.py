@@ -41,6 +41,7 @@ from ..common import (
     unit_values,
     year_bounds,
 )
+from ..paper_fields import author_sql
 from ..reference_rows import REFERENCE_COLUMNS, reference_from_row, reference_rows
 from .dialect import SqlConnection
 
@@ -349,7 +350,28 @@ class SqlPapers(SqlConnection):
             sql, label_params = self._labels_sql(filters)
             clauses.append(f"{alias}.paper_id IN ({sql})")
             params += label_params
+        if filters.author:
+            sql, author_params = author_sql(self.sql.clean(filters.author), self.sql.mark,
+                                            postgres=self.sql.mark == "%s")
+            clauses.append(f"{alias}.paper_id IN ({sql})")
+            params += author_params
         return (" AND " + " AND ".join(clauses)) if clauses else "", params
+
+    # -- what label queries and relevance ask of the index (search/labels.py, search/features.py) ------
+
+    def index_size(self) -> int:
+        """How many units the lexical index holds (the N of BM25's IDF)."""
+        return int(self.query("SELECT count(*) AS n FROM search_docs")[0]["n"])
+
+    def objects_named(self, labels: list[str], filters: Filters) -> list[tuple[str, str]]:
+        """(unit id, paper id) of the indexed figures/tables printed with one of `labels`, within the filters."""
+        if not labels:
+            return []
+        where, params = self._filter_sql(filters)
+        named, more = self.sql.any("o.object_label", labels)
+        rows = self.query("SELECT d.unit_id, d.paper_id FROM search_docs d JOIN object_units o ON o.id = d.unit_id "
+                          f"WHERE {named}{where} ORDER BY {self.sql.collate('d.unit_id')}", [*more, *params])
+        return [(r["unit_id"], r["paper_id"]) for r in rows]
 
     def _labels_sql(self, filters: Filters) -> tuple[str, list]:
         """SELECT of the paper ids in any of the collections (or below them) and with all the tags,

@@ -29,6 +29,7 @@ from ...errors import LibraryFileError, PapershelfError, ReadOnlyLibrary, Storag
 from ...index_text import index_text
 from ...models import Filters, IndexCheck, LexicalHit, Manifest, Paper
 from ...units import Unit
+from ..paper_fields import paper_index_title
 from ..sql import Dialect, SqlPapers
 from .migrations import APPLICATION_ID, MIGRATIONS
 from .vectors import VectorTables
@@ -203,7 +204,7 @@ class SQLiteStore(VectorTables, SqlPapers):
     # -- lexical search: FTS5 ------------------------------------------------------
 
     def _index_units(self, db: sqlite3.Connection, paper: Paper, units: list[Unit]) -> None:
-        title = index_text(paper.title or "")
+        title = index_text(paper_index_title(paper))
         for u in units:
             if not u.indexable:
                 continue

@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Callable
 
 from ..common import SOURCES_BACKFILL_SQL, title_keys, unit_tables_v1
+from ..paper_fields import index_titles
 
 # 'PSHF': marks a SQLite file as a papershelf library.
 APPLICATION_ID = 0x50534846
@@ -268,3 +269,16 @@ def m008_unit_ocr_engine(db: sqlite3.Connection) -> None:
     """Which OCR engine read a unit's pages (NULL: the file's own text), per unit table (issue 26)."""
     for table in ("body_units", "object_units", "fulltext_chunks"):
         db.execute(f"ALTER TABLE {table} ADD COLUMN ocr_engine TEXT")
+
+
+@migration
+def m009_metadata_search_field(db: sqlite3.Connection) -> None:
+    """Authors, venue and year join the title in every unit's title field of the lexical index
+    (store/paper_fields.py), so a co-author's name finds each of their papers; FTS5 is rebuilt from
+    the rewritten rows (with whatever tokenizer the index has by then)."""
+    from ...index_text import index_text
+
+    rows = db.execute("SELECT id, title, authors, venue, year FROM papers").fetchall()
+    db.executemany("UPDATE search_docs SET title=? WHERE paper_id=?",
+                   [(index_text(title), pid) for title, pid in index_titles(rows)])
+    db.execute("INSERT INTO search_fts(search_fts) VALUES ('rebuild')")

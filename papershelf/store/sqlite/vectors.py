@@ -27,6 +27,7 @@ from ...errors import BuildLocked
 from ...models import UNIT_KINDS, Filters, LockHolder, Space, StoredVector, VectorHit, VectorRow
 from ...system import pid_alive
 from ..common import year_bounds
+from ..paper_fields import author_sql
 from ..sql import SqlEmbeddings
 from .vector_index import VectorIndex
 
@@ -121,10 +122,15 @@ class VectorTables(SqlEmbeddings):
         """Papers passing the year and label filters (None: those filters are off), read now, so a
         changed year or tag counts at once even if the paper's vectors did not change."""
         years = year_bounds(filters)
-        if years is None and not filters.has_labels:
+        if years is None and not filters.has_labels and not filters.author:
             return None if filters.citation_scope is None else set(filters.citation_scope)
         where = "year BETWEEN ? AND ?" if years else "1"
-        ids = {r[0] for r in self.query(f"SELECT id FROM papers WHERE {where}", years or ())}
+        params: list[object] = list(years or ())
+        if filters.author:
+            sql, author_params = author_sql(filters.author, "?", postgres=False)
+            where += f" AND id IN ({sql})"
+            params += author_params
+        ids = {r[0] for r in self.query(f"SELECT id FROM papers WHERE {where}", params)}
         if filters.has_labels:
             ids &= set(self.labelled_paper_ids(filters))
         if filters.citation_scope is not None:
