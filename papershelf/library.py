@@ -12,17 +12,16 @@ import dataclasses
 import functools
 import json
 import os
-import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from . import ingest, works
+from . import ingest, resolve, works
 from .embed.base import ProviderSpec, validate
 from .embed.windows import cut, token_counter
-from .errors import AmbiguousPaper, BadArgument, IngestError, NotFound, PapershelfError, VectorUnavailable
+from .errors import BadArgument, IngestError, NotFound, PapershelfError, VectorUnavailable
 from .ingest.metadata import Meta, is_metadata_json, normalized_title, parse_bibtex, parse_csl_json, zotero_blocks
 from .ingest.zotero import Attachment, is_zotero_dir, read_zotero
 from .models import (
@@ -337,36 +336,20 @@ class Library:
         return paper_id
 
     def resolve_paper(self, ref: str) -> str:
-        """The id of the paper `ref` names: its id, citekey, DOI, or a unique prefix of its id.
-
-        Ids carry a hash suffix (``osdi2004-mapreduce-3fa2c1``), so people type the start;
-        an ambiguous prefix is refused with the candidates listed, never guessed."""
-        ref = ref.strip()
-        refs = self.store.paper_refs()
-        doi = re.sub(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", "", ref, flags=re.IGNORECASE).lower()
-        for matches in ([p for p, _, _ in refs if p == ref],
-                        [p for p, key, _ in refs if key and key.lower() == ref.lower()],
-                        [p for p, _, d in refs if d and d.lower() == doi],
-                        [p for p, _, _ in refs if p.lower().startswith(ref.lower())] if ref else []):
-            if len(matches) == 1:
-                return matches[0]
-            if len(matches) > 1:
-                shown = ", ".join(matches[:10]) + (f" and {len(matches) - 10} more" if len(matches) > 10 else "")
-                raise AmbiguousPaper(f"{ref!r} names {len(matches)} papers: {shown}; give more of the id")
-        raise NotFound(f"no paper with id, id prefix, citekey or DOI {ref!r}")
+        """The id of the paper `ref` names: id, unique prefix, citekey, DOI or Zotero key (resolve.py)."""
+        return resolve.resolve_paper(self.store, ref)
 
     # -- looking at things ---------------------------------------------------------
 
     def show(self, item_id: str) -> PaperView | UnitView:
         """A paper with its sections and objects, or a single unit."""
-        paper = self.store.get_paper(item_id)
-        if paper is None and not self.store.get_units([item_id]):
-            paper = self.store.get_paper(self.resolve_paper(item_id))
-        if paper is None:
-            unit = self.store.get_units([item_id]).get(item_id)
-            if unit is None:
-                raise NotFound(f"no paper or unit with id {item_id!r}")
+        what, found = resolve.resolve_item(self.store, item_id)
+        if what == "unit":
+            unit = self.store.get_units([found])[found]
             return UnitView(unit, self.store.get_paper(unit.paper_id))
+        paper = self.store.get_paper(found)
+        if paper is None:
+            raise NotFound(f"no paper with id {found!r}")
         units = self.store.paper_units(paper.id)
         sections = [SectionView(u.id, u.source, u.section_path, u.part, pages_of(u), u.token_estimate)
                     for u in units if u.kind != "object"]
@@ -377,8 +360,9 @@ class Library:
         return PaperView(paper, self.store.manifest(paper.id), sections, objects, sources)
 
     def paper(self, paper_id: str) -> Paper:
-        """One paper's record (servers use its source_path to serve the PDF itself)."""
-        paper = self.store.get_paper(paper_id)
+        """One paper's record, named in any form resolve.py takes (servers use its source_path to
+        serve the PDF itself)."""
+        paper = self.store.get_paper(self.resolve_paper(paper_id))
         if paper is None:
             raise NotFound(f"no paper with id {paper_id!r}")
         return paper
@@ -386,9 +370,8 @@ class Library:
     def neighbours(self, unit_id: str) -> list[Neighbour]:
         """The text units of a unit's section in reading order (for an object, the section
         it sits in), the unit itself marked: the context a hit is read in."""
-        unit = self.store.get_units([unit_id]).get(unit_id)
-        if unit is None:
-            raise NotFound(f"no unit with id {unit_id!r}")
+        unit_id = resolve.resolve_unit(self.store, unit_id)
+        unit = self.store.get_units([unit_id])[unit_id]
         same = [u for u in self.store.paper_units(unit.paper_id)
                 if u.kind != "object" and u.section_path == unit.section_path]
         return [Neighbour(u.id, u.source, u.section_path, u.part, pages_of(u), u.text, u.id == unit_id)
@@ -399,7 +382,7 @@ class Library:
         """A paper's text by section (and its subsections) or page range, at most
         `budget_chars` at a time; `next_cursor` continues where this stretch ends."""
         paper = self.paper(paper_id)
-        return read_passage(paper, self.store.paper_units(paper_id), section, pages, budget_chars, cursor)
+        return read_passage(paper, self.store.paper_units(paper.id), section, pages, budget_chars, cursor)
 
     def papers(self, limit: int | None = None) -> list[PaperSummary]:
         return self.store.list_papers(limit)

@@ -158,14 +158,17 @@ class Filters:
     # carrying every one of `tags` (as selecting several tags in Zotero does); case-insensitive.
     collections: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
+    # Papers with an author whose name contains each of these (case-insensitive; all of, as tags).
+    authors: list[str] = field(default_factory=list)
 
     def is_empty(self) -> bool:
         return not (self.papers or self.sources or self.object_kind or self.collections or self.tags
-                    or self.year_min is not None or self.year_max is not None)
+                    or self.authors or self.year_min is not None or self.year_max is not None)
 
     @property
     def has_labels(self) -> bool:
-        return bool(self.collections or self.tags)
+        """Filters answered by a paper-id SELECT (labels and authors), pushed into both backends."""
+        return bool(self.collections or self.tags or self.authors)
 
     def validate(self) -> None:
         """Raise BadArgument for a filter no paper could ever match for a silly reason."""
@@ -176,7 +179,7 @@ class Filters:
             raise BadArgument(f"unknown source {bad[0]!r}: choose from {', '.join(SOURCES)}")
         if self.object_kind is not None and self.object_kind not in OBJECT_KINDS:
             raise BadArgument(f"unknown kind {self.object_kind!r}: choose figure or table")
-        for name, year in (("--year-from", self.year_min), ("--year-to", self.year_max)):
+        for name, year in (("year_from", self.year_min), ("year_to", self.year_max)):
             if year is not None and (not isinstance(year, int) or not -9999 <= year <= 9999):
                 raise BadArgument(f"{name} must be a year from -9999 to 9999, not {year}")
 

@@ -97,7 +97,8 @@ def test_a_misspelt_argument_is_an_error_not_ignored(library):
     misspelt, bad_mode, missing, cursor = session_run(library, script)
     assert misspelt.is_error and misspelt.content[0].text == "invalid arguments for search: per_papr: unknown argument"
     assert bad_mode.is_error and "mode:" in bad_mode.content[0].text
-    assert missing.is_error and missing.content[0].text == "no paper with id, id prefix, citekey or DOI 'no-such-paper'"
+    assert missing.is_error and missing.content[0].text == (
+        "no paper with id, id prefix, citekey, DOI or Zotero key 'no-such-paper'")
     assert cursor.is_error and "bad cursor" in cursor.content[0].text
 
 

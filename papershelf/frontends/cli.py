@@ -8,6 +8,7 @@ line and a non-zero exit code, never a stack trace.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import os
@@ -31,13 +32,14 @@ from rich.progress import (
 )
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperArgument, TyperCommand, TyperOption
 
 from ..embed.base import DEFAULT_MODELS, ProviderSpec
-from ..errors import PapershelfError
+from ..errors import BadArgument, PapershelfError
 from ..library import Library, default_library_path
-from ..models import Filters
-from ..search import MODES, SearchOptions
+from ..search import MODES
 from . import client
+from .params import PapersParams, SearchParams, build, filter_papers, search_dict
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_args_is_help=True,
                   rich_markup_mode=None, help="papershelf: search your library of papers by words and by meaning.")
@@ -61,9 +63,42 @@ def _guarded(fn):
     return wrapper
 
 
+# Readable placeholders in --help (Typer's own are `<list[str]>`, `{query}`), by parameter name, then by type.
+METAVARS = {"library": "PATH|URL", "year_from": "YEAR", "year_to": "YEAR", "paper": "PAPER", "collection": "NAME",
+            "tag": "TAG", "author": "NAME", "source": "SOURCE", "kind": "figure|table", "mode": "MODE",
+            "fusion": "convex|rrf", "model": "NAME", "provider": "NAME", "base_url": "URL", "rerank_url": "URL",
+            "host": "ADDRESS", "token": "TOKEN", "max_size": "MIB", "debounce": "SECONDS", "rerank_timeout": "SECONDS",
+            "stop_after": "SECONDS", "queries": "FILE", "qrels": "FILE", "keep": "PATH", "title": "TEXT",
+            "backend": "onnx|torch", "quantize": "int8", "fmt": "table|tsv|ids", "item_id": "ID", "paper_id": "PAPER",
+            "source_path": "PATH", "destination": "LIBRARY", "folder": "FOLDER", "paths": "PATH", "query": "QUERY"}
+# Help for options that repeat across commands, so none is shown without a word.
+HELP = {"as_json": "Print JSON instead of text.", "workers": "Encoding threads.", "model": "Model name or path.",
+        "limit": "At most this many."}
+
+
+class ReadableCommand(TyperCommand):
+    """A command whose every option has help and a readable placeholder."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for p in self.params:
+            if p.metavar is None and not getattr(p, "is_flag", False):
+                kind = p.bare_type() if isinstance(p, (TyperArgument, TyperOption)) else ""
+                by_type = "N" if "int" in kind else "NUMBER" if "float" in kind else "TEXT"
+                p.metavar = p.name.upper() if isinstance(p, TyperArgument) and p.name in ("source", "destination") \
+                    else METAVARS.get(p.name or "", by_type)
+            if isinstance(p, TyperArgument):  # `QUERY`, `PATH...` rather than `{query} <str>`
+                shown = f"{p.metavar}{'...' if p.nargs != 1 else ''}"
+                setattr(p, "_usage_display_name", lambda shown=shown: shown)  # noqa: B010 - per instance
+                setattr(p, "_rich_display_name", lambda shown=shown: shown)  # noqa: B010
+                setattr(p, "display_type_rich", lambda ctx: "")  # noqa: B010
+            if isinstance(p, TyperOption) and not p.help and p.name in HELP:
+                p.help = HELP[p.name]
+
+
 def command(*args, **kwargs):
     def deco(fn):
-        return app.command(*args, **kwargs)(_guarded(fn))
+        return app.command(*args, cls=ReadableCommand, **kwargs)(_guarded(fn))
 
     return deco
 
@@ -86,10 +121,24 @@ def _fail(message: str, code: int = 1):
     raise typer.Exit(code)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("papershelf")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            number = "unknown (not installed)"
+        out.print(f"papershelf {number}", highlight=False)
+        raise typer.Exit(0)
+
+
 @app.callback()
 def main(library: Optional[str] = typer.Option(
-        None, "--library", "-L", envvar="PAPERSHELF_LIBRARY",
-        help="Library file (default: ~/.local/share/papershelf/library.db).")):
+        None, "--library", "-L", envvar="PAPERSHELF_LIBRARY", metavar="PATH|URL",
+        help="Library file or postgresql:// URL (default: ~/.local/share/papershelf/library.db)."),
+        version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
+                                     help="Print the version and exit.")):
     State.library = library
 
 
@@ -172,40 +221,56 @@ def _cancel_on_signals():
             signal.signal(s, h)
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`1 paper`, `2 papers`: counts people read."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
 class _EmbedProgress:
-    """Build events as NDJSON (--json) or as a Rich bar over units with rate and time left."""
+    """Build events as NDJSON (--json) or as a Rich bar over units that moves with every encoded
+    batch (not only when a paper is written), with windows encoded, rate and time left."""
 
     def __init__(self, as_json: bool):
         self.as_json = as_json
         self.bar = _progress(err.is_terminal and not as_json,
                              TextColumn("{task.fields[windows]} windows  {task.fields[rate]}"))
         self.task: TaskID | None = None
+        self.windows = 0
+        self.lock = threading.Lock()
 
     def __call__(self, e: dict) -> None:
+        if e["event"] == "encoded":  # per provider call, from worker threads: the bar only
+            with self.lock:
+                self.windows += e["windows"]
+                if self.task is not None:
+                    self.bar.update(self.task, advance=e["units"], windows=self.windows)
+            return
         if self.as_json:
             _dump(e)
             sys.stdout.flush()
         if e["event"] == "start":
             if not self.as_json:
-                err.print(f"embedding {e['papers']} papers ({e.get('units', '?')} units) with "
-                          f"{e['provider']}/{e['model']} ({e['dimension']}d, {e['workers']} workers); "
+                err.print(f"embedding {plural(e['papers'], 'paper')} ({plural(e.get('units') or 0, 'unit')}) with "
+                          f"{e['provider']}/{e['model']} ({e['dimension']}d, {plural(e['workers'], 'worker')}); "
                           f"{e['skipped']} already embedded; lexical search already covers every paper added")
             self.task = self.bar.add_task("embedding", total=e.get("units") or e["papers"], windows=0, rate="")
         elif e["event"] == "paper" and self.task is not None:
             rate = f"{e['units_per_second']:.1f} units/s" if e.get("units_per_second") else ""
-            self.bar.update(self.task, completed=e.get("units_done", 0), windows=e.get("windows_done", 0), rate=rate)
+            with self.lock:  # reused units are never encoded; a failed paper's units are done with
+                skipped = e.get("reused", 0) + (e.get("units", 0) if e["status"] == "failed" else 0)
+                self.bar.update(self.task, advance=skipped, rate=rate)
 
 
 def _print_build(d: dict) -> None:
-    out.print(f"embedded {d['embedded']} papers ({d['units']} units encoded as {d['windows']} windows, "
-              f"{d['reused']} reused) in {d['seconds']:.1f}s; {d['skipped']} already up to date; "
-              f"{len(d['failed'])} failed")
+    out.print(f"embedded {plural(d['embedded'], 'paper')} ({plural(d['units'], 'unit')} encoded as "
+              f"{plural(d['windows'], 'window')}, {d['reused']} reused) in {d['seconds']:.1f}s; "
+              f"{d['skipped']} already up to date; {len(d['failed'])} failed")
     if d["units"] == 0 and not d["failed"]:
         out.print("nothing to embed: every paper is up to date")
     for pid, reason in d["failed"].items():
         out.print(f"  [red]failed[/red] {escape(pid)}: {escape(reason)}")
     if d["pending_after"]:
-        out.print(f"{d['pending_after']} papers still pending: run `papershelf embed` again")
+        out.print(f"{plural(d['pending_after'], 'paper')} still pending: run `papershelf embed` again")
     if d.get("provider_down"):
         err.print(f"[red]error:[/red] stopped: {escape(d['provider_down'])}")
 
@@ -331,65 +396,73 @@ def watch(paths: list[str] = typer.Argument(..., help="Folders, files or a Zoter
 @command()
 def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or a question."),
            mode: str = typer.Option("hybrid", "--mode", "-m", help="lexical, vector or hybrid."),
-           limit: int = typer.Option(10, "--limit", "-n", min=1, max=1000),
-           per_paper: int = typer.Option(2, "--per-paper", min=1, help="Hits per paper (not with --paper)."),
-           paper: Optional[list[str]] = typer.Option(None, "--paper", help="Only these papers (no per-paper cap)."),
-           year_from: Optional[int] = typer.Option(None, "--year-from"),
-           year_to: Optional[int] = typer.Option(None, "--year-to"),
+           limit: int = typer.Option(10, "--limit", "-n", help="Number of hits to show (1-1000)."),
+           per_paper: int = typer.Option(2, "--per-paper", help="Hits per paper (not with --paper)."),
+           paper: Optional[list[str]] = typer.Option(
+               None, "--paper", help="Only these papers: id, id prefix, citekey, DOI or Zotero key (no cap)."),
+           year_from: Optional[int] = typer.Option(None, "--year-from", help="Only papers from this year on."),
+           year_to: Optional[int] = typer.Option(None, "--year-to", help="Only papers up to this year."),
            source: Optional[list[str]] = typer.Option(None, "--source", help="body_unit, object_unit, legacy_chunk."),
            kind: Optional[str] = typer.Option(None, "--kind", help="figure or table (objects only)."),
            collection: Optional[list[str]] = typer.Option(None, "--collection",
                                                           help="Only papers in this collection or below (any of)."),
            tag: Optional[list[str]] = typer.Option(None, "--tag", help="Only papers with this tag (all of)."),
+           author: Optional[list[str]] = typer.Option(None, "--author",
+                                                      help="Only papers with an author whose name contains this."),
            fusion: str = typer.Option("convex", "--fusion", help="hybrid fusion: convex (normalized scores) or rrf."),
            rrf_k: float = typer.Option(60.0, "--rrf-k", help="Reciprocal-rank fusion constant."),
-           lexical_weight: float = typer.Option(1.0, "--lexical-weight"),
-           vector_weight: float = typer.Option(1.0, "--vector-weight"),
+           lexical_weight: float = typer.Option(1.0, "--lexical-weight", help="Weight of the word ranking (hybrid)."),
+           vector_weight: float = typer.Option(1.0, "--vector-weight", help="Weight of the meaning ranking (hybrid)."),
            explain: bool = typer.Option(False, "--explain", help="Show lexical and vector ranks and scores."),
-           min_score: Optional[float] = typer.Option(None, "--min-score", min=0.0, max=1.0,
+           min_score: Optional[float] = typer.Option(None, "--min-score",
                                                      help="Drop hits whose relevance (0-1) is below this."),
-           objects_per_paper: int = typer.Option(3, "--objects-per-paper", min=1,
+           objects_per_paper: int = typer.Option(3, "--objects-per-paper",
                                                  help="Figures/tables per paper, counted apart from text hits."),
            rerank_url: Optional[str] = typer.Option(None, "--rerank-url",
                                                     help="Rerank the top hits with this /rerank endpoint (TEI, "
-                                                         "Jina/Cohere style)."),
+                                                         "Jina/Cohere style); searches in this process."),
            rerank_top: int = typer.Option(20, "--rerank-top", min=1, help="How many fused hits to rerank."),
            rerank_timeout: float = typer.Option(10.0, "--rerank-timeout", help="Seconds to wait for the reranker."),
            no_server: bool = typer.Option(False, "--no-server",
                                           help="Search in this process even when `papershelf serve` is running."),
-           as_json: bool = typer.Option(False, "--json")):
+           as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.")):
     """Search the library: body text, figures, tables and chunks.
 
     When `papershelf serve` runs for the same library, the search is asked of it (model and
     vectors already loaded) and printed the same way; --no-server searches in-process."""
-    sources = list(source or [])
-    if kind and not sources:
-        sources = ["object_unit"]
-    filters = Filters(papers=list(paper or []), year_min=year_from, year_max=year_to, sources=sources,
-                      object_kind=kind, collections=list(collection or []), tags=list(tag or []))
-    opts = SearchOptions(mode=mode, limit=limit, per_paper=per_paper, filters=filters, fusion=fusion, rrf_k=rrf_k,
-                         lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain,
-                         objects_per_paper=objects_per_paper, rerank_url=rerank_url, rerank_top=rerank_top,
-                         rerank_timeout=rerank_timeout)
-    opts.validate()  # before opening the library: a bad option is exit 2 whatever the library holds
-    server = None if no_server else client.find_server(State.library or default_library_path())
+    request = build(SearchParams, CLI_FLAGS, query=query, mode=mode, limit=limit, per_paper=per_paper,
+                    paper=paper, year_from=year_from, year_to=year_to, source=source, kind=kind,
+                    collection=collection, tag=tag, author=author, fusion=fusion, rrf_k=rrf_k,
+                    lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain,
+                    min_score=min_score, objects_per_paper=objects_per_paper)
+    opts = dataclasses.replace(request.options(), rerank_url=rerank_url, rerank_top=rerank_top,
+                               rerank_timeout=rerank_timeout)
+    _flagged(opts.validate)  # before opening the library: a bad option is exit 2 whatever the library holds
+    # The reranker is this command's own configuration: a server is asked only for what it does itself.
+    server = None if no_server or rerank_url else client.find_server(State.library or default_library_path())
     if server is not None:
-        d = client.search(server, {"query": query, "mode": mode, "limit": limit, "per_paper": per_paper,
-                                   "paper": list(paper or []), "year_from": year_from, "year_to": year_to,
-                                   "source": list(source or []), "kind": kind, "fusion": fusion, "rrf_k": rrf_k,
-                                   "lexical_weight": lexical_weight, "vector_weight": vector_weight,
-                                   "explain": explain, "min_score": min_score,
-                                   "objects_per_paper": objects_per_paper, "rerank_url": rerank_url,
-                                   "rerank_top": rerank_top, "rerank_timeout": rerank_timeout})
+        d = client.search(server, request)
     else:
         with _library(create=False) as lib:
-            d = lib.search(query, opts).to_dict()
-    if min_score is not None:  # relevance as printed, so a value copied from one answer keeps that hit
-        d["results"] = [h for h in d["results"] if (h.get("relevance") or 0.0) >= min_score]
+            d = search_dict(lib.search(query, opts), request.min_score)
     if as_json:
         _dump(d)
     else:
         _print_search(d)
+
+
+# The request schema's parameter names as this door spells them: errors name the flag typed.
+CLI_FLAGS = {name: "--" + name.replace("_", "-") for name in SearchParams.model_fields} | {"query": "QUERY"}
+
+
+def _flagged(check):
+    """Run a core check, its parameter names reworded as CLI flags."""
+    try:
+        return check()
+    except BadArgument as e:
+        message = str(e)
+        name = message.split(" ", 1)[0]
+        raise BadArgument(CLI_FLAGS.get(name, name) + message[len(name):]) from None
 
 
 def _print_search(d: dict) -> None:
@@ -414,9 +487,20 @@ def _print_search(d: dict) -> None:
             out.print(f"   [dim]{h['zotero_link']}[/dim]")
         x = h.get("explain")
         if x is not None:
-            out.print(f"   [dim]score {h['score']} · relevance {h.get('relevance')} · lexical rank {x['lexical_rank']} "
-                      f"({x['lexical_score']}) · vector rank {x['vector_rank']} ({x['vector_score']}"
-                      + (f", window {x['vector_window'] + 1}" if x.get("vector_window") else "") + ")[/dim]")
+            out.print(f"   [dim]{_explained(h, x)}[/dim]")
+
+
+def _explained(h: dict, x: dict) -> str:
+    """score · relevance · each list's rank and score, or that the list did not find the unit."""
+    parts = [f"score {h['score']}", f"relevance {h.get('relevance')}"]
+    for name in ("lexical", "vector"):
+        rank = x.get(f"{name}_rank")
+        if rank is None:
+            parts.append(f"not in the {name} list")
+            continue
+        window = f", window {x['vector_window'] + 1}" if name == "vector" and x.get("vector_window") else ""
+        parts.append(f"{name} rank {rank} ({x.get(f'{name}_score')}{window})")
+    return " · ".join(parts)
 
 
 def _highlighted(snippet: str) -> Text:
@@ -570,18 +654,41 @@ def remove(paper_id: str = typer.Argument(..., help="A paper (id, prefix, citeke
 
 
 @command("papers")
-def list_papers(limit: int = typer.Option(50, "--limit", "-n"), as_json: bool = typer.Option(False, "--json")):
-    """List the papers in the library."""
+def list_papers(title: Optional[str] = typer.Option(None, "--title", help="Only titles containing this."),
+                author: Optional[str] = typer.Option(None, "--author", help="Only papers by an author matching this."),
+                year_from: Optional[int] = typer.Option(None, "--year-from", help="Only papers from this year on."),
+                year_to: Optional[int] = typer.Option(None, "--year-to", help="Only papers up to this year."),
+                tag: Optional[list[str]] = typer.Option(None, "--tag", help="Only papers with this tag (all of)."),
+                collection: Optional[list[str]] = typer.Option(
+                    None, "--collection", help="Only papers in this collection or below (any of)."),
+                limit: int = typer.Option(50, "--limit", "-n", help="Show at most this many papers."),
+                fmt: str = typer.Option("table", "--format", help="table, tsv (id, year, title) or ids (one a line)."),
+                as_json: bool = typer.Option(False, "--json", help="Print the papers as JSON.")):
+    """List the papers in the library, filtered by title, author, year, tag or collection.
+
+    Ids are printed whole (never cut), so they can be copied into `show` or `search --paper`."""
+    request = build(PapersParams, {k: "--" + k.replace("_", "-") for k in PapersParams.model_fields}, title=title,
+                    author=author, year_from=year_from, year_to=year_to, tag=tag, collection=collection, limit=limit)
+    if fmt not in ("table", "tsv", "ids"):
+        raise BadArgument(f"--format must be one of table, tsv, ids, not {fmt!r}")
     with _library(create=False) as lib:
-        rows = lib.papers(limit)
+        rows, total = filter_papers(lib.papers(), request)
     if as_json:
-        _dump([r.to_dict() for r in rows])
+        _dump(rows)
+        return
+    if fmt != "table":
+        for r in rows:
+            out.print(r["id"] if fmt == "ids" else f"{r['id']}\t{r['year'] or ''}\t{r['title'] or ''}",
+                      markup=False, highlight=False)
         return
     t = Table("id", "title", "year", "body", "objects", "chunks")
+    t.columns[0].no_wrap = True
+    t.columns[0].min_width = max((len(r["id"]) for r in rows), default=2)
     for r in rows:
-        t.add_row(escape(r.paper.id), escape((r.paper.title or "")[:70]), str(r.paper.year or ""),
-                  *(str(r.units[k]) for k in ("body", "object", "chunk")))
+        t.add_row(escape(r["id"]), escape(r["title"] or ""), str(r["year"] or ""),
+                  *(str(r["units"][k]) for k in ("body", "object", "chunk")))
     out.print(t)
+    out.print(f"{len(rows)} of {plural(total, 'paper')}" if len(rows) < total else plural(total, "paper"))
 
 
 @command()
@@ -605,7 +712,7 @@ def mcp():
     run_stdio(State.library or default_library_path())
 
 
-@bench_app.command("beir")
+@bench_app.command("beir", cls=ReadableCommand)
 @_guarded
 def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jsonl, queries*.jsonl, qrels*.tsv."),
                queries: Optional[str] = typer.Option(None, "--queries", help="Queries file (default: first match)."),

@@ -8,13 +8,16 @@ naming this very library.  Anything else means "search in-process".
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import asdict, dataclass
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import BadArgument, NotFound, PapershelfError
 from ..system import pid_alive
+from .params import SearchParams
 
 HEALTH_TIMEOUT = 0.5
 SEARCH_TIMEOUT = 120.0
@@ -31,15 +34,40 @@ class ServerInfo:
         return {"Authorization": f"Bearer {self.token}"} if self.token else {}
 
 
+def library_name(location: str) -> str:
+    """How a server names its library to the CLI: a file's absolute path, or a PostgreSQL URL without
+    its password (health answers are readable by anyone on loopback)."""
+    from ..store import is_url
+
+    if not is_url(location):
+        return os.path.abspath(os.path.expanduser(location))
+    parts = urlsplit(location)
+    if parts.password is not None:
+        host = parts.netloc.rsplit("@", 1)[1]
+        parts = parts._replace(netloc=f"{parts.username or ''}@{host}")
+    return urlunsplit(parts)
+
+
 def discovery_path(library_path: str) -> str:
-    return os.path.abspath(library_path) + ".server.json"
+    """``<library>.server.json`` beside a library file; for a PostgreSQL library (no folder of its
+    own) a file named by the URL's hash in the user's data folder."""
+    from ..store import is_url
+
+    if not is_url(library_path):
+        return os.path.abspath(os.path.expanduser(library_path)) + ".server.json"
+    from platformdirs import user_data_dir
+
+    folder = os.path.join(user_data_dir("papershelf", appauthor=False), "servers")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    digest = hashlib.sha256(library_name(library_path).encode()).hexdigest()[:24]
+    return os.path.join(folder, f"{digest}.server.json")
 
 
 def write_discovery(library_path: str, host: str, port: int, token: str | None) -> ServerInfo:
     """Advertise a server for `library_path`; readable by its owner only (it may hold the token)."""
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     shown = f"[{shown}]" if ":" in shown else shown
-    info = ServerInfo(f"http://{shown}:{port}", os.getpid(), os.path.abspath(library_path), token)
+    info = ServerInfo(f"http://{shown}:{port}", os.getpid(), library_name(library_path), token)
     path = discovery_path(library_path)
     fd = os.open(path + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
@@ -76,17 +104,15 @@ def find_server(library_path: str) -> ServerInfo | None:
         health = r.json()
     except (httpx.HTTPError, ValueError):
         return None
-    if r.status_code != 200 or health.get("library") != os.path.abspath(library_path):
+    if r.status_code != 200 or health.get("library") != library_name(library_path):
         return None
     return info
 
 
-def search(info: ServerInfo, params: dict[str, Any]) -> dict[str, Any]:
-    """The server's answer to a search: `SearchResponse.to_dict()`, or its error raised as ours."""
-    query: list[tuple[str, str | int | float | bool | None]] = [
-        (k, str(x).lower() if isinstance(x, bool) else str(x))
-        for k, v in params.items() if v is not None
-        for x in (v if isinstance(v, list) else [v])]
+def search(info: ServerInfo, request: SearchParams) -> dict[str, Any]:
+    """The server's answer to a search request (the same model the server validates):
+    `SearchResponse.to_dict()`, or its error raised as ours."""
+    query: list[tuple[str, str | int | float | bool | None]] = list(request.to_query())
     import httpx
 
     r = httpx.get(f"{info.url}/api/search", params=query, headers=info.headers(), timeout=SEARCH_TIMEOUT)

@@ -18,6 +18,7 @@ from a request ever reaches the file system.
 
 from __future__ import annotations
 
+import errno
 import hmac
 import os
 import signal
@@ -26,7 +27,7 @@ import sys
 import threading
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -35,20 +36,35 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from ..errors import BadArgument, NotFound, PapershelfError
 from ..library import Library
 from . import client
-from .params import PapersParams, PassageParams, SearchParams, filter_papers, one_line, search_dict
+from .params import (
+    PapersParams,
+    PassageParams,
+    SearchParams,
+    ShowQuery,
+    StatusParams,
+    filter_papers,
+    one_line,
+    search_dict,
+)
 
 WEB = Path(__file__).parent / "web"
-STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html"}
+STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html",
+          "favicon.svg": "image/svg+xml"}
+NoParams = Annotated[StatusParams, Query()]  # endpoints that take none still refuse unknown ones by name
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
 TOKEN_COOKIE = "papershelf_token"
 
 
 def create_app(library_path: str, token: str | None = None) -> FastAPI:
     """The app over one open library; with `token`, every request must carry it."""
+    from fastapi_offline import FastAPIOffline
+
     lib = Library(library_path, create=False)
-    app = FastAPI(title="papershelf", version="1", summary="Search a library of papers by words and by meaning.",
-                  on_shutdown=[lib.close])
+    # Swagger UI and ReDoc from the fastapi-offline package's files, not a CDN: /docs works offline.
+    app = FastAPIOffline(title="papershelf", version="1", summary="Search a library of papers by words and by meaning.",
+                         on_shutdown=[lib.close], favicon_url="/favicon.svg")
     app.state.lib = lib
+    _install_token_strip(app)  # registered first, so it runs after the guard has read the token
     _install_guard(app, token)
     _install_errors(app)
     _api_routes(app, lib)
@@ -96,6 +112,18 @@ def _install_guard(app: FastAPI, token: str | None) -> None:
         return response
 
 
+def _install_token_strip(app: FastAPI) -> None:
+    """`?token=` belongs to the guard, not to any endpoint: taken out of the query before the strict
+    request models see it (they refuse every parameter they do not declare)."""
+    @app.middleware("http")
+    async def strip_token(request: Request, call_next):
+        query = request.scope.get("query_string", b"")
+        if b"token=" in query:
+            kept = [(k, v) for k, v in parse_qsl(query.decode("latin-1"), keep_blank_values=True) if k != "token"]
+            request.scope["query_string"] = urlencode(kept).encode("latin-1")
+        return await call_next(request)
+
+
 # -- errors --------------------------------------------------------------------------
 
 
@@ -114,11 +142,11 @@ def _install_errors(app: FastAPI) -> None:
 
 def _api_routes(app: FastAPI, lib: Library) -> None:
     @app.get("/api/health", summary="Is the server up, and for which library")
-    def health() -> dict[str, Any]:
-        return {"ok": True, "library": lib.path, "pid": os.getpid()}
+    def health(_: NoParams) -> dict[str, Any]:
+        return {"ok": True, "library": client.library_name(lib.path), "pid": os.getpid()}
 
     @app.get("/api/status", summary="Papers, units, vectors, pending papers and a running build")
-    def status() -> dict[str, Any]:
+    def status(_: NoParams) -> dict[str, Any]:
         return lib.status().to_dict()
 
     @app.get("/api/search", summary="Search: the same result as `papershelf search --json`")
@@ -126,8 +154,8 @@ def _api_routes(app: FastAPI, lib: Library) -> None:
         return search_dict(lib.search(params.query, params.options()), params.min_score)
 
     @app.get("/api/show/{item_id:path}", summary="A paper (sections, figures, tables) or a unit with its section")
-    def show(item_id: str, neighbours: bool = True) -> dict[str, Any]:
-        return show_dict(lib, item_id, neighbours)
+    def show(item_id: str, params: Annotated[ShowQuery, Query()]) -> dict[str, Any]:
+        return show_dict(lib, item_id, params.neighbours)
 
     @app.get("/api/passage", summary="A paper's text by section or page range, within a budget, with a cursor")
     def passage(params: Annotated[PassageParams, Query()]) -> dict[str, Any]:
@@ -135,15 +163,17 @@ def _api_routes(app: FastAPI, lib: Library) -> None:
                            params.cursor).to_dict()
 
     @app.get("/api/papers", summary="The papers, filtered by title, author and year")
-    def papers(params: Annotated[PapersParams, Query()]) -> list[dict[str, Any]]:
-        return filter_papers(lib.papers(), params)
+    def papers(params: Annotated[PapersParams, Query()], response: Response) -> list[dict[str, Any]]:
+        rows, total = filter_papers(lib.papers(), params)
+        response.headers["X-Total-Count"] = str(total)  # "12 of 312": the rows are at most `limit`
+        return rows
 
 
 def show_dict(lib: Library, item_id: str, neighbours: bool) -> dict[str, Any]:
     """`show --json`, plus for a unit the units of its section (`neighbours`) when asked."""
     d = lib.show(item_id).to_dict()
     if d["type"] == "unit" and neighbours:
-        d["neighbours"] = [n.to_dict() for n in lib.neighbours(item_id)]
+        d["neighbours"] = [n.to_dict() for n in lib.neighbours(d["id"])]
     return d
 
 
@@ -166,6 +196,7 @@ def unit_image(lib: Library, unit_id: str) -> bytes:
     if not hasattr(view, "unit"):
         raise BadArgument(f"{unit_id!r} is a paper, not a unit")
     unit = view.unit
+    unit_id = unit.id
     if unit.page_start is None:
         raise NotFound(f"unit {unit_id!r} has no page")
     try:
@@ -177,22 +208,27 @@ def unit_image(lib: Library, unit_id: str) -> bytes:
 def _file_routes(app: FastAPI, lib: Library) -> None:
     @app.api_route("/papers/{paper_id:path}/pdf", methods=["GET", "HEAD"],
                    summary="The paper's PDF (open at a page with #page=N)")
-    def pdf(paper_id: str) -> FileResponse:
+    def pdf(paper_id: str, _: NoParams) -> FileResponse:
         path = pdf_path(lib, paper_id)
         return FileResponse(path, media_type="application/pdf", content_disposition_type="inline",
                             filename=os.path.basename(path))
 
     @app.get("/units/{unit_id:path}/image", summary="PNG of a figure/table's page region, or the unit's page")
-    def image(unit_id: str) -> Response:
+    def image(unit_id: str, _: NoParams) -> Response:
         return Response(unit_image(lib, unit_id), media_type="image/png",
                         headers={"Cache-Control": "private, max-age=300"})
 
     @app.get("/", include_in_schema=False)
-    def index() -> FileResponse:
+    def index() -> FileResponse:  # its query (?query=…, ?paper=…) is the page's own state, read by app.js
         return FileResponse(WEB / "index.html", media_type="text/html")
 
+    @app.get("/favicon.svg", include_in_schema=False)
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml")
+
     @app.get("/static/{name}", include_in_schema=False)
-    def static(name: str) -> FileResponse:
+    def static(name: str, _: NoParams) -> FileResponse:
         if name not in STATIC:  # a fixed list: no name from a request becomes a path
             raise NotFound(f"no file {name!r}")
         return FileResponse(WEB / name, media_type=STATIC[name])
@@ -210,9 +246,15 @@ def _bind(host: str, port: int) -> socket.socket:
     # proto IPPROTO_TCP matters: asyncio sets TCP_NODELAY only on sockets that say they are TCP; without
     # it Nagle's algorithm and delayed ACKs add ~40 ms to every response on loopback.
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(2048)  # connections queue from now on, so the server is usable once advertised
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)  # connections queue from now on, so the server is usable once advertised
+    except (OSError, OverflowError) as e:
+        sock.close()
+        why = "the port is in use (another server? pick one with --port, or --port 0 for any free one)" \
+            if getattr(e, "errno", None) == errno.EADDRINUSE else (getattr(e, "strerror", None) or str(e))
+        raise PapershelfError(f"cannot listen on {host}:{port}: {why}") from None
     return sock
 
 
@@ -231,9 +273,9 @@ def serve(library_path: str, host: str = "127.0.0.1", port: int = 8765, token: s
 
     if not is_loopback(host) and not token:
         raise BadArgument(f"--token is required to listen on {host} (anything beyond loopback)")
+    sock = _bind(host, port)  # first: a busy port is one line at once, before the model loads
     app = create_app(library_path, token)
     _warm(app)
-    sock = _bind(host, port)
     real_port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2))
     if stop_after:

@@ -280,6 +280,14 @@ class SQLiteStore(VectorTables):
         """(id, citekey, doi) of every paper: what a user may name a paper by."""
         return [(r[0], r[1], r[2]) for r in self.query("SELECT id, citekey, doi FROM papers ORDER BY id")]
 
+    def zotero_refs(self) -> list[tuple[str, str]]:
+        """(paper id, key) for each Zotero attachment key and item key a paper is known by."""
+        return [(r[0], r[1]) for r in self.query(
+            "SELECT paper_id, attachment_key FROM paper_zotero UNION "
+            "SELECT s.paper_id, json_extract(m.meta, '$.meta.zotero_key') FROM source_metadata m "
+            "JOIN paper_sources s ON s.source_path = m.source_path "
+            "WHERE json_extract(m.meta, '$.meta.zotero_key') IS NOT NULL")]
+
     def paper_years(self) -> dict[str, int | None]:
         return {r[0]: r[1] for r in self.query("SELECT id, year FROM papers")}
 
@@ -465,7 +473,8 @@ class SQLiteStore(VectorTables):
 
     @staticmethod
     def _labels_sql(filters: Filters) -> tuple[str, list]:
-        """SELECT of the paper ids in any of the collections (or below them) and with all the tags."""
+        """SELECT of the paper ids in any of the collections (or below them), with all the tags and
+        an author matching each author filter."""
         parts, params = [], []
         if filters.collections:
             ors = " OR ".join("(path = ? COLLATE NOCASE OR path LIKE ? ESCAPE '\\')" for _ in filters.collections)
@@ -476,6 +485,10 @@ class SQLiteStore(VectorTables):
         for tag in filters.tags:
             parts.append("SELECT paper_id FROM paper_tags WHERE tag = ? COLLATE NOCASE")
             params.append(tag)
+        for author in filters.authors:  # LIKE is case-insensitive for ASCII; lower() covers the rest
+            parts.append("SELECT p.id FROM papers p WHERE EXISTS (SELECT 1 FROM json_each(p.authors) a "
+                         "WHERE lower(a.value) LIKE ? ESCAPE '\\')")
+            params.append("%" + author.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
         return " INTERSECT ".join(parts), params
 
     def labelled_paper_ids(self, filters: Filters) -> list[str]:

@@ -96,6 +96,10 @@ def labels_sql(filters: Filters) -> tuple[str, list]:
     for tag in filters.tags:
         parts.append("SELECT paper_id FROM paper_tags WHERE lower(tag) = lower(%s)")
         params.append(clean(tag))
+    for author in filters.authors:
+        parts.append("SELECT p.id FROM papers p WHERE EXISTS (SELECT 1 FROM "
+                     "json_array_elements_text(p.authors::json) a WHERE lower(a) LIKE lower(%s))")
+        params.append("%" + _like_escape(clean(author)) + "%")
     return " INTERSECT ".join(parts), params
 
 
@@ -187,6 +191,14 @@ class PgPapers(PgConnection):
         """(id, citekey, doi) of every paper: what a user may name a paper by."""
         return [(r["id"], r["citekey"], r["doi"])
                 for r in self.query("SELECT id, citekey, doi FROM papers ORDER BY id COLLATE \"C\"")]
+
+    def zotero_refs(self) -> list[tuple[str, str]]:
+        """(paper id, key) for each Zotero attachment key and item key a paper is known by."""
+        return [(r["paper_id"], r["key"]) for r in self.query(
+            "SELECT paper_id, attachment_key AS key FROM paper_zotero UNION "
+            "SELECT s.paper_id, (m.meta::json)->'meta'->>'zotero_key' FROM source_metadata m "
+            "JOIN paper_sources s ON s.source_path = m.source_path "
+            "WHERE (m.meta::json)->'meta'->>'zotero_key' IS NOT NULL")]
 
     def labelled_paper_ids(self, filters: Filters) -> list[str]:
         """Papers that pass the collection and tag filters (every paper when there are none)."""
