@@ -677,9 +677,8 @@ def list_papers(title: Optional[str] = typer.Option(None, "--title", help="Only 
         _dump(rows)
         return
     if fmt != "table":
-        for r in rows:
-            out.print(r["id"] if fmt == "ids" else f"{r['id']}\t{r['year'] or ''}\t{r['title'] or ''}",
-                      markup=False, highlight=False)
+        for r in rows:  # plain lines (tabs kept): for scripts, cut and fzf
+            sys.stdout.write((r["id"] if fmt == "ids" else f"{r['id']}\t{r['year'] or ''}\t{r['title'] or ''}") + "\n")
         return
     t = Table("id", "title", "year", "body", "objects", "chunks")
     t.columns[0].no_wrap = True

@@ -42,10 +42,10 @@ def library_name(location: str) -> str:
     if not is_url(location):
         return os.path.abspath(os.path.expanduser(location))
     parts = urlsplit(location)
-    if parts.password is not None:
-        host = parts.netloc.rsplit("@", 1)[1]
-        parts = parts._replace(netloc=f"{parts.username or ''}@{host}")
-    return urlunsplit(parts)
+    if parts.password is None:
+        return location
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}@{host}"))
 
 
 def discovery_path(library_path: str) -> str:
