@@ -67,7 +67,7 @@ def _argv(query: str, f: dict) -> list[str]:
     argv = ["search", query, "--json"]
     for k, v in f.items():
         for x in v if isinstance(v, list) else [v]:
-            argv += [cli.CLI_FLAGS[k], str(x)]
+            argv += [cli.cli_flags()[k], str(x)]
     return argv
 
 

@@ -39,7 +39,6 @@ from ..errors import BadArgument, PapershelfError
 from ..library import Library, default_library_path
 from ..search import MODES
 from . import client
-from .params import PapersParams, SearchParams, build, filter_papers, search_dict
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_args_is_help=True,
                   rich_markup_mode=None, help="papershelf: search your library of papers by words and by meaning.")
@@ -324,7 +323,8 @@ def embed(force: bool = typer.Option(False, "--force", help="Re-embed every sele
         spec = _spec(lib, provider, model,
                      {"dimension": dimension, "window_tokens": window_tokens, "quantize": quantize},
                      {"base_url": base_url, "batch_size": batch_size, "backend": backend})
-        code = _do_embed(lib, spec, workers, force, paper, as_json)
+        papers = [lib.resolve_paper(p) for p in paper or []]  # any form a paper is named by
+        code = _do_embed(lib, spec, workers, force, papers, as_json)
     if code == 130:
         # Workers may still be stuck in a provider call: exit without joining them.
         sys.stdout.flush()
@@ -430,7 +430,9 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
 
     When `papershelf serve` runs for the same library, the search is asked of it (model and
     vectors already loaded) and printed the same way; --no-server searches in-process."""
-    request = build(SearchParams, CLI_FLAGS, query=query, mode=mode, limit=limit, per_paper=per_paper,
+    from .params import SearchParams, build, search_dict  # pydantic only for the commands that use it
+
+    request = build(SearchParams, cli_flags(), query=query, mode=mode, limit=limit, per_paper=per_paper,
                     paper=paper, year_from=year_from, year_to=year_to, source=source, kind=kind,
                     collection=collection, tag=tag, author=author, fusion=fusion, rrf_k=rrf_k,
                     lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain,
@@ -451,8 +453,13 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
         _print_search(d)
 
 
-# The request schema's parameter names as this door spells them: errors name the flag typed.
-CLI_FLAGS = {name: "--" + name.replace("_", "-") for name in SearchParams.model_fields} | {"query": "QUERY"}
+def cli_flags() -> dict[str, str]:
+    """The search request's parameter names as this door spells them: errors name the flag typed."""
+    from .params import SearchParams
+
+    return {name: "--" + name.replace("_", "-") for name in SearchParams.model_fields} | {
+        "query": "QUERY", "rerank_url": "--rerank-url", "rerank_top": "--rerank-top",
+        "rerank_timeout": "--rerank-timeout"}
 
 
 def _flagged(check):
@@ -462,7 +469,7 @@ def _flagged(check):
     except BadArgument as e:
         message = str(e)
         name = message.split(" ", 1)[0]
-        raise BadArgument(CLI_FLAGS.get(name, name) + message[len(name):]) from None
+        raise BadArgument(cli_flags().get(name, name) + message[len(name):]) from None
 
 
 def _print_search(d: dict) -> None:
@@ -667,6 +674,8 @@ def list_papers(title: Optional[str] = typer.Option(None, "--title", help="Only 
     """List the papers in the library, filtered by title, author, year, tag or collection.
 
     Ids are printed whole (never cut), so they can be copied into `show` or `search --paper`."""
+    from .params import PapersParams, build, filter_papers
+
     request = build(PapersParams, {k: "--" + k.replace("_", "-") for k in PapersParams.model_fields}, title=title,
                     author=author, year_from=year_from, year_to=year_to, tag=tag, collection=collection, limit=limit)
     if fmt not in ("table", "tsv", "ids"):

@@ -12,12 +12,14 @@ import hashlib
 import json
 import os
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import BadArgument, NotFound, PapershelfError
 from ..system import pid_alive
-from .params import SearchParams
+
+if TYPE_CHECKING:
+    from .params import SearchParams
 
 HEALTH_TIMEOUT = 0.5
 SEARCH_TIMEOUT = 120.0

@@ -89,12 +89,14 @@ def search_dict(resp: SearchResponse, min_score: float | None) -> dict[str, Any]
 
 
 class ShowQuery(Strict):
+    """`show` over HTTP: the id is the path (/api/show/ID); the image is its own URL (/units/ID/image)."""
+
     neighbours: bool = Field(True, description="For a unit: include the other units of its section, in order.")
-    image: bool = Field(False, description="For a figure/table unit of a PDF: also return the page region as an "
-                                           "image.")
 
 
 class ShowParams(ShowQuery):
+    image: bool = Field(False, description="For a figure/table unit of a PDF: also return the page region as an "
+                                           "image.")
     id: str = Field(min_length=1, description="A paper (id, unique id prefix, citekey, DOI, Zotero item or "
                                               "attachment key: its sections, figures and tables) or a unit id "
                                               "(e.g. a hit's unit_id: its text and the units of its section).")

@@ -95,7 +95,10 @@ function hitNode(h) {
   const rel = h.relevance === null || h.relevance === undefined ? null
     : el("span", { class: "relevance", title: "calibrated relevance, 0-1, comparable across queries" },
          `relevance ${h.relevance.toFixed(2)}`);
-  const text = el("div", {}, el("div", { class: "where" }, ...where, rel ? " · " : null, rel),
+  const zotero = h.zotero_link  // stopPropagation: the link opens Zotero, not the hit
+    ? el("a", { href: h.zotero_link, class: "zotero", onclick: (e) => e.stopPropagation() }, "Zotero") : null;
+  const text = el("div", {}, el("div", { class: "where" }, ...where, rel ? " · " : null, rel,
+                                zotero ? " · " : null, zotero),
                   snippet(h.snippet || h.caption));
   const node = el("div", { class: "hit", tabindex: "0", "data-unit": h.unit_id,
                            onclick: () => openHit(h), onkeydown: (e) => { if (e.key === "Enter") openHit(h); } });
