@@ -16,7 +16,8 @@ pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
 
 
 @pytest.fixture
-def browser():
+def browser(monkeypatch):
+    monkeypatch.setenv("SE_AVOID_STATS", "true")  # selenium sends no usage statistics anywhere
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 

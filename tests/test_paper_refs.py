@@ -3,8 +3,7 @@
 import pytest
 
 from papershelf import Filters
-from papershelf.errors import NotFound
-from papershelf.library import AmbiguousPaper
+from papershelf.errors import AmbiguousPaper, NotFound
 
 from .conftest import paper_text
 from .test_cli import run
