@@ -184,6 +184,14 @@ def test_every_endpoint_refuses_an_unknown_parameter_by_name(server, path):
     assert r.status_code == 422 and "colour: unknown argument" in r.json()["error"], (path, r.text[:200])
 
 
+def test_papers_over_http_say_how_many_match_beyond_the_limit(server):
+    r = httpx.get(f"{server}/api/papers", params={"limit": 2})
+    assert r.status_code == 200 and len(r.json()) == 2
+    assert r.headers["x-total-count"] == "7"  # 4 examples, a PDF, 2 Zotero papers
+    r = httpx.get(f"{server}/api/papers", params=[("tag", "macrophages"), ("collection", "Biology")])
+    assert [p["id"] for p in r.json()] == ["JOUR1"] and r.headers["x-total-count"] == "1"
+
+
 def test_every_tool_refuses_an_unknown_argument_by_name(library):
     calls = [("search", {"query": "x", "colour": "blue"}), ("show", {"id": "JOUR1", "colour": "blue"}),
              ("get_passage", {"paper_id": "JOUR1", "colour": "blue"}), ("list_papers", {"colour": "blue"}),

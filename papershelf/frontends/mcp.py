@@ -140,8 +140,10 @@ def run_status(lib: Library, p: StatusParams) -> Answer:
 TOOLS = [
     ToolDef("search", "Search the researcher's library of papers by words and by meaning. Returns ranked hits "
             "(paper, section path, pages, snippet with [matched] words; figures and tables with label and caption). "
-            "Use kind=figure/table to find figures or tables, paper=[id] to search inside one paper, and the hit's "
-            "unit_id with `show` to read it in context.", McpSearchParams, run_search, schemas.SEARCH),
+            "Use kind=figure/table to find figures or tables, paper=[id] to search inside one paper, "
+            "collection, tag, author and year_from/year_to to narrow, and the hit's unit_id with `show` to read "
+            "it in context. no_confident_match=true means nothing clearly answers the query.", McpSearchParams,
+            run_search, schemas.SEARCH),
     ToolDef("show", "Look at a paper (its sections, figures and tables, with unit ids) or one unit by id (its text, "
             "and with neighbours=true the whole section around it). image=true adds a figure/table's page region.",
             ShowParams, run_show, schemas.SHOW),
