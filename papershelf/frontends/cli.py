@@ -7,46 +7,42 @@ line and a non-zero exit code, never a stack trace.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
-import json
 import os
-import re
 import signal
 import sys
 import threading
 from typing import Optional
 
 import typer
-from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
-from rich.text import Text
-from typer.core import TyperArgument, TyperCommand, TyperOption
 
-from ..embed.base import DEFAULT_MODELS, ProviderSpec
+from ..embed.base import ProviderSpec
 from ..errors import BadArgument, PapershelfError
 from ..library import Library, default_library_path
 from ..search import MODES
 from . import client
+from .cli_embed import run_embed, spec_for
+from .cli_help import ReadableCommand
+from .cli_print import (
+    dump,
+    err,
+    out,
+    print_papers,
+    print_search,
+    print_show,
+    print_status,
+    print_verify,
+    progress_bar,
+)
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_args_is_help=True,
                   rich_markup_mode=None, help="papershelf: search your library of papers by words and by meaning.")
 bench_app = typer.Typer(no_args_is_help=True, help="Measure retrieval quality and speed.")
 app.add_typer(bench_app, name="bench")
 
-out = Console(soft_wrap=True)  # one line per item when piped: grep-able
-err = Console(stderr=True, soft_wrap=True)
 
 
 def _guarded(fn):
@@ -62,39 +58,6 @@ def _guarded(fn):
     return wrapper
 
 
-# Readable placeholders in --help (Typer's own are `<list[str]>`, `{query}`), by parameter name, then by type.
-METAVARS = {"library": "PATH|URL", "year_from": "YEAR", "year_to": "YEAR", "paper": "PAPER", "collection": "NAME",
-            "tag": "TAG", "author": "NAME", "source": "SOURCE", "kind": "figure|table", "mode": "MODE",
-            "fusion": "convex|rrf", "model": "NAME", "provider": "NAME", "base_url": "URL", "rerank_url": "URL",
-            "host": "ADDRESS", "token": "TOKEN", "max_size": "MIB", "debounce": "SECONDS", "rerank_timeout": "SECONDS",
-            "stop_after": "SECONDS", "queries": "FILE", "qrels": "FILE", "keep": "PATH", "title": "TEXT",
-            "backend": "onnx|torch", "quantize": "int8", "fmt": "table|tsv|ids", "item_id": "ID", "paper_id": "PAPER",
-            "source_path": "PATH", "destination": "LIBRARY", "folder": "FOLDER", "paths": "PATH", "query": "QUERY"}
-# Help for options that repeat across commands, so none is shown without a word.
-HELP = {"as_json": "Print JSON instead of text.", "workers": "Encoding threads.", "model": "Model name or path.",
-        "limit": "At most this many."}
-
-
-class ReadableCommand(TyperCommand):
-    """A command whose every option has help and a readable placeholder."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for p in self.params:
-            if p.metavar is None and not getattr(p, "is_flag", False):
-                kind = p.bare_type() if isinstance(p, (TyperArgument, TyperOption)) else ""
-                by_type = "N" if "int" in kind else "NUMBER" if "float" in kind else "TEXT"
-                p.metavar = p.name.upper() if isinstance(p, TyperArgument) and p.name in ("source", "destination") \
-                    else METAVARS.get(p.name or "", by_type)
-            if isinstance(p, TyperArgument):  # `QUERY`, `PATH...` rather than `{query} <str>`
-                shown = f"{p.metavar}{'...' if p.nargs != 1 else ''}"
-                setattr(p, "_usage_display_name", lambda shown=shown: shown)  # noqa: B010 - per instance
-                setattr(p, "_rich_display_name", lambda shown=shown: shown)  # noqa: B010
-                setattr(p, "display_type_rich", lambda ctx: "")  # noqa: B010
-            if isinstance(p, TyperOption) and not p.help and p.name in HELP:
-                p.help = HELP[p.name]
-
-
 def command(*args, **kwargs):
     def deco(fn):
         return app.command(*args, cls=ReadableCommand, **kwargs)(_guarded(fn))
@@ -108,11 +71,6 @@ class State:
 
 def _library(create: bool = True) -> Library:
     return Library(State.library, create=create)
-
-
-def _dump(data) -> None:
-    """One JSON document on stdout; strict JSON (NaN or infinity would be a bug, not output)."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str, allow_nan=False) + "\n")
 
 
 def _fail(message: str, code: int = 1):
@@ -141,22 +99,16 @@ def main(library: Optional[str] = typer.Option(
     State.library = library
 
 
-def _progress(enabled: bool, *extra) -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), *extra,
-                    TimeElapsedColumn(), TimeRemainingColumn(), console=err, disable=not enabled,
-                    transient=True)
-
-
 def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, max_size: float | None):
     max_bytes = int(max_size * 2**20) if max_size else None
     show = err.is_terminal and not as_json
-    with _progress(show) as bar:
+    with progress_bar(show) as bar:
         task = bar.add_task("adding", total=None)
         report = lib.add(paths, retry_failed=retry_failed, max_bytes=max_bytes,
                          on_total=lambda n: bar.update(task, total=n),
                          progress=lambda r: bar.update(task, advance=1, description=os.path.basename(r.path)[:40]))
     if as_json:
-        _dump(report.to_dict())
+        dump(report.to_dict())
     else:
         d = report.to_dict()
         meta = f", {d['metadata_files']} bibliographies" if d["metadata_files"] else ""
@@ -178,123 +130,6 @@ def add(paths: list[str] = typer.Argument(..., help="Files or folders (recursive
     with _library() as lib:
         report = _do_add(lib, paths, as_json, retry_failed, max_size)
     raise typer.Exit(1 if report.failed else 0)
-
-
-def _spec(lib: Library, provider: str | None = None, model: str | None = None, options: dict | None = None,
-          settings: dict | None = None) -> ProviderSpec:
-    """The library's configured spec changed as asked: options change the vectors (a new space),
-    settings don't (URLs, batch sizes, the local backend).  A value of None leaves it as it was."""
-    current = lib.configured_spec()
-    options = {k: v for k, v in (options or {}).items() if v is not None}
-    settings = {k: v for k, v in (settings or {}).items() if v is not None}
-    if provider is None and model is None and not options and not settings:
-        return current
-    provider = provider or current.provider
-    if model is None:
-        model = current.model if provider == current.provider else DEFAULT_MODELS.get(provider)
-    kept_settings = dict(current.settings) if provider == current.provider else {}
-    kept_options = dict(current.options) if provider == current.provider and model == current.model_name else {}
-    return ProviderSpec(provider, model, tuple(sorted((kept_options | options).items())),
-                        tuple(sorted((kept_settings | settings).items())))
-
-
-@contextlib.contextmanager
-def _cancel_on_signals():
-    """Ctrl-C or SIGTERM sets the event the build watches (it writes what is encoded and stops);
-    a second one exits at once, whatever any thread is doing (every written paper is committed)."""
-    cancel = threading.Event()
-
-    def on_signal(signum, frame):
-        if cancel.is_set():
-            sys.stdout.flush()
-            sys.stderr.write("aborted\n")
-            os._exit(130)
-        cancel.set()
-        err.print("[yellow]stopping: writing the papers already encoded (Ctrl-C again to abort)[/yellow]")
-
-    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield cancel
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """`1 paper`, `2 papers`: counts people read."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
-class _EmbedProgress:
-    """Build events as NDJSON (--json) or as a Rich bar over units that moves with every encoded
-    batch (not only when a paper is written), with windows encoded, rate and time left."""
-
-    def __init__(self, as_json: bool):
-        self.as_json = as_json
-        self.bar = _progress(err.is_terminal and not as_json,
-                             TextColumn("{task.fields[windows]} windows  {task.fields[rate]}"))
-        self.task: TaskID | None = None
-        self.windows = 0
-        self.lock = threading.Lock()
-
-    def __call__(self, e: dict) -> None:
-        if e["event"] == "encoded":  # per provider call, from worker threads: the bar only
-            with self.lock:
-                self.windows += e["windows"]
-                if self.task is not None:
-                    self.bar.update(self.task, advance=e["units"], windows=self.windows)
-            return
-        if self.as_json:
-            _dump(e)
-            sys.stdout.flush()
-        if e["event"] == "start":
-            if not self.as_json:
-                err.print(f"embedding {plural(e['papers'], 'paper')} ({plural(e.get('units') or 0, 'unit')}) with "
-                          f"{e['provider']}/{e['model']} ({e['dimension']}d, {plural(e['workers'], 'worker')}); "
-                          f"{e['skipped']} already embedded; lexical search already covers every paper added")
-            self.task = self.bar.add_task("embedding", total=e.get("units") or e["papers"], windows=0, rate="")
-        elif e["event"] == "paper" and self.task is not None:
-            rate = f"{e['units_per_second']:.1f} units/s" if e.get("units_per_second") else ""
-            with self.lock:  # reused units are never encoded; a failed paper's units are done with
-                skipped = e.get("reused", 0) + (e.get("units", 0) if e["status"] == "failed" else 0)
-                self.bar.update(self.task, advance=skipped, rate=rate)
-
-
-def _print_build(d: dict) -> None:
-    out.print(f"embedded {plural(d['embedded'], 'paper')} ({plural(d['units'], 'unit')} encoded as "
-              f"{plural(d['windows'], 'window')}, {d['reused']} reused) in {d['seconds']:.1f}s; "
-              f"{d['skipped']} already up to date; {len(d['failed'])} failed")
-    if d["units"] == 0 and not d["failed"]:
-        out.print("nothing to embed: every paper is up to date")
-    for pid, reason in d["failed"].items():
-        out.print(f"  [red]failed[/red] {escape(pid)}: {escape(reason)}")
-    if d["pending_after"]:
-        out.print(f"{plural(d['pending_after'], 'paper')} still pending: run `papershelf embed` again")
-    if d.get("provider_down"):
-        err.print(f"[red]error:[/red] stopped: {escape(d['provider_down'])}")
-
-
-def _do_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, papers: list[str] | None,
-              as_json: bool) -> int:
-    progress = _EmbedProgress(as_json)
-    with _cancel_on_signals() as cancel:
-        try:
-            with progress.bar:
-                report = lib.embed(spec, workers=workers, force=force, paper_ids=papers or None, cancel=cancel,
-                                   on_event=progress)
-        except PapershelfError as e:
-            if not cancel.is_set():
-                raise
-            err.print(f"cancelled: {escape(str(e))}")  # e.g. Ctrl-C during the provider's first call
-            return 130
-    d = report.to_dict()
-    if not as_json:
-        _print_build(d)
-    if cancel.is_set():
-        if not as_json:
-            err.print("cancelled: papers already encoded were written; the rest are pending")
-        return 130
-    return 1 if d["failed"] else 0
 
 
 _PROVIDER_HELP = "local (sentence-transformers, default), openai (any OpenAI-compatible endpoint) or hash (tests)."
@@ -320,11 +155,11 @@ def embed(force: bool = typer.Option(False, "--force", help="Re-embed every sele
           as_json: bool = typer.Option(False, "--json", help="NDJSON events and a final summary.")):
     """Embed pending papers (new, changed or damaged) into the current embedding space."""
     with _library(create=False) as lib:
-        spec = _spec(lib, provider, model,
+        spec = spec_for(lib, provider, model,
                      {"dimension": dimension, "window_tokens": window_tokens, "quantize": quantize},
                      {"base_url": base_url, "batch_size": batch_size, "backend": backend})
         papers = [lib.resolve_paper(p) for p in paper or []]  # any form a paper is named by
-        code = _do_embed(lib, spec, workers, force, papers, as_json)
+        code = run_embed(lib, spec, workers, force, papers, as_json)
     if code == 130:
         # Workers may still be stuck in a provider call: exit without joining them.
         sys.stdout.flush()
@@ -342,7 +177,7 @@ def index(paths: list[str] = typer.Argument(..., help="Files or folders (recursi
     """Add papers and embed them: `add` then `embed` in one step."""
     with _library() as lib:
         report = _do_add(lib, paths, as_json, False, None)
-        code = _do_embed(lib, _spec(lib, provider, model), workers, False, None, as_json)
+        code = run_embed(lib, spec_for(lib, provider, model), workers, False, None, as_json)
     if code == 130:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -374,7 +209,7 @@ def watch(paths: list[str] = typer.Argument(..., help="Folders, files or a Zoter
 
     def log(event) -> None:
         if as_json:
-            _dump(event.to_dict())
+            dump(event.to_dict())
         else:
             out.print(escape(event.line()), highlight=False)
         sys.stdout.flush()
@@ -382,7 +217,7 @@ def watch(paths: list[str] = typer.Argument(..., help="Folders, files or a Zoter
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         with _library() as lib:
-            spec = None if no_embed else _spec(lib, provider, model)
+            spec = None if no_embed else spec_for(lib, provider, model)
             if not as_json:
                 err.print(f"watching {len(paths)} path(s) into {lib.path}; Ctrl-C stops")
             Watcher(lib, paths, debounce=debounce, embed=not no_embed, spec=spec, log=log, stop=stop,
@@ -448,9 +283,9 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
         with _library(create=False) as lib:
             d = search_dict(lib.search(query, opts), request.min_score)
     if as_json:
-        _dump(d)
+        dump(d)
     else:
-        _print_search(d)
+        print_search(d)
 
 
 def cli_flags() -> dict[str, str]:
@@ -472,87 +307,15 @@ def _flagged(check):
         raise BadArgument(cli_flags().get(name, name) + message[len(name):]) from None
 
 
-def _print_search(d: dict) -> None:
-    """Print a search result from its JSON shape, so an answer from a server prints exactly as one
-    computed here."""
-    for n in d["notices"]:
-        err.print(f"[yellow]note:[/yellow] {escape(n)}")
-    if d.get("no_confident_match"):
-        out.print("[yellow]no confident match:[/yellow] nothing here clearly answers this query"
-                  + ("; the closest hits follow" if d["results"] else ""))
-    if not d["results"]:
-        out.print("no results")
-        return
-    for h in d["results"]:
-        where = h["object_label"] or h["section_path"] or h["source"]
-        pages = f" p.{h['pages']}" if h["pages"] else ""
-        year = f" ({h['year']})" if h["year"] else ""
-        out.print(f"[bold]{h['rank']}.[/bold] [cyan]{escape(h['title'] or h['paper_id'])}[/cyan]{year}  "
-                  f"[dim]{h['source']} · {escape(where)}{pages} · {h['unit_id']}[/dim]")
-        out.print(_highlighted(h["snippet"] or ""), highlight=False)
-        if h.get("zotero_link"):
-            out.print(f"   [dim]{h['zotero_link']}[/dim]")
-        x = h.get("explain")
-        if x is not None:
-            out.print(f"   [dim]{_explained(h, x)}[/dim]")
-
-
-def _explained(h: dict, x: dict) -> str:
-    """score · relevance · each list's rank and score, or that the list did not find the unit."""
-    parts = [f"score {h['score']}", f"relevance {h.get('relevance')}"]
-    for name in ("lexical", "vector"):
-        rank = x.get(f"{name}_rank")
-        if rank is None:
-            parts.append(f"not in the {name} list")
-            continue
-        window = f", window {x['vector_window'] + 1}" if name == "vector" and x.get("vector_window") else ""
-        parts.append(f"{name} rank {rank} ({x.get(f'{name}_score')}{window})")
-    return " · ".join(parts)
-
-
-def _highlighted(snippet: str) -> Text:
-    """The snippet with its [marked] terms in bold, whatever characters it holds."""
-    text = Text("   ")
-    for n, part in enumerate(re.split(r"\[([^\[\]]*)\]", snippet)):
-        text.append(part, style="bold yellow" if n % 2 else None)
-    return text
-
-
 @command()
 def status(as_json: bool = typer.Option(False, "--json")):
     """What the library holds: papers, units, vectors and pending work."""
     with _library(create=False) as lib:
         st = lib.status().to_dict()
     if as_json:
-        _dump(st)
-        return
-    out.print(f"library  {st['library']}  ({st['size_bytes'] / 2**20:.1f} MiB, schema {st['schema_version']})")
-    out.print(f"papers   {st['papers']}" + (f"  ({st['failed_files']} files failed to parse)"
-                                             if st["failed_files"] else ""))
-    t = Table("units", "total", "indexable", "vetoed")
-    for kind, label in (("body", "body units"), ("object", "figure/table units"), ("chunk", "fulltext chunks")):
-        u = st["units"][kind]
-        t.add_row(label, str(u["total"]), str(u["indexable"]), str(u["vetoed"]))
-    out.print(t)
-    e = st["embedding"]
-    space = e["target_space"] or e["active_space"]
-    if space is None:
-        out.print(f"vectors  none yet ({e['pending_papers']} papers pending): run `papershelf embed`")
-        return
-    windows = f", windows of {space['window_tokens']} tokens" if space.get("window_tokens") else ""
-    out.print(f"space    {space['provider']}/{space['model']} ({space['dimension']}d{windows}, {space['fingerprint']})"
-              + ("" if space["completed_at"] else "  [yellow]incomplete[/yellow]"))
-    if e["active_space"] and e["target_space"] and e["active_space"]["id"] != e["target_space"]["id"]:
-        a = e["active_space"]
-        out.print(f"search   answers from {a['provider']}/{a['model']} until the new space is complete")
-    t = Table("collection", "vectors stored", "expected", "pending papers", "failed papers")
-    for name, c in e["collections"].items():
-        t.add_row(name, str(c["stored"]), str(c["expected"]), str(c["pending_papers"]), str(c["failed_papers"]))
-    t.add_row("total", str(e["stored_total"]), str(e["expected_total"]), str(e["pending_papers"]),
-              str(e["failed_papers"]))
-    out.print(t)
-    for f in e.get("failures", []):
-        out.print(f"  [red]failed[/red] {escape(f['paper_id'])}: {escape(f['reason'])}")
+        dump(st)
+    else:
+        print_status(st)
 
 
 @command()
@@ -562,19 +325,9 @@ def verify(as_json: bool = typer.Option(False, "--json")):
         report = lib.verify()
     result = report.to_dict()
     if as_json:
-        _dump(result)
+        dump(result)
     else:
-        for p in result["index"]["problems"]:
-            out.print(f"[red]index[/red] {escape(p)}")
-        for s in result["spaces"]:
-            label = f"space {s['id']} {s['provider']}/{s['model']}"
-            bad = {k: v for k, v in s.items() if k.endswith("_vectors") and v}
-            state = "ok" if s["ok"] else "[red]PROBLEMS[/red]"
-            out.print(f"{label}: {state}; {s['pending_papers']} papers pending (run `papershelf embed`)"
-                      if s["pending_papers"] else f"{label}: {state}")
-            for k, v in bad.items():
-                out.print(f"  {k.replace('_', ' ')}: {len(v)} (e.g. {escape(v[0])})")
-        out.print("verified: the library holds what it says" if result["ok"] else "verify found problems")
+        print_verify(result)
     raise typer.Exit(0 if result["ok"] else 1)
 
 
@@ -591,7 +344,7 @@ def migrate(source: str = typer.Argument(..., help="The library to copy: a file 
 
     report = run(where(source), where(destination)).to_dict()
     if as_json:
-        _dump(report)
+        dump(report)
     else:
         out.print(f"copied {report['papers']} papers and {sum(report['vectors'].values())} vectors to "
                   f"{escape(destination)}; run `papershelf verify` on it")
@@ -604,38 +357,9 @@ def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
     with _library(create=False) as lib:
         d = lib.show(item_id).to_dict()
     if as_json:
-        _dump(d)
-        return
-    if d["type"] == "unit":
-        out.print(f"[bold]{escape(d['id'])}[/bold]  {d['source']}  {escape(d['section_path'] or '')}")
-        if d.get("object_label"):
-            out.print(f"[cyan]{escape(d['object_label'])}[/cyan]: {escape(d.get('caption_text') or '')}")
-            if d.get("table_text"):
-                out.print(escape(d["table_text"]))
-            if d.get("nearby_body_text"):
-                out.print(f"[dim]cited: {escape(d['nearby_body_text'])}[/dim]")
-        else:
-            out.print(escape(d["text"]))
-        return
-    authors = ", ".join(d["authors"][:6])
-    out.print(f"[bold]{escape(d['title'] or d['id'])}[/bold]")
-    facts = [d["id"], authors, str(d["year"] or ""), d["venue"] or "", d["source_path"] or ""]
-    out.print(f"[dim]{escape(' · '.join(f for f in facts if f))}[/dim]")
-    if len(d["sources"]) > 1:
-        for src in d["sources"]:
-            role = "units from" if src["provides"] else "also in"
-            out.print(f"[dim]{role} {escape(src['path'])} ({src['format']})[/dim]")
-    t = Table("unit", "section", "pages", "tokens")
-    for s in d["sections"]:
-        t.add_row(s["unit_id"].rsplit(":", 2)[-2] + ":" + s["unit_id"].rsplit(":", 1)[-1],
-                  escape(s["section_path"] or "(front matter)"), s["pages"] or "", str(s["tokens"]))
-    out.print(t)
-    if d["objects"]:
-        t = Table("label", "caption", "pages")
-        for o in d["objects"]:
-            cap = o["caption"] or f"[dim]({o['veto_reason']})[/dim]"
-            t.add_row(escape(o["label"]), escape(cap[:100]) if o["caption"] else cap, o["pages"] or "")
-        out.print(t)
+        dump(d)
+    else:
+        print_show(d)
 
 
 @command()
@@ -649,13 +373,13 @@ def remove(paper_id: str = typer.Argument(..., help="A paper (id, prefix, citeke
         if lib.store.source_record(path):
             paper_id, remains = lib.remove_source(path)
             if as_json:
-                _dump({"removed_source": path, "paper_id": paper_id, "paper_removed": not remains})
+                dump({"removed_source": path, "paper_id": paper_id, "paper_removed": not remains})
             else:
                 out.print(f"removed {path} from {paper_id}" if remains else f"removed {paper_id} (its last source)")
             return
         paper_id = lib.remove(paper_id)
     if as_json:
-        _dump({"removed": paper_id})
+        dump({"removed": paper_id})
     else:
         out.print(f"removed {paper_id}")
 
@@ -683,20 +407,13 @@ def list_papers(title: Optional[str] = typer.Option(None, "--title", help="Only 
     with _library(create=False) as lib:
         rows, total = filter_papers(lib.papers(), request)
     if as_json:
-        _dump(rows)
+        dump(rows)
         return
     if fmt != "table":
         for r in rows:  # plain lines (tabs kept): for scripts, cut and fzf
             sys.stdout.write((r["id"] if fmt == "ids" else f"{r['id']}\t{r['year'] or ''}\t{r['title'] or ''}") + "\n")
         return
-    t = Table("id", "title", "year", "body", "objects", "chunks")
-    t.columns[0].no_wrap = True
-    t.columns[0].min_width = max((len(r["id"]) for r in rows), default=2)
-    for r in rows:
-        t.add_row(escape(r["id"]), escape(r["title"] or ""), str(r["year"] or ""),
-                  *(str(r["units"][k]) for k in ("body", "object", "chunk")))
-    out.print(t)
-    out.print(f"{len(rows)} of {plural(total, 'paper')}" if len(rows) < total else plural(total, "paper"))
+    print_papers(rows, total)
 
 
 @command()
@@ -748,7 +465,7 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
     result = run_beir(folder, spec, modes, queries, qrels, workers, max_queries, keep,
                       log=(lambda s: None) if as_json else (lambda s: err.print(s)))
     if as_json:
-        _dump(result)
+        dump(result)
         return
     t = Table("mode", "nDCG@10", "95% CI", "recall@100", "MRR@10", "p50 ms", "p95 ms")
     for r in result["results"]:
