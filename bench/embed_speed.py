@@ -27,8 +27,8 @@ import time
 from papershelf import Library
 from papershelf.document import Block, Document
 from papershelf.embed.base import ProviderSpec
-from papershelf.embed.testing import EmbeddingServer
 from papershelf.models import Paper
+from tests.providers import EmbeddingServer
 
 WORDS = ["cell", "signal", "protein", "model", "data", "graph", "reef", "coral", "wound", "layer", "table", "figure", "method", "result", "sample", "network", "retrieval", "index", "query", "matrix", "vector", "dense", "sparse", "gene", "tissue", "dose"]
 

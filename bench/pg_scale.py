@@ -147,7 +147,7 @@ def main() -> None:
     x = synthetic(args.n, DIM)
     queries = synthetic(args.n + args.queries, DIM)[args.n:]  # same clusters, points not in the library
     years = np.array([1950 + (i // PER_PAPER) % 100 for i in range(args.n)])
-    selective = Filters(year_min=2001, year_max=2001)
+    selective = Filters(year_from=2001, year_to=2001)
     answers = [truth(x, q, 10) for q in queries]
     answers_f = [truth(x, q, 10, years == 2001) for q in queries]
     url = args.url or start_server()

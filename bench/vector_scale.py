@@ -25,9 +25,9 @@ from synthetic_library import build as build_library
 from synthetic_library import queries
 
 from papershelf.models import Filters
-from papershelf.store import vector_snapshot
 from papershelf.store.sqlite import SQLiteStore
-from papershelf.store.vector_index import VectorIndex
+from papershelf.store.sqlite import snapshot as vector_snapshot
+from papershelf.store.sqlite.vector_index import VectorIndex
 
 
 def rss_mb() -> float:
@@ -83,7 +83,7 @@ def main() -> None:
     exact._cache[space.id] = snap
     snap.codes = None  # the exact scan: every window
     qs = queries(args.queries)
-    selective = Filters(year_min=2001, year_max=2001, sources=["object_unit"])
+    selective = Filters(year_from=2001, year_to=2001, sources=["object_unit"])
     out["exact_p50_ms"], exact_hits = latency(exact, space, qs, Filters())
     _, exact_filtered = latency(exact, space, qs[:20], selective)
     del exact, snap

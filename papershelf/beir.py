@@ -21,7 +21,7 @@ from .errors import PapershelfError
 from .library import Library
 from .metrics import bootstrap_ci, mrr_at_k, ndcg_at_k, percentile, recall_at_k
 from .models import Paper
-from .search import SearchOptions
+from .search import SearchOptions, search_mode
 
 
 def _pick(folder: str, given: str | None, pattern: str) -> str:
@@ -67,12 +67,13 @@ def evaluate(lib: Library, queries: dict[str, str], qrels: dict[str, dict[str, i
              opts: dict | None = None) -> dict:
     ndcg, recall, mrr, latency = [], [], [], []
     notices: set[str] = set()
+    checked = search_mode(mode)
     for qid, text in queries.items():
-        resp = lib.search(text, SearchOptions(mode=mode, limit=100, per_paper=1, snippets=False, **(opts or {})))
+        resp = lib.search(text, SearchOptions(mode=checked, limit=100, per_paper=1, snippets=False, **(opts or {})))
         notices.update(resp.notices)
         # Latency as a person sees it: the default 10 results with snippets.
         t0 = time.perf_counter()
-        lib.search(text, SearchOptions(mode=mode, **(opts or {})))
+        lib.search(text, SearchOptions(mode=checked, **(opts or {})))
         latency.append((time.perf_counter() - t0) * 1000)
         ranked = [h.paper_id for h in resp.results]
         ndcg.append(ndcg_at_k(ranked, qrels[qid], 10))

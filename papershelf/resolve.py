@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from .errors import AmbiguousPaper, NotFound
+from .store import Store
 
 SHOWN = 10
 
@@ -37,7 +38,7 @@ def _one(ref: str, matches: list[str]) -> str | None:
     return None
 
 
-def resolve_paper(store, ref: str) -> str:
+def resolve_paper(store: Store, ref: str) -> str:
     """The id of the paper `ref` names (forms in the module docstring); NotFound or AmbiguousPaper."""
     ref = ref.strip()
     refs = store.paper_refs()
@@ -55,7 +56,7 @@ def resolve_paper(store, ref: str) -> str:
     raise NotFound(f"no paper with id, id prefix, citekey, DOI or Zotero key {ref!r}")
 
 
-def resolve_item(store, ref: str) -> tuple[str, str]:
+def resolve_item(store: Store, ref: str) -> tuple[str, str]:
     """("unit", unit id) or ("paper", paper id) for `ref`: a unit id (its paper part in any paper form),
     else a paper in any form."""
     ref = ref.strip()
@@ -70,7 +71,7 @@ def resolve_item(store, ref: str) -> tuple[str, str]:
     return "paper", resolve_paper(store, ref)
 
 
-def resolve_unit(store, ref: str) -> str:
+def resolve_unit(store: Store, ref: str) -> str:
     """The id of the unit `ref` names; NotFound when it names a paper or nothing."""
     what, found = resolve_item(store, ref)
     if what != "unit":

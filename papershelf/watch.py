@@ -133,7 +133,7 @@ class Watcher:
     def _catch_up(self) -> None:
         """What changed while nobody watched: new and changed files, and sources whose file is gone."""
         self._add(self.paths)
-        gone = [s.path for s in self.lib.store.sources() if self._watched(s.path) and not os.path.exists(s.path)]
+        gone = [s.path for s in self.lib.sources() if self._watched(s.path) and not os.path.exists(s.path)]
         self._emit_all([self._remove(p) for p in gone])
 
     def poll(self) -> bool:
@@ -166,9 +166,9 @@ class Watcher:
         present = [p for p in paths if os.path.exists(p)]
         if present:
             self._add(present)
-        gone = [p for p in paths if p not in present and self.lib.store.source_record(p)]
+        gone = [p for p in paths if p not in present and self.lib.is_source(p)]
         for z in (p for p in present if p in self.zotero):  # items deleted in Zotero take their files along
-            gone += [s.path for s in self.lib.store.sources() if s.path.startswith(z + os.sep)
+            gone += [s.path for s in self.lib.sources() if s.path.startswith(z + os.sep)
                      and not os.path.exists(s.path)]
         self._emit_all([self._remove(p) for p in gone])
 

@@ -5,6 +5,7 @@ functions, so the same test runs on every backend (a new backend adds its class 
 from __future__ import annotations
 
 import socket
+import sqlite3
 
 
 class SQLiteTamper:
@@ -52,6 +53,10 @@ class SQLiteTamper:
     def set_lock_holder(self, pid: int, host: str | None = None) -> None:
         self.db.execute("INSERT OR REPLACE INTO build_lock VALUES ('embed', ?, ?, 0)",
                         (pid, host or socket.gethostname()))
+
+    def bump_generation(self) -> None:
+        """What another process's vector write does to every space's clock."""
+        self.db.execute("UPDATE spaces SET generation = generation + 1")
 
 
 def tamper(store):
@@ -121,7 +126,89 @@ class PostgresTamper:
     def delete_index_row(self, unit_id: str) -> None:
         self._run("DELETE FROM search_docs WHERE unit_id=%s", (unit_id,))
 
+    def bump_generation(self) -> None:
+        self._run("UPDATE spaces SET generation = generation + 1")
+
+    def schema_ahead(self) -> None:
+        """The library as a newer papershelf leaves it."""
+        self._run("UPDATE papershelf_schema SET version = version + 1")
+
+    def has_hnsw(self, space_id: int) -> bool:
+        return bool(self._run("SELECT hnsw FROM spaces WHERE id=%s", (space_id,))[0]["hnsw"])
+
+    def add_claim(self, space_id: int, paper_id: str, token: str, pid: int, host: str, expires_at: float) -> None:
+        """A claim another builder holds (or held, before it crashed)."""
+        self._run("INSERT INTO embed_claims VALUES (%s, %s, %s, %s, %s, %s)",
+                  (space_id, paper_id, token, pid, host, expires_at))
+
     def set_lock_holder(self, pid: int, host: str | None = None) -> None:
         self._run("DELETE FROM build_lock WHERE token LIKE 'tamper:%%'")
         self._run("INSERT INTO build_lock VALUES (%s, 'embed', %s, %s, 0)",
                   (f"tamper:{pid}", pid, host or socket.gethostname()))
+
+
+# -- a SQLite library file from outside papershelf -------------------------------------------
+
+
+def sqlite_file_facts(path: str) -> tuple[str, int, set[str]]:
+    """(journal mode, schema version, table names) of a SQLite library file."""
+    db = sqlite3.connect(path)
+    try:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        return db.execute("PRAGMA journal_mode").fetchone()[0], db.execute("PRAGMA user_version").fetchone()[0], tables
+    finally:
+        db.close()
+
+
+def sqlite_set_schema_version(path: str, version: int) -> None:
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version={int(version)}")
+    db.commit()
+    db.close()
+
+
+def sqlite_foreign_file(path: str) -> None:
+    """A SQLite file that is some other program's."""
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE t(x)")
+    db.commit()
+    db.close()
+
+
+def sqlite_back_to_schema_3(path: str) -> None:
+    """The library as papershelf left it before paper sources (migration 4)."""
+    db = sqlite3.connect(path)
+    db.executescript("DROP TABLE paper_sources; PRAGMA user_version=3;")
+    db.close()
+
+
+def sqlite_half_papers(path: str) -> list[str]:
+    """Papers seen half-written, read in one snapshot on a fresh read-only connection of our own."""
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+    try:
+        con.execute("BEGIN")
+        expected = {r[0]: r[1] + r[2] + r[3] for r in con.execute(
+            "SELECT paper_id, body_indexable, object_indexable, chunk_indexable FROM manifests")}
+        indexed = dict(con.execute("SELECT paper_id, count(*) FROM search_docs GROUP BY paper_id").fetchall())
+        problems = [f"{p}: {indexed.get(p, 0)} index rows of {n}"
+                    for p, n in expected.items() if indexed.get(p, 0) != n]
+        # vectors are written with their build state in one transaction: the counts always agree
+        for space_id, paper_id, stored, recorded in con.execute(
+                "SELECT v.space_id, v.paper_id, count(*), "
+                "(SELECT body_expected + objects_expected + fulltext_expected FROM embed_state s "
+                " WHERE s.space_id = v.space_id AND s.paper_id = v.paper_id) "
+                "FROM vectors v GROUP BY v.space_id, v.paper_id"):
+            if stored != recorded:
+                problems.append(f"{paper_id}: {stored} vectors in space {space_id}, build state says {recorded}")
+        con.execute("COMMIT")
+        return problems
+    finally:
+        con.close()
+
+
+# -- a PostgreSQL library from before ---------------------------------------------------------
+
+PG_SCHEMA_2_PAPER = (
+    "CREATE TABLE papershelf_schema (version INTEGER NOT NULL); INSERT INTO papershelf_schema VALUES (2); "
+    "INSERT INTO papers(id, title, authors, year, doi, source_path, source_hash, source_format, added_at, updated_at) "
+    "VALUES ('old', 'Coral Bleaching by Depth', '[\"Ana Reef\"]', 2020, '10.1/ABC', '/p/old.pdf', 'h1', 'pdf', 1, 1)")

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from papershelf.ann import scalar
-from papershelf.ann.binary import hamming, pack_signs, shortlist
+from papershelf.store.sqlite.ann import scalar
+from papershelf.store.sqlite.ann.binary import hamming, pack_signs, shortlist
 
 
 def _rows(n: int, d: int = 384, seed: int = 3) -> np.ndarray:

@@ -30,7 +30,7 @@ def test_bib_added_later_updates_papers_by_path_doi_and_title(lib, write):
     assert after["Unrelated Work on Soil"].year is None
     assert {p.id for p in after.values()} == set(before.values())  # ids stay stable
     assert lib.resolve_paper("lee2018") == before["Zebrafish Fins Regrow: A Study"]
-    hits = lib.search("regrow", SearchOptions(mode="lexical", filters=Filters(year_min=2015))).results
+    hits = lib.search("regrow", SearchOptions(mode="lexical", filters=Filters(year_from=2015))).results
     assert hits
     # the papers' folder added again alone keeps what the bibliography said
     assert {f.status for f in lib.add([str(write.root / "papers")]).files} == {"unchanged"}

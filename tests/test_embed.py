@@ -11,11 +11,12 @@ import pytest
 
 from papershelf import Library
 from papershelf.embed.base import ProviderSpec, validate
-from papershelf.embed.testing import FaultPlan, FaultyProvider, HashProvider
+from papershelf.embed.hashing import HashProvider
 from papershelf.errors import BuildLocked, DimensionMismatch
 
 from .backends import tamper
 from .conftest import EXAMPLES, HASH, paper_text
+from .providers import FaultPlan, FaultyProvider
 
 
 def faulty(plan: FaultPlan, dimension: int = 64):

@@ -17,10 +17,10 @@ import pytest
 from papershelf import Library
 from papershelf.embed.base import ProviderSpec
 from papershelf.embed.openai import reset_health
-from papershelf.embed.testing import DROP, HANG, EmbeddingServer
 from papershelf.errors import ProviderDown, ReadOnlyLibrary
 from papershelf.store import sqlite as sqlite_store
 
+from .providers import DROP, HANG, EmbeddingServer
 from .reliability.common import cli, cli_env, openai_args, read_event, slack, start, write_papers
 
 

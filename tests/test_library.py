@@ -1,24 +1,22 @@
 """The library file, ingestion of Markdown/text papers, bad input, show/status/remove."""
 
 import os
-import sqlite3
 
 import pytest
 
 from papershelf import Library
 from papershelf.errors import LibraryFileError, NotFound
-from papershelf.store.migrations import MIGRATIONS
+from papershelf.store.sqlite.migrations import MIGRATIONS
 
+from .backends import sqlite_file_facts, sqlite_foreign_file, sqlite_set_schema_version
 from .conftest import EXAMPLES, paper_text
 
 
 def test_library_file_is_wal_sqlite_with_schema_version(lib):
     if "://" in lib.path:
         pytest.skip("a PostgreSQL library is not a file (tests/test_postgres.py checks its schema)")
-    db = sqlite3.connect(lib.path)
-    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
-    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    journal, version, tables = sqlite_file_facts(lib.path)
+    assert journal == "wal" and version == len(MIGRATIONS)
     assert {"papers", "body_units", "object_units", "fulltext_chunks", "manifests", "search_fts"} <= tables
 
 
@@ -32,20 +30,14 @@ def test_library_path_from_environment(tmp_path, monkeypatch):
 def test_newer_schema_is_refused_with_a_clear_message(tmp_path):
     path = tmp_path / "lib.db"
     Library(str(path)).close()
-    db = sqlite3.connect(path)
-    db.execute(f"PRAGMA user_version={len(MIGRATIONS) + 1}")
-    db.commit()
-    db.close()
+    sqlite_set_schema_version(str(path), len(MIGRATIONS) + 1)
     with pytest.raises(LibraryFileError, match="newer papershelf"):
         Library(str(path))
 
 
 def test_foreign_files_are_refused(tmp_path):
     other = tmp_path / "other.db"
-    db = sqlite3.connect(other)
-    db.execute("CREATE TABLE t(x)")
-    db.commit()
-    db.close()
+    sqlite_foreign_file(str(other))
     with pytest.raises(LibraryFileError, match="not a papershelf library"):
         Library(str(other))
     junk = tmp_path / "junk.db"
@@ -209,10 +201,19 @@ def test_remove_deletes_everything_derived(lib):
         lib.remove("mbeki2022coral")
 
 
-def test_sqlite_store_implements_the_whole_store_contract(lib):
-    """The contract a PostgreSQL backend must meet is exactly what the SQLite one offers."""
-    from papershelf.store import Store
+def test_every_backend_meets_every_role_of_the_store_contract(lib):
+    """Each role's methods exist on the backend with the contract's parameters, in order and with
+    the same defaults: what the layers above call works on every backend."""
+    import inspect
 
-    wanted = {n for n in Store.__dict__ if not n.startswith("_")} - {"path"}
-    missing = {n for n in wanted if not callable(getattr(lib.store, n, None))}
-    assert not missing
+    from papershelf.store import BuildState, LexicalIndex, PaperStore, Store, VectorStore
+
+    roles = (PaperStore, LexicalIndex, VectorStore, BuildState, Store)
+    wanted = {n: getattr(role, n) for role in roles for n, v in vars(role).items()
+              if not n.startswith("_") and callable(v)}
+    assert len(wanted) >= 45 and {"write_paper", "lexical_search", "vector_search", "pending", "close"} <= set(wanted)
+    for name, declared in wanted.items():
+        params = list(inspect.signature(declared).parameters.values())[1:]  # without self
+        offered = list(inspect.signature(getattr(lib.store, name)).parameters.values())
+        assert [(p.name, p.default) for p in offered] == [(p.name, p.default) for p in params], name
+    assert isinstance(lib.store.location, str) and lib.store.location

@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 
 from papershelf.embed.base import ProviderSpec
+from papershelf.embed.hashing import HashProvider
 from papershelf.embed.openai import OpenAIProvider
-from papershelf.embed.testing import EmbeddingServer, HashProvider
 from papershelf.errors import ProviderError
 
 from .conftest import EXAMPLES
+from .providers import EmbeddingServer
 
 
 @pytest.fixture

@@ -127,7 +127,7 @@ def test_added_pdf_gets_year_so_year_filter_keeps_it(lib, tmp_path):
     paper = lib.store.get_paper(report.files[0].paper_id)
     assert (paper.year, paper.doi) == (2013, "10.5555/example.2013")
     assert paper.venue == "Proceedings of NAACL-HLT 2013"
-    hits = lib.search("macrophages", SearchOptions(mode="lexical", filters=Filters(year_min=2010))).results
+    hits = lib.search("macrophages", SearchOptions(mode="lexical", filters=Filters(year_from=2010))).results
     assert hits and all(h.paper_id == paper.id for h in hits)
 
 

@@ -11,11 +11,13 @@ import numpy as np
 import pytest
 
 from papershelf import Filters, Library
+from papershelf.embed.queries import QueryEmbedder
 from papershelf.errors import LibraryFileError
 from papershelf.store.migrate import migrate
 from papershelf.store.postgres.schema import MIGRATIONS
 
 from . import pg
+from .backends import PG_SCHEMA_2_PAPER, tamper
 from .conftest import BACKENDS, EXAMPLES, HASH, paper_text
 
 pytestmark = pytest.mark.skipif("postgres" not in BACKENDS, reason="PostgreSQL backend not available (no pgserver)")
@@ -53,7 +55,7 @@ def test_schema_version_and_foreign_or_newer_databases_are_refused(pglib):
             Library(other)
     finally:
         pg.drop_database(other)
-    pglib.store.query("UPDATE papershelf_schema SET version = version + 1")
+    tamper(pglib.store).schema_ahead()
     with pytest.raises(LibraryFileError, match="newer papershelf"):
         Library(pglib.path)
 
@@ -67,15 +69,15 @@ def test_an_unreachable_server_is_one_clear_line():
 def test_hnsw_search_agrees_with_exact_and_a_selective_filter_still_finds_its_matches(many_pg):
     many_pg.embed(HASH)
     store, space = many_pg.store, many_pg.store.active_space()
-    q = many_pg._query_vector(space, "Topic number 7")
+    q = QueryEmbedder(many_pg.store).vector(space, "Topic number 7")
     exact = store.vector_search(space, q, 10, Filters())
     assert store.ensure_vector_index(space.id, force=True)
-    assert store.query("SELECT hnsw FROM spaces WHERE id=%s", (space.id,))[0]["hnsw"]
+    assert tamper(store).has_hnsw(space.id)
     approx = store.vector_search(space, q, 10, Filters())
     assert approx[0] == exact[0] and approx[0].paper_id == "p07"
     assert [round(h.score, 5) for h in approx] == [round(h.score, 5) for h in exact]  # ties may reorder
     # Few units match this filter: HNSW's post-filtered candidates come back short, the exact scan answers.
-    tables = store.vector_search(space, q, 20, Filters(object_kind="table", year_min=2020))
+    tables = store.vector_search(space, q, 20, Filters(object_kind="table", year_from=2020))
     assert len(tables) == 16 and all(":obj:table:" in h.unit_id for h in tables)
     assert store._exact_search(space, q / np.linalg.norm(q), 20, Filters(object_kind="table")) == tables
 
@@ -86,12 +88,10 @@ def test_a_claimed_paper_is_left_alone_until_its_lease_ends(many_pg):
     many_pg.embed(HASH, paper_ids=["p15"])
     space = many_pg.target_space().id
     store = many_pg.store
-    store.query("INSERT INTO embed_claims VALUES (%s, 'p00', 'elsewhere:1:x', 1, 'other-machine', %s)",
-                (space, time.time() + 1.5))
+    tamper(store).add_claim(space, "p00", "elsewhere:1:x", 1, "other-machine", time.time() + 1.5)
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    store.query("INSERT INTO embed_claims VALUES (%s, 'p01', 'here:dead', %s, %s, %s)",
-                (space, dead.pid, store.host, time.time() + 900))
+    tamper(store).add_claim(space, "p01", "here:dead", dead.pid, store.host, time.time() + 900)
     first = many_pg.embed(HASH)
     assert "p00" not in first.embedded and "p01" in first.embedded and not first.complete
     assert many_pg.pending() == [("p00", "new")]
@@ -146,9 +146,8 @@ def test_two_builders_on_two_machines_halve_the_time(write):
         assert alone["embedded"] == 16
         with Library(locations[1]) as lib:
             assert lib.pending() == [] and lib.verify().ok and lib.store.active_space() is not None
-            rows = lib.store.query("SELECT count(*) AS n, count(DISTINCT unit_id) AS d FROM vectors")[0]
-            assert rows["n"] == rows["d"]
-            written = lib.store.query("SELECT count(*) AS n FROM embed_state")[0]["n"]
+            assert tamper(lib.store).duplicate_vectors() == 0
+            written = tamper(lib.store).build_states()
         assert a["embedded"] + b["embedded"] == 16 == written and a["embedded"] and b["embedded"]
         assert max(a["seconds"], b["seconds"]) < 0.75 * alone["seconds"], (alone["seconds"], a["seconds"],
                                                                             b["seconds"])
@@ -213,11 +212,7 @@ def test_a_schema_2_library_migrates_forward_with_a_source_row_per_paper():
     url = pg.empty_database()
     try:
         setup = "; ".join(str(m) for m in MIGRATIONS[:2])
-        pg._admin(url, setup + "; CREATE TABLE papershelf_schema (version INTEGER NOT NULL); "
-                  "INSERT INTO papershelf_schema VALUES (2); "
-                  "INSERT INTO papers(id, title, authors, year, doi, source_path, source_hash, source_format, "
-                  "added_at, updated_at) VALUES ('old', 'Coral Bleaching by Depth', '[\"Ana Reef\"]', 2020, "
-                  "'10.1/ABC', '/p/old.pdf', 'h1', 'pdf', 1, 1)")
+        pg._admin(url, setup + "; " + PG_SCHEMA_2_PAPER)
         with Library(url) as lib:
             assert lib.store.schema_version == len(MIGRATIONS)
             [src] = lib.store.sources("old")

@@ -8,8 +8,9 @@ from papershelf import Filters, SearchOptions
 from papershelf.errors import BadArgument
 from papershelf.search.fusion import convex, rrf
 from papershelf.search.query import fts_query
-from papershelf.store.vector_index import VectorIndex
+from papershelf.store.sqlite.vector_index import VectorIndex
 
+from .backends import tamper
 from .conftest import EXAMPLES, HASH
 
 NASTY = ['"', '""', "'", "IL-6", "AND", "OR NOT", "NEAR(", "a AND OR b", "*", "**", "foo*", "(", ")", "((x",
@@ -111,10 +112,10 @@ def test_filters_apply_before_ranking(examples):
     body = examples.search("macrophages", mode="lexical", filters=Filters(sources=["body_unit"])).results
     assert body and all(h.source == "body_unit" for h in body)
     recent = examples.search("nDCG fusion coral macrophages", mode="lexical",
-                             filters=Filters(year_min=2024)).results
+                             filters=Filters(year_from=2024)).results
     assert recent and all(h.year >= 2024 for h in recent)
     old = examples.search("nDCG fusion coral macrophages", mode="lexical",
-                          filters=Filters(year_min=2022, year_max=2023)).results
+                          filters=Filters(year_from=2022, year_to=2023)).results
     assert {h.year for h in old} == {2022, 2023}
 
 
@@ -172,7 +173,7 @@ def test_vector_filters_never_empty_while_matches_exist(examples):
     hits = examples.search("coral bleaching", mode="vector",
                            filters=Filters(papers=["mbeki2022coral"], object_kind="table")).results
     assert [h.unit_id for h in hits] == ["mbeki2022coral:obj:table:1"]
-    hits = examples.search("coral bleaching", mode="vector", filters=Filters(year_max=2022, year_min=2022)).results
+    hits = examples.search("coral bleaching", mode="vector", filters=Filters(year_to=2022, year_from=2022)).results
     assert hits and {h.paper_id for h in hits} == {"mbeki2022coral"}
 
 
@@ -206,7 +207,7 @@ def test_vector_cache_refreshes_after_another_process_writes(examples, tmp_path)
 def test_search_options_validation(examples):
     for bad in (SearchOptions(mode="semantic"), SearchOptions(fusion="rrf", rrf_k=-60),
                 SearchOptions(lexical_weight=float("nan")), SearchOptions(vector_weight=float("inf")),
-                SearchOptions(filters=Filters(year_min=99999999999999999999999)),
+                SearchOptions(filters=Filters(year_from=99999999999999999999999)),
                 SearchOptions(filters=Filters(sources=["nope"]))):
         with pytest.raises(BadArgument):
             examples.search("x", bad)
@@ -217,17 +218,19 @@ def test_during_a_build_the_cached_matrix_is_reused_briefly(examples):
     matrix up to max_staleness old instead of reloading it for every query."""
     import os
 
-    if not hasattr(examples.store, "_load_collection"):
-        pytest.skip("only the SQLite backend caches a vector matrix")
+    from papershelf.store.sqlite import SQLiteStore
+
+    if not isinstance(examples.store, SQLiteStore):
+        pytest.skip("only the SQLite backend caches a space's vectors in the process (PostgreSQL searches in SQL)")
     examples.embed(HASH)
     space = examples.store.active_space()
     index = VectorIndex(examples.store)  # the SQLite backend's vector search
     first = index.matrix(space)
-    examples.store.db.execute("UPDATE spaces SET generation = generation + 1")
+    tamper(examples.store).bump_generation()
     assert index.matrix(space) is not first  # no build running: reload at once
     second = index.matrix(space)
-    examples.store.db.execute("INSERT INTO build_lock VALUES ('embed', ?, 'elsewhere', 0)", (os.getppid(),))
-    examples.store.db.execute("UPDATE spaces SET generation = generation + 1")
+    tamper(examples.store).set_lock_holder(os.getppid(), "elsewhere")
+    tamper(examples.store).bump_generation()
     assert index.matrix(space) is second  # a build is writing: reuse for a moment
     index.max_staleness = 0
     assert index.matrix(space) is not second  # too old: reload

@@ -9,8 +9,9 @@ import pytest
 
 from papershelf import Library
 from papershelf.models import Filters
-from papershelf.store import vector_index, vector_snapshot
-from papershelf.store.vector_index import VectorIndex
+from papershelf.store.sqlite import snapshot as vector_snapshot
+from papershelf.store.sqlite import vector_index
+from papershelf.store.sqlite.vector_index import VectorIndex
 
 from .conftest import HASH, paper_text
 
@@ -42,7 +43,7 @@ def test_shortlist_search_returns_the_exact_ranking(many, monkeypatch):
     coded = VectorIndex(many.store, files=False)
     assert coded.matrix(space).codes is not None and exact.matrix(space).codes is None
     for q in _queries(10):
-        for f in (Filters(), Filters(sources=["object_unit"]), Filters(year_min=2003), Filters(papers=["p07"])):
+        for f in (Filters(), Filters(sources=["object_unit"]), Filters(year_from=2003), Filters(papers=["p07"])):
             a = exact.search(space, q, 20, f)
             b = coded.search(space, q, 20, f)
             assert [(h.unit_id, round(h.score, 5), h.window) for h in a] == \

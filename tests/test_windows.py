@@ -6,10 +6,12 @@ from hypothesis import strategies as st
 
 from papershelf import Library
 from papershelf.embed.base import ProviderSpec
-from papershelf.embed.testing import FaultPlan, FaultyProvider, HashProvider
+from papershelf.embed.hashing import HashProvider
 from papershelf.embed.windows import estimate_counts, split_sentences, windows
 from papershelf.errors import NotFound
 from papershelf.units import estimate_tokens
+
+from .providers import FaultPlan, FaultyProvider
 
 WORDS = st.text(alphabet="abcdefghij", min_size=1, max_size=12)
 SENTENCES = st.lists(st.lists(WORDS, min_size=1, max_size=60).map(lambda ws: " ".join(ws).capitalize() + "."),

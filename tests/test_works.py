@@ -2,7 +2,6 @@
 
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 
@@ -12,6 +11,7 @@ from papershelf.ingest import derive_paper_id
 from papershelf.models import PaperSource
 from papershelf.works import matching_paper, normalized_arxiv
 
+from .backends import sqlite_back_to_schema_3
 from .conftest import HASH, shared
 from .pdf_fixtures import BODY, Writer
 
@@ -157,9 +157,7 @@ def test_libraries_from_before_get_their_sources(tmp_path, write):
     path = str(tmp_path / "old.db")
     with Library(path) as lib:
         lib.add([str(write("a.md", md()))])
-    db = sqlite3.connect(path)
-    db.executescript("DROP TABLE paper_sources; PRAGMA user_version=3;")
-    db.close()
+    sqlite_back_to_schema_3(path)
     with Library(path) as lib:
         assert lib.add([str(write.root)]).count("unchanged") == 1
         assert [s.provides for s in lib.show(ids(lib)[0]).sources] == [True]

@@ -1,34 +1,47 @@
-"""The provider contract and the embedding-space fingerprint.
+"""Which provider to use (`ProviderSpec`), the name -> loader registry, and the embedding-space fingerprint.
 
-A provider turns a batch of texts into vectors.  The pipeline never trusts
-one: `validate` checks every answer (one finite vector of the space's
-dimension per text) before anything is stored.
+The contract a provider fulfils is `provider.py`.  A provider is loaded by name from `PROVIDERS`
+only when asked for, so `import papershelf` pulls in neither httpx nor a model runtime.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-import numpy as np
-
-from ..errors import DimensionMismatch, ProviderError
+from ..errors import ProviderError
 from ..units import RETRIEVAL_POLICY_VERSION, TEXT_FORMAT
+from .provider import Provider, validate
+
+__all__ = ["PROVIDERS", "Provider", "ProviderSpec", "fingerprint", "validate"]
 
 DEFAULT_PROVIDER = "local"
 DEFAULT_MODELS = {"local": "all-MiniLM-L6-v2", "openai": "text-embedding-3-small", "hash": "hash-v1"}
 
 
-class Provider(Protocol):
-    name: str
-    model: str
+def _local() -> Callable[..., Provider]:
+    from .local import LocalProvider
 
-    @property
-    def dimension(self) -> int: ...
+    return LocalProvider
 
-    def encode(self, texts: list[str]) -> np.ndarray: ...
+
+def _openai() -> Callable[..., Provider]:
+    from .openai import OpenAIProvider
+
+    return OpenAIProvider
+
+
+def _hash() -> Callable[..., Provider]:
+    from .hashing import HashProvider
+
+    return HashProvider
+
+
+# name -> loader of the provider class (imported on first use); a new provider is one entry here.
+PROVIDERS: dict[str, Callable[[], Callable[..., Provider]]] = {"local": _local, "openai": _openai, "hash": _hash}
 
 
 @dataclass(frozen=True)
@@ -47,20 +60,12 @@ class ProviderSpec:
         return self.model or DEFAULT_MODELS.get(self.provider, "")
 
     def create(self) -> Provider:
+        loader = PROVIDERS.get(self.provider)
+        if loader is None:
+            *others, last = PROVIDERS
+            raise ProviderError(f"unknown provider {self.provider!r} (choose {', '.join(others)} or {last})")
         opts: dict[str, Any] = dict(self.options) | dict(self.settings)
-        if self.provider == "local":
-            from .local import LocalProvider
-
-            return LocalProvider(self.model_name, **opts)
-        if self.provider == "openai":
-            from .openai import OpenAIProvider
-
-            return OpenAIProvider(self.model_name, **opts)
-        if self.provider == "hash":
-            from .testing import HashProvider
-
-            return HashProvider(self.model_name, **opts)
-        raise ProviderError(f"unknown provider {self.provider!r} (choose local, openai or hash)")
+        return loader()(self.model_name, **opts)
 
     def to_json(self) -> str:
         return json.dumps({"provider": self.provider, "model": self.model_name,
@@ -79,20 +84,3 @@ def fingerprint(provider: str, model: str, dimension: int, options: dict | None 
                           "text_format": text_format, "policy_version": policy_version,
                           "options": options or {}}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
-
-
-def validate(vectors, n_texts: int, dimension: int) -> np.ndarray:
-    """The provider's answer as an (n, dim) float32 array, or ProviderError saying what is wrong."""
-    try:
-        arr = np.asarray(vectors, dtype=np.float32)
-    except (ValueError, TypeError) as e:
-        raise ProviderError(f"provider returned something that is not a vector batch ({e})") from None
-    if arr.ndim != 2 or arr.shape[0] != n_texts:
-        got = arr.shape[0] if arr.ndim >= 1 else 0
-        raise ProviderError(f"provider returned {got} vectors for {n_texts} texts")
-    if arr.shape[1] != dimension:
-        raise DimensionMismatch(f"provider returned {arr.shape[1]}-dimensional vectors; this space holds "
-                                f"{dimension}-dimensional ones (a different model needs its own space)")
-    if not np.isfinite(arr).all():
-        raise ProviderError("provider returned non-finite numbers (NaN or infinity)")
-    return arr

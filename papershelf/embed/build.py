@@ -30,20 +30,30 @@ from typing import Any
 import numpy as np
 
 from ..errors import NotFound, PapershelfError, ProviderCancelled, ProviderDown
-from ..models import UNIT_KINDS, BuildReport, Space, VectorRow, unit_kind
+from ..models import (
+    UNIT_KINDS,
+    BuildEvent,
+    BuildReport,
+    EncodedEvent,
+    PaperEvent,
+    Space,
+    StartEvent,
+    VectorRow,
+    unit_kind,
+)
 from ..units import RETRIEVAL_POLICY_VERSION, TEXT_FORMAT, embedding_parts
-from .base import ProviderSpec, fingerprint, validate
+from .base import ProviderSpec, fingerprint
+from .config import SPACE_SETTING
+from .provider import Provider, validate
 from .windows import token_counter, windows
 
-Event = dict
 Vectors = list[np.ndarray]  # one (windows, dim) array per unit encoded
 CANCEL_GRACE = 1.0  # seconds a cancelled build waits for papers already being encoded
 
 
-def _bind(provider, cancel: threading.Event):
+def _bind(provider: Provider, cancel: threading.Event) -> Provider:
     """Let a provider abandon its requests on cancel (an HTTP call to a hung server)."""
-    if hasattr(provider, "bind_cancel"):
-        provider.bind_cancel(cancel)
+    provider.bind_cancel(cancel)
     return provider
 
 
@@ -73,8 +83,8 @@ def _prepare(store, space: Space, paper_id: str, force: bool) -> _Job | None:
         row = VectorRow(kind.collection, u.id, u.kind, u.content_hash, manifest.hashes[kind.name],
                         RETRIEVAL_POLICY_VERSION, u.token_estimate, u.section_path, u.object_kind, u.object_label)
         old = stored.get(u.id)
-        if old is not None and old[0] == u.content_hash and old[1] and len(old[1]) % nbytes == 0:
-            row.vector = old[1]
+        if old is not None and old.unit_hash == u.content_hash and old.vector and len(old.vector) % nbytes == 0:
+            row.vector = old.vector
         else:
             todo.setdefault(kind.name, []).append((len(job.rows), embedding_parts(u, paper.title)))
         job.rows.append(row)
@@ -88,8 +98,8 @@ def _prepare(store, space: Space, paper_id: str, force: bool) -> _Job | None:
 class _Encoder:
     """Turns units' (head, body) texts into window vectors with a thread's own provider."""
 
-    def __init__(self, factory: Callable[[], object], probe, dimension: int, batch_size: int, window: int | None,
-                 cancel: threading.Event):
+    def __init__(self, factory: Callable[[], Provider], probe: Provider, dimension: int, batch_size: int,
+                 window: int | None, cancel: threading.Event):
         self.factory, self.dimension, self.batch_size, self.window = factory, dimension, batch_size, window
         self.cancel = cancel
         self._spare = [probe]  # the probe serves the first worker; every other worker gets its own instance
@@ -154,14 +164,14 @@ class _Build:
     """One run of the pipeline over the selected papers of one space."""
 
     def __init__(self, store, space: Space, encoder: _Encoder, report: BuildReport, force: bool,
-                 cancel: threading.Event, emit: Callable[[Event], None]):
+                 cancel: threading.Event, emit: Callable[[BuildEvent], None]):
         self.store, self.space, self.encoder, self.report = store, space, encoder, report
         self.force, self.cancel, self.emit = force, cancel, emit
         self.started = time.perf_counter()
         self.units_total = 0  # indexable units of the selected papers (set by `run`)
         self.units_done = 0
 
-    def progress(self) -> dict:
+    def progress(self) -> PaperEvent:
         """Units and windows done so far, the rate, and the time left at that rate."""
         elapsed = time.perf_counter() - self.started
         rate = self.units_done / elapsed if elapsed > 0 and self.units_done else None
@@ -181,16 +191,20 @@ class _Build:
             self.report.windows += n_windows
             self.report.reused += len(job.rows) - len(job.texts)
         self.units_done += len(job.rows)
-        self.emit({"event": "paper", "paper_id": job.paper_id, "status": "embedded", "units": len(job.texts),
-                   "windows": n_windows, "reused": len(job.rows) - len(job.texts), **self.progress()})
+        event: PaperEvent = {"event": "paper", "paper_id": job.paper_id, "status": "embedded", "units": len(job.texts),
+                             "windows": n_windows, "reused": len(job.rows) - len(job.texts)}
+        event.update(self.progress())
+        self.emit(event)
 
     def fail(self, job: _Job, error: BaseException) -> None:
         reason = str(error) if isinstance(error, PapershelfError) else f"{type(error).__name__}: {error}"
         self.report.failed[job.paper_id] = reason
         self.store.record_embed_failure(self.space.id, job.paper_id, reason)
         self.units_done += len(job.rows)
-        self.emit({"event": "paper", "paper_id": job.paper_id, "status": "failed", "reason": reason,
-                   "units": len(job.texts), **self.progress()})
+        event: PaperEvent = {"event": "paper", "paper_id": job.paper_id, "status": "failed", "reason": reason,
+                             "units": len(job.texts)}
+        event.update(self.progress())
+        self.emit(event)
 
     def stop_untried(self, queue: list[str], reason: str) -> None:
         """The provider is down: every paper not yet tried stays pending, with the reason."""
@@ -268,12 +282,12 @@ def _known_dimension(store, name: str, model: str, options: dict) -> int | None:
     return None
 
 
-def _space_for(store, spec: ProviderSpec, probe) -> Space:
+def _space_for(store, spec: ProviderSpec, probe: Provider) -> Space:
     """The space the probe's vectors belong to; windowing changes the vectors, so it is
     part of the space (and its fingerprint)."""
     options = dict(spec.options)
     options.pop("window_tokens", None)
-    window = getattr(probe, "window_tokens", None)
+    window = probe.window_tokens
     if window:
         options["window_tokens"] = int(window)
     dimension = _known_dimension(store, probe.name, probe.model, options) or int(probe.dimension)
@@ -304,7 +318,7 @@ def _select(store, space: Space, paper_ids: list[str] | None, force: bool) -> tu
 
 def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
           paper_ids: list[str] | None = None, cancel: threading.Event | None = None,
-          on_event: Callable[[Event], None] | None = None, provider_factory: Callable[[], object] | None = None,
+          on_event: Callable[[BuildEvent], None] | None = None, provider_factory: Callable[[], Provider] | None = None,
           max_in_flight: int | None = None, batch_size: int | None = None) -> BuildReport:
     """Embed every pending paper (or `paper_ids`, or everything with `force`) into the spec's space."""
     t0 = time.perf_counter()
@@ -317,20 +331,21 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
         probe = _bind(factory(), cancel)
         space = _space_for(store, spec, probe)
         # From now on status and `pending` describe this space, even mid-build.
-        store.set_setting("embed.space_id", str(space.id))
+        store.set_setting(SPACE_SETTING, str(space.id))
         report = BuildReport(space)
         selected, report.skipped = _select(store, space, paper_ids, force)
         report.selected = len(selected)
         units = _indexable_units(store, selected)
-        emit({"event": "start", "space_id": space.id, "provider": space.provider, "model": space.model,
-              "dimension": space.dimension, "papers": len(selected), "units": units, "skipped": report.skipped,
-              "workers": workers})
+        start: StartEvent = {"event": "start", "space_id": space.id, "provider": space.provider,
+                             "model": space.model, "dimension": space.dimension, "papers": len(selected),
+                             "units": units, "skipped": report.skipped, "workers": workers}
+        emit(start)
         # Texts per provider call: asked for, else what the provider prefers (a local model
         # sorts a call's texts by length, so big calls pad less; an HTTP API has a request cap).
         settings: dict[str, Any] = dict(spec.settings)
-        batch = max(1, int(batch_size or settings.get("batch_size") or getattr(probe, "preferred_batch", None) or 64))
+        batch = max(1, int(batch_size or settings.get("batch_size") or probe.preferred_batch))
         encoder = _Encoder(factory, probe, space.dimension, batch, space.window_tokens, cancel)
-        encoder.on_batch = lambda windows, done: emit({"event": "encoded", "windows": windows, "units": done})
+        encoder.on_batch = lambda windows, done: emit(EncodedEvent(event="encoded", windows=windows, units=done))
         run = _Build(store, space, encoder, report, force, cancel, emit)
         run.units_total = units
         run.run(selected, workers, max_in_flight or workers * 2)

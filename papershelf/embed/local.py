@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ProviderError
+from .provider import Provider
 
 _BUNDLED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 BACKENDS = ("onnx", "torch")
@@ -94,7 +95,7 @@ def _onnx_encoder(model: str, quantize: str | None, threads: int | None, batch_s
         return None
 
 
-class LocalProvider:
+class LocalProvider(Provider):
     name = "local"
     # Texts per encode call from the build: both backends sort a call's texts by length
     # before cutting their own mini-batches, so large calls waste little on padding.

@@ -31,7 +31,7 @@ import httpx
 import numpy as np
 
 from ..errors import ProviderCancelled, ProviderDown, ProviderError
-from .base import validate
+from .provider import Provider, validate
 
 _TRANSIENT = (httpx.TimeoutException, httpx.TransportError)
 
@@ -138,7 +138,7 @@ def _retry_after(value: str | None) -> float | None:
         return None
 
 
-class OpenAIProvider:
+class OpenAIProvider(Provider):
     name = "openai"
 
     def __init__(self, model: str, base_url: str | None = None, api_key_env: str = "OPENAI_API_KEY",

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..text import estimate_tokens, split_sentences
+from .provider import Provider
 
 # Room kept for the model's own markers ([CLS], [SEP]) and the head/body break.
 _SPECIAL = 3
@@ -29,9 +30,9 @@ def estimate_counts(texts: list[str]) -> list[int]:
     return [estimate_tokens(t) for t in texts]
 
 
-def token_counter(provider) -> Callable[[list[str]], list[int]]:
-    """The provider's own token counter when it has one, else the word-based estimate."""
-    return getattr(provider, "count_tokens", None) or estimate_counts
+def token_counter(provider: Provider) -> Callable[[list[str]], list[int]]:
+    """The provider's own token counter (the word-based estimate unless the provider has better)."""
+    return provider.count_tokens
 
 
 def _split_long(sentence: str, tokens: int, room: int) -> list[tuple[str, int]]:

@@ -370,7 +370,7 @@ def remove(paper_id: str = typer.Argument(..., help="A paper (id, prefix, citeke
     Given a file, remove only that source: the paper stays while another of its files remains."""
     with _library(create=False) as lib:
         path = os.path.abspath(os.path.expanduser(paper_id))
-        if lib.store.source_record(path):
+        if lib.is_source(path):
             paper_id, remains = lib.remove_source(path)
             if as_json:
                 dump({"removed_source": path, "paper_id": paper_id, "paper_removed": not remains})

@@ -69,7 +69,7 @@ class SearchParams(Strict):
     def options(self) -> SearchOptions:
         """The library's SearchOptions for this request (a kind implies figure/table units)."""
         sources: list[str] = list(self.source) or (["object_unit"] if self.kind else [])
-        filters = Filters(papers=list(self.paper), year_min=self.year_from, year_max=self.year_to,
+        filters = Filters(papers=list(self.paper), year_from=self.year_from, year_to=self.year_to,
                           sources=sources, object_kind=self.kind, collections=list(self.collection),
                           tags=list(self.tag), authors=list(self.author))
         return SearchOptions(mode=self.mode, limit=self.limit, per_paper=self.per_paper, filters=filters,

@@ -13,6 +13,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from ..document import Block, Document, parse_year
+from ..errors import IngestError
 from .captions import make_label, parse_caption
 
 _TEI = "{http://www.tei-c.org/ns/1.0}"
@@ -42,8 +43,6 @@ def _table_text(table) -> str:
 
 
 def _parse_xml(data: bytes):
-    from . import IngestError
-
     try:
         return ET.fromstring(data)
     except ET.ParseError as e:
@@ -171,8 +170,6 @@ def read_tei(data: bytes) -> Document:
 
 
 def read_s2orc(data: bytes) -> Document:
-    from . import IngestError
-
     try:
         d = json.loads(data)
     except ValueError as e:

@@ -8,6 +8,6 @@
 """
 
 from .engine import run_search
-from .options import FUSIONS, MODES, SearchOptions
+from .options import FUSIONS, MODES, SearchOptions, fusion_of, search_mode
 
-__all__ = ["FUSIONS", "MODES", "SearchOptions", "run_search"]
+__all__ = ["FUSIONS", "MODES", "SearchOptions", "fusion_of", "run_search", "search_mode"]

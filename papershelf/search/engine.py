@@ -18,7 +18,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
 from ..errors import VectorUnavailable
-from ..models import Explain, Hit, LexicalHit, Paper, SearchResponse, VectorHit
+from ..models import Explain, Hit, LexicalHit, Paper, SearchMode, SearchResponse, VectorHit
 from ..units import Unit, embedding_text
 from .fusion import cap_per_paper, convex, lift_objects, ranked, rrf
 from .options import SearchOptions
@@ -37,7 +37,7 @@ PassageFn = Callable[[Unit, Paper, int], "str | None"]
 class _Retrieved:
     """The two ranked lists of one search, and what happened getting them."""
 
-    mode: str
+    mode: SearchMode
     lexical: list[LexicalHit] = field(default_factory=list)  # BM25, phrase/proximity boosted
     bm25: dict[str, float] = field(default_factory=dict)  # the raw BM25, for relevance
     vector: list[VectorHit] = field(default_factory=list)

@@ -6,21 +6,36 @@ import math
 from dataclasses import dataclass, field
 
 from ..errors import BadArgument
-from ..models import Filters
+from ..models import FUSIONS, SEARCH_MODES, Filters, Fusion, SearchMode
 
-MODES = ("lexical", "vector", "hybrid")
-FUSIONS = ("convex", "rrf")
+MODES = SEARCH_MODES
+
+
+def search_mode(value: str) -> SearchMode:
+    """A mode named by a user (a command-line word), checked."""
+    for mode in SEARCH_MODES:
+        if value == mode:
+            return mode
+    raise BadArgument(f"mode must be one of {', '.join(MODES)}, not {value!r}")
+
+
+def fusion_of(value: str) -> Fusion:
+    """A fusion named by a user, checked."""
+    for fusion in FUSIONS:
+        if value == fusion:
+            return fusion
+    raise BadArgument(f"fusion must be one of {', '.join(FUSIONS)}, not {value!r}")
 
 
 @dataclass
 class SearchOptions:
-    mode: str = "hybrid"
+    mode: SearchMode = "hybrid"
     limit: int = 10
     per_paper: int = 2
     filters: Filters = field(default_factory=Filters)
     # How hybrid mode fuses the lists: "convex" (weighted sum of min-max normalized
     # scores) or "rrf" (weighted reciprocal rank, constant rrf_k).  See BENCHMARKS.md.
-    fusion: str = "convex"
+    fusion: Fusion = "convex"
     rrf_k: float = 60.0
     lexical_weight: float = 1.0
     vector_weight: float = 1.0

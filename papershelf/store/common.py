@@ -33,6 +33,41 @@ SOURCE_COLUMNS = ["source_path", "paper_id", "source_format", "source_hash", "so
 SOURCE_FIELDS = ["path", "paper_id", "format", "hash", "size", "mtime", "priority", "doi", "arxiv_id", "title_key",
                  "year", "added_at"]
 
+
+def unit_tables_v1(real: str) -> str:
+    """The unit tables and manifests as both backends' first migration creates them (`real`: the
+    backend's float type).  Frozen: a change to these tables is a new migration, not an edit here."""
+    unit = """
+        id TEXT PRIMARY KEY,
+        paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+        ordinal INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        section_path TEXT NOT NULL DEFAULT '',
+        section_title TEXT NOT NULL DEFAULT '',
+        section_level INTEGER NOT NULL DEFAULT 0,
+        page_start INTEGER,
+        page_end INTEGER,
+        token_estimate INTEGER NOT NULL,
+        indexable INTEGER NOT NULL DEFAULT 1,
+        veto_reason TEXT,
+        content_hash TEXT NOT NULL"""
+    return f"""
+    CREATE TABLE body_units ({unit}, part INTEGER NOT NULL DEFAULT 0);
+    CREATE INDEX body_units_paper ON body_units(paper_id, ordinal);
+    CREATE TABLE object_units ({unit}, object_kind TEXT NOT NULL, object_label TEXT NOT NULL,
+        caption_text TEXT NOT NULL DEFAULT '', nearby_body_text TEXT, table_text TEXT);
+    CREATE INDEX object_units_paper ON object_units(paper_id, ordinal);
+    CREATE TABLE fulltext_chunks ({unit});
+    CREATE INDEX fulltext_chunks_paper ON fulltext_chunks(paper_id, ordinal);
+    CREATE TABLE manifests (
+        paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
+        body_count INTEGER NOT NULL, object_count INTEGER NOT NULL, chunk_count INTEGER NOT NULL,
+        body_indexable INTEGER NOT NULL, object_indexable INTEGER NOT NULL, chunk_indexable INTEGER NOT NULL,
+        body_hash TEXT NOT NULL, objects_hash TEXT NOT NULL, fulltext_hash TEXT NOT NULL,
+        policy_version INTEGER NOT NULL, updated_at {real} NOT NULL);
+"""
+
+
 _PENDING = """
 WITH live AS (
     SELECT paper_id,
@@ -150,10 +185,10 @@ def sources_from_rows(rows: Iterable[Any]) -> list[PaperSource]:
 
 def year_bounds(filters: Filters) -> tuple[int, int] | None:
     """(from, to) for a `year BETWEEN ? AND ?` clause, open ends made wide; None without a year filter."""
-    if filters.year_min is None and filters.year_max is None:
+    if filters.year_from is None and filters.year_to is None:
         return None
-    return (filters.year_min if filters.year_min is not None else -10**6,
-            filters.year_max if filters.year_max is not None else 10**6)
+    return (filters.year_from if filters.year_from is not None else -10**6,
+            filters.year_to if filters.year_to is not None else 10**6)
 
 
 # -- verify -------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def _paper_vectors(src: Store, space_id: int, paper_id: str) -> list[VectorRow]:
     blobs = src.stored_vectors(space_id, paper_id)
     rows = src.vector_rows(space_id, paper_id)
     for r in rows:
-        r.vector, r.nbytes = blobs[r.unit_id][1], None
+        r.vector, r.nbytes = blobs[r.unit_id].vector, None
     return rows
 
 
@@ -109,7 +109,7 @@ def migrate_stores(src: Store, dst: Store, progress: Callable[[str], None] | Non
     _copy_batch(src, dst, spaces, targets, [p for p in everything if p in owed], report, progress)
     for s in spaces:
         for failure in src.embed_failures(s.id):
-            dst.record_embed_failure(targets[s.id].id, failure["paper_id"], failure["reason"])
+            dst.record_embed_failure(targets[s.id].id, failure.paper_id, failure.reason)
         report.pending[targets[s.id].id] = len(dst.pending(targets[s.id].id))
     _copy_settings(src, dst, {sid: t.id for sid, t in targets.items()})
     return report

@@ -14,40 +14,16 @@ Run: ``python -m pytest tests/reliability/test_concurrency.py``.
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
 
 from papershelf import Library
-from papershelf.embed.testing import EmbeddingServer
 
+from ..backends import sqlite_half_papers
+from ..providers import EmbeddingServer
 from .common import cli, openai_args, scale, start, write_papers
 
 READERS = scale(1, 6)
-
-
-def _half_papers(db) -> list[str]:
-    """Papers seen half-written, read in one snapshot on a fresh connection of our own."""
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
-    try:
-        con.execute("BEGIN")
-        expected = {r[0]: r[1] + r[2] + r[3] for r in con.execute(
-            "SELECT paper_id, body_indexable, object_indexable, chunk_indexable FROM manifests")}
-        indexed = dict(con.execute("SELECT paper_id, count(*) FROM search_docs GROUP BY paper_id").fetchall())
-        problems = [f"{p}: {indexed.get(p, 0)} index rows of {n}"
-                    for p, n in expected.items() if indexed.get(p, 0) != n]
-        # vectors are written with their build state in one transaction: the counts always agree
-        for space_id, paper_id, stored, recorded in con.execute(
-                "SELECT v.space_id, v.paper_id, count(*), "
-                "(SELECT body_expected + objects_expected + fulltext_expected FROM embed_state s "
-                " WHERE s.space_id = v.space_id AND s.paper_id = v.paper_id) "
-                "FROM vectors v GROUP BY v.space_id, v.paper_id"):
-            if stored != recorded:
-                problems.append(f"{paper_id}: {stored} vectors in space {space_id}, build state says {recorded}")
-        con.execute("COMMIT")
-        return problems
-    finally:
-        con.close()
 
 
 class Readers:
@@ -73,7 +49,7 @@ class Readers:
 
     def _watch(self) -> None:
         while not self.stop.is_set():
-            self.halves += _half_papers(self.db)
+            self.halves += sqlite_half_papers(self.db)
             time.sleep(0.05)
 
     def __enter__(self):

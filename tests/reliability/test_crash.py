@@ -17,9 +17,9 @@ import time
 
 from papershelf import Library
 from papershelf.embed.base import ProviderSpec
-from papershelf.embed.testing import EmbeddingServer
 
 from ..conftest import SHARED
+from ..providers import EmbeddingServer
 from .common import FULL, cli, library_snapshot, openai_args, scale, start, write_papers
 
 KILLS = scale(3, 32)

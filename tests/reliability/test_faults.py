@@ -19,8 +19,9 @@ import pytest
 from papershelf import Library
 from papershelf.embed.base import ProviderSpec
 from papershelf.embed.openai import reset_health
-from papershelf.embed.testing import DROP, DROP_MID, HANG, EmbeddingServer
 
+from ..backends import tamper
+from ..providers import DROP, DROP_MID, HANG, EmbeddingServer
 from .common import FULL, scale, slack, write_papers
 
 N_PAPERS = scale(4, 12)
@@ -67,7 +68,7 @@ def _spec(url: str) -> ProviderSpec:
 
 
 def _stored(lib: Library) -> dict[str, bytes]:
-    return {r[0]: bytes(r[1]) for r in lib.store.query("SELECT unit_id, vector FROM vectors")}
+    return {unit_id: bytes(blob) for unit_id, blob in tamper(lib.store).all_vectors()}
 
 
 SHORT = ["hang", "429 Retry-After", "500", "malformed JSON", "wrong dimension", "NaN", "dropped mid-response",
@@ -125,7 +126,9 @@ def inject(server: EmbeddingServer, fault: str) -> None:
         server.outage = what
 
 
-def test_report_fault_figures():
-    """Prints the suite's figures for RELIABILITY.md (runs last in this module)."""
+@pytest.fixture(scope="module", autouse=True)
+def _fault_figures():
+    """The suite's figures for RELIABILITY.md, printed when the module is done (not a test: it checks nothing)."""
+    yield
     print(f"\nfault suite: {STATS['faults']} faults injected, {STATS['papers_failed']} papers failed with a reason, "
           f"slowest failed build {STATS['max_seconds']:.2f}s")

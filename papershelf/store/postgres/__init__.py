@@ -5,7 +5,7 @@ One connection in autocommit mode, shared by threads under a lock; every write
 goes through `transaction()`, and every paper is written or removed in exactly
 one transaction, as in SQLite.  Papers, units and lexical search are in
 `papers.py`, spaces, vectors, build state and vector search in `vectors.py`,
-the schema in `schema.py`.
+the schema in `schema.py`; the SQL it shares with SQLite is `store/sql/`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import threading
 from contextlib import contextmanager
 
 from ...errors import LibraryFileError, ReadOnlyLibrary, StorageError
-from ...models import UNIT_KINDS, LibraryStatus
+from ..sql import PostgresDialect
 from .papers import PgPapers
 from .schema import MIGRATION_LOCK, MIGRATIONS
 from .vectors import PgVectors
@@ -51,9 +51,10 @@ def _redact(url: str) -> str:
 class PostgresStore(PgVectors, PgPapers):
     """A papershelf library in a PostgreSQL database with the pgvector extension."""
 
+    sql = PostgresDialect()
+
     def __init__(self, url: str, create: bool = True):
         self.location = url
-        self.path = url
         self._lock = threading.RLock()
         self.db = _connect(url)
         try:
@@ -142,19 +143,9 @@ class PostgresStore(PgVectors, PgPapers):
     def close(self) -> None:
         self.db.close()
 
-    # -- status --------------------------------------------------------------------
+    @property
+    def display_location(self) -> str:
+        return _redact(self.location)
 
-    def stats(self) -> LibraryStatus:
-        """Papers, units per kind and veto reasons (the embedding part is the library's to add)."""
-        units = {}
-        for kind in UNIT_KINDS:
-            row = self.query(f"SELECT count(*) AS n, coalesce(sum(indexable), 0) AS live FROM {kind.table}")[0]
-            units[kind.name] = {"total": row["n"], "indexable": int(row["live"]), "vetoed": row["n"] - int(row["live"])}
-        every_unit = " UNION ALL ".join(f"SELECT veto_reason FROM {k.table}" for k in UNIT_KINDS)
-        vetoes = {r["veto_reason"]: r["n"] for r in self.query(
-            f"SELECT veto_reason, count(*) AS n FROM ({every_unit}) u WHERE veto_reason IS NOT NULL "
-            "GROUP BY veto_reason")}
-        size = self.query("SELECT pg_database_size(current_database()) AS n")[0]["n"]
-        failed = self.query("SELECT count(*) AS n FROM ingest_failures")[0]["n"]
-        return LibraryStatus(library=_redact(self.location), size_bytes=size, schema_version=self.schema_version,
-                             papers=self.count_papers(), units=units, veto_reasons=vetoes, failed_files=failed)
+    def _size_bytes(self) -> int:
+        return self.query("SELECT pg_database_size(current_database()) AS n")[0]["n"]

@@ -23,26 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..common import SOURCES_BACKFILL_SQL, title_keys
+from ..common import SOURCES_BACKFILL_SQL, title_keys, unit_tables_v1
 
 # 'PSHF' as in the SQLite application id; the advisory lock key serializing migrations.
 MIGRATION_LOCK = 0x50534846
 
-_UNIT_COMMON = """
-    id TEXT PRIMARY KEY,
-    paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
-    ordinal INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    section_path TEXT NOT NULL DEFAULT '',
-    section_title TEXT NOT NULL DEFAULT '',
-    section_level INTEGER NOT NULL DEFAULT 0,
-    page_start INTEGER,
-    page_end INTEGER,
-    token_estimate INTEGER NOT NULL,
-    indexable INTEGER NOT NULL DEFAULT 1,
-    veto_reason TEXT,
-    content_hash TEXT NOT NULL
-"""
 
 MIGRATIONS: list[str | Callable] = [
     # 1: papers, units, manifests, the full-text index, failures, settings
@@ -51,19 +36,7 @@ MIGRATIONS: list[str | Callable] = [
         id TEXT PRIMARY KEY, title TEXT, authors TEXT NOT NULL DEFAULT '[]', year INTEGER, venue TEXT,
         doi TEXT, citekey TEXT, source_path TEXT UNIQUE, source_hash TEXT, source_format TEXT,
         source_size BIGINT, added_at DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL);
-    CREATE TABLE body_units ({_UNIT_COMMON}, part INTEGER NOT NULL DEFAULT 0);
-    CREATE INDEX body_units_paper ON body_units(paper_id, ordinal);
-    CREATE TABLE object_units ({_UNIT_COMMON}, object_kind TEXT NOT NULL, object_label TEXT NOT NULL,
-        caption_text TEXT NOT NULL DEFAULT '', nearby_body_text TEXT, table_text TEXT);
-    CREATE INDEX object_units_paper ON object_units(paper_id, ordinal);
-    CREATE TABLE fulltext_chunks ({_UNIT_COMMON});
-    CREATE INDEX fulltext_chunks_paper ON fulltext_chunks(paper_id, ordinal);
-    CREATE TABLE manifests (
-        paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
-        body_count INTEGER NOT NULL, object_count INTEGER NOT NULL, chunk_count INTEGER NOT NULL,
-        body_indexable INTEGER NOT NULL, object_indexable INTEGER NOT NULL, chunk_indexable INTEGER NOT NULL,
-        body_hash TEXT NOT NULL, objects_hash TEXT NOT NULL, fulltext_hash TEXT NOT NULL,
-        policy_version INTEGER NOT NULL, updated_at DOUBLE PRECISION NOT NULL);
+    {unit_tables_v1('DOUBLE PRECISION')}
     CREATE TABLE search_docs (
         unit_id TEXT PRIMARY KEY, paper_id TEXT NOT NULL, source TEXT NOT NULL, object_kind TEXT,
         title TEXT NOT NULL DEFAULT '', heading TEXT NOT NULL DEFAULT '', body TEXT NOT NULL DEFAULT '',

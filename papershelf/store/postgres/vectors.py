@@ -21,21 +21,18 @@ the lease runs out.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import socket
 import time
 import uuid
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...models import COLLECTIONS, UNIT_KINDS, CollectionStatus, Filters, Space, SpaceCheck, VectorHit, VectorRow
+from ...models import UNIT_KINDS, Filters, LockHolder, Space, StoredVector, VectorHit, VectorRow
 from ...models import unit_kind as kind_named
 from ...system import pid_alive
-from ..common import pending_sql
-from .papers import PgConnection, filter_sql
-
-PENDING_SQL = pending_sql("%(space)s", '"C"')
+from ..sql import SqlEmbeddings
 
 _VECTOR_COLUMNS = ["space_id", "collection", "unit_id", "paper_id", "unit_kind", "section_path", "object_kind",
                    "object_label", "unit_hash", "kind_hash", "policy_version", "token_estimate", "windows"]
@@ -55,8 +52,11 @@ def normalized_windows(blob: bytes, dimension: int) -> np.ndarray:
     return m / norms
 
 
-class PgVectors(PgConnection):
+class PgVectors(SqlEmbeddings):
     """Everything the embedding build and vector search store, for PostgresStore."""
+
+    if TYPE_CHECKING:  # SqlPapers'
+        def _filter_sql(self, filters: Filters, alias: str = "d") -> tuple[str, list]: ...
 
     concurrent_builds = True  # several `embed` runs may share this library
     hnsw_threshold = int(os.environ.get("PAPERSHELF_PG_HNSW_THRESHOLD", "50000"))  # windows in a space
@@ -70,38 +70,6 @@ class PgVectors(PgConnection):
 
     # -- spaces ------------------------------------------------------------------
 
-    def ensure_space(self, fingerprint: str, provider: str, model: str, dimension: int,
-                     text_format: str, policy_version: int, options: dict | None = None) -> Space:
-        with self.transaction() as db:
-            db.execute(
-                "INSERT INTO spaces(fingerprint, provider, model, dimension, text_format, policy_version, options, "
-                "created_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT (fingerprint) DO NOTHING",
-                (fingerprint, provider, model, dimension, text_format, policy_version,
-                 json.dumps(options or {}, sort_keys=True), time.time()))
-        return Space.from_row(self.query("SELECT * FROM spaces WHERE fingerprint=%s", (fingerprint,))[0])
-
-    def get_space(self, space_id: int) -> Space | None:
-        rows = self.query("SELECT * FROM spaces WHERE id=%s", (space_id,))
-        return Space.from_row(rows[0]) if rows else None
-
-    def spaces(self) -> list[Space]:
-        return [Space.from_row(r) for r in self.query("SELECT * FROM spaces ORDER BY id")]
-
-    def active_space(self) -> Space | None:
-        rows = self.query("SELECT * FROM spaces WHERE completed_at IS NOT NULL "
-                          "ORDER BY completed_at DESC, id DESC LIMIT 1")
-        return Space.from_row(rows[0]) if rows else None
-
-    def mark_complete(self, space_id: int) -> bool:
-        """Mark a space complete (and so active) when nothing is pending or failed; a large
-        space gets its HNSW index first, so search on it is fast from the start."""
-        if self.pending(space_id) or self.embed_failures(space_id):
-            return False
-        self.ensure_vector_index(space_id)
-        with self.transaction() as db:
-            db.execute("UPDATE spaces SET completed_at=%s WHERE id=%s", (time.time(), space_id))
-        return True
-
     def _dimension(self, space_id: int) -> int:
         if space_id not in self._dimensions:
             self._dimensions[space_id] = self.query("SELECT dimension FROM spaces WHERE id=%s",
@@ -110,6 +78,10 @@ class PgVectors(PgConnection):
 
     def window_count(self, space_id: int) -> int:
         return self.query("SELECT count(*) AS n FROM vector_windows WHERE space_id=%s", (space_id,))[0]["n"]
+
+    def _before_complete(self, space_id: int) -> None:
+        """A large space gets its HNSW index first, so search on it is fast from the start."""
+        self.ensure_vector_index(space_id)
 
     def ensure_vector_index(self, space_id: int, force: bool = False) -> bool:
         """Build the space's HNSW index when it holds `hnsw_threshold` windows or more (or `force`).
@@ -130,56 +102,9 @@ class PgVectors(PgConnection):
 
     # -- the pending predicate ---------------------------------------------------------
 
-    def pending(self, space_id: int, paper_ids: list[str] | None = None) -> list[tuple[str, str]]:
-        params: dict = {"space": space_id}
-        papers = ""
-        if paper_ids is not None:
-            papers = "m.paper_id = ANY(%(papers)s) AND "
-            params["papers"] = list(paper_ids)
-        return [(r["paper_id"], r["reason"]) for r in self.query(PENDING_SQL.format(papers=papers), params)]
-
-    def collection_status(self, space_id: int,
-                          pending: list[tuple[str, str]] | None = None) -> dict[str, CollectionStatus]:
-        stored = {r["collection"]: r["n"] for r in self.query(
-            "SELECT collection, count(*) AS n FROM vectors WHERE space_id=%s GROUP BY collection", (space_id,))}
-        sums = self.query("SELECT coalesce(sum(body_indexable),0) AS b, coalesce(sum(object_indexable),0) AS o, "
-                          "coalesce(sum(chunk_indexable),0) AS c FROM manifests")[0]
-        expected = [int(sums["b"]), int(sums["o"]), int(sums["c"])]
-        pending_ids = [p for p, _ in (self.pending(space_id) if pending is None else pending)]
-        per = {c: 0 for c in COLLECTIONS}
-        if pending_ids:
-            live: dict[str, set] = {}
-            for r in self.query("SELECT DISTINCT paper_id, collection FROM vectors WHERE space_id=%s "
-                                "AND paper_id = ANY(%s)", (space_id, pending_ids)):
-                live.setdefault(r["paper_id"], set()).add(r["collection"])
-            for r in self.query("SELECT paper_id, body_indexable, object_indexable, chunk_indexable "
-                                "FROM manifests WHERE paper_id = ANY(%s)", (pending_ids,)):
-                counts = (r["body_indexable"], r["object_indexable"], r["chunk_indexable"])
-                for n, c in enumerate(COLLECTIONS):
-                    per[c] += counts[n] > 0 or c in live.get(r["paper_id"], ())
-        failed = {c: 0 for c in COLLECTIONS}
-        for r in self.query("SELECT m.body_indexable, m.object_indexable, m.chunk_indexable FROM embed_failures f "
-                            "JOIN manifests m ON m.paper_id = f.paper_id WHERE f.space_id=%s", (space_id,)):
-            counts = (r["body_indexable"], r["object_indexable"], r["chunk_indexable"])
-            for n, c in enumerate(COLLECTIONS):
-                failed[c] += counts[n] > 0
-        return {c: CollectionStatus(stored.get(c, 0), expected[n], per[c], failed[c])
-                for n, c in enumerate(COLLECTIONS)}
-
     # -- vectors -------------------------------------------------------------------
 
-    def _delete_vectors(self, db, paper_id: str, space_id: int | None = None) -> None:
-        """A paper's vectors (windows cascade), build state and failures, in one space or all."""
-        spaces = "space_id = %s" if space_id is not None else "space_id IN (SELECT id FROM spaces)"
-        params = [space_id, paper_id] if space_id is not None else [paper_id]
-        for table in ("vectors", "embed_state", "embed_failures"):
-            db.execute(f"DELETE FROM {table} WHERE {spaces} AND paper_id=%s", params)
-        if space_id is None:
-            db.execute("UPDATE spaces SET generation = generation + 1")
-        else:
-            db.execute("UPDATE spaces SET generation = generation + 1 WHERE id=%s", (space_id,))
-
-    def stored_vectors(self, space_id: int, paper_id: str) -> dict[str, tuple[str, bytes]]:
+    def stored_vectors(self, space_id: int, paper_id: str) -> dict[str, StoredVector]:
         """unit_id -> (unit_hash, windows back to back as float32 bytes), as SQLite returns them."""
         parts: dict[str, list[np.ndarray]] = {}
         hashes: dict[str, str] = {}
@@ -189,7 +114,7 @@ class PgVectors(PgConnection):
                             (space_id, paper_id)):
             hashes[r["unit_id"]] = r["unit_hash"]
             parts.setdefault(r["unit_id"], []).append(np.asarray(r["embedding"].to_numpy(), dtype=np.float32))
-        return {u: (hashes[u], np.concatenate(v).astype(np.float32).tobytes()) for u, v in parts.items()}
+        return {u: StoredVector(hashes[u], np.concatenate(v).astype(np.float32).tobytes()) for u, v in parts.items()}
 
     def _insert_vectors(self, db, space_id: int, paper_id: str, rows: list[VectorRow]) -> None:
         dim = self._dimension(space_id)
@@ -237,17 +162,6 @@ class PgVectors(PgConnection):
                 db.execute("DELETE FROM embed_claims WHERE space_id=%s AND paper_id=%s", (space_id, paper_id))
         return True
 
-    def record_embed_failure(self, space_id: int, paper_id: str, reason: str) -> None:
-        with self.transaction() as db:
-            db.execute("INSERT INTO embed_failures VALUES (%s,%s,%s,%s) ON CONFLICT (space_id, paper_id) "
-                       "DO UPDATE SET reason=excluded.reason, failed_at=excluded.failed_at",
-                       (space_id, paper_id, reason, time.time()))
-
-    def embed_failures(self, space_id: int) -> list[dict]:
-        return [dict(r) for r in self.query(
-            "SELECT paper_id, reason, failed_at FROM embed_failures WHERE space_id=%s ORDER BY paper_id COLLATE \"C\"",
-            (space_id,))]
-
     def vector_rows(self, space_id: int, paper_id: str) -> list[VectorRow]:
         """A paper's vector rows in a space, with the bytes their windows take instead of the windows."""
         rows = self.query(
@@ -284,7 +198,7 @@ class PgVectors(PgConnection):
         return sorted(best.values(), key=lambda h: -h.score)[:depth]
 
     def _exact_search(self, space: Space, q: np.ndarray, depth: int, filters: Filters) -> list[VectorHit]:
-        where, params = filter_sql(filters, "w")
+        where, params = self._filter_sql(filters, "w")
         sql = ("SELECT unit_id, paper_id, window_no, score FROM ("
                " SELECT DISTINCT ON (unit_id) unit_id, paper_id, window_no, -(embedding <#> %s) AS score"
                f" FROM vector_windows w WHERE space_id = {int(space.id)} AND vector_dims(embedding) = %s{where}"
@@ -294,7 +208,7 @@ class PgVectors(PgConnection):
     def _hnsw_search(self, space: Space, q: np.ndarray, depth: int, filters: Filters) -> list[VectorHit]:
         """Approximate top windows from the space's HNSW index (a unit may have several windows,
         so twice `depth` windows are fetched), then the best window per unit."""
-        where, params = filter_sql(filters, "w")
+        where, params = self._filter_sql(filters, "w")
         dim, windows = int(space.dimension), depth * 2
         expr = f"embedding::vector({dim})"
         sql = (f"SELECT unit_id, paper_id, window_no, -({expr} <#> %s::vector({dim})) AS score "
@@ -307,34 +221,16 @@ class PgVectors(PgConnection):
 
     # -- verification -------------------------------------------------------------------
 
-    def verify_space(self, space: Space) -> SpaceCheck:
-        """Each indexable unit of a complete paper has exactly one vector row whose windows all have
-        the space's dimension and whose unit hash is the unit's current hash; no orphans."""
-        units_sql = " UNION ALL ".join(f"SELECT id, paper_id, content_hash FROM {k.table} WHERE indexable=1"
-                                       for k in UNIT_KINDS)
-        pending = {p for p, _ in self.pending(space.id)}
-        units = {r["id"]: (r["paper_id"], r["content_hash"]) for r in self.query(units_sql)}
-        vectors = self.query(
+    def _vector_checks(self, space: Space) -> list[tuple[str, str, str, bool]]:
+        """Each vector row with whether its windows are all there and all of the space's dimension."""
+        rows = self.query(
             "SELECT v.unit_id, v.paper_id, v.unit_hash, v.windows, count(w.unit_id) AS n, "
             "coalesce(bool_and(vector_dims(w.embedding) = %s), false) AS dims_ok FROM vectors v "
             "LEFT JOIN vector_windows w ON w.space_id = v.space_id AND w.unit_id = v.unit_id "
             "WHERE v.space_id=%s GROUP BY v.unit_id, v.paper_id, v.unit_hash, v.windows",
             (space.dimension, space.id))
-        stale, orphans, bad_size, seen = [], [], [], set()
-        for r in vectors:
-            unit_id, paper_id = r["unit_id"], r["paper_id"]
-            seen.add(unit_id)
-            if not r["n"] or r["n"] != r["windows"] or not r["dims_ok"]:
-                bad_size.append(unit_id)
-            if unit_id not in units:
-                if paper_id not in pending:
-                    orphans.append(unit_id)
-            elif units[unit_id][1] != r["unit_hash"] and paper_id not in pending:
-                stale.append(unit_id)
-        complete_papers = {p for p, _ in units.values()} - pending
-        missing = [u for u, (p, _) in units.items() if p in complete_papers and u not in seen]
-        return SpaceCheck(len(pending), sorted(stale)[:50], sorted(orphans)[:50], sorted(bad_size)[:50],
-                          sorted(missing)[:50], space)
+        return [(r["unit_id"], r["paper_id"], r["unit_hash"], bool(r["n"] and r["n"] == r["windows"] and r["dims_ok"]))
+                for r in rows]
 
     # -- builders and claims ------------------------------------------------------------
 
@@ -352,14 +248,12 @@ class PgVectors(PgConnection):
             db.execute("DELETE FROM build_lock WHERE token=%s", (self.token,))
             db.execute("DELETE FROM embed_claims WHERE token=%s", (self.token,))
 
-    def lock_holder(self, name: str = "embed") -> dict | None:
+    def lock_holder(self, name: str = "embed") -> LockHolder | None:
         """A running builder (the oldest live one), if any."""
-        for row in self.query("SELECT pid, host, started_at FROM build_lock WHERE name=%s ORDER BY started_at",
-                              (name,)):
-            d = dict(row)
-            d["alive"] = d["host"] != self.host or pid_alive(d["pid"])
-            if d["alive"]:
-                return d
+        for r in self.query("SELECT pid, host, started_at FROM build_lock WHERE name=%s ORDER BY started_at",
+                            (name,)):
+            if r["host"] != self.host or pid_alive(r["pid"]):
+                return LockHolder(r["pid"], r["host"], r["started_at"], True)
         return None
 
     def claim(self, space_id: int, paper_id: str, force: bool = False) -> bool:

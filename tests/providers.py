@@ -1,10 +1,7 @@
-"""Providers for tests and demos: deterministic, and fault-injecting.
+"""Fault injection for tests and benchmarks (not part of the package).
 
-`HashProvider` needs no model: it hashes words and word pairs into a signed
-bag-of-features vector, so texts sharing words are near each other.  That is
-enough meaning for tests to check that vector search works end to end, while
-being exactly reproducible.  `FaultyProvider` wraps any provider to fail the
-Nth call, drop vectors for chosen texts, or add delay.  `EmbeddingServer` is a
+`FaultyProvider` wraps any provider to fail the Nth call, drop vectors for
+chosen texts, or add delay.  `EmbeddingServer` is a
 real OpenAI-compatible HTTP endpoint on 127.0.0.1 serving HashProvider vectors,
 for tests and benchmarks of the `openai` provider; it misbehaves on request:
 canned answers (`script`, then `outage` for every later request), a request
@@ -14,58 +11,20 @@ that is never answered (`HANG`), a connection closed without an answer
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
 
-from ..errors import ProviderError
-
-_WORD = re.compile(r"\w+", re.U)
+from papershelf.embed.hashing import HashProvider
+from papershelf.embed.provider import Provider
+from papershelf.errors import ProviderError
 
 HANG = "__hang__"  # accept the request, never answer (until the server stops)
 DROP = "__drop__"  # close the connection without a response
 DROP_MID = "__drop_mid__"  # send the headers and half the body, then close
-
-
-class HashProvider:
-    name = "hash"
-
-    def __init__(self, model: str = "hash-v1", dimension: int = 256, delay: float | None = None,
-                 window_tokens: int | None = None, **_):
-        self.model = model
-        self._dimension = int(dimension)
-        # Off unless asked for, so tests choose when long units are cut into windows.
-        self.window_tokens = int(window_tokens) if window_tokens else None
-        # A per-call delay, for demonstrating progress and cancellation from the CLI.
-        self.delay = float(delay if delay is not None else os.environ.get("PAPERSHELF_HASH_DELAY", 0) or 0)
-
-    @property
-    def dimension(self) -> int:
-        return self._dimension
-
-    def _features(self, text: str):
-        words = [w.lower() for w in _WORD.findall(text)]
-        yield from words
-        yield from (a + " " + b for a, b in zip(words, words[1:]))
-
-    def encode(self, texts: list[str]) -> np.ndarray:
-        if self.delay:
-            time.sleep(self.delay)
-        out = np.zeros((len(texts), self._dimension), dtype=np.float32)
-        for i, text in enumerate(texts):
-            for f in self._features(text):
-                h = int.from_bytes(hashlib.blake2b(f.encode(), digest_size=8).digest(), "little")
-                out[i, h % self._dimension] += 1.0 if (h >> 63) & 1 else -1.0
-            if not out[i].any():
-                out[i, 0] = 1.0
-        out /= np.linalg.norm(out, axis=1, keepdims=True)
-        return out
 
 
 class FaultPlan:
@@ -82,11 +41,11 @@ class FaultPlan:
         self._lock = threading.Lock()
 
 
-class FaultyProvider:
-    def __init__(self, inner, plan: FaultPlan):
+class FaultyProvider(Provider):
+    def __init__(self, inner: Provider, plan: FaultPlan):
         self.inner, self.plan = inner, plan
         self.name, self.model = inner.name, inner.model
-        self.window_tokens = getattr(inner, "window_tokens", None)
+        self.window_tokens = inner.window_tokens
 
     @property
     def dimension(self) -> int:

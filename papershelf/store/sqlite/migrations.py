@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from .common import SOURCES_BACKFILL_SQL, title_keys
+from ..common import SOURCES_BACKFILL_SQL, title_keys, unit_tables_v1
 
 # 'PSHF': marks a SQLite file as a papershelf library.
 APPLICATION_ID = 0x50534846
@@ -35,23 +35,6 @@ def migration(fn: Callable[[sqlite3.Connection], None]):
     return fn
 
 
-_UNIT_COMMON = """
-    id TEXT PRIMARY KEY,
-    paper_id TEXT NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
-    ordinal INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    section_path TEXT NOT NULL DEFAULT '',
-    section_title TEXT NOT NULL DEFAULT '',
-    section_level INTEGER NOT NULL DEFAULT 0,
-    page_start INTEGER,
-    page_end INTEGER,
-    token_estimate INTEGER NOT NULL,
-    indexable INTEGER NOT NULL DEFAULT 1,
-    veto_reason TEXT,
-    content_hash TEXT NOT NULL
-"""
-
-
 @migration
 def m001_papers_units_fts(db: sqlite3.Connection) -> None:
     run_script(db,
@@ -72,25 +55,7 @@ def m001_papers_units_fts(db: sqlite3.Connection) -> None:
             updated_at REAL NOT NULL
         );
         CREATE UNIQUE INDEX papers_source ON papers(source_path);
-        CREATE TABLE body_units ({_UNIT_COMMON}, part INTEGER NOT NULL DEFAULT 0);
-        CREATE INDEX body_units_paper ON body_units(paper_id, ordinal);
-        CREATE TABLE object_units ({_UNIT_COMMON},
-            object_kind TEXT NOT NULL,
-            object_label TEXT NOT NULL,
-            caption_text TEXT NOT NULL DEFAULT '',
-            nearby_body_text TEXT,
-            table_text TEXT);
-        CREATE INDEX object_units_paper ON object_units(paper_id, ordinal);
-        CREATE TABLE fulltext_chunks ({_UNIT_COMMON});
-        CREATE INDEX fulltext_chunks_paper ON fulltext_chunks(paper_id, ordinal);
-        CREATE TABLE manifests (
-            paper_id TEXT PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
-            body_count INTEGER NOT NULL, object_count INTEGER NOT NULL, chunk_count INTEGER NOT NULL,
-            body_indexable INTEGER NOT NULL, object_indexable INTEGER NOT NULL, chunk_indexable INTEGER NOT NULL,
-            body_hash TEXT NOT NULL, objects_hash TEXT NOT NULL, fulltext_hash TEXT NOT NULL,
-            policy_version INTEGER NOT NULL,
-            updated_at REAL NOT NULL
-        );
+        {unit_tables_v1('REAL')}
         -- Lexical index: one row per indexable unit; FTS5 reads its text from here.
         CREATE TABLE search_docs (
             rowid INTEGER PRIMARY KEY,
@@ -210,7 +175,6 @@ def m003_paper_labels(db: sqlite3.Connection) -> None:
         );
         """
     )
-
 
 
 @migration

@@ -11,9 +11,23 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal, cast, get_args
 
-from .document import BIBLIOGRAPHIC_FIELDS, Bibliographic
+from ..document import BIBLIOGRAPHIC_FIELDS, Bibliographic
+from ..errors import BadArgument
+
+SearchMode = Literal["lexical", "vector", "hybrid"]
+Fusion = Literal["convex", "rrf"]  # weighted sum of min-max normalized scores, or weighted reciprocal rank
+FileStatus = Literal["added", "updated", "unchanged", "failed", "metadata"]
+SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
+FUSIONS: tuple[Fusion, ...] = get_args(Fusion)
+
+class JsonModel:
+    """A model whose fields are its JSON, as they are: `to_dict()` is `dataclasses.asdict`."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(cast(Any, self))
+
 
 # -- unit kinds -----------------------------------------------------------------------
 
@@ -71,7 +85,7 @@ PAPER_META_FIELDS = BIBLIOGRAPHIC_FIELDS
 
 
 @dataclass
-class Paper(Bibliographic):
+class Paper(Bibliographic, JsonModel):
     """A paper's stored record: metadata plus where it came from."""
 
     id: str
@@ -87,12 +101,9 @@ class Paper(Bibliographic):
     collections: list[str] = field(default_factory=list)
     zotero_attachment: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass
-class PaperSource:
+class PaperSource(JsonModel):
     """One file a paper comes from.  A paper (a work) may have several — the PDF, its GROBID TEI,
     an S2ORC JSON; the best (highest `priority`, then newest `mtime`) provides the units.
 
@@ -113,9 +124,6 @@ class PaperSource:
     added_at: float | None = None
     provides: bool = False  # set when listed with its paper: this file supplies the units
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass
 class PaperSummary:
@@ -129,7 +137,7 @@ class PaperSummary:
 
 
 @dataclass
-class Manifest:
+class Manifest(JsonModel):
     """Per-paper summary of its units, keyed by kind name: what a build compares against."""
 
     counts: dict[str, int] = field(default_factory=dict)  # total units per kind
@@ -137,21 +145,18 @@ class Manifest:
     hashes: dict[str, str] = field(default_factory=dict)  # sha256 over the indexable units, per kind
     policy_version: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 # -- search filters -----------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(init=False)
 class Filters:
     """Restrictions applied before ranking, in every search mode and every backend,
     so a filtered search never comes back empty while matches exist."""
 
     papers: list[str] = field(default_factory=list)
-    year_min: int | None = None
-    year_max: int | None = None
+    year_from: int | None = None  # --year-from, and year_from in HTTP and MCP: one name everywhere
+    year_to: int | None = None
     sources: list[str] = field(default_factory=list)  # body_unit / object_unit / legacy_chunk
     object_kind: str | None = None  # figure / table
     # Reference-manager labels: a paper in any of `collections` (or their subcollections) and
@@ -161,9 +166,29 @@ class Filters:
     # Papers with an author whose name contains each of these (case-insensitive; all of, as tags).
     authors: list[str] = field(default_factory=list)
 
+    def __init__(self, papers: list[str] | None = None, year_from: int | None = None, year_to: int | None = None,
+                 sources: list[str] | None = None, object_kind: str | None = None,
+                 collections: list[str] | None = None, tags: list[str] | None = None,
+                 authors: list[str] | None = None, *, year_min: int | None = None, year_max: int | None = None):
+        """`year_min` / `year_max` are the names these bounds had before (see the README's release
+        notes); still accepted."""
+        self.papers, self.sources = list(papers or []), list(sources or [])
+        self.year_from = year_from if year_from is not None else year_min
+        self.year_to = year_to if year_to is not None else year_max
+        self.object_kind, self.collections, self.tags = object_kind, list(collections or []), list(tags or [])
+        self.authors = list(authors or [])
+
+    @property
+    def year_min(self) -> int | None:
+        return self.year_from
+
+    @property
+    def year_max(self) -> int | None:
+        return self.year_to
+
     def is_empty(self) -> bool:
         return not (self.papers or self.sources or self.object_kind or self.collections or self.tags
-                    or self.authors or self.year_min is not None or self.year_max is not None)
+                    or self.authors or self.year_from is not None or self.year_to is not None)
 
     @property
     def has_labels(self) -> bool:
@@ -172,14 +197,13 @@ class Filters:
 
     def validate(self) -> None:
         """Raise BadArgument for a filter no paper could ever match for a silly reason."""
-        from .errors import BadArgument
 
         bad = [s for s in self.sources if s not in SOURCES]
         if bad:
             raise BadArgument(f"unknown source {bad[0]!r}: choose from {', '.join(SOURCES)}")
         if self.object_kind is not None and self.object_kind not in OBJECT_KINDS:
             raise BadArgument(f"unknown kind {self.object_kind!r}: choose figure or table")
-        for name, year in (("year_from", self.year_min), ("year_to", self.year_max)):
+        for name, year in (("year_from", self.year_from), ("year_to", self.year_to)):
             if year is not None and (not isinstance(year, int) or not -9999 <= year <= 9999):
                 raise BadArgument(f"{name} must be a year from -9999 to 9999, not {year}")
 
@@ -330,7 +354,7 @@ HIT_FIELDS = ("rank", "score", "relevance", "source", "paper_id", "title", "auth
 @dataclass
 class SearchResponse:
     query: str
-    mode: str  # the mode actually used (hybrid falls back to lexical without vectors)
+    mode: SearchMode  # the mode actually used (hybrid falls back to lexical without vectors)
     results: list[Hit]
     notices: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
@@ -349,7 +373,7 @@ class SearchResponse:
 @dataclass
 class FileResult:
     path: str
-    status: str  # added | updated | unchanged | failed | metadata
+    status: FileStatus
     paper_id: str | None = None
     reason: str | None = None
     units: dict[str, int] = field(default_factory=dict)
@@ -409,207 +433,3 @@ class BuildReport:
                 "seconds": round(self.seconds, 3), "cancelled": self.cancelled, "provider_down": self.provider_down,
                 "pending_after": self.pending_after, "complete": self.complete,
                 "units_per_second": round(self.units / self.seconds, 1) if self.seconds else None}
-
-
-# -- status, verify, show ---------------------------------------------------------------
-
-
-@dataclass
-class CollectionStatus:
-    stored: int
-    expected: int
-    pending_papers: int
-    failed_papers: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class EmbeddingStatus:
-    configured: dict[str, str]
-    active_space: Space | None
-    target_space: Space | None
-    collections: dict[str, CollectionStatus] | None
-    pending_papers: int
-    failed_papers: int = 0
-    stored_total: int = 0
-    expected_total: int | None = None
-    pending_reasons: dict[str, int] = field(default_factory=dict)
-    failures: list[dict[str, Any]] = field(default_factory=list)
-    build_running: dict[str, Any] | None = None  # pid, host, started_at of a live build
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"configured": dict(self.configured),
-                "active_space": self.active_space.to_dict() if self.active_space else None,
-                "target_space": self.target_space.to_dict() if self.target_space else None,
-                "collections": {k: c.to_dict() for k, c in self.collections.items()} if self.collections else None,
-                "pending_papers": self.pending_papers, "failed_papers": self.failed_papers,
-                "stored_total": self.stored_total, "expected_total": self.expected_total,
-                "pending_reasons": dict(self.pending_reasons), "failures": list(self.failures),
-                "build_running": self.build_running}
-
-
-@dataclass
-class LibraryStatus:
-    library: str
-    size_bytes: int
-    schema_version: int
-    papers: int
-    units: dict[str, dict[str, int]]  # kind -> total / indexable / vetoed
-    veto_reasons: dict[str, int]
-    failed_files: int
-    embedding: EmbeddingStatus | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        d = {k: getattr(self, k) for k in ("library", "size_bytes", "schema_version", "papers", "units",
-                                           "veto_reasons", "failed_files")}
-        d["embedding"] = self.embedding.to_dict() if self.embedding else None
-        return d
-
-
-@dataclass
-class IndexCheck:
-    ok: bool
-    problems: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class SpaceCheck:
-    """What `verify` found in one space, unit by unit (lists hold at most 50 unit ids)."""
-
-    pending_papers: int
-    stale_vectors: list[str] = field(default_factory=list)
-    orphan_vectors: list[str] = field(default_factory=list)
-    wrong_size_vectors: list[str] = field(default_factory=list)
-    missing_vectors: list[str] = field(default_factory=list)
-    space: Space | None = None
-
-    @property
-    def ok(self) -> bool:
-        return not (self.stale_vectors or self.orphan_vectors or self.wrong_size_vectors or self.missing_vectors)
-
-    def problems(self) -> dict[str, list[str]]:
-        return {k: v for k, v in (("stale_vectors", self.stale_vectors), ("orphan_vectors", self.orphan_vectors),
-                                  ("wrong_size_vectors", self.wrong_size_vectors),
-                                  ("missing_vectors", self.missing_vectors)) if v}
-
-    def to_dict(self) -> dict[str, Any]:
-        s = self.space
-        head = {"id": s.id, "provider": s.provider, "model": s.model, "complete": s.complete} if s else {}
-        return {**head, "pending_papers": self.pending_papers, "stale_vectors": self.stale_vectors,
-                "orphan_vectors": self.orphan_vectors, "wrong_size_vectors": self.wrong_size_vectors,
-                "missing_vectors": self.missing_vectors, "ok": self.ok}
-
-
-@dataclass
-class VerifyReport:
-    index: IndexCheck
-    spaces: list[SpaceCheck]
-
-    @property
-    def ok(self) -> bool:
-        return self.index.ok and all(s.ok for s in self.spaces)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"index": self.index.to_dict(), "spaces": [s.to_dict() for s in self.spaces], "ok": self.ok}
-
-
-@dataclass
-class SectionView:
-    unit_id: str
-    source: str
-    section_path: str
-    part: int
-    pages: str | None
-    tokens: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class ObjectView:
-    unit_id: str
-    object_kind: str | None
-    label: str | None
-    caption: str | None
-    pages: str | None
-    section_path: str
-    indexable: bool
-    veto_reason: str | None
-    cited_by: str | None
-    table_text: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class PaperView:
-    """A paper as `show` presents it: record, manifest, sections and figures/tables."""
-
-    paper: Paper
-    manifest: Manifest | None
-    sections: list[SectionView]
-    objects: list[ObjectView]
-    sources: list[PaperSource] = field(default_factory=list)  # every file of this work, the provider first
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": "paper", **self.paper.to_dict(),
-                "manifest": self.manifest.to_dict() if self.manifest else None,
-                "sections": [s.to_dict() for s in self.sections], "objects": [o.to_dict() for o in self.objects],
-                "sources": [s.to_dict() for s in self.sources]}
-
-
-@dataclass
-class UnitView:
-    """One unit as `show` presents it, with its paper."""
-
-    unit: Any  # units.Unit (kept untyped here: units imports this module)
-    paper: Paper | None
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self.unit)
-        d["source"] = self.unit.source
-        return {"type": "unit", **d, "paper": self.paper.to_dict() if self.paper else None}
-
-
-@dataclass
-class Neighbour:
-    """One unit of a section, in reading order: what `show` of a unit adds around it,
-    so a reader (or an agent) sees the passage a hit came from, not just the hit."""
-
-    unit_id: str
-    source: str
-    section_path: str
-    part: int
-    pages: str | None
-    text: str
-    is_target: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class Passage:
-    """A stretch of a paper's text within a size budget, with a cursor to continue.
-
-    `next_cursor` is None when the selection has been read to its end; pass it back
-    unchanged to read on.  `sections` and `pages` say what this stretch covers.
-    """
-
-    paper_id: str
-    title: str | None
-    text: str
-    sections: list[str]
-    pages: str | None
-    next_cursor: str | None
-    units: int  # units (or parts of one) in this stretch
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)

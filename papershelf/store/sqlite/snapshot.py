@@ -32,9 +32,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..ann.binary import pack_signs
-from ..ann.scalar import quantize
-from ..models import UNIT_KINDS, Space
+from ...models import UNIT_KINDS, Space
+from .ann.binary import pack_signs
+from .ann.scalar import quantize
 
 OBJECT_KIND_CODES = {None: 0, "figure": 1, "table": 2}
 KIND_CODES = {k.collection: n for n, k in enumerate(UNIT_KINDS)}

@@ -11,7 +11,7 @@ mean is a good proxy for its best window (sentence windows of one unit lie
 close together), and recall@100 against a full exact scan is measured in
 bench/vector_scale.py.
 
-The snapshot (vector_snapshot.py) is cached per space until the space's
+The snapshot (snapshot.py) is cached per space until the space's
 generation moves — every vector write bumps it, in this process or another —
 and large ones are kept as derived files so the next process maps them
 instead of rebuilding.  Filters become a mask applied before ranking, so a
@@ -27,11 +27,11 @@ import time
 
 import numpy as np
 
-from ..ann import scalar
-from ..ann.binary import hamming, pack_signs, shortlist
-from ..models import UNIT_KINDS, Filters, Space, VectorHit
-from . import vector_snapshot as snapshots
-from .vector_snapshot import OBJECT_KIND_CODES, Snapshot
+from ...models import UNIT_KINDS, Filters, Space, VectorHit
+from . import snapshot as snapshots
+from .ann import scalar
+from .ann.binary import hamming, pack_signs, shortlist
+from .snapshot import OBJECT_KIND_CODES, Snapshot
 
 # Units kept by the sign-code scan per unit asked for (and at least SHORTLIST_MIN)...
 SHORTLIST_PER_HIT = 80

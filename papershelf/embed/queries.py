@@ -1,0 +1,67 @@
+"""Embedding queries: one provider per embedding space, cached, built for answering quickly.
+
+A query is encoded by the provider of the space being searched, with the library's own settings
+(URLs, keys) when the space is of the configured model.  A provider that is down or broken makes
+vector search unavailable (`VectorUnavailable`), never search itself.  `Library` owns one.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..errors import PapershelfError, VectorUnavailable
+from ..models import Filters, Paper, Space, VectorHit
+from ..store import Store
+from ..units import Unit, embedding_parts
+from .base import ProviderSpec
+from .config import configured_spec
+from .provider import Provider, validate
+from .windows import cut, token_counter
+
+
+class QueryEmbedder:
+    """Thread-safe: concurrent searches share the cached providers."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self._providers: dict[str, Provider] = {}
+        self._lock = threading.Lock()
+
+    def provider(self, space: Space) -> Provider:
+        """The provider that embeds queries for a space (cached; created on first use)."""
+        with self._lock:
+            if space.fingerprint not in self._providers:
+                spec = configured_spec(self.store)
+                same_model = (spec.provider, spec.model_name) == (space.provider, space.model)
+                settings = spec.settings if same_model else ()
+                options = tuple(sorted(space.options.items()))
+                provider = ProviderSpec(space.provider, space.model, options, settings).create()
+                # A query must not wait out a build's timeouts and retries (openai: short timeout).
+                self._providers[space.fingerprint] = provider.for_queries()
+            return self._providers[space.fingerprint]
+
+    def vector(self, space: Space, query: str) -> np.ndarray:
+        try:
+            return validate(self.provider(space).encode([query]), 1, space.dimension)[0]
+        except PapershelfError as e:
+            raise VectorUnavailable(f"embedding provider unavailable ({e})") from None
+        except Exception as e:  # noqa: BLE001 - a broken provider must not break search
+            raise VectorUnavailable(f"embedding provider failed ({type(e).__name__}: {e})") from None
+
+    def vector_search(self, space: Space | None, query: str, depth: int, filters: Filters) -> list[VectorHit]:
+        if space is None:
+            raise VectorUnavailable("no embeddings yet: run `papershelf embed` for meaning-based search")
+        return self.store.vector_search(space, self.vector(space, query), depth, filters)
+
+    def passage(self, space: Space, unit: Unit, paper: Paper, window: int) -> str | None:
+        """The body text of one of a unit's windows, cut exactly as the build cut it."""
+        if not space.window_tokens:
+            return None
+        try:
+            count = token_counter(self.provider(space))
+            _, parts = cut(*embedding_parts(unit, paper.title), space.window_tokens, count)
+        except Exception:  # noqa: BLE001 - a snippet must never break search
+            return None
+        return parts[window] if window < len(parts) else None

@@ -1,0 +1,101 @@
+"""The records the store hands back across its contract, and the build's progress events.
+
+Each used to be a tuple or a dict read by position or key; a record names its fields, so a reader
+sees what the store promises and mypy checks every use.  The ones that reach JSON (a lock holder,
+an embedding failure) serialize with `to_dict()` to the keys they always had.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple, TypedDict
+
+from .core import JsonModel
+
+PendingReason = Literal["new", "changed", "damaged"]
+PENDING_REASONS: tuple[PendingReason, ...] = ("new", "changed", "damaged")
+
+
+class SourceRecord(NamedTuple):
+    """A file that is a source of a paper: which paper, and the content hash it was read with."""
+
+    paper_id: str
+    hash: str | None
+
+
+class StoredVector(NamedTuple):
+    """A unit's stored vector in a space: the unit hash it was built from, and its windows
+    (float32, back to back)."""
+
+    unit_hash: str
+    vector: bytes
+
+
+@dataclass(frozen=True)
+class IngestFailure:
+    """A file that could not be added, as recorded, so an unchanged file is not parsed again."""
+
+    source_path: str
+    source_hash: str | None
+    reason: str
+    failed_at: float
+
+
+@dataclass(frozen=True)
+class EmbedFailure(JsonModel):
+    """A paper whose build failed in a space."""
+
+    paper_id: str
+    reason: str
+    failed_at: float
+
+
+@dataclass(frozen=True)
+class LockHolder(JsonModel):
+    """A builder holding the build lock (SQLite) or registered as building (PostgreSQL)."""
+
+    pid: int
+    host: str
+    started_at: float
+    alive: bool
+
+
+class StartEvent(TypedDict):
+    event: Literal["start"]
+    space_id: int
+    provider: str
+    model: str
+    dimension: int
+    papers: int
+    units: int
+    skipped: int
+    workers: int
+
+
+class PaperEvent(TypedDict, total=False):
+    """One paper written or failed, with the build's progress so far."""
+
+    event: Literal["paper"]
+    paper_id: str
+    status: Literal["embedded", "failed"]
+    units: int
+    windows: int
+    reused: int
+    reason: str
+    units_done: int
+    units_total: int
+    windows_done: int
+    units_per_second: float | None
+    eta_seconds: float | None
+
+
+class EncodedEvent(TypedDict):
+    """One provider call done: the windows it encoded and the units it finished (progress between papers)."""
+
+    event: Literal["encoded"]
+    windows: int
+    units: int
+
+
+# `done` carries `BuildReport.to_dict()` besides its name.
+BuildEvent = StartEvent | PaperEvent | EncodedEvent | dict[str, Any]

@@ -1,0 +1,389 @@
+"""Papers, units, manifests, sources, labels and ingest failures: the SQL both backends run.
+
+Every paper is written or removed in one transaction.  A backend supplies its lexical index
+(`_index_units`, `_unindex_paper`, `_lexical_problems`) and its size on disk; the rest is here.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from ...models import (
+    UNIT_KINDS,
+    Filters,
+    IndexCheck,
+    IngestFailure,
+    LibraryStatus,
+    Manifest,
+    Paper,
+    PaperSource,
+    PaperSummary,
+    SourceRecord,
+)
+from ...units import Unit
+from ..common import (
+    PAPER_COLUMNS,
+    SOURCE_COLUMNS,
+    SOURCE_FIELDS,
+    UNIT_COLUMNS,
+    index_problems,
+    manifest_columns,
+    manifest_from_row,
+    manifest_row,
+    paper_from_row,
+    paper_summaries,
+    source_from_row,
+    sources_from_rows,
+    unit_from_row,
+    year_bounds,
+)
+from .dialect import SqlConnection
+
+LABEL_TABLES = ("paper_tags", "paper_collections", "paper_zotero")
+FAILURE_COLUMNS = ("source_path", "source_hash", "reason", "failed_at")
+
+
+def _like_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+class SqlPapers(SqlConnection):
+    """The papers half of the `Store` contract, in SQL both backends run."""
+
+    # -- what a backend provides -----------------------------------------------------
+
+    def _index_units(self, db: Any, paper: Paper, units: list[Unit]) -> None:
+        """Add the paper's indexable units to the lexical index (inside its transaction)."""
+        raise NotImplementedError
+
+    def _unindex_paper(self, db: Any, paper_id: str) -> None:
+        """Remove the paper from the lexical index before its search_docs rows go."""
+
+    def _lexical_problems(self) -> list[str]:
+        raise NotImplementedError
+
+    def _size_bytes(self) -> int:
+        raise NotImplementedError
+
+    if TYPE_CHECKING:  # the backend's, or the shared embedding half's
+        @property
+        def display_location(self) -> str: ...
+        @property
+        def schema_version(self) -> int: ...
+        def _delete_vectors(self, db: Any, paper_id: str, space_id: int | None = None) -> None: ...
+
+    # -- settings ----------------------------------------------------------------
+
+    def get_setting(self, key: str, default: str | None = None) -> str | None:
+        rows = self.query(f"SELECT value FROM settings WHERE key={self.sql.mark}", (key,))
+        return rows[0]["value"] if rows else default
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute(self.sql.upsert("settings", ("key", "value"), ("key",)), (key, value))
+
+    # -- sources: the files of one work ------------------------------------------
+
+    def source_record(self, source_path: str) -> SourceRecord | None:
+        """(paper id, content hash) of a file that is a source of a paper, providing or not."""
+        rows = self.query(f"SELECT paper_id, source_hash FROM paper_sources WHERE source_path={self.sql.mark}",
+                          (self.sql.clean(source_path),))
+        return SourceRecord(rows[0]["paper_id"], rows[0]["source_hash"]) if rows else None
+
+    def sources(self, paper_id: str | None = None) -> list[PaperSource]:
+        """A paper's source files (every paper's, when None), the best first; `provides` marks the
+        one whose units the paper holds."""
+        where, params = (f"WHERE s.paper_id={self.sql.mark}", (paper_id,)) if paper_id else ("", ())
+        c = self.sql.collate
+        rows = self.query("SELECT s.*, p.source_path = s.source_path AS provides "
+                          f"FROM paper_sources s JOIN papers p ON p.id = s.paper_id {where} "
+                          f"ORDER BY {c('s.paper_id')}, s.priority DESC, coalesce(s.source_mtime, 0) DESC, "
+                          f"{c('s.source_path')}", params)
+        return sources_from_rows(rows)
+
+    def find_sources(self, doi: str | None, arxiv_id: str | None, title_key: str | None) -> list[PaperSource]:
+        """Sources that share the DOI, the arXiv id or the title key (lowercase) with a new file."""
+        m, clean = self.sql.mark, self.sql.clean
+        rows = self.query(f"SELECT * FROM paper_sources WHERE doi={m} OR arxiv_id={m} OR title_key={m} "
+                          f"ORDER BY {self.sql.collate('source_path')}",
+                          (clean(doi), clean(arxiv_id), clean(title_key)))
+        return [source_from_row(r) for r in rows]
+
+    def save_source(self, source: PaperSource) -> None:
+        """Record (or replace) one source file of an existing paper."""
+        values = [self.sql.clean(getattr(source, c)) for c in SOURCE_FIELDS]
+        with self.transaction() as db:
+            db.execute(self.sql.upsert("paper_sources", SOURCE_COLUMNS, ("source_path",)), values)
+
+    def drop_source(self, source_path: str) -> PaperSource | None:
+        """Forget one source file (the paper stays: removing it is the caller's decision)."""
+        where, params = f"WHERE source_path={self.sql.mark}", (self.sql.clean(source_path),)
+        with self.transaction() as db:
+            row = db.execute(f"SELECT * FROM paper_sources {where}", params).fetchone()
+            if row is None:
+                return None
+            db.execute(f"DELETE FROM paper_sources {where}", params)
+            return source_from_row(row)
+
+    def remember_metadata(self, source_path: str, meta_json: str) -> None:
+        with self.transaction() as db:
+            db.execute(self.sql.upsert("source_metadata", ("source_path", "meta"), ("source_path",)),
+                       (self.sql.clean(source_path), self.sql.clean(meta_json)))
+
+    def remembered_metadata(self, source_path: str) -> str | None:
+        rows = self.query(f"SELECT meta FROM source_metadata WHERE source_path={self.sql.mark}",
+                          (self.sql.clean(source_path),))
+        return rows[0]["meta"] if rows else None
+
+    # -- papers ------------------------------------------------------------------
+
+    def paper_refs(self) -> list[tuple[str, str | None, str | None]]:
+        """(id, citekey, doi) of every paper: what a user may name a paper by."""
+        return [(r["id"], r["citekey"], r["doi"])
+                for r in self.query(f"SELECT id, citekey, doi FROM papers ORDER BY {self.sql.collate('id')}")]
+
+    def zotero_refs(self) -> list[tuple[str, str]]:
+        """(paper id, key) for each Zotero attachment key and item key a paper is known by (the
+        item key from the metadata remembered for its source files)."""
+        item_key = self.sql.json_text("m.meta", "meta", "zotero_key")
+        return [(r["paper_id"], r["zkey"]) for r in self.query(
+            "SELECT paper_id, attachment_key AS zkey FROM paper_zotero UNION "
+            f"SELECT s.paper_id, {item_key} AS zkey FROM source_metadata m "
+            f"JOIN paper_sources s ON s.source_path = m.source_path WHERE {item_key} IS NOT NULL")]
+
+    def paper_ids(self) -> list[str]:
+        return [r["id"] for r in self.query(f"SELECT id FROM papers ORDER BY {self.sql.collate('id')}")]
+
+    def count_papers(self) -> int:
+        return self.query("SELECT count(*) AS n FROM papers")[0]["n"]
+
+    def manifest_paper_ids(self, with_indexable_units: bool = False) -> list[str]:
+        """Papers that have a manifest (all papers), or only those with something to embed."""
+        where = " WHERE body_indexable + object_indexable + chunk_indexable > 0" if with_indexable_units else ""
+        return [r["paper_id"] for r in
+                self.query(f"SELECT paper_id FROM manifests{where} ORDER BY {self.sql.collate('paper_id')}")]
+
+    def _delete_paper_rows(self, db: Any, paper_id: str, keep_paper: bool) -> None:
+        m = self.sql.mark
+        self._unindex_paper(db, paper_id)
+        db.execute(f"DELETE FROM search_docs WHERE paper_id={m}", (paper_id,))
+        for kind in UNIT_KINDS:
+            db.execute(f"DELETE FROM {kind.table} WHERE paper_id={m}", (paper_id,))
+        db.execute(f"DELETE FROM manifests WHERE paper_id={m}", (paper_id,))
+        for table in LABEL_TABLES:
+            db.execute(f"DELETE FROM {table} WHERE paper_id={m}", (paper_id,))
+        if not keep_paper:
+            db.execute(f"DELETE FROM papers WHERE id={m}", (paper_id,))
+
+    def _upsert_paper(self, db: Any, paper: Paper, now: float) -> None:
+        values = [self.sql.clean(getattr(paper, c)) for c in PAPER_COLUMNS]
+        values[2] = self.sql.clean(json.dumps(paper.authors, ensure_ascii=False))
+        columns = [*PAPER_COLUMNS, "added_at", "updated_at"]
+        update = [c for c in columns if c not in ("id", "added_at")]  # a paper keeps the time it was added
+        db.execute(self.sql.upsert("papers", columns, ("id",), update), values + [now, now])
+
+    def _write_labels(self, db: Any, paper: Paper) -> None:
+        """Tags, collections and Zotero attachment, in the paper's own transaction."""
+        clean = self.sql.clean
+        self.sql.executemany(db, self.sql.upsert("paper_tags", ("paper_id", "tag"), ("paper_id", "tag"), ()),
+                             [(paper.id, clean(t)) for t in paper.tags])
+        self.sql.executemany(db, self.sql.upsert("paper_collections", ("paper_id", "path"), ("paper_id", "path"), ()),
+                             [(paper.id, clean(c)) for c in paper.collections])
+        if paper.zotero_attachment:
+            db.execute(f"INSERT INTO paper_zotero VALUES ({self.sql.marks(2)})",
+                       (paper.id, clean(paper.zotero_attachment)))
+
+    def _with_labels(self, papers: list[Paper]) -> list[Paper]:
+        """Each paper with its tags, collections and Zotero attachment key."""
+        by_id = {p.id: p for p in papers}
+        for part in self.sql.batches(list(by_id)):
+            where, params = self.sql.any("paper_id", part)
+            for r in self.query(f"SELECT paper_id, tag FROM paper_tags WHERE {where} "
+                                f"ORDER BY {self.sql.collate('tag')}", params):
+                by_id[r["paper_id"]].tags.append(r["tag"])
+            for r in self.query(f"SELECT paper_id, path FROM paper_collections WHERE {where} "
+                                f"ORDER BY {self.sql.collate('path')}", params):
+                by_id[r["paper_id"]].collections.append(r["path"])
+            for r in self.query(f"SELECT paper_id, attachment_key FROM paper_zotero WHERE {where}", params):
+                by_id[r["paper_id"]].zotero_attachment = r["attachment_key"]
+        return papers
+
+    def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest) -> None:
+        """Replace a paper, its units, manifest and index rows in one transaction.
+
+        Vectors are not touched: the manifest hashes now differ from the build
+        state, which is exactly what makes the paper pending for `embed`.
+        """
+        now, m, clean = time.time(), self.sql.mark, self.sql.clean
+        with self.transaction() as db:
+            if paper.source_path:
+                # The file used to be another paper (its declared id changed): that one goes.
+                for row in db.execute(f"SELECT id FROM papers WHERE source_path={m} AND id<>{m}",
+                                      (clean(paper.source_path), paper.id)).fetchall():
+                    self._delete_paper_rows(db, row["id"], keep_paper=False)
+                    self._delete_vectors(db, row["id"])
+            self._delete_paper_rows(db, paper.id, keep_paper=True)
+            self._upsert_paper(db, paper, now)
+            self._write_labels(db, paper)
+            for kind in UNIT_KINDS:
+                columns = UNIT_COLUMNS[kind.name]
+                self.sql.executemany(db, f"INSERT INTO {kind.table}({', '.join(columns)}) "
+                                         f"VALUES ({self.sql.marks(len(columns))})",
+                                     [[clean(getattr(u, c)) for c in columns] for u in units if u.kind == kind.name])
+            self._index_units(db, paper, units)
+            cols, values = manifest_row(paper.id, manifest, now)
+            db.execute(f"INSERT INTO manifests({', '.join(cols)}) VALUES ({self.sql.marks(len(cols))})", values)
+            if paper.source_path:
+                db.execute(f"DELETE FROM ingest_failures WHERE source_path={m}", (clean(paper.source_path),))
+
+    def remove_paper(self, paper_id: str) -> bool:
+        """Remove a paper and everything derived from it (vectors in every space too)."""
+        with self.transaction() as db:
+            if not db.execute(f"SELECT 1 FROM papers WHERE id={self.sql.mark}", (paper_id,)).fetchone():
+                return False
+            self._delete_paper_rows(db, paper_id, keep_paper=False)
+            self._delete_vectors(db, paper_id)
+            return True
+
+    def get_paper(self, paper_id: str) -> Paper | None:
+        rows = self.query(f"SELECT * FROM papers WHERE id={self.sql.mark}", (paper_id,))
+        return self._with_labels([paper_from_row(rows[0])])[0] if rows else None
+
+    def get_papers(self, paper_ids: list[str]) -> dict[str, Paper]:
+        out: dict[str, Paper] = {}
+        for part in self.sql.batches(list(dict.fromkeys(paper_ids))):
+            where, params = self.sql.any("id", part)
+            for row in self.query(f"SELECT * FROM papers WHERE {where}", params):
+                out[row["id"]] = paper_from_row(row)
+        self._with_labels(list(out.values()))
+        return out
+
+    def list_papers(self, limit: int | None = None) -> list[PaperSummary]:
+        counts = ", ".join(f"m.{manifest_columns(k)[0]}" for k in UNIT_KINDS)
+        sql = (f"SELECT p.*, {counts} FROM papers p LEFT JOIN manifests m ON m.paper_id = p.id "
+               f"ORDER BY {self.sql.collate('p.id')}")
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        rows = self.query(sql)
+        return paper_summaries(self._with_labels([paper_from_row(r) for r in rows]), rows)
+
+    def manifest(self, paper_id: str) -> Manifest | None:
+        rows = self.query(f"SELECT * FROM manifests WHERE paper_id={self.sql.mark}", (paper_id,))
+        return manifest_from_row(rows[0]) if rows else None
+
+    def paper_units(self, paper_id: str) -> list[Unit]:
+        out: list[Unit] = []
+        for kind in UNIT_KINDS:
+            out += [unit_from_row(kind, r) for r in self.query(
+                f"SELECT * FROM {kind.table} WHERE paper_id={self.sql.mark} ORDER BY ordinal", (paper_id,))]
+        return out
+
+    def get_units(self, unit_ids: list[str]) -> dict[str, Unit]:
+        """Units by id.  A unit id names its kind (`paper:body:3`, `paper:obj:...`), but ids are
+        looked up in every kind's table: a declared paper id may itself contain such a word."""
+        out: dict[str, Unit] = {}
+        ids = list(dict.fromkeys(unit_ids))
+        for kind in UNIT_KINDS:
+            for part in self.sql.batches(ids):
+                where, params = self.sql.any("id", part)
+                for r in self.query(f"SELECT * FROM {kind.table} WHERE {where}", params):
+                    out[r["id"]] = unit_from_row(kind, r)
+        return out
+
+    # -- ingest failures -----------------------------------------------------------
+
+    def record_failure(self, source_path: str, source_hash: str | None, reason: str) -> None:
+        with self.transaction() as db:
+            db.execute(self.sql.upsert("ingest_failures", FAILURE_COLUMNS, ("source_path",)),
+                       (self.sql.clean(source_path), source_hash, self.sql.clean(reason), time.time()))
+
+    def failure(self, source_path: str) -> IngestFailure | None:
+        rows = self.query(f"SELECT {', '.join(FAILURE_COLUMNS)} FROM ingest_failures WHERE source_path={self.sql.mark}",
+                          (self.sql.clean(source_path),))
+        return IngestFailure(**dict(rows[0])) if rows else None
+
+    # -- filters -------------------------------------------------------------------
+
+    def _filter_sql(self, filters: Filters, alias: str = "d") -> tuple[str, list]:
+        """Filters as SQL on a table with paper_id, source and object_kind columns."""
+        clauses: list[str] = []
+        params: list[object] = []
+        for column, values in (("paper_id", filters.papers), ("source", filters.sources)):
+            if values:
+                sql, more = self.sql.any(f"{alias}.{column}", values)
+                clauses.append(sql)
+                params += more
+        if filters.object_kind:
+            clauses.append(f"{alias}.object_kind = {self.sql.mark}")
+            params.append(filters.object_kind)
+        if (years := year_bounds(filters)) is not None:
+            clauses.append(f"{alias}.paper_id IN (SELECT id FROM papers WHERE year BETWEEN {self.sql.mark} "
+                           f"AND {self.sql.mark})")
+            params += list(years)
+        if filters.has_labels:
+            sql, label_params = self._labels_sql(filters)
+            clauses.append(f"{alias}.paper_id IN ({sql})")
+            params += label_params
+        return (" AND " + " AND ".join(clauses)) if clauses else "", params
+
+    def _labels_sql(self, filters: Filters) -> tuple[str, list]:
+        """SELECT of the paper ids in any of the collections (or below them), with all the tags and
+        an author matching each author filter (a substring of the name), case-insensitive."""
+        parts: list[str] = []
+        params: list[object] = []
+        if filters.collections:
+            ors = " OR ".join(f"({self.sql.nocase_equal('path')} OR {self.sql.nocase_like('path')})"
+                              for _ in filters.collections)
+            parts.append(f"SELECT paper_id FROM paper_collections WHERE {ors}")
+            for c in filters.collections:
+                c = self.sql.clean(c.strip("/"))
+                params += [c, _like_escape(c) + "/%"]
+        for tag in filters.tags:
+            parts.append(f"SELECT paper_id FROM paper_tags WHERE {self.sql.nocase_equal('tag')}")
+            params.append(self.sql.clean(tag))
+        for author in filters.authors:
+            parts.append(f"SELECT p.id AS paper_id FROM papers p WHERE EXISTS (SELECT 1 FROM "
+                         f"{self.sql.json_values('p.authors', 'a')} WHERE {self.sql.nocase_like('a.value')})")
+            params.append("%" + _like_escape(self.sql.clean(author)) + "%")
+        return " INTERSECT ".join(parts), params
+
+    def labelled_paper_ids(self, filters: Filters) -> list[str]:
+        """Papers that pass the collection and tag filters (every paper when there are none)."""
+        if not filters.has_labels:
+            return self.paper_ids()
+        sql, params = self._labels_sql(filters)
+        return [r["paper_id"] for r in self.query(sql, params)]
+
+    # -- checks and status -----------------------------------------------------------
+
+    def verify_index(self) -> IndexCheck:
+        """The lexical index's own check, manifests against unit tables, index rows against indexable units."""
+        problems = self._lexical_problems()
+        counts: dict[str, dict[str, tuple[int, int]]] = {}
+        for kind in UNIT_KINDS:
+            for r in self.query(f"SELECT paper_id, count(*) AS n, sum(indexable) AS live FROM {kind.table} "
+                                "GROUP BY paper_id"):
+                counts.setdefault(r["paper_id"], {})[kind.name] = (r["n"], int(r["live"] or 0))
+        indexed = {r["paper_id"]: r["n"] for r in
+                   self.query("SELECT paper_id, count(*) AS n FROM search_docs GROUP BY paper_id")}
+        orphans = self.query("SELECT count(*) AS n FROM search_docs WHERE paper_id NOT IN "
+                             "(SELECT id FROM papers)")[0]["n"]
+        problems += index_problems(counts, self.query("SELECT * FROM manifests"), indexed, orphans)
+        return IndexCheck(not problems, problems[:100])
+
+    def stats(self) -> LibraryStatus:
+        """Papers, units per kind and veto reasons (the embedding part is the library's to add)."""
+        units = {}
+        for kind in UNIT_KINDS:
+            row = self.query(f"SELECT count(*) AS n, coalesce(sum(indexable), 0) AS live FROM {kind.table}")[0]
+            units[kind.name] = {"total": row["n"], "indexable": int(row["live"]), "vetoed": row["n"] - int(row["live"])}
+        every_unit = " UNION ALL ".join(f"SELECT veto_reason FROM {k.table}" for k in UNIT_KINDS)
+        vetoes = {r["veto_reason"]: r["n"] for r in self.query(
+            f"SELECT veto_reason, count(*) AS n FROM ({every_unit}) u WHERE veto_reason IS NOT NULL "
+            "GROUP BY veto_reason")}
+        failed = self.query("SELECT count(*) AS n FROM ingest_failures")[0]["n"]
+        return LibraryStatus(library=self.display_location, size_bytes=self._size_bytes(),
+                             schema_version=self.schema_version, papers=self.count_papers(), units=units,
+                             veto_reasons=vetoes, failed_files=failed)
