@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from . import citations, lookup
+from . import citations, lookup, resolve
 from .embed import config
 from .embed.base import Provider, ProviderSpec
 from .embed.queries import QueryEmbedder
@@ -129,8 +129,8 @@ class Library:
     # -- looking at things (lookup.py) ---------------------------------------------
 
     def resolve_paper(self, ref: str) -> str:
-        """The id of the paper `ref` names: its id, citekey, DOI, or a unique prefix of its id."""
-        return lookup.resolve_paper(self.store, ref)
+        """The id of the paper `ref` names: id, unique prefix, citekey, DOI or Zotero key (resolve.py)."""
+        return resolve.resolve_paper(self.store, ref)
 
     def show(self, item_id: str) -> PaperView | UnitView:
         """A paper with its sections and objects, or a single unit."""
@@ -149,8 +149,9 @@ class Library:
         return citations.cited_by(self.store, self.resolve_paper(paper_id))
 
     def paper(self, paper_id: str) -> Paper:
-        """One paper's record (servers use its source_path to serve the PDF itself)."""
-        paper = self.store.get_paper(paper_id)
+        """One paper's record, named in any form resolve.py takes (servers use its source_path to
+        serve the PDF itself)."""
+        paper = self.store.get_paper(self.resolve_paper(paper_id))
         if paper is None:
             raise NotFound(f"no paper with id {paper_id!r}")
         return paper
@@ -166,7 +167,7 @@ class Library:
         """A paper's text by section (and its subsections) or page range, at most
         `budget_chars` at a time; `next_cursor` continues where this stretch ends."""
         paper = self.paper(paper_id)
-        return read_passage(paper, self.store.paper_units(paper_id), section, pages, budget_chars, cursor)
+        return read_passage(paper, self.store.paper_units(paper.id), section, pages, budget_chars, cursor)
 
     def papers(self, limit: int | None = None) -> list[PaperSummary]:
         return self.store.list_papers(limit)

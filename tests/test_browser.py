@@ -16,7 +16,8 @@ pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
 
 
 @pytest.fixture
-def browser():
+def browser(monkeypatch):
+    monkeypatch.setenv("SE_AVOID_STATS", "true")  # selenium sends no usage statistics anywhere
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -42,6 +43,7 @@ def test_search_a_figure_see_its_thumbnail_open_the_pdf_at_its_page(tmp_path, br
         wait.until(lambda d: "papers" in d.find_element(By.ID, "status").text)
         assert "5 papers · 0 pending" in browser.find_element(By.ID, "status").text
         browser.find_element(By.ID, "q").send_keys("western blot of phosphorylated STAT3")
+        browser.find_element(By.CSS_SELECTOR, "#filters summary").click()  # the filters fold open
         Select(browser.find_element(By.ID, "kind")).select_by_value("figure")
         browser.find_element(By.CSS_SELECTOR, "form button").click()
 
@@ -79,3 +81,64 @@ def test_a_hit_from_a_markdown_paper_opens_in_its_section(tmp_path, browser):
         target = wait.until(ec.visibility_of_element_located((By.CSS_SELECTOR, "#reader .unit.target")))
         assert target.text and len(browser.window_handles) == 1
         browser.save_screenshot(str(ARTIFACTS / "web-unit-in-section.png"))
+
+
+def test_no_confident_match_banner_relevance_filters_and_a_paper_page_at_390px(tmp_path, browser):
+    """The banner says so when nothing answers; each hit shows its relevance; the labelled filters
+    reach the API; a paper page shows metadata, sections and figure thumbnails; all at phone width."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db = make_library(tmp_path)
+    wait = WebDriverWait(browser, 20)
+    # a phone's viewport (a desktop window cannot be made this narrow)
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with running_server(db) as (url, _):
+        browser.get(url + "/?query=qqxv+zzyzx+wumpus&mode=lexical")
+        banner = wait.until(ec.visibility_of_element_located((By.ID, "banner")))
+        assert "No confident match" in banner.text
+        browser.save_screenshot(str(ARTIFACTS / "web-no-confident-match-390.png"))
+
+        browser.get(url + "/?query=macrophages+inflammatory&author=okafor")
+        hit = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, ".hit .relevance")))
+        assert hit.text.startswith("relevance 0.") or hit.text == "relevance 1.00"
+        assert not browser.find_element(By.ID, "banner").is_displayed()
+        papers = {s.get_attribute("data-paper") for s in browser.find_elements(By.CSS_SELECTOR, "section.paper")}
+        assert papers and all(p.startswith("okafor") for p in papers)  # the author filter reached the search
+        for control in browser.find_elements(By.CSS_SELECTOR, "form input, form select"):  # every control labelled
+            assert control.get_attribute("id") and browser.find_elements(
+                By.XPATH, f"//label[@for='{control.get_attribute('id')}' or .//*[@id='{control.get_attribute('id')}']]")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390  # no sideways scroll
+
+        paper = browser.find_element(By.CSS_SELECTOR, "section.paper[data-paper^='okafor-wounds'] h2 a")
+        paper.click()
+        page = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "article.paper-page")))
+        thumb = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, ".object img.thumb")))
+        wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", thumb))
+        assert "Open PDF" in page.text and "Sections (" in page.text and "Figure 1" in page.text
+        assert browser.find_element(By.LINK_TEXT, "Open PDF").get_attribute("href").endswith("/pdf")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        browser.save_screenshot(str(ARTIFACTS / "web-paper-page-390.png"))
+        favicon = browser.execute_script("return document.querySelector('link[rel=icon]').href")
+        assert favicon.endswith("/favicon.svg")
+    assert (ARTIFACTS / "web-paper-page-390.png").stat().st_size > 10_000
+
+
+def test_api_docs_load_offline_from_packaged_assets(tmp_path, browser):
+    """/docs (Swagger UI) and /redoc render with no network: their scripts come from this server."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db = make_library(tmp_path)
+    with running_server(db) as (url, _):
+        browser.get(url + "/docs")
+        WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".opblock-summary-path"))
+        paths = {e.text for e in browser.find_elements(By.CSS_SELECTOR, ".opblock-summary-path")}
+        assert "/api/search" in {p.replace("\u200b", "") for p in paths}
+        scripts = browser.execute_script("return [...document.scripts].map(s => s.src).filter(Boolean)")
+        assert scripts and all(s.startswith(url) for s in scripts)
+        browser.get(url + "/redoc")
+        WebDriverWait(browser, 20).until(lambda d: "search" in d.find_element(By.TAG_NAME, "body").text.lower())

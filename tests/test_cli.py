@@ -82,7 +82,8 @@ def test_user_errors_are_one_line_not_tracebacks(tmp_path):
     junk.write_text("hello" * 100)
     assert "not a papershelf library" in run(junk, "status", ok=(1,)).stderr
     run(tmp_path / "l.db", "add", str(EXAMPLES))
-    assert "mode must be one of" in run(tmp_path / "l.db", "search", "x", "--mode", "fuzzy", ok=(2,)).stderr
+    assert "--mode: Input should be 'hybrid', 'lexical' or 'vector'" in run(
+        tmp_path / "l.db", "search", "x", "--mode", "fuzzy", ok=(2,)).stderr
 
 
 def test_index_adds_and_embeds_in_one_step(tmp_path):

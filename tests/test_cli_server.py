@@ -65,7 +65,7 @@ def test_bad_arguments_exit_2_with_a_server_too(library):
     with running_server(library):
         p = subprocess.run([sys.executable, "-m", "papershelf", "-L", str(library), "search", "x", "--kind", "photo"],
                            env=cli_env(), capture_output=True, text=True, timeout=60, check=False)
-    assert p.returncode == 2 and "unknown kind 'photo'" in p.stderr
+    assert p.returncode == 2 and "--kind: Input should be 'figure' or 'table'" in p.stderr
 
 
 def test_a_stale_discovery_file_is_ignored(library, tmp_path):

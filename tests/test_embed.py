@@ -424,3 +424,16 @@ def test_sigterm_stops_like_ctrl_c(many):
     for pid in many.store.paper_ids():
         assert sum(vectors(many, pid).values()) in (0, sum(u.indexable for u in many.store.paper_units(pid)))
     assert many.verify().ok
+
+
+def test_progress_counts_encoded_windows_from_the_first_batch(many):
+    """`encoded` events come per provider call, before the papers they belong to are written, and add
+    up to the windows and units the build reports: a progress bar moves from the first batch."""
+    events = []
+    report = many.embed(HASH, on_event=events.append, batch_size=2)
+    kinds = [e["event"] for e in events]
+    assert kinds.index("encoded") < kinds.index("paper")
+    encoded = [e for e in events if e["event"] == "encoded"]
+    assert len(encoded) > len(report.embedded)  # more often than papers are written
+    assert sum(e["windows"] for e in encoded) == report.windows
+    assert sum(e["units"] for e in encoded) == report.units

@@ -93,7 +93,8 @@ def test_bad_search_parameters_are_422_with_the_parameter_named(server, params, 
 
 def test_errors_map_to_their_http_status(server):
     r = httpx.get(f"{server}/api/show/no-such-paper")
-    assert (r.status_code, r.json()) == (404, {"error": "no paper with id, id prefix, citekey or DOI 'no-such-paper'"})
+    assert (r.status_code, r.json()) == (
+        404, {"error": "no paper with id, id prefix, citekey, DOI or Zotero key 'no-such-paper'"})
     r = httpx.get(f"{server}/api/search", params={"query": "   "})
     assert r.status_code == 400 and "empty query" in r.json()["error"]
     r = httpx.get(f"{server}/api/passage", params={"paper_id": "okafor2024il6", "cursor": "banana"})

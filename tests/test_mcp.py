@@ -97,7 +97,8 @@ def test_a_misspelt_argument_is_an_error_not_ignored(library):
     misspelt, bad_mode, missing, cursor = session_run(library, script)
     assert misspelt.is_error and misspelt.content[0].text == "invalid arguments for search: per_papr: unknown argument"
     assert bad_mode.is_error and "mode:" in bad_mode.content[0].text
-    assert missing.is_error and missing.content[0].text == "no paper with id, id prefix, citekey or DOI 'no-such-paper'"
+    assert missing.is_error and missing.content[0].text == (
+        "no paper with id, id prefix, citekey, DOI or Zotero key 'no-such-paper'")
     assert cursor.is_error and "bad cursor" in cursor.content[0].text
 
 
@@ -118,3 +119,32 @@ def test_a_figure_hit_from_a_pdf_comes_back_as_an_image(library):
     # one image per figure hit from the PDF; the Markdown papers' figures have no page to show
     pdf_hits = [h for h in hit.structured_content["results"] if h["paper_id"].startswith("okafor-wounds")]
     assert len([c for c in hit.content if c.type == "image"]) == min(len(pdf_hits), 3)
+
+
+def test_every_tool_declares_an_output_schema_its_answers_satisfy(library):
+    """outputSchema is listed for every tool, and real answers (a paper and a unit for `show`, a
+    search with explain) validate against it: the schema is true, not decoration."""
+    import jsonschema
+
+    async def script(s):
+        tools = {t.name: t.output_schema for t in (await s.list_tools()).tools}
+        paper = await s.call_tool("show", {"id": "mbeki2022coral"})
+        calls = {"search": await s.call_tool("search", {"query": "bleaching", "explain": True}),
+                 "show": paper,
+                 "show unit": await s.call_tool("show", {"id": paper.structured_content["sections"][0]["unit_id"]}),
+                 "get_passage": await s.call_tool("get_passage", {"paper_id": "mbeki2022coral"}),
+                 "list_papers": await s.call_tool("list_papers", {"limit": 2}),
+                 "status": await s.call_tool("status", {})}
+        return tools, calls
+
+    tools, calls = session_run(library, script)
+    assert all(tools[name] and tools[name]["type"] == "object" for name in tools)
+    for name, result in calls.items():
+        assert not result.is_error, result.content[0].text
+        jsonschema.validate(result.structured_content, tools[name.split()[0]])
+    assert calls["list_papers"].structured_content["total"] == 5
+    assert "2 of 5 papers" in calls["list_papers"].content[0].text
+    with pytest.raises(jsonschema.ValidationError):  # and it does constrain: a hit without its rank fails
+        broken = dict(calls["search"].structured_content)
+        broken["results"] = [{k: v for k, v in broken["results"][0].items() if k != "rank"}]
+        jsonschema.validate(broken, tools["search"])

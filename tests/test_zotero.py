@@ -142,6 +142,27 @@ def test_collection_and_tag_filters_in_both_search_lists(lib, zdir, mode):
     assert set(search_ids(lib, q, mode, tags=["macrophages", "unknown"])) == set()  # every tag must be there
 
 
+@pytest.mark.parametrize("mode", ["lexical", "vector"])
+def test_author_filter_in_both_search_lists_on_both_backends(lib, zdir, mode):
+    lib.add([str(zdir)])
+    lib.embed(HASH)
+    q = "coral bleaching macrophages inflammatory"
+    assert set(search_ids(lib, q, mode, author="OKAFOR")) == {"JOUR1", "okafor2021"}  # case-insensitive
+    assert set(search_ids(lib, q, mode, author="brandt")) == {"JOUR1"}  # any author of the paper
+    assert set(search_ids(lib, q, mode, author="Editor")) == set()  # editors are not authors
+    assert set(search_ids(lib, q, mode, author="%")) == set()  # LIKE's wildcard is a plain character
+    assert set(search_ids(lib, q, mode, author="brandt", collections=["Biology"])) == {"JOUR1"}
+
+def test_papers_are_named_by_zotero_item_and_attachment_keys_on_both_backends(lib, zdir):
+    lib.add([str(zdir)])
+    assert lib.resolve_paper("ATT1") == lib.resolve_paper("jour1") == "JOUR1"  # attachment key, item id
+    assert lib.resolve_paper("CONF1") == lib.resolve_paper("ATT2") == "okafor2021"  # item key behind a citekey
+    assert lib.resolve_paper("zotero://select/library/items/CONF1") == "okafor2021"
+    assert lib.passage("ATT2", budget_chars=200).paper_id == "okafor2021"
+    unit = lib.show("okafor2021").sections[0].unit_id
+    assert lib.show(unit.replace("okafor2021", "ATT2")).to_dict()["id"] == unit
+
+
 def test_a_tag_changed_in_zotero_updates_the_paper(lib, zdir):
     import sqlite3
 

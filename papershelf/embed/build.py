@@ -30,7 +30,17 @@ from typing import Any
 import numpy as np
 
 from ..errors import NotFound, PapershelfError, ProviderCancelled, ProviderDown
-from ..models import UNIT_KINDS, BuildEvent, BuildReport, PaperEvent, Space, StartEvent, VectorRow, unit_kind
+from ..models import (
+    UNIT_KINDS,
+    BuildEvent,
+    BuildReport,
+    EncodedEvent,
+    PaperEvent,
+    Space,
+    StartEvent,
+    VectorRow,
+    unit_kind,
+)
 from ..units import RETRIEVAL_POLICY_VERSION, TEXT_FORMAT, embedding_parts
 from .base import ProviderSpec, fingerprint
 from .config import SPACE_SETTING
@@ -97,6 +107,9 @@ class _Encoder:
         self._spare = [probe]  # the probe serves the first worker; every other worker gets its own instance
         self._local = threading.local()
         self._lock = threading.Lock()
+        # Told (windows, units finished) after each provider call: progress moves from the first
+        # batch, not only when a whole paper is written.
+        self.on_batch: Callable[[int, int], None] = lambda windows, units: None
 
     def provider(self):
         p = getattr(self._local, "provider", None)
@@ -106,10 +119,14 @@ class _Encoder:
             self._local.provider = p
         return p
 
-    def _encode_texts(self, texts: list[str]) -> np.ndarray:
+    def _encode_texts(self, texts: list[str], ends: np.ndarray) -> np.ndarray:
+        """Encode in batches; `ends` are the units' last-window offsets, to count units finished."""
         p = self.provider()
-        parts = [validate(p.encode(texts[i:i + self.batch_size]), len(texts[i:i + self.batch_size]), self.dimension)
-                 for i in range(0, len(texts), self.batch_size)]
+        parts = []
+        for i in range(0, len(texts), self.batch_size):
+            batch = texts[i:i + self.batch_size]
+            parts.append(validate(p.encode(batch), len(batch), self.dimension))
+            self.on_batch(len(batch), int(np.count_nonzero((ends > i) & (ends <= i + len(batch)))))
         return np.vstack(parts)
 
     def units(self, parts: list[tuple[str, str]]) -> Vectors:
@@ -122,7 +139,8 @@ class _Encoder:
             w = windows(head, body, self.window, count)
             texts += w
             sizes.append(len(w))
-        return np.split(self._encode_texts(texts), np.cumsum(sizes)[:-1])
+        ends = np.cumsum(sizes)
+        return np.split(self._encode_texts(texts, ends), ends[:-1])
 
     def group(self, group: list[_Job]) -> list[Vectors | BaseException]:
         """Encode a group of small papers in shared batches; if a shared batch fails, each
@@ -348,6 +366,7 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
         settings: dict[str, Any] = dict(spec.settings)
         batch = max(1, int(batch_size or settings.get("batch_size") or probe.preferred_batch))
         encoder = _Encoder(factory, probe, space.dimension, batch, space.window_tokens, cancel)
+        encoder.on_batch = lambda windows, done: emit(EncodedEvent(event="encoded", windows=windows, units=done))
         run = _Build(store, space, encoder, report, force, cancel, emit)
         run.units_total = units
         run.run(selected, workers, max_in_flight or workers * 2)

@@ -7,11 +7,9 @@ line and a non-zero exit code, never a stack trace.
 
 from __future__ import annotations
 
-import contextlib
+import dataclasses
 import functools
-import json
 import os
-import re
 import signal
 import sqlite3
 import sys
@@ -19,36 +17,35 @@ import threading
 from typing import Optional
 
 import typer
-from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
-from rich.text import Text
 
-from ..embed.base import DEFAULT_MODELS, ProviderSpec
+from ..embed.base import ProviderSpec
 from ..errors import BadArgument, PapershelfError
 from ..ingest.ocr import MODES as OCR_MODES
 from ..ingest.ocr import OcrSettings
 from ..library import Library, default_library_path
-from ..models import Filters
-from ..search import MODES, SearchOptions, fusion_of, search_mode
+from ..search import MODES
 from . import client
+from .cli_embed import run_embed, spec_for
+from .cli_help import ReadableCommand
+from .cli_print import (
+    dump,
+    err,
+    out,
+    print_papers,
+    print_search,
+    print_show,
+    print_status,
+    print_verify,
+    progress_bar,
+)
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_args_is_help=True,
                   rich_markup_mode=None, help="papershelf: search your library of papers by words and by meaning.")
 bench_app = typer.Typer(no_args_is_help=True, help="Measure retrieval quality and speed.")
 app.add_typer(bench_app, name="bench")
 
-out = Console(soft_wrap=True)  # one line per item when piped: grep-able
-err = Console(stderr=True, soft_wrap=True)
 
 
 def _guarded(fn):
@@ -74,7 +71,7 @@ def damaged(e: Exception) -> str:
 
 def command(*args, **kwargs):
     def deco(fn):
-        return app.command(*args, **kwargs)(_guarded(fn))
+        return app.command(*args, cls=ReadableCommand, **kwargs)(_guarded(fn))
 
     return deco
 
@@ -87,27 +84,30 @@ def _library(create: bool = True) -> Library:
     return Library(State.library, create=create)
 
 
-def _dump(data) -> None:
-    """One JSON document on stdout; strict JSON (NaN or infinity would be a bug, not output)."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str, allow_nan=False) + "\n")
-
-
 def _fail(message: str, code: int = 1):
     err.print(f"[red]error:[/red] {escape(message)}")
     raise typer.Exit(code)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("papershelf")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            number = "unknown (not installed)"
+        out.print(f"papershelf {number}", highlight=False)
+        raise typer.Exit(0)
+
+
 @app.callback()
 def main(library: Optional[str] = typer.Option(
-        None, "--library", "-L", envvar="PAPERSHELF_LIBRARY",
-        help="Library file (default: ~/.local/share/papershelf/library.db).")):
+        None, "--library", "-L", envvar="PAPERSHELF_LIBRARY", metavar="PATH|URL",
+        help="Library file or postgresql:// URL (default: ~/.local/share/papershelf/library.db)."),
+        version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
+                                     help="Print the version and exit.")):
     State.library = library
-
-
-def _progress(enabled: bool, *extra) -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), *extra,
-                    TimeElapsedColumn(), TimeRemainingColumn(), console=err, disable=not enabled,
-                    transient=True)
 
 
 def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, max_size: float | None,
@@ -116,7 +116,7 @@ def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, m
     show = err.is_terminal and not as_json
     if ocr not in OCR_MODES:
         raise BadArgument(f"--ocr must be one of {', '.join(OCR_MODES)}, not {ocr!r}")
-    with _progress(show) as bar:
+    with progress_bar(show) as bar:
         task = bar.add_task("adding", total=None)
         pages = OcrSettings(ocr, ocr_lang,
                             progress=lambda done, n: bar.update(task, description=f"OCR page {done}/{n}"))
@@ -124,7 +124,7 @@ def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, m
                          on_total=lambda n: bar.update(task, total=n),
                          progress=lambda r: bar.update(task, advance=1, description=os.path.basename(r.path)[:40]))
     if as_json:
-        _dump(report.to_dict())
+        dump(report.to_dict())
     else:
         d = report.to_dict()
         meta = f", {d['metadata_files']} bibliographies" if d["metadata_files"] else ""
@@ -151,107 +151,6 @@ def add(paths: list[str] = typer.Argument(..., help="Files or folders (recursive
     raise typer.Exit(1 if report.failed else 0)
 
 
-def _spec(lib: Library, provider: str | None = None, model: str | None = None, options: dict | None = None,
-          settings: dict | None = None) -> ProviderSpec:
-    """The library's configured spec changed as asked: options change the vectors (a new space),
-    settings don't (URLs, batch sizes, the local backend).  A value of None leaves it as it was."""
-    current = lib.configured_spec()
-    options = {k: v for k, v in (options or {}).items() if v is not None}
-    settings = {k: v for k, v in (settings or {}).items() if v is not None}
-    if provider is None and model is None and not options and not settings:
-        return current
-    provider = provider or current.provider
-    if model is None:
-        model = current.model if provider == current.provider else DEFAULT_MODELS.get(provider)
-    kept_settings = dict(current.settings) if provider == current.provider else {}
-    kept_options = dict(current.options) if provider == current.provider and model == current.model_name else {}
-    return ProviderSpec(provider, model, tuple(sorted((kept_options | options).items())),
-                        tuple(sorted((kept_settings | settings).items())))
-
-
-@contextlib.contextmanager
-def _cancel_on_signals():
-    """Ctrl-C or SIGTERM sets the event the build watches (it writes what is encoded and stops);
-    a second one exits at once, whatever any thread is doing (every written paper is committed)."""
-    cancel = threading.Event()
-
-    def on_signal(signum, frame):
-        if cancel.is_set():
-            sys.stdout.flush()
-            sys.stderr.write("aborted\n")
-            os._exit(130)
-        cancel.set()
-        err.print("[yellow]stopping: writing the papers already encoded (Ctrl-C again to abort)[/yellow]")
-
-    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield cancel
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
-
-
-class _EmbedProgress:
-    """Build events as NDJSON (--json) or as a Rich bar over units with rate and time left."""
-
-    def __init__(self, as_json: bool):
-        self.as_json = as_json
-        self.bar = _progress(err.is_terminal and not as_json,
-                             TextColumn("{task.fields[windows]} windows  {task.fields[rate]}"))
-        self.task: TaskID | None = None
-
-    def __call__(self, e: dict) -> None:
-        if self.as_json:
-            _dump(e)
-            sys.stdout.flush()
-        if e["event"] == "start":
-            if not self.as_json:
-                err.print(f"embedding {e['papers']} papers ({e.get('units', '?')} units) with "
-                          f"{e['provider']}/{e['model']} ({e['dimension']}d, {e['workers']} workers); "
-                          f"{e['skipped']} already embedded; lexical search already covers every paper added")
-            self.task = self.bar.add_task("embedding", total=e.get("units") or e["papers"], windows=0, rate="")
-        elif e["event"] == "paper" and self.task is not None:
-            rate = f"{e['units_per_second']:.1f} units/s" if e.get("units_per_second") else ""
-            self.bar.update(self.task, completed=e.get("units_done", 0), windows=e.get("windows_done", 0), rate=rate)
-
-
-def _print_build(d: dict) -> None:
-    out.print(f"embedded {d['embedded']} papers ({d['units']} units encoded as {d['windows']} windows, "
-              f"{d['reused']} reused) in {d['seconds']:.1f}s; {d['skipped']} already up to date; "
-              f"{len(d['failed'])} failed")
-    if d["units"] == 0 and not d["failed"]:
-        out.print("nothing to embed: every paper is up to date")
-    for pid, reason in d["failed"].items():
-        out.print(f"  [red]failed[/red] {escape(pid)}: {escape(reason)}")
-    if d["pending_after"]:
-        out.print(f"{d['pending_after']} papers still pending: run `papershelf embed` again")
-    if d.get("provider_down"):
-        err.print(f"[red]error:[/red] stopped: {escape(d['provider_down'])}")
-
-
-def _do_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, papers: list[str] | None,
-              as_json: bool) -> int:
-    progress = _EmbedProgress(as_json)
-    with _cancel_on_signals() as cancel:
-        try:
-            with progress.bar:
-                report = lib.embed(spec, workers=workers, force=force, paper_ids=papers or None, cancel=cancel,
-                                   on_event=progress)
-        except PapershelfError as e:
-            if not cancel.is_set():
-                raise
-            err.print(f"cancelled: {escape(str(e))}")  # e.g. Ctrl-C during the provider's first call
-            return 130
-    d = report.to_dict()
-    if not as_json:
-        _print_build(d)
-    if cancel.is_set():
-        if not as_json:
-            err.print("cancelled: papers already encoded were written; the rest are pending")
-        return 130
-    return 1 if d["failed"] else 0
-
-
 _PROVIDER_HELP = "local (sentence-transformers, default), openai (any OpenAI-compatible endpoint) or hash (tests)."
 
 
@@ -275,10 +174,11 @@ def embed(force: bool = typer.Option(False, "--force", help="Re-embed every sele
           as_json: bool = typer.Option(False, "--json", help="NDJSON events and a final summary.")):
     """Embed pending papers (new, changed or damaged) into the current embedding space."""
     with _library(create=False) as lib:
-        spec = _spec(lib, provider, model,
+        spec = spec_for(lib, provider, model,
                      {"dimension": dimension, "window_tokens": window_tokens, "quantize": quantize},
                      {"base_url": base_url, "batch_size": batch_size, "backend": backend})
-        code = _do_embed(lib, spec, workers, force, paper, as_json)
+        papers = [lib.resolve_paper(p) for p in paper or []]  # any form a paper is named by
+        code = run_embed(lib, spec, workers, force, papers, as_json)
     if code == 130:
         # Workers may still be stuck in a provider call: exit without joining them.
         sys.stdout.flush()
@@ -296,7 +196,7 @@ def index(paths: list[str] = typer.Argument(..., help="Files or folders (recursi
     """Add papers and embed them: `add` then `embed` in one step."""
     with _library() as lib:
         report = _do_add(lib, paths, as_json, False, None)
-        code = _do_embed(lib, _spec(lib, provider, model), workers, False, None, as_json)
+        code = run_embed(lib, spec_for(lib, provider, model), workers, False, None, as_json)
     if code == 130:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -328,7 +228,7 @@ def watch(paths: list[str] = typer.Argument(..., help="Folders, files or a Zoter
 
     def log(event) -> None:
         if as_json:
-            _dump(event.to_dict())
+            dump(event.to_dict())
         else:
             out.print(escape(event.line()), highlight=False)
         sys.stdout.flush()
@@ -336,7 +236,7 @@ def watch(paths: list[str] = typer.Argument(..., help="Folders, files or a Zoter
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         with _library() as lib:
-            spec = None if no_embed else _spec(lib, provider, model)
+            spec = None if no_embed else spec_for(lib, provider, model)
             if not as_json:
                 err.print(f"watching {len(paths)} path(s) into {lib.path}; Ctrl-C stops")
             Watcher(lib, paths, debounce=debounce, embed=not no_embed, spec=spec, log=log, stop=stop,
@@ -365,11 +265,12 @@ def _rerank_timeout():
 @command()
 def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or a question."),
            mode: str = typer.Option("hybrid", "--mode", "-m", help="lexical, vector or hybrid."),
-           limit: int = typer.Option(10, "--limit", "-n", min=1, max=1000),
-           per_paper: int = typer.Option(2, "--per-paper", min=1, help="Hits per paper (not with --paper)."),
-           paper: Optional[list[str]] = typer.Option(None, "--paper", help="Only these papers (no per-paper cap)."),
-           year_from: Optional[int] = typer.Option(None, "--year-from"),
-           year_to: Optional[int] = typer.Option(None, "--year-to"),
+           limit: int = typer.Option(10, "--limit", "-n", help="Number of hits to show (1-1000)."),
+           per_paper: int = typer.Option(2, "--per-paper", help="Hits per paper (not with --paper)."),
+           paper: Optional[list[str]] = typer.Option(
+               None, "--paper", help="Only these papers: id, id prefix, citekey, DOI or Zotero key (no cap)."),
+           year_from: Optional[int] = typer.Option(None, "--year-from", help="Only papers from this year on."),
+           year_to: Optional[int] = typer.Option(None, "--year-to", help="Only papers up to this year."),
            source: Optional[list[str]] = typer.Option(None, "--source", help="body_unit, object_unit, legacy_chunk."),
            kind: Optional[str] = typer.Option(None, "--kind", help="figure or table (objects only)."),
            collection: Optional[list[str]] = typer.Option(None, "--collection",
@@ -381,91 +282,64 @@ def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or 
                                                                       "(surname, or more of the name)."),
            fusion: str = typer.Option("convex", "--fusion", help="hybrid fusion: convex (normalized scores) or rrf."),
            rrf_k: float = typer.Option(60.0, "--rrf-k", help="Reciprocal-rank fusion constant."),
-           lexical_weight: float = typer.Option(1.0, "--lexical-weight"),
-           vector_weight: float = typer.Option(1.0, "--vector-weight"),
+           lexical_weight: float = typer.Option(1.0, "--lexical-weight", help="Weight of the word ranking (hybrid)."),
+           vector_weight: float = typer.Option(1.0, "--vector-weight", help="Weight of the meaning ranking (hybrid)."),
            explain: bool = typer.Option(False, "--explain", help="Show lexical and vector ranks and scores."),
-           min_score: Optional[float] = typer.Option(None, "--min-score", min=0.0, max=1.0,
+           min_score: Optional[float] = typer.Option(None, "--min-score",
                                                      help="Drop hits whose relevance (0-1) is below this."),
-           objects_per_paper: int = typer.Option(3, "--objects-per-paper", min=1,
+           objects_per_paper: int = typer.Option(3, "--objects-per-paper",
                                                  help="Figures/tables per paper, counted apart from text hits."),
            rerank_url: Optional[str] = _rerank_url(),
            rerank_top: int = _rerank_top(),
            rerank_timeout: float = _rerank_timeout(),
            no_server: bool = typer.Option(False, "--no-server",
                                           help="Search in this process even when `papershelf serve` is running."),
-           as_json: bool = typer.Option(False, "--json")):
+           as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.")):
     """Search the library: body text, figures, tables and chunks.
 
     When `papershelf serve` runs for the same library, the search is asked of it (model and
     vectors already loaded) and printed the same way; --no-server searches in-process."""
-    sources = list(source or [])
-    if kind and not sources:
-        sources = ["object_unit"]
-    filters = Filters(papers=list(paper or []), year_min=year_from, year_max=year_to, sources=sources,
-                      object_kind=kind, collections=list(collection or []), tags=list(tag or []),
-                      cites=cites, cited_by=cited_by, author=author)
-    opts = SearchOptions(mode=search_mode(mode), limit=limit, per_paper=per_paper, filters=filters,
-                         fusion=fusion_of(fusion), rrf_k=rrf_k,
-                         lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain,
-                         objects_per_paper=objects_per_paper, rerank_url=rerank_url, rerank_top=rerank_top,
-                         rerank_timeout=rerank_timeout)
-    opts.validate()  # before opening the library: a bad option is exit 2 whatever the library holds
-    # A server reranks with its own configured reranker only: a search naming one runs here.
+    from .params import SearchParams, build, search_dict  # pydantic only for the commands that use it
+
+    request = build(SearchParams, cli_flags(), query=query, mode=mode, limit=limit, per_paper=per_paper,
+                    paper=paper, year_from=year_from, year_to=year_to, source=source, kind=kind,
+                    collection=collection, tag=tag, author=author, cites=cites,
+                    cited_by=cited_by, fusion=fusion, rrf_k=rrf_k,
+                    lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain,
+                    min_score=min_score, objects_per_paper=objects_per_paper)
+    opts = dataclasses.replace(request.options(), rerank_url=rerank_url, rerank_top=rerank_top,
+                               rerank_timeout=rerank_timeout)
+    _flagged(opts.validate)  # before opening the library: a bad option is exit 2 whatever the library holds
+    # The reranker is this command's own configuration: a server is asked only for what it does itself.
     server = None if no_server or rerank_url else client.find_server(State.library or default_library_path())
     if server is not None:
-        d = client.search(server, {"query": query, "mode": mode, "limit": limit, "per_paper": per_paper,
-                                   "paper": list(paper or []), "year_from": year_from, "year_to": year_to,
-                                   "source": list(source or []), "kind": kind, "fusion": fusion, "rrf_k": rrf_k,
-                                   "cites": cites, "cited_by": cited_by,
-                                   "author": author,
-                                   "lexical_weight": lexical_weight, "vector_weight": vector_weight,
-                                   "explain": explain, "min_score": min_score,
-                                   "objects_per_paper": objects_per_paper})
+        d = client.search(server, request)
     else:
         with _library(create=False) as lib:
-            d = lib.search(query, opts).to_dict()
-    if min_score is not None:  # relevance as printed, so a value copied from one answer keeps that hit
-        d["results"] = [h for h in d["results"] if (h.get("relevance") or 0.0) >= min_score]
+            d = search_dict(lib.search(query, opts), request.min_score)
     if as_json:
-        _dump(d)
+        dump(d)
     else:
-        _print_search(d)
+        print_search(d)
 
 
-def _print_search(d: dict) -> None:
-    """Print a search result from its JSON shape, so an answer from a server prints exactly as one
-    computed here."""
-    for n in d["notices"]:
-        err.print(f"[yellow]note:[/yellow] {escape(n)}")
-    if d.get("no_confident_match"):
-        out.print("[yellow]no confident match:[/yellow] nothing here clearly answers this query"
-                  + ("; the closest hits follow" if d["results"] else ""))
-    if not d["results"]:
-        out.print("no results")
-        return
-    for h in d["results"]:
-        where = h["object_label"] or h["section_path"] or h["source"]
-        pages = f" p.{h['pages']}" if h["pages"] else ""
-        pages += " · OCR" if h.get("ocr") else ""  # the text was read from a scan: it may hold OCR errors
-        year = f" ({h['year']})" if h["year"] else ""
-        out.print(f"[bold]{h['rank']}.[/bold] [cyan]{escape(h['title'] or h['paper_id'])}[/cyan]{year}  "
-                  f"[dim]{h['source']} · {escape(where)}{pages} · {h['unit_id']}[/dim]")
-        out.print(_highlighted(h["snippet"] or ""), highlight=False)
-        if h.get("zotero_link"):
-            out.print(f"   [dim]{h['zotero_link']}[/dim]")
-        x = h.get("explain")
-        if x is not None:
-            out.print(f"   [dim]score {h['score']} · relevance {h.get('relevance')} · lexical rank {x['lexical_rank']} "
-                      f"({x['lexical_score']}) · vector rank {x['vector_rank']} ({x['vector_score']}"
-                      + (f", window {x['vector_window'] + 1}" if x.get("vector_window") else "") + ")[/dim]")
+def cli_flags() -> dict[str, str]:
+    """The search request's parameter names as this door spells them: errors name the flag typed."""
+    from .params import SearchParams
+
+    return {name: "--" + name.replace("_", "-") for name in SearchParams.model_fields} | {
+        "query": "QUERY", "rerank_url": "--rerank-url", "rerank_top": "--rerank-top",
+        "rerank_timeout": "--rerank-timeout"}
 
 
-def _highlighted(snippet: str) -> Text:
-    """The snippet with its [marked] terms in bold, whatever characters it holds."""
-    text = Text("   ")
-    for n, part in enumerate(re.split(r"\[([^\[\]]*)\]", snippet)):
-        text.append(part, style="bold yellow" if n % 2 else None)
-    return text
+def _flagged(check):
+    """Run a core check, its parameter names reworded as CLI flags."""
+    try:
+        return check()
+    except BadArgument as e:
+        message = str(e)
+        name = message.split(" ", 1)[0]
+        raise BadArgument(cli_flags().get(name, name) + message[len(name):]) from None
 
 
 @command()
@@ -474,35 +348,9 @@ def status(as_json: bool = typer.Option(False, "--json")):
     with _library(create=False) as lib:
         st = lib.status().to_dict()
     if as_json:
-        _dump(st)
-        return
-    out.print(f"library  {st['library']}  ({st['size_bytes'] / 2**20:.1f} MiB, schema {st['schema_version']})")
-    out.print(f"papers   {st['papers']}" + (f"  ({st['failed_files']} files failed to parse)"
-                                             if st["failed_files"] else ""))
-    t = Table("units", "total", "indexable", "vetoed")
-    for kind, label in (("body", "body units"), ("object", "figure/table units"), ("chunk", "fulltext chunks")):
-        u = st["units"][kind]
-        t.add_row(label, str(u["total"]), str(u["indexable"]), str(u["vetoed"]))
-    out.print(t)
-    e = st["embedding"]
-    space = e["target_space"] or e["active_space"]
-    if space is None:
-        out.print(f"vectors  none yet ({e['pending_papers']} papers pending): run `papershelf embed`")
-        return
-    windows = f", windows of {space['window_tokens']} tokens" if space.get("window_tokens") else ""
-    out.print(f"space    {space['provider']}/{space['model']} ({space['dimension']}d{windows}, {space['fingerprint']})"
-              + ("" if space["completed_at"] else "  [yellow]incomplete[/yellow]"))
-    if e["active_space"] and e["target_space"] and e["active_space"]["id"] != e["target_space"]["id"]:
-        a = e["active_space"]
-        out.print(f"search   answers from {a['provider']}/{a['model']} until the new space is complete")
-    t = Table("collection", "vectors stored", "expected", "pending papers", "failed papers")
-    for name, c in e["collections"].items():
-        t.add_row(name, str(c["stored"]), str(c["expected"]), str(c["pending_papers"]), str(c["failed_papers"]))
-    t.add_row("total", str(e["stored_total"]), str(e["expected_total"]), str(e["pending_papers"]),
-              str(e["failed_papers"]))
-    out.print(t)
-    for f in e.get("failures", []):
-        out.print(f"  [red]failed[/red] {escape(f['paper_id'])}: {escape(f['reason'])}")
+        dump(st)
+    else:
+        print_status(st)
 
 
 @command()
@@ -512,19 +360,9 @@ def verify(as_json: bool = typer.Option(False, "--json")):
         report = lib.verify()
     result = report.to_dict()
     if as_json:
-        _dump(result)
+        dump(result)
     else:
-        for p in result["index"]["problems"]:
-            out.print(f"[red]index[/red] {escape(p)}")
-        for s in result["spaces"]:
-            label = f"space {s['id']} {s['provider']}/{s['model']}"
-            bad = {k: v for k, v in s.items() if k.endswith("_vectors") and v}
-            state = "ok" if s["ok"] else "[red]PROBLEMS[/red]"
-            out.print(f"{label}: {state}; {s['pending_papers']} papers pending (run `papershelf embed`)"
-                      if s["pending_papers"] else f"{label}: {state}")
-            for k, v in bad.items():
-                out.print(f"  {k.replace('_', ' ')}: {len(v)} (e.g. {escape(v[0])})")
-        out.print("verified: the library holds what it says" if result["ok"] else "verify found problems")
+        print_verify(result)
     raise typer.Exit(0 if result["ok"] else 1)
 
 
@@ -541,7 +379,7 @@ def migrate(source: str = typer.Argument(..., help="The library to copy: a file 
 
     report = run(where(source), where(destination)).to_dict()
     if as_json:
-        _dump(report)
+        dump(report)
     else:
         out.print(f"copied {report['papers']} papers and {sum(report['vectors'].values())} vectors to "
                   f"{escape(destination)}; run `papershelf verify` on it")
@@ -554,41 +392,9 @@ def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
     with _library(create=False) as lib:
         d = lib.show(item_id).to_dict()
     if as_json:
-        _dump(d)
-        return
-    if d["type"] == "unit":
-        out.print(f"[bold]{escape(d['id'])}[/bold]  {d['source']}  {escape(d['section_path'] or '')}")
-        if d.get("object_label"):
-            out.print(f"[cyan]{escape(d['object_label'])}[/cyan]: {escape(d.get('caption_text') or '')}")
-            if d.get("table_text"):
-                out.print(escape(d["table_text"]))
-            if d.get("nearby_body_text"):
-                out.print(f"[dim]cited: {escape(d['nearby_body_text'])}[/dim]")
-        else:
-            out.print(escape(d["text"]))
-        return
-    authors = ", ".join(d["authors"][:6])
-    out.print(f"[bold]{escape(d['title'] or d['id'])}[/bold]")
-    facts = [d["id"], authors, str(d["year"] or ""), d["venue"] or "", d["source_path"] or ""]
-    out.print(f"[dim]{escape(' · '.join(f for f in facts if f))}[/dim]")
-    if c := d.get("citations"):
-        out.print(f"[dim]{c['references']} references ({c['in_library']} in this library) · "
-                  f"cited by {c['cited_by']} in this library[/dim]")
-    if len(d["sources"]) > 1:
-        for src in d["sources"]:
-            role = "units from" if src["provides"] else "also in"
-            out.print(f"[dim]{role} {escape(src['path'])} ({src['format']})[/dim]")
-    t = Table("unit", "section", "pages", "tokens")
-    for s in d["sections"]:
-        t.add_row(s["unit_id"].rsplit(":", 2)[-2] + ":" + s["unit_id"].rsplit(":", 1)[-1],
-                  escape(s["section_path"] or "(front matter)"), s["pages"] or "", str(s["tokens"]))
-    out.print(t)
-    if d["objects"]:
-        t = Table("label", "caption", "pages")
-        for o in d["objects"]:
-            cap = o["caption"] or f"[dim]({o['veto_reason']})[/dim]"
-            t.add_row(escape(o["label"]), escape(cap[:100]) if o["caption"] else cap, o["pages"] or "")
-        out.print(t)
+        dump(d)
+    else:
+        print_show(d)
 
 
 @command()
@@ -602,37 +408,55 @@ def remove(paper_id: str = typer.Argument(..., help="A paper (id, prefix, citeke
         if lib.is_source(path):
             paper_id, remains = lib.remove_source(path)
             if as_json:
-                _dump({"removed_source": path, "paper_id": paper_id, "paper_removed": not remains})
+                dump({"removed_source": path, "paper_id": paper_id, "paper_removed": not remains})
             else:
                 out.print(f"removed {path} from {paper_id}" if remains else f"removed {paper_id} (its last source)")
             return
         paper_id = lib.remove(paper_id)
     if as_json:
-        _dump({"removed": paper_id})
+        dump({"removed": paper_id})
     else:
         out.print(f"removed {paper_id}")
 
 
 @command("papers")
-def list_papers(limit: int = typer.Option(50, "--limit", "-n"), as_json: bool = typer.Option(False, "--json"),
-                fmt: str = typer.Option("table", "--format", help="table or bibtex.")):
-    """List the papers in the library."""
-    from .cli_citations import _check_format, papers_bibtex
+def list_papers(title: Optional[str] = typer.Option(None, "--title", help="Only titles containing this."),
+                author: Optional[str] = typer.Option(None, "--author", help="Only papers by an author matching this."),
+                year_from: Optional[int] = typer.Option(None, "--year-from", help="Only papers from this year on."),
+                year_to: Optional[int] = typer.Option(None, "--year-to", help="Only papers up to this year."),
+                tag: Optional[list[str]] = typer.Option(None, "--tag", help="Only papers with this tag (all of)."),
+                collection: Optional[list[str]] = typer.Option(
+                    None, "--collection", help="Only papers in this collection or below (any of)."),
+                limit: int = typer.Option(50, "--limit", "-n", help="Show at most this many papers."),
+                fmt: str = typer.Option("table", "--format",
+                                        help="table, tsv (id, year, title), ids (one a line) or bibtex."),
+                as_json: bool = typer.Option(False, "--json", help="Print the papers as JSON.")):
+    """List the papers in the library, filtered by title, author, year, tag or collection.
 
-    _check_format(fmt)
+    Ids are printed whole (never cut), so they can be copied into `show` or `search --paper`."""
+    from .params import PapersParams, build, filter_papers
+
+    request = build(PapersParams, {k: "--" + k.replace("_", "-") for k in PapersParams.model_fields}, title=title,
+                    author=author, year_from=year_from, year_to=year_to, tag=tag, collection=collection, limit=limit)
+    if fmt not in ("table", "tsv", "ids", "bibtex"):
+        raise BadArgument(f"--format must be one of table, tsv, ids, bibtex, not {fmt!r}")
     with _library(create=False) as lib:
-        rows = lib.papers(limit)
+        summaries = lib.papers()
     if fmt == "bibtex":
-        out.print(papers_bibtex(rows), end="", markup=False, highlight=False)
+        from .cli_citations import papers_bibtex
+
+        out.print(papers_bibtex([r for r in summaries if request.matches(r)][:limit]), end="", markup=False,
+                  highlight=False)
         return
+    rows, total = filter_papers(summaries, request)
     if as_json:
-        _dump([r.to_dict() for r in rows])
+        dump(rows)
         return
-    t = Table("id", "title", "year", "body", "objects", "chunks")
-    for r in rows:
-        t.add_row(escape(r.paper.id), escape((r.paper.title or "")[:70]), str(r.paper.year or ""),
-                  *(str(r.units[k]) for k in ("body", "object", "chunk")))
-    out.print(t)
+    if fmt != "table":
+        for r in rows:  # plain lines (tabs kept): for scripts, cut and fzf
+            sys.stdout.write((r["id"] if fmt == "ids" else f"{r['id']}\t{r['year'] or ''}\t{r['title'] or ''}") + "\n")
+        return
+    print_papers(rows, total)
 
 
 @command()
@@ -664,7 +488,7 @@ def mcp(rerank_url: Optional[str] = _rerank_url(),
     run_stdio(State.library or default_library_path(), Reranker.configured(rerank_url, rerank_top, rerank_timeout))
 
 
-@bench_app.command("beir")
+@bench_app.command("beir", cls=ReadableCommand)
 @_guarded
 def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jsonl, queries*.jsonl, qrels*.tsv."),
                queries: Optional[str] = typer.Option(None, "--queries", help="Queries file (default: first match)."),
@@ -692,7 +516,7 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
     result = run_beir(folder, spec, modes, queries, qrels, workers, max_queries, keep,
                       log=(lambda s: None) if as_json else (lambda s: err.print(s)))
     if as_json:
-        _dump(result)
+        dump(result)
         return
     t = Table("mode", "nDCG@10", "95% CI", "recall@100", "MRR@10", "p50 ms", "p95 ms")
     for r in result["results"]:

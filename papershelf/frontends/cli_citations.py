@@ -10,7 +10,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from .cli import _dump, _fail, _library, command, out
+from .cli import _fail, _library, command, out
+from .cli_print import dump
 
 FORMATS = ("table", "bibtex")
 
@@ -38,7 +39,7 @@ def refs(paper_id: str = typer.Argument(..., help="A paper (id, prefix, citekey,
         out.print(bibtex((r.ref, r.ref.text) for r in listing.references), end="", markup=False, highlight=False)
         return
     if as_json:
-        _dump(listing.to_dict())
+        dump(listing.to_dict())
         return
     t = Table("n", "first author", "year", "title", "in library")
     for r in listing.references:
@@ -54,7 +55,7 @@ def cited_by(paper_id: str = typer.Argument(..., help="A paper (id, prefix, cite
     with _library(create=False) as lib:
         d = lib.cited_by(paper_id).to_dict()
     if as_json:
-        _dump(d)
+        dump(d)
         return
     if not d["cited_by"]:
         out.print(f"no paper in this library cites {escape(d['paper_id'])}")

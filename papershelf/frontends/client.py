@@ -11,12 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import BadArgument, NotFound, PapershelfError, ServerRunning
 from ..system import pid_alive
+
+if TYPE_CHECKING:
+    from .params import SearchParams
 
 HEALTH_TIMEOUT = 0.5
 SEARCH_TIMEOUT = 120.0
@@ -33,23 +36,33 @@ class ServerInfo:
         return {"Authorization": f"Bearer {self.token}"} if self.token else {}
 
 
-def library_key(library_path: str) -> str:
-    """How a library is named to and by its server: a PostgreSQL URL as it is, a file by its absolute path."""
+def library_name(location: str) -> str:
+    """How a server names its library to the CLI: a file's absolute path, or a PostgreSQL URL without
+    its password (health answers are readable by anyone on loopback)."""
     from ..store import is_url
 
-    return library_path if is_url(library_path) else os.path.abspath(library_path)
+    if not is_url(location):
+        return os.path.abspath(os.path.expanduser(location))
+    parts = urlsplit(location)
+    if parts.password is None:
+        return location
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}@{host}"))
 
 
 def discovery_path(library_path: str) -> str:
-    """Beside a library file; for a PostgreSQL library (no folder of its own), in a private folder
-    of this user's, named by a hash of the URL."""
+    """``<library>.server.json`` beside a library file; for a PostgreSQL library (no folder of its
+    own) a file named by the URL's hash in the user's data folder."""
     from ..store import is_url
 
     if not is_url(library_path):
-        return os.path.abspath(library_path) + ".server.json"
-    folder = os.path.join(os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir(), f"papershelf-{os.getuid()}")
+        return os.path.abspath(os.path.expanduser(library_path)) + ".server.json"
+    from platformdirs import user_data_dir
+
+    folder = os.path.join(user_data_dir("papershelf", appauthor=False), "servers")
     os.makedirs(folder, mode=0o700, exist_ok=True)
-    return os.path.join(folder, hashlib.sha256(library_path.encode()).hexdigest()[:20] + ".server.json")
+    digest = hashlib.sha256(library_name(library_path).encode()).hexdigest()[:24]
+    return os.path.join(folder, f"{digest}.server.json")
 
 
 def write_discovery(library_path: str, host: str, port: int, token: str | None) -> ServerInfo:
@@ -57,7 +70,7 @@ def write_discovery(library_path: str, host: str, port: int, token: str | None) 
     A live server already advertised for the library is kept, and this one refused (BadArgument)."""
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     shown = f"[{shown}]" if ":" in shown else shown
-    info = ServerInfo(f"http://{shown}:{port}", os.getpid(), library_key(library_path), token)
+    info = ServerInfo(f"http://{shown}:{port}", os.getpid(), library_name(library_path), token)
     path = discovery_path(library_path)
     tmp = f"{path}.{os.getpid()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -70,7 +83,7 @@ def write_discovery(library_path: str, host: str, port: int, token: str | None) 
         if other is not None and other.pid != os.getpid() and pid_alive(other.pid):
             os.remove(tmp)
             raise ServerRunning(f"another papershelf serve (pid {other.pid}, {other.url}) already serves "
-                                f"{library_key(library_path)}; stop it first or use it") from None
+                                f"{library_name(library_path)}; stop it first or use it") from None
         os.replace(tmp, path)  # a stale file of a server that is gone
         return info
     os.remove(tmp)
@@ -109,17 +122,15 @@ def find_server(library_path: str) -> ServerInfo | None:
         health = r.json()
     except (httpx.HTTPError, ValueError):
         return None
-    if r.status_code != 200 or not isinstance(health, dict) or health.get("library") != library_key(library_path):
+    if r.status_code != 200 or health.get("library") != library_name(library_path):
         return None
     return info
 
 
-def search(info: ServerInfo, params: dict[str, Any]) -> dict[str, Any]:
-    """The server's answer to a search: `SearchResponse.to_dict()`, or its error raised as ours."""
-    query: list[tuple[str, str | int | float | bool | None]] = [
-        (k, str(x).lower() if isinstance(x, bool) else str(x))
-        for k, v in params.items() if v is not None
-        for x in (v if isinstance(v, list) else [v])]
+def search(info: ServerInfo, request: SearchParams) -> dict[str, Any]:
+    """The server's answer to a search request (the same model the server validates):
+    `SearchResponse.to_dict()`, or its error raised as ours."""
+    query: list[tuple[str, str | int | float | bool | None]] = list(request.to_query())
     import httpx
 
     r = httpx.get(f"{info.url}/api/search", params=query, headers=info.headers(), timeout=SEARCH_TIMEOUT)

@@ -21,6 +21,7 @@ reranker is the user's configuration.
 
 from __future__ import annotations
 
+import errno
 import hmac
 import os
 import signal
@@ -30,7 +31,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -40,11 +41,21 @@ from ..errors import BadArgument, NotFound, PapershelfError
 from ..library import Library
 from ..search.rerank import Reranker
 from . import citations_api, client
-from .params import PapersParams, PassageParams, SearchParams, filter_papers, one_line, search_dict
+from .params import (
+    PapersParams,
+    PassageParams,
+    SearchParams,
+    ShowQuery,
+    StatusParams,
+    filter_papers,
+    one_line,
+    search_dict,
+)
 
 WEB = Path(__file__).parent / "web"
 STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html",
-          "citations.js": "text/javascript"}
+          "favicon.svg": "image/svg+xml", "citations.js": "text/javascript"}
+NoParams = Annotated[StatusParams, Query()]  # endpoints that take none still refuse unknown ones by name
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
 TOKEN_COOKIE = "papershelf_token"
 
@@ -52,10 +63,14 @@ TOKEN_COOKIE = "papershelf_token"
 def create_app(library_path: str, token: str | None = None, reranker: Reranker | None = None) -> FastAPI:
     """The app over one open library; with `token`, every request must carry it.  `reranker` is the
     user's configured rerank server: requests cannot name one (see `refusal` and RELIABILITY.md)."""
+    from fastapi_offline import FastAPIOffline
+
     lib = Library(library_path, create=False)
-    app = FastAPI(title="papershelf", version="1", summary="Search a library of papers by words and by meaning.",
-                  on_shutdown=[lib.close])
+    # Swagger UI and ReDoc from the fastapi-offline package's files, not a CDN: /docs works offline.
+    app = FastAPIOffline(title="papershelf", version="1", summary="Search a library of papers by words and by meaning.",
+                         on_shutdown=[lib.close], favicon_url="/favicon.svg")
     app.state.lib = lib
+    _install_token_strip(app)  # registered first, so it runs after the guard has read the token
     _install_guard(app, token)
     _install_errors(app)
     _api_routes(app, lib, reranker)
@@ -135,6 +150,18 @@ def _install_guard(app: FastAPI, token: str | None) -> None:
         return response
 
 
+def _install_token_strip(app: FastAPI) -> None:
+    """`?token=` belongs to the guard, not to any endpoint: taken out of the query before the strict
+    request models see it (they refuse every parameter they do not declare)."""
+    @app.middleware("http")
+    async def strip_token(request: Request, call_next):
+        query = request.scope.get("query_string", b"")
+        if b"token=" in query:
+            kept = [(k, v) for k, v in parse_qsl(query.decode("latin-1"), keep_blank_values=True) if k != "token"]
+            request.scope["query_string"] = urlencode(kept).encode("latin-1")
+        return await call_next(request)
+
+
 # -- errors --------------------------------------------------------------------------
 
 
@@ -159,11 +186,11 @@ def search_options(params: SearchParams, reranker: Reranker | None):
 
 def _api_routes(app: FastAPI, lib: Library, reranker: Reranker | None) -> None:
     @app.get("/api/health", summary="Is the server up, and for which library")
-    async def health() -> dict[str, Any]:  # on the event loop: answers even when every worker is busy
-        return {"ok": True, "library": lib.path, "pid": os.getpid()}
+    async def health(_: NoParams) -> dict[str, Any]:  # on the event loop: answers even when every worker is busy
+        return {"ok": True, "library": client.library_name(lib.path), "pid": os.getpid()}
 
     @app.get("/api/status", summary="Papers, units, vectors, pending papers and a running build")
-    def status() -> dict[str, Any]:
+    def status(_: NoParams) -> dict[str, Any]:
         return lib.status().to_dict()
 
     @app.get("/api/search", summary="Search: the same result as `papershelf search --json`")
@@ -171,8 +198,8 @@ def _api_routes(app: FastAPI, lib: Library, reranker: Reranker | None) -> None:
         return search_dict(lib.search(params.query, search_options(params, reranker)), params.min_score)
 
     @app.get("/api/show/{item_id:path}", summary="A paper (sections, figures, tables) or a unit with its section")
-    def show(item_id: str, neighbours: bool = True) -> dict[str, Any]:
-        return show_dict(lib, item_id, neighbours)
+    def show(item_id: str, params: Annotated[ShowQuery, Query()]) -> dict[str, Any]:
+        return show_dict(lib, item_id, params.neighbours)
 
     @app.get("/api/passage", summary="A paper's text by section or page range, within a budget, with a cursor")
     def passage(params: Annotated[PassageParams, Query()]) -> dict[str, Any]:
@@ -180,15 +207,17 @@ def _api_routes(app: FastAPI, lib: Library, reranker: Reranker | None) -> None:
                            params.cursor).to_dict()
 
     @app.get("/api/papers", summary="The papers, filtered by title, author and year")
-    def papers(params: Annotated[PapersParams, Query()]) -> list[dict[str, Any]]:
-        return filter_papers(lib.papers(), params)
+    def papers(params: Annotated[PapersParams, Query()], response: Response) -> list[dict[str, Any]]:
+        rows, total = filter_papers(lib.papers(), params)
+        response.headers["X-Total-Count"] = str(total)  # "12 of 312": the rows are at most `limit`
+        return rows
 
 
 def show_dict(lib: Library, item_id: str, neighbours: bool) -> dict[str, Any]:
     """`show --json`, plus for a unit the units of its section (`neighbours`) when asked."""
     d = lib.show(item_id).to_dict()
     if d["type"] == "unit" and neighbours:
-        d["neighbours"] = [n.to_dict() for n in lib.neighbours(item_id)]
+        d["neighbours"] = [n.to_dict() for n in lib.neighbours(d["id"])]
     return d
 
 
@@ -222,7 +251,7 @@ def unit_image(lib: Library, unit_id: str) -> bytes:
 def _file_routes(app: FastAPI, lib: Library) -> None:
     @app.api_route("/papers/{paper_id:path}/pdf", methods=["GET", "HEAD"],
                    summary="The paper's PDF (open at a page with #page=N)")
-    def pdf(paper_id: str) -> Response:
+    def pdf(paper_id: str, _: NoParams) -> Response:
         path, data = lib.source_pdf(paper_id)  # the bytes served are the bytes checked
         name = quote(os.path.basename(path))
         return Response(data, media_type="application/pdf",
@@ -230,16 +259,21 @@ def _file_routes(app: FastAPI, lib: Library) -> None:
                                  "Cache-Control": "private, no-cache"})
 
     @app.get("/units/{unit_id:path}/image", summary="PNG of a figure/table's page region, or the unit's page")
-    def image(unit_id: str) -> Response:
+    def image(unit_id: str, _: NoParams) -> Response:
         return Response(unit_image(lib, unit_id), media_type="image/png",
                         headers={"Cache-Control": "private, max-age=300"})
 
     @app.get("/", include_in_schema=False)
-    def index() -> FileResponse:
+    def index() -> FileResponse:  # its query (?query=…, ?paper=…) is the page's own state, read by app.js
         return FileResponse(WEB / "index.html", media_type="text/html")
 
+    @app.get("/favicon.svg", include_in_schema=False)
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml")
+
     @app.get("/static/{name}", include_in_schema=False)
-    def static(name: str) -> FileResponse:
+    def static(name: str, _: NoParams) -> FileResponse:
         if name not in STATIC:  # a fixed list: no name from a request becomes a path
             raise NotFound(f"no file {name!r}")
         return FileResponse(WEB / name, media_type=STATIC[name])
@@ -266,9 +300,15 @@ def _bind(host: str, port: int) -> socket.socket:
     # proto IPPROTO_TCP matters: asyncio sets TCP_NODELAY only on sockets that say they are TCP; without
     # it Nagle's algorithm and delayed ACKs add ~40 ms to every response on loopback.
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(2048)  # connections queue from now on, so the server is usable once advertised
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)  # connections queue from now on, so the server is usable once advertised
+    except (OSError, OverflowError) as e:
+        sock.close()
+        why = "the port is in use (another server? pick one with --port, or --port 0 for any free one)" \
+            if getattr(e, "errno", None) == errno.EADDRINUSE else (getattr(e, "strerror", None) or str(e))
+        raise PapershelfError(f"cannot listen on {host}:{port}: {why}") from None
     return sock
 
 
@@ -321,11 +361,8 @@ def serve(library_path: str, host: str = "127.0.0.1", port: int = 8765, token: s
 
     if not is_loopback(host) and not token:
         raise BadArgument(f"--token is required to listen on {host} (anything beyond loopback)")
+    sock = _bind(host, port)  # first: a busy port or a bad host is one line at once, before the model loads
     app = create_app(library_path, token, reranker)
-    try:
-        sock = _bind(host, port)  # before loading anything: a busy port or a bad host is one line at once
-    except OSError as e:
-        raise PapershelfError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     _warm(app)
     real_port = sock.getsockname()[1]
     lib_path = app.state.lib.path

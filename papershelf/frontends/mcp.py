@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field, ValidationError
 from ..errors import PapershelfError
 from ..library import Library
 from ..search.rerank import Reranker
+from . import mcp_schemas as schemas
 from .citations_api import CitationsParams, citations_dict, citations_text
 from .params import (
     PapersParams,
@@ -61,6 +62,7 @@ class ToolDef:
     description: str
     params: type[BaseModel]
     run: Callable[[Library, Any], Answer]
+    output: dict[str, Any]  # the JSON schema of its structured content (mcp_schemas.py)
 
 
 # -- the tools -------------------------------------------------------------------------
@@ -115,7 +117,7 @@ def run_show(lib: Library, p: ShowParams) -> Answer:
     images = []
     if p.image and d.get("object_kind"):
         try:
-            images = [unit_image(lib, p.id)]
+            images = [unit_image(lib, d["id"])]
         except PapershelfError as e:  # the unit is still worth reading without its picture
             text += f"\n(no image: {e})"
     return Answer(d, text, images)
@@ -128,10 +130,12 @@ def run_passage(lib: Library, p: PassageParams) -> Answer:
 
 
 def run_papers(lib: Library, p: PapersParams) -> Answer:
-    rows = filter_papers(lib.papers(), p)
+    rows, total = filter_papers(lib.papers(), p)
     text = "\n".join(f"{r['id']} · {r['title']} ({r['year'] or 'n.d.'}) · {', '.join(r['authors'][:3])}"
                      for r in rows) or "no papers match"
-    return Answer({"papers": rows}, text, [])
+    if len(rows) < total:
+        text += f"\n({len(rows)} of {total} papers: raise limit or filter for the rest)"
+    return Answer({"papers": rows, "total": total}, text, [])
 
 
 def run_status(lib: Library, p: StatusParams) -> Answer:
@@ -151,22 +155,26 @@ def run_citations(lib: Library, p: CitationsParams) -> Answer:
 TOOLS = [
     ToolDef("search", "Search the researcher's library of papers by words and by meaning. Returns ranked hits "
             "(paper, section path, pages, snippet with [matched] words; figures and tables with label and caption). "
-            "Use kind=figure/table to find figures or tables, paper=[id] to search inside one paper, and the hit's "
-            "unit_id with `show` to read it in context.", McpSearchParams, run_search),
+            "Use kind=figure/table to find figures or tables, paper=[id] to search inside one paper, "
+            "collection, tag, author and year_from/year_to to narrow, and the hit's unit_id with `show` to read "
+            "it in context. no_confident_match=true means nothing clearly answers the query.", McpSearchParams,
+            run_search, schemas.SEARCH),
     ToolDef("show", "Look at a paper (its sections, figures and tables, with unit ids) or one unit by id (its text, "
             "and with neighbours=true the whole section around it). image=true adds a figure/table's page region.",
-            ShowParams, run_show),
+            ShowParams, run_show, schemas.SHOW),
     ToolDef("get_passage", "Read a paper's text: a section (with its subsections) or a page range, at most "
             "budget_chars characters per call. When the answer has next_cursor, call again with it to read on.",
-            PassageParams, run_passage),
+            PassageParams, run_passage, schemas.PASSAGE),
     ToolDef("list_papers", "List the papers in the library (id, title, authors, year, venue, DOI, unit counts), "
-            "optionally filtered by title, author or year.", PapersParams, run_papers),
+            "optionally filtered by title, author, year, tag or collection; total says how many match.", PapersParams,
+            run_papers, schemas.PAPERS),
     ToolDef("status", "How many papers the library holds, how many are still waiting to be embedded (searchable "
-            "by words only until then), and whether an embedding build is running.", StatusParams, run_status),
+            "by words only until then), and whether an embedding build is running.", StatusParams, run_status,
+            schemas.STATUS),
     ToolDef("citations", "The citation graph inside the library: a paper's reference list (each entry with its "
             "parsed authors, year, title, venue, DOI and the paper_id of the library paper it names, or null), or "
             "with direction=cited_by the library papers that cite it. missing=true keeps the references the "
-            "library lacks; format=bibtex adds them as BibTeX.", CitationsParams, run_citations),
+            "library lacks; format=bibtex adds them as BibTeX.", CitationsParams, run_citations, schemas.CITATIONS),
 ]
 BY_NAME = {t.name: t for t in TOOLS}
 
@@ -176,7 +184,8 @@ BY_NAME = {t.name: t for t in TOOLS}
 
 def tool_list() -> list[types.Tool]:
     return [types.Tool(name=t.name, description=t.description, input_schema=t.params.model_json_schema(),
-                       annotations=types.ToolAnnotations(read_only_hint=True)) for t in TOOLS]
+                       output_schema=t.output, annotations=types.ToolAnnotations(read_only_hint=True))
+            for t in TOOLS]
 
 
 def _error(message: str) -> types.CallToolResult:

@@ -1,23 +1,37 @@
-"""The requests the servers accept, declared once for the HTTP API and MCP.
+"""The requests papershelf answers, declared once for every door.
 
-Each model forbids unknown fields, so a misspelt argument (``per_papr``) is an
-error with its name in the message rather than silently ignored; its JSON schema
-(``additionalProperties: false``) is what an MCP client sees and what OpenAPI
-documents.  Descriptions are written for an agent choosing arguments.
+The CLI builds these models from its options, the server client sends them
+(`to_query`), the HTTP API and MCP validate them, and `SearchParams.options()`
+turns a search request into the library's `SearchOptions`: adding a filter is one
+field here plus its line in `options()`.  Each model forbids unknown fields, so a
+misspelt argument (``per_papr``) is an error naming it rather than silently
+ignored; its JSON schema (``additionalProperties: false``) is what an MCP client
+sees and what OpenAPI documents.  Validation errors name the parameter
+(`problems`); each door words them its own way (`one_line`, the CLI's flags).
+Descriptions are written for an agent choosing arguments.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..models import Filters, SearchResponse, finite
+from ..errors import BadArgument
+from ..models import Filters, PaperSummary, SearchResponse, finite
 from ..search import SearchOptions
 
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    def to_query(self) -> list[tuple[str, str]]:
+        """The request as URL query pairs (lists repeated, booleans lower-case), defaults left out:
+        what the CLI sends a running server, so the server validates exactly what was asked."""
+        return [(k, str(x).lower() if isinstance(x, bool) else str(x))
+                for k, v in self.model_dump(exclude_defaults=True).items()
+                for x in (v if isinstance(v, list) else [v]) if x is not None]
+
 
 
 class SearchParams(Strict):
@@ -28,7 +42,8 @@ class SearchParams(Strict):
                               "(meaning only).")
     limit: int = Field(10, ge=1, le=1000, description="Number of hits to return.")
     per_paper: int = Field(2, ge=1, le=10_000, description="At most this many hits per paper (ignored with `paper`).")
-    paper: list[str] = Field(default_factory=list, description="Only search these paper ids (from list_papers).")
+    paper: list[str] = Field(default_factory=list, description="Only search these papers: an id, a unique id "
+                                                               "prefix, citekey, DOI or Zotero key.")
     kind: Literal["figure", "table"] | None = Field(None, description="Only figure or only table captions.")
     source: list[Literal["body_unit", "object_unit", "legacy_chunk"]] = Field(
         default_factory=list, description="Only these unit sources: body_unit (section text), object_unit "
@@ -37,14 +52,18 @@ class SearchParams(Strict):
     year_to: int | None = Field(None, ge=-9999, le=9999, description="Only papers published in or before this year.")
     cites: str | None = Field(None, description="Only papers whose reference lists name this paper (an id).")
     cited_by: str | None = Field(None, description="Only papers named in this paper's reference list (an id).")
+    collection: list[str] = Field(default_factory=list, description="Only papers in this collection or one below "
+                                                                    "it (\"Parent/Child\"; any of, case-insensitive).")
+    tag: list[str] = Field(default_factory=list, description="Only papers carrying this tag (all of, "
+                                                             "case-insensitive).")
     author: str | None = Field(None, min_length=1, max_length=200,
                                description="Only papers with an author of this name (a surname, or more of the name).")
     min_score: float | None = Field(None, ge=0, le=1, description="Drop hits whose calibrated relevance (0-1, "
                                                                   "comparable across queries) is below this.")
     fusion: Literal["convex", "rrf"] = Field("convex", description="How hybrid mode merges the two rankings.")
-    rrf_k: float = Field(60.0, gt=0, description="Reciprocal-rank fusion constant (fusion=rrf).")
-    lexical_weight: float = Field(1.0, ge=0, description="Weight of the word ranking in hybrid mode.")
-    vector_weight: float = Field(1.0, ge=0, description="Weight of the meaning ranking in hybrid mode.")
+    rrf_k: float = Field(60.0, gt=0, le=1e6, description="Reciprocal-rank fusion constant (fusion=rrf).")
+    lexical_weight: float = Field(1.0, ge=0, le=1e6, description="Weight of the word ranking in hybrid mode.")
+    vector_weight: float = Field(1.0, ge=0, le=1e6, description="Weight of the meaning ranking in hybrid mode.")
     explain: bool = Field(False, description="Add each hit's lexical and vector rank and score.")
     objects_per_paper: int = Field(3, ge=1, le=10_000, description="At most this many figures/tables per paper, "
                                                                     "counted apart from its text hits.")
@@ -53,8 +72,8 @@ class SearchParams(Strict):
         """The library's SearchOptions for this request (a kind implies figure/table units)."""
         sources: list[str] = list(self.source) or (["object_unit"] if self.kind else [])
         filters = Filters(papers=list(self.paper), year_from=self.year_from, year_to=self.year_to,
-                          sources=sources, object_kind=self.kind, cites=self.cites, cited_by=self.cited_by,
-                          author=self.author)
+                          sources=sources, object_kind=self.kind, collections=list(self.collection),
+                          tags=list(self.tag), cites=self.cites, cited_by=self.cited_by, author=self.author)
         return SearchOptions(mode=self.mode, limit=self.limit, per_paper=self.per_paper, filters=filters,
                              fusion=self.fusion, rrf_k=self.rrf_k, lexical_weight=self.lexical_weight,
                              vector_weight=self.vector_weight, explain=self.explain,
@@ -64,22 +83,30 @@ class SearchParams(Strict):
 def search_dict(resp: SearchResponse, min_score: float | None) -> dict[str, Any]:
     """`search --json`'s shape, hits whose relevance is under `min_score` left out (a post-filter;
     `no_confident_match` still describes the search before it)."""
+    d = resp.to_dict()
     if min_score is not None:
         # compared as printed (rounded), so a relevance copied from one answer keeps that hit in the next
-        resp.results = [h for h in resp.results if (finite(h.relevance) or 0.0) >= min_score]
-    return resp.to_dict()
+        d["results"] = [h for h in d["results"] if (finite(h["relevance"]) or 0.0) >= min_score]
+    return d
 
 
-class ShowParams(Strict):
-    id: str = Field(min_length=1, description="A paper id (its sections, figures and tables) or a unit id "
-                                              "(e.g. a hit's unit_id: its text and the units of its section).")
+class ShowQuery(Strict):
+    """`show` over HTTP: the id is the path (/api/show/ID); the image is its own URL (/units/ID/image)."""
+
     neighbours: bool = Field(True, description="For a unit: include the other units of its section, in order.")
+
+
+class ShowParams(ShowQuery):
     image: bool = Field(False, description="For a figure/table unit of a PDF: also return the page region as an "
                                            "image.")
+    id: str = Field(min_length=1, description="A paper (id, unique id prefix, citekey, DOI, Zotero item or "
+                                              "attachment key: its sections, figures and tables) or a unit id "
+                                              "(e.g. a hit's unit_id: its text and the units of its section).")
 
 
 class PassageParams(Strict):
-    paper_id: str = Field(min_length=1, description="The paper to read (an id from search or list_papers).")
+    paper_id: str = Field(min_length=1, description="The paper to read: an id from search or list_papers, a unique "
+                                                    "id prefix, citekey, DOI or Zotero key.")
     section: str | None = Field(None, description="A section path as shown by `show` (e.g. \"Methods\" or "
                                                   "\"Methods > Cell culture\"); includes its subsections.")
     page_from: int | None = Field(None, ge=1, description="First page to read.")
@@ -92,8 +119,6 @@ class PassageParams(Strict):
             return None
         lo, hi = self.page_from or 1, self.page_to or 1_000_000
         if lo > hi:
-            from ..errors import BadArgument
-
             raise BadArgument(f"page_from ({lo}) is after page_to ({hi})")
         return lo, hi
 
@@ -101,44 +126,61 @@ class PassageParams(Strict):
 class PapersParams(Strict):
     title: str | None = Field(None, description="Only papers whose title contains this (case-insensitive).")
     author: str | None = Field(None, description="Only papers with an author whose name contains this.")
-    year_from: int | None = Field(None, description="Only papers from this year on.")
-    year_to: int | None = Field(None, description="Only papers up to this year.")
-    limit: int = Field(100, ge=1, le=10_000, description="At most this many papers.")
+    year_from: int | None = Field(None, ge=-9999, le=9999, description="Only papers from this year on.")
+    year_to: int | None = Field(None, ge=-9999, le=9999, description="Only papers up to this year.")
+    tag: list[str] = Field(default_factory=list, description="Only papers carrying this tag (all of).")
+    collection: list[str] = Field(default_factory=list, description="Only papers in this collection or below "
+                                                                    "(any of).")
+    limit: int = Field(100, ge=1, le=100_000, description="At most this many papers.")
+
+    def matches(self, s: PaperSummary) -> bool:
+        """One paper against every filter (case-insensitive, as search's label filters)."""
+        p = s.paper
+        tags = {t.lower() for t in p.tags}
+        cols = [c.lower() for c in p.collections]
+        return ((not self.title or self.title.lower() in (p.title or "").lower())
+                and (not self.author or any(self.author.lower() in a.lower() for a in p.authors))
+                and (self.year_from is None or (p.year is not None and p.year >= self.year_from))
+                and (self.year_to is None or (p.year is not None and p.year <= self.year_to))
+                and all(t.lower() in tags for t in self.tag)
+                and (not self.collection or any(c == w.strip("/").lower() or c.startswith(w.strip("/").lower() + "/")
+                                                for w in self.collection for c in cols)))
 
 
 class StatusParams(Strict):
     pass
 
 
-def filter_papers(rows: list, p: PapersParams) -> list[dict[str, Any]]:
-    """`papers --json` rows matching the title/author/year filters, at most `limit`."""
+def filter_papers(rows: list[PaperSummary], p: PapersParams) -> tuple[list[dict[str, Any]], int]:
+    """`papers --json` rows matching the filters, at most `limit`, and how many matched in all."""
+    matched = [r for r in rows if p.matches(r)]
+    return [r.to_dict() for r in matched[:p.limit]], len(matched)
+
+
+def problems(e: ValidationError | Any) -> list[tuple[str, str]]:
+    """(parameter, problem) for each error of a validation (pydantic's, or FastAPI's for a request,
+    whose locations start with where the value came from: query, path, body — dropped)."""
     out = []
-    for r in rows:
-        paper = r.paper
-        if p.title and p.title.lower() not in (paper.title or "").lower():
-            continue
-        if p.author and not any(p.author.lower() in a.lower() for a in paper.authors):
-            continue
-        if p.year_from is not None and (paper.year is None or paper.year < p.year_from):
-            continue
-        if p.year_to is not None and (paper.year is None or paper.year > p.year_to):
-            continue
-        out.append(r.to_dict())
-        if len(out) >= p.limit:
-            break
-    return out
-
-
-def one_line(e: Any) -> str:
-    """A validation error (pydantic's, or FastAPI's for a request) as one line a person or an agent
-    can act on: `field: problem; field: problem`.  FastAPI's locations start with where the value
-    came from (query, path, body), which is dropped."""
-    parts = []
     for err in e.errors():
         loc = list(err["loc"])
         if type(e).__name__ == "RequestValidationError" and loc and loc[0] in ("query", "path", "body"):
             loc = loc[1:]
+        loc = [x for x in loc if not isinstance(x, int)]  # the n-th value of a list parameter: the name is enough
         where = ".".join(str(x) for x in loc) or "request"
-        msg = "unknown argument" if err["type"] == "extra_forbidden" else err["msg"]
-        parts.append(f"{where}: {msg}")
-    return "; ".join(parts)
+        out.append((where, "unknown argument" if err["type"] == "extra_forbidden" else err["msg"]))
+    return out
+
+
+def one_line(e: Any) -> str:
+    """A validation error as one line a person or an agent can act on: `field: problem; field: problem`."""
+    return "; ".join(f"{where}: {msg}" for where, msg in problems(e))
+
+
+def build(model: type[Strict], flags: dict[str, str] | None = None, **values: Any) -> Any:
+    """A request from a door's values (None: not given), validation errors raised as BadArgument; with
+    `flags` (parameter -> CLI flag) they name the flag the person typed."""
+    try:
+        return model.model_validate({k: v for k, v in values.items() if v is not None})
+    except ValidationError as e:
+        flags = flags or {}
+        raise BadArgument("; ".join(f"{flags.get(w, w)}: {m}" for w, m in problems(e))) from None

@@ -215,8 +215,8 @@ class Filters:
             raise BadArgument(f"unknown kind {self.object_kind!r}: choose figure or table")
         if self.author is not None and (not isinstance(self.author, str) or not any(c.isalnum() for c in self.author)
                                         or len(self.author) > 200):
-            raise BadArgument(f"--author must be a name (up to 200 characters), not {self.author!r}")
-        for name, year in (("--year-from", self.year_from), ("--year-to", self.year_to)):
+            raise BadArgument(f"author must be a name (up to 200 characters), not {self.author!r}")
+        for name, year in (("year_from", self.year_from), ("year_to", self.year_to)):
             if year is not None and (not isinstance(year, int) or not -9999 <= year <= 9999):
                 raise BadArgument(f"{name} must be a year from -9999 to 9999, not {year}")
 

@@ -89,5 +89,13 @@ class PaperEvent(TypedDict, total=False):
     eta_seconds: float | None
 
 
+class EncodedEvent(TypedDict):
+    """One provider call done: the windows it encoded and the units it finished (progress between papers)."""
+
+    event: Literal["encoded"]
+    windows: int
+    units: int
+
+
 # `done` carries `BuildReport.to_dict()` besides its name.
-BuildEvent = StartEvent | PaperEvent | dict[str, Any]
+BuildEvent = StartEvent | PaperEvent | EncodedEvent | dict[str, Any]

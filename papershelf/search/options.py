@@ -16,7 +16,7 @@ def search_mode(value: str) -> SearchMode:
     for mode in SEARCH_MODES:
         if value == mode:
             return mode
-    raise BadArgument(f"--mode must be one of {', '.join(MODES)}, not {value!r}")
+    raise BadArgument(f"mode must be one of {', '.join(MODES)}, not {value!r}")
 
 
 def fusion_of(value: str) -> Fusion:
@@ -24,7 +24,7 @@ def fusion_of(value: str) -> Fusion:
     for fusion in FUSIONS:
         if value == fusion:
             return fusion
-    raise BadArgument(f"--fusion must be one of {', '.join(FUSIONS)}, not {value!r}")
+    raise BadArgument(f"fusion must be one of {', '.join(FUSIONS)}, not {value!r}")
 
 
 @dataclass
@@ -58,18 +58,19 @@ class SearchOptions:
 
     def validate(self) -> SearchOptions:
         """Refuse options no search can honour (BadArgument: exit code 2, HTTP 400), so a bad number
-        never becomes an overflow, a division by zero, or NaN/Infinity in the JSON output."""
+        never becomes an overflow, a division by zero, or NaN/Infinity in the JSON output.  Messages
+        name the parameter (as the request schema in frontends/params.py does), not a CLI flag."""
         if self.mode not in MODES:
-            raise BadArgument(f"--mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+            raise BadArgument(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
         if self.fusion not in FUSIONS:
-            raise BadArgument(f"--fusion must be one of {', '.join(FUSIONS)}, not {self.fusion!r}")
-        for name, count in (("--limit", self.limit), ("--per-paper", self.per_paper), ("depth", self.depth),
-                            ("--objects-per-paper", self.objects_per_paper or 1), ("--rerank-top", self.rerank_top)):
+            raise BadArgument(f"fusion must be one of {', '.join(FUSIONS)}, not {self.fusion!r}")
+        for name, count in (("limit", self.limit), ("per_paper", self.per_paper), ("depth", self.depth),
+                            ("objects_per_paper", self.objects_per_paper or 1), ("rerank_top", self.rerank_top)):
             if not isinstance(count, int) or not 1 <= count <= 1_000_000:
                 raise BadArgument(f"{name} must be a whole number from 1 to 1000000, not {count}")
-        numbers = [("--rrf-k", self.rrf_k), ("--lexical-weight", self.lexical_weight),
-                   ("--vector-weight", self.vector_weight), ("phrase boost", self.phrase_boost),
-                   ("--rerank-timeout", self.rerank_timeout)]
+        numbers = [("rrf_k", self.rrf_k), ("lexical_weight", self.lexical_weight),
+                   ("vector_weight", self.vector_weight), ("phrase boost", self.phrase_boost),
+                   ("rerank_timeout", self.rerank_timeout)]
         numbers += [("field weight", w) for w in self.field_weights]
         for name, value in numbers:
             if not isinstance(value, (int, float)) or not math.isfinite(value) or not 0 <= value <= 1e6:
@@ -77,8 +78,8 @@ class SearchOptions:
         if not isinstance(self.object_lift, (int, float)) or not 0 <= self.object_lift <= 1:
             raise BadArgument(f"object lift must be a number from 0 to 1, not {self.object_lift}")
         if self.rerank_url is not None and not self.rerank_url.startswith(("http://", "https://")):
-            raise BadArgument(f"--rerank-url must be an http(s) URL, not {self.rerank_url!r}")
+            raise BadArgument(f"rerank_url must be an http(s) URL, not {self.rerank_url!r}")
         if self.rerank_url is not None and self.rerank_timeout <= 0:
-            raise BadArgument("--rerank-timeout must be above 0")
+            raise BadArgument("rerank_timeout must be above 0")
         self.filters.validate()
         return self

@@ -21,8 +21,7 @@ async function citationsApi(path) {
 }
 
 function paperLink(paperId, text) {
-  return citationEl("a", { href: `#paper=${encodeURIComponent(paperId)}`, class: "paper-link",
-                           "data-paper": paperId, onclick: (e) => { e.preventDefault(); openPaperView(paperId); } },
+  return citationEl("a", { href: `?paper=${encodeURIComponent(paperId)}`, class: "paper-link", "data-paper": paperId },
                     text);
 }
 
@@ -51,20 +50,4 @@ async function renderCitations(container, paperId) {
   }
 }
 
-// A minimal paper view in the reader panel: title, authors, year, then the citation section.
-async function openPaperView(paperId) {
-  const body = document.getElementById("reader-body");
-  document.getElementById("reader").hidden = false;
-  body.replaceChildren("loading…");
-  try {
-    const d = await citationsApi(`/api/show/${encodeURIComponent(paperId)}`);
-    const facts = [(d.authors || []).slice(0, 6).join(", "), d.year, d.venue].filter(Boolean).join(" · ");
-    body.replaceChildren(citationEl("h2", {}, d.title || d.id), citationEl("p", { class: "meta" }, facts));
-    await renderCitations(body, d.id);
-  } catch (err) {
-    body.replaceChildren(citationEl("p", { class: "error" }, err.message));
-  }
-}
-
 window.renderCitations = renderCitations;
-window.openPaperView = openPaperView;

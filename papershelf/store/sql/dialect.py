@@ -48,6 +48,11 @@ class Dialect:
     def nocase_like(self, column: str) -> str:
         return f"{column} LIKE {self.mark} ESCAPE '\\'"
 
+
+    def json_text(self, column: str, *keys: str) -> str:
+        """The text at `keys` inside the JSON object in text `column` (NULL when absent)."""
+        return f"json_extract({column}, '$.{'.'.join(keys)}')"
+
     def clean(self, value: Any) -> Any:
         """A value as the backend can store it."""
         return value
@@ -97,6 +102,11 @@ class PostgresDialect(Dialect):
 
     def nocase_like(self, column: str) -> str:
         return f"lower({column}) LIKE lower(%s)"
+
+
+    def json_text(self, column: str, *keys: str) -> str:
+        path = "".join(f"->'{k}'" for k in keys[:-1])
+        return f"({column}::json){path}->>'{keys[-1]}'"
 
     def clean(self, value: Any) -> Any:
         """PostgreSQL text cannot hold NUL characters (SQLite can), so they are dropped on the way in;

@@ -149,6 +149,15 @@ class SqlPapers(SqlConnection):
         return [(r["id"], r["citekey"], r["doi"])
                 for r in self.query(f"SELECT id, citekey, doi FROM papers ORDER BY {self.sql.collate('id')}")]
 
+    def zotero_refs(self) -> list[tuple[str, str]]:
+        """(paper id, key) for each Zotero attachment key and item key a paper is known by (the
+        item key from the metadata remembered for its source files)."""
+        item_key = self.sql.json_text("m.meta", "meta", "zotero_key")
+        return [(r["paper_id"], r["zkey"]) for r in self.query(
+            "SELECT paper_id, attachment_key AS zkey FROM paper_zotero UNION "
+            f"SELECT s.paper_id, {item_key} AS zkey FROM source_metadata m "
+            f"JOIN paper_sources s ON s.source_path = m.source_path WHERE {item_key} IS NOT NULL")]
+
     def paper_ids(self) -> list[str]:
         return [r["id"] for r in self.query(f"SELECT id FROM papers ORDER BY {self.sql.collate('id')}")]
 
@@ -374,8 +383,8 @@ class SqlPapers(SqlConnection):
         return [(r["unit_id"], r["paper_id"]) for r in rows]
 
     def _labels_sql(self, filters: Filters) -> tuple[str, list]:
-        """SELECT of the paper ids in any of the collections (or below them) and with all the tags,
-        case-insensitive."""
+        """SELECT of the paper ids in any of the collections (or below them), with all the tags and
+        an author matching each author filter (a substring of the name), case-insensitive."""
         parts: list[str] = []
         params: list[object] = []
         if filters.collections:

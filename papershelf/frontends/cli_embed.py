@@ -1,0 +1,80 @@
+"""The CLI's side of an embedding build: the spec a command asks for, Ctrl-C/SIGTERM handling, and
+the build run with its progress and summary (shared by `embed` and `index`)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+
+from rich.markup import escape
+
+from ..embed.base import DEFAULT_MODELS, ProviderSpec
+from ..errors import PapershelfError
+from ..library import Library
+from .cli_print import EmbedProgress, err, print_build
+
+
+def spec_for(lib: Library, provider: str | None = None, model: str | None = None, options: dict | None = None,
+             settings: dict | None = None) -> ProviderSpec:
+    """The library's configured spec changed as asked: options change the vectors (a new space),
+    settings don't (URLs, batch sizes, the local backend).  A value of None leaves it as it was."""
+    current = lib.configured_spec()
+    options = {k: v for k, v in (options or {}).items() if v is not None}
+    settings = {k: v for k, v in (settings or {}).items() if v is not None}
+    if provider is None and model is None and not options and not settings:
+        return current
+    provider = provider or current.provider
+    if model is None:
+        model = current.model if provider == current.provider else DEFAULT_MODELS.get(provider)
+    kept_settings = dict(current.settings) if provider == current.provider else {}
+    kept_options = dict(current.options) if provider == current.provider and model == current.model_name else {}
+    return ProviderSpec(provider, model, tuple(sorted((kept_options | options).items())),
+                        tuple(sorted((kept_settings | settings).items())))
+
+
+@contextlib.contextmanager
+def _cancel_on_signals():
+    """Ctrl-C or SIGTERM sets the event the build watches (it writes what is encoded and stops);
+    a second one exits at once, whatever any thread is doing (every written paper is committed)."""
+    cancel = threading.Event()
+
+    def on_signal(signum, frame):
+        if cancel.is_set():
+            sys.stdout.flush()
+            sys.stderr.write("aborted\n")
+            os._exit(130)
+        cancel.set()
+        err.print("[yellow]stopping: writing the papers already encoded (Ctrl-C again to abort)[/yellow]")
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield cancel
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def run_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, papers: list[str] | None,
+              as_json: bool) -> int:
+    progress = EmbedProgress(as_json)
+    with _cancel_on_signals() as cancel:
+        try:
+            with progress.bar:
+                report = lib.embed(spec, workers=workers, force=force, paper_ids=papers or None, cancel=cancel,
+                                   on_event=progress)
+        except PapershelfError as e:
+            if not cancel.is_set():
+                raise
+            err.print(f"cancelled: {escape(str(e))}")  # e.g. Ctrl-C during the provider's first call
+            return 130
+    d = report.to_dict()
+    if not as_json:
+        print_build(d)
+    if cancel.is_set():
+        if not as_json:
+            err.print("cancelled: papers already encoded were written; the rest are pending")
+        return 130
+    return 1 if d["failed"] else 0

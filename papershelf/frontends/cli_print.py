@@ -1,0 +1,233 @@
+"""The CLI's text output: each command's `--json` shape rendered for people (Rich), so an answer from
+a running server prints exactly as one computed in-process.  cli.py keeps the commands."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import threading
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+out = Console(soft_wrap=True)  # one line per item when piped: grep-able
+err = Console(stderr=True, soft_wrap=True)
+
+
+def dump(data) -> None:
+    """One JSON document on stdout; strict JSON (NaN or infinity would be a bug, not output)."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str, allow_nan=False) + "\n")
+
+
+def progress_bar(enabled: bool, *extra) -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), *extra,
+                    TimeElapsedColumn(), TimeRemainingColumn(), console=err, disable=not enabled,
+                    transient=True)
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`1 paper`, `2 papers`: counts people read."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+class EmbedProgress:
+    """Build events as NDJSON (--json) or as a Rich bar over units that moves with every encoded
+    batch (not only when a paper is written), with windows encoded, rate and time left."""
+
+    def __init__(self, as_json: bool):
+        self.as_json = as_json
+        self.bar = progress_bar(err.is_terminal and not as_json,
+                             TextColumn("{task.fields[windows]} windows  {task.fields[rate]}"))
+        self.task: TaskID | None = None
+        self.windows = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, e: dict) -> None:
+        if e["event"] == "encoded":  # per provider call, from worker threads: the bar only
+            with self.lock:
+                self.windows += e["windows"]
+                if self.task is not None:
+                    self.bar.update(self.task, advance=e["units"], windows=self.windows)
+            return
+        if self.as_json:
+            dump(e)
+            sys.stdout.flush()
+        if e["event"] == "start":
+            if not self.as_json:
+                err.print(f"embedding {plural(e['papers'], 'paper')} ({plural(e.get('units') or 0, 'unit')}) with "
+                          f"{e['provider']}/{e['model']} ({e['dimension']}d, {plural(e['workers'], 'worker')}); "
+                          f"{e['skipped']} already embedded; lexical search already covers every paper added")
+            self.task = self.bar.add_task("embedding", total=e.get("units") or e["papers"], windows=0, rate="")
+        elif e["event"] == "paper" and self.task is not None:
+            rate = f"{e['units_per_second']:.1f} units/s" if e.get("units_per_second") else ""
+            with self.lock:  # reused units are never encoded; a failed paper's units are done with
+                skipped = e.get("reused", 0) + (e.get("units", 0) if e["status"] == "failed" else 0)
+                self.bar.update(self.task, advance=skipped, rate=rate)
+
+
+def print_build(d: dict) -> None:
+    out.print(f"embedded {plural(d['embedded'], 'paper')} ({plural(d['units'], 'unit')} encoded as "
+              f"{plural(d['windows'], 'window')}, {d['reused']} reused) in {d['seconds']:.1f}s; "
+              f"{d['skipped']} already up to date; {len(d['failed'])} failed")
+    if d["units"] == 0 and not d["failed"]:
+        out.print("nothing to embed: every paper is up to date")
+    for pid, reason in d["failed"].items():
+        out.print(f"  [red]failed[/red] {escape(pid)}: {escape(reason)}")
+    if d["pending_after"]:
+        out.print(f"{plural(d['pending_after'], 'paper')} still pending: run `papershelf embed` again")
+    if d.get("provider_down"):
+        err.print(f"[red]error:[/red] stopped: {escape(d['provider_down'])}")
+
+
+def print_search(d: dict) -> None:
+    """Print a search result from its JSON shape, so an answer from a server prints exactly as one
+    computed here."""
+    for n in d["notices"]:
+        err.print(f"[yellow]note:[/yellow] {escape(n)}")
+    if d.get("no_confident_match"):
+        out.print("[yellow]no confident match:[/yellow] nothing here clearly answers this query"
+                  + ("; the closest hits follow" if d["results"] else ""))
+    if not d["results"]:
+        out.print("no results")
+        return
+    for h in d["results"]:
+        where = h["object_label"] or h["section_path"] or h["source"]
+        pages = f" p.{h['pages']}" if h["pages"] else ""
+        pages += " · OCR" if h.get("ocr") else ""  # the text was read from a scan: it may hold OCR errors
+        year = f" ({h['year']})" if h["year"] else ""
+        out.print(f"[bold]{h['rank']}.[/bold] [cyan]{escape(h['title'] or h['paper_id'])}[/cyan]{year}  "
+                  f"[dim]{h['source']} · {escape(where)}{pages} · {h['unit_id']}[/dim]")
+        out.print(_highlighted(h["snippet"] or ""), highlight=False)
+        if h.get("zotero_link"):
+            out.print(f"   [dim]{h['zotero_link']}[/dim]")
+        x = h.get("explain")
+        if x is not None:
+            out.print(f"   [dim]{_explained(h, x)}[/dim]")
+
+
+def _explained(h: dict, x: dict) -> str:
+    """score · relevance · each list's rank and score, or that the list did not find the unit."""
+    parts = [f"score {h['score']}", f"relevance {h.get('relevance')}"]
+    for name in ("lexical", "vector"):
+        rank = x.get(f"{name}_rank")
+        if rank is None:
+            parts.append(f"not in the {name} list")
+            continue
+        window = f", window {x['vector_window'] + 1}" if name == "vector" and x.get("vector_window") else ""
+        parts.append(f"{name} rank {rank} ({x.get(f'{name}_score')}{window})")
+    return " · ".join(parts)
+
+
+def _highlighted(snippet: str) -> Text:
+    """The snippet with its [marked] terms in bold, whatever characters it holds."""
+    text = Text("   ")
+    for n, part in enumerate(re.split(r"\[([^\[\]]*)\]", snippet)):
+        text.append(part, style="bold yellow" if n % 2 else None)
+    return text
+
+
+def print_status(st: dict) -> None:
+    """`status` as text."""
+    out.print(f"library  {st['library']}  ({st['size_bytes'] / 2**20:.1f} MiB, schema {st['schema_version']})")
+    out.print(f"papers   {st['papers']}" + (f"  ({st['failed_files']} files failed to parse)"
+                                             if st["failed_files"] else ""))
+    t = Table("units", "total", "indexable", "vetoed")
+    for kind, label in (("body", "body units"), ("object", "figure/table units"), ("chunk", "fulltext chunks")):
+        u = st["units"][kind]
+        t.add_row(label, str(u["total"]), str(u["indexable"]), str(u["vetoed"]))
+    out.print(t)
+    e = st["embedding"]
+    space = e["target_space"] or e["active_space"]
+    if space is None:
+        out.print(f"vectors  none yet ({e['pending_papers']} papers pending): run `papershelf embed`")
+        return
+    windows = f", windows of {space['window_tokens']} tokens" if space.get("window_tokens") else ""
+    out.print(f"space    {space['provider']}/{space['model']} ({space['dimension']}d{windows}, {space['fingerprint']})"
+              + ("" if space["completed_at"] else "  [yellow]incomplete[/yellow]"))
+    if e["active_space"] and e["target_space"] and e["active_space"]["id"] != e["target_space"]["id"]:
+        a = e["active_space"]
+        out.print(f"search   answers from {a['provider']}/{a['model']} until the new space is complete")
+    t = Table("collection", "vectors stored", "expected", "pending papers", "failed papers")
+    for name, c in e["collections"].items():
+        t.add_row(name, str(c["stored"]), str(c["expected"]), str(c["pending_papers"]), str(c["failed_papers"]))
+    t.add_row("total", str(e["stored_total"]), str(e["expected_total"]), str(e["pending_papers"]),
+              str(e["failed_papers"]))
+    out.print(t)
+    for f in e.get("failures", []):
+        out.print(f"  [red]failed[/red] {escape(f['paper_id'])}: {escape(f['reason'])}")
+
+
+def print_verify(result: dict) -> None:
+    """`verify` as text."""
+    for p in result["index"]["problems"]:
+        out.print(f"[red]index[/red] {escape(p)}")
+    for s in result["spaces"]:
+        label = f"space {s['id']} {s['provider']}/{s['model']}"
+        bad = {k: v for k, v in s.items() if k.endswith("_vectors") and v}
+        state = "ok" if s["ok"] else "[red]PROBLEMS[/red]"
+        out.print(f"{label}: {state}; {s['pending_papers']} papers pending (run `papershelf embed`)"
+                  if s["pending_papers"] else f"{label}: {state}")
+        for k, v in bad.items():
+            out.print(f"  {k.replace('_', ' ')}: {len(v)} (e.g. {escape(v[0])})")
+    out.print("verified: the library holds what it says" if result["ok"] else "verify found problems")
+
+
+def print_show(d: dict) -> None:
+    """`show` as text: a unit, or a paper with its sections and objects."""
+    if d["type"] == "unit":
+        out.print(f"[bold]{escape(d['id'])}[/bold]  {d['source']}  {escape(d['section_path'] or '')}")
+        if d.get("object_label"):
+            out.print(f"[cyan]{escape(d['object_label'])}[/cyan]: {escape(d.get('caption_text') or '')}")
+            if d.get("table_text"):
+                out.print(escape(d["table_text"]))
+            if d.get("nearby_body_text"):
+                out.print(f"[dim]cited: {escape(d['nearby_body_text'])}[/dim]")
+        else:
+            out.print(escape(d["text"]))
+        return
+    authors = ", ".join(d["authors"][:6])
+    out.print(f"[bold]{escape(d['title'] or d['id'])}[/bold]")
+    facts = [d["id"], authors, str(d["year"] or ""), d["venue"] or "", d["source_path"] or ""]
+    out.print(f"[dim]{escape(' · '.join(f for f in facts if f))}[/dim]")
+    if c := d.get("citations"):
+        out.print(f"[dim]{c['references']} references ({c['in_library']} in this library) · "
+                  f"cited by {c['cited_by']} in this library[/dim]")
+    if len(d["sources"]) > 1:
+        for src in d["sources"]:
+            role = "units from" if src["provides"] else "also in"
+            out.print(f"[dim]{role} {escape(src['path'])} ({src['format']})[/dim]")
+    t = Table("unit", "section", "pages", "tokens")
+    for s in d["sections"]:
+        t.add_row(s["unit_id"].rsplit(":", 2)[-2] + ":" + s["unit_id"].rsplit(":", 1)[-1],
+                  escape(s["section_path"] or "(front matter)"), s["pages"] or "", str(s["tokens"]))
+    out.print(t)
+    if d["objects"]:
+        t = Table("label", "caption", "pages")
+        for o in d["objects"]:
+            cap = o["caption"] or f"[dim]({o['veto_reason']})[/dim]"
+            t.add_row(escape(o["label"]), escape(cap[:100]) if o["caption"] else cap, o["pages"] or "")
+        out.print(t)
+
+
+def print_papers(rows: list[dict], total: int) -> None:
+    """`papers` as a table whose ids are never cut, then "N of M papers" when limited."""
+    t = Table("id", "title", "year", "body", "objects", "chunks")
+    t.columns[0].no_wrap = True
+    t.columns[0].min_width = max((len(r["id"]) for r in rows), default=2)
+    for r in rows:
+        t.add_row(escape(r["id"]), escape(r["title"] or ""), str(r["year"] or ""),
+                  *(str(r["units"][k]) for k in ("body", "object", "chunk")))
+    out.print(t)
+    out.print(f"{len(rows)} of {plural(total, 'paper')}" if len(rows) < total else plural(total, "paper"))
