@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .pdf_lines import Line
+from .pdf_lines import Line, visual_rows
 
 # Marks between a name and its affiliation (and superscripts the line reader wrote as ^...).
 _MARKS = r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
@@ -95,18 +95,6 @@ def line_names(text: str) -> list[str] | None:
     return names or None
 
 
-def _rows(lines: list[Line]) -> list[Line]:
-    """Lines in reading order by visual row: pieces sharing a row are read left to right even
-    when their tops differ by a raised mark."""
-    rows: list[list[Line]] = []
-    for ln in sorted(lines, key=lambda ln: ln.top):
-        if rows and ln.top < min(r.bottom for r in rows[-1]) - 0.5 * ln.height:
-            rows[-1].append(ln)
-        else:
-            rows.append([ln])
-    return [ln for row in rows for ln in sorted(row, key=lambda ln: ln.x0)]
-
-
 def _prose(ln: Line, body_size: float) -> bool:
     words = ln.text.split()
     return len(words) >= 8 and abs(ln.size - body_size) < 0.8 and sum(w[:1].islower() for w in words) >= 3
@@ -119,7 +107,7 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
         return []  # no title, no band: a guess from the top of the page would take headers for names
     top = max(ln.bottom for ln in title_lines)
     left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
-    band = _rows([ln for ln in lines if ln.top >= top - 1 and ln.x1 > left and ln.x0 < right
+    band = _rows_flat([ln for ln in lines if ln.top >= top - 1 and ln.x1 > left and ln.x0 < right
                   and ln not in title_lines])
     authors: list[str] = []
     style: tuple[float, bool] | None = None
@@ -151,3 +139,8 @@ def confirmed_info_authors(info_authors: list[str], page_text: str) -> list[str]
     if not names or len(names) != len(info_authors):
         return []
     return names if all(_key(n) and _key(n) in plain for n in names) else []
+
+
+def _rows_flat(lines: list[Line]) -> list[Line]:
+    """Lines in reading order by visual row (pdf_lines.visual_rows), as one list."""
+    return [ln for row in visual_rows(lines) for ln in row]

@@ -49,6 +49,18 @@ class Line:
         return self.bottom - self.top
 
 
+
+def visual_rows(lines: list[Line]) -> list[list[Line]]:
+    """Lines grouped into rows that share a baseline, top to bottom, each row left to right: pieces of
+    one row are read together even when their tops differ by a raised mark."""
+    rows: list[list[Line]] = []
+    for ln in sorted(lines, key=lambda ln: ln.top):
+        if rows and ln.top < min(r.bottom for r in rows[-1]) - 0.5 * ln.height:
+            rows[-1].append(ln)
+        else:
+            rows.append([ln])
+    return [sorted(r, key=lambda ln: ln.x0) for r in rows]
+
 def clean(text: str) -> str:
     """pdfium marks a hyphen it dropped when joining a hyphenated word with U+FFFE (or \\x02):
     inside a line the word is whole again; at the end of a line the mark stays for the paragraph

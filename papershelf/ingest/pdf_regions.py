@@ -25,7 +25,7 @@ from ..document import Block
 from .captions import CAPTION_RE, parse_caption
 from .pdf_graphics import Box
 from .pdf_headings import BodyStyle, names_section
-from .pdf_lines import Line
+from .pdf_lines import Line, visual_rows
 
 SEP = " | "
 _NUMBER = re.compile(r"^[(\[]?[-+−±]?\d[\d.,]*%?[)\]]?[,;]?$")
@@ -185,7 +185,7 @@ def _caption_lines(lines: list[Line], first: Line, body: BodyStyle) -> list[Line
              and ln is not first and ln not in same_row]
     bottoms = [first.bottom]
     centred = _centred(lines, first)
-    for row in _visual_rows(below):
+    for row in visual_rows(below):
         if not _goes_on(out, bottoms, row, first, centred):
             break
         out += row
@@ -195,17 +195,6 @@ def _caption_lines(lines: list[Line], first: Line, body: BodyStyle) -> list[Line
 
 def _overlap_v(a: Line, b: Line) -> float:
     return min(a.bottom, b.bottom) - max(a.top, b.top)
-
-
-def _visual_rows(lines: list[Line]) -> list[list[Line]]:
-    """Lines grouped into rows that share a baseline, top to bottom, each row left to right."""
-    rows: list[list[Line]] = []
-    for ln in sorted(lines, key=lambda ln: ln.top):
-        if rows and ln.top < min(r.bottom for r in rows[-1]) - 0.5 * ln.height:
-            rows[-1].append(ln)
-        else:
-            rows.append([ln])
-    return [sorted(r, key=lambda ln: ln.x0) for r in rows]
 
 
 def _centred(lines: list[Line], first: Line) -> tuple[float, bool]:
