@@ -10,14 +10,12 @@ not be a link leading out of its folder; the bytes served are the bytes checked.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import stat
 
 from .errors import NotFound, SourceChanged
 from .models import Paper
-from .text import sha256_hex
 
 _verified: dict[tuple, str] = {}  # (path, dev, inode, size, mtime_ns) -> the recorded hash it matched
 
@@ -73,7 +71,9 @@ def _is_recorded(store, path: str, data: bytes, recorded: str | None) -> bool:
     bibliography entry is part of its hash, as `add` computes it) with its remembered entry."""
     if recorded is None:
         return False
-    if hashlib.sha256(data).hexdigest() == recorded:
+    from .ingest import content_hash
+
+    if content_hash(path, data) == recorded:
         return True
     remembered = store.remembered_metadata(path)
     if not remembered:
@@ -81,4 +81,4 @@ def _is_recorded(store, path: str, data: bytes, recorded: str | None) -> bool:
     from .ingest.metadata import Meta
 
     meta = Meta(**json.loads(remembered)["meta"])
-    return sha256_hex(data, meta.to_json().encode()) == recorded
+    return content_hash(path, data, meta.to_json().encode()) == recorded

@@ -212,10 +212,20 @@ def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
         raise IngestError(f"cannot read: {e.strerror or e}") from None
     if len(data) > limit:
         raise IngestError(f"file grew past the {limit / 2**20:.0f} MiB limit while being read")
-    digest = hashlib.sha256(data)
-    if ext == ".pdf":  # a new PDF reader reads the same bytes anew: what it finds may differ
-        digest.update(PDF_READER.encode())
-    return SourceFile(path, data, digest.hexdigest())
+    return SourceFile(path, data, content_hash(path, data))
+
+
+def content_hash(path: str, data: bytes, meta_json: bytes | None = None) -> str:
+    """A source file's hash as `add` records it: its bytes, the bibliography entry that is part of
+    the paper when there is one, and for a PDF the reader's version (a new PDF reader reads the same
+    bytes anew: what it finds may differ).  The one definition: `serve` checks a file against it."""
+    reader = [PDF_READER.encode()] if os.path.splitext(path)[1].lower() == ".pdf" else []
+    if meta_json is None:
+        digest = hashlib.sha256(data)
+        for part in reader:
+            digest.update(part)
+        return digest.hexdigest()
+    return sha256_hex(data, meta_json, *reader)
 
 
 def parse_source(src: SourceFile) -> Document:

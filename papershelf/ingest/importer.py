@@ -17,7 +17,7 @@ from ..errors import IngestError, NotFound
 from ..models import KIND_NAMES, PAPER_META_FIELDS, AddReport, FileResult, FileStatus, Paper, PaperSource
 from ..store import Store
 from ..units import Unit, build_units, make_manifest
-from . import derive_paper_id, discover, load_source, parse_source, sha256_hex
+from . import content_hash, derive_paper_id, discover, load_source, parse_source
 from .metadata import Meta, is_metadata_json, normalized_title, parse_bibtex, parse_csl_json, zotero_blocks
 from .ocr import may_help as ocr_may_help
 from .zotero import Attachment, read_zotero_dirs
@@ -56,7 +56,7 @@ class Importer:
         try:
             src = load_source(path, max_bytes)
             if meta is not None:
-                src.sha256 = sha256_hex(src.data, meta.to_json().encode())
+                src.sha256 = content_hash(path, src.data, meta.to_json().encode())
             known = self.store.source_record(path)
             if known and known.hash == src.sha256 and not force:
                 return FileResult(path, "unchanged", known.paper_id)

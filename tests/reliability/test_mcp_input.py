@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from papershelf.frontends.mcp import TOOLS
 from tests.servers import cli_env, make_library
 
 from .capture import capture_server
@@ -88,7 +89,7 @@ def test_every_line_gets_a_json_rpc_answer(library):
             answered += 1
         assert answered == len(LINES)
         _send(proc, b'{"jsonrpc": "2.0", "id": 99, "method": "tools/list"}')  # still serving
-        assert len(_answer(proc)["result"]["tools"]) == 5
+        assert len(_answer(proc)["result"]["tools"]) == len(TOOLS)
     finally:
         proc.stdin.close()
         proc.wait(10)
