@@ -173,9 +173,9 @@ MIGRATIONS.append(_m007_cjk_bigrams)
 
 # 8: which OCR engine read a unit's pages (NULL: the file's own text), as SQLite's m008_unit_ocr_engine
 MIGRATIONS.append("""
-    ALTER TABLE body_units ADD COLUMN ocr_engine TEXT;
-    ALTER TABLE object_units ADD COLUMN ocr_engine TEXT;
-    ALTER TABLE fulltext_chunks ADD COLUMN ocr_engine TEXT;
+    ALTER TABLE body_units ADD COLUMN IF NOT EXISTS ocr_engine TEXT;
+    ALTER TABLE object_units ADD COLUMN IF NOT EXISTS ocr_engine TEXT;
+    ALTER TABLE fulltext_chunks ADD COLUMN IF NOT EXISTS ocr_engine TEXT;
 """)
 
 

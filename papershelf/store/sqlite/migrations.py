@@ -268,7 +268,8 @@ def m007_cjk_bigrams(db: sqlite3.Connection) -> None:
 def m008_unit_ocr_engine(db: sqlite3.Connection) -> None:
     """Which OCR engine read a unit's pages (NULL: the file's own text), per unit table (issue 26)."""
     for table in ("body_units", "object_units", "fulltext_chunks"):
-        db.execute(f"ALTER TABLE {table} ADD COLUMN ocr_engine TEXT")
+        if "ocr_engine" not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN ocr_engine TEXT")
 
 
 @migration
