@@ -1,5 +1,5 @@
 """`papershelf serve` on a PostgreSQL library: the discovery file (a URL has no folder to sit
-beside) lives in the cache folder, the CLI finds the server through it, the web page and the
+beside) lives in the user data folder, the CLI finds the server through it, the web page and the
 API answer, and the CLI's output through the server is what it prints in-process."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from papershelf import Library
-from papershelf.frontends.client import discovery_path
+from papershelf.frontends.client import discovery_path, library_name
 
 from . import pg
 from .conftest import BACKENDS, EXAMPLES, HASH
@@ -27,23 +27,23 @@ pytestmark = pytest.mark.skipif("postgres" not in BACKENDS, reason="PostgreSQL b
 def test_serve_and_search_through_the_server_on_a_postgresql_library(tmp_path, monkeypatch):
     pytest.importorskip("fastapi")
     location = pg.fresh_database()
-    monkeypatch.setenv("PAPERSHELF_CACHE_DIR", str(tmp_path / "cache"))
-    env = cli_env(PAPERSHELF_CACHE_DIR=str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the discovery file's folder (user data)
+    env = cli_env(XDG_DATA_HOME=str(tmp_path / "data"))
     try:
         with Library(location) as lib:
             lib.add([str(EXAMPLES)])
             lib.embed(HASH)
         discovery = discovery_path(location)
-        assert discovery.startswith(str(tmp_path / "cache"))
+        assert discovery.startswith(str(tmp_path / "data"))
         proc = subprocess.Popen([sys.executable, "-m", "papershelf", "-L", location, "serve", "--port", "0",
                                  "--stop-after", "120"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
             deadline = time.monotonic() + 60
-            while not (tmp_path / "cache" / "servers").exists() or not os.path.exists(discovery):
+            while not os.path.exists(discovery):
                 assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read() if proc.stdout else ""
                 time.sleep(0.05)
             info = json.loads(Path(discovery).read_text())
-            assert info["library"] == location
+            assert info["library"] == library_name(location)  # as the server names it: no password
             page = httpx.get(info["url"] + "/", timeout=10)
             assert page.status_code == 200 and "<html" in page.text.lower()
             api = httpx.get(info["url"] + "/api/search", params={"query": "western blot", "mode": "lexical"},
