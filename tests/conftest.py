@@ -71,6 +71,16 @@ def lib(request, tmp_path):
 
 
 @pytest.fixture
+def pglib():
+    """A Library on a fresh PostgreSQL database (for the PostgreSQL-only tests), dropped afterwards."""
+    location = pg.fresh_database()
+    library = Library(location)
+    yield library
+    library.close()
+    pg.drop_database(location)
+
+
+@pytest.fixture
 def write(tmp_path):
     """write("name.md", text) -> path of a file under tmp_path/papers."""
     root = tmp_path / "papers"

@@ -18,7 +18,6 @@ from papershelf.models import Paper
 from papershelf.store.postgres import bm25
 from papershelf.store.postgres.schema import MIGRATIONS
 
-from . import pg
 from .conftest import BACKENDS
 
 pytestmark = pytest.mark.skipif("postgres" not in BACKENDS, reason="PostgreSQL backend not available (no pgserver)")
@@ -26,15 +25,6 @@ pytestmark = pytest.mark.skipif("postgres" not in BACKENDS, reason="PostgreSQL b
 VOCAB = ("cell cells macrophage inflammation signal western blot coral bleaching depth graph citation "
          "negative protein expression tumour growth receptor binding model training sample cohort "
          "patients mice dose response kinase pathway gene").split()
-
-
-@pytest.fixture
-def pglib():
-    location = pg.fresh_database()
-    library = Library(location)
-    yield library
-    library.close()
-    pg.drop_database(location)
 
 
 def _text(rng: random.Random, words: int) -> str:

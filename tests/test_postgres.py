@@ -27,15 +27,6 @@ QUERIES = ["IL-6 western blot", "coral bleaching by depth", "citation graph nega
 
 
 @pytest.fixture
-def pglib():
-    location = pg.fresh_database()
-    library = Library(location)
-    yield library
-    library.close()
-    pg.drop_database(location)
-
-
-@pytest.fixture
 def many_pg(pglib, write):
     for i in range(16):
         write(f"p{i:02d}.md", paper_text(key=f"p{i:02d}", title=f"Paper {i}", intro=f"Topic number {i}."))
