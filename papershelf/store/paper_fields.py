@@ -19,9 +19,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..models import Paper
+
+if TYPE_CHECKING:
+    from .sql.dialect import Dialect
 
 _NAME_WORD = re.compile(r"\w+", re.U)
 # Characters between the words of a name ("Garcia-Molina", "O'Connell", "Bunescu, R."), made spaces
@@ -49,25 +52,13 @@ def name_words(name: str) -> list[str]:
     return [w.lower() for w in _NAME_WORD.findall(name)]
 
 
-def author_sql(name: str, placeholder: str, postgres: bool) -> tuple[str, list]:
+def author_sql(name: str, dialect: Dialect) -> tuple[str, list]:
     """SELECT of the ids of papers with an author matching `name` (see the module docstring)."""
     words = name_words(name)
-    if postgres:
-        spaced = "' ' || lower(translate(a.name, %s, %s))"
-        source = "papers p, json_array_elements_text(p.authors::json) AS a(name)"
-        base: list[object] = [_NAME_PUNCT, " " * len(_NAME_PUNCT)]
-    else:
-        spaced = "' ' || lower(" + _sqlite_replace("a.value") + ")"
-        source = "papers p, json_each(p.authors) AS a"
-        base = []
-    clauses = [f"{spaced} LIKE {placeholder} ESCAPE '\\'" for _ in words] or ["1=0"]
+    authors, element = dialect.json_elements("p.authors", "a")
+    spaced, base = dialect.spaced_out(element, _NAME_PUNCT)
+    clauses = [f"' ' || lower({spaced}) LIKE {dialect.mark} ESCAPE '\\'" for _ in words] or ["1=0"]
     params: list[object] = []
     for w in words:
         params += base + ["% " + w.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"]
-    return f"SELECT p.id FROM {source} WHERE " + " AND ".join(clauses), params
-
-
-def _sqlite_replace(expr: str) -> str:
-    for ch in _NAME_PUNCT:
-        expr = f"replace({expr}, '{ch * 2 if ch == chr(39) else ch}', ' ')"
-    return expr
+    return f"SELECT p.id FROM papers p, {authors} WHERE " + " AND ".join(clauses), params

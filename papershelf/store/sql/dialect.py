@@ -49,6 +49,17 @@ class Dialect:
         return f"{column} LIKE {self.mark} ESCAPE '\\'"
 
 
+    def json_elements(self, column: str, alias: str) -> tuple[str, str]:
+        """A FROM item listing the text elements of the JSON array in text `column`, and the
+        expression of one element."""
+        return f"json_each({column}) AS {alias}", f"{alias}.value"
+
+    def spaced_out(self, expr: str, chars: str) -> tuple[str, list]:
+        """`expr` with each of `chars` replaced by a space: the SQL and its parameters."""
+        for ch in chars:
+            expr = f"replace({expr}, '{ch * 2 if ch == chr(39) else ch}', ' ')"
+        return expr, []
+
     def json_text(self, column: str, *keys: str) -> str:
         """The text at `keys` inside the JSON object in text `column` (NULL when absent)."""
         return f"json_extract({column}, '$.{'.'.join(keys)}')"
@@ -103,6 +114,12 @@ class PostgresDialect(Dialect):
     def nocase_like(self, column: str) -> str:
         return f"lower({column}) LIKE lower(%s)"
 
+
+    def json_elements(self, column: str, alias: str) -> tuple[str, str]:
+        return f"json_array_elements_text({column}::json) AS {alias}(value)", f"{alias}.value"
+
+    def spaced_out(self, expr: str, chars: str) -> tuple[str, list]:
+        return f"translate({expr}, %s, %s)", [chars, " " * len(chars)]
 
     def json_text(self, column: str, *keys: str) -> str:
         path = "".join(f"->'{k}'" for k in keys[:-1])

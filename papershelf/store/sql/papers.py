@@ -360,8 +360,7 @@ class SqlPapers(SqlConnection):
             clauses.append(f"{alias}.paper_id IN ({sql})")
             params += label_params
         if filters.author:
-            sql, author_params = author_sql(self.sql.clean(filters.author), self.sql.mark,
-                                            postgres=self.sql.mark == "%s")
+            sql, author_params = author_sql(self.sql.clean(filters.author), self.sql)
             clauses.append(f"{alias}.paper_id IN ({sql})")
             params += author_params
         return (" AND " + " AND ".join(clauses)) if clauses else "", params

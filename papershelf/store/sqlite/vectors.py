@@ -127,7 +127,7 @@ class VectorTables(SqlEmbeddings):
         where = "year BETWEEN ? AND ?" if years else "1"
         params: list[object] = list(years or ())
         if filters.author:
-            sql, author_params = author_sql(filters.author, "?", postgres=False)
+            sql, author_params = author_sql(filters.author, self.sql)
             where += f" AND id IN ({sql})"
             params += author_params
         ids = {r[0] for r in self.query(f"SELECT id FROM papers WHERE {where}", params)}
