@@ -225,3 +225,8 @@ def index_problems(counts: dict[str, dict[str, tuple[int, int]]], manifests: Ite
     if orphans:
         problems.append(f"{orphans} search index rows belong to no paper")
     return problems
+
+
+def like_escape(text: str) -> str:
+    """`text` matched literally by LIKE ... ESCAPE '\\' (its wildcards and the escape escaped)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

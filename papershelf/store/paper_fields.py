@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..models import Paper
+from .common import like_escape
 
 if TYPE_CHECKING:
     from .sql.dialect import Dialect
@@ -60,5 +61,5 @@ def author_sql(name: str, dialect: Dialect) -> tuple[str, list]:
     clauses = [f"' ' || lower({spaced}) LIKE {dialect.mark} ESCAPE '\\'" for _ in words] or ["1=0"]
     params: list[object] = []
     for w in words:
-        params += base + ["% " + w.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"]
+        params += base + ["% " + like_escape(w) + "%"]
     return f"SELECT p.id FROM papers p, {authors} WHERE " + " AND ".join(clauses), params

@@ -30,6 +30,7 @@ from ..common import (
     SOURCE_FIELDS,
     UNIT_COLUMNS,
     index_problems,
+    like_escape,
     manifest_columns,
     manifest_from_row,
     manifest_row,
@@ -48,10 +49,6 @@ from .dialect import SqlConnection
 LABEL_TABLES = ("paper_tags", "paper_collections", "paper_zotero")
 PAPER_TABLES = (*LABEL_TABLES, "paper_references")  # rows a paper's rewrite replaces besides its units
 FAILURE_COLUMNS = ("source_path", "source_hash", "reason", "failed_at")
-
-
-def _like_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 class SqlPapers(SqlConnection):
@@ -392,7 +389,7 @@ class SqlPapers(SqlConnection):
             parts.append(f"SELECT paper_id FROM paper_collections WHERE {ors}")
             for c in filters.collections:
                 c = self.sql.clean(c.strip("/"))
-                params += [c, _like_escape(c) + "/%"]
+                params += [c, like_escape(c) + "/%"]
         for tag in filters.tags:
             parts.append(f"SELECT paper_id FROM paper_tags WHERE {self.sql.nocase_equal('tag')}")
             params.append(self.sql.clean(tag))
