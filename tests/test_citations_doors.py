@@ -7,17 +7,15 @@ import json
 import subprocess
 import sys
 
-import anyio
 import bibtexparser
 import httpx
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from papershelf import Library
 
 from .citation_fixtures import write_papers
 from .servers import cli_env, running_server
+from .test_mcp import session_run
 
 
 @pytest.fixture(scope="module")
@@ -80,21 +78,16 @@ def test_http_and_cli_via_server_answer_the_same(library):
 
 def test_mcp_citations_tool(library):
     db, ids, expected = library
-    params = StdioServerParameters(command=sys.executable, args=["-m", "papershelf", "-L", str(db), "mcp"],
-                                   env=cli_env())
     out = {}
 
-    async def main():
-        with anyio.fail_after(120):
-            async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
-                await s.initialize()
-                tools = {t.name: t for t in (await s.list_tools()).tools}
-                out["schema"] = tools["citations"].input_schema
-                out["refs"] = await s.call_tool("citations", {"paper_id": ids["survey"]})
-                out["cited"] = await s.call_tool("citations", {"paper_id": ids["attention"], "direction": "cited_by"})
-                out["bad"] = await s.call_tool("citations", {"paper_id": ids["survey"], "directon": "x"})
+    async def script(s):
+        tools = {t.name: t for t in (await s.list_tools()).tools}
+        out["schema"] = tools["citations"].input_schema
+        out["refs"] = await s.call_tool("citations", {"paper_id": ids["survey"]})
+        out["cited"] = await s.call_tool("citations", {"paper_id": ids["attention"], "direction": "cited_by"})
+        out["bad"] = await s.call_tool("citations", {"paper_id": ids["survey"], "directon": "x"})
 
-    anyio.run(main)
+    session_run(db, script)
     assert out["schema"]["additionalProperties"] is False and out["schema"]["required"] == ["paper_id"]
     assert out["refs"].structured_content == expected["refs"]
     assert "in library" in out["refs"].content[0].text
