@@ -39,6 +39,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 
 from ..errors import BadArgument, NotFound, PapershelfError
 from ..library import Library
+from ..models import UnitView
 from ..search.rerank import Reranker
 from . import citations_api, client
 from .params import (
@@ -231,10 +232,10 @@ def unit_image(lib: Library, unit_id: str) -> bytes:
     from .render import page_image
 
     view = lib.show(unit_id)
-    if not hasattr(view, "unit"):
+    if not isinstance(view, UnitView):
         raise BadArgument(f"{unit_id!r} is a paper, not a unit")
     unit = view.unit
-    region = getattr(unit, "region", None)
+    region = unit.region
     page = region["page"] if region else unit.page_start
     if page is None:
         raise NotFound(f"unit {unit_id!r} has no page")
