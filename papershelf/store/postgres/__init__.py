@@ -161,8 +161,9 @@ class PostgresStore(PgVectors, PgPapers):
                     return cur.fetchall() if cur.description else []
                 except (psycopg.OperationalError, psycopg.InterfaceError) as e:
                     if attempt == 2 or not self.db.broken and not self.db.closed:
-                        raise ConnectionLost(f"the PostgreSQL library {_redact(self.location)} failed a read "
-                                             f"({_first_line(e)})") from None
+                        raise ConnectionLost(f"lost the connection to the PostgreSQL library {_redact(self.location)} "
+                                             f"during a read ({_first_line(e)}); the library is intact: "
+                                             "run the command again") from None
         raise AssertionError("unreachable")
 
     def _ensure_connected(self) -> None:
@@ -186,7 +187,8 @@ class PostgresStore(PgVectors, PgPapers):
             self.db = db
             return
         raise ConnectionLost(f"lost the connection to the PostgreSQL library and could not reconnect after "
-                             f"{RECONNECT_TRIES} tries: {last}")
+                             f"{RECONNECT_TRIES} tries ({last}); the library is intact: run the command again "
+                             "when the server is back")
 
     def close(self) -> None:
         self.db.close()
