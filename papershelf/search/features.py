@@ -19,6 +19,7 @@ can give (a term in one unit: ln((N - 0.5) / 1.5) for N indexed units), so a sco
 from __future__ import annotations
 
 import math
+import threading
 import unicodedata
 from functools import lru_cache
 
@@ -29,7 +30,7 @@ from ..units import Unit
 from .labels import FILLER, NamedObject
 from .query import STOPWORDS, query_terms
 
-_STEMMER = snowballstemmer.stemmer("porter")
+_STEMMERS = threading.local()  # a snowball stemmer keeps its word in itself: one per thread
 
 
 def fold(text: str) -> str:
@@ -40,7 +41,12 @@ def fold(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def stem(word: str) -> str:
-    return _STEMMER.stemWord(word)
+    """Porter stem of `word`.  `serve` searches in a thread pool, and a shared stemmer object
+    raced there (IndexError inside snowball under concurrent searches): each thread has its own."""
+    stemmer = getattr(_STEMMERS, "porter", None)
+    if stemmer is None:
+        stemmer = _STEMMERS.porter = snowballstemmer.stemmer("porter")
+    return stemmer.stemWord(word)
 
 
 def stems(text: str) -> set[str]:
