@@ -15,7 +15,7 @@ import pytest
 from papershelf import Filters, Library
 from papershelf.document import Block, Document
 from papershelf.models import Paper
-from papershelf.store.postgres import bm25
+from papershelf.store.postgres import bm25, topk
 from papershelf.store.postgres.schema import MIGRATIONS
 
 from .conftest import BACKENDS
@@ -69,7 +69,8 @@ def _oracle(lib: Library, words: list[str], filters: Filters, k: int) -> list[tu
     """BM25 from the tsvectors in Python: FTS5's idf and saturation, title/heading/body weights."""
     rows = lib.store.query("SELECT s.unit_id, s.paper_id, s.source, (SELECT array_agg(x.lexeme || ':' || w) "
                            "FROM unnest(s.tsv) x, unnest(x.weights) w) AS occ FROM search_docs s")
-    terms = [r["l"] for r in lib.store.query("SELECT DISTINCT x.lexeme AS l FROM unnest(to_tsvector('english', %s)) x",
+    terms = [r["l"] for r in lib.store.query("SELECT DISTINCT x.lexeme AS l FROM unnest(to_tsvector('papershelf_fts5', "
+                                             "regexp_replace(%s, '[[:punct:]]', ' ', 'g'))) x",
                                              (" ".join(words),))]
     docs = {r["unit_id"]: (r["paper_id"], r["source"], [o.rsplit(":", 1) for o in r["occ"] or []]) for r in rows}
     n, avgdl = len(docs), sum(len(d[2]) for d in docs.values()) / len(docs)
@@ -99,6 +100,7 @@ def test_pruned_ranking_equals_bm25_computed_from_the_tsvectors(pglib, monkeypat
         _add(pglib, rng, f"p{i:03d}")
     monkeypatch.setattr(bm25, "FULL_MAX", 0)  # prune even on a small library
     monkeypatch.setattr(bm25, "LOOKUP_COST", 0.0)
+    monkeypatch.setattr(topk, "DEPTHS", ())  # (the threshold top-k has its own tests)
     tries: list[int] = []
     real = bm25._first_split
     monkeypatch.setattr(bm25, "_first_split", lambda m: tries.append(len(m) - real(m)) or real(m))
@@ -189,9 +191,35 @@ def test_migration_fills_the_statistics_of_an_existing_library(pglib):
         return [(h.unit_id, round(h.score, 9)) for h in lib.store.lexical_search('"coral" OR "kinase"', 20, Filters())]
 
     before = top(pglib)
-    pglib.store.query("DROP TABLE bm25_terms, bm25_docs, bm25_postings, bm25_totals; "
+    pglib.store.query("DROP TABLE bm25_terms, bm25_docs, bm25_postings, bm25_totals, bm25_reference; "
                       f"DROP FUNCTION papershelf_near; UPDATE papershelf_schema SET version = {BM25_MIGRATION - 1}")
     with Library(pglib.store.location) as again:
         assert again.store.schema_version == len(MIGRATIONS)
         assert _recount_problems(again) == []
         assert top(again) == before and before
+
+
+IMPACT_MIGRATION = next(i + 1 for i, m in enumerate(MIGRATIONS) if getattr(m, "__name__", "") == "_m011_bm25_impacts")
+
+
+def test_impact_migration_fills_the_impacts_of_a_library_kept_without_them(pglib):
+    rng = random.Random(5)
+    for i in range(30):
+        _add(pglib, rng, f"p{i:03d}")
+    before = [(h.unit_id, round(h.score, 9)) for h in pglib.store.lexical_search('"coral" OR "cells"', 20, Filters())]
+    # the library as migration 10 left it: postings without impacts, indexed by term
+    pglib.store.query("DROP TABLE bm25_reference; DROP INDEX bm25_postings_impact; "
+                      "ALTER TABLE bm25_postings DROP COLUMN impact; "
+                      "CREATE INDEX bm25_postings_term ON bm25_postings(term_id) INCLUDE (doc_key); "
+                      f"UPDATE papershelf_schema SET version = {IMPACT_MIGRATION - 1}")
+    with Library(pglib.store.location) as again:
+        assert again.store.schema_version == len(MIGRATIONS)
+        assert _recount_problems(again) == []
+        got = again.store.query("SELECT count(*) FILTER (WHERE impact > 0) AS ok, count(*) AS n FROM bm25_postings")[0]
+        assert got["ok"] == got["n"] > 0
+        assert [(h.unit_id, round(h.score, 9)) for h in again.store.lexical_search(
+            '"coral" OR "cells"', 20, Filters())] == before
+    # and a tampered impact is found by the recount
+    pglib.store.query("UPDATE bm25_postings SET impact = impact * 0.5 WHERE doc_key = (SELECT min(doc_key) "
+                      "FROM bm25_postings)")
+    assert any("postings" in p for p in _recount_problems(pglib))

@@ -35,7 +35,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...models import LexicalHit
-from .tsquery import CONFIG
+from . import topk
+from .tsquery import CONFIG, words_sql
 
 K1, B = 1.2, 0.75
 SHARDS = 16
@@ -68,31 +69,59 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 """
 
+IMPACTS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS bm25_reference (id SMALLINT PRIMARY KEY CHECK (id = 0), avgdl FLOAT8 NOT NULL);
+INSERT INTO bm25_reference VALUES (0, 100) ON CONFLICT (id) DO NOTHING;
+ALTER TABLE bm25_postings ADD COLUMN IF NOT EXISTS impact REAL;
+DROP INDEX IF EXISTS bm25_postings_term;
+"""
+# A term's postings by impact, best first (topk.py reads their heads); also a term's whole list.
+_IMPACT_INDEX = ("CREATE INDEX IF NOT EXISTS bm25_postings_impact ON bm25_postings(term_id, impact DESC) "
+                 "INCLUDE (doc_key, tf_title, tf_heading, tf_body, dl)")
+_PRIMARY = "ALTER TABLE bm25_postings ADD PRIMARY KEY (doc_key, term_id) INCLUDE (tf_title, tf_heading, tf_body, dl)"
+
 # A unit's length: every position of its tsvector (stopwords have none), as the old SQL BM25.
 _DL = "(SELECT coalesce(sum(cardinality(x.positions)), 0) FROM unnest(s.tsv) x)"
 _TF = "(SELECT count(*) FILTER (WHERE w = '{}') FROM unnest(x.weights) w)"
-_POSTINGS_INTO = "INSERT INTO bm25_postings(term_id, doc_key, tf_title, tf_heading, tf_body, dl) "
-_POSTINGS_OF = (
-    f"SELECT t.id AS term_id, b.doc_key, {_TF.format('A')} AS a, {_TF.format('B')} AS h, "
-    f"{_TF.format('C')} AS c, b.dl FROM search_docs s JOIN bm25_docs b ON b.unit_id = s.unit_id, "
-    "unnest(s.tsv) x JOIN bm25_terms t ON t.term = x.lexeme")
+# A posting's impact: its BM25 saturation with weights 1 at the reference unit length (not the
+# live average, so a write never changes other rows); topk.py bounds the live score by it.
+_IMPACT = (f"((q.a + q.h + q.c)::float8 * {K1 + 1}::float8 / ((q.a + q.h + q.c)::float8 + {K1}::float8 * "
+           f"({1 - B}::float8 + {B}::float8 * q.dl / r.avgdl)))::real")
+_POSTINGS_INTO = "INSERT INTO bm25_postings(term_id, doc_key, tf_title, tf_heading, tf_body, dl, impact) "
+
+
+def _postings_of(where: str) -> str:
+    """Every posting of the units `where` selects (alias s: search_docs, b: bm25_docs), counted
+    from their tsvectors: (term_id, doc_key, a, h, c, dl, impact)."""
+    return (f"SELECT q.*, {_IMPACT} AS impact FROM bm25_reference r, (SELECT t.id AS term_id, b.doc_key, "
+            f"{_TF.format('A')} AS a, {_TF.format('B')} AS h, {_TF.format('C')} AS c, b.dl "
+            "FROM search_docs s JOIN bm25_docs b ON b.unit_id = s.unit_id, "
+            f"unnest(s.tsv) x JOIN bm25_terms t ON t.term = x.lexeme {where}) q")
 
 
 def rebuild(db, only_new: bool = False) -> None:
     """Statistics for every unit in search_docs, in bulk (the migration's backfill, and a
-    bulk-loaded benchmark library); `only_new` adds just the units not counted yet."""
+    bulk-loaded benchmark library); `only_new` adds just the units not counted yet.  A full
+    rebuild sets the reference length to the average and builds the postings' indexes last."""
     if not only_new:
         db.execute("TRUNCATE bm25_postings, bm25_docs")
         db.execute("UPDATE bm25_terms SET df = 0")
         db.execute("UPDATE bm25_totals SET docs = 0, length = 0")
+        db.execute("DROP INDEX IF EXISTS bm25_postings_impact")
+        db.execute("ALTER TABLE bm25_postings DROP CONSTRAINT IF EXISTS bm25_postings_pkey")
     start = db.execute("SELECT coalesce(max(doc_key), 0) AS k FROM bm25_docs").fetchone()["k"]
     db.execute(f"INSERT INTO bm25_docs(unit_id, paper_id, source, object_kind, dl) "
                f"SELECT s.unit_id, s.paper_id, s.source, s.object_kind, {_DL} FROM search_docs s "
                "WHERE NOT EXISTS (SELECT 1 FROM bm25_docs b WHERE b.unit_id = s.unit_id)")
+    if not only_new:
+        db.execute("UPDATE bm25_reference SET avgdl = coalesce((SELECT greatest(1, avg(dl)) FROM bm25_docs), avgdl)")
     new = f"s.unit_id IN (SELECT unit_id FROM bm25_docs WHERE doc_key > {int(start)})"
     db.execute(f"INSERT INTO bm25_terms(term) SELECT DISTINCT x.lexeme FROM search_docs s, unnest(s.tsv) x "
                f"WHERE {new} ON CONFLICT (term) DO NOTHING")
-    db.execute(f"{_POSTINGS_INTO}{_POSTINGS_OF} WHERE b.doc_key > {int(start)}")
+    db.execute(f"{_POSTINGS_INTO}{_postings_of(f'WHERE b.doc_key > {int(start)}')}")
+    if not only_new:
+        db.execute(_PRIMARY)
+        db.execute(_IMPACT_INDEX)
     db.execute("UPDATE bm25_terms t SET df = t.df + c.n FROM (SELECT term_id, count(*) AS n FROM bm25_postings "
                f"WHERE doc_key > {int(start)} GROUP BY term_id) c WHERE t.id = c.term_id")
     db.execute("UPDATE bm25_totals SET docs = docs + d.n, length = length + d.len FROM (SELECT count(*) AS n, "
@@ -137,7 +166,7 @@ def index(db, paper_id: str, changes: Changes) -> None:
     db.execute("INSERT INTO bm25_terms(term) SELECT DISTINCT x.lexeme FROM search_docs s, unnest(s.tsv) x "
                "WHERE s.paper_id=%s ORDER BY 1 ON CONFLICT (term) DO NOTHING", (paper_id,))
     changes.count(db.execute(
-        f"WITH p AS ({_POSTINGS_INTO}{_POSTINGS_OF} WHERE s.paper_id=%s RETURNING term_id) "
+        f"WITH p AS ({_POSTINGS_INTO}{_postings_of('WHERE s.paper_id=%s')} RETURNING term_id) "
         "SELECT term_id, count(*) AS n FROM p GROUP BY term_id", (paper_id,)).fetchall(), +1)
 
 
@@ -162,9 +191,10 @@ def problems(query) -> list[str]:
                  "EXCEPT ALL SELECT unit_id, paper_id, source, object_kind, dl FROM bm25_docs",
         "stale units": f"SELECT unit_id, paper_id, source, object_kind, dl FROM bm25_docs EXCEPT ALL "
                        f"SELECT s.unit_id, s.paper_id, s.source, s.object_kind, {_DL} FROM search_docs s",
-        "postings": f"(SELECT * FROM ({_POSTINGS_OF}) r EXCEPT ALL SELECT term_id, doc_key, tf_title, tf_heading, "
-                    f"tf_body, dl FROM bm25_postings) UNION ALL (SELECT term_id, doc_key, tf_title, tf_heading, "
-                    f"tf_body, dl FROM bm25_postings EXCEPT ALL SELECT * FROM ({_POSTINGS_OF}) r)",
+        "postings": f"(SELECT * FROM ({_postings_of('')}) r EXCEPT ALL SELECT term_id, doc_key, tf_title, "
+                    "tf_heading, tf_body, dl, impact FROM bm25_postings) UNION ALL (SELECT term_id, doc_key, "
+                    f"tf_title, tf_heading, tf_body, dl, impact FROM bm25_postings EXCEPT ALL SELECT * FROM "
+                    f"({_postings_of('')}) r)",
         "document frequencies": "SELECT t.id FROM bm25_terms t LEFT JOIN (SELECT term_id, count(*) AS n FROM "
                                 "bm25_postings GROUP BY term_id) c ON c.term_id = t.id WHERE t.df <> coalesce(c.n, 0)",
         "totals": "SELECT 1 FROM (SELECT sum(docs) AS n, sum(length) AS len FROM bm25_totals) k, "
@@ -248,6 +278,7 @@ class Plan:
     phrase_docs: Callable[[], list[int]] | None
     n: float
     avgdl: float
+    ref: float = 100.0  # the reference length of the stored impacts
     _extra: list[int] | None = None
 
     @property
@@ -273,6 +304,11 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
             "wa": weights[0], "wh": weights[1], "wb": weights[2], **named}
     if not matching and not plan.extra:
         return []
+    if matching and sum(t.df for t in matching) > FULL_MAX:
+        contrib = _contrib("p").replace("q.idf", _idf_case(plan.terms, "p"))
+        proven = topk.top(query, plan, limit, contrib, where, base, weights)
+        if proven is not None:
+            return proven
     split = _first_split(matching)
     while True:
         full = split == len(matching)
@@ -316,20 +352,22 @@ def plan(query, words: str, prefixes: str, scored: str, phrase_docs: Callable[[]
     `words` and the `prefixes` (each expanded to its 50 most frequent lexemes) match units,
     `scored` (a phrase's words) only add to the score of units matched otherwise."""
     rows = query(
-        f"WITH w AS (SELECT DISTINCT x.lexeme FROM unnest(to_tsvector('{CONFIG}', %(words)s)) x), "
-        f"pre AS (SELECT DISTINCT x.lexeme FROM unnest(to_tsvector('{CONFIG}', %(prefixes)s)) x), "
-        f"sc AS (SELECT DISTINCT x.lexeme FROM unnest(to_tsvector('{CONFIG}', %(scored)s)) x), "
-        "k AS (SELECT sum(docs)::float8 AS n, sum(length)::float8 AS len FROM bm25_totals), "
+        f"WITH w AS (SELECT DISTINCT x.lexeme FROM unnest(to_tsvector('{CONFIG}', {words_sql('%(words)s')})) x), "
+        f"pre AS (SELECT DISTINCT x.lexeme FROM unnest(to_tsvector('{CONFIG}', {words_sql('%(prefixes)s')})) x), "
+        f"sc AS (SELECT DISTINCT x.lexeme FROM unnest(to_tsvector('{CONFIG}', {words_sql('%(scored)s')})) x), "
+        "k AS (SELECT sum(docs)::float8 AS n, sum(length)::float8 AS len, "
+        "      (SELECT avgdl FROM bm25_reference) AS ref FROM bm25_totals), "
         "t AS (SELECT t.id, t.df, true AS matches FROM bm25_terms t JOIN w ON t.term = w.lexeme "
         "  UNION ALL SELECT e.id, e.df, true FROM pre, LATERAL (SELECT * FROM bm25_terms t WHERE t.term LIKE "
         "  replace(replace(replace(pre.lexeme, '\\', '\\\\'), '%%', '\\%%'), '_', '\\_') || '%%' "
         "  AND t.df > 0 ORDER BY t.df DESC LIMIT 50) e "
         "  UNION ALL SELECT t.id, t.df, false FROM bm25_terms t JOIN sc ON t.term = sc.lexeme) "
-        "SELECT t.id, t.df, bool_or(t.matches) AS matches, k.n, k.len FROM t, k WHERE t.df > 0 "
-        "GROUP BY t.id, t.df, k.n, k.len",
+        "SELECT t.id, t.df, bool_or(t.matches) AS matches, k.n, k.len, k.ref FROM t, k WHERE t.df > 0 "
+        "GROUP BY t.id, t.df, k.n, k.len, k.ref",
         {"words": words, "prefixes": prefixes, "scored": scored})
     if not rows:
         return Plan([], phrase_docs, 0.0, 1.0)
     n = float(rows[0]["n"] or 0)
     avgdl = max(1.0, float(rows[0]["len"] or 0) / n) if n else 1.0
-    return Plan([Term(r["id"], r["df"], idf(n, r["df"]), r["matches"]) for r in rows], phrase_docs, n, avgdl)
+    return Plan([Term(r["id"], r["df"], idf(n, r["df"]), r["matches"]) for r in rows], phrase_docs, n, avgdl,
+                float(rows[0]["ref"]))

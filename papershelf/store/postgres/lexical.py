@@ -17,7 +17,7 @@ import re
 
 from ...models import LexicalHit
 from . import bm25
-from .tsquery import _CLAUSE, _WORD, CONFIG, tsquery_sql
+from .tsquery import _CLAUSE, _WORD, CONFIG, tsquery_sql, words_sql
 
 _NEAR = re.compile(r"^\s*NEAR\((.*),\s*(\d+)\)\s*$", re.S)
 
@@ -38,9 +38,10 @@ def _phrase_docs(query, clauses: list[tuple[list[str], bool]]) -> list[int]:
 def _near_docs(query, words: list[str], near: int) -> list[int]:
     """Units holding every word, the first and last at most `near` tokens apart (FTS5's NEAR)."""
     return [r["doc_key"] for r in query(
-        f"WITH t AS (SELECT array_agg(DISTINCT x.lexeme) AS terms FROM unnest(to_tsvector('{CONFIG}', %(w)s)) x) "
+        "WITH t AS (SELECT array_agg(DISTINCT x.lexeme) AS terms "
+        f"FROM unnest(to_tsvector('{CONFIG}', {words_sql('%(w)s')})) x) "
         "SELECT b.doc_key FROM t, search_docs s JOIN bm25_docs b ON b.unit_id = s.unit_id "
-        f"WHERE t.terms IS NOT NULL AND s.tsv @@ plainto_tsquery('{CONFIG}', %(w)s) "
+        f"WHERE t.terms IS NOT NULL AND s.tsv @@ plainto_tsquery('{CONFIG}', {words_sql('%(w)s')}) "
         "AND papershelf_near(s.tsv, t.terms, %(span)s)", {"w": " ".join(words), "span": near + 1})]
 
 

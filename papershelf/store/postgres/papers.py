@@ -14,11 +14,10 @@ from ...units import Unit
 from ..paper_fields import paper_index_title
 from ..sql import SqlPapers
 from . import bm25, lexical
-from .tsquery import CONFIG, tsquery_sql
+from .tsquery import CONFIG, tsquery_sql, words_sql
 
 # The weighted document a unit is found by: the same three columns FTS5 indexes.
-TSV_SQL = (f"setweight(to_tsvector('{CONFIG}', %s), 'A') || setweight(to_tsvector('{CONFIG}', %s), 'B') || "
-           f"setweight(to_tsvector('{CONFIG}', %s), 'C')")
+TSV_SQL = " || ".join(f"setweight(to_tsvector('{CONFIG}', {words_sql('%s')}), '{w}')" for w in "ABC")
 _TSV_OF_ROW = TSV_SQL.replace("%s", "{}").format("title", "heading", "body")
 HEADLINE_OPTIONS = 'StartSel=[, StopSel=], MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "'
 

@@ -162,8 +162,8 @@ def _m007_cjk_bigrams(db) -> None:
             new = (index_text(r["title"]), index_text(r["heading"]), index_text(r["body"]))
             cur.execute(f"UPDATE search_docs SET title=%s, heading=%s, body=%s, tsv={tsv} WHERE unit_id=%s",
                         (*new, *new, r["unit_id"]))
-    if rows and db.execute("SELECT to_regclass('bm25_postings') IS NOT NULL AS ok").fetchone()["ok"]:
-        from . import bm25  # statistics kept from the old rows (a library past migration 10) are recounted
+    if rows and db.execute("SELECT to_regclass('bm25_reference') IS NOT NULL AS ok").fetchone()["ok"]:
+        from . import bm25  # statistics kept from the old rows (a library past migration 11) are recounted
 
         bm25.rebuild(db)
 
@@ -184,7 +184,8 @@ def _m009_metadata_search_field(db) -> None:
     """Authors, venue and year join the title in every unit's title field (weight A of the
     tsvector), as SQLite's m009_metadata_search_field; the tsvectors are recomputed from the rows."""
     from ...index_text import index_text
-    from .papers import TSV_SQL
+
+    tsv_sql = " || ".join(f"setweight(to_tsvector('english', %s), '{w}')" for w in "ABC")  # (as it was then)
 
     rows = db.execute("SELECT id, title, authors, venue, year FROM papers").fetchall()
     keys = index_titles((r["id"], r["title"], r["authors"], r["venue"], r["year"]) for r in rows)
@@ -192,19 +193,49 @@ def _m009_metadata_search_field(db) -> None:
         with db.cursor() as cur:
             cur.executemany("UPDATE search_docs SET title=%s WHERE paper_id=%s",
                             [(index_text(title), pid) for title, pid in keys])
-    db.execute(f"UPDATE search_docs SET tsv = {TSV_SQL.replace('%s', '{}').format('title', 'heading', 'body')}")
+    db.execute(f"UPDATE search_docs SET tsv = {tsv_sql.replace('%s', '{}').format('title', 'heading', 'body')}")
 
 
 MIGRATIONS.append(_m009_metadata_search_field)
 
 
-# 10: BM25 statistics, built last from the index rows as the migrations before left them
+# 10: BM25 statistics' tables (filled by migration 11, which adds the impacts they rank by)
 def _m010_bm25(db) -> None:
-    """BM25 statistics kept at write time (postgres/bm25.py), filled from the existing index."""
+    """BM25 statistics kept at write time (postgres/bm25.py); a library migrated before 11 existed
+    was filled here and is refilled by 11: the end state is the same either way."""
     from . import bm25
 
     db.execute(bm25.SCHEMA)
-    bm25.rebuild(db)
 
 
 MIGRATIONS.append(_m010_bm25)
+
+
+# 11: each posting's impact at a reference unit length, postings indexed per term by impact
+def _m011_bm25_impacts(db) -> None:
+    """Impact-ordered postings (bm25.IMPACTS_SCHEMA) for the threshold top-k (topk.py); the
+    statistics are recounted from the index rows, impacts included (idempotent)."""
+    from . import bm25
+
+    db.execute(bm25.IMPACTS_SCHEMA)
+    bm25.rebuild(db)
+    db.execute("ALTER TABLE bm25_postings ALTER COLUMN impact SET NOT NULL")
+
+
+MIGRATIONS.append(_m011_bm25_impacts)
+
+
+# 12: FTS5's tokenization (tsquery.CONFIG): words split at punctuation, no stopwords, Porter stems
+def _m012_fts5_tokens(db) -> None:
+    """The index rows' tsvectors recomputed with FTS5's tokenization, and the BM25 statistics
+    recounted from them (the same lexemes and lengths SQLite's FTS5 counts)."""
+    from . import bm25
+    from .papers import TSV_SQL
+    from .tsquery import CONFIG_SCHEMA
+
+    db.execute(CONFIG_SCHEMA)
+    db.execute(f"UPDATE search_docs SET tsv = {TSV_SQL.replace('%s', '{}').format('title', 'heading', 'body')}")
+    bm25.rebuild(db)
+
+
+MIGRATIONS.append(_m012_fts5_tokens)

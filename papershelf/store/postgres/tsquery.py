@@ -11,7 +11,30 @@ from __future__ import annotations
 
 import re
 
-CONFIG = "english"
+# FTS5's `porter unicode61` tokenizer, as near as PostgreSQL's parser gets: every ASCII punctuation
+# mark splits words (IL-6 -> il 6, as unicode61; PostgreSQL's own parser would keep "-6", "3.5",
+# "e.g" and hyphenated compounds as extra tokens), every word is kept (no stopword list: FTS5 has
+# none, and BM25's unit length counts them) and stemmed by the original Porter algorithm (FTS5's;
+# PostgreSQL's `english` is Porter2).  Left different: unicode61's diacritics folding, and FTS5
+# leaves words under 3 letters unstemmed where Porter takes the s off a 2-letter one (is -> i).
+CONFIG = "papershelf_fts5"
+CONFIG_SCHEMA = """
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_ts_dict WHERE dictname = 'papershelf_porter') THEN
+    CREATE TEXT SEARCH DICTIONARY papershelf_porter (TEMPLATE = snowball, Language = porter);
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_ts_config WHERE cfgname = 'papershelf_fts5') THEN
+    CREATE TEXT SEARCH CONFIGURATION papershelf_fts5 (COPY = pg_catalog.english);
+    ALTER TEXT SEARCH CONFIGURATION papershelf_fts5 ALTER MAPPING FOR asciiword, word, numword, asciihword,
+      hword, numhword, hword_asciipart, hword_part, hword_numpart WITH papershelf_porter;
+  END IF;
+END $$;
+"""
+
+
+def words_sql(expr: str) -> str:
+    """SQL for the text `expr` with every ASCII punctuation mark a space, as unicode61 splits it."""
+    return f"regexp_replace({expr}, '[[:punct:]]', ' ', 'g')"
 _CLAUSE = re.compile(r'"([^"]*)"(\*?)')
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -30,7 +53,7 @@ def tsquery_sql(match: str) -> tuple[str, list[str]]:
             params.append(" <-> ".join(f"'{w}'" for w in words[:-1]) +
                           (" <-> " if len(words) > 1 else "") + f"'{words[-1]}':*")
         else:
-            parts.append(f"phraseto_tsquery('{CONFIG}', %s)")
+            parts.append(f"phraseto_tsquery('{CONFIG}', {words_sql('%s')})")
             params.append(" ".join(words))
     if not parts:
         return "''::tsquery", []

@@ -1,0 +1,118 @@
+"""The threshold top-k over impact-ordered postings (store/postgres/topk.py): whatever it reads,
+its answer is the exhaustive BM25 ranking's, on random libraries and queries, with the live
+average length drifted away from the impacts' reference, other column weights and filters."""
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from papershelf import Filters, Library
+from papershelf.document import Block, Document
+from papershelf.models import Paper
+from papershelf.store.postgres import bm25, topk
+
+from .conftest import BACKENDS
+
+pytestmark = pytest.mark.skipif("postgres" not in BACKENDS, reason="PostgreSQL backend not available (no pgserver)")
+
+# Zipf-like: a few words in most units, many rare ones (as in real text).
+VOCAB = [f"w{i}" for i in range(60)]
+WEIGHTS = [1.0 / (i + 1) for i in range(60)]
+
+
+def _add(lib: Library, rng: random.Random, pid: str, long: bool = False) -> None:
+    def text(n: int) -> str:
+        return " ".join(rng.choices(VOCAB, WEIGHTS, k=n))
+
+    blocks = [Block("heading", text(2), level=1), Block("text", text(rng.randint(3, 200 if long else 40)))]
+    lib.add_document(Paper(id=pid, title=text(3), year=2000 + rng.randint(0, 9), source_format="beir"),
+                     Document(title=text(3), blocks=blocks + [Block("text", text(rng.randint(3, 30)))]))
+
+
+@pytest.fixture(scope="module")
+def library():
+    """A random library whose average unit length grew after its impacts were computed."""
+    from . import pg
+
+    location = pg.fresh_database()
+    lib = Library(location)
+    rng = random.Random(24)
+    for i in range(150):
+        _add(lib, rng, f"p{i:03d}")
+    with lib.store.transaction() as db:
+        bm25.rebuild(db)  # the reference length: this library's average
+    for i in range(60):
+        _add(lib, rng, f"q{i:03d}", long=True)  # then longer units arrive: avgdl > ref
+    ref = lib.store.query("SELECT avgdl FROM bm25_reference")[0]["avgdl"]
+    avg = lib.store.query("SELECT avg(dl) AS a FROM bm25_docs")[0]["a"]
+    assert avg > ref * 1.2
+    assert bm25.problems(lib.store.query) == []
+    yield lib
+    lib.close()
+    pg.drop_database(location)
+
+
+def _search(lib: Library, words: list[str], k: int, filters: Filters, weights) -> list[tuple[str, float]]:
+    match = " OR ".join(f'"{w}"' for w in words)
+    return [(h.unit_id, round(h.score, 7)) for h in lib.store.lexical_search(match, k, filters, weights)]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=st.lists(st.sampled_from(VOCAB), min_size=1, max_size=8, unique=True),
+       k=st.sampled_from([1, 5, 10, 30]),
+       depths=st.sampled_from([(1,), (3, 12), (5, 25, 100), (40,)]),
+       weights=st.sampled_from([(1.0, 1.0, 1.0), (2.0, 1.5, 1.0), (0.5, 3.0, 0.2)]),
+       year=st.sampled_from([None, 2003]))
+def test_threshold_top_k_equals_the_exhaustive_ranking(library, monkeypatch, words, k, depths, weights, year):
+    filters = Filters(year_min=year, year_max=year) if year else Filters()
+    with monkeypatch.context() as m:
+        m.setattr(bm25, "FULL_MAX", 10**9)  # every list read: the reference answer
+        want = _search(library, words, k, filters, weights)
+    proven: list[bool] = []
+    real = topk.top
+    with monkeypatch.context() as m:
+        m.setattr(bm25, "FULL_MAX", 0)
+        m.setattr(topk, "DEPTHS", depths)
+        m.setattr(topk, "top", lambda *a: (r := real(*a), proven.append(r is not None))[0])
+        got = _search(library, words, k, filters, weights)
+    assert got == want
+    assert proven == [True] or proven == [False]
+
+
+def test_the_threshold_proves_top_k_reading_only_list_heads(library, monkeypatch):
+    """On a skewed query the rounds stop early (and the answer is still the exhaustive one)."""
+    reads: list[int] = []
+    real_query = library.store.query
+
+    def query(sql, params=()):
+        if isinstance(params, dict) and "depth" in params:
+            reads.append(params["depth"])
+        return real_query(sql, params)
+
+    monkeypatch.setattr(bm25, "FULL_MAX", 10**9)
+    want = _search(library, ["w50", "w55", "w0"], 5, Filters(), (1.0, 1.0, 1.0))
+    monkeypatch.setattr(bm25, "FULL_MAX", 0)
+    monkeypatch.setattr(topk, "DEPTHS", (20, 80))
+    monkeypatch.setattr(library.store, "query", query)
+    assert _search(library, ["w50", "w55", "w0"], 5, Filters(), (1.0, 1.0, 1.0)) == want
+    df_w0 = real_query("SELECT df FROM bm25_terms WHERE term = 'w0'")[0]["df"]
+    assert reads and max(reads) < df_w0  # proven before the common term's list was read
+
+
+def test_unseen_bound_covers_drift_and_weights():
+    """The safe factor: a live share never exceeds idf x impact x factor (checked on a grid)."""
+    k1, b = bm25.K1, bm25.B
+
+    def sat(tf, dl, avgdl):
+        return tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
+
+    for ref in (20.0, 100.0):
+        for avgdl in (5.0, 100.0, 400.0):
+            for weights in ((1.0, 1.0, 1.0), (2.0, 1.5, 1.0), (0.3, 0.3, 4.0)):
+                factor = topk.scale(avgdl, ref, weights)
+                for a, h, c in ((1, 0, 0), (0, 3, 1), (5, 5, 20), (0, 0, 1)):
+                    for dl in (1, 10, 100, 1000):
+                        live = sat(weights[0] * a + weights[1] * h + weights[2] * c, dl, avgdl)
+                        assert live <= sat(a + h + c, dl, ref) * factor
