@@ -1,6 +1,7 @@
-"""The threshold top-k over impact-ordered postings (store/postgres/topk.py): whatever it reads,
-its answer is the exhaustive BM25 ranking's, on random libraries and queries, with the live
-average length drifted away from the impacts' reference, other column weights and filters."""
+"""The bounded top-k over impact-ordered postings (store/postgres/topk.py), on random libraries
+and queries, with the live average length drifted away from the impacts' reference, other column
+weights and filters: every score it returns is exact BM25, its answer is the exhaustive ranking's
+whenever it says it is proven, and always in exact mode."""
 
 import random
 
@@ -62,43 +63,47 @@ def _search(lib: Library, words: list[str], k: int, filters: Filters, weights) -
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(words=st.lists(st.sampled_from(VOCAB), min_size=1, max_size=8, unique=True),
        k=st.sampled_from([1, 5, 10, 30]),
-       depths=st.sampled_from([(1,), (3, 12), (5, 25, 100), (40,)]),
+       depth=st.sampled_from([1, 3, 12, 40, 400]), rescore=st.sampled_from([1, 5, 50]),
        weights=st.sampled_from([(1.0, 1.0, 1.0), (2.0, 1.5, 1.0), (0.5, 3.0, 0.2)]),
        year=st.sampled_from([None, 2003]))
-def test_threshold_top_k_equals_the_exhaustive_ranking(library, monkeypatch, words, k, depths, weights, year):
+def test_bounded_top_k_scores_exactly_and_is_the_exhaustive_one_when_proven(
+        library, monkeypatch, words, k, depth, rescore, weights, year):
     filters = Filters(year_min=year, year_max=year) if year else Filters()
     with monkeypatch.context() as m:
         m.setattr(bm25, "FULL_MAX", 10**9)  # every list read: the reference answer
+        every = dict(_search(library, words, 10**4, filters, weights))
         want = _search(library, words, k, filters, weights)
     proven: list[bool] = []
     real = topk.top
     with monkeypatch.context() as m:
         m.setattr(bm25, "FULL_MAX", 0)
-        m.setattr(topk, "DEPTHS", depths)
-        m.setattr(topk, "top", lambda *a: (r := real(*a), proven.append(r is not None))[0])
+        m.setattr(topk, "DEPTH", depth)
+        m.setattr(topk, "RESCORE", rescore)
+        m.setattr(topk, "top", lambda *a: (r := real(*a), proven.append(r[1]))[0])
         got = _search(library, words, k, filters, weights)
-    assert got == want
-    assert proven == [True] or proven == [False]
+        m.setenv("PAPERSHELF_PG_EXACT_LEXICAL", "1")
+        exact = _search(library, words, k, filters, weights)
+    assert exact == want  # exact mode: always the exhaustive ranking
+    assert all(every[u] == s for u, s in got)  # every score returned is the unit's exact BM25
+    assert [s for _, s in got] == sorted((s for _, s in got), reverse=True)
+    if proven[0] or len(got) < k:
+        assert got == want  # proven (or read whole after a filter left it short): the exhaustive top k
 
 
 def test_the_threshold_proves_top_k_reading_only_list_heads(library, monkeypatch):
-    """On a skewed query the rounds stop early (and the answer is still the exhaustive one)."""
-    reads: list[int] = []
-    real_query = library.store.query
-
-    def query(sql, params=()):
-        if isinstance(params, dict) and "depth" in params:
-            reads.append(params["depth"])
-        return real_query(sql, params)
-
+    """On a skewed query one bounded read proves the top k (the answer is the exhaustive one)."""
     monkeypatch.setattr(bm25, "FULL_MAX", 10**9)
     want = _search(library, ["w50", "w55", "w0"], 5, Filters(), (1.0, 1.0, 1.0))
     monkeypatch.setattr(bm25, "FULL_MAX", 0)
-    monkeypatch.setattr(topk, "DEPTHS", (20, 80))
-    monkeypatch.setattr(library.store, "query", query)
+    monkeypatch.setattr(topk, "DEPTH", 60)
+    monkeypatch.setattr(topk, "RESCORE", 200)
+    df_w0 = library.store.query("SELECT df FROM bm25_terms WHERE term = 'w0'")[0]["df"]
+    assert df_w0 > 60  # the common term's list is not read to its end
+    proven: list[bool] = []
+    real = topk.top
+    monkeypatch.setattr(topk, "top", lambda *a: (r := real(*a), proven.append(r[1]))[0])
     assert _search(library, ["w50", "w55", "w0"], 5, Filters(), (1.0, 1.0, 1.0)) == want
-    df_w0 = real_query("SELECT df FROM bm25_terms WHERE term = 'w0'")[0]["df"]
-    assert reads and max(reads) < df_w0  # proven before the common term's list was read
+    assert proven == [True]
 
 
 def test_unseen_bound_covers_drift_and_weights():

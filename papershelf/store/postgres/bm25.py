@@ -306,9 +306,10 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
         return []
     if matching and sum(t.df for t in matching) > FULL_MAX:
         contrib = _contrib("p").replace("q.idf", _idf_case(plan.terms, "p"))
-        proven = topk.top(query, plan, limit, contrib, where, base, weights)
-        if proven is not None:
-            return proven
+        join = "JOIN bm25_docs d ON d.doc_key = p.doc_key" if where else ""
+        hits, proven = topk.top(query, plan, limit, contrib, (join, where), base, weights)
+        if proven or (len(hits) >= limit and not topk.exact_only()):
+            return hits  # (fewer: a selective filter, read whole below)
     split = _first_split(matching)
     while True:
         full = split == len(matching)
