@@ -66,3 +66,31 @@ def test_a_hyphenated_term_is_found_as_the_phrase_sqlite_finds(pglib):
     assert [h.paper_id for h in pglib.store.lexical_search('"il 6"', 10, Filters())] == ["il6"]
     # a phrase over what used to be a stopword needs it in place, as in FTS5
     assert [h.paper_id for h in pglib.store.lexical_search('"cohort of the study"', 10, Filters())] == ["il6"]
+
+
+TEXTS_LIB = [
+    ("a", "Serum IL-6 and IL-8 levels rose; IL-6 fell after treatment of the patients."),
+    ("b", "IL 6 was measured in mice. The levels of interleukin were high."),
+    ("c", "Patients with COVID-19 had higher IL-6 levels than patients without it."),
+    ("d", "Levels of TNF-alpha, not IL-6, predicted the outcome in the cohort of the study."),
+    ("e", "Nothing here is about cytokines; it is about coral bleaching at depth."),
+    ("f", "The 6 IL patients: il6 is a different token from IL-6 and from IL 6 levels."),
+]
+
+
+@pytest.mark.parametrize("match", ['"il 6" OR "levels"', '"il 6" OR "patients" OR "covid 19"', '"il 6"',
+                                   '"levels" OR "of" OR "the"', '"cohort of the study" OR "outcome"'])
+def test_bm25_scores_equal_sqlite_fts5s_with_phrases(pglib, tmp_path, match):
+    """Same library on both backends: the same units in the same order with the same BM25 (FTS5
+    scores a phrase as one term: its own df and occurrence count)."""
+    from papershelf import Library
+
+    lite = Library(str(tmp_path / "lite.db"))
+    for lib in (lite, pglib):
+        for pid, text in TEXTS_LIB + [(f"z{i}", f"Coral reef {i} bleaching at depth {i % 3}.") for i in range(30)]:
+            lib.add_document(Paper(id=pid, title="t", source_format="beir"),
+                             Document(title="t", blocks=[Block("text", text)]))
+    want = [(h.unit_id, round(h.score, 9)) for h in lite.store.lexical_search(match, 10, Filters())]
+    got = [(h.unit_id, round(h.score, 9)) for h in pglib.store.lexical_search(match, 10, Filters())]
+    lite.close()
+    assert want and got == want

@@ -32,10 +32,10 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...models import LexicalHit
-from . import topk
+from . import phrases, topk
 from .tsquery import CONFIG, words_sql
 
 K1, B = 1.2, 0.75
@@ -245,7 +245,7 @@ def _idf_case(terms: list[Term], alias: str) -> str:
     return f"(CASE {alias}.term_id {whens} ELSE 0::float8 END)"
 
 
-def _rank_sql(terms: list[Term], filter_where: str, restrict: str, lookup: bool) -> str:
+def _rank_sql(terms: list[Term], filter_where: str, restrict: str, lookup: bool, postings: str) -> str:
     """Top-k units by BM25.  The lists of %(read)s are read whole; a unit is a candidate when it
     holds one of %(creates)s (matching terms) or is in %(extra)s (matched otherwise).  With
     `lookup`, a candidate whose score so far plus the bounds of the terms in %(rest)s cannot
@@ -253,12 +253,12 @@ def _rank_sql(terms: list[Term], filter_where: str, restrict: str, lookup: bool)
     joined = "JOIN bm25_docs d ON d.doc_key = p.doc_key" if filter_where else ""
     contrib_p = _contrib("p").replace("q.idf", _idf_case(terms, "p"))
     contrib_r = _contrib("r").replace("q.idf", _idf_case(terms, "r"))
-    rest = (f"coalesce((SELECT sum(coalesce({contrib_r}, 0)) FROM bm25_postings r "
+    rest = (f"coalesce((SELECT sum(coalesce({contrib_r}, 0)) FROM {postings} r "
             "WHERE r.doc_key = b.doc_key AND r.term_id = ANY(%(rest)s::int[])), 0)") if lookup else "0"
     return f"""
     WITH cand AS (SELECT p.doc_key, sum(coalesce({contrib_p}, 0)) AS s,
                          bool_or(p.term_id = ANY(%(creates)s::int[])) AS hit
-             FROM bm25_postings p {joined}
+             FROM {postings} p {joined}
              WHERE p.term_id = ANY(%(read)s::int[]){filter_where} GROUP BY p.doc_key),
     best AS (SELECT coalesce(c.doc_key, e.doc_key) AS doc_key, coalesce(c.s, 0) AS s
              FROM cand c FULL JOIN unnest(%(extra)s::bigint[]) AS e(doc_key) ON e.doc_key = c.doc_key
@@ -279,6 +279,7 @@ class Plan:
     n: float
     avgdl: float
     ref: float = 100.0  # the reference length of the stored impacts
+    phrase_rows: list[tuple[int, int, int, int, int, int]] = field(default_factory=list)  # phrases.postings
     _extra: list[int] | None = None
 
     @property
@@ -301,13 +302,14 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
         where = where.replace("%s", f"%(f{i})s", 1)
     restrict = f"WHERE true{where}" if where else ""
     base = {"avgdl": plan.avgdl, "k": limit, "k1": max(0, limit - 1),
-            "wa": weights[0], "wh": weights[1], "wb": weights[2], **named}
+            "wa": weights[0], "wh": weights[1], "wb": weights[2], **named, **phrases.params(plan.phrase_rows)}
+    postings = phrases.union_sql() if plan.phrase_rows else "bm25_postings"
     if not matching and not plan.extra:
         return []
     if matching and sum(t.df for t in matching) > FULL_MAX:
         contrib = _contrib("p").replace("q.idf", _idf_case(plan.terms, "p"))
         join = "JOIN bm25_docs d ON d.doc_key = p.doc_key" if where else ""
-        hits, proven = topk.top(query, plan, limit, contrib, (join, where), base, weights)
+        hits, proven = topk.top(query, plan, limit, contrib, (join, where), base, weights, postings)
         if proven or (len(hits) >= limit and not topk.exact_only()):
             return hits  # (fewer: a selective filter, read whole below)
     split = _first_split(matching)
@@ -323,7 +325,7 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
         # is under the bound like every other unit left out.
         params = {**base, "creates": creates, "read": [t.id for t in read],
                   "rest": [t.id for t in rest], "rest_bound": bound, "extra": plan.extra if full else []}
-        rows = query(_rank_sql(plan.terms, where, restrict, bool(rest)), params)
+        rows = query(_rank_sql(plan.terms, where, restrict, bool(rest), postings), params)
         # A unit not among the candidates holds only `rest` terms: below `bound`.
         if full or (len(rows) >= limit and rows[-1]["score"] > bound):  # (full: always exact)
             return [LexicalHit(r["unit_id"], r["paper_id"], float(r["score"])) for r in rows]
@@ -366,9 +368,10 @@ def plan(query, words: str, prefixes: str, scored: str, phrase_docs: Callable[[]
         "SELECT t.id, t.df, bool_or(t.matches) AS matches, k.n, k.len, k.ref FROM t, k WHERE t.df > 0 "
         "GROUP BY t.id, t.df, k.n, k.len, k.ref",
         {"words": words, "prefixes": prefixes, "scored": scored})
-    if not rows:
-        return Plan([], phrase_docs, 0.0, 1.0)
+    if not rows:  # no word of the query is in the library (a phrase's units are counted apart)
+        rows = [dict(r, id=None) for r in query("SELECT sum(docs)::float8 AS n, sum(length)::float8 AS len, "
+                                                "(SELECT avgdl FROM bm25_reference) AS ref FROM bm25_totals")]
     n = float(rows[0]["n"] or 0)
     avgdl = max(1.0, float(rows[0]["len"] or 0) / n) if n else 1.0
-    return Plan([Term(r["id"], r["df"], idf(n, r["df"]), r["matches"]) for r in rows], phrase_docs, n, avgdl,
-                float(rows[0]["ref"]))
+    return Plan([Term(r["id"], r["df"], idf(n, r["df"]), r["matches"]) for r in rows if r["id"] is not None],
+                phrase_docs, n, avgdl, float(rows[0]["ref"]))

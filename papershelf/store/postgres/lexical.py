@@ -4,7 +4,8 @@ from the BM25 statistics (`bm25.py`) with FTS5's matching rules.
 * A word clause ``"macro"`` matches the units holding its lexeme; a prefix clause
   ``"macro"*`` the units holding any of the lexemes it begins (its 50 most frequent).
 * A phrase clause ``"il 6"`` matches the units holding the phrase (the GIN index over the
-  tsvectors finds them); its words add to the score of every matched unit that holds them.
+  tsvectors finds them) and is scored as one term, as FTS5 does (phrases.py); a prefix phrase
+  ``"il 6"*`` matches through the GIN index, its words adding to the score of the units it matches.
 * ``NEAR("a" "b" "c", N)`` matches the units holding every word within N tokens between the
   first and the last, in one column (as FTS5); such units are scored by BM25 of its words.
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ...models import LexicalHit
-from . import bm25
+from . import bm25, phrases
 from .tsquery import _CLAUSE, _WORD, CONFIG, tsquery_sql, words_sql
 
 _NEAR = re.compile(r"^\s*NEAR\((.*),\s*(\d+)\)\s*$", re.S)
@@ -61,8 +62,15 @@ def search(query, match: str, limit: int, filters_sql: tuple[str, list],
         return bm25.rank(query, plan, limit, filters_sql, weights, only_extra=True)
     singles = [ws[0] for ws, star in clauses if len(ws) == 1 and not star]
     prefixes = [ws[0] for ws, star in clauses if len(ws) == 1 and star]
-    phrases = [(ws, star) for ws, star in clauses if len(ws) > 1]
-    plan = bm25.plan(query, " ".join(singles), " ".join(prefixes), " ".join(w for ws, _ in phrases for w in ws),
-                     (lambda: _phrase_docs(query, phrases)) if phrases else None)
+    exact = [ws for ws, star in clauses if len(ws) > 1 and not star]  # scored as FTS5 does (phrases.py)
+    starred = [(ws, star) for ws, star in clauses if len(ws) > 1 and star]
+    plan = bm25.plan(query, " ".join(singles), " ".join(prefixes), " ".join(w for ws, _ in starred for w in ws),
+                     (lambda: _phrase_docs(query, starred)) if starred else None)
+    if exact:
+        plan.phrase_rows = phrases.postings(query, exact)
+        for i in range(1, len(exact) + 1):
+            df = len({r[1] for r in plan.phrase_rows if r[0] == -i})
+            if df:
+                plan.terms.append(bm25.Term(-i, df, bm25.idf(plan.n, df), True))
     return bm25.rank(query, plan, limit, filters_sql, weights)
 

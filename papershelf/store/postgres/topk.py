@@ -41,18 +41,21 @@ def exact_only() -> bool:
     return os.environ.get("PAPERSHELF_PG_EXACT_LEXICAL", "") not in ("", "0")
 
 
-def _sql(contrib: str, filter_join: str, filter_where: str) -> str:
+def _sql(contrib: str, filter_join: str, filter_where: str, postings: str) -> str:
     share = contrib.replace("p.", "h.")
+    phrases = "" if postings == "bm25_postings" else (  # (a phrase's postings are all read: few)
+        f" UNION ALL SELECT * FROM {postings} p WHERE p.term_id < 0")
     return f"""
     WITH head AS (SELECT p.* FROM unnest(%(read)s::int[]) AS t(id),
                   LATERAL (SELECT p.term_id, p.doc_key, p.tf_title, p.tf_heading, p.tf_body, p.dl, p.impact
-                           FROM bm25_postings p WHERE p.term_id = t.id ORDER BY p.impact DESC LIMIT %(depth)s) p),
+                           FROM bm25_postings p WHERE p.term_id = t.id ORDER BY p.impact DESC LIMIT %(depth)s) p
+                  {phrases}),
     edge AS (SELECT term_id AS t, count(*) AS n, min(impact) AS last FROM head GROUP BY term_id),
     part AS (SELECT h.doc_key, sum(coalesce({share}, 0)) AS s FROM head h GROUP BY h.doc_key),
     short AS (SELECT p.doc_key, p.s FROM part p {filter_join} WHERE true{filter_where}
               ORDER BY p.s DESC LIMIT %(rescore)s),
     scored AS (SELECT c.doc_key, sum(coalesce({contrib}, 0)) AS score FROM short c
-               JOIN bm25_postings p ON p.doc_key = c.doc_key AND p.term_id = ANY(%(all)s::int[])
+               JOIN {postings} p ON p.doc_key = c.doc_key AND p.term_id = ANY(%(all)s::int[])
                GROUP BY c.doc_key),
     best AS (SELECT d.unit_id, d.paper_id, s.score FROM scored s JOIN bm25_docs d ON d.doc_key = s.doc_key
              ORDER BY s.score DESC, d.unit_id LIMIT %(k)s)
@@ -80,12 +83,13 @@ def unseen_bound(plan: Plan, edges: dict[int, tuple[int, float]], depth: int, fa
 
 
 def top(query, plan: Plan, limit: int, contrib: str, filters: tuple[str, str], params: dict,
-        weights: tuple[float, float, float]) -> tuple[list[LexicalHit], bool]:
+        weights: tuple[float, float, float], postings: str = "bm25_postings") -> tuple[list[LexicalHit], bool]:
     """The BM25 top `limit` of the units holding a matching term found in the lists' heads, and
     whether it is proven the exact top (see the module doc).  `contrib` is one posting's share
-    (alias p); `filters` the join and condition on bm25_docs (alias d) of the filters."""
+    (alias p); `filters` the join and condition on bm25_docs (alias d) of the filters; `postings`
+    the relation holding the postings (with the query's phrases', phrases.union_sql)."""
     matching = [t.id for t in plan.terms if t.matches]
-    row = query(_sql(contrib, *filters), {**params, "read": matching, "all": [t.id for t in plan.terms],
+    row = query(_sql(contrib, *filters, postings), {**params, "read": matching, "all": [t.id for t in plan.terms],
                                           "depth": DEPTH, "rescore": max(RESCORE, limit), "k": limit})[0]
     edges = {int(e["t"]): (int(e["n"]), float(e["last"])) for e in row["edges"] or []}
     hits = [LexicalHit(h["unit_id"], h["paper_id"], float(h["score"])) for h in row["hits"] or []]
