@@ -63,7 +63,7 @@ def search(query, match: str, limit: int, filters_sql: tuple[str, list],
     singles = [ws[0] for ws, star in clauses if len(ws) == 1 and not star]
     prefixes = [ws[0] for ws, star in clauses if len(ws) == 1 and star]
     exact = [ws for ws, star in clauses if len(ws) > 1 and not star]  # scored as FTS5 does (phrases.py)
-    starred = [(ws, star) for ws, star in clauses if len(ws) > 1 and star]
+    starred: list[tuple[list[str], bool]] = [(ws, star) for ws, star in clauses if len(ws) > 1 and star]
     plan = bm25.plan(query, " ".join(singles), " ".join(prefixes), " ".join(w for ws, _ in starred for w in ws),
                      (lambda: _phrase_docs(query, starred)) if starred else None)
     if exact:
