@@ -139,8 +139,8 @@ def add(paths: list[str] = typer.Argument(..., help="Files or folders (recursive
         ocr: str = typer.Option("auto", "--ocr", help="OCR PDF pages: auto (pages without text), always, never."),
         ocr_lang: Optional[str] = typer.Option(None, "--ocr-lang",
                                                help="Tesseract languages, e.g. eng+jpn (default: those installed)."),
-        reread: bool = typer.Option(False, "--reread", help="Parse unchanged files again (after an upgrade: "
-                                                            "reference lists, better headings); same units keep their vectors."),
+        reread: bool = typer.Option(False, "--reread", help="Parse unchanged files again (after an upgrade); "
+                                                            "papers whose units stay the same keep their vectors."),
         as_json: bool = typer.Option(False, "--json", help="Print a JSON summary.")):
     """Add papers (PDF, Markdown, text, JATS, TEI, S2ORC JSON; .bib/CSL-JSON give metadata).
 
