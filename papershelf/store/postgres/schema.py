@@ -157,6 +157,8 @@ def _m007_cjk_bigrams(db) -> None:
             if has_cjk(r["title"] + r["heading"] + r["body"])]
     tsv = ("setweight(to_tsvector('english', %s), 'A') || setweight(to_tsvector('english', %s), 'B') || "
            "setweight(to_tsvector('english', %s), 'C')")
+    if db.execute("SELECT 1 FROM pg_ts_config WHERE cfgname = 'papershelf_fts5'").fetchone():
+        from .papers import TSV_SQL as tsv  # a library past migration 12: its tokenization
     with db.cursor() as cur:
         for r in rows:
             new = (index_text(r["title"]), index_text(r["heading"]), index_text(r["body"]))
