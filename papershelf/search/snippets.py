@@ -8,8 +8,43 @@ from ..index_text import CJK_CHAR, has_cjk
 from .query import STOPWORDS
 
 # A word starts after a non-word character or a CJK one ("使用BERT"), and ends before CJK too.
-_WORD_START = f"(?:(?<![\\[\\w])|(?<={CJK_CHAR}))"
-_WORD_REST = f"(?:(?!{CJK_CHAR})\\w)*"
+# Checked in Python around a plain search for the term: a regex holding the CJK class costs
+# ~7 ms to compile, and every query's terms are new patterns (it was most of a search's time).
+_CJK = re.compile(CJK_CHAR)
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"  # (what \w matches)
+
+
+def _word_start(text: str, i: int) -> bool:
+    return i == 0 or not (text[i - 1] == "[" or _is_word(text[i - 1])) or bool(_CJK.match(text[i - 1]))
+
+
+def _word_end(text: str, j: int) -> int:
+    while j < len(text) and _is_word(text[j]) and not _CJK.match(text[j]):
+        j += 1
+    return j
+
+
+def _first_word(low: str, t: str) -> int:
+    """Where the first word beginning with `t` starts in `low` (-1: none)."""
+    i = low.find(t)
+    while i >= 0 and not _word_start(low, i):
+        i = low.find(t, i + 1)
+    return i
+
+
+def _mark_words(text: str, t: str) -> str:
+    """Every word of `text` beginning with `t` (any case), in brackets."""
+    out, at = [], 0
+    for m in re.finditer(re.escape(t), text, flags=re.I):
+        if m.start() < at or not _word_start(text, m.start()):
+            continue
+        end = _word_end(text, m.end())
+        out += [text[at:m.start()], "[", text[m.start():end], "]"]
+        at = end
+    return "".join(out) + text[at:]
 
 
 def make_snippet(text: str, terms: list[str], width: int = 220) -> str:
@@ -23,9 +58,9 @@ def make_snippet(text: str, terms: list[str], width: int = 220) -> str:
     for t in terms:
         if t in STOPWORDS or len(t) < 2 and not has_cjk(t):
             continue
-        m = re.search(re.escape(t) if has_cjk(t) else _WORD_START + re.escape(t), low)
-        if m and (pos < 0 or m.start() < pos):
-            pos = m.start()
+        at = low.find(t) if has_cjk(t) else _first_word(low, t)
+        if at >= 0 and (pos < 0 or at < pos):
+            pos = at
     start = max(0, pos - width // 3) if pos >= 0 else 0
     if start > 0:
         space = text.find(" ", start)
@@ -33,7 +68,7 @@ def make_snippet(text: str, terms: list[str], width: int = 220) -> str:
     window = text[start:start + width]
     marked = _mark_cjk(window, {t for t in terms if has_cjk(t)})
     for t in sorted({t for t in terms if t not in STOPWORDS and len(t) >= 2 and not has_cjk(t)}, key=len, reverse=True):
-        marked = re.sub(_WORD_START + "(" + re.escape(t) + _WORD_REST + ")", r"[\1]", marked, flags=re.I)
+        marked = _mark_words(marked, t)
     return ("…" if start > 0 else "") + marked + ("…" if start + width < len(text) else "")
 
 
