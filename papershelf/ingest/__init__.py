@@ -252,17 +252,24 @@ def fill_from_pdf_meta(doc: Document, src: SourceFile) -> None:
 
     A bibliography or Zotero entry applied later still wins (`apply_metadata`)."""
     from .pdf_meta import read_pdf_meta
+    from .pdf_year import checked_year
 
     try:
         meta = read_pdf_meta(src.data, src.path)
     except Exception:  # noqa: BLE001 - metadata is a bonus: it must never fail a paper
         return
-    doc.year = doc.year or meta.year
+    doc.year = doc.year or checked_year(meta.year, doc.references, meta.created)[0]
     doc.doi = doc.doi or meta.doi
     doc.venue = doc.venue or meta.venue
+    if doc.title and meta.title and doc.title.isupper() and _letters(doc.title) == _letters(meta.title):
+        doc.title = meta.title  # the same title in capitals as printed: the document info has its case
     doc.title = doc.title or meta.title
     doc.authors = doc.authors or meta.authors
     doc.arxiv_id = doc.arxiv_id or meta.arxiv_id
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.casefold() if c.isalnum())
 
 
 def derive_paper_id(doc: Document, path: str) -> str:

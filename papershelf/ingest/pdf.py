@@ -171,16 +171,43 @@ def _kept(lines: list[Line], width: float, height: float, repeating: set[str]) -
     return kept
 
 
-def _take_title(kept: list[Line], height: float, body: float) -> tuple[str | None, list[Line]]:
-    """The largest text in the top half of page 1, and the page without it."""
-    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3]
+def _true_size(ln: Line) -> bool:
+    """The line's stated size fits its glyph boxes: a font scaled by its text matrix can claim
+    107 pt for a line 12 pt tall (an e-mail line in a scaled font), and is not the largest text."""
+    return ln.size <= 3 * max(ln.height, 1.0)
+
+
+def _take_title(kept: list[Line], width: float, height: float, body: float) -> tuple[str | None, list[Line]]:
+    """The largest text in the top half of page 1, and the page without it.  A title set barely
+    larger than the body (bold capitals a point up) is still the title when it is the first text
+    on the page, centred on it, bold, and not a caption, a numbered or a standard heading."""
+    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and _true_size(ln)]
     if not top_half:
         return None, kept
     biggest = max(ln.size for ln in top_half)
-    if biggest < body + 1.5:
+    if biggest >= body + 1.5:
+        title_lines = [ln for ln in top_half if ln.size >= biggest - 0.5]
+    else:
+        title_lines = _first_centred_bold(top_half, width, body)
+    if not title_lines:
         return None, kept
-    title_lines = [ln for ln in top_half if ln.size >= biggest - 0.5]
     return " ".join(ln.text for ln in title_lines), [ln for ln in kept if ln not in title_lines]
+
+
+def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list[Line]:
+    """The page's first lines when they are set as a title: bold, above body size, centred."""
+    first = min(top_half, key=lambda ln: ln.top)
+    if first.size < body + 0.5 or not first.bold or CAPTION_RE.match(first.text) or _FIRST_HEAD.match(first.text) \
+            or is_standard(first.text):
+        return []
+    lines: list[Line] = []
+    for ln in sorted(top_half, key=lambda ln: ln.top):
+        centred = abs((ln.x0 + ln.x1) / 2 - width / 2) < 0.04 * width
+        if abs(ln.size - first.size) > 0.3 or ln.bold != first.bold or not centred \
+                or (lines and ln.top - lines[-1].bottom > 1.5 * ln.size):
+            break
+        lines.append(ln)
+    return lines
 
 
 def _column_left(column: list[Line]) -> float:
@@ -291,7 +318,7 @@ def parse_pdf_pages(pdf) -> Document:
     for (lines, width, height), graphics in zip(pages, document_graphics(pdf)):
         kept = _kept(lines, width, height, repeating)
         if kept and not doc.title and kept[0].page == 1:
-            doc.title, rest = _take_title(kept, height, body.size)
+            doc.title, rest = _take_title(kept, width, height, body.size)
             left = {id(ln) for ln in rest}
             doc.authors = printed_authors(rest, [ln for ln in kept if id(ln) not in left], body.size)
             kept = rest
