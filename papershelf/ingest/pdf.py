@@ -29,6 +29,7 @@ from ..errors import IngestError
 from .captions import CAPTION_RE
 from .ocr import fill_by_ocr
 from .pdf_authors import printed_authors
+from .pdf_boxes import set_apart
 from .pdf_graphics import document_graphics
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
@@ -304,6 +305,27 @@ def _demote_front_matter(blocks: list[Block]) -> None:
             b.kind, b.level = "text", 0
 
 
+def _with_sidebars(blocks: list[Block], boxed: list[Para]) -> list[Block]:
+    """The sidebars' paragraphs as text after the rest of their page (`pdf_boxes`): read with the
+    paper, never a section of it."""
+    out = list(blocks)
+    for p in boxed:
+        page = p.first.page
+        at = next((i for i, b in enumerate(out) if b.page is not None and b.page > page), len(out))
+        out.insert(at, Block("text", p.text, page=page))
+    return out
+
+
+def _demote_title_repeats(blocks: list[Block], title: str | None) -> None:
+    """The paper's title set again on a later page (a supplement's first page, an appendix's head)
+    is no section of the paper."""
+    norm = re.sub(r"\W+", " ", title or "").strip().casefold()
+    for b in blocks:
+        text = re.sub(r"\W+", " ", b.text).strip().casefold()
+        if b.kind == "heading" and len(text.split()) >= 4 and norm and (norm.startswith(text) or text.startswith(norm)):
+            b.kind, b.level = "text", 0
+
+
 def parse_pdf_pages(pdf) -> Document:
     """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title."""
     pages, ocr_pages = fill_by_ocr(pdf, _read_pages(pdf))
@@ -317,20 +339,29 @@ def parse_pdf_pages(pdf) -> Document:
     page_kept = []
     for (lines, width, height), graphics in zip(pages, document_graphics(pdf)):
         kept = _kept(lines, width, height, repeating)
+        title_lines: list[Line] = []
         if kept and not doc.title and kept[0].page == 1:
             doc.title, rest = _take_title(kept, width, height, body.size)
             left = {id(ln) for ln in rest}
-            doc.authors = printed_authors(rest, [ln for ln in kept if id(ln) not in left], body.size)
+            title_lines = [ln for ln in kept if id(ln) not in left]
+            doc.authors = printed_authors(rest, title_lines, body.size)
             kept = rest
         candidates += find_candidates(kept, graphics, width, height, body)
-        page_kept.append((kept, width))
+        page_kept.append((kept, width, graphics, title_lines))
     regions = choose_sides(candidates)
-    for kept, width in page_kept:
-        for column in _reading_order(join_captions(outside_tables(kept, regions), regions, _join), width):
+    boxed: list[Para] = []
+    for kept, width, graphics, title_lines in page_kept:
+        objects = [r.box for r in regions if kept and r.page == kept[0].page]
+        flow, sidebars = set_apart(outside_tables(kept, regions), graphics, objects, title_lines,
+                                   lambda ln: line_starts_heading(ln, body))
+        for column in _reading_order(join_captions(flow, regions, _join), width):
             paras += _paragraphs(column, body)
             columns.append(column)
-    blocks = attach(to_blocks(_join_across_columns(paras, body), body), regions)
+        for box in sidebars:
+            boxed += _paragraphs(box, body)
+    blocks = _with_sidebars(attach(to_blocks(_join_across_columns(paras, body), body), regions), boxed)
     _demote_front_matter(blocks)
+    _demote_title_repeats(blocks, doc.title)
     outline = read_outline(pdf)
     if outline:
         blocks = apply_outline(blocks, outline)
