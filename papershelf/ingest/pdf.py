@@ -30,6 +30,7 @@ from .captions import CAPTION_RE
 from .ocr import fill_by_ocr
 from .pdf_authors import printed_authors
 from .pdf_boxes import set_apart
+from .pdf_contents import contents_entries
 from .pdf_graphics import document_graphics
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
@@ -354,8 +355,11 @@ def parse_pdf_pages(pdf) -> Document:
         objects = [r.box for r in regions if kept and r.page == kept[0].page]
         flow, sidebars = set_apart(outside_tables(kept, regions), graphics, objects, title_lines,
                                    lambda ln: line_starts_heading(ln, body))
+        flow, entries = contents_entries(flow)
         for column in _reading_order(join_captions(flow, regions, _join), width):
-            paras += _paragraphs(column, body)
+            for p in _paragraphs(column, body):
+                p.contents = bool(entries) and all(id(ln) in entries for ln in p.lines)
+                paras.append(p)
             columns.append(column)
         for box in sidebars:
             boxed += _paragraphs(box, body)
