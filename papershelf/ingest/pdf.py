@@ -28,7 +28,7 @@ from ..document import Block, Document
 from ..errors import IngestError
 from .captions import CAPTION_RE
 from .ocr import fill_by_ocr
-from .pdf_authors import printed_authors
+from .pdf_authors import names_authors, printed_authors
 from .pdf_boxes import set_apart
 from .pdf_contents import contents_entries
 from .pdf_graphics import document_graphics
@@ -317,13 +317,16 @@ def _with_sidebars(blocks: list[Block], boxed: list[Para]) -> list[Block]:
     return out
 
 
-def _demote_title_repeats(blocks: list[Block], title: str | None) -> None:
-    """The paper's title set again on a later page (a supplement's first page, an appendix's head)
-    is no section of the paper."""
+def _demote_title_and_authors(blocks: list[Block], title: str | None, authors: list[str]) -> None:
+    """The paper's title set again on a later page (a supplement's first page, an appendix's head),
+    and a line naming its authors, an e-mail or an affiliation, are no sections of the paper."""
     norm = re.sub(r"\W+", " ", title or "").strip().casefold()
     for b in blocks:
+        if b.kind != "heading" or is_standard(b.text):
+            continue
         text = re.sub(r"\W+", " ", b.text).strip().casefold()
-        if b.kind == "heading" and len(text.split()) >= 4 and norm and (norm.startswith(text) or text.startswith(norm)):
+        repeat = len(text.split()) >= 4 and norm and (norm.startswith(text) or text.startswith(norm))
+        if repeat or names_authors(b.text, authors):
             b.kind, b.level = "text", 0
 
 
@@ -365,7 +368,7 @@ def parse_pdf_pages(pdf) -> Document:
             boxed += _paragraphs(box, body)
     blocks = _with_sidebars(attach(to_blocks(_join_across_columns(paras, body), body), regions), boxed)
     _demote_front_matter(blocks)
-    _demote_title_repeats(blocks, doc.title)
+    _demote_title_and_authors(blocks, doc.title, doc.authors)
     outline = read_outline(pdf)
     if outline:
         blocks = apply_outline(blocks, outline)
