@@ -189,9 +189,11 @@ def _read_regular(path: str, limit: int) -> bytes:
 
 
 # Salted into a PDF's source hash, so `add` parses PDFs again after the PDF reader changed what it
-# finds (2: figure/table regions, table cells, printed authors, outline headings).  Papers whose
-# units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/2"
+# finds (2: figure/table regions, table cells, printed authors, outline headings; 3: sidebars and
+# contents pages not sections, superscripts on joined lines, titles beside scaled e-mail lines, the
+# year checked against references and creation date).  Papers whose units come out the same keep
+# their vectors; only changed units are embedded again.
+PDF_READER = "pdf-reader/3"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:

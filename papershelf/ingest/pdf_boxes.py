@@ -41,7 +41,9 @@ def _sidebar(held: list[Line], page_lines: int) -> bool:
     if prose < 0.6 * len(held) or flush < 0.6 * len(held):
         return False
     first = held[0].text.strip().rstrip(".:").lower()
-    return not first.startswith(("abstract", "summary", "algorithm")) and not any(CAPTION_RE.match(ln.text) for ln in held)
+    if first.startswith(("abstract", "summary", "algorithm")):
+        return False
+    return not any(CAPTION_RE.match(ln.text) for ln in held)
 
 
 def _opened_outside(b: Box, lines: list[Line], heading) -> bool:

@@ -30,10 +30,10 @@ def _entry(row: list[Line]) -> tuple[str, str, float, bool] | None:
     title = _LEADERS.sub("", title).strip(" .")
     if not re.search(r"[A-Za-z]{3,}", title) or len(title.split()) > 16 or title[-1].isdigit():
         return None
-    if not leaders:  # the number set apart at the right, by a wide gap (a table's cells are not)
-        if len(row) < 2 or row[-1].text.strip() != page or row[-1].x0 - row[-2].x1 < 2 * row[-1].size \
-                or abs(row[-1].size - row[-2].size) > 1.0:
-            return None
+    # Without leaders the number is set apart at the right, by a wide gap (a table's cells are not).
+    if not leaders and (len(row) < 2 or row[-1].text.strip() != page or row[-1].x0 - row[-2].x1 < 2 * row[-1].size
+                        or abs(row[-1].size - row[-2].size) > 1.0):
+        return None
     return title, page, row[-1].x1, leaders
 
 

@@ -169,7 +169,7 @@ def running_lines(pages: list[str]) -> list[str]:
         lines = [clean_line(x) for x in text.splitlines() if x.strip()]
         for line in {*lines[:3], *lines[-3:]}:
             seen.setdefault(re.sub(r"(?<!\d)\d{1,3}(?!\d)", "#", line), []).append(line)
-    return [found[0] for found in seen.values() if len(found) >= 2]
+    return [re.sub(r"^\d{1,3}\s+|\s+\d{1,3}$", "", found[0]) for found in seen.values() if len(found) >= 2]
 
 
 def _doi_from(first: list[str], last: list[str], middle_pages: list[str]) -> tuple[str | None, str | None]:
