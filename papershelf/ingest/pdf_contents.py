@@ -16,12 +16,15 @@ from .pdf_lines import Line, visual_rows
 
 _LEADERS = re.compile(r"\s*(?:\.\s*){3,}(?=\S*$)|\s*(?:…\s*)+(?=\S*$)")
 _PAGE_NO = re.compile(r"^(.*?\S)\s*(?:\.\s*){3,}\s*(\d{1,4}|[ivxlc]{1,6})$|^(.*?\S)\s+(\d{1,4}|[ivxlc]{1,6})$")
+_ENDS_IN_NUMBER = re.compile(r"(?:^|[\s.…])(?:\d{1,4}|[ivxlc]{1,6})$")
 _MIN_ENTRIES = 3
 
 
 def _entry(row: list[Line]) -> tuple[str, str, float, bool] | None:
     """(title, page number, right edge, had leaders) when the row reads as a contents entry."""
     text = " ".join(ln.text for ln in row).strip()
+    if not _ENDS_IN_NUMBER.search(text[-8:]):
+        return None  # most rows: cheap to rule out before the full pattern
     m = _PAGE_NO.match(text)
     if not m:
         return None
