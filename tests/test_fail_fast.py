@@ -70,7 +70,11 @@ def test_ctrl_c_stops_a_build_on_a_hung_provider_within_2s_keeping_written_paper
 def test_a_second_ctrl_c_exits_at_once(papers, server):
     server.outage = HANG  # even the first request never comes back
     proc = start(papers, "embed", *openai_args(server.url), "--json")
-    time.sleep(1.5)  # the build is waiting on the server
+    deadline = time.monotonic() + 60
+    while not server.requests and time.monotonic() < deadline:  # the build is waiting on the server
+        time.sleep(0.05)        # (a fixed sleep raced the interpreter's start-up on a loaded machine)
+    assert server.requests, "the build never called the provider"
+    time.sleep(0.2)
     t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
     time.sleep(0.05)
