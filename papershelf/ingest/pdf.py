@@ -29,7 +29,7 @@ from ..errors import IngestError
 from .captions import CAPTION_RE
 from .ocr import fill_by_ocr
 from .pdf_authors import printed_authors
-from .pdf_graphics import document_graphics
+from .pdf_graphics import Box, page_graphics
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
 from .pdf_outline import apply_outline, read_outline
@@ -122,15 +122,17 @@ def _join(lines: list[str]) -> str:
     return out.replace("\x02", "-").replace("\ufffe", "-").replace("\u00ad", "")
 
 
-def _read_pages(pdf) -> list[Page]:
-    pages = []
+def _read_pages(pdf) -> tuple[list[Page], list[list[Box]]]:
+    """Every page's lines and graphics, each page loaded once (loading parses its content)."""
+    pages, graphics = [], []
     for n in range(len(pdf)):
         page = pdf[n]
         try:
             pages.append(page_lines(page, n + 1))
+            graphics.append(page_graphics(page))
         finally:
             page.close()
-    return pages
+    return pages, graphics
 
 
 def _require_text(pages: list[Page]) -> None:
@@ -279,7 +281,8 @@ def _demote_front_matter(blocks: list[Block]) -> None:
 
 def parse_pdf_pages(pdf) -> Document:
     """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title."""
-    pages, ocr_pages = fill_by_ocr(pdf, _read_pages(pdf))
+    pages, graphics_of = _read_pages(pdf)
+    pages, ocr_pages = fill_by_ocr(pdf, pages)
     _require_text(pages)
     body = _body_style(pages)
     repeating = _repeating(pages)
@@ -288,7 +291,7 @@ def parse_pdf_pages(pdf) -> Document:
     columns: list[list[Line]] = []
     candidates: list[Candidate] = []
     page_kept = []
-    for (lines, width, height), graphics in zip(pages, document_graphics(pdf)):
+    for (lines, width, height), graphics in zip(pages, graphics_of):
         kept = _kept(lines, width, height, repeating)
         if kept and not doc.title and kept[0].page == 1:
             doc.title, rest = _take_title(kept, height, body.size)
