@@ -122,13 +122,13 @@ def _join(lines: list[str]) -> str:
     return out.replace("\x02", "-").replace("\ufffe", "-").replace("\u00ad", "")
 
 
-def _read_pages(pdf) -> tuple[list[Page], list[list[Box]]]:
+def _read_pages(pdf, texts: list[str] | None) -> tuple[list[Page], list[list[Box]]]:
     """Every page's lines and graphics, each page loaded once (loading parses its content)."""
     pages, graphics = [], []
     for n in range(len(pdf)):
         page = pdf[n]
         try:
-            pages.append(page_lines(page, n + 1))
+            pages.append(page_lines(page, n + 1, texts))
             graphics.append(page_graphics(page))
         finally:
             page.close()
@@ -279,9 +279,10 @@ def _demote_front_matter(blocks: list[Block]) -> None:
             b.kind, b.level = "text", 0
 
 
-def parse_pdf_pages(pdf) -> Document:
-    """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title."""
-    pages, graphics_of = _read_pages(pdf)
+def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
+    """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title.
+    `texts`, when given, gets every page's pdfium text (for `pdf_meta`, so it is extracted once)."""
+    pages, graphics_of = _read_pages(pdf, texts)
     pages, ocr_pages = fill_by_ocr(pdf, pages)
     _require_text(pages)
     body = _body_style(pages)
@@ -315,7 +316,8 @@ def parse_pdf_pages(pdf) -> Document:
     return doc
 
 
-def read_pdf(data: bytes) -> Document:
+def read_pdf(data: bytes, texts: list[str] | None = None) -> Document:
+    """The PDF's Document; `texts`, when given, gets every page's pdfium text."""
 
     head = data[:1024]
     if b"%PDF" not in head:
@@ -337,7 +339,7 @@ def read_pdf(data: bytes) -> Document:
     try:
         if len(pdf) == 0:
             raise IngestError("PDF has no pages")
-        return parse_pdf_pages(pdf)
+        return parse_pdf_pages(pdf, texts)
     except pdfium.PdfiumError as e:  # a page that cannot be loaded: damaged inside, not at the header
         raise IngestError(f"damaged PDF ({e})") from None
     finally:

@@ -49,7 +49,8 @@ def _collect(page, form, level: int, to_page: tuple[float, ...], width: float, h
             continue
         if not raw.FPDFPageObj_GetBounds(obj, *edges):
             raise PdfiumError("Failed to locate pageobject.")
-        left, bottom, right, top = _transform(to_page, tuple(e.value for e in edges))
+        box = (edges[0].value, edges[1].value, edges[2].value, edges[3].value)
+        left, bottom, right, top = _transform(to_page, box)
         big = (right - left) * (top - bottom) > 0.5 * width * height
         if kind == _FORM and big:  # a wrapper: its own objects are looked at one by one
             if level < _MAX_DEPTH - 1:

@@ -404,13 +404,16 @@ def _has_script(boxes: list[tuple], size: float) -> bool:
                for b in small)
 
 
-def page_lines(page, number: int) -> tuple[list[Line], float, float]:
-    """Lines of a page, and the page's width and height."""
+def page_lines(page, number: int, texts: list[str] | None = None) -> tuple[list[Line], float, float]:
+    """Lines of a page, and the page's width and height.  `texts`, when given, gets the page's
+    pdfium text appended (the metadata reader reads it again otherwise)."""
     width, height = page.get_size()
     tp = _TextPage(page)
     out: list[Line] = []
     try:
         text = tp.tp.get_text_range()
+        if texts is not None:
+            texts.append(text)
         # pdfium's text is UTF-16: a character outside the BMP takes two text indices.
         units16 = 0
         for chunk in text.split("\r\n"):
