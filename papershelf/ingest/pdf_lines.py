@@ -181,6 +181,8 @@ class _TextPage:
     def char_box(self, index: int) -> tuple[float, float, float, float]:
         left, right, bottom, top = self.d
         raw.FPDFText_GetCharBox(self.raw, index, left, right, bottom, top)
+        if not self.rotation:  # `shown` inlined: this runs for most characters of a page
+            return left.value, self.h - top.value, right.value, self.h - bottom.value
         return self.shown(left.value, top.value, right.value, bottom.value)
 
     def char_index(self, text_index: int) -> int:
@@ -266,7 +268,7 @@ def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]]) -> 
             x0, y0, x1, y1 = tp.char_box(tp.char_index(offset16))
             cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
             j = _nearest(bounds, cx, cy)
-        offset16 += _u16(ch)
+        offset16 += 1 if ch < "\U00010000" else 2  # its UTF-16 length
         parts[j] += ch
     return parts
 
@@ -275,8 +277,19 @@ def _nearest(bounds: list[tuple], x: float, y: float) -> int:
     """Index of the first box nearest to (x, y), vertical distance counting twice.  A box holding
     the point is at 0, so no later one is nearer.  Runs for every character of a cut line."""
     best, best_d = 0, math.inf
-    for k, box in enumerate(bounds):
-        d = max(box[0] - x, 0.0, x - box[2]) + 2 * max(box[1] - y, 0.0, y - box[3])
+    for k, (x0, y0, x1, y1) in enumerate(bounds):
+        # max(x0 - x, 0.0, x - x1) + 2 * max(y0 - y, 0.0, y - y1), without the calls
+        dx, beyond = x0 - x, x - x1
+        if beyond > dx:
+            dx = beyond
+        if dx < 0.0:
+            dx = 0.0
+        dy, beyond = y0 - y, y - y1
+        if beyond > dy:
+            dy = beyond
+        if dy < 0.0:
+            dy = 0.0
+        d = dx + 2 * dy
         if d < best_d:
             if d == 0:
                 return k
