@@ -133,6 +133,7 @@ def _ab(args, pages: dict[str, int]) -> None:
     """This tree against another, alternating child processes round by round."""
     trees = {"this": str(ROOT), "other": str(Path(args.ab).resolve())}
     runs: dict[str, list] = {k: [] for k in trees}
+    load_before = os.getloadavg()
     for _ in range(args.rounds):
         for label, root in trees.items():
             env = dict(os.environ, PYTHONPATH=root)
@@ -144,7 +145,7 @@ def _ab(args, pages: dict[str, int]) -> None:
                                        for k in report["this"] if k.endswith(("median", "total"))}
     report["trees"] = trees
     report["rounds"] = args.rounds
-    report["load_average"] = os.getloadavg()
+    report["load_average"] = {"before": load_before, "after": os.getloadavg()}
     print(json.dumps(report, indent=1))
 
 
