@@ -90,11 +90,13 @@ class Library:
 
     def add(self, paths: list[str], retry_failed: bool = False, max_bytes: int | None = None,
             progress: Callable[[FileResult], None] | None = None,
-            on_total: Callable[[int], None] | None = None, ocr: OcrSettings | None = None) -> AddReport:
-        """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again.
+            on_total: Callable[[int], None] | None = None, ocr: OcrSettings | None = None,
+            reread: bool = False) -> AddReport:
+        """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again
+        (`reread`: parse them anyway, for what a newer reader finds in them).
         `ocr`: when PDF pages are read by OCR (default: pages without a text layer; ingest/ocr.py)."""
         with ocr_settings(ocr or OcrSettings()):
-            return self._importer.add(paths, retry_failed, max_bytes, progress, on_total)
+            return self._importer.add(paths, retry_failed, max_bytes, progress, on_total, reread)
 
     def add_file(self, path: str, retry_failed: bool = False, max_bytes: int | None = None,
                  meta: Meta | None = None, keep_id: str | None = None, force: bool = False) -> FileResult:

@@ -161,3 +161,35 @@ def test_migrate_copies_reference_lists_and_their_links(graph, tmp_path):
     migrate(lib.path, str(copy))
     with Library(str(copy), create=False) as other:
         assert other.references(survey).to_dict() == before
+
+
+def test_add_reread_brings_an_upgraded_librarys_lists_without_re_embedding(tmp_path):
+    """`add --reread` parses unchanged files again: an upgraded library gets every reference list,
+    and papers whose units come out the same stay embedded (nothing pending, no vector rewritten)."""
+    import json
+    import sqlite3
+    import subprocess
+    import sys
+
+    from papershelf import Library
+
+    from .conftest import HASH
+    from .servers import cli_env
+
+    write_papers(tmp_path / "papers", "attention", "survey")
+    db = tmp_path / "old.db"
+    with Library(str(db)) as lib:
+        lib.add([str(tmp_path / "papers")])
+        lib.embed(HASH)
+        survey = paper_id(lib, "survey")
+    con = sqlite3.connect(db)
+    con.execute("DELETE FROM paper_references")  # as a papershelf before reference lists left it
+    con.commit()
+    con.close()
+    run = subprocess.run([sys.executable, "-m", "papershelf", "-L", str(db), "add", "--reread", "--json",
+                          str(tmp_path / "papers")], env=cli_env(), capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["updated"] == 2
+    with Library(str(db)) as lib:
+        assert len(lib.references(survey).references) == 5
+        assert lib.pending() == [] and lib.verify().ok

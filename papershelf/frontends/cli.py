@@ -108,7 +108,7 @@ def main(library: Optional[str] = typer.Option(
 
 
 def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, max_size: float | None,
-            ocr: str = "auto", ocr_lang: str | None = None):
+            ocr: str = "auto", ocr_lang: str | None = None, reread: bool = False):
     max_bytes = int(max_size * 2**20) if max_size else None
     show = err.is_terminal and not as_json
     if ocr not in OCR_MODES:
@@ -117,7 +117,7 @@ def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, m
         task = bar.add_task("adding", total=None)
         pages = OcrSettings(ocr, ocr_lang,
                             progress=lambda done, n: bar.update(task, description=f"OCR page {done}/{n}"))
-        report = lib.add(paths, retry_failed=retry_failed, max_bytes=max_bytes, ocr=pages,
+        report = lib.add(paths, retry_failed=retry_failed, max_bytes=max_bytes, ocr=pages, reread=reread,
                          on_total=lambda n: bar.update(task, total=n),
                          progress=lambda r: bar.update(task, advance=1, description=os.path.basename(r.path)[:40]))
     if as_json:
@@ -139,12 +139,14 @@ def add(paths: list[str] = typer.Argument(..., help="Files or folders (recursive
         ocr: str = typer.Option("auto", "--ocr", help="OCR PDF pages: auto (pages without text), always, never."),
         ocr_lang: Optional[str] = typer.Option(None, "--ocr-lang",
                                                help="Tesseract languages, e.g. eng+jpn (default: those installed)."),
+        reread: bool = typer.Option(False, "--reread", help="Parse unchanged files again (after an upgrade); "
+                                                            "papers whose units stay the same keep their vectors."),
         as_json: bool = typer.Option(False, "--json", help="Print a JSON summary.")):
     """Add papers (PDF, Markdown, text, JATS, TEI, S2ORC JSON; .bib/CSL-JSON give metadata).
 
     Unchanged files are skipped; failed files get one line each and exit code 1."""
     with _library() as lib:
-        report = _do_add(lib, paths, as_json, retry_failed, max_size, ocr, ocr_lang)
+        report = _do_add(lib, paths, as_json, retry_failed, max_size, ocr, ocr_lang, reread)
     raise typer.Exit(1 if report.failed else 0)
 
 

@@ -163,8 +163,10 @@ class Importer:
 
     def add(self, paths: list[str], retry_failed: bool = False, max_bytes: int | None = None,
             progress: Callable[[FileResult], None] | None = None,
-            on_total: Callable[[int], None] | None = None) -> AddReport:
-        """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again."""
+            on_total: Callable[[int], None] | None = None, reread: bool = False) -> AddReport:
+        """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again,
+        unless `reread` (what a newer reader finds in old files, e.g. their reference lists; a
+        paper whose units come out the same keeps its vectors)."""
         report = AddReport()
         zotero_dirs, attachments, unreadable = read_zotero_dirs(paths)
         report.files += [FileResult(d, "failed", reason=reason) for d, reason in unreadable]
@@ -190,17 +192,17 @@ class Importer:
                 progress(report.files[-1])
         for path, problem in papers:
             result = FileResult(path, "failed", reason=problem) if problem else \
-                self.add_file(path, retry_failed, max_bytes, metadata.get(os.path.abspath(path)))
+                self.add_file(path, retry_failed, max_bytes, metadata.get(os.path.abspath(path)), force=reread)
             report.files.append(result)
             if progress:
                 progress(result)
         for a in attachments:
-            report.files.append(self._add_attachment(a, retry_failed, max_bytes))
+            report.files.append(self._add_attachment(a, retry_failed, max_bytes, reread))
             if progress:
                 progress(report.files[-1])
         done = {os.path.abspath(p) for p, _ in papers} | {a.path for a in attachments}
         for paper_id, path, meta in self._bibliography_matches(metadata, all_entries, done):
-            report.files.append(self.add_file(path, retry_failed, max_bytes, meta, keep_id=paper_id))
+            report.files.append(self.add_file(path, retry_failed, max_bytes, meta, keep_id=paper_id, force=reread))
             if progress:
                 progress(report.files[-1])
         return report
@@ -234,14 +236,15 @@ class Importer:
             take(dois.get((meta.doi or "").lower()) or (same_title[0] if len(same_title) == 1 else None), meta)
         return out
 
-    def _add_attachment(self, a: Attachment, retry_failed: bool, max_bytes: int | None) -> FileResult:
+    def _add_attachment(self, a: Attachment, retry_failed: bool, max_bytes: int | None,
+                        force: bool = False) -> FileResult:
         """One PDF of a Zotero library, with its item's metadata, labels, notes and annotations."""
         if not a.exists:
             return FileResult(a.path, "failed", reason=f"file missing from Zotero storage (attachment {a.key} of "
                                                        f"{a.meta.title or a.meta.zotero_key!r})")
         meta = Meta(**{**a.meta.__dict__, "collections": a.collections, "tags": a.tags, "notes": a.notes,
                        "annotations": [ann.__dict__ for ann in a.annotations], "attachment_key": a.key})
-        return self.add_file(a.path, retry_failed, max_bytes, meta)
+        return self.add_file(a.path, retry_failed, max_bytes, meta, force=force)
 
     @staticmethod
     def _read_metadata(path: str, entries: list[Meta] | None = None):

@@ -10,7 +10,7 @@ already was, so a paper's units still rank among themselves by their own text.
 
 The author filter (`Filters.author`) keeps papers with one author whose name holds every word of
 the given name, each as the start of a word of that name ("Mooney", "R. Mooney", "Moon"),
-case-insensitively; it is SQL in both backends (a subquery over the authors JSON), so it
+case and diacritics folded (`name_fold`); it is SQL in both backends (a subquery over the authors JSON), so it
 narrows BM25 and vector search before ranking like every other filter.
 """
 
@@ -23,14 +23,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..models import Paper
 from .common import like_escape
+from .name_fold import fold_name
 
 if TYPE_CHECKING:
     from .sql.dialect import Dialect
 
 _NAME_WORD = re.compile(r"\w+", re.U)
-# Characters between the words of a name ("Garcia-Molina", "O'Connell", "Bunescu, R."), made spaces
-# on both sides of the comparison.
-_NAME_PUNCT = ".,-'\u2019"
 
 
 def indexed_title(title: str | None, authors: Iterable[str], venue: str | None, year: int | None) -> str:
@@ -49,16 +47,16 @@ def index_titles(rows: Iterable[Any]) -> list[tuple[str, str]]:
 
 
 def name_words(name: str) -> list[str]:
-    """The words of an author name as the filter compares them (lower case)."""
-    return [w.lower() for w in _NAME_WORD.findall(name)]
+    """The words of an author name as the filter compares them (`name_fold.fold_name`)."""
+    return _NAME_WORD.findall(fold_name(name))
 
 
 def author_sql(name: str, dialect: Dialect) -> tuple[str, list]:
     """SELECT of the ids of papers with an author matching `name` (see the module docstring)."""
     words = name_words(name)
     authors, element = dialect.json_elements("p.authors", "a")
-    spaced, base = dialect.spaced_out(element, _NAME_PUNCT)
-    clauses = [f"' ' || lower({spaced}) LIKE {dialect.mark} ESCAPE '\\'" for _ in words] or ["1=0"]
+    folded, base = dialect.folded_name(element)
+    clauses = [f"' ' || {folded} LIKE {dialect.mark} ESCAPE '\\'" for _ in words] or ["1=0"]
     params: list[object] = []
     for w in words:
         params += base + ["% " + like_escape(w) + "%"]

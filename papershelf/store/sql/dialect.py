@@ -6,6 +6,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from .. import name_fold
+
 
 class Dialect:
     """SQLite's spelling (the default); `PostgresDialect` overrides what PostgreSQL spells differently."""
@@ -54,11 +56,10 @@ class Dialect:
         expression of one element."""
         return f"json_each({column}) AS {alias}", f"{alias}.value"
 
-    def spaced_out(self, expr: str, chars: str) -> tuple[str, list]:
-        """`expr` with each of `chars` replaced by a space: the SQL and its parameters."""
-        for ch in chars:
-            expr = f"replace({expr}, '{ch * 2 if ch == chr(39) else ch}', ' ')"
-        return expr, []
+    def folded_name(self, expr: str) -> tuple[str, list]:
+        """`expr` as `name_fold.fold_name` folds it (the SQL and its parameters): SQLite calls
+        the function itself, registered on every connection."""
+        return f"{name_fold.SQL_FUNCTION}({expr})", []
 
     def json_text(self, column: str, *keys: str) -> str:
         """The text at `keys` inside the JSON object in text `column` (NULL when absent)."""
@@ -118,8 +119,8 @@ class PostgresDialect(Dialect):
     def json_elements(self, column: str, alias: str) -> tuple[str, str]:
         return f"json_array_elements_text({column}::json) AS {alias}(value)", f"{alias}.value"
 
-    def spaced_out(self, expr: str, chars: str) -> tuple[str, list]:
-        return f"translate({expr}, %s, %s)", [chars, " " * len(chars)]
+    def folded_name(self, expr: str) -> tuple[str, list]:
+        return f"translate(lower({expr}), %s, %s)", [name_fold.TRANSLATE_FROM, name_fold.TRANSLATE_TO]
 
     def json_text(self, column: str, *keys: str) -> str:
         path = "".join(f"->'{k}'" for k in keys[:-1])
