@@ -131,14 +131,32 @@ class Watcher:
     def _note_availability(self) -> None:
         """Say once when a watched folder goes missing, and once when it is back."""
         for root in self.folders:
-            if not os.path.isdir(root) and root not in self.unavailable:
+            missing = self._missing(root)
+            if missing and root not in self.unavailable:
                 self.unavailable.add(root)
                 kept = sum(1 for s in self.lib.sources() if self._under(s.path, root))
-                self.log(WatchEvent("unavailable", root, detail=f"folder missing; keeping its {kept} files' papers "
+                self.log(WatchEvent("unavailable", root, detail=f"{missing}; keeping its {kept} files' papers "
                                                                 "until it returns"))
-            elif os.path.isdir(root) and root in self.unavailable:
+            elif not missing and root in self.unavailable:
                 self.unavailable.discard(root)
                 self.log(WatchEvent("available", root, detail="folder back; catching up"))
+
+    def _missing(self, root: str) -> str | None:
+        """Why a watched folder is not there, or None.  An unmounted drive or share often leaves
+        its mount point behind as an empty folder: a folder with nothing at all in it, where the
+        library holds files, is taken for that (a researcher who empties a folder on purpose
+        removes its papers with `remove`), never for "every file deleted"."""
+        if not os.path.isdir(root):
+            return "folder missing"
+        try:
+            with os.scandir(root) as entries:
+                if next(entries, None) is not None:
+                    return None
+        except OSError:
+            return "folder unreadable"
+        if any(self._under(s.path, root) for s in self.lib.sources()):
+            return "folder empty (an unmounted drive?)"
+        return None
 
     def _root_unavailable(self, path: str) -> bool:
         return any(self._under(path, root) for root in self.unavailable)

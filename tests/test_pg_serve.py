@@ -65,3 +65,41 @@ def test_serve_and_search_through_the_server_on_a_postgresql_library(tmp_path, m
         assert not os.path.exists(discovery)  # removed on exit
     finally:
         pg.drop_database(location)
+
+
+def _with_password(location: str, password: str) -> str:
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(location)
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or 'postgres'}:{password}@{host}"))
+
+
+def test_a_password_in_the_library_url_is_never_shown(tmp_path):
+    """The server's status, the discovery file and the CLI's status name the library without the
+    password its URL carries (the test server trusts local connections, so any password opens it)."""
+    pytest.importorskip("fastapi")
+    location = _with_password(pg.fresh_database(), "s3cret-pw")
+    env = cli_env(XDG_DATA_HOME=str(tmp_path / "data"))
+    try:
+        status = subprocess.run([sys.executable, "-m", "papershelf", "-L", location, "status", "--json"], env=env,
+                                capture_output=True, text=True, timeout=60)
+        assert status.returncode == 0 and json.loads(status.stdout)["library"], status.stderr
+        proc = subprocess.Popen([sys.executable, "-m", "papershelf", "-L", location, "serve", "--port", "0",
+                                 "--stop-after", "60"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            discovery = Path(str(tmp_path / "data"))
+            deadline = time.monotonic() + 60
+            while not list(discovery.rglob("*.server.json")):
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+            found = next(discovery.rglob("*.server.json")).read_text()
+            url = json.loads(found)["url"]
+            shown = [found, status.stdout, status.stderr] + [httpx.get(url + p, timeout=10).text
+                                                             for p in ("/api/status", "/api/health")]
+        finally:
+            proc.terminate()
+            proc.wait(15)
+        assert not [s for s in shown if "s3cret-pw" in s]
+    finally:
+        pg.drop_database(location)

@@ -257,20 +257,25 @@ def _pieces(boxes: list[tuple], size: float) -> list[list[tuple]]:
     return pieces
 
 
-def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]]) -> list[str]:
-    """Characters of a chunk dealt to the pieces whose boxes hold them."""
+def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]], size: float) -> list[str]:
+    """Characters of a chunk dealt to the pieces whose boxes hold them, each piece's super- and
+    subscripts written as on a line of its own (``10^10`` whether or not pdfium ran the line
+    into the other column's)."""
     bounds = [(min(b[0] for b in p), min(b[1] for b in p), max(b[2] for b in p), max(b[3] for b in p))
               for p in pieces]
-    parts = [""] * len(pieces)
+    dealt: list[list[tuple[str, int]]] = [[] for _ in pieces]
     offset16, j = lead16, 0
     for ch in chunk:
+        idx = -1
         if not ch.isspace():
-            x0, y0, x1, y1 = tp.char_box(tp.char_index(offset16))
+            idx = tp.char_index(offset16)
+            x0, y0, x1, y1 = tp.char_box(idx)
             cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
             j = _nearest(bounds, cx, cy)
         offset16 += 1 if ch < "\U00010000" else 2  # its UTF-16 length
-        parts[j] += ch
-    return parts
+        dealt[j].append((ch, idx))
+    return [_marked(tp, chars, size) if len(p) > 1 and _has_script(p, size) else "".join(c for c, _ in chars)
+            for p, chars in zip(pieces, dealt)]
 
 
 def _nearest(bounds: list[tuple], x: float, y: float) -> int:
@@ -298,21 +303,23 @@ def _nearest(bounds: list[tuple], x: float, y: float) -> int:
 
 
 def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float) -> str:
-    """The chunk with raised small glyphs written after ``^`` and lowered ones after ``_``.
-
-    The baseline is the median bottom of the full-size glyphs (descenders are few)."""
-    glyphs = []
+    """The chunk with raised small glyphs written after ``^`` and lowered ones after ``_``."""
+    chars = []
     offset16 = lead16
     for ch in chunk:
-        idx = tp.char_index(offset16)
+        chars.append((ch, -1 if ch.isspace() else tp.char_index(offset16)))
         offset16 += _u16(ch)
-        if ch.isspace():
-            glyphs.append((ch, False, 0.0))
-        else:
-            glyphs.append((ch, tp.font_size(idx) < 0.85 * size, tp.char_box(idx)[3]))
+    return _marked(tp, chars, size)
+
+
+def _marked(tp: _TextPage, chars: list[tuple[str, int]], size: float) -> str:
+    """Characters (with their pdfium indices) written with ``^``/``_`` before raised/lowered small
+    glyphs.  The baseline is the median bottom of the full-size glyphs (descenders are few)."""
+    glyphs = [(ch, False, 0.0) if idx < 0 else (ch, tp.font_size(idx) < 0.85 * size, tp.char_box(idx)[3])
+              for ch, idx in chars]
     bottoms = sorted(g[2] for g in glyphs if not g[1] and not g[0].isspace())
     if not bottoms:
-        return chunk
+        return "".join(ch for ch, _ in chars)
     base = bottoms[len(bottoms) // 2]
     out, mode = [], ""
     for ch, small, bottom in glyphs:
@@ -386,7 +393,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
         if len(boxes) > 1 and _has_script(boxes, size):
             parts = [_scripts(tp, stripped, lead16, size)]
     else:
-        parts = _deal(tp, stripped, lead16, pieces)
+        parts = _deal(tp, stripped, lead16, pieces, size)
     stacked = len(pieces) > 1 and _stacked(pieces)
     runin = "" if bold_last else _first_runin(tp, stripped, lead16, last, parts, stacked)
     out: list[Line] = []

@@ -86,6 +86,31 @@ def test_a_watched_folder_that_disappears_is_unavailable_not_deleted(tmp_path):
     assert cli(db, "verify").returncode == 0
 
 
+def test_an_emptied_mount_point_is_unavailable_not_deleted(tmp_path):
+    """An unmounted drive leaves its mount point as an empty folder: its papers are kept."""
+    folder, db, away = tmp_path / "drive", tmp_path / "lib.db", tmp_path / "unplugged"
+    write_papers(folder, 3)
+    w = Watch(db, folder)
+    try:
+        w.expect("added", 3)
+        w.expect("embedded")
+        away.mkdir()
+        for f in folder.iterdir():
+            f.rename(away / f.name)
+        w.expect("unavailable", path=str(folder))
+        assert w.quiet_for(1.0) == []
+        assert _papers(db) == ["p000", "p001", "p002"]
+        for f in away.iterdir():
+            f.rename(folder / f.name)
+        w.expect("available", path=str(folder))
+        assert w.quiet_for(1.0) == []  # nothing re-added
+        (folder / "p001.md").unlink()  # one file deleted while mounted is a deletion
+        w.expect("removed", paper_id="p001")
+    finally:
+        w.stop()
+    assert _papers(db) == ["p000", "p002"]
+
+
 def _bad_files(folder: Path) -> dict[str, str]:
     """Unreadable files appearing after the catch-up, and the reason `add` gives each."""
     os.symlink("loop-b.md", folder / "loop-a.md")
