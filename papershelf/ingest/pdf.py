@@ -31,7 +31,7 @@ from .ocr import fill_by_ocr
 from .pdf_authors import names_authors, printed_authors
 from .pdf_boxes import set_apart
 from .pdf_contents import contents_entries
-from .pdf_graphics import document_graphics
+from .pdf_graphics import Box, page_graphics
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
 from .pdf_outline import apply_outline, read_outline
@@ -124,15 +124,17 @@ def _join(lines: list[str]) -> str:
     return out.replace("\x02", "-").replace("\ufffe", "-").replace("\u00ad", "")
 
 
-def _read_pages(pdf) -> list[Page]:
-    pages = []
+def _read_pages(pdf, texts: list[str] | None) -> tuple[list[Page], list[list[Box]]]:
+    """Every page's lines and graphics, each page loaded once (loading parses its content)."""
+    pages, graphics = [], []
     for n in range(len(pdf)):
         page = pdf[n]
         try:
-            pages.append(page_lines(page, n + 1))
+            pages.append(page_lines(page, n + 1, texts))
+            graphics.append(page_graphics(page))
         finally:
             page.close()
-    return pages
+    return pages, graphics
 
 
 def _require_text(pages: list[Page]) -> None:
@@ -330,9 +332,11 @@ def _demote_title_and_authors(blocks: list[Block], title: str | None, authors: l
             b.kind, b.level = "text", 0
 
 
-def parse_pdf_pages(pdf) -> Document:
-    """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title."""
-    pages, ocr_pages = fill_by_ocr(pdf, _read_pages(pdf))
+def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
+    """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title.
+    `texts`, when given, gets every page's pdfium text (for `pdf_meta`, so it is extracted once)."""
+    pages, graphics_of = _read_pages(pdf, texts)
+    pages, ocr_pages = fill_by_ocr(pdf, pages)
     _require_text(pages)
     body = _body_style(pages)
     repeating = _repeating(pages)
@@ -341,7 +345,7 @@ def parse_pdf_pages(pdf) -> Document:
     columns: list[list[Line]] = []
     candidates: list[Candidate] = []
     page_kept = []
-    for (lines, width, height), graphics in zip(pages, document_graphics(pdf)):
+    for (lines, width, height), graphics in zip(pages, graphics_of):
         kept = _kept(lines, width, height, repeating)
         title_lines: list[Line] = []
         if kept and not doc.title and kept[0].page == 1:
@@ -377,7 +381,8 @@ def parse_pdf_pages(pdf) -> Document:
     return doc
 
 
-def read_pdf(data: bytes) -> Document:
+def read_pdf(data: bytes, texts: list[str] | None = None) -> Document:
+    """The PDF's Document; `texts`, when given, gets every page's pdfium text."""
 
     head = data[:1024]
     if b"%PDF" not in head:
@@ -399,7 +404,7 @@ def read_pdf(data: bytes) -> Document:
     try:
         if len(pdf) == 0:
             raise IngestError("PDF has no pages")
-        return parse_pdf_pages(pdf)
+        return parse_pdf_pages(pdf, texts)
     except pdfium.PdfiumError as e:  # a page that cannot be loaded: damaged inside, not at the header
         raise IngestError(f"damaged PDF ({e})") from None
     finally:

@@ -229,7 +229,10 @@ def document_xmp(data: bytes) -> str | None:
     return None
 
 
-def _page_text(pdf, index: int) -> str:
+def _page_text(pdf, index: int, texts: list[str] | None) -> str:
+    """The page's pdfium text: from `texts` when the parse has read every page's already."""
+    if texts is not None and len(texts) == len(pdf):
+        return texts[index]
     page = pdf[index]
     try:
         textpage = page.get_textpage()
@@ -241,8 +244,9 @@ def _page_text(pdf, index: int) -> str:
         page.close()
 
 
-def read_pdf_meta(data: bytes, path: str | None = None) -> PdfMeta:
-    """Year, DOI, venue, arXiv id (and title/authors from document info) of a PDF's bytes."""
+def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None = None) -> PdfMeta:
+    """Year, DOI, venue, arXiv id (and title/authors from document info) of a PDF's bytes.
+    `texts`: every page's pdfium text, when the caller has read them (`pdf.read_pdf`)."""
     import pypdfium2 as pdfium
 
     meta = PdfMeta()
@@ -254,9 +258,9 @@ def read_pdf_meta(data: bytes, path: str | None = None) -> PdfMeta:
         n = len(pdf)
         if n == 0:
             return meta
-        first = page_lines(_page_text(pdf, 0))
-        last = [clean_line(x) for x in _page_text(pdf, n - 1).splitlines() if x.strip()] if n > 1 else []
-        middle = [_page_text(pdf, i) for i in range(1, min(n - 1, 6))]
+        first = page_lines(_page_text(pdf, 0, texts))
+        last = [clean_line(x) for x in _page_text(pdf, n - 1, texts).splitlines() if x.strip()] if n > 1 else []
+        middle = [_page_text(pdf, i, texts) for i in range(1, min(n - 1, 6))]
         info = pdf.get_metadata_dict(skip_empty=True)
     finally:
         pdf.close()
