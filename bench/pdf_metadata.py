@@ -1,12 +1,17 @@
 """Metadata a PDF states about itself (papershelf.ingest.pdf_meta) against ../shared/data/pdfs/manifest.json.
 
+The year is the one the whole PDF reading path gives (`pdf_year.checked_year`: the printed year
+within the bounds the reference list and the creation date set, or the creation date the
+references pin down); DOI and venue are `read_pdf_meta`'s.
 Truth, from the manifest's ``venue`` field: the year is the 4-digit year it names
 (else the YYMM of the arXiv id it names); the DOI is the ``doi:`` it lists (else none
 is expected: a DOI returned then counts as wrong); the venue is right when the venue
 found names the manifest venue's acronym or its expansion.  Per field: right, wrong
 (a value that differs, or a value where none is expected), empty.
 
-    python bench/pdf_metadata.py [--data ../shared/data] [--json]
+The PDFs are those of bench/data/pdf_split.json's half (tune on dev, report test; default all).
+
+    python bench/pdf_metadata.py [--half dev|test|all] [--data ../shared/data] [--json]
 """
 
 from __future__ import annotations
@@ -18,9 +23,12 @@ import sys
 import time
 from pathlib import Path
 
+from papershelf.ingest import load_source, parse_source
 from papershelf.ingest.pdf_meta import read_pdf_meta
+from papershelf.ingest.pdf_year import checked_year
 
 ROOT = Path(__file__).resolve().parent.parent
+SPLIT = ROOT / "bench" / "data" / "pdf_split.json"
 
 # Expansions of the acronyms the manifest uses, to recognise a venue written out in full.
 EXPANSIONS = {
@@ -57,15 +65,24 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--half", choices=("dev", "test", "all"), default="all")
     args = ap.parse_args()
     manifest = Path(args.data) / "pdfs" / "manifest.json"
     if not manifest.exists():
         print(f"no manifest at {manifest}", file=sys.stderr)
         return 2
     rows, t0 = [], time.perf_counter()
+    half = None if args.half == "all" else set(json.loads(SPLIT.read_text())[args.half])
     for entry in json.loads(manifest.read_text()):
+        if half is not None and Path(entry["file"]).name not in half:
+            continue
         path = Path(args.data) / entry["file"]
         meta = read_pdf_meta(path.read_bytes(), str(path))
+        refs = parse_source(load_source(str(path))).references
+        year, rule = checked_year(meta.year, refs, meta.created)
+        meta.year = year
+        if rule:
+            meta.evidence["year"] = rule
         t = truth(entry["venue"])
         rows.append({
             "file": path.name, "expected": t, "year": meta.year, "doi": meta.doi, "venue": meta.venue,

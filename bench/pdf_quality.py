@@ -9,7 +9,10 @@ papers show as a gap between the halves; and, for papers that also have a GROBID
 JSON parse in ../shared/data/fulltext, how well sections and captions agree
 with that independent parse.
 
-    python bench/pdf_quality.py [--data ../shared/data] [--json]
+``--half dev|test`` parses only that half of bench/data/pdf_split.json (tune on dev without seeing
+the test half's per-paper lines).
+
+    python bench/pdf_quality.py [--half dev|test|all] [--data ../shared/data] [--json]
 """
 
 from __future__ import annotations
@@ -49,12 +52,16 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--half", choices=("dev", "test", "all"), default="all")
     args = ap.parse_args()
     pdfs = Path(args.data) / "pdfs"
     if not pdfs.exists():
         print(f"shared data not found at {pdfs}: nothing to measure", file=sys.stderr)
         return
     manifest = json.loads((pdfs / "manifest.json").read_text())
+    if args.half != "all":
+        half = set(json.loads(SPLIT.read_text())[args.half])
+        manifest = [m for m in manifest if Path(m["file"]).name in half]
     rows, found, truth, spurious, seconds, pages = [], 0, 0, 0, 0.0, 0
     docs = {}
     for m in manifest:

@@ -114,6 +114,34 @@ def test_cite_this_article_doi_on_the_last_page(tmp_path):
     assert meta_of(path).doi == "10.1186/1472-6963-14-1"
 
 
+def test_page_texts_from_the_parse_give_the_metadata_reading_the_pdf_gives(tmp_path):
+    """`add` hands the metadata reader the page texts the parse extracted: the same year, DOI and
+    venue as reading them again; texts that do not cover every page are not used."""
+    from papershelf.ingest import SourceFile, parse_source
+    from papershelf.ingest.pdf import read_pdf
+
+    path = tmp_path / "c.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.drawString(60, 740, "Proceedings of the 12th Workshop on Wound Biology, 2019")
+    for page in range(1, 8):
+        c.drawString(60, 700, f"{BODY} Page {page} of the study.")
+        c.showPage()
+    c.drawString(60, 700, "doi:10.1186/1472-6963-14-1")
+    c.drawString(60, 688, "Cite this article as: Someone et al.: A title. BMC Things 2014, 14:1")
+    c.save()
+    data = path.read_bytes()
+    texts: list[str] = []
+    read_pdf(data, texts)
+    assert len(texts) == 8 and "doi:10.1186" in texts[-1] and "Page 3 of" in texts[2]
+    alone = read_pdf_meta(data, str(path))
+    assert (alone.year, alone.doi) == (2019, "10.1186/1472-6963-14-1")
+    assert read_pdf_meta(data, str(path), texts) == alone
+    assert read_pdf_meta(data, str(path), texts[:-1] + ["Proceedings of Elsewhere, 2001"]) != alone  # they are read
+    assert read_pdf_meta(data, str(path), texts[:3]) == alone  # too few: the pages are read again
+    doc = parse_source(SourceFile(str(path), data, ""))
+    assert (doc.year, doc.doi) == (2019, "10.1186/1472-6963-14-1")
+
+
 def test_arxiv_file_name_gives_year_only_for_a_valid_month(tmp_path):
     assert meta_of(make_pdf(tmp_path / "2305.03393v1.pdf")).year == 2023
     assert meta_of(make_pdf(tmp_path / "2313.03393.pdf")).year is None

@@ -52,10 +52,10 @@ def read_plain_text(data: bytes) -> Document:
     return doc
 
 
-def read_pdf(data: bytes) -> Document:
+def read_pdf(data: bytes, texts: list[str] | None = None) -> Document:
     from .pdf import read_pdf as parse
 
-    return parse(data)
+    return parse(data, texts)
 
 
 def read_xml(data: bytes) -> Document:
@@ -189,9 +189,11 @@ def _read_regular(path: str, limit: int) -> bytes:
 
 
 # Salted into a PDF's source hash, so `add` parses PDFs again after the PDF reader changed what it
-# finds (2: figure/table regions, table cells, printed authors, outline headings).  Papers whose
-# units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/2"
+# finds (2: figure/table regions, table cells, printed authors, outline headings; 3: sidebars and
+# contents pages not sections, superscripts on joined lines, titles beside scaled e-mail lines, the
+# year checked against references and creation date).  Papers whose units come out the same keep
+# their vectors; only changed units are embedded again.
+PDF_READER = "pdf-reader/3"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
@@ -234,8 +236,9 @@ def parse_source(src: SourceFile) -> Document:
         raise IngestError(f"unsupported file type {src.ext or '(none)'}")
     if not src.data.strip():
         raise IngestError("empty file: no text to index")
+    texts: list[str] = []  # a PDF's page texts, read by the parse, for its metadata
     try:
-        doc = reader(src.data)
+        doc = read_pdf(src.data, texts) if src.ext == ".pdf" else reader(src.data)
     except IngestError:
         raise
     except (ValueError, RecursionError, MemoryError) as e:
@@ -243,26 +246,34 @@ def parse_source(src: SourceFile) -> Document:
     except Exception as e:  # noqa: BLE001 - one hostile file must not abort the other files' add
         raise IngestError(f"could not parse ({type(e).__name__}: {e})") from None
     if src.ext == ".pdf":
-        fill_from_pdf_meta(doc, src)
+        fill_from_pdf_meta(doc, src, texts)
     return doc
 
 
-def fill_from_pdf_meta(doc: Document, src: SourceFile) -> None:
+def fill_from_pdf_meta(doc: Document, src: SourceFile, texts: list[str] | None = None) -> None:
     """Year, DOI and venue the PDF states about itself, where the parser found none.
+    `texts`: the pages' text as the parse read it (else read again).
 
     A bibliography or Zotero entry applied later still wins (`apply_metadata`)."""
     from .pdf_meta import read_pdf_meta
+    from .pdf_year import checked_year
 
     try:
-        meta = read_pdf_meta(src.data, src.path)
+        meta = read_pdf_meta(src.data, src.path, texts)
     except Exception:  # noqa: BLE001 - metadata is a bonus: it must never fail a paper
         return
-    doc.year = doc.year or meta.year
+    doc.year = doc.year or checked_year(meta.year, doc.references, meta.created)[0]
     doc.doi = doc.doi or meta.doi
     doc.venue = doc.venue or meta.venue
+    if doc.title and meta.title and doc.title.isupper() and _letters(doc.title) == _letters(meta.title):
+        doc.title = meta.title  # the same title in capitals as printed: the document info has its case
     doc.title = doc.title or meta.title
     doc.authors = doc.authors or meta.authors
     doc.arxiv_id = doc.arxiv_id or meta.arxiv_id
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.casefold() if c.isalnum())
 
 
 def derive_paper_id(doc: Document, path: str) -> str:

@@ -28,8 +28,10 @@ from ..document import Block, Document
 from ..errors import IngestError
 from .captions import CAPTION_RE
 from .ocr import fill_by_ocr
-from .pdf_authors import printed_authors
-from .pdf_graphics import document_graphics
+from .pdf_authors import names_authors, printed_authors
+from .pdf_boxes import set_apart
+from .pdf_contents import contents_entries
+from .pdf_graphics import Box, page_graphics
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .pdf_lines import Line, page_lines
 from .pdf_outline import apply_outline, read_outline
@@ -122,15 +124,17 @@ def _join(lines: list[str]) -> str:
     return out.replace("\x02", "-").replace("\ufffe", "-").replace("\u00ad", "")
 
 
-def _read_pages(pdf) -> list[Page]:
-    pages = []
+def _read_pages(pdf, texts: list[str] | None) -> tuple[list[Page], list[list[Box]]]:
+    """Every page's lines and graphics, each page loaded once (loading parses its content)."""
+    pages, graphics = [], []
     for n in range(len(pdf)):
         page = pdf[n]
         try:
-            pages.append(page_lines(page, n + 1))
+            pages.append(page_lines(page, n + 1, texts))
+            graphics.append(page_graphics(page))
         finally:
             page.close()
-    return pages
+    return pages, graphics
 
 
 def _require_text(pages: list[Page]) -> None:
@@ -171,16 +175,43 @@ def _kept(lines: list[Line], width: float, height: float, repeating: set[str]) -
     return kept
 
 
-def _take_title(kept: list[Line], height: float, body: float) -> tuple[str | None, list[Line]]:
-    """The largest text in the top half of page 1, and the page without it."""
-    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3]
+def _true_size(ln: Line) -> bool:
+    """The line's stated size fits its glyph boxes: a font scaled by its text matrix can claim
+    107 pt for a line 12 pt tall (an e-mail line in a scaled font), and is not the largest text."""
+    return ln.size <= 3 * max(ln.height, 1.0)
+
+
+def _take_title(kept: list[Line], width: float, height: float, body: float) -> tuple[str | None, list[Line]]:
+    """The largest text in the top half of page 1, and the page without it.  A title set barely
+    larger than the body (bold capitals a point up) is still the title when it is the first text
+    on the page, centred on it, bold, and not a caption, a numbered or a standard heading."""
+    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and _true_size(ln)]
     if not top_half:
         return None, kept
     biggest = max(ln.size for ln in top_half)
-    if biggest < body + 1.5:
+    if biggest >= body + 1.5:
+        title_lines = [ln for ln in top_half if ln.size >= biggest - 0.5]
+    else:
+        title_lines = _first_centred_bold(top_half, width, body)
+    if not title_lines:
         return None, kept
-    title_lines = [ln for ln in top_half if ln.size >= biggest - 0.5]
     return " ".join(ln.text for ln in title_lines), [ln for ln in kept if ln not in title_lines]
+
+
+def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list[Line]:
+    """The page's first lines when they are set as a title: bold, above body size, centred."""
+    first = min(top_half, key=lambda ln: ln.top)
+    if first.size < body + 0.5 or not first.bold or CAPTION_RE.match(first.text) or _FIRST_HEAD.match(first.text) \
+            or is_standard(first.text):
+        return []
+    lines: list[Line] = []
+    for ln in sorted(top_half, key=lambda ln: ln.top):
+        centred = abs((ln.x0 + ln.x1) / 2 - width / 2) < 0.04 * width
+        if abs(ln.size - first.size) > 0.3 or ln.bold != first.bold or not centred \
+                or (lines and ln.top - lines[-1].bottom > 1.5 * ln.size):
+            break
+        lines.append(ln)
+    return lines
 
 
 def _column_left(column: list[Line]) -> float:
@@ -277,9 +308,35 @@ def _demote_front_matter(blocks: list[Block]) -> None:
             b.kind, b.level = "text", 0
 
 
-def parse_pdf_pages(pdf) -> Document:
-    """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title."""
-    pages, ocr_pages = fill_by_ocr(pdf, _read_pages(pdf))
+def _with_sidebars(blocks: list[Block], boxed: list[Para]) -> list[Block]:
+    """The sidebars' paragraphs as text after the rest of their page (`pdf_boxes`): read with the
+    paper, never a section of it."""
+    out = list(blocks)
+    for p in boxed:
+        page = p.first.page
+        at = next((i for i, b in enumerate(out) if b.page is not None and b.page > page), len(out))
+        out.insert(at, Block("text", p.text, page=page))
+    return out
+
+
+def _demote_title_and_authors(blocks: list[Block], title: str | None, authors: list[str]) -> None:
+    """The paper's title set again on a later page (a supplement's first page, an appendix's head),
+    and a line naming its authors, an e-mail or an affiliation, are no sections of the paper."""
+    norm = re.sub(r"\W+", " ", title or "").strip().casefold()
+    for b in blocks:
+        if b.kind != "heading" or is_standard(b.text):
+            continue
+        text = re.sub(r"\W+", " ", b.text).strip().casefold()
+        repeat = len(text.split()) >= 4 and norm and (norm.startswith(text) or text.startswith(norm))
+        if repeat or names_authors(b.text, authors):
+            b.kind, b.level = "text", 0
+
+
+def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
+    """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title.
+    `texts`, when given, gets every page's pdfium text (for `pdf_meta`, so it is extracted once)."""
+    pages, graphics_of = _read_pages(pdf, texts)
+    pages, ocr_pages = fill_by_ocr(pdf, pages)
     _require_text(pages)
     body = _body_style(pages)
     repeating = _repeating(pages)
@@ -288,22 +345,34 @@ def parse_pdf_pages(pdf) -> Document:
     columns: list[list[Line]] = []
     candidates: list[Candidate] = []
     page_kept = []
-    for (lines, width, height), graphics in zip(pages, document_graphics(pdf)):
+    for (lines, width, height), graphics in zip(pages, graphics_of):
         kept = _kept(lines, width, height, repeating)
+        title_lines: list[Line] = []
         if kept and not doc.title and kept[0].page == 1:
-            doc.title, rest = _take_title(kept, height, body.size)
+            doc.title, rest = _take_title(kept, width, height, body.size)
             left = {id(ln) for ln in rest}
-            doc.authors = printed_authors(rest, [ln for ln in kept if id(ln) not in left], body.size)
+            title_lines = [ln for ln in kept if id(ln) not in left]
+            doc.authors = printed_authors(rest, title_lines, body.size)
             kept = rest
         candidates += find_candidates(kept, graphics, width, height, body)
-        page_kept.append((kept, width))
+        page_kept.append((kept, width, graphics, title_lines))
     regions = choose_sides(candidates)
-    for kept, width in page_kept:
-        for column in _reading_order(join_captions(outside_tables(kept, regions), regions, _join), width):
-            paras += _paragraphs(column, body)
+    boxed: list[Para] = []
+    for kept, width, graphics, title_lines in page_kept:
+        objects = [r.box for r in regions if kept and r.page == kept[0].page]
+        flow, sidebars = set_apart(outside_tables(kept, regions), graphics, objects, title_lines,
+                                   lambda ln: line_starts_heading(ln, body))
+        flow, entries = contents_entries(flow)
+        for column in _reading_order(join_captions(flow, regions, _join), width):
+            for p in _paragraphs(column, body):
+                p.contents = bool(entries) and all(id(ln) in entries for ln in p.lines)
+                paras.append(p)
             columns.append(column)
-    blocks = attach(to_blocks(_join_across_columns(paras, body), body), regions)
+        for box in sidebars:
+            boxed += _paragraphs(box, body)
+    blocks = _with_sidebars(attach(to_blocks(_join_across_columns(paras, body), body), regions), boxed)
     _demote_front_matter(blocks)
+    _demote_title_and_authors(blocks, doc.title, doc.authors)
     outline = read_outline(pdf)
     if outline:
         blocks = apply_outline(blocks, outline)
@@ -312,7 +381,8 @@ def parse_pdf_pages(pdf) -> Document:
     return doc
 
 
-def read_pdf(data: bytes) -> Document:
+def read_pdf(data: bytes, texts: list[str] | None = None) -> Document:
+    """The PDF's Document; `texts`, when given, gets every page's pdfium text."""
 
     head = data[:1024]
     if b"%PDF" not in head:
@@ -334,7 +404,7 @@ def read_pdf(data: bytes) -> Document:
     try:
         if len(pdf) == 0:
             raise IngestError("PDF has no pages")
-        return parse_pdf_pages(pdf)
+        return parse_pdf_pages(pdf, texts)
     except pdfium.PdfiumError as e:  # a page that cannot be loaded: damaged inside, not at the header
         raise IngestError(f"damaged PDF ({e})") from None
     finally:

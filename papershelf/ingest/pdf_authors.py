@@ -39,6 +39,8 @@ _NOT_NAME = re.compile(
     r"computer|computing|informatics|mathematics|physics|chemistry|biology|google|microsoft|ibm|amazon|"
     r"facebook|meta|nvidia|yahoo|adobe|intel|submitted|accepted|published|corresponding|editor|copyright|"
     r"distributed|open|access|author|authors|equal|contribution|correspondence)\b", re.IGNORECASE)
+_AFFILIATION = re.compile(r"^(?:[\W\d]*)(?:universit\w*|department|dept\.|institut\w*|school of|faculty of|"
+                          r"laborator\w*|college of|cent(?:er|re) for)\b", re.IGNORECASE)
 _STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|index terms|introduction|"
                    r"(?:1|I)\.?\s+introduction)\b", re.IGNORECASE)
 
@@ -124,6 +126,18 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
         if len(authors) >= 40:
             break
     return authors
+
+
+def names_authors(text: str, authors: list[str]) -> bool:
+    """The text is an author line, an e-mail line or an affiliation (a heading it is not): it holds
+    only names of the paper's authors, an e-mail address, or an institution with its place."""
+    if "@" in text:
+        return True
+    names = line_names(text)
+    keys = {_key(a) for a in authors}
+    if names and keys and all(_key(n) in keys for n in names):
+        return True
+    return bool(_AFFILIATION.search(text)) and ("," in text or bool(re.search(r"\d", text)))
 
 
 def _key(name: str) -> str:

@@ -6,6 +6,8 @@ page space, top-down (y grows downwards), as `pdf_lines` gives text.
 
 from __future__ import annotations
 
+import ctypes
+
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom (y grows downwards)
 _IMAGE, _PATH, _SHADING, _FORM = 3, 2, 4, 5
 _MAX_DEPTH = 3  # forms inside forms looked into
@@ -17,34 +19,57 @@ def page_graphics(page) -> list[Box]:
     A form that wraps most of the page (some typesetting pipelines put a whole page, or all of
     its pictures, in one) says nothing by its box, so its own objects are taken instead; bounds
     of nested objects are in their form's space and are carried to the page through the forms'
-    matrices.  Page-sized backgrounds and frames are left out (they bound everything)."""
+    matrices.  Page-sized backgrounds and frames are left out (they bound everything).
+    The objects are read through pdfium's raw calls: a page holds thousands (every text run is
+    one), and only the few pictures need more than their type; a picture's own parts are
+    never visited."""
     if page.get_rotation() % 360:
         return []
     width, height = page.get_size()
     out: list[Box] = []
-    # per nesting level: the matrix to page space of the form open at that level, and whether
-    # that form is a wrapper whose objects are looked at one by one
-    chain: list[tuple[tuple[float, ...], bool]] = []
-    for obj in page.get_objects(max_depth=_MAX_DEPTH):
-        del chain[obj.level:]
-        if obj.level and not all(wrapper for _, wrapper in chain):
-            continue  # a part of a picture already taken whole
-        if obj.type not in (_IMAGE, _PATH, _SHADING, _FORM):
+    _collect(page.raw, None, 0, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), width, height, out)
+    return out
+
+
+def _collect(page, form, level: int, to_page: tuple[float, ...], width: float, height: float,
+             out: list[Box]) -> None:
+    """`page_graphics` of the objects of the page (`form` None) or of a wrapping form at `level`."""
+    from pypdfium2 import PdfiumError, raw
+
+    n = raw.FPDFFormObj_CountObjects(form) if form else raw.FPDFPage_CountObjects(page)
+    if n < 0:
+        raise PdfiumError("Failed to get number of pageobjects.")
+    edges = [ctypes.c_float() for _ in range(4)]
+    for i in range(n):
+        obj = raw.FPDFFormObj_GetObject(form, i) if form else raw.FPDFPage_GetObject(page, i)
+        if not obj:
+            raise PdfiumError("Failed to get pageobject.")
+        kind = raw.FPDFPageObj_GetType(obj)
+        if kind not in (_IMAGE, _PATH, _SHADING, _FORM):
             continue
-        to_page = chain[-1][0] if chain else (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-        left, bottom, right, top = _transform(to_page, obj.get_bounds())
+        if not raw.FPDFPageObj_GetBounds(obj, *edges):
+            raise PdfiumError("Failed to locate pageobject.")
+        box = (edges[0].value, edges[1].value, edges[2].value, edges[3].value)
+        left, bottom, right, top = _transform(to_page, box)
         big = (right - left) * (top - bottom) > 0.5 * width * height
-        if obj.type == _FORM:
-            m = obj.get_matrix()
-            chain.append((_compose(to_page, (m.a, m.b, m.c, m.d, m.e, m.f)), big and obj.level < _MAX_DEPTH))
-            if big and obj.level < _MAX_DEPTH:
-                continue
+        if kind == _FORM and big:  # a wrapper: its own objects are looked at one by one
+            if level < _MAX_DEPTH - 1:
+                _collect(page, obj, level + 1, _compose(to_page, _matrix(obj)), width, height, out)
+            continue
         if (right - left > 0.85 * width and top - bottom > 0.6 * height) or big:
             continue
         if right < 0 or left > width or top < 0 or bottom > height:
             continue
         out.append((max(0.0, left), max(0.0, height - top), min(width, right), min(height, height - bottom)))
-    return out
+
+
+def _matrix(obj) -> tuple[float, ...]:
+    from pypdfium2 import PdfiumError, raw
+
+    m = raw.FS_MATRIX()
+    if not raw.FPDFPageObj_GetMatrix(obj, ctypes.byref(m)):
+        raise PdfiumError("Failed to get matrix of pageobject.")
+    return (m.a, m.b, m.c, m.d, m.e, m.f)
 
 
 def _compose(outer: tuple[float, ...], inner: tuple[float, ...]) -> tuple[float, ...]:
@@ -61,15 +86,3 @@ def _transform(m: tuple[float, ...], box: tuple[float, float, float, float]) -> 
         xs.append(a * x + c * y + e)
         ys.append(b * x + d * y + f)
     return min(xs), min(ys), max(xs), max(ys)
-
-
-def document_graphics(pdf) -> list[list[Box]]:
-    """`page_graphics` of every page of an open pdfium document."""
-    out = []
-    for n in range(len(pdf)):
-        page = pdf[n]
-        try:
-            out.append(page_graphics(page))
-        finally:
-            page.close()
-    return out

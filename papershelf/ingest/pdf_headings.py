@@ -65,6 +65,7 @@ class Para:
     column_end: bool = False
     centred: bool = False  # the first line sits in the middle of its column, well away from its left edge
     indent: float = 0.0  # first line's x0 minus the column's left edge
+    contents: bool = False  # entries of a table of contents (pdf_contents): they name sections, are none
 
     @property
     def first(self):
@@ -242,7 +243,8 @@ class _Decider:
     def decide(self, p: Para) -> tuple[str, int] | None:
         """(title, level) when the paragraph is a heading."""
         text = p.text.strip()
-        if len(p.lines) > 2 or CAPTION_RE.match(text) or _FLOAT.match(text) or p.first.size < 0.66 * self.body.size:
+        if p.contents or len(p.lines) > 2 or CAPTION_RE.match(text) or _FLOAT.match(text) \
+                or p.first.size < 0.66 * self.body.size:
             return None  # ... or set far smaller than the body: text inside a figure
         is_strong = all(strong(x, self.body) for x in p.lines)
         m = _NUMBERED.match(text)

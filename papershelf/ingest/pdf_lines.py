@@ -61,6 +61,13 @@ def visual_rows(lines: list[Line]) -> list[list[Line]]:
             rows.append([ln])
     return [sorted(r, key=lambda ln: ln.x0) for r in rows]
 
+
+_COMBINING = re.compile("[\u0300-\u036f]")
+_SPACED_MARK = re.compile(r"(?<=\w)\s+(?=[\u0300-\u036f])")
+_INNER_HYPHEN = re.compile(r"(?<=[a-z])[\ufffe\x02]\s*(?=[a-z])")
+_SPACES = re.compile(r"\s+")
+
+
 def clean(text: str) -> str:
     """pdfium marks a hyphen it dropped when joining a hyphenated word with U+FFFE (or \\x02):
     inside a line the word is whole again; at the end of a line the mark stays for the paragraph
@@ -68,11 +75,11 @@ def clean(text: str) -> str:
     apart from its letter by a space is joined to it, and what `_place_accents` took out of a
     word (a spacing accent and the spaces pdfium put around it) is gone."""
     text = text.replace(_GONE, "")
-    if any("\u0300" <= c <= "\u036f" for c in text):
-        text = re.sub(r"(?<=\w)\s+(?=[\u0300-\u036f])", "", text)
+    if _COMBINING.search(text):
+        text = _SPACED_MARK.sub("", text)
     text = unicodedata.normalize("NFC", text)
-    text = re.sub(r"(?<=[a-z])[\ufffe\x02]\s*(?=[a-z])", "", text)
-    text = re.sub(r"\s+", " ", text).strip()
+    text = _INNER_HYPHEN.sub("", text)
+    text = _SPACES.sub(" ", text).strip()
     end = text[-1:] if text[-1:] in ("\ufffe", "\x02") else ""
     return text[:len(text) - len(end)].replace("\ufffe", "-").replace("\x02", "-") + ("\x02" if end else "")
 
@@ -81,6 +88,7 @@ def clean(text: str) -> str:
 # and the combining marks they stand for.
 _ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327",
             "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "˝": "\u030b", "¯": "\u0304"}
+_SPACING_ACCENT = re.compile("[" + "".join(_ACCENTS) + "]")
 _GONE = "\u200b"  # stands in (one UTF-16 unit, so positions hold) for text taken out of a word
 
 
@@ -130,6 +138,8 @@ def _close_gap(chars: list[str], boxes: dict, i: int) -> None:
 
 def _u16(text: str) -> int:
     """Length in UTF-16 code units, the unit of pdfium's text positions."""
+    if text.isascii():
+        return len(text)
     return len(text.encode("utf-16-le")) // 2
 
 
@@ -146,6 +156,7 @@ class _TextPage:
         self.d = [ctypes.c_double() for _ in range(4)]
         self.bold_fonts: dict[bytes, bool] = {}
         self.faces: dict[bytes, str] = {}
+        self.font_at: dict[int, bytes] = {}
         self.buf = ctypes.create_string_buffer(128)
         self.flags = ctypes.c_int()
 
@@ -170,6 +181,8 @@ class _TextPage:
     def char_box(self, index: int) -> tuple[float, float, float, float]:
         left, right, bottom, top = self.d
         raw.FPDFText_GetCharBox(self.raw, index, left, right, bottom, top)
+        if not self.rotation:  # `shown` inlined: this runs for most characters of a page
+            return left.value, self.h - top.value, right.value, self.h - bottom.value
         return self.shown(left.value, top.value, right.value, bottom.value)
 
     def char_index(self, text_index: int) -> int:
@@ -193,8 +206,13 @@ class _TextPage:
         return size
 
     def _font(self, idx: int) -> bytes:
+        """The font's name at character `idx` (asked of pdfium once per character: a line's
+        first and last characters are asked about several times)."""
+        name = self.font_at.get(idx)
+        if name is not None:
+            return name
         n = raw.FPDFText_GetFontInfo(self.raw, idx, self.buf, 128, ctypes.byref(self.flags))
-        name = self.buf.raw[:max(0, n - 1)]
+        name = self.font_at[idx] = self.buf.raw[:max(0, n - 1)]
         if name not in self.bold_fonts:
             text = name.decode("latin-1", "replace").lower().split("+")[-1]
             self.bold_fonts[name] = bool(_BOLD_NAME.search(text)) or bool(self.flags.value & 0x40000)
@@ -239,44 +257,69 @@ def _pieces(boxes: list[tuple], size: float) -> list[list[tuple]]:
     return pieces
 
 
-def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]]) -> list[str]:
-    """Characters of a chunk dealt to the pieces whose boxes hold them."""
+def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]], size: float) -> list[str]:
+    """Characters of a chunk dealt to the pieces whose boxes hold them, each piece's super- and
+    subscripts written as on a line of its own (``10^10`` whether or not pdfium ran the line
+    into the other column's)."""
     bounds = [(min(b[0] for b in p), min(b[1] for b in p), max(b[2] for b in p), max(b[3] for b in p))
               for p in pieces]
-    parts = [""] * len(pieces)
+    dealt: list[list[tuple[str, int]]] = [[] for _ in pieces]
     offset16, j = lead16, 0
     for ch in chunk:
+        idx = -1
         if not ch.isspace():
-            x0, y0, x1, y1 = tp.char_box(tp.char_index(offset16))
+            idx = tp.char_index(offset16)
+            x0, y0, x1, y1 = tp.char_box(idx)
             cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-            j = min(range(len(bounds)), key=lambda k: _distance(bounds[k], cx, cy))
-        offset16 += _u16(ch)
-        parts[j] += ch
-    return parts
+            j = _nearest(bounds, cx, cy)
+        offset16 += 1 if ch < "\U00010000" else 2  # its UTF-16 length
+        dealt[j].append((ch, idx))
+    return [_marked(tp, chars, size) if len(p) > 1 and _has_script(p, size) else "".join(c for c, _ in chars)
+            for p, chars in zip(pieces, dealt)]
 
 
-def _distance(box: tuple, x: float, y: float) -> float:
-    dx = max(box[0] - x, 0.0, x - box[2])
-    dy = max(box[1] - y, 0.0, y - box[3])
-    return dx + 2 * dy
+def _nearest(bounds: list[tuple], x: float, y: float) -> int:
+    """Index of the first box nearest to (x, y), vertical distance counting twice.  A box holding
+    the point is at 0, so no later one is nearer.  Runs for every character of a cut line."""
+    best, best_d = 0, math.inf
+    for k, (x0, y0, x1, y1) in enumerate(bounds):
+        # max(x0 - x, 0.0, x - x1) + 2 * max(y0 - y, 0.0, y - y1), without the calls
+        dx, beyond = x0 - x, x - x1
+        if beyond > dx:
+            dx = beyond
+        if dx < 0.0:
+            dx = 0.0
+        dy, beyond = y0 - y, y - y1
+        if beyond > dy:
+            dy = beyond
+        if dy < 0.0:
+            dy = 0.0
+        d = dx + 2 * dy
+        if d < best_d:
+            if d == 0:
+                return k
+            best, best_d = k, d
+    return best
 
 
 def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float) -> str:
-    """The chunk with raised small glyphs written after ``^`` and lowered ones after ``_``.
-
-    The baseline is the median bottom of the full-size glyphs (descenders are few)."""
-    glyphs = []
+    """The chunk with raised small glyphs written after ``^`` and lowered ones after ``_``."""
+    chars = []
     offset16 = lead16
     for ch in chunk:
-        idx = tp.char_index(offset16)
+        chars.append((ch, -1 if ch.isspace() else tp.char_index(offset16)))
         offset16 += _u16(ch)
-        if ch.isspace():
-            glyphs.append((ch, False, 0.0))
-        else:
-            glyphs.append((ch, tp.font_size(idx) < 0.85 * size, tp.char_box(idx)[3]))
+    return _marked(tp, chars, size)
+
+
+def _marked(tp: _TextPage, chars: list[tuple[str, int]], size: float) -> str:
+    """Characters (with their pdfium indices) written with ``^``/``_`` before raised/lowered small
+    glyphs.  The baseline is the median bottom of the full-size glyphs (descenders are few)."""
+    glyphs = [(ch, False, 0.0) if idx < 0 else (ch, tp.font_size(idx) < 0.85 * size, tp.char_box(idx)[3])
+              for ch, idx in chars]
     bottoms = sorted(g[2] for g in glyphs if not g[1] and not g[0].isspace())
     if not bottoms:
-        return chunk
+        return "".join(ch for ch, _ in chars)
     base = bottoms[len(bottoms) // 2]
     out, mode = [], ""
     for ch, small, bottom in glyphs:
@@ -331,7 +374,7 @@ def _first_runin(tp: _TextPage, stripped: str, lead16: int, last: int, parts: li
 def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[Line]:
     stripped = chunk.strip()
     lead16 = start16 + _u16(chunk[:len(chunk) - len(chunk.lstrip())])
-    if any(c in _ACCENTS for c in stripped):
+    if _SPACING_ACCENT.search(stripped):
         stripped = _place_accents(tp, stripped, lead16)
     first = tp.char_index(lead16)
     last = tp.char_index(lead16 + _u16(stripped) - 1)
@@ -350,7 +393,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
         if len(boxes) > 1 and _has_script(boxes, size):
             parts = [_scripts(tp, stripped, lead16, size)]
     else:
-        parts = _deal(tp, stripped, lead16, pieces)
+        parts = _deal(tp, stripped, lead16, pieces, size)
     stacked = len(pieces) > 1 and _stacked(pieces)
     runin = "" if bold_last else _first_runin(tp, stripped, lead16, last, parts, stacked)
     out: list[Line] = []
@@ -381,13 +424,16 @@ def _has_script(boxes: list[tuple], size: float) -> bool:
                for b in small)
 
 
-def page_lines(page, number: int) -> tuple[list[Line], float, float]:
-    """Lines of a page, and the page's width and height."""
+def page_lines(page, number: int, texts: list[str] | None = None) -> tuple[list[Line], float, float]:
+    """Lines of a page, and the page's width and height.  `texts`, when given, gets the page's
+    pdfium text appended (the metadata reader reads it again otherwise)."""
     width, height = page.get_size()
     tp = _TextPage(page)
     out: list[Line] = []
     try:
         text = tp.tp.get_text_range()
+        if texts is not None:
+            texts.append(text)
         # pdfium's text is UTF-16: a character outside the BMP takes two text indices.
         units16 = 0
         for chunk in text.split("\r\n"):

@@ -9,8 +9,9 @@ The rule throughout: **no year is better than a wrong one.**  A year is taken
 only from a line whose form says it is the paper's own date (an arXiv stamp,
 a proceedings / "to appear in" line, a journal citation line, a copyright line),
 in a plausible range, and never from the text after a References heading.
-The PDF's creation date and years inside XMP of embedded images are ignored:
-they are when a file was made, not when the paper was published.
+Years inside XMP of embedded images are ignored: they are when a picture was
+made, not when the paper was published.  The PDF's creation date is kept as
+`created`, for `pdf_year` to check the year against (and the paper's references).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ..document import Bibliographic
 from .pdf_authors import confirmed_info_authors
+from .pdf_year import creation_date
 
 MIN_YEAR = 1900
 _YEAR = r"(?:19|20)\d\d"
@@ -60,6 +62,7 @@ class PdfMeta(Bibliographic):
     """What a PDF states about itself (citekey stays empty: a PDF has none)."""
 
     arxiv_id: str | None = None
+    created: tuple[int, int] | None = None  # (year, month) the document info says the file was made
     # field -> the rule that supplied it, so a wrong value can be traced to its rule
     evidence: dict[str, str] = field(default_factory=dict)
 
@@ -157,6 +160,18 @@ def _from_lines(lines: list[str], meta: PdfMeta) -> None:
             meta.venue, meta.evidence["venue"] = venue, rule
 
 
+def running_lines(pages: list[str]) -> list[str]:
+    """Lines set at the top or foot of two or more pages (a running header or footer such as
+    "NIPS 2011" or "Proceedings of ... 2019"), page numbers aside: a venue line the paper
+    prints beyond page 1."""
+    seen: dict[str, list[str]] = {}
+    for text in pages:
+        lines = [clean_line(x) for x in text.splitlines() if x.strip()]
+        for line in {*lines[:3], *lines[-3:]}:
+            seen.setdefault(re.sub(r"(?<!\d)\d{1,3}(?!\d)", "#", line), []).append(line)
+    return [re.sub(r"^\d{1,3}\s+|\s+\d{1,3}$", "", found[0]) for found in seen.values() if len(found) >= 2]
+
+
 def _doi_from(first: list[str], last: list[str], middle_pages: list[str]) -> tuple[str | None, str | None]:
     """The paper's own DOI: labelled on page 1, else any on page 1, else the one a
     "Cite this article" block on the last page names, else one repeated in the running text
@@ -214,7 +229,10 @@ def document_xmp(data: bytes) -> str | None:
     return None
 
 
-def _page_text(pdf, index: int) -> str:
+def _page_text(pdf, index: int, texts: list[str] | None) -> str:
+    """The page's pdfium text: from `texts` when the parse has read every page's already."""
+    if texts is not None and len(texts) == len(pdf):
+        return texts[index]
     page = pdf[index]
     try:
         textpage = page.get_textpage()
@@ -226,8 +244,9 @@ def _page_text(pdf, index: int) -> str:
         page.close()
 
 
-def read_pdf_meta(data: bytes, path: str | None = None) -> PdfMeta:
-    """Year, DOI, venue, arXiv id (and title/authors from document info) of a PDF's bytes."""
+def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None = None) -> PdfMeta:
+    """Year, DOI, venue, arXiv id (and title/authors from document info) of a PDF's bytes.
+    `texts`: every page's pdfium text, when the caller has read them (`pdf.read_pdf`)."""
     import pypdfium2 as pdfium
 
     meta = PdfMeta()
@@ -239,18 +258,21 @@ def read_pdf_meta(data: bytes, path: str | None = None) -> PdfMeta:
         n = len(pdf)
         if n == 0:
             return meta
-        first = page_lines(_page_text(pdf, 0))
-        last = [clean_line(x) for x in _page_text(pdf, n - 1).splitlines() if x.strip()] if n > 1 else []
-        middle = [_page_text(pdf, i) for i in range(1, min(n - 1, 6))]
+        first = page_lines(_page_text(pdf, 0, texts))
+        last = [clean_line(x) for x in _page_text(pdf, n - 1, texts).splitlines() if x.strip()] if n > 1 else []
+        middle = [_page_text(pdf, i, texts) for i in range(1, min(n - 1, 6))]
         info = pdf.get_metadata_dict(skip_empty=True)
     finally:
         pdf.close()
     _from_arxiv(first, meta)
     _from_lines(first, meta)
+    if meta.year is None:
+        _from_lines(running_lines(middle + ["\n".join(last)]), meta)
     meta.doi, rule = _doi_from(first, last, middle)
     if rule:
         meta.evidence["doi"] = rule
     _from_info(info, document_xmp(data), meta)
+    meta.created = creation_date(info)
     meta.authors = confirmed_info_authors(meta.authors, "\n".join(first))
     if meta.year is None and path:
         _from_file_name(path, meta)

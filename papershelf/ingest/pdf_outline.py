@@ -95,6 +95,8 @@ def apply_outline(blocks: list[Block], outline: list[Entry]) -> list[Block]:
                 rest = _rest_after(b.text, entry.title)
                 out.insert(i + 1, Block("text", rest, page=b.page))
                 b.text = b.text[:len(b.text) - len(rest)].strip()
+            if not entry.title.rstrip().endswith((".", ":")):
+                b.text = b.text.rstrip(" .:")  # a run-in lead-in's own stop ("2.1. PageRank.")
             b.kind, b.level = "heading", entry.level
             start = i + 1
             break

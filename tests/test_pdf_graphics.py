@@ -1,0 +1,48 @@
+"""Where a page draws pictures (`pdf_graphics.page_graphics`), on a PDF drawn here with reportlab:
+paths, a small form taken whole (never its own strokes), a page-sized form looked into through
+its matrix, and text left out."""
+
+import pypdfium2 as pdfium
+import pytest
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from papershelf.ingest.pdf_graphics import page_graphics
+
+
+def test_boxes_of_paths_forms_and_wrapped_objects_in_page_space(tmp_path):
+    path = tmp_path / "g.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)  # 612 x 792 points
+    c.beginForm("plot", 0, 0, 100, 50)  # a picture of two strokes
+    c.rect(0, 0, 100, 50, stroke=1, fill=0)
+    c.line(10, 10, 90, 40)
+    c.endForm()
+    c.beginForm("wrapper", 0, 0, 612, 792)  # a page-sized form around one small box
+    c.rect(300, 100, 80, 60, stroke=0, fill=1)
+    c.endForm()
+    c.rect(72, 600, 120, 90, stroke=0, fill=1)
+    c.saveState()
+    c.translate(300, 500)
+    c.scale(2, 2)
+    c.doForm("plot")
+    c.restoreState()
+    c.saveState()
+    c.translate(10, 20)
+    c.doForm("wrapper")
+    c.restoreState()
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 300, "Some text that is not a picture.")
+    c.save()
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        page = pdf[0]
+        boxes = page_graphics(page)
+        page.close()
+    finally:
+        pdf.close()
+    want = [(72, 102, 192, 192),  # the path, top-down
+            (298, 190, 502, 294),  # the form, scaled by 2 (its 1-point stroke too), taken whole
+            (310, 612, 390, 672)]  # the wrapped box, moved by the wrapper's matrix
+    assert len(boxes) == len(want)
+    for got, expected in zip(boxes, want):
+        assert got == pytest.approx(expected, abs=0.5)
