@@ -23,6 +23,7 @@ TEXTS = [
     "The generalization of the results to the dying cells is not what we expected; it's the macrophages'.",
     "Of the 1,024 samples, 12% showed x@y.com http://example.org/path a/b c_d e--f 2019/2020 v1.2.3",
     "Running runs ran runner; relational conditional connection connected connecting happily agreed",
+    "Naïve café users of Gödel's Schrödinger équation: Gyöngyi, García-Molina, Ørsted, Łukasiewicz, Dvořák",
 ]
 
 
@@ -51,7 +52,7 @@ def test_terms_and_counts_equal_fts5s(pglib, text):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(["the", "of", "cells", "IL", "-", "6", ".", ",", "3.5", "dying", "studies",
                                  "generalization", "running", "(", ")", "/", "'s", "covid", "19", "a", " ",
-                                 "is", "us", "as", "i"]),
+                                 "is", "us", "as", "i", "naïve", "Gödel", "É", "ñ"]),
                 min_size=1, max_size=30))
 def test_random_text_tokenizes_as_fts5(pglib, parts):
     text = " ".join(parts) if len(parts) % 2 else "".join(parts)

@@ -126,6 +126,17 @@ def test_author_filter_folds_case_and_diacritics_on_every_backend(lib, write):
         assert {h.paper_id for h in resp.results} == want, name
 
 
+def test_a_query_without_accents_finds_accented_words_on_every_backend(lib, write):
+    """FTS5's unicode61 folds diacritics; PostgreSQL's index folds them the same (tsquery.words_sql)."""
+    write("a.md", paper_text(key="alpha", title="Gödel numbering for naïve readers")
+          .replace("Ada Lovelace, Alan Turing", "Zoltán Gyöngyi"))
+    write("b.md", paper_text(key="beta", title="Coral reefs"))
+    lib.add([str(write.root)])
+    for query in ("godel numbering", "naive readers", "gyongyi", "GÖDEL"):
+        resp = lib.search(query, mode="lexical")
+        assert resp.results and resp.results[0].paper_id == "alpha", query
+
+
 def test_author_option_in_the_cli(tmp_path, write):
     from typer.testing import CliRunner
 

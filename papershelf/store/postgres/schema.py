@@ -241,3 +241,17 @@ def _m012_fts5_tokens(db) -> None:
 
 
 MIGRATIONS.append(_m012_fts5_tokens)
+
+
+# 13: diacritics folded as unicode61 folds them (tsquery.words_sql)
+def _m013_fold_diacritics(db) -> None:
+    """The tsvectors recomputed with Latin diacritics folded ("naïve" -> naive), and the BM25
+    statistics recounted from them; a library with no accented text ends as it was."""
+    from . import bm25
+    from .papers import TSV_SQL
+
+    db.execute(f"UPDATE search_docs SET tsv = {TSV_SQL.replace('%s', '{}').format('title', 'heading', 'body')}")
+    bm25.rebuild(db)
+
+
+MIGRATIONS.append(_m013_fold_diacritics)

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 
+from .. import name_fold
+
 # FTS5's `porter unicode61` tokenizer, as near as PostgreSQL's parser gets: every ASCII punctuation
 # mark splits words (IL-6 -> il 6, as unicode61; PostgreSQL's own parser would keep "-6", "3.5",
 # "e.g" and hyphenated compounds as extra tokens), every word is kept (no stopword list: FTS5 has
 # none, and BM25's unit length counts them) and stemmed by the original Porter algorithm (FTS5's;
-# PostgreSQL's `english` is Porter2).  Left different: unicode61's diacritics folding, and FTS5
-# leaves words under 3 letters unstemmed where Porter takes the s off a 2-letter one (is -> i).
+# PostgreSQL's `english` is Porter2), diacritics of Latin letters folded (`words_sql`).  Left
+# different: FTS5 leaves words under 3 letters unstemmed where Porter takes the s off a 2-letter one (is -> i).
 CONFIG = "papershelf_fts5"
 CONFIG_SCHEMA = """
 DO $$ BEGIN
@@ -32,9 +34,21 @@ END $$;
 """
 
 
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+# unicode61's remove_diacritics: "naïve" and "Gödel" are the words "naive" and "godel", so a query
+# typed without accents finds them (and an author's name in the title field matches as the author
+# filter does).  The Latin letters' table of store/name_fold, as literals (no extension: the bundled
+# server has no `unaccent`).
+_FOLD = f"{_literal(name_fold.TRANSLATE_FROM)}, {_literal(name_fold.TRANSLATE_TO)}"
+
+
 def words_sql(expr: str) -> str:
-    """SQL for the text `expr` with every ASCII punctuation mark a space, as unicode61 splits it."""
-    return f"regexp_replace({expr}, '[[:punct:]]', ' ', 'g')"
+    """SQL for the text `expr` as unicode61 splits and folds it: every ASCII punctuation mark a
+    space, Latin letters without their diacritics."""
+    return f"translate(regexp_replace({expr}, '[[:punct:]]', ' ', 'g'), {_FOLD})"
 _CLAUSE = re.compile(r'"([^"]*)"(\*?)')
 _WORD = re.compile(r"\w+", re.UNICODE)
 
