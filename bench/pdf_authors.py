@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import unicodedata
 from pathlib import Path
@@ -28,7 +29,8 @@ SPLIT = ROOT / "data" / "pdf_split.json"
 
 
 def surname(name: str) -> str:
-    last = name.split()[-1] if name.split() else ""
+    words = [w for w in re.split(r"[\s.]+", name) if w]  # "G.Anandharaj" as Zotero may keep it
+    last = words[-1] if words else ""
     return "".join(c for c in unicodedata.normalize("NFKD", last) if c.isalpha()).casefold()
 
 

@@ -113,6 +113,37 @@ def test_a_bold_centred_title_a_point_above_the_body_is_the_title(tmp_path):
     assert doc.authors == ["Amir Sheikh", "Mohammad A. Nemat", "Arman Shokri"]
 
 
+def test_an_aggregators_cover_sheet_is_not_the_papers_first_page(tmp_path):
+    """A ResearchGate cover sheet names "3 of 4 authors" with their employers: the title and the
+    authors are read from the paper's own first page after it, and the sheet is in no unit."""
+    path = tmp_path / "covered.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica", 8)
+    c.drawString(72, 740, "See discussions, stats, and author profiles for this publication at: "
+                          "https://www.researchgate.net/publication/1")
+    c.setFont("Helvetica-Bold", 14)
+    c.drawString(72, 710, "Joint Learning of Sparse Voice Features")
+    c.setFont("Helvetica", 9)
+    for i, (name, employer) in enumerate([("Mina Park", "Samsung"), ("Joon Lee", "Kakao Brain")]):
+        c.drawString(72, 660 - 40 * i, name)
+        c.drawString(72, 648 - 40 * i, employer)
+        c.drawString(72, 636 - 40 * i, "36 PUBLICATIONS   416 CITATIONS   SEE PROFILE")
+    c.showPage()
+    c.setFont("Times-Bold", 16)
+    c.drawCentredString(W / 2, 720, "Joint Learning of Sparse Voice Features")
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, 694, "Mina Park, Joon Lee, Dr.S.Kwon, Prof. Hana Choi")
+    c.drawCentredString(W / 2, 680, "School of Electrical Engineering, KAIST, Daejeon, Korea")
+    c.setFont("Times-Bold", 11)
+    c.drawString(72, 650, "Abstract")
+    _body(c, 72, 634, paragraphs=3)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "Joint Learning of Sparse Voice Features"
+    assert doc.authors == ["Mina Park", "Joon Lee", "S. Kwon", "Hana Choi"]
+    assert not [b for b in doc.blocks if "PUBLICATIONS" in b.text or "researchgate" in b.text.lower()]
+
+
 def test_a_section_heading_at_the_top_of_a_cut_page_is_not_a_title(tmp_path):
     path = tmp_path / "cut.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)

@@ -193,7 +193,7 @@ def _read_regular(path: str, limit: int) -> bytes:
 # contents pages not sections, superscripts on joined lines, titles beside scaled e-mail lines, the
 # year checked against references and creation date).  Papers whose units come out the same keep
 # their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/3"
+PDF_READER = "pdf-reader/4"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:

@@ -137,6 +137,21 @@ def _read_pages(pdf, texts: list[str] | None) -> tuple[list[Page], list[list[Box
     return pages, graphics
 
 
+# Sheets an aggregator puts before the paper (the paper's own first page follows): ResearchGate's
+# "See discussions, stats, and author profiles" page, JSTOR's terms-of-use page.
+_COVER_SHEET = re.compile(r"See discussions, stats,? and author profiles for this publication|"
+                          r"Your use of the JSTOR archive indicates your acceptance", re.IGNORECASE)
+
+
+def _without_cover_sheet(pages: list[Page]) -> list[Page]:
+    """The pages with an aggregator's cover sheet emptied: its names (the authors "including" a
+    few, with their employers) and counters are not the paper's, whose title page comes next."""
+    if len(pages) < 2 or not _COVER_SHEET.search(" ".join(ln.text for ln in pages[0][0][:40])):
+        return pages
+    _, width, height = pages[0]
+    return [([], width, height), *pages[1:]]
+
+
 def _require_text(pages: list[Page]) -> None:
     chars = sum(len(ln.text) for lines, _, _ in pages for ln in lines)
     if chars < 40 * max(1, len(pages)) and chars < 400:
@@ -338,6 +353,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     pages, graphics_of = _read_pages(pdf, texts)
     pages, ocr_pages = fill_by_ocr(pdf, pages)
     _require_text(pages)
+    pages = _without_cover_sheet(pages)
     body = _body_style(pages)
     repeating = _repeating(pages)
     doc = Document(source_format="pdf", ocr_pages=ocr_pages)
@@ -345,10 +361,12 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     columns: list[list[Line]] = []
     candidates: list[Candidate] = []
     page_kept = []
+    title_page_seen = False  # the first page with text (after a cover sheet) holds title and authors
     for (lines, width, height), graphics in zip(pages, graphics_of):
         kept = _kept(lines, width, height, repeating)
         title_lines: list[Line] = []
-        if kept and not doc.title and kept[0].page == 1:
+        if kept and not doc.title and not title_page_seen:
+            title_page_seen = True
             doc.title, rest = _take_title(kept, width, height, body.size)
             left = {id(ln) for ln in rest}
             title_lines = [ln for ln in kept if id(ln) not in left]

@@ -45,8 +45,15 @@ _STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|in
                    r"(?:1|I)\.?\s+introduction)\b", re.IGNORECASE)
 
 
+# A title before a name ("Dr.", "Prof.") is not part of it; an initial set against the name after
+# it ("G.Anandharaj", "Dr.G.Anandharaj") is a word of its own.
+_HONORIFIC = re.compile(r"^(?:Dr|Prof|Professor|Mr|Mrs|Ms)\.?(?=\s|[A-Z])\s*")
+_GLUED_INITIAL = re.compile(r"\b([A-Z]\.)(?=[A-Z][a-z])")
+
+
 def _name(part: str) -> str | None:
     """The part as a person's name ("Ross G. DOUGLAS" -> "Ross G. Douglas"), or None."""
+    part = _GLUED_INITIAL.sub(r"\1 ", _HONORIFIC.sub("", part.strip()))
     tokens = part.strip(" .,:;()").split()
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
