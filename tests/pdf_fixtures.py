@@ -411,3 +411,15 @@ def caps_paper(path: str) -> None:
         w.heading(head)
         w.paragraph(BODY)
     w.save()
+
+
+def draw_references(c, x: float, y: float, entries: list[str], step: float) -> float:
+    """A "References" heading at (x, y) and its entries under it, one a line; the y after them."""
+    c.setFont("Helvetica-Bold", 11)
+    c.drawString(x, y, "References")
+    c.setFont("Times-Roman", 9)
+    y -= 20
+    for entry in entries:
+        c.drawString(x, y, entry)
+        y -= step
+    return y

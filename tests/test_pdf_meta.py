@@ -10,6 +10,7 @@ from papershelf import Filters, SearchOptions
 from papershelf.ingest.pdf_meta import read_pdf_meta, strip_doi
 
 from .conftest import shared
+from .pdf_fixtures import draw_references
 
 BODY = "Macrophages switch from an inflammatory to a repair phenotype as a wound heals in mice."
 
@@ -35,13 +36,7 @@ def make_pdf(path, top=(), bottom=(), references=(), info=None, pages=1):
     c.setFont("Helvetica", 8)
     for i, line in enumerate(bottom):
         c.drawString(60, 60 - 11 * i, line)
-    c.setFont("Helvetica-Bold", 11)
-    c.drawString(60, y - 20, "References")
-    c.setFont("Times-Roman", 9)
-    y -= 40
-    for line in references:
-        c.drawString(60, y, line)
-        y -= 12
+    y = draw_references(c, 60, y - 20, references, 12)
     for _ in range(pages - 1):
         c.showPage()
         c.setFont("Times-Roman", 10)

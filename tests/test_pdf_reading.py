@@ -13,7 +13,7 @@ from reportlab.pdfgen import canvas
 from papershelf.ingest import load_source, parse_source
 from papershelf.ingest.pdf import read_pdf
 
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import BODY, _wrap, draw_references
 
 W, H = letter
 
@@ -328,13 +328,7 @@ def _dated_paper(path, top: tuple[str, ...] = (), references: tuple[str, ...] = 
             c.drawString(72, 40, f"{footer}")
             c.drawRightString(W - 72, 40, str(n))
         y = _body(c, 72, 700, paragraphs=3)
-    c.setFont("Helvetica-Bold", 11)
-    c.drawString(72, y - 10, "References")
-    c.setFont("Times-Roman", 9)
-    y -= 30
-    for ref in references:
-        c.drawString(72, y, ref)
-        y -= 14
+    draw_references(c, 72, y - 10, references, 14)
     c.save()
 
 
