@@ -17,6 +17,7 @@ from papershelf.ingest.structured import read_jats, read_s2orc, read_tei
 from papershelf.units import build_units
 
 from .conftest import shared
+from .pdf_fixtures import _wrap
 
 W, H = letter
 SURNAMES = ["Abbott", "Baxter", "Carver", "Dalton", "Ellison", "Fairbanks", "Garrison", "Holloway", "Ingram", "Jarvis",
@@ -30,17 +31,6 @@ def entry(i: int) -> tuple[str, int, str, str]:
     """(surname, year, title, venue) of the i-th made-up reference; titles long enough to wrap."""
     title = " ".join(WORDS[(i + k) % len(WORDS)] for k in range(9 + i % 5)).capitalize()
     return SURNAMES[i % len(SURNAMES)], 1990 + i, title, f"Journal of Examples {i + 1}"
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    lines, cur = [], ""
-    for w in text.split():
-        if len(cur) + len(w) + 1 > width:
-            lines.append(cur)
-            cur = w
-        else:
-            cur = f"{cur} {w}".strip()
-    return lines + [cur] if cur else lines
 
 
 def make_pdf(path, n: int, numbered: bool) -> None:
