@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
@@ -23,6 +24,13 @@ T = TypeVar("T")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z])|(?<=[。！？])\s*(?=\S)|\s*\n\s*")
 _WORD = re.compile(r"\S+")
 _CJK = re.compile(CJK_CHAR)
+
+
+def fold(text: str) -> str:
+    """Lower case without diacritics (FTS5's remove_diacritics): how relevance features and
+    author names compare words."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def split_sentences(text: str, keep_lines: bool = True) -> list[str]:

@@ -20,23 +20,17 @@ from __future__ import annotations
 
 import math
 import threading
-import unicodedata
 from functools import lru_cache
 
 import snowballstemmer
 
 from ..ingest.captions import query_labels
+from ..text import fold
 from ..units import Unit
 from .labels import FILLER, NamedObject
 from .query import STOPWORDS, query_terms
 
 _STEMMERS = threading.local()  # a snowball stemmer keeps its word in itself: one per thread
-
-
-def fold(text: str) -> str:
-    """Lower case without diacritics (FTS5's remove_diacritics)."""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 @lru_cache(maxsize=4096)

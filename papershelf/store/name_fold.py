@@ -10,20 +10,17 @@ Extended-A/B, where nearly every researcher's diacritics are) after lower().
 
 from __future__ import annotations
 
-import unicodedata
+from ..text import fold
 
 SQL_FUNCTION = "papershelf_fold_name"
 # Characters between the words of a name ("Garcia-Molina", "O'Connell", "Bunescu, R.").
 NAME_PUNCT = ".,-'\u2019"
+_PUNCT_AS_SPACE = {ord(c): " " for c in NAME_PUNCT}
 
 
 def fold_name(text: str | None) -> str:
     """Lower case, diacritics removed, name punctuation as spaces."""
-    if text is None:
-        return ""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    folded = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return folded.translate({ord(c): " " for c in NAME_PUNCT})
+    return fold(text or "").translate(_PUNCT_AS_SPACE)
 
 
 def _translate_table() -> tuple[str, str]:
