@@ -100,6 +100,7 @@ class Watcher:
         self.zotero = [p for p in self.paths if is_zotero_dir(p)]
         self.folders = [p for p in self.paths if os.path.isdir(p)]  # roots that may go missing as a whole
         self.unavailable: set[str] = set()
+        self._empty_holds_files: dict[str, bool] = {}  # an empty root -> whether the library has files there
         self.stop = stop or threading.Event()
         self.caught_up = threading.Event()  # set once the first catch-up (add, prune, embed) is done
         self.cancel = cancel or threading.Event()
@@ -151,12 +152,13 @@ class Watcher:
         try:
             with os.scandir(root) as entries:
                 if next(entries, None) is not None:
+                    self._empty_holds_files.pop(root, None)
                     return None
         except OSError:
             return "folder unreadable"
-        if any(self._under(s.path, root) for s in self.lib.sources()):
-            return "folder empty (an unmounted drive?)"
-        return None
+        if root not in self._empty_holds_files:  # asked once while it stays empty, not at every poll
+            self._empty_holds_files[root] = any(self._under(s.path, root) for s in self.lib.sources())
+        return "folder empty (an unmounted drive?)" if self._empty_holds_files[root] else None
 
     def _root_unavailable(self, path: str) -> bool:
         return any(self._under(path, root) for root in self.unavailable)
