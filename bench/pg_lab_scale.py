@@ -7,11 +7,13 @@ text is 5-8 sentences drawn at random from the SciFact abstracts (real scientifi
 vocabulary; about one 128-token window), the title a SciFact title, the heading one of eight
 section names; years 1950-2049.  Vectors are pg_scale.py's clustered 384-d vectors in a space
 of the local model (all-MiniLM-L6-v2), so a hybrid search encodes its query with that model.
-Queries are SciFact claims.  Each step is bulk-loaded with COPY (a build writes paper by paper;
-the write rate through the contract is measured separately), then the BM25 statistics and the
-HNSW index are rebuilt and timed.
+Queries are SciFact claims.  Each step is bulk-loaded with COPY by `--workers` processes (a
+build writes paper by paper; the write rate through the contract is measured separately), then the
+BM25 statistics are recounted in bulk and the HNSW index rebuilt, each timed (pg_bulk.py).
 
     python bench/pg_lab_scale.py ../shared/data/scifact --sizes 100000 300000 --url postgresql://...
+    # grow a copy of a kept library (its vectors drawn for the same largest size):
+    ... --sizes 1000000 --vectors-for 1000000 --db pg_lab_1m --template pg_lab
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
+import pg_bulk
 from pg_scale import synthetic
 
 from papershelf import Filters, Library, SearchOptions
@@ -36,7 +39,6 @@ from papershelf.document import Block, Document
 from papershelf.embed.build import _space_for
 from papershelf.metrics import percentile
 from papershelf.models import Paper
-from papershelf.store.postgres import bm25
 from papershelf.store.postgres.papers import TSV_SQL
 
 PER_PAPER, DIM = 10, 384
@@ -198,6 +200,10 @@ def main() -> None:
     ap.add_argument("--vectors-for", type=int, help="the largest size of the run that loaded a kept library")
     ap.add_argument("--measure-only", action="store_true", help="a kept library: only the search measurements")
     ap.add_argument("--keep", action="store_true", help="keep the library of an earlier run; measure its size first")
+    ap.add_argument("--db", default="pg_lab", help="the database of the library")
+    ap.add_argument("--template", help="start from a copy of this kept library's database")
+    ap.add_argument("--workers", type=int, default=2, help="sessions of the bulk load and recount")
+    ap.add_argument("--build-only", action="store_true", help="build the sizes; measure nothing")
     args = ap.parse_args()
     corpus, queries, _, _ = load_beir(args.folder)
     claims = list(queries.values())[:args.queries]
@@ -207,11 +213,14 @@ def main() -> None:
     x, qvecs = both[:top], both[top:]
     import psycopg
 
+    db = psycopg.sql.Identifier(args.db)
     with psycopg.connect(args.url, autocommit=True) as admin:
-        if not args.keep or not admin.execute("SELECT 1 FROM pg_database WHERE datname = 'pg_lab'").fetchone():
-            admin.execute("DROP DATABASE IF EXISTS pg_lab WITH (FORCE)")
-            admin.execute("CREATE DATABASE pg_lab")
-    url = args.url.replace("/postgres?", "/pg_lab?", 1)
+        if not args.keep or not admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (args.db,)).fetchone():
+            admin.execute(psycopg.sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(db))
+            copy = psycopg.sql.SQL(" TEMPLATE {} STRATEGY FILE_COPY").format(
+                psycopg.sql.Identifier(args.template)) if args.template else psycopg.sql.SQL("")
+            admin.execute(psycopg.sql.SQL("CREATE DATABASE {}{}").format(db, copy))
+    url = args.url.replace("/postgres?", f"/{args.db}?", 1)
     out: dict = {"load_avg_start": os.getloadavg(), "steps": []}
     with Library(url) as lib:
         spec = lib.configured_spec()
@@ -220,12 +229,15 @@ def main() -> None:
         for n in sorted(args.sizes):
             step: dict = {}
             if n > done:
-                step["copy_s"] = round(load(lib, space.id, text, done, n, x), 1)
+                # the HNSW index is built last (pgvector inserting each new window into it is slow)
+                lib.store.query(f"DROP INDEX IF EXISTS vector_windows_hnsw_{space.id}")
+                lib.store.query("UPDATE spaces SET hnsw = false WHERE id = %s", (space.id,))
+                step["copy_s"] = round(pg_bulk.load(url, space.id, corpus, done, n, x, args.workers, PER_PAPER), 1)
                 done = n
                 t = time.perf_counter()
-                with lib.store.transaction() as db:
-                    bm25.rebuild(db)  # (every unit recounted in bulk, the indexes built last: faster)
+                step["bm25_phases_s"] = pg_bulk.recount(url, args.workers)
                 step["bm25_build_s"] = round(time.perf_counter() - t, 1)
+                print(json.dumps(step), flush=True)
             elif n < done:
                 continue
             lib.store.query("VACUUM ANALYZE bm25_postings")
@@ -237,7 +249,12 @@ def main() -> None:
                                 (time.time(), space.id))
                 lib.store.ensure_vector_index(space.id, force=True)
                 step["hnsw_build_s"] = round(time.perf_counter() - t, 1)
+                step["load_avg_build"] = os.getloadavg()
             space = lib.store.get_space(space.id)
+            if args.build_only:
+                step["disk_mb"] = round(lib.store.stats().size_bytes / 2**20)
+                print(json.dumps(step), flush=True)
+                continue
             step.update(measure(lib, space, x, n, claims, qvecs))
             if args.measure_only:
                 print(json.dumps(step), flush=True)

@@ -7,10 +7,9 @@ Halves: claims with an even numeric id (A) and an odd one (B).  Latency is a per
 
     python bench/pg_lexical.py ../shared/data/scifact --url postgresql://... [--sqlite /tmp/sf.db]
 
-`--heads DEPTH:RESCORE` makes PostgreSQL rank every claim from its lists' heads (topk.py) with
-that depth, whatever the lists' length: SciFact's 5,183 units read 100 postings a term cover the
-share of each list that 2,000 do at 100k units (and 10 at 1M), so the nDCG shows what ranking from
-the heads costs at that scale.
+`--heads BUDGET:HEAD:RESCORE` makes PostgreSQL rank every claim from its lists' heads (topk.py)
+with that budget, whatever the lists' length (SciFact's 5,183 units are 1/20 of a 100k library).
+The approximation's effect on nDCG inside a big library is measured by bench/pg_scale_ndcg.py.
 """
 
 from __future__ import annotations
@@ -78,13 +77,13 @@ def main() -> None:
     ap.add_argument("--sqlite", help="keep the SQLite library here (reused when complete)")
     ap.add_argument("--fresh", action="store_true", help="rebuild the PostgreSQL library")
     ap.add_argument("--max-queries", type=int)
-    ap.add_argument("--heads", help="DEPTH:RESCORE: PostgreSQL ranks from its lists' heads (topk.py) always")
+    ap.add_argument("--heads", help="BUDGET:HEAD:RESCORE: PostgreSQL ranks from its lists' heads (topk.py) always")
     args = ap.parse_args()
     if args.heads:
         from papershelf.store.postgres import bm25, topk
 
         bm25.FULL_MAX = 0
-        topk.DEPTH, topk.RESCORE = (int(v) for v in args.heads.split(":"))
+        topk.BUDGET, topk.HEAD, topk.RESCORE = (int(v) for v in args.heads.split(":"))
     corpus, queries, qrels, _ = load_beir(args.folder)
     if args.max_queries:
         queries = dict(list(queries.items())[:args.max_queries])

@@ -223,3 +223,30 @@ def test_impact_migration_fills_the_impacts_of_a_library_kept_without_them(pglib
     pglib.store.query("UPDATE bm25_postings SET impact = impact * 0.5 WHERE doc_key = (SELECT min(doc_key) "
                       "FROM bm25_postings)")
     assert any("postings" in p for p in _recount_problems(pglib))
+
+
+def test_a_bulk_recount_in_ranges_from_two_sessions_is_the_kept_statistics(pglib):
+    """The bulk recount's phases (a benchmark runs the postings' ranges in parallel sessions) end
+    where the statistics kept at write time are: the same postings, df, totals and scores."""
+    import psycopg
+    from psycopg.rows import dict_row
+
+    rng = random.Random(11)
+    for i in range(40):
+        _add(pglib, rng, f"p{i:03d}")
+    query = '"coral" OR "cells" OR "kinase"'
+    before = [(h.unit_id, round(h.score, 9)) for h in pglib.store.lexical_search(query, 20, Filters())]
+    kept = pglib.store.query("SELECT t.term, t.df FROM bm25_terms t WHERE t.df > 0 ORDER BY 1")
+    url = pglib.store.location
+    with psycopg.connect(url, row_factory=dict_row, autocommit=True) as db:
+        bm25.reset(db)
+        bm25.count_units(db, None)
+        top = db.execute("SELECT max(doc_key) AS k FROM bm25_docs").fetchone()["k"]
+    for lo, hi in ((0, top // 3), (top // 3, top)):  # each range in its own session
+        with psycopg.connect(url, row_factory=dict_row) as db:
+            bm25.count_postings(db, lo, hi)
+    with psycopg.connect(url, row_factory=dict_row) as db:
+        bm25.index_postings(db)
+    assert _recount_problems(pglib) == []
+    assert pglib.store.query("SELECT t.term, t.df FROM bm25_terms t WHERE t.df > 0 ORDER BY 1") == kept
+    assert [(h.unit_id, round(h.score, 9)) for h in pglib.store.lexical_search(query, 20, Filters())] == before

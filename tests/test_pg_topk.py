@@ -63,11 +63,12 @@ def _search(lib: Library, words: list[str], k: int, filters: Filters, weights) -
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(words=st.lists(st.sampled_from(VOCAB), min_size=1, max_size=8, unique=True),
        k=st.sampled_from([1, 5, 10, 30]),
-       depth=st.sampled_from([1, 3, 12, 40, 400]), rescore=st.sampled_from([1, 5, 50]),
+       head=st.sampled_from([1, 3, 12, 40, 400]), budget=st.sampled_from([0, 10, 60, 300, 5000]),
+       rescore=st.sampled_from([1, 5, 50]),
        weights=st.sampled_from([(1.0, 1.0, 1.0), (2.0, 1.5, 1.0), (0.5, 3.0, 0.2)]),
        year=st.sampled_from([None, 2003]))
 def test_bounded_top_k_scores_exactly_and_is_the_exhaustive_one_when_proven(
-        library, monkeypatch, words, k, depth, rescore, weights, year):
+        library, monkeypatch, words, k, head, budget, rescore, weights, year):
     filters = Filters(year_min=year, year_max=year) if year else Filters()
     with monkeypatch.context() as m:
         m.setattr(bm25, "FULL_MAX", 10**9)  # every list read: the reference answer
@@ -77,7 +78,8 @@ def test_bounded_top_k_scores_exactly_and_is_the_exhaustive_one_when_proven(
     real = topk.top
     with monkeypatch.context() as m:
         m.setattr(bm25, "FULL_MAX", 0)
-        m.setattr(topk, "DEPTH", depth)
+        m.setattr(topk, "HEAD", head)
+        m.setattr(topk, "BUDGET", budget)
         m.setattr(topk, "RESCORE", rescore)
         m.setattr(topk, "top", lambda *a: (r := real(*a), proven.append(r[1]))[0])
         got = _search(library, words, k, filters, weights)
@@ -95,7 +97,8 @@ def test_the_threshold_proves_top_k_reading_only_list_heads(library, monkeypatch
     monkeypatch.setattr(bm25, "FULL_MAX", 10**9)
     want = _search(library, ["w50", "w55", "w0"], 5, Filters(), (1.0, 1.0, 1.0))
     monkeypatch.setattr(bm25, "FULL_MAX", 0)
-    monkeypatch.setattr(topk, "DEPTH", 60)
+    monkeypatch.setattr(topk, "HEAD", 60)
+    monkeypatch.setattr(topk, "BUDGET", 0)  # the heads only
     monkeypatch.setattr(topk, "RESCORE", 200)
     df_w0 = library.store.query("SELECT df FROM bm25_terms WHERE term = 'w0'")[0]["df"]
     assert df_w0 > 60  # the common term's list is not read to its end
@@ -121,3 +124,29 @@ def test_unseen_bound_covers_drift_and_weights():
                     for dl in (1, 10, 100, 1000):
                         live = sat(weights[0] * a + weights[1] * h + weights[2] * c, dl, avgdl)
                         assert live <= sat(a + h + c, dl, ref) * factor
+
+
+@given(dfs=st.lists(st.integers(1, 5000), min_size=1, max_size=12), budget=st.integers(0, 20000),
+       head=st.integers(1, 500))
+def test_the_budget_goes_to_every_head_then_to_the_rarest_lists_whole(dfs, budget, head):
+    n = 10**5
+    terms = [bm25.Term(i + 1, df, bm25.idf(n, df), True) for i, df in enumerate(dfs)]
+    read = topk.depths(terms, budget, head)
+    assert all(1 <= r <= t.df for r, t in zip(read, terms))
+    assert sum(read) <= max(budget, sum(min(t.df, head) for t in terms))
+    for r, t in zip(read, terms):
+        assert r >= min(t.df, head)  # every list's head
+    if sum(read) < budget:  # budget left over: every list read to its end
+        assert read == [t.df for t in terms]
+    # past the heads, a rarer term's list is read to its end before a commoner one gets more
+    for a, ta in zip(read, terms):
+        for b, tb in zip(read, terms):
+            if ta.idf > tb.idf and b > min(tb.df, head):
+                assert a == ta.df
+
+
+def test_a_term_in_almost_every_unit_costs_one_posting():
+    n = 10**5
+    common, rare = bm25.Term(1, n - 10, bm25.idf(n, n - 10), True), bm25.Term(2, 300, bm25.idf(n, 300), True)
+    assert common.idf * (bm25.K1 + 1) < 1e-3
+    assert topk.depths([common, rare], 10**4, 200) == [1, 300]

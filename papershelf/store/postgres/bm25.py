@@ -82,7 +82,8 @@ _PRIMARY = "ALTER TABLE bm25_postings ADD PRIMARY KEY (doc_key, term_id) INCLUDE
 
 # A unit's length: every position of its tsvector (stopwords have none), as the old SQL BM25.
 _DL = "(SELECT coalesce(sum(cardinality(x.positions)), 0) FROM unnest(s.tsv) x)"
-_TF = "(SELECT count(*) FILTER (WHERE w = '{}') FROM unnest(x.weights) w)"
+# (array_positions, not a subquery per column: the bulk recount evaluates it for every posting)
+_TF = "coalesce(cardinality(array_positions(x.weights, '{}'::text)), 0)"
 # A posting's impact: its BM25 saturation with weights 1 at the reference unit length (not the
 # live average, so a write never changes other rows); topk.py bounds the live score by it.
 _IMPACT = (f"((q.a + q.h + q.c)::float8 * {K1 + 1}::float8 / ((q.a + q.h + q.c)::float8 + {K1}::float8 * "
@@ -104,28 +105,57 @@ def rebuild(db, only_new: bool = False) -> None:
     bulk-loaded benchmark library); `only_new` adds just the units not counted yet.  A full
     rebuild sets the reference length to the average and builds the postings' indexes last."""
     if not only_new:
-        db.execute("TRUNCATE bm25_postings, bm25_docs")
-        db.execute("UPDATE bm25_terms SET df = 0")
-        db.execute("UPDATE bm25_totals SET docs = 0, length = 0")
-        db.execute("DROP INDEX IF EXISTS bm25_postings_impact")
-        db.execute("ALTER TABLE bm25_postings DROP CONSTRAINT IF EXISTS bm25_postings_pkey")
+        reset(db)
     start = db.execute("SELECT coalesce(max(doc_key), 0) AS k FROM bm25_docs").fetchone()["k"]
-    db.execute(f"INSERT INTO bm25_docs(unit_id, paper_id, source, object_kind, dl) "
-               f"SELECT s.unit_id, s.paper_id, s.source, s.object_kind, {_DL} FROM search_docs s "
-               "WHERE NOT EXISTS (SELECT 1 FROM bm25_docs b WHERE b.unit_id = s.unit_id)")
-    if not only_new:
-        db.execute("UPDATE bm25_reference SET avgdl = coalesce((SELECT greatest(1, avg(dl)) FROM bm25_docs), avgdl)")
-    new = f"s.unit_id IN (SELECT unit_id FROM bm25_docs WHERE doc_key > {int(start)})"
-    db.execute(f"INSERT INTO bm25_terms(term) SELECT DISTINCT x.lexeme FROM search_docs s, unnest(s.tsv) x "
-               f"WHERE {new} ON CONFLICT (term) DO NOTHING")
+    count_units(db, start if only_new else None)
     db.execute(f"{_POSTINGS_INTO}{_postings_of(f'WHERE b.doc_key > {int(start)}')}")
     if not only_new:
-        db.execute(_PRIMARY)
-        db.execute(_IMPACT_INDEX)
+        index_postings(db)
+        return
     db.execute("UPDATE bm25_terms t SET df = t.df + c.n FROM (SELECT term_id, count(*) AS n FROM bm25_postings "
                f"WHERE doc_key > {int(start)} GROUP BY term_id) c WHERE t.id = c.term_id")
     db.execute("UPDATE bm25_totals SET docs = docs + d.n, length = length + d.len FROM (SELECT count(*) AS n, "
                f"coalesce(sum(dl), 0) AS len FROM bm25_docs WHERE doc_key > {int(start)}) d WHERE shard = 0")
+
+
+def reset(db) -> None:
+    """Empty statistics without the postings' indexes (a bulk recount builds them last)."""
+    db.execute("TRUNCATE bm25_postings, bm25_docs")
+    db.execute("UPDATE bm25_terms SET df = 0")
+    db.execute("UPDATE bm25_totals SET docs = 0, length = 0")
+    db.execute("DROP INDEX IF EXISTS bm25_postings_impact")
+    db.execute("ALTER TABLE bm25_postings DROP CONSTRAINT IF EXISTS bm25_postings_pkey")
+
+
+def count_units(db, start: int | None) -> None:
+    """The units not counted yet (doc keys after `start`), their lengths and their terms; after a
+    reset (`start` None) also the reference length, every term's df (one pass: a tsvector holds a
+    lexeme once) and the totals."""
+    db.execute(f"INSERT INTO bm25_docs(unit_id, paper_id, source, object_kind, dl) "
+               f"SELECT s.unit_id, s.paper_id, s.source, s.object_kind, {_DL} FROM search_docs s "
+               "WHERE NOT EXISTS (SELECT 1 FROM bm25_docs b WHERE b.unit_id = s.unit_id)")
+    if start is not None:
+        new = f"s.unit_id IN (SELECT unit_id FROM bm25_docs WHERE doc_key > {int(start)})"
+        db.execute(f"INSERT INTO bm25_terms(term) SELECT DISTINCT x.lexeme FROM search_docs s, unnest(s.tsv) x "
+                   f"WHERE {new} ON CONFLICT (term) DO NOTHING")
+        return
+    db.execute("UPDATE bm25_reference SET avgdl = coalesce((SELECT greatest(1, avg(dl)) FROM bm25_docs), avgdl)")
+    db.execute("INSERT INTO bm25_terms(term, df) SELECT x.lexeme, count(*) FROM search_docs s, unnest(s.tsv) x "
+               "GROUP BY 1 ORDER BY 1 ON CONFLICT (term) DO UPDATE SET df = excluded.df")
+    db.execute("UPDATE bm25_totals SET docs = d.n, length = d.len FROM (SELECT count(*) AS n, "
+               "coalesce(sum(dl), 0) AS len FROM bm25_docs) d WHERE shard = 0")
+
+
+def count_postings(db, lo: int, hi: int) -> None:
+    """The postings of the units with lo < doc_key <= hi (a bulk recount may run ranges in
+    parallel sessions: each posting is its own row)."""
+    db.execute(f"{_POSTINGS_INTO}{_postings_of(f'WHERE b.doc_key > {int(lo)} AND b.doc_key <= {int(hi)}')}")
+
+
+def index_postings(db) -> None:
+    """The postings' two indexes, after a bulk recount."""
+    db.execute(_PRIMARY)
+    db.execute(_IMPACT_INDEX)
 
 
 class Changes:

@@ -3,8 +3,9 @@
 Why: reading every posting of a claim's terms grows with the library (277 ms a claim at 100k
 units on a quiet machine, ~10x that at 1M).  Each posting keeps its impact (`bm25._IMPACT`: its
 BM25 saturation at a reference unit length) and each term's postings are indexed best impact
-first, as impact-ordered indexes keep them (Anh & Moffat; JASS).  One query reads the first
-`DEPTH` postings of every matching term's list, sums each unit's shares from what it read,
+first, as impact-ordered indexes keep them (Anh & Moffat; JASS).  One query reads `BUDGET`
+postings in all (`depths`: every list's first `HEAD`, then the rarest terms' lists on to their
+end first), sums each unit's shares from what it read,
 rescores the best `RESCORE` of those units exactly (all the query's terms, looked up by (unit,
 term)) and returns their top k: every score returned is the unit's exact BM25.
 
@@ -29,10 +30,16 @@ from typing import TYPE_CHECKING
 from ...models import LexicalHit
 
 if TYPE_CHECKING:
-    from .bm25 import Plan
+    from .bm25 import Plan, Term
 
-# Postings read per matching term (by impact), and units rescored exactly.
-DEPTH, RESCORE = 2000, 400
+K1 = 1.2  # (bm25.K1; bm25 imports this module)
+# A term whose whole share (idf x (k1 + 1)) is below this cannot change a ranking: only its first
+# posting is read (for its bound).
+_NEGLIGIBLE = 1e-3
+
+# The postings one query reads (over all its matching terms), every list's first HEAD of them,
+# and the units rescored exactly.
+BUDGET, HEAD, RESCORE = 16000, 200, 400
 # Float slack: impacts are stored as float4.
 SLACK = 1 + 1e-5
 
@@ -46,9 +53,9 @@ def _sql(contrib: str, filter_join: str, filter_where: str, postings: str) -> st
     phrases = "" if postings == "bm25_postings" else (  # (a phrase's postings are all read: few)
         f" UNION ALL SELECT * FROM {postings} p WHERE p.term_id < 0")
     return f"""
-    WITH head AS (SELECT p.* FROM unnest(%(read)s::int[]) AS t(id),
+    WITH head AS (SELECT p.* FROM unnest(%(read)s::int[], %(depths)s::int[]) AS t(id, depth),
                   LATERAL (SELECT p.term_id, p.doc_key, p.tf_title, p.tf_heading, p.tf_body, p.dl, p.impact
-                           FROM bm25_postings p WHERE p.term_id = t.id ORDER BY p.impact DESC LIMIT %(depth)s) p
+                           FROM bm25_postings p WHERE p.term_id = t.id ORDER BY p.impact DESC LIMIT t.depth) p
                   {phrases}),
     edge AS (SELECT term_id AS t, count(*) AS n, min(impact) AS last FROM head GROUP BY term_id),
     part AS (SELECT h.doc_key, sum(coalesce({share}, 0)) AS s FROM head h GROUP BY h.doc_key),
@@ -69,15 +76,35 @@ def scale(avgdl: float, ref: float, weights: tuple[float, float, float]) -> floa
     return max(1.0, avgdl / ref) * max(1.0, *weights) * SLACK
 
 
-def unseen_bound(plan: Plan, edges: dict[int, tuple[int, float]], depth: int, factor: float) -> float:
-    """The most a unit not seen in the lists' heads can score."""
+def depths(terms: list[Term], budget: int, head: int) -> list[int]:
+    """How many postings of each matching term's list to read: every list its first `head` (its
+    best impacts: repeated words, short units), then the rest of `budget` to the rarest terms'
+    lists first, each read on to its end before the next.  Why: past a list's head the impacts
+    are alike (one occurrence, a length near the average), so a posting of a rarer term adds more
+    to a score, by its idf - the order of score-at-a-time reading over idf x impact (JASS, Lin and
+    Trotman) - and a term in most units (idf near 0) costs one posting, read for its bound."""
+    out = [max(1, min(t.df, head if t.idf * (K1 + 1) > _NEGLIGIBLE else 1)) for t in terms]
+    left = budget - sum(out)
+    for i in sorted(range(len(terms)), key=lambda i: (-terms[i].idf, terms[i].id)):
+        if left <= 0 or terms[i].idf * (K1 + 1) <= _NEGLIGIBLE:
+            break
+        more = min(terms[i].df - out[i], left)
+        out[i] += more
+        left -= more
+    return out
+
+
+def unseen_bound(plan: Plan, edges: dict[int, tuple[int, float]], read: dict[int, int], factor: float) -> float:
+    """The most a unit not seen in the lists' heads can score (`read`: term id -> postings read)."""
     total = 0.0
     for t in plan.terms:
         if not t.matches:
             total += t.bound
             continue
+        if t.id < 0:
+            continue  # a phrase's postings are all read
         n, last = edges.get(t.id, (0, 0.0))
-        if n >= depth:  # (a list shorter than depth was read to its end: every holder was seen)
+        if n >= read.get(t.id, 0):  # (a list shorter than that was read to its end: every holder seen)
             total += min(t.bound, t.idf * factor * last)
     return total
 
@@ -88,13 +115,15 @@ def top(query, plan: Plan, limit: int, contrib: str, filters: tuple[str, str], p
     whether it is proven the exact top (see the module doc).  `contrib` is one posting's share
     (alias p); `filters` the join and condition on bm25_docs (alias d) of the filters; `postings`
     the relation holding the postings (with the query's phrases', phrases.union_sql)."""
-    matching = [t.id for t in plan.terms if t.matches]
-    row = query(_sql(contrib, *filters, postings), {**params, "read": matching, "all": [t.id for t in plan.terms],
-                                          "depth": DEPTH, "rescore": max(RESCORE, limit), "k": limit})[0]
+    matching = [t for t in plan.terms if t.matches and t.id > 0]  # (a phrase's postings are all read)
+    read = dict(zip((t.id for t in matching), depths(matching, BUDGET, HEAD)))
+    row = query(_sql(contrib, *filters, postings), {
+        **params, "read": list(read), "depths": list(read.values()), "all": [t.id for t in plan.terms],
+        "rescore": max(RESCORE, limit), "k": limit})[0]
     edges = {int(e["t"]): (int(e["n"]), float(e["last"])) for e in row["edges"] or []}
     hits = [LexicalHit(h["unit_id"], h["paper_id"], float(h["score"])) for h in row["hits"] or []]
-    unseen = unseen_bound(plan, edges, DEPTH, scale(plan.avgdl, plan.ref, weights))
-    whole = all(n < DEPTH for n, _ in edges.values())  # every list read to its end
+    unseen = unseen_bound(plan, edges, read, scale(plan.avgdl, plan.ref, weights))
+    whole = all(n < read.get(t, 0) for t, (n, _) in edges.items() if t > 0)  # every list read to its end
     # a unit read but not rescored: its partial sum, plus at most what it was not seen with
     full = row["shortlisted"] >= max(RESCORE, limit)
     left_out = unseen + float(row["last_partial"] or 0.0) if full else unseen

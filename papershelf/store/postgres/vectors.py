@@ -93,7 +93,9 @@ class PgVectors(SqlEmbeddings):
             return False
         sid, dim = int(space_id), int(space["dimension"])
         with self.transaction() as db:
-            db.execute("SET LOCAL maintenance_work_mem = '2GB'")
+            # at least 2 GB for the graph (a server configured with more keeps its own)
+            db.execute("SELECT set_config('maintenance_work_mem', '2GB', true) WHERE "
+                       "pg_size_bytes(current_setting('maintenance_work_mem')) < pg_size_bytes('2GB')")
             db.execute(f"CREATE INDEX IF NOT EXISTS vector_windows_hnsw_{sid} ON vector_windows USING hnsw "
                        f"((embedding::vector({dim})) vector_ip_ops) WITH (m = 16, ef_construction = 64) "
                        f"WHERE space_id = {sid}")
