@@ -59,6 +59,16 @@ def test_statistics_stay_exact_through_random_adds_replacements_and_removals(pgl
             pglib.remove(alive.pop(rng.randrange(len(alive))))
         if step % 40 == 39:
             assert _recount_problems(pglib) == [], step
+            # the index size every search asks for comes from the kept totals, not a count per search
+            count = pglib.store.query("SELECT count(*) AS n FROM search_docs")[0]["n"]
+            seen: list[str] = []
+            real = pglib.store.query
+            pglib.store.query = lambda sql, *a: (seen.append(sql), real(sql, *a))[1]
+            try:
+                assert pglib.store.index_size() == count
+            finally:
+                del pglib.store.query
+            assert not any("search_docs" in sql for sql in seen)
     assert pglib.verify().ok
     # The recount is a real check: a wrong df is found.
     pglib.store.query("UPDATE bm25_terms SET df = df + 1 WHERE id = (SELECT min(id) FROM bm25_terms)")
