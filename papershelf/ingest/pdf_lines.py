@@ -89,12 +89,14 @@ def clean(text: str) -> str:
 _ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327",
             "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "˝": "\u030b", "¯": "\u0304"}
 _SPACING_ACCENT = re.compile("[" + "".join(_ACCENTS) + "]")
+# TeX sets an accent over i or j on the dotless letter (\'{\i}): under an accent it is the plain one.
+_DOTTED = {"ı": "i", "ȷ": "j"}
 _GONE = "\u200b"  # stands in (one UTF-16 unit, so positions hold) for text taken out of a word
 
 
 def _place_accents(tp: _TextPage, text: str, lead16: int) -> str:
     """Each spacing accent joined to the letter it is printed over ("Andre´" -> "André",
-    "Gy ´ ongyi" -> "Gyóngyi"), found by position, not by text order.  The string keeps its
+    "Gy ´ ongyi" -> "Gyóngyi", "t´ıtulo" -> "título"), found by position, not by text order.  The string keeps its
     length in UTF-16 units (pdfium's positions): the accent becomes `_GONE`, and so do the spaces
     pdfium put around it inside a word; a letter is replaced only by its one-unit composed form."""
     chars = list(text)
@@ -112,7 +114,7 @@ def _place_accents(tp: _TextPage, text: str, lead16: int) -> str:
         if not under:
             continue
         j = min(under, key=lambda j: abs((boxes[j][0] + boxes[j][2]) / 2 - cx))
-        composed = unicodedata.normalize("NFC", chars[j] + mark)
+        composed = unicodedata.normalize("NFC", _DOTTED.get(chars[j], chars[j]) + mark)
         if len(composed) != 1 or _u16(composed) != 1:
             continue
         chars[j], chars[i] = composed, _GONE
