@@ -240,3 +240,60 @@ def test_a_new_pdf_reader_parses_again_and_re_embeds_only_changed_papers(objects
         monkeypatch.setattr(ingest, "PDF_READER", "pdf-reader/next")
         assert lib.add([str(objects_pdf)]).files[0].status == "updated"
         assert lib.pending() == []  # same units, same hashes: the vectors stand
+
+
+def test_letter_spaced_headings_read_as_words_and_spaced_cells_stay_apart(tmp_path):
+    """Tracked capitals ("A B S T R A C T" as pdfium writes them) are words again; the word space
+    inside a tracked heading stays; one-letter table cells far apart are not joined."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from .pdf_fixtures import BODY, _wrap
+
+    path = tmp_path / "tracked.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = 720
+    for heading, body in (("ABSTRACT", BODY), ("LIST OF FIGURES", BODY)):
+        c.setFont("Helvetica-Bold", 11)
+        x = 72.0
+        for ch in heading:  # each letter placed apart, as TeX's letter-spacing packages set them
+            if ch != " ":
+                c.drawString(x, y, ch)
+            x += c.stringWidth(ch, "Helvetica-Bold", 11) + 2.5
+        c.setFont("Times-Roman", 10)
+        for k, line in enumerate(_wrap(body, 90)[:12]):
+            c.drawString(72, y - 20 - 12 * k, line)
+        y -= 190
+    c.setFont("Times-Roman", 10)
+    for k, cell in enumerate("VWXYZ"):
+        c.drawString(72 + 60 * k, y, cell)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert [b.text for b in doc.blocks if b.kind == "heading"][:2] == ["ABSTRACT", "LIST OF FIGURES"]
+    assert "V W X Y Z" in " ".join(b.text for b in doc.blocks)
+
+
+def test_an_outline_deeper_than_the_reader_uses_prints_nothing(tmp_path):
+    """pypdfium2 warns (on stderr) when an outline is deeper than asked for; the reader does not
+    use those levels and the user's terminal must not get a stray line for them."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from .pdf_fixtures import BODY, _wrap
+
+    path = tmp_path / "deep.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 10)
+    for k, line in enumerate(_wrap(BODY * 3, 90)[:40]):
+        c.drawString(72, 700 - 12 * k, line)
+    for level in range(9):
+        c.bookmarkPage(f"b{level}")
+        c.addOutlineEntry(f"Level {level}", f"b{level}", level=level)
+    c.save()
+    import subprocess
+    import sys
+
+    # A child process: pytest's own logging capture would hide the stray line in this one.
+    code = "import sys; from papershelf.ingest.pdf import read_pdf; read_pdf(open(sys.argv[1], 'rb').read())"
+    run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stderr == ""

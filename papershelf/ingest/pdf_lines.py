@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 from pypdfium2 import raw
 
+from .pdf_tracking import untracked
+
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
 # systems that hash their font names (Advent 3B2: "AdvTTaf7f9f4f.B") still mark the weight with a suffix.
 _BOLD_NAME = re.compile(r"bold|black|heavy|demi|medi|semib|cmbx|sfbx|bx\d|(?:^|[-,+_.])b$|tb$")
@@ -378,6 +380,8 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     lead16 = start16 + _u16(chunk[:len(chunk) - len(chunk.lstrip())])
     if _SPACING_ACCENT.search(stripped):
         stripped = _place_accents(tp, stripped, lead16)
+    if " " in stripped:
+        stripped = untracked(stripped, lambda i: _box_at(tp, stripped, lead16, i), _GONE)
     first = tp.char_index(lead16)
     last = tp.char_index(lead16 + _u16(stripped) - 1)
     if first < 0 or last < first:
@@ -406,6 +410,11 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
                             runin=runin if not out else "", runin_bold=bool(runin) and _bold_lead(tp, runin, lead16),
                             alone=len(pieces) == 1 or stacked, face=face))
     return out
+
+
+def _box_at(tp: _TextPage, text: str, lead16: int, i: int) -> tuple[float, float, float, float] | None:
+    idx = tp.char_index(lead16 + (i if text.isascii() else _u16(text[:i])))
+    return tp.char_box(idx) if idx >= 0 else None
 
 
 def _stacked(pieces: list[list[tuple]]) -> bool:
