@@ -131,8 +131,8 @@ def _sits_on(mark: tuple, letter: tuple, below: bool) -> bool:
     a letter of the line above or below that pdfium joined into the same run (boxes y-down)."""
     height = letter[3] - letter[1]
     if below:
-        return mark[1] >= letter[1] and mark[1] <= letter[3] + 0.6 * height
-    return mark[3] <= letter[3] and mark[3] >= letter[1] - 0.6 * height
+        return mark[1] >= letter[1] and mark[1] <= letter[3] + height
+    return mark[3] <= letter[3] and mark[3] >= letter[1] - height
 
 
 def _close_gap(chars: list[str], boxes: dict, i: int) -> None:
