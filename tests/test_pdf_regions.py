@@ -330,3 +330,21 @@ def test_an_accent_belongs_to_a_letter_of_its_own_line():
     assert not _sits_on(acute, f_above, below=False)
     cedilla, c_letter = (100.0, 598.0, 102.0, 600.0), (99.5, 592.0, 103.0, 597.5)
     assert _sits_on(cedilla, c_letter, below=True) and not _sits_on(cedilla, c_letter, below=False)
+
+
+def test_a_title_hyphenated_over_two_lines_reads_as_one_word(tmp_path):
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from .pdf_fixtures import BODY, _wrap
+
+    path = tmp_path / "hyphen.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 18)
+    c.drawString(100, 720, "Proceedings of the symposia spon-")
+    c.drawString(100, 698, "sored by the association")
+    c.setFont("Times-Roman", 10)
+    for k, line in enumerate(_wrap(BODY * 3, 90)[:40]):
+        c.drawString(72, 660 - 12 * k, line)
+    c.save()
+    assert read_pdf(path.read_bytes()).title == "Proceedings of the symposia sponsored by the association"
