@@ -6,7 +6,8 @@ The whole reading path, as `add` reads a loose PDF (`load_source`/`parse_source`
 bench/pdf_authors.py does), graded with bench/pdf_authors.py's `grade` (first surname right, count
 right, non-authors) and bench/pdf_headings_score.py's `score_paper` (heading precision/recall; a
 class's own labels such as "Abstract" are optional).  A year is right, wrong or empty where the page
-prints one; where it prints none a found year is counted apart ("unprinted").  Halves fixed before
+prints one; where it prints none a found year is counted apart ("unprinted"); a texdocs PDF whose
+printed year is ambiguous has none in the truth and is not graded for it.  Halves fixed before
 anything ran: generated papers by seed parity (dev = even), texdocs PDFs by sha1 of their path
 (the JSON's "split").  Tune on dev; the test half is for the final report.
 
@@ -45,7 +46,8 @@ def _cases(half: str, source: str) -> list[dict]:
             if (half == "all" or rel in truth["split"][half]) and (TEXDOCS / rel).exists():
                 t = truth["papers"][rel]
                 out.append({"pdf": TEXDOCS / rel, "name": rel, "class": "texdocs/" + rel.split("/")[0],
-                            "authors": t["authors"], "headings": t.get("headings"), "year": t.get("year")})
+                            "authors": t["authors"], "headings": t.get("headings"),
+                            "year": t.get("year", "unchecked")})
     return out
 
 
@@ -62,7 +64,8 @@ def _grade(case: dict) -> dict:
         row["headings"] = score_paper(doc.blocks, case["headings"])
     printed = case.get("year")
     row["found_year"] = doc.year
-    row["year"] = ("unprinted" if doc.year else "none") if printed is None else \
+    row["year"] = "unchecked" if printed == "unchecked" else \
+        ("unprinted" if doc.year else "none") if printed is None else \
         ("empty" if doc.year is None else "right" if doc.year == printed else "wrong")
     return row
 
