@@ -1,6 +1,7 @@
 """Authors, headings and year read from PDFs nobody tuned on: papers typeset with publishers' LaTeX
 classes (bench/latex_papers.py, truth by construction) and the template sample PDFs TeX Live ships
-(bench/data/pdf_authors_texdocs.json, read by hand from rendered pages).
+(bench/data/pdf_authors_texdocs.json, read by hand from rendered pages: authors, year, and the
+headings of page 1, against which only the headings found on page 1 are graded).
 
 The whole reading path, as `add` reads a loose PDF (`load_source`/`parse_source`, as
 bench/pdf_authors.py does), graded with bench/pdf_authors.py's `grade` (first surname right, count
@@ -47,7 +48,7 @@ def _cases(half: str, source: str) -> list[dict]:
                 t = truth["papers"][rel]
                 out.append({"pdf": TEXDOCS / rel, "name": rel, "class": "texdocs/" + rel.split("/")[0],
                             "authors": t["authors"], "headings": t.get("headings"),
-                            "year": t.get("year", "unchecked")})
+                            "year": t.get("year", "unchecked"), "pages": truth.get("headings_pages")})
     return out
 
 
@@ -60,8 +61,10 @@ def _grade(case: dict) -> dict:
     except IngestError as e:
         return row | {"error": str(e)}
     row |= {"found": doc.authors, **grade(doc.authors, case["authors"])}
-    if case.get("headings"):
-        row["headings"] = score_paper(doc.blocks, case["headings"])
+    if case.get("headings"):  # truth for the first pages only grades the headings found there
+        limit = case.get("pages")
+        blocks = [b for b in doc.blocks if limit is None or (b.page or 1) <= limit]
+        row["headings"] = score_paper(blocks, case["headings"])
     printed = case.get("year")
     row["found_year"] = doc.year
     row["year"] = "unchecked" if printed == "unchecked" else \
