@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 from pypdfium2 import raw
 
+from .pdf_tracking import untracked
+
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
 # systems that hash their font names (Advent 3B2: "AdvTTaf7f9f4f.B") still mark the weight with a suffix.
 _BOLD_NAME = re.compile(r"bold|black|heavy|demi|medi|semib|cmbx|sfbx|bx\d|(?:^|[-,+_.])b$|tb$")
@@ -89,13 +91,15 @@ def clean(text: str) -> str:
 _ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327",
             "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "˝": "\u030b", "¯": "\u0304"}
 _SPACING_ACCENT = re.compile("[" + "".join(_ACCENTS) + "]")
+# TeX sets an accent over i or j on the dotless letter (\'{\i}): under an accent it is the plain one.
+_DOTTED = {"ı": "i", "ȷ": "j"}
 _GONE = "\u200b"  # stands in (one UTF-16 unit, so positions hold) for text taken out of a word
 
 
 def _place_accents(tp: _TextPage, text: str, lead16: int) -> str:
     """Each spacing accent joined to the letter it is printed over ("Andre´" -> "André",
-    "Gy ´ ongyi" -> "Gyóngyi"), found by position, not by text order.  The string keeps its
-    length in UTF-16 units (pdfium's positions): the accent becomes `_GONE`, and so do the spaces
+    "Gy ´ ongyi" -> "Gyóngyi", "t´ıtulo" -> "título"), found by position, not by text order.  The
+    string keeps its length in UTF-16 units (pdfium's positions): the accent becomes `_GONE`, and so do the spaces
     pdfium put around it inside a word; a letter is replaced only by its one-unit composed form."""
     chars = list(text)
     offsets, o = [], lead16
@@ -108,16 +112,27 @@ def _place_accents(tp: _TextPage, text: str, lead16: int) -> str:
         if mark is None or i not in boxes:
             continue
         cx = (boxes[i][0] + boxes[i][2]) / 2
-        under = [j for j, b in boxes.items() if chars[j].isalpha() and b[0] - 1 <= cx <= b[2] + 1]
+        # (ˆ and ˇ are modifier letters to Unicode, so an accent is excluded from its own letters)
+        under = [j for j, b in boxes.items() if chars[j].isalpha() and chars[j] not in _ACCENTS
+                 and b[0] - 1 <= cx <= b[2] + 1 and _sits_on(boxes[i], b, below=ch == "¸")]
         if not under:
             continue
         j = min(under, key=lambda j: abs((boxes[j][0] + boxes[j][2]) / 2 - cx))
-        composed = unicodedata.normalize("NFC", chars[j] + mark)
+        composed = unicodedata.normalize("NFC", _DOTTED.get(chars[j], chars[j]) + mark)
         if len(composed) != 1 or _u16(composed) != 1:
             continue
         chars[j], chars[i] = composed, _GONE
         _close_gap(chars, boxes, i)
     return "".join(chars)
+
+
+def _sits_on(mark: tuple, letter: tuple, below: bool) -> bool:
+    """The accent is set on this letter's own line: just above it (a cedilla: just below), not on
+    a letter of the line above or below that pdfium joined into the same run (boxes y-down)."""
+    height = letter[3] - letter[1]
+    if below:
+        return mark[1] >= letter[1] and mark[1] <= letter[3] + height
+    return mark[3] <= letter[3] and mark[3] >= letter[1] - height
 
 
 def _close_gap(chars: list[str], boxes: dict, i: int) -> None:
@@ -376,6 +391,8 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     lead16 = start16 + _u16(chunk[:len(chunk) - len(chunk.lstrip())])
     if _SPACING_ACCENT.search(stripped):
         stripped = _place_accents(tp, stripped, lead16)
+    if " " in stripped:
+        stripped = untracked(stripped, lambda i: _box_at(tp, stripped, lead16, i), _GONE)
     first = tp.char_index(lead16)
     last = tp.char_index(lead16 + _u16(stripped) - 1)
     if first < 0 or last < first:
@@ -404,6 +421,11 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
                             runin=runin if not out else "", runin_bold=bool(runin) and _bold_lead(tp, runin, lead16),
                             alone=len(pieces) == 1 or stacked, face=face))
     return out
+
+
+def _box_at(tp: _TextPage, text: str, lead16: int, i: int) -> tuple[float, float, float, float] | None:
+    idx = tp.char_index(lead16 + (i if text.isascii() else _u16(text[:i])))
+    return tp.char_box(idx) if idx >= 0 else None
 
 
 def _stacked(pieces: list[list[tuple]]) -> bool:
