@@ -44,6 +44,16 @@ def _recount_problems(lib: Library) -> list[str]:
     return bm25.problems(lib.store.query)
 
 
+def _index_size_and_sql(lib: Library) -> tuple[int, list[str]]:
+    seen: list[str] = []
+    real = lib.store.query
+    lib.store.query = lambda sql, *a: (seen.append(sql), real(sql, *a))[1]
+    try:
+        return lib.store.index_size(), seen
+    finally:
+        del lib.store.query
+
+
 def test_statistics_stay_exact_through_random_adds_replacements_and_removals(pglib):
     rng = random.Random(24)
     alive: list[str] = []
@@ -61,14 +71,9 @@ def test_statistics_stay_exact_through_random_adds_replacements_and_removals(pgl
             assert _recount_problems(pglib) == [], step
             # the index size every search asks for comes from the kept totals, not a count per search
             count = pglib.store.query("SELECT count(*) AS n FROM search_docs")[0]["n"]
-            seen: list[str] = []
-            real = pglib.store.query
-            pglib.store.query = lambda sql, *a: (seen.append(sql), real(sql, *a))[1]
-            try:
-                assert pglib.store.index_size() == count
-            finally:
-                del pglib.store.query
-            assert not any("search_docs" in sql for sql in seen)
+            size, asked = _index_size_and_sql(pglib)
+            assert size == count
+            assert not any("search_docs" in sql for sql in asked)
     assert pglib.verify().ok
     # The recount is a real check: a wrong df is found.
     pglib.store.query("UPDATE bm25_terms SET df = df + 1 WHERE id = (SELECT min(id) FROM bm25_terms)")
