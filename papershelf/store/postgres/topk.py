@@ -5,9 +5,9 @@ units on a quiet machine, ~10x that at 1M).  Each posting keeps its impact (`bm2
 BM25 saturation at a reference unit length) and each term's postings are indexed best impact
 first, as impact-ordered indexes keep them (Anh & Moffat; JASS).  One query reads `BUDGET`
 postings in all (`depths`: every list's first `HEAD`, then the rarest terms' lists on to their
-end first), sums each unit's shares from what it read,
-rescores the best `RESCORE` of those units exactly (all the query's terms, looked up by (unit,
-term)) and returns their top k: every score returned is the unit's exact BM25.
+end first), sums each unit's shares from what it read, rescores the best `RESCORE` of those
+units exactly (all the query's terms, looked up by (unit, term)) and returns their top k: every
+score returned is the unit's exact BM25.
 
 Exact or not: every unit not among the rescored ones scores at most `bound` (each matching term
 at most the impact where its list stopped, nothing once a list was read to its end; a phrase's
