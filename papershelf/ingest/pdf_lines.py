@@ -29,6 +29,7 @@ _PLAIN_FACE = re.compile(r"ital|obli|slant|(?:^|[-,+_.])i$|ti$|it$|(?:cm|sf|ec|t
                          r"inconsolata|symbol|dingbat|math|cmmi|cmsy|cmex|msam|msbm|mtsy|mtmi|txsy|txmi|wasy|stmary|"
                          r"fontawesome")
 _FIXED, _SYMBOLIC, _ITALIC = 0x1, 0x4, 0x40
+_ITALIC_NAME = re.compile(r"ital|obli|slant|(?:^|[-,+_.])i$|(?:cm|sf|ec|t1x)(?:ti|sl)|ti$|it$")
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Line:
     runin_bold: bool = True  # the lead-in is set apart by weight (else by face alone)
     alone: bool = True  # no other text beside it on its baseline (table cells and chart labels have some)
     face: str = ""  # the font the whole line is set in, when one upright text face sets all of it
+    italic: bool = False  # the whole line is slanted (IEEE's "A. Subsection" headings are)
 
     @property
     def height(self) -> float:
@@ -171,6 +173,7 @@ class _TextPage:
         self.d = [ctypes.c_double() for _ in range(4)]
         self.bold_fonts: dict[bytes, bool] = {}
         self.faces: dict[bytes, str] = {}
+        self.italic_fonts: dict[bytes, bool] = {}
         self.font_at: dict[int, bytes] = {}
         self.buf = ctypes.create_string_buffer(128)
         self.flags = ctypes.c_int()
@@ -233,6 +236,7 @@ class _TextPage:
             self.bold_fonts[name] = bool(_BOLD_NAME.search(text)) or bool(self.flags.value & 0x40000)
             plain = _PLAIN_FACE.search(text) or self.flags.value & (_FIXED | _SYMBOLIC | _ITALIC)
             self.faces[name] = "" if plain else text
+            self.italic_fonts[name] = bool(_ITALIC_NAME.search(text) or self.flags.value & _ITALIC)
         return name
 
     def bold(self, idx: int) -> bool:
@@ -242,6 +246,9 @@ class _TextPage:
         """Set apart from text in font ``rest``: bold, or an upright text face other than it."""
         name = self._font(idx)
         return self.bold_fonts[name] or (bool(self.faces[name]) and name != rest)
+
+    def italic(self, first: int, last: int) -> bool:
+        return self.italic_fonts[self._font(first)] and self.italic_fonts[self._font(last)]
 
     def face(self, first: int, last: int) -> str:
         """The upright text face that sets both ends of a line ("" when they differ or the face
@@ -403,7 +410,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     size = tp.font_size(first)
     # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.
     bold_first, bold_last = tp.bold(first), tp.bold(last)
-    face = tp.face(first, last)
+    face, italic = tp.face(first, last), tp.italic(first, last)
     pieces = _pieces(boxes, size)
     if len(pieces) == 1:
         parts = [stripped]
@@ -419,7 +426,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
             out.append(Line(number, min(b[0] for b in piece), min(b[1] for b in piece), max(b[2] for b in piece),
                             max(b[3] for b in piece), clean(part), round(size, 1), bold_first and bold_last,
                             runin=runin if not out else "", runin_bold=bool(runin) and _bold_lead(tp, runin, lead16),
-                            alone=len(pieces) == 1 or stacked, face=face))
+                            alone=len(pieces) == 1 or stacked, face=face, italic=italic))
     return out
 
 
