@@ -249,7 +249,9 @@ class _Decider:
         is_strong = all(strong(x, self.body) for x in p.lines)
         m = _NUMBERED.match(text)
         if m and not re.match(r"^\d+(\.\d+)*\s+\d", text):
-            key = None if (not is_strong and self.numbering.list_item(m)) else self._numbered(m, p, is_strong)
+            # (a centred line is no list item: amsart centres "1. Introduction" in the body's size)
+            listed = not is_strong and not (p.centred and len(p.lines) == 1) and self.numbering.list_item(m)
+            key = None if listed else self._numbered(m, p, is_strong)
             if key:
                 return text, self._set_level(len(key), p.first.size)
         bare = self._bare(p)
