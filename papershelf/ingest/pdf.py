@@ -197,7 +197,8 @@ def _true_size(ln: Line) -> bool:
 
 
 def _take_title(kept: list[Line], width: float, height: float, body: float) -> tuple[str | None, list[Line]]:
-    """The largest text in the top half of page 1, and the page without it.  A title set barely
+    """The largest text in the top half of page 1 in the weight of its first line (an author line
+    set as large under a bold title is no part of it), and the page without it.  A title set barely
     larger than the body (bold capitals a point up) is still the title when it is the first text
     on the page, centred on it, bold, and not a caption, a numbered or a standard heading."""
     top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and _true_size(ln)]
@@ -205,7 +206,9 @@ def _take_title(kept: list[Line], width: float, height: float, body: float) -> t
         return None, kept
     biggest = max(ln.size for ln in top_half)
     if biggest >= body + 1.5:
-        title_lines = [ln for ln in top_half if ln.size >= biggest - 0.5]
+        big = [ln for ln in top_half if ln.size >= biggest - 0.5]
+        weight = min(big, key=lambda ln: ln.top).bold
+        title_lines = [ln for ln in big if ln.bold == weight]  # authors set as large in roman are not it
     else:
         title_lines = _first_centred_bold(top_half, width, body)
     if not title_lines:

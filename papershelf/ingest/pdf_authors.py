@@ -116,8 +116,8 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
         return []  # no title, no band: a guess from the top of the page would take headers for names
     top = max(ln.bottom for ln in title_lines)
     left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
-    band = _rows_flat([ln for ln in lines if ln.top >= top - 1 and ln.x1 > left and ln.x0 < right
-                  and ln not in title_lines])
+    band = _unlabelled([ln for ln in lines if ln.top >= top - 1 and ln.x1 > left and ln.x0 < right
+                        and ln not in title_lines])
     authors: list[str] = []
     style: tuple[float, bool] | None = None
     for ln in band:
@@ -162,6 +162,14 @@ def confirmed_info_authors(info_authors: list[str], page_text: str) -> list[str]
     return names if all(_key(n) and _key(n) in plain for n in names) else []
 
 
-def _rows_flat(lines: list[Line]) -> list[Line]:
-    """Lines in reading order by visual row (pdf_lines.visual_rows), as one list."""
-    return [ln for row in visual_rows(lines) for ln in row]
+def _unlabelled(lines: list[Line]) -> list[Line]:
+    """Lines in reading order by visual row (pdf_lines.visual_rows), as one list, without the
+    values of labelled fields: what follows "To appear in:" or "Journal:" on its row is a venue,
+    a date or an identifier of a cover sheet, never an author."""
+    out: list[Line] = []
+    for row in visual_rows(lines):
+        for ln in row:
+            if ln.text.rstrip().endswith(":"):
+                break
+            out.append(ln)
+    return out
