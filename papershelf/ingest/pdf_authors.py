@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .pdf_author_block import author_block
 from .pdf_lines import Line, visual_rows
 
 # Marks between a name and its affiliation (and superscripts the line reader wrote as ^...).
@@ -111,17 +112,14 @@ def _prose(ln: Line, body_size: float) -> bool:
 
 def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float) -> list[str]:
     """Authors printed between the title and the abstract of page 1 (`lines`: the page without
-    running headers, `title_lines`: the title's own lines)."""
+    running headers, `title_lines`: the title's own lines), read row by row over the author
+    block's cells (`pdf_author_block.author_block`)."""
     if not title_lines:
         return []  # no title, no band: a guess from the top of the page would take headers for names
-    top = max(ln.bottom for ln in title_lines)
-    left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
-    band = _unlabelled([ln for ln in lines if ln.top >= top - 1 and ln.x1 > left and ln.x0 < right
-                        and ln not in title_lines])
     authors: list[str] = []
     style: tuple[float, bool] | None = None
-    for ln in band:
-        if _STOP.match(ln.text) or _prose(ln, body_size):
+    for ln in _unlabelled(author_block(lines, title_lines, lambda ln: ends_block(ln, body_size))):
+        if ends_block(ln, body_size):
             break
         names = line_names(ln.text)
         if names is None:
@@ -133,6 +131,11 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
         if len(authors) >= 40:
             break
     return authors
+
+
+def ends_block(ln: Line, body_size: float) -> bool:
+    """The author block ends at the abstract, the first heading or the first line of prose."""
+    return bool(_STOP.match(ln.text)) or _prose(ln, body_size)
 
 
 def names_authors(text: str, authors: list[str]) -> bool:
