@@ -156,3 +156,14 @@ def test_a_venue_line_on_a_cover_sheet_is_not_an_author(tmp_path):
     c.save()
     doc = read_pdf(path.read_bytes())
     assert doc.authors == ["Seyed Mohammadi", "Alex Kain"]
+
+
+def test_society_grades_and_ordinals_are_marks_not_the_end_of_the_names():
+    """IEEE journals follow a name with its grade ("Member, IEEE"), the conference template
+    numbers the names ("1st"): both are set between names and end nothing."""
+    from papershelf.ingest.pdf_authors import line_names
+
+    assert line_names("Ana Ruiz, Member, IEEE, José Núñez-García, and Jan van der Berg, Senior Member, IEEE") \
+        == ["Ana Ruiz", "José Núñez-García", "Jan van der Berg"]
+    assert line_names("1st Xu Li") == ["Xu Li"]
+    assert line_names("Speech Group, Politecnico di Milano") is None

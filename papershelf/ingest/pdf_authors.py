@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 
 from .pdf_author_block import author_block
 from .pdf_lines import Line, visual_rows
@@ -46,9 +47,11 @@ _STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|in
                    r"(?:1|I)\.?\s+introduction)\b", re.IGNORECASE)
 
 
-# A title before a name ("Dr.", "Prof.") is not part of it; an initial set against the name after
-# it ("G.Anandharaj", "Dr.G.Anandharaj") is a word of its own.
-_HONORIFIC = re.compile(r"^(?:Dr|Prof|Professor|Mr|Mrs|Ms)\.?(?=\s|[A-Z])\s*")
+# A title before a name ("Dr.", "Prof.") or an ordinal ("1st", IEEE's template) is not part of it;
+# an initial set against the name after it ("G.Anandharaj", "Dr.G.Anandharaj") is a word of its own.
+_HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms)\.?(?=\s|[A-Z])|\d+(?:st|nd|rd|th)\b)\s*")
+# A society's grade after a name ("Member, IEEE"; "Senior Member, IEEE") is a mark, not the end of the names.
+_GRADE = re.compile(r"^(?:(?:Student|Senior|Life|Graduate Student)\s+)?(?:Member|Fellow)$|^(?:IEEE|ACM|SIAM|OSA|SPIE)$")
 _GLUED_INITIAL = re.compile(r"\b([A-Z]\.)(?=[A-Z][a-z])")
 
 
@@ -96,6 +99,8 @@ def line_names(text: str) -> list[str] | None:
     if len(parts) == 1 and len(parts[0].split()) >= 4:
         parts = _runs(parts[0])  # one run of words without separators: names side by side
     for part in parts:
+        if _GRADE.match(part.strip(" .")):
+            continue
         name = _name(part)
         if name is None:
             if re.search(r"\d{3,}|\w{3,}", part) and not re.fullmatch(r"[\d\s,]+", part):
@@ -166,13 +171,28 @@ def confirmed_info_authors(info_authors: list[str], page_text: str) -> list[str]
 
 
 def _unlabelled(lines: list[Line]) -> list[Line]:
-    """Lines in reading order by visual row (pdf_lines.visual_rows), as one list, without the
-    values of labelled fields: what follows "To appear in:" or "Journal:" on its row is a venue,
-    a date or an identifier of a cover sheet, never an author."""
+    """Lines in reading order by visual row (pdf_lines.visual_rows), as one list, pieces that
+    touch joined into one line, and without the values of labelled fields: what follows "To
+    appear in:" or "Journal:" on its row is a venue, a date or an identifier of a cover sheet,
+    never an author."""
     out: list[Line] = []
     for row in visual_rows(lines):
+        joined: list[Line] = []
         for ln in row:
             if ln.text.rstrip().endswith(":"):
                 break
-            out.append(ln)
+            if joined and ln.x0 - joined[-1].x1 < 0.3 * ln.size:
+                joined[-1] = _joined(joined[-1], ln)
+            else:
+                joined.append(ln)
+        out += joined
     return out
+
+
+def _joined(a: Line, b: Line) -> Line:
+    """Two touching pieces of one row as one line ("1" + "st Xu Li", "Núñez-Garc" + "ía, and"),
+    in the style of the longer: pdfium cuts a line at a raised ordinal or an accent set apart."""
+    gap = "" if b.x0 - a.x1 < 0.15 * b.size or b.text[:1] in ",;" else " "
+    style = a if len(a.text) >= len(b.text) else b
+    return replace(style, x0=a.x0, x1=b.x1, top=min(a.top, b.top), bottom=max(a.bottom, b.bottom),
+                   text=a.text + gap + b.text)

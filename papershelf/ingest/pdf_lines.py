@@ -113,7 +113,8 @@ def _place_accents(tp: _TextPage, text: str, lead16: int) -> str:
         if not under:
             continue
         j = min(under, key=lambda j: abs((boxes[j][0] + boxes[j][2]) / 2 - cx))
-        composed = unicodedata.normalize("NFC", chars[j] + mark)
+        # TeX sets an accented i over a dotless one (\'\i): "´ı" is "í"
+        composed = unicodedata.normalize("NFC", chars[j].replace("ı", "i") + mark)
         if len(composed) != 1 or _u16(composed) != 1:
             continue
         chars[j], chars[i] = composed, _GONE
