@@ -122,13 +122,15 @@ def test_names_with_footnote_marks_over_two_lines(tmp_path):
 
 def test_authors_as_large_as_a_bold_title_are_not_part_of_it(tmp_path):
     """ICASSP's block: the title in bold capitals at 12 pt, the names under it at 12 pt in roman,
-    the affiliation too; the names are the authors and the title stays the title."""
+    the affiliations too (one opening like a name); the names are the authors and the title stays
+    the title."""
     path = tmp_path / "icassp.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
     y = _title(c, "ROBUST VOICE CONVERSION BY DISENTANGLED CODES", font=("Times-Bold", 12))
     _marked(c, W / 2, y - 14, [("Tara Huang", "*"), (", Jon Lin", "*"), (", Hong Lee", "")], "Times-Roman", 12)
     c.setFont("Times-Roman", 12)
     c.drawCentredString(W / 2, y - 40, "College of Electrical Engineering, National Taiwan University, Taiwan")
+    c.drawCentredString(W / 2, y - 54, "Naver Clova, Seongnam, Korea")  # opens like a name, in the names' style
     _two_columns(c, y - 80)
     c.save()
     doc = read_pdf(path.read_bytes())

@@ -92,8 +92,14 @@ def _runs(part: str) -> list[str]:
 
 def line_names(text: str) -> list[str] | None:
     """The names an author line holds (before any affiliation on it), or None if it is not one."""
+    return _line_names(text)[0]
+
+
+def _line_names(text: str) -> tuple[list[str] | None, bool]:
+    """The line's names, and whether other words follow them on it (an affiliation: "Ana Ruiz,
+    Stanford University"; or an affiliation's own line that opens like a name: "Naver Clova, Seongnam")."""
     if "@" in text or _STOP.match(text):
-        return None
+        return None, False
     names: list[str] = []
     parts = _parts(text)
     if len(parts) == 1 and len(parts[0].split()) >= 4:
@@ -104,10 +110,10 @@ def line_names(text: str) -> list[str] | None:
         name = _name(part)
         if name is None:
             if re.search(r"\d{3,}|\w{3,}", part) and not re.fullmatch(r"[\d\s,]+", part):
-                break  # an affiliation, address or other words: the names ended
+                return names or None, True  # an affiliation, address or other words: the names ended
             continue  # a stray mark or number
         names.append(name)
-    return names or None
+    return names or None, False
 
 
 def _prose(ln: Line, body_size: float) -> bool:
@@ -123,15 +129,19 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
         return []  # no title, no band: a guess from the top of the page would take headers for names
     authors: list[str] = []
     style: tuple[float, bool] | None = None
+    with_affiliation: bool | None = None  # how the block's first name line is set: names, then more words?
     for ln in _unlabelled(author_block(lines, title_lines, lambda ln: ends_block(ln, body_size))):
         if ends_block(ln, body_size):
             break
-        names = line_names(ln.text)
+        names, more = _line_names(ln.text)
         if names is None:
             continue
         if style is not None and (abs(ln.size - style[0]) > 0.6 or ln.bold != style[1]):
             continue  # name-like text in another style: an affiliation's continuation
+        if more and with_affiliation is False:
+            continue  # the block sets names alone: a line going on past its "names" is an affiliation
         style = style or (ln.size, ln.bold)
+        with_affiliation = more if with_affiliation is None else with_affiliation
         authors += [n for n in names if n not in authors]
         if len(authors) >= 40:
             break
