@@ -1,0 +1,516 @@
+"""Papers typeset with real publishers' LaTeX classes, whose authors, headings and year are known
+by construction: fresh truth for the PDF reader (issue 21) that no rule was tuned on.
+
+Each seed makes one paper (title, 1-9 authors of many origins, affiliations, abstract, 4-8
+section/subsection headings, maybe a figure and a table, references, a date) and renders it with
+one class variant (IEEEtran conference/journal, elsarticle 1p/3p/5p, cas-dc, acmart sigconf/acmsmall,
+revtex4-2 aps/aip, llncs, mnras, jmlr, aastex631, amsart, article+authblk, article with a tabular
+author block).  The variant is chosen by seed // 2, so both halves cover every class; the halves are
+fixed by seed parity before anything is measured: dev = even seeds, test = odd seeds.
+
+Truth per paper: authors in printed order, headings as the class prints them (number in the class's
+style, level; labels a class prints by itself, such as "Abstract" or "References", are optional:
+neither rewarded nor penalised), and the year where the page prints one (else null).  PDFs are
+compiled once per source text into a cache under /tmp (never the repo):
+$PAPERSHELF_LATEX_CACHE, default /tmp/papershelf-latex-papers.
+
+    python bench/latex_papers.py [--half dev|test|all] [--seeds 0 2 4] [--check] [--json]
+
+`--check` verifies the construction against pdftotext (every author surname and heading title is
+on the page); it never runs papershelf.  Without pdflatex it says so in one line and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from latex_content import AFFILIATIONS, DOMAINS, NAMES, bibliography, body_paragraphs
+
+CACHE = Path(os.environ.get("PAPERSHELF_LATEX_CACHE", "/tmp/papershelf-latex-papers"))
+SEEDS = range(80)
+COR, CORMARK, SEP, AND = "\\corref{cor1}", "\\cormark[1]", " \\sep ", " \\and "
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December")
+
+
+def half_of(seed: int) -> str:
+    return "test" if seed % 2 else "dev"
+
+
+@dataclass
+class Author:
+    name: str
+    affs: list[int]
+    email: str
+
+
+@dataclass
+class Spec:
+    seed: int
+    variant: str
+    title: str
+    authors: list[Author]
+    affs: list[dict]
+    abstract: str
+    sections: list[dict]  # {"level", "numbered", "title"}
+    year: int
+    month: int
+    day: int
+    figure: bool
+    table: bool
+    domain: str
+    rng: random.Random = field(repr=False)
+
+
+def _email(name: str, domain: str) -> str:
+    name = name.translate(str.maketrans({"Ł": "L", "ł": "l", "ø": "o", "Ø": "O", "ı": "i", "ß": "ss"}))
+    ascii_ = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    words = [re.sub(r"[^a-z]", "", w) for w in ascii_.split()]
+    words = [w for w in words if w]
+    return f"{words[0][0]}.{words[-1]}@{domain}"
+
+
+def make_spec(seed: int) -> Spec:
+    rng = random.Random(seed * 7919 + 17)
+    variant = VARIANTS[(seed // 2) % len(VARIANTS)]
+    domain = rng.choice(sorted(DOMAINS))
+    d = DOMAINS[domain]
+    n = rng.choices(range(1, 10), weights=(8, 14, 14, 12, 10, 8, 6, 4, 4))[0]
+    people = rng.sample(NAMES, n)
+    names = []
+    for given, family in people:
+        if rng.random() < 0.2 and "." not in given and " " not in given:
+            given = f"{given} {rng.choice('ABCDEGHJKLMNPRSTW')}."  # a middle initial
+        names.append(f"{given} {family}")
+    affs = rng.sample(AFFILIATIONS, rng.randint(1, min(n, 4)))
+    authors = []
+    for i, name in enumerate(names):
+        a = [0] if i == 0 else [rng.randrange(len(affs))]
+        if len(affs) > 1 and rng.random() < 0.15:
+            a = sorted({*a, rng.randrange(len(affs))})
+        authors.append(Author(name, a, _email(name, affs[a[0]]["domain"])))
+    tops = ["Introduction", *rng.sample(d["sections"], rng.randint(2, 4)), rng.choice(d["closing"])]
+    sections: list[dict] = []
+    budget = rng.randint(4, 8)
+    for i, t in enumerate(tops):
+        numbered = i == 0 or rng.random() > 0.12
+        sections.append({"level": 1, "numbered": numbered, "title": t})
+        if 0 < i < len(tops) - 1 and numbered and len(sections) < budget - (len(tops) - i - 1):
+            for sub in rng.sample(d["subsections"], rng.randint(0, 2)):
+                sections.append({"level": 2, "numbered": True, "title": sub})
+    if rng.random() < 0.5:
+        sections.append({"level": 1, "numbered": False, "title": "Acknowledgments"})
+    title = rng.choice(d["titles"]).format(*rng.sample(d["terms"], 2))
+    abstract = " ".join(body_paragraphs(rng, d, 1, 6))
+    return Spec(seed, variant, title, authors, affs, abstract, sections, rng.randint(2004, 2024),
+                rng.randint(1, 12), rng.randint(1, 28), rng.random() < 0.6, rng.random() < 0.6, domain, rng)
+
+
+# ---- class front matter -------------------------------------------------------------------------
+
+def _aff_line(a: dict, parts: tuple[str, ...] = ("dept", "inst", "city", "country")) -> str:
+    return ", ".join(a[p] for p in parts)
+
+
+def _and_join(names: list[str]) -> str:
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + ", and " + names[-1]
+
+
+def ieee_conf(s: Spec, grouped: bool) -> tuple[str, str]:
+    pre = "\\documentclass[conference]{IEEEtran}\n"
+    if grouped:
+        marks = "".join("" for _ in s.affs)
+        names = ", ".join(f"{a.name}\\IEEEauthorrefmark{{{','.join(str(i + 1) for i in a.affs)}}}"
+                          for a in s.authors)
+        blocks = "\\\\\n".join(f"\\IEEEauthorrefmark{{{i + 1}}}{_aff_line(af)}" for i, af in enumerate(s.affs))
+        author = f"\\IEEEauthorblockN{{{names}}}\n\\IEEEauthorblockA{{{blocks}{marks}\\\\\nEmail: {s.authors[0].email}}}"
+    else:
+        author = "\n\\and\n".join(
+            f"\\IEEEauthorblockN{{{a.name}}}\n\\IEEEauthorblockA{{\\textit{{{s.affs[a.affs[0]]['dept']}}} \\\\\n"
+            f"\\textit{{{s.affs[a.affs[0]]['inst']}}}\\\\\n{s.affs[a.affs[0]]['city']}, {s.affs[a.affs[0]]['country']} \\\\\n"
+            f"{a.email}}}" for a in s.authors)
+    front = (f"\\title{{{s.title}}}\n\\author{{{author}}}\n\\maketitle\n"
+             f"\\begin{{abstract}}\n{s.abstract}\n\\end{{abstract}}\n"
+             f"\\begin{{IEEEkeywords}}\n{', '.join(DOMAINS[s.domain]['terms'][:4])}\n\\end{{IEEEkeywords}}\n")
+    return pre, front
+
+
+def ieee_journal(s: Spec) -> tuple[str, str]:
+    member = s.rng.random() < 0.5
+    names = [a.name + (",~\\IEEEmembership{Member,~IEEE}" if member and i % 2 == 0 else "")
+             for i, a in enumerate(s.authors)]
+    thanks = " ".join(f"{a.name} is with the {_aff_line(s.affs[a.affs[0]])} (e-mail: {a.email})." for a in s.authors)
+    journal = DOMAINS[s.domain]["journal"]
+    front = (f"\\title{{{s.title}}}\n\\author{{{_and_join(names)}% \n\\thanks{{{thanks}}}}}\n"
+             f"\\markboth{{{journal},~Vol.~{s.year - 2000 + 3}, No.~{s.month}, {MONTHS[s.month - 1]}~{s.year}}}"
+             f"{{{s.authors[0].name.split()[-1]} \\MakeLowercase{{\\textit{{et al.}}}}: short title}}\n\\maketitle\n"
+             f"\\begin{{abstract}}\n{s.abstract}\n\\end{{abstract}}\n"
+             f"\\begin{{IEEEkeywords}}\n{', '.join(DOMAINS[s.domain]['terms'][:4])}\n\\end{{IEEEkeywords}}\n")
+    return "\\documentclass[journal]{IEEEtran}\n", front
+
+
+def elsarticle(s: Spec, opts: str, form: str) -> tuple[str, str]:
+    lines = []
+    if form == "grouped":  # one author group, no labels: every author over the single address
+        for i, a in enumerate(s.authors):
+            lines.append(f"\\author{{{a.name}{'' if i else COR}}}\n\\ead{{{a.email}}}")
+        lines.append(f"\\cortext[cor1]{{Corresponding author}}\n\\address{{{_aff_line(s.affs[0])}}}")
+    else:
+        for i, a in enumerate(s.authors):
+            labels = ",".join("abcd"[k] for k in a.affs)
+            lines.append(f"\\author[{labels}]{{{a.name}{'' if i else COR}}}\n\\ead{{{a.email}}}")
+        lines.append("\\cortext[cor1]{Corresponding author}")
+        for k, af in enumerate(s.affs):
+            if form == "keyed":
+                lines.append(f"\\affiliation[{'abcd'[k]}]{{organization={{{af['dept']}, {af['inst']}}},\n"
+                             f"  addressline={{{af['street']}}}, city={{{af['city']}}}, postcode={{{af['postcode']}}},"
+                             f" country={{{af['country']}}}}}")
+            else:
+                lines.append(f"\\address[{'abcd'[k]}]{{{_aff_line(af)}}}")
+    authors = "\n".join(lines)
+    front = (f"\\begin{{frontmatter}}\n\\title{{{s.title}}}\n{authors}\n"
+             f"\\begin{{abstract}}\n{s.abstract}\n\\end{{abstract}}\n"
+             f"\\begin{{keyword}}\n{SEP.join(DOMAINS[s.domain]['terms'][:4])}\n\\end{{keyword}}\n\\end{{frontmatter}}\n")
+    journal = DOMAINS[s.domain]["journal"]
+    return f"\\documentclass[{opts}]{{elsarticle}}\n\\journal{{{journal}}}\n", front
+
+
+def cas_dc(s: Spec) -> tuple[str, str]:
+    lines = []
+    for i, a in enumerate(s.authors):
+        labels = ",".join(str(k + 1) for k in a.affs)
+        lines.append(f"\\author[{labels}]{{{a.name}}}{CORMARK if i == 0 else ''}\n\\ead{{{a.email}}}")
+    for k, af in enumerate(s.affs):
+        lines.append(f"\\affiliation[{k + 1}]{{organization={{{af['inst']}}}, addressline={{{af['dept']}}},"
+                     f" city={{{af['city']}}}, postcode={{{af['postcode']}}}, country={{{af['country']}}}}}")
+    lines.append("\\cortext[cor1]{Corresponding author}")
+    front = (f"\\shorttitle{{{s.title[:40]}}}\n\\shortauthors{{{s.authors[0].name.split()[-1]} et al.}}\n"
+             f"\\title [mode = title]{{{s.title}}}\n" + "\n".join(lines) +
+             f"\n\\begin{{abstract}}\n{s.abstract}\n\\end{{abstract}}\n"
+             f"\\begin{{keywords}}\n{SEP.join(DOMAINS[s.domain]['terms'][:4])}\n\\end{{keywords}}\n\\maketitle\n")
+    return "\\documentclass[a4paper,fleqn]{cas-dc}\n", front
+
+
+def acmart(s: Spec, fmt: str) -> tuple[str, str]:
+    pre = (f"\\documentclass[{fmt}]{{acmart}}\n\\setcopyright{{acmlicensed}}\n\\copyrightyear{{{s.year}}}\n"
+           f"\\acmYear{{{s.year}}}\n\\acmDOI{{10.1145/{s.seed + 3000000}.{s.seed + 4000000}}}\n")
+    if fmt == "sigconf":
+        pre += (f"\\acmConference[CONF '{s.year % 100:02d}]{{Conference on {DOMAINS[s.domain]['field']}}}"
+                f"{{{MONTHS[s.month - 1]} {s.day}--{s.day + 3}, {s.year}}}{{{s.affs[0]['city']}, {s.affs[0]['country']}}}\n"
+                f"\\acmISBN{{978-1-4503-{s.seed:04d}-1/{s.year % 100:02d}/06}}\n")
+    else:
+        pre += f"\\acmJournal{{JACM}}\n\\acmVolume{{{s.year - 1950}}}\n\\acmNumber{{{s.month}}}\n\\acmArticle{{{s.seed + 1}}}\n\\acmMonth{{{s.month}}}\n"
+    lines = []
+    for a in s.authors:
+        lines.append(f"\\author{{{a.name}}}\n\\email{{{a.email}}}")
+        for k in a.affs:
+            af = s.affs[k]
+            lines.append(f"\\affiliation{{%\n  \\department{{{af['dept']}}}\n  \\institution{{{af['inst']}}}\n"
+                         f"  \\city{{{af['city']}}}\n  \\country{{{af['country']}}}}}")
+    front = (f"\\title{{{s.title}}}\n" + "\n".join(lines) +
+             f"\n\\begin{{abstract}}\n{s.abstract}\n\\end{{abstract}}\n"
+             f"\\keywords{{{', '.join(DOMAINS[s.domain]['terms'][:4])}}}\n\\maketitle\n")
+    return pre, front
+
+
+def revtex(s: Spec, opts: str) -> tuple[str, str]:
+    lines = []
+    for a in s.authors:
+        lines.append(f"\\author{{{a.name}}}" + ("\n\\email{" + a.email + "}" if a is s.authors[0] else ""))
+        lines += [f"\\affiliation{{{_aff_line(s.affs[k])}}}" for k in a.affs]
+    front = (f"\\title{{{s.title}}}\n" + "\n".join(lines) + "\n\\date{\\today}\n"
+             f"\\begin{{abstract}}\n{s.abstract}\n\\end{{abstract}}\n\\maketitle\n")
+    return f"\\documentclass[{opts}]{{revtex4-2}}\n", front
+
+
+def llncs(s: Spec) -> tuple[str, str]:
+    names = " \\and\n".join(f"{a.name}\\inst{{{','.join(str(k + 1) for k in a.affs)}}}" for a in s.authors)
+    insts = " \\and\n".join(
+        f"{af['inst']}, {af['city']}, {af['country']}\\\\\n\\email{{" +
+        ", ".join(a.email for a in s.authors if a.affs[0] == k) + "}" for k, af in enumerate(s.affs))
+    front = (f"\\title{{{s.title}}}\n\\author{{{names}}}\n\\authorrunning{{{s.authors[0].name.split()[-1]} et al.}}\n"
+             f"\\institute{{{insts}}}\n\\maketitle\n\\begin{{abstract}}\n{s.abstract}\n"
+             f"\\keywords{{{AND.join(DOMAINS[s.domain]['terms'][:3])}}}\n\\end{{abstract}}\n")
+    return "\\documentclass[runningheads]{llncs}\n", front
+
+
+def mnras(s: Spec) -> tuple[str, str]:
+    parts = []
+    for i, a in enumerate(s.authors):
+        sup = ",".join(str(k + 1) for k in a.affs)
+        joiner = "" if i == 0 else (" and " if i == len(s.authors) - 1 else ", ")
+        thanks = f"\\thanks{{E-mail: {a.email}}}" if i == 0 else ""
+        parts.append(f"{joiner}{a.name}$^{{{sup}}}${thanks}")
+    affs = "\\\\\n".join(f"$^{{{k + 1}}}${_aff_line(af, ('dept', 'inst', 'street', 'city', 'country'))}"
+                         for k, af in enumerate(s.affs))
+    front = (f"\\title[Short title]{{{s.title}}}\n\\author[{s.authors[0].name.split()[-1]} et al.]{{\n" + "".join(parts) +
+             f"\n\\\\\n{affs}\n}}\n\\date{{Accepted {s.year} {MONTHS[s.month - 1]} {s.day}. Received {s.year - 1} "
+             f"{MONTHS[(s.month + 5) % 12]} {s.day}}}\n\\pubyear{{{s.year}}}\n\\begin{{document}}\n\\label{{firstpage}}\n"
+             f"\\pagerange{{\\pageref{{firstpage}}--\\pageref{{lastpage}}}}\n\\maketitle\n"
+             f"\\begin{{abstract}}\n{s.abstract}\n\\end{{abstract}}\n"
+             f"\\begin{{keywords}}\n{' -- '.join(DOMAINS[s.domain]['terms'][:3])}\n\\end{{keywords}}\n")
+    return "\\documentclass[fleqn]{mnras}\n", front
+
+
+def jmlr(s: Spec) -> tuple[str, str]:
+    def name(n: str) -> str:
+        given, family = n.rsplit(" ", 1) if not any(p in n for p in (" van ", " de ", " dos ", " von ", " De ")) \
+            else re.split(r" (?=(?:van|de|dos|von|De) )", n, maxsplit=1)
+        if not given[0].isascii():  # jmlr.cls takes the first byte for the initial: brace the letter
+            given = "{" + given[0] + "}" + given[1:]
+        return f"\\Name{{{given} {{{family}}}}}"
+    groups = []
+    for k, af in enumerate(s.affs):
+        members = [a for a in s.authors if a.affs[0] == k]
+        if members:
+            groups.append("\\\\\n".join(f"{name(a.name)} \\Email{{{a.email}}}" for a in members) +
+                          f"\\\\\n\\addr {_aff_line(af)}")
+    # printed order is group order: keep the truth in that order (authors re-sorted by first affiliation)
+    s.authors = sorted(s.authors, key=lambda a: a.affs[0])
+    pre = f"\\documentclass[pmlr]{{jmlr}}\n\\jmlrvolume{{{s.year - 2000 + 90}}}\n\\jmlryear{{{s.year}}}\n" \
+          f"\\jmlrworkshop{{Workshop on {DOMAINS[s.domain]['field']}}}\n"
+    front = (f"\\title{{{s.title}}}\n\\author{{" + "\n\\AND\n".join(groups) + "}\n"
+             f"\\begin{{document}}\n\\maketitle\n\\begin{{abstract}}\n{s.abstract}\n\\end{{abstract}}\n"
+             f"\\begin{{keywords}}\n{', '.join(DOMAINS[s.domain]['terms'][:3])}\n\\end{{keywords}}\n")
+    return pre, front
+
+
+def aastex(s: Spec) -> tuple[str, str]:
+    lines = []
+    for i, a in enumerate(s.authors):
+        orcid = f"[0000-000{i}-{s.seed:04d}-{1000 + i * 37}]" if s.rng.random() < 0.5 else ""
+        lines.append(f"\\author{orcid}{{{a.name}}}")
+        lines += [f"\\affiliation{{{_aff_line(s.affs[k])}}}" for k in a.affs]
+    front = (f"\\title{{{s.title}}}\n" + "\n".join(lines) +
+             f"\n\\begin{{abstract}}\n{s.abstract}\n\\end{{abstract}}\n"
+             f"\\keywords{{{' --- '.join(DOMAINS[s.domain]['terms'][:3])}}}\n")
+    return "\\documentclass[twocolumn]{aastex631}\n", front
+
+
+def amsart(s: Spec) -> tuple[str, str]:
+    lines = []
+    for a in s.authors:
+        lines.append(f"\\author{{{a.name}}}\n\\address{{{_aff_line(s.affs[a.affs[0]])}}}\n\\email{{{a.email}}}")
+    front = (f"\\title{{{s.title}}}\n" + "\n".join(lines) + "\n\\date{\\today}\n"
+             f"\\begin{{abstract}}\n{s.abstract}\n\\end{{abstract}}\n\\maketitle\n")
+    return "\\documentclass{amsart}\n", front
+
+
+def authblk(s: Spec) -> tuple[str, str]:
+    lines = [f"\\author[{','.join(str(k + 1) for k in a.affs)}]{{{a.name}}}" for a in s.authors]
+    lines += [f"\\affil[{k + 1}]{{{_aff_line(af)}}}" for k, af in enumerate(s.affs)]
+    front = "\\maketitle\n\\begin{abstract}\n" + s.abstract + "\n\\end{abstract}\n"
+    pre = ("\\documentclass[11pt]{article}\n\\usepackage{authblk}\n\\usepackage[margin=1in]{geometry}\n"
+           f"\\title{{{s.title}}}\n" + "\n".join(lines) + "\n\\date{\\today}\n")
+    return pre, front
+
+
+def tabular(s: Spec) -> tuple[str, str]:
+    cells = " \\and\n".join(
+        f"{a.name}\\\\\n{s.affs[a.affs[0]]['dept']}\\\\\n{s.affs[a.affs[0]]['inst']}\\\\\n"
+        f"{s.affs[a.affs[0]]['city']}, {s.affs[a.affs[0]]['country']}\\\\\n\\texttt{{{a.email}}}" for a in s.authors)
+    two = s.rng.random() < 0.5
+    pre = (f"\\documentclass[10pt{',twocolumn' if two else ''}]{{article}}\n\\usepackage[margin=0.8in]{{geometry}}\n"
+           f"\\title{{{s.title}}}\n\\author{{{cells}}}\n\\date{{\\today}}\n")
+    return pre, "\\maketitle\n\\begin{abstract}\n" + s.abstract + "\n\\end{abstract}\n"
+
+
+# variant -> (render, heading-number style, prints-a-year, labels the class prints by itself)
+_STD = ("Abstract", "References", "Keywords")
+RENDER = {
+    "ieee_conf": (lambda s: ieee_conf(s, False), "roman", False, ("Abstract", "References", "Index Terms")),
+    "ieee_conf_grouped": (lambda s: ieee_conf(s, True), "roman", False, ("Abstract", "References", "Index Terms")),
+    "ieee_journal": (ieee_journal, "roman", True, ("Abstract", "References", "Index Terms")),
+    "elsarticle_1p": (lambda s: elsarticle(s, "preprint,12pt", "keyed"), "arabic", True, _STD),
+    "elsarticle_3p": (lambda s: elsarticle(s, "3p,twocolumn", "address"), "arabic", True, _STD),
+    "elsarticle_5p": (lambda s: elsarticle(s, "5p,times", "grouped"), "arabic", True, _STD),
+    "cas_dc": (cas_dc, "arabic", False, ("Abstract", "References", "Keywords", "ARTICLE INFO", "ABSTRACT")),
+    "acm_sigconf": (lambda s: acmart(s, "sigconf"), "arabic", True,
+                    ("Abstract", "References", "Keywords", "CCS Concepts", "ACM Reference Format")),
+    "acm_acmsmall": (lambda s: acmart(s, "acmsmall"), "arabic", True,
+                     ("Abstract", "References", "Keywords", "CCS Concepts", "ACM Reference Format")),
+    "revtex_aps": (lambda s: revtex(s, "aps,prb,reprint,superscriptaddress"), "roman", True, _STD),
+    "revtex_aip": (lambda s: revtex(s, "aip,jcp,reprint"), "roman", True, _STD),
+    "llncs": (llncs, "arabic", False, _STD),
+    "mnras": (mnras, "arabic", True, _STD),
+    "jmlr": (jmlr, "arabic", True, _STD),
+    "aastex": (aastex, "arabic", True, _STD),
+    "amsart": (amsart, "arabic", True, _STD),
+    "authblk": (authblk, "arabic", True, _STD),
+    "article_tabular": (tabular, "arabic", True, _STD),
+}
+VARIANTS = tuple(RENDER)
+
+
+def _numbers(sections: list[dict], style: str) -> list[str | None]:
+    out: list[str | None] = []
+    sec = sub = 0
+    for h in sections:
+        if not h["numbered"]:
+            out.append(None)
+            continue
+        if h["level"] == 1:
+            sec, sub = sec + 1, 0
+            out.append(_roman(sec) if style == "roman" else str(sec))
+        else:
+            sub += 1
+            out.append("ABCDEFGH"[sub - 1] if style == "roman" else f"{sec}.{sub}")
+    return out
+
+
+def _roman(n: int) -> str:
+    return ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"][n - 1]
+
+
+# Scalable fonts only (this TeX has no cm-super: T1 Computer Modern would be bitmaps): Latin Modern,
+# the classes' own Times, or the old OT1 Computer Modern where a class is often used with it.
+FONTS = {"default": "\\usepackage[T1]{fontenc}\n\\usepackage{lmodern}\n",
+         "ieee_conf": "\\usepackage[T1]{fontenc}\n", "ieee_conf_grouped": "\\usepackage[T1]{fontenc}\n",
+         "ieee_journal": "\\usepackage[T1]{fontenc}\n", "elsarticle_5p": "\\usepackage[T1]{fontenc}\n",
+         "aastex": "", "revtex_aip": "", "cas_dc": "\\usepackage[T1]{fontenc}\n\\usepackage{lmodern}\n"
+         "\\usepackage[numbers]{natbib}\n"}
+# Packages a class loads but this TeX lacks and the papers never use (written next to the source).
+STUBS = {"algorithm2e.sty": "\\ProvidesPackage{algorithm2e}\\DeclareOption*{}\\ProcessOptions\\newlength\\algomargin\n",
+         "epsf.sty": "\\ProvidesPackage{epsf}\n",
+         "ulem.sty": "\\ProvidesPackage{ulem}\\DeclareOption*{}\\ProcessOptions\\newcommand\\sout[1]{#1}\n"}
+
+
+def source(s: Spec) -> str:
+    render, _, _, _ = RENDER[s.variant]
+    pre, front = render(s)
+    packages = FONTS.get(s.variant, FONTS["default"]) + "\\usepackage{graphicx}\n"
+    date = f"\\year={s.year} \\month={s.month} \\day={s.day}\n"
+    begin = "" if "\\begin{document}" in front else "\\begin{document}\n"
+    body = []
+    d = DOMAINS[s.domain]
+    cites = itertools.cycle(range(1, 7))
+    for i, h in enumerate(s.sections):
+        cmd = ("\\section" if h["level"] == 1 else "\\subsection") + ("" if h["numbered"] else "*")
+        body.append(f"{cmd}{{{h['title']}}}")
+        for p in body_paragraphs(s.rng, d, s.rng.randint(1, 3), s.rng.randint(4, 8)):
+            body.append(p + (f" \\cite{{r{next(cites)}}}." if s.rng.random() < 0.4 else ""))
+        if i == 1 and s.figure:
+            body.append("\\begin{figure}[t]\\centering\\includegraphics[width=0.9\\linewidth]{example-image-a}\n"
+                        f"\\caption{{{d['figure']}}}\\label{{fig:one}}\\end{{figure}}")
+        if i == 2 and s.table:
+            rows = "\n".join(f"{m} & {s.rng.uniform(50, 95):.1f} & {s.rng.uniform(50, 95):.1f} & "
+                             f"{s.rng.uniform(0.1, 9):.2f} \\\\" for m in d["methods"])
+            body.append(f"\\begin{{table}}[t]\\centering\\caption{{{d['table']}}}\\label{{tab:one}}\n"
+                        f"\\begin{{tabular}}{{lrrr}}\\hline\n{d['columns']} \\\\ \\hline\n{rows}\n\\hline\\end{{tabular}}\n"
+                        "\\end{table}")
+    end = "\\label{lastpage}\n" if s.variant == "mnras" else ""
+    return (pre + packages + date + begin + front + "\n\n".join(body) + "\n" + bibliography(s.rng, d, s.variant in ("jmlr", "aastex")) +
+            end + "\\end{document}\n")
+
+
+def truth(s: Spec) -> dict:
+    _, style, has_year, labels = RENDER[s.variant]
+    heads = [{"level": h["level"], "number": n, "title": h["title"]}
+             for h, n in zip(s.sections, _numbers(s.sections, style), strict=True)]
+    heads += [{"level": 1, "number": None, "title": t, "optional": True} for t in labels]
+    return {"seed": s.seed, "half": half_of(s.seed), "class": s.variant,
+            "authors": [a.name for a in s.authors], "headings": heads, "year": s.year if has_year else None}
+
+
+def build(seed: int, cache: Path = CACHE) -> tuple[Path | None, dict, str]:
+    """The paper's PDF (compiled once per source text) and its truth; (None, truth, log tail) on failure."""
+    spec = make_spec(seed)
+    tex = source(spec)
+    t = truth(spec)
+    key = hashlib.sha1(tex.encode()).hexdigest()[:10]
+    out = cache / f"{seed:03d}-{spec.variant}-{key}"
+    pdf = out / "paper.pdf"
+    if pdf.exists():
+        return pdf, t, ""
+    for stale in cache.glob(f"{seed:03d}-*"):  # an older source text of this seed
+        shutil.rmtree(stale, ignore_errors=True)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "paper.tex").write_text(tex, encoding="utf-8")
+    for name, text in STUBS.items():
+        if not shutil.which("kpsewhich") or not subprocess.run(["kpsewhich", name], capture_output=True).stdout:
+            (out / name).write_text(text)
+    epoch = str(int(__import__("datetime").datetime(spec.year, spec.month, spec.day, 12).timestamp()))
+    env = {**os.environ, "SOURCE_DATE_EPOCH": epoch, "FORCE_SOURCE_DATE": "1"}
+    for _ in range(2):
+        r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"], cwd=out,
+                           env=env, capture_output=True, timeout=300)
+        if r.returncode:
+            pdf.unlink(missing_ok=True)
+            return None, t, r.stdout.decode(errors="replace")[-600:]
+    return pdf, t, ""
+
+
+def _page_texts(pdf: Path) -> list[str]:
+    import pypdfium2  # the PDF library papershelf uses, read directly: the check never runs papershelf
+
+    doc = pypdfium2.PdfDocument(str(pdf))
+    try:
+        return [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def _flat(x: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", unicodedata.normalize("NFKD", x.replace("ı", "i")).casefold())
+
+
+def check(pdf: Path, t: dict) -> list[str]:
+    """What of the truth is not in the PDF's text (the construction's own sanity check)."""
+    pages = _page_texts(pdf)
+    flat1, flat = _flat(pages[0]), _flat(" ".join(pages))
+    bad = [f"author {a}" for a in t["authors"] if _flat(a.split()[-1]) not in flat1]
+    bad += [f"heading {h['number'] or ''} {h['title']}" for h in t["headings"]
+            if not h.get("optional") and _flat((h["number"] or "") + h["title"]) not in flat]
+    if t["year"] and str(t["year"]) not in pages[0]:
+        bad.append(f"year {t['year']}")
+    return bad
+
+
+def papers(half: str = "dev", seeds: list[int] | None = None) -> list[tuple[Path | None, dict, str]]:
+    chosen = seeds if seeds is not None else [s for s in SEEDS if half == "all" or half_of(s) == half]
+    return [build(s) for s in chosen]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
+    ap.add_argument("--seeds", type=int, nargs="*")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    if not shutil.which("pdflatex"):
+        print("pdflatex not found: no LaTeX papers built")
+        return 0
+    built = papers(args.half, args.seeds)
+    per = Counter(t["class"] for pdf, t, _ in built if pdf)
+    for pdf, t, log in built:
+        if pdf is None:
+            print(f"seed {t['seed']} ({t['class']}) did not compile: {log.strip().splitlines()[-1:]}", file=sys.stderr)
+        elif args.check:
+            for b in check(pdf, t):
+                print(f"seed {t['seed']} ({t['class']}): not on the page: {b}", file=sys.stderr)
+        if args.json and pdf:
+            print(json.dumps({"pdf": str(pdf), **t}, ensure_ascii=False))
+    if not args.json:
+        print(f"{sum(per.values())} of {len(built)} papers built in {CACHE}: " +
+              ", ".join(f"{k} {v}" for k, v in sorted(per.items())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
