@@ -18,20 +18,22 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from .pdf_author_block import author_block
 from .pdf_lines import Line, visual_rows
 
-# Marks between a name and its affiliation (and superscripts the line reader wrote as ^...).
-_MARKS = r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
+# Marks between a name and its affiliation (and superscripts the line reader wrote as ^...; and
+# AIP's footnote letters, "Haddad^a)" read as "Haddada)").
+_MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
+          r"|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)|(?<=\w)[a-z]\)(?=[\s,]|$)")
 _SPLIT = re.compile(rf"\s*(?:{_MARKS}|,|;|\band\b|\bAND\b|&|\s{{3,}})\s*")
 _PARTICLE = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "dos", "le", "la", "bin", "al", "el",
              "ter", "ten", "y"}
 _TOKEN = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’\-]*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]*)?|[A-ZÀ-ÖØ-Þ]\.(?:-?[A-Z]\.)?|"
                     r"[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]+|[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]*(?:['’][A-Za-zß-öø-ÿ]+)+)$")
 _NOT_NAME = re.compile(
-    r"\b(universit\w*|univ|institut\w*|department|dept|school|college|laborator\w*|labs?|research|sciences?|"
+    r"\b(univ\w*|institut\w*|department|dept|school|college|laborator\w*|labs?|research|sciences?|"
     r"division|cent(?:er|re)|inc|ltd|llc|corporation|company|group|faculty|hospital|clinic|foundation|"
     r"academy|council|ministry|program|programme|street|road|avenue|way|box|campus|abstract|introduction|keywords|"
     r"proceedings|journal|conference|workshop|symposium|press|series|preprint|arxiv|technical|report|"
@@ -62,11 +64,28 @@ def _name(part: str) -> str | None:
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
     words = [t for t in tokens if t.lower() not in _PARTICLE]
-    if len(words) < 2 or not all(_TOKEN.match(t) for t in words):
+    if len(words) < 2 or not all(_TOKEN.match(_latin1(t)) for t in words):
         return None
     if all(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)?", t) for t in words) or len(words[-1].rstrip(".")) < 2:
         return None
     return " ".join(t.capitalize() if t.isupper() and len(t) > 2 and "." not in t else t for t in tokens)
+
+
+def _latin1(token: str) -> str:
+    """The token with letters beyond Latin-1 folded to their base letter ("Dvořák" -> "Dvorák",
+    "Łukasz" -> "Lukasz"), so that the case patterns of `_TOKEN` see every Latin script."""
+    if token.isascii() or all(ord(c) < 256 for c in token):
+        return token
+    out = []
+    for c in token:
+        if ord(c) >= 256:
+            base = unicodedata.normalize("NFKD", c)[0]
+            c = _STROKED.get(c, base if ord(base) < 256 else c)
+        out.append(c)
+    return "".join(out)
+
+
+_STROKED = {"Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h", "ı": "i", "Œ": "O", "œ": "o"}
 
 
 def _parts(text: str) -> list[str]:
@@ -95,57 +114,84 @@ def line_names(text: str) -> list[str] | None:
     return _line_names(text)[0]
 
 
-def _line_names(text: str) -> tuple[list[str] | None, bool]:
-    """The line's names, and whether other words follow them on it (an affiliation: "Ana Ruiz,
-    Stanford University"; or an affiliation's own line that opens like a name: "Naver Clova, Seongnam")."""
+def _line_names(text: str) -> tuple[list[str] | None, bool, str]:
+    """The line's names; whether other words follow them on it (an affiliation: "Ana Ruiz,
+    Stanford University"; or an affiliation's own line that opens like a name: "Naver Clova,
+    Seongnam"); and the start of a name the line breaks off ("..., Oluwaseun H." + "Adeyemi")."""
     if "@" in text or _STOP.match(text):
-        return None, False
+        return None, False, ""
     names: list[str] = []
     parts = _parts(text)
     if len(parts) == 1 and len(parts[0].split()) >= 4:
         parts = _runs(parts[0])  # one run of words without separators: names side by side
-    for part in parts:
+    for i, part in enumerate(parts):
         if _GRADE.match(part.strip(" .")):
             continue
         name = _name(part)
         if name is None:
+            if i == len(parts) - 1 and names and _broken_off(part, text):
+                return names, False, part
             if re.search(r"\d{3,}|\w{3,}", part) and not re.fullmatch(r"[\d\s,]+", part):
-                return names or None, True  # an affiliation, address or other words: the names ended
+                return names or None, True, ""  # an affiliation, address or other words: the names ended
             continue  # a stray mark or number
         names.append(name)
-    return names or None, False
+    return names or None, False, ""
+
+
+def _broken_off(part: str, text: str) -> bool:
+    """The line's last words are the start of a name it breaks off: one or two name words (or
+    initials) at the very end, no separator after them."""
+    tokens = part.split()
+    return 1 <= len(tokens) <= 2 and text.rstrip().endswith(part.rstrip()) and \
+        all(_TOKEN.match(_latin1(t)) and not _NOT_NAME.search(t) for t in tokens)
 
 
 def _prose(ln: Line, body_size: float) -> bool:
     words = ln.text.split()
-    return len(words) >= 8 and abs(ln.size - body_size) < 0.8 and sum(w[:1].islower() for w in words) >= 3
+    lower = sum(w[:1].islower() and w.lower() not in _PARTICLE and w != "and" for w in words)
+    return len(words) >= 8 and abs(ln.size - body_size) < 0.8 and lower >= 3
 
 
 def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float) -> list[str]:
     """Authors printed between the title and the abstract of page 1 (`lines`: the page without
     running headers, `title_lines`: the title's own lines), read row by row over the author
-    block's cells (`pdf_author_block.author_block`)."""
+    block's cells (`pdf_author_block.author_block`).  The rows of a block are parallel: a row of
+    cells most of which are affiliations is a row of affiliations ("ETH Zürich | Universidade de
+    Lisboa"), even where one of them reads like a name."""
     if not title_lines:
         return []  # no title, no band: a guess from the top of the page would take headers for names
-    authors: list[str] = []
-    style: tuple[float, bool] | None = None
-    with_affiliation: bool | None = None  # how the block's first name line is set: names, then more words?
-    for ln in _unlabelled(author_block(lines, title_lines, lambda ln: ends_block(ln, body_size))):
-        if ends_block(ln, body_size):
+    reading = _Reading()
+    for row in _rows(author_block(lines, title_lines, lambda ln: ends_block(ln, body_size))):
+        if any(ends_block(ln, body_size) for ln in row) or len(reading.authors) >= 40:
             break
-        names, more = _line_names(ln.text)
-        if names is None:
+        kinds = [_line_names(ln.text)[:2] for ln in row]
+        if len(row) > 1 and sum(n is not None for n, _ in kinds) <= sum(n is None and more for n, more in kinds):
             continue
-        if style is not None and (abs(ln.size - style[0]) > 0.6 or ln.bold != style[1]):
-            continue  # name-like text in another style: an affiliation's continuation
-        if more and with_affiliation is False:
-            continue  # the block sets names alone: a line going on past its "names" is an affiliation
-        style = style or (ln.size, ln.bold)
-        with_affiliation = more if with_affiliation is None else with_affiliation
-        authors += [n for n in names if n not in authors]
-        if len(authors) >= 40:
-            break
-    return authors
+        for ln in row:
+            reading.read(ln)
+    return reading.authors
+
+
+@dataclass
+class _Reading:
+    """The author block read so far: its names, the style of its name lines, whether those lines
+    go on with an affiliation, and a name the last line broke off."""
+    authors: list[str] = field(default_factory=list)
+    style: tuple[float, bool] | None = None
+    with_affiliation: bool | None = None
+    carry: str = ""
+
+    def read(self, ln: Line) -> None:
+        carry, self.carry = self.carry, ""
+        if self.style is not None and (abs(ln.size - self.style[0]) > 0.6 or ln.bold != self.style[1]):
+            return  # text in another style than the names: an affiliation or its continuation
+        names, more, tail = _line_names(f"{carry} {ln.text}" if carry else ln.text)
+        if names is None or (more and self.with_affiliation is False):
+            return  # the block sets names alone: a line going on past its "names" is an affiliation
+        self.style = self.style or (ln.size, ln.bold)
+        self.with_affiliation = more if self.with_affiliation is None else self.with_affiliation
+        self.authors += [n for n in names if n not in self.authors]
+        self.carry = tail
 
 
 def ends_block(ln: Line, body_size: float) -> bool:
@@ -180,12 +226,11 @@ def confirmed_info_authors(info_authors: list[str], page_text: str) -> list[str]
     return names if all(_key(n) and _key(n) in plain for n in names) else []
 
 
-def _unlabelled(lines: list[Line]) -> list[Line]:
-    """Lines in reading order by visual row (pdf_lines.visual_rows), as one list, pieces that
-    touch joined into one line, and without the values of labelled fields: what follows "To
-    appear in:" or "Journal:" on its row is a venue, a date or an identifier of a cover sheet,
-    never an author."""
-    out: list[Line] = []
+def _rows(lines: list[Line]) -> list[list[Line]]:
+    """The lines' visual rows (pdf_lines.visual_rows), pieces that touch joined into one line,
+    and without the values of labelled fields: what follows "To appear in:" or "Journal:" on its
+    row is a venue, a date or an identifier of a cover sheet, never an author."""
+    out: list[list[Line]] = []
     for row in visual_rows(lines):
         joined: list[Line] = []
         for ln in row:
@@ -195,7 +240,8 @@ def _unlabelled(lines: list[Line]) -> list[Line]:
                 joined[-1] = _joined(joined[-1], ln)
             else:
                 joined.append(ln)
-        out += joined
+        if joined:
+            out.append(joined)
     return out
 
 
