@@ -28,7 +28,7 @@ from ..document import Block, Document
 from ..errors import IngestError
 from .captions import CAPTION_RE
 from .ocr import fill_by_ocr
-from .pdf_authors import names_authors, printed_authors
+from .pdf_authors import line_names, names_authors, printed_authors
 from .pdf_boxes import set_apart
 from .pdf_contents import contents_entries
 from .pdf_graphics import Box, page_graphics
@@ -217,18 +217,25 @@ def _take_title(kept: list[Line], width: float, height: float, body: float) -> t
 
 
 def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list[Line]:
-    """The page's first lines when they are set as a title: bold, above body size, centred."""
-    first = min(top_half, key=lambda ln: ln.top)
-    if first.size < body + 0.5 or not first.bold or CAPTION_RE.match(first.text) or _FIRST_HEAD.match(first.text) \
+    """The page's first lines when they are set as a title: bold, centred, above body size (a
+    draft stamp or a running line set smaller may come before them).  A title set no larger than
+    the body (amsart, AASTeX) is one only when the line under it reads as author names."""
+    tops = sorted(top_half, key=lambda ln: ln.top)
+    first = next((ln for ln in tops if ln.size >= body - 0.3), None)
+    if first is None or not first.bold or CAPTION_RE.match(first.text) or _FIRST_HEAD.match(first.text) \
             or is_standard(first.text):
         return []
     lines: list[Line] = []
-    for ln in sorted(top_half, key=lambda ln: ln.top):
+    for ln in tops[tops.index(first):]:
         centred = abs((ln.x0 + ln.x1) / 2 - width / 2) < 0.04 * width
         if abs(ln.size - first.size) > 0.3 or ln.bold != first.bold or not centred \
                 or (lines and ln.top - lines[-1].bottom > 1.5 * ln.size):
             break
         lines.append(ln)
+    if first.size < body + 0.5:
+        under = next((ln for ln in tops if ln.top > lines[-1].bottom), None)
+        if under is None or line_names(under.text) is None:
+            return []
     return lines
 
 

@@ -21,12 +21,12 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 
 from .pdf_author_block import author_block
-from .pdf_lines import Line, visual_rows
+from .pdf_lines import Line
 
 # Marks between a name and its affiliation (and superscripts the line reader wrote as ^...; and
 # AIP's footnote letters, "Haddad^a)" read as "Haddada)").
 _MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
-          r"|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)|(?<=\w)[a-z]\)(?=[\s,]|$)")
+          r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)|(?<=\w)[a-z]\)(?=[\s,]|$)")
 _SPLIT = re.compile(rf"\s*(?:{_MARKS}|,|;|\band\b|\bAND\b|&|\s{{3,}})\s*")
 _PARTICLE = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "dos", "le", "la", "bin", "al", "el",
              "ter", "ten", "y"}
@@ -51,7 +51,7 @@ _STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|in
 
 # A title before a name ("Dr.", "Prof.") or an ordinal ("1st", IEEE's template) is not part of it;
 # an initial set against the name after it ("G.Anandharaj", "Dr.G.Anandharaj") is a word of its own.
-_HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms)\.?(?=\s|[A-Z])|\d+(?:st|nd|rd|th)\b)\s*")
+_HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms)\.?(?=\s|[A-Z])|\d+(?:st|nd|rd|th)?\b)\s*")
 # A society's grade after a name ("Member, IEEE"; "Senior Member, IEEE") is a mark, not the end of the names.
 _GRADE = re.compile(r"^(?:(?:Student|Senior|Life|Graduate Student)\s+)?(?:Member|Fellow)$|^(?:IEEE|ACM|SIAM|OSA|SPIE)$")
 _GLUED_INITIAL = re.compile(r"\b([A-Z]\.)(?=[A-Z][a-z])")
@@ -231,12 +231,12 @@ def _rows(lines: list[Line]) -> list[list[Line]]:
     and without the values of labelled fields: what follows "To appear in:" or "Journal:" on its
     row is a venue, a date or an identifier of a cover sheet, never an author."""
     out: list[list[Line]] = []
-    for row in visual_rows(lines):
+    for row in _visual_rows(lines):
         joined: list[Line] = []
         for ln in row:
             if ln.text.rstrip().endswith(":"):
                 break
-            if joined and ln.x0 - joined[-1].x1 < 0.3 * ln.size:
+            if joined and ln.x0 - joined[-1].x1 < 0.6 * max(ln.size, joined[-1].size):
                 joined[-1] = _joined(joined[-1], ln)
             else:
                 joined.append(ln)
@@ -245,10 +245,24 @@ def _rows(lines: list[Line]) -> list[list[Line]]:
     return out
 
 
+def _visual_rows(lines: list[Line]) -> list[list[Line]]:
+    """Rows of lines whose middles fall inside the row's span so far, each left to right: a
+    raised mark ("Wójcik,^1") starts no row of its own, nor does the piece after it."""
+    rows: list[list[Line]] = []
+    for ln in sorted(lines, key=lambda ln: ln.top):
+        if rows and (ln.top + ln.bottom) / 2 < max(r.bottom for r in rows[-1]):
+            rows[-1].append(ln)
+        else:
+            rows.append([ln])
+    return [sorted(r, key=lambda ln: ln.x0) for r in rows]
+
+
 def _joined(a: Line, b: Line) -> Line:
     """Two touching pieces of one row as one line ("1" + "st Xu Li", "Núñez-Garc" + "ía, and"),
-    in the style of the longer: pdfium cuts a line at a raised ordinal or an accent set apart."""
-    gap = "" if b.x0 - a.x1 < 0.15 * b.size or b.text[:1] in ",;" else " "
+    in the style of the longer: pdfium cuts a line at a raised ordinal or an accent set apart.
+    A short raised piece is a mark and written as the line reader writes one ("André^a")."""
+    raised = len(b.text) <= 4 and b.size < 0.8 * a.size and b.bottom < a.bottom - 0.15 * a.height
+    gap = "^" if raised else "" if b.x0 - a.x1 < 0.15 * b.size or b.text[:1] in ",;" else " "
     style = a if len(a.text) >= len(b.text) else b
     return replace(style, x0=a.x0, x1=b.x1, top=min(a.top, b.top), bottom=max(a.bottom, b.bottom),
                    text=a.text + gap + b.text)
