@@ -169,3 +169,78 @@ def test_society_grades_and_ordinals_are_marks_not_the_end_of_the_names():
         == ["Ana Ruiz", "José Núñez-García", "Jan van der Berg"]
     assert line_names("1st Xu Li") == ["Xu Li"]
     assert line_names("Speech Group, Politecnico di Milano") is None
+
+
+def test_names_beyond_latin1_footnote_letters_and_bare_marks():
+    from papershelf.ingest.pdf_authors import line_names
+
+    assert line_names("Jiří Dvořák, Łukasz Kaiser and Mikołaj Bińkowski") == \
+        ["Jiří Dvořák", "Łukasz Kaiser", "Mikołaj Bińkowski"]
+    assert line_names("Leila Haddada) and Giulia De Luca") == ["Leila Haddad", "Giulia De Luca"]  # AIP's "a)"
+    assert line_names("AMIR SHEIKH^1, ∗, MOHAMMAD A. NEMAT 1, AND ARMAN SHOKRI^2,3") == \
+        ["Amir Sheikh", "Mohammad A. Nemat", "Arman Shokri"]
+
+
+def test_a_title_no_larger_than_the_body_over_an_author_line(tmp_path):
+    """amsart's first page: the title in bold capitals at the body's size, the authors in small
+    capitals under it, a draft stamp in small type above; AASTeX sets it alike."""
+    path = tmp_path / "amsart.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 8)
+    c.drawString(60, H - 50, "Draft version March 7, 2008")
+    _title(c, "WEAK LENSING IN THE OUTSKIRTS OF RADIO", "TRANSIENTS", font=("Times-Bold", 10), y=H - 150)
+    c.setFont("Times-Roman", 8)
+    c.drawCentredString(W / 2, H - 195, "KATARZYNA T. WOJCIK, MARIA JOSE DE LA CRUZ, HELGA SORENSEN,")
+    c.drawCentredString(W / 2, H - 206, "AND EUN-JI JUNG")
+    c.setFont("Times-Roman", 10)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 4), 90)):
+        c.drawString(72, H - 240 - 12 * i, ln)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "WEAK LENSING IN THE OUTSKIRTS OF RADIO TRANSIENTS"
+    assert doc.authors == ["Katarzyna T. Wojcik", "Maria Jose de la Cruz", "Helga Sorensen", "Eun-ji Jung"]
+
+
+def test_a_name_broken_over_two_lines_and_a_name_line_with_particles(tmp_path):
+    """elsarticle runs a long author list on over lines, breaking a name ("Oluwaseun H." /
+    "Adeyemi"); REVTeX's single name line has particles enough ("dos", "de", "and") to look like
+    prose by its lower-case words."""
+    path = tmp_path / "long.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c, "Fast and Correct Cache Coherence", font=("Times-Roman", 17))
+    c.setFont("Times-Roman", 10)
+    for i, ln in enumerate(["M. L. Hartmann, Javier A. Ortega, Ngozi Okonkwo, Oluwaseun H.",
+                            "Adeyemi, Elena Popescu, Chloe Girard, Arjun L. Mehta, Hye-jin N.", "Choi, Raj D. Patel",
+                            "Rafael dos Santos, Francesca Bianchi, and Pieter de Vries"]):
+        c.drawCentredString(W / 2, y - 14 - 13 * i, ln)
+    c.setFont("Times-Italic", 8)
+    c.drawCentredString(W / 2, y - 80, "Instituto de Fisica, Universidade de Sao Paulo, Brazil")
+    c.setFont("Times-Bold", 10)
+    c.drawString(72, y - 110, "Abstract")
+    c.setFont("Times-Roman", 10)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 3), 90)):
+        c.drawString(72, y - 126 - 12 * i, ln)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["M. L. Hartmann", "Javier A. Ortega", "Ngozi Okonkwo", "Oluwaseun H. Adeyemi",
+                           "Elena Popescu", "Chloe Girard", "Arjun L. Mehta", "Hye-jin N. Choi", "Raj D. Patel",
+                           "Rafael dos Santos", "Francesca Bianchi", "Pieter de Vries"]
+
+
+def test_a_row_of_affiliations_in_the_names_style_gives_no_name(tmp_path):
+    """A tabular author block set in one font: the row under the names holds the institutions,
+    one of which ("ETH Zurich") reads like a name; the row is one of affiliations."""
+    path = tmp_path / "tabular.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c, "Coupled Lattice Models")
+    font = ("Times-Roman", 12)
+    _cells(c, y - 20, [("Kai Schmidt", "ETH Zurich", "Zurich, Switzerland", "k.schmidt@ethz.ch"),
+                       ("Tiago Ferreira", "Universidade de Lisboa", "Lisboa, Portugal", "t.ferreira@ulisboa.pt"),
+                       ("Sven Eriksson", "Universidade de Lisboa", "Lisboa, Portugal", "s.eriksson@ulisboa.pt")],
+           name_font=font, affil_font=font, left=72, right=W - 72)
+    _cells(c, y - 90, [("Liang J. Chen", "Instituto de Biofisica", "Lisboa, Portugal")],
+           name_font=font, affil_font=font, left=200, right=W - 200)
+    _two_columns(c, y - 150)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["Kai Schmidt", "Tiago Ferreira", "Sven Eriksson", "Liang J. Chen"]

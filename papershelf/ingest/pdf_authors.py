@@ -68,7 +68,16 @@ def _name(part: str) -> str | None:
         return None
     if all(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)?", t) for t in words) or len(words[-1].rstrip(".")) < 2:
         return None
-    return " ".join(t.capitalize() if t.isupper() and len(t) > 2 and "." not in t else t for t in tokens)
+    return " ".join(_cased(t) for t in tokens)
+
+
+def _cased(token: str) -> str:
+    """A word of a name set in capitals as it is written ("DOUGLAS" -> "Douglas", "DE" -> "de")."""
+    if not token.isupper() or "." in token:
+        return token
+    if token.lower() in _PARTICLE:
+        return token.lower()
+    return token.capitalize() if len(token) > 2 else token
 
 
 def _latin1(token: str) -> str:
