@@ -1,12 +1,14 @@
 """Authors, headings and year read from PDFs nobody tuned on: papers typeset with publishers' LaTeX
 classes (bench/latex_papers.py, truth by construction) and the template sample PDFs TeX Live ships
-(bench/data/pdf_authors_texdocs.json, read by hand from rendered pages).
+(bench/data/pdf_authors_texdocs.json, read by hand from rendered pages: authors, year, and the
+headings of page 1, against which only the headings found on page 1 are graded).
 
 The whole reading path, as `add` reads a loose PDF (`load_source`/`parse_source`, as
 bench/pdf_authors.py does), graded with bench/pdf_authors.py's `grade` (first surname right, count
 right, non-authors) and bench/pdf_headings_score.py's `score_paper` (heading precision/recall; a
 class's own labels such as "Abstract" are optional).  A year is right, wrong or empty where the page
-prints one; where it prints none a found year is counted apart ("unprinted").  Halves fixed before
+prints one; where it prints none a found year is counted apart ("unprinted"); a texdocs PDF whose
+printed year is ambiguous has none in the truth and is not graded for it.  Halves fixed before
 anything ran: generated papers by seed parity (dev = even), texdocs PDFs by sha1 of their path
 (the JSON's "split").  Tune on dev; the test half is for the final report.
 
@@ -45,7 +47,8 @@ def _cases(half: str, source: str) -> list[dict]:
             if (half == "all" or rel in truth["split"][half]) and (TEXDOCS / rel).exists():
                 t = truth["papers"][rel]
                 out.append({"pdf": TEXDOCS / rel, "name": rel, "class": "texdocs/" + rel.split("/")[0],
-                            "authors": t["authors"], "headings": t.get("headings"), "year": t.get("year")})
+                            "authors": t["authors"], "headings": t.get("headings"),
+                            "year": t.get("year", "unchecked"), "pages": truth.get("headings_pages")})
     return out
 
 
@@ -58,11 +61,14 @@ def _grade(case: dict) -> dict:
     except IngestError as e:
         return row | {"error": str(e)}
     row |= {"found": doc.authors, **grade(doc.authors, case["authors"])}
-    if case.get("headings"):
-        row["headings"] = score_paper(doc.blocks, case["headings"])
+    if case.get("headings"):  # truth for the first pages only grades the headings found there
+        limit = case.get("pages")
+        blocks = [b for b in doc.blocks if limit is None or (b.page or 1) <= limit]
+        row["headings"] = score_paper(blocks, case["headings"])
     printed = case.get("year")
     row["found_year"] = doc.year
-    row["year"] = ("unprinted" if doc.year else "none") if printed is None else \
+    row["year"] = "unchecked" if printed == "unchecked" else \
+        ("unprinted" if doc.year else "none") if printed is None else \
         ("empty" if doc.year is None else "right" if doc.year == printed else "wrong")
     return row
 

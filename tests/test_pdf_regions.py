@@ -138,6 +138,55 @@ def test_a_spacing_accent_joins_the_letter_it_is_printed_over(tmp_path):
     assert "Nicolas Andr\u00e9 wrote this" in text and "\u00b4" not in text
 
 
+def test_an_accent_over_a_dotless_i_is_the_accented_i(tmp_path):
+    """TeX writes \\'{\\i} as a spacing acute over a dotless i; the reader gives the one letter í."""
+    import os
+
+    import reportlab
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(TTFont("Vera", os.path.join(os.path.dirname(reportlab.__file__), "fonts", "Vera.ttf")))
+    path = tmp_path / "dotless.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Vera", 10)
+    for k in range(30):
+        c.drawString(72, 700 - 12 * k, "Body text of a paper that runs on for a while to give the page text.")
+    c.drawString(72, 330, "Cap\u0131tulo uno")
+    width = lambda s: c.stringWidth(s, "Vera", 10)  # noqa: E731
+    x = 72 + width("Cap") + width("\u0131") / 2 - width("\u00b4") / 2  # the acute centred over the ı
+    c.drawString(x, 332, "\u00b4")
+    c.save()
+    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    assert "Cap\u00edtulo uno" in text and "\u0131" not in text and "\u00b4" not in text
+
+
+def test_a_footnote_mark_after_the_title_is_not_part_of_it(tmp_path):
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from .pdf_fixtures import BODY, _wrap
+
+    def paper(path, title, mark):
+        c = canvas.Canvas(str(path), pagesize=letter)
+        c.setFont("Helvetica-Bold", 18)
+        c.drawString(100, 720, title)
+        c.setFont("Helvetica-Bold", 10)
+        c.drawString(100 + c.stringWidth(title, "Helvetica-Bold", 18) + 1, 728, mark)  # raised, small
+        c.setFont("Times-Roman", 10)
+        for k, line in enumerate(_wrap(BODY * 3, 90)[:40]):
+            c.drawString(72, 680 - 12 * k, line)
+        c.save()
+        return read_pdf(path.read_bytes()).title
+
+    assert paper(tmp_path / "a.pdf", "Probabilistic XML via Markov Chains", "*\u2020") == \
+        "Probabilistic XML via Markov Chains"
+    assert paper(tmp_path / "b.pdf", "Deep Networks", "1") == "Deep Networks"
+    assert paper(tmp_path / "c.pdf", "Regression in R", "2") == "Regression in R^2"  # a symbol's power stays
+
+
 def test_printed_authors_with_marks_not_affiliations_or_the_info_field(tmp_path):
     from reportlab.lib.pagesizes import letter
     from reportlab.pdfgen import canvas
@@ -191,3 +240,60 @@ def test_a_new_pdf_reader_parses_again_and_re_embeds_only_changed_papers(objects
         monkeypatch.setattr(ingest, "PDF_READER", "pdf-reader/next")
         assert lib.add([str(objects_pdf)]).files[0].status == "updated"
         assert lib.pending() == []  # same units, same hashes: the vectors stand
+
+
+def test_letter_spaced_headings_read_as_words_and_spaced_cells_stay_apart(tmp_path):
+    """Tracked capitals ("A B S T R A C T" as pdfium writes them) are words again; the word space
+    inside a tracked heading stays; one-letter table cells far apart are not joined."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from .pdf_fixtures import BODY, _wrap
+
+    path = tmp_path / "tracked.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = 720
+    for heading, body in (("ABSTRACT", BODY), ("LIST OF FIGURES", BODY)):
+        c.setFont("Helvetica-Bold", 11)
+        x = 72.0
+        for ch in heading:  # each letter placed apart, as TeX's letter-spacing packages set them
+            if ch != " ":
+                c.drawString(x, y, ch)
+            x += c.stringWidth(ch, "Helvetica-Bold", 11) + 2.5
+        c.setFont("Times-Roman", 10)
+        for k, line in enumerate(_wrap(body, 90)[:12]):
+            c.drawString(72, y - 20 - 12 * k, line)
+        y -= 190
+    c.setFont("Times-Roman", 10)
+    for k, cell in enumerate("VWXYZ"):
+        c.drawString(72 + 60 * k, y, cell)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert [b.text for b in doc.blocks if b.kind == "heading"][:2] == ["ABSTRACT", "LIST OF FIGURES"]
+    assert "V W X Y Z" in " ".join(b.text for b in doc.blocks)
+
+
+def test_an_outline_deeper_than_the_reader_uses_prints_nothing(tmp_path):
+    """pypdfium2 warns (on stderr) when an outline is deeper than asked for; the reader does not
+    use those levels and the user's terminal must not get a stray line for them."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from .pdf_fixtures import BODY, _wrap
+
+    path = tmp_path / "deep.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 10)
+    for k, line in enumerate(_wrap(BODY * 3, 90)[:40]):
+        c.drawString(72, 700 - 12 * k, line)
+    for level in range(9):
+        c.bookmarkPage(f"b{level}")
+        c.addOutlineEntry(f"Level {level}", f"b{level}", level=level)
+    c.save()
+    import subprocess
+    import sys
+
+    # A child process: pytest's own logging capture would hide the stray line in this one.
+    code = "import sys; from papershelf.ingest.pdf import read_pdf; read_pdf(open(sys.argv[1], 'rb').read())"
+    run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stderr == ""

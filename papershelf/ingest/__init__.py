@@ -191,9 +191,10 @@ def _read_regular(path: str, limit: int) -> bytes:
 # Salted into a PDF's source hash, so `add` parses PDFs again after the PDF reader changed what it
 # finds (2: figure/table regions, table cells, printed authors, outline headings; 3: sidebars and
 # contents pages not sections, superscripts on joined lines, titles beside scaled e-mail lines, the
-# year checked against references and creation date).  Papers whose units come out the same keep
+# year checked against references and creation date; 5: an accent over a dotless i is í, a footnote
+# mark after the title is not part of it, letter-spaced capitals are words).  Papers whose units come out the same keep
 # their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/4"
+PDF_READER = "pdf-reader/5"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:

@@ -49,6 +49,9 @@ _DIGITS = re.compile(r"\d+")
 # A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
 # "A" may be the article starting a title's second line).
 _OWN_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.):]?|[A-Z](?:\.\d+)+[.):]?|(?:[IVX]+|[A-Z])[.):])\s+[A-Z]")
+# A raised mark closing the title is its footnote's anchor ("... Markov Chains^∗", "Style^∗†",
+# "Networks^1"), not part of it; a raised number after a one- or two-letter symbol ("R^2") stays.
+_TITLE_NOTE = re.compile(r"\s*\^(?:[∗*†‡§¶⋆★,\s]+|(?<=\w{3}\^)[\d,\s]+)$")
 _STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
 _FIRST_HEAD = re.compile(r"^(?:(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
 
@@ -213,7 +216,8 @@ def _take_title(kept: list[Line], width: float, height: float, body: float) -> t
         title_lines = _first_centred_bold(top_half, width, body)
     if not title_lines:
         return None, kept
-    return " ".join(ln.text for ln in title_lines), [ln for ln in kept if ln not in title_lines]
+    title = _TITLE_NOTE.sub("", " ".join(ln.text for ln in title_lines)) or None
+    return title, [ln for ln in kept if ln not in title_lines]
 
 
 def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list[Line]:

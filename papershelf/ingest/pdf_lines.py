@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 from pypdfium2 import raw
 
+from .pdf_tracking import untracked
+
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
 # systems that hash their font names (Advent 3B2: "AdvTTaf7f9f4f.B") still mark the weight with a suffix.
 _BOLD_NAME = re.compile(r"bold|black|heavy|demi|medi|semib|cmbx|sfbx|bx\d|(?:^|[-,+_.])b$|tb$")
@@ -90,12 +92,14 @@ def clean(text: str) -> str:
 _ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327",
             "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "˝": "\u030b", "¯": "\u0304"}
 _SPACING_ACCENT = re.compile("[" + "".join(_ACCENTS) + "]")
+# TeX sets an accent over i or j on the dotless letter (\'{\i}): under an accent it is the plain one.
+_DOTTED = {"ı": "i", "ȷ": "j"}
 _GONE = "\u200b"  # stands in (one UTF-16 unit, so positions hold) for text taken out of a word
 
 
 def _place_accents(tp: _TextPage, text: str, lead16: int) -> str:
     """Each spacing accent joined to the letter it is printed over ("Andre´" -> "André",
-    "Gy ´ ongyi" -> "Gyóngyi"), found by position, not by text order.  The string keeps its
+    "Gy ´ ongyi" -> "Gyóngyi", "t´ıtulo" -> "título"), found by position, not by text order.  The string keeps its
     length in UTF-16 units (pdfium's positions): the accent becomes `_GONE`, and so do the spaces
     pdfium put around it inside a word; a letter is replaced only by its one-unit composed form."""
     chars = list(text)
@@ -113,8 +117,7 @@ def _place_accents(tp: _TextPage, text: str, lead16: int) -> str:
         if not under:
             continue
         j = min(under, key=lambda j: abs((boxes[j][0] + boxes[j][2]) / 2 - cx))
-        # TeX sets an accented i over a dotless one (\'\i): "´ı" is "í"
-        composed = unicodedata.normalize("NFC", chars[j].replace("ı", "i") + mark)
+        composed = unicodedata.normalize("NFC", _DOTTED.get(chars[j], chars[j]) + mark)
         if len(composed) != 1 or _u16(composed) != 1:
             continue
         chars[j], chars[i] = composed, _GONE
@@ -378,6 +381,8 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     lead16 = start16 + _u16(chunk[:len(chunk) - len(chunk.lstrip())])
     if _SPACING_ACCENT.search(stripped):
         stripped = _place_accents(tp, stripped, lead16)
+    if " " in stripped:
+        stripped = untracked(stripped, lambda i: _box_at(tp, stripped, lead16, i), _GONE)
     first = tp.char_index(lead16)
     last = tp.char_index(lead16 + _u16(stripped) - 1)
     if first < 0 or last < first:
@@ -416,6 +421,11 @@ def _last_word_char(tp: _TextPage, stripped: str, lead16: int, last: int) -> int
         return last
     at = tp.char_index(lead16 + _u16(stripped[:end]) - 1)
     return at if 0 <= at <= last else last
+
+
+def _box_at(tp: _TextPage, text: str, lead16: int, i: int) -> tuple[float, float, float, float] | None:
+    idx = tp.char_index(lead16 + (i if text.isascii() else _u16(text[:i])))
+    return tp.char_box(idx) if idx >= 0 else None
 
 
 def _stacked(pieces: list[list[tuple]]) -> bool:

@@ -14,11 +14,16 @@ An outline of fewer than three entries (often just the title) says nothing about
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass
 
 from ..document import Block
+
+# pypdfium2 logs a warning for an outline deeper than `max_depth`; levels past 6 are sub-sub-
+# paragraphs the reader does not use, so that warning would be a stray line on the user's terminal.
+logging.getLogger("pypdfium2._helpers.document").addHandler(logging.NullHandler())
 
 MIN_ENTRIES = 3
 _MAX_ENTRIES = 1000
