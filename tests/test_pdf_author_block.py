@@ -179,6 +179,11 @@ def test_names_beyond_latin1_footnote_letters_and_bare_marks():
     assert line_names("Leila Haddada) and Giulia De Luca") == ["Leila Haddad", "Giulia De Luca"]  # AIP's "a)"
     assert line_names("AMIR SHEIKH^1, ∗, MOHAMMAD A. NEMAT 1, AND ARMAN SHOKRI^2,3") == \
         ["Amir Sheikh", "Mohammad A. Nemat", "Arman Shokri"]
+    # affiliation letters not raised, a role in parentheses, AIP's "b)" marks, initials run together
+    assert line_names("Sir J.K. Krishnana,c,∗,1 (Researcher), Han Thaneb,d") == ["J.K. Krishnan", "Han Thane"]
+    assert line_names("A. Author,^1, b) B. Author,^1, c) and C. Author^2, d)") == \
+        ["A. Author", "B. Author", "C. Author"]
+    assert line_names("(Muso Collaboration)") is None
 
 
 def test_a_title_no_larger_than_the_body_over_an_author_line(tmp_path):
@@ -244,3 +249,29 @@ def test_a_row_of_affiliations_in_the_names_style_gives_no_name(tmp_path):
     c.save()
     doc = read_pdf(path.read_bytes())
     assert doc.authors == ["Kai Schmidt", "Tiago Ferreira", "Sven Eriksson", "Liang J. Chen"]
+
+
+def test_an_abstract_without_its_heading_ends_the_block(tmp_path):
+    """AIAA's page 1: the abstract is a bold paragraph set smaller than the body with no heading,
+    and a nomenclature list ("J  Jacobian matrix") follows; the authors are the names above it
+    (placeholders whose surname is "Author")."""
+    path = tmp_path / "aiaa.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c, "Bare-Bones Template for Conference Papers", font=("Times-Bold", 17))
+    c.setFont("Times-Roman", 12)
+    c.drawCentredString(W / 2, y - 16, "First A. Author and Second B. Author")
+    c.setFont("Times-Roman", 10)
+    c.drawCentredString(W / 2, y - 32, "Business or Academic Affiliation, City, Province, Zipcode, Country")
+    c.setFont("Times-Bold", 9)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 2), 100)):
+        c.drawString(96, y - 60 - 11 * i, ln)
+    c.setFont("Times-Bold", 12)
+    c.drawCentredString(W / 2, y - 150, "Nomenclature")
+    c.setFont("Times-Roman", 10)
+    for i, ln in enumerate(["J Jacobian Matrix", "F Force, N", "M Mass, kg"]):
+        c.drawString(72, y - 170 - 12 * i, ln)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 3), 100)):
+        c.drawString(72, y - 220 - 12 * i, ln)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["First A. Author", "Second B. Author"]

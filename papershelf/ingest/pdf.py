@@ -201,7 +201,8 @@ def _true_size(ln: Line) -> bool:
 
 def _take_title(kept: list[Line], width: float, height: float, body: float) -> tuple[str | None, list[Line]]:
     """The largest text in the top half of page 1 in the weight of its first line (an author line
-    set as large under a bold title is no part of it), and the page without it.  A title set barely
+    set as large under a bold title is no part of it, nor is an "Abstract" set as large), and the
+    page without it.  A title set barely
     larger than the body (bold capitals a point up) is still the title when it is the first text
     on the page, centred on it, bold, and not a caption, a numbered or a standard heading."""
     top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and _true_size(ln)]
@@ -209,7 +210,7 @@ def _take_title(kept: list[Line], width: float, height: float, body: float) -> t
         return None, kept
     biggest = max(ln.size for ln in top_half)
     if biggest >= body + 1.5:
-        big = [ln for ln in top_half if ln.size >= biggest - 0.5]
+        big = [ln for ln in top_half if ln.size >= biggest - 0.5 and not is_standard(ln.text)]
         weight = min(big, key=lambda ln: ln.top).bold
         title_lines = [ln for ln in big if ln.bold == weight]  # authors set as large in roman are not it
     else:

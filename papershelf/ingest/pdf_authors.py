@@ -24,13 +24,17 @@ from .pdf_author_block import author_block
 from .pdf_lines import Line
 
 # Marks between a name and its affiliation (and superscripts the line reader wrote as ^...; and
-# AIP's footnote letters, "Haddad^a)" read as "Haddada)").
+# affiliation letters not set as superscripts, "Krishnana,c"; AIP's footnote letters, "Haddad^a)"
+# read as "Haddada)", where no parenthesis opens on the line).
 _MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
-          r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)|(?<=\w)[a-z]\)(?=[\s,]|$)")
+          r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
+          r"|(?<=[a-z])[a-z](?=,[a-z](?:[,∗*†\d]|$))")
+_ROLE = re.compile(r"\([^()]*\)")
+_AIP_MARK = re.compile(r"(?:(?<=[a-z])|(?<=[\s,^]))[a-h]\)(?=[\s,]|$)")
 _SPLIT = re.compile(rf"\s*(?:{_MARKS}|,|;|\band\b|\bAND\b|&|\s{{3,}})\s*")
 _PARTICLE = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "dos", "le", "la", "bin", "al", "el",
              "ter", "ten", "y"}
-_TOKEN = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’\-]*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]*)?|[A-ZÀ-ÖØ-Þ]\.(?:-?[A-Z]\.)?|"
+_TOKEN = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’\-]*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]*)?|[A-ZÀ-ÖØ-Þ]\.(?:-?[A-Z]\.)*|"
                     r"[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]+|[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]*(?:['’][A-Za-zß-öø-ÿ]+)+)$")
 _NOT_NAME = re.compile(
     r"\b(univ\w*|institut\w*|department|dept|school|college|laborator\w*|labs?|research|sciences?|"
@@ -42,16 +46,16 @@ _NOT_NAME = re.compile(
     r"norway|finland|poland|greece|mexico|russia|taiwan|malawi|engineering|technology|medicine|medical|"
     r"computer|computing|informatics|mathematics|physics|chemistry|biology|google|microsoft|ibm|amazon|"
     r"facebook|meta|nvidia|yahoo|adobe|intel|submitted|accepted|published|corresponding|editor|copyright|"
-    r"distributed|open|access|author|authors|equal|contribution|correspondence)\b", re.IGNORECASE)
+    r"distributed|open|access|authors|equal|contribution|correspondence|collaboration|consortium)\b", re.IGNORECASE)
 _AFFILIATION = re.compile(r"^(?:[\W\d]*)(?:universit\w*|department|dept\.|institut\w*|school of|faculty of|"
                           r"laborator\w*|college of|cent(?:er|re) for)\b", re.IGNORECASE)
-_STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|index terms|introduction|"
+_STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|index ?terms|introduction|articleinfo|"
                    r"(?:1|I)\.?\s+introduction)\b", re.IGNORECASE)
 
 
 # A title before a name ("Dr.", "Prof.") or an ordinal ("1st", IEEE's template) is not part of it;
 # an initial set against the name after it ("G.Anandharaj", "Dr.G.Anandharaj") is a word of its own.
-_HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms)\.?(?=\s|[A-Z])|\d+(?:st|nd|rd|th)?\b)\s*")
+_HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms|Sir)\.?(?=\s|[A-Z])|\d+(?:st|nd|rd|th)?\b)\s*")
 # A society's grade after a name ("Member, IEEE"; "Senior Member, IEEE") is a mark, not the end of the names.
 _GRADE = re.compile(r"^(?:(?:Student|Senior|Life|Graduate Student)\s+)?(?:Member|Fellow)$|^(?:IEEE|ACM|SIAM|OSA|SPIE)$")
 _GLUED_INITIAL = re.compile(r"\b([A-Z]\.)(?=[A-Z][a-z])")
@@ -66,7 +70,7 @@ def _name(part: str) -> str | None:
     words = [t for t in tokens if t.lower() not in _PARTICLE]
     if len(words) < 2 or not all(_TOKEN.match(_latin1(t)) for t in words):
         return None
-    if all(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)?", t) for t in words) or len(words[-1].rstrip(".")) < 2:
+    if all(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)*", t) for t in words) or len(words[-1].rstrip(".")) < 2:
         return None
     return " ".join(_cased(t) for t in tokens)
 
@@ -98,6 +102,9 @@ _STROKED = {"Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h", "�
 
 
 def _parts(text: str) -> list[str]:
+    """The line cut at separators and marks; a role in parentheses after a name ("(Researcher)")
+    is left out, and so are AIP's footnote letters where no parenthesis opens on the line."""
+    text = _AIP_MARK.sub(" ", text) if "(" not in text else _ROLE.sub(" ", text)
     return [p for p in _SPLIT.split(unicodedata.normalize("NFC", text)) if p and p.strip()]
 
 
@@ -155,10 +162,17 @@ def _broken_off(part: str, text: str) -> bool:
         all(_TOKEN.match(_latin1(t)) and not _NOT_NAME.search(t) for t in tokens)
 
 
+# Words an address or a name line has between its names ("Department of Physics and Astronomy").
+_FUNCTION = _PARTICLE | {"and", "or", "of", "the", "for", "in", "at", "on", "to", "a", "an", "und", "et", "des", "e"}
+
+
 def _prose(ln: Line, body_size: float) -> bool:
+    """A line of running text (an abstract without its heading, an introduction): eight words or
+    more near the body's size, three or more of them lower-case words that are no particles or
+    function words (an author line has "and", "de"; an address "of", "and")."""
     words = ln.text.split()
-    lower = sum(w[:1].islower() and w.lower() not in _PARTICLE and w != "and" for w in words)
-    return len(words) >= 8 and abs(ln.size - body_size) < 0.8 and lower >= 3
+    lower = sum(bool(re.fullmatch(r"[a-zß-öø-ÿ]{2,}[,.;:]?", w)) and w.rstrip(",.;:") not in _FUNCTION for w in words)
+    return len(words) >= 8 and abs(ln.size - body_size) < 1.5 and lower >= 3
 
 
 def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float) -> list[str]:
@@ -205,7 +219,7 @@ class _Reading:
 
 def ends_block(ln: Line, body_size: float) -> bool:
     """The author block ends at the abstract, the first heading or the first line of prose."""
-    return bool(_STOP.match(ln.text)) or _prose(ln, body_size)
+    return bool(_STOP.match(ln.text) or _STOP.match(ln.text.replace(" ", ""))) or _prose(ln, body_size)
 
 
 def names_authors(text: str, authors: list[str]) -> bool:
