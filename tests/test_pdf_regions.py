@@ -297,3 +297,54 @@ def test_an_outline_deeper_than_the_reader_uses_prints_nothing(tmp_path):
     code = "import sys; from papershelf.ingest.pdf import read_pdf; read_pdf(open(sys.argv[1], 'rb').read())"
     run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and run.stderr == ""
+
+
+def test_a_modifier_circumflex_joins_its_letter(tmp_path):
+    """ˆ (U+02C6) and ˇ are letters to Unicode (modifier letters): the accent is not its own base."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    path = tmp_path / "circumflex.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 10)
+    for k in range(30):
+        c.drawString(72, 700 - 12 * k, "Body text of a paper that runs on for a while to give the page text.")
+    c.drawString(72, 330, "Mes e ano")
+    x = 72 + c.stringWidth("M", "Times-Roman", 10) + (c.stringWidth("e", "Times-Roman", 10)
+                                                       - c.stringWidth("\u02c6", "Times-Roman", 10)) / 2
+    c.drawString(x, 332, "\u02c6")
+    c.save()
+    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    assert "M\u00eas e ano" in text and "\u02c6" not in text
+
+
+def test_an_accent_belongs_to_a_letter_of_its_own_line():
+    """pdfium may join two visual lines into one run; a letter of the line above at the same x
+    (here an f over the accented ı) is not the accent's letter (boxes y-down: left, top, right, bottom)."""
+    from papershelf.ingest.pdf_lines import _sits_on
+
+    acute = (330.2, 589.5, 332.0, 591.4)
+    dotless_i = (329.6, 592.1, 331.7, 596.5)
+    f_above = (329.4, 577.5, 332.7, 584.5)
+    assert _sits_on(acute, dotless_i, below=False)
+    assert not _sits_on(acute, f_above, below=False)
+    cedilla, c_letter = (100.0, 598.0, 102.0, 600.0), (99.5, 592.0, 103.0, 597.5)
+    assert _sits_on(cedilla, c_letter, below=True) and not _sits_on(cedilla, c_letter, below=False)
+
+
+def test_a_title_hyphenated_over_two_lines_reads_as_one_word(tmp_path):
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from .pdf_fixtures import BODY, _wrap
+
+    path = tmp_path / "hyphen.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 18)
+    c.drawString(100, 720, "Proceedings of the symposia spon-")
+    c.drawString(100, 698, "sored by the association")
+    c.setFont("Times-Roman", 10)
+    for k, line in enumerate(_wrap(BODY * 3, 90)[:40]):
+        c.drawString(72, 660 - 12 * k, line)
+    c.save()
+    assert read_pdf(path.read_bytes()).title == "Proceedings of the symposia sponsored by the association"

@@ -217,7 +217,7 @@ def _take_title(kept: list[Line], width: float, height: float, body: float) -> t
         title_lines = _first_centred_bold(top_half, width, body)
     if not title_lines:
         return None, kept
-    title = _TITLE_NOTE.sub("", " ".join(ln.text for ln in title_lines)) or None
+    title = _TITLE_NOTE.sub("", _join([ln.text for ln in title_lines])) or None  # a hyphen broken title joins
     return title, [ln for ln in kept if ln not in title_lines]
 
 

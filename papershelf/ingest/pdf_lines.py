@@ -99,8 +99,8 @@ _GONE = "\u200b"  # stands in (one UTF-16 unit, so positions hold) for text take
 
 def _place_accents(tp: _TextPage, text: str, lead16: int) -> str:
     """Each spacing accent joined to the letter it is printed over ("Andre´" -> "André",
-    "Gy ´ ongyi" -> "Gyóngyi", "t´ıtulo" -> "título"), found by position, not by text order.  The string keeps its
-    length in UTF-16 units (pdfium's positions): the accent becomes `_GONE`, and so do the spaces
+    "Gy ´ ongyi" -> "Gyóngyi", "t´ıtulo" -> "título"), found by position, not by text order.  The
+    string keeps its length in UTF-16 units (pdfium's positions): the accent becomes `_GONE`, and so do the spaces
     pdfium put around it inside a word; a letter is replaced only by its one-unit composed form."""
     chars = list(text)
     offsets, o = [], lead16
@@ -113,7 +113,9 @@ def _place_accents(tp: _TextPage, text: str, lead16: int) -> str:
         if mark is None or i not in boxes:
             continue
         cx = (boxes[i][0] + boxes[i][2]) / 2
-        under = [j for j, b in boxes.items() if chars[j].isalpha() and b[0] - 1 <= cx <= b[2] + 1]
+        # (ˆ and ˇ are modifier letters to Unicode, so an accent is excluded from its own letters)
+        under = [j for j, b in boxes.items() if chars[j].isalpha() and chars[j] not in _ACCENTS
+                 and b[0] - 1 <= cx <= b[2] + 1 and _sits_on(boxes[i], b, below=ch == "¸")]
         if not under:
             continue
         j = min(under, key=lambda j: abs((boxes[j][0] + boxes[j][2]) / 2 - cx))
@@ -123,6 +125,15 @@ def _place_accents(tp: _TextPage, text: str, lead16: int) -> str:
         chars[j], chars[i] = composed, _GONE
         _close_gap(chars, boxes, i)
     return "".join(chars)
+
+
+def _sits_on(mark: tuple, letter: tuple, below: bool) -> bool:
+    """The accent is set on this letter's own line: just above it (a cedilla: just below), not on
+    a letter of the line above or below that pdfium joined into the same run (boxes y-down)."""
+    height = letter[3] - letter[1]
+    if below:
+        return mark[1] >= letter[1] and mark[1] <= letter[3] + height
+    return mark[3] <= letter[3] and mark[3] >= letter[1] - height
 
 
 def _close_gap(chars: list[str], boxes: dict, i: int) -> None:
