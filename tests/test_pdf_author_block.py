@@ -184,6 +184,9 @@ def test_names_beyond_latin1_footnote_letters_and_bare_marks():
     assert line_names("A. Author,^1, b) B. Author,^1, c) and C. Author^2, d)") == \
         ["A. Author", "B. Author", "C. Author"]
     assert line_names("(Muso Collaboration)") is None
+    for venue in ("Speech Communication", "Pattern Recognition Letters", "Neural Information Processing Systems",
+                  "Original Article", "Anonymous Author(s)"):
+        assert line_names(venue) is None, venue  # venues and article types are no persons
 
 
 def test_a_title_no_larger_than_the_body_over_an_author_line(tmp_path):

@@ -36,6 +36,7 @@ _PARTICLE = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "della",
              "ter", "ten", "y"}
 _TOKEN = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’\-]*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]*)?|[A-ZÀ-ÖØ-Þ]\.(?:-?[A-Z]\.)*|"
                     r"[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]+|[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]*(?:['’][A-Za-zß-öø-ÿ]+)+)$")
+# Words of institutions, places, venues and article types: a part holding one is no person's name.
 _NOT_NAME = re.compile(
     r"\b(univ\w*|institut\w*|department|dept|school|college|laborator\w*|labs?|research|sciences?|"
     r"division|cent(?:er|re)|inc|ltd|llc|corporation|company|group|faculty|hospital|clinic|foundation|"
@@ -46,7 +47,9 @@ _NOT_NAME = re.compile(
     r"norway|finland|poland|greece|mexico|russia|taiwan|malawi|engineering|technology|medicine|medical|"
     r"computer|computing|informatics|mathematics|physics|chemistry|biology|google|microsoft|ibm|amazon|"
     r"facebook|meta|nvidia|yahoo|adobe|intel|submitted|accepted|published|corresponding|editor|copyright|"
-    r"distributed|open|access|authors|equal|contribution|correspondence|collaboration|consortium)\b", re.IGNORECASE)
+    r"distributed|open|access|authors|equal|contribution|correspondence|collaboration|consortium|anonymous|"
+    r"article|paper|review|letters?|communications?|transactions|systems|processing|recognition|learning|"
+    r"networks?|neural|information|intelligence|analysis|language|submission)\b", re.IGNORECASE)
 _AFFILIATION = re.compile(r"^(?:[\W\d]*)(?:universit\w*|department|dept\.|institut\w*|school of|faculty of|"
                           r"laborator\w*|college of|cent(?:er|re) for)\b", re.IGNORECASE)
 _STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|index ?terms|introduction|articleinfo|"
