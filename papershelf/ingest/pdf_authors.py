@@ -1,13 +1,14 @@
 """The authors a PDF prints on its first page, read the way a reader finds them.
 
-The author line sits between the title and the abstract, under the title (a sidebar beside the
-title block is not it), set in one style of its own.  Each line of that band is cut into parts at
-commas, "and", "&" and at the marks that tie a name to its affiliation (†, ∗, ♠, α, superscript
-digits); the parts that read as person names are the authors.  A line that opens with an
+The author block sits between the title and the abstract, under the title (a sidebar beside the
+title block is not it); `pdf_author_block` finds its extent from its own cells, and it is read here
+row by row, its names set in one style of their own.  Each line is cut into parts at commas, "and",
+"&" and at the marks that tie a name to its affiliation (†, ∗, ♠, α, superscript digits and
+letters); the parts that read as person names are the authors.  A line that opens with an
 affiliation, an e-mail address, an address with numbers, or a country is not an author line; a
 name-like line in another style than the first author line (an affiliation continued on its own
-line: "South Africa") is not one either.  No author is better than a wrong one: without a title
-there is no band, and nothing is returned.
+line: "South Africa") is not one either, nor is a row of cells that are mostly affiliations.  No
+author is better than a wrong one: without a title there is no block, and nothing is returned.
 
 The document-info Author field is only believed when every name in it is printed on page 1
 (`confirmed_info_authors`): typesetting tools fill it with an IT department, a city, a series
