@@ -198,7 +198,19 @@ def test_a_sidebar_box_is_no_section_and_does_not_swallow_the_introduction(tmp_p
     assert texts[-1].startswith("The authors declare")
 
 
-def _contents_paper(path) -> None:
+def _stretched(c: canvas.Canvas, x: float, y: float, text: str, right: float, font: str, size: float) -> None:
+    """`text` as one run of glyphs reaching `right` by wider word spaces (LaTeX's bold section
+    entries, whose page number pdfium reads as part of the same line)."""
+    c.saveState()  # the word spacing is text state, which would outlive the text object
+    t = c.beginText(x, y)
+    t.setFont(font, size)
+    t.setWordSpace((right - x - c.stringWidth(text, font, size)) / text.count(" "))
+    t.textOut(text)
+    c.drawText(t)
+    c.restoreState()
+
+
+def _contents_paper(path, one_run: bool = False) -> None:
     c = canvas.Canvas(str(path), pagesize=letter)
     c.setFont("Helvetica-Bold", 17)
     c.drawCentredString(W / 2, H - 80, "Wound Healing in Diabetic Mice")
@@ -215,11 +227,23 @@ def _contents_paper(path) -> None:
             while c.stringWidth(text + ". ", "Times-Roman", 10) < W - 182:
                 text += ". "
             c.drawString(90, y, f"{text} {page}")
+        elif one_run:
+            _stretched(c, 72, y, f"{num} {title} {page}", W - 92 + c.stringWidth(" 2", "Times-Roman", 10),
+                       "Helvetica-Bold", 10)
         else:  # section entries: bold, the page number flush right
             c.setFont("Helvetica-Bold", 10)
             c.drawString(72, y, f"{num} {title}")
             c.drawRightString(W - 72, y, str(page))
         y -= 14
+        if one_run and num == "2.1":  # an entry whose title wraps onto a second row
+            c.setFont("Times-Roman", 10)
+            c.drawString(90, y, "2.1a A subsection whose long title wraps onto a sec-")
+            y -= 14
+            text = "ond row of the contents "
+            while c.stringWidth(text + ". ", "Times-Roman", 10) < W - 200:
+                text += ". "
+            c.drawString(108, y, f"{text} 2")
+            y -= 14
     c.showPage()
     for page in ((("1", "Introduction"), ("2", "Methods"), ("2.1", "Animals and wounds")),
                  (("2.2", "Staining"), ("3", "Results"), ("4", "Discussion"))):
@@ -241,6 +265,19 @@ def test_a_contents_page_is_not_headings(tmp_path):
     assert [b.page for b in doc.blocks if b.kind == "heading" and b.text in want] == [2, 2, 2, 3, 3, 3]
     page1 = [b.text for b in doc.blocks if b.page == 1 and b.kind == "text"]
     assert "2.1 Animals and wounds 2" in page1 and "1 Introduction 2" in page1  # the entries, leaders gone
+
+
+def test_contents_entries_in_one_run_and_wrapped_titles_are_not_headings(tmp_path):
+    """LaTeX's contents style: bold section entries whose page number pdfium reads into the same
+    line, sub-entries with leaders, and a sub-entry whose title wraps onto a second row."""
+    path = tmp_path / "contents.pdf"
+    _contents_paper(path, one_run=True)
+    doc = read_pdf(path.read_bytes())
+    want = ["1 Introduction", "2 Methods", "2.1 Animals and wounds", "2.2 Staining", "3 Results", "4 Discussion"]
+    assert [h for h in _headings(doc) if h != "Contents"] == want
+    page1 = [b.text for b in doc.blocks if b.page == 1 and b.kind == "text"]
+    assert "1 Introduction 2" in page1 and "3 Results 3" in page1
+    assert "2.1a A subsection whose long title wraps onto a second row of the contents 2" in page1
 
 
 def test_an_author_line_and_an_affiliation_are_not_headings(tmp_path):

@@ -192,9 +192,10 @@ def _read_regular(path: str, limit: int) -> bytes:
 # finds (2: figure/table regions, table cells, printed authors, outline headings; 3: sidebars and
 # contents pages not sections, superscripts on joined lines, titles beside scaled e-mail lines, the
 # year checked against references and creation date; 5: an accent over a dotless i is í, a footnote
-# mark after the title is not part of it, letter-spaced capitals are words; 6: the author block read
-# by its own cells and rows, a title in its first line's weight).  Papers whose units come out the
-# same keep their vectors; only changed units are embedded again.
+# mark after the title is not part of it and its hyphenated lines join, letter-spaced capitals
+# are words, an accent joins a letter of its own line, LaTeX's contents entries are not headings;
+# 6: the author block read by its own cells and rows, a title in its first line's weight).
+# Papers whose units come out the same keep their vectors; only changed units are embedded again.
 PDF_READER = "pdf-reader/6"
 
 

@@ -20,8 +20,21 @@ _ENDS_IN_NUMBER = re.compile(r"(?:^|[\s.…])(?:\d{1,4}|[ivxlc]{1,6})$")
 _MIN_ENTRIES = 3
 
 
-def _entry(row: list[Line]) -> tuple[str, str, float, bool] | None:
-    """(title, page number, right edge, had leaders) when the row reads as a contents entry."""
+@dataclasses.dataclass
+class _Entry:
+    title: str
+    page: str
+    right: float  # the row's right edge
+    strong: bool  # leaders, or the number set apart in a piece of its own
+    leaders: bool
+    rows: list[list[Line]]  # the entry's rows: a title wrapped onto two rows has both
+
+
+def _entry(row: list[Line]) -> _Entry | None:
+    """The row as a contents entry, when it reads as one.  A row of one piece ending in a number
+    ("1 Introduction 1", LaTeX's bold section entries, set without leaders) is a weak entry: it
+    counts only beside strong ones and at their right edge (a justified paragraph's lines that
+    happen to end in numbers are no contents)."""
     text = " ".join(ln.text for ln in row).strip()
     if not _ENDS_IN_NUMBER.search(text[-8:]):
         return None  # most rows: cheap to rule out before the full pattern
@@ -33,49 +46,69 @@ def _entry(row: list[Line]) -> tuple[str, str, float, bool] | None:
     title = _LEADERS.sub("", title).strip(" .")
     if not re.search(r"[A-Za-z]{3,}", title) or len(title.split()) > 16 or title[-1].isdigit():
         return None
+    if leaders:
+        return _Entry(title, page, row[-1].x1, True, True, [row])
+    if len(row) == 1:
+        return _Entry(title, page, row[-1].x1, False, False, [row])
     # Without leaders the number is set apart at the right, by a wide gap (a table's cells are not).
-    if not leaders and (len(row) < 2 or row[-1].text.strip() != page or row[-1].x0 - row[-2].x1 < 2 * row[-1].size
-                        or abs(row[-1].size - row[-2].size) > 1.0):
+    if row[-1].text.strip() != page or row[-1].x0 - row[-2].x1 < 2 * row[-1].size \
+            or abs(row[-1].size - row[-2].size) > 1.0:
         return None
-    return title, page, row[-1].x1, leaders
+    return _Entry(title, page, row[-1].x1, True, False, [row])
 
 
 def _number(page: str) -> int:
     return int(page) if page.isdigit() else 0
 
 
-def _runs(found: list[tuple[list[Line], tuple | None]]) -> list[list[tuple[list[Line], tuple]]]:
-    """Entries that follow one another down the page (one other row between two of them is an
-    entry's title wrapped onto a second line); a contents list is one such run."""
-    runs: list[list[tuple[list[Line], tuple]]] = [[]]
-    gap = 0
-    for row, e in found:
+def _runs(rows: list[list[Line]]) -> list[list[_Entry]]:
+    """Entries that follow one another down the page; a contents list is one such run.  One
+    other row between two entries is the second one's title, wrapped ("10.6.4 Degree and Grad-" /
+    "uation Dates . . . 19")."""
+    runs: list[list[_Entry]] = [[]]
+    pending: list[Line] | None = None
+    for row in rows:
+        e = _entry(row)
         if e is None:
-            gap += 1
-            if gap > 1 and runs[-1]:
+            if pending is not None and runs[-1]:
                 runs.append([])
+            pending = row
             continue
-        gap = 0
-        runs[-1].append((row, e))
-    return [r for r in runs if len(r) >= _MIN_ENTRIES]
+        wrapped = pending is not None and not _ENDS_IN_NUMBER.search(" ".join(ln.text for ln in pending)[-8:])
+        if pending is not None and runs[-1] and wrapped:  # (a row ending in a number is an entry of its own)
+            e.rows.insert(0, pending)
+            e.title = _joined(" ".join(ln.text for ln in pending), e.title)
+        pending = None
+        runs[-1].append(e)
+    return [r for r in runs if sum(e.strong for e in r) >= _MIN_ENTRIES]
+
+
+def _joined(first: str, second: str) -> str:
+    if first.endswith(("-", "\x02")) and second[:1].islower():
+        return first[:-1] + second
+    return first.rstrip("\x02") + " " + second
+
+
+def _flush(run: list[_Entry]) -> list[_Entry]:
+    """The run's entries with leaders or at the right edge its strong entries share, when their
+    page numbers do not go down; [] when the run is no contents list."""
+    edges = [round(e.right) for e in run if e.strong]
+    kept = [e for e in run if e.leaders or sum(abs(x - round(e.right)) <= 4 for x in edges) >= _MIN_ENTRIES]
+    numbers = [_number(e.page) for e in kept if e.page.isdigit()]
+    return kept if sum(e.strong for e in kept) >= _MIN_ENTRIES and numbers == sorted(numbers) else []
 
 
 def contents_entries(lines: list[Line]) -> tuple[list[Line], set[int]]:
     """The page's lines with each contents entry's row read as one line, and the ids of those lines."""
-    kept = []
-    for run in _runs([(row, _entry(row)) for row in visual_rows(lines)]):
-        edges = [round(e[2]) for _, e in run]
-        flush = [(row, e) for row, e in run if e[3] or sum(abs(x - round(e[2])) <= 4 for x in edges) >= _MIN_ENTRIES]
-        numbers = [_number(e[1]) for _, e in flush if e[1].isdigit()]
-        if len(flush) >= _MIN_ENTRIES and numbers == sorted(numbers):
-            kept += flush
+    kept = [e for run in _runs(visual_rows(lines)) for e in _flush(run)]
     if not kept:
         return lines, set()
     merged: dict[int, Line] = {}
     gone: set[int] = set()
-    for row, (title, page, _, _) in kept:
-        first = row[0]
-        merged[id(first)] = dataclasses.replace(first, x1=max(ln.x1 for ln in row), text=f"{title} {page}", alone=True)
-        gone.update(id(ln) for ln in row[1:])
+    for e in kept:
+        first = e.rows[0][0]
+        merged[id(first)] = dataclasses.replace(first, x1=max(ln.x1 for row in e.rows for ln in row),
+                                                text=f"{e.title} {e.page}", alone=True)
+        gone.update(id(ln) for row in e.rows for ln in row if ln is not first)
     out = [merged.get(id(ln), ln) for ln in lines if id(ln) not in gone]
     return out, {id(ln) for ln in merged.values()}
