@@ -70,6 +70,7 @@ _COMBINING = re.compile("[\u0300-\u036f]")
 _SPACED_MARK = re.compile(r"(?<=\w)\s+(?=[\u0300-\u036f])")
 _INNER_HYPHEN = re.compile(r"(?<=[a-z])[\ufffe\x02]\s*(?=[a-z])")
 _SPACES = re.compile(r"\s+")
+_TRAILING_MARKS = "†‡∗*♦♠♣♥♢♡◦§¶#✉⋆"
 
 
 def clean(text: str) -> str:
@@ -409,7 +410,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
         return []
     size = tp.font_size(first)
     # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.
-    bold_first, bold_last = tp.bold(first), tp.bold(last)
+    bold_first, bold_last = tp.bold(first), tp.bold(_last_word_char(tp, stripped, lead16, last))
     face, italic = tp.face(first, last), tp.italic(first, last)
     pieces = _pieces(boxes, size)
     if len(pieces) == 1:
@@ -428,6 +429,16 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
                             runin=runin if not out else "", runin_bold=bool(runin) and _bold_lead(tp, runin, lead16),
                             alone=len(pieces) == 1 or stacked, face=face, italic=italic))
     return out
+
+
+def _last_word_char(tp: _TextPage, stripped: str, lead16: int, last: int) -> int:
+    """The line's last letter or digit: a closing mark (a footnote's †, ♣ or ∗) is often set in a
+    symbol font without weight, and would make a bold author line or title read as roman."""
+    end = len(stripped.rstrip(_TRAILING_MARKS + ",; 0123456789"))
+    if stripped[-1:] not in _TRAILING_MARKS or end == 0:
+        return last
+    at = tp.char_index(lead16 + _u16(stripped[:end]) - 1)
+    return at if 0 <= at <= last else last
 
 
 def _box_at(tp: _TextPage, text: str, lead16: int, i: int) -> tuple[float, float, float, float] | None:
