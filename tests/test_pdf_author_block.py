@@ -278,3 +278,14 @@ def test_an_abstract_without_its_heading_ends_the_block(tmp_path):
     c.save()
     doc = read_pdf(path.read_bytes())
     assert doc.authors == ["First A. Author", "Second B. Author"]
+
+
+def test_an_affiliation_in_another_case_than_the_capital_names_before_it():
+    """ACM's journal style sets each name in capitals and its affiliation after it on the same line,
+    in ordinary case: a two-word affiliation there ("Inria Paris-Rocquencourt") is not a person."""
+    from papershelf.ingest.pdf_authors import line_names
+
+    assert line_names("VALERIE BÉRANGER, Inria Paris-Rocquencourt, France") == ["Valerie Béranger"]
+    assert line_names("NOAH FISCHER and LIANG CHEN, ETH Zürich, Switzerland") == ["Noah Fischer", "Liang Chen"]
+    assert line_names("Ross G. DOUGLAS, Rajni K. SHARMA and Kelly CHIBALE") == \
+        ["Ross G. Douglas", "Rajni K. Sharma", "Kelly Chibale"]  # surnames in capitals, the rest not

@@ -144,10 +144,13 @@ def _line_names(text: str) -> tuple[list[str] | None, bool, str]:
     parts = _parts(text)
     if len(parts) == 1 and len(parts[0].split()) >= 4:
         parts = _runs(parts[0])  # one run of words without separators: names side by side
+    capitals = False  # the line's names so far are set in capitals (ACM: "BEN TROVATO, Inria Paris, France")
     for i, part in enumerate(parts):
         if _GRADE.match(part.strip(" .")):
             continue
         name = _name(part)
+        if name is not None and capitals and not _in_capitals(part):
+            name = None  # a part in another case than the names before it is their affiliation
         if name is None:
             if i == len(parts) - 1 and names and _broken_off(part, text):
                 return names, False, part
@@ -155,7 +158,13 @@ def _line_names(text: str) -> tuple[list[str] | None, bool, str]:
                 return names or None, True, ""  # an affiliation, address or other words: the names ended
             continue  # a stray mark or number
         names.append(name)
+        capitals = _in_capitals(part)
     return names or None, False, ""
+
+
+def _in_capitals(part: str) -> bool:
+    words = [w for w in part.split() if any(c.isalpha() for c in w) and w.lower() not in _FUNCTION]
+    return bool(words) and all(w.isupper() for w in words)
 
 
 def _broken_off(part: str, text: str) -> bool:
