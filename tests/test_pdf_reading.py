@@ -280,6 +280,45 @@ def test_contents_entries_in_one_run_and_wrapped_titles_are_not_headings(tmp_pat
     assert "2.1a A subsection whose long title wraps onto a second row of the contents 2" in page1
 
 
+def test_ieee_headings_in_the_body_size_capitals_and_italic_subsections(tmp_path):
+    """IEEE sets "I. INTRODUCTION" in capitals of the body's size and weight, centred, and
+    "A. Latency Breakdown" in italics of the body's size; both are headings, set tight above their
+    paragraph.  An italic "C." that does not continue the numbering is no heading."""
+    path = tmp_path / "ieee.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 17)
+    c.drawCentredString(W / 2, H - 80, "Caching Transactions at the Edge")
+    y = H - 120
+    for kind, text in (("sec", "I. INTRODUCTION"), ("sub", "A. Latency Breakdown"), ("sub", "B. Fault Tolerance"),
+                       ("sec", "II. DESIGN"), ("sub", "D. Not a subsection here")):
+        if kind == "sec":
+            c.setFont("Times-Roman", 10)
+            c.drawCentredString(W / 2, y, text)
+        else:
+            c.setFont("Times-Italic", 10)
+            c.drawString(72, y, text)
+        y = _body(c, 72, y - 13, paragraphs=1)
+    c.save()
+    assert _headings(read_pdf(path.read_bytes())) == ["I. INTRODUCTION", "A. Latency Breakdown", "B. Fault Tolerance",
+                                                      "II. DESIGN"]
+
+
+def test_centred_numbered_headings_in_the_body_style_are_not_a_list(tmp_path):
+    """amsart centres "1. Introduction" in the body's size and weight: a centred line is no list item."""
+    path = tmp_path / "amsart.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 14)
+    c.drawCentredString(W / 2, H - 80, "WEAK LENSING IN THE OUTSKIRTS")
+    y = H - 120
+    left = (W - max(c.stringWidth(ln, "Times-Roman", 10) for ln in _wrap(BODY, 90))) / 2  # a centred text block
+    for text in ("1. Introduction", "2. Results", "3. Observations"):
+        c.setFont("Times-Roman", 10)
+        c.drawCentredString(W / 2, y, text)
+        y = _body(c, left, y - 13, paragraphs=1)
+    c.save()
+    assert _headings(read_pdf(path.read_bytes())) == ["1. Introduction", "2. Results", "3. Observations"]
+
+
 def test_an_author_line_and_an_affiliation_are_not_headings(tmp_path):
     path = tmp_path / "authors.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)

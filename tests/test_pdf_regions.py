@@ -121,20 +121,25 @@ def test_the_outline_decides_which_lines_are_headings(tmp_path):
     assert heads(outlined) == [("1 Introduction", 1), ("2 Results", 1)]  # an entry never printed adds nothing
 
 
-def test_a_spacing_accent_joins_the_letter_it_is_printed_over(tmp_path):
+def _accented(path, font: str, before: str, letter_: str, after: str, mark: str, raise_by: float) -> str:
+    """The text read from a page whose line `before + letter_ + after` has the spacing accent `mark`
+    set on its own, centred over `letter_` and raised by `raise_by`, as TeX sets accents."""
     from reportlab.lib.pagesizes import letter
     from reportlab.pdfgen import canvas
 
-    path = tmp_path / "accent.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
-    c.setFont("Times-Roman", 10)
+    c.setFont(font, 10)
     for k in range(30):
         c.drawString(72, 700 - 12 * k, "Body text of a paper that runs on for a while to give the page text.")
-    x = 72 + c.stringWidth("Nicolas Andr", "Times-Roman", 10)
-    c.drawString(72, 330, "Nicolas Andre wrote this")
-    c.drawString(x + 1, 333, "\u00b4")  # the acute set on its own over the e, as TeX does
+    c.drawString(72, 330, before + letter_ + after)
+    width = lambda s: c.stringWidth(s, font, 10)  # noqa: E731
+    c.drawString(72 + width(before) + (width(letter_) - width(mark)) / 2, 330 + raise_by, mark)
     c.save()
-    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    return " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+
+
+def test_a_spacing_accent_joins_the_letter_it_is_printed_over(tmp_path):
+    text = _accented(tmp_path / "accent.pdf", "Times-Roman", "Nicolas Andr", "e", " wrote this", "\u00b4", 3)
     assert "Nicolas Andr\u00e9 wrote this" in text and "\u00b4" not in text
 
 
@@ -143,24 +148,18 @@ def test_an_accent_over_a_dotless_i_is_the_accented_i(tmp_path):
     import os
 
     import reportlab
-    from reportlab.lib.pagesizes import letter
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
-    from reportlab.pdfgen import canvas
 
     pdfmetrics.registerFont(TTFont("Vera", os.path.join(os.path.dirname(reportlab.__file__), "fonts", "Vera.ttf")))
-    path = tmp_path / "dotless.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    c.setFont("Vera", 10)
-    for k in range(30):
-        c.drawString(72, 700 - 12 * k, "Body text of a paper that runs on for a while to give the page text.")
-    c.drawString(72, 330, "Cap\u0131tulo uno")
-    width = lambda s: c.stringWidth(s, "Vera", 10)  # noqa: E731
-    x = 72 + width("Cap") + width("\u0131") / 2 - width("\u00b4") / 2  # the acute centred over the ı
-    c.drawString(x, 332, "\u00b4")
-    c.save()
-    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    text = _accented(tmp_path / "dotless.pdf", "Vera", "Cap", "\u0131", "tulo uno", "\u00b4", 2)
     assert "Cap\u00edtulo uno" in text and "\u0131" not in text and "\u00b4" not in text
+
+
+def test_a_modifier_circumflex_joins_its_letter(tmp_path):
+    """ˆ (U+02C6) and ˇ are letters to Unicode (modifier letters): the accent is not its own base."""
+    text = _accented(tmp_path / "circumflex.pdf", "Times-Roman", "M", "e", "s e ano", "\u02c6", 2)
+    assert "M\u00eas e ano" in text and "\u02c6" not in text
 
 
 def test_a_footnote_mark_after_the_title_is_not_part_of_it(tmp_path):
@@ -297,25 +296,6 @@ def test_an_outline_deeper_than_the_reader_uses_prints_nothing(tmp_path):
     code = "import sys; from papershelf.ingest.pdf import read_pdf; read_pdf(open(sys.argv[1], 'rb').read())"
     run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and run.stderr == ""
-
-
-def test_a_modifier_circumflex_joins_its_letter(tmp_path):
-    """ˆ (U+02C6) and ˇ are letters to Unicode (modifier letters): the accent is not its own base."""
-    from reportlab.lib.pagesizes import letter
-    from reportlab.pdfgen import canvas
-
-    path = tmp_path / "circumflex.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    c.setFont("Times-Roman", 10)
-    for k in range(30):
-        c.drawString(72, 700 - 12 * k, "Body text of a paper that runs on for a while to give the page text.")
-    c.drawString(72, 330, "Mes e ano")
-    x = 72 + c.stringWidth("M", "Times-Roman", 10) + (c.stringWidth("e", "Times-Roman", 10)
-                                                       - c.stringWidth("\u02c6", "Times-Roman", 10)) / 2
-    c.drawString(x, 332, "\u02c6")
-    c.save()
-    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
-    assert "M\u00eas e ano" in text and "\u02c6" not in text
 
 
 def test_an_accent_belongs_to_a_letter_of_its_own_line():

@@ -193,9 +193,11 @@ def _read_regular(path: str, limit: int) -> bytes:
 # contents pages not sections, superscripts on joined lines, titles beside scaled e-mail lines, the
 # year checked against references and creation date; 5: an accent over a dotless i is í, a footnote
 # mark after the title is not part of it and its hyphenated lines join, letter-spaced capitals
-# are words, an accent joins a letter of its own line, LaTeX's contents entries are not headings).
+# are words, an accent joins a letter of its own line, LaTeX's contents entries are not headings, IEEE's
+# body-size capital and italic section titles are; 6: the author block read by its own cells and rows, a
+# title in its first line's weight).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/5"
+PDF_READER = "pdf-reader/6"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:

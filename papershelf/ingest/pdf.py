@@ -28,7 +28,7 @@ from ..document import Block, Document
 from ..errors import IngestError
 from .captions import CAPTION_RE
 from .ocr import fill_by_ocr
-from .pdf_authors import names_authors, printed_authors
+from .pdf_authors import line_names, names_authors, printed_authors
 from .pdf_boxes import set_apart
 from .pdf_contents import contents_entries
 from .pdf_graphics import Box, page_graphics
@@ -200,7 +200,9 @@ def _true_size(ln: Line) -> bool:
 
 
 def _take_title(kept: list[Line], width: float, height: float, body: float) -> tuple[str | None, list[Line]]:
-    """The largest text in the top half of page 1, and the page without it.  A title set barely
+    """The largest text in the top half of page 1 in the weight of its first line (an author line
+    set as large under a bold title is no part of it, nor is an "Abstract" set as large), and the
+    page without it.  A title set barely
     larger than the body (bold capitals a point up) is still the title when it is the first text
     on the page, centred on it, bold, and not a caption, a numbered or a standard heading."""
     top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and _true_size(ln)]
@@ -208,7 +210,9 @@ def _take_title(kept: list[Line], width: float, height: float, body: float) -> t
         return None, kept
     biggest = max(ln.size for ln in top_half)
     if biggest >= body + 1.5:
-        title_lines = [ln for ln in top_half if ln.size >= biggest - 0.5]
+        big = [ln for ln in top_half if ln.size >= biggest - 0.5 and not is_standard(ln.text)]
+        weight = min(big, key=lambda ln: ln.top).bold
+        title_lines = [ln for ln in big if ln.bold == weight]  # authors set as large in roman are not it
     else:
         title_lines = _first_centred_bold(top_half, width, body)
     if not title_lines:
@@ -218,18 +222,25 @@ def _take_title(kept: list[Line], width: float, height: float, body: float) -> t
 
 
 def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list[Line]:
-    """The page's first lines when they are set as a title: bold, above body size, centred."""
-    first = min(top_half, key=lambda ln: ln.top)
-    if first.size < body + 0.5 or not first.bold or CAPTION_RE.match(first.text) or _FIRST_HEAD.match(first.text) \
+    """The page's first lines when they are set as a title: bold, centred, above body size (a
+    draft stamp or a running line set smaller may come before them).  A title set no larger than
+    the body (amsart, AASTeX) is one only when the line under it reads as author names."""
+    tops = sorted(top_half, key=lambda ln: ln.top)
+    first = next((ln for ln in tops if ln.size >= body - 0.3), None)
+    if first is None or not first.bold or CAPTION_RE.match(first.text) or _FIRST_HEAD.match(first.text) \
             or is_standard(first.text):
         return []
     lines: list[Line] = []
-    for ln in sorted(top_half, key=lambda ln: ln.top):
+    for ln in tops[tops.index(first):]:
         centred = abs((ln.x0 + ln.x1) / 2 - width / 2) < 0.04 * width
         if abs(ln.size - first.size) > 0.3 or ln.bold != first.bold or not centred \
                 or (lines and ln.top - lines[-1].bottom > 1.5 * ln.size):
             break
         lines.append(ln)
+    if first.size < body + 0.5:
+        under = next((ln for ln in tops if ln.top > lines[-1].bottom), None)
+        if under is None or line_names(under.text) is None:
+            return []
     return lines
 
 

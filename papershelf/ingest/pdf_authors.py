@@ -1,13 +1,14 @@
 """The authors a PDF prints on its first page, read the way a reader finds them.
 
-The author line sits between the title and the abstract, under the title (a sidebar beside the
-title block is not it), set in one style of its own.  Each line of that band is cut into parts at
-commas, "and", "&" and at the marks that tie a name to its affiliation (†, ∗, ♠, α, superscript
-digits); the parts that read as person names are the authors.  A line that opens with an
+The author block sits between the title and the abstract, under the title (a sidebar beside the
+title block is not it); `pdf_author_block` finds its extent from its own cells, and it is read here
+row by row, its names set in one style of their own.  Each line is cut into parts at commas, "and",
+"&" and at the marks that tie a name to its affiliation (†, ∗, ♠, α, superscript digits and
+letters); the parts that read as person names are the authors.  A line that opens with an
 affiliation, an e-mail address, an address with numbers, or a country is not an author line; a
 name-like line in another style than the first author line (an affiliation continued on its own
-line: "South Africa") is not one either.  No author is better than a wrong one: without a title
-there is no band, and nothing is returned.
+line: "South Africa") is not one either, nor is a row of cells that are mostly affiliations.  No
+author is better than a wrong one: without a title there is no block, and nothing is returned.
 
 The document-info Author field is only believed when every name in it is printed on page 1
 (`confirmed_info_authors`): typesetting tools fill it with an IT department, a city, a series
@@ -18,18 +19,27 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass, field, replace
 
-from .pdf_lines import Line, visual_rows
+from .pdf_author_block import author_block
+from .pdf_lines import Line
 
-# Marks between a name and its affiliation (and superscripts the line reader wrote as ^...).
-_MARKS = r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
+# Marks between a name and its affiliation (and superscripts the line reader wrote as ^...; and
+# affiliation letters not set as superscripts, "Krishnana,c"; AIP's footnote letters, "Haddad^a)"
+# read as "Haddada)", where no parenthesis opens on the line).
+_MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
+          r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
+          r"|(?<=[a-z])[a-z](?=,[a-z](?:[,∗*†\d]|$))")
+_ROLE = re.compile(r"\([^()]*\)")
+_AIP_MARK = re.compile(r"(?:(?<=[a-z])|(?<=[\s,^]))[a-h]\)(?=[\s,]|$)")
 _SPLIT = re.compile(rf"\s*(?:{_MARKS}|,|;|\band\b|\bAND\b|&|\s{{3,}})\s*")
 _PARTICLE = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "dos", "le", "la", "bin", "al", "el",
              "ter", "ten", "y"}
-_TOKEN = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’\-]*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]*)?|[A-ZÀ-ÖØ-Þ]\.(?:-?[A-Z]\.)?|"
+_TOKEN = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’\-]*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]*)?|[A-ZÀ-ÖØ-Þ]\.(?:-?[A-Z]\.)*|"
                     r"[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]+|[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]*(?:['’][A-Za-zß-öø-ÿ]+)+)$")
+# Words of institutions, places, venues and article types: a part holding one is no person's name.
 _NOT_NAME = re.compile(
-    r"\b(universit\w*|univ|institut\w*|department|dept|school|college|laborator\w*|labs?|research|sciences?|"
+    r"\b(univ\w*|institut\w*|department|dept|school|college|laborator\w*|labs?|research|sciences?|"
     r"division|cent(?:er|re)|inc|ltd|llc|corporation|company|group|faculty|hospital|clinic|foundation|"
     r"academy|council|ministry|program|programme|street|road|avenue|way|box|campus|abstract|introduction|keywords|"
     r"proceedings|journal|conference|workshop|symposium|press|series|preprint|arxiv|technical|report|"
@@ -38,16 +48,20 @@ _NOT_NAME = re.compile(
     r"norway|finland|poland|greece|mexico|russia|taiwan|malawi|engineering|technology|medicine|medical|"
     r"computer|computing|informatics|mathematics|physics|chemistry|biology|google|microsoft|ibm|amazon|"
     r"facebook|meta|nvidia|yahoo|adobe|intel|submitted|accepted|published|corresponding|editor|copyright|"
-    r"distributed|open|access|author|authors|equal|contribution|correspondence)\b", re.IGNORECASE)
+    r"distributed|open|access|authors|equal|contribution|correspondence|collaboration|consortium|anonymous|"
+    r"article|paper|review|letters?|communications?|transactions|systems|processing|recognition|learning|"
+    r"networks?|neural|information|intelligence|analysis|language|submission)\b", re.IGNORECASE)
 _AFFILIATION = re.compile(r"^(?:[\W\d]*)(?:universit\w*|department|dept\.|institut\w*|school of|faculty of|"
                           r"laborator\w*|college of|cent(?:er|re) for)\b", re.IGNORECASE)
-_STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|index terms|introduction|"
+_STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|index ?terms|introduction|articleinfo|"
                    r"(?:1|I)\.?\s+introduction)\b", re.IGNORECASE)
 
 
-# A title before a name ("Dr.", "Prof.") is not part of it; an initial set against the name after
-# it ("G.Anandharaj", "Dr.G.Anandharaj") is a word of its own.
-_HONORIFIC = re.compile(r"^(?:Dr|Prof|Professor|Mr|Mrs|Ms)\.?(?=\s|[A-Z])\s*")
+# A title before a name ("Dr.", "Prof.") or an ordinal ("1st", IEEE's template) is not part of it;
+# an initial set against the name after it ("G.Anandharaj", "Dr.G.Anandharaj") is a word of its own.
+_HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms|Sir)\.?(?=\s|[A-Z])|\d+(?:st|nd|rd|th)?\b)\s*")
+# A society's grade after a name ("Member, IEEE"; "Senior Member, IEEE") is a mark, not the end of the names.
+_GRADE = re.compile(r"^(?:(?:Student|Senior|Life|Graduate Student)\s+)?(?:Member|Fellow)$|^(?:IEEE|ACM|SIAM|OSA|SPIE)$")
 _GLUED_INITIAL = re.compile(r"\b([A-Z]\.)(?=[A-Z][a-z])")
 
 
@@ -58,14 +72,43 @@ def _name(part: str) -> str | None:
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
     words = [t for t in tokens if t.lower() not in _PARTICLE]
-    if len(words) < 2 or not all(_TOKEN.match(t) for t in words):
+    if len(words) < 2 or not all(_TOKEN.match(_latin1(t)) for t in words):
         return None
-    if all(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)?", t) for t in words) or len(words[-1].rstrip(".")) < 2:
+    if all(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)*", t) for t in words) or len(words[-1].rstrip(".")) < 2:
         return None
-    return " ".join(t.capitalize() if t.isupper() and len(t) > 2 and "." not in t else t for t in tokens)
+    return " ".join(_cased(t) for t in tokens)
+
+
+def _cased(token: str) -> str:
+    """A word of a name set in capitals as it is written ("DOUGLAS" -> "Douglas", "DE" -> "de")."""
+    if not token.isupper() or "." in token:
+        return token
+    if token.lower() in _PARTICLE:
+        return token.lower()
+    return token.capitalize() if len(token) > 2 else token
+
+
+def _latin1(token: str) -> str:
+    """The token with letters beyond Latin-1 folded to their base letter ("Dvořák" -> "Dvorák",
+    "Łukasz" -> "Lukasz"), so that the case patterns of `_TOKEN` see every Latin script."""
+    if token.isascii() or all(ord(c) < 256 for c in token):
+        return token
+    out = []
+    for c in token:
+        if ord(c) >= 256:
+            base = unicodedata.normalize("NFKD", c)[0]
+            c = _STROKED.get(c, base if ord(base) < 256 else c)
+        out.append(c)
+    return "".join(out)
+
+
+_STROKED = {"Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h", "ı": "i", "Œ": "O", "œ": "o"}
 
 
 def _parts(text: str) -> list[str]:
+    """The line cut at separators and marks; a role in parentheses after a name ("(Researcher)")
+    is left out, and so are AIP's footnote letters where no parenthesis opens on the line."""
+    text = _AIP_MARK.sub(" ", text) if "(" not in text else _ROLE.sub(" ", text)
     return [p for p in _SPLIT.split(unicodedata.normalize("NFC", text)) if p and p.strip()]
 
 
@@ -88,51 +131,108 @@ def _runs(part: str) -> list[str]:
 
 def line_names(text: str) -> list[str] | None:
     """The names an author line holds (before any affiliation on it), or None if it is not one."""
+    return _line_names(text)[0]
+
+
+def _line_names(text: str) -> tuple[list[str] | None, bool, str]:
+    """The line's names; whether other words follow them on it (an affiliation: "Ana Ruiz,
+    Stanford University"; or an affiliation's own line that opens like a name: "Naver Clova,
+    Seongnam"); and the start of a name the line breaks off ("..., Oluwaseun H." + "Adeyemi")."""
     if "@" in text or _STOP.match(text):
-        return None
+        return None, False, ""
     names: list[str] = []
     parts = _parts(text)
     if len(parts) == 1 and len(parts[0].split()) >= 4:
         parts = _runs(parts[0])  # one run of words without separators: names side by side
-    for part in parts:
+    capitals = False  # the line's names so far are set in capitals (ACM: "BEN TROVATO, Inria Paris, France")
+    for i, part in enumerate(parts):
+        if _GRADE.match(part.strip(" .")):
+            continue
         name = _name(part)
+        if name is not None and capitals and not _in_capitals(part):
+            name = None  # a part in another case than the names before it is their affiliation
         if name is None:
+            if i == len(parts) - 1 and names and _broken_off(part, text):
+                return names, False, part
             if re.search(r"\d{3,}|\w{3,}", part) and not re.fullmatch(r"[\d\s,]+", part):
-                break  # an affiliation, address or other words: the names ended
+                return names or None, True, ""  # an affiliation, address or other words: the names ended
             continue  # a stray mark or number
         names.append(name)
-    return names or None
+        capitals = _in_capitals(part)
+    return names or None, False, ""
+
+
+def _in_capitals(part: str) -> bool:
+    words = [w for w in part.split() if any(c.isalpha() for c in w) and w.lower() not in _FUNCTION]
+    return bool(words) and all(w.isupper() for w in words)
+
+
+def _broken_off(part: str, text: str) -> bool:
+    """The line's last words are the start of a name it breaks off: one or two name words (or
+    initials) at the very end, no separator after them."""
+    tokens = part.split()
+    return 1 <= len(tokens) <= 2 and text.rstrip().endswith(part.rstrip()) and \
+        all(_TOKEN.match(_latin1(t)) and not _NOT_NAME.search(t) for t in tokens)
+
+
+# Words an address or a name line has between its names ("Department of Physics and Astronomy").
+_FUNCTION = _PARTICLE | {"and", "or", "of", "the", "for", "in", "at", "on", "to", "a", "an", "und", "et", "des", "e"}
 
 
 def _prose(ln: Line, body_size: float) -> bool:
+    """A line of running text (an abstract without its heading, an introduction): eight words or
+    more near the body's size, three or more of them lower-case words that are no particles or
+    function words (an author line has "and", "de"; an address "of", "and")."""
     words = ln.text.split()
-    return len(words) >= 8 and abs(ln.size - body_size) < 0.8 and sum(w[:1].islower() for w in words) >= 3
+    lower = sum(bool(re.fullmatch(r"[a-zß-öø-ÿ]{2,}[,.;:]?", w)) and w.rstrip(",.;:") not in _FUNCTION for w in words)
+    return len(words) >= 8 and abs(ln.size - body_size) < 1.5 and lower >= 3
 
 
 def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float) -> list[str]:
     """Authors printed between the title and the abstract of page 1 (`lines`: the page without
-    running headers, `title_lines`: the title's own lines)."""
+    running headers, `title_lines`: the title's own lines), read row by row over the author
+    block's cells (`pdf_author_block.author_block`).  The rows of a block are parallel: a row of
+    cells most of which are affiliations is a row of affiliations ("ETH Zürich | Universidade de
+    Lisboa"), even where one of them reads like a name."""
     if not title_lines:
         return []  # no title, no band: a guess from the top of the page would take headers for names
-    top = max(ln.bottom for ln in title_lines)
-    left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
-    band = _rows_flat([ln for ln in lines if ln.top >= top - 1 and ln.x1 > left and ln.x0 < right
-                  and ln not in title_lines])
-    authors: list[str] = []
-    style: tuple[float, bool] | None = None
-    for ln in band:
-        if _STOP.match(ln.text) or _prose(ln, body_size):
+    reading = _Reading()
+    for row in _rows(author_block(lines, title_lines, lambda ln: ends_block(ln, body_size))):
+        if any(ends_block(ln, body_size) for ln in row) or len(reading.authors) >= 40:
             break
-        names = line_names(ln.text)
-        if names is None:
+        kinds = [_line_names(ln.text)[:2] for ln in row]
+        if len(row) > 1 and sum(n is not None for n, _ in kinds) <= sum(n is None and more for n, more in kinds):
             continue
-        if style is not None and (abs(ln.size - style[0]) > 0.6 or ln.bold != style[1]):
-            continue  # name-like text in another style: an affiliation's continuation
-        style = style or (ln.size, ln.bold)
-        authors += [n for n in names if n not in authors]
-        if len(authors) >= 40:
-            break
-    return authors
+        for ln in row:
+            reading.read(ln)
+    return reading.authors
+
+
+@dataclass
+class _Reading:
+    """The author block read so far: its names, the style of its name lines, whether those lines
+    go on with an affiliation, and a name the last line broke off."""
+    authors: list[str] = field(default_factory=list)
+    style: tuple[float, bool] | None = None
+    with_affiliation: bool | None = None
+    carry: str = ""
+
+    def read(self, ln: Line) -> None:
+        carry, self.carry = self.carry, ""
+        if self.style is not None and (abs(ln.size - self.style[0]) > 0.6 or ln.bold != self.style[1]):
+            return  # text in another style than the names: an affiliation or its continuation
+        names, more, tail = _line_names(f"{carry} {ln.text}" if carry else ln.text)
+        if names is None or (more and self.with_affiliation is False):
+            return  # the block sets names alone: a line going on past its "names" is an affiliation
+        self.style = self.style or (ln.size, ln.bold)
+        self.with_affiliation = more if self.with_affiliation is None else self.with_affiliation
+        self.authors += [n for n in names if n not in self.authors]
+        self.carry = tail
+
+
+def ends_block(ln: Line, body_size: float) -> bool:
+    """The author block ends at the abstract, the first heading or the first line of prose."""
+    return bool(_STOP.match(ln.text) or _STOP.match(ln.text.replace(" ", ""))) or _prose(ln, body_size)
 
 
 def names_authors(text: str, authors: list[str]) -> bool:
@@ -162,6 +262,43 @@ def confirmed_info_authors(info_authors: list[str], page_text: str) -> list[str]
     return names if all(_key(n) and _key(n) in plain for n in names) else []
 
 
-def _rows_flat(lines: list[Line]) -> list[Line]:
-    """Lines in reading order by visual row (pdf_lines.visual_rows), as one list."""
-    return [ln for row in visual_rows(lines) for ln in row]
+def _rows(lines: list[Line]) -> list[list[Line]]:
+    """The lines' visual rows (pdf_lines.visual_rows), pieces that touch joined into one line,
+    and without the values of labelled fields: what follows "To appear in:" or "Journal:" on its
+    row is a venue, a date or an identifier of a cover sheet, never an author."""
+    out: list[list[Line]] = []
+    for row in _visual_rows(lines):
+        joined: list[Line] = []
+        for ln in row:
+            if ln.text.rstrip().endswith(":"):
+                break
+            if joined and ln.x0 - joined[-1].x1 < 0.6 * max(ln.size, joined[-1].size):
+                joined[-1] = _joined(joined[-1], ln)
+            else:
+                joined.append(ln)
+        if joined:
+            out.append(joined)
+    return out
+
+
+def _visual_rows(lines: list[Line]) -> list[list[Line]]:
+    """Rows of lines whose middles fall inside the row's span so far, each left to right: a
+    raised mark ("Wójcik,^1") starts no row of its own, nor does the piece after it."""
+    rows: list[list[Line]] = []
+    for ln in sorted(lines, key=lambda ln: ln.top):
+        if rows and (ln.top + ln.bottom) / 2 < max(r.bottom for r in rows[-1]):
+            rows[-1].append(ln)
+        else:
+            rows.append([ln])
+    return [sorted(r, key=lambda ln: ln.x0) for r in rows]
+
+
+def _joined(a: Line, b: Line) -> Line:
+    """Two touching pieces of one row as one line ("1" + "st Xu Li", "Núñez-Garc" + "ía, and"),
+    in the style of the longer: pdfium cuts a line at a raised ordinal or an accent set apart.
+    A short raised piece is a mark and written as the line reader writes one ("André^a")."""
+    raised = len(b.text) <= 4 and b.size < 0.8 * a.size and b.bottom < a.bottom - 0.15 * a.height
+    gap = "^" if raised else "" if b.x0 - a.x1 < 0.15 * b.size or b.text[:1] in ",;" else " "
+    style = a if len(a.text) >= len(b.text) else b
+    return replace(style, x0=a.x0, x1=b.x1, top=min(a.top, b.top), bottom=max(a.bottom, b.bottom),
+                   text=a.text + gap + b.text)

@@ -249,7 +249,9 @@ class _Decider:
         is_strong = all(strong(x, self.body) for x in p.lines)
         m = _NUMBERED.match(text)
         if m and not re.match(r"^\d+(\.\d+)*\s+\d", text):
-            key = None if (not is_strong and self.numbering.list_item(m)) else self._numbered(m, p, is_strong)
+            # (a centred line is no list item: amsart centres "1. Introduction" in the body's size)
+            listed = not is_strong and not (p.centred and len(p.lines) == 1) and self.numbering.list_item(m)
+            key = None if listed else self._numbered(m, p, is_strong)
             if key:
                 return text, self._set_level(len(key), p.first.size)
         bare = self._bare(p)
@@ -267,6 +269,9 @@ class _Decider:
         caps = _capitals(title)
         if is_strong or caps:
             return self.numbering.accept(m, 1) if _plausible_title(title, True) else None
+        # A slanted line of its own is a heading only with the very next number ("A." under "II.").
+        if len(p.lines) == 1 and p.first.italic and p.first.alone and _plausible_title(title, False):
+            return self.numbering.accept(m, 0)
         # In the body's own style: only the very next number, alone on its line with space above.
         short = len(title.split()) <= 8 and _plausible_title(title, False)
         if _standalone(p, self.body) and short and m.group("num")[0].isdigit():
@@ -395,7 +400,10 @@ def line_starts_heading(line, body: BodyStyle) -> bool:
     if strong(line, body) or _STANDARD_RE.match(text.rstrip(".:")):
         return True
     m = _NUMBERED.match(text)
-    return bool(m and m.group("num")[0].isdigit() and _plausible_title(m.group("title"), False))
+    # A roman or letter number opens a heading when its title is in capitals ("I. INTRODUCTION" in
+    # IEEE's small capitals, set in the body's size and weight); otherwise it is as often a list item.
+    return bool(m and (m.group("num")[0].isdigit() or _capitals(m.group("title")) or line.italic)
+                and _plausible_title(m.group("title"), False))
 
 
 def names_section(text: str) -> bool:

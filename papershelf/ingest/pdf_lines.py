@@ -29,6 +29,7 @@ _PLAIN_FACE = re.compile(r"ital|obli|slant|(?:^|[-,+_.])i$|ti$|it$|(?:cm|sf|ec|t
                          r"inconsolata|symbol|dingbat|math|cmmi|cmsy|cmex|msam|msbm|mtsy|mtmi|txsy|txmi|wasy|stmary|"
                          r"fontawesome")
 _FIXED, _SYMBOLIC, _ITALIC = 0x1, 0x4, 0x40
+_ITALIC_NAME = re.compile(r"ital|obli|slant|(?:^|[-,+_.])i$|(?:cm|sf|ec|t1x)(?:ti|sl)|ti$|it$")
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Line:
     runin_bold: bool = True  # the lead-in is set apart by weight (else by face alone)
     alone: bool = True  # no other text beside it on its baseline (table cells and chart labels have some)
     face: str = ""  # the font the whole line is set in, when one upright text face sets all of it
+    italic: bool = False  # the whole line is slanted (IEEE's "A. Subsection" headings are)
 
     @property
     def height(self) -> float:
@@ -68,6 +70,7 @@ _COMBINING = re.compile("[\u0300-\u036f]")
 _SPACED_MARK = re.compile(r"(?<=\w)\s+(?=[\u0300-\u036f])")
 _INNER_HYPHEN = re.compile(r"(?<=[a-z])[\ufffe\x02]\s*(?=[a-z])")
 _SPACES = re.compile(r"\s+")
+_TRAILING_MARKS = "†‡∗*♦♠♣♥♢♡◦§¶#✉⋆"
 
 
 def clean(text: str) -> str:
@@ -171,6 +174,7 @@ class _TextPage:
         self.d = [ctypes.c_double() for _ in range(4)]
         self.bold_fonts: dict[bytes, bool] = {}
         self.faces: dict[bytes, str] = {}
+        self.italic_fonts: dict[bytes, bool] = {}
         self.font_at: dict[int, bytes] = {}
         self.buf = ctypes.create_string_buffer(128)
         self.flags = ctypes.c_int()
@@ -233,6 +237,7 @@ class _TextPage:
             self.bold_fonts[name] = bool(_BOLD_NAME.search(text)) or bool(self.flags.value & 0x40000)
             plain = _PLAIN_FACE.search(text) or self.flags.value & (_FIXED | _SYMBOLIC | _ITALIC)
             self.faces[name] = "" if plain else text
+            self.italic_fonts[name] = bool(_ITALIC_NAME.search(text) or self.flags.value & _ITALIC)
         return name
 
     def bold(self, idx: int) -> bool:
@@ -242,6 +247,9 @@ class _TextPage:
         """Set apart from text in font ``rest``: bold, or an upright text face other than it."""
         name = self._font(idx)
         return self.bold_fonts[name] or (bool(self.faces[name]) and name != rest)
+
+    def italic(self, first: int, last: int) -> bool:
+        return self.italic_fonts[self._font(first)] and self.italic_fonts[self._font(last)]
 
     def face(self, first: int, last: int) -> str:
         """The upright text face that sets both ends of a line ("" when they differ or the face
@@ -402,8 +410,8 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
         return []
     size = tp.font_size(first)
     # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.
-    bold_first, bold_last = tp.bold(first), tp.bold(last)
-    face = tp.face(first, last)
+    bold_first, bold_last = tp.bold(first), tp.bold(_last_word_char(tp, stripped, lead16, last))
+    face, italic = tp.face(first, last), tp.italic(first, last)
     pieces = _pieces(boxes, size)
     if len(pieces) == 1:
         parts = [stripped]
@@ -419,8 +427,18 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
             out.append(Line(number, min(b[0] for b in piece), min(b[1] for b in piece), max(b[2] for b in piece),
                             max(b[3] for b in piece), clean(part), round(size, 1), bold_first and bold_last,
                             runin=runin if not out else "", runin_bold=bool(runin) and _bold_lead(tp, runin, lead16),
-                            alone=len(pieces) == 1 or stacked, face=face))
+                            alone=len(pieces) == 1 or stacked, face=face, italic=italic))
     return out
+
+
+def _last_word_char(tp: _TextPage, stripped: str, lead16: int, last: int) -> int:
+    """The line's last letter or digit: a closing mark (a footnote's †, ♣ or ∗) is often set in a
+    symbol font without weight, and would make a bold author line or title read as roman."""
+    end = len(stripped.rstrip(_TRAILING_MARKS + ",; 0123456789"))
+    if stripped[-1:] not in _TRAILING_MARKS or end == 0:
+        return last
+    at = tp.char_index(lead16 + _u16(stripped[:end]) - 1)
+    return at if 0 <= at <= last else last
 
 
 def _box_at(tp: _TextPage, text: str, lead16: int, i: int) -> tuple[float, float, float, float] | None:

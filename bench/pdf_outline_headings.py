@@ -1,0 +1,105 @@
+"""The layout heading rules graded against the authors' own outlines, on PDFs nobody hand-read.
+
+Many PDFs carry an outline (bookmarks) written by the typesetting system from the document's
+sectioning commands.  papershelf uses it as the authority when it exists; here it is truth for
+the *other* path: each PDF is read with its outline hidden, and the headings the layout rules find
+are scored against the outline (bench/pdf_headings_score.py's matching: number and title, case,
+punctuation and spacing ignored).  That measures the rules that decide for the many PDFs without
+an outline, on any folder of PDFs, with no hand-made truth.
+
+Truth is the outline's entries of levels 1-2 whose title is printed on the entry's page
+(an entry the page does not show, "Title page", "Cover", cannot be found by layout); deeper
+entries are optional (neither rewarded nor penalised).  A found heading that matches no entry
+counts against precision, so precision is a lower bound where an outline leaves headings out.
+PDFs are split by the parity of sha1(file name) into dev and test halves.
+
+    python bench/pdf_outline_headings.py DIR [--half dev|test|all] [--json] [-v]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+import unicodedata
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from pdf_headings_score import score_paper, split_number, sum_scores
+
+from papershelf.ingest import pdf as pdf_reader
+from papershelf.ingest.pdf_outline import read_outline
+
+
+def half_of(name: str) -> str:
+    return "dev" if hashlib.sha1(name.encode()).digest()[0] % 2 == 0 else "test"
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", unicodedata.normalize("NFKC", text).casefold())
+
+
+def outline_truth(data: bytes) -> list[dict]:
+    """The outline's entries as truth entries; [] when the PDF has no usable outline."""
+    pdf = pdfium.PdfDocument(data)
+    try:
+        entries = read_outline(pdf)
+        pages = {e.page for e in entries if e.page}
+        shown = {p: _plain(pdf[p - 1].get_textpage().get_text_range()) for p in pages if 0 < p <= len(pdf)}
+    finally:
+        pdf.close()
+    truth = []
+    for e in entries:
+        number, title = split_number(e.title)
+        printed = bool(_plain(title)) and _plain(title) in shown.get(e.page or 0, "")
+        truth.append({"level": e.level, "number": number, "title": title, "page": e.page,
+                      "optional": e.level > 2 or not printed})
+    return truth if sum(not t["optional"] for t in truth) >= 3 else []
+
+
+def layout_blocks(data: bytes):
+    """The PDF's blocks as the reader makes them when the PDF has no outline."""
+    real = pdf_reader.read_outline
+    pdf_reader.read_outline = lambda pdf: []  # type: ignore[assignment]
+    try:
+        return pdf_reader.read_pdf(data).blocks
+    finally:
+        pdf_reader.read_outline = real
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder", type=Path)
+    ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("-v", action="store_true", help="per PDF: missed and spurious headings")
+    args = ap.parse_args()
+    scores, skipped = [], 0
+    for path in sorted(args.folder.rglob("*.pdf")):
+        if args.half != "all" and half_of(path.name) != args.half:
+            continue
+        data = path.read_bytes()
+        try:
+            truth = outline_truth(data)
+            blocks = layout_blocks(data) if truth else None
+        except Exception:  # noqa: BLE001 — a PDF the reader refuses has no score here
+            blocks = None
+        if not truth or blocks is None:
+            skipped += 1
+            continue
+        s = score_paper(blocks, truth)
+        scores.append(s)
+        if args.v:
+            print(f"{path.name}: P {s['precision']} R {s['recall']}  missed {s['missed'][:5]}  "
+                  f"spurious {s['spurious'][:5]}", file=sys.stderr)
+    total = {"half": args.half, "pdfs": len(scores), "without_outline_or_unreadable": skipped, **sum_scores(scores)}
+    print(json.dumps(total, indent=1) if args.json else
+          f"{total['pdfs']} PDFs with an outline ({args.half}): " +
+          ", ".join(f"{k} {v}" for k, v in total.items() if k not in ("half", "pdfs")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""Where page 1's author block lies: under the title, above the abstract, as wide as its own cells.
+
+Publishers' classes set several authors side by side, each name over its own affiliation and
+e-mail lines (IEEE, ACM, Interspeech, Elsevier's frontmatter), often in two rows of cells and
+spread wider than a short title.  The block is found from the page's layout, not from the title's
+width alone: it starts with the lines under the title that overlap the title's extent, and grows
+by the lines that continue one of its rows in the same size (the cells beside) and by the lines
+stacked under one of its lines (a cell's affiliation, the next row's cell under it), down to the
+line where the block ends (the abstract, the first heading, prose).  A sidebar beside the title
+starts above the title's foot and stays out; the body's columns start below the end and stay out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .pdf_lines import Line
+
+
+def author_block(lines: list[Line], title_lines: list[Line], ends: Callable[[Line], bool]) -> list[Line]:
+    """The lines of the author block under `title_lines`, top to bottom (`ends`: the line that
+    closes the block, such as "Abstract")."""
+    foot = max(ln.bottom for ln in title_lines)
+    left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
+    below = sorted((ln for ln in lines if ln.top >= foot - 1 and ln not in title_lines), key=lambda ln: ln.top)
+    end = next((ln.top for ln in below if ln.x1 > left and ln.x0 < right and ends(ln)), float("inf"))
+    region = [ln for ln in below if ln.top < end]
+    block = [ln for ln in region if ln.x1 > left and ln.x0 < right]
+    rest = [ln for ln in region if not (ln.x1 > left and ln.x0 < right)]
+    queue = list(block)
+    while queue and rest:
+        b = queue.pop()
+        joined = [ln for ln in rest if _beside(ln, b) or _under(ln, b)]
+        rest = [ln for ln in rest if ln not in joined]
+        block += joined
+        queue += joined
+    return block + [ln for ln in below if ln.top >= end][:1]  # the closing line, so the reader stops
+
+
+def _beside(ln: Line, other: Line) -> bool:
+    """On the same row and in the same size: the next cell of a row of names or affiliations."""
+    overlap = min(ln.bottom, other.bottom) - max(ln.top, other.top)
+    return overlap > 0.5 * min(ln.height, other.height) and abs(ln.size - other.size) <= 0.6
+
+
+def _under(ln: Line, other: Line) -> bool:
+    """Stacked under (or over) the other line, sharing its horizontal span, with at most about
+    two lines' room between them: a cell's next line, or the cell of the next row."""
+    shares = min(ln.x1, other.x1) - max(ln.x0, other.x0) > 0
+    gap = max(ln.top - other.bottom, other.top - ln.bottom)
+    return shares and gap < 2.5 * max(ln.height, other.height)

@@ -1,0 +1,291 @@
+"""The author block of page 1 as publishers' classes set it: names side by side, each over its own
+affiliation and e-mail lines (IEEE, ACM, Interspeech), two rows of such cells, names carrying
+footnote marks, a title and an author line set in one size, and a cover sheet's labelled venue
+line.  The authors are the names in the block's name font; affiliations, places, e-mail
+addresses and venues never are.  PDFs are made here with reportlab."""
+
+from __future__ import annotations
+
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from papershelf.ingest.pdf import read_pdf
+
+from .pdf_fixtures import BODY, _wrap
+
+W, H = letter
+
+
+def _two_columns(c: canvas.Canvas, y: float, lines: int = 30) -> None:
+    """Body text in two columns from `y` down, opened by a run-in abstract as IEEE sets it."""
+    c.setFont("Times-Bold", 9)
+    c.drawString(54, y, "Abstract—")
+    text = _wrap(" ".join([BODY] * 6), 58)
+    c.setFont("Times-Roman", 10)
+    for i, ln in enumerate(text[:lines]):
+        c.drawString(54 if i < lines // 2 else W / 2 + 12, y - 12 - 12 * (i % (lines // 2)), ln)
+
+
+def _cells(c: canvas.Canvas, y: float, cells: list[tuple[str, ...]], name_font=("Times-Roman", 11),
+           affil_font=("Times-Italic", 9), left: float = 54, right: float = W - 54) -> None:
+    """Cells side by side across [left, right]: a name line in the name font over affiliation lines."""
+    step = (right - left) / len(cells)
+    for i, (name, *affil) in enumerate(cells):
+        x = left + step * (i + 0.5)
+        c.setFont(*name_font)
+        c.drawCentredString(x, y, name)
+        c.setFont(*affil_font)
+        for j, ln in enumerate(affil):
+            c.drawCentredString(x, y - 12 - 10 * j, ln)
+
+
+def _title(c: canvas.Canvas, *lines: str, font=("Times-Roman", 22), y: float = H - 72) -> float:
+    c.setFont(*font)
+    for ln in lines:
+        c.drawCentredString(W / 2, y, ln)
+        y -= font[1] + 4
+    return y
+
+
+def test_four_names_side_by_side_each_over_its_affiliation(tmp_path):
+    """IEEEtran's conference block: four cells spread wider than the short title; "Mountain View,
+    CA" under a name reads like a name but is set in the affiliation font."""
+    path = tmp_path / "ieee.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c, "Sparse Speech Codes")
+    _cells(c, y - 20, [("Ana Ruiz", "Dept. of Electrical Engineering", "Stanford University", "Stanford, CA, USA",
+                        "ana@stanford.edu"),
+                       ("Wei Zhang", "Google Research", "Mountain View, CA", "wzhang@google.com"),
+                       ("Peter O'Neil", "School of Informatics", "University of Edinburgh", "Edinburgh, UK",
+                        "poneil@ed.ac.uk"),
+                       ("Maria Rossi", "Speech Group", "Politecnico di Milano", "Milan, Italy", "m.rossi@polimi.it")])
+    _two_columns(c, y - 100)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "Sparse Speech Codes"
+    assert doc.authors == ["Ana Ruiz", "Wei Zhang", "Peter O'Neil", "Maria Rossi"]
+
+
+def test_two_rows_of_author_cells(tmp_path):
+    """Five authors as IEEE and ACM set many: three cells over two, each name over its place."""
+    path = tmp_path / "rows.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c, "Learning to Rank Voices")
+    _cells(c, y - 20, [("Lena Brandt", "Computer Science", "ETH Zurich", "Zurich, Switzerland"),
+                       ("Omar Haddad", "Electrical Engineering", "KAUST", "Thuwal, Saudi Arabia"),
+                       ("Sara Lindqvist", "Speech, Music and Hearing", "KTH", "Stockholm, Sweden")],
+           left=54, right=W - 54)
+    _cells(c, y - 80, [("Jun Park", "Naver Clova", "Seongnam, Korea"),
+                       ("Eva Novak", "Brno University of Technology", "Brno, Czechia")],
+           left=150, right=W - 150)
+    _two_columns(c, y - 140)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["Lena Brandt", "Omar Haddad", "Sara Lindqvist", "Jun Park", "Eva Novak"]
+
+
+def _marked(c: canvas.Canvas, x: float, y: float, pieces: list[tuple[str, str]], font: str, size: float) -> None:
+    """A centred line of (name, mark) pieces, each mark raised and smaller, in Times-Roman: the
+    marks of a bold name line are not bold (as a symbol font sets them)."""
+    widths = [c.stringWidth(n, font, size) + c.stringWidth(m, "Times-Roman", size * 0.7) for n, m in pieces]
+    x -= (sum(widths) + 8 * (len(pieces) - 1)) / 2
+    for (name, mark), w in zip(pieces, widths):
+        c.setFont(font, size)
+        c.drawString(x, y, name)
+        c.setFont("Times-Roman", size * 0.7)
+        c.drawString(x + c.stringWidth(name, font, size), y + 4, mark)
+        x += w + 8
+
+
+def test_names_with_footnote_marks_over_two_lines(tmp_path):
+    """NeurIPS' block: bold names in two centred lines, each with its affiliation marks (†, ♦ set
+    in a roman font), the affiliations under them keyed by the same marks, then the e-mails."""
+    path = tmp_path / "marks.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c, "Summaries of Civil Rights Lawsuits", font=("Times-Bold", 17))
+    _marked(c, W / 2, y - 14, [("Zoe Shen", "†"), ("Kyle Lo", "†"), ("Laura Yu", "‡"), ("Nathan Dahl", "")],
+            "Times-Bold", 10)
+    _marked(c, W / 2, y - 26, [("Margo Schlange", "‡"), ("Doug Downey", "†,‡")], "Times-Bold", 10)
+    c.setFont("Times-Roman", 7)
+    c.drawCentredString(W / 2, y - 40, "†Allen Institute for AI   ‡University of Michigan")
+    c.setFont("Courier", 9)
+    c.drawCentredString(W / 2, y - 52, "{zoes, kylel, dougd}@allenai.org")
+    c.setFont("Times-Bold", 12)
+    c.drawCentredString(W / 2, y - 90, "Abstract")
+    c.setFont("Times-Roman", 10)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 3), 80)):
+        c.drawString(144, y - 110 - 12 * i, ln)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["Zoe Shen", "Kyle Lo", "Laura Yu", "Nathan Dahl", "Margo Schlange", "Doug Downey"]
+
+
+def test_authors_as_large_as_a_bold_title_are_not_part_of_it(tmp_path):
+    """ICASSP's block: the title in bold capitals at 12 pt, the names under it at 12 pt in roman,
+    the affiliations too (one opening like a name); the names are the authors and the title stays
+    the title."""
+    path = tmp_path / "icassp.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c, "ROBUST VOICE CONVERSION BY DISENTANGLED CODES", font=("Times-Bold", 12))
+    _marked(c, W / 2, y - 14, [("Tara Huang", "*"), (", Jon Lin", "*"), (", Hong Lee", "")], "Times-Roman", 12)
+    c.setFont("Times-Roman", 12)
+    c.drawCentredString(W / 2, y - 40, "College of Electrical Engineering, National Taiwan University, Taiwan")
+    c.drawCentredString(W / 2, y - 54, "Naver Clova, Seongnam, Korea")  # opens like a name, in the names' style
+    _two_columns(c, y - 80)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "ROBUST VOICE CONVERSION BY DISENTANGLED CODES"
+    assert doc.authors == ["Tara Huang", "Jon Lin", "Hong Lee"]
+
+
+def test_a_venue_line_on_a_cover_sheet_is_not_an_author(tmp_path):
+    """An accepted manuscript's cover sheet: title, authors, then labelled fields; the venue after
+    "To appear in:" reads like a name ("Speech Communication") and is none."""
+    path = tmp_path / "cover.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica", 15)
+    c.drawString(40, H - 80, "Accepted Manuscript")
+    c.setFont("Helvetica", 11)
+    rows = [("", "An Overview of Voice Conversion Systems"), ("", "Seyed Mohammadi, Alex Kain"),
+            ("PII:", "S0167-6393(15)30069-8"), ("DOI:", "10.1016/j.specom.2017.01.008"),
+            ("To appear in:", "Speech Communication"), ("Received date:", "22 November 2015")]
+    for i, (label, value) in enumerate(rows):
+        c.drawString(40, H - 140 - 26 * i, label)
+        c.drawString(150 if label else 40, H - 140 - 26 * i, value)
+    c.setFont("Times-Roman", 10)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 3), 95)):
+        c.drawString(40, H - 320 - 12 * i, ln)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["Seyed Mohammadi", "Alex Kain"]
+
+
+def test_society_grades_and_ordinals_are_marks_not_the_end_of_the_names():
+    """IEEE journals follow a name with its grade ("Member, IEEE"), the conference template
+    numbers the names ("1st"): both are set between names and end nothing."""
+    from papershelf.ingest.pdf_authors import line_names
+
+    assert line_names("Ana Ruiz, Member, IEEE, José Núñez-García, and Jan van der Berg, Senior Member, IEEE") \
+        == ["Ana Ruiz", "José Núñez-García", "Jan van der Berg"]
+    assert line_names("1st Xu Li") == ["Xu Li"]
+    assert line_names("Speech Group, Politecnico di Milano") is None
+
+
+def test_names_beyond_latin1_footnote_letters_and_bare_marks():
+    from papershelf.ingest.pdf_authors import line_names
+
+    assert line_names("Jiří Dvořák, Łukasz Kaiser and Mikołaj Bińkowski") == \
+        ["Jiří Dvořák", "Łukasz Kaiser", "Mikołaj Bińkowski"]
+    assert line_names("Leila Haddada) and Giulia De Luca") == ["Leila Haddad", "Giulia De Luca"]  # AIP's "a)"
+    assert line_names("AMIR SHEIKH^1, ∗, MOHAMMAD A. NEMAT 1, AND ARMAN SHOKRI^2,3") == \
+        ["Amir Sheikh", "Mohammad A. Nemat", "Arman Shokri"]
+    # affiliation letters not raised, a role in parentheses, AIP's "b)" marks, initials run together
+    assert line_names("Sir J.K. Krishnana,c,∗,1 (Researcher), Han Thaneb,d") == ["J.K. Krishnan", "Han Thane"]
+    assert line_names("A. Author,^1, b) B. Author,^1, c) and C. Author^2, d)") == \
+        ["A. Author", "B. Author", "C. Author"]
+    assert line_names("(Muso Collaboration)") is None
+    for venue in ("Speech Communication", "Pattern Recognition Letters", "Neural Information Processing Systems",
+                  "Original Article", "Anonymous Author(s)"):
+        assert line_names(venue) is None, venue  # venues and article types are no persons
+
+
+def test_a_title_no_larger_than_the_body_over_an_author_line(tmp_path):
+    """amsart's first page: the title in bold capitals at the body's size, the authors in small
+    capitals under it, a draft stamp in small type above; AASTeX sets it alike."""
+    path = tmp_path / "amsart.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 8)
+    c.drawString(60, H - 50, "Draft version March 7, 2008")
+    _title(c, "WEAK LENSING IN THE OUTSKIRTS OF RADIO", "TRANSIENTS", font=("Times-Bold", 10), y=H - 150)
+    c.setFont("Times-Roman", 8)
+    c.drawCentredString(W / 2, H - 195, "KATARZYNA T. WOJCIK, MARIA JOSE DE LA CRUZ, HELGA SORENSEN,")
+    c.drawCentredString(W / 2, H - 206, "AND EUN-JI JUNG")
+    c.setFont("Times-Roman", 10)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 4), 90)):
+        c.drawString(72, H - 240 - 12 * i, ln)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "WEAK LENSING IN THE OUTSKIRTS OF RADIO TRANSIENTS"
+    assert doc.authors == ["Katarzyna T. Wojcik", "Maria Jose de la Cruz", "Helga Sorensen", "Eun-ji Jung"]
+
+
+def test_a_name_broken_over_two_lines_and_a_name_line_with_particles(tmp_path):
+    """elsarticle runs a long author list on over lines, breaking a name ("Oluwaseun H." /
+    "Adeyemi"); REVTeX's single name line has particles enough ("dos", "de", "and") to look like
+    prose by its lower-case words."""
+    path = tmp_path / "long.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c, "Fast and Correct Cache Coherence", font=("Times-Roman", 17))
+    c.setFont("Times-Roman", 10)
+    for i, ln in enumerate(["M. L. Hartmann, Javier A. Ortega, Ngozi Okonkwo, Oluwaseun H.",
+                            "Adeyemi, Elena Popescu, Chloe Girard, Arjun L. Mehta, Hye-jin N.", "Choi, Raj D. Patel",
+                            "Rafael dos Santos, Francesca Bianchi, and Pieter de Vries"]):
+        c.drawCentredString(W / 2, y - 14 - 13 * i, ln)
+    c.setFont("Times-Italic", 8)
+    c.drawCentredString(W / 2, y - 80, "Instituto de Fisica, Universidade de Sao Paulo, Brazil")
+    c.setFont("Times-Bold", 10)
+    c.drawString(72, y - 110, "Abstract")
+    c.setFont("Times-Roman", 10)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 3), 90)):
+        c.drawString(72, y - 126 - 12 * i, ln)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["M. L. Hartmann", "Javier A. Ortega", "Ngozi Okonkwo", "Oluwaseun H. Adeyemi",
+                           "Elena Popescu", "Chloe Girard", "Arjun L. Mehta", "Hye-jin N. Choi", "Raj D. Patel",
+                           "Rafael dos Santos", "Francesca Bianchi", "Pieter de Vries"]
+
+
+def test_a_row_of_affiliations_in_the_names_style_gives_no_name(tmp_path):
+    """A tabular author block set in one font: the row under the names holds the institutions,
+    one of which ("ETH Zurich") reads like a name; the row is one of affiliations."""
+    path = tmp_path / "tabular.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c, "Coupled Lattice Models")
+    font = ("Times-Roman", 12)
+    _cells(c, y - 20, [("Kai Schmidt", "ETH Zurich", "Zurich, Switzerland", "k.schmidt@ethz.ch"),
+                       ("Tiago Ferreira", "Universidade de Lisboa", "Lisboa, Portugal", "t.ferreira@ulisboa.pt"),
+                       ("Sven Eriksson", "Universidade de Lisboa", "Lisboa, Portugal", "s.eriksson@ulisboa.pt")],
+           name_font=font, affil_font=font, left=72, right=W - 72)
+    _cells(c, y - 90, [("Liang J. Chen", "Instituto de Biofisica", "Lisboa, Portugal")],
+           name_font=font, affil_font=font, left=200, right=W - 200)
+    _two_columns(c, y - 150)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["Kai Schmidt", "Tiago Ferreira", "Sven Eriksson", "Liang J. Chen"]
+
+
+def test_an_abstract_without_its_heading_ends_the_block(tmp_path):
+    """AIAA's page 1: the abstract is a bold paragraph set smaller than the body with no heading,
+    and a nomenclature list ("J  Jacobian matrix") follows; the authors are the names above it
+    (placeholders whose surname is "Author")."""
+    path = tmp_path / "aiaa.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c, "Bare-Bones Template for Conference Papers", font=("Times-Bold", 17))
+    c.setFont("Times-Roman", 12)
+    c.drawCentredString(W / 2, y - 16, "First A. Author and Second B. Author")
+    c.setFont("Times-Roman", 10)
+    c.drawCentredString(W / 2, y - 32, "Business or Academic Affiliation, City, Province, Zipcode, Country")
+    c.setFont("Times-Bold", 9)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 2), 100)):
+        c.drawString(96, y - 60 - 11 * i, ln)
+    c.setFont("Times-Bold", 12)
+    c.drawCentredString(W / 2, y - 150, "Nomenclature")
+    c.setFont("Times-Roman", 10)
+    for i, ln in enumerate(["J Jacobian Matrix", "F Force, N", "M Mass, kg"]):
+        c.drawString(72, y - 170 - 12 * i, ln)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 3), 100)):
+        c.drawString(72, y - 220 - 12 * i, ln)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["First A. Author", "Second B. Author"]
+
+
+def test_an_affiliation_in_another_case_than_the_capital_names_before_it():
+    """ACM's journal style sets each name in capitals and its affiliation after it on the same line,
+    in ordinary case: a two-word affiliation there ("Inria Paris-Rocquencourt") is not a person."""
+    from papershelf.ingest.pdf_authors import line_names
+
+    assert line_names("VALERIE BÉRANGER, Inria Paris-Rocquencourt, France") == ["Valerie Béranger"]
+    assert line_names("NOAH FISCHER and LIANG CHEN, ETH Zürich, Switzerland") == ["Noah Fischer", "Liang Chen"]
+    assert line_names("Ross G. DOUGLAS, Rajni K. SHARMA and Kelly CHIBALE") == \
+        ["Ross G. Douglas", "Rajni K. Sharma", "Kelly Chibale"]  # surnames in capitals, the rest not
