@@ -47,6 +47,14 @@ def _title(c: canvas.Canvas, *lines: str, font=("Times-Roman", 22), y: float = H
     return y
 
 
+def _finish(c: canvas.Canvas, path, x: float, y: float, paragraphs: int, chars: int):
+    """Set `paragraphs` copies of the body text from (x, y) down, save the page and read it."""
+    for i, ln in enumerate(_wrap(" ".join([BODY] * paragraphs), chars)):
+        c.drawString(x, y - 12 * i, ln)
+    c.save()
+    return read_pdf(path.read_bytes())
+
+
 def test_four_names_side_by_side_each_over_its_affiliation(tmp_path):
     """IEEEtran's conference block: four cells spread wider than the short title; "Mountain View,
     CA" under a name reads like a name but is set in the affiliation font."""
@@ -113,10 +121,7 @@ def test_names_with_footnote_marks_over_two_lines(tmp_path):
     c.setFont("Times-Bold", 12)
     c.drawCentredString(W / 2, y - 90, "Abstract")
     c.setFont("Times-Roman", 10)
-    for i, ln in enumerate(_wrap(" ".join([BODY] * 3), 80)):
-        c.drawString(144, y - 110 - 12 * i, ln)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = _finish(c, path, 144, y - 110, paragraphs=3, chars=80)
     assert doc.authors == ["Zoe Shen", "Kyle Lo", "Laura Yu", "Nathan Dahl", "Margo Schlange", "Doug Downey"]
 
 
@@ -153,10 +158,7 @@ def test_a_venue_line_on_a_cover_sheet_is_not_an_author(tmp_path):
         c.drawString(40, H - 140 - 26 * i, label)
         c.drawString(150 if label else 40, H - 140 - 26 * i, value)
     c.setFont("Times-Roman", 10)
-    for i, ln in enumerate(_wrap(" ".join([BODY] * 3), 95)):
-        c.drawString(40, H - 320 - 12 * i, ln)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = _finish(c, path, 40, H - 320, paragraphs=3, chars=95)
     assert doc.authors == ["Seyed Mohammadi", "Alex Kain"]
 
 
@@ -201,10 +203,7 @@ def test_a_title_no_larger_than_the_body_over_an_author_line(tmp_path):
     c.drawCentredString(W / 2, H - 195, "KATARZYNA T. WOJCIK, MARIA JOSE DE LA CRUZ, HELGA SORENSEN,")
     c.drawCentredString(W / 2, H - 206, "AND EUN-JI JUNG")
     c.setFont("Times-Roman", 10)
-    for i, ln in enumerate(_wrap(" ".join([BODY] * 4), 90)):
-        c.drawString(72, H - 240 - 12 * i, ln)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = _finish(c, path, 72, H - 240, paragraphs=4, chars=90)
     assert doc.title == "WEAK LENSING IN THE OUTSKIRTS OF RADIO TRANSIENTS"
     assert doc.authors == ["Katarzyna T. Wojcik", "Maria Jose de la Cruz", "Helga Sorensen", "Eun-ji Jung"]
 
@@ -226,10 +225,7 @@ def test_a_name_broken_over_two_lines_and_a_name_line_with_particles(tmp_path):
     c.setFont("Times-Bold", 10)
     c.drawString(72, y - 110, "Abstract")
     c.setFont("Times-Roman", 10)
-    for i, ln in enumerate(_wrap(" ".join([BODY] * 3), 90)):
-        c.drawString(72, y - 126 - 12 * i, ln)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = _finish(c, path, 72, y - 126, paragraphs=3, chars=90)
     assert doc.authors == ["M. L. Hartmann", "Javier A. Ortega", "Ngozi Okonkwo", "Oluwaseun H. Adeyemi",
                            "Elena Popescu", "Chloe Girard", "Arjun L. Mehta", "Hye-jin N. Choi", "Raj D. Patel",
                            "Rafael dos Santos", "Francesca Bianchi", "Pieter de Vries"]
@@ -273,10 +269,7 @@ def test_an_abstract_without_its_heading_ends_the_block(tmp_path):
     c.setFont("Times-Roman", 10)
     for i, ln in enumerate(["J Jacobian Matrix", "F Force, N", "M Mass, kg"]):
         c.drawString(72, y - 170 - 12 * i, ln)
-    for i, ln in enumerate(_wrap(" ".join([BODY] * 3), 100)):
-        c.drawString(72, y - 220 - 12 * i, ln)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = _finish(c, path, 72, y - 220, paragraphs=3, chars=100)
     assert doc.authors == ["First A. Author", "Second B. Author"]
 
 
