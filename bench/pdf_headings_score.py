@@ -18,7 +18,7 @@ import unicodedata
 _NUM = re.compile(r"^(?:appendix\s+)?((?:\d+(?:\.\d+)*|[IVX]+|[A-Z](?:\.\d+)*))[.):]?\s+(?=\S)", re.IGNORECASE)
 
 
-def _norm(text: str) -> str:
+def plain(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).lower()
     return re.sub(r"[^a-z0-9]+", "", text)
 
@@ -33,12 +33,12 @@ def split_number(text: str) -> tuple[str, str]:
 
 def _same(found: tuple[str, str], entry: dict) -> bool:
     number = (entry.get("number") or "").upper().rstrip(".")
-    title = _norm(entry["title"])
-    f_num, f_title = found[0], _norm(found[1])
+    title = plain(entry["title"])
+    f_num, f_title = found[0], plain(found[1])
     if number and f_num != number:
         # an unnumbered entry may still be found with its title only
         return False
-    if not number and f_num and _norm(f"{f_num}{found[1]}") != title and f_title != title:
+    if not number and f_num and plain(f"{f_num}{found[1]}") != title and f_title != title:
         return False
     if f_title == title:
         return True

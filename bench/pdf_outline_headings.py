@@ -21,13 +21,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import re
 import sys
-import unicodedata
 from pathlib import Path
 
 import pypdfium2 as pdfium
-from pdf_headings_score import score_paper, split_number, sum_scores
+from pdf_headings_score import plain, score_paper, split_number, sum_scores
 
 from papershelf.ingest import pdf as pdf_reader
 from papershelf.ingest.pdf_outline import read_outline
@@ -37,23 +35,19 @@ def half_of(name: str) -> str:
     return "dev" if hashlib.sha1(name.encode()).digest()[0] % 2 == 0 else "test"
 
 
-def _plain(text: str) -> str:
-    return re.sub(r"[^0-9a-z]+", "", unicodedata.normalize("NFKC", text).casefold())
-
-
 def outline_truth(data: bytes) -> list[dict]:
     """The outline's entries as truth entries; [] when the PDF has no usable outline."""
     pdf = pdfium.PdfDocument(data)
     try:
         entries = read_outline(pdf)
         pages = {e.page for e in entries if e.page}
-        shown = {p: _plain(pdf[p - 1].get_textpage().get_text_range()) for p in pages if 0 < p <= len(pdf)}
+        shown = {p: plain(pdf[p - 1].get_textpage().get_text_range()) for p in pages if 0 < p <= len(pdf)}
     finally:
         pdf.close()
     truth = []
     for e in entries:
         number, title = split_number(e.title)
-        printed = bool(_plain(title)) and _plain(title) in shown.get(e.page or 0, "")
+        printed = bool(plain(title)) and plain(title) in shown.get(e.page or 0, "")
         truth.append({"level": e.level, "number": number, "title": title, "page": e.page,
                       "optional": e.level > 2 or not printed})
     return truth if sum(not t["optional"] for t in truth) >= 3 else []

@@ -33,7 +33,7 @@ from .pdf_boxes import set_apart
 from .pdf_contents import contents_entries
 from .pdf_graphics import Box, page_graphics
 from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
-from .pdf_lines import Line, page_lines
+from .pdf_lines import Line, join_lines, page_lines
 from .pdf_outline import apply_outline, read_outline
 from .pdf_references import pdf_references
 from .pdf_regions import (
@@ -110,21 +110,6 @@ def _repeating(pages: list[Page]) -> set[str]:
                 seen.setdefault(key, set()).add(ln.page)
     need = 2 if len(pages) <= 4 else 3
     return {k for k, v in seen.items() if len(v) >= need}
-
-
-def _join(lines: list[str]) -> str:
-    out = ""
-    for text in lines:
-        if not out:
-            out = text
-        elif out.endswith(("\x02", "\ufffe", "\u00ad")) and len(out) > 1 and out[-2].isalpha() \
-                and text[:1].islower():
-            out = out[:-1] + text  # a soft hyphen pdfium left: the word is whole again
-        elif out.endswith("-") and text[:1].islower():
-            out += text  # a compound broken at its own hyphen: keep the hyphen, drop the space
-        else:
-            out += " " + text
-    return out.replace("\x02", "-").replace("\ufffe", "-").replace("\u00ad", "")
 
 
 def _read_pages(pdf, texts: list[str] | None) -> tuple[list[Page], list[list[Box]]]:
@@ -217,7 +202,7 @@ def _take_title(kept: list[Line], width: float, height: float, body: float) -> t
         title_lines = _first_centred_bold(top_half, width, body)
     if not title_lines:
         return None, kept
-    title = _TITLE_NOTE.sub("", _join([ln.text for ln in title_lines])) or None  # a hyphen broken title joins
+    title = _TITLE_NOTE.sub("", join_lines([ln.text for ln in title_lines])) or None  # a hyphen broken title joins
     return title, [ln for ln in kept if ln not in title_lines]
 
 
@@ -294,7 +279,7 @@ def _paragraphs(column: list[Line], body: BodyStyle) -> list[Para]:
         centred = ln.x0 - left > 2 * ln.size and abs((ln.x0 + ln.x1) / 2 - (left + right) / 2) < 0.05 * (right - left)
         paras.append(Para([ln], gap_above=gap, column_start=i == 0, indent=ln.x0 - left, centred=centred))
     for p in paras:
-        p.text = _join([ln.text for ln in p.lines])
+        p.text = join_lines([ln.text for ln in p.lines])
     if paras:
         paras[-1].column_end = True
     return paras
@@ -317,7 +302,7 @@ def _join_across_columns(paras: list[Para], body: BodyStyle) -> list[Para]:
     for p in paras:
         if open_para is not None and _runs_on(open_para, p) and not line_starts_heading(p.first, body):
             open_para.lines += p.lines
-            open_para.text = _join([open_para.text, p.text])
+            open_para.text = join_lines([open_para.text, p.text])
             open_para.column_end = p.column_end
             continue
         out.append(p)
@@ -396,7 +381,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         flow, sidebars = set_apart(outside_tables(kept, regions), graphics, objects, title_lines,
                                    lambda ln: line_starts_heading(ln, body))
         flow, entries = contents_entries(flow)
-        for column in _reading_order(join_captions(flow, regions, _join), width):
+        for column in _reading_order(join_captions(flow, regions, join_lines), width):
             for p in _paragraphs(column, body):
                 p.contents = bool(entries) and all(id(ln) in entries for ln in p.lines)
                 paras.append(p)

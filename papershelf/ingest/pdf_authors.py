@@ -22,7 +22,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 
 from .pdf_author_block import author_block
-from .pdf_lines import Line
+from .pdf_lines import Line, visual_rows
 
 # Marks between a name and its affiliation (and superscripts the line reader wrote as ^...; and
 # affiliation letters not set as superscripts, "Krishnana,c"; AIP's footnote letters, "Haddad^a)"
@@ -267,7 +267,7 @@ def _rows(lines: list[Line]) -> list[list[Line]]:
     and without the values of labelled fields: what follows "To appear in:" or "Journal:" on its
     row is a venue, a date or an identifier of a cover sheet, never an author."""
     out: list[list[Line]] = []
-    for row in _visual_rows(lines):
+    for row in visual_rows(lines, by_middle=True):
         joined: list[Line] = []
         for ln in row:
             if ln.text.rstrip().endswith(":"):
@@ -279,18 +279,6 @@ def _rows(lines: list[Line]) -> list[list[Line]]:
         if joined:
             out.append(joined)
     return out
-
-
-def _visual_rows(lines: list[Line]) -> list[list[Line]]:
-    """Rows of lines whose middles fall inside the row's span so far, each left to right: a
-    raised mark ("Wójcik,^1") starts no row of its own, nor does the piece after it."""
-    rows: list[list[Line]] = []
-    for ln in sorted(lines, key=lambda ln: ln.top):
-        if rows and (ln.top + ln.bottom) / 2 < max(r.bottom for r in rows[-1]):
-            rows[-1].append(ln)
-        else:
-            rows.append([ln])
-    return [sorted(r, key=lambda ln: ln.x0) for r in rows]
 
 
 def _joined(a: Line, b: Line) -> Line:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from .pdf_lines import Line, visual_rows
+from .pdf_lines import Line, join_lines, visual_rows
 
 _LEADERS = re.compile(r"\s*(?:\.\s*){3,}(?=\S*$)|\s*(?:…\s*)+(?=\S*$)")
 _PAGE_NO = re.compile(r"^(.*?\S)\s*(?:\.\s*){3,}\s*(\d{1,4}|[ivxlc]{1,6})$|^(.*?\S)\s+(\d{1,4}|[ivxlc]{1,6})$")
@@ -77,16 +77,10 @@ def _runs(rows: list[list[Line]]) -> list[list[_Entry]]:
         wrapped = pending is not None and not _ENDS_IN_NUMBER.search(" ".join(ln.text for ln in pending)[-8:])
         if pending is not None and runs[-1] and wrapped:  # (a row ending in a number is an entry of its own)
             e.rows.insert(0, pending)
-            e.title = _joined(" ".join(ln.text for ln in pending), e.title)
+            e.title = join_lines([" ".join(ln.text for ln in pending), e.title])
         pending = None
         runs[-1].append(e)
     return [r for r in runs if sum(e.strong for e in r) >= _MIN_ENTRIES]
-
-
-def _joined(first: str, second: str) -> str:
-    if first.endswith(("-", "\x02")) and second[:1].islower():
-        return first[:-1] + second
-    return first.rstrip("\x02") + " " + second
 
 
 def _flush(run: list[_Entry]) -> list[_Entry]:

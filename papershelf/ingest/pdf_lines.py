@@ -24,12 +24,14 @@ from .pdf_tracking import untracked
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
 # systems that hash their font names (Advent 3B2: "AdvTTaf7f9f4f.B") still mark the weight with a suffix.
 _BOLD_NAME = re.compile(r"bold|black|heavy|demi|medi|semib|cmbx|sfbx|bx\d|(?:^|[-,+_.])b$|tb$")
+# Slanted faces by name ("Times-Italic", TeX's cmti10, "…-ReguItal").
+_SLANTED = r"ital|obli|slant|(?:^|[-,+_.])i$|ti$|it$|(?:cm|sf|ec|t1x)(?:ti|sl)"
+_ITALIC_NAME = re.compile(_SLANTED)
 # Faces that cannot mark a heading however they differ from the body: slanted, fixed-pitch, symbols and math.
-_PLAIN_FACE = re.compile(r"ital|obli|slant|(?:^|[-,+_.])i$|ti$|it$|(?:cm|sf|ec|t1x)(?:ti|sl|tt)|mono|courier|"
+_PLAIN_FACE = re.compile(_SLANTED + r"|(?:cm|sf|ec|t1x)tt|mono|courier|"
                          r"inconsolata|symbol|dingbat|math|cmmi|cmsy|cmex|msam|msbm|mtsy|mtmi|txsy|txmi|wasy|stmary|"
                          r"fontawesome")
 _FIXED, _SYMBOLIC, _ITALIC = 0x1, 0x4, 0x40
-_ITALIC_NAME = re.compile(r"ital|obli|slant|(?:^|[-,+_.])i$|(?:cm|sf|ec|t1x)(?:ti|sl)|ti$|it$")
 
 
 @dataclass
@@ -54,12 +56,15 @@ class Line:
 
 
 
-def visual_rows(lines: list[Line]) -> list[list[Line]]:
+def visual_rows(lines: list[Line], by_middle: bool = False) -> list[list[Line]]:
     """Lines grouped into rows that share a baseline, top to bottom, each row left to right: pieces of
-    one row are read together even when their tops differ by a raised mark."""
+    one row are read together even when their tops differ by a raised mark.  `by_middle`: a line
+    joins the row when its middle falls inside the row's span so far, so a raised mark ("Wójcik,^1")
+    starts no row of its own, nor does the piece after it (the author block's rows)."""
     rows: list[list[Line]] = []
     for ln in sorted(lines, key=lambda ln: ln.top):
-        if rows and ln.top < min(r.bottom for r in rows[-1]) - 0.5 * ln.height:
+        if rows and (((ln.top + ln.bottom) / 2 < max(r.bottom for r in rows[-1])) if by_middle
+                     else ln.top < min(r.bottom for r in rows[-1]) - 0.5 * ln.height):
             rows[-1].append(ln)
         else:
             rows.append([ln])
@@ -87,6 +92,23 @@ def clean(text: str) -> str:
     text = _SPACES.sub(" ", text).strip()
     end = text[-1:] if text[-1:] in ("\ufffe", "\x02") else ""
     return text[:len(text) - len(end)].replace("\ufffe", "-").replace("\x02", "-") + ("\x02" if end else "")
+
+
+def join_lines(lines: list[str]) -> str:
+    """Lines of one paragraph (or title, or contents entry) as one text: a word pdfium hyphenated
+    at a line's end is whole again, a compound broken at its own hyphen keeps it."""
+    out = ""
+    for text in lines:
+        if not out:
+            out = text
+        elif out.endswith(("\x02", "\ufffe", "\u00ad")) and len(out) > 1 and out[-2].isalpha() \
+                and text[:1].islower():
+            out = out[:-1] + text  # a soft hyphen pdfium left: the word is whole again
+        elif out.endswith("-") and text[:1].islower():
+            out += text  # a compound broken at its own hyphen: keep the hyphen, drop the space
+        else:
+            out += " " + text
+    return out.replace("\x02", "-").replace("\ufffe", "-").replace("\u00ad", "")
 
 
 # Spacing accents that typesetting systems (TeX above all) set as glyphs of their own over a letter,
@@ -399,8 +421,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     lead16 = start16 + _u16(chunk[:len(chunk) - len(chunk.lstrip())])
     if _SPACING_ACCENT.search(stripped):
         stripped = _place_accents(tp, stripped, lead16)
-    if " " in stripped:
-        stripped = untracked(stripped, lambda i: _box_at(tp, stripped, lead16, i), _GONE)
+    stripped = untracked(stripped, lambda i: _box_at(tp, stripped, lead16, i), _GONE)
     first = tp.char_index(lead16)
     last = tp.char_index(lead16 + _u16(stripped) - 1)
     if first < 0 or last < first:
@@ -442,7 +463,7 @@ def _last_word_char(tp: _TextPage, stripped: str, lead16: int, last: int) -> int
 
 
 def _box_at(tp: _TextPage, text: str, lead16: int, i: int) -> tuple[float, float, float, float] | None:
-    idx = tp.char_index(lead16 + (i if text.isascii() else _u16(text[:i])))
+    idx = tp.char_index(lead16 + _u16(text[:i]))
     return tp.char_box(idx) if idx >= 0 else None
 
 

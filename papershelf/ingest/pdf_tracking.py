@@ -21,10 +21,11 @@ import re
 import statistics
 from collections.abc import Callable
 
+from ..index_text import has_cjk
+
 # Five or more tokens of one or two letters (a kerned pair, "FA", stays one token) set apart by
 # single spaces, at least four of them one letter long (checked below).
 _RUN = re.compile(r"(?<!\S)(?:[^\W\d_]{1,2} ){4,}[^\W\d_]{1,2}(?!\S)")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 Box = tuple[float, float, float, float]
 
@@ -40,7 +41,7 @@ def untracked(text: str, box_at: Callable[[int], Box | None], gone: str) -> str:
         tokens = m.group().split(" ")
         if sum(len(t) == 1 for t in tokens) < 4:
             continue
-        for i in _joins(m.start(), tokens, box_at, bool(_CJK.search(m.group()))):
+        for i in _joins(m.start(), tokens, box_at, has_cjk(m.group())):
             chars[i] = gone
     return "".join(chars)
 
