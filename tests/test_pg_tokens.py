@@ -95,3 +95,76 @@ def test_bm25_scores_equal_sqlite_fts5s_with_phrases(pglib, tmp_path, match):
     got = [(h.unit_id, round(h.score, 9)) for h in pglib.store.lexical_search(match, 10, Filters())]
     lite.close()
     assert want and got == want
+
+
+@pytest.mark.parametrize("match", ['"il 6"', '"il 6" OR "coral"', '"level"*', '"il 6"*', 'NEAR("il" "levels", 3)',
+                                   'NEAR("covid" "levels", 5)', '"patients with covid 19"', '"of the"'])
+def test_matching_a_list_agrees_with_search_on_both_backends(pglib, tmp_path, match):
+    """The phrase and NEAR evidence for a ranked list checks only the list's units: the same
+    units search() matches among them, on both backends (a phrase stays inside one column)."""
+    from papershelf import Library
+
+    lite = Library(str(tmp_path / "lite.db"))
+    papers = TEXTS_LIB + [(f"z{i}", f"Coral reef {i} bleaching at depth {i % 3}.") for i in range(8)]
+    answers = []
+    for lib in (lite, pglib):
+        for pid, text in papers:
+            lib.add_document(Paper(id=pid, title="t", source_format="beir"),
+                             Document(title="t", blocks=[Block("text", text)]))
+        # "il" ends the title and "6" opens the body: no phrase across columns
+        lib.add_document(Paper(id="g", title="Measured IL", source_format="beir"),
+                         Document(title="Measured IL", blocks=[Block("text", "6 rose in the cohort.")]))
+        owner = {u.id: pid for pid, _ in papers + [("g", "")] for u in lib.store.paper_units(pid)}
+        units = sorted(owner)
+        found = {h.unit_id for h in lib.store.lexical_search(match, 1000, Filters())}
+        listed = units[::2] + [u for u in units if owner[u] in ("a", "g")]
+        assert lib.store.matching(match, listed) == found & set(listed)
+        answers.append(lib.store.matching(match, units))
+    lite.close()
+    assert answers[0] == answers[1] and answers[0]
+
+
+def _cells_library(lib) -> None:
+    """240 units holding "cell", every third of them the phrase "T cell" (once or twice)."""
+    for p in range(20):
+        blocks = []
+        for s in range(12):
+            i = p * 12 + s
+            again = " The T cell response held." if i % 7 == 0 else ""
+            text = (f"Activated T cell counts rose in sample {i}.{again}" if i % 3 == 0
+                    else f"A t test of cell {i} counts; the cell response in sample {i} fell.")
+            blocks += [Block("heading", f"Part {s}", level=1), Block("text", text)]
+        lib.add_document(Paper(id=f"p{p:02d}", title=f"Study {p}", source_format="beir"),
+                         Document(title=f"Study {p}", blocks=blocks))
+
+
+def test_a_phrase_of_a_long_list_is_sampled_and_its_scores_completed(pglib, monkeypatch):
+    """Past phrases.FULL units the phrase is checked in a sample of its word's list (and its best
+    impacts): the df is estimated, and every unit returned still scores the phrase it holds."""
+    from papershelf.store.postgres import phrases
+
+    _cells_library(pglib)
+    q = pglib.store.query
+    exact = phrases.count(q, -1, ["t", "cell"], exact=True)
+    assert not exact.sampled and exact.df == 80
+
+    def scores(match: str, k: int) -> dict[str, float]:
+        return {h.unit_id: h.score for h in pglib.store.lexical_search(match, k, Filters())}
+
+    phrase, both = scores('"t cell"', 300), scores('"t cell" OR "response"', 300)  # every unit, exact
+    with monkeypatch.context() as m:
+        for name, value in (("FULL", 10), ("SAMPLE", 40), ("HEAD", 3), ("FEW", 5)):
+            m.setattr(phrases, name, value)
+        listed = phrases.count(q, -1, ["t", "cell"])
+        sampled_phrase, sampled_both = scores('"t cell"', 30), scores('"t cell" OR "response"', 30)
+        m.setattr(phrases, "PROBE_COST", 0)  # a sample of keys looked up one by one
+        probed = phrases.count(q, -1, ["t", "cell"])
+    for estimate in (listed, probed):
+        assert estimate.sampled and abs(estimate.df - 80) <= 20 and len(estimate.rows) < 80
+    # the phrase's share of every unit is scaled alike, by the estimated idf over the exact one
+    ratio = {round(sampled_phrase[u] / phrase[u], 9) for u in sampled_phrase}
+    assert len(ratio) == 1 and 0.75 < (r := ratio.pop()) < 1.33
+    # and every unit returned holding the phrase scores it, checked in the sample or not
+    assert len(sampled_both) == 30
+    for u, score in sampled_both.items():
+        assert score == pytest.approx(both[u] - phrase.get(u, 0.0) * (1 - r), rel=1e-6)

@@ -77,9 +77,9 @@ def _boost_phrases(store, query: str, hits: list[LexicalHit], opts: SearchOption
     for expr, share in ((near, 0.5), (phrase, 1.0)):
         if expr is None:
             continue
-        for h in store.lexical_search(expr, opts.depth, opts.filters, opts.field_weights):
-            if h.unit_id in paper_of:  # evidence for what the query matched, never a new hit
-                bonus[h.unit_id] = max(bonus.get(h.unit_id, 0.0), share * opts.phrase_boost * top)
+        # evidence for what the query matched, never a new hit: only the list's units are checked
+        for uid in store.matching(expr, list(paper_of)):
+            bonus[uid] = max(bonus.get(uid, 0.0), share * opts.phrase_boost * top)
     if not bonus:
         return hits
     base = {h.unit_id: h.score for h in hits}

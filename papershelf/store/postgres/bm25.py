@@ -267,6 +267,15 @@ def _contrib(alias: str) -> str:
             f"{B}::float8 * {alias}.dl / %(avgdl)s::float8), 0)")
 
 
+def share(idf: float, row: tuple | None, avgdl: float, weights: tuple[float, float, float]) -> float:
+    """One posting's BM25 share, as `_contrib` computes it in SQL; `row` is (term id, unit key,
+    tf title, heading, body, unit length), None for none."""
+    if row is None:
+        return 0.0
+    tf = weights[0] * row[2] + weights[1] * row[3] + weights[2] * row[4]
+    return idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * row[5] / avgdl)) if tf else 0.0
+
+
 def _idf_case(terms: list[Term], alias: str) -> str:
     """The idf of a posting's term as a CASE over the query's few terms: numbers this module
     computed, never user text.  (A join to a table of them hides the lists' sizes from the
@@ -309,7 +318,8 @@ class Plan:
     n: float
     avgdl: float
     ref: float = 100.0  # the reference length of the stored impacts
-    phrase_rows: list[tuple[int, int, int, int, int, int]] = field(default_factory=list)  # phrases.postings
+    phrase_rows: list[tuple[int, int, int, int, int, int]] = field(default_factory=list)  # phrases.count
+    sampled: dict[int, list[str]] = field(default_factory=dict)  # phrases whose df is estimated: id -> words
     _extra: list[int] | None = None
 
     @property

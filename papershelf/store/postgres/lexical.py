@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 
 from ...models import LexicalHit
-from . import bm25, phrases
-from .tsquery import _CLAUSE, _WORD, CONFIG, tsquery_sql, words_sql
+from . import bm25, phrases, topk
+from .tsquery import _CLAUSE, _WORD, CONFIG, words_sql
 
 _NEAR = re.compile(r"^\s*NEAR\((.*),\s*(\d+)\)\s*$", re.S)
 
@@ -28,12 +28,11 @@ def _clauses(match: str) -> list[tuple[list[str], bool]]:
 
 
 def _phrase_docs(query, clauses: list[tuple[list[str], bool]]) -> list[int]:
-    """Units holding any of the phrase clauses, through the GIN index."""
-    expr = " OR ".join('"' + " ".join(words) + '"' + ("*" if star else "") for words, star in clauses)
-    tsq, params = tsquery_sql(expr)
+    """Units holding any of the (prefix) phrase clauses, through the GIN index."""
+    params: dict = {}
+    tests = " OR ".join(_clause_test(words, star, f"c{i}", params) for i, (words, star) in enumerate(clauses))
     return [r["doc_key"] for r in query(
-        f"SELECT b.doc_key FROM search_docs s JOIN bm25_docs b ON b.unit_id = s.unit_id WHERE s.tsv @@ {tsq}",
-        params)]
+        f"SELECT b.doc_key FROM search_docs s JOIN bm25_docs b ON b.unit_id = s.unit_id WHERE {tests}", params)]
 
 
 def _near_docs(query, words: list[str], near: int) -> list[int]:
@@ -44,6 +43,46 @@ def _near_docs(query, words: list[str], near: int) -> list[int]:
         "SELECT b.doc_key FROM t, search_docs s JOIN bm25_docs b ON b.unit_id = s.unit_id "
         f"WHERE t.terms IS NOT NULL AND s.tsv @@ plainto_tsquery('{CONFIG}', {words_sql('%(w)s')}) "
         "AND papershelf_near(s.tsv, t.terms, %(span)s)", {"w": " ".join(words), "span": near + 1})]
+
+
+def _clause_test(words: list[str], star: bool, name: str, params: dict) -> str:
+    """SQL testing a unit (alias s) against one clause by FTS5's rules: a phrase (or a word) with
+    its words consecutive in one column (title A, heading B or body C: every lexeme given that
+    weight), a prefix clause's last word a prefix."""
+    if star:
+        for w in "ABC":  # (\w+ words cannot hold a quote: each quoted word is one lexeme)
+            params[f"{name}{w}"] = " <-> ".join(f"'{x}':{w}" for x in words[:-1]) + \
+                (" <-> " if len(words) > 1 else "") + f"'{words[-1]}':*{w}"
+        return "s.tsv @@ (" + " || ".join(f"to_tsquery('{CONFIG}', %({name}{w})s)" for w in "ABC") + ")"
+    params[name] = " ".join(words)
+    text = f"phraseto_tsquery('{CONFIG}', {words_sql(f'%({name})s')})::text"
+    return "s.tsv @@ (" + " || ".join(f"regexp_replace({text}, '''( |$)', ''':{w}\\1', 'g')::tsquery"
+                                      for w in "ABC") + ")"
+
+
+# The listed units' tsvectors, looked up first: the planner would rather scan the GIN index over
+# the whole library for a long phrase (its estimate of the rows is 1), at a cost that grows with it.
+_LISTED = "(SELECT unit_id, tsv FROM search_docs WHERE unit_id = ANY(%(u)s) OFFSET 0)"
+
+
+def matching(query, match: str, unit_ids: list[str]) -> set[str]:
+    """Which of these units the safe FTS5 expression matches, by search()'s rules, checked on the
+    units' own tsvectors (evidence for a ranked list: its cost is the list's, not the library's)."""
+    clauses = _clauses(match)
+    if not clauses or not unit_ids:
+        return set()
+    near = _NEAR.match(match)
+    if near:
+        return {r["unit_id"] for r in query(
+            f"SELECT s.unit_id FROM (SELECT array_agg(DISTINCT x.lexeme) AS terms FROM unnest(to_tsvector('{CONFIG}', "
+            f"{words_sql('%(w)s')})) x) t, {_LISTED} s WHERE t.terms IS NOT NULL "
+            f"AND s.tsv @@ plainto_tsquery('{CONFIG}', {words_sql('%(w)s')}) "  # (every word there: cheap, first)
+            "AND papershelf_near(s.tsv, t.terms, %(span)s)",
+            {"w": " ".join(w for ws, _ in clauses for w in ws), "span": int(near.group(2)) + 1, "u": unit_ids})}
+    params: dict = {"u": unit_ids}
+    tests = [_clause_test(words, star, f"c{i}", params) for i, (words, star) in enumerate(clauses)]
+    return {r["unit_id"] for r in query(
+        f"SELECT s.unit_id FROM {_LISTED} s WHERE {' OR '.join(tests)}", params)}
 
 
 def search(query, match: str, limit: int, filters_sql: tuple[str, list],
@@ -66,11 +105,31 @@ def search(query, match: str, limit: int, filters_sql: tuple[str, list],
     starred: list[tuple[list[str], bool]] = [(ws, star) for ws, star in clauses if len(ws) > 1 and star]
     plan = bm25.plan(query, " ".join(singles), " ".join(prefixes), " ".join(w for ws, _ in starred for w in ws),
                      (lambda: _phrase_docs(query, starred)) if starred else None)
-    if exact:
-        plan.phrase_rows = phrases.postings(query, exact)
-        for i in range(1, len(exact) + 1):
-            df = len({r[1] for r in plan.phrase_rows if r[0] == -i})
-            if df:
-                plan.terms.append(bm25.Term(-i, df, bm25.idf(plan.n, df), True))
-    return bm25.rank(query, plan, limit, filters_sql, weights)
+    for i, words in enumerate(exact, start=1):
+        phrase = phrases.count(query, -i, words, exact=topk.exact_only())
+        plan.phrase_rows += phrase.rows
+        if phrase.df:
+            plan.terms.append(bm25.Term(-i, phrase.df, bm25.idf(plan.n, phrase.df), True))
+            if phrase.sampled:
+                plan.sampled[-i] = words
+    hits = bm25.rank(query, plan, limit, filters_sql, weights)
+    return _complete(query, plan, hits, weights) if plan.sampled else hits
+
+
+def _complete(query, plan: bm25.Plan, hits: list[LexicalHit], weights: tuple[float, float, float]) -> list[LexicalHit]:
+    """The returned units' exact scores when a phrase was sampled (phrases.py): each unit's share
+    of the phrase counted in its own tsvector, in place of what the sample knew of it."""
+    idf = {t.id: t.idf for t in plan.terms}
+    scores = {h.unit_id: h.score for h in hits}
+    keys = {r["unit_id"]: r["doc_key"] for r in query(
+        "SELECT unit_id, doc_key FROM bm25_docs WHERE unit_id = ANY(%s)", (list(scores),))}
+    for term_id, words in plan.sampled.items():
+        found = phrases.complete(query, term_id, words, list(scores))
+        known = {r[1]: r for r in plan.phrase_rows if r[0] == term_id}
+        for uid in scores:
+            before = known.get(keys.get(uid, 0))
+            scores[uid] += bm25.share(idf[term_id], found.get(uid), plan.avgdl, weights) - \
+                bm25.share(idf[term_id], before, plan.avgdl, weights)
+    paper = {h.unit_id: h.paper_id for h in hits}
+    return [LexicalHit(u, paper[u], scores[u]) for u in sorted(scores, key=lambda u: (-scores[u], u))]
 

@@ -103,6 +103,11 @@ class PgPapers(SqlPapers):
         added there (as the author filter of issue 23) applies here too."""
         return lexical.search(self.query, match, limit, self._filter_sql(filters, "d"), weights)
 
+    def matching(self, match: str, unit_ids: list[str]) -> set[str]:
+        """Which of these units the safe FTS5 expression matches, by FTS5's rules (lexical.py),
+        checked on their own tsvectors: the cost is the units', not the library's."""
+        return lexical.matching(self.query, match, unit_ids)
+
     def snippets(self, match: str, unit_ids: list[str]) -> dict[str, str]:
         """ts_headline snippets (terms marked with [ ]) for just the units being shown."""
         if not unit_ids:

@@ -11,7 +11,8 @@ score returned is the unit's exact BM25.
 
 Exact or not: every unit not among the rescored ones scores at most `bound` (each matching term
 at most the impact where its list stopped, nothing once a list was read to its end; a phrase's
-word at most idf x (k1 + 1); a unit read but not rescored at most its partial sum plus the rest).
+word, or a sampled phrase, at most idf x (k1 + 1); a unit read but not rescored at most its
+partial sum plus the rest).
 When the k-th score is above that, the top k is proven (Fagin's threshold algorithm).  When it
 is not - long claims of common words in a large library - the answer is the best of what was
 read (BENCHMARKS.md measures how much of the exhaustive top 10 it keeps), unless
@@ -49,21 +50,25 @@ def exact_only() -> bool:
 
 
 def _sql(contrib: str, filter_join: str, filter_where: str, postings: str) -> str:
-    share = contrib.replace("p.", "h.")
-    phrases = "" if postings == "bm25_postings" else (  # (a phrase's postings are all read: few)
-        f" UNION ALL SELECT * FROM {postings} p WHERE p.term_id < 0")
+    # A posting read adds idf x its stored impact to its unit's partial sum (no per-posting BM25:
+    # the sums only choose the units rescored exactly; `top` scales them into a bound).  A phrase's
+    # postings, all read (few), add their exact share.
+    phrases = "" if postings == "bm25_postings" else (
+        f" UNION ALL SELECT p.term_id, p.doc_key, p.impact, coalesce({contrib}, 0) FROM {postings} p "
+        "WHERE p.term_id < 0")
     return f"""
-    WITH head AS (SELECT p.* FROM unnest(%(read)s::int[], %(depths)s::int[]) AS t(id, depth),
-                  LATERAL (SELECT p.term_id, p.doc_key, p.tf_title, p.tf_heading, p.tf_body, p.dl, p.impact
-                           FROM bm25_postings p WHERE p.term_id = t.id ORDER BY p.impact DESC LIMIT t.depth) p
+    WITH head AS (SELECT p.term_id, p.doc_key, p.impact, t.idf * p.impact AS s
+                  FROM unnest(%(read)s::int[], %(depths)s::int[], %(idfs)s::float8[]) AS t(id, depth, idf),
+                  LATERAL (SELECT p.term_id, p.doc_key, p.impact FROM bm25_postings p WHERE p.term_id = t.id
+                           ORDER BY p.impact DESC LIMIT t.depth) p
                   {phrases}),
     edge AS (SELECT term_id AS t, count(*) AS n, min(impact) AS last FROM head GROUP BY term_id),
-    part AS (SELECT h.doc_key, sum(coalesce({share}, 0)) AS s FROM head h GROUP BY h.doc_key),
+    part AS (SELECT h.doc_key, sum(h.s) AS s FROM head h GROUP BY h.doc_key),
     short AS (SELECT p.doc_key, p.s FROM part p {filter_join} WHERE true{filter_where}
               ORDER BY p.s DESC LIMIT %(rescore)s),
-    scored AS (SELECT c.doc_key, sum(coalesce({contrib}, 0)) AS score FROM short c
-               JOIN {postings} p ON p.doc_key = c.doc_key AND p.term_id = ANY(%(all)s::int[])
-               GROUP BY c.doc_key),
+    scored AS (SELECT c.doc_key, (SELECT sum(coalesce({contrib}, 0)) FROM {postings} p
+                                  WHERE p.doc_key = c.doc_key AND p.term_id = ANY(%(all)s::int[])) AS score
+               FROM short c),
     best AS (SELECT d.unit_id, d.paper_id, s.score FROM scored s JOIN bm25_docs d ON d.doc_key = s.doc_key
              ORDER BY s.score DESC, d.unit_id LIMIT %(k)s)
     SELECT (SELECT json_agg(edge) FROM edge) AS edges,
@@ -101,8 +106,9 @@ def unseen_bound(plan: Plan, edges: dict[int, tuple[int, float]], read: dict[int
         if not t.matches:
             total += t.bound
             continue
-        if t.id < 0:
-            continue  # a phrase's postings are all read
+        if t.id < 0:  # a phrase's postings are all read, unless it was sampled (phrases.py)
+            total += t.bound if t.id in plan.sampled else 0.0
+            continue
         n, last = edges.get(t.id, (0, 0.0))
         if n >= read.get(t.id, 0):  # (a list shorter than that was read to its end: every holder seen)
             total += min(t.bound, t.idf * factor * last)
@@ -118,17 +124,19 @@ def top(query, plan: Plan, limit: int, contrib: str, filters: tuple[str, str], p
     matching = [t for t in plan.terms if t.matches and t.id > 0]  # (a phrase's postings are all read)
     read = dict(zip((t.id for t in matching), depths(matching, BUDGET, HEAD)))
     row = query(_sql(contrib, *filters, postings), {
-        **params, "read": list(read), "depths": list(read.values()), "all": [t.id for t in plan.terms],
+        **params, "read": list(read), "depths": list(read.values()), "idfs": [t.idf for t in matching],
+        "all": [t.id for t in plan.terms],
         "rescore": max(RESCORE, limit), "k": limit})[0]
     edges = {int(e["t"]): (int(e["n"]), float(e["last"])) for e in row["edges"] or []}
     hits = [LexicalHit(h["unit_id"], h["paper_id"], float(h["score"])) for h in row["hits"] or []]
-    unseen = unseen_bound(plan, edges, read, scale(plan.avgdl, plan.ref, weights))
+    factor = scale(plan.avgdl, plan.ref, weights)
+    unseen = unseen_bound(plan, edges, read, factor)
     whole = all(n < read.get(t, 0) for t, (n, _) in edges.items() if t > 0)  # every list read to its end
     # a unit read but not rescored: its partial sum, plus at most what it was not seen with
     full = row["shortlisted"] >= max(RESCORE, limit)
-    left_out = unseen + float(row["last_partial"] or 0.0) if full else unseen
+    left_out = unseen + factor * float(row["last_partial"] or 0.0) if full else unseen
     if len(hits) >= limit and hits[limit - 1].score > left_out:
         return hits, True
-    if whole and not full and plan.phrase_docs is None:
+    if whole and not full and plan.phrase_docs is None and not plan.sampled:
         return hits, True  # every unit holding a matching term was rescored
     return hits, False

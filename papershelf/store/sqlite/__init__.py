@@ -264,6 +264,17 @@ class SQLiteStore(VectorTables, SqlPapers):
         rows = self.query(sql, [match, *params, limit])
         return [LexicalHit(r["unit_id"], r["paper_id"], -r["score"]) for r in rows]
 
+    def matching(self, match: str, unit_ids: list[str]) -> set[str]:
+        """Which of these units the FTS5 expression matches (phrase and NEAR evidence for a
+        ranked list: FTS5 looks each rowid up instead of matching the whole library)."""
+        if not unit_ids:
+            return set()
+        rows = self.query(
+            "SELECT d.unit_id FROM search_fts JOIN search_docs d ON d.rowid = search_fts.rowid "
+            "WHERE search_fts MATCH ? AND search_fts.rowid IN (SELECT rowid FROM search_docs WHERE unit_id IN "
+            f"({','.join('?' * len(unit_ids))}))", [match, *unit_ids])
+        return {r[0] for r in rows}
+
     def snippets(self, match: str, unit_ids: list[str]) -> dict[str, str]:
         """FTS5 snippets (terms marked with [ ]) for just the units being shown."""
         if not unit_ids:
