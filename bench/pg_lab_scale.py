@@ -160,6 +160,32 @@ def under_load(url: str, lib: Library, text: Text, claims: list[str], seconds: f
             **stats(ms)}
 
 
+# What a search reads, each read whole once through SQL (so any server can be warmed, no file access):
+# the postings' two indexes (index-only scans), the tsvectors (detoasted), the units, the vectors
+# and the HNSW graph (an exact scan does not read it: a few hundred searches at a large ef do).
+WARM = ["SET enable_seqscan = off",
+        "SELECT count(doc_key) FROM bm25_postings WHERE term_id > 0",
+        "SELECT count(term_id) FROM bm25_postings WHERE doc_key > 0",
+        "RESET enable_seqscan",
+        "SELECT count(*) FROM search_docs WHERE length(tsv) > 0",
+        "SELECT count(*) FROM bm25_docs", "SELECT sum(length(text)) FROM body_units",
+        "SELECT count(*) FROM vector_windows"]
+
+
+def warm(lib: Library, space, qvecs: np.ndarray) -> float:
+    """Read what searches read (WARM), then 300 HNSW searches at ef_search 1000; the seconds taken."""
+    t = time.perf_counter()
+    for sql in WARM:
+        lib.store.query(sql)
+    ef = lib.store.ef_search
+    lib.store.ef_search = 1000
+    rng = np.random.default_rng(1)
+    for q in rng.normal(size=(300, qvecs.shape[1])).astype(np.float32):
+        lib.store.vector_search(space, q / np.linalg.norm(q), 10, Filters())
+    lib.store.ef_search = ef
+    return round(time.perf_counter() - t, 1)
+
+
 def measure(lib: Library, space, x: np.ndarray, n: int, claims: list[str], qvecs: np.ndarray) -> dict:
     store = lib.store
     res: dict = {"windows": n, "disk_mb": round(store.stats().size_bytes / 2**20)}
@@ -199,6 +225,9 @@ def main() -> None:
     ap.add_argument("--load-seconds", type=float, default=60)
     ap.add_argument("--vectors-for", type=int, help="the largest size of the run that loaded a kept library")
     ap.add_argument("--measure-only", action="store_true", help="a kept library: only the search measurements")
+    ap.add_argument("--warm", action="store_true", help="read what searches read before measuring (a server "
+                    "in steady use; a library just built has its caches filled with the build's writes)")
+    ap.add_argument("--ef-search", type=int, help="HNSW ef_search (default: the store's)")
     ap.add_argument("--keep", action="store_true", help="keep the library of an earlier run; measure its size first")
     ap.add_argument("--db", default="pg_lab", help="the database of the library")
     ap.add_argument("--template", help="start from a copy of this kept library's database")
@@ -255,6 +284,10 @@ def main() -> None:
                 step["disk_mb"] = round(lib.store.stats().size_bytes / 2**20)
                 print(json.dumps(step), flush=True)
                 continue
+            if args.ef_search:
+                lib.store.ef_search = args.ef_search
+            if args.warm:
+                step["warm_s"] = warm(lib, space, qvecs)
             step.update(measure(lib, space, x, n, claims, qvecs))
             if args.measure_only:
                 print(json.dumps(step), flush=True)

@@ -29,6 +29,8 @@ _CJK = re.compile(CJK_CHAR)
 def fold(text: str) -> str:
     """Lower case without diacritics (FTS5's remove_diacritics): how relevance features and
     author names compare words."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.lower())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 

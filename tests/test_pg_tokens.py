@@ -2,6 +2,7 @@
 the same terms with the same counts per unit, so BM25 (idf, tf, unit length) agrees between the
 backends.  The reference is a real FTS5 table's own vocabulary (fts5vocab)."""
 
+import re
 import sqlite3
 from collections import Counter
 
@@ -13,6 +14,7 @@ from papershelf import Filters
 from papershelf.document import Block, Document
 from papershelf.models import Paper
 from papershelf.store.postgres.tsquery import CONFIG, words_sql
+from papershelf.text import fold
 
 from .conftest import BACKENDS
 
@@ -24,6 +26,7 @@ TEXTS = [
     "Of the 1,024 samples, 12% showed x@y.com http://example.org/path a/b c_d e--f 2019/2020 v1.2.3",
     "Running runs ran runner; relational conditional connection connected connecting happily agreed",
     "Naïve café users of Gödel's Schrödinger équation: Gyöngyi, García-Molina, Ørsted, Łukasiewicz, Dvořák",
+    "isÉ is as us: ise",
 ]
 
 
@@ -34,7 +37,9 @@ def _fts5_counts(text: str) -> Counter:
     db.execute("CREATE VIRTUAL TABLE t USING fts5(body, tokenize='porter unicode61 remove_diacritics 2')")
     db.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')")
     db.execute("INSERT INTO t VALUES (?)", (text,))
-    return Counter(term[0] if len(term) == 2 and term.endswith("s") and term != "ss" else term
+    # (only a word of 2 letters: "isÉ" is the word "ise", which both stem to "is")
+    short = set(re.findall(r"\w+", fold(text)))
+    return Counter(term[0] if len(term) == 2 and term.endswith("s") and term != "ss" and term in short else term
                    for (term,) in db.execute("SELECT term FROM v"))
 
 
@@ -153,7 +158,7 @@ def test_a_phrase_of_a_long_list_is_sampled_and_its_scores_completed(pglib, monk
 
     phrase, both = scores('"t cell"', 300), scores('"t cell" OR "response"', 300)  # every unit, exact
     with monkeypatch.context() as m:
-        for name, value in (("FULL", 10), ("SAMPLE", 40), ("HEAD", 3), ("FEW", 5)):
+        for name, value in (("FULL", 10), ("SAMPLE", 40), ("HEAD", 3)):
             m.setattr(phrases, name, value)
         listed = phrases.count(q, -1, ["t", "cell"])
         sampled_phrase, sampled_both = scores('"t cell"', 30), scores('"t cell" OR "response"', 30)

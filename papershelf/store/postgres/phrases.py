@@ -11,9 +11,9 @@ Which units are checked: those holding the phrase's rarest word (its kept postin
 every unit that can hold the phrase).  When that list is short (`FULL` units or fewer: any phrase
 in a library of that size) every one is checked, and the phrase's df and postings are exact.
 When it is longer - "T cell" in a lab library, 43,558 units at 300 k - checking them all grows
-with the library (9.3 s), so only a fixed, deterministic sample of the list is (every k-th unit
-key, about `SAMPLE` of them: the phrase's df is the word's df x the share of the sample holding
-the phrase), plus the list's `HEAD` best impacts (the units most likely to score it highly).  The
+with the library (9.3 s), so only a fixed, deterministic sample of the list is (about `SAMPLE`
+of its units, by a hash of their keys: the phrase's df is the word's df x the share of the sample
+holding the phrase), plus the list's `HEAD` best impacts (the units most likely to score it highly).  The
 units a search returns are then checked too (`complete`), so every score returned is the unit's
 BM25 with the phrase's estimated idf; `Estimate.sampled` tells the top-k it is not proven.
 The phrase's postings join the kept postings under a negative term id (`union_sql`), so ranking
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from .tsquery import CONFIG, words_sql
 
-FULL, SAMPLE, HEAD, FEW = 1000, 250, 50, 25
+FULL, SAMPLE, HEAD = 1000, 200, 50
 
 # A phrase's lexemes at their offsets in it, and how many there are.
 _PHRASE = f"""
@@ -102,21 +102,17 @@ def count(query, term_id: int, words: list[str], exact: bool = False) -> Estimat
         return Estimate(0)
     df, last = word[0]["df"], word[0]["last"]
     k = 1 if exact or df <= FULL else math.ceil(df / SAMPLE)
-    while True:
-        picked = _KEYS if k > 1 and last // k * PROBE_COST < df else _LIST
-        found = query(_count_sql(picked + (_HEAD if k > 1 else "")),
-                      {"p": text, "w": word[0]["id"], "k": k, "last": last, "keys": -(-last // k), "head": HEAD})
-        found = [r for r in found if r["a"] + r["h"] + r["c"]]  # (the tsquery alone lets a phrase span columns)
-        in_sample = sum(1 for r in found if r["sampled"])
-        # A phrase rare among its word's units: too few of the sample hold it for a close estimate
-        # (the error is about 1 / sqrt of them), so once a sample four times as large.
-        if k == 1 or in_sample >= FEW or df / k > 2 * SAMPLE:
-            break
-        k = max(1, k // 4)
+    picked = _KEYS if k > 1 and last // k * PROBE_COST < df else _LIST
+    found = query(_count_sql(picked + (_HEAD if k > 1 else "")),
+                  {"p": text, "w": word[0]["id"], "k": k, "last": last, "keys": -(-last // k), "head": HEAD})
+    found = [r for r in found if r["a"] + r["h"] + r["c"]]  # (the tsquery alone lets a phrase span columns)
     rows = [_row(term_id, r) for r in found]
     if k == 1 or not rows:
         return Estimate(len(rows), rows)
-    return Estimate(max(len(rows), round(df * in_sample / max(1, found[0]["n"]))), rows, True)
+    # the sample's share of holders, a half added (a phrase rare among its word's units may have
+    # none in the sample: its df is then not 0 but below what the sample can tell apart)
+    share = (sum(1 for r in found if r["sampled"]) + 0.5) / (found[0]["n"] + 1)
+    return Estimate(max(len(rows), round(df * share)), rows, True)
 
 
 def complete(query, term_id: int, words: list[str], unit_ids: list[str]) -> dict[str, Row]:

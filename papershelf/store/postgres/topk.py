@@ -66,11 +66,12 @@ def _sql(contrib: str, filter_join: str, filter_where: str, postings: str) -> st
     part AS (SELECT h.doc_key, sum(h.s) AS s FROM head h GROUP BY h.doc_key),
     short AS (SELECT p.doc_key, p.s FROM part p {filter_join} WHERE true{filter_where}
               ORDER BY p.s DESC LIMIT %(rescore)s),
-    scored AS (SELECT c.doc_key, (SELECT sum(coalesce({contrib}, 0)) FROM {postings} p
-                                  WHERE p.doc_key = c.doc_key AND p.term_id = ANY(%(all)s::int[])) AS score
+    scored AS (SELECT c.doc_key, (SELECT sum(coalesce({contrib}, 0)) FROM unnest(%(all)s::int[]) AS t(id)
+                                  JOIN {postings} p ON p.doc_key = c.doc_key AND p.term_id = t.id) AS score
                FROM short c),
+    kth AS (SELECT score FROM scored ORDER BY score DESC OFFSET %(k1)s LIMIT 1),
     best AS (SELECT d.unit_id, d.paper_id, s.score FROM scored s JOIN bm25_docs d ON d.doc_key = s.doc_key
-             ORDER BY s.score DESC, d.unit_id LIMIT %(k)s)
+             WHERE s.score >= coalesce((SELECT score FROM kth), 0) ORDER BY s.score DESC, d.unit_id LIMIT %(k)s)
     SELECT (SELECT json_agg(edge) FROM edge) AS edges,
            (SELECT json_agg(b ORDER BY b.score DESC, b.unit_id) FROM best b) AS hits,
            (SELECT count(*) FROM short) AS shortlisted, (SELECT min(s) FROM short) AS last_partial"""
