@@ -26,7 +26,7 @@ TEXTS = [
     "Of the 1,024 samples, 12% showed x@y.com http://example.org/path a/b c_d e--f 2019/2020 v1.2.3",
     "Running runs ran runner; relational conditional connection connected connecting happily agreed",
     "Naïve café users of Gödel's Schrödinger équation: Gyöngyi, García-Molina, Ørsted, Łukasiewicz, Dvořák",
-    "isÉ is as us: ise",
+    "isÉ, ise and usÉ",
 ]
 
 
