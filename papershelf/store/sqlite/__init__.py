@@ -266,12 +266,14 @@ class SQLiteStore(VectorTables, SqlPapers):
 
     def matching(self, match: str, unit_ids: list[str]) -> set[str]:
         """Which of these units the FTS5 expression matches (phrase and NEAR evidence for a
-        ranked list: FTS5 looks each rowid up instead of matching the whole library)."""
+        ranked list).  FTS5 matches the whole index, unranked, and the list's rows are kept: a
+        phrase's doclists are short, while a MATCH run for each listed rowid (`rowid IN (…)`
+        handed to FTS5) was 50x slower; the unary + keeps the rowid test out of FTS5."""
         if not unit_ids:
             return set()
         rows = self.query(
             "SELECT d.unit_id FROM search_fts JOIN search_docs d ON d.rowid = search_fts.rowid "
-            "WHERE search_fts MATCH ? AND search_fts.rowid IN (SELECT rowid FROM search_docs WHERE unit_id IN "
+            "WHERE search_fts MATCH ? AND +search_fts.rowid IN (SELECT rowid FROM search_docs WHERE unit_id IN "
             f"({','.join('?' * len(unit_ids))}))", [match, *unit_ids])
         return {r[0] for r in rows}
 
