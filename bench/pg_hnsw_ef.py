@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from pg_lab_scale import DIM
+from pg_lab_scale import DIM, exact_top10
 from pg_scale import synthetic
 
 from papershelf import Filters, Library
@@ -31,7 +31,7 @@ def main() -> None:
     args = ap.parse_args()
     both = synthetic(args.windows + 100, DIM)
     x, qvecs = both[:args.windows], both[args.windows:]
-    truth = [[f"u{i:08d}" for i in np.argsort(-(x @ q))[:10]] for q in qvecs]
+    truth = exact_top10(x, qvecs)
     out: dict = {"windows": args.windows, "load_avg": [os.getloadavg()[0]], "ef": []}
     with Library(args.url) as lib:
         space = lib.store.get_space(lib.store.query("SELECT id FROM spaces ORDER BY id LIMIT 1")[0]["id"])

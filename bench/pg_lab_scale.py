@@ -186,6 +186,11 @@ def warm(lib: Library, space, qvecs: np.ndarray) -> float:
     return round(time.perf_counter() - t, 1)
 
 
+def exact_top10(x: np.ndarray, qvecs: np.ndarray) -> list[list[str]]:
+    """Each query's true 10 nearest windows (exact cosine), by unit id: the truth of HNSW recall."""
+    return [[f"u{i:08d}" for i in np.argsort(-(x @ q))[:10]] for q in qvecs]
+
+
 def measure(lib: Library, space, x: np.ndarray, n: int, claims: list[str], qvecs: np.ndarray) -> dict:
     store = lib.store
     res: dict = {"windows": n, "disk_mb": round(store.stats().size_bytes / 2**20)}
@@ -198,7 +203,7 @@ def measure(lib: Library, space, x: np.ndarray, n: int, claims: list[str], qvecs
     print(json.dumps(res), flush=True)
     res["lexical_filtered_year"] = stats(timed(lambda c: lib.search(c, SearchOptions(
         mode="lexical", filters=Filters(year_min=2001, year_max=2001))), claims[:50]))
-    answers = [[f"u{i:08d}" for i in np.argsort(-(x[:n] @ q))[:10]] for q in qvecs]
+    answers = exact_top10(x[:n], qvecs)
     hits: list[list[str]] = []
     ms = timed(lambda q: hits.append([h.unit_id for h in store.vector_search(space, q, 10, Filters())]), qvecs)
     res["hnsw"] = {**stats(ms), "recall@10": round(float(np.mean(

@@ -35,14 +35,19 @@ def _phrase_docs(query, clauses: list[tuple[list[str], bool]]) -> list[int]:
         f"SELECT b.doc_key FROM search_docs s JOIN bm25_docs b ON b.unit_id = s.unit_id WHERE {tests}", params)]
 
 
+# FTS5's NEAR over the words %(w)s: a unit (alias s) holding every one of them, the first and the
+# last at most %(span)s positions apart in one column.  Every word there is tested first (cheap).
+_NEAR_TERMS = (f"(SELECT array_agg(DISTINCT x.lexeme) AS terms FROM unnest(to_tsvector('{CONFIG}', "
+               f"{words_sql('%(w)s')})) x) t")
+_NEAR_TEST = (f"t.terms IS NOT NULL AND s.tsv @@ plainto_tsquery('{CONFIG}', {words_sql('%(w)s')}) "
+              "AND papershelf_near(s.tsv, t.terms, %(span)s)")
+
+
 def _near_docs(query, words: list[str], near: int) -> list[int]:
     """Units holding every word, the first and last at most `near` tokens apart (FTS5's NEAR)."""
     return [r["doc_key"] for r in query(
-        "WITH t AS (SELECT array_agg(DISTINCT x.lexeme) AS terms "
-        f"FROM unnest(to_tsvector('{CONFIG}', {words_sql('%(w)s')})) x) "
-        "SELECT b.doc_key FROM t, search_docs s JOIN bm25_docs b ON b.unit_id = s.unit_id "
-        f"WHERE t.terms IS NOT NULL AND s.tsv @@ plainto_tsquery('{CONFIG}', {words_sql('%(w)s')}) "
-        "AND papershelf_near(s.tsv, t.terms, %(span)s)", {"w": " ".join(words), "span": near + 1})]
+        f"SELECT b.doc_key FROM {_NEAR_TERMS}, search_docs s JOIN bm25_docs b ON b.unit_id = s.unit_id "
+        f"WHERE {_NEAR_TEST}", {"w": " ".join(words), "span": near + 1})]
 
 
 def _clause_test(words: list[str], star: bool, name: str, params: dict) -> str:
@@ -74,10 +79,7 @@ def matching(query, match: str, unit_ids: list[str]) -> set[str]:
     near = _NEAR.match(match)
     if near:
         return {r["unit_id"] for r in query(
-            f"SELECT s.unit_id FROM (SELECT array_agg(DISTINCT x.lexeme) AS terms FROM unnest(to_tsvector('{CONFIG}', "
-            f"{words_sql('%(w)s')})) x) t, {_LISTED} s WHERE t.terms IS NOT NULL "
-            f"AND s.tsv @@ plainto_tsquery('{CONFIG}', {words_sql('%(w)s')}) "  # (every word there: cheap, first)
-            "AND papershelf_near(s.tsv, t.terms, %(span)s)",
+            f"SELECT s.unit_id FROM {_NEAR_TERMS}, {_LISTED} s WHERE {_NEAR_TEST}",
             {"w": " ".join(w for ws, _ in clauses for w in ws), "span": int(near.group(2)) + 1, "u": unit_ids})}
     params: dict = {"u": unit_ids}
     tests = [_clause_test(words, star, f"c{i}", params) for i, (words, star) in enumerate(clauses)]

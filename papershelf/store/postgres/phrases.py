@@ -35,7 +35,8 @@ ph AS (SELECT x.lexeme, p.pos - 1 AS off FROM unnest(to_tsvector('{CONFIG}', {wo
               unnest(x.positions) p(pos)),
 m AS (SELECT count(*) AS m, array_agg(DISTINCT lexeme) AS lex FROM ph)"""
 # Occurrences of the phrase in the units of `checked` (doc_key, sampled): a start and a column
-# (weight) at which every lexeme of the phrase is found at its offset.  The tsvector is cut down to
+# (weight) at which every lexeme of the phrase is found at its offset, so a unit holding the words
+# only across columns has no row.  The tsvector is cut down to
 # the phrase's lexemes (ts_delete twice) before it is unnested.
 _OCCURRENCES = f"""
 occ AS (SELECT c.doc_key, c.sampled, b.unit_id, b.dl, o.pos - ph.off AS start, o.w
@@ -105,7 +106,6 @@ def count(query, term_id: int, words: list[str], exact: bool = False) -> Estimat
     picked = _KEYS if k > 1 and last // k * PROBE_COST < df else _LIST
     found = query(_count_sql(picked + (_HEAD if k > 1 else "")),
                   {"p": text, "w": word[0]["id"], "k": k, "last": last, "keys": -(-last // k), "head": HEAD})
-    found = [r for r in found if r["a"] + r["h"] + r["c"]]  # (the tsquery alone lets a phrase span columns)
     rows = [_row(term_id, r) for r in found]
     if k == 1 or not rows:
         return Estimate(len(rows), rows)
@@ -118,7 +118,7 @@ def count(query, term_id: int, words: list[str], exact: bool = False) -> Estimat
 def complete(query, term_id: int, words: list[str], unit_ids: list[str]) -> dict[str, Row]:
     """The phrase's postings in these units, by unit id (a sampled phrase did not check them all)."""
     found = query(_COUNT_IN, {"p": " ".join(words), "units": unit_ids}) if unit_ids else []
-    return {r["unit_id"]: _row(term_id, r) for r in found if r["a"] + r["h"] + r["c"]}
+    return {r["unit_id"]: _row(term_id, r) for r in found}
 
 
 def union_sql() -> str:
