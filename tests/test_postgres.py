@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -261,3 +262,33 @@ def test_a_read_only_server_reads_and_refuses_writes_with_one_line(pglib):
         with pytest.raises(ReadOnlyLibrary, match="read-only"):
             lib.remove(lib.store.paper_ids()[0])
     assert pglib.status().papers == len(pglib.store.paper_ids())
+
+
+def test_a_read_does_not_wait_for_a_transaction_holding_the_connection(many_pg):
+    """While one thread's transaction holds the main connection (a build writing a paper), another
+    thread's reads and searches run on a read connection: at once, seeing only what is committed.
+    Inside the transaction, its own thread reads its writes."""
+    store = many_pg.store
+    inside, release, seen = threading.Event(), threading.Event(), []
+
+    def writer():
+        with store.transaction() as db:
+            db.execute("UPDATE papers SET title = 'not yet committed' WHERE id = 'p00'")
+            seen.append(store.query("SELECT title FROM papers WHERE id = 'p00'")[0]["title"])
+            inside.set()
+            release.wait(20)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        assert inside.wait(10)
+        start = time.perf_counter()
+        title = store.query("SELECT title FROM papers WHERE id = 'p00'")[0]["title"]
+        hits = many_pg.search("Topic number", mode="hybrid", limit=3).results
+        elapsed = time.perf_counter() - start
+    finally:
+        release.set()
+        thread.join()
+    assert seen == ["not yet committed"]
+    assert title == "Paper 0" and hits and elapsed < 5
+    assert store.query("SELECT title FROM papers WHERE id = 'p00'")[0]["title"] == "not yet committed"

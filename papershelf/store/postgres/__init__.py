@@ -3,7 +3,10 @@ for a lab or department library that lives on a server (``postgresql://…``).
 
 One connection in autocommit mode, shared by threads under a lock; every write
 goes through `transaction()`, and every paper is written or removed in exactly
-one transaction, as in SQLite.  Papers, units and lexical search are in
+one transaction, as in SQLite.  A read that finds that connection busy in another
+thread (the vector list of a hybrid search beside its lexical queries, `serve`'s
+searches beside a build) takes one of `READERS` more connections from a pool
+(psycopg_pool), opened when first needed, rather than wait.  Papers, units and lexical search are in
 `papers.py`, spaces, vectors, build state and vector search in `vectors.py`,
 the schema in `schema.py`; the SQL it shares with SQLite is `store/sql/`.
 """
@@ -22,17 +25,24 @@ from .schema import MIGRATION_LOCK, MIGRATIONS
 from .vectors import PgVectors
 
 RECONNECT_TRIES = int(os.environ.get("PAPERSHELF_PG_RECONNECT_TRIES", "5"))
+READERS = int(os.environ.get("PAPERSHELF_PG_READERS", "2"))  # read connections beside the main one
+READER_WAIT = 5.0  # seconds to wait for a read connection before queueing for the main one
+
+
+def _options() -> dict:
+    from psycopg.rows import dict_row
+
+    # No server-side prepared statements (psycopg prepares a query run 5 times): PostgreSQL then
+    # switches to a generic plan that ignores the parameters, and for a search whose best plan
+    # depends on them (the 100 listed units against a GIN scan of the whole library) it was 20x slower.
+    return {"autocommit": True, "row_factory": dict_row, "prepare_threshold": None}
 
 
 def _connect(url: str):
     import psycopg
-    from psycopg.rows import dict_row
 
     try:
-        # No server-side prepared statements (psycopg prepares a query run 5 times): PostgreSQL then
-        # switches to a generic plan that ignores the parameters, and for a search whose best plan
-        # depends on them (the 100 listed units against a GIN scan of the whole library) it was 20x slower.
-        return psycopg.connect(url, autocommit=True, row_factory=dict_row, prepare_threshold=None)
+        return psycopg.connect(url, **_options())
     except psycopg.OperationalError as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise LibraryFileError(f"cannot connect to the PostgreSQL library {_redact(url)}: {first}") from None
@@ -63,6 +73,8 @@ class PostgresStore(PgVectors, PgPapers):
     def __init__(self, url: str, create: bool = True):
         self.location = url
         self._lock = threading.RLock()
+        self._readers = None  # the pool of read connections, opened by the first read that needs one
+        self._readers_lock = threading.Lock()
         self.db = _connect(url)
         try:
             self._check_and_migrate(create)
@@ -156,18 +168,57 @@ class PostgresStore(PgVectors, PgPapers):
         read tried once more, so long-running readers (`serve`, `mcp`) recover by themselves."""
         import psycopg
 
-        with self._lock:
-            for attempt in (1, 2):
+        for attempt in (1, 2):
+            with self.reading() as db:
                 try:
-                    self._ensure_connected()
-                    cur = self.db.execute(sql, params)
+                    cur = db.execute(sql, params)
                     return cur.fetchall() if cur.description else []
                 except (psycopg.OperationalError, psycopg.InterfaceError) as e:
-                    if attempt == 2 or not self.db.broken and not self.db.closed:
-                        raise ConnectionLost(f"lost the connection to the PostgreSQL library {_redact(self.location)} "
-                                             f"during a read ({_first_line(e)}); the library is intact: "
-                                             "run the command again") from None
+                    if attempt == 2 or not db.broken and not db.closed:
+                        raise ConnectionLost(f"lost the connection to the PostgreSQL library "
+                                             f"{_redact(self.location)} during a read ({_first_line(e)}); the "
+                                             "library is intact: run the command again") from None
         raise AssertionError("unreachable")
+
+    @contextmanager
+    def reading(self):
+        """A connection to read on: the main one when it is free or this thread holds it (inside
+        its own transaction a read sees its writes), else one of the read pool's.  Each read
+        statement commits on its own, so it sees what other transactions have committed."""
+        if self._lock.acquire(blocking=False):
+            try:
+                self._ensure_connected()
+                yield self.db
+            finally:
+                self._lock.release()
+            return
+        from psycopg_pool import PoolTimeout
+
+        pool = self._reader_pool()
+        try:
+            db = pool.getconn(timeout=READER_WAIT)
+        except PoolTimeout:  # no read connection to be had: wait for the main one
+            with self._lock:
+                self._ensure_connected()
+                yield self.db
+            return
+        try:
+            yield db
+        finally:
+            pool.putconn(db)  # a broken one is discarded; the next read opens another
+
+    def _reader_pool(self):
+        with self._readers_lock:
+            if self._readers is None:
+                from pgvector.psycopg import register_vector
+                from psycopg_pool import ConnectionPool
+
+                # min_size 0: a command that never reads concurrently opens no second connection
+                self._readers = ConnectionPool(self.location, min_size=0, max_size=max(1, READERS),
+                                               kwargs=_options(), configure=register_vector, num_workers=1,
+                                               check=ConnectionPool.check_connection, open=True,
+                                               name="papershelf-readers")
+            return self._readers
 
     def _ensure_connected(self) -> None:
         """Re-open a lost connection with bounded retries (`RECONNECT_TRIES`, backing off to ~4 s
@@ -194,6 +245,8 @@ class PostgresStore(PgVectors, PgPapers):
                              "when the server is back")
 
     def close(self) -> None:
+        if self._readers is not None:
+            self._readers.close()
         self.db.close()
 
     @property

@@ -27,6 +27,9 @@ import time
 import uuid
 from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
 import numpy as np
 
 from ...models import UNIT_KINDS, Filters, LockHolder, Space, StoredVector, VectorHit, VectorRow
@@ -55,12 +58,17 @@ def normalized_windows(blob: bytes, dimension: int) -> np.ndarray:
 class PgVectors(SqlEmbeddings):
     """Everything the embedding build and vector search store, for PostgresStore."""
 
-    if TYPE_CHECKING:  # SqlPapers'
+    if TYPE_CHECKING:  # SqlPapers' and PostgresStore's
         def _filter_sql(self, filters: Filters, alias: str = "d") -> tuple[str, list]: ...
+        def reading(self) -> AbstractContextManager: ...
 
     concurrent_builds = True  # several `embed` runs may share this library
     hnsw_threshold = int(os.environ.get("PAPERSHELF_PG_HNSW_THRESHOLD", "50000"))  # windows in a space
     ef_search = int(os.environ.get("PAPERSHELF_PG_EF_SEARCH", "200"))
+    # the graph's density: at 1 M clustered 384-d windows m 16 / ef_construction 64 stopped at recall 0.92-0.95
+    # however far a search looked (BENCHMARKS.md), so the default graph is denser
+    hnsw_m = int(os.environ.get("PAPERSHELF_PG_HNSW_M", "24"))
+    hnsw_ef_construction = int(os.environ.get("PAPERSHELF_PG_HNSW_EF_CONSTRUCTION", "128"))
     lease_seconds = float(os.environ.get("PAPERSHELF_CLAIM_LEASE", "900"))
 
     def _init_builder(self) -> None:
@@ -97,7 +105,8 @@ class PgVectors(SqlEmbeddings):
             db.execute("SELECT set_config('maintenance_work_mem', '2GB', true) WHERE "
                        "pg_size_bytes(current_setting('maintenance_work_mem')) < pg_size_bytes('2GB')")
             db.execute(f"CREATE INDEX IF NOT EXISTS vector_windows_hnsw_{sid} ON vector_windows USING hnsw "
-                       f"((embedding::vector({dim})) vector_ip_ops) WITH (m = 16, ef_construction = 64) "
+                       f"((embedding::vector({dim})) vector_ip_ops) WITH (m = {int(self.hnsw_m)}, "
+                       f"ef_construction = {int(self.hnsw_ef_construction)}) "
                        f"WHERE space_id = {sid}")
             db.execute("UPDATE spaces SET hnsw = true WHERE id=%s", (sid,))
         return True
@@ -216,7 +225,7 @@ class PgVectors(SqlEmbeddings):
         sql = (f"SELECT unit_id, paper_id, window_no, -({expr} <#> %s::vector({dim})) AS score "
                f"FROM vector_windows w WHERE space_id = {int(space.id)}{where} "
                f"ORDER BY {expr} <#> %s::vector({dim}) LIMIT %s")
-        with self.transaction() as db:
+        with self.reading() as db, db.transaction():
             db.execute(f"SET LOCAL hnsw.ef_search = {max(min(1000, self.ef_search), min(1000, windows))}")
             rows = db.execute(sql, [q, *params, q, windows]).fetchall()
         return self._hits(rows, depth)
