@@ -66,7 +66,8 @@ def _vector_list(query: str, opts: SearchOptions, vector_fn: VectorFn | None,
         timings["vector_ms"] = (time.perf_counter() - t) * 1000
 
 
-def _boost_phrases(store, query: str, hits: list[LexicalHit], opts: SearchOptions) -> list[LexicalHit]:
+def _boost_phrases(store, query: str, hits: list[LexicalHit], opts: SearchOptions,
+                   pool: Executor) -> list[LexicalHit]:
     """BM25 plus phrase and proximity evidence: a unit holding the query's words as one
     phrase gains `phrase_boost` x the best BM25 of the list (so it ranks above units that
     only hold the words), one holding its content words near one another half of that."""
@@ -74,11 +75,14 @@ def _boost_phrases(store, query: str, hits: list[LexicalHit], opts: SearchOption
     bonus: dict[str, float] = {}
     paper_of = {h.unit_id: h.paper_id for h in hits}
     phrase, near = proximity_queries(query)
-    for expr, share in ((near, 0.5), (phrase, 1.0)):
-        if expr is None:
-            continue
-        # evidence for what the query matched, never a new hit: only the list's units are checked
-        for uid in store.matching(expr, list(paper_of)):
+    # evidence for what the query matched, never a new hit: only the list's units are checked,
+    # the NEAR test beside the phrase's (a server store answers both at once)
+    pending = pool.submit(store.matching, near, list(paper_of)) if near is not None else None
+    found = [(1.0, store.matching(phrase, list(paper_of)))] if phrase is not None else []
+    if pending is not None:
+        found.append((0.5, pending.result()))
+    for share, units in found:
+        for uid in units:
             bonus[uid] = max(bonus.get(uid, 0.0), share * opts.phrase_boost * top)
     if not bonus:
         return hits
@@ -97,7 +101,7 @@ def _retrieve(store, query: str, match: str | None, opts: SearchOptions, vector_
         hits = store.lexical_search(match, opts.depth, opts.filters, opts.field_weights) if match else []
         got.bm25 = {h.unit_id: h.score for h in hits}
         if hits and opts.phrase_boost > 0:
-            hits = _boost_phrases(store, query, hits, opts)
+            hits = _boost_phrases(store, query, hits, opts, pool)
         got.timings["lexical_ms"] = (time.perf_counter() - t) * 1000
         return hits
 

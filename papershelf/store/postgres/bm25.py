@@ -320,6 +320,7 @@ class Plan:
     ref: float = 100.0  # the reference length of the stored impacts
     phrase_rows: list[tuple[int, int, int, int, int, int]] = field(default_factory=list)  # phrases.count
     sampled: dict[int, list[str]] = field(default_factory=dict)  # phrases whose df is estimated: id -> words
+    sampled_units: dict[int, str] = field(default_factory=dict)  # their rows' unit keys -> unit ids
     _extra: list[int] | None = None
 
     @property

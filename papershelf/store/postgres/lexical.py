@@ -114,6 +114,7 @@ def search(query, match: str, limit: int, filters_sql: tuple[str, list],
             plan.terms.append(bm25.Term(-i, phrase.df, bm25.idf(plan.n, phrase.df), True))
             if phrase.sampled:
                 plan.sampled[-i] = words
+                plan.sampled_units.update(phrase.units)
     hits = bm25.rank(query, plan, limit, filters_sql, weights)
     return _complete(query, plan, hits, weights) if plan.sampled else hits
 
@@ -123,15 +124,12 @@ def _complete(query, plan: bm25.Plan, hits: list[LexicalHit], weights: tuple[flo
     of the phrase counted in its own tsvector, in place of what the sample knew of it."""
     idf = {t.id: t.idf for t in plan.terms}
     scores = {h.unit_id: h.score for h in hits}
-    keys = {r["unit_id"]: r["doc_key"] for r in query(
-        "SELECT unit_id, doc_key FROM bm25_docs WHERE unit_id = ANY(%s)", (list(scores),))}
     for term_id, words in plan.sampled.items():
         found = phrases.complete(query, term_id, words, list(scores))
-        known = {r[1]: r for r in plan.phrase_rows if r[0] == term_id}
+        known = {plan.sampled_units[r[1]]: r for r in plan.phrase_rows if r[0] == term_id}
         for uid in scores:
-            before = known.get(keys.get(uid, 0))
             scores[uid] += bm25.share(idf[term_id], found.get(uid), plan.avgdl, weights) - \
-                bm25.share(idf[term_id], before, plan.avgdl, weights)
+                bm25.share(idf[term_id], known.get(uid), plan.avgdl, weights)
     paper = {h.unit_id: h.paper_id for h in hits}
     return [LexicalHit(u, paper[u], scores[u]) for u in sorted(scores, key=lambda u: (-scores[u], u))]
 

@@ -89,6 +89,7 @@ class Estimate:
     df: int
     rows: list[Row] = field(default_factory=list)
     sampled: bool = False
+    units: dict[int, str] = field(default_factory=dict)  # the rows' unit keys -> unit ids
 
 
 def _row(term_id: int, r: dict) -> Row:
@@ -106,13 +107,13 @@ def count(query, term_id: int, words: list[str], exact: bool = False) -> Estimat
     picked = _KEYS if k > 1 and last // k * PROBE_COST < df else _LIST
     found = query(_count_sql(picked + (_HEAD if k > 1 else "")),
                   {"p": text, "w": word[0]["id"], "k": k, "last": last, "keys": -(-last // k), "head": HEAD})
-    rows = [_row(term_id, r) for r in found]
+    rows, units = [_row(term_id, r) for r in found], {r["doc_key"]: r["unit_id"] for r in found}
     if k == 1 or not rows:
-        return Estimate(len(rows), rows)
+        return Estimate(len(rows), rows, False, units)
     # the sample's share of holders, a half added (a phrase rare among its word's units may have
     # none in the sample: its df is then not 0 but below what the sample can tell apart)
     share = (sum(1 for r in found if r["sampled"]) + 0.5) / (found[0]["n"] + 1)
-    return Estimate(max(len(rows), round(df * share)), rows, True)
+    return Estimate(max(len(rows), round(df * share)), rows, True, units)
 
 
 def complete(query, term_id: int, words: list[str], unit_ids: list[str]) -> dict[str, Row]:
