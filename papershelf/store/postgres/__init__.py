@@ -17,6 +17,7 @@ import os
 import threading
 import time
 from contextlib import contextmanager
+from typing import Any
 
 from ...errors import ConnectionLost, LibraryFileError, ReadOnlyLibrary, StorageError
 from ..sql import PostgresDialect
@@ -73,7 +74,7 @@ class PostgresStore(PgVectors, PgPapers):
     def __init__(self, url: str, create: bool = True):
         self.location = url
         self._lock = threading.RLock()
-        self._readers = None  # the pool of read connections, opened by the first read that needs one
+        self._readers: Any = None  # the pool of read connections (psycopg_pool), opened by the first read that needs one
         self._readers_lock = threading.Lock()
         self.db = _connect(url)
         try:
