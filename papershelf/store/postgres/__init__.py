@@ -74,7 +74,7 @@ class PostgresStore(PgVectors, PgPapers):
     def __init__(self, url: str, create: bool = True):
         self.location = url
         self._lock = threading.RLock()
-        self._readers: Any = None  # the pool of read connections (psycopg_pool), opened by the first read that needs one
+        self._readers: Any = None  # the read connections (psycopg_pool), opened by the first read needing one
         self._readers_lock = threading.Lock()
         self.db = _connect(url)
         try:
