@@ -65,6 +65,11 @@ def test_hnsw_search_agrees_with_exact_and_a_selective_filter_still_finds_its_ma
     exact = store.vector_search(space, q, 10, Filters())
     assert store.ensure_vector_index(space.id, force=True)
     assert tamper(store).has_hnsw(space.id)
+    # the graph as dense as the store says (m 24 / ef_construction 128 by default: BENCHMARKS.md)
+    definition = store.query("SELECT indexdef FROM pg_indexes WHERE indexname = %s",
+                             (f"vector_windows_hnsw_{space.id}",))[0]["indexdef"]
+    assert f"m='{store.hnsw_m}'" in definition and f"ef_construction='{store.hnsw_ef_construction}'" in definition
+    assert (store.hnsw_m, store.hnsw_ef_construction) == (24, 128)
     approx = store.vector_search(space, q, 10, Filters())
     assert approx[0] == exact[0] and approx[0].paper_id == "p07"
     assert [round(h.score, 5) for h in approx] == [round(h.score, 5) for h in exact]  # ties may reorder
