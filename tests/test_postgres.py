@@ -273,6 +273,7 @@ def test_a_read_does_not_wait_for_a_transaction_holding_the_connection(many_pg):
     """While one thread's transaction holds the main connection (a build writing a paper), another
     thread's reads and searches run on a read connection: at once, seeing only what is committed.
     Inside the transaction, its own thread reads its writes."""
+    many_pg.embed(HASH)
     store = many_pg.store
     inside, release, seen = threading.Event(), threading.Event(), []
 
@@ -289,11 +290,11 @@ def test_a_read_does_not_wait_for_a_transaction_holding_the_connection(many_pg):
         assert inside.wait(10)
         start = time.perf_counter()
         title = store.query("SELECT title FROM papers WHERE id = 'p00'")[0]["title"]
-        hits = many_pg.search("Topic number", mode="hybrid", limit=3).results
+        found = many_pg.search("Topic number", mode="hybrid", limit=3)
         elapsed = time.perf_counter() - start
     finally:
         release.set()
         thread.join()
     assert seen == ["not yet committed"]
-    assert title == "Paper 0" and hits and elapsed < 5
+    assert title == "Paper 0" and found.mode == "hybrid" and found.results and elapsed < 5
     assert store.query("SELECT title FROM papers WHERE id = 'p00'")[0]["title"] == "not yet committed"

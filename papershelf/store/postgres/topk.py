@@ -54,7 +54,8 @@ def _sql(contrib: str, filter_join: str, filter_where: str, postings: str) -> st
     # the sums only choose the units rescored exactly; `top` scales them into a bound).  A phrase's
     # postings, all read (few), add their exact share.  A shortlisted unit's postings of the query's
     # terms are looked up as (unit, term = ANY) in the primary key: written as a join to the terms,
-    # the planner merge-joined each unit's whole postings (about 110 to find 3), 2.4x slower.
+    # the planner merge-joined each unit's whole postings (about 110 to find 3) when the query held
+    # a phrase, 2.4x slower (BENCHMARKS.md).
     phrases = "" if postings == "bm25_postings" else (
         f" UNION ALL SELECT p.term_id, p.doc_key, p.impact, coalesce({contrib}, 0) FROM {postings} p "
         "WHERE p.term_id < 0")
