@@ -184,29 +184,28 @@ class PostgresStore(PgVectors, PgPapers):
     @contextmanager
     def reading(self):
         """A connection to read on: the main one when it is free or this thread holds it (inside
-        its own transaction a read sees its writes), else one of the read pool's.  Each read
-        statement commits on its own, so it sees what other transactions have committed."""
-        if self._lock.acquire(blocking=False):
-            try:
-                self._ensure_connected()
-                yield self.db
-            finally:
-                self._lock.release()
-            return
-        from psycopg_pool import PoolTimeout
+        its own transaction a read sees its writes), else one of the read pool's, else (none to be
+        had within READER_WAIT) the main one when it frees.  Each read statement commits on its
+        own, so it sees what other transactions have committed."""
+        if not self._lock.acquire(blocking=False):
+            from psycopg_pool import PoolTimeout
 
-        pool = self._reader_pool()
+            pool = self._reader_pool()
+            try:
+                db = pool.getconn(timeout=READER_WAIT)
+            except PoolTimeout:
+                self._lock.acquire()
+            else:
+                try:
+                    yield db
+                finally:
+                    pool.putconn(db)  # a broken one is discarded; the next read opens another
+                return
         try:
-            db = pool.getconn(timeout=READER_WAIT)
-        except PoolTimeout:  # no read connection to be had: wait for the main one
-            with self._lock:
-                self._ensure_connected()
-                yield self.db
-            return
-        try:
-            yield db
+            self._ensure_connected()
+            yield self.db
         finally:
-            pool.putconn(db)  # a broken one is discarded; the next read opens another
+            self._lock.release()
 
     def _reader_pool(self):
         with self._readers_lock:

@@ -36,8 +36,8 @@ ph AS (SELECT x.lexeme, p.pos - 1 AS off FROM unnest(to_tsvector('{CONFIG}', {wo
 m AS (SELECT count(*) AS m, array_agg(DISTINCT lexeme) AS lex FROM ph)"""
 # Occurrences of the phrase in the units of `checked` (doc_key, sampled): a start and a column
 # (weight) at which every lexeme of the phrase is found at its offset, so a unit holding the words
-# only across columns has no row.  The tsvector is cut down to
-# the phrase's lexemes (ts_delete twice) before it is unnested.
+# only across columns has no row.  The tsvector is cut down to the phrase's lexemes (ts_delete
+# twice) before it is unnested.
 _OCCURRENCES = f"""
 occ AS (SELECT c.doc_key, c.sampled, b.unit_id, b.dl, o.pos - ph.off AS start, o.w
         FROM checked c JOIN bm25_docs b ON b.doc_key = c.doc_key JOIN search_docs s ON s.unit_id = b.unit_id, m,
