@@ -3,9 +3,9 @@
 Why: building 1 M windows paper by paper takes days, and even one bulk recount in one session
 took 9 minutes at 100 k.  Here the rows are COPYed by `workers` processes over disjoint ranges of
 papers, then the BM25 statistics are recounted from the tsvectors with the library's own SQL
-(`bm25.reset`, `count_units`, `count_postings`, `index_postings`): the postings of disjoint
-ranges of units in parallel sessions, the indexes built last with the server's parallel
-maintenance workers.  The end state is what `bm25.rebuild` writes (the tests check it with
+(`bm25.reset`, `count_units`, `count_postings`, `index_postings`, `forward.fill`): the postings
+of disjoint ranges of units in parallel sessions, the indexes built last with the server's
+parallel maintenance workers, then the forward rows of disjoint ranges in parallel sessions.  The end state is what `bm25.rebuild` writes (the tests check it with
 `bm25.problems` on a small library).  Server settings for a build (postgresql.conf): large
 maintenance_work_mem, wal_level minimal, max_wal_size of several GB.
 """
@@ -20,7 +20,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from papershelf import Library
-from papershelf.store.postgres import bm25
+from papershelf.store.postgres import bm25, forward
 
 CHUNK = 20_000  # units per transaction of one loading process
 _SHARED: dict = {}  # the loaders' inputs, inherited through fork (the vectors are large)
@@ -66,6 +66,11 @@ def _postings_range(url: str, lo: int, hi: int) -> None:
         bm25.count_postings(db, lo, hi)
 
 
+def _forward_range(url: str, lo: int, hi: int) -> None:
+    with psycopg.connect(url, row_factory=dict_row) as db:
+        forward.fill(db, "p.doc_key > %s AND p.doc_key <= %s", (lo, hi))
+
+
 def recount(url: str, workers: int) -> dict[str, float]:
     """The BM25 statistics of every unit, recounted in bulk; seconds per phase."""
     out: dict[str, float] = {}
@@ -82,4 +87,7 @@ def recount(url: str, workers: int) -> dict[str, float]:
     with psycopg.connect(url, row_factory=dict_row) as db:
         bm25.index_postings(db)
     out["postings_indexes_s"] = time.perf_counter() - t
+    t = time.perf_counter()
+    _parallel(_forward_range, [(url, a, b) for a, b in _splits(0, int(top), workers, 1)])
+    out["forward_s"] = time.perf_counter() - t
     return {k: round(v, 1) for k, v in out.items()}

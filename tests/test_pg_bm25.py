@@ -9,13 +9,14 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 
 import pytest
 
 from papershelf import Filters, Library
 from papershelf.document import Block, Document
 from papershelf.models import Paper
-from papershelf.store.postgres import bm25, topk
+from papershelf.store.postgres import bm25, forward, topk
 from papershelf.store.postgres.schema import MIGRATIONS
 
 from .conftest import BACKENDS
@@ -214,6 +215,17 @@ def test_migration_fills_the_statistics_of_an_existing_library(pglib):
         assert top(again) == before and before
 
 
+@contextmanager
+def _migrated(lib: Library, undo: str, migration: int):
+    """The library set back to the layout before `migration` (`undo`), opened again: migrated to
+    the last schema, its statistics equal to a recount."""
+    lib.store.query(f"{undo}; UPDATE papershelf_schema SET version = {migration - 1}")
+    with Library(lib.store.location) as again:
+        assert again.store.schema_version == len(MIGRATIONS)
+        assert _recount_problems(again) == []
+        yield again
+
+
 IMPACT_MIGRATION = next(i + 1 for i, m in enumerate(MIGRATIONS) if getattr(m, "__name__", "") == "_m011_bm25_impacts")
 
 
@@ -223,13 +235,10 @@ def test_impact_migration_fills_the_impacts_of_a_library_kept_without_them(pglib
         _add(pglib, rng, f"p{i:03d}")
     before = [(h.unit_id, round(h.score, 9)) for h in pglib.store.lexical_search('"coral" OR "cells"', 20, Filters())]
     # the library as migration 10 left it: postings without impacts, indexed by term
-    pglib.store.query("DROP TABLE bm25_reference; DROP INDEX bm25_postings_impact; "
-                      "ALTER TABLE bm25_postings DROP COLUMN impact; "
-                      "CREATE INDEX bm25_postings_term ON bm25_postings(term_id) INCLUDE (doc_key); "
-                      f"UPDATE papershelf_schema SET version = {IMPACT_MIGRATION - 1}")
-    with Library(pglib.store.location) as again:
-        assert again.store.schema_version == len(MIGRATIONS)
-        assert _recount_problems(again) == []
+    with _migrated(pglib, "DROP TABLE bm25_reference; DROP INDEX bm25_postings_impact; "
+                   "ALTER TABLE bm25_postings DROP COLUMN impact; "
+                   "CREATE INDEX bm25_postings_term ON bm25_postings(term_id) INCLUDE (doc_key)",
+                   IMPACT_MIGRATION) as again:
         got = again.store.query("SELECT count(*) FILTER (WHERE impact > 0) AS ok, count(*) AS n FROM bm25_postings")[0]
         assert got["ok"] == got["n"] > 0
         assert [(h.unit_id, round(h.score, 9)) for h in again.store.lexical_search(
@@ -240,9 +249,34 @@ def test_impact_migration_fills_the_impacts_of_a_library_kept_without_them(pglib
     assert any("postings" in p for p in _recount_problems(pglib))
 
 
+FORWARD_MIGRATION = next(i + 1 for i, m in enumerate(MIGRATIONS) if getattr(m, "__name__", "") == "_m014_bm25_forward")
+
+
+def test_forward_migration_derives_the_rows_ranking_looks_up_and_narrows_the_key(pglib):
+    rng = random.Random(6)
+    for i in range(30):
+        _add(pglib, rng, f"p{i:03d}")
+    query = '"coral" OR "cells" OR "kinase" OR "protein"'
+    before = [(h.unit_id, round(h.score, 9)) for h in pglib.store.lexical_search(query, 20, Filters())]
+    # the library as migration 13 left it: no forward rows, the key carrying the frequencies
+    with _migrated(pglib, "DROP TABLE bm25_forward; ALTER TABLE bm25_postings DROP CONSTRAINT bm25_postings_pkey; "
+                   "ALTER TABLE bm25_postings ADD PRIMARY KEY (doc_key, term_id) "
+                   "INCLUDE (tf_title, tf_heading, tf_body, dl)", FORWARD_MIGRATION) as again:
+        units = again.store.query("SELECT count(DISTINCT doc_key) AS n FROM bm25_postings")[0]["n"]
+        assert again.store.query("SELECT count(*) AS n FROM bm25_forward")[0]["n"] == units > 0
+        key = again.store.query("SELECT pg_get_indexdef('bm25_postings_pkey'::regclass) AS d")[0]["d"]
+        assert "INCLUDE" not in key
+        assert [(h.unit_id, round(h.score, 9)) for h in again.store.lexical_search(query, 20, Filters())] == before
+    # a forward row that has lost a posting is found by the recount
+    pglib.store.query("UPDATE bm25_forward SET tfs = tfs - (SELECT min(k) FROM jsonb_object_keys(tfs) k) "
+                      "WHERE doc_key = (SELECT min(doc_key) FROM bm25_forward)")
+    assert any("forward rows" in p for p in _recount_problems(pglib))
+
+
 def test_a_bulk_recount_in_ranges_from_two_sessions_is_the_kept_statistics(pglib):
     """The bulk recount's phases (a benchmark runs the postings' ranges in parallel sessions) end
-    where the statistics kept at write time are: the same postings, df, totals and scores."""
+    where the statistics kept at write time are: the same postings, forward rows, df, totals and
+    scores."""
     import psycopg
     from psycopg.rows import dict_row
 
@@ -262,6 +296,10 @@ def test_a_bulk_recount_in_ranges_from_two_sessions_is_the_kept_statistics(pglib
             bm25.count_postings(db, lo, hi)
     with psycopg.connect(url, row_factory=dict_row) as db:
         bm25.index_postings(db)
+    assert any("forward rows" in p for p in _recount_problems(pglib))  # (not derived yet)
+    for lo, hi in ((0, top // 3), (top // 3, top)):
+        with psycopg.connect(url, row_factory=dict_row) as db:
+            forward.fill(db, "p.doc_key > %s AND p.doc_key <= %s", (lo, hi))
     assert _recount_problems(pglib) == []
     assert pglib.store.query("SELECT t.term, t.df FROM bm25_terms t WHERE t.df > 0 ORDER BY 1") == kept
     assert [(h.unit_id, round(h.score, 9)) for h in pglib.store.lexical_search(query, 20, Filters())] == before

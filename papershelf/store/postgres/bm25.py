@@ -9,7 +9,8 @@ are not in a stock server, so this is plain SQL over four tables:
 * `bm25_terms`    one row per lexeme: its id and document frequency (df);
 * `bm25_docs`     one row per indexed unit: a compact key, its filter columns, its length;
 * `bm25_postings` (doc, term) -> term frequency in title / heading / body, and the length,
-                  indexed both ways (a term's postings; a unit's terms);
+                  indexed both ways (a term's postings by impact; a unit's terms, for writes);
+* `bm25_forward`  a unit's postings in one compact row, which ranking looks up (forward.py);
 * `bm25_totals`   documents and tokens, in a few shards summed at query time, so writers
                   in different processes rarely wait on one row.
 
@@ -35,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...models import LexicalHit
-from . import phrases, topk
+from . import forward, phrases, topk
 from .tsquery import CONFIG, words_sql
 
 K1, B = 1.2, 0.75
@@ -78,7 +79,8 @@ DROP INDEX IF EXISTS bm25_postings_term;
 # A term's postings by impact, best first (topk.py reads their heads); also a term's whole list.
 _IMPACT_INDEX = ("CREATE INDEX IF NOT EXISTS bm25_postings_impact ON bm25_postings(term_id, impact DESC) "
                  "INCLUDE (doc_key, tf_title, tf_heading, tf_body, dl)")
-_PRIMARY = "ALTER TABLE bm25_postings ADD PRIMARY KEY (doc_key, term_id) INCLUDE (tf_title, tf_heading, tf_body, dl)"
+# (A unit's postings are read through its forward row; the key serves writes and the bulk fill.)
+PRIMARY = "ALTER TABLE bm25_postings ADD PRIMARY KEY (doc_key, term_id)"
 
 # A unit's length: every position of its tsvector (stopwords have none), as the old SQL BM25.
 _DL = "(SELECT coalesce(sum(cardinality(x.positions)), 0) FROM unnest(s.tsv) x)"
@@ -111,7 +113,9 @@ def rebuild(db, only_new: bool = False) -> None:
     db.execute(f"{_POSTINGS_INTO}{_postings_of(f'WHERE b.doc_key > {int(start)}')}")
     if not only_new:
         index_postings(db)
+        forward.fill(db, "true")
         return
+    forward.fill(db, f"p.doc_key > {int(start)}")
     db.execute("UPDATE bm25_terms t SET df = t.df + c.n FROM (SELECT term_id, count(*) AS n FROM bm25_postings "
                f"WHERE doc_key > {int(start)} GROUP BY term_id) c WHERE t.id = c.term_id")
     db.execute("UPDATE bm25_totals SET docs = docs + d.n, length = length + d.len FROM (SELECT count(*) AS n, "
@@ -120,7 +124,8 @@ def rebuild(db, only_new: bool = False) -> None:
 
 def reset(db) -> None:
     """Empty statistics without the postings' indexes (a bulk recount builds them last)."""
-    db.execute("TRUNCATE bm25_postings, bm25_docs")
+    db.execute(forward.SCHEMA)
+    db.execute("TRUNCATE bm25_postings, bm25_docs, bm25_forward")
     db.execute("UPDATE bm25_terms SET df = 0")
     db.execute("UPDATE bm25_totals SET docs = 0, length = 0")
     db.execute("DROP INDEX IF EXISTS bm25_postings_impact")
@@ -153,8 +158,8 @@ def count_postings(db, lo: int, hi: int) -> None:
 
 
 def index_postings(db) -> None:
-    """The postings' two indexes, after a bulk recount."""
-    db.execute(_PRIMARY)
+    """The postings' two indexes, after a bulk recount (then `forward.fill` the forward rows)."""
+    db.execute(PRIMARY)
     db.execute(_IMPACT_INDEX)
 
 
@@ -178,6 +183,7 @@ def forget(db, paper_id: str, changes: Changes) -> None:
         return
     changes.docs -= len(docs)
     changes.length -= sum(r["dl"] for r in docs)
+    db.execute("DELETE FROM bm25_forward WHERE doc_key = ANY(%s)", ([r["doc_key"] for r in docs],))
     changes.count(db.execute(
         "WITH p AS (DELETE FROM bm25_postings WHERE doc_key = ANY(%s) RETURNING term_id) "
         "SELECT term_id, count(*) AS n FROM p GROUP BY term_id", ([r["doc_key"] for r in docs],)).fetchall(), -1)
@@ -198,6 +204,7 @@ def index(db, paper_id: str, changes: Changes) -> None:
     changes.count(db.execute(
         f"WITH p AS ({_POSTINGS_INTO}{_postings_of('WHERE s.paper_id=%s')} RETURNING term_id) "
         "SELECT term_id, count(*) AS n FROM p GROUP BY term_id", (paper_id,)).fetchall(), +1)
+    forward.fill(db, "p.doc_key IN (SELECT doc_key FROM bm25_docs WHERE paper_id=%s)", (paper_id,))
 
 
 def apply(db, changes: Changes) -> None:
@@ -225,6 +232,7 @@ def problems(query) -> list[str]:
                     "tf_heading, tf_body, dl, impact FROM bm25_postings) UNION ALL (SELECT term_id, doc_key, "
                     f"tf_title, tf_heading, tf_body, dl, impact FROM bm25_postings EXCEPT ALL SELECT * FROM "
                     f"({_postings_of('')}) r)",
+        "forward rows": forward.PROBLEM,
         "document frequencies": "SELECT t.id FROM bm25_terms t LEFT JOIN (SELECT term_id, count(*) AS n FROM "
                                 "bm25_postings GROUP BY term_id) c ON c.term_id = t.id WHERE t.df <> coalesce(c.n, 0)",
         "totals": "SELECT 1 FROM (SELECT sum(docs) AS n, sum(length) AS len FROM bm25_totals) k, "
@@ -284,6 +292,17 @@ def _idf_case(terms: list[Term], alias: str) -> str:
     return f"(CASE {alias}.term_id {whens} ELSE 0::float8 END)"
 
 
+def lookup_sql(terms: list[Term], key: str, ids: str, with_phrases: bool) -> str:
+    """The BM25 of unit `key` over the terms `ids` (an int[] SQL expression): the kept terms
+    looked up in its forward row, and, `with_phrases`, the query's phrase postings."""
+    contrib = _contrib("p").replace("q.idf", _idf_case(terms, "p"))
+    kept = forward.lookup_sql(contrib, key, ids)
+    if not with_phrases:
+        return kept
+    return (f"{kept} + coalesce((SELECT sum(coalesce({contrib}, 0)) FROM {phrases.ROWS} "
+            f"WHERE p.doc_key = {key} AND p.term_id = ANY({ids})), 0)")
+
+
 def _rank_sql(terms: list[Term], filter_where: str, restrict: str, lookup: bool, postings: str) -> str:
     """Top-k units by BM25.  The lists of %(read)s are read whole; a unit is a candidate when it
     holds one of %(creates)s (matching terms) or is in %(extra)s (matched otherwise).  With
@@ -291,9 +310,7 @@ def _rank_sql(terms: list[Term], filter_where: str, restrict: str, lookup: bool,
     reach the k-th score so far is dropped, and the others look those terms up."""
     joined = "JOIN bm25_docs d ON d.doc_key = p.doc_key" if filter_where else ""
     contrib_p = _contrib("p").replace("q.idf", _idf_case(terms, "p"))
-    contrib_r = _contrib("r").replace("q.idf", _idf_case(terms, "r"))
-    rest = (f"coalesce((SELECT sum(coalesce({contrib_r}, 0)) FROM {postings} r "
-            "WHERE r.doc_key = b.doc_key AND r.term_id = ANY(%(rest)s::int[])), 0)") if lookup else "0"
+    rest = lookup_sql(terms, "b.doc_key", "%(rest)s::int[]", postings != "bm25_postings") if lookup else "0"
     return f"""
     WITH cand AS (SELECT p.doc_key, sum(coalesce({contrib_p}, 0)) AS s,
                          bool_or(p.term_id = ANY(%(creates)s::int[])) AS hit
@@ -350,7 +367,8 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
     if matching and sum(t.df for t in matching) > FULL_MAX:
         contrib = _contrib("p").replace("q.idf", _idf_case(plan.terms, "p"))
         join = "JOIN bm25_docs d ON d.doc_key = p.doc_key" if where else ""
-        hits, proven = topk.top(query, plan, limit, contrib, (join, where), base, weights, postings)
+        rescore = forward.lookup_sql(contrib, "c.doc_key", "%(all)s::int[]")
+        hits, proven = topk.top(query, plan, limit, (contrib, rescore), (join, where), base, weights)
         if proven or (len(hits) >= limit and not topk.exact_only()):
             return hits  # (fewer: a selective filter, read whole below)
     split = _first_split(matching)

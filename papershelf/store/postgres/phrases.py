@@ -122,11 +122,15 @@ def complete(query, term_id: int, words: list[str], unit_ids: list[str]) -> dict
     return {r["unit_id"]: _row(term_id, r) for r in found}
 
 
+# The query's phrase postings (%(ph_*)s arrays) as a relation (alias p).
+ROWS = ("unnest(%(ph_t)s::int[], %(ph_d)s::bigint[], %(ph_a)s::int[], %(ph_h)s::int[], %(ph_c)s::int[], "
+        "%(ph_l)s::int[]) AS p(term_id, doc_key, tf_title, tf_heading, tf_body, dl)")
+
+
 def union_sql() -> str:
-    """The kept postings and the query's phrase postings (%(ph_*)s arrays), as one relation."""
+    """The kept postings and the query's phrase postings, as one relation."""
     return ("(SELECT term_id, doc_key, tf_title, tf_heading, tf_body, dl, impact FROM bm25_postings UNION ALL "
-            "SELECT x.*, 0::real FROM unnest(%(ph_t)s::int[], %(ph_d)s::bigint[], %(ph_a)s::int[], %(ph_h)s::int[], "
-            "%(ph_c)s::int[], %(ph_l)s::int[]) AS x(term_id, doc_key, tf_title, tf_heading, tf_body, dl))")
+            f"SELECT p.*, 0::real FROM {ROWS})")
 
 
 def params(rows: list[Row]) -> dict:

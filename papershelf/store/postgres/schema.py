@@ -255,3 +255,19 @@ def _m013_fold_diacritics(db) -> None:
 
 
 MIGRATIONS.append(_m013_fold_diacritics)
+
+
+# 14: each unit's postings in one forward row, which ranking looks up (forward.py)
+def _m014_bm25_forward(db) -> None:
+    """The forward rows, derived from the kept postings, and the postings' primary key without
+    the frequencies it carried for those lookups (idempotent: the rows are derived again)."""
+    from . import bm25, forward
+
+    db.execute(forward.SCHEMA)
+    db.execute("TRUNCATE bm25_forward")
+    forward.fill(db, "true")
+    db.execute("ALTER TABLE bm25_postings DROP CONSTRAINT IF EXISTS bm25_postings_pkey")
+    db.execute(bm25.PRIMARY)
+
+
+MIGRATIONS.append(_m014_bm25_forward)

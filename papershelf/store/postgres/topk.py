@@ -29,6 +29,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ...models import LexicalHit
+from .phrases import ROWS
 
 if TYPE_CHECKING:
     from .bm25 import Plan, Term
@@ -49,29 +50,27 @@ def exact_only() -> bool:
     return os.environ.get("PAPERSHELF_PG_EXACT_LEXICAL", "") not in ("", "0")
 
 
-def _sql(contrib: str, filter_join: str, filter_where: str, postings: str) -> str:
+def _sql(contrib: str, rescore: str, filter_join: str, filter_where: str, with_phrases: bool) -> str:
     # A posting read adds idf x its stored impact to its unit's partial sum (no per-posting BM25:
     # the sums only choose the units rescored exactly; `top` scales them into a bound).  A phrase's
-    # postings, all read (few), add their exact share.  A shortlisted unit's postings of the query's
-    # terms are looked up as (unit, term = ANY) in the primary key: written as a join to the terms,
-    # the planner merge-joined each unit's whole postings (about 110 to find 3) when the query held
-    # a phrase, 2.4x slower (BENCHMARKS.md).
-    phrases = "" if postings == "bm25_postings" else (
-        f" UNION ALL SELECT p.term_id, p.doc_key, p.impact, coalesce({contrib}, 0) FROM {postings} p "
-        "WHERE p.term_id < 0")
+    # postings, all read (few), add their exact share, which the rescoring takes from there (`ph`:
+    # a phrase is in no forward row).  A shortlisted unit's postings of the query's other terms are
+    # looked up in its forward row (`rescore`, forward.py): one compact row a unit, where the
+    # postings' primary key took one or two pages of a 4.9 GB index at a million units (BENCHMARKS.md).
+    phrases = "" if not with_phrases else (
+        f" UNION ALL SELECT p.term_id, p.doc_key, 0::real, coalesce({contrib}, 0) FROM {ROWS}")
     return f"""
     WITH head AS (SELECT p.term_id, p.doc_key, p.impact, t.idf * p.impact AS s
                   FROM unnest(%(read)s::int[], %(depths)s::int[], %(idfs)s::float8[]) AS t(id, depth, idf),
                   LATERAL (SELECT p.term_id, p.doc_key, p.impact FROM bm25_postings p WHERE p.term_id = t.id
                            ORDER BY p.impact DESC LIMIT t.depth) p
                   {phrases}),
-    edge AS (SELECT term_id AS t, count(*) AS n, min(impact) AS last FROM head GROUP BY term_id),
-    part AS (SELECT h.doc_key, sum(h.s) AS s FROM head h GROUP BY h.doc_key),
-    short AS (SELECT p.doc_key, p.s FROM part p {filter_join} WHERE true{filter_where}
+    edge AS (SELECT term_id AS t, count(*) AS n, min(impact) AS last FROM head WHERE term_id > 0 GROUP BY term_id),
+    part AS (SELECT h.doc_key, sum(h.s) AS s, sum(h.s) FILTER (WHERE h.term_id < 0) AS ph FROM head h
+             GROUP BY h.doc_key),
+    short AS (SELECT p.doc_key, p.s, p.ph FROM part p {filter_join} WHERE true{filter_where}
               ORDER BY p.s DESC LIMIT %(rescore)s),
-    scored AS (SELECT c.doc_key, (SELECT sum(coalesce({contrib}, 0)) FROM {postings} p
-                                  WHERE p.doc_key = c.doc_key AND p.term_id = ANY(%(all)s::int[])) AS score
-               FROM short c),
+    scored AS (SELECT c.doc_key, {rescore} + coalesce(c.ph, 0) AS score FROM short c),
     kth AS (SELECT score FROM scored ORDER BY score DESC OFFSET %(k1)s LIMIT 1),
     best AS (SELECT d.unit_id, d.paper_id, s.score FROM scored s JOIN bm25_docs d ON d.doc_key = s.doc_key
              WHERE s.score >= coalesce((SELECT score FROM kth), 0) ORDER BY s.score DESC, d.unit_id LIMIT %(k)s)
@@ -119,15 +118,15 @@ def unseen_bound(plan: Plan, edges: dict[int, tuple[int, float]], read: dict[int
     return total
 
 
-def top(query, plan: Plan, limit: int, contrib: str, filters: tuple[str, str], params: dict,
-        weights: tuple[float, float, float], postings: str = "bm25_postings") -> tuple[list[LexicalHit], bool]:
+def top(query, plan: Plan, limit: int, contrib: tuple[str, str], filters: tuple[str, str], params: dict,
+        weights: tuple[float, float, float]) -> tuple[list[LexicalHit], bool]:
     """The BM25 top `limit` of the units holding a matching term found in the lists' heads, and
     whether it is proven the exact top (see the module doc).  `contrib` is one posting's share
-    (alias p); `filters` the join and condition on bm25_docs (alias d) of the filters; `postings`
-    the relation holding the postings (with the query's phrases', phrases.union_sql)."""
+    (alias p) and a unit c's share of the terms %(all)s (its forward row); `filters` the join and
+    condition on bm25_docs (alias d) of the filters."""
     matching = [t for t in plan.terms if t.matches and t.id > 0]  # (a phrase's postings are all read)
     read = dict(zip((t.id for t in matching), depths(matching, BUDGET, HEAD)))
-    row = query(_sql(contrib, *filters, postings), {
+    row = query(_sql(*contrib, *filters, bool(plan.phrase_rows)), {
         **params, "read": list(read), "depths": list(read.values()), "idfs": [t.idf for t in matching],
         "all": [t.id for t in plan.terms],
         "rescore": max(RESCORE, limit), "k": limit})[0]
