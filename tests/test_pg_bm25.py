@@ -303,3 +303,36 @@ def test_a_bulk_recount_in_ranges_from_two_sessions_is_the_kept_statistics(pglib
     assert _recount_problems(pglib) == []
     assert pglib.store.query("SELECT t.term, t.df FROM bm25_terms t WHERE t.df > 0 ORDER BY 1") == kept
     assert [(h.unit_id, round(h.score, 9)) for h in pglib.store.lexical_search(query, 20, Filters())] == before
+
+
+TSV_MIGRATION = next(i + 1 for i, m in enumerate(MIGRATIONS) if getattr(m, "__name__", "") == "_m015_tsv_in_row")
+
+
+def _toast_blocks(lib: Library, column: str) -> int:
+    """The TOAST blocks that reading every unit's `column` touches (the statistics flushed first)."""
+    def count() -> int:
+        lib.store.query("SELECT pg_stat_force_next_flush()")
+        return lib.store.query("SELECT coalesce(toast_blks_hit + toast_blks_read, 0) AS n FROM pg_statio_user_tables "
+                               "WHERE relname = 'search_docs'")[0]["n"]
+    before = count()
+    lib.store.query(f"SELECT sum(length({column})) FROM search_docs")
+    return count() - before
+
+
+def test_tsv_migration_keeps_a_units_tsvector_in_its_row_and_moves_its_text_out(pglib):
+    rng = random.Random(8)
+    for i in range(10):  # units whose tsvector and text do not both fit a row's 2 kB share
+        words = [f"{rng.choice(VOCAB)}{rng.randrange(10**6)}" for _ in range(150)]
+        title = _text(rng, 4)
+        pglib.add_document(Paper(id=f"p{i:02d}", title=title, source_format="beir"),
+                           Document(title=title, blocks=[Block("text", " ".join(words) + ".")]))
+    query = f'"{VOCAB[0]}" OR "coral"'
+    before = [(h.unit_id, round(h.score, 9)) for h in pglib.store.lexical_search(query, 20, Filters())]
+    assert _toast_blocks(pglib, "tsv") == 0 < _toast_blocks(pglib, "body")
+    # the layout before migration 15: the tsvector moved out of the row first
+    pglib.store.query("ALTER TABLE search_docs ALTER COLUMN tsv SET STORAGE EXTENDED")
+    pglib.store.query("VACUUM FULL search_docs")
+    assert _toast_blocks(pglib, "tsv") > 0
+    with _migrated(pglib, "SELECT 1", TSV_MIGRATION) as again:
+        assert _toast_blocks(again, "tsv") == 0 < _toast_blocks(again, "body")
+        assert [(h.unit_id, round(h.score, 9)) for h in again.store.lexical_search(query, 20, Filters())] == before

@@ -9,7 +9,8 @@ Never edit an applied migration: append one.
 Differences from the SQLite schema, each for a reason:
 
 * `search_docs.tsv` is a weighted tsvector (title A, heading B, body C) with a
-  GIN index: PostgreSQL full-text search instead of FTS5.
+  GIN index: PostgreSQL full-text search instead of FTS5.  It is kept in the row and
+  the text moved out of line first (migration 15): searches read tsvectors by key.
 * `vector_windows` holds one row per window (pgvector ``vector``, normalized at
   write), so the best window per unit and top-k are computed in SQL; `vectors`
   keeps one row of metadata per unit, as in SQLite.  Vectors of any dimension
@@ -271,3 +272,18 @@ def _m014_bm25_forward(db) -> None:
 
 
 MIGRATIONS.append(_m014_bm25_forward)
+
+
+# 15: a unit's tsvector kept in its row, its text moved out first (TOAST)
+def _m015_tsv_in_row(db) -> None:
+    """The tsvector stored in the row (STORAGE MAIN: compressed, moved out of line only if the row
+    cannot fit a page), so that the evidence checks, phrase counts and NEAR tests, which read
+    100-1,000 units' tsvectors by key, read one page a unit instead of the row and its TOAST
+    chunks; the text, read only for the few snippets shown, is moved out instead.  The table is
+    rewritten (CLUSTER, in unit order) so existing rows take the new layout."""
+    db.execute("ALTER TABLE search_docs ALTER COLUMN tsv SET STORAGE MAIN")
+    db.execute("CLUSTER search_docs USING search_docs_pkey")
+    db.execute("ANALYZE search_docs")
+
+
+MIGRATIONS.append(_m015_tsv_in_row)
