@@ -5,8 +5,9 @@ took 9 minutes at 100 k.  Here the rows are COPYed by `workers` processes over d
 papers, then the BM25 statistics are recounted from the tsvectors with the library's own SQL
 (`bm25.reset`, `count_units`, `count_postings`, `index_postings`, `forward.fill`): the postings
 of disjoint ranges of units in parallel sessions, the indexes built last with the server's
-parallel maintenance workers, then the forward rows of disjoint ranges in parallel sessions.  The end state is what `bm25.rebuild` writes (the tests check it with
-`bm25.problems` on a small library).  Server settings for a build (postgresql.conf): large
+parallel maintenance workers, then the forward rows of disjoint ranges in parallel sessions.
+The end state is what `bm25.rebuild` writes (the tests check it with `bm25.problems` on a small
+library).  Server settings for a build (postgresql.conf): large
 maintenance_work_mem, wal_level minimal, max_wal_size of several GB.
 """
 
