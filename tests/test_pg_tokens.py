@@ -106,6 +106,7 @@ def test_bm25_scores_equal_sqlite_fts5s_with_phrases(pglib, tmp_path, match):
 
 
 @pytest.mark.parametrize("match", ['"il 6"', '"il 6" OR "coral"', '"level"*', '"il 6"*', 'NEAR("il" "levels", 3)',
+                                   '"il 6 zzzunknown" OR "coral"',
                                    'NEAR("covid" "levels", 5)', '"patients with covid 19"', '"of the"'])
 def test_matching_a_list_agrees_with_search_on_both_backends(pglib, tmp_path, match):
     """The phrase and NEAR evidence for a ranked list checks only the list's units: the same
@@ -130,6 +131,57 @@ def test_matching_a_list_agrees_with_search_on_both_backends(pglib, tmp_path, ma
         answers.append(lib.store.matching(match, units))
     lite.close()
     assert answers[0] == answers[1] and answers[0]
+
+
+def _search_docs_blocks(lib, run) -> int:
+    """The blocks of search_docs' rows (where a unit's tsvector is) that `run()` touches."""
+    def count() -> int:
+        lib.store.query("SELECT pg_stat_force_next_flush()")
+        return lib.store.query("SELECT heap_blks_hit + heap_blks_read AS n FROM pg_statio_user_tables "
+                               "WHERE relname = 'search_docs'")[0]["n"]
+    before = count()
+    run()
+    return count() - before
+
+
+def test_evidence_reads_only_the_tsvectors_of_units_holding_every_word(pglib):
+    """A ranked list's phrase and NEAR evidence first asks each unit's forward row whether it holds
+    every word (a prefix clause: but its last); only those units' tsvectors are read."""
+    for pid, text in TEXTS_LIB + [(f"z{i}", f"Coral reef {i} bleaching at depth {i % 3}.") for i in range(8)]:
+        pglib.add_document(Paper(id=pid, title="t", source_format="beir"),
+                           Document(title="t", blocks=[Block("text", text)]))
+    units = [r["unit_id"] for r in pglib.store.query("SELECT unit_id FROM search_docs ORDER BY 1")]
+    for match in ('NEAR("coral" "patients", 3)', '"reef 9 bleaching" OR "zzzunknown"', '"zzzunknown il"*',
+                  '"the levels of interleukin were low"'):
+        found: set[str] = set()
+        assert _search_docs_blocks(pglib, lambda m=match, f=found: f.update(pglib.store.matching(m, units))) == 0
+        assert found == set()
+    # a unit holding every word is read, and matched only when the words are in place
+    for match in ('"reef 1 bleaching"', '"bleaching reef"', 'NEAR("il" "levels", 3)', '"il 6"*'):
+        found = set()
+        assert _search_docs_blocks(pglib, lambda m=match, f=found: f.update(pglib.store.matching(m, units))) > 0
+        assert found == {h.unit_id for h in pglib.store.lexical_search(match, 1000, Filters())}, match
+
+
+def test_counting_a_phrase_reads_only_the_tsvectors_of_units_holding_every_word(pglib, tmp_path):
+    """A phrase's occurrences are counted in the units of its rarest word's list whose forward row
+    holds its other words too; the scores stay FTS5's."""
+    from papershelf import Library
+
+    lite = Library(str(tmp_path / "lite.db"))
+    for lib in (lite, pglib):
+        for pid, text in TEXTS_LIB + [(f"z{i}", f"Coral reef {i} bleaching at depth {i % 3}.") for i in range(8)]:
+            lib.add_document(Paper(id=pid, title="t", source_format="beir"),
+                             Document(title="t", blocks=[Block("text", text)]))
+    for match, reads in (('"coral patients" OR "levels"', False), ('"patients with covid 19" OR "reef"', True)):
+        got: list = []
+        def run(m=match, g=got) -> None:
+            g.extend(pglib.store.lexical_search(m, 10, Filters()))
+        touched = _search_docs_blocks(pglib, run)
+        assert (touched > 0) == reads, match
+        want = [(h.unit_id, round(h.score, 9)) for h in lite.store.lexical_search(match, 10, Filters())]
+        assert want and [(h.unit_id, round(h.score, 9)) for h in got] == want
+    lite.close()
 
 
 def _cells_library(lib) -> None:

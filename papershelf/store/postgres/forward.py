@@ -18,6 +18,8 @@ recount of the tsvectors.
 
 from __future__ import annotations
 
+from .tsquery import CONFIG
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bm25_forward (doc_key BIGINT PRIMARY KEY, tfs JSONB NOT NULL, dl INTEGER NOT NULL);
 """
@@ -50,6 +52,18 @@ def lookup_sql(contrib: str, key: str, terms: str) -> str:
             "(SELECT q.term_id, v >> 30 AS tf_title, (v >> 15) & 32767 AS tf_heading, v & 32767 AS tf_body, f.dl "
             "FROM (SELECT (o.tfs -> q.term_id::text)::int8 AS v) x WHERE v IS NOT NULL) p "
             f"WHERE f.doc_key = {key}), 0)")
+
+
+def holds_sql(tfs: str, words: str) -> str:
+    """SQL true when the forward row's object `tfs` holds every lexeme of the text `words` (an SQL
+    expression, split and folded by `tsquery.words_sql`): a unit holds a phrase or NEAR's words
+    only then.  Why: checking positions costs the unit's tsvector (a row of search_docs, the
+    largest table), while a ranked list's forward rows were just read by its ranking; a claim's
+    whole-query phrase, or its words within a span, are in a few of its units at most.  NULL
+    (false) when a lexeme is in no unit at all; a text of no lexemes holds no test."""
+    return (f"{tfs} ?& (SELECT CASE WHEN count(*) = 0 THEN '{{}}'::text[] WHEN bool_and(t.id IS NOT NULL) "
+            f"THEN array_agg(t.id::text) END FROM unnest(to_tsvector('{CONFIG}', {words})) x "
+            "LEFT JOIN bm25_terms t ON t.term = x.lexeme)")
 
 
 # Forward rows that differ from the postings they are derived from, either way.

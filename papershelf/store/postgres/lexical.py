@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ...models import LexicalHit
-from . import bm25, phrases, topk
+from . import bm25, forward, phrases, topk
 from .tsquery import _CLAUSE, _WORD, CONFIG, words_sql
 
 _NEAR = re.compile(r"^\s*NEAR\((.*),\s*(\d+)\)\s*$", re.S)
@@ -65,26 +65,37 @@ def _clause_test(words: list[str], star: bool, name: str, params: dict) -> str:
                                       for w in "ABC") + ")"
 
 
-# The listed units' tsvectors, looked up first: the planner would rather scan the GIN index over
-# the whole library for a long phrase (its estimate of the rows is 1), at a cost that grows with it.
-_LISTED = "(SELECT unit_id, tsv FROM search_docs WHERE unit_id = ANY(%(u)s) OFFSET 0)"
+def _listed(holds: str) -> str:
+    """The listed units %(u)s that `holds` (SQL on their forward row f) and their tsvectors, read
+    in that order (OFFSET 0 fences): the planner would rather scan the GIN index over the whole
+    library for a long phrase (its estimate of the rows is 1), at a cost that grows with it, and a
+    unit's tsvector costs more to read than its forward row (forward.holds_sql)."""
+    return ("(SELECT s.unit_id, s.tsv FROM (SELECT b.unit_id FROM bm25_docs b JOIN bm25_forward f "
+            f"ON f.doc_key = b.doc_key WHERE b.unit_id = ANY(%(u)s) AND ({holds}) OFFSET 0) h "
+            "JOIN search_docs s ON s.unit_id = h.unit_id OFFSET 0)")
 
 
 def matching(query, match: str, unit_ids: list[str]) -> set[str]:
     """Which of these units the safe FTS5 expression matches, by search()'s rules, checked on the
-    units' own tsvectors (evidence for a ranked list: its cost is the list's, not the library's)."""
+    units' own tsvectors (evidence for a ranked list: its cost is the list's, not the library's),
+    only those holding every word of a clause (a prefix clause: but its last) read."""
     clauses = _clauses(match)
     if not clauses or not unit_ids:
         return set()
     near = _NEAR.match(match)
     if near:
+        listed = _listed(forward.holds_sql("f.tfs", words_sql("%(w)s")))
         return {r["unit_id"] for r in query(
-            f"SELECT s.unit_id FROM {_NEAR_TERMS}, {_LISTED} s WHERE {_NEAR_TEST}",
+            f"SELECT s.unit_id FROM {_NEAR_TERMS}, {listed} s WHERE {_NEAR_TEST}",
             {"w": " ".join(w for ws, _ in clauses for w in ws), "span": int(near.group(2)) + 1, "u": unit_ids})}
     params: dict = {"u": unit_ids}
     tests = [_clause_test(words, star, f"c{i}", params) for i, (words, star) in enumerate(clauses)]
+    holds = []
+    for i, (words, star) in enumerate(clauses):
+        params[f"h{i}"] = " ".join(words[:-1] if star else words)
+        holds.append(forward.holds_sql("f.tfs", words_sql(f"%(h{i})s")))
     return {r["unit_id"] for r in query(
-        f"SELECT s.unit_id FROM {_LISTED} s WHERE {' OR '.join(tests)}", params)}
+        f"SELECT s.unit_id FROM {_listed(' OR '.join(holds))} s WHERE {' OR '.join(tests)}", params)}
 
 
 def search(query, match: str, limit: int, filters_sql: tuple[str, list],

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .forward import holds_sql
 from .tsquery import CONFIG, words_sql
 
 FULL, SAMPLE, HEAD = 1000, 200, 50
@@ -36,11 +37,14 @@ ph AS (SELECT x.lexeme, p.pos - 1 AS off FROM unnest(to_tsvector('{CONFIG}', {wo
 m AS (SELECT count(*) AS m, array_agg(DISTINCT lexeme) AS lex FROM ph)"""
 # Occurrences of the phrase in the units of `checked` (doc_key, sampled): a start and a column
 # (weight) at which every lexeme of the phrase is found at its offset, so a unit holding the words
-# only across columns has no row.  The tsvector is cut down to the phrase's lexemes (ts_delete
-# twice) before it is unnested.
+# only across columns has no row.  Only the units whose forward row holds every word of it are
+# read (`held`: a tsvector costs more to read than a forward row, forward.holds_sql); the
+# tsvector is cut down to the phrase's lexemes (ts_delete twice) before it is unnested.
 _OCCURRENCES = f"""
+held AS MATERIALIZED (SELECT c.doc_key, c.sampled FROM checked c JOIN bm25_forward f ON f.doc_key = c.doc_key
+                      WHERE {holds_sql('f.tfs', words_sql('%(p)s'))}),
 occ AS (SELECT c.doc_key, c.sampled, b.unit_id, b.dl, o.pos - ph.off AS start, o.w
-        FROM checked c JOIN bm25_docs b ON b.doc_key = c.doc_key JOIN search_docs s ON s.unit_id = b.unit_id, m,
+        FROM held c JOIN bm25_docs b ON b.doc_key = c.doc_key JOIN search_docs s ON s.unit_id = b.unit_id, m,
              unnest(ts_delete(s.tsv, tsvector_to_array(ts_delete(s.tsv, m.lex)))) x,
              unnest(x.positions, x.weights) o(pos, w), ph
         WHERE s.tsv @@ phraseto_tsquery('{CONFIG}', {words_sql('%(p)s')}) AND ph.lexeme = x.lexeme
