@@ -60,7 +60,7 @@ def holds_sql(tfs: str, words: str) -> str:
     only then.  Why: checking positions costs the unit's tsvector (a row of search_docs, the
     largest table), while a ranked list's forward rows were just read by its ranking; a claim's
     whole-query phrase, or its words within a span, are in a few of its units at most.  NULL
-    (false) when a lexeme is in no unit at all; a text of no lexemes holds no test."""
+    (false) when a lexeme is in no unit at all; true for a text of no lexemes (nothing to hold)."""
     return (f"{tfs} ?& (SELECT CASE WHEN count(*) = 0 THEN '{{}}'::text[] WHEN bool_and(t.id IS NOT NULL) "
             f"THEN array_agg(t.id::text) END FROM unnest(to_tsvector('{CONFIG}', {words})) x "
             "LEFT JOIN bm25_terms t ON t.term = x.lexeme)")
