@@ -86,3 +86,15 @@ def empty_database() -> str:
 def drop_database(location: str) -> None:
     name = urlsplit(location).path.lstrip("/")
     _admin(admin_url(), f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def blocks_touched(lib, relation: str, counters: str, run) -> int:
+    """How many blocks of `relation` (`counters`: a sum of pg_statio_user_tables columns, such as
+    heap_blks_hit + heap_blks_read) `run()` touches; the statistics are flushed before each count."""
+    def count() -> int:
+        lib.store.query("SELECT pg_stat_force_next_flush()")
+        return lib.store.query(f"SELECT coalesce({counters}, 0) AS n FROM pg_statio_user_tables WHERE relname = %s",
+                               (relation,))[0]["n"]
+    before = count()
+    run()
+    return count() - before

@@ -19,6 +19,7 @@ from papershelf.models import Paper
 from papershelf.store.postgres import bm25, forward, topk
 from papershelf.store.postgres.schema import MIGRATIONS
 
+from . import pg
 from .conftest import BACKENDS
 
 pytestmark = pytest.mark.skipif("postgres" not in BACKENDS, reason="PostgreSQL backend not available (no pgserver)")
@@ -309,14 +310,9 @@ TSV_MIGRATION = next(i + 1 for i, m in enumerate(MIGRATIONS) if getattr(m, "__na
 
 
 def _toast_blocks(lib: Library, column: str) -> int:
-    """The TOAST blocks that reading every unit's `column` touches (the statistics flushed first)."""
-    def count() -> int:
-        lib.store.query("SELECT pg_stat_force_next_flush()")
-        return lib.store.query("SELECT coalesce(toast_blks_hit + toast_blks_read, 0) AS n FROM pg_statio_user_tables "
-                               "WHERE relname = 'search_docs'")[0]["n"]
-    before = count()
-    lib.store.query(f"SELECT sum(length({column})) FROM search_docs")
-    return count() - before
+    """The TOAST blocks that reading every unit's `column` touches."""
+    return pg.blocks_touched(lib, "search_docs", "toast_blks_hit + toast_blks_read",
+                             lambda: lib.store.query(f"SELECT sum(length({column})) FROM search_docs"))
 
 
 def test_tsv_migration_keeps_a_units_tsvector_in_its_row_and_moves_its_text_out(pglib):

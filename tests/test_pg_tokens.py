@@ -16,6 +16,7 @@ from papershelf.models import Paper
 from papershelf.store.postgres.tsquery import CONFIG, words_sql
 from papershelf.text import fold
 
+from . import pg
 from .conftest import BACKENDS
 
 pytestmark = pytest.mark.skipif("postgres" not in BACKENDS, reason="PostgreSQL backend not available (no pgserver)")
@@ -87,6 +88,15 @@ TEXTS_LIB = [
 ]
 
 
+def _add_texts(lib, corals: int) -> list[tuple[str, str]]:
+    """TEXTS_LIB and `corals` papers about coral, one unit each; returns what was added."""
+    papers = TEXTS_LIB + [(f"z{i}", f"Coral reef {i} bleaching at depth {i % 3}.") for i in range(corals)]
+    for pid, text in papers:
+        lib.add_document(Paper(id=pid, title="t", source_format="beir"),
+                         Document(title="t", blocks=[Block("text", text)]))
+    return papers
+
+
 @pytest.mark.parametrize("match", ['"il 6" OR "levels"', '"il 6" OR "patients" OR "covid 19"', '"il 6"',
                                    '"levels" OR "of" OR "the"', '"cohort of the study" OR "outcome"'])
 def test_bm25_scores_equal_sqlite_fts5s_with_phrases(pglib, tmp_path, match):
@@ -96,9 +106,7 @@ def test_bm25_scores_equal_sqlite_fts5s_with_phrases(pglib, tmp_path, match):
 
     lite = Library(str(tmp_path / "lite.db"))
     for lib in (lite, pglib):
-        for pid, text in TEXTS_LIB + [(f"z{i}", f"Coral reef {i} bleaching at depth {i % 3}.") for i in range(30)]:
-            lib.add_document(Paper(id=pid, title="t", source_format="beir"),
-                             Document(title="t", blocks=[Block("text", text)]))
+        _add_texts(lib, 30)
     want = [(h.unit_id, round(h.score, 9)) for h in lite.store.lexical_search(match, 10, Filters())]
     got = [(h.unit_id, round(h.score, 9)) for h in pglib.store.lexical_search(match, 10, Filters())]
     lite.close()
@@ -114,12 +122,9 @@ def test_matching_a_list_agrees_with_search_on_both_backends(pglib, tmp_path, ma
     from papershelf import Library
 
     lite = Library(str(tmp_path / "lite.db"))
-    papers = TEXTS_LIB + [(f"z{i}", f"Coral reef {i} bleaching at depth {i % 3}.") for i in range(8)]
     answers = []
     for lib in (lite, pglib):
-        for pid, text in papers:
-            lib.add_document(Paper(id=pid, title="t", source_format="beir"),
-                             Document(title="t", blocks=[Block("text", text)]))
+        papers = _add_texts(lib, 8)
         # "il" ends the title and "6" opens the body: no phrase across columns
         lib.add_document(Paper(id="g", title="Measured IL", source_format="beir"),
                          Document(title="Measured IL", blocks=[Block("text", "6 rose in the cohort.")]))
@@ -135,21 +140,13 @@ def test_matching_a_list_agrees_with_search_on_both_backends(pglib, tmp_path, ma
 
 def _search_docs_blocks(lib, run) -> int:
     """The blocks of search_docs' rows (where a unit's tsvector is) that `run()` touches."""
-    def count() -> int:
-        lib.store.query("SELECT pg_stat_force_next_flush()")
-        return lib.store.query("SELECT heap_blks_hit + heap_blks_read AS n FROM pg_statio_user_tables "
-                               "WHERE relname = 'search_docs'")[0]["n"]
-    before = count()
-    run()
-    return count() - before
+    return pg.blocks_touched(lib, "search_docs", "heap_blks_hit + heap_blks_read", run)
 
 
 def test_evidence_reads_only_the_tsvectors_of_units_holding_every_word(pglib):
     """A ranked list's phrase and NEAR evidence first asks each unit's forward row whether it holds
     every word (a prefix clause: but its last); only those units' tsvectors are read."""
-    for pid, text in TEXTS_LIB + [(f"z{i}", f"Coral reef {i} bleaching at depth {i % 3}.") for i in range(8)]:
-        pglib.add_document(Paper(id=pid, title="t", source_format="beir"),
-                           Document(title="t", blocks=[Block("text", text)]))
+    _add_texts(pglib, 8)
     units = [r["unit_id"] for r in pglib.store.query("SELECT unit_id FROM search_docs ORDER BY 1")]
     for match in ('NEAR("coral" "patients", 3)', '"reef 9 bleaching" OR "zzzunknown"', '"zzzunknown il"*',
                   '"the levels of interleukin were low"'):
@@ -170,9 +167,7 @@ def test_counting_a_phrase_reads_only_the_tsvectors_of_units_holding_every_word(
 
     lite = Library(str(tmp_path / "lite.db"))
     for lib in (lite, pglib):
-        for pid, text in TEXTS_LIB + [(f"z{i}", f"Coral reef {i} bleaching at depth {i % 3}.") for i in range(8)]:
-            lib.add_document(Paper(id=pid, title="t", source_format="beir"),
-                             Document(title="t", blocks=[Block("text", text)]))
+        _add_texts(lib, 8)
     for match, reads in (('"coral patients" OR "levels"', False), ('"patients with covid 19" OR "reef"', True)):
         got: list = []
         def run(m=match, g=got) -> None:
