@@ -65,6 +65,8 @@ def test_random_text_tokenizes_as_fts5(pglib, parts):
     # left different: PostgreSQL's parser reads a number in scientific notation as one token, so
     # letters glued after its exponent ("19e19the") are a word of their own there
     assume(not re.search(r"\d+e\d+[^\W\d_]", fold(text).lower()))
+    # and FTS5's porter leaves a token of over 64 bytes unstemmed (FTS5_PORTER_MAX_TOKEN; these fold to ASCII)
+    assume(all(len(w) <= 64 for w in re.findall(r"[^\W_]+", fold(text))))
     assert _pg_counts(pglib, text) == _fts5_counts(text)
 
 

@@ -18,7 +18,8 @@ from .. import name_fold
 # "e.g" and hyphenated compounds as extra tokens), every word is kept (no stopword list: FTS5 has
 # none, and BM25's unit length counts them) and stemmed by the original Porter algorithm (FTS5's;
 # PostgreSQL's `english` is Porter2), diacritics of Latin letters folded (`words_sql`).  Left
-# different: FTS5 leaves words under 3 letters unstemmed where Porter takes the s off a 2-letter one (is -> i).
+# different: FTS5 leaves words under 3 letters unstemmed where Porter takes the s off a 2-letter one (is -> i),
+# and words over 64 bytes unstemmed.
 CONFIG = "papershelf_fts5"
 CONFIG_SCHEMA = """
 DO $$ BEGIN
