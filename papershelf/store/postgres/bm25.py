@@ -293,14 +293,14 @@ def _idf_case(terms: list[Term], alias: str) -> str:
 
 
 def lookup_sql(terms: list[Term], key: str, ids: str, with_phrases: bool) -> str:
-    """The BM25 of unit `key` over the terms `ids` (an int[] SQL expression): the kept terms
+    """The BM25 of unit `key` over the terms named `ids` (forward.term_params): the kept terms
     looked up in its forward row, and, `with_phrases`, the query's phrase postings."""
-    contrib = _contrib("p").replace("q.idf", _idf_case(terms, "p"))
-    kept = forward.lookup_sql(contrib, key, ids)
+    kept = forward.lookup_sql(_contrib("p"), key, ids)
     if not with_phrases:
         return kept
+    contrib = _contrib("p").replace("q.idf", _idf_case(terms, "p"))
     return (f"{kept} + coalesce((SELECT sum(coalesce({contrib}, 0)) FROM {phrases.ROWS} "
-            f"WHERE p.doc_key = {key} AND p.term_id = ANY({ids})), 0)")
+            f"WHERE p.doc_key = {key} AND p.term_id = ANY(%({ids})s::int[])), 0)")
 
 
 def _rank_sql(terms: list[Term], filter_where: str, restrict: str, lookup: bool, postings: str) -> str:
@@ -310,7 +310,7 @@ def _rank_sql(terms: list[Term], filter_where: str, restrict: str, lookup: bool,
     reach the k-th score so far is dropped, and the others look those terms up."""
     joined = "JOIN bm25_docs d ON d.doc_key = p.doc_key" if filter_where else ""
     contrib_p = _contrib("p").replace("q.idf", _idf_case(terms, "p"))
-    rest = lookup_sql(terms, "b.doc_key", "%(rest)s::int[]", postings != "bm25_postings") if lookup else "0"
+    rest = lookup_sql(terms, "b.doc_key", "rest", postings != "bm25_postings") if lookup else "0"
     return f"""
     WITH cand AS (SELECT p.doc_key, sum(coalesce({contrib_p}, 0)) AS s,
                          bool_or(p.term_id = ANY(%(creates)s::int[])) AS hit
@@ -367,7 +367,7 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
     if matching and sum(t.df for t in matching) > FULL_MAX:
         contrib = _contrib("p").replace("q.idf", _idf_case(plan.terms, "p"))
         join = "JOIN bm25_docs d ON d.doc_key = p.doc_key" if where else ""
-        rescore = lookup_sql(plan.terms, "c.doc_key", "%(all)s::int[]", False)  # (phrases: from the heads)
+        rescore = lookup_sql(plan.terms, "c.doc_key", "all", False)  # (phrases: from the heads)
         hits, proven = topk.top(query, plan, limit, (contrib, rescore), (join, where), base, weights)
         if proven or (len(hits) >= limit and not topk.exact_only()):
             return hits  # (fewer: a selective filter, read whole below)
@@ -383,7 +383,8 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
         # A phrase's units need not be candidates before the last try: one holding no read term
         # is under the bound like every other unit left out.
         params = {**base, "creates": creates, "read": [t.id for t in read],
-                  "rest": [t.id for t in rest], "rest_bound": bound, "extra": plan.extra if full else []}
+                  **forward.term_params("rest", [t.id for t in rest], [t.idf for t in rest]),
+                  "rest_bound": bound, "extra": plan.extra if full else []}
         rows = query(_rank_sql(plan.terms, where, restrict, bool(rest), postings), params)
         # A unit not among the candidates holds only `rest` terms: below `bound`.
         if full or (len(rows) >= limit and rows[-1]["score"] > bound):  # (full: always exact)

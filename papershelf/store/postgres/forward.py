@@ -41,17 +41,25 @@ def fill(db, where: str, params: tuple = ()) -> None:
 
 def lookup_sql(contrib: str, key: str, terms: str) -> str:
     """The sum of `contrib` (one posting's share, alias p: term_id, tf_title, tf_heading, tf_body,
-    dl) over the postings of unit `key` of the terms in `terms` (an int[] SQL expression); 0 when
-    it holds none of them.  (A phrase's negative id is never a key: its postings are elsewhere.)"""
+    dl; its term's idf q.idf) over the postings of unit `key` of the terms named `terms`: three
+    aligned array parameters (`term_params`); 0 when it holds none of them.  (A phrase's negative
+    id is never a key: its postings are elsewhere.)"""
     # The row's object is decompressed once (`|| '{}'` returns the decompressed value, OFFSET 0
     # keeps it one value), not at every term's lookup: one claim's 400 units at 1 M, 7.5 ms
-    # instead of 15 (BENCHMARKS.md).
+    # instead of 15 (BENCHMARKS.md).  Each term's idf and key come with it, not from a CASE over
+    # the terms and a cast per lookup.
     return (f"coalesce((SELECT sum(coalesce({contrib}, 0)) FROM bm25_forward f "
             "CROSS JOIN LATERAL (SELECT f.tfs || '{}'::jsonb AS tfs OFFSET 0) o "
-            f"CROSS JOIN LATERAL unnest({terms}) AS q(term_id) CROSS JOIN LATERAL "
+            f"CROSS JOIN LATERAL unnest(%({terms})s::int[], %({terms}_idf)s::float8[], %({terms}_key)s::text[]) "
+            "AS q(term_id, idf, k) CROSS JOIN LATERAL "
             "(SELECT q.term_id, v >> 30 AS tf_title, (v >> 15) & 32767 AS tf_heading, v & 32767 AS tf_body, f.dl "
-            "FROM (SELECT (o.tfs -> q.term_id::text)::int8 AS v) x WHERE v IS NOT NULL) p "
+            "FROM (SELECT (o.tfs -> q.k)::int8 AS v) x WHERE v IS NOT NULL) p "
             f"WHERE f.doc_key = {key}), 0)")
+
+
+def term_params(name: str, ids: list[int], idfs: list[float]) -> dict:
+    """The parameters `lookup_sql(..., name)` reads: the terms' ids, their idfs, their keys."""
+    return {name: ids, f"{name}_idf": idfs, f"{name}_key": [str(i) for i in ids]}
 
 
 def holds_sql(tfs: str, words: str) -> str:

@@ -29,6 +29,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ...models import LexicalHit
+from . import forward
 from .phrases import ROWS
 
 if TYPE_CHECKING:
@@ -59,6 +60,8 @@ def _sql(contrib: str, rescore: str, filter_join: str, filter_where: str, with_p
     # postings' primary key took one or two pages of a 4.9 GB index at a million units (BENCHMARKS.md).
     phrases = "" if not with_phrases else (
         f" UNION ALL SELECT p.term_id, p.doc_key, 0::real, coalesce({contrib}, 0) FROM {ROWS}")
+    # (a unit's phrase shares, summed apart only when there are phrases: an aggregate a posting)
+    ph = "sum(h.s) FILTER (WHERE h.term_id < 0)" if with_phrases else "NULL::float8"
     return f"""
     WITH head AS (SELECT p.term_id, p.doc_key, p.impact, t.idf * p.impact AS s
                   FROM unnest(%(read)s::int[], %(depths)s::int[], %(idfs)s::float8[]) AS t(id, depth, idf),
@@ -66,7 +69,7 @@ def _sql(contrib: str, rescore: str, filter_join: str, filter_where: str, with_p
                            ORDER BY p.impact DESC LIMIT t.depth) p
                   {phrases}),
     edge AS (SELECT term_id AS t, count(*) AS n, min(impact) AS last FROM head WHERE term_id > 0 GROUP BY term_id),
-    part AS (SELECT h.doc_key, sum(h.s) AS s, sum(h.s) FILTER (WHERE h.term_id < 0) AS ph FROM head h
+    part AS (SELECT h.doc_key, sum(h.s) AS s, {ph} AS ph FROM head h
              GROUP BY h.doc_key),
     short AS (SELECT p.doc_key, p.s, p.ph FROM part p {filter_join} WHERE true{filter_where}
               ORDER BY p.s DESC LIMIT %(rescore)s),
@@ -128,7 +131,7 @@ def top(query, plan: Plan, limit: int, contrib: tuple[str, str], filters: tuple[
     read = dict(zip((t.id for t in matching), depths(matching, BUDGET, HEAD)))
     row = query(_sql(*contrib, *filters, bool(plan.phrase_rows)), {
         **params, "read": list(read), "depths": list(read.values()), "idfs": [t.idf for t in matching],
-        "all": [t.id for t in plan.terms],
+        **forward.term_params("all", [t.id for t in plan.terms], [t.idf for t in plan.terms]),
         "rescore": max(RESCORE, limit), "k": limit})[0]
     edges = {int(e["t"]): (int(e["n"]), float(e["last"])) for e in row["edges"] or []}
     hits = [LexicalHit(h["unit_id"], h["paper_id"], float(h["score"])) for h in row["hits"] or []]
