@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import tempfile
 import uuid
+from concurrent.futures import Executor, Future
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -88,13 +89,31 @@ def drop_database(location: str) -> None:
     _admin(admin_url(), f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
+class _Inline(Executor):
+    """Runs what is submitted at once, in the caller's thread (so on its connection)."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        done: Future = Future()
+        try:
+            done.set_result(fn(*args, **kwargs))
+        except Exception as e:  # noqa: BLE001 - as a pool's future, it holds any error for result()
+            done.set_exception(e)
+        return done
+
+
 def blocks_touched(lib, relation: str, counters: str, run) -> int:
     """How many blocks of `relation` (`counters`: a sum of pg_statio_user_tables columns, such as
-    heap_blks_hit + heap_blks_read) `run()` touches; the statistics are flushed before each count."""
+    heap_blks_hit + heap_blks_read) `run()` touches; the statistics are flushed before each count.
+    The store's reads run on its main connection meanwhile (a read connection of its pool would
+    flush its statistics a second later)."""
     def count() -> int:
         lib.store.query("SELECT pg_stat_force_next_flush()")
         return lib.store.query(f"SELECT coalesce({counters}, 0) AS n FROM pg_statio_user_tables WHERE relname = %s",
                                (relation,))[0]["n"]
-    before = count()
-    run()
-    return count() - before
+    workers, lib.store._workers = lib.store._workers, _Inline()
+    try:
+        before = count()
+        run()
+        return count() - before
+    finally:
+        lib.store._workers = workers

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -76,6 +77,8 @@ class PostgresStore(PgVectors, PgPapers):
         self._lock = threading.RLock()
         self._readers: Any = None  # the read connections (psycopg_pool), opened by the first read needing one
         self._readers_lock = threading.Lock()
+        # threads for the reads one search runs at once (its phrases' counts), one reader each
+        self._workers = ThreadPoolExecutor(max_workers=max(1, READERS), thread_name_prefix="papershelf-pg-read")
         self.db = _connect(url)
         try:
             self._check_and_migrate(create)
@@ -245,6 +248,7 @@ class PostgresStore(PgVectors, PgPapers):
                              "when the server is back")
 
     def close(self) -> None:
+        self._workers.shutdown(wait=False, cancel_futures=True)
         if self._readers is not None:
             self._readers.close()
         self.db.close()

@@ -15,6 +15,7 @@ Units are ranked by BM25 with FTS5's constants and column weights; ties by unit 
 from __future__ import annotations
 
 import re
+from concurrent.futures import Executor
 
 from ...models import LexicalHit
 from . import bm25, forward, phrases, topk
@@ -99,8 +100,9 @@ def matching(query, match: str, unit_ids: list[str]) -> set[str]:
 
 
 def search(query, match: str, limit: int, filters_sql: tuple[str, list],
-           weights: tuple[float, float, float]) -> list[LexicalHit]:
-    """The top `limit` units for a safe FTS5 expression; `filters_sql` is filter_sql() on alias d."""
+           weights: tuple[float, float, float], pool: Executor | None = None) -> list[LexicalHit]:
+    """The top `limit` units for a safe FTS5 expression; `filters_sql` is filter_sql() on alias d;
+    `pool` (threads, each read on its own connection) counts the phrases at once."""
     clauses = _clauses(match)
     if not clauses:
         return []
@@ -116,10 +118,13 @@ def search(query, match: str, limit: int, filters_sql: tuple[str, list],
     prefixes = [ws[0] for ws, star in clauses if len(ws) == 1 and star]
     exact = [ws for ws, star in clauses if len(ws) > 1 and not star]  # scored as FTS5 does (phrases.py)
     starred: list[tuple[list[str], bool]] = [(ws, star) for ws, star in clauses if len(ws) > 1 and star]
+    # Each phrase is counted beside the plan and the other phrases (a read connection each).
+    counted = [pool.submit(phrases.count, query, -i, words, topk.exact_only()) if pool else None
+               for i, words in enumerate(exact, start=1)]
     plan = bm25.plan(query, " ".join(singles), " ".join(prefixes), " ".join(w for ws, _ in starred for w in ws),
                      (lambda: _phrase_docs(query, starred)) if starred else None)
-    for i, words in enumerate(exact, start=1):
-        phrase = phrases.count(query, -i, words, exact=topk.exact_only())
+    for i, (words, pending) in enumerate(zip(exact, counted, strict=True), start=1):
+        phrase = pending.result() if pending else phrases.count(query, -i, words, exact=topk.exact_only())
         plan.phrase_rows += phrase.rows
         if phrase.df:
             plan.terms.append(bm25.Term(-i, phrase.df, bm25.idf(plan.n, phrase.df), True))

@@ -7,6 +7,8 @@ statistics kept at write time (bm25.py), which lexical search ranks from (lexica
 
 from __future__ import annotations
 
+from concurrent.futures import Executor
+
 from ...document import Reference
 from ...index_text import index_text
 from ...models import Filters, LexicalHit, Manifest, Paper
@@ -31,6 +33,7 @@ class PgPapers(SqlPapers):
     transaction becomes a savepoint inside it."""
 
     _bm25_changes: bm25.Changes | None = None
+    _workers: Executor  # (set by PostgresStore)
 
     def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest,
                     references: list[Reference] | None = None) -> None:
@@ -101,7 +104,7 @@ class PgPapers(SqlPapers):
         time (bm25.py); `match` is the safe FTS5 expression, matched by FTS5's rules (lexical.py).
         Filters (`_filter_sql` on bm25_docs, alias d) apply before the top k; a paper-level filter
         added there (as the author filter of issue 23) applies here too."""
-        return lexical.search(self.query, match, limit, self._filter_sql(filters, "d"), weights)
+        return lexical.search(self.query, match, limit, self._filter_sql(filters, "d"), weights, self._workers)
 
     def matching(self, match: str, unit_ids: list[str]) -> set[str]:
         """Which of these units the safe FTS5 expression matches, by FTS5's rules (lexical.py),
