@@ -298,3 +298,29 @@ def test_a_read_does_not_wait_for_a_transaction_holding_the_connection(many_pg):
     assert seen == ["not yet committed"]
     assert title == "Paper 0" and found.mode == "hybrid" and found.results and elapsed < 5
     assert store.query("SELECT title FROM papers WHERE id = 'p00'")[0]["title"] == "not yet committed"
+
+
+def test_a_search_counts_its_phrases_at_once_on_read_connections(pglib, write):
+    """A query's phrases ("IL-6", "sgp130-Fc") are counted beside each other: the two counts meet at
+    a barrier, which they could not if they ran in turn (each holds a connection while it waits, so
+    each has one of its own); the hits are those found with the phrases counted one after the other."""
+    write("a.md", paper_text(key="a", title="Blocking IL-6 with sgp130-Fc", intro="IL-6 trans-signalling."))
+    write("b.md", paper_text(key="b", title="Coral bleaching", intro="Reef temperatures rose."))
+    pglib.add([str(write.root)])
+    store, query = pglib.store, '"il 6" OR "sgp130 fc" OR "blocking"'
+    workers, store._workers = store._workers, pg._Inline()
+    alone = [(h.unit_id, round(h.score, 9)) for h in store.lexical_search(query, 10, Filters())]
+    store._workers = workers
+    meet, real = threading.Barrier(2, timeout=5), store.query
+
+    def spy(sql, params=None):
+        if "bool_or(sampled)" in sql:  # a phrase's count (phrases.count)
+            meet.wait()
+        return real(sql, params)
+
+    store.query = spy
+    try:
+        both = [(h.unit_id, round(h.score, 9)) for h in store.lexical_search(query, 10, Filters())]
+    finally:
+        del store.query
+    assert alone and both == alone

@@ -1,5 +1,7 @@
 """Lexical, vector and hybrid search: safety, fields, filters, caps, fusion."""
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -58,6 +60,30 @@ def test_lexical_result_fields_and_highlight(examples):
         assert key in top.to_dict()
     assert top.paper_id == "okafor2024il6"
     assert "[" in top.snippet
+
+
+class _Recording(ThreadPoolExecutor):
+    """A pool that records the reads handed to it."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=2)
+        self.reads: list[str] = []
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.reads.append(getattr(fn, "__name__", "?"))
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_a_search_hands_its_evidence_and_snippets_to_threads_only_where_reads_run_at_once(examples):
+    """On PostgreSQL (read connections) the NEAR evidence and the snippets run beside the search's
+    other reads; on SQLite (one connection behind a lock) a thread would only wait its turn, so they
+    run in the search's own thread.  The hits are the same either way."""
+    want = examples.search("sgp130Fc wound closure in mice", mode="lexical").to_dict()["results"]
+    pool = _Recording()
+    examples._pool = pool
+    got = examples.search("sgp130Fc wound closure in mice", mode="lexical").to_dict()["results"]
+    assert got == want and want[0]["snippet"]
+    assert sorted(pool.reads) == (["matching", "snippets"] if examples.store.reads_at_once else [])
 
 
 def test_caption_phrase_finds_the_object_first(examples):

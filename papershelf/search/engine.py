@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ..errors import VectorUnavailable
 from ..index_text import has_cjk
@@ -36,6 +37,8 @@ VectorFn = Callable[..., list[VectorHit]]
 # passage_fn(unit, paper, window) -> the text of one of the unit's windows (None: unknown).
 PassageFn = Callable[[Unit, Paper, int], "str | None"]
 
+
+T = TypeVar("T")
 
 @dataclass
 class _Retrieved:
@@ -66,6 +69,16 @@ def _vector_list(query: str, opts: SearchOptions, vector_fn: VectorFn | None,
         timings["vector_ms"] = (time.perf_counter() - t) * 1000
 
 
+def _beside(pool: Executor, store, read: Callable[..., T], *args) -> Future[T]:
+    """`read(*args)` started in the pool, to run beside the caller's next reads, when the store
+    answers reads at once (`Store.reads_at_once`); else run now (a thread would only wait its turn)."""
+    if store.reads_at_once:
+        return pool.submit(read, *args)
+    done: Future[T] = Future()
+    done.set_result(read(*args))
+    return done
+
+
 def _boost_phrases(store, query: str, hits: list[LexicalHit], opts: SearchOptions,
                    pool: Executor) -> list[LexicalHit]:
     """BM25 plus phrase and proximity evidence: a unit holding the query's words as one
@@ -76,8 +89,8 @@ def _boost_phrases(store, query: str, hits: list[LexicalHit], opts: SearchOption
     paper_of = {h.unit_id: h.paper_id for h in hits}
     phrase, near = proximity_queries(query)
     # evidence for what the query matched, never a new hit: only the list's units are checked,
-    # the NEAR test beside the phrase's (a server store answers both at once)
-    pending = pool.submit(store.matching, near, list(paper_of)) if near is not None else None
+    # the NEAR test beside the phrase's
+    pending = _beside(pool, store, store.matching, near, list(paper_of)) if near is not None else None
     found = [(1.0, store.matching(phrase, list(paper_of)))] if phrase is not None else []
     if pending is not None:
         found.append((0.5, pending.result()))
@@ -163,8 +176,8 @@ def _snippet(unit: Unit, paper: Paper, fts_snippet: str | None, terms: list[str]
 def _hits(store, query: str, match: str | None, picked: list[str], scores: dict[str, float], got: _Retrieved,
           opts: SearchOptions, passage_fn: PassageFn | None, pool: Executor) -> list[Hit]:
     """Typed hits for the picked units, read from the store once for all of them; their snippets
-    beside their units and papers (a server store answers both at once)."""
-    pending = pool.submit(store.snippets, match, picked) if opts.snippets and match and picked else None
+    beside their units and papers."""
+    pending = _beside(pool, store, store.snippets, match, picked) if opts.snippets and match and picked else None
     units = store.get_units(picked)
     papers = store.get_papers([u.paper_id for u in units.values()])
     fts_snippets = pending.result() if pending is not None else {}

@@ -89,6 +89,10 @@ class PaperStore(Protocol):  # pragma: no cover - a role of the contract
 class LexicalIndex(Protocol):  # pragma: no cover - a role of the contract
     """Full-text search over the indexable units, top-k and filters pushed down."""
 
+    # Whether a search's independent reads gain from running in threads at once (each on a
+    # connection of its own); a store of one connection answers them in turn either way.
+    reads_at_once: bool
+
     def lexical_search(self, match: str, limit: int, filters: Filters,
                        weights: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> list[LexicalHit]: ...
     def snippets(self, match: str, unit_ids: list[str]) -> dict[str, str]: ...

@@ -71,6 +71,7 @@ class PostgresStore(PgVectors, PgPapers):
     """A papershelf library in a PostgreSQL database with the pgvector extension."""
 
     sql = PostgresDialect()
+    reads_at_once = True  # (a pool of read connections beside the main one)
 
     def __init__(self, url: str, create: bool = True):
         self.location = url

@@ -52,6 +52,7 @@ class SQLiteStore(VectorTables, SqlPapers):
     """The default backend: one SQLite file (WAL) holding everything."""
 
     sql = Dialect()
+    reads_at_once = False  # (one connection, behind a lock)
 
     def __init__(self, path: str, create: bool = True):
         self.path = os.path.abspath(os.path.expanduser(path))
