@@ -218,6 +218,8 @@ def run_search(store, query: str, opts: SearchOptions, pool: Executor, vector_fn
     opts.validate()
     t0 = time.perf_counter()
     match = fts_query(query)
+    # the lexical index's size (for bm25_norm) read beside the search
+    size = _beside(pool, store, store.index_size) if opts.mode != "vector" else None
     got = _retrieve(store, query, match, opts, vector_fn, pool)
     paper_of = {h.unit_id: h.paper_id for h in got.lexical} | {h.unit_id: h.paper_id for h in got.vector}
     objects = {u for u in paper_of if is_object_id(u)}
@@ -227,7 +229,7 @@ def run_search(store, query: str, opts: SearchOptions, pool: Executor, vector_fn
     if named and got.named is not None:
         order = objects_first(order, named, scores, paper_of, by_ranking=not got.named.paper_words)
         objects |= {uid for uid, _ in named}
-    got.indexed_units = store.index_size() if got.mode != "vector" else 0
+    got.indexed_units = 0 if got.mode == "vector" else size.result() if size else store.index_size()
     picked = cap_per_paper(order, paper_of, opts.limit, None if opts.filters.papers else opts.per_paper, objects,
                            opts.objects_per_paper)
     got.cosine_evidence = got.mode != "hybrid" or reads_query(model, query)
