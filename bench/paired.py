@@ -10,6 +10,11 @@ on both alike, and the median of the per-claim differences is the change.
         --old /path/to/older/checkout [--new .] [--mode lexical] [--claims 100] [--rounds 3]
 
 The first round warms both alike (each has searched every claim once when the second begins).
+
+`--unseen N` measures first contact instead: after `--restart PGDATA [--drop-caches]` (as
+bench/pg_unseen.py), both warm up on the claims after the first N, then each of the first N claims
+is searched once, by one version, the two taking turns (`--swap` gives each the other half: run
+both ways, since the halves' claims differ).
 """
 
 from __future__ import annotations
@@ -65,28 +70,52 @@ def main() -> None:
     ap.add_argument("--mode", default="lexical", choices=("lexical", "vector", "hybrid"))
     ap.add_argument("--claims", type=int, default=100, help="the first N claims")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--unseen", type=int, default=0, metavar="N", help="first contact on the first N claims")
+    ap.add_argument("--swap", action="store_true", help="with --unseen: the other half of them to each")
+    ap.add_argument("--restart", metavar="PGDATA", help="restart the server in PGDATA first")
+    ap.add_argument("--drop-caches", action="store_true", help="drop the OS page cache at the restart")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         return worker(args.url, args.folder, args.mode)
     if not args.old:
         ap.error("--old is required")
+    if args.restart:
+        from pg_unseen import restart  # (this folder's)
+
+        restart(args.restart, args.drop_caches)
     procs = {"old": start(args.old, args), "new": start(args.new, args)}
     ms: dict[str, list[float]] = {"old": [], "new": []}
-    for r in range(args.rounds):
-        for i in range(args.claims):
-            for name in (("old", "new") if (i + r) % 2 else ("new", "old")):
-                ms[name].append(ask(procs[name], i))
+    if args.unseen:
+        first_contact(procs, ms, args)
+    else:
+        for r in range(args.rounds):
+            for i in range(args.claims):
+                for name in (("old", "new") if (i + r) % 2 else ("new", "old")):
+                    ms[name].append(ask(procs[name], i))
     for proc in procs.values():
         assert proc.stdin is not None
         proc.stdin.close()
         proc.wait()
-    diff = sorted(n - o for o, n in zip(ms["old"], ms["new"], strict=True))
-    print(json.dumps({
-        "mode": args.mode, "claims": args.claims, "rounds": args.rounds, "load_avg_end": os.getloadavg(),
-        **{f"{name}_p50_ms": round(percentile(v, 50), 1) for name, v in ms.items()},
-        "paired_difference_median_ms": round(percentile(diff, 50), 2),
-        "ratio_of_p50s": round(percentile(ms["new"], 50) / percentile(ms["old"], 50), 3)}, indent=1))
+    out = {"mode": args.mode, "claims": args.unseen or args.claims, "rounds": 1 if args.unseen else args.rounds,
+           "first_contact": bool(args.unseen), "load_avg_end": os.getloadavg(),
+           **{f"{name}_p50_ms": round(percentile(v, 50), 1) for name, v in ms.items()},
+           "ratio_of_p50s": round(percentile(ms["new"], 50) / percentile(ms["old"], 50), 3)}
+    if not args.unseen:  # (first contact: each claim was searched by one version only)
+        diff = sorted(n - o for o, n in zip(ms["old"], ms["new"], strict=True))
+        out["paired_difference_median_ms"] = round(percentile(diff, 50), 2)
+    print(json.dumps(out, indent=1))
+
+
+def first_contact(procs: dict[str, subprocess.Popen], ms: dict[str, list[float]], args: argparse.Namespace) -> None:
+    """Both warm up on the claims after the first `args.unseen`; then each of those is searched
+    once, by the two versions in turn."""
+    for i in range(args.unseen, args.unseen + args.claims):
+        for proc in procs.values():
+            ask(proc, i)
+    for i in range(args.unseen):
+        name = "old" if (i + args.swap) % 2 else "new"
+        ms[name].append(ask(procs[name], i))
 
 
 if __name__ == "__main__":
