@@ -302,8 +302,8 @@ def test_a_read_does_not_wait_for_a_transaction_holding_the_connection(many_pg):
 
 def test_a_search_counts_its_phrases_at_once_on_read_connections(pglib, write):
     """A query's phrases ("IL-6", "sgp130-Fc") are counted beside each other: the two counts meet at
-    a barrier, which they could not if they ran in turn (each holds a connection while it waits, so
-    each has one of its own); the hits are those found with the phrases counted one after the other."""
+    a barrier before their queries, which they could not if they ran in turn; the hits are those
+    found with the phrases counted one after the other."""
     write("a.md", paper_text(key="a", title="Blocking IL-6 with sgp130-Fc", intro="IL-6 trans-signalling."))
     write("b.md", paper_text(key="b", title="Coral bleaching", intro="Reef temperatures rose."))
     pglib.add([str(write.root)])

@@ -82,6 +82,8 @@ def test_a_search_hands_its_evidence_and_snippets_to_threads_only_where_reads_ru
     want = examples.search("sgp130Fc wound closure in mice", mode="lexical").to_dict()["results"]
     del examples.store.reads_at_once
     pool = _Recording()
+    if examples._pool is not None:
+        examples._pool.shutdown()
     examples._pool = pool
     got = examples.search("sgp130Fc wound closure in mice", mode="lexical").to_dict()["results"]
     assert got == want and want[0]["snippet"]

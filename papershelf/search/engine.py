@@ -36,9 +36,8 @@ from .snippets import make_snippet, pages_of, zotero_link
 VectorFn = Callable[..., list[VectorHit]]
 # passage_fn(unit, paper, window) -> the text of one of the unit's windows (None: unknown).
 PassageFn = Callable[[Unit, Paper, int], "str | None"]
+T = TypeVar("T")  # what a read started beside the others returns (`_beside`)
 
-
-T = TypeVar("T")
 
 @dataclass
 class _Retrieved:
