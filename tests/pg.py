@@ -13,6 +13,7 @@ import os
 import tempfile
 import uuid
 from concurrent.futures import Executor, Future
+from contextlib import contextmanager
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -101,6 +102,16 @@ class _Inline(Executor):
         return done
 
 
+@contextmanager
+def reads_in_turn(store):
+    """Meanwhile the reads a search of `store` runs at once run in the caller's thread, in turn."""
+    workers, store._workers = store._workers, _Inline()
+    try:
+        yield
+    finally:
+        store._workers = workers
+
+
 def blocks_touched(lib, relation: str, counters: str, run) -> int:
     """How many blocks of `relation` (`counters`: a sum of pg_statio_user_tables columns, such as
     heap_blks_hit + heap_blks_read) `run()` touches; the statistics are flushed before each count.
@@ -110,10 +121,7 @@ def blocks_touched(lib, relation: str, counters: str, run) -> int:
         lib.store.query("SELECT pg_stat_force_next_flush()")
         return lib.store.query(f"SELECT coalesce({counters}, 0) AS n FROM pg_statio_user_tables WHERE relname = %s",
                                (relation,))[0]["n"]
-    workers, lib.store._workers = lib.store._workers, _Inline()
-    try:
+    with reads_in_turn(lib.store):
         before = count()
         run()
         return count() - before
-    finally:
-        lib.store._workers = workers

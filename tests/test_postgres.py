@@ -308,9 +308,8 @@ def test_a_search_counts_its_phrases_at_once_on_read_connections(pglib, write):
     write("b.md", paper_text(key="b", title="Coral bleaching", intro="Reef temperatures rose."))
     pglib.add([str(write.root)])
     store, query = pglib.store, '"il 6" OR "sgp130 fc" OR "blocking"'
-    workers, store._workers = store._workers, pg._Inline()
-    alone = [(h.unit_id, round(h.score, 9)) for h in store.lexical_search(query, 10, Filters())]
-    store._workers = workers
+    with pg.reads_in_turn(store):
+        alone = [(h.unit_id, round(h.score, 9)) for h in store.lexical_search(query, 10, Filters())]
     meet, real = threading.Barrier(2, timeout=5), store.query
 
     def spy(sql, params=None):

@@ -100,7 +100,7 @@ def matching(query, match: str, unit_ids: list[str]) -> set[str]:
 
 
 def search(query, match: str, limit: int, filters_sql: tuple[str, list],
-           weights: tuple[float, float, float], pool: Executor | None = None) -> list[LexicalHit]:
+           weights: tuple[float, float, float], pool: Executor) -> list[LexicalHit]:
     """The top `limit` units for a safe FTS5 expression; `filters_sql` is filter_sql() on alias d;
     `pool` (threads, each read on its own connection) counts the phrases at once."""
     clauses = _clauses(match)
@@ -119,12 +119,12 @@ def search(query, match: str, limit: int, filters_sql: tuple[str, list],
     exact = [ws for ws, star in clauses if len(ws) > 1 and not star]  # scored as FTS5 does (phrases.py)
     starred: list[tuple[list[str], bool]] = [(ws, star) for ws, star in clauses if len(ws) > 1 and star]
     # Each phrase is counted beside the plan and the other phrases (a read connection each).
-    counted = [pool.submit(phrases.count, query, -i, words, topk.exact_only()) if pool else None
+    counted = [pool.submit(phrases.count, query, -i, words, topk.exact_only())
                for i, words in enumerate(exact, start=1)]
     plan = bm25.plan(query, " ".join(singles), " ".join(prefixes), " ".join(w for ws, _ in starred for w in ws),
                      (lambda: _phrase_docs(query, starred)) if starred else None)
     for i, (words, pending) in enumerate(zip(exact, counted, strict=True), start=1):
-        phrase = pending.result() if pending else phrases.count(query, -i, words, exact=topk.exact_only())
+        phrase = pending.result()
         plan.phrase_rows += phrase.rows
         if phrase.df:
             plan.terms.append(bm25.Term(-i, phrase.df, bm25.idf(plan.n, phrase.df), True))
