@@ -217,3 +217,19 @@ def test_every_backend_meets_every_role_of_the_store_contract(lib):
         offered = list(inspect.signature(getattr(lib.store, name)).parameters.values())
         assert [(p.name, p.default) for p in offered] == [(p.name, p.default) for p in params], name
     assert isinstance(lib.store.location, str) and lib.store.location
+
+
+def test_a_hit_carries_its_papers_labels_in_code_point_order_on_every_backend(lib):
+    """Tags, collections and the Zotero key are read for a search's hits in one query, beside the
+    hits' units: each kind lands on its own field, in code-point order (not the locale's), the same
+    from every backend, and a paper without labels has none."""
+    lib.add([str(EXAMPLES)])
+    pid = lib.store.paper_ids()[0]
+    paper, manifest, units = lib.store.paper_snapshot(pid)
+    paper.tags, paper.collections, paper.zotero_attachment = ["to-read", "Zebra", "alpha", "Äpfel"], ["b/c", "B"], "ZK1"
+    lib.store.write_paper(paper, units, manifest)
+    hits = lib.search(f"{paper.title} OR wound closure OR coral", mode="lexical", limit=20, per_paper=1).results
+    mine = next(h for h in hits if h.paper_id == pid)
+    assert (mine.tags, mine.collections) == (["Zebra", "alpha", "to-read", "Äpfel"], ["B", "b/c"])
+    assert mine.zotero_link and "ZK1" in mine.zotero_link
+    assert all(h.tags == [] and h.zotero_link is None for h in hits if h.paper_id != pid) and len(hits) > 1

@@ -172,13 +172,15 @@ def _snippet(unit: Unit, paper: Paper, fts_snippet: str | None, terms: list[str]
     return " ".join(snippet.split())
 
 
-def _hits(store, query: str, match: str | None, picked: list[str], scores: dict[str, float], got: _Retrieved,
-          opts: SearchOptions, passage_fn: PassageFn | None, pool: Executor) -> list[Hit]:
-    """Typed hits for the picked units, read from the store once for all of them; their snippets
-    beside their units and papers."""
+def _hits(store, query: str, match: str | None, picked: list[str], paper_of: dict[str, str],
+          scores: dict[str, float], got: _Retrieved, opts: SearchOptions, passage_fn: PassageFn | None,
+          pool: Executor) -> list[Hit]:
+    """Typed hits for the picked units, read from the store once for all of them; their snippets and
+    their papers (`paper_of`: the lists name each unit's paper) beside their units."""
     pending = _beside(pool, store, store.snippets, match, picked) if opts.snippets and match and picked else None
+    listed = _beside(pool, store, store.get_papers, [paper_of[u] for u in picked])
     units = store.get_units(picked)
-    papers = store.get_papers([u.paper_id for u in units.values()])
+    papers = listed.result()
     fts_snippets = pending.result() if pending is not None else {}
     windows = {v.unit_id: v.window for v in got.vector}
     terms = query_terms(query)
@@ -232,7 +234,7 @@ def run_search(store, query: str, opts: SearchOptions, pool: Executor, vector_fn
     picked = cap_per_paper(order, paper_of, opts.limit, None if opts.filters.papers else opts.per_paper, objects,
                            opts.objects_per_paper)
     got.cosine_evidence = got.mode != "hybrid" or reads_query(model, query)
-    hits = _hits(store, query, match, picked, scores, got, opts, passage_fn, pool)
+    hits = _hits(store, query, match, picked, paper_of, scores, got, opts, passage_fn, pool)
     got.timings["total_ms"] = (time.perf_counter() - t0) * 1000
     return SearchResponse(query, got.mode, hits, got.notices, {k: round(v, 2) for k, v in got.timings.items()},
                           no_confident_match=not confident([h.relevance or 0.0 for h in hits]))

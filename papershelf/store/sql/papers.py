@@ -198,18 +198,22 @@ class SqlPapers(SqlConnection):
                        (paper.id, clean(paper.zotero_attachment)))
 
     def _with_labels(self, papers: list[Paper]) -> list[Paper]:
-        """Each paper with its tags, collections and Zotero attachment key."""
+        """Each paper with its tags, collections and Zotero attachment key, read in one query (a
+        search reads them for its hits: one round trip, not three)."""
         by_id = {p.id: p for p in papers}
         for part in self.sql.batches(list(by_id)):
             where, params = self.sql.any("paper_id", part)
-            for r in self.query(f"SELECT paper_id, tag FROM paper_tags WHERE {where} "
-                                f"ORDER BY {self.sql.collate('tag')}", params):
-                by_id[r["paper_id"]].tags.append(r["tag"])
-            for r in self.query(f"SELECT paper_id, path FROM paper_collections WHERE {where} "
-                                f"ORDER BY {self.sql.collate('path')}", params):
-                by_id[r["paper_id"]].collections.append(r["path"])
-            for r in self.query(f"SELECT paper_id, attachment_key FROM paper_zotero WHERE {where}", params):
-                by_id[r["paper_id"]].zotero_attachment = r["attachment_key"]
+            for r in self.query(f"SELECT * FROM (SELECT paper_id, 0 AS k, tag AS v FROM paper_tags WHERE {where} "
+                                f"UNION ALL SELECT paper_id, 1, path FROM paper_collections WHERE {where} "
+                                f"UNION ALL SELECT paper_id, 2, attachment_key FROM paper_zotero WHERE {where}) l "
+                                f"ORDER BY k, {self.sql.collate('l.v')}", params * 3):
+                paper = by_id[r["paper_id"]]
+                if r["k"] == 0:
+                    paper.tags.append(r["v"])
+                elif r["k"] == 1:
+                    paper.collections.append(r["v"])
+                else:
+                    paper.zotero_attachment = r["v"]
         return papers
 
     def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest,
