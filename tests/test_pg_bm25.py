@@ -196,8 +196,13 @@ def test_kill_9_in_the_middle_of_writes_leaves_exact_statistics(pglib):
 
 
 
+def _number(migration: str) -> int:
+    """The number of the migration named `migration` (the first is 1)."""
+    return next(i + 1 for i, m in enumerate(MIGRATIONS) if getattr(m, "__name__", "") == migration)
+
+
 # The statistics' migration: the one that builds them from the existing index.
-BM25_MIGRATION = next(i + 1 for i, m in enumerate(MIGRATIONS) if getattr(m, "__name__", "") == "_m010_bm25")
+BM25_MIGRATION = _number("_m010_bm25")
 
 
 def test_migration_fills_the_statistics_of_an_existing_library(pglib):
@@ -227,7 +232,7 @@ def _migrated(lib: Library, undo: str, migration: int):
         yield again
 
 
-IMPACT_MIGRATION = next(i + 1 for i, m in enumerate(MIGRATIONS) if getattr(m, "__name__", "") == "_m011_bm25_impacts")
+IMPACT_MIGRATION = _number("_m011_bm25_impacts")
 
 
 def test_impact_migration_fills_the_impacts_of_a_library_kept_without_them(pglib):
@@ -250,7 +255,7 @@ def test_impact_migration_fills_the_impacts_of_a_library_kept_without_them(pglib
     assert any("postings" in p for p in _recount_problems(pglib))
 
 
-FORWARD_MIGRATION = next(i + 1 for i, m in enumerate(MIGRATIONS) if getattr(m, "__name__", "") == "_m014_bm25_forward")
+FORWARD_MIGRATION = _number("_m014_bm25_forward")
 
 
 def test_forward_migration_derives_the_rows_ranking_looks_up_and_narrows_the_key(pglib):
@@ -306,7 +311,7 @@ def test_a_bulk_recount_in_ranges_from_two_sessions_is_the_kept_statistics(pglib
     assert [(h.unit_id, round(h.score, 9)) for h in pglib.store.lexical_search(query, 20, Filters())] == before
 
 
-TSV_MIGRATION = next(i + 1 for i, m in enumerate(MIGRATIONS) if getattr(m, "__name__", "") == "_m015_tsv_in_row")
+TSV_MIGRATION = _number("_m015_tsv_in_row")
 
 
 def _toast_blocks(lib: Library, column: str) -> int:
@@ -332,3 +337,22 @@ def test_tsv_migration_keeps_a_units_tsvector_in_its_row_and_moves_its_text_out(
     with _migrated(pglib, "SELECT 1", TSV_MIGRATION) as again:
         assert _toast_blocks(again, "tsv") == 0 < _toast_blocks(again, "body")
         assert [(h.unit_id, round(h.score, 9)) for h in again.store.lexical_search(query, 20, Filters())] == before
+
+
+VACUUM_MIGRATION = _number("_m016_postings_vacuum")
+
+
+def _postings_options(lib: Library) -> set[str]:
+    return set(lib.store.query("SELECT coalesce(reloptions, '{}') AS o FROM pg_class "
+                               "WHERE oid = 'bm25_postings'::regclass")[0]["o"])
+
+
+def test_the_postings_are_vacuumed_after_one_percent_new_or_dead_rows_in_new_and_migrated_libraries(pglib):
+    """PostgreSQL's default waits for 20 % of a table to be new or dead before it vacuums, and until
+    then the top-k's index-only scans look every posting of a page written since up in the table."""
+    wanted = {"autovacuum_vacuum_insert_scale_factor=0.01", "autovacuum_vacuum_scale_factor=0.01"}
+    assert _postings_options(pglib) == wanted
+    _add(pglib, random.Random(9), "p000")
+    with _migrated(pglib, "ALTER TABLE bm25_postings RESET (autovacuum_vacuum_insert_scale_factor, "
+                   "autovacuum_vacuum_scale_factor)", VACUUM_MIGRATION) as again:
+        assert _postings_options(again) == wanted
