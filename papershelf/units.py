@@ -295,7 +295,7 @@ def _body_units(sections: list[_Section], paper_id: str) -> list[Unit]:
         for part, (text, p0, p1) in enumerate(pieces):
             n = len(units)
             units.append(Unit(
-                id=f"{paper_id}:body:{n}", paper_id=paper_id, kind=BODY.name, ordinal=n, text=text,
+                id=f"{paper_id}{BODY.id_part}{n}", paper_id=paper_id, kind=BODY.name, ordinal=n, text=text,
                 section_path=" > ".join(section.path), section_title=section.path[-1] if section.path else "",
                 section_level=section.level, part=part if len(pieces) > 1 else 0, page_start=p0, page_end=p1,
             ))
@@ -305,7 +305,7 @@ def _body_units(sections: list[_Section], paper_id: str) -> list[Unit]:
 def _chunk_units(sections: list[_Section], paper_id: str) -> list[Unit]:
     """Plain fulltext chunks for a paper without headings."""
     paras = [p for s in sections for p in s.paragraphs]
-    return [Unit(id=f"{paper_id}:chunk:{n}", paper_id=paper_id, kind=CHUNK.name, ordinal=n, text=text,
+    return [Unit(id=f"{paper_id}{CHUNK.id_part}{n}", paper_id=paper_id, kind=CHUNK.name, ordinal=n, text=text,
                  page_start=p0, page_end=p1)
             for n, (text, p0, p1) in enumerate(_pack(paras, CHUNK_TOKENS))]
 
@@ -335,7 +335,7 @@ def _object_units(captions: list[_CaptionSeen], cites: dict[str, list[str]], pap
         nearby = " ".join(s for s in cites.get(cap.label, []) if cap.text[:60] not in s) or None
         number = slug(("supp-" if cap.label.startswith("Supplementary") else "") + cap.label.split()[-1])
         u = Unit(
-            id=f"{paper_id}:obj:{cap.object_kind}:{number}", paper_id=paper_id, kind=OBJECT.name,
+            id=f"{paper_id}{OBJECT.id_part}{cap.object_kind}:{number}", paper_id=paper_id, kind=OBJECT.name,
             ordinal=len(by_label), text=cap.text, section_path=" > ".join(seen.path),
             section_title=seen.path[-1] if seen.path else "", section_level=len(seen.path),
             page_start=seen.page, page_end=seen.page, object_kind=cap.object_kind, object_label=cap.label,

@@ -233,3 +233,29 @@ def test_a_hit_carries_its_papers_labels_in_code_point_order_on_every_backend(li
     assert (mine.tags, mine.collections) == (["Zebra", "alpha", "to-read", "Äpfel"], ["B", "b/c"])
     assert mine.zotero_link and "ZK1" in mine.zotero_link
     assert all(h.tags == [] and h.zotero_link is None for h in hits if h.paper_id != pid) and len(hits) > 1
+
+
+def test_units_are_read_from_the_tables_their_ids_name_even_when_a_paper_id_names_another_kind(lib):
+    """A unit id names its kind (`paper:body:3`): only that kind's table is read for it, and an id
+    naming two kinds (a declared paper id holding `:obj:` or `:body:`) is looked up in both."""
+    from papershelf.document import Block, Document
+    from papershelf.models import Paper
+
+    lib.add_document(Paper(id="lab:obj:figure:1", title="Coral notes"),
+                     Document(title="Coral notes", blocks=[Block("heading", "Methods", level=1),
+                                                           Block("text", "We sampled coral at depth.")]))
+    lib.add_document(Paper(id="notes:body:2", title="Plain notes"),
+                     Document(title="Plain notes", blocks=[Block("text", "Radiocarbon dates of macrofossils.")]))
+    units = {u.id: u.kind for pid in ("lab:obj:figure:1", "notes:body:2") for u in lib.store.paper_units(pid)}
+    assert set(units.values()) == {"body", "chunk"}
+    read: list[str] = []
+    real = lib.store.query
+    lib.store.query = lambda sql, params=(): read.append(sql.split(" FROM ")[1].split()[0]) or real(sql, params)
+    assert {u.id: u.kind for u in lib.store.get_units(list(units) + ["none:body:9"]).values()} == units
+    assert sorted(read) == ["body_units", "fulltext_chunks", "object_units"]
+    read.clear()
+    body = next(u for u, kind in units.items() if kind == "body")
+    assert list(lib.store.get_units([body.replace("lab:obj:figure:1", "plain")] + [body])) == [body]
+    assert sorted(read) == ["body_units", "object_units"]  # (the second id names objects too)
+    read.clear()
+    assert lib.store.get_units(["plain:body:0"]) == {} and read == ["body_units"]

@@ -38,19 +38,22 @@ class UnitKind:
 
     `name` is the unit's kind (`Unit.kind`, manifest counts), `collection` the
     vector collection and manifest hash it belongs to, `source` what a search
-    hit says it came from, `table` where the SQLite backend keeps it.  Adding a
-    kind means adding one of these (and a reader that produces it).
+    hit says it came from, `table` where the SQLite backend keeps it, `id_part`
+    what follows the paper id in its units' ids (`paper:body:3`, units.py): an id
+    without it is no unit of this kind.  Adding a kind means adding one of these
+    (and a reader that produces it).
     """
 
     name: str
     collection: str
     source: str
     table: str
+    id_part: str
 
 
-BODY = UnitKind("body", "body", "body_unit", "body_units")
-OBJECT = UnitKind("object", "objects", "object_unit", "object_units")
-CHUNK = UnitKind("chunk", "fulltext", "legacy_chunk", "fulltext_chunks")
+BODY = UnitKind("body", "body", "body_unit", "body_units", ":body:")
+OBJECT = UnitKind("object", "objects", "object_unit", "object_units", ":obj:")
+CHUNK = UnitKind("chunk", "fulltext", "legacy_chunk", "fulltext_chunks", ":chunk:")
 UNIT_KINDS: tuple[UnitKind, ...] = (BODY, OBJECT, CHUNK)
 
 KIND_NAMES = tuple(k.name for k in UNIT_KINDS)

@@ -20,7 +20,7 @@ from typing import TypeVar
 
 from ..errors import VectorUnavailable
 from ..index_text import has_cjk
-from ..models import Explain, Hit, LexicalHit, Paper, SearchMode, SearchResponse, VectorHit
+from ..models import OBJECT, Explain, Hit, LexicalHit, Paper, SearchMode, SearchResponse, VectorHit
 from ..store.paper_fields import paper_index_title
 from ..units import Unit, embedding_text
 from .features import bm25_idf, bm25_norm, content_words, coverage, field_match
@@ -242,7 +242,7 @@ def run_search(store, query: str, opts: SearchOptions, pool: Executor, vector_fn
 
 def is_object_id(unit_id: str) -> bool:
     """Object units' ids are `{paper}:obj:{kind}:{n}` (units.py): the lists carry no kind."""
-    return ":obj:" in unit_id
+    return OBJECT.id_part in unit_id
 
 
 def _reranked(store, query: str, order: list[str], opts: SearchOptions, got: _Retrieved) -> list[str]:

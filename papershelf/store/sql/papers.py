@@ -310,12 +310,13 @@ class SqlPapers(SqlConnection):
         return out
 
     def get_units(self, unit_ids: list[str]) -> dict[str, Unit]:
-        """Units by id.  A unit id names its kind (`paper:body:3`, `paper:obj:...`), but ids are
-        looked up in every kind's table: a declared paper id may itself contain such a word."""
+        """Units by id.  A unit id names its kind (`paper:body:3`, `paper:obj:...`): a kind's table
+        is read only for the ids naming it, and an id naming two (a declared paper id may itself
+        hold such a part) in both."""
         out: dict[str, Unit] = {}
         ids = list(dict.fromkeys(unit_ids))
         for kind in UNIT_KINDS:
-            for part in self.sql.batches(ids):
+            for part in self.sql.batches([u for u in ids if kind.id_part in u]):
                 where, params = self.sql.any("id", part)
                 for r in self.query(f"SELECT * FROM {kind.table} WHERE {where}", params):
                     out[r["id"]] = unit_from_row(kind, r)
