@@ -22,10 +22,12 @@ import os
 import subprocess
 import sys
 import time
+from typing import Any
 
 from papershelf import Library, SearchOptions
 from papershelf.beir import load_beir
 from papershelf.metrics import percentile
+from papershelf.models import SearchMode
 
 # a table's own blocks (with its TOAST), and each index's
 _STATIO = ("SELECT relname AS name, coalesce(heap_blks_read, 0) + coalesce(toast_blks_read, 0) + "
@@ -44,7 +46,7 @@ def restart(pgdata: str, drop_caches: bool) -> None:
     subprocess.run([sys.executable, script, "start", pgdata], check=True, capture_output=True)
 
 
-def timed(lib: Library, claims: list[str], mode: str) -> dict:
+def timed(lib: Library, claims: list[str], mode: SearchMode) -> dict:
     ms = []
     for c in claims:
         t = time.perf_counter()
@@ -54,7 +56,8 @@ def timed(lib: Library, claims: list[str], mode: str) -> dict:
 
 
 def blocks(lib: Library) -> dict[str, int]:
-    return {r["name"]: int(r["n"]) for r in lib.store.query(_STATIO)}
+    store: Any = lib.store  # (a PostgreSQL store: its query(), not the contract's)
+    return {r["name"]: int(r["n"]) for r in store.query(_STATIO)}
 
 
 def main() -> None:

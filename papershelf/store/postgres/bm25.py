@@ -303,14 +303,16 @@ def lookup_sql(terms: list[Term], key: str, ids: str, with_phrases: bool) -> str
             f"WHERE p.doc_key = {key} AND p.term_id = ANY(%({ids})s::int[])), 0)")
 
 
-def _rank_sql(terms: list[Term], filter_where: str, restrict: str, lookup: bool, postings: str) -> str:
-    """Top-k units by BM25.  The lists of %(read)s are read whole; a unit is a candidate when it
-    holds one of %(creates)s (matching terms) or is in %(extra)s (matched otherwise).  With
-    `lookup`, a candidate whose score so far plus the bounds of the terms in %(rest)s cannot
-    reach the k-th score so far is dropped, and the others look those terms up."""
+def _rank_sql(terms: list[Term], filter_where: str, restrict: str, lookup: bool, with_phrases: bool) -> str:
+    """Top-k units by BM25.  The lists of %(read)s are read whole (`with_phrases`: the query's phrase
+    postings with them); a unit is a candidate when it holds one of %(creates)s (matching terms)
+    or is in %(extra)s (matched otherwise).  With `lookup`, a candidate whose score so far plus the
+    bounds of the terms in %(rest)s cannot reach the k-th score so far is dropped, and the others
+    look those terms up."""
     joined = "JOIN bm25_docs d ON d.doc_key = p.doc_key" if filter_where else ""
     contrib_p = _contrib("p").replace("q.idf", _idf_case(terms, "p"))
-    rest = lookup_sql(terms, "b.doc_key", "rest", postings != "bm25_postings") if lookup else "0"
+    rest = lookup_sql(terms, "b.doc_key", "rest", with_phrases) if lookup else "0"
+    postings = phrases.union_sql() if with_phrases else "bm25_postings"
     return f"""
     WITH cand AS (SELECT p.doc_key, sum(coalesce({contrib_p}, 0)) AS s,
                          bool_or(p.term_id = ANY(%(creates)s::int[])) AS hit
@@ -361,7 +363,6 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
     restrict = f"WHERE true{where}" if where else ""
     base = {"avgdl": plan.avgdl, "k": limit, "k1": max(0, limit - 1),
             "wa": weights[0], "wh": weights[1], "wb": weights[2], **named, **phrases.params(plan.phrase_rows)}
-    postings = phrases.union_sql() if plan.phrase_rows else "bm25_postings"
     if not matching and not plan.extra:
         return []
     if matching and sum(t.df for t in matching) > FULL_MAX:
@@ -385,7 +386,7 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
         params = {**base, "creates": creates, "read": [t.id for t in read],
                   **forward.term_params("rest", [t.id for t in rest], [t.idf for t in rest]),
                   "rest_bound": bound, "extra": plan.extra if full else []}
-        rows = query(_rank_sql(plan.terms, where, restrict, bool(rest), postings), params)
+        rows = query(_rank_sql(plan.terms, where, restrict, bool(rest), bool(plan.phrase_rows)), params)
         # A unit not among the candidates holds only `rest` terms: below `bound`.
         if full or (len(rows) >= limit and rows[-1]["score"] > bound):  # (full: always exact)
             return [LexicalHit(r["unit_id"], r["paper_id"], float(r["score"])) for r in rows]
