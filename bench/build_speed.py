@@ -129,11 +129,10 @@ def worker(run: str, texts_file: str, out_prefix: str, threads: int | None) -> N
     from papershelf.embed.local import LocalProvider
 
     backend, batch = run.split(":")
-    kw = {"backend": "torch"} if backend == "torch" else {"backend": "onnx"}
-    if backend == "int8":
-        kw["quantize"] = "int8"
+    engine = "torch" if backend == "torch" else "onnx"
+    quantize = "int8" if backend == "int8" else None  # None: LocalProvider's default, no quantization
     t0 = time.perf_counter()
-    p = LocalProvider(batch_size=int(batch), threads=threads, **kw)
+    p = LocalProvider(batch_size=int(batch), threads=threads, backend=engine, quantize=quantize)
     load = time.perf_counter() - t0
     p.encode(["warm up the session"])
     result = {"run": run, "load_seconds": round(load, 2)}
@@ -200,8 +199,10 @@ def main() -> None:
     runs = args.runs.split(",")
     results = {run: run_worker(run, texts_file, os.path.join(tmp, run.replace(":", "-")), args.threads)
                for run in runs}
-    report = {"date": time.strftime("%Y-%m-%d"), "machine": platform.processor() or platform.machine(),
-              "cores": os.cpu_count(), "runs": results, "workloads": {}}
+    per_workload: dict[str, dict] = {}
+    report: dict[str, object] = {"date": time.strftime("%Y-%m-%d"),
+                                 "machine": platform.processor() or platform.machine(),
+                                 "cores": os.cpu_count(), "runs": results, "workloads": per_workload}
     reference = next((r for r in runs if r.startswith("torch")), runs[0])
     queries = workloads.pop("scifact_queries", None)
     for name, w in workloads.items():
@@ -225,7 +226,7 @@ def main() -> None:
                 "cosine_min": round(float(cos.min()), 6), "cosine_p01": round(float(np.percentile(cos, 1)), 6),
                 "cosine_mean": round(float(cos.mean()), 6), "peak_rss_mb": r["peak_rss_mb"],
                 "torch_imported": r["torch_imported"], "load_seconds": r["load_seconds"]}
-        report["workloads"][name] = info
+        per_workload[name] = info
     if queries:
         report["scifact_sample_vector_ndcg@10"] = {"queries": len(queries["texts"]), **{
             run: round(sample_ndcg(np.load(os.path.join(tmp, f"{run.replace(':', '-')}-scifact.npy")),

@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from papershelf import Filters, Library, SearchOptions  # noqa: E402
+from papershelf.models import SearchMode  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 SHARED = Path(os.environ.get("PAPERSHELF_SHARED_DATA", ROOT.parent / "shared" / "data"))
@@ -47,7 +48,7 @@ def queries(split: str) -> list[dict]:
     return [r for r in rows if split == "all" or r["split"] == split]
 
 
-def evaluate(lib: Library, qs: list[dict], mode: str) -> dict:
+def evaluate(lib: Library, qs: list[dict], mode: SearchMode) -> dict:
     first = flagged = objects = objects_first = 0
     misses = []
     for q in qs:
@@ -59,7 +60,7 @@ def evaluate(lib: Library, qs: list[dict], mode: str) -> dict:
         flagged += resp.no_confident_match
         if q["kind"]:
             objects += 1
-            objects_first += ok and top.object_kind == q["kind"]
+            objects_first += ok and top is not None and top.object_kind == q["kind"]
         if not ok:
             misses.append((q["id"], q["query"], top.paper_id if top else None))
     off = sum(lib.search(q, SearchOptions(mode=mode)).no_confident_match for q in OFF_TOPIC)
@@ -69,7 +70,7 @@ def evaluate(lib: Library, qs: list[dict], mode: str) -> dict:
             "no_confident_match_off_topic": f"{off}/{len(OFF_TOPIC)}", "misses": misses}
 
 
-def quality(location: str, split: str, modes: list[str], distractors: int) -> list[dict]:
+def quality(location: str, split: str, modes: list[SearchMode], distractors: int) -> list[dict]:
     with Library(location) as lib:
         lib.add([str(DATA / "cjk"), str(ROOT / "examples")])
         if distractors:  # a library of some size: English abstracts, as most of a real library would be

@@ -64,10 +64,11 @@ def main() -> None:
     ap.add_argument("libraries", nargs="+")
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
-    out = {}
+    out: dict[str, dict[str, dict | float] | tuple[float, float, float]] = {}
     for library in args.libraries:
-        out[library] = {mode: cold(library, mode, args.runs) for mode in ("lexical", "hybrid")}
-        out[library].update(warm(library))
+        results: dict[str, dict | float] = {mode: cold(library, mode, args.runs) for mode in ("lexical", "hybrid")}
+        results.update(warm(library))
+        out[library] = results
     out["load_average"] = os.getloadavg()
     print(json.dumps(out, indent=1))
 

@@ -23,6 +23,7 @@ import shutil
 import sys
 import tempfile
 import time
+from typing import Any
 
 from papershelf import Library
 from papershelf.document import Block, Document
@@ -49,7 +50,8 @@ def synthetic_paper(i: int) -> tuple[Paper, Document]:
 
 def make_library(path: str, n: int) -> Library:
     lib = Library(path)
-    with lib.store.transaction():
+    store: Any = lib.store  # the SQLite store's own transaction(), not the contract's
+    with store.transaction():
         pass
     for i in range(n):
         lib.add_document(*synthetic_paper(i))
@@ -148,8 +150,9 @@ def main() -> None:
     ap.add_argument("--local-folder", help="local: real papers to embed instead of synthetic ones")
     ap.add_argument("--noop-papers", type=int, default=10_000)
     args = ap.parse_args()
-    out = {"date": time.strftime("%Y-%m-%d"), "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
-                                                          f"Python {platform.python_version()}"}
+    out: dict[str, str | dict] = {"date": time.strftime("%Y-%m-%d"),
+                                  "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
+                                             f"Python {platform.python_version()}"}
     if args.only in (None, "http"):
         out["http"] = bench_http(args.papers, args.delay, [1, 2, 4, 8], args.batch)
         print(json.dumps(out["http"]), file=sys.stderr)

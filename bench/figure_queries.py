@@ -28,6 +28,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import TypedDict
 
 from queryset import (
     DEFAULT_DATA,
@@ -45,9 +46,18 @@ from queryset import (
 
 from papershelf import Filters, Library, SearchOptions
 
+
+class Ranking(TypedDict, total=False):
+    """SearchOptions fields that make a ranking other than the default one."""
+
+    objects_per_paper: int | None
+    object_lift: float
+    phrase_boost: float
+
+
 # The ranking before issue #10 (shared per-paper cap, no object lift, no phrase boost), run beside
 # today's default in the same process so the two are compared under the same load.
-BEFORE = {"objects_per_paper": None, "object_lift": 0.0, "phrase_boost": 0.0}
+BEFORE: Ranking = {"objects_per_paper": None, "object_lift": 0.0, "phrase_boost": 0.0}
 CONFIGS = {
     "before": lambda: SearchOptions(**BEFORE),
     "default": lambda: SearchOptions(),
@@ -128,7 +138,9 @@ def groups(rows: list[dict]) -> dict[str, list[dict]]:
 
 def run_queries(lib: Library, queries: list[dict], papers: dict) -> tuple[list[dict], dict]:
     """Every query in every configuration; per-query ranks plus the modes and notices seen."""
-    rows, modes, notices = [], defaultdict(int), set()
+    rows: list[dict] = []
+    modes: defaultdict[str, int] = defaultdict(int)
+    notices: set[str] = set()
     for q in queries:
         paper_id = papers[q["pdf"]][0] if q["pdf"] in papers else None
         row = {k: q[k] for k in ("id", "query", "pdf", "label", "kind", "style")}
@@ -142,7 +154,7 @@ def run_queries(lib: Library, queries: list[dict], papers: dict) -> tuple[list[d
     return rows, {"modes": dict(modes), "notices": sorted(notices)}
 
 
-def caption_phrase_check(lib: Library, papers: dict, manifest: dict, extra: dict | None = None) -> dict:
+def caption_phrase_check(lib: Library, papers: dict, manifest: dict, extra: Ranking | None = None) -> dict:
     """First 8 words of each long enough caption, lexical mode: how often is that object first?
     `extra`: further SearchOptions fields (BEFORE: the ranking before #10)."""
     ranks, misses = [], []

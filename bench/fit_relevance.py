@@ -28,12 +28,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
 from calibration import DEFAULT_SCIFACT, OFFTOPIC, log
-from figure_queries import BEFORE
+from figure_queries import BEFORE, Ranking
 from queryset import DEFAULT_DATA, id_number
 from short_queries import QUERIES as SHORT
 from short_queries import file_papers, run
@@ -41,6 +40,7 @@ from short_queries import file_papers, run
 from papershelf import Library, SearchOptions
 from papershelf.beir import load_beir
 from papershelf.metrics import ndcg_at_k
+from papershelf.models import SearchMode
 from papershelf.search.features import idf_max
 
 MODES = {"hybrid": ("cosine", "bm25_norm", "coverage", "field_match"),
@@ -50,7 +50,7 @@ MAX_FALSE_FLAG = 0.05
 FEATURES = ("cosine", "bm25_norm", "bm25_idf", "coverage", "field_match")
 
 
-def top_signals(lib: Library, text: str, mode: str, relevant: set[str] | None) -> dict:
+def top_signals(lib: Library, text: str, mode: SearchMode, relevant: set[str] | None) -> dict:
     """The top hit's features and, for a claim, whether a relevant abstract is in the top 10."""
     resp = lib.search(text, SearchOptions(mode=mode, explain=True, snippets=False))
     top = resp.results[0].explain if resp.results else None
@@ -60,7 +60,7 @@ def top_signals(lib: Library, text: str, mode: str, relevant: set[str] | None) -
     return {"x": feats, "answered": answered, "offtopic": relevant is None, "set": "scifact"}
 
 
-def short_rows(keep: str, data: Path, mode: str) -> list[dict]:
+def short_rows(keep: str, data: Path, mode: SearchMode) -> list[dict]:
     """The short-query set's rows in one mode, both halves, as bench/short_queries.py judges them."""
     queries = [json.loads(line) for line in SHORT.read_text(encoding="utf-8").splitlines() if line.strip()]
     with Library(keep) as lib:
@@ -130,7 +130,7 @@ def fit_mode(rows: list[dict], feats: tuple[str, ...]) -> dict:
             "check": rates(beta, [r for r in rows if r["half"] == 1], feats)}
 
 
-def ndcg_halves(lib: Library, claims: list[tuple[str, str]], qrels: dict, extra: dict) -> dict:
+def ndcg_halves(lib: Library, claims: list[tuple[str, str]], qrels: dict, extra: Ranking) -> dict:
     scores = []
     for qid, text in claims:
         resp = lib.search(text, SearchOptions(limit=100, per_paper=1, snippets=False, **extra))
@@ -198,4 +198,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -43,28 +43,29 @@ def main() -> None:
     lib = Library(args.library, create=False)
     _, queries, qrels, _ = load_beir(args.beir)
     space = lib.store.active_space()
+    assert space is not None, "the library has no vector space to sweep"
     provider = lib.query_provider(space)
     qids = list(queries)
     t0 = time.perf_counter()
     qvecs = provider.encode([queries[q] for q in qids])
     print(f"encoded {len(qids)} queries in {time.perf_counter() - t0:.1f}s", file=sys.stderr)
     paper_of: dict[str, str] = {}
-    vec = {}
+    vec: dict[str, list[tuple[str, float]]] = {}
     for i, q in enumerate(qids):
         hits = lib.store.vector_search(space, qvecs[i], args.depth, Filters())
         paper_of.update({h.unit_id: h.paper_id for h in hits})
         vec[q] = [(h.unit_id, h.score) for h in hits]
-    lex_by_weights = {}
+    lex_by_weights: dict[tuple[float, float, float], dict[str, list[tuple[str, float]]]] = {}
     for weights in [(2.0, 2.0, 1.0), (1.0, 1.0, 1.0), (3.0, 1.0, 1.0), (0.5, 1.0, 1.0)]:
         lex_by_weights[weights] = {}
         for q in qids:
-            hits = lib.store.lexical_search(fts_query(queries[q]) or '""', args.depth, Filters(), weights)
-            paper_of.update({h.unit_id: h.paper_id for h in hits})
-            lex_by_weights[weights][q] = [(h.unit_id, h.score) for h in hits]
+            lex_hits = lib.store.lexical_search(fts_query(queries[q]) or '""', args.depth, Filters(), weights)
+            paper_of.update({h.unit_id: h.paper_id for h in lex_hits})
+            lex_by_weights[weights][q] = [(h.unit_id, h.score) for h in lex_hits]
 
     halves = [qids[0::2], qids[1::2]]
 
-    def score(rank_fn) -> tuple[float, float, float]:
+    def score(rank_fn) -> tuple[float, ...]:  # (all, even half, odd half)
         per = {q: ndcg_at_k([p for p, _ in rank_fn(q)][:10], qrels[q], 10) for q in qids}
         return (float(np.mean([per[q] for q in qids])),) + tuple(float(np.mean([per[q] for q in h])) for h in halves)
 
@@ -95,7 +96,7 @@ def main() -> None:
 
     def convex(alpha, lex=base_lex, norm="minmax"):
         def f(q):
-            scores = {}
+            scores: dict[str, float] = {}
             for lst, w in ((lex[q], 1 - alpha), (vec[q], alpha)):
                 if not lst:
                     continue

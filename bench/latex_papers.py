@@ -74,7 +74,8 @@ class Spec:
 
 
 def _email(name: str, domain: str) -> str:
-    name = name.translate(str.maketrans({"Ł": "L", "ł": "l", "ø": "o", "Ø": "O", "ı": "i", "ß": "ss"}))
+    table: dict[str, str | int | None] = {"Ł": "L", "ł": "l", "ø": "o", "Ø": "O", "ı": "i", "ß": "ss"}
+    name = name.translate(str.maketrans(table))
     ascii_ = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
     words = [re.sub(r"[^a-z]", "", w) for w in ascii_.split()]
     words = [w for w in words if w]

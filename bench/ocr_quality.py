@@ -32,6 +32,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import TypedDict
 
 import pypdfium2 as pdfium
 
@@ -45,6 +46,14 @@ from papershelf.ingest.pdf import read_pdf  # noqa: E402
 from papershelf.models import Paper  # noqa: E402
 
 _WORD = re.compile(r"\w+")
+
+
+class PdfRecall(TypedDict):
+    """One PDF's line in the report's per_pdf."""
+
+    pdf: str
+    words: int
+    recall: float
 
 
 def pages_pdf(data: bytes, n: int) -> bytes:
@@ -99,7 +108,8 @@ def main() -> None:
     chosen = chosen[:a.limit] if a.limit else chosen
     rng = random.Random(26)
     settings = ocr.OcrSettings(languages=a.lang)
-    per_pdf, ocr_seconds, ocr_cpu, ocr_pages, engine = [], 0.0, 0.0, 0, ""
+    per_pdf: list[PdfRecall] = []
+    ocr_seconds, ocr_cpu, ocr_pages, engine = 0.0, 0.0, 0, ""
     scanned_docs = {}
     all_runs: list[tuple[str, str]] = []
     for p in chosen:

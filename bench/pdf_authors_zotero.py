@@ -34,7 +34,7 @@ def half_of(key: str) -> str:
 
 
 def rows(data: Path, half: str) -> list[dict]:
-    out = []
+    out: list[dict] = []
     for a in read_zotero(str(data / "zotero")):
         if not a.exists or not a.path.lower().endswith(".pdf") or (half != "all" and half_of(a.key) != half):
             continue

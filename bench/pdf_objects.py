@@ -23,7 +23,6 @@ import argparse
 import json
 import re
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -178,4 +177,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -56,7 +56,7 @@ def outline_truth(data: bytes) -> list[dict]:
 def layout_blocks(data: bytes):
     """The PDF's blocks as the reader makes them when the PDF has no outline."""
     real = pdf_reader.read_outline
-    pdf_reader.read_outline = lambda pdf: []  # type: ignore[assignment]
+    pdf_reader.read_outline = lambda pdf: []
     try:
         return pdf_reader.read_pdf(data).blocks
     finally:

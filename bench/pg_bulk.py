@@ -79,7 +79,9 @@ def recount(url: str, workers: int) -> dict[str, float]:
     with psycopg.connect(url, row_factory=dict_row) as db:
         bm25.reset(db)
         bm25.count_units(db, None)
-        top = db.execute("SELECT coalesce(max(doc_key), 0) AS k FROM bm25_docs").fetchone()["k"]
+        row = db.execute("SELECT coalesce(max(doc_key), 0) AS k FROM bm25_docs").fetchone()
+        assert row is not None, "an aggregate without GROUP BY returns one row"
+        top = row["k"]
     out["units_terms_s"] = time.perf_counter() - t
     t = time.perf_counter()
     _parallel(_postings_range, [(url, a, b) for a, b in _splits(0, int(top), workers, 1)])

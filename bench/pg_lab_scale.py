@@ -26,6 +26,7 @@ import random
 import re
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -63,7 +64,8 @@ class Text:
 def load(lib: Library, space_id: int, text: Text, lo: int, hi: int, x: np.ndarray) -> float:
     """Papers lo//10 .. hi//10 with their units, index rows and vectors, by COPY."""
     t0 = time.perf_counter()
-    with lib.store.transaction() as db, db.cursor() as cur:
+    store: Any = lib.store  # the PostgreSQL store's own transaction(), not the contract's
+    with store.transaction() as db, db.cursor() as cur:
         cur.execute("CREATE TEMP TABLE IF NOT EXISTS stage (unit_id text, paper_id text, title text, heading text, "
                     "body text) ON COMMIT DELETE ROWS")
         papers = {p: text.title() for p in range(lo // PER_PAPER, hi // PER_PAPER)}
@@ -175,14 +177,15 @@ WARM = ["SET enable_seqscan = off",
 def warm(lib: Library, space, qvecs: np.ndarray) -> float:
     """Read what searches read (WARM), then 300 HNSW searches at ef_search 1000; the seconds taken."""
     t = time.perf_counter()
+    store: Any = lib.store  # the PostgreSQL store's own query() and ef_search, not the contract's
     for sql in WARM:
-        lib.store.query(sql)
-    ef = lib.store.ef_search
-    lib.store.ef_search = 1000
+        store.query(sql)
+    ef = store.ef_search
+    store.ef_search = 1000
     rng = np.random.default_rng(1)
     for q in rng.normal(size=(300, qvecs.shape[1])).astype(np.float32):
-        lib.store.vector_search(space, q / np.linalg.norm(q), 10, Filters())
-    lib.store.ef_search = ef
+        store.vector_search(space, q / np.linalg.norm(q), 10, Filters())
+    store.ef_search = ef
     return round(time.perf_counter() - t, 1)
 
 
@@ -192,7 +195,7 @@ def exact_top10(x: np.ndarray, qvecs: np.ndarray) -> list[list[str]]:
 
 
 def measure(lib: Library, space, x: np.ndarray, n: int, claims: list[str], qvecs: np.ndarray) -> dict:
-    store = lib.store
+    store: Any = lib.store  # the PostgreSQL store's own query() and ef_search, not the contract's
     res: dict = {"windows": n, "disk_mb": round(store.stats().size_bytes / 2**20)}
     sizes = store.query("SELECT relname, pg_total_relation_size(oid) AS b FROM pg_class WHERE relname IN "
                         "('bm25_postings', 'vector_windows', 'search_docs')")

@@ -89,7 +89,8 @@ def main() -> None:
         queries = dict(list(queries.items())[:args.max_queries])
     with tempfile.TemporaryDirectory() as tmp, Library(args.sqlite or os.path.join(tmp, "sf.db")) as lite, \
                 Library(database(args.url, "pg_lexical", args.fresh)) as pg:
-        result = {"build_s": {"sqlite": build(lite, corpus, "sqlite"), "postgresql": build(pg, corpus, "postgresql")}}
+        result: dict[str, dict | int | str | None | tuple[float, float, float]] = {
+            "build_s": {"sqlite": build(lite, corpus, "sqlite"), "postgresql": build(pg, corpus, "postgresql")}}
         libs = {"sqlite": lite, "postgresql": pg}
         for lib in libs.values():
             lib.search("warm up", mode="lexical")

@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from papershelf.models import Filters, VectorRow
+from papershelf.models import Filters, Space, VectorRow
 from papershelf.store.postgres import PostgresStore
 from papershelf.store.sqlite import SQLiteStore
 
@@ -87,7 +87,7 @@ def contract_write_rate(store: PostgresStore, space_id: int, x: np.ndarray, pape
     return papers * PER_PAPER / (time.perf_counter() - t0)
 
 
-def load_sqlite(path: str, x: np.ndarray) -> tuple[SQLiteStore, object, float]:
+def load_sqlite(path: str, x: np.ndarray) -> tuple[SQLiteStore, Space, float]:
     t0 = time.perf_counter()
     store = SQLiteStore(path)
     space = store.ensure_space("bench", "bench", "synthetic", x.shape[1], "bench", 1, {})
@@ -114,7 +114,7 @@ def truth(x: np.ndarray, q: np.ndarray, k: int, mask: np.ndarray | None = None) 
     return [unit_meta(int(i))[0] for i in top if np.isfinite(scores[i])]
 
 
-def measure(search, queries: np.ndarray, filters: Filters, answers: list[list[str]] | None) -> dict:
+def measure(search, queries: np.ndarray, filters: Filters, answers: list[list[str]] | None) -> dict[str, float]:
     search(queries[0], filters)  # warm
     times, recalls = [], []
     for n, q in enumerate(queries):
@@ -159,6 +159,7 @@ def main() -> None:
     store = PostgresStore(url.replace("/postgres?", "/pg_scale?", 1) if "/postgres?" in url else url + "_scale")
     space_id, load = load_postgres(store, x)
     space = store.get_space(space_id)
+    assert space is not None, "load_postgres has just made the space"
     result = {"n": args.n, "dim": DIM, "postgres": {"load": {k: round(v, 1) for k, v in load.items()}}}
     result["postgres"]["db_size_mb"] = round(store.stats().size_bytes / 2**20)
 
@@ -180,7 +181,7 @@ def main() -> None:
     if args.n <= args.sqlite_max:
         with tempfile.TemporaryDirectory() as tmp:
             lite, lspace, secs = load_sqlite(os.path.join(tmp, "lib.db"), x)
-            lite_res = {"load_s": round(secs, 1)}
+            lite_res: dict[str, float | dict[str, float]] = {"load_s": round(secs, 1)}
             lite_res["exact"] = measure(lambda q, f: lite.vector_search(lspace, q, 10, f), queries, Filters(),
                                         answers)
             lite_res["selective_filter_1pct"] = measure(lambda q, f: lite.vector_search(lspace, q, 10, f), queries,

@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import time
+from typing import Any
 
 from papershelf import Library, SearchOptions
 from papershelf.beir import load_beir
@@ -29,7 +30,8 @@ def add_scifact(lib: Library, corpus: list[dict]) -> float:
     """The abstracts as papers of one body unit each (ids: SciFact's), by COPY, then their BM25
     statistics; no vectors (pending papers: lexical search is the point)."""
     t0 = time.perf_counter()
-    with lib.store.transaction() as db, db.cursor() as cur:
+    store: Any = lib.store  # the PostgreSQL store's own transaction() and query(), not the contract's
+    with store.transaction() as db, db.cursor() as cur:
         if cur.execute("SELECT 1 FROM papers WHERE id = %s", (corpus[0]["_id"],)).fetchone():
             return 0.0
         cur.execute("CREATE TEMP TABLE sf (unit_id text, paper_id text, title text, heading text, body text)")
@@ -48,7 +50,7 @@ def add_scifact(lib: Library, corpus: list[dict]) -> float:
                     "SELECT unit_id, paper_id, 'body_unit', NULL, title, heading, body, "
                     + TSV_SQL.replace("%s", "{}").format("title", "heading", "body") + " FROM sf")
         bm25.rebuild(db, only_new=True)
-    lib.store.query("ANALYZE")
+    store.query("ANALYZE")
     return time.perf_counter() - t0
 
 
@@ -81,9 +83,12 @@ def main() -> None:
     corpus, queries, qrels, _ = load_beir(args.folder)
     with Library(args.url) as lib:
         out: dict = {"add_s": round(add_scifact(lib, corpus), 1) if args.add else None}
-        out["units"] = int(lib.store.query("SELECT sum(docs) AS n FROM bm25_totals")[0]["n"])
-        per = {m: {"ndcg": [], "recall": [], "ms": []} for m in ("exact", "default")}
-        halves, kept, load = [], [], [os.getloadavg()[0]]
+        store: Any = lib.store  # the PostgreSQL store's own query(), not the contract's
+        out["units"] = int(store.query("SELECT sum(docs) AS n FROM bm25_totals")[0]["n"])
+        per: dict[str, dict[str, list[float]]] = {m: {"ndcg": [], "recall": [], "ms": []} for m in ("exact", "default")}
+        halves: list[str] = []
+        kept: list[float] = []
+        load = [os.getloadavg()[0]]
         lib.search("warm up", mode="lexical")
         for qid, text in queries.items():
             half = "A" if int(qid) % 2 == 0 else "B"

@@ -25,17 +25,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from queryset import DEFAULT_DATA, ROOT, id_number, log, open_library
 
 from papershelf import Filters, Library, SearchOptions
 from papershelf.ingest.captions import query_labels
+from papershelf.models import SearchMode
 
 QUERIES = ROOT / "bench" / "data" / "short_queries.jsonl"
 TYPES = ("author", "keyword", "label", "quote", "offtopic")
-MODES = ("hybrid", "lexical")
+MODES: tuple[SearchMode, ...] = ("hybrid", "lexical")
 
 
 def build(lib: Library, data: Path) -> None:
@@ -82,7 +82,7 @@ def judge(q: dict, hits: list, papers: dict[str, str]) -> bool | None:
     return True
 
 
-def run(lib: Library, queries: list[dict], papers: dict[str, str], mode: str) -> list[dict]:
+def run(lib: Library, queries: list[dict], papers: dict[str, str], mode: SearchMode) -> list[dict]:
     rows = []
     for q in queries:
         filters = Filters()
@@ -156,4 +156,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -17,10 +17,11 @@ import json
 from papershelf import Library
 from papershelf.beir import load_beir
 from papershelf.metrics import bootstrap_ci, ndcg_at_k
+from papershelf.models import SearchMode, Space
 from papershelf.search import SearchOptions
 
 
-def per_query(lib: Library, space: dict, queries: dict, qrels: dict, mode: str) -> dict[str, float]:
+def per_query(lib: Library, space: Space, queries: dict, qrels: dict, mode: SearchMode) -> dict[str, float]:
     opts = SearchOptions(mode=mode, limit=10, per_paper=1, snippets=False)
     return {qid: ndcg_at_k([h.paper_id for h in lib.search(text, opts, space_id=space.id).results],
                            qrels[qid], 10) for qid, text in queries.items()}
@@ -36,8 +37,10 @@ def main() -> None:
     lib = Library(args.library, create=False)
     _, queries, qrels, _ = load_beir(args.beir)
     a, b = lib.store.get_space(args.a), lib.store.get_space(args.b)
+    assert a is not None and b is not None, "--a and --b must name spaces of the library"
     report = {"a": {"id": a.id, "model": a.model, "options": a.options}, "b": {"id": b.id, "model": b.model, "options": b.options}}
-    for mode in ("vector", "hybrid"):
+    modes: tuple[SearchMode, ...] = ("vector", "hybrid")
+    for mode in modes:
         sa, sb = per_query(lib, a, queries, qrels, mode), per_query(lib, b, queries, qrels, mode)
         diff = [sb[q] - sa[q] for q in queries]
         lo, hi = bootstrap_ci(diff)

@@ -75,6 +75,7 @@ def main() -> None:
     space = store.active_space()
     out: dict = {"papers": store.count_papers(), "rss_start_mb": round(rss_mb())}
     shutil.rmtree(vector_snapshot.files_root(args.path), ignore_errors=True)
+    assert space is not None, "the library has no vector space to measure"
 
     snap, out["sqlite_load_s"] = timed(vector_snapshot.build, store, space)
     out["windows"], out["units"] = len(snap.vectors), snap.units
