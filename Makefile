@@ -24,10 +24,11 @@ demo: venv
 	$(BIN)/papershelf --library demo/library.db search "Table: bleaching by depth" --kind table -n 2
 	$(BIN)/papershelf --library demo/library.db search "IL-6 western blot" --mode lexical -n 3
 
-# Lint and type checks: ruff (rules and complexity ceiling in pyproject.toml) and mypy on the package.
+# Lint and type checks: ruff (rules and complexity ceiling in pyproject.toml), mypy on the package and the benches.
 lint: venv
 	$(BIN)/ruff check papershelf tests bench
 	$(BIN)/mypy
+	$(BIN)/mypy bench
 
 test: venv
 	$(BIN)/python -m pytest -q
