@@ -195,7 +195,6 @@ def test_kill_9_in_the_middle_of_writes_leaves_exact_statistics(pglib):
     assert _recount_problems(pglib) == []
 
 
-
 def _number(migration: str) -> int:
     """The number of the migration named `migration` (the first is 1)."""
     return next(i + 1 for i, m in enumerate(MIGRATIONS) if getattr(m, "__name__", "") == migration)

@@ -76,8 +76,9 @@ class _Recording(ThreadPoolExecutor):
 
 def test_a_search_hands_its_evidence_and_snippets_to_threads_only_where_reads_run_at_once(examples):
     """On PostgreSQL (read connections) the index size, the NEAR evidence, the snippets and the hits'
-    papers run beside the search's other reads; on SQLite (one connection behind a lock) a thread would only
-    wait its turn, so they run in the search's own thread.  The hits are those of every read in turn."""
+    papers run beside the search's other reads; on SQLite (one connection behind a lock) a thread
+    would only wait its turn, so they run in the search's own thread.  The hits are those of every
+    read in turn."""
     examples.store.reads_at_once = False  # every read in turn: what the threads must not change
     want = examples.search("sgp130Fc wound closure in mice", mode="lexical").to_dict()["results"]
     del examples.store.reads_at_once
