@@ -117,9 +117,19 @@ def blocks_touched(lib, relation: str, counters: str, run) -> int:
     heap_blks_hit + heap_blks_read) `run()` touches; the statistics are flushed before each count.
     The store's reads run on its main connection meanwhile (a read connection of its pool would
     flush its statistics a second later)."""
+    return _counted(lib, "pg_statio_user_tables", relation, counters, run)
+
+
+def rows_read(lib, relation: str, run) -> int:
+    """How many rows of `relation` `run()` reads, by scans of the table or lookups by an index (as
+    blocks_touched: a tiny table scanned whole touches few blocks but every row)."""
+    return _counted(lib, "pg_stat_user_tables", relation, "seq_tup_read + idx_tup_fetch", run)
+
+
+def _counted(lib, view: str, relation: str, counters: str, run) -> int:
     def count() -> int:
         lib.store.query("SELECT pg_stat_force_next_flush()")
-        return lib.store.query(f"SELECT coalesce({counters}, 0) AS n FROM pg_statio_user_tables WHERE relname = %s",
+        return lib.store.query(f"SELECT coalesce({counters}, 0) AS n FROM {view} WHERE relname = %s",
                                (relation,))[0]["n"]
     with reads_in_turn(lib.store):
         before = count()

@@ -109,6 +109,25 @@ def test_the_threshold_proves_top_k_reading_only_list_heads(library, monkeypatch
     assert proven == [True]
 
 
+def test_a_filter_most_units_pass_is_tested_on_the_best_units_read_not_on_all(library, monkeypatch):
+    """The units read are tested against a filter best partial sum first, and the testing stops at
+    the RESCORE-th that passes: a filter every unit passes reads the rows of a few units, where
+    testing every unit read (a join) read the row of each."""
+    from . import pg
+
+    monkeypatch.setattr(bm25, "FULL_MAX", 0)
+    monkeypatch.setattr(topk, "BUDGET", 10**6)  # every list read whole
+    monkeypatch.setattr(topk, "RESCORE", 5)
+    words = ["w17", "w18", "w20", "w21", "w24", "w25"]  # each in under half the units: no list cut to one posting
+    read = library.store.query("SELECT count(DISTINCT p.doc_key) AS n FROM bm25_postings p JOIN bm25_terms t "
+                               "ON t.id = p.term_id WHERE t.term = ANY(%s)", (words,))[0]["n"]
+    every = Filters(year_min=2000, year_max=2009)  # every paper's year
+    got: list = []
+    tested = pg.rows_read(library, "bm25_docs", lambda: got.extend(_search(library, words, 5, every, (1.0, 1.0, 1.0))))
+    assert got == _search(library, words, 5, Filters(), (1.0, 1.0, 1.0)) and len(got) == 5
+    assert read > 150 and tested <= 2 * (5 + 5)  # (the shortlist's tests, then the hits' rows)
+
+
 def test_unseen_bound_covers_drift_and_weights():
     """The safe factor: a live share never exceeds idf x impact x factor (checked on a grid)."""
     k1, b = bm25.K1, bm25.B

@@ -367,9 +367,8 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
         return []
     if matching and sum(t.df for t in matching) > FULL_MAX:
         contrib = _contrib("p").replace("q.idf", _idf_case(plan.terms, "p"))
-        join = "JOIN bm25_docs d ON d.doc_key = p.doc_key" if where else ""
         rescore = lookup_sql(plan.terms, "c.doc_key", "all", False)  # (phrases: from the heads)
-        hits, proven = topk.top(query, plan, limit, (contrib, rescore), (join, where), base, weights)
+        hits, proven = topk.top(query, plan, limit, (contrib, rescore), where, base, weights)
         if proven or (len(hits) >= limit and not topk.exact_only()):
             return hits  # (fewer: a selective filter, read whole below)
     split = _first_split(matching)
