@@ -65,7 +65,7 @@ def _sql(contrib: str, rescore: str, filter_where: str, with_phrases: bool) -> s
     # With filters, the units read are tested best partial sum first, each by a lookup of its row
     # (LATERAL: a nested loop, which keeps that order), and the testing stops at the RESCORE-th that
     # passes: a filter most units pass tests a few hundred of the ~14,000 read, not all (a year range
-    # at 1 M: 153 -> 50 ms).  Ties go to the lower key, so the shortlist is the same whatever the plan.
+    # at 1 M: 176 -> 46 ms).  Ties go to the lower key, so the shortlist is the same whatever the plan.
     part = (f"(SELECT * FROM part ORDER BY s DESC, doc_key OFFSET 0) p CROSS JOIN LATERAL (SELECT 1 FROM bm25_docs d "
             f"WHERE d.doc_key = p.doc_key{filter_where}) f") if filter_where else "part p"
     return f"""
