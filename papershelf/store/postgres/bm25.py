@@ -292,14 +292,18 @@ def _idf_case(terms: list[Term], alias: str) -> str:
     return f"(CASE {alias}.term_id {whens} ELSE 0::float8 END)"
 
 
+def _posting_share(terms: list[Term]) -> str:
+    """One posting's BM25 share (alias p), its term's idf from a CASE over the query's `terms`."""
+    return _contrib("p").replace("q.idf", _idf_case(terms, "p"))
+
+
 def lookup_sql(terms: list[Term], key: str, ids: str, with_phrases: bool) -> str:
     """The BM25 of unit `key` over the terms named `ids` (forward.term_params): the kept terms
     looked up in its forward row, and, `with_phrases`, the query's phrase postings."""
     kept = forward.lookup_sql(_contrib("p"), key, ids)
     if not with_phrases:
         return kept
-    contrib = _contrib("p").replace("q.idf", _idf_case(terms, "p"))
-    return (f"{kept} + coalesce((SELECT sum(coalesce({contrib}, 0)) FROM {phrases.ROWS} "
+    return (f"{kept} + coalesce((SELECT sum(coalesce({_posting_share(terms)}, 0)) FROM {phrases.ROWS} "
             f"WHERE p.doc_key = {key} AND p.term_id = ANY(%({ids})s::int[])), 0)")
 
 
@@ -310,7 +314,7 @@ def _rank_sql(terms: list[Term], filter_where: str, restrict: str, lookup: bool,
     bounds of the terms in %(rest)s cannot reach the k-th score so far is dropped, and the others
     look those terms up."""
     joined = "JOIN bm25_docs d ON d.doc_key = p.doc_key" if filter_where else ""
-    contrib_p = _contrib("p").replace("q.idf", _idf_case(terms, "p"))
+    contrib_p = _posting_share(terms)
     rest = lookup_sql(terms, "b.doc_key", "rest", with_phrases) if lookup else "0"
     postings = phrases.union_sql() if with_phrases else "bm25_postings"
     return f"""
@@ -366,7 +370,7 @@ def rank(query, plan: Plan, limit: int, filters_sql: tuple[str, list], weights: 
     if not matching and not plan.extra:
         return []
     if matching and sum(t.df for t in matching) > FULL_MAX:
-        contrib = _contrib("p").replace("q.idf", _idf_case(plan.terms, "p"))
+        contrib = _posting_share(plan.terms)
         rescore = lookup_sql(plan.terms, "c.doc_key", "all", False)  # (phrases: from the heads)
         hits, proven = topk.top(query, plan, limit, (contrib, rescore), where, base, weights)
         if proven or (len(hits) >= limit and not topk.exact_only()):
