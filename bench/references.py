@@ -129,7 +129,7 @@ def run_links(truth: dict) -> dict:
 def run_timing(rounds: int) -> dict:
     """`add` of every shared PDF with reference reading on and off (alternating, fresh libraries)."""
     from papershelf import Library
-    from papershelf.ingest import pdf as pdf_module
+    from papershelf.ingest.pdf import reader as pdf_module
 
     pdfs = sorted(os.path.join(data_root(), "pdfs", f) for f in os.listdir(os.path.join(data_root(), "pdfs"))
                   if f.endswith(".pdf"))

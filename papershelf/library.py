@@ -24,10 +24,10 @@ from .embed import config
 from .embed.base import Provider, ProviderSpec
 from .embed.queries import QueryEmbedder
 from .errors import BadArgument, NotFound
-from .ingest.importer import Importer
+from .importer import Importer
 from .ingest.metadata import Meta
-from .ingest.ocr import OcrSettings
-from .ingest.ocr import settings as ocr_settings
+from .ingest.pdf.ocr import OcrSettings
+from .ingest.pdf.ocr import settings as ocr_settings
 from .models import (
     AddReport,
     EmbeddingStatus,

@@ -12,8 +12,7 @@ import pytest
 
 from papershelf import Library, SearchOptions
 from papershelf.errors import IngestError
-from papershelf.ingest import ocr
-from papershelf.ingest.pdf import read_pdf
+from papershelf.ingest.pdf import ocr, read_pdf
 
 from .pdf_fixtures import Writer, two_column_paper
 

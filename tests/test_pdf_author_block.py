@@ -165,7 +165,7 @@ def test_a_venue_line_on_a_cover_sheet_is_not_an_author(tmp_path):
 def test_society_grades_and_ordinals_are_marks_not_the_end_of_the_names():
     """IEEE journals follow a name with its grade ("Member, IEEE"), the conference template
     numbers the names ("1st"): both are set between names and end nothing."""
-    from papershelf.ingest.pdf_authors import line_names
+    from papershelf.ingest.pdf.authors import line_names
 
     assert line_names("Ana Ruiz, Member, IEEE, José Núñez-García, and Jan van der Berg, Senior Member, IEEE") \
         == ["Ana Ruiz", "José Núñez-García", "Jan van der Berg"]
@@ -174,7 +174,7 @@ def test_society_grades_and_ordinals_are_marks_not_the_end_of_the_names():
 
 
 def test_names_beyond_latin1_footnote_letters_and_bare_marks():
-    from papershelf.ingest.pdf_authors import line_names
+    from papershelf.ingest.pdf.authors import line_names
 
     assert line_names("Jiří Dvořák, Łukasz Kaiser and Mikołaj Bińkowski") == \
         ["Jiří Dvořák", "Łukasz Kaiser", "Mikołaj Bińkowski"]
@@ -276,7 +276,7 @@ def test_an_abstract_without_its_heading_ends_the_block(tmp_path):
 def test_an_affiliation_in_another_case_than_the_capital_names_before_it():
     """ACM's journal style sets each name in capitals and its affiliation after it on the same line,
     in ordinary case: a two-word affiliation there ("Inria Paris-Rocquencourt") is not a person."""
-    from papershelf.ingest.pdf_authors import line_names
+    from papershelf.ingest.pdf.authors import line_names
 
     assert line_names("VALERIE BÉRANGER, Inria Paris-Rocquencourt, France") == ["Valerie Béranger"]
     assert line_names("NOAH FISCHER and LIANG CHEN, ETH Zürich, Switzerland") == ["Noah Fischer", "Liang Chen"]

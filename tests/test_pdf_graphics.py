@@ -7,7 +7,7 @@ import pytest
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf_graphics import page_graphics
+from papershelf.ingest.pdf.graphics import page_graphics
 
 
 def test_boxes_of_paths_forms_and_wrapped_objects_in_page_space(tmp_path):

@@ -3,7 +3,7 @@
 
 import random
 
-from papershelf.ingest.pdf_lines import _nearest
+from papershelf.ingest.pdf.lines import _nearest
 
 
 def _reference(bounds, x, y):

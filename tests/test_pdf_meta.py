@@ -7,7 +7,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from papershelf import Filters, SearchOptions
-from papershelf.ingest.pdf_meta import read_pdf_meta, strip_doi
+from papershelf.ingest.pdf.meta import read_pdf_meta, strip_doi
 
 from .conftest import shared
 from .pdf_fixtures import draw_references

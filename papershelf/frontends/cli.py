@@ -20,8 +20,8 @@ import typer
 from rich.markup import escape
 
 from ..errors import BadArgument, PapershelfError
-from ..ingest.ocr import MODES as OCR_MODES
-from ..ingest.ocr import OcrSettings
+from ..ingest.pdf.ocr import MODES as OCR_MODES
+from ..ingest.pdf.ocr import OcrSettings
 from ..library import Library, default_library_path
 from . import client
 from .cli_embed import run_embed, spec_for

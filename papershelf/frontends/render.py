@@ -1,7 +1,7 @@
 """Pictures of figures and tables: the object's region of its PDF page, as PNG.
 
 A figure or table unit from a PDF parsed by this version knows its region (the object and its
-caption, found from the page's layout by `ingest.pdf_regions`): the crop is exactly that, with a
+caption, found from the page's layout by `ingest.pdf.regions`): the crop is exactly that, with a
 small margin.  A unit parsed before regions existed knows only its page and caption, so the
 caption's label is looked up in the page's text (pypdfium2's text search) and the crop takes the
 caption plus the part of the page where the object usually sits (above a figure's caption, below

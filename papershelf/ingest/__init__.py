@@ -259,8 +259,8 @@ def fill_from_pdf_meta(doc: Document, src: SourceFile, texts: list[str] | None =
     `texts`: the pages' text as the parse read it (else read again).
 
     A bibliography or Zotero entry applied later still wins (`apply_metadata`)."""
-    from .pdf_meta import read_pdf_meta
-    from .pdf_year import checked_year
+    from .pdf.meta import read_pdf_meta
+    from .pdf.year import checked_year
 
     try:
         meta = read_pdf_meta(src.data, src.path, texts)

@@ -21,8 +21,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 
-from .pdf_author_block import author_block
-from .pdf_lines import Line, visual_rows
+from .author_block import author_block
+from .lines import Line, visual_rows
 
 # Marks between a name and its affiliation (and superscripts the line reader wrote as ^...; and
 # affiliation letters not set as superscripts, "Krishnana,c"; AIP's footnote letters, "Haddad^a)"

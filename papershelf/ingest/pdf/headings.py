@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..document import Block
-from .captions import CAPTION_RE
+from ...document import Block
+from ..captions import CAPTION_RE
 
 # Unnumbered names a paper gives its sections.  Front and back matter stay at level 1 always.
 _OUTSIDE = (r"abstract|keywords?|index terms|acknowledge?ments?|references|bibliography|literature cited|"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .pdf_lines import Line
+from .lines import Line
 
 
 def author_block(lines: list[Line], title_lines: list[Line], ends: Callable[[Line], bool]) -> list[Line]:

@@ -11,16 +11,16 @@ import json
 import os
 from collections.abc import Callable
 
-from .. import works
-from ..document import Document
-from ..errors import IngestError, NotFound
-from ..models import KIND_NAMES, PAPER_META_FIELDS, AddReport, FileResult, FileStatus, Paper, PaperSource
-from ..store import Store
-from ..units import Unit, build_units, make_manifest
-from . import content_hash, derive_paper_id, discover, load_source, parse_source
-from .metadata import Meta, is_metadata_json, normalized_title, parse_bibtex, parse_csl_json, zotero_blocks
-from .ocr import may_help as ocr_may_help
-from .zotero import Attachment, read_zotero_dirs
+from . import works
+from .document import Document
+from .errors import IngestError, NotFound
+from .ingest import content_hash, derive_paper_id, discover, load_source, parse_source
+from .ingest.metadata import Meta, is_metadata_json, normalized_title, parse_bibtex, parse_csl_json, zotero_blocks
+from .ingest.pdf.ocr import may_help as ocr_may_help
+from .ingest.zotero import Attachment, read_zotero_dirs
+from .models import KIND_NAMES, PAPER_META_FIELDS, AddReport, FileResult, FileStatus, Paper, PaperSource
+from .store import Store
+from .units import Unit, build_units, make_manifest
 
 
 def apply_metadata(doc: Document, meta: Meta) -> None:

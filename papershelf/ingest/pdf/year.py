@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from ..document import Reference
+from ...document import Reference
 
 # pdfium's document-info date: "D:20060418022244-07'00'"
 _PDF_DATE = re.compile(r"^(?:D:)?((?:19|20)\d\d)(\d\d)?")

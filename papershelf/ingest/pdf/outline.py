@@ -19,7 +19,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from ..document import Block
+from ...document import Block
 
 # pypdfium2 logs a warning for an outline deeper than `max_depth`; levels past 6 are sub-sub-
 # paragraphs the reader does not use, so that warning would be a stray line on the user's terminal.

@@ -31,8 +31,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from xml.etree import ElementTree
 
-from ..errors import IngestError
-from .pdf_lines import Line
+from ...errors import IngestError
+from .lines import Line
 
 DPI = 300  # Tesseract's recommended resolution for body text; 200 loses small print (BENCHMARKS.md)
 MODES = ("auto", "always", "never")
@@ -215,7 +215,7 @@ def hocr_lines(hocr: bytes, page_no: int, scale: float) -> list[Line]:
 
 def _join_words(words: list[str]) -> str:
     """Words of one line: CJK words (Tesseract splits them per character) join without spaces."""
-    from ..index_text import has_cjk
+    from ...index_text import has_cjk
 
     out = ""
     for w in words:

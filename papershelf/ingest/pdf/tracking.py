@@ -21,7 +21,7 @@ import re
 import statistics
 from collections.abc import Callable
 
-from ..index_text import has_cjk
+from ...index_text import has_cjk
 
 # Five or more tokens of one or two letters (a kerned pair, "FA", stays one token) set apart by
 # single spaces, at least four of them one letter long (checked below).

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from pypdfium2 import raw
 
-from .pdf_tracking import untracked
+from .tracking import untracked
 
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
 # systems that hash their font names (Advent 3B2: "AdvTTaf7f9f4f.B") still mark the weight with a suffix.

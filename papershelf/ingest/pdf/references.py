@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 import statistics
 
-from ..document import Block, Reference
-from .pdf_lines import Line
-from .references import entry_label, parse_reference, split_numbered
+from ...document import Block, Reference
+from ..references import entry_label, parse_reference, split_numbered
+from .lines import Line
 
 REFERENCES_HEADING = re.compile(
     r"^(?:[\dIVX]+\.?\s*)?(references|bibliography|works cited|literature cited|references and notes|"

@@ -12,9 +12,9 @@ paper's abstract set in a panel, and stays in the flow.
 
 from __future__ import annotations
 
-from .captions import CAPTION_RE
-from .pdf_graphics import Box
-from .pdf_lines import Line
+from ..captions import CAPTION_RE
+from .graphics import Box
+from .lines import Line
 
 _PAD = 2.0  # points a line may stick out of its box (glyph boxes are loose)
 

@@ -21,9 +21,9 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..document import Bibliographic
-from .pdf_authors import confirmed_info_authors
-from .pdf_year import creation_date
+from ...document import Bibliographic
+from .authors import confirmed_info_authors
+from .year import creation_date
 
 MIN_YEAR = 1900
 _YEAR = r"(?:19|20)\d\d"

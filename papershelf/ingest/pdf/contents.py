@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from .pdf_lines import Line, join_lines, visual_rows
+from .lines import Line, join_lines, visual_rows
 
 _LEADERS = re.compile(r"\s*(?:\.\s*){3,}(?=\S*$)|\s*(?:…\s*)+(?=\S*$)")
 _PAGE_NO = re.compile(r"^(.*?\S)\s*(?:\.\s*){3,}\s*(\d{1,4}|[ivxlc]{1,6})$|^(.*?\S)\s+(\d{1,4}|[ivxlc]{1,6})$")

@@ -24,19 +24,19 @@ from __future__ import annotations
 import itertools
 import re
 
-from ..document import Block, Document
-from ..errors import IngestError
-from .captions import CAPTION_RE
+from ...document import Block, Document
+from ...errors import IngestError
+from ..captions import CAPTION_RE
+from .authors import line_names, names_authors, printed_authors
+from .boxes import set_apart
+from .contents import contents_entries
+from .graphics import Box, page_graphics
+from .headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
+from .lines import Line, join_lines, page_lines
 from .ocr import fill_by_ocr
-from .pdf_authors import line_names, names_authors, printed_authors
-from .pdf_boxes import set_apart
-from .pdf_contents import contents_entries
-from .pdf_graphics import Box, page_graphics
-from .pdf_headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
-from .pdf_lines import Line, join_lines, page_lines
-from .pdf_outline import apply_outline, read_outline
-from .pdf_references import pdf_references
-from .pdf_regions import (
+from .outline import apply_outline, read_outline
+from .references import pdf_references
+from .regions import (
     Candidate,
     attach,
     choose_sides,

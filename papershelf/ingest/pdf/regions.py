@@ -21,11 +21,11 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from ..document import Block
-from .captions import CAPTION_RE, parse_caption
-from .pdf_graphics import Box
-from .pdf_headings import BodyStyle, names_section
-from .pdf_lines import Line, visual_rows
+from ...document import Block
+from ..captions import CAPTION_RE, parse_caption
+from .graphics import Box
+from .headings import BodyStyle, names_section
+from .lines import Line, visual_rows
 
 SEP = " | "
 _NUMBER = re.compile(r"^[(\[]?[-+−±]?\d[\d.,]*%?[)\]]?[,;]?$")
