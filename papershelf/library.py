@@ -20,10 +20,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from . import citations, lookup, resolve
+from . import related as relatedness
 from .embed import config
 from .embed.base import Provider, ProviderSpec
 from .embed.queries import QueryEmbedder
 from .errors import BadArgument, NotFound
+from .graph import GraphCache
 from .importer import Importer
 from .ingest.metadata import Meta
 from .ingest.pdf.ocr import OcrSettings
@@ -32,6 +34,7 @@ from .models import (
     AddReport,
     EmbeddingStatus,
     FileResult,
+    Filters,
     LibraryStatus,
     Neighbour,
     Paper,
@@ -71,6 +74,7 @@ class Library:
         self.store = open_store(self.path, create=create)
         self._importer = Importer(self.store)
         self._queries = QueryEmbedder(self.store)
+        self._graph = GraphCache(self.store)  # the citation graph, derived and rebuilt when papers change
         self._pool_lock = threading.Lock()
         # Runs a query's embedding beside its BM25 search; created on first search.
         self._pool: ThreadPoolExecutor | None = None
@@ -149,6 +153,30 @@ class Library:
     def cited_by(self, paper_id: str) -> citations.CitedBy:
         """The library papers whose reference lists name this paper (citations.py)."""
         return citations.cited_by(self.store, self.resolve_paper(paper_id))
+
+    def related(self, ref: str, *, limit: int = 10, filters: Filters | None = None,
+                text: bool = False) -> relatedness.RelatedResponse:
+        """Library papers related to a paper or a unit (any form resolve.py takes), or to words (`text`):
+        meaning and citations fused, each hit saying why (related.py)."""
+        if not ref or not ref.strip():
+            raise BadArgument("related: name a paper, a unit or some words")
+        if not 1 <= limit <= 1000:
+            raise BadArgument("limit: between 1 and 1000")
+        what, ident = ("text", ref.strip()) if text else resolve.resolve_item(self.store, ref)
+        return relatedness.related_to(self.store, self._graph.get(), self.store.active_space(), what, ident, limit,
+                                  filters or Filters(), self._queries.vector)
+
+    def reading_list(self, *, limit: int = 20, papers: list[str] | None = None,
+                     filters: Filters | None = None) -> relatedness.ReadingList:
+        """Works the library's papers cite that it does not hold, most cited first; only those cited by
+        `papers` (any form) or by the papers passing `filters` when given (related.py)."""
+        if not 1 <= limit <= 10_000:
+            raise BadArgument("limit: between 1 and 10000")
+        scope: set[str] | None = {self.resolve_paper(p) for p in papers} if papers else None
+        if filters is not None and relatedness.filtered(filters):
+            passing = set(self.store.filtered_paper_ids(filters))
+            scope = passing if scope is None else scope & passing
+        return relatedness.reading_list(self.store, self._graph.get(), scope, limit)
 
     def paper(self, paper_id: str) -> Paper:
         """One paper's record, named in any form resolve.py takes (servers use its source_path to

@@ -267,6 +267,25 @@ class SqlPapers(SqlConnection):
                           f"ORDER BY {self.sql.collate('paper_id')}, n", params)
         return [(r["paper_id"], reference_from_row(r)) for r in rows]
 
+    def reference_key_rows(self) -> list[tuple[str, int, str | None, str | None, str | None, int | None]]:
+        """(paper, n, DOI, arXiv id, title key, year) of every reference entry: the citation graph's input."""
+        rows = self.query("SELECT paper_id, n, doi, arxiv_id, title_key, year FROM paper_references "
+                          f"ORDER BY {self.sql.collate('paper_id')}, n")
+        return [(r["paper_id"], r["n"], r["doi"], r["arxiv_id"], r["title_key"], r["year"]) for r in rows]
+
+    def filtered_paper_ids(self, filters: Filters) -> list[str]:
+        """The papers with an indexed unit passing the filters (what a filtered search could return)."""
+        where, params = self._filter_sql(filters)
+        rows = self.query(f"SELECT DISTINCT d.paper_id FROM search_docs d WHERE 1 = 1{where}", params)
+        return sorted(r["paper_id"] for r in rows)
+
+    def graph_token(self) -> tuple:
+        """What moves whenever a paper, one of its files or its reference list is written or removed."""
+        r = self.query("SELECT (SELECT count(*) FROM papers) AS papers, (SELECT max(updated_at) FROM papers) AS at, "
+                       "(SELECT count(*) FROM paper_sources) AS sources, "
+                       "(SELECT count(*) FROM paper_references) AS refs")[0]
+        return (r["papers"], r["at"], r["sources"], r["refs"])
+
     def remove_paper(self, paper_id: str) -> bool:
         """Remove a paper and everything derived from it (vectors in every space too)."""
         with self.transaction() as db:
