@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from . import ask as asking
 from . import citations, lookup, resolve
 from . import related as relatedness
 from .embed import config
@@ -30,6 +31,7 @@ from .importer import Importer
 from .ingest.metadata import Meta
 from .ingest.pdf.ocr import OcrSettings
 from .ingest.pdf.ocr import settings as ocr_settings
+from .llm import LlmSettings, synthesize
 from .models import (
     AddReport,
     EmbeddingStatus,
@@ -50,6 +52,7 @@ from .models import (
 )
 from .passages import read_passage
 from .search import SearchOptions, run_search
+from .search.snippets import zotero_link
 from .store import is_url, open_store
 from .units import Unit
 
@@ -177,6 +180,40 @@ class Library:
             passing = set(self.store.filtered_paper_ids(filters))
             scope = passing if scope is None else scope & passing
         return relatedness.reading_list(self.store, self._graph.get(), scope, limit)
+
+    def ask(self, question: str, *, limit: int = 5, filters: Filters | None = None,
+            llm: LlmSettings | None = None) -> asking.AskResponse:
+        """The library's sentences that answer `question`, quoted verbatim with paper, section and page
+        (ask.py); with `llm` (the user's configured chat endpoint) also a short answer whose every
+        sentence is checked against the evidence ids it cites (llm.py)."""
+        if not question or not question.strip():
+            raise BadArgument("ask: say what you want to know")
+        if not 1 <= limit <= 8:
+            raise BadArgument("limit: between 1 and 8")
+        space = self.store.active_space()
+        opts = SearchOptions(mode="hybrid" if space else "lexical", limit=12, per_paper=3,
+                             filters=filters or Filters())
+        hits = self.search(question.strip()[:2000], opts).results
+        units = self.store.get_units([h.unit_id for h in hits])
+        passages = [(units[h.unit_id], h.relevance if h.relevance is not None else 1 / (1 + h.rank))
+                    for h in hits if h.unit_id in units]
+        papers = self.store.get_papers(sorted({u.paper_id for u, _ in passages}))
+
+        def pdf_path(paper_id: str) -> str | None:
+            p = papers.get(paper_id)
+            return p.source_path if p and p.source_format == "pdf" else None
+
+        def link(paper_id: str, page: int | None) -> str | None:
+            return f"/papers/{paper_id}/pdf" + (f"#page={page}" if page else "") if pdf_path(paper_id) else None
+
+        encode = self.query_provider(space).encode if space else None
+        resp = asking.evidence_for(question.strip(), passages, papers, encode, limit, pdf_path, link)
+        for e in resp.evidence:
+            if (p := papers.get(e.paper_id)) and p.zotero_attachment:
+                e.zotero_link = zotero_link(p.zotero_attachment, str(e.page) if e.page else None)
+        if llm is not None and resp.evidence:
+            resp.answer = synthesize(llm, resp.question, resp.evidence)
+        return resp
 
     def paper(self, paper_id: str) -> Paper:
         """One paper's record, named in any form resolve.py takes (servers use its source_path to

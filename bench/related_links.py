@@ -1,0 +1,113 @@
+"""Hidden-link recovery for `related`: hide a citation A -> B between two library papers, ask `related A`,
+and read B's rank — for meaning alone, citations alone (coupling + co-citation) and the fusion.
+
+The library is any indexed and embedded library (the README of BENCHMARKS.md names the one measured: the
+shared PDFs, the shared Zotero library's PDFs and the wide corpus).  The link truth is written once to
+bench/data/related_links.json, keyed by the papers' source file names (stable across id schemes) and split
+into dev/test by a hash of the citing file, before any weight is tuned; `--fit` searches the fusion weights
+on the dev half only.
+
+    python bench/related_links.py LIBRARY.db --write-truth        # once: the links of this library
+    python bench/related_links.py LIBRARY.db --half dev [--fit]
+    python bench/related_links.py LIBRARY.db --half test          # once, at the end
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from papershelf import Library  # noqa: E402
+from papershelf import related as R  # noqa: E402
+from papershelf.graph import build  # noqa: E402
+from papershelf.models import Filters  # noqa: E402
+
+TRUTH = ROOT / "bench" / "data" / "related_links.json"
+SIGNALS = {"meaning": {"meaning": 1.0, "direct": 0.0, "coupling": 0.0, "cocitation": 0.0},
+           "citations": {"meaning": 0.0, "direct": 0.0, "coupling": 1.0, "cocitation": 1.0}}
+
+
+def _file(lib: Library, paper_id: str) -> str:
+    paper = lib.store.get_paper(paper_id)
+    return os.path.basename(paper.source_path or paper_id) if paper else paper_id
+
+
+def write_truth(lib: Library) -> None:
+    graph = build(lib.store)
+    links = sorted({(_file(lib, a), _file(lib, b)) for a in graph.papers for b in graph.cited_papers(a)})
+    rows = [{"citing": a, "cited": b, "half": "dev" if int(hashlib.sha1(a.encode()).hexdigest(), 16) % 2 else "test"}
+            for a, b in links]
+    TRUTH.write_text(json.dumps(rows, indent=1) + "\n")
+    print(f"{len(rows)} links written to {TRUTH}: {sum(r['half'] == 'dev' for r in rows)} dev")
+
+
+def ranks(lib: Library, half: str, weights_sets: dict[str, dict[str, float]]) -> dict[str, list[int | None]]:
+    by_file = {_file(lib, p): p for p in lib.store.paper_ids()}
+    graph = build(lib.store)
+    space = lib.store.active_space()
+    out: dict[str, list[int | None]] = {name: [] for name in weights_sets}
+    meaning_of: dict[str, dict] = {}
+    for link in json.loads(TRUTH.read_text()):
+        if half != "all" and link["half"] != half:
+            continue
+        a, b = by_file.get(link["citing"]), by_file.get(link["cited"])
+        if not a or not b or b not in graph.cited_papers(a):
+            continue
+        if a not in meaning_of:
+            queries = R.paper_queries(lib.store, space, a) if space else []
+            meaning_of[a] = R.meaning_scores(lib.store, space, queries, Filters()) if queries else {}
+        hidden = graph.without(a, graph.paper_work[b])
+        cites = R.citation_signals(hidden, a)
+        meaning = {p: m for p, m in meaning_of[a].items() if p != a}
+        for name, w in weights_sets.items():
+            order = [p for p, _, _ in R.fuse(meaning, cites, w)]
+            out[name].append(order.index(b) + 1 if b in order else None)
+    return out
+
+
+def summary(rs: list[int | None]) -> dict[str, float]:
+    n = len(rs) or 1
+    return {"links": len(rs), "recall@5": sum(1 for r in rs if r and r <= 5) / n,
+            "recall@10": sum(1 for r in rs if r and r <= 10) / n, "mrr": sum(1 / r for r in rs if r) / n}
+
+
+def grid() -> dict[str, dict[str, float]]:
+    values = (0.0, 0.25, 0.5, 1.0, 2.0)
+    return {f"d{d}-c{c}-k{k}": {"meaning": 1.0, "direct": d, "coupling": c, "cocitation": k}
+            for d, c, k in itertools.product(values, values, values)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("library")
+    ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
+    ap.add_argument("--write-truth", action="store_true")
+    ap.add_argument("--fit", action="store_true", help="search the fusion weights (dev half only)")
+    args = ap.parse_args()
+    with Library(args.library, create=False) as lib:
+        if args.write_truth:
+            write_truth(lib)
+            return
+        sets = {**SIGNALS, "fused": R.WEIGHTS}
+        if args.fit:
+            if args.half != "dev":
+                sys.exit("--fit tunes on the dev half only")
+            sets.update(grid())
+        results = {name: summary(rs) for name, rs in ranks(lib, args.half, sets).items()}
+        for name in ("meaning", "citations", "fused"):
+            print(name, json.dumps(results[name]))
+        if args.fit:
+            best = max(grid(), key=lambda k: (results[k]["mrr"], results[k]["recall@5"]))
+            print("best", best, json.dumps(results[best]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""Sentence spans of a paper's text, for quoting: offsets into the text, so a quote is always a verbatim slice.
+
+A full stop ends a sentence only where a reader would end one: not after an abbreviation a paper uses
+(`et al.`, `Fig.`, `Eq.`, `e.g.`, `i.e.`, `vs.`, `approx.`), not after an initial (`J. Smith`), not inside
+brackets (`(see Sec. 3. Results)`, `[12. 13]`), not in a decimal or a version (`0.05`, `v2.1` — no space
+follows), and a caption's label (`Figure 2.`, `Table 1.`) keeps its text.  A paragraph break always ends
+one.  Linear in the text: one pass over the candidate stops.
+"""
+
+from __future__ import annotations
+
+import re
+
+ABBREVIATIONS = frozenset("""
+al fig figs eq eqs tab tabs sec secs ref refs no nos vol vols pp p ch chap cf vs etc approx resp ca e.g i.e
+et dr mr mrs ms prof st jr sr inc ltd co corp dept univ est min max avg std var suppl eds ed rev viz
+jan feb mar apr jun jul aug sep sept oct nov dec
+""".split())
+# A stop and the white space after it, where the next text could open a sentence.
+_STOP = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)")
+_OPENS = re.compile(r"\s+[\"'“‘(\[]?[A-Z0-9\u00C0-\u024F\u0370-\u03FF]")
+_LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")
+_LABEL = re.compile(r"(?:fig(?:ure)?|table|tab|eq(?:uation)?|sec(?:tion)?|supplementary)\s*\.?\s*[A-Z]?\d+[a-z]?\.$",
+                    re.I)
+MAX_SENTENCE = 1500  # characters: a run-on "sentence" (a table flattened into text) is cut here
+
+
+def _depth_changes(text: str) -> list[int]:
+    """Bracket depth at each character (round and square), never below zero."""
+    depth, out = 0, []
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]" and depth:
+            depth -= 1
+        out.append(depth)
+    return out
+
+
+def _ends_here(text: str, start: int, stop_end: int, depth: list[int]) -> bool:
+    head = text[max(start, stop_end - 40):stop_end].rstrip("\"'”’)]")
+    if depth[stop_end - 1] > 0 and not head.endswith(("?", "!")):
+        return False
+    if _LABEL.search(head):
+        return False
+    m = _LAST_WORD.search(head)
+    if m:
+        word = m.group(1).lower().rstrip(".")
+        if word in ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
+            return False
+    return bool(_OPENS.match(text, stop_end))
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of `text`, surrounding white space excluded."""
+    spans: list[tuple[int, int]] = []
+    for para in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]*)*", text):  # paragraphs: blank lines end them
+        depth = _depth_changes(para.group())
+        start = 0
+        for m in _STOP.finditer(para.group()):
+            if _ends_here(para.group(), start, m.end(), depth):
+                spans.append((para.start() + start, para.start() + m.end()))
+                start = m.end()
+        spans.append((para.start() + start, para.end()))
+    out = []
+    for a, b in spans:
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        while b - a > MAX_SENTENCE:
+            out.append((a, a + MAX_SENTENCE))
+            a += MAX_SENTENCE
+        if b > a:
+            out.append((a, b))
+    return out
