@@ -170,6 +170,8 @@ async function showPaper(paperId) {
       el("h3", {}, `Figures and tables (${d.objects.length})`), objs));
     // its reference list (linked entries open their paper here) and the papers citing it (citations.js)
     if (window.renderCitations) await window.renderCitations($("results").firstChild, d.id);
+    // papers like it, by meaning and by citations, each saying why (discover.js)
+    if (window.renderRelated) await window.renderRelated($("results").firstChild, d.id);
     document.title = `${d.title || d.id} · papershelf`;
   } catch (err) {
     $("results").replaceChildren(el("p", { class: "error" }, err.message));
@@ -220,5 +222,13 @@ for (const [k, v] of initial) if (form[k]) form[k].value = v;
 if (["collection", "tag", "author", "year_from", "year_to", "kind"].some((k) => initial.get(k))) $("filters").open = true;
 refreshStatus();
 setInterval(refreshStatus, 5000);
-if (initial.get("paper")) showPaper(initial.get("paper"));
+$("ask-button").addEventListener("click", () => {
+  const q = $("q").value.trim();
+  if (!q) { $("q").focus(); return; }
+  history.replaceState(null, "", "?" + new URLSearchParams({ ask: q }));
+  window.askLibrary(q);
+});
+if (initial.get("ask")) { $("q").value = initial.get("ask"); window.addEventListener("load", () => window.askLibrary(initial.get("ask"))); }
+else if (initial.get("view") === "reading-list") window.addEventListener("load", () => window.showReadingList());
+else if (initial.get("paper")) showPaper(initial.get("paper"));
 else if (initial.get("query")) search();
