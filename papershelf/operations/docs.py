@@ -87,7 +87,8 @@ def _cli_line(op: Operation, args: dict[str, Any]) -> str:
         elif v is True:
             words.append("--" + k.replace("_", "-"))
         else:
-            words += [x for item in (v if isinstance(v, list) else [v]) for x in ("--" + k.replace("_", "-"), str(item))]
+            flag = "--" + k.replace("_", "-")
+            words += [x for item in (v if isinstance(v, list) else [v]) for x in (flag, str(item))]
     return shlex.join(words)
 
 
@@ -105,9 +106,11 @@ def cli_page() -> str:
                 *_fields_table(schema, names, lambda n, op=op: f"`{op.cli_flags()[n]}`"), ""]
         extra = []
         if op.cli.short:
-            extra.append("short: " + ", ".join(f"`{v}` = `{op.cli_flags()[k]}`" for k, v in op.cli.short.items()))
+            spelt = op.cli_flags()
+            extra.append("short: " + ", ".join(f"`{v}` = `{spelt[k]}`" for k, v in op.cli.short.items()))
         if op.formats:
-            extra.append("`--format`: table (default), " + ", ".join(f"`{k}` ({f.help})" for k, f in op.formats.items()))
+            kinds = ", ".join(f"`{k}` ({f.help})" for k, f in op.formats.items())
+            extra.append(f"`--format`: table (default), {kinds}")
         if op.cli.rerank:
             extra.append("`--rerank-url`, `--rerank-top`, `--rerank-timeout`: your rerank server")
         if op.cli.via_server:
