@@ -239,6 +239,17 @@ class Library:
     def papers(self, limit: int | None = None) -> list[PaperSummary]:
         return self.store.list_papers(limit)
 
+    def find_papers(self, filters: Filters | None = None, title: str | None = None,
+                    limit: int | None = None) -> tuple[list[PaperSummary], int]:
+        """The papers passing `filters` (author, years, tags, collections: the filters search uses)
+        whose title holds `title`, at most `limit`, and how many pass in all."""
+        filters = filters or Filters()
+        filters.validate()
+        wanted = title.lower() if title else None
+        matched = [s for s in self.store.list_papers(None, filters)
+                   if wanted is None or wanted in (s.paper.title or "").lower()]
+        return matched[:limit] if limit is not None else matched, len(matched)
+
     def status(self) -> LibraryStatus:
         st = self.store.stats()
         st.embedding = self.embedding_status()

@@ -82,14 +82,20 @@ def test_mcp_citations_tool(library):
 
     async def script(s):
         tools = {t.name: t for t in (await s.list_tools()).tools}
-        out["schema"] = tools["citations"].input_schema
-        out["refs"] = await s.call_tool("citations", {"paper_id": ids["survey"]})
-        out["cited"] = await s.call_tool("citations", {"paper_id": ids["attention"], "direction": "cited_by"})
-        out["bad"] = await s.call_tool("citations", {"paper_id": ids["survey"], "directon": "x"})
+        out["schemas"] = [tools["refs"].input_schema, tools["cited_by"].input_schema]
+        out["refs"] = await s.call_tool("refs", {"paper_id": ids["survey"]})
+        out["cited"] = await s.call_tool("cited_by", {"paper_id": ids["attention"]})
+        out["bad"] = await s.call_tool("refs", {"paper_id": ids["survey"], "directon": "x"})
+        # the tool of earlier versions still answers, unlisted
+        out["old"] = [await s.call_tool("citations", {"paper_id": ids["survey"]}),
+                      await s.call_tool("citations", {"paper_id": ids["attention"], "direction": "cited_by"})]
+        out["listed"] = set(tools)
 
     session_run(db, script)
-    assert out["schema"]["additionalProperties"] is False and out["schema"]["required"] == ["paper_id"]
-    assert out["refs"].structured_content == expected["refs"]
+    for schema in out["schemas"]:
+        assert schema["additionalProperties"] is False and schema["required"] == ["paper_id"]
+    assert out["refs"].structured_content == expected["refs"] == out["old"][0].structured_content
     assert "in library" in out["refs"].content[0].text
-    assert out["cited"].structured_content == expected["cited_by"]
+    assert out["cited"].structured_content == expected["cited_by"] == out["old"][1].structured_content
     assert out["bad"].is_error and "directon" in out["bad"].content[0].text
+    assert "citations" not in out["listed"]

@@ -11,7 +11,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from papershelf.frontends import cli
+from papershelf.frontends import cli, cli_app
 
 from .servers import cli_env, make_library, running_server
 
@@ -48,12 +48,12 @@ def test_output_through_the_server_is_identical(library, args, monkeypatch):
     local_json = json.loads(invoke(library, [*args, "--json", "--no-server"]))
     with running_server(library):
         with monkeypatch.context() as m:
-            m.setattr(cli, "Library", NoLibrary)
+            m.setattr(cli_app, "Library", NoLibrary)
             served_text = invoke(library, args)
             served_json = json.loads(invoke(library, [*args, "--json"]))
         # --no-server really stays in this process (the server is up)
         with monkeypatch.context() as m:
-            m.setattr(cli, "Library", NoLibrary)
+            m.setattr(cli_app, "Library", NoLibrary)
             with pytest.raises(AssertionError, match="in-process"):
                 CliRunner().invoke(cli.app, ["-L", str(library), "search", *args, "--no-server"],
                                    catch_exceptions=False)

@@ -148,7 +148,7 @@ def test_status_health_and_openapi(server, library):
     st = httpx.get(f"{server}/api/status").json()
     assert st["papers"] == 5 and st["embedding"]["pending_papers"] == 0 and st["embedding"]["build_running"] is None
     spec = httpx.get(f"{server}/openapi.json").json()
-    assert {"/api/search", "/api/show/{item_id}", "/api/passage", "/api/papers", "/api/status",
+    assert {"/api/search", "/api/show/{id}", "/api/passage", "/api/papers", "/api/status",
             "/api/health"} <= set(spec["paths"])
     assert httpx.get(f"{server}/").text.startswith("<!doctype html>")
 

@@ -43,7 +43,7 @@ def test_tools_are_listed_with_strict_schemas(library):
         return (await s.list_tools()).tools
 
     tools = {t.name: t for t in session_run(library, script)}
-    assert set(tools) == {"search", "show", "get_passage", "list_papers", "status", "citations"}
+    assert set(tools) == {"search", "show", "passage", "papers", "status", "refs", "cited_by"}
     for t in tools.values():
         assert t.input_schema["type"] == "object" and t.input_schema["additionalProperties"] is False
         assert len(t.description) > 60
@@ -132,8 +132,8 @@ def test_every_tool_declares_an_output_schema_its_answers_satisfy(library):
         calls = {"search": await s.call_tool("search", {"query": "bleaching", "explain": True}),
                  "show": paper,
                  "show unit": await s.call_tool("show", {"id": paper.structured_content["sections"][0]["unit_id"]}),
-                 "get_passage": await s.call_tool("get_passage", {"paper_id": "mbeki2022coral"}),
-                 "list_papers": await s.call_tool("list_papers", {"limit": 2}),
+                 "passage": await s.call_tool("passage", {"paper_id": "mbeki2022coral"}),
+                 "papers": await s.call_tool("papers", {"limit": 2}),
                  "status": await s.call_tool("status", {})}
         return tools, calls
 
@@ -142,8 +142,8 @@ def test_every_tool_declares_an_output_schema_its_answers_satisfy(library):
     for name, result in calls.items():
         assert not result.is_error, result.content[0].text
         jsonschema.validate(result.structured_content, tools[name.split()[0]])
-    assert calls["list_papers"].structured_content["total"] == 5
-    assert "2 of 5 papers" in calls["list_papers"].content[0].text
+    assert calls["papers"].structured_content["total"] == 5
+    assert "2 of 5 papers" in calls["papers"].content[0].text
     with pytest.raises(jsonschema.ValidationError):  # and it does constrain: a hit without its rank fails
         broken = dict(calls["search"].structured_content)
         broken["results"] = [{k: v for k, v in broken["results"][0].items() if k != "rank"}]

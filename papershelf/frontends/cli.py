@@ -1,17 +1,17 @@
 """The `papershelf` command: a thin layer over `papershelf.Library`.
 
-Every command takes ``--json`` for machines; people get Rich tables and
-progress bars.  Errors meant for users (`PapershelfError`) are printed as one
-line and a non-zero exit code, never a stack trace.
+The commands that answer a request (search, show, passage, papers, refs, cited-by, status, verify)
+are derived from their declarations in papershelf/operations (cli_ops.py); the ones written here
+run processes: add, embed, index, watch, remove, migrate, serve, mcp.  Every command takes
+``--json`` for machines; people get Rich tables and progress bars.  Errors meant for users
+(`PapershelfError`) are printed as one line and a non-zero exit code (cli_app.guarded), never a
+stack trace.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import os
 import signal
-import sqlite3
 import sys
 import threading
 from typing import Optional
@@ -19,71 +19,34 @@ from typing import Optional
 import typer
 from rich.markup import escape
 
-from ..errors import BadArgument, PapershelfError
+from ..errors import BadArgument
 from ..ingest.pdf.ocr import MODES as OCR_MODES
 from ..ingest.pdf.ocr import OcrSettings
 from ..library import Library, default_library_path
-from . import client
-from .cli_embed import run_embed, spec_for
-from .cli_help import ReadableCommand
-from .cli_print import (
-    dump,
-    err,
-    out,
-    print_papers,
-    print_search,
-    print_show,
-    print_status,
-    print_verify,
-    progress_bar,
+from . import cli_bench, cli_ops  # noqa: F401 - cli_bench registers `bench beir`
+from .cli_app import (
+    PROVIDER_HELP,
+    State,
+    app,
+    command,
+    fail,
+    library,
+    rerank_timeout_option,
+    rerank_top_option,
+    rerank_url_option,
 )
+from .cli_embed import run_embed, spec_for
+from .cli_print import dump, err, out, progress_bar
 
-app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, no_args_is_help=True,
-                  rich_markup_mode=None, help="papershelf: search your library of papers by words and by meaning.")
-bench_app = typer.Typer(no_args_is_help=True, help="Measure retrieval quality and speed.")
-app.add_typer(bench_app, name="bench")
-
-
-
-def _guarded(fn):
-    """Turn user-facing errors into one line on stderr and the error's exit code."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except PapershelfError as e:
-            _fail(str(e), e.exit_code)
-        except sqlite3.DatabaseError as e:  # a library file damaged past what opening it checks
-            _fail(damaged(e))
-
-    return wrapper
-
-
-def damaged(e: Exception) -> str:
-    """One line for a library file SQLite finds damaged while reading it."""
-    return (f"the library file is damaged ({str(e).splitlines()[0] if str(e) else type(e).__name__}); "
-            "`papershelf verify` reports it: restore a backup, or build a new library with `add`")
-
-
-def command(*args, **kwargs):
-    def deco(fn):
-        return app.command(*args, cls=ReadableCommand, **kwargs)(_guarded(fn))
-
-    return deco
-
-
-class State:
-    library: str | None = None
+_PROVIDER_HELP = PROVIDER_HELP
 
 
 def _library(create: bool = True) -> Library:
-    return Library(State.library, create=create)
+    return library(create)
 
 
 def _fail(message: str, code: int = 1):
-    err.print(f"[red]error:[/red] {escape(message)}")
-    raise typer.Exit(code)
+    fail(message, code)
 
 
 def _version(value: bool) -> None:
@@ -96,6 +59,9 @@ def _version(value: bool) -> None:
             number = "unknown (not installed)"
         out.print(f"papershelf {number}", highlight=False)
         raise typer.Exit(0)
+
+
+cli_ops.install()  # search, show, passage, papers, status, verify, refs, cited-by: from their declarations
 
 
 @app.callback()
@@ -246,123 +212,11 @@ def watch(paths: list[str] = typer.Argument(..., help="Folders, files or a Zoter
     raise typer.Exit(130)
 
 
-# The reranker is the user's configuration (an option, or PAPERSHELF_RERANK_URL for every command),
-# shared by `search`, `serve` and `mcp`; HTTP and MCP requests cannot name one.
-def _rerank_url():
-    return typer.Option(None, "--rerank-url", envvar="PAPERSHELF_RERANK_URL",
-                        help="Rerank the top hits with this /rerank endpoint you run (TEI, Jina/Cohere style).")
-
-
-def _rerank_top():
-    return typer.Option(20, "--rerank-top", min=1, max=1000, help="How many fused hits to rerank.")
-
-
-def _rerank_timeout():
-    return typer.Option(10.0, "--rerank-timeout", help="Seconds to wait for the reranker.")
-
-
-@command()
-def search(query: str = typer.Argument(..., help="Words, a phrase in quotes, or a question."),
-           mode: str = typer.Option("hybrid", "--mode", "-m", help="lexical, vector or hybrid."),
-           limit: int = typer.Option(10, "--limit", "-n", help="Number of hits to show (1-1000)."),
-           per_paper: int = typer.Option(2, "--per-paper", help="Hits per paper (not with --paper)."),
-           paper: Optional[list[str]] = typer.Option(
-               None, "--paper", help="Only these papers: id, id prefix, citekey, DOI or Zotero key (no cap)."),
-           year_from: Optional[int] = typer.Option(None, "--year-from", help="Only papers from this year on."),
-           year_to: Optional[int] = typer.Option(None, "--year-to", help="Only papers up to this year."),
-           source: Optional[list[str]] = typer.Option(None, "--source", help="body_unit, object_unit, legacy_chunk."),
-           kind: Optional[str] = typer.Option(None, "--kind", help="figure or table (objects only)."),
-           collection: Optional[list[str]] = typer.Option(None, "--collection",
-                                                          help="Only papers in this collection or below (any of)."),
-           tag: Optional[list[str]] = typer.Option(None, "--tag", help="Only papers with this tag (all of)."),
-           cites: Optional[str] = typer.Option(None, "--cites", help="Only papers whose references name this paper."),
-           cited_by: Optional[str] = typer.Option(None, "--cited-by", help="Only papers this paper's references name."),
-           author: Optional[str] = typer.Option(None, "--author", help="Only papers with an author of this name "
-                                                                      "(surname, or more of the name)."),
-           fusion: str = typer.Option("convex", "--fusion", help="hybrid fusion: convex (normalized scores) or rrf."),
-           rrf_k: float = typer.Option(60.0, "--rrf-k", help="Reciprocal-rank fusion constant."),
-           lexical_weight: float = typer.Option(1.0, "--lexical-weight", help="Weight of the word ranking (hybrid)."),
-           vector_weight: float = typer.Option(1.0, "--vector-weight", help="Weight of the meaning ranking (hybrid)."),
-           explain: bool = typer.Option(False, "--explain", help="Show lexical and vector ranks and scores."),
-           min_score: Optional[float] = typer.Option(None, "--min-score",
-                                                     help="Drop hits whose relevance (0-1) is below this."),
-           objects_per_paper: int = typer.Option(3, "--objects-per-paper",
-                                                 help="Figures/tables per paper, counted apart from text hits."),
-           rerank_url: Optional[str] = _rerank_url(),
-           rerank_top: int = _rerank_top(),
-           rerank_timeout: float = _rerank_timeout(),
-           no_server: bool = typer.Option(False, "--no-server",
-                                          help="Search in this process even when `papershelf serve` is running."),
-           as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.")):
-    """Search the library: body text, figures, tables and chunks.
-
-    When `papershelf serve` runs for the same library, the search is asked of it (model and
-    vectors already loaded) and printed the same way; --no-server searches in-process."""
-    from .params import SearchParams, build, search_dict  # pydantic only for the commands that use it
-
-    request = build(SearchParams, cli_flags(), query=query, mode=mode, limit=limit, per_paper=per_paper,
-                    paper=paper, year_from=year_from, year_to=year_to, source=source, kind=kind,
-                    collection=collection, tag=tag, author=author, cites=cites,
-                    cited_by=cited_by, fusion=fusion, rrf_k=rrf_k,
-                    lexical_weight=lexical_weight, vector_weight=vector_weight, explain=explain,
-                    min_score=min_score, objects_per_paper=objects_per_paper)
-    opts = dataclasses.replace(request.options(), rerank_url=rerank_url, rerank_top=rerank_top,
-                               rerank_timeout=rerank_timeout)
-    _flagged(opts.validate)  # before opening the library: a bad option is exit 2 whatever the library holds
-    # The reranker is this command's own configuration: a server is asked only for what it does itself.
-    server = None if no_server or rerank_url else client.find_server(State.library or default_library_path())
-    if server is not None:
-        d = client.search(server, request)
-    else:
-        with _library(create=False) as lib:
-            d = search_dict(lib.search(query, opts), request.min_score)
-    if as_json:
-        dump(d)
-    else:
-        print_search(d)
-
-
 def cli_flags() -> dict[str, str]:
     """The search request's parameter names as this door spells them: errors name the flag typed."""
-    from .params import SearchParams
+    from ..operations.catalog import SEARCH
 
-    return {name: "--" + name.replace("_", "-") for name in SearchParams.model_fields} | {
-        "query": "QUERY", "rerank_url": "--rerank-url", "rerank_top": "--rerank-top",
-        "rerank_timeout": "--rerank-timeout"}
-
-
-def _flagged(check):
-    """Run a core check, its parameter names reworded as CLI flags."""
-    try:
-        return check()
-    except BadArgument as e:
-        message = str(e)
-        name = message.split(" ", 1)[0]
-        raise BadArgument(cli_flags().get(name, name) + message[len(name):]) from None
-
-
-@command()
-def status(as_json: bool = typer.Option(False, "--json")):
-    """What the library holds: papers, units, vectors and pending work."""
-    with _library(create=False) as lib:
-        st = lib.status().to_dict()
-    if as_json:
-        dump(st)
-    else:
-        print_status(st)
-
-
-@command()
-def verify(as_json: bool = typer.Option(False, "--json")):
-    """Check the library holds what it claims: index, manifests, and every vector against its unit."""
-    with _library(create=False) as lib:
-        report = lib.verify()
-    result = report.to_dict()
-    if as_json:
-        dump(result)
-    else:
-        print_verify(result)
-    raise typer.Exit(0 if result["ok"] else 1)
+    return cli_ops.flags(SEARCH)
 
 
 @command()
@@ -382,18 +236,6 @@ def migrate(source: str = typer.Argument(..., help="The library to copy: a file 
     else:
         out.print(f"copied {report['papers']} papers and {sum(report['vectors'].values())} vectors to "
                   f"{escape(destination)}; run `papershelf verify` on it")
-
-
-@command()
-def show(item_id: str = typer.Argument(..., help="A paper id or a unit id."),
-         as_json: bool = typer.Option(False, "--json")):
-    """Show a paper (sections and figures/tables) or one unit."""
-    with _library(create=False) as lib:
-        d = lib.show(item_id).to_dict()
-    if as_json:
-        dump(d)
-    else:
-        print_show(d)
 
 
 @command()
@@ -418,54 +260,14 @@ def remove(paper_id: str = typer.Argument(..., help="A paper (id, prefix, citeke
         out.print(f"removed {paper_id}")
 
 
-@command("papers")
-def list_papers(title: Optional[str] = typer.Option(None, "--title", help="Only titles containing this."),
-                author: Optional[str] = typer.Option(None, "--author", help="Only papers by an author matching this."),
-                year_from: Optional[int] = typer.Option(None, "--year-from", help="Only papers from this year on."),
-                year_to: Optional[int] = typer.Option(None, "--year-to", help="Only papers up to this year."),
-                tag: Optional[list[str]] = typer.Option(None, "--tag", help="Only papers with this tag (all of)."),
-                collection: Optional[list[str]] = typer.Option(
-                    None, "--collection", help="Only papers in this collection or below (any of)."),
-                limit: int = typer.Option(50, "--limit", "-n", help="Show at most this many papers."),
-                fmt: str = typer.Option("table", "--format",
-                                        help="table, tsv (id, year, title), ids (one a line) or bibtex."),
-                as_json: bool = typer.Option(False, "--json", help="Print the papers as JSON.")):
-    """List the papers in the library, filtered by title, author, year, tag or collection.
-
-    Ids are printed whole (never cut), so they can be copied into `show` or `search --paper`."""
-    from .params import PapersParams, build, filter_papers
-
-    request = build(PapersParams, {k: "--" + k.replace("_", "-") for k in PapersParams.model_fields}, title=title,
-                    author=author, year_from=year_from, year_to=year_to, tag=tag, collection=collection, limit=limit)
-    if fmt not in ("table", "tsv", "ids", "bibtex"):
-        raise BadArgument(f"--format must be one of table, tsv, ids, bibtex, not {fmt!r}")
-    with _library(create=False) as lib:
-        summaries = lib.papers()
-    if fmt == "bibtex":
-        from .cli_citations import papers_bibtex
-
-        out.print(papers_bibtex([r for r in summaries if request.matches(r)][:limit]), end="", markup=False,
-                  highlight=False)
-        return
-    rows, total = filter_papers(summaries, request)
-    if as_json:
-        dump(rows)
-        return
-    if fmt != "table":
-        for r in rows:  # plain lines (tabs kept): for scripts, cut and fzf
-            sys.stdout.write((r["id"] if fmt == "ids" else f"{r['id']}\t{r['year'] or ''}\t{r['title'] or ''}") + "\n")
-        return
-    print_papers(rows, total)
-
-
 @command()
 def serve(host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default)."),
           port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port (0: any free port)."),
           token: Optional[str] = typer.Option(None, "--token", envvar="PAPERSHELF_TOKEN",
                                               help="Required from every request; needed beyond loopback."),
-          rerank_url: Optional[str] = _rerank_url(),
-          rerank_top: int = _rerank_top(),
-          rerank_timeout: float = _rerank_timeout(),
+          rerank_url: Optional[str] = rerank_url_option(),
+          rerank_top: int = rerank_top_option(),
+          rerank_timeout: float = rerank_timeout_option(),
           stop_after: Optional[float] = typer.Option(None, "--stop-after", hidden=True,
                                                      help="Stop after this many seconds (tests, benchmarks).")):
     """Serve the library: a web page and a JSON API (OpenAPI at /docs); `search` then asks it."""
@@ -477,14 +279,12 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="Address to liste
 
 
 @command()
-def mcp(rerank_url: Optional[str] = _rerank_url(),
-        rerank_top: int = _rerank_top(),
-        rerank_timeout: float = _rerank_timeout()):
-    """Serve the library to an AI agent over MCP (stdio): search, show, get_passage, list_papers, status."""
+def mcp(rerank_url: Optional[str] = rerank_url_option(),
+        rerank_top: int = rerank_top_option(),
+        rerank_timeout: float = rerank_timeout_option()):
+    """Serve the library to an AI agent over MCP (stdio): every operation as a tool (search, show, passage, ...)."""
     from ..search.rerank import Reranker
     from .mcp import run_stdio
 
     run_stdio(State.library or default_library_path(), Reranker.configured(rerank_url, rerank_top, rerank_timeout))
 
-
-from . import cli_bench, cli_citations  # noqa: E402,F401  (register `bench beir`, `refs` and `cited-by`)

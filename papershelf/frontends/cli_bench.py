@@ -1,4 +1,4 @@
-"""`papershelf bench beir`: retrieval quality and query speed on a BEIR dataset (registered on cli.py's
+"""`papershelf bench beir`: retrieval quality and query speed on a BEIR dataset (registered on cli_app.py's
 `bench` group)."""
 
 from __future__ import annotations
@@ -10,18 +10,18 @@ from rich.table import Table
 
 from ..embed.base import ProviderSpec
 from ..search import MODES
-from .cli import _PROVIDER_HELP, _fail, _guarded, bench_app
+from .cli_app import PROVIDER_HELP, bench_app, fail, guarded
 from .cli_help import ReadableCommand
 from .cli_print import dump, err, out
 
 
 @bench_app.command("beir", cls=ReadableCommand)
-@_guarded
+@guarded
 def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jsonl, queries*.jsonl, qrels*.tsv."),
                queries: Optional[str] = typer.Option(None, "--queries", help="Queries file (default: first match)."),
                qrels: Optional[str] = typer.Option(None, "--qrels", help="Qrels file (default: first .tsv)."),
                mode: Optional[list[str]] = typer.Option(None, "--mode", help="Modes to run (default: all three)."),
-               provider: Optional[str] = typer.Option("local", "--provider", help=_PROVIDER_HELP),
+               provider: Optional[str] = typer.Option("local", "--provider", help=PROVIDER_HELP),
                model: Optional[str] = typer.Option(None, "--model"),
                window_tokens: Optional[int] = typer.Option(None, "--window-tokens", min=0,
                                                            help="As for `embed` (0 = one text per unit)."),
@@ -36,7 +36,7 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
 
     modes = list(mode or MODES)
     if any(m not in MODES for m in modes):
-        _fail(f"--mode must be one of {', '.join(MODES)}", 2)
+        fail(f"--mode must be one of {', '.join(MODES)}", 2)
     options = {k: v for k, v in (("window_tokens", window_tokens), ("quantize", quantize)) if v is not None}
     settings = {"backend": backend} if backend else {}
     spec = ProviderSpec(provider or "local", model, tuple(sorted(options.items())), tuple(settings.items()))

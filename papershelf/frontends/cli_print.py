@@ -1,5 +1,6 @@
 """The CLI's text output: each command's `--json` shape rendered for people (Rich), so an answer from
-a running server prints exactly as one computed in-process.  cli.py keeps the commands."""
+a running server prints exactly as one computed in-process.  `PRINTERS` holds the operations' tables
+(cli_ops.py prints the others with the operation's own text)."""
 
 from __future__ import annotations
 
@@ -221,8 +222,9 @@ def print_show(d: dict) -> None:
         out.print(t)
 
 
-def print_papers(rows: list[dict], total: int) -> None:
+def print_papers(d: dict) -> None:
     """`papers` as a table whose ids are never cut, then "N of M papers" when limited."""
+    rows, total = d["papers"], d["total"]
     t = Table("id", "title", "year", "body", "objects", "chunks")
     t.columns[0].no_wrap = True
     t.columns[0].min_width = max((len(r["id"]) for r in rows), default=2)
@@ -231,3 +233,28 @@ def print_papers(rows: list[dict], total: int) -> None:
                   *(str(r["units"][k]) for k in ("body", "object", "chunk")))
     out.print(t)
     out.print(f"{len(rows)} of {plural(total, 'paper')}" if len(rows) < total else plural(total, "paper"))
+
+
+def print_refs(d: dict) -> None:
+    """`refs` as a table: each entry and the library paper it names."""
+    t = Table("n", "first author", "year", "title", "in library")
+    for r in d["references"]:
+        t.add_row(str(r["n"]), escape((r["authors"] or [""])[0]), str(r["year"] or ""),
+                  escape((r["title"] or r["text"])[:90]), escape(r["paper_id"] or ""))
+    out.print(t)
+
+
+def print_cited_by(d: dict) -> None:
+    """`cited-by` as a table of the citing papers."""
+    if not d["cited_by"]:
+        out.print(f"no paper in this library cites {escape(d['paper_id'])}")
+        return
+    t = Table("paper", "title", "year", "entry")
+    for c in d["cited_by"]:
+        t.add_row(escape(c["paper_id"]), escape((c["title"] or "")[:80]), str(c["year"] or ""), str(c["n"]))
+    out.print(t)
+
+
+# Rich renderings of the operations' answers, by operation name (the others print their own text).
+PRINTERS = {"search": print_search, "show": print_show, "status": print_status, "verify": print_verify,
+            "papers": print_papers, "refs": print_refs, "cited-by": print_cited_by}

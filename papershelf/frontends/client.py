@@ -12,14 +12,11 @@ import hashlib
 import json
 import os
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import BadArgument, NotFound, PapershelfError, ServerRunning
 from ..system import pid_alive
-
-if TYPE_CHECKING:
-    from .params import SearchParams
 
 HEALTH_TIMEOUT = 0.5
 SEARCH_TIMEOUT = 120.0
@@ -127,13 +124,12 @@ def find_server(library_path: str) -> ServerInfo | None:
     return info
 
 
-def search(info: ServerInfo, request: SearchParams) -> dict[str, Any]:
-    """The server's answer to a search request (the same model the server validates):
-    `SearchResponse.to_dict()`, or its error raised as ours."""
-    query: list[tuple[str, str | int | float | bool | None]] = list(request.to_query())
+def ask(info: ServerInfo, path: str, query: list[tuple[str, str | int | float | bool | None]]) -> dict[str, Any]:
+    """The server's answer to a request (the query the server validates with the same model):
+    the operation's JSON, or its error raised as ours."""
     import httpx
 
-    r = httpx.get(f"{info.url}/api/search", params=query, headers=info.headers(), timeout=SEARCH_TIMEOUT)
+    r = httpx.get(f"{info.url}{path}", params=query, headers=info.headers(), timeout=SEARCH_TIMEOUT)
     if r.status_code == 200:
         return r.json()
     message = r.json().get("error", r.text) if r.headers.get("content-type", "").startswith("application/json") \

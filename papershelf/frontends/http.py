@@ -3,9 +3,10 @@
     create_app(library_path, token=None)   the FastAPI app (tests run it under a real uvicorn)
     serve(library_path, host, port, token)  run it, with the discovery file the CLI looks for
 
-The API answers with the models' `to_dict()`, the shapes of the CLI's ``--json``;
-errors are ``{"error": message}`` with the error's `http_status` (bad parameters
-422 with the parameter named).  One `Library` stays open, so the model and the
+The API's routes are derived from the operations (http_ops.py: ``GET /api/NAME``) and answer
+with the models' `to_dict()`, the shapes of the CLI's ``--json``; errors are
+``{"error": message}`` with the error's `http_status` (bad parameters 422 with the parameter
+named).  One `Library` stays open, so the model and the
 vector matrix stay loaded between requests, while a build in another process
 writes to the same file (search sees its papers; status shows it running).
 
@@ -39,19 +40,11 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 
 from ..errors import BadArgument, NotFound, PapershelfError
 from ..library import Library
-from ..models import UnitView
+from ..operations import Context
+from ..operations.requests import StatusParams, one_line
 from ..search.rerank import Reranker
-from . import citations_api, client
-from .params import (
-    PapersParams,
-    PassageParams,
-    SearchParams,
-    ShowQuery,
-    StatusParams,
-    filter_papers,
-    one_line,
-    search_dict,
-)
+from . import client, http_ops
+from .images import unit_image
 
 WEB = Path(__file__).parent / "web"
 STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html",
@@ -74,8 +67,8 @@ def create_app(library_path: str, token: str | None = None, reranker: Reranker |
     _install_token_strip(app)  # registered first, so it runs after the guard has read the token
     _install_guard(app, token)
     _install_errors(app)
-    _api_routes(app, lib, reranker)
-    citations_api.install_routes(app, lib)
+    _health_route(app, lib)
+    http_ops.install_routes(app, lib, Context(reranker))  # search, show, passage, papers, status, refs, ...
     _file_routes(app, lib)
     return app
 
@@ -179,74 +172,13 @@ def _install_errors(app: FastAPI) -> None:
 # -- JSON API ------------------------------------------------------------------------
 
 
-def search_options(params: SearchParams, reranker: Reranker | None):
-    """A request's search options, reranked only by the server's own configured reranker."""
-    opts = params.options()
-    return reranker.apply(opts) if reranker else opts
-
-
-def _api_routes(app: FastAPI, lib: Library, reranker: Reranker | None) -> None:
+def _health_route(app: FastAPI, lib: Library) -> None:
     @app.get("/api/health", summary="Is the server up, and for which library")
     async def health(_: NoParams) -> dict[str, Any]:  # on the event loop: answers even when every worker is busy
         return {"ok": True, "library": client.library_name(lib.path), "pid": os.getpid()}
 
-    @app.get("/api/status", summary="Papers, units, vectors, pending papers and a running build")
-    def status(_: NoParams) -> dict[str, Any]:
-        return lib.status().to_dict()
-
-    @app.get("/api/search", summary="Search: the same result as `papershelf search --json`")
-    def search(params: Annotated[SearchParams, Query()]) -> dict[str, Any]:
-        return search_dict(lib.search(params.query, search_options(params, reranker)), params.min_score)
-
-    @app.get("/api/show/{item_id:path}", summary="A paper (sections, figures, tables) or a unit with its section")
-    def show(item_id: str, params: Annotated[ShowQuery, Query()]) -> dict[str, Any]:
-        return show_dict(lib, item_id, params.neighbours)
-
-    @app.get("/api/passage", summary="A paper's text by section or page range, within a budget, with a cursor")
-    def passage(params: Annotated[PassageParams, Query()]) -> dict[str, Any]:
-        return lib.passage(params.paper_id, params.section, params.pages(), params.budget_chars,
-                           params.cursor).to_dict()
-
-    @app.get("/api/papers", summary="The papers, filtered by title, author and year")
-    def papers(params: Annotated[PapersParams, Query()], response: Response) -> list[dict[str, Any]]:
-        rows, total = filter_papers(lib.papers(), params)
-        response.headers["X-Total-Count"] = str(total)  # "12 of 312": the rows are at most `limit`
-        return rows
-
-
-def show_dict(lib: Library, item_id: str, neighbours: bool) -> dict[str, Any]:
-    """`show --json`, plus for a unit the units of its section (`neighbours`) when asked."""
-    d = lib.show(item_id).to_dict()
-    if d["type"] == "unit" and neighbours:
-        d["neighbours"] = [n.to_dict() for n in lib.neighbours(d["id"])]
-    return d
-
 
 # -- files: PDFs and figure images ---------------------------------------------------
-
-
-def unit_image(lib: Library, unit_id: str) -> bytes:
-    """PNG of a unit's page region (figures and tables: cropped around the caption)."""
-    from pypdfium2 import PdfiumError
-
-    from .render import page_image
-
-    view = lib.show(unit_id)
-    if not isinstance(view, UnitView):
-        raise BadArgument(f"{unit_id!r} is a paper, not a unit")
-    unit = view.unit
-    region = unit.region
-    page = region["page"] if region else unit.page_start
-    if page is None:
-        raise NotFound(f"unit {unit_id!r} has no page")
-    path, _ = lib.source_pdf(unit.paper_id)  # the recorded file, unchanged, or 404/409
-    try:
-        return page_image(path, page, unit.object_label, unit.object_kind, region=region)
-    except ValueError as e:
-        raise NotFound(str(e)) from None
-    except (PdfiumError, OSError) as e:  # PDFium on a damaged file, or one swapped since the check: this image only
-        raise NotFound(f"no image for {unit_id!r}: its PDF page cannot be rendered ({type(e).__name__}: "
-                       f"{str(e).splitlines()[0] if str(e) else 'failed'})") from None
 
 
 def _file_routes(app: FastAPI, lib: Library) -> None:

@@ -308,13 +308,17 @@ class SqlPapers(SqlConnection):
         self._with_labels(list(out.values()))
         return out
 
-    def list_papers(self, limit: int | None = None) -> list[PaperSummary]:
+    def list_papers(self, limit: int | None = None, filters: Filters | None = None) -> list[PaperSummary]:
+        """The papers in id order, with their unit counts; with `filters`, those passing its paper-level
+        filters (`_paper_filter`, as search applies them)."""
         counts = ", ".join(f"m.{manifest_columns(k)[0]}" for k in UNIT_KINDS)
-        sql = (f"SELECT p.*, {counts} FROM papers p LEFT JOIN manifests m ON m.paper_id = p.id "
+        clauses, params = self._paper_filter(filters, "p.id") if filters else ([], [])
+        where = f"WHERE {' AND '.join(clauses)} " if clauses else ""
+        sql = (f"SELECT p.*, {counts} FROM papers p LEFT JOIN manifests m ON m.paper_id = p.id {where}"
                f"ORDER BY {self.sql.collate('p.id')}")
         if limit:
             sql += f" LIMIT {int(limit)}"
-        rows = self.query(sql)
+        rows = self.query(sql, params)
         return paper_summaries(self._with_labels([paper_from_row(r) for r in rows]), rows)
 
     def manifest(self, paper_id: str) -> Manifest | None:
@@ -357,34 +361,42 @@ class SqlPapers(SqlConnection):
 
     def _filter_sql(self, filters: Filters, alias: str = "d") -> tuple[str, list]:
         """Filters as SQL on a table with paper_id, source and object_kind columns."""
-        clauses: list[str] = []
-        params: list[object] = []
-        for column, values in (("paper_id", filters.papers), ("source", filters.sources)):
-            if values:
-                sql, more = self.sql.any(f"{alias}.{column}", values)
-                clauses.append(sql)
-                params += more
-        if filters.citation_scope is not None:  # the citation graph, resolved by the Library into papers
-            sql, more = self.sql.any(f"{alias}.paper_id", filters.citation_scope) if filters.citation_scope \
-                else ("1 = 0", [])
+        clauses, params = self._paper_filter(filters, f"{alias}.paper_id")
+        if filters.sources:
+            sql, more = self.sql.any(f"{alias}.source", filters.sources)
             clauses.append(sql)
             params += more
         if filters.object_kind:
             clauses.append(f"{alias}.object_kind = {self.sql.mark}")
             params.append(filters.object_kind)
+        return (" AND " + " AND ".join(clauses)) if clauses else "", params
+
+    def _paper_filter(self, filters: Filters, paper_id: str) -> tuple[list[str], list]:
+        """The paper-level filters (papers, citation scope, years, labels, author) as SQL clauses on
+        the column `paper_id`: the one plan search, `papers` and the vector mask all apply."""
+        clauses: list[str] = []
+        params: list[object] = []
+        if filters.papers:
+            sql, more = self.sql.any(paper_id, filters.papers)
+            clauses.append(sql)
+            params += more
+        if filters.citation_scope is not None:  # the citation graph, resolved by the Library into papers
+            sql, more = self.sql.any(paper_id, filters.citation_scope) if filters.citation_scope else ("1 = 0", [])
+            clauses.append(sql)
+            params += more
         if (years := year_bounds(filters)) is not None:
-            clauses.append(f"{alias}.paper_id IN (SELECT id FROM papers WHERE year BETWEEN {self.sql.mark} "
+            clauses.append(f"{paper_id} IN (SELECT id FROM papers WHERE year BETWEEN {self.sql.mark} "
                            f"AND {self.sql.mark})")
             params += list(years)
         if filters.has_labels:
             sql, label_params = self._labels_sql(filters)
-            clauses.append(f"{alias}.paper_id IN ({sql})")
+            clauses.append(f"{paper_id} IN ({sql})")
             params += label_params
         if filters.author:
             sql, author_params = author_sql(self.sql.clean(filters.author), self.sql)
-            clauses.append(f"{alias}.paper_id IN ({sql})")
+            clauses.append(f"{paper_id} IN ({sql})")
             params += author_params
-        return (" AND " + " AND ".join(clauses)) if clauses else "", params
+        return clauses, params
 
     # -- what label queries and relevance ask of the index (search/labels.py, search/features.py) ------
 
