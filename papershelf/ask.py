@@ -17,11 +17,11 @@ import math
 import os
 import re
 from collections import Counter
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
+from .models.discover import AskResponse, Evidence
 from .search.features import stem
 from .search.query import STOPWORDS
 from .sentences import sentence_spans
@@ -33,60 +33,12 @@ CANDIDATES = 64  # sentences embedded per question, the lexically best first
 _WORD = re.compile(r"\w+")
 
 
-@dataclass
-class Evidence:
-    """One quoted sentence: `quote` is exactly `text[start:end]` of the unit named."""
-
-    id: str
-    paper_id: str
-    title: str | None
-    year: int | None
-    unit_id: str
-    section_path: str
-    page: int | None
-    quote: str
-    before: str
-    after: str
-    score: float
-    link: str | None = None
-    zotero_link: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
-@dataclass
-class AnswerSentence:
-    text: str
-    cites: list[str]
-    supported: bool
 
 
-@dataclass
-class Synthesis:
-    """What a configured chat model wrote, each sentence checked against the evidence ids it cites."""
-
-    model: str
-    sentences: list[AnswerSentence] = field(default_factory=list)
-    error: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
-@dataclass
-class AskResponse:
-    question: str
-    evidence: list[Evidence] = field(default_factory=list)
-    no_confident_answer: bool = True
-    confidence: float = 0.0
-    answer: Synthesis | None = None
-    notices: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"question": self.question, "no_confident_answer": self.no_confident_answer,
-                "confidence": self.confidence, "evidence": [e.to_dict() for e in self.evidence],
-                "answer": self.answer.to_dict() if self.answer else None, "notices": self.notices}
 
 
 @dataclass

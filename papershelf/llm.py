@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from .ask import AnswerSentence, Evidence, Synthesis
+from .models.discover import AnswerSentence, Evidence, Synthesis
 from .sentences import sentence_spans
 
 MAX_BYTES = 1 << 20

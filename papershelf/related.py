@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import asdict, dataclass, field
-from typing import Any
 
 import numpy as np
 
 from .document import Reference
 from .graph import Graph
 from .models import Filters, Paper, Space
+from .models.discover import Citing, ReadingItem, ReadingList, RelatedHit, RelatedResponse
 from .store import Store
 
 # Fitted on the dev half of bench/data/related_links.json (bench/related_links.py --half dev --fit).
@@ -36,62 +35,14 @@ DEPTH = 200  # units read per query vector
 _NUMBER = re.compile(r"^\s*(?:[0-9IVX]+(?:\.[0-9]+)*\.?|[A-Z]\.)\s+")
 
 
-@dataclass
-class RelatedHit:
-    """One related library paper: its fused score, why in words, and each signal's share."""
-
-    paper_id: str
-    title: str | None
-    year: int | None
-    authors: list[str]
-    score: float
-    why: list[str]
-    signals: dict[str, float]
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
-@dataclass
-class RelatedResponse:
-    query: dict[str, str]
-    results: list[RelatedHit] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"query": self.query, "results": [h.to_dict() for h in self.results], "notices": self.notices}
 
 
-@dataclass
-class Citing:
-    paper_id: str
-    title: str | None
-    year: int | None
-    n: int
 
 
-@dataclass
-class ReadingItem:
-    """A work the library cites but does not hold: its best-printed entry and the papers citing it."""
-
-    work: str
-    count: int
-    reference: Reference
-    cited_by: list[Citing]
-
-    def to_dict(self) -> dict[str, Any]:
-        ref = self.reference.to_dict()
-        return {"work": self.work, "count": self.count, **{k: ref[k] for k in ref if k != "n"},
-                "cited_by": [asdict(c) for c in self.cited_by]}
 
 
-@dataclass
-class ReadingList:
-    items: list[ReadingItem] = field(default_factory=list)
-    total: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"total": self.total, "items": [i.to_dict() for i in self.items]}
 
 
 # -- meaning -----------------------------------------------------------------------------------------------

@@ -73,7 +73,10 @@ def _answers(db) -> dict[str, list[dict]]:
                  "papers": [{}, {"author": "okafor", "limit": 1}],
                  "refs": [{"paper_id": survey}, {"paper_id": survey, "missing": True, "format": "bibtex"}],
                  "cited-by": [{"paper_id": attention}], "status": [{}], "verify": [{}],
-                 "citations": [{"paper_id": attention, "direction": "cited_by"}]}
+                 "citations": [{"paper_id": attention, "direction": "cited_by"}],
+                 "related": [{"ref": survey}, {"ref": unit}, {"ref": "wound macrophages", "text": True}],
+                 "reading-list": [{}, {"format": "bibtex"}, {"query": "scholarly search"}],
+                 "ask": [{"question": "What keeps macrophages inflammatory?"}]}
         return {name: [REGISTRY[name].run(lib, REGISTRY[name].request(**args), ctx) for args in arglist]
                 for name, arglist in calls.items()}
 

@@ -31,6 +31,8 @@ from .cli_app import (
     command,
     fail,
     library,
+    llm_model_option,
+    llm_url_option,
     rerank_timeout_option,
     rerank_top_option,
     rerank_url_option,
@@ -268,6 +270,8 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="Address to liste
           rerank_url: Optional[str] = rerank_url_option(),
           rerank_top: int = rerank_top_option(),
           rerank_timeout: float = rerank_timeout_option(),
+          llm_url: Optional[str] = llm_url_option(),
+          llm_model: str = llm_model_option(),
           stop_after: Optional[float] = typer.Option(None, "--stop-after", hidden=True,
                                                      help="Stop after this many seconds (tests, benchmarks).")):
     """Serve the library: a web page and a JSON API (OpenAPI at /docs); `search` then asks it."""
@@ -275,16 +279,26 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="Address to liste
     from .http import serve as run_server
 
     reranker = Reranker.configured(rerank_url, rerank_top, rerank_timeout)
+    _configure_llm(llm_url, llm_model)
     run_server(State.library or default_library_path(), host, port, token, stop_after, reranker)
 
 
 @command()
 def mcp(rerank_url: Optional[str] = rerank_url_option(),
         rerank_top: int = rerank_top_option(),
-        rerank_timeout: float = rerank_timeout_option()):
+        rerank_timeout: float = rerank_timeout_option(),
+        llm_url: Optional[str] = llm_url_option(),
+        llm_model: str = llm_model_option()):
     """Serve the library to an AI agent over MCP (stdio): every operation as a tool (search, show, passage, ...)."""
     from ..search.rerank import Reranker
     from .mcp import run_stdio
 
+    _configure_llm(llm_url, llm_model)
     run_stdio(State.library or default_library_path(), Reranker.configured(rerank_url, rerank_top, rerank_timeout))
+
+
+def _configure_llm(url: str | None, model: str) -> None:
+    """The server's chat endpoint for `ask`, where every request's Context reads it (operations/base.py)."""
+    if url:
+        os.environ["PAPERSHELF_LLM_URL"], os.environ["PAPERSHELF_LLM_MODEL"] = url, model
 

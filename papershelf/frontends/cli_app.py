@@ -73,6 +73,17 @@ def rerank_url_option():
                         help="Rerank the top hits with this /rerank endpoint you run (TEI, Jina/Cohere style).")
 
 
+# The chat endpoint `ask` may use (never by default): the user's configuration, like the reranker.
+def llm_url_option():
+    return typer.Option(None, "--llm-url", envvar="PAPERSHELF_LLM_URL",
+                        help="An OpenAI-compatible chat endpoint (Ollama, llama.cpp, vLLM, or hosted) that writes a "
+                             "short answer from the evidence; its key from PAPERSHELF_LLM_KEY or OPENAI_API_KEY.")
+
+
+def llm_model_option():
+    return typer.Option("default", "--llm-model", envvar="PAPERSHELF_LLM_MODEL", help="The chat model's name.")
+
+
 def rerank_top_option():
     return typer.Option(20, "--rerank-top", min=1, max=1000, help="How many fused hits to rerank.")
 

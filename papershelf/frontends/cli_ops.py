@@ -23,6 +23,8 @@ from .cli_app import (
     app,
     guarded,
     library,
+    llm_model_option,
+    llm_url_option,
     rerank_timeout_option,
     rerank_top_option,
     rerank_url_option,
@@ -30,13 +32,15 @@ from .cli_app import (
 from .cli_help import ReadableCommand
 from .cli_print import PRINTERS, dump, out
 
-EXTRAS = ("rerank_url", "rerank_top", "rerank_timeout", "no_server", "fmt", "as_json")
+EXTRAS = ("rerank_url", "rerank_top", "rerank_timeout", "llm_url", "llm_model", "llm_timeout", "no_server", "fmt",
+          "as_json")
+LLM_FLAGS = {"llm_url": "--llm-url", "llm_model": "--llm-model", "llm_timeout": "--llm-timeout"}
 
 
 def flags(op: Operation) -> dict[str, str]:
     """Request field -> what the CLI calls it, the reranker's options too: errors name what was typed."""
     return op.cli_flags() | {"rerank_url": "--rerank-url", "rerank_top": "--rerank-top",
-                             "rerank_timeout": "--rerank-timeout"}
+                             "rerank_timeout": "--rerank-timeout"} | LLM_FLAGS
 
 
 def _base(annotation: Any) -> tuple[Any, bool]:
@@ -81,6 +85,10 @@ def _extras(op: Operation) -> list[inspect.Parameter]:
     if op.cli.rerank:
         extra += [opt("rerank_url", rerank_url_option(), Optional[str]),
                   opt("rerank_top", rerank_top_option(), int), opt("rerank_timeout", rerank_timeout_option(), float)]
+    if op.cli.llm:
+        extra += [opt("llm_url", llm_url_option(), Optional[str]), opt("llm_model", llm_model_option(), str),
+                  opt("llm_timeout", typer.Option(60.0, "--llm-timeout", min=0.1, max=3600,
+                                                  help="Seconds to wait for the chat endpoint."), float)]
     if op.cli.via_server:
         extra.append(opt("no_server", typer.Option(False, "--no-server", help="Answer in this process even when "
                                                    "`papershelf serve` is running."), bool))
@@ -107,6 +115,7 @@ def invoke(op: Operation, kw: dict[str, Any]) -> None:
     exit 2 whatever the library holds), answer it here or through a running server, print it."""
     fmt, as_json, no_server = kw.pop("fmt", "table"), kw.pop("as_json"), kw.pop("no_server", False)
     rerank = [kw.pop(k, None) for k in ("rerank_url", "rerank_top", "rerank_timeout")]
+    llm = [kw.pop(k, None) for k in LLM_FLAGS]
     if fmt != "table" and fmt not in op.formats:
         raise BadArgument(f"--format must be one of {', '.join(['table', *op.formats])}, not {fmt!r}")
     values = {k: (v or None) if isinstance(v, list) else v for k, v in kw.items()}
@@ -116,11 +125,15 @@ def invoke(op: Operation, kw: dict[str, Any]) -> None:
         from ..search.rerank import Reranker
 
         ctx.reranker = _reworded(op, lambda: Reranker.configured(*rerank))
+    if llm[0]:
+        from ..llm import LlmSettings
+
+        ctx.llm = LlmSettings(llm[0], llm[1] or "default", llm[2] or 60.0)
     if (check := op.check) is not None:
         _reworded(op, lambda: check(request))
     # The reranker is this command's own configuration: a server is asked only for what it does itself.
     server = client.find_server(State.library or default_library_path()) \
-        if op.cli.via_server and not no_server and not rerank[0] else None
+        if op.cli.via_server and not no_server and not rerank[0] and not llm[0] else None
     if server is not None:
         answer = client.ask(server, *_address(op, request))
     else:

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from ..document import Reference
 from .core import HIT_FIELDS, Paper, PaperSource
+from .discover import AnswerSentence, Evidence, RelatedHit
 from .views import Neighbour, ObjectView, Passage, SectionView
 
 
@@ -273,6 +274,77 @@ class VerifyJson(Shape):
     index: IndexCheckJson
     spaces: list[SpaceCheckJson]
     ok: bool
+
+
+# -- related, reading-list, ask ---------------------------------------------------------------
+
+
+class RelatedHitJson(from_dataclass(RelatedHit, "RelatedHit")):  # type: ignore[misc]
+    """A related library paper: fused score, `why` in words, each signal's share (meaning, direct,
+    coupling, cocitation; 0-1)."""
+
+
+class RelatedJson(Shape):
+    """`related`: what was asked (paper, unit or text) and the library's papers most like it."""
+
+    query: dict[str, str]
+    results: list[RelatedHitJson]
+    notices: list[str]
+
+
+class CitingJson(Shape):
+    paper_id: str
+    title: str | None
+    year: int | None
+    n: int = Field(..., description="The number of the citing paper's entry naming the work.")
+
+
+class ReadingItemJson(Shape):
+    """A work cited by the library's papers and not in the library, as its best-printed entry reads it."""
+
+    work: str = Field(..., description="The work's key (DOI, arXiv id or title key), stable across entries.")
+    count: int = Field(..., description="How many library papers cite it.")
+    text: str
+    authors: list[str]
+    year: int | None
+    title: str | None
+    venue: str | None
+    doi: str | None
+    arxiv_id: str | None
+    cited_by: list[CitingJson]
+
+
+class ReadingListJson(Shape):
+    """`reading-list`: the works the library cites but does not hold, most cited first."""
+
+    total: int = Field(..., description="How many such works there are in all.")
+    items: list[ReadingItemJson]
+    bibtex: str | None = None
+
+
+class EvidenceJson(from_dataclass(Evidence, "Evidence")):  # type: ignore[misc]
+    """One quoted sentence: `quote` is verbatim from the unit named, on `page`; `link` opens the PDF there."""
+
+
+class AnswerSentenceJson(from_dataclass(AnswerSentence, "AnswerSentence")):  # type: ignore[misc]
+    """A sentence of the model's answer: the evidence ids it cites, and whether they all are evidence."""
+
+
+class SynthesisJson(Shape):
+    model: str
+    sentences: list[AnswerSentenceJson]
+    error: str | None
+
+
+class AskJson(Shape):
+    """`ask`: evidence for a question, best first, and a configured model's checked answer (or null)."""
+
+    question: str
+    no_confident_answer: bool
+    confidence: float
+    evidence: list[EvidenceJson]
+    answer: SynthesisJson | None
+    notices: list[str]
 
 
 def schema_of(shape: Any) -> dict[str, Any]:

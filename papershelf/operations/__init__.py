@@ -54,7 +54,7 @@ from .base import DOORS, REGISTRY, CliSpec, Context, Example, Format, Operation,
 from .requests import Strict, build, one_line, problems
 
 # The modules whose declarations make up the operations, in the order the doors list them.
-MODULES = ("catalog", "citations")
+MODULES = ("catalog", "citations", "discover")
 
 
 def _load() -> None:

@@ -12,6 +12,7 @@ from .requests import Strict
 
 if TYPE_CHECKING:
     from ..library import Library
+    from ..llm import LlmSettings
     from ..search.rerank import Reranker
 
 DOORS = ("cli", "http", "mcp")
@@ -23,6 +24,20 @@ class Context:
     CLI's --rerank-url, `serve`'s, `mcp`'s; a request can never name one)."""
 
     reranker: Reranker | None = None
+    # The user's chat endpoint for `ask` (the CLI's --llm-url, `serve`'s and `mcp`'s, or PAPERSHELF_LLM_URL):
+    # configuration like the reranker, never a request's parameter.
+    llm: LlmSettings | None = field(default_factory=lambda: _llm_from_env())
+
+
+def _llm_from_env() -> LlmSettings | None:
+    import os
+
+    if not (url := os.environ.get("PAPERSHELF_LLM_URL")):
+        return None
+    from ..llm import LlmSettings
+
+    return LlmSettings(url, os.environ.get("PAPERSHELF_LLM_MODEL") or "default",
+                       float(os.environ.get("PAPERSHELF_LLM_TIMEOUT") or 60))
 
 
 @dataclass(frozen=True)
@@ -52,6 +67,7 @@ class CliSpec:
     defaults: dict[str, Any] = field(default_factory=dict)  # field -> the CLI's own default
     help: dict[str, str] = field(default_factory=dict)  # field -> shorter help than the agent's description
     rerank: bool = False  # --rerank-url/--rerank-top/--rerank-timeout (the user's reranker)
+    llm: bool = False  # --llm-url/--llm-model/--llm-timeout (the user's chat endpoint, for ask)
     via_server: bool = False  # ask a running `serve` of the same library (--no-server: never)
 
 

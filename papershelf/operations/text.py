@@ -81,3 +81,34 @@ def verify(d: dict[str, Any]) -> str:
         lines.append(f"space {s.get('id')}: {'ok' if s['ok'] else 'PROBLEMS'}; {s['pending_papers']} papers pending")
         lines += [f"  {k.replace('_', ' ')}: {len(v)} (e.g. {v[0]})" for k, v in bad.items()]
     return "\n".join(lines + ["verified: the library holds what it says" if d["ok"] else "verify found problems"])
+
+
+def related(d: dict[str, Any]) -> str:
+    lines = [f"{n}. {h['paper_id']} · {h['title'] or '(untitled)'} ({h['year'] or 'n.d.'}) — {'; '.join(h['why'])}"
+             for n, h in enumerate(d["results"], 1)]
+    return "\n".join(lines + d["notices"]) or "no related paper found"
+
+
+def reading_list(d: dict[str, Any]) -> str:
+    if d.get("bibtex") is not None:
+        return d["bibtex"] or "nothing to read: every work cited here is in the library"
+    lines = []
+    for n, i in enumerate(d["items"], 1):
+        where = f" doi:{i['doi']}" if i["doi"] else f" arXiv:{i['arxiv_id']}" if i["arxiv_id"] else ""
+        who = ", ".join(c["paper_id"] for c in i["cited_by"])
+        lines.append(f"{n}. {i['title'] or i['text']}{where} — cited by {i['count']}: {who}")
+    return "\n".join([f"{d['total']} works cited here are not in the library", *lines]) if lines else \
+        "nothing to read: every work cited here is in the library"
+
+
+def ask(d: dict[str, Any]) -> str:
+    lines = ["No confident answer; the closest sentences:" if d["no_confident_answer"] else "Evidence:"]
+    for e in d["evidence"]:
+        where = f"{e['paper_id']}, {e['section_path'] or 'text'}" + (f", p. {e['page']}" if e["page"] else "")
+        lines.append(f"[{e['id']}] \u201c{e['quote']}\u201d ({where})")
+    if d.get("answer"):
+        a = d["answer"]
+        said = [s["text"] + (f" [{', '.join(s['cites'])}]" if s["cites"] else "")
+                + ("" if s["supported"] else " (unsupported)") for s in a["sentences"]]
+        lines.append(f"answer ({a['model']}): " + (a["error"] or " ".join(said)))
+    return "\n".join(lines + d["notices"])
