@@ -63,6 +63,7 @@ def test_every_mcp_tool_has_a_cli_command_and_an_http_route_of_the_same_operatio
 def _answers(db) -> dict[str, list[dict]]:
     """Real answers of every operation, computed as the doors compute them."""
     ctx = Context()
+    for_door("cli")  # the declarations, registered
     with Library(str(db), create=False) as lib:
         survey = next(s.paper.id for s in lib.papers() if "survey" in (s.paper.title or "").lower())
         attention = next(s.paper.id for s in lib.papers() if "attention" in (s.paper.title or "").lower())

@@ -173,14 +173,18 @@ class Filters:
     cited_by: str | None = None
     citation_scope: list[str] | None = None
     # Papers with an author whose name holds every word of this one, each starting a word of
-    # the name ("Mooney", "R. J. Mooney"), case-insensitive (store/paper_fields.py).
+    # the name ("Mooney", "R. J. Mooney", "K. Lo"), case and accents folded (store/name_fold.py).
     author: str | None = None
+    # The papers the author, collection and tag filters name, decided once in Python
+    # (store/filter_plan.py): what the backends restrict to in their place (None: no such filter).
+    paper_scope: list[str] | None = None
 
     def __init__(self, papers: list[str] | None = None, year_from: int | None = None, year_to: int | None = None,
                  sources: list[str] | None = None, object_kind: str | None = None,
                  collections: list[str] | None = None, tags: list[str] | None = None, *,
                  author: str | None = None, year_min: int | None = None, year_max: int | None = None,
-                 cites: str | None = None, cited_by: str | None = None, citation_scope: list[str] | None = None):
+                 cites: str | None = None, cited_by: str | None = None, citation_scope: list[str] | None = None,
+                 paper_scope: list[str] | None = None):
         """`year_min` / `year_max` are the names these bounds had before (see the README's release
         notes); still accepted."""
         self.papers, self.sources = list(papers or []), list(sources or [])
@@ -190,6 +194,7 @@ class Filters:
         self.cites, self.cited_by = cites, cited_by
         self.citation_scope = None if citation_scope is None else list(citation_scope)
         self.author = author
+        self.paper_scope = None if paper_scope is None else list(paper_scope)
 
     @property
     def year_min(self) -> int | None:
@@ -202,7 +207,7 @@ class Filters:
     def is_empty(self) -> bool:
         return not (self.papers or self.sources or self.object_kind or self.collections or self.tags
                     or self.author or self.year_from is not None or self.year_to is not None
-                    or self.citation_scope is not None)
+                    or self.citation_scope is not None or self.paper_scope is not None)
 
     @property
     def has_labels(self) -> bool:
