@@ -20,9 +20,7 @@ import typer
 from rich.markup import escape
 
 from ..errors import BadArgument
-from ..ingest.pdf.ocr import MODES as OCR_MODES
-from ..ingest.pdf.ocr import OcrSettings
-from ..library import Library, default_library_path
+from ..library import OCR_MODES, Library, OcrSettings, default_library_path, is_url, migrate_library
 from . import cli_bench, cli_ops  # noqa: F401 - cli_bench registers `bench beir`
 from .cli_app import (
     PROVIDER_HELP,
@@ -224,13 +222,10 @@ def migrate(source: str = typer.Argument(..., help="The library to copy: a file 
             destination: str = typer.Argument(..., help="An empty (or new) library: a file path or URL."),
             as_json: bool = typer.Option(False, "--json")):
     """Copy a library to another backend (SQLite ⇄ PostgreSQL) with its vectors, without re-embedding."""
-    from ..store import is_url
-    from ..store.migrate import migrate as run
-
     def where(loc: str) -> str:
         return loc if is_url(loc) else os.path.abspath(os.path.expanduser(loc))
 
-    report = run(where(source), where(destination)).to_dict()
+    report = migrate_library(where(source), where(destination)).to_dict()
     if as_json:
         dump(report)
     else:
