@@ -160,9 +160,13 @@ class Library:
         """The paper's reference list, each entry with the library paper it names (citations.py)."""
         return citations.references(self.store, self.resolve_paper(paper_id))
 
-    def cited_by(self, paper_id: str) -> citations.CitedBy:
-        """The library papers whose reference lists name this paper (citations.py)."""
-        return citations.cited_by(self.store, self.resolve_paper(paper_id))
+    def citing(self, paper_id: str) -> citations.Citing:
+        """The library papers citing this one: whose reference lists name it (citations.py)."""
+        return citations.citing(self.store, self.resolve_paper(paper_id))
+
+    def cited_by(self, paper_id: str) -> citations.Citing:
+        """The old name of `citing`."""
+        return self.citing(paper_id)
 
     def paper(self, paper_id: str) -> Paper:
         """One paper's record, named in any form resolve.py takes (servers use its source_path to
@@ -265,10 +269,10 @@ class Library:
         if opts.filters.papers:  # ids, prefixes, citekeys or DOIs -> ids (the caller's options untouched)
             papers = [self.resolve_paper(p) for p in opts.filters.papers]
             opts = dataclasses.replace(opts, filters=dataclasses.replace(opts.filters, papers=papers))
-        if opts.filters.cites or opts.filters.cited_by:  # the citation graph -> the papers searched
+        if opts.filters.citing or opts.filters.references_of:  # the citation graph -> the papers searched
             f = opts.filters
-            scope = citations.citation_scope(self.store, f.cites and self.resolve_paper(f.cites),
-                                             f.cited_by and self.resolve_paper(f.cited_by))
+            scope = citations.citation_scope(self.store, f.citing and self.resolve_paper(f.citing),
+                                             f.references_of and self.resolve_paper(f.references_of))
             opts = dataclasses.replace(opts, filters=dataclasses.replace(f, citation_scope=scope))
         # author, collections, tags -> the papers they name, decided once for every list this search reads
         opts = dataclasses.replace(opts, filters=self.store.resolve_filters(opts.filters))

@@ -1,6 +1,6 @@
 """The `papershelf` command: a thin layer over `papershelf.Library`.
 
-The commands that answer a request (search, show, passage, papers, refs, cited-by, status, verify)
+The commands that answer a request (search, show, passage, papers, refs, citing, status, verify)
 are derived from their declarations in papershelf/operations (cli_ops.py); the ones written here
 run processes: add, embed, index, watch, remove, migrate, serve, mcp.  Every command takes
 ``--json`` for machines; people get Rich tables and progress bars.  Errors meant for users
@@ -59,7 +59,7 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-cli_ops.install()  # search, show, passage, papers, status, verify, refs, cited-by: from their declarations
+cli_ops.install()  # search, show, passage, papers, status, verify, refs, citing: from their declarations
 
 
 @app.callback()
