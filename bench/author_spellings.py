@@ -52,7 +52,7 @@ def measure(library: str) -> dict:
                                              "--per-paper", "1", "--json", "--no-server")["results"]}
     names = sorted({a for p in papers for a in p["authors"] if a.strip()})
     asked = differ = 0
-    examples = []
+    examples: list[dict] = []
     for name in names:
         for spelling in spellings(name):
             listed = {p["id"] for p in run(library, "papers", "--author", spelling, "--json", "--limit", "100000")}
