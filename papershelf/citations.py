@@ -57,14 +57,22 @@ class Citer:
 
 
 @dataclass
-class CitedBy:
-    """`cited-by ID`: the library papers whose reference lists name the paper."""
+class Citing:
+    """`citing ID`: the library papers whose reference lists name the paper (one word for this
+    direction in every door: "citing"; its references are "references")."""
 
     paper_id: str
-    cited_by: list[Citer] = field(default_factory=list)
+    citing: list[Citer] = field(default_factory=list)
+
+    @property
+    def cited_by(self) -> list[Citer]:  # the old name
+        return self.citing
 
     def to_dict(self) -> dict[str, Any]:
-        return {"paper_id": self.paper_id, "cited_by": [c.to_dict() for c in self.cited_by]}
+        return {"paper_id": self.paper_id, "citing": [c.to_dict() for c in self.citing]}
+
+
+CitedBy = Citing  # the old name
 
 
 def _as_source(ref: Reference) -> PaperSource:
@@ -89,7 +97,7 @@ def references(store: Store, paper_id: str) -> ReferenceList:
     return out
 
 
-def cited_by(store: Store, paper_id: str) -> CitedBy:
+def citing(store: Store, paper_id: str) -> Citing:
     """Library papers citing this one: entries sharing a key with any of its files, confirmed by `link`."""
     sources = store.sources(paper_id)
     keys = [[s.doi for s in sources if s.doi], [s.arxiv_id for s in sources if s.arxiv_id],
@@ -100,24 +108,24 @@ def cited_by(store: Store, paper_id: str) -> CitedBy:
             first[citing] = ref.n
     papers = store.get_papers(list(first))
     citers = [Citer(p, papers[p].title, papers[p].year, n) for p, n in first.items() if p in papers]
-    return CitedBy(paper_id, sorted(citers, key=lambda c: (c.year or 0, c.paper_id)))
+    return Citing(paper_id, sorted(citers, key=lambda c: (c.year or 0, c.paper_id)))
 
 
 def counts(store: Store, paper_id: str) -> dict[str, int]:
     """What `show` says about the paper's place in the graph."""
     refs = references(store, paper_id).references
     return {"references": len(refs), "in_library": sum(r.paper_id is not None for r in refs),
-            "cited_by": len(cited_by(store, paper_id).cited_by)}
+            "citing": len(citing(store, paper_id).citing)}
 
 
-def citation_scope(store: Store, cites: str | None, cited_by_paper: str | None) -> list[str] | None:
-    """The papers a search may return under `--cites` / `--cited-by` (both: papers meeting both),
+def citation_scope(store: Store, citing_paper: str | None, references_of: str | None) -> list[str] | None:
+    """The papers a search may return under `--citing` / `--references-of` (both: papers meeting both),
     or None when neither is asked.  The backends receive the list as a paper restriction."""
     scope: set[str] | None = None
-    if cites:
-        scope = {c.paper_id for c in cited_by(store, _existing(store, cites)).cited_by}
-    if cited_by_paper:
-        cited = {r.paper_id for r in references(store, _existing(store, cited_by_paper)).references if r.paper_id}
+    if citing_paper:
+        scope = {c.paper_id for c in citing(store, _existing(store, citing_paper)).citing}
+    if references_of:
+        cited = {r.paper_id for r in references(store, _existing(store, references_of)).references if r.paper_id}
         scope = cited if scope is None else scope & cited
     return None if scope is None else sorted(scope)
 

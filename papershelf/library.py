@@ -5,9 +5,9 @@
     lib.embed()
     lib.search("IL-6 western blot", mode="hybrid")
 
-A thin facade: adding papers is `ingest/importer.py`, looking things up `lookup.py`, the embedding
+A thin facade: adding papers is `importer.py`, looking things up `lookup.py`, the embedding
 configuration `embed/config.py`, query embedding `embed/queries.py`, search `search/`.  Front ends
-use only this class, never its store.
+use only this module (this class and the names in `__all__`), never its store.
 """
 
 from __future__ import annotations
@@ -23,12 +23,13 @@ from . import ask as asking
 from . import citations, lookup, resolve
 from . import related as relatedness
 from .embed import config
-from .embed.base import Provider, ProviderSpec
+from .embed.base import DEFAULT_MODELS, Provider, ProviderSpec
 from .embed.queries import QueryEmbedder
 from .errors import BadArgument, NotFound
 from .graph import GraphCache
 from .importer import Importer
 from .ingest.metadata import Meta
+from .ingest.pdf.ocr import MODES as OCR_MODES
 from .ingest.pdf.ocr import OcrSettings
 from .ingest.pdf.ocr import settings as ocr_settings
 from .llm import LlmSettings, synthesize
@@ -54,9 +55,21 @@ from .passages import read_passage
 from .search import SearchOptions, run_search
 from .search.snippets import zotero_link
 from .store import is_url, open_store
+from .store.name_fold import fold_text
 from .units import Unit
 
 ENV_LIBRARY = "PAPERSHELF_LIBRARY"
+# What front ends need of the layers below besides Library itself, named here so that they import
+# only this module, the operations and the models (tests/test_layers.py).
+__all__ = ["DEFAULT_MODELS", "OCR_MODES", "Library", "OcrSettings", "ProviderSpec", "default_library_path", "is_url",
+           "migrate_library"]
+
+
+def migrate_library(source: str, destination: str):
+    """Copy a library to another backend with its vectors (store/migrate.py): its report."""
+    from .store.migrate import migrate
+
+    return migrate(source, destination)
 
 
 def default_library_path() -> str:
@@ -153,9 +166,13 @@ class Library:
         """The paper's reference list, each entry with the library paper it names (citations.py)."""
         return citations.references(self.store, self.resolve_paper(paper_id))
 
-    def cited_by(self, paper_id: str) -> citations.CitedBy:
-        """The library papers whose reference lists name this paper (citations.py)."""
-        return citations.cited_by(self.store, self.resolve_paper(paper_id))
+    def citing(self, paper_id: str) -> citations.Citing:
+        """The library papers citing this one: whose reference lists name it (citations.py)."""
+        return citations.citing(self.store, self.resolve_paper(paper_id))
+
+    def cited_by(self, paper_id: str) -> citations.Citing:
+        """The old name of `citing`."""
+        return self.citing(paper_id)
 
     def related(self, ref: str, *, limit: int = 10, filters: Filters | None = None,
                 text: bool = False) -> relatedness.RelatedResponse:
@@ -245,9 +262,9 @@ class Library:
         whose title holds `title`, at most `limit`, and how many pass in all."""
         filters = filters or Filters()
         filters.validate()
-        wanted = title.lower() if title else None
+        wanted = fold_text(title) if title else None
         matched = [s for s in self.store.list_papers(None, filters)
-                   if wanted is None or wanted in (s.paper.title or "").lower()]
+                   if wanted is None or wanted in fold_text(s.paper.title)]
         return matched[:limit] if limit is not None else matched, len(matched)
 
     def status(self) -> LibraryStatus:
@@ -316,11 +333,13 @@ class Library:
         if opts.filters.papers:  # ids, prefixes, citekeys or DOIs -> ids (the caller's options untouched)
             papers = [self.resolve_paper(p) for p in opts.filters.papers]
             opts = dataclasses.replace(opts, filters=dataclasses.replace(opts.filters, papers=papers))
-        if opts.filters.cites or opts.filters.cited_by:  # the citation graph -> the papers searched
+        if opts.filters.citing or opts.filters.references_of:  # the citation graph -> the papers searched
             f = opts.filters
-            scope = citations.citation_scope(self.store, f.cites and self.resolve_paper(f.cites),
-                                             f.cited_by and self.resolve_paper(f.cited_by))
+            scope = citations.citation_scope(self.store, f.citing and self.resolve_paper(f.citing),
+                                             f.references_of and self.resolve_paper(f.references_of))
             opts = dataclasses.replace(opts, filters=dataclasses.replace(f, citation_scope=scope))
+        # author, collections, tags -> the papers they name, decided once for every list this search reads
+        opts = dataclasses.replace(opts, filters=self.store.resolve_filters(opts.filters))
         # One space per search: the vectors and the passages cut for snippets both come from it.
         if space_id is None:
             space = self.store.active_space() if opts.mode != "lexical" else None

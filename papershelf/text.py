@@ -35,6 +35,11 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+def normalized_title(title: str | None) -> str:
+    """Lowercase letters and digits only: the same title typed, exported or extracted alike."""
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", (title or "").lower()).split())
+
+
 def split_sentences(text: str, keep_lines: bool = True) -> list[str]:
     """Sentences of `text`.  With `keep_lines` a line break also ends a sentence (for text
     whose lines are meaningful); without, the text is first joined into one line."""

@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .captions import Caption, citing_sentences, parse_caption
 from .document import Block, Document
-from .ingest.captions import Caption, citing_sentences, parse_caption
 from .models import BODY, CHUNK, OBJECT, UNIT_KINDS, Manifest, unit_kind
 from .text import estimate_tokens, sha256_hex, slug, split_sentences
 

@@ -27,8 +27,8 @@ import time
 from collections.abc import Iterable
 
 from .document import Document
-from .ingest.metadata import normalized_title
 from .models import PaperSource
+from .text import normalized_title
 
 STRUCTURED_FORMATS = ("jats", "tei", "s2orc", "markdown")
 MIN_TITLE_WORDS = 3

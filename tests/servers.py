@@ -67,3 +67,18 @@ def running_server(db: Path, *args: str, stop_after: float = 180, env: dict | No
             proc.kill()
             proc.wait()
         log.close()
+
+
+def make_citing_library(folder: Path) -> tuple[Path, dict[str, str]]:
+    """`make_library` plus four Markdown papers that cite each other (citation_fixtures); their ids by
+    a word of their titles (survey, attention, sparse, dimensionality), and the PDF paper's (pdf)."""
+    from .citation_fixtures import write_papers
+
+    db = make_library(folder)
+    write_papers(folder / "cites")
+    with Library(str(db)) as lib:
+        assert not lib.add([str(folder / "cites")]).failed
+        ids = {w: next(s.paper.id for s in lib.papers() if w in (s.paper.title or "").lower())
+               for w in ("survey", "attention", "sparse", "dimensionality")}
+        ids["pdf"] = next(s.paper.id for s in lib.papers() if s.paper.source_format == "pdf")
+    return db, ids

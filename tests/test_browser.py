@@ -25,10 +25,16 @@ def browser(monkeypatch):
     opts.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,900"):
         opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console: CSP violations show there
     driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
+
+
+def csp_violations(browser) -> list[str]:
+    """Console messages since the last call that say the Content-Security-Policy refused something."""
+    return [e["message"] for e in browser.get_log("browser") if "Content Security Policy" in e["message"]]
 
 
 def test_search_a_figure_see_its_thumbnail_open_the_pdf_at_its_page(tmp_path, browser):
@@ -64,6 +70,7 @@ def test_search_a_figure_see_its_thumbnail_open_the_pdf_at_its_page(tmp_path, br
         wait.until(lambda d: "/pdf" in d.current_url)
         assert browser.current_url.endswith("/pdf#page=1") and "/papers/okafor-wounds" in browser.current_url
         browser.save_screenshot(str(ARTIFACTS / "web-opened-pdf.png"))
+        assert csp_violations(browser) == []  # the strict policy refused nothing the page and the PDF need
     assert (ARTIFACTS / "web-search-figure.png").stat().st_size > 10_000
 
 
@@ -124,6 +131,7 @@ def test_no_confident_match_banner_relevance_filters_and_a_paper_page_at_390px(t
         browser.save_screenshot(str(ARTIFACTS / "web-paper-page-390.png"))
         favicon = browser.execute_script("return document.querySelector('link[rel=icon]').href")
         assert favicon.endswith("/favicon.svg")
+        assert csp_violations(browser) == []
     assert (ARTIFACTS / "web-paper-page-390.png").stat().st_size > 10_000
 
 
@@ -142,3 +150,5 @@ def test_api_docs_load_offline_from_packaged_assets(tmp_path, browser):
         assert scripts and all(s.startswith(url) for s in scripts)
         browser.get(url + "/redoc")
         WebDriverWait(browser, 20).until(lambda d: "search" in d.find_element(By.TAG_NAME, "body").text.lower())
+        # ReDoc asks a CDN for its logo: refusing it is the policy working (the page is whole offline)
+        assert [m for m in csp_violations(browser) if "https://" not in m] == []

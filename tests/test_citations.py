@@ -60,13 +60,13 @@ def test_links_follow_papers_added_and_removed(graph, tmp_path):
         lib.cited_by(hinton)
 
 
-def test_cited_by_answers_the_citing_papers_with_their_entry(graph):
+def test_citing_answers_the_citing_papers_with_their_entry(graph):
     lib, _ = graph
     survey, attention = paper_id(lib, "survey"), paper_id(lib, "attention")
-    d = lib.cited_by(attention).to_dict()
-    assert d == {"paper_id": attention, "cited_by": [{"paper_id": survey, "title": "A Survey of Scholarly Search",
-                                                       "year": 2021, "n": 1}]}
-    assert lib.cited_by(survey).to_dict()["cited_by"] == []
+    d = lib.citing(attention).to_dict()
+    assert d == {"paper_id": attention, "citing": [{"paper_id": survey, "title": "A Survey of Scholarly Search",
+                                                     "year": 2021, "n": 1}]}
+    assert lib.citing(survey).to_dict()["citing"] == [] and lib.cited_by(attention).to_dict() == d  # the old name
 
 
 def test_search_filters_by_cites_and_cited_by(graph):
@@ -78,10 +78,12 @@ def test_search_filters_by_cites_and_cited_by(graph):
         return {h.paper_id for h in lib.search("retrieval OR citation OR search OR indexes", opts).results}
 
     assert hits() == {survey, attention, sparse}
-    assert hits(cites=attention) == {survey}
-    assert hits(cited_by=survey) == {attention, sparse}
-    assert hits(cited_by=survey, cites=attention) == set()      # both: papers meeting both
-    assert hits(cites=survey) == set()                          # nothing cites the survey: no hit, not all hits
+    assert hits(citing=attention) == {survey}
+    assert hits(references_of=survey) == {attention, sparse}
+    assert hits(references_of=survey, citing=attention) == set()  # both: papers meeting both
+    assert hits(citing=survey) == set()                           # nothing cites the survey: no hit, not all hits
+    # the names of earlier versions, with their meanings: cites = citing, cited_by = references_of
+    assert hits(cites=attention) == {survey} and hits(cited_by=survey) == {attention, sparse}
 
 
 def test_reference_entries_are_not_body_text(graph):
@@ -95,8 +97,8 @@ def test_reference_entries_are_not_body_text(graph):
 def test_show_counts_references_links_and_citers(graph):
     lib, _ = graph
     survey, attention = paper_id(lib, "survey"), paper_id(lib, "attention")
-    assert lib.show(survey).to_dict()["citations"] == {"references": 5, "in_library": 2, "cited_by": 0}
-    assert lib.show(attention).to_dict()["citations"] == {"references": 0, "in_library": 0, "cited_by": 1}
+    assert lib.show(survey).to_dict()["citations"] == {"references": 5, "in_library": 2, "citing": 0}
+    assert lib.show(attention).to_dict()["citations"] == {"references": 0, "in_library": 0, "citing": 1}
 
 
 def test_missing_references_as_bibtex(graph):

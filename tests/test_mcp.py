@@ -43,7 +43,7 @@ def test_tools_are_listed_with_strict_schemas(library):
         return (await s.list_tools()).tools
 
     tools = {t.name: t for t in session_run(library, script)}
-    assert set(tools) == {"search", "show", "passage", "papers", "status", "refs", "cited_by"}
+    assert set(tools) == {"search", "show", "passage", "papers", "status", "refs", "citing"}
     for t in tools.values():
         assert t.input_schema["type"] == "object" and t.input_schema["additionalProperties"] is False
         assert len(t.description) > 60

@@ -16,18 +16,12 @@ from papershelf import Library
 from papershelf.models import shapes
 from papershelf.operations import REGISTRY, CliSpec, Context, Example, Operation, Strict, declare, for_door, named
 
-from .citation_fixtures import write_papers
-from .servers import make_library
+from .servers import make_citing_library
 
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("operations")
-    db = make_library(folder)
-    write_papers(folder / "cites")
-    with Library(str(db)) as lib:
-        assert not lib.add([str(folder / "cites")]).failed
-    return db
+    return make_citing_library(tmp_path_factory.mktemp("operations"))[0]
 
 
 def _cli_commands() -> set[str]:
@@ -52,7 +46,7 @@ def test_every_mcp_tool_has_a_cli_command_and_an_http_route_of_the_same_operatio
 
     tools = {t.name: t for t in tool_list()}
     commands, routes = _cli_commands(), _http_routes(library)
-    assert set(tools) >= {"search", "show", "passage", "papers", "refs", "cited_by", "status"}
+    assert set(tools) == {"search", "show", "passage", "papers", "refs", "citing", "status"}
     for name, tool in tools.items():
         op = named(name, "mcp")
         assert op is not None and op.name in commands and op.route in routes, name
@@ -63,6 +57,7 @@ def test_every_mcp_tool_has_a_cli_command_and_an_http_route_of_the_same_operatio
 def _answers(db) -> dict[str, list[dict]]:
     """Real answers of every operation, computed as the doors compute them."""
     ctx = Context()
+    for_door("cli")  # the declarations, registered
     with Library(str(db), create=False) as lib:
         survey = next(s.paper.id for s in lib.papers() if "survey" in (s.paper.title or "").lower())
         attention = next(s.paper.id for s in lib.papers() if "attention" in (s.paper.title or "").lower())
@@ -72,7 +67,8 @@ def _answers(db) -> dict[str, list[dict]]:
                  "passage": [{"paper_id": "okafor2024il6", "budget_chars": 300}],
                  "papers": [{}, {"author": "okafor", "limit": 1}],
                  "refs": [{"paper_id": survey}, {"paper_id": survey, "missing": True, "format": "bibtex"}],
-                 "cited-by": [{"paper_id": attention}], "status": [{}], "verify": [{}],
+                 "citing": [{"paper_id": attention}], "cited-by": [{"paper_id": attention}], "status": [{}],
+                 "verify": [{}],
                  "citations": [{"paper_id": attention, "direction": "cited_by"}],
                  "related": [{"ref": survey}, {"ref": unit}, {"ref": "wound macrophages", "text": True}],
                  "reading-list": [{}, {"format": "bibtex"}, {"query": "scholarly search"}],
@@ -90,7 +86,8 @@ def test_every_answer_is_exactly_its_declared_shape(library):
             adapter.validate_python(json.loads(json.dumps(d)))  # raises on a missing or unknown key
     hit = answers["search"][0]["results"][0]
     assert hit["explain"] and answers["show"][1]["neighbours"] and "neighbours" not in answers["show"][2]
-    assert answers["refs"][1]["bibtex"].startswith("@") and answers["cited-by"][0]["cited_by"]
+    assert answers["refs"][1]["bibtex"].startswith("@") and answers["citing"][0]["citing"]
+    assert answers["cited-by"][0]["cited_by"] == answers["citing"][0]["citing"]  # the old name, the old key
     drifted = dict(answers["status"][0], colour="blue")
     with pytest.raises(ValueError, match="colour"):
         TypeAdapter(shapes.StatusJson).validate_python(drifted)

@@ -1,6 +1,6 @@
 """The `papershelf` command: a thin layer over `papershelf.Library`.
 
-The commands that answer a request (search, show, passage, papers, refs, cited-by, status, verify)
+The commands that answer a request (search, show, passage, papers, refs, citing, status, verify)
 are derived from their declarations in papershelf/operations (cli_ops.py); the ones written here
 run processes: add, embed, index, watch, remove, migrate, serve, mcp.  Every command takes
 ``--json`` for machines; people get Rich tables and progress bars.  Errors meant for users
@@ -20,9 +20,7 @@ import typer
 from rich.markup import escape
 
 from ..errors import BadArgument
-from ..ingest.pdf.ocr import MODES as OCR_MODES
-from ..ingest.pdf.ocr import OcrSettings
-from ..library import Library, default_library_path
+from ..library import OCR_MODES, Library, OcrSettings, default_library_path, is_url, migrate_library
 from . import cli_bench, cli_ops  # noqa: F401 - cli_bench registers `bench beir`
 from .cli_app import (
     PROVIDER_HELP,
@@ -63,7 +61,7 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-cli_ops.install()  # search, show, passage, papers, status, verify, refs, cited-by: from their declarations
+cli_ops.install()  # search, show, passage, papers, status, verify, refs, citing: from their declarations
 
 
 @app.callback()
@@ -226,13 +224,10 @@ def migrate(source: str = typer.Argument(..., help="The library to copy: a file 
             destination: str = typer.Argument(..., help="An empty (or new) library: a file path or URL."),
             as_json: bool = typer.Option(False, "--json")):
     """Copy a library to another backend (SQLite ⇄ PostgreSQL) with its vectors, without re-embedding."""
-    from ..store import is_url
-    from ..store.migrate import migrate as run
-
     def where(loc: str) -> str:
         return loc if is_url(loc) else os.path.abspath(os.path.expanduser(loc))
 
-    report = run(where(source), where(destination)).to_dict()
+    report = migrate_library(where(source), where(destination)).to_dict()
     if as_json:
         dump(report)
     else:

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from ..embed.base import ProviderSpec
+from ..library import ProviderSpec
 from ..search import MODES
 from .cli_app import PROVIDER_HELP, bench_app, fail, guarded
 from .cli_help import ReadableCommand

@@ -11,9 +11,8 @@ import threading
 
 from rich.markup import escape
 
-from ..embed.base import DEFAULT_MODELS, ProviderSpec
 from ..errors import PapershelfError
-from ..library import Library
+from ..library import DEFAULT_MODELS, Library, ProviderSpec
 from .cli_print import EmbedProgress, err, print_build
 
 

@@ -73,8 +73,8 @@ def _parameter(op: Operation, name: str) -> inspect.Parameter:
         decls = [flag, *([op.cli.short[name]] if name in op.cli.short else [])]
     scalar: Any = kind
     annotation: Any = Optional[list[scalar]] if many else (scalar if default is not None else Optional[scalar])
-    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=typer.Option(default, *decls, help=helptext),
-                             annotation=annotation)
+    option = typer.Option(default, *decls, help=helptext, hidden=name in op.request.DEPRECATED)
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=annotation)
 
 
 def _extras(op: Operation) -> list[inspect.Parameter]:

@@ -204,7 +204,7 @@ def print_show(d: dict) -> None:
     out.print(f"[dim]{escape(' · '.join(f for f in facts if f))}[/dim]")
     if c := d.get("citations"):
         out.print(f"[dim]{c['references']} references ({c['in_library']} in this library) · "
-                  f"cited by {c['cited_by']} in this library[/dim]")
+                  f"cited by {c['citing']} in this library[/dim]")
     if len(d["sources"]) > 1:
         for src in d["sources"]:
             role = "units from" if src["provides"] else "also in"
@@ -244,17 +244,18 @@ def print_refs(d: dict) -> None:
     out.print(t)
 
 
-def print_cited_by(d: dict) -> None:
-    """`cited-by` as a table of the citing papers."""
-    if not d["cited_by"]:
+def print_citing(d: dict) -> None:
+    """`citing` as a table of the citing papers (`cited-by`, its old name, too)."""
+    citers = d["citing"] if "citing" in d else d["cited_by"]
+    if not citers:
         out.print(f"no paper in this library cites {escape(d['paper_id'])}")
         return
     t = Table("paper", "title", "year", "entry")
-    for c in d["cited_by"]:
+    for c in citers:
         t.add_row(escape(c["paper_id"]), escape((c["title"] or "")[:80]), str(c["year"] or ""), str(c["n"]))
     out.print(t)
 
 
 # Rich renderings of the operations' answers, by operation name (the others print their own text).
 PRINTERS = {"search": print_search, "show": print_show, "status": print_status, "verify": print_verify,
-            "papers": print_papers, "refs": print_refs, "cited-by": print_cited_by}
+            "papers": print_papers, "refs": print_refs, "citing": print_citing, "cited-by": print_citing}

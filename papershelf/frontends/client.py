@@ -36,7 +36,7 @@ class ServerInfo:
 def library_name(location: str) -> str:
     """How a server names its library to the CLI: a file's absolute path, or a PostgreSQL URL without
     its password (health answers are readable by anyone on loopback)."""
-    from ..store import is_url
+    from ..library import is_url
 
     if not is_url(location):
         return os.path.abspath(os.path.expanduser(location))
@@ -50,7 +50,7 @@ def library_name(location: str) -> str:
 def discovery_path(library_path: str) -> str:
     """``<library>.server.json`` beside a library file; for a PostgreSQL library (no folder of its
     own) a file named by the URL's hash in the user's data folder."""
-    from ..store import is_url
+    from ..library import is_url
 
     if not is_url(library_path):
         return os.path.abspath(os.path.expanduser(library_path)) + ".server.json"

@@ -66,6 +66,7 @@ def create_app(library_path: str, token: str | None = None, reranker: Reranker |
     app.state.lib = lib
     _install_token_strip(app)  # registered first, so it runs after the guard has read the token
     _install_guard(app, token)
+    _install_security_headers(app)  # registered last: outermost, so the guard's refusals carry them too
     _install_errors(app)
     _health_route(app, lib)
     http_ops.install_routes(app, lib, Context(reranker))  # search, show, passage, papers, status, refs, ...
@@ -154,6 +155,38 @@ def _install_token_strip(app: FastAPI) -> None:
             kept = [(k, v) for k, v in parse_qsl(query.decode("latin-1"), keep_blank_values=True) if k != "token"]
             request.scope["query_string"] = urlencode(kept).encode("latin-1")
         return await call_next(request)
+
+
+# -- headers every response carries ---------------------------------------------------
+
+# The page's own files only: no inline script or style, no frames, no plugins, no other origin.
+# Paper text reaches the page only as JSON drawn with textContent (app.js), and even a script that
+# got in could not load or send anything elsewhere.
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+# Swagger UI and ReDoc start from an inline script (fastapi-offline's pages): allowed there alone;
+# they draw only the API's own schema.  ReDoc runs a worker from a blob.
+CSP_API_DOCS = ("default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+                "img-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; font-src 'self' data:; "
+                "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+# A PDF is shown by the browser's own viewer, which a policy without plugins would block.
+CSP_PDF = "default-src 'none'; object-src 'self'; frame-ancestors 'none'"
+API_DOCS = ("/docs", "/redoc", "/docs/oauth2-redirect")
+
+
+def security_headers(path: str, content_type: str) -> dict[str, str]:
+    """Content-Security-Policy, nosniff and no framing, for a response to `path`."""
+    csp = CSP_API_DOCS if path in API_DOCS else CSP_PDF if content_type.startswith("application/pdf") else CSP
+    return {"Content-Security-Policy": csp, "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
+            "Referrer-Policy": "no-referrer"}
+
+
+def _install_security_headers(app: FastAPI) -> None:
+    @app.middleware("http")
+    async def headers(request: Request, call_next):
+        response = await call_next(request)
+        response.headers.update(security_headers(request.url.path, response.headers.get("content-type", "")))
+        return response
 
 
 # -- errors --------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from ..operations.requests import (  # noqa: F401
     CitationsParams,
-    CitedByParams,
+    CitingParams,
     PapersParams,
     PassageParams,
     RefsParams,

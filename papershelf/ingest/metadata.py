@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..document import Bibliographic, parse_year
+from ..text import normalized_title  # noqa: F401 - importer.py and bibtex.py take it from here
 
 
 @dataclass(kw_only=True)
@@ -139,11 +140,6 @@ def parse_csl_json(data, base: str, entries: list[Meta] | None = None) -> dict[s
             if p:
                 out[_resolve(base, p)] = meta
     return out
-
-
-def normalized_title(title: str | None) -> str:
-    """Lowercase letters and digits only: the same title typed, exported or extracted alike."""
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", (title or "").lower()).split())
 
 
 def is_metadata_json(data) -> bool:

@@ -166,30 +166,46 @@ class Filters:
     # carrying every one of `tags` (as selecting several tags in Zotero does); case-insensitive.
     collections: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
-    # The citation graph: papers citing `cites`, papers `cited_by` cites (ids as the user gave them).
-    # The Library resolves them into `citation_scope`, the paper ids the backends restrict to
-    # (an empty list: no paper qualifies).
-    cites: str | None = None
-    cited_by: str | None = None
+    # The citation graph, one word per direction in every door: papers `citing` this paper (their
+    # references name it), and the `references_of` this paper (the papers its reference list names);
+    # ids as the user gave them.  The Library resolves them into `citation_scope`, the paper ids the
+    # backends restrict to (an empty list: no paper qualifies).  `cites` and `cited_by` are the
+    # names they had before (see docs/reference): still accepted.
+    citing: str | None = None
+    references_of: str | None = None
     citation_scope: list[str] | None = None
     # Papers with an author whose name holds every word of this one, each starting a word of
-    # the name ("Mooney", "R. J. Mooney"), case-insensitive (store/paper_fields.py).
+    # the name ("Mooney", "R. J. Mooney", "K. Lo"), case and accents folded (store/name_fold.py).
     author: str | None = None
+    # The papers the author, collection and tag filters name, decided once in Python
+    # (store/filter_plan.py): what the backends restrict to in their place (None: no such filter).
+    paper_scope: list[str] | None = None
 
     def __init__(self, papers: list[str] | None = None, year_from: int | None = None, year_to: int | None = None,
                  sources: list[str] | None = None, object_kind: str | None = None,
                  collections: list[str] | None = None, tags: list[str] | None = None, *,
                  author: str | None = None, year_min: int | None = None, year_max: int | None = None,
-                 cites: str | None = None, cited_by: str | None = None, citation_scope: list[str] | None = None):
+                 citing: str | None = None, references_of: str | None = None,
+                 citation_scope: list[str] | None = None, paper_scope: list[str] | None = None,
+                 cites: str | None = None, cited_by: str | None = None):
         """`year_min` / `year_max` are the names these bounds had before (see the README's release
         notes); still accepted."""
         self.papers, self.sources = list(papers or []), list(sources or [])
         self.year_from = year_from if year_from is not None else year_min
         self.year_to = year_to if year_to is not None else year_max
         self.object_kind, self.collections, self.tags = object_kind, list(collections or []), list(tags or [])
-        self.cites, self.cited_by = cites, cited_by
+        self.citing, self.references_of = citing or cites, references_of or cited_by
         self.citation_scope = None if citation_scope is None else list(citation_scope)
         self.author = author
+        self.paper_scope = None if paper_scope is None else list(paper_scope)
+
+    @property
+    def cites(self) -> str | None:  # the old name of `citing`
+        return self.citing
+
+    @property
+    def cited_by(self) -> str | None:  # the old name of `references_of` (papers the paper cites)
+        return self.references_of
 
     @property
     def year_min(self) -> int | None:
@@ -202,7 +218,7 @@ class Filters:
     def is_empty(self) -> bool:
         return not (self.papers or self.sources or self.object_kind or self.collections or self.tags
                     or self.author or self.year_from is not None or self.year_to is not None
-                    or self.citation_scope is not None)
+                    or self.citation_scope is not None or self.paper_scope is not None)
 
     @property
     def has_labels(self) -> bool:

@@ -155,7 +155,7 @@ class PaperShown(_shown("paper", {f: (t.annotation, ...) for f, t in PaperJson.m
                        manifest=(dict[str, Any] | None, ...), sections=(list[SectionJson], ...),
                        objects=(list[ObjectJson], ...), sources=(list[PaperSourceJson], ...),
                        citations=(dict[str, int] | None, Field(..., description="references, in_library, "
-                                                                                "cited_by counts.")))):
+                                                                                "citing counts.")))):
     """`show` of a paper: its record, sections, figures and tables."""
 
 
@@ -196,8 +196,15 @@ class CiterJson(Shape):
     n: int = Field(description="The number of its first reference entry naming the paper.")
 
 
+class CitingJson(Shape):
+    """`citing`: the library papers whose reference lists name this paper."""
+
+    paper_id: str
+    citing: list[CiterJson]
+
+
 class CitedByJson(Shape):
-    """`cited-by`: the library papers whose reference lists name this paper."""
+    """`cited-by`, the old name of `citing`: the same papers under "cited_by"."""
 
     paper_id: str
     cited_by: list[CiterJson]

@@ -68,6 +68,12 @@ def for_door(door: str, hidden: bool = False) -> list[Operation]:
     return [op for op in REGISTRY.values() if door in op.doors and (hidden or not op.hidden)]
 
 
+def operation(name: str) -> Operation:
+    """The operation declared as `name` (KeyError if none)."""
+    _load()
+    return REGISTRY[name]
+
+
 def named(name: str, door: str) -> Operation | None:
     """The operation a door knows by `name` (its name, tool name or an old alias), or None."""
     for op in for_door(door, hidden=True):
@@ -77,4 +83,4 @@ def named(name: str, door: str) -> Operation | None:
 
 
 __all__ = ["DOORS", "REGISTRY", "CliSpec", "Context", "Example", "Format", "Operation", "Strict", "build", "declare",
-           "for_door", "named", "one_line", "problems"]
+           "for_door", "named", "one_line", "operation", "problems"]

@@ -114,9 +114,14 @@ class Operation:
         return self.request.model_validate(values)
 
     def cli_fields(self) -> list[str]:
-        """The request fields the CLI offers (those a --format sets belong to the format)."""
+        """The request fields the CLI offers (those a --format sets belong to the format; old names hidden)."""
         by_format = {k for f in self.formats.values() for k in f.request}
         return [n for n in self.request.fields_for("cli") if n not in by_format]
+
+    def documented(self, door: str) -> list[str]:
+        """The request fields the reference describes for a door (old names left out)."""
+        fields = self.cli_fields() if door == "cli" else self.request.fields_for(door)
+        return [n for n in fields if n not in self.request.DEPRECATED and n != (self.path if door == "http" else None)]
 
     def cli_flags(self) -> dict[str, str]:
         """Request field -> what the CLI calls it (`QUERY`, `--year-from`): errors name what was typed."""

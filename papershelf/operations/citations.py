@@ -1,5 +1,7 @@
-"""The citation graph's operations: a paper's references (`refs`) and the library papers citing it
-(`cited-by`), and `citations`, the MCP tool of earlier versions that answered both."""
+"""The citation graph's operations, one word per direction in every door: a paper's `refs` (the
+papers it cites: "references") and the papers `citing` it; `cited-by` (the command, route and MCP
+tool `cited_by` of earlier versions: the citing papers in the old JSON) and `citations` (the MCP
+tool of earlier versions that answered both) still answer, unlisted."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from ..library import Library
 from ..models import shapes
 from . import text
 from .base import CliSpec, Context, Example, Format, Operation, declare
-from .requests import CitationsParams, CitedByParams, RefsParams
+from .requests import CitationsParams, CitingParams, RefsParams
 
 
 def run_refs(lib: Library, r: RefsParams, ctx: Context) -> dict[str, Any]:
@@ -38,24 +40,34 @@ REFS = declare(Operation(
     formats={"bibtex": Format(lambda d: d.get("bibtex") or "", {"format": "bibtex"}, "the references as BibTeX")}))
 
 
-CITED_BY = declare(Operation(
-    "cited-by", "The library papers citing a paper",
-    "The papers of the library whose reference lists name this paper, each with the number of its first "
-    "entry naming it.",
-    CitedByParams, shapes.CitedByJson, lambda lib, r, ctx: lib.cited_by(r.paper_id).to_dict(), text.cited_by,
+def old_citing(d: dict[str, Any]) -> dict[str, Any]:
+    """`citing`'s answer as `cited-by` gave it: the list under "cited_by"."""
+    return {"paper_id": d["paper_id"], "cited_by": d["citing"]}
+
+
+CITING = declare(Operation(
+    "citing", "The library papers citing a paper",
+    "The papers of the library citing this paper (whose reference lists name it), each with the number of "
+    "its first entry naming it. The other direction, the papers this one cites, is refs.",
+    CitingParams, shapes.CitingJson, lambda lib, r, ctx: lib.citing(r.paper_id).to_dict(), text.citing,
     path="paper_id", examples=(Example({"paper_id": "vaswani2017attention"}, "who in the library cites it"),),
     cli=CliSpec(positional=("paper_id",))))
+
+CITED_BY = declare(Operation(
+    "cited-by", "The old name of citing (its JSON: cited_by)", "The old name of citing.",
+    CitingParams, shapes.CitedByJson, lambda lib, r, ctx: old_citing(lib.citing(r.paper_id).to_dict()),
+    lambda d: text.citing(d), path="paper_id", cli=CliSpec(positional=("paper_id",)), hidden=True))
 
 
 def run_citations(lib: Library, r: CitationsParams, ctx: Context) -> dict[str, Any]:
     if r.direction == "cited_by":
-        return CITED_BY.run(lib, CitedByParams(paper_id=r.paper_id), ctx)
+        return CITED_BY.run(lib, CitingParams(paper_id=r.paper_id), ctx)
     return run_refs(lib, RefsParams(paper_id=r.paper_id, missing=r.missing, format=r.format), ctx)
 
 
 def _citations_text(d: dict[str, Any]) -> str:
     if "cited_by" in d:
-        return text.cited_by(d)
+        return text.citing(d)
     return d["bibtex"] or "no references" if d.get("bibtex") is not None else text.refs(d)
 
 

@@ -28,6 +28,8 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
     # field -> the doors ("cli", "http", "mcp") that offer it; a field not named here is in every door
     DOORS: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # an old field name -> the field it is now: still accepted, hidden from --help and the reference
+    DEPRECATED: ClassVar[dict[str, str]] = {}
 
     def to_query(self) -> list[tuple[str, str]]:
         """The request as URL query pairs (lists repeated, booleans lower-case), defaults left out:
@@ -61,6 +63,7 @@ class Strict(BaseModel):
 
 class SearchParams(Strict):
     DOORS: ClassVar[dict[str, tuple[str, ...]]] = {"images": ("mcp",)}
+    DEPRECATED: ClassVar[dict[str, str]] = {"cites": "citing", "cited_by": "references_of"}
 
     query: str = Field(min_length=1, max_length=2000,
                        description="What to look for: words, a \"quoted phrase\", or a question in plain language.")
@@ -77,8 +80,13 @@ class SearchParams(Strict):
                                           "(figure/table captions), legacy_chunk (papers without headings).")
     year_from: int | None = Field(None, ge=-9999, le=9999, description="Only papers published in or after this year.")
     year_to: int | None = Field(None, ge=-9999, le=9999, description="Only papers published in or before this year.")
-    cites: str | None = Field(None, description="Only papers whose reference lists name this paper (an id).")
-    cited_by: str | None = Field(None, description="Only papers named in this paper's reference list (an id).")
+    citing: str | None = Field(None, description="Only papers citing this paper: whose reference lists name it "
+                                                 "(an id, citekey or DOI).")
+    references_of: str | None = Field(None, description="Only the references of this paper: the papers its "
+                                                        "reference list names (an id, citekey or DOI).")
+    cites: str | None = Field(None, description="Deprecated: citing.", json_schema_extra={"deprecated": True})
+    cited_by: str | None = Field(None, description="Deprecated: references_of (the papers this one cites).",
+                                 json_schema_extra={"deprecated": True})
     collection: list[str] = Field(default_factory=list, description="Only papers in this collection or one below "
                                                                     "it (\"Parent/Child\"; any of, case-insensitive).")
     tag: list[str] = Field(default_factory=list, description="Only papers carrying this tag (all of, "
@@ -102,7 +110,8 @@ class SearchParams(Strict):
         sources: list[str] = list(self.source) or (["object_unit"] if self.kind else [])
         filters = Filters(papers=list(self.paper), year_from=self.year_from, year_to=self.year_to,
                           sources=sources, object_kind=self.kind, collections=list(self.collection),
-                          tags=list(self.tag), cites=self.cites, cited_by=self.cited_by, author=self.author)
+                          tags=list(self.tag), citing=self.citing or self.cites,
+                          references_of=self.references_of or self.cited_by, author=self.author)
         return SearchOptions(mode=self.mode, limit=self.limit, per_paper=self.per_paper, filters=filters,
                              fusion=self.fusion, rrf_k=self.rrf_k, lexical_weight=self.lexical_weight,
                              vector_weight=self.vector_weight, explain=self.explain,
@@ -157,7 +166,7 @@ class RefsParams(Strict):
     format: Literal["json", "bibtex"] = Field("json", description="bibtex: also return the references as BibTeX.")
 
 
-class CitedByParams(Strict):
+class CitingParams(Strict):
     paper_id: str = Field(min_length=1, description="A paper (id, unique id prefix, citekey, DOI or Zotero key).")
 
 

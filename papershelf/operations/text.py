@@ -68,8 +68,9 @@ def refs(d: dict[str, Any]) -> str:
     return "\n".join(lines) or f"no references read for {d['paper_id']}"
 
 
-def cited_by(d: dict[str, Any]) -> str:
-    lines = [f"- {c['paper_id']} · {c['title']} ({c['year'] or 'n.d.'}), entry {c['n']}" for c in d["cited_by"]]
+def citing(d: dict[str, Any]) -> str:
+    citers = d["citing"] if "citing" in d else d["cited_by"]  # the answer of `citing`, or of its old name
+    lines = [f"- {c['paper_id']} · {c['title']} ({c['year'] or 'n.d.'}), entry {c['n']}" for c in citers]
     return "\n".join([f"cited by {len(lines)} papers of this library:", *lines]) if lines else \
         f"no paper in this library cites {d['paper_id']}"
 

@@ -19,34 +19,13 @@ can give (a term in one unit: ln((N - 0.5) / 1.5) for N indexed units), so a sco
 from __future__ import annotations
 
 import math
-import threading
-from functools import lru_cache
 
-import snowballstemmer
-
-from ..ingest.captions import query_labels
+from ..captions import query_labels
 from ..text import fold
 from ..units import Unit
 from .labels import FILLER, NamedObject
 from .query import STOPWORDS, query_terms
-
-_STEMMERS = threading.local()  # a snowball stemmer keeps its word in itself: one per thread
-
-
-@lru_cache(maxsize=1 << 17)
-def stem(word: str) -> str:
-    """Porter stem of `word`.  `serve` searches in a thread pool, and a shared stemmer object
-    raced there (IndexError inside snowball under concurrent searches): each thread has its own.
-    The cache holds a large library's vocabulary (about 40,000 words at 100,000 units): with 4,096
-    the hits' words of a search kept evicting each other, and stemming them was 20 ms a search."""
-    stemmer = getattr(_STEMMERS, "porter", None)
-    if stemmer is None:
-        stemmer = _STEMMERS.porter = snowballstemmer.stemmer("porter")
-    return stemmer.stemWord(word)
-
-
-def stems(text: str) -> set[str]:
-    return {stem(w) for w in query_terms(fold(text))}
+from .stems import stem, stems
 
 
 def content_words(query: str) -> list[str]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..ingest.captions import Label, make_label, query_labels
+from ..captions import Label, make_label, query_labels
 from ..models import Filters
 from ..store.paper_fields import paper_index_title
 from .query import STOPWORDS, fts_query, query_terms
@@ -95,7 +95,7 @@ def named_objects(store, query: str, filters: Filters, weights: tuple[float, flo
 
 def title_share(words: list[str], title_field: str) -> float:
     """The share of `words` a paper's title field (title, authors, venue, year) holds, stemmed."""
-    from .features import stem, stems
+    from .stems import stem, stems
 
     held = stems(title_field)
     return sum(stem(w) in held for w in words) / max(1, len(words))

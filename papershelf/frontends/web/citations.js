@@ -1,5 +1,5 @@
 // papershelf web page: a paper's place in the library's citation graph, from /api/refs/ID and
-// /api/cited-by/ID (the shapes of `papershelf refs --json` and `cited-by --json`).
+// /api/citing/ID (the shapes of `papershelf refs --json` and `citing --json`).
 // A section of its own, so any paper view can include it: renderCitations(container, paperId).
 // References the library holds, and the papers citing this one, open that paper's view.
 "use strict";
@@ -30,21 +30,21 @@ async function renderCitations(container, paperId) {
   container.append(section);
   try {
     const id = encodeURIComponent(paperId);
-    const [refs, citers] = await Promise.all([citationsApi(`/api/refs/${id}`), citationsApi(`/api/cited-by/${id}`)]);
+    const [refs, citers] = await Promise.all([citationsApi(`/api/refs/${id}`), citationsApi(`/api/citing/${id}`)]);
     const list = citationEl("ol", { class: "references" });
     for (const r of refs.references) {
       const text = r.paper_id ? paperLink(r.paper_id, r.text) : r.text;
       list.append(citationEl("li", { value: String(r.n), class: r.paper_id ? "linked" : "" }, text));
     }
     const cited = citationEl("ul", { class: "cited-by" });
-    for (const c of citers.cited_by) {
+    for (const c of citers.citing) {
       cited.append(citationEl("li", {}, paperLink(c.paper_id, c.title || c.paper_id), c.year ? ` (${c.year})` : ""));
     }
     const inLibrary = refs.references.filter((r) => r.paper_id).length;
     section.replaceChildren(
       citationEl("h3", {}, `References (${refs.references.length}, ${inLibrary} in this library)`), list,
-      citationEl("h3", {}, `Cited by in this library (${citers.cited_by.length})`),
-      citers.cited_by.length ? cited : citationEl("p", { class: "meta" }, "no paper here cites it"));
+      citationEl("h3", {}, `Cited by in this library (${citers.citing.length})`),
+      citers.citing.length ? cited : citationEl("p", { class: "meta" }, "no paper here cites it"));
   } catch (err) {
     section.replaceChildren(citationEl("p", { class: "error" }, err.message));
   }

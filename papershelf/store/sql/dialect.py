@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
-
-from .. import name_fold
 
 
 class Dialect:
@@ -56,10 +55,9 @@ class Dialect:
         expression of one element."""
         return f"json_each({column}) AS {alias}", f"{alias}.value"
 
-    def folded_name(self, expr: str) -> tuple[str, list]:
-        """`expr` as `name_fold.fold_name` folds it (the SQL and its parameters): SQLite calls
-        the function itself, registered on every connection."""
-        return f"{name_fold.SQL_FUNCTION}({expr})", []
+    def in_list(self, column: str, values: Sequence[Any]) -> tuple[str, list]:
+        """`column` is one of `values`, however many: one parameter (a JSON array in SQLite)."""
+        return f"{column} IN (SELECT value FROM json_each({self.mark}))", [json.dumps(list(values))]
 
     def json_text(self, column: str, *keys: str) -> str:
         """The text at `keys` inside the JSON object in text `column` (NULL when absent)."""
@@ -119,8 +117,8 @@ class PostgresDialect(Dialect):
     def json_elements(self, column: str, alias: str) -> tuple[str, str]:
         return f"json_array_elements_text({column}::json) AS {alias}(value)", f"{alias}.value"
 
-    def folded_name(self, expr: str) -> tuple[str, list]:
-        return f"translate(lower({expr}), %s, %s)", [name_fold.TRANSLATE_FROM, name_fold.TRANSLATE_TO]
+    def in_list(self, column: str, values: Sequence[Any]) -> tuple[str, list]:
+        return self.any(column, values)
 
     def json_text(self, column: str, *keys: str) -> str:
         path = "".join(f"->'{k}'" for k in keys[:-1])

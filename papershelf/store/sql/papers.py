@@ -24,13 +24,13 @@ from ...models import (
     SourceRecord,
 )
 from ...units import Unit
+from .. import filter_plan
 from ..common import (
     PAPER_COLUMNS,
     SOURCE_COLUMNS,
     SOURCE_FIELDS,
     UNIT_COLUMNS,
     index_problems,
-    like_escape,
     manifest_columns,
     manifest_from_row,
     manifest_row,
@@ -42,7 +42,6 @@ from ..common import (
     unit_values,
     year_bounds,
 )
-from ..paper_fields import author_sql
 from ..reference_rows import REFERENCE_COLUMNS, reference_from_row, reference_rows
 from .dialect import SqlConnection
 
@@ -372,31 +371,30 @@ class SqlPapers(SqlConnection):
         return (" AND " + " AND ".join(clauses)) if clauses else "", params
 
     def _paper_filter(self, filters: Filters, paper_id: str) -> tuple[list[str], list]:
-        """The paper-level filters (papers, citation scope, years, labels, author) as SQL clauses on
-        the column `paper_id`: the one plan search, `papers` and the vector mask all apply."""
+        """The paper-level filters (papers, citation scope, years, and the papers the author,
+        collection and tag filters name: filter_plan.py) as SQL clauses on the column `paper_id`:
+        the one plan search, `papers` and the vector mask apply."""
+        filters = self.resolve_filters(filters)
         clauses: list[str] = []
         params: list[object] = []
         if filters.papers:
             sql, more = self.sql.any(paper_id, filters.papers)
             clauses.append(sql)
             params += more
-        if filters.citation_scope is not None:  # the citation graph, resolved by the Library into papers
-            sql, more = self.sql.any(paper_id, filters.citation_scope) if filters.citation_scope else ("1 = 0", [])
-            clauses.append(sql)
-            params += more
+        for scope in (filters.citation_scope, filters.paper_scope):  # resolved into papers (None: no such filter)
+            if scope is not None:
+                sql, more = self.sql.in_list(paper_id, scope) if scope else ("1 = 0", [])
+                clauses.append(sql)
+                params += more
         if (years := year_bounds(filters)) is not None:
             clauses.append(f"{paper_id} IN (SELECT id FROM papers WHERE year BETWEEN {self.sql.mark} "
                            f"AND {self.sql.mark})")
             params += list(years)
-        if filters.has_labels:
-            sql, label_params = self._labels_sql(filters)
-            clauses.append(f"{paper_id} IN ({sql})")
-            params += label_params
-        if filters.author:
-            sql, author_params = author_sql(self.sql.clean(filters.author), self.sql)
-            clauses.append(f"{paper_id} IN ({sql})")
-            params += author_params
         return clauses, params
+
+    def resolve_filters(self, filters: Filters) -> Filters:
+        """`filters` with author, collections and tags replaced by the papers they name (filter_plan.py)."""
+        return filter_plan.resolve(filters, self.query)
 
     # -- what label queries and relevance ask of the index (search/labels.py, search/features.py) ------
 
@@ -414,29 +412,11 @@ class SqlPapers(SqlConnection):
                           f"WHERE {named}{where} ORDER BY {self.sql.collate('d.unit_id')}", [*more, *params])
         return [(r["unit_id"], r["paper_id"]) for r in rows]
 
-    def _labels_sql(self, filters: Filters) -> tuple[str, list]:
-        """SELECT of the paper ids in any of the collections (or below them), with all the tags and
-        an author matching each author filter (a substring of the name), case-insensitive."""
-        parts: list[str] = []
-        params: list[object] = []
-        if filters.collections:
-            ors = " OR ".join(f"({self.sql.nocase_equal('path')} OR {self.sql.nocase_like('path')})"
-                              for _ in filters.collections)
-            parts.append(f"SELECT paper_id FROM paper_collections WHERE {ors}")
-            for c in filters.collections:
-                c = self.sql.clean(c.strip("/"))
-                params += [c, like_escape(c) + "/%"]
-        for tag in filters.tags:
-            parts.append(f"SELECT paper_id FROM paper_tags WHERE {self.sql.nocase_equal('tag')}")
-            params.append(self.sql.clean(tag))
-        return " INTERSECT ".join(parts), params
-
     def labelled_paper_ids(self, filters: Filters) -> list[str]:
         """Papers that pass the collection and tag filters (every paper when there are none)."""
         if not filters.has_labels:
             return self.paper_ids()
-        sql, params = self._labels_sql(filters)
-        return [r["paper_id"] for r in self.query(sql, params)]
+        return list(self.resolve_filters(Filters(collections=filters.collections, tags=filters.tags)).paper_scope or [])
 
     # -- checks and status -----------------------------------------------------------
 

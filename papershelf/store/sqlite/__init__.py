@@ -29,7 +29,6 @@ from ...errors import LibraryFileError, PapershelfError, ReadOnlyLibrary, Storag
 from ...index_text import index_text
 from ...models import Filters, IndexCheck, LexicalHit, Manifest, Paper
 from ...units import Unit
-from .. import name_fold
 from ..paper_fields import paper_index_title
 from ..sql import Dialect, SqlPapers
 from .migrations import APPLICATION_ID, MIGRATIONS
@@ -89,7 +88,6 @@ class SQLiteStore(VectorTables, SqlPapers):
         else:
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
-        self.db.create_function(name_fold.SQL_FUNCTION, 1, name_fold.fold_name, deterministic=True)
         self._check_and_migrate(exists)
 
     def _open_error(self, e: sqlite3.Error, exists: bool) -> PapershelfError:

@@ -27,7 +27,6 @@ from ...errors import BuildLocked
 from ...models import UNIT_KINDS, Filters, LockHolder, Space, StoredVector, VectorHit, VectorRow
 from ...system import pid_alive
 from ..common import year_bounds
-from ..paper_fields import author_sql
 from ..sql import SqlEmbeddings
 from .vector_index import VectorIndex
 
@@ -44,7 +43,7 @@ class VectorTables(SqlEmbeddings):
     _vector_index: VectorIndex | None = None
 
     if TYPE_CHECKING:  # SqlPapers'
-        def labelled_paper_ids(self, filters: Filters) -> list[str]: ...
+        def resolve_filters(self, filters: Filters) -> Filters: ...
         def get_setting(self, key: str, default: str | None = None) -> str | None: ...
 
     def vector_search(self, space: Space, query: np.ndarray, depth: int, filters: Filters) -> list[VectorHit]:
@@ -119,22 +118,16 @@ class VectorTables(SqlEmbeddings):
                 self.db.execute("COMMIT")
 
     def _paper_ids_where(self, filters: Filters) -> set[str] | None:
-        """Papers passing the year and label filters (None: those filters are off), read now, so a
-        changed year or tag counts at once even if the paper's vectors did not change."""
+        """Papers passing the paper-level filters (None: they are off), read now, so a changed year
+        or tag counts at once even if the paper's vectors did not change: the same plan as the
+        SQL's (filter_plan.py)."""
+        filters = self.resolve_filters(filters)
         years = year_bounds(filters)
-        if years is None and not filters.has_labels and not filters.author:
-            return None if filters.citation_scope is None else set(filters.citation_scope)
-        where = "year BETWEEN ? AND ?" if years else "1"
-        params: list[object] = list(years or ())
-        if filters.author:
-            sql, author_params = author_sql(filters.author, self.sql)
-            where += f" AND id IN ({sql})"
-            params += author_params
-        ids = {r[0] for r in self.query(f"SELECT id FROM papers WHERE {where}", params)}
-        if filters.has_labels:
-            ids &= set(self.labelled_paper_ids(filters))
-        if filters.citation_scope is not None:
-            ids &= set(filters.citation_scope)
+        ids = None if years is None else {r[0] for r in self.query("SELECT id FROM papers WHERE year BETWEEN ? AND ?",
+                                                                  list(years))}
+        for scope in (filters.paper_scope, filters.citation_scope):
+            if scope is not None:
+                ids = set(scope) if ids is None else ids & set(scope)
         return ids
 
     def library_id(self) -> str:

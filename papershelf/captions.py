@@ -1,0 +1,204 @@
+"""Recognising figure/table captions and the body sentences that cite them.
+
+A caption starts a paragraph with a label ("Figure 3.", "Fig. 3:", "FIGURE 3",
+"Table 2 |", "Table IV", "Supplementary Figure S1") followed by a separator, the
+end of the line, or a capitalised caption.  "Table 1 shows ..." is a sentence
+that mentions a table, not a caption, which is why the separator matters.
+
+Chinese, Japanese and Korean papers label them 图 1 / 圖 1 / 図 1 / 그림 1 (figure) and
+表 2 / 표 2 (table), followed by a space, a colon (also full-width "："), a period or the
+end of the line; "表1显示了…" (a sentence that starts by citing a table) is not a caption.
+They get the same labels as English ones ("Figure 1", "Table 2"), so `--kind` and a label
+query find them alike, and "如图1所示" / "図3に示す" cite them.
+
+`parse_label` is the one reading of a label, shared by captions and by search queries
+("table IV", "fig. 2b", "Supplementary Figure S1"): its `key` is what two printed forms of the
+same object have in common (kind, supplementary or not, the number with roman numerals read,
+no panel letter), so a query for "Table 4" finds a caption printed "TABLE IV".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .text import split_sentences
+
+_KIND = r"(?P<kind>Figure|Fig\.?|FIGURE|FIG\.?|Table|TABLE|Tab\.)"
+_CJK_FIGURE, _CJK_TABLE = "图圖図그림", "表표"
+_CJK_KIND = r"(?P<kind>[图圖図表표]|그림)"
+_NUM = r"(?P<num>S?\d+|[IVXLC]+)(?P<panel>[a-z])?"
+_SUPP = r"(?P<supp>(?:Supplementary|Supplemental|SUPPLEMENTARY|Extended\s+Data)\s+)?"
+
+_LATIN_CAPTION = (r"(?:[*_]{1,2})?" + _SUPP + _KIND + r"\s*" + _NUM +
+                  r"(?:[*_]{1,2})?(?P<sep>\s*[:.|\u2014\u2013]\s*|\s+-\s+|\s*$|\s+(?=[A-Z(\[]))")
+_CJK_CAPTION = (r"(?:[*_]{1,2})?" + _CJK_KIND.replace("kind", "ckind") + r"\s*(?P<cnum>S?\d+)(?P<cpanel>[a-z])?"
+                r"(?:[*_]{1,2})?(?P<csep>\s*[:.：．|\u2014\u2013]\s*|\s+|$)")
+CAPTION_RE = re.compile(r"^\s*(?:" + _LATIN_CAPTION + "|" + _CJK_CAPTION + ")")
+
+# "Fig. 3b", "Figures 2 and 3", "Table S1", "Figs. 2-4", "Tables II, III"
+_REF_RE = re.compile(
+    r"\b(?P<supp>Supplementary\s+|Extended\s+Data\s+)?"
+    r"(?P<kind>Figures?|Figs?\.?|FIGURES?|FIGS?\.?|Tables?|TABLES?|Tabs?\.)\s*"
+    r"(?P<nums>(?:S?\d+|[IVXLC]+)[a-z]?(?:\s*(?:,|and|&|\u2013|-|to)\s*(?:S?\d+|[IVXLC]+)[a-z]?)*)"
+)
+# "如图1所示", "见表 2", "図3に示す", "表1和表2": CJK words are not set apart by spaces.
+_CJK_AND = r"[,，、]|和|与|及|と"
+_CJK_NUM = r"S?\d+[a-z]?"
+_CJK_REF_RE = re.compile(_CJK_KIND + r"\s*(?P<nums>" + _CJK_NUM + r"(?:\s*(?:" + _CJK_AND + r"|~|～|\u2013|-)\s*"
+                         + _CJK_NUM + ")*)")
+_ROMAN = re.compile(r"^[IVXLC]+$")
+# A label as a query writes it: any case, "fig"/"tab" with or without the dot, a panel letter.
+_QUERY_LABEL_RE = re.compile(
+    r"\b(?P<supp>(?:supplementary|supplemental|suppl?\.?|extended\s+data)\s+)?"
+    r"(?P<kind>figures?|figs?\.?|tables?|tabs?\.?)\s*"
+    r"(?P<num>s?\d+|[ivxlc]+)(?P<panel>[a-h])?(?!\w)", re.I)
+_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+
+
+# Names papers give their standard sections; readers use them to tell a section
+# heading from a title or a line of bold text.
+SECTION_NAMES = (r"abstract|intro|introduction|background|related work|summary|methods?|materials|"
+                 r"materials and methods|results|discussion|conclusions?|acknowledge?ments?|references|"
+                 r"bibliography|appendix|experiments?|evaluation|contents|keywords")
+
+
+@dataclass(frozen=True)
+class Caption:
+    object_kind: str  # "figure" | "table"
+    label: str  # as a reader writes it: "Figure 3", "Table IV", "Supplementary Figure S1"
+    number: str
+    text: str  # caption text without the label
+
+
+@dataclass(frozen=True)
+class Label:
+    """One object label read from its printed form."""
+
+    kind: str  # "figure" | "table"
+    number: str  # as printed: "3", "IV", "S1"
+    supplementary: bool
+    panel: str | None = None  # "b" in "Fig. 2b"
+
+    @property
+    def key(self) -> tuple[str, bool, int]:
+        """What every printed form of this object shares: Table 4 = TABLE IV, Figure S1 = Supplementary Figure 1."""
+        return self.kind, self.supplementary, roman_or_int(self.number.lstrip("Ss"))
+
+
+def roman_or_int(number: str) -> int:
+    """3 -> 3, IV -> 4 (0 for anything else)."""
+    if number.isdigit():
+        return int(number)
+    values = [_ROMAN_VALUES.get(c, 0) for c in number.lower()]
+    if not values or 0 in values:
+        return 0
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+def parse_label(kind_word: str, number: str, supplementary: bool = False, panel: str | None = None) -> Label | None:
+    """The label a kind word ("Fig.", "TABLE", "tab") and a number ("3", "IV", "S1") print; None when
+    the number is no label number (a long run of roman letters, zero)."""
+    number = number.upper() if _ROMAN.match(number.upper()) and not number.isdigit() else number
+    if number[:1] in "sS" and number[1:].isdigit():
+        number, supplementary = "S" + number[1:], True
+    digits = number.lstrip("S")
+    if (_ROMAN.match(number) and len(number) > 4) or (not digits.isdigit() and roman_or_int(digits) == 0):
+        return None
+    return Label(_kind_of(kind_word), number, supplementary, panel.lower() if panel else None)
+
+
+def query_labels(text: str) -> list[tuple[Label, tuple[int, int]]]:
+    """Every object label a query names ("table 2 of the Bigtable paper", "Fig. 7b"), with where it stands.
+    Roman numerals count in upper case and of I, V, X only ("table IV", not "table i" or "figure C")."""
+    found = []
+    for m in _QUERY_LABEL_RE.finditer(text):
+        num = m.group("num")
+        if not num[0].isdigit() and num[:1] not in "sS" and not (num.isupper() and set(num) <= set("IVX")):
+            continue
+        label = parse_label(m.group("kind"), num, bool(m.group("supp")), m.group("panel"))
+        if label is not None:
+            found.append((label, m.span()))
+    return found
+
+
+def _kind_of(word: str) -> str:
+    return "table" if word.lower().startswith("tab") or word in _CJK_TABLE else "figure"
+
+
+def make_label(kind: str, number: str, supplementary: bool = False) -> str:
+    label = ("Figure " if kind == "figure" else "Table ") + number
+    return ("Supplementary " + label) if supplementary else label
+
+
+def parse_caption(paragraph: str) -> Caption | None:
+    """Return the caption a paragraph starts with, or None for ordinary text."""
+    first_line = paragraph.lstrip().split("\n", 1)[0]
+    m = CAPTION_RE.match(first_line)
+    if not m:
+        return None
+    if m.group("ckind"):
+        kind = _kind_of(m.group("ckind"))
+        text = paragraph.lstrip()[m.end():].strip().strip("*_ ").strip()
+        return Caption(kind, make_label(kind, m.group("cnum")), m.group("cnum"), text)
+    label = parse_label(m.group("kind"), m.group("num"), bool(m.group("supp")))
+    if label is None:
+        return None
+    num = m.group("num")
+    text = paragraph.lstrip()[m.end():].strip()
+    text = text.strip("*_ ").strip()
+    return Caption(label.kind, make_label(label.kind, num, bool(m.group("supp"))), num, text)
+
+
+def _expand(nums: str) -> list[str]:
+    parts = re.split(r"\s*(,|and|&|\u2013|-|to)\s*", nums)
+    out: list[str] = []
+    prev: str | None = None
+    is_range = False
+    for p in parts:
+        if p in {",", "and", "&"}:
+            is_range = False
+            continue
+        if p in {"\u2013", "-", "to"}:
+            is_range = True
+            continue
+        n = p.rstrip("abcdefghijklmnopqrstuvwxyz") or p
+        if is_range and prev and prev.isdigit() and n.isdigit() and 0 < int(n) - int(prev) <= 20:
+            out.extend(str(i) for i in range(int(prev) + 1, int(n) + 1))
+        else:
+            out.append(n)
+        prev = n
+        is_range = False
+    return out
+
+
+def cited_labels(sentence: str) -> set[str]:
+    """Labels ("Figure 3", "Table 2") a sentence cites."""
+    found: set[str] = set()
+    for m in _REF_RE.finditer(sentence):
+        kind = _kind_of(m.group("kind"))
+        for n in _expand(m.group("nums")):
+            found.add(make_label(kind, n, bool(m.group("supp"))))
+    for m in _CJK_REF_RE.finditer(sentence):
+        kind = _kind_of(m.group("kind"))
+        nums = re.sub(r"\s*(?:" + _CJK_AND + r")\s*", ",", m.group("nums")).replace("～", "-").replace("~", "-")
+        found.update(make_label(kind, n) for n in _expand(nums))
+    return found
+
+
+def citing_sentences(paragraphs: list[str], max_sentences: int = 6, max_chars: int = 1500) -> dict[str, list[str]]:
+    """Map each cited label to the body sentences that cite it (in order, deduplicated)."""
+    out: dict[str, list[str]] = {}
+    for para in paragraphs:
+        if "ig" not in para and "ab" not in para and "IG" not in para and "AB" not in para \
+                and not _CJK_REF_RE.search(para):
+            continue
+        for sentence in split_sentences(para, keep_lines=False):
+            for label in cited_labels(sentence):
+                bucket = out.setdefault(label, [])
+                if sentence in bucket or len(bucket) >= max_sentences:
+                    continue
+                if sum(len(s) for s in bucket) + len(sentence) > max_chars and bucket:
+                    continue
+                bucket.append(sentence)
+    return out
