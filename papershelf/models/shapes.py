@@ -299,7 +299,7 @@ class RelatedJson(Shape):
     notices: list[str]
 
 
-class CitingJson(Shape):
+class ReadingCiterJson(Shape):
     paper_id: str
     title: str | None
     year: int | None
@@ -318,7 +318,7 @@ class ReadingItemJson(Shape):
     venue: str | None
     doi: str | None
     arxiv_id: str | None
-    cited_by: list[CitingJson]
+    cited_by: list[ReadingCiterJson]
 
 
 class ReadingListJson(Shape):
