@@ -46,7 +46,8 @@ def test_every_mcp_tool_has_a_cli_command_and_an_http_route_of_the_same_operatio
 
     tools = {t.name: t for t in tool_list()}
     commands, routes = _cli_commands(), _http_routes(library)
-    assert set(tools) == {"search", "show", "passage", "papers", "refs", "citing", "status"}
+    assert set(tools) == {"search", "show", "passage", "papers", "refs", "citing", "status", "related", "reading_list",
+                          "ask"}
     for name, tool in tools.items():
         op = named(name, "mcp")
         assert op is not None and op.name in commands and op.route in routes, name
