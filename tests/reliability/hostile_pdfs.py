@@ -65,3 +65,42 @@ def offset_crop_pdf(path: str) -> None:
     finally:
         src.close()
         out.close()
+
+
+def big_text_page_pdf(path: str, side: float = 4300.0) -> None:
+    """One `side` x `side` pt page of large print: the largest page OCR still reads (at the dpi that
+    keeps it within OCR's pixel bound), with a text layer (`--ocr always` reads it anyway)."""
+    c = canvas.Canvas(path, pagesize=(side, side))
+    c.setFont("Times-Roman", 60)
+    for i in range(12):
+        c.drawString(200, side - 300 - i * 90, f"Line {i} of a very large page: {BODY[:60]}")
+    c.showPage()
+    c.save()
+
+
+FINDING = "Bleached colonies recovered their symbionts within nine weeks when the water cooled."
+
+
+def small_scan_pdf(path: str, turn: int = 0, dpi: int = 200) -> None:
+    """A small page of print as a scanner gives it (an image, no text layer), turned `turn` degrees
+    clockwise: an upside-down scan is `turn=180`."""
+    import io
+
+    import pypdfium2 as pdfium
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=(420, 220))
+    c.setFont("Times-Bold", 14)
+    c.drawString(30, 180, "Recovery of Reef Corals")
+    c.setFont("Times-Roman", 12)
+    words, line, y = FINDING.split() + BODY.split()[:24], "", 150
+    for w in words:
+        if len(line) + len(w) > 58:
+            c.drawString(30, y, line)
+            line, y = "", y - 16
+        line = f"{line} {w}".strip()
+    c.drawString(30, y, line)
+    c.showPage()
+    c.save()
+    image = pdfium.PdfDocument(buf.getvalue())[0].render(scale=dpi / 72, grayscale=True).to_pil()
+    image.rotate(-turn, expand=True).save(path, "PDF", resolution=dpi)
