@@ -21,7 +21,10 @@ T = TypeVar("T")
 # A sentence ends at . ! ? before a capital (perhaps after an opening bracket or quote), or at a
 # line break; not before a digit or lowercase word ("Fig. 2", "vs. 4.1", "e.g. this").
 # Chinese and Japanese sentences end in a full-width mark with no space after it.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z])|(?<=[。！？])\s*(?=\S)|\s*\n\s*")
+# Spaces a pattern may begin with: from the first space of a run, or none at all.  An unanchored
+# search for "\s*X" otherwise scans a run of n spaces from each of them, n^2/2 steps (issue #43).
+LEADING_SPACE = r"(?:(?<!\s)\s*|(?!\s))"
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z])|(?<=[。！？])\s*(?=\S)|" + LEADING_SPACE + r"\n\s*")
 _WORD = re.compile(r"\S+")
 _CJK = re.compile(CJK_CHAR)
 

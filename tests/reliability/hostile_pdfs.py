@@ -104,3 +104,49 @@ def small_scan_pdf(path: str, turn: int = 0, dpi: int = 200) -> None:
     c.save()
     image = pdfium.PdfDocument(buf.getvalue())[0].render(scale=dpi / 72, grayscale=True).to_pil()
     image.rotate(-turn, expand=True).save(path, "PDF", resolution=dpi)
+
+
+def reference_list_pdf(path: str, entries: list[str]) -> None:
+    """A short paper whose "References" section prints `entries` one a line (wrapped), on as many
+    letter pages as they take."""
+    from tests.pdf_fixtures import _wrap
+
+    c = canvas.Canvas(path, pagesize=(612, 792))
+    c.setFont("Times-Bold", 16)
+    c.drawString(72, 720, "A Paper That Cites Many Others")
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(72, 690, "1 Introduction")
+    c.setFont("Times-Roman", 10)
+    y = 672
+    for line in _wrap(BODY + " " + BODY, 95):
+        c.drawString(72, y, line)
+        y -= 12
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(72, y - 10, "References")
+    y -= 30
+    for entry in entries:
+        for k, line in enumerate(_wrap(entry, 100)):
+            if y < 60:
+                c.showPage()
+                y = 740
+            c.setFont("Times-Roman", 9)
+            c.drawString(72 + (12 if k else 0), y, line)
+            y -= 11
+    c.showPage()
+    c.save()
+
+
+def numbered_entries(n: int, missing: tuple[int, ...] = ()) -> list[str]:
+    """`n` numbered reference entries, each of its own words (a line that repeats on every page, but
+    for its digits, is a running header to the reader), without the numbers in `missing`."""
+    names = ["Okafor", "Brandt", "Lima", "Park", "Ruiz", "Novak", "Haddad", "Sato", "Kowalski", "Moreau", "Ivanova",
+             "Osei", "Larsen", "Mehta", "Quispe", "Fischer", "Tanaka", "Nkosi", "Silva", "Weber", "Costa"]
+    words = BODY.replace(",", "").split()
+    out = []
+    for k in range(1, n + 1):
+        if k in missing:
+            continue
+        title = " ".join(words[(k * 7 + j) % len(words)] for j in range(3 + k % 5)).capitalize()
+        out.append(f"[{k}] {names[k % len(names)][0]}. {names[(k * 5) % len(names)]} and {names[k % 7]} B. "
+                   f"{title} numbered {k}. Journal of {names[(k * 3) % len(names)]} Studies, {1990 + k % 30}.")
+    return out
