@@ -43,9 +43,10 @@ _ABBREVIATION = re.compile(r"(?:proc|conf|trans|natl|acad|intl|univ|dept|symp|as
                            r"chem|biol)$", re.IGNORECASE)
 _PARTICLES = r"(?:van|von|de|der|den|del|da|di|du|dos|la|le|y|bin|al|II|III|IV|Jr\.?|Sr\.?)"
 # A hyphen before a capital joins two name words ("Jean-Pierre"), one before a small letter goes on
-# with the word ("Al-khalifa"); taken possessively, a run of hyphenated capitals has one reading,
-# not 2^n (it once hung `add` on a 120-character entry).
-_NAME_WORD = r"(?:[A-Z][^\s,;:()\d\-]*+(?:-[a-z][^\s,;:()\d\-]*+)*+|" + _PARTICLES + ")"
+# with the word ("Al-khalifa"); taken possessively and atomically (a capitalized particle, "IV",
+# is read one way), a run of hyphenated capitals or of "IV IV ..." has one reading, not 2^n (it once
+# hung `add` on a 120-character entry).
+_NAME_WORD = r"(?>[A-Z][^\s,;:()\d\-]*+(?:-[a-z][^\s,;:()\d\-]*+)*+|" + _PARTICLES + r"(?![^\s\-]))"
 _PERSON = re.compile(rf"^{_NAME_WORD}(?:[\s\-]+{_NAME_WORD})*$")
 _VANCOUVER_NAME = r"[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?\s[A-Z]{1,3}"
 _VANCOUVER = re.compile(rf"^(?:{_VANCOUVER_NAME},\s*)+{_VANCOUVER_NAME}(?:,?\s*et al)?$")  # two names at least

@@ -116,7 +116,7 @@ def growth(call: Callable[[str], object], unit: str, tail: str) -> dict | None:
 
 # The short run (CI): the units every finding so far came from, two tails.
 SHORT_UNITS = ["A-", "A.", "A. ", "A", " ", ".", ",", "Ab ", "Ab. ", "AB-", "“", '"', "(", "1", "2019", "Smith J, ",
-               "et al. ", "de la ", "pp. 1-", "\t", "\n", "Fig. ", "A, ", "abs/"]
+               "et al. ", "de la ", "pp. 1-", "\t", "\n", "Fig. ", "A, ", "abs/", "IV ", "II ", "de "]
 
 
 def families(extra: list[str], full: bool = True) -> list[tuple[str, str]]:
