@@ -8,6 +8,7 @@ changes content hashes, so it must be made in one place.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 import unicodedata
@@ -75,3 +76,30 @@ def batched(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
     """Consecutive slices of at most `size` items (e.g. ids for one `IN (...)` query)."""
     for i in range(0, len(items), size):
         yield items[i:i + size]
+
+
+def repaired(text: str) -> str:
+    """`text` with each lone surrogate (half of a UTF-16 pair: YAML's "\\ud83d", JSON's "\\ud800") made
+    U+FFFD, and a pair written as two escapes joined into its character.  No UTF-8 file, database or
+    terminal can hold a lone surrogate: one in a title aborted the whole `add` (issue #43)."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def repaired_all(value):
+    """`repaired` over every string in `value`: lists and dicts (rebuilt), dataclasses (fields set in place)."""
+    if isinstance(value, str):
+        return repaired(value)
+    if isinstance(value, list):
+        return [repaired_all(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(repaired_all(v) for v in value)
+    if isinstance(value, dict):
+        return {repaired_all(k): repaired_all(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            object.__setattr__(value, f.name, repaired_all(getattr(value, f.name)))
+    return value

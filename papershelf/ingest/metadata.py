@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..document import Bibliographic, parse_year
+from ..text import repaired_all
 
 
 @dataclass(kw_only=True)
@@ -103,6 +104,7 @@ def parse_bibtex(text: str, base: str, entries: list[Meta] | None = None) -> dic
 
 
 def parse_csl_json(data, base: str, entries: list[Meta] | None = None) -> dict[str, Meta]:
+    data = repaired_all(data)  # a lone surrogate ("\\ud800" in a title) becomes U+FFFD: UTF-8 cannot hold it
     items = data.get("items", []) if isinstance(data, dict) else data
     out: dict[str, Meta] = {}
     for it in items:
