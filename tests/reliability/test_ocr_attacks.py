@@ -35,6 +35,11 @@ def _add(library: Path, folder: Path, *extra: str, env: dict | None = None, ok=(
     return {Path(f["path"]).name: f for f in json.loads(p.stdout)["files"]} | {"_stderr": p.stderr}
 
 
+def _within_bound(peak: float, what: str) -> None:
+    assert peak < PEAK_MB, (what, peak)
+    print(f"\n{what}: peak RSS {peak:.0f} MB")
+
+
 def _langs(*names: str) -> list[str]:
     out = subprocess.run(["tesseract", "--list-langs"], capture_output=True, text=True).stdout.split()
     return [n for n in names if n in out]
@@ -53,8 +58,7 @@ def test_huge_pages_fail_in_one_line_and_the_rest_is_indexed(tmp_path):
         reason = files[name]["reason"]
         assert files[name]["status"] == "failed" and "too large to OCR" in reason and "\n" not in reason, reason
     assert "3 more pages" in files["four-huge-pages.pdf"]["reason"]
-    assert peak < PEAK_MB, peak
-    print(f"\nhuge pages: peak RSS {peak:.0f} MB")
+    _within_bound(peak, "huge pages")
 
 
 def test_the_largest_page_ocr_still_reads_is_bounded(tmp_path):
@@ -69,8 +73,7 @@ def test_the_largest_page_ocr_still_reads_is_bounded(tmp_path):
     with Library(str(tmp_path / "lib.db")) as lib:
         hits = lib.search("very large page", SearchOptions(mode="lexical")).results
     assert hits and hits[0].ocr_engine
-    assert peak < PEAK_MB, peak
-    print(f"\nlargest page OCR reads ({ocr.MAX_PIXELS // 1_000_000} MP): peak RSS {peak:.0f} MB")
+    _within_bound(peak, f"largest page OCR reads ({ocr.MAX_PIXELS // 1_000_000} MP)")
 
 
 def test_ocr_always_without_tesseract_keeps_the_text_layer(tmp_path):

@@ -6,8 +6,8 @@ numbered list with one number missing became one entry (200 entries -> one of 20
 Real `papershelf add` on PDFs made here, and every pattern of the readers timed on adversarial
 strings in a subprocess bounded from outside (`regex_timing`).
 
-Short (CI): 24 hand-built families x 2 tails + 10 generated, every pattern and reader function.
-``PAPERSHELF_SUITE=full``: 160 families x 6 tails + 40 generated.
+Short (CI): 27 hand-built units + 10 generated, x 2 tails, every pattern and reader function.
+``PAPERSHELF_SUITE=full``: 152 hand-built units + 40 generated, x 6 tails.
 """
 
 from __future__ import annotations
