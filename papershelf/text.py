@@ -8,6 +8,7 @@ changes content hashes, so it must be made in one place.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 import unicodedata
@@ -21,7 +22,10 @@ T = TypeVar("T")
 # A sentence ends at . ! ? before a capital (perhaps after an opening bracket or quote), or at a
 # line break; not before a digit or lowercase word ("Fig. 2", "vs. 4.1", "e.g. this").
 # Chinese and Japanese sentences end in a full-width mark with no space after it.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z])|(?<=[。！？])\s*(?=\S)|\s*\n\s*")
+# Spaces a pattern may begin with: from the first space of a run, or none at all.  An unanchored
+# search for "\s*X" otherwise scans a run of n spaces from each of them, n^2/2 steps (issue #43).
+LEADING_SPACE = r"(?:(?<!\s)\s*|(?!\s))"
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z])|(?<=[。！？])\s*(?=\S)|" + LEADING_SPACE + r"\n\s*")
 _WORD = re.compile(r"\S+")
 _CJK = re.compile(CJK_CHAR)
 
@@ -77,3 +81,30 @@ def batched(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
     """Consecutive slices of at most `size` items (e.g. ids for one `IN (...)` query)."""
     for i in range(0, len(items), size):
         yield items[i:i + size]
+
+
+def repaired(text: str) -> str:
+    """`text` with each lone surrogate (half of a UTF-16 pair: YAML's "\\ud83d", JSON's "\\ud800") made
+    U+FFFD, and a pair written as two escapes joined into its character.  No UTF-8 file, database or
+    terminal can hold a lone surrogate: one in a title aborted the whole `add` (issue #43)."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def repaired_all(value):
+    """`repaired` over every string in `value`: lists and dicts (rebuilt), dataclasses (fields set in place)."""
+    if isinstance(value, str):
+        return repaired(value)
+    if isinstance(value, list):
+        return [repaired_all(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(repaired_all(v) for v in value)
+    if isinstance(value, dict):
+        return {repaired_all(k): repaired_all(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            object.__setattr__(value, f.name, repaired_all(getattr(value, f.name)))
+    return value

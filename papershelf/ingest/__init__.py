@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 from ..document import Document
 from ..errors import IngestError
+from ..text import repaired_all, slug
 from ..text import sha256_hex as sha256_hex  # re-exported: the source hash with a bibliography entry
-from ..text import slug
 from .markdown import parse_markdown
 
 MAX_TEXT_BYTES = 20 * 1024 * 1024
@@ -251,7 +251,7 @@ def parse_source(src: SourceFile) -> Document:
         raise IngestError(f"could not parse ({type(e).__name__}: {e})") from None
     if src.ext == ".pdf":
         fill_from_pdf_meta(doc, src, texts)
-    return doc
+    return repaired_all(doc)  # a lone surrogate ("\\ud83d" in YAML or JSON) becomes U+FFFD: UTF-8 cannot hold it
 
 
 def fill_from_pdf_meta(doc: Document, src: SourceFile, texts: list[str] | None = None) -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from ..document import Bibliographic, parse_year
 from ..text import normalized_title  # noqa: F401 - importer.py and bibtex.py take it from here
+from ..text import repaired_all
 
 
 @dataclass(kw_only=True)
@@ -91,7 +92,7 @@ def parse_bibtex(text: str, base: str, entries: list[Meta] | None = None) -> dic
         meta = Meta(
             citekey=e.key,
             title=_clean_tex(f["title"]) if f.get("title") else None,
-            authors=[_tex_author(a) for a in re.split(r"\s+and\s+", f.get("author", "")) if a.strip()],
+            authors=[_tex_author(a) for a in re.split(r"(?<!\s)\s+and\s+", f.get("author", "")) if a.strip()],
             year=parse_year(f.get("year") or f.get("date")),
             venue=_clean_tex(f.get("journal") or f.get("booktitle") or f.get("journaltitle") or "") or None,
             doi=f.get("doi") or None,
@@ -104,6 +105,7 @@ def parse_bibtex(text: str, base: str, entries: list[Meta] | None = None) -> dic
 
 
 def parse_csl_json(data, base: str, entries: list[Meta] | None = None) -> dict[str, Meta]:
+    data = repaired_all(data)  # a lone surrogate ("\\ud800" in a title) becomes U+FFFD: UTF-8 cannot hold it
     items = data.get("items", []) if isinstance(data, dict) else data
     out: dict[str, Meta] = {}
     for it in items:

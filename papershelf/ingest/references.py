@@ -22,7 +22,9 @@ from __future__ import annotations
 import re
 
 from ..document import Reference, parse_year
+from ..text import LEADING_SPACE
 
+MAX_AUTHOR_CHARS = 2000  # a longer run of text is no author list: bounds the checks made on each initial
 _LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s)|\((\d{1,4})\)|(\d{1,4})(?=\s+[A-Z]))\s*")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
 _ARXIV = re.compile(r"(?:arxiv[:\s]*(?:preprint\s*)?(?:arxiv:)?\s*|abs/|arxiv\.org/(?:abs|pdf)/)"
@@ -31,18 +33,24 @@ _ARXIV = re.compile(r"(?:arxiv[:\s]*(?:preprint\s*)?(?:arxiv:)?\s*|abs/|arxiv\.o
 _AUTHOR_YEAR = re.compile(r"(?:^|[\s.,])\(?((?:1[89]|20)\d\d)[a-z]?(?:,\s*[A-Z][a-z]+\.?(?:\s+\d{1,2})?)?"
                           r"(?:\)[.,:;]?|[.,:;])\s")
 _COLON_AUTHORS = re.compile(r"^([^:]{2,600}?(?:\b[A-Z]{1,3}\.?|\bet al\.?)):\s+")
-_QUOTED = re.compile(r"[\"“”]\s*(.+?)\s*[,.]?\s*[\"”]")
+# The title between quotes holds no quote mark: each scan stops at the next one (linear, not quadratic
+# on a run of opening quotes with no closing one).
+_QUOTED = re.compile(r"[\"“”]\s*([^\"“”]+?)\s*[,.]?\s*[\"”]")
 _SENTENCE_END = re.compile(r"(?<=[^\s.])\.\s+(?=[A-Z0-9\"“(\[])|(?<=[a-z]{4})\.\s+(?=[a-z])")
 _INITIALS_ONLY = re.compile(r"^(?:[A-Z]\.?[\s\-]*){1,4}$")
 _INITIAL = re.compile(r"^\(?(?:[A-Z]\.-?)*[A-Z]$")
 _ABBREVIATION = re.compile(r"(?:proc|conf|trans|natl|acad|intl|univ|dept|symp|assoc|comput|ling|sci|eng|appl|phys|"
                            r"chem|biol)$", re.IGNORECASE)
 _PARTICLES = r"(?:van|von|de|der|den|del|da|di|du|dos|la|le|y|bin|al|II|III|IV|Jr\.?|Sr\.?)"
-_NAME_WORD = r"(?:[A-Z][^\s,;:()\d]*|" + _PARTICLES + ")"
+# A hyphen before a capital joins two name words ("Jean-Pierre"), one before a small letter goes on
+# with the word ("Al-khalifa"); taken possessively and atomically (a capitalized particle, "IV",
+# is read one way), a run of hyphenated capitals or of "IV IV ..." has one reading, not 2^n (it once
+# hung `add` on a 120-character entry).
+_NAME_WORD = r"(?>[A-Z][^\s,;:()\d\-]*+(?:-[a-z][^\s,;:()\d\-]*+)*+|" + _PARTICLES + r"(?![^\s\-]))"
 _PERSON = re.compile(rf"^{_NAME_WORD}(?:[\s\-]+{_NAME_WORD})*$")
 _VANCOUVER_NAME = r"[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?\s[A-Z]{1,3}"
 _VANCOUVER = re.compile(rf"^(?:{_VANCOUVER_NAME},\s*)+{_VANCOUVER_NAME}(?:,?\s*et al)?$")  # two names at least
-_SPLIT_AUTHORS = re.compile(r"\s*(?:;|,\s*(?:and|&)\s+|,|\band\b|&)\s*")
+_SPLIT_AUTHORS = re.compile(LEADING_SPACE + r"(?:;|,\s*(?:and|&)\s+|,|\band\b|&)\s*")
 _PAGES = re.compile(r"(?:,\s*)?\b(?:pp?\.|pages?)\s*[\dA-Za-z]+\s*[-–—]+\s*[\dA-Za-z]+|\b\d+\s*[-–—]\s*\d+\b")
 
 
@@ -128,9 +136,10 @@ def _sentences(body: str) -> list[str]:
     out: list[str] = []
     start = 0
     for m in _SENTENCE_END.finditer(body):
-        piece = body[start:m.start()]
-        last = piece.split()[-1] if piece.split() else ""
-        if _INITIAL.match(last) and not _VANCOUVER.match(piece.strip()) or _ABBREVIATION.search(last):
+        end = m.start()  # the piece is body[start:end]: never copied whole, it grows over every initial it passes
+        last = body[max(start, body.rfind(" ", start, end) + 1):end]
+        if _ABBREVIATION.search(last) or _INITIAL.match(last) and not (
+                end - start <= MAX_AUTHOR_CHARS and _VANCOUVER.match(body[start:end].strip())):
             continue
         out.append(body[:m.start()].strip() if not out else body[start:m.start()].strip())
         start = m.end()
@@ -145,7 +154,7 @@ def split_authors(text: str) -> list[str]:
     text = re.sub(r"\bet\s+al\.?|\(eds?\.?\)|\beds?\.|\[\w+\]", "", text).strip(" ,.")
     names: list[str] = []
     for part in _SPLIT_AUTHORS.split(text):
-        part = re.sub(r"\s+(?:II|III|IV|Jr\.?|Sr\.?)$", "", part.strip(" .,"))  # "Bommarito II": Bommarito
+        part = re.sub(r"(?<!\s)\s+(?:II|III|IV|Jr\.?|Sr\.?)$", "", part.strip(" .,"))  # "Bommarito II": Bommarito
         if not part:
             continue
         if _INITIALS_ONLY.match(part) and names and "," not in names[-1]:
@@ -191,15 +200,27 @@ def _last_year(body: str) -> int | None:
     return years[-1] if years else parse_year(None)
 
 
+MAX_LABEL_GAP = 3  # entries a numbered list may lack (a number lost to a page break or a typo) and go on
+
+
 def split_numbered(texts: list[str]) -> list[str] | None:
-    """Lines of a numbered list cut at labels counting up from 1; None when the list is not numbered."""
+    """Lines of a numbered list cut at labels counting up from 1; None when the list is not numbered.
+
+    A label past the one expected (a number missing, up to `MAX_LABEL_GAP`) starts an entry when the
+    next label the list prints is the one after it: the count goes on from there.  Without that,
+    200 entries with one number missing became one entry of 20,000 characters."""
+    labels = [entry_label(line) for line in texts]
+    following: list[int | None] = [None] * len(texts)  # the next label printed after each line
+    for i in range(len(texts) - 2, -1, -1):
+        following[i] = labels[i + 1] if labels[i + 1] is not None else following[i + 1]
     entries: list[str] = []
     expect = 1
-    for line in texts:
-        label = entry_label(line)
-        if label == expect:
+    for line, label, after in zip(texts, labels, following, strict=True):
+        resumes = bool(entries) and expect < label <= expect + MAX_LABEL_GAP and after == label + 1 \
+            if label is not None else False
+        if label is not None and (label == expect or resumes):
             entries.append(line)
-            expect += 1
+            expect = label + 1
         elif entries:
             entries[-1] += "\n" + line
     return entries if expect > 3 or (entries and expect > 1 and len(texts) < 12) else None

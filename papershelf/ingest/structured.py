@@ -19,7 +19,7 @@ from .captions import make_label, parse_caption
 from .structured_references import jats_references, s2orc_references, tei_references
 
 _TEI = "{http://www.tei-c.org/ns/1.0}"
-_LABEL_NUM = re.compile(r"(S?\d+|[IVXLC]+)\s*$")
+_LABEL_NUM = re.compile(r"((?<!\d)S?\d+|(?<![IVXLC])[IVXLC]+)\s*$")  # from a run's start: linear
 
 
 def _text(el) -> str:

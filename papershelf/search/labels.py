@@ -27,6 +27,10 @@ from ..store.paper_fields import paper_index_title
 from .query import STOPWORDS, fts_query, query_terms
 
 MAX_PAPER_WORDS = 6
+# No paper numbers its figures or tables past this; a larger number ("table 99999999999999999999")
+# names no object, and is searched as the text it is.  Roman numerals are written up to 3999 (MMMCMXCIX).
+MAX_LABEL_NUMBER = 9999
+MAX_ROMAN = 3999
 # Words that say "the paper" rather than which one.
 FILLER = frozenset("paper article study work publication manuscript see show shows shown".split())
 
@@ -45,6 +49,9 @@ def named_object(query: str) -> NamedObject | None:
     if len(found) != 1:
         return None
     label, (start, end) = found[0]
+    digits = label.number.lstrip("Ss")
+    if digits.isdigit() and (len(digits) > len(str(MAX_LABEL_NUMBER)) or int(digits) > MAX_LABEL_NUMBER):
+        return None  # read before `label.key` turns it into an int: a 4300-digit number cannot be one
     rest = query[:start] + " " + query[end:]
     # single letters (an initial, the "s" of "Kendall's") name nothing
     words = [w for w in query_terms(rest) if w not in STOPWORDS and w not in FILLER and len(w) > 1]
@@ -54,11 +61,14 @@ def named_object(query: str) -> NamedObject | None:
 
 
 def roman(n: int) -> str:
+    """4 -> "IV"; "" outside 1-`MAX_ROMAN` (no roman form is printed there): bounded whatever `n` is."""
+    if not 1 <= n <= MAX_ROMAN:
+        return ""
     out = ""
     for value, digits in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
                           (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
-        while n >= value:
-            out, n = out + digits, n - value
+        count, n = divmod(n, value)
+        out += digits * count
     return out
 
 
@@ -68,7 +78,9 @@ def printed_forms(label: Label) -> list[str]:
     if supplementary:
         numbers = [f"S{n}", str(n)]
         return [make_label(kind, x, True) for x in numbers] + [make_label(kind, f"S{n}")]
-    return [make_label(kind, str(n)), make_label(kind, roman(n))] if n > 0 else [make_label(kind, label.number)]
+    if n <= 0:
+        return [make_label(kind, label.number)]
+    return [make_label(kind, str(n))] + ([make_label(kind, r)] if (r := roman(n)) else [])
 
 
 def named_objects(store, query: str, filters: Filters, weights: tuple[float, float, float],

@@ -108,3 +108,19 @@ def library_snapshot(library: Path | str) -> dict:
 def copy_tree(src: Path, dst: Path) -> Path:
     shutil.copytree(src, dst)
     return dst
+
+
+def peak_rss(args: list[str], env: dict, timeout: float = 600) -> tuple[subprocess.CompletedProcess, float]:
+    """Run `python -m papershelf *args` in a small wrapper; return the run and the peak RSS in MB of the
+    largest process it made (papershelf or one of its Tesseract processes): getrusage in the wrapper
+    sees only this run."""
+    code = ("import json, resource, subprocess, sys\n"
+            "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+            "r = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+            "print(json.dumps({'rc': p.returncode, 'out': p.stdout, 'err': p.stderr, 'peak_kb': r}))\n")
+    wrapper = subprocess.run([sys.executable, "-c", code, sys.executable, "-m", "papershelf", *args], env=env,
+                             capture_output=True, text=True, timeout=timeout)
+    d = json.loads(wrapper.stdout)
+    run = subprocess.CompletedProcess(args, d["rc"], d["out"], d["err"])
+    assert "Traceback" not in run.stderr, run.stderr[-3000:]
+    return run, d["peak_kb"] / 1024

@@ -21,6 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 
+from ...text import LEADING_SPACE
 from .author_block import author_block
 from .lines import Line, visual_rows
 
@@ -32,7 +33,7 @@ _MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗\x00-\x1f\x7f-\x
           r"|(?<=[a-z])[a-z](?=,[a-z](?:[,∗*†\d]|$))")
 _ROLE = re.compile(r"\([^()]*\)")
 _AIP_MARK = re.compile(r"(?:(?<=[a-z])|(?<=[\s,^]))[a-h]\)(?=[\s,]|$)")
-_SPLIT = re.compile(rf"\s*(?:{_MARKS}|,|;|\band\b|\bAND\b|&|\s{{3,}})\s*")
+_SPLIT = re.compile(rf"{LEADING_SPACE}(?:{_MARKS}|,|;|\band\b|\bAND\b|&|\s{{3,}})\s*")
 _PARTICLE = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "dos", "le", "la", "bin", "al", "el",
              "ter", "ten", "y"}
 _TOKEN = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’\-]*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]*)?|[A-ZÀ-ÖØ-Þ]\.(?:-?[A-Z]\.)*|"

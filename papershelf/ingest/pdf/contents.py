@@ -14,8 +14,10 @@ import re
 
 from .lines import Line, join_lines, visual_rows
 
-_LEADERS = re.compile(r"\s*(?:\.\s*){3,}(?=\S*$)|\s*(?:…\s*)+(?=\S*$)")
-_PAGE_NO = re.compile(r"^(.*?\S)\s*(?:\.\s*){3,}\s*(\d{1,4}|[ivxlc]{1,6})$|^(.*?\S)\s+(\d{1,4}|[ivxlc]{1,6})$")
+# Leaders are matched from the start of their run of dots and spaces only, and taken whole
+# (possessive): a line of 2000 dots is scanned once, not once per dot (issue #43).
+_LEADERS = re.compile(r"(?<![\s.])\s*(?:\.\s*){3,}(?=\S*$)|(?<![\s…])\s*(?:…\s*)+(?=\S*$)")
+_PAGE_NO = re.compile(r"^(.*?[^\s.])\s*+(?:\.\s*+){3,}+(\d{1,4}|[ivxlc]{1,6})$|^(.*?\S)\s+(\d{1,4}|[ivxlc]{1,6})$")
 _ENDS_IN_NUMBER = re.compile(r"(?:^|[\s.…])(?:\d{1,4}|[ivxlc]{1,6})$")
 _MIN_ENTRIES = 3
 

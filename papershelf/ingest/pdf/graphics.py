@@ -26,8 +26,9 @@ def page_graphics(page) -> list[Box]:
     if page.get_rotation() % 360:
         return []
     width, height = page.get_size()
+    x0, y0 = page.get_bbox()[:2]  # page space to the crop box shown, which need not start at (0, 0)
     out: list[Box] = []
-    _collect(page.raw, None, 0, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), width, height, out)
+    _collect(page.raw, None, 0, (1.0, 0.0, 0.0, 1.0, -x0, -y0), width, height, out)
     return out
 
 

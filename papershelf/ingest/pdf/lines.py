@@ -190,6 +190,8 @@ class _TextPage:
         width, height = page.get_size()
         self.rotation = page.get_rotation() % 360
         self.w, self.h = (height, width) if self.rotation in (90, 270) else (width, height)
+        # pdfium's boxes are in page space; the page shown is its crop box, which need not start at (0, 0)
+        self.x0, self.y0 = page.get_bbox()[:2]
         self.tp = page.get_textpage()
         self.raw = self.tp.raw
         self.matrix = raw.FS_MATRIX()
@@ -202,6 +204,7 @@ class _TextPage:
         self.flags = ctypes.c_int()
 
     def shown(self, left: float, top: float, right: float, bottom: float) -> tuple[float, float, float, float]:
+        left, right, top, bottom = left - self.x0, right - self.x0, top - self.y0, bottom - self.y0
         if self.rotation == 90:
             return bottom, left, top, right
         if self.rotation == 180:
@@ -223,7 +226,8 @@ class _TextPage:
         left, right, bottom, top = self.d
         raw.FPDFText_GetCharBox(self.raw, index, left, right, bottom, top)
         if not self.rotation:  # `shown` inlined: this runs for most characters of a page
-            return left.value, self.h - top.value, right.value, self.h - bottom.value
+            return (left.value - self.x0, self.h - top.value + self.y0, right.value - self.x0,
+                    self.h - bottom.value + self.y0)
         return self.shown(left.value, top.value, right.value, bottom.value)
 
     def char_index(self, text_index: int) -> int:

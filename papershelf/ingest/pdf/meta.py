@@ -52,9 +52,10 @@ _COPYRIGHT = re.compile(rf"^(?:©|\(c\)|c|C|Copyright(?:\s*©)?)\s*({_YEAR})\b(?
 _PUBLISHED = re.compile(
     rf"^Published(?: online)?:?\s+(?:\d{{1,2}}\s+)?(?:[A-Z][a-z]+\s+)?(?:\d{{1,2}},?\s+)?({_YEAR})\b")
 # A short line that is only a venue acronym and a year: "ACL 2014", "NeurIPS 2022", "OSDI '06" is not taken.
-_ACRONYM_YEAR = re.compile(rf"^([A-Z][A-Za-z]*[A-Z][A-Za-z-]*)[ -]({_YEAR})$")
+# Two capitals first (a lookahead, scanned once), then the shortest run to the year: linear in the line.
+_ACRONYM_YEAR = re.compile(rf"^(?=[A-Z][A-Za-z]*[A-Z])([A-Z][A-Za-z-]*?)[ -]({_YEAR})$")
 _REFERENCES = re.compile(r"^\s*(?:\d+\.?\s*)?(References|Bibliography|Literature Cited|REFERENCES)\s*$")
-_VENUE_CUT = re.compile(r",?\s*(?:pages?|pp\.)\s*\d.*$|,\s*(?:vol\.|volume)\s.*$", re.IGNORECASE)
+_VENUE_CUT = re.compile(r"(?:,|(?<![\s,]))\s*(?:pages?|pp\.)\s*\d.*$|,\s*(?:vol\.|volume)\s.*$", re.IGNORECASE)
 
 
 @dataclass(kw_only=True)

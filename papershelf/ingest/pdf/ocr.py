@@ -16,10 +16,19 @@ set it without threading a flag through every reader) carries the mode, language
 progress callback.
 
 Modes: ``auto`` OCRs only pages with no text layer, ``always`` every page, ``never`` none.
+
+Bounds (issue #43): a page is rendered at `DPI` only while that stays within `MAX_PIXELS` (a
+14400 x 14400 pt page, PDF's largest, would be 3.6 gigapixels); a larger page is rendered at the
+dpi that fits, and a page that would need less than `MIN_DPI` is not read (one line says so).  At
+most two images per worker wait in memory.  A page Tesseract reads poorly is checked with its
+orientation detection (OSD) and read again turned when that reads better (an upside-down scan);
+without OSD a warning says so.  Every failure names its cause: a Tesseract error is not a timeout.
 """
 
 from __future__ import annotations
 
+import logging
+import math
 import os
 import re
 import shutil
@@ -35,6 +44,13 @@ from ...errors import IngestError
 from .lines import Line
 
 DPI = 300  # Tesseract's recommended resolution for body text; 200 loses small print (BENCHMARKS.md)
+MAX_PIXELS = 36_000_000  # an A2 page at 300 dpi; a letter page is 8.4 MP (one byte a pixel, grayscale)
+MIN_DPI = 100  # below it 10-pt print is a few pixels high: Tesseract reads noise
+TIMEOUT = 300  # seconds for Tesseract on one page
+# Mean word confidence (0-100) under which a page may be turned: Tesseract reads an upright page of
+# print at 85-95 and an upside-down one, as gibberish, near 30.
+LOW_CONFIDENCE = 60
+MIN_OSD_CONFIDENCE = 1.0  # Tesseract's orientation confidence; below it the guess is a coin toss
 MODES = ("auto", "always", "never")
 # A page "has text" when pdfium finds this many characters on it; a scanned page has none, a page
 # with a stray page number or stamp a few.
@@ -44,6 +60,11 @@ INSTALL_HINT = ("install Tesseract (Debian/Ubuntu: apt install tesseract-ocr tes
 _KNOWN_LANGS = ("eng", "chi_sim", "chi_tra", "jpn", "kor")
 
 Page = tuple[list[Line], float, float]
+log = logging.getLogger("papershelf.ocr")
+
+
+class PageRefused(Exception):
+    """A page OCR will not read (too large to render within the bounds); the message says why."""
 
 
 @dataclass(frozen=True)
@@ -115,21 +136,41 @@ def pages_to_ocr(pages: list[Page], mode: str) -> list[int]:
 def fill_by_ocr(pdf, pages: list[Page]) -> tuple[list[Page], dict[int, str]]:
     """`pages` with the pages that need it read by OCR, and {page number: engine} for those.
 
-    Without Tesseract the pages stay as they are, so a scan fails as before ("no text layer:
-    needs OCR") with how to install it."""
+    Without Tesseract the pages stay as they are: a scan fails as before ("no text layer: needs
+    OCR") with how to install it, a PDF with a text layer keeps it (with a warning under
+    ``--ocr always``)."""
     s = current()
     todo = pages_to_ocr(pages, s.mode)
     if not todo:
         return pages, {}
+    bare = len(pages_to_ocr(pages, "auto")) == len(pages)  # no page has a text layer
     found = engine()
     if found is None:
-        if len(todo) == len(pages):
+        if bare:
             raise IngestError(f"no text layer: needs OCR ({INSTALL_HINT})")
+        if s.mode == "always":
+            log.warning("OCR cannot run (Tesseract not found): the PDF's text layer is kept; %s", INSTALL_HINT)
         return pages, {}
     pytesseract, name = found
     langs = _languages(pytesseract, s.languages)
     label = f"{name} ({langs})"
-    out = list(pages)
+    out, read, refused = _read_pages(pdf, pages, todo, pytesseract, langs)
+    if bare and not read:
+        raise IngestError(f"no text layer, and OCR read no page: {refused[0]}"
+                          + (f" (and {len(refused) - 1} more pages)" if len(refused) > 1 else ""))
+    for why in refused:
+        log.warning("OCR skipped a page: %s", why)
+    if bare and sum(len(ln.text) for lines, _, _ in out for ln in lines) < MIN_PAGE_CHARS:
+        raise IngestError(f"no text layer, and OCR ({label}) found no text either: drawings or blank pages")
+    return out, {i + 1: label for i in read}
+
+
+def _read_pages(pdf, pages: list[Page], todo: list[int], pytesseract, langs: str
+                ) -> tuple[list[Page], list[int], list[str]]:
+    """The pages with those of `todo` read by Tesseract; which were read; why the others were not."""
+    s = current()
+    out, read, refused = list(pages), [], []
+    osd = "osd" in set(pytesseract.get_languages(config=""))
     workers = s.workers or max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
     with _one_thread_each(), ThreadPoolExecutor(max_workers=workers) as pool:
         in_flight: deque = deque()
@@ -137,20 +178,28 @@ def fill_by_ocr(pdf, pages: list[Page]) -> tuple[list[Page], dict[int, str]]:
         for n, i in enumerate(todo):  # rendering stays in this thread; Tesseract runs in its own processes
             page = pdf[i]
             try:
-                image, width, height = render(page)
+                image, width, height, dpi = render(page, i + 1)
+            except PageRefused as e:
+                refused.append(str(e))
+                image = None
             finally:
                 page.close()
-            in_flight.append((i, width, height, pool.submit(_hocr, pytesseract, image, langs)))
-            # At most two images per worker wait in memory (a 300-dpi page is ~8 MB): a book stays small.
+            if image is not None:
+                in_flight.append((i, width, height, dpi, pool.submit(_hocr, pytesseract, image, langs, i + 1, osd)))
+            else:
+                done += 1
+            # At most two images per worker wait in memory (each at most MAX_PIXELS bytes).
             while in_flight and (len(in_flight) > 2 * workers or n == len(todo) - 1):
-                j, w, h, fut = in_flight.popleft()
-                out[j] = (hocr_lines(fut.result(), j + 1, 72.0 / DPI), w, h)
+                j, w, h, dpi, fut = in_flight.popleft()
+                hocr, turned = fut.result()
+                if turned % 180:
+                    w, h = h, w
+                out[j] = (hocr_lines(hocr, j + 1, 72.0 / dpi), w, h)
+                read.append(j)
                 done += 1
                 if s.progress:
                     s.progress(done, len(todo))
-    if len(todo) == len(pages) and sum(len(ln.text) for lines, _, _ in out for ln in lines) < MIN_PAGE_CHARS:
-        raise IngestError(f"no text layer, and OCR ({label}) found no text either: drawings or blank pages")
-    return out, {i + 1: label for i in todo}
+    return out, read, refused
 
 
 @contextmanager
@@ -168,22 +217,85 @@ def _one_thread_each() -> Iterator[None]:
             os.environ["OMP_THREAD_LIMIT"] = old
 
 
-def render(page):
-    """The page as a grayscale image at `DPI`, and its size in points as the page is shown."""
+def page_dpi(width: float, height: float) -> float | None:
+    """The dpi to render a `width` x `height` pt page at: `DPI`, lowered so the image stays within
+    `MAX_PIXELS`; None when that would be below `MIN_DPI`."""
+    dpi = min(float(DPI), 72.0 * math.sqrt(MAX_PIXELS / max(width * height, 1.0)))
+    return dpi if dpi >= MIN_DPI else None
+
+
+def render(page, number: int = 0):
+    """The page as a grayscale image, its size in points as the page is shown, and the dpi it was
+    rendered at (`page_dpi`); `PageRefused` for a page too large to read within the bounds."""
     width, height = page.get_size()
     if page.get_rotation() % 180:
         width, height = height, width
-    return page.render(scale=DPI / 72.0, grayscale=True).to_pil(), width, height
-
-
-def _hocr(pytesseract, image, langs: str) -> bytes:
-    """Tesseract's hOCR for the page: lines with their font size estimate, words with boxes."""
+    dpi = page_dpi(width, height)
+    if dpi is None:
+        raise PageRefused(f"page {number} is {width:.0f} x {height:.0f} pt, too large to OCR (it would take "
+                          f"over {MAX_PIXELS // 1_000_000} megapixels at {MIN_DPI} dpi)")
     try:
-        return pytesseract.image_to_pdf_or_hocr(image, lang=langs, config="--psm 3", extension="hocr", timeout=300)
-    except RuntimeError as e:  # pytesseract's timeout
-        raise IngestError(f"OCR took too long on a page ({e})") from None
-    except pytesseract.TesseractError as e:
-        raise IngestError(f"OCR failed ({str(e.message).strip()[-200:] or e.status})") from None
+        return page.render(scale=dpi / 72.0, grayscale=True).to_pil(), width, height, dpi
+    except MemoryError:
+        raise PageRefused(f"page {number}: not enough memory to render it for OCR") from None
+
+
+def _hocr(pytesseract, image, langs: str, number: int, osd: bool) -> tuple[bytes, int]:
+    """Tesseract's hOCR for the page (lines with their font size estimate, words with boxes), and the
+    degrees the image was turned (clockwise) to read it: a page read poorly is checked with OSD."""
+    hocr = _tesseract(pytesseract.image_to_pdf_or_hocr, pytesseract, number, image, lang=langs,
+                      config="--psm 3", extension="hocr", timeout=TIMEOUT)
+    confidence = mean_confidence(hocr)
+    if confidence is None or confidence >= LOW_CONFIDENCE:
+        return hocr, 0
+    if not osd:
+        log.warning("OCR read page %d poorly (mean word confidence %.0f%%); it may be turned: install "
+                    "Tesseract's orientation detection (tesseract-ocr-osd) to read such pages", number, confidence)
+        return hocr, 0
+    turn = _orientation(pytesseract, image, number)
+    if turn:
+        again = _tesseract(pytesseract.image_to_pdf_or_hocr, pytesseract, number, image.rotate(-turn, expand=True),
+                           lang=langs, config="--psm 3", extension="hocr", timeout=TIMEOUT)
+        if (mean_confidence(again) or 0.0) > confidence:
+            return again, turn
+    log.warning("OCR read page %d poorly (mean word confidence %.0f%%)", number, confidence)
+    return hocr, 0
+
+
+def _orientation(pytesseract, image, number: int) -> int:
+    """Degrees (0, 90, 180, 270) to turn the page clockwise so it reads upright, by Tesseract's OSD;
+    0 when it is not sure or finds no text to judge by."""
+    try:
+        found = _tesseract(pytesseract.image_to_osd, pytesseract, number, image, config="--psm 0", timeout=TIMEOUT)
+    except IngestError:  # OSD refuses pages with too few characters: nothing to turn by
+        return 0
+    turn = re.search(r"Rotate: (\d+)", found)
+    sure = re.search(r"Orientation confidence: ([\d.]+)", found)
+    if not turn or not sure or float(sure.group(1)) < MIN_OSD_CONFIDENCE:
+        return 0
+    return int(turn.group(1)) % 360
+
+
+def _tesseract(run, pytesseract, number: int, *args, **kwargs):
+    """`run(*args, **kwargs)` (a pytesseract call) with its failure as one line that says why."""
+    try:
+        return run(*args, **kwargs)
+    except pytesseract.TesseractError as e:  # a RuntimeError too: caught before the timeout below
+        detail = " ".join(str(e.message).split())[-200:]
+        raise IngestError(f"OCR failed on page {number}: Tesseract exited with status {e.status}"
+                          + (f" ({detail})" if detail else "")) from None
+    except RuntimeError as e:
+        if "timeout" in str(e).lower():  # pytesseract's own: "Tesseract process timeout"
+            raise IngestError(f"OCR took too long on page {number} (over {TIMEOUT} s)") from None
+        raise IngestError(f"OCR failed on page {number}: {e or type(e).__name__}") from None
+    except OSError as e:  # the program vanished, or no memory to start it
+        raise IngestError(f"OCR could not run Tesseract on page {number}: {e.strerror or e}") from None
+
+
+def mean_confidence(hocr: bytes) -> float | None:
+    """Tesseract's mean word confidence (0-100) in hOCR, None with no words."""
+    values = [int(v) for v in re.findall(rb"x_wconf (\d+)", hocr)]
+    return sum(values) / len(values) if values else None
 
 
 _BBOX = re.compile(r"bbox (\d+) (\d+) (\d+) (\d+)")

@@ -26,6 +26,7 @@ import re
 
 from ...document import Block, Document
 from ...errors import IngestError
+from ...text import LEADING_SPACE
 from ..captions import CAPTION_RE
 from .authors import line_names, names_authors, printed_authors
 from .boxes import set_apart
@@ -51,7 +52,7 @@ _DIGITS = re.compile(r"\d+")
 _OWN_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.):]?|[A-Z](?:\.\d+)+[.):]?|(?:[IVX]+|[A-Z])[.):])\s+[A-Z]")
 # A raised mark closing the title is its footnote's anchor ("... Markov Chains^∗", "Style^∗†",
 # "Networks^1"), not part of it; a raised number after a one- or two-letter symbol ("R^2") stays.
-_TITLE_NOTE = re.compile(r"\s*\^(?:[∗*†‡§¶⋆★,\s]+|(?<=\w{3}\^)[\d,\s]+)$")
+_TITLE_NOTE = re.compile(LEADING_SPACE + r"\^(?:[∗*†‡§¶⋆★,\s]+|(?<=\w{3}\^)[\d,\s]+)$")
 _STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
 _FIRST_HEAD = re.compile(r"^(?:(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
 
