@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from papershelf.bibtex import bibtex
 from papershelf.document import Bibliographic, Reference
 
-from .reliability.bibcheck import check
+from .reliability.bibcheck import as_text, check, names
 
 HOSTILE = ["{", "}", "}}", "\\", "%", "#", "&", "_", "$", "~", "^", "<", ">", "|", "@", ",", "=", '"', " and ",
            "\t", "\n", "\n\n", "\r", "\x00", "\x7f", "\ud83d", "@misc{evil, title={x}}", "}, evil = {1",
@@ -30,30 +30,8 @@ reference = st.builds(Reference, n=st.integers(1, 999), text=text, authors=st.li
 records = st.lists(st.one_of(st.tuples(bibliographic, st.none()), st.tuples(reference, text)), min_size=1,
                    max_size=6)
 
-# The LaTeX meaning of what the writer may put in a value; any other brace is a group (no text).
-_MEANING = {"textbackslash": "\\", "textbraceleft": "{", "textbraceright": "}", "textasciitilde": "~",
-            "textasciicircum": "^", "textless": "<", "textgreater": ">", "textbar": "|"}
-_MARKUP = re.compile(r"\\(" + "|".join(_MEANING) + r")\{\}|\\([%#&_$])|[{}]")
 _KEY = re.compile(r"[A-Za-z0-9:\-_./]{1,80}")
 _DOI = re.compile(r"10\.\d{3,9}/[-._;()/:<>\[\]+A-Za-z0-9]+")
-
-
-def as_text(value: str) -> str:
-    """What TeX prints for a value (the test's own reading of the markup, not the writer's table)."""
-    assert "\\" not in _MARKUP.sub("", value), value  # no other command
-    return _MARKUP.sub(lambda m: _MEANING[m[1]] if m[1] else m[2] or "", value)
-
-
-def names(value: str) -> list[str]:
-    """BibTeX's split of a name list: at a word "and" outside braces."""
-    out, depth, start = [], 0, 0
-    for m in re.finditer(r"[{}]|\s+and\s+", value, re.IGNORECASE):
-        if m[0] in "{}":
-            depth += 1 if m[0] == "{" else -1
-        elif depth == 0:
-            out.append(value[start:m.start()])
-            start = m.end()
-    return [as_text(n) for n in [*out, value[start:]]]
 
 
 def plain(s: str | None) -> str:

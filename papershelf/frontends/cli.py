@@ -452,8 +452,10 @@ def list_papers(title: Optional[str] = typer.Option(None, "--title", help="Only 
         dump(rows)
         return
     if fmt != "table":
-        for r in rows:  # plain lines (tabs kept): for scripts, cut and fzf
-            sys.stdout.write((r["id"] if fmt == "ids" else f"{r['id']}\t{r['year'] or ''}\t{r['title'] or ''}") + "\n")
+        from ..tsv import tsv_line
+
+        for r in rows:  # plain lines, a title's tabs and line breaks as spaces: for scripts, cut and fzf
+            sys.stdout.write((tsv_line(r["id"]) if fmt == "ids" else tsv_line(r["id"], r["year"], r["title"])) + "\n")
         return
     print_papers(rows, total)
 

@@ -110,3 +110,27 @@ def check(text: str, folder: Path, entries: int | None = None) -> bibtexparser.L
     assert SECRET not in log, log[-3000:]
     assert set(re.findall(r"\(([./][^\s()]*)", log)) == {"./doc.tex", "./refs.bbl"}, log[-3000:]  # files TeX read
     return parsed
+
+
+# The LaTeX meaning of what the writer may put in a value; any other brace is a group (no text).
+_MEANING = {"textbackslash": "\\", "textbraceleft": "{", "textbraceright": "}", "textasciitilde": "~",
+            "textasciicircum": "^", "textless": "<", "textgreater": ">", "textbar": "|"}
+_MARKUP = re.compile(r"\\(" + "|".join(_MEANING) + r")\{\}|\\([%#&_$])|[{}]")
+
+
+def as_text(value: str) -> str:
+    """What TeX prints for a value (the test's own reading of the markup, not the writer's table)."""
+    assert "\\" not in _MARKUP.sub("", value), value  # no other command
+    return _MARKUP.sub(lambda m: _MEANING[m[1]] if m[1] else m[2] or "", value)
+
+
+def names(value: str) -> list[str]:
+    """BibTeX's split of a name list: at a word "and" outside braces."""
+    out, depth, start = [], 0, 0
+    for m in re.finditer(r"[{}]|\s+and\s+", value, re.IGNORECASE):
+        if m[0] in "{}":
+            depth += 1 if m[0] == "{" else -1
+        elif depth == 0:
+            out.append(value[start:m.start()])
+            start = m.end()
+    return [as_text(n) for n in [*out, value[start:]]]
