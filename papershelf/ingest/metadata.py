@@ -19,8 +19,10 @@ import re
 from dataclasses import dataclass, field
 
 from ..document import Bibliographic, parse_year
-from ..text import normalized_title  # noqa: F401 - importer.py and bibtex.py take it from here
-from ..text import repaired_all
+from ..text import (
+    normalized_title,  # noqa: F401 - importer.py and bibtex.py take it from here
+    repaired_all,
+)
 
 
 @dataclass(kw_only=True)

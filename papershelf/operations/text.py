@@ -47,11 +47,10 @@ def papers(d: dict[str, Any]) -> str:
 
 
 def papers_lines(d: dict[str, Any], ids_only: bool) -> str:
-    """`papers --format ids|tsv`: one paper a line (tabs and line breaks in a title made spaces)."""
-    def cell(s: Any) -> str:
-        return " ".join(str(s or "").split())
+    """`papers --format ids|tsv`: one paper a line (tabs and line breaks in a field made spaces: tsv.py)."""
+    from ..tsv import tsv_line
 
-    return "".join((r["id"] if ids_only else f"{r['id']}\t{r['year'] or ''}\t{cell(r['title'])}") + "\n"
+    return "".join((tsv_line(r["id"]) if ids_only else tsv_line(r["id"], r["year"], r["title"])) + "\n"
                    for r in d["papers"])
 
 

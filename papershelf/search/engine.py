@@ -23,9 +23,9 @@ from ..index_text import has_cjk
 from ..models import OBJECT, Explain, Hit, LexicalHit, Paper, SearchMode, SearchResponse, VectorHit
 from ..store.paper_fields import paper_index_title
 from ..units import Unit, embedding_text
-from .features import bm25_idf, bm25_norm, content_words, coverage, field_match
+from .features import bm25_idf, bm25_norm, content_words, coverage, evidence_words, field_match
 from .fusion import cap_per_paper, convex, lift_objects, ranked, rrf
-from .labels import NamedObject, named_objects, objects_first
+from .labels import NamedObject, named_object, named_objects, objects_first
 from .options import SearchOptions
 from .query import fts_query, proximity_queries, query_terms
 from .relevance import Signals, confident, reads_query, relevance
@@ -185,6 +185,8 @@ def _hits(store, query: str, match: str | None, picked: list[str], paper_of: dic
     windows = {v.unit_id: v.window for v in got.vector}
     terms = query_terms(query)
     words = content_words(query)
+    # the object a query names "of" a paper, even when its words named none (got.named is then None)
+    named = None if opts.filters.papers else got.named or named_object(query)
     hits: list[Hit] = []
     for uid in picked:
         unit = units.get(uid)
@@ -194,8 +196,10 @@ def _hits(store, query: str, match: str | None, picked: list[str], paper_of: dic
         snippet = _snippet(unit, paper, fts_snippets.get(uid), terms, windows.get(uid, 0), passage_fn) \
             if opts.snippets else None
         title_field = paper_index_title(paper)
-        signals = _signals(uid, got, len(words), coverage(words, title_field, unit),
-                           field_match(words, title_field, unit, got.named))
+        held = evidence_words(words, title_field, named)
+        covered = coverage(held, title_field, unit)
+        signals = _signals(uid, got, len(words), covered, field_match(held, title_field, unit, got.named),
+                           label_only=held is not words and not covered)
         explain = _explain(uid, got, signals) if opts.explain else None
         hits.append(Hit(
             rank=len(hits) + 1, score=scores[uid], source=unit.source, paper_id=paper.id, title=paper.title,
@@ -267,7 +271,8 @@ def _reranked(store, query: str, order: list[str], opts: SearchOptions, got: _Re
     return reordered + [u for u in order if u not in got.rerank]
 
 
-def _signals(uid: str, got: _Retrieved, content_terms: int, covered: float, in_fields: float) -> Signals:
+def _signals(uid: str, got: _Retrieved, content_terms: int, covered: float, in_fields: float,
+             label_only: bool = False) -> Signals:
     """A hit's evidence; a list that did not return it gives its lowest score (an upper bound)."""
     cosine = None
     if got.mode in ("vector", "hybrid") and got.cosine_evidence:
@@ -279,4 +284,4 @@ def _signals(uid: str, got: _Retrieved, content_terms: int, covered: float, in_f
         bm25 = raw / max(1, content_terms)
         norm = bm25_norm(raw, content_terms, got.indexed_units)
     idf = bm25_idf(raw, got.indexed_units) if raw is not None else None
-    return Signals(cosine, bm25, raw, norm, covered, in_fields, idf)
+    return Signals(cosine, bm25, raw, norm, covered, in_fields, idf, label_only)

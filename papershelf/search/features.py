@@ -23,7 +23,7 @@ import math
 from ..captions import query_labels
 from ..text import fold
 from ..units import Unit
-from .labels import FILLER, NamedObject
+from .labels import FILLER, NamedObject, title_share
 from .query import STOPWORDS, query_terms
 from .stems import stem, stems
 
@@ -45,6 +45,18 @@ def bm25_norm(bm25: float, content_terms: int, indexed_units: int) -> float:
 def bm25_idf(bm25: float, indexed_units: int) -> float:
     """BM25 over the largest IDF, not per word: it grows with the query's length, as evidence does."""
     return bm25 / idf_max(indexed_units)
+
+
+def evidence_words(words: list[str], title_field: str, named: NamedObject | None) -> list[str]:
+    """The query's content words that are evidence for a hit of this paper: all of them, unless the
+    query names an object of a paper ("Table 3 of the X paper") by words this paper does not hold
+    (less than half of them in its title field: the test by which labels.named_objects tells the
+    paper named).  Then only those words count: every paper has a Table 3, so the label's words
+    say nothing about whether this is the paper meant, and a hit holding only them (another
+    paper's Table 3, a passage citing "Table 3") must not read as a confident match."""
+    if named is None or not named.paper_words or title_share(named.paper_words, title_field) >= 0.5:
+        return words
+    return named.paper_words
 
 
 def coverage(words: list[str], title_field: str, unit: Unit) -> float:

@@ -58,6 +58,9 @@ class Signals:
     coverage: float = 0.0
     field_match: float = 0.0
     bm25_idf: float | None = None  # BM25 over the largest IDF, not per word (features.bm25_idf)
+    # The query names an object of a paper by words this hit holds none of (features.evidence_words):
+    # its cosine and BM25 then measure the label ("Table 3"), which every paper has, so they count for nothing.
+    label_only: bool = False
 
 
 def logistic(x: float) -> float:
@@ -76,6 +79,8 @@ def relevance(s: Signals) -> float:
         return 0.0
     values = {"cosine": s.cosine, "bm25_norm": s.bm25_norm, "bm25_idf": s.bm25_idf, "coverage": s.coverage,
               "field_match": s.field_match}
+    if s.label_only:
+        values.update(cosine=0.0, bm25_norm=0.0, bm25_idf=0.0)
     return logistic(model["bias"] + sum(w * (values[f] or 0.0) for f, w in model.items() if f != "bias"))
 
 
