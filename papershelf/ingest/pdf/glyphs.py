@@ -149,7 +149,7 @@ def with_gaps(textpage, text: str) -> tuple[str, list[int] | None]:
             continue
         code = raw.FPDFText_GetUnicode(textpage, c)
         if 0 < code < 0x20 or 0x7F <= code < 0xA0 or 0xE000 <= code <= 0xF8FF:
-            pending.append((chr(code), c))
+            pending.append((chr(code) if code != 2 else "\ufffd", c))  # (\x02 is pdfium's hyphen mark)
     if not before:
         return text, None
     out: list[str] = []
