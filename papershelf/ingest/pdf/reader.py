@@ -239,6 +239,7 @@ def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list
     lines: list[Line] = []
     for ln in tops[tops.index(first):]:
         centred = abs((ln.x0 + ln.x1) / 2 - width / 2) < 0.04 * width
+        centred = centred or bool(lines) and abs(ln.x0 - lines[0].x0) < 2  # or set flush left under it
         if abs(ln.size - first.size) > 0.3 or ln.bold != first.bold or not centred \
                 or (lines and ln.top - lines[-1].bottom > 1.5 * ln.size):
             break
