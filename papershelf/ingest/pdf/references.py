@@ -59,18 +59,22 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Refer
 
 
 def _until_statement(entries: list[str]) -> list[str]:
-    """The entries up to the first line that opens a statement printed after the list (a conflict
-    of interest statement, a received date, a copyright line): that line and all after it go."""
+    """The entries without what a paper prints after its list: from a line that opens a statement
+    (a conflict of interest statement, a received date, a copyright line) in the last entry, or an
+    entry that opens with one, to the end.  Inside an earlier entry such a line is a page's footer
+    that the list runs across, and only that line goes."""
     out: list[str] = []
-    for entry in entries:
+    for i, entry in enumerate(entries):
         lines = entry.split("\n")
         cut = next((k for k, ln in enumerate(lines) if _STATEMENT.match(ln.strip())), None)
         if cut is None:
             out.append(entry)
-            continue
-        if cut:
+        elif cut == 0:
+            break
+        elif i == len(entries) - 1:
             out.append("\n".join(lines[:cut]))
-        break
+        else:
+            out.append("\n".join(ln for ln in lines if not _STATEMENT.match(ln.strip())))
     return out
 
 
