@@ -195,9 +195,10 @@ def _from_lines(lines: list[str], meta: PdfMeta) -> None:
 
 # What marks a line as the paper's own dating (a journal citation line, a copyright or history line)
 # rather than prose: volume, issue and pages, a copyright sign, a publication step, a month with the year.
-_DATED = re.compile(rf"\bvol(?:ume)?\.?\s*\d|\b\d+\s*\(\d+(?:[-–]\d+)?\)\s*[:,]|"
+_DATED = re.compile(rf"\bvol(?:ume)?\.?\s*\d|\b\d+\s*\(\d+(?:[-–]\d+)?\)\s*[:,;]|"
                     rf"\b\d+\s*[:,]\s*[A-Z]?\d+\s*[-–]\s*[A-Z]?\d+|\({_YEAR}\)\s*(?:[;,]|\d+\s*[-–]\s*\d+)|"
                     rf"©|\bcopyright\b|\b(?:published|accepted|received|cite this)\b|"
+                    rf"\b(?:conference|symposium|workshop|proceedings)\b|"
                     rf"\b(?:{_MONTHS})[a-z]*\.?\s+(?:\d{{1,2}},?\s+)?{_YEAR}\b", re.IGNORECASE)
 # A line that is a date and nothing else (a draft's or a report's, not the publication's).
 _BARE_DATE = re.compile(rf"^(?:\d{{1,2}}\s+)?(?:{_MONTHS})[a-z]*\.?\s+(?:\d{{1,2}},?\s+)?{_YEAR}\.?$", re.IGNORECASE)
@@ -330,7 +331,7 @@ def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None 
     _from_lines(first, meta)
     if meta.year is None:
         _from_lines(running_lines(middle + ["\n".join(last)]), meta)
-    if meta.year is None and (year := _dated_year(first)):
+    if meta.year is None and (year := _dated_year(first) or _dated_year(running_lines(middle + ["\n".join(last)]))):
         meta.year, meta.evidence["year"] = year, "dated line"
     meta.doi, rule = _doi_from(first, last, middle)
     if rule:
