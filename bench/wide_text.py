@@ -120,8 +120,9 @@ def twin_truth(xml: Path) -> dict:
     front = root.find(".//article-meta")
     authors = []
     for c in (front.iter("contrib") if front is not None else []):
-        if c.get("contrib-type") == "author" and c.find(".//surname") is not None:
-            authors.append("".join(c.find(".//surname").itertext()).strip())
+        name = c.find(".//surname")
+        if c.get("contrib-type") == "author" and name is not None:
+            authors.append("".join(name.itertext()).strip())
     refs = root.findall(".//ref-list/ref")
     return {"authors": authors, "refs": len(refs)}
 

@@ -58,6 +58,17 @@ def test_ligatures_the_font_cannot_name_are_read_as_words():
     assert not any(re.search("[\x00-\x08\x0e-\x1f\ue000-\uf8ff]", u.text) for u in units)
 
 
+def _authors_body_read(c: canvas.Canvas, path, y: float, authors: str):
+    """An author line at `y`, body text under it; the page saved and read."""
+    c.setFont("Times-Roman", 11)
+    c.drawString(72, y, authors)
+    c.setFont("Times-Roman", 10)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 5), 95)):
+        c.drawString(72, y - 40 - 12 * i, ln)
+    c.save()
+    return read_pdf(path.read_bytes())
+
+
 def test_a_label_above_the_title_is_not_the_title(tmp_path):
     """An article-type label set larger than the title ("Research Article") sits above it: the
     title is the longer text under it, and the label is no author."""
@@ -67,13 +78,7 @@ def test_a_label_above_the_title_is_not_the_title(tmp_path):
     c.setFont("Helvetica-Bold", 16)
     c.drawString(72, H - 110, "Macrophage switching stalls in diabetic wounds")
     c.drawString(72, H - 130, "through sustained cytokine signalling")
-    c.setFont("Times-Roman", 11)
-    c.drawString(72, H - 160, "Ada Okafor, Kai Schmidt and Liang J. Chen")
-    c.setFont("Times-Roman", 10)
-    for i, ln in enumerate(_wrap(" ".join([BODY] * 5), 95)):
-        c.drawString(72, H - 200 - 12 * i, ln)
-    c.save()
-    doc = read_pdf((tmp_path / "label.pdf").read_bytes())
+    doc = _authors_body_read(c, tmp_path / "label.pdf", H - 160, "Ada Okafor, Kai Schmidt and Liang J. Chen")
     assert doc.title == "Macrophage switching stalls in diabetic wounds through sustained cytokine signalling"
     assert doc.authors == ["Ada Okafor", "Kai Schmidt", "Liang J. Chen"]
 
@@ -90,13 +95,7 @@ def test_a_sheet_before_the_paper_gives_no_front_matter(tmp_path):
     c.showPage()
     c.setFont("Times-Bold", 20)
     c.drawString(72, H - 80, "Macrophage Switching Stalls in Diabetic Wounds")
-    c.setFont("Times-Roman", 11)
-    c.drawString(72, H - 110, "Ada Okafor, Kai Schmidt, Liang J. Chen")
-    c.setFont("Times-Roman", 10)
-    for i, ln in enumerate(_wrap(" ".join([BODY] * 5), 95)):
-        c.drawString(72, H - 150 - 12 * i, ln)
-    c.save()
-    doc = read_pdf((tmp_path / "cover.pdf").read_bytes())
+    doc = _authors_body_read(c, tmp_path / "cover.pdf", H - 110, "Ada Okafor, Kai Schmidt, Liang J. Chen")
     assert doc.title == "Macrophage Switching Stalls in Diabetic Wounds"
     assert doc.authors == ["Ada Okafor", "Kai Schmidt", "Liang J. Chen"]
 
