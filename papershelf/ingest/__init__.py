@@ -195,9 +195,11 @@ def _read_regular(path: str, limit: int) -> bytes:
 # mark after the title is not part of it and its hyphenated lines join, letter-spaced capitals
 # are words, an accent joins a letter of its own line, LaTeX's contents entries are not headings, IEEE's
 # body-size capital and italic section titles are; 6: the author block read by its own cells and rows, a
-# title in its first line's weight).
+# title in its first line's weight; 7: glyphs a font cannot name read from its encoding or as the likeliest
+# ligature, a journal logo or article-type label over the title is not it, a cover sheet gives no front
+# matter, dated lines give the year, reference lists headed in other languages and ending at statements).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/6"
+PDF_READER = "pdf-reader/7"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:

@@ -26,11 +26,12 @@ from .author_block import author_block
 from .lines import Line, visual_rows
 
 # Marks between a name and its affiliation (and superscripts the line reader wrote as ^...; and
-# affiliation letters not set as superscripts, "Krishnana,c"; AIP's footnote letters, "Haddad^a)"
-# read as "Haddada)", where no parenthesis opens on the line).
-_MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
+# affiliation letters not set as superscripts, "Krishnana,c" or "Bang,i S. Holtzer"; middle dots
+# between names; AIP's footnote letters, "Haddad^a)" read as "Haddada)", where no parenthesis
+# opens on the line).
+_MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗✷✶✦★☆\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
           r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
-          r"|(?<=[a-z])[a-z](?=,[a-z](?:[,∗*†\d]|$))")
+          r"|(?<=[a-z])[a-z](?=,[a-z](?:[,∗*†\d]|$))|(?<=,)[a-z](?=\s+[A-Z])|[·•‧]")
 _ROLE = re.compile(r"\([^()]*\)")
 _AIP_MARK = re.compile(r"(?:(?<=[a-z])|(?<=[\s,^]))[a-h]\)(?=[\s,]|$)")
 _SPLIT = re.compile(rf"{LEADING_SPACE}(?:{_MARKS}|,|;|\band\b|\bAND\b|&|\s{{3,}})\s*")

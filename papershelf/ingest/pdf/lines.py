@@ -19,6 +19,18 @@ from dataclasses import dataclass
 
 from pypdfium2 import raw
 
+from .glyphs import (
+    GONE,
+    SPACING_ACCENT,
+    SUSPECT,
+    expand,
+    place_accents,
+    repair_glyphs,
+    repair_words,
+    u16,
+    unknown_glyph,
+    with_gaps,
+)
 from .tracking import untracked
 
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
@@ -84,7 +96,7 @@ def clean(text: str) -> str:
     join to decide; elsewhere it is a real hyphen.  Text is Unicode NFC: a combining mark set
     apart from its letter by a space is joined to it, and what `_place_accents` took out of a
     word (a spacing accent and the spaces pdfium put around it) is gone."""
-    text = text.replace(_GONE, "")
+    text = expand(text.replace(GONE, ""))
     if _COMBINING.search(text):
         text = _SPACED_MARK.sub("", text)
     text = unicodedata.normalize("NFC", text)
@@ -111,78 +123,6 @@ def join_lines(lines: list[str]) -> str:
     return out.replace("\x02", "-").replace("\ufffe", "-").replace("\u00ad", "")
 
 
-# Spacing accents that typesetting systems (TeX above all) set as glyphs of their own over a letter,
-# and the combining marks they stand for.
-_ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327",
-            "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "˝": "\u030b", "¯": "\u0304"}
-_SPACING_ACCENT = re.compile("[" + "".join(_ACCENTS) + "]")
-# TeX sets an accent over i or j on the dotless letter (\'{\i}): under an accent it is the plain one.
-_DOTTED = {"ı": "i", "ȷ": "j"}
-_GONE = "\u200b"  # stands in (one UTF-16 unit, so positions hold) for text taken out of a word
-
-
-def _place_accents(tp: _TextPage, text: str, lead16: int) -> str:
-    """Each spacing accent joined to the letter it is printed over ("Andre´" -> "André",
-    "Gy ´ ongyi" -> "Gyóngyi", "t´ıtulo" -> "título"), found by position, not by text order.  The
-    string keeps its length in UTF-16 units (pdfium's positions): the accent becomes `_GONE`, and so do the spaces
-    pdfium put around it inside a word; a letter is replaced only by its one-unit composed form."""
-    chars = list(text)
-    offsets, o = [], lead16
-    for ch in chars:
-        offsets.append(o)
-        o += _u16(ch)
-    boxes = {i: tp.char_box(tp.char_index(offsets[i])) for i, ch in enumerate(chars) if not ch.isspace()}
-    for i, ch in enumerate(chars):
-        mark = _ACCENTS.get(ch)
-        if mark is None or i not in boxes:
-            continue
-        cx = (boxes[i][0] + boxes[i][2]) / 2
-        # (ˆ and ˇ are modifier letters to Unicode, so an accent is excluded from its own letters)
-        under = [j for j, b in boxes.items() if chars[j].isalpha() and chars[j] not in _ACCENTS
-                 and b[0] - 1 <= cx <= b[2] + 1 and _sits_on(boxes[i], b, below=ch == "¸")]
-        if not under:
-            continue
-        j = min(under, key=lambda j: abs((boxes[j][0] + boxes[j][2]) / 2 - cx))
-        composed = unicodedata.normalize("NFC", _DOTTED.get(chars[j], chars[j]) + mark)
-        if len(composed) != 1 or _u16(composed) != 1:
-            continue
-        chars[j], chars[i] = composed, _GONE
-        _close_gap(chars, boxes, i)
-    return "".join(chars)
-
-
-def _sits_on(mark: tuple, letter: tuple, below: bool) -> bool:
-    """The accent is set on this letter's own line: just above it (a cedilla: just below), not on
-    a letter of the line above or below that pdfium joined into the same run (boxes y-down)."""
-    height = letter[3] - letter[1]
-    if below:
-        return mark[1] >= letter[1] and mark[1] <= letter[3] + height
-    return mark[3] <= letter[3] and mark[3] >= letter[1] - height
-
-
-def _close_gap(chars: list[str], boxes: dict, i: int) -> None:
-    """Drop the spaces around a removed accent when the letters on both sides touch (one word)."""
-    a = i - 1
-    while a >= 0 and chars[a].isspace():
-        a -= 1
-    b = i + 1
-    while b < len(chars) and chars[b].isspace():
-        b += 1
-    if a < 0 or b >= len(chars) or a not in boxes or b not in boxes:
-        return
-    if boxes[b][0] - boxes[a][2] < 0.3 * max(1.0, boxes[a][3] - boxes[a][1]):
-        for k in range(a + 1, b):
-            if chars[k].isspace():
-                chars[k] = _GONE
-
-
-def _u16(text: str) -> int:
-    """Length in UTF-16 code units, the unit of pdfium's text positions."""
-    if text.isascii():
-        return len(text)
-    return len(text.encode("utf-16-le")) // 2
-
-
 class _TextPage:
     """pdfium's text page with boxes turned the way the page is shown (y grows downwards)."""
 
@@ -199,6 +139,8 @@ class _TextPage:
         self.bold_fonts: dict[bytes, bool] = {}
         self.faces: dict[bytes, str] = {}
         self.italic_fonts: dict[bytes, bool] = {}
+        self.fixed_fonts: dict[bytes, bool] = {}
+        self.index: list[int] | None = None
         self.font_at: dict[int, bytes] = {}
         self.buf = ctypes.create_string_buffer(128)
         self.flags = ctypes.c_int()
@@ -231,6 +173,8 @@ class _TextPage:
         return self.shown(left.value, top.value, right.value, bottom.value)
 
     def char_index(self, text_index: int) -> int:
+        if self.index is not None:  # the page's text with the glyphs pdfium left out put back
+            return self.index[text_index] if 0 <= text_index < len(self.index) else -1
         return raw.FPDFText_GetCharIndexFromTextIndex(self.raw, text_index)
 
     def font_size(self, idx: int) -> float:
@@ -264,7 +208,16 @@ class _TextPage:
             plain = _PLAIN_FACE.search(text) or self.flags.value & (_FIXED | _SYMBOLIC | _ITALIC)
             self.faces[name] = "" if plain else text
             self.italic_fonts[name] = bool(_ITALIC_NAME.search(text) or self.flags.value & _ITALIC)
+            self.fixed_fonts[name] = bool(self.flags.value & _FIXED) or "mono" in text or "courier" in text \
+                or re.search(r"^(?:cm|sf|ec|t1x)(?:i|sl)?tt", text) is not None
         return name
+
+    def font_name(self, idx: int) -> str:
+        """The font's name, lowercase, without a subset's prefix ("ABCDEF+CMR10" -> "cmr10")."""
+        return self._font(idx).decode("latin-1", "replace").lower().split("+")[-1]
+
+    def fixed_pitch(self, idx: int) -> bool:
+        return self.fixed_fonts[self._font(idx)]
 
     def bold(self, idx: int) -> bool:
         return self.bold_fonts[self._font(idx)]
@@ -357,7 +310,7 @@ def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float) -> str:
     offset16 = lead16
     for ch in chunk:
         chars.append((ch, -1 if ch.isspace() else tp.char_index(offset16)))
-        offset16 += _u16(ch)
+        offset16 += u16(ch)
     return _marked(tp, chars, size)
 
 
@@ -391,12 +344,12 @@ def _runin(tp: _TextPage, text: str, lead16: int, last: int) -> str:
     m = _LEAD_NUMBER.match(text)
     start = m.end() if m else 0
     rest = tp._font(last)
-    if tp.bold(last) or not tp.marks(tp.char_index(lead16 + _u16(text[:start])), rest):
+    if tp.bold(last) or not tp.marks(tp.char_index(lead16 + u16(text[:start])), rest):
         return ""
     for m in re.finditer(r"[.:—]\s+(?=\S)", text[start:start + 90]):
         end = start + m.start()
-        before = tp.char_index(lead16 + _u16(text[:end]))
-        after = tp.char_index(lead16 + _u16(text[:start + m.end()]))
+        before = tp.char_index(lead16 + u16(text[:end]))
+        after = tp.char_index(lead16 + u16(text[:start + m.end()]))
         if tp.marks(before, rest) and not tp.marks(after, rest):
             return text[:end + 1]
         if not tp.marks(before, rest):
@@ -407,7 +360,7 @@ def _runin(tp: _TextPage, text: str, lead16: int, last: int) -> str:
 def _bold_lead(tp: _TextPage, lead: str, lead16: int) -> bool:
     """Does the lead-in's title (after its number) start in bold?"""
     m = _LEAD_NUMBER.match(lead)
-    return tp.bold(tp.char_index(lead16 + _u16(lead[:m.end() if m else 0])))
+    return tp.bold(tp.char_index(lead16 + u16(lead[:m.end() if m else 0])))
 
 
 def _first_runin(tp: _TextPage, stripped: str, lead16: int, last: int, parts: list[str], stacked: bool) -> str:
@@ -417,17 +370,19 @@ def _first_runin(tp: _TextPage, stripped: str, lead16: int, last: int, parts: li
     head = parts[0].strip()
     if not stacked or not head or not stripped.startswith(head):
         return ""
-    return _runin(tp, head, lead16, tp.char_index(lead16 + _u16(head) - 1))
+    return _runin(tp, head, lead16, tp.char_index(lead16 + u16(head) - 1))
 
 
 def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[Line]:
     stripped = chunk.strip()
-    lead16 = start16 + _u16(chunk[:len(chunk) - len(chunk.lstrip())])
-    if _SPACING_ACCENT.search(stripped):
-        stripped = _place_accents(tp, stripped, lead16)
-    stripped = untracked(stripped, lambda i: _box_at(tp, stripped, lead16, i), _GONE)
+    lead16 = start16 + u16(chunk[:len(chunk) - len(chunk.lstrip())])
+    if SUSPECT.search(stripped):
+        stripped = repair_glyphs(tp, stripped, lead16)
+    if SPACING_ACCENT.search(stripped):
+        stripped = place_accents(tp, stripped, lead16)
+    stripped = untracked(stripped, lambda i: _box_at(tp, stripped, lead16, i), GONE)
     first = tp.char_index(lead16)
-    last = tp.char_index(lead16 + _u16(stripped) - 1)
+    last = tp.char_index(lead16 + u16(stripped) - 1)
     if first < 0 or last < first:
         return []
     boxes = tp.rects(first, last - first + 1)
@@ -462,12 +417,12 @@ def _last_word_char(tp: _TextPage, stripped: str, lead16: int, last: int) -> int
     end = len(stripped.rstrip(_TRAILING_MARKS + ",; 0123456789"))
     if stripped[-1:] not in _TRAILING_MARKS or end == 0:
         return last
-    at = tp.char_index(lead16 + _u16(stripped[:end]) - 1)
+    at = tp.char_index(lead16 + u16(stripped[:end]) - 1)
     return at if 0 <= at <= last else last
 
 
 def _box_at(tp: _TextPage, text: str, lead16: int, i: int) -> tuple[float, float, float, float] | None:
-    idx = tp.char_index(lead16 + _u16(text[:i]))
+    idx = tp.char_index(lead16 + u16(text[:i]))
     return tp.char_box(idx) if idx >= 0 else None
 
 
@@ -499,13 +454,26 @@ def page_lines(page, number: int, texts: list[str] | None = None) -> tuple[list[
         text = tp.tp.get_text_range()
         if texts is not None:
             texts.append(text)
+        text, tp.index = with_gaps(tp.raw, text)
         # pdfium's text is UTF-16: a character outside the BMP takes two text indices.
         units16 = 0
         for chunk in text.split("\r\n"):
             start16 = units16
-            units16 += _u16(chunk) + 2
+            units16 += u16(chunk) + 2
             if chunk.strip():
                 out.extend(_chunk_lines(tp, chunk, start16, number))
     finally:
         tp.close()
     return out, width, height
+
+
+def settle_glyphs(pages: list[tuple[list[Line], float, float]]) -> None:
+    """Each glyph `lines` could not name inside a word decided now that the whole document is read
+    (`glyphs.repair_words`: by the document's own letter statistics)."""
+    lines = [ln for page, _, _ in pages for ln in page if unknown_glyph(ln.text) or unknown_glyph(ln.runin)]
+    if not lines:
+        return
+    texts = [ln.text for page, _, _ in pages for ln in page if not unknown_glyph(ln.text)]
+    fixed = repair_words(texts + [t for ln in lines for t in (ln.text, ln.runin)])[len(texts):]
+    for k, ln in enumerate(lines):
+        ln.text, ln.runin = fixed[2 * k], fixed[2 * k + 1]

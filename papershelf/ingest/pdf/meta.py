@@ -68,6 +68,39 @@ class PdfMeta(Bibliographic):
     evidence: dict[str, str] = field(default_factory=dict)
 
 
+_SECTION_LINE = re.compile(r"^(?:(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z]|(?:abstract|introduction|keywords)\b)",
+                           re.IGNORECASE)
+
+
+def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
+    """The size the title is set in, given the top half of page 1's lines as (size, text, top) in
+    reading order: the largest, unless text that large is a label of a word or three (a journal's
+    name as its logo, an article type such as "Research Article" or "Case Report") printed above a
+    longer text set larger than the body, one line to a row (not an author block's cells) and not a
+    section heading, which is then the title."""
+    tiers = sorted({round(size * 2) / 2 for size, _, _ in lines}, reverse=True)
+
+    def of(tier: float) -> list[tuple[float, str, float]]:
+        return [ln for ln in lines if abs(ln[0] - tier) < 0.5]
+
+    def words(tier: float) -> int:
+        return sum(len(text.split()) for _, text, _ in of(tier))
+
+    def first(tier: float) -> int:
+        return next(i for i, ln in enumerate(lines) if abs(ln[0] - tier) < 0.5)
+
+    def title_like(tier: float) -> bool:
+        tops = sorted(top for _, _, top in of(tier))
+        one_per_row = all(b - a > 2 for a, b in zip(tops, tops[1:], strict=False))
+        return tier >= body + 1.5 and words(tier) >= 4 and one_per_row \
+            and not any(_SECTION_LINE.match(text) for _, text, _ in of(tier))
+
+    for k, tier in enumerate(tiers):
+        if words(tier) > 3 or not any(title_like(t) and first(t) > first(tier) for t in tiers[k + 1:]):
+            return max(size for size, _, _ in of(tier))
+    return max(size for size, _, _ in lines)
+
+
 def clean_line(text: str) -> str:
     """pdfium's text: U+FFFE marks a hyphen it joined; "28 th" ordinal gaps; runs of spaces."""
     text = re.sub(r"(?<=[a-z])[\ufffe\x02]\s*(?=[a-z])", "", text)
@@ -159,6 +192,36 @@ def _from_lines(lines: list[str], meta: PdfMeta) -> None:
             meta.year, meta.evidence["year"] = year, rule
         if venue and meta.venue is None:
             meta.venue, meta.evidence["venue"] = venue, rule
+
+
+# What marks a line as the paper's own dating (a journal citation line, a copyright or history line)
+# rather than prose: volume, issue and pages, a copyright sign, a publication step, a month with the year.
+_DATED = re.compile(rf"\bvol(?:ume)?\.?\s*\d|\b\d+\s*\(\d+(?:[-–]\d+)?\)\s*[:,;]|"
+                    rf"\b\d+\s*[:,]\s*[A-Z]?\d+\s*[-–]\s*[A-Z]?\d+|\({_YEAR}\)\s*(?:[;,]|\d+\s*[-–]\s*\d+)|"
+                    rf"©|\bcopyright\b|\b(?:published|accepted|received|cite this)\b|"
+                    rf"\b(?:conference|symposium|workshop|proceedings)\b|"
+                    rf"\b(?:{_MONTHS})[a-z]*\.?\s+(?:\d{{1,2}},?\s+)?{_YEAR}\b", re.IGNORECASE)
+# A line that is a date and nothing else (a draft's or a report's, not the publication's).
+_BARE_DATE = re.compile(rf"^(?:\d{{1,2}}\s+)?(?:{_MONTHS})[a-z]*\.?\s+(?:\d{{1,2}},?\s+)?{_YEAR}\.?$", re.IGNORECASE)
+# A date that is not the paper's: when a copy was downloaded or a page was looked at.
+_NOT_ITS_DATE = re.compile(r"download|upload|accessed|retrieved|current as of|printed on|generated on", re.IGNORECASE)
+# A year inside a citation of another work: "(Tyler, 1995", "et al. 2009", "McKeown (2001)".
+_CITED_YEAR = re.compile(rf"(?:et al\.?,?|[A-Z][a-z]+,|[A-Z][a-z]+\s+\()\s*\(?({_YEAR})")
+
+
+def _dated_year(lines: list[str]) -> int | None:
+    """The latest year on page 1's first or last lines (its header and footer, where the journal,
+    copyright and history lines sit) that a line's own form says is a date of the paper: in a
+    journal citation, copyright or history line, beside a month; not a download stamp nor a year
+    of a cited work.  The latest, as a history runs received < accepted < published."""
+    years = []
+    for line in [*lines[:15], *lines[-15:]]:
+        if len(line) > 200 or not _DATED.search(line) or _NOT_ITS_DATE.search(line) or _BARE_DATE.match(line):
+            continue
+        cited = {m.group(1) for m in _CITED_YEAR.finditer(line)}
+        years += [int(y) for y in re.findall(rf"(?<![\d/.-])({_YEAR})(?![\d/])", line)
+                  if y not in cited and plausible_year(y)]
+    return max(years) if years else None
 
 
 def running_lines(pages: list[str]) -> list[str]:
@@ -269,6 +332,8 @@ def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None 
     _from_lines(first, meta)
     if meta.year is None:
         _from_lines(running_lines(middle + ["\n".join(last)]), meta)
+    if meta.year is None and (year := _dated_year(first) or _dated_year(running_lines(middle + ["\n".join(last)]))):
+        meta.year, meta.evidence["year"] = year, "dated line"
     meta.doi, rule = _doi_from(first, last, middle)
     if rule:
         meta.evidence["doi"] = rule

@@ -33,7 +33,8 @@ from .boxes import set_apart
 from .contents import contents_entries
 from .graphics import Box, page_graphics
 from .headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
-from .lines import Line, join_lines, page_lines
+from .lines import Line, join_lines, page_lines, settle_glyphs
+from .meta import title_size
 from .ocr import fill_by_ocr
 from .outline import apply_outline, read_outline
 from .references import pdf_references
@@ -134,11 +135,30 @@ _COVER_SHEET = re.compile(r"See discussions, stats,? and author profiles for thi
 
 def _without_cover_sheet(pages: list[Page]) -> list[Page]:
     """The pages with an aggregator's cover sheet emptied: its names (the authors "including" a
-    few, with their employers) and counters are not the paper's, whose title page comes next."""
-    if len(pages) < 2 or not _COVER_SHEET.search(" ".join(ln.text for ln in pages[0][0][:40])):
+    few, with their employers, or the first author "et al.") and counters are not the paper's,
+    whose title page comes next.  A cover sheet names itself, or page 2 sets page 1's largest
+    text again as its own largest (the title, on the paper's own first page)."""
+    if len(pages) < 2 or not (_COVER_SHEET.search(" ".join(ln.text for ln in pages[0][0][:40]))
+                              or _title_again(pages[0][0], pages[1])):
         return pages
     _, width, height = pages[0]
     return [([], width, height), *pages[1:]]
+
+
+def _title_again(first: list[Line], second: Page) -> bool:
+    """Page 2 opens with a title (text at least a third larger than most of its text, of four words
+    or more, in its top third) whose words page 1 prints too: page 1 is a sheet put before the paper."""
+    lines, _, height = second
+    if not first or not lines:
+        return False
+    biggest = max(ln.size for ln in lines)
+    sizes = sorted(ln.size for ln in lines)
+    top = [ln for ln in lines if ln.size == biggest]
+    if biggest < 1.3 * sizes[len(sizes) // 2] or min(ln.top for ln in top) > height / 3:
+        return False
+    title = re.findall(r"\w+", " ".join(ln.text for ln in top).casefold())
+    seen = set(re.findall(r"\w+", " ".join(ln.text for ln in first).casefold()))
+    return len(title) >= 4 and sum(w in seen for w in title) >= 0.9 * len(title)
 
 
 def _require_text(pages: list[Page]) -> None:
@@ -194,11 +214,12 @@ def _take_title(kept: list[Line], width: float, height: float, body: float) -> t
     top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and _true_size(ln)]
     if not top_half:
         return None, kept
-    biggest = max(ln.size for ln in top_half)
+    biggest = title_size([(ln.size, ln.text, ln.top) for ln in top_half], body)
     if biggest >= body + 1.5:
-        big = [ln for ln in top_half if ln.size >= biggest - 0.5 and not is_standard(ln.text)]
+        big = [ln for ln in top_half if biggest - 0.5 <= ln.size < biggest + 0.5 and not is_standard(ln.text)]
         weight = min(big, key=lambda ln: ln.top).bold
-        title_lines = [ln for ln in big if ln.bold == weight]  # authors set as large in roman are not it
+        # authors set as large in roman are not it; the lines in the order they are printed
+        title_lines = sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0))
     else:
         title_lines = _first_centred_bold(top_half, width, body)
     if not title_lines:
@@ -219,10 +240,13 @@ def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list
     lines: list[Line] = []
     for ln in tops[tops.index(first):]:
         centred = abs((ln.x0 + ln.x1) / 2 - width / 2) < 0.04 * width
+        centred = centred or bool(lines) and abs(ln.x0 - lines[0].x0) < 2  # or set flush left under it
         if abs(ln.size - first.size) > 0.3 or ln.bold != first.bold or not centred \
                 or (lines and ln.top - lines[-1].bottom > 1.5 * ln.size):
             break
         lines.append(ln)
+    if not lines:
+        return []
     if first.size < body + 0.5:
         under = next((ln for ln in tops if ln.top > lines[-1].bottom), None)
         if under is None or line_names(under.text) is None:
@@ -352,6 +376,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title.
     `texts`, when given, gets every page's pdfium text (for `pdf_meta`, so it is extracted once)."""
     pages, graphics_of = _read_pages(pdf, texts)
+    settle_glyphs(pages)
     pages, ocr_pages = fill_by_ocr(pdf, pages)
     _require_text(pages)
     pages = _without_cover_sheet(pages)

@@ -21,9 +21,25 @@ from ...document import Block, Reference
 from ..references import entry_label, parse_reference, split_numbered
 from .lines import Line
 
+# The list's heading, in the languages papers are printed in (Portuguese, Spanish, French, German,
+# Italian, Dutch, the Nordic languages, Chinese and Japanese).
 REFERENCES_HEADING = re.compile(
     r"^(?:[\dIVX]+\.?\s*)?(references|bibliography|works cited|literature cited|references and notes|"
-    r"cited literature|reference list|literature)\s*$", re.IGNORECASE)
+    r"cited literature|reference list|literature|refer[eê]ncias(?: bibliogr[aá]ficas)?|"
+    r"referencias(?: bibliogr[aá]ficas)?|"
+    r"bibliograf[ií]a|bibliographie|r[ée]f[ée]rences(?: bibliographiques)?|literatur|literaturverzeichnis|"
+    r"quellenverzeichnis|riferimenti(?: bibliografici)?|literatuur|litteratur|kirjallisuus|参考文献|參考文獻|引用文献)"
+    r"\s*:?\s*$", re.IGNORECASE)
+# What a paper prints after its list: statements, dates, rights, notes.  A line opening so ends the list.
+_STATEMENT = re.compile(
+    r"^(?:conflicts? of interest|competing (?:financial )?interests?|declarations?\b|disclosures?\b|funding\b|"
+    r"acknowledge?ments?\b|authors?['’]? contributions?|author information|data (?:availability|accessibility)|"
+    r"ethics\b|publisher['’]s note|supplementary (?:material|information|data)|abbreviations\b|"
+    r"(?:received|accepted|revised|published(?: online)?)\s*:?\s*(?:\d|[A-Z][a-z]+ \d)|copyright\b|©|"
+    r"(?:this|the) (?:article|work) is (?:licensed|distributed)|open access\b)", re.IGNORECASE)
+# A line that goes on with the entry before it whatever its place: a DOI, a link, an index's identifier.
+_CONTINUATION = re.compile(r"^(?:doi\s*:|https?://|www\.|10\.\d{4,9}/|pmid\b|pmcid\b|\[?pubmed\b|\[?crossref\b|"
+                           r"\[?google scholar\b|\[?cas\b)", re.IGNORECASE)
 
 
 def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Reference]:
@@ -38,8 +54,28 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Refer
     else:
         entries = _split_by_layout(runs)
     vocabulary = _Vocabulary(columns)
-    return [parse_reference(_join(e.split("\n"), vocabulary), i) for i, e in enumerate(entries, start=1)
-            if e.strip()]
+    return [parse_reference(_join(e.split("\n"), vocabulary), i) for i, e in enumerate(_until_statement(entries),
+                                                                                      start=1) if e.strip()]
+
+
+def _until_statement(entries: list[str]) -> list[str]:
+    """The entries without what a paper prints after its list: from a line that opens a statement
+    (a conflict of interest statement, a received date, a copyright line) in the last entry, or an
+    entry that opens with one, to the end.  Inside an earlier entry such a line is a page's footer
+    that the list runs across, and only that line goes."""
+    out: list[str] = []
+    for i, entry in enumerate(entries):
+        lines = entry.split("\n")
+        cut = next((k for k, ln in enumerate(lines) if _STATEMENT.match(ln.strip())), None)
+        if cut is None:
+            out.append(entry)
+        elif cut == 0:
+            break
+        elif i == len(entries) - 1:
+            out.append("\n".join(lines[:cut]))
+        else:
+            out.append("\n".join(ln for ln in lines if not _STATEMENT.match(ln.strip())))
+    return out
 
 
 class _Vocabulary:
@@ -60,8 +96,14 @@ def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> list[list[Lin
     """The lines after the References heading up to the next heading, as runs (one per column)."""
     headings = [b.text.strip() for b in blocks if b.kind == "heading"]
     start = next((i for i, h in enumerate(headings) if REFERENCES_HEADING.match(h)), None)
-    if start is None:
-        return []
+    if start is None:  # the heading not read as one (a language or style the headings do not know):
+        # the list runs from the last line that is only such a heading to the first statement after it
+        at = [(c, k) for c, column in enumerate(columns) for k, ln in enumerate(column)
+              if REFERENCES_HEADING.match(ln.text.strip())]
+        if not at:
+            return []
+        c, k = at[-1]
+        return [run for run in (columns[c][k + 1:], *columns[c + 1:]) if run]
     after = headings[start + 1:]
     runs: list[list[Line]] = []
     inside = False
@@ -89,7 +131,24 @@ def _left(run: list[Line]) -> float:
     return min(texts)
 
 
+def _bands_joined(runs: list[list[Line]]) -> list[list[Line]]:
+    """Runs that the reading order cut only because a short line (a DOI under a full-width entry)
+    does not cross the gutter: a run that starts on the next line below the last one, on the same
+    page and the same left edge give or take an indent, goes on with it."""
+    out: list[list[Line]] = []
+    for run in runs:
+        if out:
+            last, first = out[-1][-1], run[0]
+            close = first.page == last.page and -1 <= first.top - last.bottom < 1.2 * max(last.size, 1.0)
+            if close and abs(first.x0 - _left(out[-1])) < 3 * max(last.size, 1.0):
+                out[-1] = out[-1] + run
+                continue
+        out.append(list(run))
+    return out
+
+
 def _split_by_layout(runs: list[list[Line]]) -> list[str]:
+    runs = _bands_joined(runs)
     lines = [ln for run in runs for ln in run]
     sizes = [ln.size for ln in lines] or [10.0]
     size = statistics.median(sizes)
@@ -106,7 +165,9 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
                 entries.append(ln.text)
                 continue
             prev = run[i - 1] if i else None
-            if hanging:
+            if _CONTINUATION.match(ln.text):
+                new = False
+            elif hanging:
                 new = ln.x0 - left <= 0.4 * size
             elif prev is None:
                 new = entries[-1].rstrip().endswith(".") and ln.text[:1].isupper()

@@ -1,0 +1,243 @@
+"""The wide corpus's text, front matter and reference lists as the PDF reader reads them, against truth
+the corpus carries: glyph artefacts in body units, titles and years (manifest.json), authors (the JATS
+twins, plus bench/data/wide_authors.json read from rendered first pages of some dev PDFs, to check),
+reference counts (the twins' lists, and the numbered entries the page text itself prints).
+
+    python bench/wide_text.py --half dev            # tune on this
+    python bench/wide_text.py --half test           # report this, once
+    python bench/wide_text.py --half dev --show refs   # one line per paper for a measure
+
+A body unit has a glyph artefact when it holds a control or private-use character or U+FFFD, or a
+``_``/``^`` inside a lowercase word that reads as one of the paper's words without it (``_gure``,
+``s_pectrum``, ``m^esons``; see `artefact`).  A reference count is right within max(1, 5 %) of the truth.
+Truth for a numbered list: the labels ``[N]`` / ``N.`` that open lines after the last references
+heading of the page text, counting up from 1 (taken only when at least 90 % of 1..N are there).
+PDFs without a text layer (OCR's work, minutes each) are left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+import unicodedata
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from papershelf.errors import IngestError  # noqa: E402
+from papershelf.ingest import load_source, parse_source  # noqa: E402
+from papershelf.ingest.metadata import normalized_title  # noqa: E402
+from papershelf.units import build_units  # noqa: E402
+from papershelf.works import surname  # noqa: E402
+
+SPLIT = ROOT / "bench" / "data" / "wide_split.json"
+HAND = ROOT / "bench" / "data" / "wide_authors.json"
+DATA = ROOT.parent / "shared" / "data"
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue000-\uf8ff\ufffd]")
+
+
+_WORD_AROUND = re.compile(r"(?<![\w^])([a-z]*)[_^]([a-z]{4,})(?![\w^])")
+
+
+def artefact(text: str, vocabulary: set[str]) -> str | None:
+    """The first glyph artefact in a text, with a little context, or None.  A ``_``/``^`` counts when
+    it stands inside a lowercase word, four letters at least after it, and the word read without it,
+    or with a ligature in its place, is a word the paper prints elsewhere (``_gure``, ``s_pectrum``,
+    ``m^esons``; not a subscript such as ``C_max``, ``w_ij``, ``R_free`` nor most identifiers)."""
+    m = _CONTROL.search(text)
+    if m is None:
+        for w in _WORD_AROUND.finditer(text):
+            if any(f"{w.group(1)}{lig}{w.group(2)}" in vocabulary for lig in ("", "fi", "fl", "ff", "ffi", "ffl")):
+                m = w
+                break
+    return None if m is None else text[max(0, m.start() - 12):m.end() + 12]
+
+
+def read_one(path: Path) -> dict:
+    """What the reader makes of one PDF: its front matter, references and body units' artefacts."""
+    t0 = time.perf_counter()
+    try:
+        doc = parse_source(load_source(str(path)))
+    except IngestError as e:
+        return {"error": str(e)}
+    units = [u.text for u in build_units(doc, "p") if u.kind in ("body", "chunk")]
+    return {"title": doc.title, "year": doc.year, "authors": doc.authors,
+            "refs": [r.text for r in doc.references], "units": units, "seconds": round(time.perf_counter() - t0, 3)}
+
+
+def artefacts(units: list[str]) -> list[str]:
+    """The glyph artefacts of a paper's body units, one (with context) per unit that has any."""
+    vocabulary = {w.lower() for text in units for w in re.findall(r"[^\W\d_]{4,}", text)}
+    return [a for a in (artefact(text, vocabulary) for text in units) if a]
+
+
+_NUMBERED = re.compile(r"^\s*(?:\[(\d{1,3})\]|(\d{1,3})\.\s)")
+_HEADING = re.compile(r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|literature cited|references and notes|"
+                      r"works cited|literatur|referências|referencias|bibliografía|bibliographie|参考文献)\s*$",
+                      re.IGNORECASE | re.MULTILINE)
+
+
+def numbered_count(text: str) -> int | None:
+    """N when the text after the last references heading prints labels 1..N (90 % of them at least)."""
+    heads = list(_HEADING.finditer(text))
+    if not heads:
+        return None
+    seen: set[int] = set()
+    nxt = 1
+    for line in text[heads[-1].end():].splitlines():
+        m = _NUMBERED.match(line)
+        if m:
+            n = int(m.group(1) or m.group(2))
+            if nxt <= n <= nxt + 3:
+                seen.add(n)
+                nxt = n + 1
+    if nxt < 6 or len(seen) < 0.9 * (nxt - 1):
+        return None
+    return nxt - 1
+
+
+def page_text(path: Path) -> str:
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        return "\n".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+    finally:
+        pdf.close()
+
+
+_J = "{http://www.w3.org/1999/xlink}"
+
+
+def twin_truth(xml: Path) -> dict:
+    root = ET.parse(xml).getroot()
+    front = root.find(".//article-meta")
+    authors = []
+    for c in (front.iter("contrib") if front is not None else []):
+        name = c.find(".//surname")
+        if c.get("contrib-type") == "author" and name is not None:
+            authors.append("".join(name.itertext()).strip())
+    refs = root.findall(".//ref-list/ref")
+    return {"authors": authors, "refs": len(refs)}
+
+
+def _fold(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text).casefold() if c.isalpha())
+
+
+def authors_right(found: list[str], truth: list[str]) -> tuple[bool, int]:
+    """(first author and count right, how many found names are no author of the truth)."""
+    truth_f = [_fold(t) for t in truth]
+    found_s = [_fold(surname(a) or a) for a in found]
+    non = sum(1 for s in found_s if not any(s and (s in t or t in s) for t in truth_f))
+    first = bool(found_s) and bool(truth_f) and (found_s[0] in truth_f[0] or truth_f[0] in found_s[0])
+    return first and len(found) == len(truth), non
+
+
+def title_right(found: str | None, truth: str) -> bool:
+    import difflib
+
+    a, b = normalized_title(found), normalized_title(truth)
+    return bool(a) and difflib.SequenceMatcher(None, a, b).ratio() >= 0.9
+
+
+def score(rows: dict, records: dict, data: Path, show: str | None) -> dict:
+    hand = {k: v for k, v in json.loads(HAND.read_text()).items() if not k.startswith("_")} if HAND.exists() else {}
+    out = {"papers": 0, "failed": 0, "units": 0, "bad_units": 0, "titles": 0, "titles_right": 0,
+           "years": 0, "years_right": 0, "years_wrong": 0, "authors": 0, "authors_right": 0,
+           "non_authors": 0, "ref_papers": 0, "ref_right": 0}
+    for name, row in sorted(rows.items()):
+        rec = records[name]
+        out["papers"] += 1
+        if "error" in row:
+            out["failed"] += 1
+            continue
+        bad = artefacts(row["units"])
+        out["units"] += len(row["units"])
+        out["bad_units"] += len(bad)
+        if show == "glyphs" and bad:
+            print(f"{name}: {len(bad)}/{len(row['units'])} {bad[:4]}")
+        if rec.get("title"):
+            out["titles"] += 1
+            ok = title_right(row["title"], rec["title"])
+            out["titles_right"] += ok
+            if show == "titles" and not ok:
+                print(f"{name}: {row['title']!r} | truth {rec['title']!r}")
+        if rec.get("year"):
+            out["years"] += 1
+            out["years_right"] += row["year"] == rec["year"]
+            out["years_wrong"] += row["year"] not in (None, rec["year"])
+            if show == "years" and row["year"] != rec["year"]:
+                print(f"{name}: {row['year']} | truth {rec['year']}")
+        truth_authors = row.get("twin", {}).get("authors") or hand.get(name)
+        if truth_authors:
+            out["authors"] += 1
+            ok, non = authors_right(row["authors"], truth_authors)
+            out["authors_right"] += ok
+            out["non_authors"] += non
+            if show == "authors" and (not ok or non):
+                print(f"{name}: {row['authors']} | truth {truth_authors}")
+        n_true = row.get("twin", {}).get("refs") or row.get("numbered")
+        if n_true:
+            out["ref_papers"] += 1
+            ok = abs(len(row["refs"]) - n_true) <= max(1, 0.05 * n_true)
+            out["ref_right"] += ok
+            if show == "refs" and not ok:
+                print(f"{name}: {len(row['refs'])} | truth {n_true}  first {row['refs'][:1]} last {row['refs'][-1:]}")
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default=str(DATA))
+    ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
+    ap.add_argument("--cache", help="a JSON file: read rows from it when it exists, else write them to it")
+    ap.add_argument("--only", help="a substring of the file names to read")
+    ap.add_argument("--show", choices=("glyphs", "titles", "years", "authors", "refs"))
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    wide = Path(args.data) / "pdfs-wide"
+    if not (wide / "manifest.json").exists():
+        print(f"no wide corpus at {wide}", file=sys.stderr)
+        return 2
+    records = {r["file"]: r for r in json.loads((wide / "manifest.json").read_text())}
+    split = json.loads(SPLIT.read_text())
+    names = [n for n in sorted(records) if args.half == "all" or split[n]["half"] == args.half]
+    names = [n for n in names if (not args.only or args.only in n) and records[n].get("text_layer") != "none"]
+    if args.cache and Path(args.cache).exists():
+        rows = json.loads(Path(args.cache).read_text())
+    else:
+        rows = {}
+        for name in names:
+            row = read_one(wide / name)
+            if "error" not in row:
+                row["numbered"] = numbered_count(page_text(wide / name))
+            twin = wide / "xml" / (Path(name).stem + ".xml")
+            if twin.exists():
+                row["twin"] = twin_truth(twin)
+            rows[name] = row
+        if args.cache:
+            Path(args.cache).write_text(json.dumps(rows))
+    s = score(rows, records, wide, args.show)
+    if args.json:
+        print(json.dumps(s))
+        return 0
+    print(f"{s['papers']} papers ({args.half}), {s['failed']} failed")
+    print(f"body units with a glyph artefact: {s['bad_units']}/{s['units']} = {s['bad_units'] / max(1, s['units']):.3f}")
+    print(f"titles right: {s['titles_right']}/{s['titles']} = {s['titles_right'] / max(1, s['titles']):.3f}")
+    print(f"years right / wrong: {s['years_right']} / {s['years_wrong']} of {s['years']} "
+          f"= {s['years_right'] / max(1, s['years']):.3f}")
+    print(f"authors (first + count) right: {s['authors_right']}/{s['authors']}, non-authors {s['non_authors']}")
+    print(f"reference counts within 5 %: {s['ref_right']}/{s['ref_papers']} "
+          f"= {s['ref_right'] / max(1, s['ref_papers']):.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

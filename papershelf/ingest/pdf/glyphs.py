@@ -1,0 +1,295 @@
+"""Glyphs whose text pdfium cannot give as printed: spacing accents, ligatures and symbols that a font
+maps to no letter, repaired from the page's own geometry, the font's own encoding and the document's words.
+
+* A spacing accent set as a glyph of its own over a letter (TeX's ``\\'e``) is joined to that letter.
+* A font without a usable ToUnicode map makes pdfium give a glyph's bare code: a control character,
+  a private-use one, or an ASCII ``_`` / ``^`` where a 1990s PostScript font put its ``fi`` ligature or
+  an accent (``_gure``, ``m^esons``).  TeX's own fonts say by name which encoding they use (OT1 text,
+  math italic, math symbols; Symbol's private-use letters), so those codes are read from the
+  encoding.  Any other such glyph inside a word becomes `UNKNOWN` when it is about as wide as two
+  letters (a ligature), else it is dropped; `repair_words` then decides each `UNKNOWN` once the
+  whole document is read: the reading among fi, fl, ff, ffi, ffl that the document's own
+  letter statistics (character trigrams of its clean words) find likeliest.  A bare code outside a
+  word is dropped, so no artefact is indexed as part of a word.
+
+Every repair here keeps the text's length in UTF-16 units, pdfium's positions: a glyph becomes one
+character, or `GONE` (taken out later by `lines.clean`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+import unicodedata
+from collections import Counter
+from pathlib import Path
+from typing import Protocol
+
+from pypdfium2 import raw
+
+GONE = "\u200b"  # stands in (one UTF-16 unit, so positions hold) for text taken out of a word
+UNKNOWN = "\ue000"  # a ligature-wide glyph inside a word that the font maps to no letter: `repair_words` decides
+UNKNOWN3 = "\ue001"  # the same, three letters wide (ffi, ffl)
+
+# Spacing accents that typesetting systems (TeX above all) set as glyphs of their own over a letter,
+# and the combining marks they stand for.
+_ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327",
+            "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "˝": "\u030b", "¯": "\u0304"}
+SPACING_ACCENT = re.compile("[" + "".join(_ACCENTS) + "]")
+# TeX sets an accent over i or j on the dotless letter (\'{\i}): under an accent it is the plain one.
+_DOTTED = {"ı": "i", "ȷ": "j"}
+
+# A bare glyph code: C0/C1 controls (not pdfium's own \x02 hyphen mark, nor tabs and line ends),
+# private use, the replacement character; `_` and `^` are suspects checked by their place and box.
+_STRAY = re.compile("[\x00\x01\x03-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue002-\uf8ff\ufffd]")
+SUSPECT = re.compile("[\x00\x01\x03-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue000-\uf8ff\ufffd_^]")
+LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st",
+             "\ufb06": "st"}
+
+_GREEK_UPPER = "ΓΔΘΛΞΠΣΥΦΨΩ"  # codes 0-10 of TeX's text and math italic fonts
+# TeX's fonts by name (after a subset prefix) and what their low codes are.
+_OT1 = _GREEK_UPPER + "\ufb00\ufb01\ufb02\ufb03\ufb04ıȷ`´ˇ˘¯˚¸ßæœøÆŒØ"
+_OML = _GREEK_UPPER + "αβγδϵζηθικλμνξπρστυϕχψωεϑϖϱςφ"
+_OMS = "−·×∗÷⋄±∓⊕⊖⊗⊘⊙◯∘•≍≡⊆⊇≤≥⪯⪰∼≈⊂⊃≪≫≺≻"
+_TEX_FONTS = [(re.compile(r"^cmmib?\d"), _OML), (re.compile(r"^cmb?sy\d"), _OMS),
+              (re.compile(r"^cm(?!mi|sy|bsy|ex|tt|itt|sltt|tex)[a-z]*\d"), _OT1)]
+# The Symbol font's letters as Windows puts them in private use (U+F041 "A" ... U+F07A "z").
+_SYMBOL = dict(zip(range(0xF041, 0xF05B), "ΑΒΧΔΕΦΓΗΙϑΚΛΜΝΟΠΘΡΣΤΥςΩΞΨΖ", strict=True)) | \
+    dict(zip(range(0xF061, 0xF07B), "αβχδεφγηιϕκλμνοπθρστυϖωξψζ", strict=True))
+
+
+class GlyphPage(Protocol):
+    def char_index(self, text_index: int) -> int: ...
+    def char_box(self, index: int) -> tuple[float, float, float, float]: ...
+    def font_size(self, idx: int) -> float: ...
+    def font_name(self, idx: int) -> str: ...
+    def fixed_pitch(self, idx: int) -> bool: ...
+
+
+def u16(text: str) -> int:
+    """Length in UTF-16 code units, the unit of pdfium's text positions."""
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le")) // 2
+
+
+def place_accents(tp: GlyphPage, text: str, lead16: int) -> str:
+    """Each spacing accent joined to the letter it is printed over ("Andre´" -> "André",
+    "Gy ´ ongyi" -> "Gyóngyi", "t´ıtulo" -> "título"), found by position, not by text order.  The
+    string keeps its length in UTF-16 units (pdfium's positions): the accent becomes `GONE`, and so do the spaces
+    pdfium put around it inside a word; a letter is replaced only by its one-unit composed form."""
+    chars = list(text)
+    offsets, o = [], lead16
+    for ch in chars:
+        offsets.append(o)
+        o += u16(ch)
+    boxes = {i: tp.char_box(tp.char_index(offsets[i])) for i, ch in enumerate(chars) if not ch.isspace()}
+    for i, ch in enumerate(chars):
+        mark = _ACCENTS.get(ch)
+        if mark is None or i not in boxes:
+            continue
+        cx = (boxes[i][0] + boxes[i][2]) / 2
+        # (ˆ and ˇ are modifier letters to Unicode, so an accent is excluded from its own letters)
+        under = [j for j, b in boxes.items() if chars[j].isalpha() and chars[j] not in _ACCENTS
+                 and b[0] - 1 <= cx <= b[2] + 1 and _sits_on(boxes[i], b, below=ch == "¸")]
+        if not under:
+            continue
+        j = min(under, key=lambda j: abs((boxes[j][0] + boxes[j][2]) / 2 - cx))
+        composed = unicodedata.normalize("NFC", _DOTTED.get(chars[j], chars[j]) + mark)
+        if len(composed) != 1 or u16(composed) != 1:
+            continue
+        chars[j], chars[i] = composed, GONE
+        _close_gap(chars, boxes, i)
+    return "".join(chars)
+
+
+def _sits_on(mark: tuple, letter: tuple, below: bool) -> bool:
+    """The accent is set on this letter's own line: just above it (a cedilla: just below), not on
+    a letter of the line above or below that pdfium joined into the same run (boxes y-down)."""
+    height = letter[3] - letter[1]
+    if below:
+        return mark[1] >= letter[1] and mark[1] <= letter[3] + height
+    return mark[3] <= letter[3] and mark[3] >= letter[1] - height
+
+
+def _close_gap(chars: list[str], boxes: dict, i: int) -> None:
+    """Drop the spaces around a removed accent when the letters on both sides touch (one word)."""
+    a = i - 1
+    while a >= 0 and chars[a].isspace():
+        a -= 1
+    b = i + 1
+    while b < len(chars) and chars[b].isspace():
+        b += 1
+    if a < 0 or b >= len(chars) or a not in boxes or b not in boxes:
+        return
+    if boxes[b][0] - boxes[a][2] < 0.3 * max(1.0, boxes[a][3] - boxes[a][1]):
+        for k in range(a + 1, b):
+            if chars[k].isspace():
+                chars[k] = GONE
+
+
+def with_gaps(textpage, text: str) -> tuple[str, list[int] | None]:
+    """pdfium leaves out of a page's text a glyph whose code maps to a control character (the
+    ``ffi`` of "di?cult" in a font without a ToUnicode map), though it counts it among the page's
+    characters: such glyphs are put back where they stand, as their bare codes, for `repair_glyphs`
+    to read.  Returns the text and, when it changed, each UTF-16 position's character index."""
+    n = raw.FPDFText_CountChars(textpage)
+    if n <= u16(text):
+        return text, None
+    before: dict[int, list[tuple[str, int]]] = {}
+    pending: list[tuple[str, int]] = []
+    for c in range(n):
+        at = raw.FPDFText_GetTextIndexFromCharIndex(textpage, c)
+        if at >= 0:
+            if pending:
+                before.setdefault(at, []).extend(pending)
+                pending = []
+            continue
+        code = raw.FPDFText_GetUnicode(textpage, c)
+        if 0 < code < 0x20 or 0x7F <= code < 0xA0 or 0xE000 <= code <= 0xF8FF:
+            pending.append((chr(code) if code != 2 else "\ufffd", c))  # (\x02 is pdfium's hyphen mark)
+    if not before:
+        return text, None
+    out: list[str] = []
+    index: list[int] = []
+    pos = 0
+    for ch in text:
+        for gap, c in before.get(pos, ()):
+            out.append(gap)
+            index.append(c)
+        out.append(ch)
+        index.extend(raw.FPDFText_GetCharIndexFromTextIndex(textpage, pos + k) for k in range(u16(ch)))
+        pos += u16(ch)
+    return "".join(out), index
+
+
+def _in_word(chars: list[str], i: int) -> bool:
+    """A letter on both sides, or the glyph opens a word of lowercase letters ("_gure")."""
+    before = chars[i - 1] if i else " "
+    after = "".join(chars[i + 1:i + 3])
+    if before.isalpha() and after[:1].isalpha():
+        return True
+    return not before.isalnum() and before not in "_^\\" and len(after) == 2 and after.isalpha() and after.islower()
+
+
+def _encoded(font: str, code: int) -> str | None:
+    """What a bare code means in a font whose encoding its name gives (TeX's fonts, Symbol)."""
+    if code in _SYMBOL and "symbol" in font:
+        return _SYMBOL[code]
+    for pattern, table in _TEX_FONTS:
+        if code < len(table) and pattern.match(font):
+            return table[code]
+    return None
+
+
+def repair_glyphs(tp: GlyphPage, text: str, lead16: int) -> str:
+    """The text with each bare glyph code read from its font's encoding, made `UNKNOWN` (a ligature
+    inside a word) or dropped; a real ``_`` (a low, flat glyph) or one in a fixed-pitch font (code)
+    is kept.  Same length in UTF-16 units."""
+    chars = list(text)
+    offset = lead16
+    for i, ch in enumerate(chars):
+        at, offset = offset, offset + u16(ch)
+        if not SUSPECT.match(ch):
+            continue
+        idx = tp.char_index(at)
+        if idx < 0:
+            continue
+        word = _in_word(chars, i)
+        if ch in "_^":
+            if word and not tp.fixed_pitch(idx) and not _flat_mark(tp, idx, ch):
+                chars[i] = _ligature(tp, idx) if ch == "_" else GONE
+            continue
+        known = _encoded(tp.font_name(idx), ord(ch))
+        if known is not None and u16(known) == 1:
+            chars[i] = known
+        else:
+            chars[i] = _ligature(tp, idx) if word else GONE
+    return "".join(chars)
+
+
+def _flat_mark(tp: GlyphPage, idx: int, ch: str) -> bool:
+    """A true underscore is a flat rule on or below the baseline; a true caret a small mark up high:
+    a glyph of letter height in their place is something else the font could not name."""
+    _, top, _, bottom = tp.char_box(idx)
+    return bottom - top < 0.3 * max(1.0, tp.font_size(idx))
+
+
+def _ligature(tp: GlyphPage, idx: int) -> str:
+    """`UNKNOWN` for a glyph about as wide as two letters (fi, fl, ff: about 0.55 em), `UNKNOWN3` for
+    three (ffi, ffl: about 0.83 em), `GONE` for a thin accent or stray mark."""
+    x0, _, x1, _ = tp.char_box(idx)
+    width = (x1 - x0) / max(1.0, tp.font_size(idx))
+    return GONE if width < 0.42 else UNKNOWN if width < 0.72 else UNKNOWN3
+
+
+_CANDIDATES = {UNKNOWN: ("fi", "fl", "ff"), UNKNOWN3: ("ffi", "ffl")}
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+class _Trigrams:
+    """Letter statistics: the document's own trigrams (of its clean words, lowercase) on top of a
+    prior learned from scientific English (trigrams.json, `scripts/train_trigrams.py`), which
+    speaks when the document never prints a ligature's letters cleanly."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.tri: Counter[str] = Counter(_prior())
+        for text in texts:
+            if _UNKNOWN_GLYPH.search(text):
+                continue
+            for w in _WORDS.findall(text.lower()):
+                w = f"<<{w}>"
+                self.tri.update(w[k:k + 3] for k in range(len(w) - 2))
+        self.bi: Counter[str] = Counter()
+        for t, n in self.tri.items():
+            self.bi[t[:2]] += n
+
+    def score(self, word: str) -> float:
+        """Log-likelihood of the word under the trigram model (smoothed over ~30 letters)."""
+        w = f"<<{word.lower()}>"
+        return sum(math.log((self.tri[w[k:k + 3]] + 0.1) / (self.bi[w[k:k + 2]] + 3.0)) for k in range(len(w) - 2))
+
+
+@functools.cache
+def _prior() -> dict[str, int]:
+    path = Path(__file__).with_name("trigrams.json")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))["trigrams"]
+    except (OSError, ValueError, KeyError):  # a broken install: the document's own statistics alone
+        return {}
+
+
+_UNKNOWN_WORD = re.compile(r"[^\W\d_]*[\ue000\ue001][^\W\d_\ue000\ue001]*(?:[\ue000\ue001][^\W\d_\ue000\ue001]*)*")
+_UNKNOWN_GLYPH = re.compile("([\ue000\ue001])")
+
+
+def repair_words(texts: list[str]) -> list[str]:
+    """Each unknown glyph in the texts decided by the document's letter statistics: the likeliest
+    ligature of its width, per word.  Texts without one come back unchanged."""
+    if not any(_UNKNOWN_GLYPH.search(t) for t in texts):
+        return texts
+    model = _Trigrams(texts)
+
+    def best(m: re.Match) -> str:
+        parts = _UNKNOWN_GLYPH.split(m.group(0))
+        word = parts[0]
+        for glyph, part in zip(parts[1::2], parts[2::2], strict=True):
+            word = max((word + c + part for c in _CANDIDATES[glyph]), key=model.score)
+        return word
+
+    return [_UNKNOWN_WORD.sub(best, t) if _UNKNOWN_GLYPH.search(t) else t for t in texts]
+
+
+def expand(text: str) -> str:
+    """Ligature characters as their letters (a search for "figure" finds "ﬁgure"), stray codes dropped."""
+    for lig, letters in LIGATURES.items():
+        if lig in text:
+            text = text.replace(lig, letters)
+    return _STRAY.sub("", text)
+
+
+def unknown_glyph(text: str) -> bool:
+    """Does the text hold a glyph `repair_words` has yet to decide?"""
+    return _UNKNOWN_GLYPH.search(text) is not None
