@@ -105,7 +105,7 @@ def _repeating(pages: list[Page]) -> set[str]:
     seen: dict[str, set[int]] = {}
     for lines, _, height in pages:
         for ln in lines:
-            if ln.top < 0.09 * height or ln.bottom > 0.92 * height:
+            if (ln.top < 0.09 * height or ln.bottom > 0.92 * height) and not CAPTION_RE.match(ln.text):
                 key = _DIGITS.sub("#", ln.text.lower())
                 seen.setdefault(key, set()).add(ln.page)
     need = 2 if len(pages) <= 4 else 3
