@@ -60,15 +60,21 @@ class Page:
         self.y -= height + 14
 
 
+def _opened(c: canvas.Canvas, title: str) -> Page:
+    """A first page with the paper's title set over the text."""
+    p = Page(c)
+    c.setFont("Helvetica-Bold", 16)
+    c.drawString(LEFT, p.y, title)
+    p.y -= 40
+    return p
+
+
 def placement_paper(path: str) -> None:
     """Page 1: a table above its caption (header row above the first rule), a paragraph above the
     table and one under the caption.  Page 2: a caption above its table (no rule over the header)
     with a paragraph right under the table."""
     c = canvas.Canvas(path, pagesize=letter)
-    p = Page(c)
-    c.setFont("Helvetica-Bold", 16)
-    c.drawString(LEFT, p.y, "Coral Bleaching Thresholds by Depth")
-    p.y -= 40
+    p = _opened(c, "Coral Bleaching Thresholds by Depth")
     p.text("1 Introduction", font="Helvetica-Bold", size=11)
     p.text(BODY)
     p.text("The depth profile of bleaching in three reefs opens the results of this survey season.")
@@ -88,10 +94,7 @@ def placement_paper(path: str) -> None:
 def language_paper(path: str) -> None:
     """A Portuguese paper: "Tabela 1 –" over its table, "Figura 1." under its chart, a "Gráfico 1"."""
     c = canvas.Canvas(path, pagesize=letter)
-    p = Page(c)
-    c.setFont("Helvetica-Bold", 16)
-    c.drawString(LEFT, p.y, "Branqueamento de corais por profundidade")
-    p.y -= 40
+    p = _opened(c, "Branqueamento de corais por profundidade")
     p.text("Os recifes rasos branquearam primeiro, e as colônias mais profundas mantiveram a cor durante "
            "toda a estação, como mostra a Tabela 1 e a Figura 1 deste estudo de campo.")
     p.caption("Tabela 1 – Branqueamento por profundidade e local.")
@@ -107,10 +110,7 @@ def language_paper(path: str) -> None:
 def collected_paper(path: str) -> None:
     """Text, references, then the tables collected one per page at the end of the manuscript."""
     c = canvas.Canvas(path, pagesize=letter)
-    p = Page(c)
-    c.setFont("Helvetica-Bold", 16)
-    c.drawString(LEFT, p.y, "Coral Bleaching Thresholds by Depth")
-    p.y -= 40
+    p = _opened(c, "Coral Bleaching Thresholds by Depth")
     for _ in range(4):
         p.text(BODY)
     p.text("References", font="Helvetica-Bold", size=11)
