@@ -124,3 +124,20 @@ def test_turning_a_box_keeps_it_on_the_shown_page(rotation):
     shown_w, shown_h = (height, width) if rotation % 180 else (width, height)
     assert 0 <= x0 < x1 <= shown_w and 0 <= top < bottom <= shown_h
     assert (x1 - x0, bottom - top) == ((50, 60) if rotation % 180 == 0 else (60, 50))
+
+
+def test_a_first_line_in_bold_body_size_set_flush_left_is_no_title_and_no_failure(tmp_path):
+    """A page opening with a bold line in the body's size that is not centred (a supplement's
+    heading over its table) has no title set that way; the file still reads."""
+    from reportlab.pdfgen import canvas
+
+    path = tmp_path / "flush.pdf"
+    c = canvas.Canvas(str(path))
+    c.setFont("Times-Bold", 10)
+    c.drawString(72, 760, "Primers used for the assays of this supplement")
+    c.setFont("Times-Roman", 10)
+    for k in range(30):
+        c.drawString(72, 740 - 14 * k, f"Primer pair {k} amplifies the target region in every sample tested here")
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title is None and any("Primer pair 3" in b.text for b in doc.blocks)

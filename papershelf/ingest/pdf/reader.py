@@ -222,6 +222,8 @@ def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list
                 or (lines and ln.top - lines[-1].bottom > 1.5 * ln.size):
             break
         lines.append(ln)
+    if not lines:  # the first line itself is not centred: no title set this way
+        return []
     if first.size < body + 0.5:
         under = next((ln for ln in tops if ln.top > lines[-1].bottom), None)
         if under is None or line_names(under.text) is None:
