@@ -147,3 +147,21 @@ def rotated_paper(path: str) -> None:
     c.restoreState()
     c.showPage()
     c.save()
+
+
+def ruled_side_paper(path: str) -> None:
+    """A ruled table above its caption, and under the caption a small unruled key of two rows set
+    side by side: both sides look like cells, the rules say where the table is."""
+    c = canvas.Canvas(path, pagesize=letter)
+    p = Page(c)
+    p.text(BODY)
+    p.table(ROWS)
+    p.caption("Table 1. Bleaching by depth and site.")
+    for row in (["Season", "2019", "2020"], ["Colonies", "40", "38"]):
+        c.setFont("Times-Roman", 9)
+        for k, cell in enumerate(row):
+            c.drawString(LEFT + 2 + k * 150, p.y, cell)
+        p.y -= 14
+    p.y -= 10
+    p.text("Shallow reefs bleached first. " + BODY)
+    c.save()

@@ -84,6 +84,14 @@ def test_a_table_above_its_caption_keeps_its_header_and_not_the_paragraphs(tmp_p
                                                        "Osprey Reef | 44% | 19%"]
 
 
+def test_a_ruled_table_above_its_caption_wins_over_cells_below_it(tmp_path):
+    path = tmp_path / "ruled.pdf"
+    F.ruled_side_paper(str(path))
+    table = _objects(path).get("Table 1")
+    _check(path, table, 1, ["Lizard Island", "Bleached", "3%"], ["Colonies", "Shallow reefs bleached first"])
+    assert table.table_text.splitlines()[0] == "Site | Depth | Bleached"
+
+
 def test_portuguese_labels_give_a_table_with_its_cells_and_a_figure(tmp_path):
     path = tmp_path / "pt.pdf"
     F.language_paper(str(path))
@@ -141,3 +149,26 @@ def test_a_first_line_in_bold_body_size_set_flush_left_is_no_title_and_no_failur
     c.save()
     doc = read_pdf(path.read_bytes())
     assert doc.title is None and any("Primer pair 3" in b.text for b in doc.blocks)
+
+
+def test_a_series_of_its_own_gets_ids_apart_from_the_figures_and_the_library_stores_both(tmp_path):
+    """"Scheme 1" beside "Figure 1" (a chemistry paper) are two objects with two unit ids."""
+    from reportlab.pdfgen import canvas
+
+    from papershelf import Library
+
+    path = tmp_path / "scheme.pdf"
+    c = canvas.Canvas(str(path))
+    p = F.Page(c)
+    p.text(F.BODY)
+    p.chart("yield")
+    p.caption("Figure 1. Yield of the reaction over time.")
+    p.chart("route")
+    p.caption("Scheme 1. Synthesis of the inhibitor from its precursor.")
+    p.text(F.BODY)
+    c.save()
+    objs = _objects(path)
+    assert {"Figure 1", "Scheme 1"} <= set(objs) and objs["Figure 1"].id != objs["Scheme 1"].id
+    with Library(str(tmp_path / "lib.db")) as lib:
+        got = lib.add([str(path)]).files[0]
+        assert got.reason is None and got.units.get("object") == 2, (got.reason, got.units)

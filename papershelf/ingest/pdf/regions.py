@@ -259,7 +259,7 @@ def _in_span(box: Box, span: tuple[float, float]) -> bool:
 
 
 def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops: list[Line], table: bool):
-    """The object on one side of a caption: (box, text lines, evidence) or None."""
+    """The object on one side of a caption: (box, text lines, evidence, ruled) or None."""
     edge = min(ln.top for ln in cap) if up else max(ln.bottom for ln in cap)
     items: list[tuple[float, int, Box, Line | None]] = []
     for g in pg.graphics:
@@ -305,7 +305,8 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     evidence = sum(1.0 if ln is None or pg.cell_like(ln) else 0.5 for _, ln in taken)
     if table and len(taken) < 3 and all(ln is not None and not pg.cell_like(ln) for _, ln in taken):
         return None  # a table is cells side by side or ruled: lone lines of text are something else
-    return box, lines, evidence
+    ruled = any(ln is None and b[3] - b[1] < 3 and b[2] - b[0] >= 0.5 * (box[2] - box[0]) for b, ln in taken)
+    return box, lines, evidence, ruled
 
 
 def _drop_paragraph_end(taken: list[tuple[Box, Line | None]], prose: Line, leading: float, pg: _Page) -> None:
@@ -340,7 +341,7 @@ class Candidate:
     """A caption and what lies on each side of it, before the side is chosen."""
 
     region: Region
-    above: tuple | None  # (box, lines, evidence) or None
+    above: tuple | None  # (box, lines, evidence, ruled) or None
     below: tuple | None
     blanks: tuple = (None, None)  # the empty stretches above and below, when they are wide
 
@@ -437,10 +438,16 @@ def choose_sides(cands: list[Candidate]) -> list[Region]:
             up = got
         else:
             ea, eb = c.above[2], c.below[2]  # type: ignore[index]
-            up = ea > eb if ea >= 3 * eb or eb >= 3 * ea else usual
+            ra, rb = c.above[3], c.below[3]  # type: ignore[index]
+            if ea >= 3 * eb or eb >= 3 * ea:
+                up = ea > eb
+            elif c.region.kind == "table" and ra != rb:
+                up = ra  # the page's own evidence: a table is where its rules are, whatever the convention
+            else:
+                up = usual
         side = c.side(up)
         assert side is not None
-        box, taken, _ = side
+        box, taken = side[0], side[1]
         c.region.box, c.region.lines = box, taken
         out.append(c.region)
     return out
