@@ -24,7 +24,30 @@ from dataclasses import dataclass
 
 from .text import split_sentences
 
-_KIND = r"(?P<kind>Figure|Fig\.?|FIGURE|FIG\.?|Table|TABLE|Tab\.)"
+# The words papers label their objects with, in the languages of the literature: a figure is also a
+# "Figura" (es, pt, it), "Figur"/"Figuur", "Abbildung"/"Abb.", a "Graph", "Chart", "Gráfico" or
+# "Scheme"/"Esquema"; a table a "Tabla", "Tabela", "Tabella", "Tableau", "Tabelle"/"Tabel", or a
+# Portuguese/Spanish "Quadro"/"Cuadro".  Each in title case or capitals (never lower case: "figure 3
+# shows" is a sentence).  A translation of "Figure"/"Table" reads as "Figure N" / "Table N", so `--kind`
+# and label queries find them alike; a series of its own ("Graph 2", "Scheme 1", numbered apart from
+# the paper's figures) keeps its name, of kind figure.
+_FIGURE_WORDS = ("Figure", "Fig", "Figura", "Figur", "Figuur", "Abbildung", "Abb", "Graph", "Chart", "Gráfico",
+                 "Grafico", "Scheme", "Esquema")
+_TABLE_WORDS = ("Table", "Tab", "Tabla", "Tabela", "Tabella", "Tableau", "Tabelle", "Tabel", "Quadro", "Cuadro")
+_ABBREVIATED = ("Fig", "Abb", "Tab")
+_SERIES = {"graph": "Graph", "chart": "Chart", "gráfico": "Graph", "grafico": "Graph", "scheme": "Scheme",
+           "esquema": "Scheme"}
+
+
+def _kind_words() -> str:
+    forms = []
+    for w in sorted(_FIGURE_WORDS + _TABLE_WORDS, key=len, reverse=True):
+        dot = r"\.?" if w in ("Fig",) else (r"\." if w in _ABBREVIATED else "")
+        forms += [w + dot, w.upper() + dot]
+    return "|".join(forms)
+
+
+_KIND = r"(?P<kind>" + _kind_words() + ")"
 _CJK_FIGURE, _CJK_TABLE = "图圖図그림", "表표"
 _CJK_KIND = r"(?P<kind>[图圖図表표]|그림)"
 _NUM = r"(?P<num>S?\d+|[IVXLC]+)(?P<panel>[a-z])?"
@@ -39,7 +62,8 @@ CAPTION_RE = re.compile(r"^\s*(?:" + _LATIN_CAPTION + "|" + _CJK_CAPTION + ")")
 # "Fig. 3b", "Figures 2 and 3", "Table S1", "Figs. 2-4", "Tables II, III"
 _REF_RE = re.compile(
     r"\b(?P<supp>Supplementary\s+|Extended\s+Data\s+)?"
-    r"(?P<kind>Figures?|Figs?\.?|FIGURES?|FIGS?\.?|Tables?|TABLES?|Tabs?\.)\s*"
+    r"(?P<kind>Figures?|Figs?\.?|FIGURES?|FIGS?\.?|Tables?|TABLES?|Tabs?\.|Figuras?|Abb\.|Abbildungs?|Tablas?|"
+    r"Tabelas?|Tabellen?|Tableaux?)\s*"
     r"(?P<nums>(?:S?\d+|[IVXLC]+)[a-z]?(?:\s*(?:,|and|&|\u2013|-|to)\s*(?:S?\d+|[IVXLC]+)[a-z]?)*)"
 )
 # "如图1所示", "见表 2", "図3に示す", "表1和表2": CJK words are not set apart by spaces.
@@ -122,8 +146,12 @@ def query_labels(text: str) -> list[tuple[Label, tuple[int, int]]]:
     return found
 
 
+_TABLE_STEMS = tuple(w.lower() for w in _TABLE_WORDS)
+
+
 def _kind_of(word: str) -> str:
-    return "table" if word.lower().startswith("tab") or word in _CJK_TABLE else "figure"
+    w = word.lower().rstrip(".s")
+    return "table" if w.startswith(_TABLE_STEMS) or word in _CJK_TABLE else "figure"
 
 
 def make_label(kind: str, number: str, supplementary: bool = False) -> str:
@@ -147,7 +175,9 @@ def parse_caption(paragraph: str) -> Caption | None:
     num = m.group("num")
     text = paragraph.lstrip()[m.end():].strip()
     text = text.strip("*_ ").strip()
-    return Caption(label.kind, make_label(label.kind, num, bool(m.group("supp"))), num, text)
+    series = _SERIES.get(m.group("kind").lower())
+    name = f"{series} {num}" if series else make_label(label.kind, num, bool(m.group("supp")))
+    return Caption(label.kind, name, num, text)
 
 
 def _expand(nums: str) -> list[str]:

@@ -333,7 +333,9 @@ def _object_units(captions: list[_CaptionSeen], cites: dict[str, list[str]], pap
             _merge_repeat(by_label[cap.label], seen, tables)
             continue
         nearby = " ".join(s for s in cites.get(cap.label, []) if cap.text[:60] not in s) or None
-        number = slug(("supp-" if cap.label.startswith("Supplementary") else "") + cap.label.split()[-1])
+        # a series of its own ("Scheme 1", "Graph 2") is numbered apart from the paper's figures
+        series = "" if cap.label.startswith(("Figure", "Table", "Supplementary")) else cap.label.split()[0] + "-"
+        number = slug(("supp-" if cap.label.startswith("Supplementary") else "") + series + cap.label.split()[-1])
         u = Unit(
             id=f"{paper_id}{OBJECT.id_part}{cap.object_kind}:{number}", paper_id=paper_id, kind=OBJECT.name,
             ordinal=len(by_label), text=cap.text, section_path=" > ".join(seen.path),

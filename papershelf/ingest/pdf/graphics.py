@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import ctypes
 
+from .rotation import shown_box, user_size
+
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom (y grows downwards)
 _IMAGE, _PATH, _SHADING, _FORM = 3, 2, 4, 5
 _MAX_DEPTH = 3  # forms inside forms looked into
 
 
 def page_graphics(page) -> list[Box]:
-    """Boxes of a page's image, path, shading and form objects, top-down, in page space.
+    """Boxes of a page's image, path, shading and form objects, top-down, as the page is shown
+    (a page turned by /Rotate turns its boxes too, as its text lines are).
 
     A form that wraps most of the page (some typesetting pipelines put a whole page, or all of
     its pictures, in one) says nothing by its box, so its own objects are taken instead; bounds
@@ -23,13 +26,13 @@ def page_graphics(page) -> list[Box]:
     The objects are read through pdfium's raw calls: a page holds thousands (every text run is
     one), and only the few pictures need more than their type; a picture's own parts are
     never visited."""
-    if page.get_rotation() % 360:
-        return []
-    width, height = page.get_size()
+    width, height = user_size(page)
     x0, y0 = page.get_bbox()[:2]  # page space to the crop box shown, which need not start at (0, 0)
     out: list[Box] = []
     _collect(page.raw, None, 0, (1.0, 0.0, 0.0, 1.0, -x0, -y0), width, height, out)
-    return out
+    rotation = page.get_rotation() % 360
+    return [shown_box(rotation, width, height, b[0], height - b[3], b[2], height - b[1]) for b in out] \
+        if rotation else out
 
 
 def _collect(page, form, level: int, to_page: tuple[float, ...], width: float, height: float,

@@ -31,6 +31,7 @@ from .glyphs import (
     unknown_glyph,
     with_gaps,
 )
+from .rotation import shown_box
 from .tracking import untracked
 
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
@@ -146,14 +147,9 @@ class _TextPage:
         self.flags = ctypes.c_int()
 
     def shown(self, left: float, top: float, right: float, bottom: float) -> tuple[float, float, float, float]:
+        # page space to the crop box shown (which need not start at (0, 0)), then turned as the page is shown
         left, right, top, bottom = left - self.x0, right - self.x0, top - self.y0, bottom - self.y0
-        if self.rotation == 90:
-            return bottom, left, top, right
-        if self.rotation == 180:
-            return self.w - right, bottom, self.w - left, top
-        if self.rotation == 270:
-            return self.h - top, self.w - right, self.h - bottom, self.w - left
-        return left, self.h - top, right, self.h - bottom
+        return shown_box(self.rotation, self.w, self.h, left, bottom, right, top)
 
     def rects(self, first: int, count: int) -> list[tuple[float, float, float, float]]:
         left, top, right, bottom = self.d

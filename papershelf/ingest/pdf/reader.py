@@ -107,7 +107,7 @@ def _repeating(pages: list[Page]) -> set[str]:
     seen: dict[str, set[int]] = {}
     for lines, _, height in pages:
         for ln in lines:
-            if ln.top < 0.09 * height or ln.bottom > 0.92 * height:
+            if (ln.top < 0.09 * height or ln.bottom > 0.92 * height) and not CAPTION_RE.match(ln.text):
                 key = _DIGITS.sub("#", ln.text.lower())
                 seen.setdefault(key, set()).add(ln.page)
     need = 2 if len(pages) <= 4 else 3
@@ -245,7 +245,7 @@ def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list
                 or (lines and ln.top - lines[-1].bottom > 1.5 * ln.size):
             break
         lines.append(ln)
-    if not lines:
+    if not lines:  # the first line itself is not centred: no title set this way
         return []
     if first.size < body + 0.5:
         under = next((ln for ln in tops if ln.top > lines[-1].bottom), None)

@@ -142,12 +142,28 @@ class _Page:
         return self.text_width
 
     def span(self, cap: list[Line]) -> tuple[float, float]:
-        """The horizontal stretch the caption's object may take: its column, or the page."""
+        """The horizontal stretch the caption's object may take: its column, or the page (when the
+        caption spans it, or a ruling line or a row of cells beside the caption crosses the gutter:
+        a short caption over a page-wide table, or a page of tables taken for two columns)."""
         mid = self.width / 2
         x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
-        if not self.two_columns or (x0 < mid - 8 and x1 > mid + 8):
+        if not self.two_columns or (x0 < mid - 8 and x1 > mid + 8) or self._wide_beside(cap, mid):
             return 0.0, self.width
         return (0.0, mid + 4) if x1 <= mid + 8 else (mid - 4, self.width)
+
+    def _wide_beside(self, cap: list[Line], mid: float) -> bool:
+        """A ruling line, or a line of text, crossing the gutter within a few lines above or below
+        the caption, starting in its column."""
+        top, bottom = min(ln.top for ln in cap), max(ln.bottom for ln in cap)
+        x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
+        near = 3 * self.body.size
+        boxes = [g for g in self.graphics if g[3] - g[1] < 3 and 0.07 * self.height < g[1] < 0.93 * self.height]
+        boxes += [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in self.lines if ln not in cap and not _prose(ln, self)]
+        for b in boxes:
+            close = -near < top - b[3] < near or -near < b[1] - bottom < near
+            if close and b[0] < mid - 8 and b[2] > mid + 8 and min(b[2], x1) - max(b[0], x0) > 0:
+                return True
+        return False
 
 
 def _beside(lines: list[Line], width: float, two_columns: bool) -> set[int]:
@@ -243,7 +259,7 @@ def _in_span(box: Box, span: tuple[float, float]) -> bool:
 
 
 def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops: list[Line], table: bool):
-    """The object on one side of a caption: (box, text lines, evidence) or None."""
+    """The object on one side of a caption: (box, text lines, evidence, ruled) or None."""
     edge = min(ln.top for ln in cap) if up else max(ln.bottom for ln in cap)
     items: list[tuple[float, int, Box, Line | None]] = []
     for g in pg.graphics:
@@ -267,7 +283,8 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
         inside = art is not None and b[1] >= art[1] - 1 and b[3] <= art[3] + 1 and b[0] >= art[0] - 1 \
             and b[2] <= art[2] + 1
         if ln is not None and not inside:
-            heading = ln.size < 1.6 * pg.body.size and names_section(ln.text)  # not a glyph mis-sized
+            # not a glyph mis-sized, nor a table row smaller than the body that opens with a number
+            heading = pg.body.size - 0.3 <= ln.size < 1.6 * pg.body.size and names_section(ln.text)
             if heading or ln in stops or CAPTION_RE.match(ln.text):
                 break
             if _prose(ln, pg) and (leading := _prose_follows(items[i + 1:], ln, pg, up)) is not None:
@@ -288,7 +305,8 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     evidence = sum(1.0 if ln is None or pg.cell_like(ln) else 0.5 for _, ln in taken)
     if table and len(taken) < 3 and all(ln is not None and not pg.cell_like(ln) for _, ln in taken):
         return None  # a table is cells side by side or ruled: lone lines of text are something else
-    return box, lines, evidence
+    ruled = any(ln is None and b[3] - b[1] < 3 and b[2] - b[0] >= 0.5 * (box[2] - box[0]) for b, ln in taken)
+    return box, lines, evidence, ruled
 
 
 def _drop_paragraph_end(taken: list[tuple[Box, Line | None]], prose: Line, leading: float, pg: _Page) -> None:
@@ -323,7 +341,7 @@ class Candidate:
     """A caption and what lies on each side of it, before the side is chosen."""
 
     region: Region
-    above: tuple | None  # (box, lines, evidence) or None
+    above: tuple | None  # (box, lines, evidence, ruled) or None
     below: tuple | None
     blanks: tuple = (None, None)  # the empty stretches above and below, when they are wide
 
@@ -420,10 +438,16 @@ def choose_sides(cands: list[Candidate]) -> list[Region]:
             up = got
         else:
             ea, eb = c.above[2], c.below[2]  # type: ignore[index]
-            up = ea > eb if ea >= 3 * eb or eb >= 3 * ea else usual
+            ra, rb = c.above[3], c.below[3]  # type: ignore[index]
+            if ea >= 3 * eb or eb >= 3 * ea:
+                up = ea > eb
+            elif c.region.kind == "table" and ra != rb:
+                up = ra  # the page's own evidence: a table is where its rules are, whatever the convention
+            else:
+                up = usual
         side = c.side(up)
         assert side is not None
-        box, taken, _ = side
+        box, taken = side[0], side[1]
         c.region.box, c.region.lines = box, taken
         out.append(c.region)
     return out

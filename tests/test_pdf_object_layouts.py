@@ -1,0 +1,174 @@
+"""Figure and table regions on layouts other than the usual: tables above and below their captions
+with the header row over the first rule, labels in other languages, tables collected after the
+references, a page turned by /Rotate.  Truth is by construction (tests/object_fixtures.py); positions
+come from pdfium's own text search, turned the way the page is shown."""
+
+import pypdfium2 as pdfium
+import pytest
+
+from papershelf.ingest.captions import cited_labels, parse_caption
+from papershelf.ingest.pdf import read_pdf
+from papershelf.ingest.pdf.rotation import shown_box, user_size
+from papershelf.units import build_units
+
+from . import object_fixtures as F
+
+
+def _objects(path) -> dict:
+    return {u.object_label: u for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
+
+
+def _center(path, page: int, text: str) -> tuple[float, float]:
+    """The middle of `text` on the page, in PDF points as the page is shown (bottom-left origin)."""
+    pdf = pdfium.PdfDocument(str(path))
+    pg = pdf[page - 1]
+    tp = pg.get_textpage()
+    found = tp.search(text, match_case=True).get_next()
+    assert found is not None, text
+    index, count = found
+    boxes = [tp.get_charbox(i) for i in range(index, index + count)]
+    left, bottom = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    right, top = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    width, height = user_size(pg)
+    x0, y0, x1, y1 = shown_box(pg.get_rotation(), width, height, left, bottom, right, top)
+    return (x0 + x1) / 2, pg.get_size()[1] - (y0 + y1) / 2
+
+
+def _holds(region: dict, point: tuple[float, float]) -> bool:
+    b = region["bbox"]
+    return b[0] <= point[0] <= b[2] and b[1] <= point[1] <= b[3]
+
+
+def _check(path, unit, page: int, inside: list[str], outside: list[str]) -> None:
+    assert unit is not None and unit.region is not None and unit.region["page"] == page
+    for text in inside:
+        assert _holds(unit.region, _center(path, page, text)), f"{text!r} outside {unit.object_label}"
+    for text in outside:
+        assert not _holds(unit.region, _center(path, page, text)), f"{text!r} inside {unit.object_label}"
+
+
+@pytest.mark.parametrize("printed,label,kind", [
+    ("Figura 2. Mapa da área de estudo", "Figure 2", "figure"), ("Tabela 1 – Características", "Table 1", "table"),
+    ("TABLA 3. Resultados", "Table 3", "table"), ("Abbildung 4: Die Werte", "Figure 4", "figure"),
+    ("Abb. 2: Verlauf", "Figure 2", "figure"), ("Tableau 3 : Les sites", "Table 3", "table"),
+    ("Quadro 1 – Categorias", "Table 1", "table"), ("Graph 2 Distribution of ages", "Graph 2", "figure"),
+    ("Gráfico 1. Dados", "Graph 1", "figure"), ("Scheme 2. Synthesis of 4", "Scheme 2", "figure"),
+    ("Fig. 3 The trend", "Figure 3", "figure"), ("TABLE II. RESULTS", "Table II", "table"),
+    ("Supplementary Table S1. Primers", "Supplementary Table S1", "table"),
+])
+def test_labels_in_other_languages_and_styles_are_captions(printed, label, kind):
+    cap = parse_caption(printed)
+    assert cap is not None and (cap.label, cap.object_kind) == (label, kind)
+
+
+@pytest.mark.parametrize("sentence", ["Tabla 1 muestra los resultados", "Figura 3 mostra", "Table 1 shows the",
+                                      "Graph 2 was drawn", "tabela 1 – x"])
+def test_a_sentence_opening_with_a_label_is_no_caption(sentence):
+    assert parse_caption(sentence) is None
+
+
+def test_citations_in_other_languages_name_the_same_objects():
+    assert cited_labels("como mostra a Figura 2 e a Tabela 3, e Abb. 4") == {"Figure 2", "Table 3", "Figure 4"}
+
+
+def test_a_table_above_its_caption_keeps_its_header_and_not_the_paragraphs(tmp_path):
+    path = tmp_path / "placement.pdf"
+    F.placement_paper(str(path))
+    objs = _objects(path)
+    _check(path, objs.get("Table 1"), 1, ["Site", "Bleached", "Lizard Island", "3%"],
+           ["depth profile of bleaching", "Shallow reefs bleached first"])
+    assert objs["Table 1"].region["caption_bbox"][3] <= objs["Table 1"].region["bbox"][1] + 1  # caption below
+    assert objs["Table 1"].table_text.splitlines()[0] == "Site | Depth | Bleached"
+    _check(path, objs.get("Table 2"), 2, ["Recovered", "Orpheus Island", "19%"], ["Recovery was slowest"])
+    assert objs["Table 2"].table_text.splitlines() == ["Site | Recovered | Lost", "Orpheus Island | 61% | 8%",
+                                                       "Osprey Reef | 44% | 19%"]
+
+
+def test_a_ruled_table_above_its_caption_wins_over_cells_below_it(tmp_path):
+    path = tmp_path / "ruled.pdf"
+    F.ruled_side_paper(str(path))
+    table = _objects(path).get("Table 1")
+    _check(path, table, 1, ["Lizard Island", "Bleached", "3%"], ["Colonies", "Shallow reefs bleached first"])
+    assert table.table_text.splitlines()[0] == "Site | Depth | Bleached"
+
+
+def test_portuguese_labels_give_a_table_with_its_cells_and_a_figure(tmp_path):
+    path = tmp_path / "pt.pdf"
+    F.language_paper(str(path))
+    objs = _objects(path)
+    _check(path, objs.get("Table 1"), 1, ["Profundidade", "Recife Garça", "12%"], ["recuperação foi mais lenta"])
+    assert "Ilha Lagarto | 4 m | 37%" in objs["Table 1"].table_text
+    _check(path, objs.get("Figure 1"), 1, ["fração branqueada"], ["recuperação foi mais lenta",
+                                                                  "colônias profundas recuperaram"])
+
+
+def test_tables_collected_after_the_references_keep_every_column(tmp_path):
+    path = tmp_path / "collected.pdf"
+    F.collected_paper(str(path))
+    objs = _objects(path)
+    _check(path, objs.get("Table 1"), 2, ["Site", "Bleached", "Ningaloo", "37%"], [])
+    _check(path, objs.get("Table 2"), 3, ["Lost", "Orpheus Island", "8%"], [])
+    assert objs["Table 1"].table_text.splitlines()[:2] == ["Site | Depth | Bleached", "Lizard Island | 4 m | 37%"]
+
+
+def test_a_page_turned_by_rotate_has_its_regions_as_shown(tmp_path):
+    path = tmp_path / "rotated.pdf"
+    F.rotated_paper(str(path))
+    assert pdfium.PdfDocument(str(path))[1].get_rotation() == 90
+    objs = _objects(path)
+    _check(path, objs.get("Table 3"), 2, ["Site", "Bleached", "Ningaloo", "3%"],
+           ["Shallow reefs bleached first", "Macrophages switch"])
+    assert objs["Table 3"].table_text.splitlines()[1] == "Lizard Island | 4 m | 37%"
+    fig = objs.get("Figure 2")
+    _check(path, fig, 2, ["fraction bleached"], ["Shallow reefs bleached first"])
+    bbox = fig.region["bbox"]
+    assert bbox[3] - bbox[1] > 80 and bbox[2] - bbox[0] > 300  # the drawn chart, from the turned graphics
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_turning_a_box_keeps_it_on_the_shown_page(rotation):
+    width, height = 612.0, 792.0
+    x0, top, x1, bottom = shown_box(rotation, width, height, 100, 200, 150, 260)
+    shown_w, shown_h = (height, width) if rotation % 180 else (width, height)
+    assert 0 <= x0 < x1 <= shown_w and 0 <= top < bottom <= shown_h
+    assert (x1 - x0, bottom - top) == ((50, 60) if rotation % 180 == 0 else (60, 50))
+
+
+def test_a_first_line_in_bold_body_size_set_flush_left_is_no_title_and_no_failure(tmp_path):
+    """A page opening with a bold line in the body's size that is not centred (a supplement's
+    heading over its table) has no title set that way; the file still reads."""
+    from reportlab.pdfgen import canvas
+
+    path = tmp_path / "flush.pdf"
+    c = canvas.Canvas(str(path))
+    c.setFont("Times-Bold", 10)
+    c.drawString(72, 760, "Primers used for the assays of this supplement")
+    c.setFont("Times-Roman", 10)
+    for k in range(30):
+        c.drawString(72, 740 - 14 * k, f"Primer pair {k} amplifies the target region in every sample tested here")
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title is None and any("Primer pair 3" in b.text for b in doc.blocks)
+
+
+def test_a_series_of_its_own_gets_ids_apart_from_the_figures_and_the_library_stores_both(tmp_path):
+    """"Scheme 1" beside "Figure 1" (a chemistry paper) are two objects with two unit ids."""
+    from reportlab.pdfgen import canvas
+
+    from papershelf import Library
+
+    path = tmp_path / "scheme.pdf"
+    c = canvas.Canvas(str(path))
+    p = F.Page(c)
+    p.text(F.BODY)
+    p.chart("yield")
+    p.caption("Figure 1. Yield of the reaction over time.")
+    p.chart("route")
+    p.caption("Scheme 1. Synthesis of the inhibitor from its precursor.")
+    p.text(F.BODY)
+    c.save()
+    objs = _objects(path)
+    assert {"Figure 1", "Scheme 1"} <= set(objs) and objs["Figure 1"].id != objs["Scheme 1"].id
+    with Library(str(tmp_path / "lib.db")) as lib:
+        got = lib.add([str(path)]).files[0]
+        assert got.reason is None and got.units.get("object") == 2, (got.reason, got.units)
