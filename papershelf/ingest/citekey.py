@@ -2,7 +2,7 @@
 
 The first author's family name, the year and the first significant word of the title, folded to
 lower-case ASCII, so a person can type an id after reading it once.  Parts are capped so an id stays
-short in a table (at most 22 characters before a clash suffix).  When the source names no author, the
+short in a table (at most 23 characters before a clash suffix).  When the source names no author, the
 first two significant title words stand in; with neither, the file name does.  A clash with another
 paper is settled by the caller with a letter suffix (`with_suffix`), as Better BibTeX does.
 """
@@ -22,7 +22,8 @@ un une la le les l el las los al uno una unos unas de des del d du et y en
 # Letters NFKD does not take apart into a base letter and an accent.
 _FOLD = str.maketrans({"ß": "ss", "ø": "o", "Ø": "o", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ł": "l",
                        "Ł": "l", "đ": "d", "Đ": "d", "ð": "d", "þ": "th", "ı": "i"})
-SURNAME_CHARS, WORD_CHARS, STEM_CHARS = 10, 8, 16
+# At most 23 characters before a clash suffix: 24 with one letter.
+SURNAME_CHARS, KEY_CHARS, STEM_CHARS = 10, 23, 16
 
 
 def ascii_fold(text: str) -> str:
@@ -55,8 +56,10 @@ def readable_id(authors: list[str], year: int | None, title: str | None, stem: s
     """The id for a paper: author + year + title word; without an author, two title words; with
     neither author nor title, the file name's stem."""
     surname = next((s for s in (family_name(a) for a in authors) if s), "")[:SURNAME_CHARS]
-    words = [w[:WORD_CHARS] for w in title_words(title or "", 1 if surname else 2)]
     when = str(year) if year else ""
+    room = max(KEY_CHARS - len(surname) - len(when), 1)  # the title word takes what is left
+    words = title_words(title or "", 1 if surname else 2)
+    words = [words[0][:room]] if surname and words else [w[:room // 2] for w in words]
     if surname and (when or words):
         key = f"{surname}{when}{''.join(words)}"
     elif words:
