@@ -245,7 +245,7 @@ class Importer:
             return FileResult(a.path, "failed", reason=f"file missing from Zotero storage (attachment {a.key} of "
                                                        f"{a.meta.title or a.meta.zotero_key!r})")
         meta = Meta(**{**a.meta.__dict__, "collections": a.collections, "tags": a.tags, "notes": a.notes,
-                       "annotations": [ann.__dict__ for ann in a.annotations], "attachment_key": a.key})
+                       "annotations": [ann.__dict__ for ann in a.annotations], "attachment_key": a.link_key})
         return self.add_file(a.path, retry_failed, max_bytes, meta, force=force)
 
     @staticmethod
