@@ -23,7 +23,7 @@ un une la le les l el las los al uno una unos unas de des del d du et y en
 _FOLD = str.maketrans({"ß": "ss", "ø": "o", "Ø": "o", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ł": "l",
                        "Ł": "l", "đ": "d", "Đ": "d", "ð": "d", "þ": "th", "ı": "i"})
 # At most 23 characters before a clash suffix: 24 with one letter.
-SURNAME_CHARS, KEY_CHARS, STEM_CHARS = 10, 23, 16
+SURNAME_CHARS, KEY_CHARS = 10, 23
 
 
 def ascii_fold(text: str) -> str:
@@ -65,7 +65,7 @@ def readable_id(authors: list[str], year: int | None, title: str | None, stem: s
     elif words:
         key = f"{''.join(words)}{when}"
     else:
-        key = (re.sub(r"[^a-z0-9]+", "", ascii_fold(stem)) or "paper")[:STEM_CHARS] + when
+        key = (re.sub(r"[^a-z0-9]+", "", ascii_fold(stem)) or "paper")[:KEY_CHARS - len(when)] + when
     return key if key[0].isalpha() else f"p{key}"
 
 
