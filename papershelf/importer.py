@@ -72,7 +72,9 @@ class Importer:
             if keep_id:
                 doc.declared_id = keep_id
             source = works.source_of(doc, path, src.sha256, len(src.data))
-            source.paper_id = derive_paper_id(doc, path)
+            mine = known.paper_id if known else None  # a derived id clashes only with another paper's
+            source.paper_id = derive_paper_id(
+                doc, path, lambda pid: pid != mine and self.store.get_paper(pid) is not None)
             if not keep_id and (not doc.declared_id or doc.declared_id == doc.doi):  # a name given is the paper
                 source.paper_id = self._same_work(source, known.paper_id if known else None) or source.paper_id
             if known and known.paper_id != source.paper_id:
@@ -243,7 +245,7 @@ class Importer:
             return FileResult(a.path, "failed", reason=f"file missing from Zotero storage (attachment {a.key} of "
                                                        f"{a.meta.title or a.meta.zotero_key!r})")
         meta = Meta(**{**a.meta.__dict__, "collections": a.collections, "tags": a.tags, "notes": a.notes,
-                       "annotations": [ann.__dict__ for ann in a.annotations], "attachment_key": a.key})
+                       "annotations": [ann.__dict__ for ann in a.annotations], "attachment_key": a.link_key})
         return self.add_file(a.path, retry_failed, max_bytes, meta, force=force)
 
     @staticmethod

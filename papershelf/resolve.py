@@ -2,9 +2,10 @@
 
 A paper may be named by its id, a unique prefix of its id, its citekey, its DOI
 (bare, ``doi:`` or a doi.org URL), or a Zotero key: the item's, or the
-attachment's that every ``zotero://`` link carries.  Ids carry a hash suffix
-(``osdi2004-mapreduce-3fa2c1``), so people type the start; an ambiguous prefix is
-refused with the candidates listed, never guessed.  A unit is named by its full
+attachment's that every ``zotero://`` link carries (of the personal library or a
+group's).  New ids are short (``zeng1994heavy``); ids made by earlier versions carry a
+hash suffix (``osdi2004-mapreduce-3fa2c1``) and keep working, so people type the start;
+an ambiguous prefix is refused with the candidates listed, never guessed.  A unit is named by its full
 id (``PAPER:body:3``); its paper part may be any of the paper forms above.
 """
 
@@ -24,7 +25,7 @@ def _doi(ref: str) -> str:
 
 def _zotero_key(ref: str) -> str:
     """A bare key from a key or a zotero:// link (…/items/KEY?page=3)."""
-    m = re.match(r"^zotero://[a-z-]+/library/items/([A-Za-z0-9]+)", ref)
+    m = re.match(r"^zotero://[a-z-]+/(?:library|groups/\d+)/items/([A-Za-z0-9]+)", ref)
     return (m.group(1) if m else ref).upper()
 
 
@@ -49,7 +50,8 @@ def resolve_paper(store: Store, ref: str) -> str:
         if (found := _one(ref, matches)) is not None:
             return found
     zkey = _zotero_key(ref)
-    if (found := _one(ref, [p for p, k in store.zotero_refs() if k and k.upper() == zkey])) is not None:
+    keys = [(p, k.rsplit("/", 1)[-1].upper()) for p, k in store.zotero_refs() if k]  # a group's: groups/ID/items/KEY
+    if (found := _one(ref, [p for p, k in keys if k == zkey])) is not None:
         return found
     if ref and (found := _one(ref, [p for p, _, _ in refs if p.lower().startswith(low)])) is not None:
         return found

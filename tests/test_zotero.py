@@ -14,7 +14,7 @@ from papershelf.ingest.zotero import annotation_page, is_zotero_dir, note_text, 
 
 from .conftest import HASH, shared
 from .test_cli import run
-from .zotero_fixture import build_library
+from .zotero_fixture import add_group_and_feed, build_library
 
 
 @pytest.fixture
@@ -200,3 +200,52 @@ def test_shared_zotero_library_added(lib):
     assert hd.year == 2009 and hd.collections == ["Surveys"] and len(hd.tags) == 7
     assert set(search_ids(lib, "voice conversion", collections=["Right now"])) <= {
         "YXERJ4QB", "UTUWL9DP", "UTUWL9DP-WZVCZNRU", "BFU97XSE"}
+
+
+# -- group libraries, feeds, native citation keys, a WAL database held by Zotero --------------------
+
+def test_group_items_know_their_library_and_feeds_are_never_read(zdir):
+    add_group_and_feed(zdir)
+    atts = by_key(read_zotero(str(zdir)))
+    assert "FATT1" not in atts  # a feed's item, though its PDF is there
+    grp, mine = atts["GATT1"], atts["ATT1"]
+    assert (grp.library, grp.group_id, grp.link_key) == ("Reef Lab", 4711, "groups/4711/items/GATT1")
+    assert grp.collections == ["Reef Lab", "Reef Lab/Methods"]
+    assert (mine.library, mine.group_id, mine.link_key) == ("My Library", None, "ATT1")
+    assert mine.collections == ["Biology/Wounds"]  # the personal library's labels as before
+    assert atts["NATT1"].meta.citekey == "mensah2025native"  # Zotero 8's own citationKey field
+
+
+def test_group_paper_links_into_the_group_and_the_collection_filter_selects_the_group(lib, zdir):
+    add_group_and_feed(zdir)
+    lib.add([str(zdir)])
+    hit = lib.search("storm layers sediment", mode="lexical").results[0]
+    assert hit.zotero_link.startswith("zotero://open-pdf/groups/4711/items/GATT1")
+    assert "Reef Lab/Methods" in hit.collections
+    q = "storm layers sediment cores coral bleaching reef"
+    assert set(search_ids(lib, q, "lexical", collections=["Reef Lab"])) == {hit.paper_id}
+    assert hit.paper_id not in set(search_ids(lib, q, "lexical", collections=["Biology"]))
+    assert lib.resolve_paper("zotero://select/groups/4711/items/GATT1") == hit.paper_id
+    assert lib.resolve_paper("mensah2025native") == "mensah2025native"
+    assert not lib.search("plankton blooms upwelling", mode="lexical").results  # the feed's item
+
+
+def test_a_wal_database_held_with_an_exclusive_lock_is_read_with_its_uncheckpointed_writes(zdir):
+    """Zotero 7+ keeps zotero.sqlite in WAL mode and holds it with an exclusive lock while it runs:
+    the newest items may live only in the -wal file, which the reader copies and replays."""
+    db_file = zdir / "zotero.sqlite"
+    holder = sqlite3.connect(db_file, isolation_level=None)
+    assert holder.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
+    holder.execute("PRAGMA wal_autocheckpoint=0")  # keep the write in the -wal file
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("UPDATE itemDataValues SET value = 'Bleaching of Coral Reefs by Depth, Revised' "
+                   "WHERE value = 'Bleaching of Coral Reefs by Depth'")
+    holder.execute("SELECT count(*) FROM items").fetchone()  # the exclusive lock is held from here on
+    try:
+        assert (zdir / "zotero.sqlite-wal").stat().st_size > 0
+        with pytest.raises(sqlite3.OperationalError):
+            sqlite3.connect(db_file, timeout=0.1).execute("SELECT count(*) FROM items").fetchone()
+        atts = by_key(read_zotero(str(zdir)))
+        assert atts["ATT2"].meta.title == "Bleaching of Coral Reefs by Depth, Revised"
+    finally:
+        holder.close()

@@ -25,7 +25,10 @@ SCHEMA = Path(__file__).parent / "data" / "zotero_schema.sql"
 # Zotero's ids for the system rows used here (global schema 28).
 ITEM_TYPES = {"annotation": 1, "attachment": 3, "conferencePaper": 11, "journalArticle": 22, "note": 28,
               "webpage": 40}
-FIELDS = {"title": 1, "date": 6, "url": 13, "extra": 16, "publicationTitle": 38, "proceedingsTitle": 57, "DOI": 59}
+FIELDS = {"title": 1, "date": 6, "url": 13, "extra": 16, "publicationTitle": 38, "proceedingsTitle": 57, "DOI": 59,
+          # Zotero 8's native citation key; its id comes from a later global schema (the reader looks
+          # fields up by name, so any free id stands for it here).
+          "citationKey": 150}
 CREATOR_TYPES = {"author": 8, "editor": 10}
 
 
@@ -60,9 +63,25 @@ class ZoteroBuilder:
             self.db.execute("INSERT INTO creatorTypes VALUES (?, ?)", (i, name))
         self.db.execute("INSERT INTO version VALUES ('userdata', 121)")
 
-    def item(self, item_type: str, key: str, **fields) -> int:
-        cur = self.db.execute("INSERT INTO items(itemTypeID, libraryID, key) VALUES (?, 1, ?)",
-                              (ITEM_TYPES[item_type], key))
+    def group(self, group_id: int, name: str) -> int:
+        """A group library, as Zotero records one it syncs: a `libraries` row of type 'group' and its
+        `groups` row (groupID is the id in zotero.org URLs and zotero:// links); returns its libraryID."""
+        library = self.db.execute("INSERT INTO libraries(type, editable, filesEditable) "
+                                  "VALUES ('group', 1, 1)").lastrowid
+        self.db.execute("INSERT INTO groups(groupID, libraryID, name, description, version) VALUES (?, ?, ?, '', 1)",
+                        (group_id, library, name))
+        return library
+
+    def feed(self, name: str, url: str) -> int:
+        """A feed (RSS) library: a `libraries` row of type 'feed' and its `feeds` row; returns its libraryID."""
+        library = self.db.execute("INSERT INTO libraries(type, editable, filesEditable) "
+                                  "VALUES ('feed', 0, 0)").lastrowid
+        self.db.execute("INSERT INTO feeds(libraryID, name, url) VALUES (?, ?, ?)", (library, name, url))
+        return library
+
+    def item(self, item_type: str, key: str, library: int = 1, **fields) -> int:
+        cur = self.db.execute("INSERT INTO items(itemTypeID, libraryID, key) VALUES (?, ?, ?)",
+                              (ITEM_TYPES[item_type], library, key))
         item_id = cur.lastrowid
         for name, value in fields.items():
             self.db.execute("INSERT OR IGNORE INTO itemDataValues(value) VALUES (?)", (value,))
@@ -79,17 +98,17 @@ class ZoteroBuilder:
             self.db.execute("INSERT INTO itemCreators VALUES (?, ?, ?, ?)", (item_id, cid, CREATOR_TYPES[kind], n))
 
     def pdf(self, parent: int | None, key: str, title: str, text: str, present: bool = True,
-            name: str = "paper.pdf") -> int:
-        item_id = self.item("attachment", key, title="Full Text PDF")
+            name: str = "paper.pdf", library: int = 1) -> int:
+        item_id = self.item("attachment", key, library, title="Full Text PDF")
         self.db.execute("INSERT INTO itemAttachments(itemID, parentItemID, linkMode, contentType, path) "
                         "VALUES (?, ?, 1, 'application/pdf', ?)", (item_id, parent, f"storage:{name}"))
         if present:
             write_pdf(self.dir / "storage" / key / name, title, text)
         return item_id
 
-    def collection(self, name: str, key: str, parent: int | None = None) -> int:
+    def collection(self, name: str, key: str, parent: int | None = None, library: int = 1) -> int:
         return self.db.execute("INSERT INTO collections(collectionName, parentCollectionID, libraryID, key) "
-                               "VALUES (?, ?, 1, ?)", (name, parent, key)).lastrowid
+                               "VALUES (?, ?, ?, ?)", (name, parent, library, key)).lastrowid
 
     def file_in(self, collection: int, item_id: int) -> None:
         self.db.execute("INSERT INTO collectionItems(collectionID, itemID) VALUES (?, ?)", (collection, item_id))
@@ -160,3 +179,26 @@ def build_library(data_dir: Path) -> Path:
     z.close()
     assert os.path.exists(data_dir / "zotero.sqlite")
     return data_dir
+
+
+def add_group_and_feed(data_dir: Path) -> None:
+    """To the library of `build_library`: a group "Reef Lab" (groupID 4711) whose item GRP1 (PDF GATT1)
+    is in its collection "Methods", a feed whose item has a PDF (never indexed), and a personal
+    item NATIVE1 (PDF NATT1) with a Zotero 8 native citation key."""
+    z = ZoteroBuilder.__new__(ZoteroBuilder)
+    z.dir, z.db = data_dir, sqlite3.connect(data_dir / "zotero.sqlite")
+    lab = z.group(4711, "Reef Lab")
+    grp = z.item("journalArticle", "GRP1", lab, title="Sediment Cores From the Outer Reef", date="2022-00-00 2022")
+    z.creators(grp, [("Kofi", "Mensah")])
+    z.pdf(grp, "GATT1", "Sediment Cores From the Outer Reef", "Sediment cores record storm layers on the outer reef.",
+          library=lab)
+    z.file_in(z.collection("Methods", "GCOLL1", library=lab), grp)
+    news = z.feed("Reef News", "https://example.org/reef.rss")
+    feed_item = z.item("journalArticle", "FEED1", news, title="A Feed Item About Plankton Blooms", date="2023")
+    z.pdf(feed_item, "FATT1", "A Feed Item About Plankton Blooms", "Plankton blooms follow upwelling.",
+          library=news)
+    native = z.item("journalArticle", "NATIVE1", title="Native Keys in Zotero Eight", date="2025-00-00 2025",
+                    citationKey="mensah2025native")
+    z.creators(native, [("Kofi", "Mensah")])
+    z.pdf(native, "NATT1", "Native Keys in Zotero Eight", "Citation keys became a field of every item.")
+    z.close()

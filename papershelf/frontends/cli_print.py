@@ -223,11 +223,23 @@ def print_show(d: dict) -> None:
 
 
 def print_papers(d: dict) -> None:
-    """`papers` as a table whose ids are never cut, then "N of M papers" when limited."""
+    """`papers` as a table of one line per paper that fits 80 columns: an id up to 24 characters
+    whole (longer ids from older versions are cut at the end; `--json` has them), the title from its
+    first word, cut with an ellipsis; then "N of M papers" when limited."""
+    from rich import box
+
     rows, total = d["papers"], d["total"]
-    t = Table("id", "title", "year", "body", "objects", "chunks")
-    t.columns[0].no_wrap = True
-    t.columns[0].min_width = max((len(r["id"]) for r in rows), default=2)
+
+    t = Table("id", "title", "year", "body", "objs", "chunks", box=box.SIMPLE_HEAD, show_edge=False)
+    widest = max((len(r["id"]) for r in rows), default=2)
+    t.columns[0].no_wrap, t.columns[0].overflow = True, "ellipsis"
+    t.columns[0].min_width = t.columns[0].max_width = min(widest, 24)
+    for c in t.columns[2:]:
+        c.no_wrap, c.min_width = True, len(str(c.header))
+    # The title takes the rest of the width (3 characters between columns), at least its first words.
+    rest = out.width - t.columns[0].min_width - sum(c.min_width or 0 for c in t.columns[2:]) - 3 * 5 - 2
+    t.columns[1].no_wrap, t.columns[1].overflow = True, "ellipsis"
+    t.columns[1].max_width = max(rest, 16)
     for r in rows:
         t.add_row(escape(r["id"]), escape(r["title"] or ""), str(r["year"] or ""),
                   *(str(r["units"][k]) for k in ("body", "object", "chunk")))

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 
 from ..document import Document
 from ..errors import IngestError
-from ..text import repaired_all, slug
+from ..text import repaired_all
 from ..text import sha256_hex as sha256_hex  # re-exported: the source hash with a bibliography entry
+from .citekey import readable_id, with_suffix
 from .markdown import parse_markdown
 
 MAX_TEXT_BYTES = 20 * 1024 * 1024
@@ -282,10 +283,13 @@ def _letters(text: str) -> str:
     return "".join(c for c in text.casefold() if c.isalnum())
 
 
-def derive_paper_id(doc: Document, path: str) -> str:
-    """The paper's id: what the source declares, else the file name plus a hash of its path."""
-    if doc.declared_id:
+def derive_paper_id(doc: Document, path: str, taken: Callable[[str], bool] | None = None) -> str:
+    """The paper's id: what the source declares (its citekey, or its Zotero item's key), else a
+    readable one in Better BibTeX's style from its first author, year and title (ingest/citekey.py),
+    with a letter suffix when `taken` says another paper holds it.  The same file gives the same id in a fresh library.
+    (Ids made before were the file name plus a hash of its path; those papers keep them.)"""
+    if doc.declared_id and doc.declared_id != doc.doi:  # a DOI names the work, but nobody types it as an id
         return re.sub(r"\s+", "-", doc.declared_id.strip())
     stem = os.path.splitext(os.path.basename(path))[0]
-    name = slug(stem, 48).strip("-") or "paper"
-    return f"{name}-{hashlib.sha1(os.path.abspath(path).encode('utf-8', 'surrogateescape')).hexdigest()[:6]}"
+    key = readable_id(doc.authors, doc.year, doc.title, stem)
+    return with_suffix(key, taken) if taken else key

@@ -6,10 +6,16 @@ temporary folder and the copy is read.  Nothing in the data directory is written
 
 For every PDF attachment that is not in the trash (nor is its parent) this yields
 an `Attachment`: the file's path, the parent item's metadata as a `Meta`
-(title, creators in order, year, venue, DOI, item key, Better BibTeX citekey),
-its collections ("Parent/Child" paths), tags, the parent's notes and the
-attachment's annotations (text, comment, page).  Missing files are kept, marked
-missing, so `add` can report each in one line.
+(title, creators in order, year, venue, DOI, item key, citation key: Zotero 8's
+native `citationKey` field, else Better BibTeX's), its collections ("Parent/Child"
+paths), tags, the parent's notes and the attachment's annotations (text, comment,
+page).  Missing files are kept, marked missing, so `add` can report each in one line.
+
+Libraries: the personal one ("My Library") and each group library; feeds (RSS
+libraries) are never read.  A group item's collections are rooted at the group's
+name (the group itself, "Lab/Methods", ...), so the collection filter selects a
+group; its zotero:// links name the group (`groups/<groupID>/items/KEY`), so they
+open in the right library.
 
 Link modes (``itemAttachments.linkMode``): 0 imported file and 1 imported URL live
 in ``storage/<attachment key>/`` (path ``storage:<name>``); 2 is a linked file by
@@ -41,6 +47,7 @@ PDF_LINK_MODES = (0, 1, 2)
 VENUE_FIELDS = ("publicationTitle", "proceedingsTitle", "conferenceName", "bookTitle", "repository",
                 "websiteTitle", "university")
 AUTHOR_TYPES = ("author", "editor")
+PERSONAL = "My Library"  # what Zotero calls the personal library
 
 
 @dataclass
@@ -53,7 +60,7 @@ class Annotation:
 
 @dataclass
 class Attachment:
-    key: str  # the attachment item's key: storage/<key>/ and zotero://open-pdf/library/items/<key>
+    key: str  # the attachment item's key: storage/<key>/ and zotero://open-pdf/…/items/<key>
     path: str
     meta: Meta
     exists: bool = True
@@ -62,6 +69,14 @@ class Attachment:
     notes: list[str] = field(default_factory=list)
     annotations: list[Annotation] = field(default_factory=list)
     owner: int = 0  # itemID of the regular item the PDF belongs to (itself when standalone)
+    library: str = PERSONAL  # "My Library", or the group library's name
+    group_id: int | None = None  # the group's id (zotero://…/groups/<id>/…); None in the personal library
+
+    @property
+    def link_key(self) -> str:
+        """What a zotero:// link names after its action: the key in the personal library (kept bare, as
+        stored before groups were read), "groups/<id>/items/KEY" in a group's."""
+        return f"groups/{self.group_id}/items/{self.key}" if self.group_id is not None else self.key
 
 
 def is_zotero_dir(path: str) -> bool:
@@ -206,6 +221,12 @@ class _Reader:
     def __init__(self, db: sqlite3.Connection, data_dir: str, citekeys: dict[str, str]):
         self.db, self.data_dir, self.citekeys = db, data_dir, citekeys
         self.trashed = {r[0] for r in db.execute("SELECT itemID FROM deletedItems")}
+        # libraryID -> (name, group id): the personal library and the groups; feeds are left out.
+        self.libraries = {r[0]: (PERSONAL, None) for r in db.execute("SELECT libraryID FROM libraries "
+                                                                     "WHERE type = 'user'")}
+        self.libraries |= {r[0]: (r[1], r[2]) for r in db.execute(
+            "SELECT l.libraryID, g.name, g.groupID FROM libraries l JOIN groups g ON g.libraryID = l.libraryID "
+            "WHERE l.type = 'group'")}
 
     def fields(self, item_id: int) -> dict[str, str]:
         rows = self.db.execute(
@@ -224,7 +245,9 @@ class _Reader:
     def meta(self, item_id: int, key: str) -> Meta:
         f = self.fields(item_id)
         extra_key = re.search(r"^\s*Citation Key:\s*(\S+)", f.get("extra", ""), re.MULTILINE | re.IGNORECASE)
-        return Meta(citekey=self.citekeys.get(key) or (extra_key.group(1) if extra_key else None), zotero_key=key,
+        citekey = (f.get("citationKey") or "").strip() or self.citekeys.get(key) or \
+            (extra_key.group(1) if extra_key else None)
+        return Meta(citekey=citekey, zotero_key=key,
                     title=f.get("title"), authors=self.creators(item_id), year=zotero_year(f.get("date")),
                     venue=next((f[v] for v in VENUE_FIELDS if f.get(v)), None), doi=f.get("DOI") or None)
 
@@ -268,21 +291,24 @@ class _Reader:
 
     def attachments(self) -> list[Attachment]:
         rows = self.db.execute(
-            "SELECT a.itemID, i.key, a.parentItemID, a.linkMode, a.path, p.key AS parentKey "
+            "SELECT a.itemID, i.key, i.libraryID, a.parentItemID, a.linkMode, a.path, p.key AS parentKey "
             "FROM itemAttachments a JOIN items i ON i.itemID = a.itemID LEFT JOIN items p ON p.itemID = a.parentItemID "
             "WHERE a.contentType = 'application/pdf' AND a.linkMode IN (0, 1, 2) ORDER BY a.itemID").fetchall()
         out = []
         for r in rows:
-            if r["itemID"] in self.trashed or r["parentItemID"] in self.trashed:
-                continue
+            if r["itemID"] in self.trashed or r["parentItemID"] in self.trashed or r["libraryID"] not in self.libraries:
+                continue  # trashed, or in a feed
             path = self.file_path(r["key"], r["linkMode"], r["path"])
             if path is None:
                 continue
             owner = r["parentItemID"] or r["itemID"]  # a standalone PDF is its own item
             meta = self.meta(owner, r["parentKey"] or r["key"])
-            out.append(Attachment(r["key"], os.path.abspath(path), meta, os.path.isfile(path),
-                                  self.collections(owner), self.tags(owner), [], self.annotations(r["itemID"]),
-                                  owner))
+            library, group = self.libraries[r["libraryID"]]
+            collections = self.collections(owner)
+            if group is not None:  # rooted at the group, so the collection filter selects it
+                collections = [library, *(f"{library}/{c}" for c in collections)]
+            out.append(Attachment(r["key"], os.path.abspath(path), meta, os.path.isfile(path), collections,
+                                  self.tags(owner), [], self.annotations(r["itemID"]), owner, library, group))
         self._place_notes(out)
         self._distinct_ids(out)
         return out

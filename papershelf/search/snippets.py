@@ -102,4 +102,5 @@ def pages_of(unit) -> str | None:
 def zotero_link(attachment_key: str, pages: str | None) -> str:
     """Opens the PDF in Zotero at the hit's first page."""
     page = re.match(r"\d+", pages or "")
-    return f"zotero://open-pdf/library/items/{attachment_key}" + (f"?page={page.group()}" if page else "")
+    where = attachment_key if "/" in attachment_key else f"library/items/{attachment_key}"  # a group's: groups/…
+    return f"zotero://open-pdf/{where}" + (f"?page={page.group()}" if page else "")

@@ -149,7 +149,8 @@ async function showPaper(paperId) {
     const hasPdf = d.source_format === "pdf";
     const facts = [d.authors.join(", "), d.year, d.venue].filter(Boolean).join(" · ");
     const links = [hasPdf ? pdfLink(d.id, null, "Open PDF") : null,
-                   d.zotero_attachment ? el("a", { href: `zotero://open-pdf/library/items/${d.zotero_attachment}` },
+                   d.zotero_attachment ? el("a", { href: `zotero://open-pdf/${d.zotero_attachment.includes("/")
+                                              ? d.zotero_attachment : `library/items/${d.zotero_attachment}`}` },
                                             "Open in Zotero") : null,
                    d.doi ? el("a", { href: `https://doi.org/${d.doi}`, rel: "noopener" }, `doi:${d.doi}`) : null];
     const dl = el("dl", { class: "facts" });
