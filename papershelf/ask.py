@@ -28,7 +28,7 @@ from .sentences import sentence_spans
 from .units import Unit
 
 WEIGHTS = (0.55, 0.30, 0.15)  # cosine, lexical overlap, passage relevance
-THRESHOLD = 0.42
+THRESHOLD = 0.40  # fitted on the dev half (bench/ask_eval.py --half dev --fit: 0.398)
 CANDIDATES = 64  # sentences embedded per question, the lexically best first
 _WORD = re.compile(r"\w+")
 
