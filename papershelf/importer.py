@@ -15,6 +15,7 @@ from . import works
 from .document import Document
 from .errors import IngestError, NotFound
 from .ingest import content_hash, derive_paper_id, discover, load_source, parse_source
+from .ingest.citekey import with_suffix
 from .ingest.metadata import Meta, is_metadata_json, normalized_title, parse_bibtex, parse_csl_json, zotero_blocks
 from .ingest.pdf.ocr import may_help as ocr_may_help
 from .ingest.zotero import Attachment, read_zotero_dirs
@@ -77,12 +78,21 @@ class Importer:
                 doc, path, lambda pid: pid != mine and self.store.get_paper(pid) is not None)
             if not keep_id and (not doc.declared_id or doc.declared_id == doc.doi):  # a name given is the paper
                 source.paper_id = self._same_work(source, known.paper_id if known else None) or source.paper_id
+            elif not keep_id and self._held_by_another_work(source.paper_id, doc, mine):
+                source.paper_id = with_suffix(source.paper_id, lambda pid: self.store.get_paper(pid) is not None)
             if known and known.paper_id != source.paper_id:
                 self._detach(path)  # the file became another work: its old paper re-picks or goes
             return self._write_source(doc, source, meta, known is not None and known.paper_id == source.paper_id)
         except IngestError as e:
             self.store.record_failure(path, src.sha256 if src else None, str(e))
             return FileResult(path, "failed", reason=str(e))
+
+    def _held_by_another_work(self, paper_id: str, doc: Document, mine: str | None) -> bool:
+        """A declared citekey that a different paper already holds as its readable id (made from its
+        author, year and title): that paper is another work, never to be overwritten by this one."""
+        other = self.store.get_paper(paper_id) if paper_id != mine else None
+        return other is not None and bool(doc.citekey) and other.citekey != doc.citekey \
+            and not other.zotero_attachment
 
     def _same_work(self, source: PaperSource, known: str | None) -> str | None:
         """The paper this file is another source of: the id it declares, else DOI / arXiv id / title key,

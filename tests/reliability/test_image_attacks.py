@@ -101,7 +101,7 @@ def test_crop_box_away_from_origin_gives_the_object(hostile_library):
     the paper at the origin, and their images (once 404 "Crop exceeds page dimensions")."""
     db, _ = hostile_library
     with Library(str(db)) as lib:
-        crop = next(p.to_dict()["id"] for p in lib.papers() if p.to_dict()["id"].startswith("crop"))
+        crop = next(p.paper.id for p in lib.papers() if (p.paper.source_path or "").endswith("crop.pdf"))
         objects = lib.show(crop).objects
         regions = {o.label: lib.show(o.unit_id).unit.region for o in objects}
     assert set(regions) == {"Table 1", "Figure 1"}
