@@ -46,7 +46,9 @@ _TEX_TABLE = str.maketrans(TEX_ESCAPES)
 _KEY_DROP = re.compile(r"[^A-Za-z0-9:\-_./]")
 _KEY_MAX = 64
 _DOI = re.compile(r"10\.\d{3,9}/[-._;()/:<>\[\]+A-Za-z0-9]+")
-_ARXIV = re.compile(r"(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Za-z]{2})?/\d{7})(?:v\d+)?", re.IGNORECASE)
+# A match starts only where a run of letters and hyphens starts: a search is then linear in the text
+# (without the look-behind it retried every position of a long run, tests/reliability/regex_timing.py).
+_ARXIV = re.compile(r"(?<![a-z\-])(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Za-z]{2})?/\d{7})(?:v\d+)?", re.IGNORECASE)
 
 
 def plain(text: str | None) -> str:

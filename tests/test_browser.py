@@ -53,7 +53,7 @@ def test_search_a_figure_see_its_thumbnail_open_the_pdf_at_its_page(tmp_path, br
         Select(browser.find_element(By.ID, "kind")).select_by_value("figure")
         browser.find_element(By.CSS_SELECTOR, "form button").click()
 
-        hit_css = "section.paper[data-paper^='okafor-wounds'] .hit"
+        hit_css = "section.paper[data-paper^='okafortrans'] .hit"
         hit = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, hit_css)))
         assert "Figure 1" in hit.text and "p. 1" in hit.text
         assert hit.find_element(By.TAG_NAME, "mark").text  # the query's words are highlighted
@@ -68,7 +68,7 @@ def test_search_a_figure_see_its_thumbnail_open_the_pdf_at_its_page(tmp_path, br
         wait.until(lambda d: len(d.window_handles) > len(before))
         browser.switch_to.window((set(browser.window_handles) - before).pop())
         wait.until(lambda d: "/pdf" in d.current_url)
-        assert browser.current_url.endswith("/pdf#page=1") and "/papers/okafor-wounds" in browser.current_url
+        assert browser.current_url.endswith("/pdf#page=1") and "/papers/okafortrans" in browser.current_url
         browser.save_screenshot(str(ARTIFACTS / "web-opened-pdf.png"))
         assert csp_violations(browser) == []  # the strict policy refused nothing the page and the PDF need
     assert (ARTIFACTS / "web-search-figure.png").stat().st_size > 10_000
@@ -120,7 +120,7 @@ def test_no_confident_match_banner_relevance_filters_and_a_paper_page_at_390px(t
                 By.XPATH, f"//label[@for='{control.get_attribute('id')}' or .//*[@id='{control.get_attribute('id')}']]")
         assert browser.execute_script("return document.documentElement.scrollWidth") <= 390  # no sideways scroll
 
-        paper = browser.find_element(By.CSS_SELECTOR, "section.paper[data-paper^='okafor-wounds'] h2 a")
+        paper = browser.find_element(By.CSS_SELECTOR, "section.paper[data-paper^='okafortrans'] h2 a")
         paper.click()
         page = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "article.paper-page")))
         thumb = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, ".object img.thumb")))

@@ -17,7 +17,7 @@ from papershelf.models import Filters
 
 from .servers import cli_env, make_library, running_server
 
-PDF_PAPER = "okafor-wounds"
+PDF_PAPER = "okafortrans"
 
 
 @pytest.fixture(scope="module")

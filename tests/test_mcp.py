@@ -43,7 +43,8 @@ def test_tools_are_listed_with_strict_schemas(library):
         return (await s.list_tools()).tools
 
     tools = {t.name: t for t in session_run(library, script)}
-    assert set(tools) == {"search", "show", "passage", "papers", "status", "refs", "citing"}
+    assert set(tools) == {"search", "show", "passage", "papers", "status", "refs", "citing", "related",
+                          "reading_list", "ask"}
     for t in tools.values():
         assert t.input_schema["type"] == "object" and t.input_schema["additionalProperties"] is False
         assert len(t.description) > 60
@@ -106,7 +107,7 @@ def test_a_figure_hit_from_a_pdf_comes_back_as_an_image(library):
     async def script(s):
         hit = await s.call_tool("search", {"query": "western blot phosphorylated STAT3", "kind": "figure",
                                            "images": True, "limit": 5})
-        pdf_fig = next(h for h in hit.structured_content["results"] if h["paper_id"].startswith("okafor-wounds"))
+        pdf_fig = next(h for h in hit.structured_content["results"] if h["paper_id"].startswith("okafortrans"))
         shown = await s.call_tool("show", {"id": pdf_fig["unit_id"], "image": True})
         return hit, shown
 
@@ -117,7 +118,7 @@ def test_a_figure_hit_from_a_pdf_comes_back_as_an_image(library):
         png = Image.open(BytesIO(base64.b64decode(images[0].data)))
         assert png.format == "PNG" and png.size[0] >= 400
     # one image per figure hit from the PDF; the Markdown papers' figures have no page to show
-    pdf_hits = [h for h in hit.structured_content["results"] if h["paper_id"].startswith("okafor-wounds")]
+    pdf_hits = [h for h in hit.structured_content["results"] if h["paper_id"].startswith("okafortrans")]
     assert len([c for c in hit.content if c.type == "image"]) == min(len(pdf_hits), 3)
 
 

@@ -166,7 +166,7 @@ def test_every_id_form_names_the_same_paper_through_every_door(library, server):
     ambiguous = next(answers)
     assert ambiguous.is_error and "papers: " in ambiguous.content[0].text and "okafor2021" in ambiguous.content[0].text
     r = httpx.get(f"{server}/api/show/okafor")
-    assert r.status_code == 400 and "okafor-wounds" in r.json()["error"] and "okafor2024il6" in r.json()["error"]
+    assert r.status_code == 400 and "okafortrans" in r.json()["error"] and "okafor2024il6" in r.json()["error"]
     pdf = httpx.get(f"{server}/papers/ATT1/pdf")  # the attachment key of every zotero:// link
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     unit = httpx.get(f"{server}/api/show/JOUR1").json()["sections"][0]["unit_id"]

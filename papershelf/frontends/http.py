@@ -48,7 +48,7 @@ from .images import unit_image
 
 WEB = Path(__file__).parent / "web"
 STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html",
-          "favicon.svg": "image/svg+xml", "citations.js": "text/javascript"}
+          "favicon.svg": "image/svg+xml", "citations.js": "text/javascript", "discover.js": "text/javascript"}
 NoParams = Annotated[StatusParams, Query()]  # endpoints that take none still refuse unknown ones by name
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
 TOKEN_COOKIE = "papershelf_token"

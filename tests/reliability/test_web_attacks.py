@@ -193,7 +193,7 @@ def test_mcp_images_skip_a_changed_pdf_and_keep_the_hits(tmp_path):
     async def script(s):
         found = await s.call_tool("search", {"query": "figure", "mode": "lexical", "kind": "figure", "images": True})
         hits = found.structured_content["results"]
-        unit = next(h["unit_id"] for h in hits if h["unit_id"].startswith("okafor-wounds"))
+        unit = next(h["unit_id"] for h in hits if h["unit_id"].startswith("okafortrans"))
         return found, await s.call_tool("show", {"id": unit, "image": True})
 
     found, shown = session_run(db, script)
