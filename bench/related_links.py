@@ -63,7 +63,7 @@ def ranks(lib: Library, half: str, weights_sets: dict[str, dict[str, float]]) ->
             continue
         if a not in meaning_of:
             queries = R.paper_queries(lib.store, space, a) if space else []
-            meaning_of[a] = R.meaning_scores(lib.store, space, queries, Filters()) if queries else {}
+            meaning_of[a] = R.meaning_scores(lib.store, space, queries, Filters()) if space and queries else {}
         hidden = graph.without(a, graph.paper_work[b])
         cites = R.citation_signals(hidden, a)
         meaning = {p: m for p, m in meaning_of[a].items() if p != a}
