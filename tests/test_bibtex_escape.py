@@ -56,7 +56,7 @@ def assert_round_trip(pairs, parsed) -> None:
         assert f["doi"].value == doi if "doi" in f else not _DOI.fullmatch(doi)
         own = getattr(b, "citekey", None)
         if own and re.fullmatch(r"[A-Za-z0-9:\-_./]{1,64}", own) and \
-                sum(getattr(x, "citekey", None) and x.citekey.lower() == own.lower() for x, _ in pairs) == 1:
+                sum(bool(getattr(x, "citekey", None)) and x.citekey.lower() == own.lower() for x, _ in pairs) == 1:
             assert e.key == own
 
 
