@@ -61,6 +61,11 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / n if n > 0 else v
 
 
+def _mean(windows: bytes, space: Space) -> np.ndarray:
+    """A unit's vector: the mean of its windows (stored back to back as float32)."""
+    return np.frombuffer(windows, dtype=np.float32).reshape(-1, space.dimension).mean(axis=0)
+
+
 def paper_queries(store: Store, space: Space, paper_id: str) -> list[tuple[str, np.ndarray]]:
     """("paper", its mean vector) and (section, mean vector) for its largest sections."""
     units = {u.id: u for u in store.paper_units(paper_id)}
@@ -69,8 +74,7 @@ def paper_queries(store: Store, space: Space, paper_id: str) -> list[tuple[str, 
         u = units.get(uid)
         if u is None or not stored.vector:
             continue
-        v = np.frombuffer(stored.vector, dtype=np.float32).reshape(-1, space.dimension).mean(axis=0)
-        groups.setdefault(section_label(u.section_path, u.object_kind), []).append(v)
+        groups.setdefault(section_label(u.section_path, u.object_kind), []).append(_mean(stored.vector, space))
     if not groups:
         return []
     whole = _unit(np.mean([v for vs in groups.values() for v in vs], axis=0))
@@ -173,7 +177,6 @@ def _completeness(ref: Reference) -> tuple:
 def reading_list(store: Store, graph: Graph, scope: set[str] | None, limit: int) -> ReadingList:
     """Works cited by the papers in `scope` (all, when None) that are not library papers: most cited first,
     then cited by the most recent papers, then by the papers the library cites most (centrality)."""
-    citing = {p: graph.citing_papers(p) for p in graph.papers}
     papers = store.get_papers(sorted(graph.papers))
     counts: Counter[str] = Counter()
     for work, who in graph.citers.items():
@@ -186,7 +189,7 @@ def reading_list(store: Store, graph: Graph, scope: set[str] | None, limit: int)
     def order(work: str) -> tuple:
         who = graph.citers[work] if scope is None else graph.citers[work] & scope
         recent = max((papers[p].year or 0 for p in who if p in papers), default=0)
-        central = sum(len(citing.get(p, ())) for p in who)
+        central = sum(len(graph.citing_papers(p)) for p in who)  # only the citing papers of works counted
         return (-counts[work], -recent, -central, work)
 
     chosen = sorted(counts, key=order)[:limit]
@@ -229,8 +232,8 @@ def related_to(store: Store, graph: Graph, space: Space | None, what: str, ident
         stored = store.stored_vectors(space.id, unit.paper_id).get(ident) if unit else None
         exclude = unit.paper_id if unit else None
         if stored and stored.vector:
-            v = np.frombuffer(stored.vector, dtype=np.float32).reshape(-1, space.dimension).mean(axis=0)
-            queries = [(section_label(unit.section_path, unit.object_kind) if unit else "text", _unit(v))]
+            queries = [(section_label(unit.section_path, unit.object_kind) if unit else "text",
+                        _unit(_mean(stored.vector, space)))]
     elif text_vector is not None:
         queries = [("query", np.asarray(text_vector(space, ident), dtype=np.float32))]
     meaning = meaning_scores(store, space, queries, filters) if space and queries else {}
