@@ -5,8 +5,9 @@ surname, initials and surname ("K. Lo"), and the full name in lower case without
 of `papers --author X --json` and of `search QUERY --author X --json --no-server` (QUERY: words every
 paper holds, so the search can reach every paper), through the real CLI (Typer's runner, in-process),
 on SQLite and, with --postgres URL, on a PostgreSQL copy of the same library (`papershelf migrate`).
-A spelling "differs" when the two commands name different papers among those the unfiltered search
-reaches.  Runs against whatever `papershelf` PYTHONPATH names, so the same script measures before
+A spelling "differs" when the search finds a paper `papers` does not list, or misses a listed paper
+that the same query reaches when asked of that paper alone (`search QUERY --paper ID`: a paper the
+query words cannot reach is no difference of the filters).  Runs against whatever `papershelf` PYTHONPATH names, so the same script measures before
 and after a change.
 
     python bench/author_spellings.py --keep /tmp/authors.db [--postgres URL] [--json]
@@ -46,19 +47,21 @@ def spellings(name: str) -> list[str]:
     return list(dict.fromkeys([name, surname, f"{initials} {surname}".strip(), plain]))
 
 
+def _search(library: str, *args: str) -> set[str]:
+    return {h["paper_id"] for h in run(library, "search", QUERY, "--mode", "lexical", "--limit", "1000",
+                                       "--per-paper", "1", "--json", "--no-server", *args)["results"]}
+
+
 def measure(library: str) -> dict:
     papers = run(library, "papers", "--json", "--limit", "100000")
-    reachable = {h["paper_id"] for h in run(library, "search", QUERY, "--mode", "lexical", "--limit", "1000",
-                                             "--per-paper", "1", "--json", "--no-server")["results"]}
+    reachable = {p["id"] for p in papers if _search(library, "--paper", p["id"])}
     names = sorted({a for p in papers for a in p["authors"] if a.strip()})
     asked = differ = 0
     examples: list[dict] = []
     for name in names:
         for spelling in spellings(name):
             listed = {p["id"] for p in run(library, "papers", "--author", spelling, "--json", "--limit", "100000")}
-            found = {h["paper_id"] for h in run(library, "search", QUERY, "--mode", "lexical", "--author", spelling,
-                                                 "--limit", "1000", "--per-paper", "1", "--json",
-                                                 "--no-server")["results"]}
+            found = _search(library, "--author", spelling)
             asked += 1
             if listed & reachable != found:
                 differ += 1
