@@ -1,36 +1,49 @@
 """docs/reference/ is what the operations' declarations generate: a declaration changed without
-regenerating the pages (`python -m papershelf.operations.docs`) fails here, as cog does for sqlite-utils."""
+regenerating the pages (`python -m papershelf.frontends.cli_docs`) fails here, as cog does for sqlite-utils."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
+from papershelf.frontends import cli_docs
 from papershelf.operations import docs, for_door
 
 from .servers import ROOT, cli_env
 
 
 def test_the_checked_in_reference_pages_are_what_the_declarations_generate():
-    assert docs.stale() == [], "run `python -m papershelf.operations.docs` and commit docs/reference/"
+    assert cli_docs.stale() == [], "run `python -m papershelf.frontends.cli_docs` and commit docs/reference/"
 
 
 def test_the_check_fails_on_a_page_that_drifted(tmp_path):
-    for name, page in docs.PAGES.items():
+    for name, page in cli_docs.PAGES.items():
         (tmp_path / name).write_text(page())
-    assert docs.stale(tmp_path) == []
+    assert cli_docs.stale(tmp_path) == []
     (tmp_path / "mcp.md").write_text(docs.mcp_page().replace("## `search`", "## `search_papers`"))
-    assert docs.stale(tmp_path) == ["mcp.md"]
-    p = subprocess.run([sys.executable, "-m", "papershelf.operations.docs", "--check"], cwd=ROOT, env=cli_env(),
+    assert cli_docs.stale(tmp_path) == ["mcp.md"]
+    p = subprocess.run([sys.executable, "-m", "papershelf.frontends.cli_docs", "--check"], cwd=ROOT, env=cli_env(),
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
 
 
 def test_every_operation_of_every_door_is_in_its_page():
-    pages = {"cli": docs.cli_page(), "http": docs.http_page(), "mcp": docs.mcp_page()}
+    pages = {"cli": cli_docs.cli_page(), "http": docs.http_page(), "mcp": docs.mcp_page()}
     for door, page in pages.items():
         for op in for_door(door):
             heading = {"cli": f"## `{op.name}`", "http": f"## `GET {op.route}`", "mcp": f"## `{op.tool}`"}[door]
             assert heading in page, (door, op.name)
             for example in op.examples:
                 assert example.note in page, (door, op.name, example.note)
+
+
+def test_the_cli_page_holds_every_command_of_the_app_with_its_help():
+    page = cli_docs.cli_page()
+    names = [name for name, _, _ in cli_docs.commands()]
+    assert {"add", "embed", "watch", "serve", "mcp", "bench beir", "search", "ask"} <= set(names)
+    assert "cited-by" not in names  # hidden aliases are named in the page's note, not listed
+    for name, cmd, ctx in cli_docs.commands():
+        assert f"## `{name}`" in page, name
+        assert f"[`{name}`]" in page, name
+    assert "Usage: papershelf add [OPTIONS] PATH..." in page
+    assert "--reread" in page

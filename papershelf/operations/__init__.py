@@ -11,7 +11,7 @@ method and returns the answer's JSON.  From the declarations
   the request model validating the query string (an unknown parameter is a 422 naming it);
 * MCP (frontends/mcp.py) makes the tool NAME (``-`` as ``_``): input schema = the request model's
   JSON schema, output schema = the response shape's;
-* docs/reference/{cli,http,mcp}.md are generated from them (``python -m papershelf.operations.docs``),
+* docs/reference/{cli,http,mcp}.md are generated from them (``python -m papershelf.frontends.cli_docs``),
   and a test fails when the checked-in pages differ from what the declarations say.
 
 Each door maps errors in one place (`PapershelfError.exit_code` / `.http_status`, a tool error in MCP).
@@ -37,7 +37,7 @@ How to add an operation (e.g. `related`)
    and its module in `MODULES` below.  A plain-text rendering (text.py style) is what MCP shows
    beside the data and the CLI prints; a Rich table for the CLI is optional (frontends/cli_print.py,
    `PRINTERS`).
-5. Regenerate the reference pages (``python -m papershelf.operations.docs``) and write its tests:
+5. Regenerate the reference pages (``python -m papershelf.frontends.cli_docs``) and write its tests:
    the Library method, and one call through each door (tests/test_parity.py shows the pattern).
 
 Nothing else: no CLI, route or tool code.  `doors=("cli",)` keeps an operation off HTTP and MCP
