@@ -47,3 +47,13 @@ def test_the_cli_page_holds_every_command_of_the_app_with_its_help():
         assert f"[`{name}`]" in page, name
     assert "Usage: papershelf add [OPTIONS] PATH..." in page
     assert "--reread" in page
+
+
+def test_no_command_says_the_local_model_runs_on_sentence_transformers():
+    """The local model runs on ONNX Runtime (torch only with --backend torch); an old help line said
+    `local (sentence-transformers, default)`."""
+    for name, cmd, ctx in cli_docs.commands():
+        text = cmd.get_help(ctx)
+        assert "sentence-transformers, default" not in text, name
+        if "--provider" in text:
+            assert "ONNX Runtime" in text, name

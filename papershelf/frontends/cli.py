@@ -116,9 +116,6 @@ def add(paths: list[str] = typer.Argument(..., help="Files or folders (recursive
     raise typer.Exit(1 if report.failed else 0)
 
 
-_PROVIDER_HELP = "local (sentence-transformers, default), openai (any OpenAI-compatible endpoint) or hash (tests)."
-
-
 @command()
 def embed(force: bool = typer.Option(False, "--force", help="Re-embed every selected paper."),
           workers: int = typer.Option(1, "--workers", "-w", min=1, max=64, help="Encoding threads."),
