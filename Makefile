@@ -5,7 +5,7 @@ BIN = $(VENV)/bin
 export HF_HUB_OFFLINE = 1
 export TOKENIZERS_PARALLELISM = false
 
-.PHONY: venv demo lint test wheel-smoke bench clean
+.PHONY: venv demo docs lint test wheel-smoke bench clean
 
 venv: $(VENV)/.installed
 
@@ -25,8 +25,16 @@ demo: venv
 	$(BIN)/papershelf --library demo/library.db search "Table: bleaching by depth" --kind table -n 2
 	$(BIN)/papershelf --library demo/library.db search "IL-6 western blot" --mode lexical -n 3
 
-# Lint and type checks: ruff (rules and complexity ceiling in pyproject.toml), mypy on the package and the benches.
-lint: venv
+# The docs site: fail when the generated reference pages (docs/reference/) are not what the code writes
+# (`python -m papershelf.frontends.cli_docs` rewrites them), then build the site with --strict into a temp dir.
+# `mkdocs serve` shows it while you write.
+docs: venv
+	$(BIN)/python -m papershelf.frontends.cli_docs --check
+	SITE="$$(mktemp -d)" && trap 'rm -rf "$$SITE"' EXIT && NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict -d "$$SITE"
+
+# Lint and type checks: ruff (rules and complexity ceiling in pyproject.toml), mypy on the package and the benches,
+# and the docs (so CI, which runs `make lint`, builds them).
+lint: venv docs
 	$(BIN)/ruff check papershelf tests bench
 	$(BIN)/mypy
 	$(BIN)/mypy bench

@@ -1,6 +1,6 @@
 """Every model's JSON (`to_dict()`), pinned: the shape each front end serializes, the same on every
 backend.  A renamed, added or removed field fails here, so a change to the public JSON is a
-deliberate one (with a note in the README's release notes).
+deliberate one (with a note in docs/how-to/migrating.md).
 
 The shapes live in tests/data/model_shapes.json: each model's keys, nested, with the JSON type of
 each value (a list shows the shape of its first item).  They were taken from the code before the

@@ -188,7 +188,7 @@ class Filters:
                  citing: str | None = None, references_of: str | None = None,
                  citation_scope: list[str] | None = None, paper_scope: list[str] | None = None,
                  cites: str | None = None, cited_by: str | None = None):
-        """`year_min` / `year_max` are the names these bounds had before (see the README's release
+        """`year_min` / `year_max` are the names these bounds had before (see docs/how-to/migrating.md's release
         notes); still accepted."""
         self.papers, self.sources = list(papers or []), list(sources or [])
         self.year_from = year_from if year_from is not None else year_min
