@@ -166,6 +166,8 @@ class Filters:
     # carrying every one of `tags` (as selecting several tags in Zotero does); case-insensitive.
     collections: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
+    # The Zotero library a paper came from: "My Library" (or "personal") or a group library's name.
+    zotero_library: str | None = None
     # The citation graph, one word per direction in every door: papers `citing` this paper (their
     # references name it), and the `references_of` this paper (the papers its reference list names);
     # ids as the user gave them.  The Library resolves them into `citation_scope`, the paper ids the
@@ -187,7 +189,7 @@ class Filters:
                  author: str | None = None, year_min: int | None = None, year_max: int | None = None,
                  citing: str | None = None, references_of: str | None = None,
                  citation_scope: list[str] | None = None, paper_scope: list[str] | None = None,
-                 cites: str | None = None, cited_by: str | None = None):
+                 cites: str | None = None, cited_by: str | None = None, zotero_library: str | None = None):
         """`year_min` / `year_max` are the names these bounds had before (see docs/how-to/migrating.md's release
         notes); still accepted."""
         self.papers, self.sources = list(papers or []), list(sources or [])
@@ -196,7 +198,7 @@ class Filters:
         self.object_kind, self.collections, self.tags = object_kind, list(collections or []), list(tags or [])
         self.citing, self.references_of = citing or cites, references_of or cited_by
         self.citation_scope = None if citation_scope is None else list(citation_scope)
-        self.author = author
+        self.author, self.zotero_library = author, zotero_library
         self.paper_scope = None if paper_scope is None else list(paper_scope)
 
     @property
@@ -216,13 +218,14 @@ class Filters:
         return self.year_to
 
     def is_empty(self) -> bool:
-        return not (self.papers or self.sources or self.object_kind or self.collections or self.tags
+        return not (self.papers or self.sources or self.object_kind or self.has_labels
                     or self.author or self.year_from is not None or self.year_to is not None
                     or self.citation_scope is not None or self.paper_scope is not None)
 
     @property
     def has_labels(self) -> bool:
-        return bool(self.collections or self.tags)
+        """A reference manager's labels are asked: collections, tags or the Zotero library."""
+        return bool(self.collections or self.tags or self.zotero_library)
 
     def validate(self) -> None:
         """Raise BadArgument for a filter no paper could ever match for a silly reason."""
@@ -235,6 +238,9 @@ class Filters:
         if self.author is not None and (not isinstance(self.author, str) or not any(c.isalnum() for c in self.author)
                                         or len(self.author) > 200):
             raise BadArgument(f"author must be a name (up to 200 characters), not {self.author!r}")
+        if self.zotero_library is not None and (not isinstance(self.zotero_library, str)
+                                                or not self.zotero_library.strip() or len(self.zotero_library) > 200):
+            raise BadArgument(f"zotero_library must be a library's name, not {self.zotero_library!r}")
         for name, year in (("year_from", self.year_from), ("year_to", self.year_to)):
             if year is not None and (not isinstance(year, int) or not -9999 <= year <= 9999):
                 raise BadArgument(f"{name} must be a year from -9999 to 9999, not {year}")

@@ -93,7 +93,8 @@ PASSAGE = declare(Operation(
 
 
 def run_papers(lib: Library, r: PapersParams, ctx: Context) -> dict[str, Any]:
-    filters = Filters(year_from=r.year_from, year_to=r.year_to, collections=r.collection, tags=r.tag, author=r.author)
+    filters = Filters(year_from=r.year_from, year_to=r.year_to, collections=r.collection, tags=r.tag, author=r.author,
+                      zotero_library=r.zotero_library)
     rows, total = lib.find_papers(filters, title=r.title, limit=r.limit)
     return {"papers": [s.to_dict() for s in rows], "total": total}
 

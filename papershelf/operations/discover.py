@@ -12,7 +12,7 @@ from ..library import Library
 from ..models import Filters, shapes
 from . import text
 from .base import CliSpec, Context, Example, Format, Operation, declare
-from .requests import Strict
+from .requests import ZOTERO_LIBRARY, Strict
 
 PAPER_FORMS = "a paper (id, unique id prefix, citekey, DOI or Zotero key)"
 
@@ -27,10 +27,11 @@ class Filtered(Strict):
     tag: list[str] = Field(default_factory=list, description="Only papers carrying this tag (all of).")
     author: str | None = Field(None, min_length=1, max_length=200,
                                description="Only papers with an author of this name (a surname, or more of it).")
+    zotero_library: str | None = Field(None, min_length=1, max_length=200, description=ZOTERO_LIBRARY)
 
     def filters(self, **more: Any) -> Filters:
         return Filters(year_from=self.year_from, year_to=self.year_to, collections=list(self.collection),
-                       tags=list(self.tag), author=self.author, **more)
+                       tags=list(self.tag), author=self.author, zotero_library=self.zotero_library, **more)
 
 
 class RelatedParams(Filtered):

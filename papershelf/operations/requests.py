@@ -61,6 +61,10 @@ class Strict(BaseModel):
         return cls.model_validate({**part.model_dump(exclude_unset=True), **more})
 
 
+ZOTERO_LIBRARY = ("Only papers from this Zotero library: \"My Library\" (or \"personal\") or a group library's "
+                  "name (case-insensitive).")
+
+
 class SearchParams(Strict):
     DOORS: ClassVar[dict[str, tuple[str, ...]]] = {"images": ("mcp",)}
     DEPRECATED: ClassVar[dict[str, str]] = {"cites": "citing", "cited_by": "references_of"}
@@ -93,6 +97,7 @@ class SearchParams(Strict):
                                                              "case-insensitive).")
     author: str | None = Field(None, min_length=1, max_length=200,
                                description="Only papers with an author of this name (a surname, or more of the name).")
+    zotero_library: str | None = Field(None, min_length=1, max_length=200, description=ZOTERO_LIBRARY)
     min_score: float | None = Field(None, ge=0, le=1, description="Drop hits whose calibrated relevance (0-1, "
                                                                   "comparable across queries) is below this.")
     fusion: Literal["convex", "rrf"] = Field("convex", description="How hybrid mode merges the two rankings.")
@@ -111,7 +116,8 @@ class SearchParams(Strict):
         filters = Filters(papers=list(self.paper), year_from=self.year_from, year_to=self.year_to,
                           sources=sources, object_kind=self.kind, collections=list(self.collection),
                           tags=list(self.tag), citing=self.citing or self.cites,
-                          references_of=self.references_of or self.cited_by, author=self.author)
+                          references_of=self.references_of or self.cited_by, author=self.author,
+                          zotero_library=self.zotero_library)
         return SearchOptions(mode=self.mode, limit=self.limit, per_paper=self.per_paper, filters=filters,
                              fusion=self.fusion, rrf_k=self.rrf_k, lexical_weight=self.lexical_weight,
                              vector_weight=self.vector_weight, explain=self.explain,
@@ -157,6 +163,7 @@ class PapersParams(Strict):
     tag: list[str] = Field(default_factory=list, description="Only papers carrying this tag (all of).")
     collection: list[str] = Field(default_factory=list, description="Only papers in this collection or below "
                                                                     "(any of).")
+    zotero_library: str | None = Field(None, min_length=1, max_length=200, description=ZOTERO_LIBRARY)
     limit: int = Field(100, ge=1, le=100_000, description="At most this many papers.")
 
 

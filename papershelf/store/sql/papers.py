@@ -413,10 +413,11 @@ class SqlPapers(SqlConnection):
         return [(r["unit_id"], r["paper_id"]) for r in rows]
 
     def labelled_paper_ids(self, filters: Filters) -> list[str]:
-        """Papers that pass the collection and tag filters (every paper when there are none)."""
+        """Papers that pass the collection, tag and Zotero library filters (every paper when there are none)."""
         if not filters.has_labels:
             return self.paper_ids()
-        return list(self.resolve_filters(Filters(collections=filters.collections, tags=filters.tags)).paper_scope or [])
+        labels = Filters(collections=filters.collections, tags=filters.tags, zotero_library=filters.zotero_library)
+        return list(self.resolve_filters(labels).paper_scope or [])
 
     # -- checks and status -----------------------------------------------------------
 
