@@ -57,3 +57,14 @@ def test_no_command_says_the_local_model_runs_on_sentence_transformers():
         assert "sentence-transformers, default" not in text, name
         if "--provider" in text:
             assert "ONNX Runtime" in text, name
+
+
+def test_the_doors_list_operations_in_declaration_order_whichever_module_was_imported_first():
+    """Importing `operations.discover` before `operations` loads the others (as a test or a plugin
+    may) used to move related/reading-list/ask before refs/citing in every door and in these pages."""
+    code = ("import papershelf.operations.discover\nfrom papershelf.operations import for_door\n"
+            "print(','.join(op.name for op in for_door('cli')))")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=cli_env(), capture_output=True, text=True,
+                       timeout=120)
+    assert p.stdout.strip() == ",".join(op.name for op in for_door("cli")), p.stderr
+    assert p.stdout.strip().index("citing") < p.stdout.strip().index("related")

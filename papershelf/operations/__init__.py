@@ -58,8 +58,15 @@ MODULES = ("catalog", "citations", "discover")
 
 
 def _load() -> None:
+    """Import the declaring modules, and keep the registry in their order (`MODULES`) whichever was
+    imported first: a caller importing `discover` before the doors are built must not reorder them."""
     for name in MODULES:
         importlib.import_module(f"{__name__}.{name}")
+    rank = {f"{__name__}.{name}": i for i, name in enumerate(MODULES)}
+    ordered = sorted(REGISTRY.values(), key=lambda op: rank.get(op.run.__module__, len(MODULES)))  # stable
+    if list(REGISTRY.values()) != ordered:
+        REGISTRY.clear()
+        REGISTRY.update((op.name, op) for op in ordered)
 
 
 def for_door(door: str, hidden: bool = False) -> list[Operation]:
