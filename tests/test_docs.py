@@ -83,6 +83,15 @@ def test_benchmarks_opens_with_the_current_table_and_links_the_history():
     assert "docs/benchmarks-history.md" in text and (DOCS / "benchmarks-history.md").is_file()
 
 
+def test_the_configuration_reference_names_every_environment_variable_the_code_reads():
+    code = "\n".join(p.read_text() for p in (ROOT / "papershelf").rglob("*.py"))
+    names = set(re.findall(r"\b(PAPERSHELF_[A-Z_]*[A-Z])\b", code)) - {"PAPERSHELF_TEST_POSTGRES"}
+    page = (DOCS / "reference" / "configuration.md").read_text()
+    assert len(names) >= 15
+    missing = sorted(n for n in names if n not in page)
+    assert missing == [], f"docs/reference/configuration.md does not name {missing}"
+
+
 def _mkdocs() -> list[str]:
     exe = Path(sys.executable).parent / "mkdocs"
     if exe.exists():

@@ -13,6 +13,7 @@ import pytest
 
 from papershelf import Filters, SearchOptions
 from papershelf.errors import BadArgument
+from papershelf.operations import for_door
 from papershelf.operations.catalog import PapersParams
 from papershelf.operations.discover import AskParams, ReadingListParams, RelatedParams
 from papershelf.operations.requests import SearchParams
@@ -98,6 +99,9 @@ def test_every_filtered_request_carries_it_into_the_filters():
                   AskParams(question="x", zotero_library=name)):
         assert model.filters().zotero_library == name
     assert PapersParams(zotero_library=name).zotero_library == name
+    for door in ("cli", "http", "mcp"):  # every door derives it from the request models
+        takes = {op.name for op in for_door(door) if "zotero_library" in op.documented(door)}
+        assert takes == {"search", "papers", "related", "reading-list", "ask"}, door
     with pytest.raises(BadArgument):
         Filters(zotero_library="  ").validate()
 
