@@ -282,3 +282,103 @@ def test_an_affiliation_in_another_case_than_the_capital_names_before_it():
     assert line_names("NOAH FISCHER and LIANG CHEN, ETH Zürich, Switzerland") == ["Noah Fischer", "Liang Chen"]
     assert line_names("Ross G. DOUGLAS, Rajni K. SHARMA and Kelly CHIBALE") == \
         ["Ross G. Douglas", "Rajni K. Sharma", "Kelly Chibale"]  # surnames in capitals, the rest not
+
+
+def _abstract_beside(c: canvas.Canvas, x: float, y: float, lines: int = 14) -> None:
+    """A structured abstract in a column from `x` to the right margin, opened at `y`."""
+    c.setFont("Times-Roman", 9)
+    for i, ln in enumerate(_wrap("Background and objectives: " + " ".join([BODY] * 3), 72)[:lines]):
+        c.drawString(x, y - 12 * i, ln)
+
+
+def test_authors_in_a_column_beside_the_abstract(tmp_path):
+    """Dove's and some Turkish journals' page 1: under a full-width title, the names one to a line in
+    a narrow left column under the title's left edge, their affiliations under them in a smaller size,
+    and the abstract opening beside the first name in the wide right column."""
+    path = tmp_path / "side.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 22)
+    c.drawString(54, H - 72, "The Impact of Rural Exposure on the Intention")
+    c.drawString(54, H - 98, "to Practise in Rural Areas")
+    y = H - 180
+    c.setFont("Times-Roman", 11)
+    for i, name in enumerate(["Ana Suphanchai¹", "Nisa Cetthakrikul¹", "Alexander McBride²"]):
+        c.drawString(54, y - 14 * i, name)
+    c.setFont("Times-Roman", 8)
+    for i, ln in enumerate(["¹International Health Policy", "Program, Nonthaburi, Thailand;", "²School of Oriental",
+                            "and African Studies, London, UK"]):
+        c.drawString(54, y - 50 - 10 * i, ln)
+    _abstract_beside(c, 200, y + 1)
+    c.setFont("Times-Roman", 10)
+    doc = _finish(c, path, 200, y - 200, paragraphs=3, chars=70)
+    assert doc.authors == ["Ana Suphanchai", "Nisa Cetthakrikul", "Alexander McBride"]
+
+
+def test_a_later_group_of_authors_runs_on_into_its_affiliation(tmp_path):
+    """Taylor & Francis' block: the first group's names on a line of their own, its affiliation
+    under them in italics; the next groups' names run on into their own affiliation on one line
+    ("T. Erker and W. Jaeger ✷ Department of ...").  Every group's names are authors; an
+    affiliation's continuation is not."""
+    path = tmp_path / "groups.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c, "RESVERATROL ACTS SYNERGISTICALLY WITH ARA-C", font=("Times-Bold", 11)) - 30
+    rows = [("Times-Roman", "Z. Horvath, P. Saiko, and W. Bauer *"),
+            ("Times-Italic", "Clinical Institute of Medical Diagnostics, General Hospital of"),
+            ("Times-Italic", "Vienna, Vienna, Austria"),
+            ("Times-Roman", "T. Erker and W. Jaeger * Department of Pharmaceutical Chemistry, University of"),
+            ("Times-Italic", "Vienna, Vienna, Austria"),
+            ("Times-Roman", "M. Fritzer-Szekeres and T. Szekeres * Clinical Institute of Medical and"),
+            ("Times-Italic", "Chemical Laboratory Diagnostics, Vienna, Austria")]
+    for i, (font, text) in enumerate(rows):
+        c.setFont(font, 10)
+        c.drawString(72, y - 13 * i, text)
+    c.setFont("Times-Italic", 9)
+    doc = _finish(c, path, 90, y - 120, paragraphs=3, chars=80)
+    assert doc.authors == ["Z. Horvath", "P. Saiko", "W. Bauer", "T. Erker", "W. Jaeger", "M. Fritzer-Szekeres",
+                           "T. Szekeres"]
+
+
+def test_an_affiliation_letter_raised_in_the_names_size_is_a_mark():
+    """RSC's supplement: pdfium gives the affiliation letter after the last name as a piece of its own,
+    in the names' own size (only its box says it is small and raised, as the file's own lines read:
+    "c" 3.8 pt tall over a 16 pt row); it is a mark, not the end of the surname ("Wangc")."""
+    from papershelf.ingest.pdf.authors import _joined, line_names
+    from papershelf.ingest.pdf.lines import Line
+
+    names = Line(1, 213.7, 212.6, 378.0, 228.8, "Ming Chen, Shuanglong Wang", 12.0, False)
+    letter = Line(1, 378.5, 214.5, 381.5, 218.3, "c", 12.0, False)
+    assert line_names(_joined(names, letter).text) == ["Ming Chen", "Shuanglong Wang"]
+    level = Line(1, 378.5, 219.0, 384.5, 228.8, "c.", 12.0, False)  # on the baseline: the text goes on
+    assert _joined(names, level).text == "Ming Chen, Shuanglong Wangc."
+
+
+def test_a_manuscripts_bold_title_under_roman_notes(tmp_path):
+    """A chapter manuscript: "To appear in ..." and a running-head note in roman above a bold
+    title set in the body's size, each name centred over its institution."""
+    path = tmp_path / "manuscript.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 12)
+    c.drawString(72, H - 80, "To appear in W. Rouse (Ed.), Organizational simulation. New York: Wiley.")
+    c.drawString(72, H - 140, "Running Head: Common Ground")
+    c.setFont("Times-Bold", 12)
+    c.drawCentredString(W / 2, H - 240, "Common Ground and Coordination in Joint Activity")
+    c.setFont("Times-Roman", 12)
+    for i, (name, place) in enumerate([("Gary Klein", "Klein Associates Inc."),
+                                       ("David D. Woods", "The Ohio State University")]):
+        c.drawCentredString(W / 2, H - 280 - 50 * i, name)
+        c.drawCentredString(W / 2, H - 294 - 50 * i, place)
+    c.showPage()
+    doc = _finish(c, path, 72, H - 80, paragraphs=8, chars=90)
+    assert doc.title == "Common Ground and Coordination in Joint Activity"
+    assert doc.authors == ["Gary Klein", "David D. Woods"]
+
+
+def test_names_with_a_second_capital_and_institutions_that_read_like_names():
+    """Science's byline: "Jodi McBride", "ZaoDung Ling" are names (a capital after a prefix or a
+    joined syllable); "The Ohio State University" and "African Studies" are not."""
+    from papershelf.ingest.pdf.authors import line_names
+
+    assert line_names("Shuang Y. Ma,^1 Jodi McBride,^1 ZaoDung Ling,^5 Didier Trono^6") == [
+        "Shuang Y. Ma", "Jodi McBride", "ZaoDung Ling", "Didier Trono"]
+    assert line_names("The Ohio State University") is None
+    assert line_names("and African Studies, London, UK") is None

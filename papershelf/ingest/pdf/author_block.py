@@ -23,18 +23,41 @@ def author_block(lines: list[Line], title_lines: list[Line], ends: Callable[[Lin
     foot = max(ln.bottom for ln in title_lines)
     left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
     below = sorted((ln for ln in lines if ln.top >= foot - 1 and ln not in title_lines), key=lambda ln: ln.top)
-    end = next((ln.top for ln in below if ln.x1 > left and ln.x0 < right and ends(ln)), float("inf"))
+    closing = next((ln for ln in below if ln.x1 > left and ln.x0 < right and ends(ln)), None)
+    end = closing.top if closing else float("inf")
     region = [ln for ln in below if ln.top < end]
-    block = [ln for ln in region if ln.x1 > left and ln.x0 < right]
-    rest = [ln for ln in region if not (ln.x1 > left and ln.x0 < right)]
+    block = _grown([ln for ln in region if ln.x1 > left and ln.x0 < right],
+                   [ln for ln in region if not (ln.x1 > left and ln.x0 < right)], _beside, _under)
+    side = _side_column(below, block, closing, ends) if closing else []
+    if side:
+        return block + side
+    return block + ([closing] if closing else [])  # the closing line, so the reader stops
+
+
+def _grown(block: list[Line], rest: list[Line], *joins: Callable[[Line, Line], bool]) -> list[Line]:
+    """`block` with the lines of `rest` joined to it, or to a line joined before, by one of `joins`."""
     queue = list(block)
     while queue and rest:
         b = queue.pop()
-        joined = [ln for ln in rest if _beside(ln, b) or _under(ln, b)]
+        joined = [ln for ln in rest if any(join(ln, b) for join in joins)]
         rest = [ln for ln in rest if ln not in joined]
         block += joined
         queue += joined
-    return block + [ln for ln in below if ln.top >= end][:1]  # the closing line, so the reader stops
+    return block
+
+
+def _side_column(below: list[Line], block: list[Line], closing: Line, ends: Callable[[Line], bool]) -> list[Line]:
+    """The author block's lines beside the abstract: a column of names (and their affiliations) set
+    left or right of the abstract, which starts above the abstract's first line and runs on beside
+    it, one name to a line.  It goes on from the block's lines clear of the abstract's span, by the
+    lines stacked under them and clear of that span too, down to a line that ends it in turn."""
+    def clear(ln: Line) -> bool:
+        return ln.x1 < closing.x0 - 2 or ln.x0 > closing.x1 + 2
+
+    seeds = [ln for ln in block if clear(ln)]
+    beside = [ln for ln in below if ln.top >= closing.top and clear(ln)]
+    stop = next((ln.top for ln in beside if ends(ln)), float("inf"))
+    return _grown(list(seeds), [ln for ln in beside if ln.top < stop], _under)[len(seeds):] if seeds else []
 
 
 def _beside(ln: Line, other: Line) -> bool:
