@@ -382,3 +382,29 @@ def test_names_with_a_second_capital_and_institutions_that_read_like_names():
         "Shuang Y. Ma", "Jodi McBride", "ZaoDung Ling", "Didier Trono"]
     assert line_names("The Ohio State University") is None
     assert line_names("and African Studies, London, UK") is None
+
+
+def test_a_sidebar_of_labelled_fields_beside_the_abstract_names_no_author(tmp_path):
+    """A journal's front-page sidebar under the byline (Citation / Editor / Received ...), not drawn
+    as a box, beside the abstract and in the names' own size: its editor, named with her institution,
+    is no author; the column of names beside the abstract ends at the first labelled field."""
+    path = tmp_path / "sidebar.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 20)
+    c.drawString(54, H - 72, "Macrophage Switching Stalls in Diabetic Wounds")
+    c.drawString(54, H - 96, "of Aged Mice")
+    c.setFont("Times-Roman", 11)
+    c.drawString(54, H - 130, "Ada Okafor¹, Ben Lee²")
+    c.setFont("Times-Roman", 8)
+    c.drawString(54, H - 144, "¹ Dept. of Surgery, University of Lagos")
+    c.drawString(54, H - 154, "² Dept. of Biology, Lund University")
+    c.setFont("Times-Roman", 11)
+    for i, ln in enumerate(["Citation: Okafor A, Lee B", "(2020) Macrophage switching.", "Editor:",
+                            "Maria Lopez, University of", "Lisbon, PORTUGAL", "Received: May 1, 2020"]):
+        c.drawString(54, H - 170 - 13 * i, ln)
+    c.setFont("Times-Bold", 12)
+    c.drawString(220, H - 170, "Abstract")
+    _abstract_beside(c, 220, H - 186)
+    c.setFont("Times-Roman", 10)
+    doc = _finish(c, path, 220, H - 380, paragraphs=3, chars=60)
+    assert doc.authors == ["Ada Okafor", "Ben Lee"]

@@ -12,6 +12,7 @@ starts above the title's foot and stays out; the body's columns start below the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from .lines import Line
@@ -46,17 +47,23 @@ def _grown(block: list[Line], rest: list[Line], *joins: Callable[[Line, Line], b
     return block
 
 
+# A labelled field of a journal's front-page sidebar ("Citation:", "Editor:", "Received:"): the names
+# after it are the paper's editors and reviewers, never its authors.
+_LABELLED = re.compile(r"^[A-Z][A-Za-z ]{2,30}:")
+
+
 def _side_column(below: list[Line], block: list[Line], closing: Line, ends: Callable[[Line], bool]) -> list[Line]:
     """The author block's lines beside the abstract: a column of names (and their affiliations) set
     left or right of the abstract, which starts above the abstract's first line and runs on beside
     it, one name to a line.  It goes on from the block's lines clear of the abstract's span, by the
-    lines stacked under them and clear of that span too, down to a line that ends it in turn."""
+    lines stacked under them and clear of that span too, down to a line that ends it in turn or a
+    sidebar's labelled field."""
     def clear(ln: Line) -> bool:
         return ln.x1 < closing.x0 - 2 or ln.x0 > closing.x1 + 2
 
     seeds = [ln for ln in block if clear(ln)]
     beside = [ln for ln in below if ln.top >= closing.top and clear(ln)]
-    stop = next((ln.top for ln in beside if ends(ln)), float("inf"))
+    stop = next((ln.top for ln in beside if ends(ln) or _LABELLED.match(ln.text)), float("inf"))
     return _grown(list(seeds), [ln for ln in beside if ln.top < stop], _under)[len(seeds):] if seeds else []
 
 
