@@ -73,8 +73,7 @@ _SECTION_LINE = re.compile(r"^(?:(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z]|(?:abstract
 
 
 def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
-    """The size the title is set in, given the top half of page 1's lines as (size, text, top) in
-    reading order: the largest, unless text that large is a label of a word or three (a journal's
+    """The size the title is set in, given the top half of page 1's lines as (size, text, top): the largest, unless text that large is a label of a word or three (a journal's
     name as its logo, an article type such as "Research Article" or "Case Report") printed above a
     longer text set larger than the body, one line to a row (not an author block's cells) and not a
     section heading, which is then the title."""
@@ -86,8 +85,8 @@ def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
     def words(tier: float) -> int:
         return sum(len(text.split()) for _, text, _ in of(tier))
 
-    def first(tier: float) -> int:
-        return next(i for i, ln in enumerate(lines) if abs(ln[0] - tier) < 0.5)
+    def first(tier: float) -> float:  # by position: pdfium's order may put a logo after the title
+        return min(top for size, _, top in lines if abs(size - tier) < 0.5)
 
     def title_like(tier: float) -> bool:
         tops = sorted(top for _, _, top in of(tier))
