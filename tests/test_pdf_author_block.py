@@ -408,3 +408,15 @@ def test_a_sidebar_of_labelled_fields_beside_the_abstract_names_no_author(tmp_pa
     c.setFont("Times-Roman", 10)
     doc = _finish(c, path, 220, H - 380, paragraphs=3, chars=60)
     assert doc.authors == ["Ada Okafor", "Ben Lee"]
+
+
+def test_a_title_in_small_capitals_is_no_author_and_names_in_capitals_keep_their_marks_apart():
+    """AJB's page 1: the title's later lines in small capitals ("ENDEMIC PLANT SPECIES IN
+    EXPERIMENTAL") read like names but hold function words; the byline in capitals carries its
+    affiliation numbers glued on ("QUINTANA-ASCENCIO2,3"), and a compound surname keeps both capitals."""
+    from papershelf.ingest.pdf.authors import line_names
+
+    assert line_names("ENDEMIC PLANT SPECIES IN EXPERIMENTAL") is None
+    assert line_names("NEIGHBORHOODS ALONG A FIRE GRADIENT^1") is None
+    assert line_names("PEDRO F. QUINTANA-ASCENCIO2,3 AND ERIC S. MENGES3") == ["Pedro F. Quintana-Ascencio",
+                                                                               "Eric S. Menges"]

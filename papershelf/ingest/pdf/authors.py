@@ -30,7 +30,7 @@ from .lines import Line, visual_rows
 # between names; AIP's footnote letters, "Haddad^a)" read as "Haddada)", where no parenthesis
 # opens on the line).
 _MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗✷✶✦★☆⁰¹²³⁴⁵⁶⁷⁸⁹\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
-          r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
+          r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|(?<=[A-Z]{2})\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
           r"|(?<=[a-z])[a-z](?=,[a-z](?:[,∗*†\d]|$))|(?<=,)[a-z](?=\s+[A-Z])|[·•‧]")
 _ROLE = re.compile(r"\([^()]*\)")
 _AIP_MARK = re.compile(r"(?:(?<=[a-z])|(?<=[\s,^]))[a-h]\)(?=[\s,]|$)")
@@ -73,6 +73,11 @@ _GRADE = re.compile(r"^(?:(?:Student|Senior|Life|Graduate Student)\s+)?(?:Member
 _GLUED_INITIAL = re.compile(r"\b([A-Z]\.)(?=[A-Z][a-z])")
 
 
+# English function words set in capitals: a title's line in small capitals ("ENDEMIC PLANT SPECIES IN
+# EXPERIMENTAL") holds them, a name in capitals never does.
+_CAPS_FUNCTION = {"A", "AN", "THE", "OF", "IN", "ON", "AT", "TO", "FOR", "WITH", "FROM", "BY", "VIA", "ALONG", "OR"}
+
+
 def _name(part: str) -> str | None:
     """The part as a person's name ("Ross G. DOUGLAS" -> "Ross G. Douglas"), or None."""
     part = _GLUED_INITIAL.sub(r"\1 ", _HONORIFIC.sub("", part.strip()))
@@ -80,7 +85,7 @@ def _name(part: str) -> str | None:
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
     words = [t for t in tokens if t.lower() not in _PARTICLE]
-    if len(words) < 2 or not all(_TOKEN.match(_latin1(t)) for t in words):
+    if len(words) < 2 or not all(_TOKEN.match(_latin1(t)) for t in words) or any(t in _CAPS_FUNCTION for t in tokens):
         return None
     if all(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)*", t) for t in words) or len(words[-1].rstrip(".")) < 2:
         return None
@@ -88,12 +93,18 @@ def _name(part: str) -> str | None:
 
 
 def _cased(token: str) -> str:
-    """A word of a name set in capitals as it is written ("DOUGLAS" -> "Douglas", "DE" -> "de")."""
+    """A word of a name set in capitals as it is written ("DOUGLAS" -> "Douglas", "DE" -> "de",
+    "QUINTANA-ASCENCIO" -> "Quintana-Ascencio")."""
     if not token.isupper() or "." in token:
         return token
     if token.lower() in _PARTICLE:
         return token.lower()
-    return token.capitalize() if len(token) > 2 else token
+    if len(token) <= 2:
+        return token
+    # each part of a compound a word of its own ("Quintana-Ascencio", "O'Brien"); a syllable of two
+    # letters after a hyphen is not ("EUN-JI" -> "Eun-ji": capitals cannot tell, the usual spelling)
+    return re.sub(r"(?<![^\W\d_])[^\W\d_]+", lambda m: m.group().capitalize()
+                  if m.start() == 0 or len(m.group()) > 2 else m.group().lower(), token)
 
 
 def _latin1(token: str) -> str:
