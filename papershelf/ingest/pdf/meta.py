@@ -73,10 +73,11 @@ _SECTION_LINE = re.compile(r"^(?:(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z]|(?:abstract
 
 
 def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
-    """The size the title is set in, given the top half of page 1's lines as (size, text, top): the largest, unless text that large is a label of a word or three (a journal's
-    name as its logo, an article type such as "Research Article" or "Case Report") printed above a
-    longer text set larger than the body, one line to a row (not an author block's cells) and not a
-    section heading, which is then the title."""
+    """The size the title is set in, given the top half of page 1's lines as (size, text, top): the
+    largest, unless text that large is a label of a word or three (a journal's name as its logo, an
+    article type such as "Research Article" or "Case Report") printed above a longer text set larger
+    than the body, one line to a row (not an author block's cells) and not a section heading, which
+    is then the title."""
     tiers = sorted({round(size * 2) / 2 for size, _, _ in lines}, reverse=True)
 
     def of(tier: float) -> list[tuple[float, str, float]]:
