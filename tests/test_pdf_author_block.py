@@ -420,3 +420,28 @@ def test_a_title_in_small_capitals_is_no_author_and_names_in_capitals_keep_their
     assert line_names("NEIGHBORHOODS ALONG A FIRE GRADIENT^1") is None
     assert line_names("PEDRO F. QUINTANA-ASCENCIO2,3 AND ERIC S. MENGES3") == ["Pedro F. Quintana-Ascencio",
                                                                                "Eric S. Menges"]
+
+
+def test_cells_of_names_on_the_abstracts_row_beside_it(tmp_path):
+    """CHI's extended abstracts: the title across the right of the page, under it two columns of
+    cells (a bold name over its lab, city and e-mail) whose first names sit on the row of the
+    "Abstract" heading in the column to their right."""
+    path = tmp_path / "chi.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 24)
+    c.drawString(230, H - 130, "Did You Notice? Neuronal")
+    c.drawString(230, H - 156, "Processing of Phone Feedback")
+    for row, pair in enumerate([("Jan-Niklas Antons", "Robert Schleicher"), ("Sebastian Arndt", "Julia Seebode")]):
+        for col, name in enumerate(pair):
+            x, y = 150 + 120 * col, H - 215 - 60 * row
+            c.setFont("Helvetica-Bold", 8.5)
+            c.drawString(x, y, name)
+            c.setFont("Helvetica", 8.5)
+            for k, ln in enumerate(["Quality and Usability Lab", "TU Berlin", "10587 Berlin, Germany",
+                                    f"{name.split()[-1].lower()}@telekom.de"]):
+                c.drawString(x, y - 11 * (k + 1), ln)
+    c.setFont("Helvetica-Bold", 9.5)
+    c.drawString(400, H - 215, "Abstract")
+    c.setFont("Helvetica", 8.5)
+    doc = _finish(c, path, 400, H - 228, paragraphs=3, chars=40)
+    assert doc.authors == ["Jan-Niklas Antons", "Robert Schleicher", "Sebastian Arndt", "Julia Seebode"]

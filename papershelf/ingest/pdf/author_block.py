@@ -29,7 +29,7 @@ def author_block(lines: list[Line], title_lines: list[Line], ends: Callable[[Lin
     region = [ln for ln in below if ln.top < end]
     block = _grown([ln for ln in region if ln.x1 > left and ln.x0 < right],
                    [ln for ln in region if not (ln.x1 > left and ln.x0 < right)], _beside, _under)
-    side = _side_column(below, block, closing, ends) if closing else []
+    side = _side_column(below, block, closing, ends, (left, right)) if closing else []
     if side:
         return block + side
     return block + ([closing] if closing else [])  # the closing line, so the reader stops
@@ -52,19 +52,25 @@ def _grown(block: list[Line], rest: list[Line], *joins: Callable[[Line, Line], b
 _LABELLED = re.compile(r"^[A-Z][A-Za-z ]{2,30}:")
 
 
-def _side_column(below: list[Line], block: list[Line], closing: Line, ends: Callable[[Line], bool]) -> list[Line]:
+def _side_column(below: list[Line], block: list[Line], closing: Line, ends: Callable[[Line], bool],
+                 span: tuple[float, float]) -> list[Line]:
     """The author block's lines beside the abstract: a column of names (and their affiliations) set
-    left or right of the abstract, which starts above the abstract's first line and runs on beside
-    it, one name to a line.  It goes on from the block's lines clear of the abstract's span, by the
-    lines stacked under them and clear of that span too, down to a line that ends it in turn or a
-    sidebar's labelled field."""
+    left or right of the abstract, which starts above the abstract's first line, or on its row
+    under the title (CHI's cells of names beside the abstract), and runs on beside it.  It goes on
+    from those lines clear of the abstract's span, by the lines stacked under them or set beside
+    them in their size (the next cell), clear of that span too, down to a line that ends it in turn
+    or a sidebar's labelled field."""
     def clear(ln: Line) -> bool:
         return ln.x1 < closing.x0 - 2 or ln.x0 > closing.x1 + 2
 
-    seeds = [ln for ln in block if clear(ln)]
     beside = [ln for ln in below if ln.top >= closing.top and clear(ln)]
     stop = next((ln.top for ln in beside if ends(ln) or _LABELLED.match(ln.text)), float("inf"))
-    return _grown(list(seeds), [ln for ln in beside if ln.top < stop], _under)[len(seeds):] if seeds else []
+    beside = [ln for ln in beside if ln.top < stop]
+    on_row = [ln for ln in beside
+              if ln.top < closing.top + 0.5 * closing.height and ln.x1 > span[0] and ln.x0 < span[1]]
+    seeds = [ln for ln in block if clear(ln)] + on_row
+    rest = [ln for ln in beside if ln not in on_row]
+    return _grown(list(seeds), rest, _under, _beside)[len(seeds) - len(on_row):] if seeds else []
 
 
 def _beside(ln: Line, other: Line) -> bool:
