@@ -86,7 +86,7 @@ def key_text(key: str | None) -> str:
 
 def _generated_key(b: Bibliographic | Reference) -> str:
     first = key_text(surname(b.authors[0])).lower() if b.authors else "anon"
-    word = next((w for w in normalized_title(b.title).split() if w not in _STOP), "")
+    word = next((w for w in normalized_title(b.title).split() if w not in _STOP and w.isascii()), "")  # no CJK in a key
     return re.sub(r"[^a-z0-9]", "", f"{first}{b.year or ''}{word}")[:_KEY_MAX] or "ref"
 
 

@@ -39,9 +39,18 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+# Letters NFKD does not take apart: a stroke or a ligature is part of the letter's shape, yet a
+# title typed on an English keyboard writes the plain letter ("Lukasz", "Orsted").
+_UNSTROKED = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "æ": "ae", "œ": "oe", "þ": "th"})
+
+
 def normalized_title(title: str | None) -> str:
-    """Lowercase letters and digits only: the same title typed, exported or extracted alike."""
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", (title or "").lower()).split())
+    """Letters and digits only, case and accents folded ("Müller" -> "muller", "Ørsted" -> "orsted"),
+    each word kept whatever its script (Greek, Cyrillic, Chinese): the same title typed, exported or
+    extracted alike.  Folding, not dropping: "Müller" once became "mller", and a reference that
+    printed "Muller" no longer matched the library paper its twin had typed with the accent."""
+    text = fold((title or "").casefold()).translate(_UNSTROKED)
+    return " ".join(re.sub(r"[\W_]+", " ", text).split())
 
 
 def split_sentences(text: str, keep_lines: bool = True) -> list[str]:

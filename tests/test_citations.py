@@ -195,3 +195,70 @@ def test_add_reread_brings_an_upgraded_librarys_lists_without_re_embedding(tmp_p
     with Library(str(db)) as lib:
         assert len(lib.references(survey).references) == 5
         assert lib.pending() == [] and lib.verify().ok
+
+
+MULLER = """\
+---
+title: Über die Stabilität von Zellkulturen
+authors: [Jürgen Müller, Łukasz Nowak]
+year: 2018
+---
+# Introduction
+
+Cell cultures drift over many passages.
+"""
+
+CITES_MULLER = """\
+---
+title: Drift in Long-Running Cultures
+authors: [Ada Okafor]
+year: 2022
+---
+# Introduction
+
+Passage counts matter.
+
+# References
+
+1. Muller, J., Nowak, L. (2018). Uber die Stabilitat von Zellkulturen. Zeitschrift fur Zellbiologie 3, 1-9.
+"""
+
+
+def test_a_reference_printed_without_accents_links_the_paper_typed_with_them(lib, tmp_path):
+    """Title keys fold accents and strokes ("Müller" -> "muller", "Ł" -> "l") instead of dropping the
+    letters ("mller"), so an entry that prints the names and title in plain letters still links."""
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "muller.md").write_text(MULLER, encoding="utf-8")
+    (tmp_path / "p" / "drift.md").write_text(CITES_MULLER, encoding="utf-8")
+    assert not lib.add([str(tmp_path / "p")]).failed
+    muller, drift = paper_id(lib, "Zellkulturen"), paper_id(lib, "Drift")
+    assert [r.paper_id for r in lib.references(drift).references] == [muller]
+    assert [c.paper_id for c in lib.cited_by(muller).cited_by] == [drift]
+
+
+def test_a_library_with_keys_that_dropped_accents_is_keyed_again_on_upgrade(tmp_path):
+    """Migration 10: title keys written when normalized_title dropped accented letters ("mller") are
+    written again folded, for sources and reference rows alike, so the link shows without re-adding."""
+    import sqlite3
+
+    from papershelf import Library
+
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "muller.md").write_text(MULLER, encoding="utf-8")
+    (tmp_path / "p" / "drift.md").write_text(CITES_MULLER.replace("Muller, J.", "Müller, J."), encoding="utf-8")
+    db = tmp_path / "old.db"
+    with Library(str(db)) as lib:
+        assert not lib.add([str(tmp_path / "p")]).failed
+        muller, drift = paper_id(lib, "Zellkulturen"), paper_id(lib, "Drift")
+    con = sqlite3.connect(db)  # the keys as the dropping normalized_title wrote them
+    con.execute("UPDATE paper_sources SET title_key='ber die stabilit t von zellkulturen|mller' WHERE paper_id=?",
+                (muller,))
+    con.execute("UPDATE paper_references SET title_key='uber die stabilitat von zellkulturen|mller'")
+    con.execute("PRAGMA user_version = 9")
+    con.commit()
+    con.close()
+    with Library(str(db)) as lib:
+        assert [r.paper_id for r in lib.references(drift).references] == [muller]
+        assert [c.paper_id for c in lib.cited_by(muller).cited_by] == [drift]
+    keys = sqlite3.connect(db).execute("SELECT title_key FROM paper_references").fetchall()
+    assert keys == [("uber die stabilitat von zellkulturen|muller",)]

@@ -282,3 +282,166 @@ def test_an_affiliation_in_another_case_than_the_capital_names_before_it():
     assert line_names("NOAH FISCHER and LIANG CHEN, ETH Zürich, Switzerland") == ["Noah Fischer", "Liang Chen"]
     assert line_names("Ross G. DOUGLAS, Rajni K. SHARMA and Kelly CHIBALE") == \
         ["Ross G. Douglas", "Rajni K. Sharma", "Kelly Chibale"]  # surnames in capitals, the rest not
+
+
+def _abstract_beside(c: canvas.Canvas, x: float, y: float, lines: int = 14) -> None:
+    """A structured abstract in a column from `x` to the right margin, opened at `y`."""
+    c.setFont("Times-Roman", 9)
+    for i, ln in enumerate(_wrap("Background and objectives: " + " ".join([BODY] * 3), 72)[:lines]):
+        c.drawString(x, y - 12 * i, ln)
+
+
+def test_authors_in_a_column_beside_the_abstract(tmp_path):
+    """Dove's and some Turkish journals' page 1: under a full-width title, the names one to a line in
+    a narrow left column under the title's left edge, their affiliations under them in a smaller size,
+    and the abstract opening beside the first name in the wide right column."""
+    path = tmp_path / "side.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 22)
+    c.drawString(54, H - 72, "The Impact of Rural Exposure on the Intention")
+    c.drawString(54, H - 98, "to Practise in Rural Areas")
+    y = H - 180
+    c.setFont("Times-Roman", 11)
+    for i, name in enumerate(["Ana Suphanchai¹", "Nisa Cetthakrikul¹", "Alexander McBride²"]):
+        c.drawString(54, y - 14 * i, name)
+    c.setFont("Times-Roman", 8)
+    for i, ln in enumerate(["¹International Health Policy", "Program, Nonthaburi, Thailand;", "²School of Oriental",
+                            "and African Studies, London, UK"]):
+        c.drawString(54, y - 50 - 10 * i, ln)
+    _abstract_beside(c, 200, y + 1)
+    c.setFont("Times-Roman", 10)
+    doc = _finish(c, path, 200, y - 200, paragraphs=3, chars=70)
+    assert doc.authors == ["Ana Suphanchai", "Nisa Cetthakrikul", "Alexander McBride"]
+
+
+def test_a_later_group_of_authors_runs_on_into_its_affiliation(tmp_path):
+    """Taylor & Francis' block: the first group's names on a line of their own, its affiliation
+    under them in italics; the next groups' names run on into their own affiliation on one line
+    ("T. Erker and W. Jaeger ✷ Department of ...").  Every group's names are authors; an
+    affiliation's continuation is not."""
+    path = tmp_path / "groups.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c, "RESVERATROL ACTS SYNERGISTICALLY WITH ARA-C", font=("Times-Bold", 11)) - 30
+    rows = [("Times-Roman", "Z. Horvath, P. Saiko, and W. Bauer *"),
+            ("Times-Italic", "Clinical Institute of Medical Diagnostics, General Hospital of"),
+            ("Times-Italic", "Vienna, Vienna, Austria"),
+            ("Times-Roman", "T. Erker and W. Jaeger * Department of Pharmaceutical Chemistry, University of"),
+            ("Times-Italic", "Vienna, Vienna, Austria"),
+            ("Times-Roman", "M. Fritzer-Szekeres and T. Szekeres * Clinical Institute of Medical and"),
+            ("Times-Italic", "Chemical Laboratory Diagnostics, Vienna, Austria")]
+    for i, (font, text) in enumerate(rows):
+        c.setFont(font, 10)
+        c.drawString(72, y - 13 * i, text)
+    c.setFont("Times-Italic", 9)
+    doc = _finish(c, path, 90, y - 120, paragraphs=3, chars=80)
+    assert doc.authors == ["Z. Horvath", "P. Saiko", "W. Bauer", "T. Erker", "W. Jaeger", "M. Fritzer-Szekeres",
+                           "T. Szekeres"]
+
+
+def test_an_affiliation_letter_raised_in_the_names_size_is_a_mark():
+    """RSC's supplement: pdfium gives the affiliation letter after the last name as a piece of its own,
+    in the names' own size (only its box says it is small and raised, as the file's own lines read:
+    "c" 3.8 pt tall over a 16 pt row); it is a mark, not the end of the surname ("Wangc")."""
+    from papershelf.ingest.pdf.authors import _joined, line_names
+    from papershelf.ingest.pdf.lines import Line
+
+    names = Line(1, 213.7, 212.6, 378.0, 228.8, "Ming Chen, Shuanglong Wang", 12.0, False)
+    letter = Line(1, 378.5, 214.5, 381.5, 218.3, "c", 12.0, False)
+    assert line_names(_joined(names, letter).text) == ["Ming Chen", "Shuanglong Wang"]
+    level = Line(1, 378.5, 219.0, 384.5, 228.8, "c.", 12.0, False)  # on the baseline: the text goes on
+    assert _joined(names, level).text == "Ming Chen, Shuanglong Wangc."
+
+
+def test_a_manuscripts_bold_title_under_roman_notes(tmp_path):
+    """A chapter manuscript: "To appear in ..." and a running-head note in roman above a bold
+    title set in the body's size, each name centred over its institution."""
+    path = tmp_path / "manuscript.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 12)
+    c.drawString(72, H - 80, "To appear in W. Rouse (Ed.), Organizational simulation. New York: Wiley.")
+    c.drawString(72, H - 140, "Running Head: Common Ground")
+    c.setFont("Times-Bold", 12)
+    c.drawCentredString(W / 2, H - 240, "Common Ground and Coordination in Joint Activity")
+    c.setFont("Times-Roman", 12)
+    for i, (name, place) in enumerate([("Gary Klein", "Klein Associates Inc."),
+                                       ("David D. Woods", "The Ohio State University")]):
+        c.drawCentredString(W / 2, H - 280 - 50 * i, name)
+        c.drawCentredString(W / 2, H - 294 - 50 * i, place)
+    c.showPage()
+    doc = _finish(c, path, 72, H - 80, paragraphs=8, chars=90)
+    assert doc.title == "Common Ground and Coordination in Joint Activity"
+    assert doc.authors == ["Gary Klein", "David D. Woods"]
+
+
+def test_names_with_a_second_capital_and_institutions_that_read_like_names():
+    """Science's byline: "Jodi McBride", "ZaoDung Ling" are names (a capital after a prefix or a
+    joined syllable); "The Ohio State University" and "African Studies" are not."""
+    from papershelf.ingest.pdf.authors import line_names
+
+    assert line_names("Shuang Y. Ma,^1 Jodi McBride,^1 ZaoDung Ling,^5 Didier Trono^6") == [
+        "Shuang Y. Ma", "Jodi McBride", "ZaoDung Ling", "Didier Trono"]
+    assert line_names("The Ohio State University") is None
+    assert line_names("and African Studies, London, UK") is None
+
+
+def test_a_sidebar_of_labelled_fields_beside_the_abstract_names_no_author(tmp_path):
+    """A journal's front-page sidebar under the byline (Citation / Editor / Received ...), not drawn
+    as a box, beside the abstract and in the names' own size: its editor, named with her institution,
+    is no author; the column of names beside the abstract ends at the first labelled field."""
+    path = tmp_path / "sidebar.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 20)
+    c.drawString(54, H - 72, "Macrophage Switching Stalls in Diabetic Wounds")
+    c.drawString(54, H - 96, "of Aged Mice")
+    c.setFont("Times-Roman", 11)
+    c.drawString(54, H - 130, "Ada Okafor¹, Ben Lee²")
+    c.setFont("Times-Roman", 8)
+    c.drawString(54, H - 144, "¹ Dept. of Surgery, University of Lagos")
+    c.drawString(54, H - 154, "² Dept. of Biology, Lund University")
+    c.setFont("Times-Roman", 11)
+    for i, ln in enumerate(["Citation: Okafor A, Lee B", "(2020) Macrophage switching.", "Editor:",
+                            "Maria Lopez, University of", "Lisbon, PORTUGAL", "Received: May 1, 2020"]):
+        c.drawString(54, H - 170 - 13 * i, ln)
+    c.setFont("Times-Bold", 12)
+    c.drawString(220, H - 170, "Abstract")
+    _abstract_beside(c, 220, H - 186)
+    c.setFont("Times-Roman", 10)
+    doc = _finish(c, path, 220, H - 380, paragraphs=3, chars=60)
+    assert doc.authors == ["Ada Okafor", "Ben Lee"]
+
+
+def test_a_title_in_small_capitals_is_no_author_and_names_in_capitals_keep_their_marks_apart():
+    """AJB's page 1: the title's later lines in small capitals ("ENDEMIC PLANT SPECIES IN
+    EXPERIMENTAL") read like names but hold function words; the byline in capitals carries its
+    affiliation numbers glued on ("QUINTANA-ASCENCIO2,3"), and a compound surname keeps both capitals."""
+    from papershelf.ingest.pdf.authors import line_names
+
+    assert line_names("ENDEMIC PLANT SPECIES IN EXPERIMENTAL") is None
+    assert line_names("NEIGHBORHOODS ALONG A FIRE GRADIENT^1") is None
+    assert line_names("PEDRO F. QUINTANA-ASCENCIO2,3 AND ERIC S. MENGES3") == ["Pedro F. Quintana-Ascencio",
+                                                                               "Eric S. Menges"]
+
+
+def test_cells_of_names_on_the_abstracts_row_beside_it(tmp_path):
+    """CHI's extended abstracts: the title across the right of the page, under it two columns of
+    cells (a bold name over its lab, city and e-mail) whose first names sit on the row of the
+    "Abstract" heading in the column to their right."""
+    path = tmp_path / "chi.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 24)
+    c.drawString(230, H - 130, "Did You Notice? Neuronal")
+    c.drawString(230, H - 156, "Processing of Phone Feedback")
+    for row, pair in enumerate([("Jan-Niklas Antons", "Robert Schleicher"), ("Sebastian Arndt", "Julia Seebode")]):
+        for col, name in enumerate(pair):
+            x, y = 150 + 120 * col, H - 215 - 60 * row
+            c.setFont("Helvetica-Bold", 8.5)
+            c.drawString(x, y, name)
+            c.setFont("Helvetica", 8.5)
+            for k, ln in enumerate(["Quality and Usability Lab", "TU Berlin", "10587 Berlin, Germany",
+                                    f"{name.split()[-1].lower()}@telekom.de"]):
+                c.drawString(x, y - 11 * (k + 1), ln)
+    c.setFont("Helvetica-Bold", 9.5)
+    c.drawString(400, H - 215, "Abstract")
+    c.setFont("Helvetica", 8.5)
+    doc = _finish(c, path, 400, H - 228, paragraphs=3, chars=40)
+    assert doc.authors == ["Jan-Niklas Antons", "Robert Schleicher", "Sebastian Arndt", "Julia Seebode"]

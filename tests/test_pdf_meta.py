@@ -176,3 +176,25 @@ def test_shared_pdfs_no_wrong_year_or_doi():
         if m.year not in (None, expected) or (m.doi or None) != (doi.group(1) if doi else None):
             wrong.append((entry["file"], m.year, m.doi))
     assert wrong == []
+
+
+def test_a_year_written_into_the_papers_doi_dates_a_page_that_prints_none(tmp_path):
+    """A journal that prints its DOI ("Doi:10.5901/mjss.2013.v4n13p867") but no dated line: the year
+    the publisher wrote into the DOI is the paper's (the file of the dev corpus was made the next January).  A DOI whose
+    numbers are an article number ("10.1186/1472-6963-14-1") gives none."""
+    from papershelf.ingest.pdf.meta import doi_year
+
+    m = meta_of(make_pdf(tmp_path / "d.pdf", top=["Mediterranean Journal of Social Sciences",
+                                                  "Doi:10.5901/mjss.2013.v4n13p867"]))
+    assert (m.year, m.evidence["year"]) == (2013, "year in the doi")
+    assert doi_year("10.1186/1472-6963-14-1") is None and doi_year("10.1016/j.cell.2019.01.002") == 2019
+
+
+def test_a_journal_logo_above_the_title_is_no_title_whatever_order_pdfium_gives():
+    """Wiley's "Cladistics" set at 21 pt over the 17 pt title: the one-word label above a longer,
+    larger-than-body title is the journal's logo, even where pdfium lists the logo after the title."""
+    from papershelf.ingest.pdf.meta import title_size
+
+    title = (16.9, "The role of wood anatomy in phylogeny reconstruction of Ericales", 146.0)
+    logo, names = (21.2, "Cladistics", 69.0), (13.0, "Frederic Lens, Pieter Baas and Erik Smets", 174.0)
+    assert title_size([title, names, logo], 10.0) == title_size([logo, title, names], 10.0) == 16.9

@@ -90,6 +90,22 @@ def test_pdf_reference_list_across_columns_and_pages(tmp_path, numbered):
     assert units and not any("Journal of Examples" in u.text for u in units)  # the list is no body text
 
 
+def test_an_entry_read_as_a_heading_does_not_end_the_list():
+    """A thesis' list where the reader took one entry for a heading ("[19] Robert Bowdidge and
+    William Griswold, ..." set apart at a page's top): the list goes on past it to its last entry,
+    as it still stops at a real heading after it ("Appendix B")."""
+    from papershelf.document import Block
+    from papershelf.ingest.pdf.lines import Line
+    from papershelf.ingest.pdf.references import pdf_references
+
+    texts = ["References", *(f"[{i}] {SURNAMES[i]}, J. A title of entry {i}. Journal {i}, {1990 + i}."
+                             for i in range(1, 6)), "Appendix B", "We add a proof here, at some length."]
+    column = [Line(1, 72, 100 + 14 * k, 500, 110 + 14 * k, t, 10.0, False) for k, t in enumerate(texts)]
+    blocks = [Block("heading", "References"), Block("heading", texts[3]), Block("heading", "Appendix B")]
+    refs = pdf_references([column], blocks)
+    assert [r.text[:3] for r in refs] == ["[1]", "[2]", "[3]", "[4]", "[5]"]
+
+
 @pytest.mark.parametrize("text, authors, year, title, venue", [
     ("Stuart Andrews, Ioannis Tsochantaridis, and Thomas Hofmann. 2003. Support vector machines for "
      "multiple-instance learning. In NIPS 15, pages 561–568.", ["Stuart Andrews", "Ioannis Tsochantaridis",

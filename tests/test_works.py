@@ -195,3 +195,12 @@ def test_shared_pdf_tei_and_s2orc_are_one_paper_each(lib):
         assert sorted(s.format for s in view.sources) == ["pdf", "s2orc", "tei"]
         assert view.paper.source_format in ("tei", "s2orc")
         assert re.fullmatch(r"[a-z]+20\d\d[a-z]+", view.paper.id) and len(view.paper.id) <= 24  # readable
+
+
+def test_normalized_titles_fold_accents_and_keep_every_script():
+    from papershelf.text import normalized_title
+
+    assert normalized_title("Über Müller’s Ørsted-ﬁelds, naïve") == "uber muller s orsted fields naive"
+    assert normalized_title("Łódź") == normalized_title("Lodz") == "lodz"
+    assert normalized_title("深度学习 for 検索") == "深度学习 for 検索"
+    assert normalized_title("Ελληνικά") == "ελληνικα"

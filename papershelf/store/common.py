@@ -149,6 +149,22 @@ INSERT INTO paper_sources(source_path, paper_id, source_format, source_hash, sou
 """
 
 
+def refolded_keys(sources: Iterable[Any], references: Iterable[Any]) -> tuple[list[tuple], list[tuple]]:
+    """The title keys to write again once normalized_title folds accents instead of dropping them
+    ("mller" -> "muller"): (key, source path) from (source_path, title, authors) rows of a source
+    and its paper, and (key, paper id, n) from (paper_id, n, title, authors) reference rows; only
+    rows with a letter beyond ASCII change (an ASCII title gives the same key as before)."""
+    from ..works import title_key
+
+    def changed(title: str | None, authors: str | None) -> bool:
+        return not (title or "").isascii() or not (authors or "").isascii()
+
+    source_keys = [(title_key(r[1], json.loads(r[2] or "[]")), r[0]) for r in sources if changed(r[1], r[2])]
+    reference_keys = [(title_key(r[2], json.loads(r[3] or "[]")), r[0], r[1]) for r in references
+                      if changed(r[2], r[3])]
+    return source_keys, reference_keys
+
+
 def title_keys(rows: Iterable[Any]) -> list[tuple[str | None, str]]:
     """(title key, source path) for migration 4's backfill, from (source_path, title, authors) rows."""
     from ..works import title_key

@@ -12,6 +12,7 @@ starts above the title's foot and stays out; the body's columns start below the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from .lines import Line
@@ -23,18 +24,53 @@ def author_block(lines: list[Line], title_lines: list[Line], ends: Callable[[Lin
     foot = max(ln.bottom for ln in title_lines)
     left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
     below = sorted((ln for ln in lines if ln.top >= foot - 1 and ln not in title_lines), key=lambda ln: ln.top)
-    end = next((ln.top for ln in below if ln.x1 > left and ln.x0 < right and ends(ln)), float("inf"))
+    closing = next((ln for ln in below if ln.x1 > left and ln.x0 < right and ends(ln)), None)
+    end = closing.top if closing else float("inf")
     region = [ln for ln in below if ln.top < end]
-    block = [ln for ln in region if ln.x1 > left and ln.x0 < right]
-    rest = [ln for ln in region if not (ln.x1 > left and ln.x0 < right)]
+    block = _grown([ln for ln in region if ln.x1 > left and ln.x0 < right],
+                   [ln for ln in region if not (ln.x1 > left and ln.x0 < right)], _beside, _under)
+    side = _side_column(below, block, closing, ends, (left, right)) if closing else []
+    if side:
+        return block + side
+    return block + ([closing] if closing else [])  # the closing line, so the reader stops
+
+
+def _grown(block: list[Line], rest: list[Line], *joins: Callable[[Line, Line], bool]) -> list[Line]:
+    """`block` with the lines of `rest` joined to it, or to a line joined before, by one of `joins`."""
     queue = list(block)
     while queue and rest:
         b = queue.pop()
-        joined = [ln for ln in rest if _beside(ln, b) or _under(ln, b)]
+        joined = [ln for ln in rest if any(join(ln, b) for join in joins)]
         rest = [ln for ln in rest if ln not in joined]
         block += joined
         queue += joined
-    return block + [ln for ln in below if ln.top >= end][:1]  # the closing line, so the reader stops
+    return block
+
+
+# A labelled field of a journal's front-page sidebar ("Citation:", "Editor:", "Received:"): the names
+# after it are the paper's editors and reviewers, never its authors.
+_LABELLED = re.compile(r"^[A-Z][A-Za-z ]{2,30}:")
+
+
+def _side_column(below: list[Line], block: list[Line], closing: Line, ends: Callable[[Line], bool],
+                 span: tuple[float, float]) -> list[Line]:
+    """The author block's lines beside the abstract: a column of names (and their affiliations) set
+    left or right of the abstract, which starts above the abstract's first line, or on its row
+    under the title (CHI's cells of names beside the abstract), and runs on beside it.  It goes on
+    from those lines clear of the abstract's span, by the lines stacked under them or set beside
+    them in their size (the next cell), clear of that span too, down to a line that ends it in turn
+    or a sidebar's labelled field."""
+    def clear(ln: Line) -> bool:
+        return ln.x1 < closing.x0 - 2 or ln.x0 > closing.x1 + 2
+
+    beside = [ln for ln in below if ln.top >= closing.top and clear(ln)]
+    stop = next((ln.top for ln in beside if ends(ln) or _LABELLED.match(ln.text)), float("inf"))
+    beside = [ln for ln in beside if ln.top < stop]
+    on_row = [ln for ln in beside
+              if ln.top < closing.top + 0.5 * closing.height and ln.x1 > span[0] and ln.x0 < span[1]]
+    seeds = [ln for ln in block if clear(ln)] + on_row
+    rest = [ln for ln in beside if ln not in on_row]
+    return _grown(list(seeds), rest, _under, _beside)[len(seeds) - len(on_row):] if seeds else []
 
 
 def _beside(ln: Line, other: Line) -> bool:

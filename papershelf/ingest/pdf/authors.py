@@ -29,15 +29,18 @@ from .lines import Line, visual_rows
 # affiliation letters not set as superscripts, "Krishnana,c" or "Bang,i S. Holtzer"; middle dots
 # between names; AIP's footnote letters, "Haddad^a)" read as "Haddada)", where no parenthesis
 # opens on the line).
-_MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗✷✶✦★☆\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
-          r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
+_MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗✷✶✦★☆⁰¹²³⁴⁵⁶⁷⁸⁹\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
+          r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|(?<=[A-Z]{2})\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
           r"|(?<=[a-z])[a-z](?=,[a-z](?:[,∗*†\d]|$))|(?<=,)[a-z](?=\s+[A-Z])|[·•‧]")
 _ROLE = re.compile(r"\([^()]*\)")
 _AIP_MARK = re.compile(r"(?:(?<=[a-z])|(?<=[\s,^]))[a-h]\)(?=[\s,]|$)")
 _SPLIT = re.compile(rf"{LEADING_SPACE}(?:{_MARKS}|,|;|\band\b|\bAND\b|&|\s{{3,}})\s*")
 _PARTICLE = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "dos", "le", "la", "bin", "al", "el",
              "ter", "ten", "y"}
+# A name's word: capitalised (with a second capital after a prefix or a joined syllable: "McBride",
+# "LeCun", "ZaoDung"), an initial, capitals, or with an apostrophe ("O'Brien").
 _TOKEN = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’\-]*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]*)?|[A-ZÀ-ÖØ-Þ]\.(?:-?[A-Z]\.)*|"
+                    r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{1,3}[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{2,}|"
                     r"[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]+|[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]*(?:['’][A-Za-zß-öø-ÿ]+)+)$")
 # Words of institutions, places, venues and article types: a part holding one is no person's name.
 _NOT_NAME = re.compile(
@@ -52,9 +55,12 @@ _NOT_NAME = re.compile(
     r"facebook|meta|nvidia|yahoo|adobe|intel|submitted|accepted|published|corresponding|editor|copyright|"
     r"distributed|open|access|authors|equal|contribution|correspondence|collaboration|consortium|anonymous|"
     r"article|paper|review|letters?|communications?|transactions|systems|processing|recognition|learning|"
-    r"networks?|neural|information|intelligence|analysis|language|submission)\b", re.IGNORECASE)
+    r"networks?|neural|information|intelligence|analysis|language|submission|studies|the)\b", re.IGNORECASE)
 _AFFILIATION = re.compile(r"^(?:[\W\d]*)(?:universit\w*|department|dept\.|institut\w*|school of|faculty of|"
                           r"laborator\w*|college of|cent(?:er|re) for)\b", re.IGNORECASE)
+# An institution named anywhere in a text ("Clinical Institute of ...", "General Hospital").
+_INSTITUTION = re.compile(r"\b(?:universit\w*|department|dept\.|institut\w*|school|faculty|laborator\w*|college|"
+                          r"cent(?:er|re)|hospital|clinic|academy|ministry)\b", re.IGNORECASE)
 _STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|index ?terms|introduction|articleinfo|"
                    r"(?:1|I)\.?\s+introduction)\b", re.IGNORECASE)
 
@@ -67,6 +73,11 @@ _GRADE = re.compile(r"^(?:(?:Student|Senior|Life|Graduate Student)\s+)?(?:Member
 _GLUED_INITIAL = re.compile(r"\b([A-Z]\.)(?=[A-Z][a-z])")
 
 
+# English function words set in capitals: a title's line in small capitals ("ENDEMIC PLANT SPECIES IN
+# EXPERIMENTAL") holds them, a name in capitals never does.
+_CAPS_FUNCTION = {"A", "AN", "THE", "OF", "IN", "ON", "AT", "TO", "FOR", "WITH", "FROM", "BY", "VIA", "ALONG", "OR"}
+
+
 def _name(part: str) -> str | None:
     """The part as a person's name ("Ross G. DOUGLAS" -> "Ross G. Douglas"), or None."""
     part = _GLUED_INITIAL.sub(r"\1 ", _HONORIFIC.sub("", part.strip()))
@@ -74,7 +85,7 @@ def _name(part: str) -> str | None:
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
     words = [t for t in tokens if t.lower() not in _PARTICLE]
-    if len(words) < 2 or not all(_TOKEN.match(_latin1(t)) for t in words):
+    if len(words) < 2 or not all(_TOKEN.match(_latin1(t)) for t in words) or any(t in _CAPS_FUNCTION for t in tokens):
         return None
     if all(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)*", t) for t in words) or len(words[-1].rstrip(".")) < 2:
         return None
@@ -82,12 +93,18 @@ def _name(part: str) -> str | None:
 
 
 def _cased(token: str) -> str:
-    """A word of a name set in capitals as it is written ("DOUGLAS" -> "Douglas", "DE" -> "de")."""
+    """A word of a name set in capitals as it is written ("DOUGLAS" -> "Douglas", "DE" -> "de",
+    "QUINTANA-ASCENCIO" -> "Quintana-Ascencio")."""
     if not token.isupper() or "." in token:
         return token
     if token.lower() in _PARTICLE:
         return token.lower()
-    return token.capitalize() if len(token) > 2 else token
+    if len(token) <= 2:
+        return token
+    # each part of a compound a word of its own ("Quintana-Ascencio", "O'Brien"); a syllable of two
+    # letters after a hyphen is not ("EUN-JI" -> "Eun-ji": capitals cannot tell, the usual spelling)
+    return re.sub(r"(?<![^\W\d_])[^\W\d_]+", lambda m: m.group().capitalize()
+                  if m.start() == 0 or len(m.group()) > 2 else m.group().lower(), token)
 
 
 def _latin1(token: str) -> str:
@@ -136,12 +153,12 @@ def line_names(text: str) -> list[str] | None:
     return _line_names(text)[0]
 
 
-def _line_names(text: str) -> tuple[list[str] | None, bool, str]:
-    """The line's names; whether other words follow them on it (an affiliation: "Ana Ruiz,
+def _line_names(text: str) -> tuple[list[str] | None, str, str]:
+    """The line's names; the other words that follow them on it, if any (an affiliation: "Ana Ruiz,
     Stanford University"; or an affiliation's own line that opens like a name: "Naver Clova,
     Seongnam"); and the start of a name the line breaks off ("..., Oluwaseun H." + "Adeyemi")."""
     if "@" in text or _STOP.match(text):
-        return None, False, ""
+        return None, "", ""
     names: list[str] = []
     parts = _parts(text)
     if len(parts) == 1 and len(parts[0].split()) >= 4:
@@ -155,13 +172,13 @@ def _line_names(text: str) -> tuple[list[str] | None, bool, str]:
             name = None  # a part in another case than the names before it is their affiliation
         if name is None:
             if i == len(parts) - 1 and names and _broken_off(part, text):
-                return names, False, part
+                return names, "", part
             if re.search(r"\d{3,}|\w{3,}", part) and not re.fullmatch(r"[\d\s,]+", part):
-                return names or None, True, ""  # an affiliation, address or other words: the names ended
+                return names or None, " ".join(parts[i:]), ""  # an affiliation, address or other words
             continue  # a stray mark or number
         names.append(name)
         capitals = _in_capitals(part)
-    return names or None, False, ""
+    return names or None, "", ""
 
 
 def _in_capitals(part: str) -> bool:
@@ -203,7 +220,7 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
         if any(ends_block(ln, body_size) for ln in row) or len(reading.authors) >= 40:
             break
         kinds = [_line_names(ln.text)[:2] for ln in row]
-        if len(row) > 1 and sum(n is not None for n, _ in kinds) <= sum(n is None and more for n, more in kinds):
+        if len(row) > 1 and sum(n is not None for n, _ in kinds) <= sum(n is None and bool(more) for n, more in kinds):
             continue
         for ln in row:
             reading.read(ln)
@@ -224,10 +241,12 @@ class _Reading:
         if self.style is not None and (abs(ln.size - self.style[0]) > 0.6 or ln.bold != self.style[1]):
             return  # text in another style than the names: an affiliation or its continuation
         names, more, tail = _line_names(f"{carry} {ln.text}" if carry else ln.text)
-        if names is None or (more and self.with_affiliation is False):
-            return  # the block sets names alone: a line going on past its "names" is an affiliation
+        if names is None or (more and self.with_affiliation is False and not _INSTITUTION.search(more)):
+            return  # the block sets names alone: a line going on past its "names" is an affiliation,
+            # unless what follows them names an institution (a later group of authors with its own
+            # affiliation run on: "T. Erker and W. Jaeger ✷ Department of Pharmaceutical Chemistry")
         self.style = self.style or (ln.size, ln.bold)
-        self.with_affiliation = more if self.with_affiliation is None else self.with_affiliation
+        self.with_affiliation = bool(more) if self.with_affiliation is None else self.with_affiliation
         self.authors += [n for n in names if n not in self.authors]
         self.carry = tail
 
@@ -287,7 +306,8 @@ def _joined(a: Line, b: Line) -> Line:
     """Two touching pieces of one row as one line ("1" + "st Xu Li", "Núñez-Garc" + "ía, and"),
     in the style of the longer: pdfium cuts a line at a raised ordinal or an accent set apart.
     A short raised piece is a mark and written as the line reader writes one ("André^a")."""
-    raised = len(b.text) <= 4 and b.size < 0.8 * a.size and b.bottom < a.bottom - 0.15 * a.height
+    small = b.size < 0.8 * a.size or b.height < 0.6 * a.height  # pdfium may give a mark the line's size
+    raised = len(b.text) <= 4 and small and b.bottom < a.bottom - 0.15 * a.height
     gap = "^" if raised else "" if b.x0 - a.x1 < 0.15 * b.size or b.text[:1] in ",;" else " "
     style = a if len(a.text) >= len(b.text) else b
     return replace(style, x0=a.x0, x1=b.x1, top=min(a.top, b.top), bottom=max(a.bottom, b.bottom),

@@ -73,11 +73,11 @@ _SECTION_LINE = re.compile(r"^(?:(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z]|(?:abstract
 
 
 def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
-    """The size the title is set in, given the top half of page 1's lines as (size, text, top) in
-    reading order: the largest, unless text that large is a label of a word or three (a journal's
-    name as its logo, an article type such as "Research Article" or "Case Report") printed above a
-    longer text set larger than the body, one line to a row (not an author block's cells) and not a
-    section heading, which is then the title."""
+    """The size the title is set in, given the top half of page 1's lines as (size, text, top): the
+    largest, unless text that large is a label of a word or three (a journal's name as its logo, an
+    article type such as "Research Article" or "Case Report") printed above a longer text set larger
+    than the body, one line to a row (not an author block's cells) and not a section heading, which
+    is then the title."""
     tiers = sorted({round(size * 2) / 2 for size, _, _ in lines}, reverse=True)
 
     def of(tier: float) -> list[tuple[float, str, float]]:
@@ -86,8 +86,8 @@ def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
     def words(tier: float) -> int:
         return sum(len(text.split()) for _, text, _ in of(tier))
 
-    def first(tier: float) -> int:
-        return next(i for i, ln in enumerate(lines) if abs(ln[0] - tier) < 0.5)
+    def first(tier: float) -> float:  # by position: pdfium's order may put a logo after the title
+        return min(top for size, _, top in lines if abs(size - tier) < 0.5)
 
     def title_like(tier: float) -> bool:
         tops = sorted(top for _, _, top in of(tier))
@@ -337,12 +337,27 @@ def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None 
     meta.doi, rule = _doi_from(first, last, middle)
     if rule:
         meta.evidence["doi"] = rule
+    if meta.year is None and meta.doi and (year := doi_year(meta.doi)):
+        meta.year, meta.evidence["year"] = year, "year in the doi"
     _from_info(info, document_xmp(data), meta)
     meta.created = creation_date(info)
     meta.authors = confirmed_info_authors(meta.authors, "\n".join(first))
     if meta.year is None and path:
         _from_file_name(path, meta)
     return meta
+
+
+# A year as a whole field of a DOI's suffix: "10.5901/mjss.2013.v4n13p867", "10.1098/rspb.2003.2590",
+# "10.1016/j.cell.2019.01.002"; not digits inside an article number ("10.1186/1472-6963-14-1").
+_DOI_YEAR = re.compile(rf"(?<=[./])({_YEAR})(?=[./])")
+
+
+def doi_year(doi: str) -> int | None:
+    """The year a publisher wrote into the paper's DOI (when it registered it: the paper's own year,
+    where the page prints none), or None.  Only one such field, in the suffix, counts."""
+    suffix = doi.split("/", 1)[1] if "/" in doi else ""
+    years = _DOI_YEAR.findall(f".{suffix}.")
+    return plausible_year(years[0]) if len(years) == 1 else None
 
 
 def _from_file_name(path: str, meta: PdfMeta) -> None:

@@ -231,9 +231,10 @@ def _take_title(kept: list[Line], width: float, height: float, body: float) -> t
 def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list[Line]:
     """The page's first lines when they are set as a title: bold, centred, above body size (a
     draft stamp or a running line set smaller may come before them).  A title set no larger than
-    the body (amsart, AASTeX) is one only when the line under it reads as author names."""
+    the body (amsart, AASTeX) is one only when the line under it reads as author names.  Roman lines
+    above it (a "To appear in" note, a running head of a manuscript) are no part of it."""
     tops = sorted(top_half, key=lambda ln: ln.top)
-    first = next((ln for ln in tops if ln.size >= body - 0.3), None)
+    first = next((ln for ln in tops if ln.size >= body - 0.3 and ln.bold), None)
     if first is None or not first.bold or CAPTION_RE.match(first.text) or _FIRST_HEAD.match(first.text) \
             or is_standard(first.text):
         return []

@@ -104,7 +104,8 @@ def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> list[list[Lin
             return []
         c, k = at[-1]
         return [run for run in (columns[c][k + 1:], *columns[c + 1:]) if run]
-    after = headings[start + 1:]
+    # an entry read as a heading ("[19] Robert Bowdidge and ..." set apart) is no next section
+    after = [h for h in headings[start + 1:] if not _BRACKETED.match(h)]
     runs: list[list[Line]] = []
     inside = False
     for column in columns:
@@ -122,6 +123,9 @@ def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> list[list[Lin
         if run:
             runs.append(run)
     return runs
+
+
+_BRACKETED = re.compile(r"^\[\d{1,3}\]\s")
 
 
 def _left(run: list[Line]) -> float:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..common import SOURCES_BACKFILL_SQL, title_keys, unit_tables_v1
+from ..common import SOURCES_BACKFILL_SQL, refolded_keys, title_keys, unit_tables_v1
 from ..paper_fields import index_titles
 
 # 'PSHF' as in the SQLite application id; the advisory lock key serializing migrations.
@@ -303,3 +303,23 @@ def _m016_postings_vacuum(db) -> None:
 
 POSTINGS_VACUUM = "autovacuum_vacuum_insert_scale_factor = 0.01, autovacuum_vacuum_scale_factor = 0.01"
 MIGRATIONS.append(_m016_postings_vacuum)
+
+
+# 17: title keys with accents folded, not dropped, as SQLite's m010_title_keys_folded
+def _m017_title_keys_folded(db) -> None:
+    """Title keys of sources and reference rows holding letters beyond ASCII written again with
+    normalized_title's folding ("Müller" -> "muller", was "mller")."""
+    sources = db.execute("SELECT s.source_path, p.title, p.authors FROM paper_sources s "
+                         "JOIN papers p ON p.id = s.paper_id").fetchall()
+    references = db.execute("SELECT paper_id, n, title, authors FROM paper_references").fetchall()
+    source_keys, reference_keys = refolded_keys(
+        [(r["source_path"], r["title"], r["authors"]) for r in sources],
+        [(r["paper_id"], r["n"], r["title"], r["authors"]) for r in references])
+    with db.cursor() as cur:
+        if source_keys:
+            cur.executemany("UPDATE paper_sources SET title_key=%s WHERE source_path=%s", source_keys)
+        if reference_keys:
+            cur.executemany("UPDATE paper_references SET title_key=%s WHERE paper_id=%s AND n=%s", reference_keys)
+
+
+MIGRATIONS.append(_m017_title_keys_folded)

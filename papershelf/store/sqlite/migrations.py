@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from ..common import SOURCES_BACKFILL_SQL, title_keys, unit_tables_v1
+from ..common import SOURCES_BACKFILL_SQL, refolded_keys, title_keys, unit_tables_v1
 from ..paper_fields import index_titles
 
 # 'PSHF': marks a SQLite file as a papershelf library.
@@ -283,3 +283,17 @@ def m009_metadata_search_field(db: sqlite3.Connection) -> None:
     db.executemany("UPDATE search_docs SET title=? WHERE paper_id=?",
                    [(index_text(title), pid) for title, pid in index_titles(rows)])
     db.execute("INSERT INTO search_fts(search_fts) VALUES ('rebuild')")
+
+
+@migration
+def m010_title_keys_folded(db: sqlite3.Connection) -> None:
+    """Title keys with accents folded, not dropped (normalized_title: "Müller" -> "muller", was
+    "mller"), so a reference printed in plain letters links the paper typed with accents; the keys
+    of sources and reference rows holding letters beyond ASCII are written again (a source from its
+    paper's title and authors, as migration 4 wrote them)."""
+    sources = db.execute("SELECT s.source_path, p.title, p.authors FROM paper_sources s "
+                         "JOIN papers p ON p.id = s.paper_id").fetchall()
+    references = db.execute("SELECT paper_id, n, title, authors FROM paper_references").fetchall()
+    source_keys, reference_keys = refolded_keys(sources, references)
+    db.executemany("UPDATE paper_sources SET title_key=? WHERE source_path=?", source_keys)
+    db.executemany("UPDATE paper_references SET title_key=? WHERE paper_id=? AND n=?", reference_keys)
