@@ -26,6 +26,7 @@ from ..captions import CAPTION_RE, parse_caption
 from .graphics import Box
 from .headings import BodyStyle, names_section
 from .lines import Line, visual_rows
+from .rotation import unturned_box
 
 SEP = " | "
 _NUMBER = re.compile(r"^[(\[]?[-+−±]?\d[\d.,]*%?[)\]]?[,;]?$")
@@ -44,9 +45,11 @@ class Region:
     lines: list[Line] = field(default_factory=list)
     height: float = 0.0  # page height, to turn boxes into PDF coordinates
     caption_lines: list[Line] = field(default_factory=list)  # the caption's own lines, in order
+    width: float = 0.0  # page width as read
+    turn: int = 0  # the page is read turned by this much from how it is shown (`rotation.text_turn`)
 
     def _pdf(self, b: Box) -> list[float]:
-        return [round(b[0], 1), round(self.height - b[3], 1), round(b[2], 1), round(self.height - b[1], 1)]
+        return [round(v, 1) for v in unturned_box(self.turn, self.width, self.height, b)]
 
     def to_dict(self) -> dict:
         """The stored form: page, object bbox and caption bbox in PDF points (bottom-left origin)."""
@@ -350,9 +353,10 @@ class Candidate:
 
 
 def find_candidates(lines: list[Line], graphics: list[Box], width: float, height: float,
-                    body: BodyStyle) -> list[Candidate]:
-    """Each caption of one page (lines are the page's kept lines) with the object evidence on
-    either side of it."""
+                    body: BodyStyle, turn: int = 0) -> list[Candidate]:
+    """Each caption of one page (lines are the page's kept lines, `width` and `height` its size as
+    read, `turn` how it is read turned from how it is shown) with the object evidence on either
+    side of it."""
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
     extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
     two = _two_columns(lines, width)
@@ -367,7 +371,7 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         stops = [ln for other in blocks if other is not cap_lines for ln in other]
         cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
                    max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
-        region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines)
+        region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines, width, turn)
         table = cap.object_kind == "table"
         out.append(Candidate(region, _walk(pg, cap_lines, span, True, stops, table),
                              _walk(pg, cap_lines, span, False, stops, table),
