@@ -261,7 +261,7 @@ def _in_span(box: Box, span: tuple[float, float]) -> bool:
     return inside >= 0.6 * max(x1 - x0, 1.0)
 
 
-def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops: list[Line], table: bool):
+def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops: list[Line]):
     """The object on one side of a caption: (box, text lines, evidence, ruled) or None."""
     edge = min(ln.top for ln in cap) if up else max(ln.bottom for ln in cap)
     items: list[tuple[float, int, Box, Line | None]] = []
@@ -279,6 +279,7 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     taken: list[tuple[Box, Line | None]] = []
     reach = edge
     limit = max(24.0, 2.5 * pg.body.size)
+    left = _text_edge(pg, span)
     for i, (_, _, b, ln) in enumerate(items):
         gap = (reach - b[3]) if up else (b[1] - reach)
         if gap > limit:
@@ -290,6 +291,8 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
             heading = pg.body.size - 0.3 <= ln.size < 1.6 * pg.body.size and names_section(ln.text)
             if heading or ln in stops or CAPTION_RE.match(ln.text):
                 break
+            if all(t is not None and not pg.cell_like(t) for _, t in taken) and _paragraph_like(ln, pg, left, art):
+                break  # running text next to the caption: the object is not on this side
             if _prose(ln, pg) and (leading := _prose_follows(items[i + 1:], ln, pg, up)) is not None:
                 _drop_paragraph_end(taken, ln, leading or 0.3 * ln.size, pg)
                 break
@@ -297,6 +300,7 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
             art = _union(art, b)
         taken.append((b, ln))
         reach = min(reach, b[1]) if up else max(reach, b[3])
+    _trim_paragraph(taken, pg, left, art)
     lines = [ln for _, ln in taken if ln is not None]
     if not taken:
         return None
@@ -306,10 +310,38 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     if box[3] - box[1] < 4 and not lines:
         return None
     evidence = sum(1.0 if ln is None or pg.cell_like(ln) else 0.5 for _, ln in taken)
-    if table and len(taken) < 3 and all(ln is not None and not pg.cell_like(ln) for _, ln in taken):
-        return None  # a table is cells side by side or ruled: lone lines of text are something else
+    if len(taken) < 3 and all(ln is not None and not pg.cell_like(ln) for _, ln in taken):
+        return None  # a table is cells side by side or ruled, a figure is drawn: lone lines of text are neither
     ruled = any(ln is None and b[3] - b[1] < 3 and b[2] - b[0] >= 0.5 * (box[2] - box[0]) for b, ln in taken)
     return box, lines, evidence, ruled
+
+
+def _text_edge(pg: _Page, span: tuple[float, float]) -> float | None:
+    """Where the running text of the span starts: the leftmost start of its prose lines."""
+    edges = [ln.x0 for ln in pg.lines if _in_span((ln.x0, ln.top, ln.x1, ln.bottom), span) and _prose(ln, pg)]
+    return min(edges) if edges else None
+
+
+def _paragraph_like(ln: Line, pg: _Page, left: float | None, art: Box | None) -> bool:
+    """A line as a paragraph sets it, short or long: alone on its baseline, in the body size,
+    mostly words, starting at the column's text edge or a paragraph's indent from it, and not
+    inside a drawing."""
+    if left is None:
+        return False
+    words = ln.text.split()
+    wordy = sum(1 for w in words if _WORD.match(w))
+    inside = art is not None and ln.top >= art[1] - 1 and ln.bottom <= art[3] + 1 and ln.x0 >= art[0] - 1 \
+        and ln.x1 <= art[2] + 1
+    return not (inside or pg.cell_like(ln) or abs(ln.size - pg.body.size) > 0.6 or not words
+                or wordy < 0.6 * len(words) or not -1 <= ln.x0 - left < 2.5 * ln.size)
+
+
+def _trim_paragraph(taken: list[tuple[Box, Line | None]], pg: _Page, left: float | None, art: Box | None) -> None:
+    """An object ends with its own evidence (a graphic, a row of cells, a label inside a drawing),
+    never with running text: paragraph-like lines at the far end of the walk are a paragraph set
+    close to the object, however short it is."""
+    while len(taken) > 1 and (ln := taken[-1][1]) is not None and _paragraph_like(ln, pg, left, art):
+        taken.pop()
 
 
 def _drop_paragraph_end(taken: list[tuple[Box, Line | None]], prose: Line, leading: float, pg: _Page) -> None:
@@ -372,9 +404,8 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
                    max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
         region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines, width, turn)
-        table = cap.object_kind == "table"
-        out.append(Candidate(region, _walk(pg, cap_lines, span, True, stops, table),
-                             _walk(pg, cap_lines, span, False, stops, table),
+        out.append(Candidate(region, _walk(pg, cap_lines, span, True, stops),
+                             _walk(pg, cap_lines, span, False, stops),
                              (_blank(pg, cap_box, span, True), _blank(pg, cap_box, span, False))))
     return out
 
@@ -421,10 +452,12 @@ def choose_sides(cands: list[Candidate]) -> list[Region]:
             continue
         for up in (True, False):
             mine = c.side(up)[0]  # type: ignore[index]
-            taken = any(cands[j].region.page == c.region.page and _overlap(mine, cands[j].side(s)[0]) > 0.5  # type: ignore[index]
+            taken = any(j != i and cands[j].region.page == c.region.page  # never its own other side
+                        and _overlap(mine, cands[j].side(s)[0]) > 0.5  # type: ignore[index]
                         for j, s in settled.items())
             if taken:
                 settled[i] = not up
+                break
     votes: dict[str, list[bool]] = {}
     for i, up in settled.items():
         votes.setdefault(cands[i].region.kind, []).append(up)
