@@ -47,6 +47,7 @@ class Region:
     caption_lines: list[Line] = field(default_factory=list)  # the caption's own lines, in order
     width: float = 0.0  # page width as read
     turn: int = 0  # the page is read turned by this much from how it is shown (`rotation.text_turn`)
+    parts: list[Box] = field(default_factory=list)  # the boxes of the graphics and lines it holds
 
     def _pdf(self, b: Box) -> list[float]:
         return [round(v, 1) for v in unturned_box(self.turn, self.width, self.height, b)]
@@ -293,7 +294,8 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
                 break
             if all(t is not None and not pg.cell_like(t) for _, t in taken) and _paragraph_like(ln, pg, left, art):
                 break  # running text next to the caption: the object is not on this side
-            if _prose(ln, pg) and (leading := _prose_follows(items[i + 1:], ln, pg, up)) is not None:
+            para = lambda other: _prose(other, pg) or _paragraph_like(other, pg, left, art)  # noqa: E731
+            if _prose(ln, pg) and (leading := _prose_follows(items[i + 1:], ln, up, para)) is not None:
                 _drop_paragraph_end(taken, ln, leading or 0.3 * ln.size, pg)
                 break
         if ln is None:
@@ -313,7 +315,7 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     if len(taken) < 3 and all(ln is not None and not pg.cell_like(ln) for _, ln in taken):
         return None  # a table is cells side by side or ruled, a figure is drawn: lone lines of text are neither
     ruled = any(ln is None and b[3] - b[1] < 3 and b[2] - b[0] >= 0.5 * (box[2] - box[0]) for b, ln in taken)
-    return box, lines, evidence, ruled
+    return box, lines, evidence, ruled, [b for b, _ in taken]
 
 
 def _text_edge(pg: _Page, span: tuple[float, float]) -> float | None:
@@ -356,10 +358,11 @@ def _drop_paragraph_end(taken: list[tuple[Box, Line | None]], prose: Line, leadi
         prose = ln
 
 
-def _prose_follows(rest, ln: Line, pg: _Page, up: bool) -> float | None:
-    """A prose-like line is a paragraph's when the next line beyond it is prose too (or none is
-    near): a single wide label inside a figure is not.  Returns the paragraph's line gap (0 when
-    unknown), or None when the line is not a paragraph's."""
+def _prose_follows(rest, ln: Line, up: bool, para) -> float | None:
+    """A prose-like line is a paragraph's when the next line beyond it is a paragraph's line too
+    (`para`: prose, or a paragraph's short last line), or none is near: a single wide label inside
+    a figure is not.  Returns the paragraph's line gap (0 when unknown), or None when the line is
+    not a paragraph's."""
     for _, _, _b, other in rest:
         if other is None or min(other.x1, ln.x1) - max(other.x0, ln.x0) <= 0:
             continue  # a graphic, or a line of another column
@@ -367,7 +370,7 @@ def _prose_follows(rest, ln: Line, pg: _Page, up: bool) -> float | None:
         if gap > 1.2 * ln.size:
             return 0.0
         if gap > -0.5 * ln.height:
-            return max(gap, 0.0) if _prose(other, pg) else None
+            return max(gap, 0.0) if para(other) else None
     return 0.0
 
 
@@ -484,7 +487,39 @@ def choose_sides(cands: list[Candidate]) -> list[Region]:
                 up = usual
         side = c.side(up)
         assert side is not None
-        box, taken = side[0], side[1]
-        c.region.box, c.region.lines = box, taken
+        c.region.box, c.region.lines, c.region.parts = side[0], side[1], side[4]
         out.append(c.region)
+    _part_stacked(out)
     return out
+
+
+def _part_stacked(regions: list[Region]) -> None:
+    """Two objects stacked between their captions (the upper caption's object below it, the lower
+    one's above it) with no text between them are each walked into the other: the two share the
+    stretch, cut at its widest empty gap, each keeping the side toward its own caption."""
+    for a in regions:
+        for b in regions:
+            if a is b or a.page != b.page or not a.parts or not b.parts or _overlap(a.box, b.box) < 0.3:
+                continue
+            if not (a.caption_box[3] <= a.box[1] + 1 and b.box[3] <= b.caption_box[1] + 1
+                    and a.caption_box[3] <= b.caption_box[1]):
+                continue  # not a's object below a's caption and b's above b's, a's caption first
+            spans = sorted((p[1], p[3]) for p in a.parts + b.parts if p[1] >= a.caption_box[3] - 1
+                           and p[3] <= b.caption_box[1] + 1)
+            gaps, reach = [], None
+            for top, bottom in spans:
+                if reach is not None and top > reach:
+                    gaps.append((top - reach, (reach + top) / 2))
+                reach = bottom if reach is None else max(reach, bottom)
+            gaps.sort(reverse=True)
+            if not gaps or (len(gaps) > 1 and gaps[0][0] < 1.6 * gaps[1][0]):
+                continue  # no gap stands out: where one object ends is not clear, so neither is cut
+            cut = gaps[0][1]
+            for r, keep in ((a, lambda p, c=cut: p[3] <= c), (b, lambda p, c=cut: p[1] >= c)):
+                r.parts = [p for p in r.parts if keep(p)]
+                r.lines = [ln for ln in r.lines if keep((ln.x0, ln.top, ln.x1, ln.bottom))]
+                if r.parts:
+                    box = r.parts[0]
+                    for p in r.parts:
+                        box = _union(box, p)
+                    r.box = box
