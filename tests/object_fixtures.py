@@ -167,6 +167,69 @@ def ruled_side_paper(path: str) -> None:
     c.save()
 
 
+
+def turned_content_paper(path: str) -> None:
+    """An upright page (no /Rotate) whose landscape content is drawn turned a quarter: its text runs
+    up the page, as an older preprint's landscape table page does; a table under its caption, a
+    paragraph close under the table, a chart over its caption."""
+    c = canvas.Canvas(path, pagesize=letter)
+    p = Page(c)
+    p.text(BODY)
+    c.showPage()
+    c.translate(W, 0)
+    c.rotate(90)
+    p = Page(c, width=H, height=W)
+    p.text(BODY, chars=130)
+    p.caption("Table 4. Bleaching by depth and site, drawn turned.")
+    p.table(ROWS, width=H - 2 * LEFT)
+    p.text("Shallow reefs bleached first while the deepest colonies kept their colour all season long.", chars=130)
+    p.chart("fraction bleached", height=90)
+    p.caption("Figure 3. Bleached fraction of colonies across months, drawn turned.")
+    c.showPage()
+    c.save()
+
+
+def close_paragraph_paper(path: str) -> None:
+    """Objects set tight against short paragraphs: a table over its caption with a two-line
+    paragraph right above it, a caption over a table with a two-line paragraph right under it, a
+    figure under its caption with a one-line paragraph just above the caption."""
+    c = canvas.Canvas(path, pagesize=letter)
+    p = _opened(c, "Coral Bleaching Thresholds by Depth")
+    p.text(BODY)
+    p.text("The depth profile of bleaching opens the results of this survey season and sets the "
+           "scene for what follows.", chars=95)
+    p.y += 8  # no gap: the table follows the paragraph's last line at the line pitch
+    p.table(ROWS)
+    p.caption("Table 1. Bleaching by depth and site, as surveyed in the first month.")
+    p.caption("Table 2: Recovery by site after the season.")
+    p.table([["Site", "Recovered", "Lost"], ["Orpheus Island", "61%", "8%"], ["Osprey Reef", "44%", "19%"]])
+    p.y += 14
+    p.text("Recovery was slowest where the water stayed warmest for longest in every one of the "
+           "reefs we surveyed.", chars=95)
+    p.text("Shallow colonies lost most.")
+    p.caption("Figure 1. Bleached fraction of colonies across months.")
+    p.chart("fraction bleached")
+    p.text(BODY)
+    c.showPage()
+    c.save()
+
+
+def stacked_tables_paper(path: str) -> None:
+    """Two tables each under its caption, the second caption set right under the first table's
+    last rule: the first table lies above the second caption but is not its table."""
+    c = canvas.Canvas(path, pagesize=letter)
+    p = _opened(c, "Coral Bleaching Thresholds by Depth")
+    p.text(BODY)
+    p.caption("Table 1. Bleaching by depth and site.")
+    p.table(ROWS, rule_above_header=True)
+    p.y += 10
+    p.caption("Table 2. Recovery by site after the season.")
+    p.table([["Site", "Recovered", "Lost"], ["Orpheus Island", "61%", "8%"], ["Osprey Reef", "44%", "19%"]],
+            rule_above_header=True)
+    p.text(BODY)
+    c.showPage()
+    c.save()
+
 # ---------------------------------------------------------------------------------------------
 # Generated papers at scale: one seed, one layout, its truth by construction.
 #
