@@ -145,24 +145,26 @@ class _Page:
             return self.text_width / 2
         return self.text_width
 
-    def span(self, cap: list[Line]) -> tuple[float, float]:
+    def span(self, cap: list[Line], others: list[Line]) -> tuple[float, float]:
         """The horizontal stretch the caption's object may take: its column, or the page (when the
         caption spans it, or a ruling line or a row of cells beside the caption crosses the gutter:
-        a short caption over a page-wide table, or a page of tables taken for two columns)."""
+        a short caption over a page-wide table, or a page of tables taken for two columns).
+        `others`: the lines of the page's other captions, which belong to no object."""
         mid = self.width / 2
         x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
-        if not self.two_columns or (x0 < mid - 8 and x1 > mid + 8) or self._wide_beside(cap, mid):
+        if not self.two_columns or (x0 < mid - 8 and x1 > mid + 8) or self._wide_beside(cap, mid, others):
             return 0.0, self.width
         return (0.0, mid + 4) if x1 <= mid + 8 else (mid - 4, self.width)
 
-    def _wide_beside(self, cap: list[Line], mid: float) -> bool:
+    def _wide_beside(self, cap: list[Line], mid: float, others: list[Line]) -> bool:
         """A ruling line, or a line of text, crossing the gutter within a few lines above or below
         the caption, starting in its column."""
         top, bottom = min(ln.top for ln in cap), max(ln.bottom for ln in cap)
         x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
         near = 3 * self.body.size
         boxes = [g for g in self.graphics if g[3] - g[1] < 3 and 0.07 * self.height < g[1] < 0.93 * self.height]
-        boxes += [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in self.lines if ln not in cap and not _prose(ln, self)]
+        boxes += [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in self.lines
+                  if ln not in cap and ln not in others and not _prose(ln, self)]
         for b in boxes:
             close = -near < top - b[3] < near or -near < b[1] - bottom < near
             if close and b[0] < mid - 8 and b[2] > mid + 8 and min(b[2], x1) - max(b[0], x0) > 0:
@@ -187,10 +189,16 @@ def _beside(lines: list[Line], width: float, two_columns: bool) -> set[int]:
     return out
 
 
+def _wordy(ln: Line) -> bool:
+    words = ln.text.split()
+    return sum(1 for w in words if _WORD.match(w)) >= 0.6 * len(words)
+
+
 def _two_columns(lines: list[Line], width: float) -> bool:
-    """Most prose lines end before the middle or start after it."""
+    """Most prose lines end before the middle or start after it (rows of a table set across the
+    page are no prose: a page holding a long one is still set in two columns)."""
     mid = width / 2
-    wide = [ln for ln in lines if len(ln.text) > 30]
+    wide = [ln for ln in lines if len(ln.text) > 30 and _wordy(ln)]
     crossing = sum(1 for ln in wide if ln.x0 < mid - 8 and ln.x1 > mid + 8)
     return bool(wide) and crossing < 0.5 * len(wide)
 
@@ -402,8 +410,8 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     for first, cap_lines in zip(starts, blocks):
         cap = parse_caption(first.text)
         assert cap is not None
-        span = pg.span(cap_lines)
         stops = [ln for other in blocks if other is not cap_lines for ln in other]
+        span = pg.span(cap_lines, stops)
         cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
                    max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
         region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines, width, turn)
