@@ -31,10 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 
-from tests.object_fixtures import synthetic_paper  # noqa: E402
-
 from papershelf.ingest.pdf import read_pdf  # noqa: E402
 from papershelf.units import build_units  # noqa: E402
+from tests.object_fixtures import synthetic_paper  # noqa: E402
 
 
 def _norm(s: str) -> str:

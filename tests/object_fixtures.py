@@ -345,7 +345,8 @@ class _Table:
                 cx += w
                 c.line(cx, top, cx, bottom)
             c.line(x, top, x, bottom)
-        boxes = [b for _, b in texts] + ([(x, bottom, right, top)] if self.style in ("grid", "boxed", "booktabs") else [])
+        framed = self.style in ("grid", "boxed", "booktabs")
+        boxes = [b for _, b in texts] + ([(x, bottom, right, top)] if framed else [])
         if self.style == "header_above":
             boxes.append((x, bottom, right, rules[1]))
         return _union_box(boxes), texts
@@ -425,7 +426,9 @@ class _Flow:
         self.font = rng.choice(_FONTS[:2] * 3 + _FONTS[2:])
         self.size = rng.choice((8.5, 9, 9.5, 10, 10.5, 11))
         self.lead = self.size * rng.uniform(1.15, 1.35)
-        self.page, self.truth, self.prose = 0, [], {}
+        self.page = 0
+        self.truth: list[dict] = []
+        self.prose: dict[int, list[TBox]] = {}
         self.pending: list = []
         self.counts = {"table": 0, "figure": 0}
         self._new_page()
@@ -469,7 +472,8 @@ class _Flow:
 
     def heading(self, n: int) -> None:
         self.ys[self.col] -= 0.6 * self.lead
-        self.line(f"{n} {self.rng.choice(('Results', 'Methods', 'Study sites', 'Discussion'))}", self.font[1], self.size + 1)
+        name = self.rng.choice(("Results", "Methods", "Study sites", "Discussion"))
+        self.line(f"{n} {name}", self.font[1], self.size + 1)
 
     def obj(self, kind: str) -> None:
         wide = self.ncols == 2 and self.rng.random() < 0.4
@@ -559,7 +563,7 @@ def synthetic_paper(seed: int, path: str) -> dict:
     _text_box(f.c, f.margin, f.top - 16, "Depth and recovery of reef corals, " + str(seed), f.font[1], 15)
     f.ys = [f.top - 40] * f.ncols
     section = 1
-    for k in range(rng.randint(2, 5)):
+    for _ in range(rng.randint(2, 5)):
         for _ in range(rng.randint(1, 3)):
             f.paragraph()
         if rng.random() < 0.3:

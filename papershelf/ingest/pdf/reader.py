@@ -117,7 +117,8 @@ def _repeating(pages: list[Page]) -> set[str]:
 def _read_pages(pdf, texts: list[str] | None) -> tuple[list[Page], list[list[Box]], list[int]]:
     """Every page's lines and graphics, and the turn it is read in (`rotation.text_turn`), each page
     loaded once (loading parses its content)."""
-    pages, graphics, turns = [], [], []
+    pages, graphics = [], []
+    turns: list[int] = []
     for n in range(len(pdf)):
         page = pdf[n]
         try:

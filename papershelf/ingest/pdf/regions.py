@@ -295,17 +295,8 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
             break
         inside = art is not None and b[1] >= art[1] - 1 and b[3] <= art[3] + 1 and b[0] >= art[0] - 1 \
             and b[2] <= art[2] + 1
-        if ln is not None and not inside:
-            # not a glyph mis-sized, nor a table row smaller than the body that opens with a number
-            heading = pg.body.size - 0.3 <= ln.size < 1.6 * pg.body.size and names_section(ln.text)
-            if heading or ln in stops or CAPTION_RE.match(ln.text):
-                break
-            if all(t is not None and not pg.cell_like(t) for _, t in taken) and _paragraph_like(ln, pg, left, art):
-                break  # running text next to the caption: the object is not on this side
-            para = lambda other: _prose(other, pg) or _paragraph_like(other, pg, left, art)  # noqa: E731
-            if _prose(ln, pg) and (leading := _prose_follows(items[i + 1:], ln, up, para)) is not None:
-                _drop_paragraph_end(taken, ln, leading or 0.3 * ln.size, pg)
-                break
+        if ln is not None and not inside and _ends_object(pg, ln, items[i + 1:], taken, (stops, left, art, up)):
+            break
         if ln is None:
             art = _union(art, b)
         taken.append((b, ln))
@@ -352,6 +343,26 @@ def _trim_paragraph(taken: list[tuple[Box, Line | None]], pg: _Page, left: float
     close to the object, however short it is."""
     while len(taken) > 1 and (ln := taken[-1][1]) is not None and _paragraph_like(ln, pg, left, art):
         taken.pop()
+
+
+def _ends_object(pg: _Page, ln: Line, rest, taken: list[tuple[Box, Line | None]], where: tuple) -> bool:
+    """Does the walk stop at `ln` (a line outside the drawing taken so far)?  At a heading, another
+    caption, running text right next to the caption (no object on this side), or a paragraph
+    (whose short end lines already taken are given back)."""
+    stops, left, art, up = where
+    # not a glyph mis-sized, nor a table row smaller than the body that opens with a number
+    heading = pg.body.size - 0.3 <= ln.size < 1.6 * pg.body.size and names_section(ln.text)
+    if heading or ln in stops or CAPTION_RE.match(ln.text):
+        return True
+    if all(t is not None and not pg.cell_like(t) for _, t in taken) and _paragraph_like(ln, pg, left, art):
+        return True  # running text next to the caption: the object is not on this side
+
+    def para(other: Line) -> bool:
+        return _prose(other, pg) or _paragraph_like(other, pg, left, art)
+    if _prose(ln, pg) and (leading := _prose_follows(rest, ln, up, para)) is not None:
+        _drop_paragraph_end(taken, ln, leading or 0.3 * ln.size, pg)
+        return True
+    return False
 
 
 def _drop_paragraph_end(taken: list[tuple[Box, Line | None]], prose: Line, leading: float, pg: _Page) -> None:
