@@ -233,3 +233,21 @@ def test_generated_layouts_have_their_regions_and_cells(tmp_path):
             total += 1
             right += check(obj, units.get(obj["label"]), truth["prose"].get(obj["page"], []))[0]
     assert right >= 0.9 * total, (right, total)
+
+
+def test_a_number_in_a_table_row_near_the_page_foot_is_a_cell_not_a_page_number(tmp_path):
+    from reportlab.pdfgen import canvas
+
+    path = tmp_path / "foot.pdf"
+    c = canvas.Canvas(str(path))
+    p = F.Page(c)
+    for _ in range(5):
+        p.text(F.BODY)
+    p.y = 0.18 * F.H  # the table's last row sits in the page's lowest sixth, above the margin
+    p.caption("Table 1. Colonies counted per site.")
+    p.table([["Site", "Colonies", "Tagged"], ["Heron Reef", "409", "77"], ["Ningaloo", "512", "64"]])
+    c.drawString(F.W / 2, 30, "7")  # the page number, alone in the margin
+    c.save()
+    text = _objects(path)["Table 1"].table_text
+    assert "Heron Reef | 409 | 77" in text and "Ningaloo | 512 | 64" in text
+    assert "7" not in text.split()

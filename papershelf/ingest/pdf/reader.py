@@ -195,10 +195,14 @@ def _kept(lines: list[Line], width: float, height: float, repeating: set[str]) -
         in_margin = ln.top < 0.09 * height or ln.bottom > 0.92 * height
         if in_margin and (_DIGITS.sub("#", ln.text.lower()) in repeating or re.fullmatch(r"[\d\s\-–—|/ivx]+", ln.text)):
             continue
-        if re.fullmatch(r"\d{1,4}", ln.text) and ln.bottom > 0.85 * height:
-            continue
+        if re.fullmatch(r"\d{1,4}", ln.text) and ln.bottom > 0.85 * height and (in_margin or _alone_on_row(ln, lines)):
+            continue  # a page number; a number beside others on its row above the margin is a table's cell
         kept.append(ln)
     return kept
+
+
+def _alone_on_row(ln: Line, lines: list[Line]) -> bool:
+    return not any(o is not ln and min(o.bottom, ln.bottom) - max(o.top, ln.top) > 0.5 * ln.height for o in lines)
 
 
 def _true_size(ln: Line) -> bool:

@@ -44,7 +44,7 @@ def text_turn(textpage, rotation: int) -> int:
 
     n = raw.FPDFText_CountChars(textpage)
     votes = [0, 0, 0, 0]
-    for i in range(0, max(n, 0), max(1, n // 80)):
+    for i in range(0, max(n, 0), max(1, n // 40)):
         angle = raw.FPDFText_GetCharAngle(textpage, i)
         if angle >= 0:
             votes[round(math.degrees(angle) / 90) % 4] += 1
