@@ -230,6 +230,23 @@ def stacked_tables_paper(path: str) -> None:
     c.showPage()
     c.save()
 
+
+def facing_tables_paper(path: str) -> None:
+    """Two tables stacked with no text between them, captions on the outer sides (the first caption
+    over its table, the second under its own), nothing but their columns telling where one ends."""
+    c = canvas.Canvas(path, pagesize=letter)
+    p = _opened(c, "Coral Bleaching Thresholds by Depth")
+    p.text(BODY)
+    p.caption("Table 1. Bleaching by depth and site.")
+    p.table(ROWS)
+    p.y += 8
+    p.table([["Reef zone", "Recovered", "Lost", "Tagged", "Year"], ["Outer slope", "61%", "8%", "40", "2019"],
+             ["Lagoon patch", "44%", "19%", "38", "2020"], ["Reef flat", "12%", "51%", "35", "2021"]])
+    p.caption("Table 2. Recovery by reef zone after the season.")
+    p.text(BODY)
+    c.showPage()
+    c.save()
+
 # ---------------------------------------------------------------------------------------------
 # Generated papers at scale: one seed, one layout, its truth by construction.
 #

@@ -251,3 +251,12 @@ def test_a_number_in_a_table_row_near_the_page_foot_is_a_cell_not_a_page_number(
     text = _objects(path)["Table 1"].table_text
     assert "Heron Reef | 409 | 77" in text and "Ningaloo | 512 | 64" in text
     assert "7" not in text.split()
+
+
+def test_two_tables_stacked_between_their_captions_part_where_their_columns_change(tmp_path):
+    path = tmp_path / "facing.pdf"
+    F.facing_tables_paper(str(path))
+    objs = _objects(path)
+    _check(path, objs.get("Table 1"), 1, ["Lizard Island", "Ningaloo", "Bleached"], ["Outer slope", "Reef flat"])
+    _check(path, objs.get("Table 2"), 1, ["Outer slope", "Reef flat", "Tagged"], ["Lizard Island", "Ningaloo"])
+    assert "Outer slope" not in objs["Table 1"].table_text and "Heron Reef" not in objs["Table 2"].table_text

@@ -515,7 +515,7 @@ def choose_sides(cands: list[Candidate]) -> list[Region]:
 def _part_stacked(regions: list[Region]) -> None:
     """Two objects stacked between their captions (the upper caption's object below it, the lower
     one's above it) with no text between them are each walked into the other: the two share the
-    stretch, cut at its widest empty gap, each keeping the side toward its own caption."""
+    stretch, cut where one ends (`_stack_cut`), each keeping the side toward its own caption."""
     for a in regions:
         for b in regions:
             if a is b or a.page != b.page or not a.parts or not b.parts or _overlap(a.box, b.box) < 0.3:
@@ -523,17 +523,9 @@ def _part_stacked(regions: list[Region]) -> None:
             if not (a.caption_box[3] <= a.box[1] + 1 and b.box[3] <= b.caption_box[1] + 1
                     and a.caption_box[3] <= b.caption_box[1]):
                 continue  # not a's object below a's caption and b's above b's, a's caption first
-            spans = sorted((p[1], p[3]) for p in a.parts + b.parts if p[1] >= a.caption_box[3] - 1
-                           and p[3] <= b.caption_box[1] + 1)
-            gaps, reach = [], None
-            for top, bottom in spans:
-                if reach is not None and top > reach:
-                    gaps.append((top - reach, (reach + top) / 2))
-                reach = bottom if reach is None else max(reach, bottom)
-            gaps.sort(reverse=True)
-            if not gaps or (len(gaps) > 1 and gaps[0][0] < 1.6 * gaps[1][0]):
-                continue  # no gap stands out: where one object ends is not clear, so neither is cut
-            cut = gaps[0][1]
+            cut = _stack_cut(a, b)
+            if cut is None:
+                continue
             for r, keep in ((a, lambda p, c=cut: p[3] <= c), (b, lambda p, c=cut: p[1] >= c)):
                 r.parts = [p for p in r.parts if keep(p)]
                 r.lines = [ln for ln in r.lines if keep((ln.x0, ln.top, ln.x1, ln.bottom))]
@@ -542,3 +534,34 @@ def _part_stacked(regions: list[Region]) -> None:
                     for p in r.parts:
                         box = _union(box, p)
                     r.box = box
+
+
+def _stack_cut(a: Region, b: Region) -> float | None:
+    """Where the upper object ends in the stretch between a's caption and b's: the empty gap that
+    clearly stands out (at least 1.6 times the next widest), else, for two tables, the gap where the
+    rows' cell starts change most (two tables rarely share their columns); None when unclear."""
+    spans = sorted((p[1], p[3]) for p in a.parts + b.parts if p[1] >= a.caption_box[3] - 1
+                   and p[3] <= b.caption_box[1] + 1)
+    gaps, reach = [], None
+    for top, bottom in spans:
+        if reach is not None and top > reach:
+            gaps.append((top - reach, (reach + top) / 2))
+        reach = bottom if reach is None else max(reach, bottom)
+    if not gaps:
+        return None
+    widest = sorted(gaps, reverse=True)
+    if len(widest) == 1 or widest[0][0] >= 1.6 * widest[1][0]:
+        return widest[0][1]
+    if a.kind != "table" or b.kind != "table":
+        return None
+    held = {id(ln): ln for ln in a.lines + b.lines}.values()
+    rows = visual_rows([ln for ln in held if a.caption_box[3] - 1 <= ln.top and ln.bottom <= b.caption_box[1] + 1])
+    best, cut = 0.5, None
+    for k in range(2, len(rows) - 1):
+        above = {round(ln.x0 / 4) for row in rows[max(0, k - 3):k] for ln in row}
+        below = {round(ln.x0 / 4) for row in rows[k:k + 3] for ln in row}
+        change = 1 - len(above & below) / len(above | below)
+        mid = (max(ln.bottom for ln in rows[k - 1]) + min(ln.top for ln in rows[k])) / 2
+        if change > best and any(abs(g[1] - mid) < g[0] / 2 + 1 for g in gaps):
+            best, cut = change, mid
+    return cut
