@@ -3,7 +3,9 @@
 A landscape table is often printed on a page turned by /Rotate 90 or 270: in user space its text
 runs vertically, as shown it reads across.  Text lines (`pdf_lines`) and graphics (`pdf_graphics`)
 both turn their boxes here, so figure and table regions, reading order and the stored regions
-(which `render` crops from the page as shown) all use the one frame.
+(which `render` crops from the page as shown) all use the one frame.  A page that draws its text
+turned without saying /Rotate is read in the frame its characters' angle sets upright
+(`text_turn`), and its regions are turned back to the page as shown (`unturned_box`).
 """
 
 from __future__ import annotations
