@@ -202,7 +202,11 @@ def _kept(lines: list[Line], width: float, height: float, repeating: set[str]) -
 
 
 def _alone_on_row(ln: Line, lines: list[Line]) -> bool:
-    return not any(o is not ln and min(o.bottom, ln.bottom) - max(o.top, ln.top) > 0.5 * ln.height for o in lines)
+    """Not a table's cell: fewer than two other pieces of text in its size share its row (a raised
+    or lowered digit, an equation's constant, a footer's page number are not set among cells)."""
+    row = [o for o in lines if o is not ln and min(o.bottom, ln.bottom) - max(o.top, ln.top) > 0.5 * ln.height
+           and abs(o.size - ln.size) <= 0.5]
+    return len(row) < 2
 
 
 def _true_size(ln: Line) -> bool:
