@@ -165,3 +165,436 @@ def ruled_side_paper(path: str) -> None:
     p.y -= 10
     p.text("Shallow reefs bleached first. " + BODY)
     c.save()
+
+
+
+def turned_content_paper(path: str) -> None:
+    """An upright page (no /Rotate) whose landscape content is drawn turned a quarter: its text runs
+    up the page, as an older preprint's landscape table page does; a table under its caption, a
+    paragraph close under the table, a chart over its caption."""
+    c = canvas.Canvas(path, pagesize=letter)
+    p = Page(c)
+    p.text(BODY)
+    c.showPage()
+    c.translate(W, 0)
+    c.rotate(90)
+    p = Page(c, width=H, height=W)
+    p.text(BODY, chars=130)
+    p.caption("Table 4. Bleaching by depth and site, drawn turned.")
+    p.table(ROWS, width=H - 2 * LEFT)
+    p.text("Shallow reefs bleached first while the deepest colonies kept their colour all season long.", chars=130)
+    p.chart("fraction bleached", height=90)
+    p.caption("Figure 3. Bleached fraction of colonies across months, drawn turned.")
+    c.showPage()
+    c.save()
+
+
+def close_paragraph_paper(path: str) -> None:
+    """Objects set tight against short paragraphs: a table over its caption with a two-line
+    paragraph right above it, a caption over a table with a two-line paragraph right under it, a
+    figure under its caption with a one-line paragraph just above the caption."""
+    c = canvas.Canvas(path, pagesize=letter)
+    p = _opened(c, "Coral Bleaching Thresholds by Depth")
+    p.text(BODY)
+    p.text("The depth profile of bleaching opens the results of this survey season and sets the "
+           "scene for what follows.", chars=95)
+    p.y += 8  # no gap: the table follows the paragraph's last line at the line pitch
+    p.table(ROWS)
+    p.caption("Table 1. Bleaching by depth and site, as surveyed in the first month.")
+    p.caption("Table 2: Recovery by site after the season.")
+    p.table([["Site", "Recovered", "Lost"], ["Orpheus Island", "61%", "8%"], ["Osprey Reef", "44%", "19%"]])
+    p.y += 14
+    p.text("Recovery was slowest where the water stayed warmest for longest in every one of the "
+           "reefs we surveyed.", chars=95)
+    p.text("Shallow colonies lost most.")
+    p.caption("Figure 1. Bleached fraction of colonies across months.")
+    p.chart("fraction bleached")
+    p.text(BODY)
+    c.showPage()
+    c.save()
+
+
+def stacked_tables_paper(path: str) -> None:
+    """Two tables each under its caption, the second caption set right under the first table's
+    last rule: the first table lies above the second caption but is not its table."""
+    c = canvas.Canvas(path, pagesize=letter)
+    p = _opened(c, "Coral Bleaching Thresholds by Depth")
+    p.text(BODY)
+    p.caption("Table 1. Bleaching by depth and site.")
+    p.table(ROWS, rule_above_header=True)
+    p.y += 10
+    p.caption("Table 2. Recovery by site after the season.")
+    p.table([["Site", "Recovered", "Lost"], ["Orpheus Island", "61%", "8%"], ["Osprey Reef", "44%", "19%"]],
+            rule_above_header=True)
+    p.text(BODY)
+    c.showPage()
+    c.save()
+
+
+def facing_tables_paper(path: str) -> None:
+    """Two tables stacked with no text between them, captions on the outer sides (the first caption
+    over its table, the second under its own), nothing but their columns telling where one ends."""
+    c = canvas.Canvas(path, pagesize=letter)
+    p = _opened(c, "Coral Bleaching Thresholds by Depth")
+    p.text(BODY)
+    p.caption("Table 1. Bleaching by depth and site.")
+    p.table(ROWS)
+    p.y += 8
+    p.table([["Reef zone", "Recovered", "Lost", "Tagged", "Year"], ["Outer slope", "61%", "8%", "40", "2019"],
+             ["Lagoon patch", "44%", "19%", "38", "2020"], ["Reef flat", "12%", "51%", "35", "2021"]])
+    p.caption("Table 2. Recovery by reef zone after the season.")
+    p.text(BODY)
+    c.showPage()
+    c.save()
+
+# ---------------------------------------------------------------------------------------------
+# Generated papers at scale: one seed, one layout, its truth by construction.
+#
+# `synthetic_paper(seed)` draws a paper in a layout picked from the seed (one or two columns, page
+# turned by /Rotate or content drawn turned on an upright page, fonts and sizes, tables ruled as a
+# grid / booktabs / with the header above the first rule / unruled / boxed, multi-line cells and
+# headers, figures as vector charts or raster images, captions above or below, a paragraph set
+# close under the object) and returns the PDF and, per object, its page, its drawn box (PDF points,
+# bottom-left origin, as the page is shown), the centres of its own text, and its cells.
+
+_WORDS = ("the survey measured colonies across reefs while water temperature rose during summer and the "
+          "deeper sites kept their colour longer than shallow ones so that recovery depended on depth light "
+          "and current as well as on the species mix recorded at each transect over several seasons").split()
+_NAMES = ("Lizard Island", "Heron Reef", "Ningaloo Coast", "Osprey Reef", "Orpheus Island", "Palau Lagoon",
+          "Moorea North", "Eilat Gulf", "Aldabra Atoll", "Kimbe Bay", "Raja Ampat", "Tubbataha Reef")
+_HEADS = ("Depth", "Mean", "SD", "Colonies", "Bleached", "Recovered", "Lost", "Ratio", "Year", "Dose",
+          "Cover", "Growth", "Survival", "Index")
+_FONTS = (("Times-Roman", "Times-Bold"), ("Helvetica", "Helvetica-Bold"), ("Courier", "Courier-Bold"))
+TBox = tuple[float, float, float, float]  # x0, y0, x1, y1 with y up (reportlab's page space)
+
+
+def _sentence(rng, words: int) -> str:
+    text = " ".join(rng.choice(_WORDS) for _ in range(words))
+    return text[0].upper() + text[1:] + "."
+
+
+def _number(rng) -> str:
+    style = rng.randrange(5)
+    v = rng.uniform(0.1, 99)
+    return (f"{v:.1f}", f"{v / 100:.2f}", f"{int(v)}%", f"{int(v * 37):,}", f"{v:.1f} ± {v / 10:.1f}")[style]
+
+
+def _text_box(c, x: float, y: float, text: str, font: str, size: float) -> TBox:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    c.setFont(font, size)
+    c.drawString(x, y, text)
+    return x, y - 0.22 * size, x + stringWidth(text, font, size), y + 0.72 * size
+
+
+def _union_box(boxes: list[TBox]) -> TBox:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _wrap_width(text: str, font: str, size: float, width: float) -> list[str]:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    out, cur = [], ""
+    for w in text.split():
+        if cur and stringWidth(f"{cur} {w}", font, size) > width:
+            out.append(cur)
+            cur = w
+        else:
+            cur = f"{cur} {w}".strip()
+    return out + [cur] if cur else out
+
+
+class _Table:
+    """A table planned to fit `width`: its rows (each cell a list of printed lines) and rule style."""
+
+    STYLES = ("grid", "booktabs", "header_above", "unruled", "boxed")
+
+    def __init__(self, rng, width: float, font: tuple[str, str], size: float) -> None:
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        self.font, self.size, self.style = font, size, rng.choice(self.STYLES)
+        self.lead = size * rng.uniform(1.25, 1.6)
+        ncols = rng.randint(3, 6)
+        multi = rng.random() < 0.35  # the first column's names wrap onto two lines
+        heads = [["Site"] if not multi else ["Site", "name"]] + [[h] for h in rng.sample(_HEADS, ncols - 1)]
+        if rng.random() < 0.3:
+            heads[1] = [heads[1][0], "(mean)"]
+        rows = [[n.split(" ", 1) if multi else [n] for n in [rng.choice(_NAMES)]] + [[_number(rng)] for _ in heads[1:]]
+                for _ in range(rng.randint(2, 8))]
+        self.rows = [heads] + rows
+
+        def col_w(k: int) -> float:
+            return max(stringWidth(t, font[1], size) for r in self.rows for t in r[k]) + 1.2 * size
+        while len(self.rows[0]) > 2 and sum(col_w(k) for k in range(len(self.rows[0]))) > width:
+            self.rows = [r[:-1] for r in self.rows]
+        ws = [col_w(k) for k in range(len(self.rows[0]))]
+        spare = (width - sum(ws)) * rng.uniform(0.0, 1.0)
+        self.widths = [w + spare / len(ws) for w in ws]
+        self.pad = 0.5 * size
+        self.height = sum(max(len(c) for c in r) * self.lead for r in self.rows) + 2 * self.pad
+
+    def cells(self) -> list[str]:
+        return [t for r in self.rows for cell in r for t in cell]
+
+    def draw(self, c, x: float, top: float) -> tuple[TBox, list[tuple[str, TBox]]]:
+        texts: list[tuple[str, TBox]] = []
+        y, rules = top - self.pad, [top]
+        for r, row in enumerate(self.rows):
+            cx = x
+            for k, cell in enumerate(row):
+                for i, t in enumerate(cell):
+                    face = self.font[1] if r == 0 else self.font[0]
+                    texts.append((t, _text_box(c, cx + 0.4 * self.size, y - (i + 0.8) * self.lead, t, face, self.size)))
+                cx += self.widths[k]
+            y -= max(len(cell) for cell in row) * self.lead
+            rules.append(y - (self.pad if r == len(self.rows) - 1 else 0))
+        right, bottom = x + sum(self.widths), rules[-1]
+        c.setLineWidth(0.5)
+        drawn = {"grid": rules, "booktabs": [rules[0], rules[1], bottom], "header_above": [rules[1], bottom],
+                 "unruled": [], "boxed": [rules[1]]}[self.style]
+        for ry in drawn:
+            c.line(x, ry, right, ry)
+        if self.style == "boxed":
+            c.rect(x, bottom, right - x, top - bottom)
+        if self.style == "grid":
+            cx = x
+            for w in [0.0] + self.widths:
+                cx += w
+                c.line(cx, top, cx, bottom)
+            c.line(x, top, x, bottom)
+        framed = self.style in ("grid", "boxed", "booktabs")
+        boxes = [b for _, b in texts] + ([(x, bottom, right, top)] if framed else [])
+        if self.style == "header_above":
+            boxes.append((x, bottom, right, rules[1]))
+        return _union_box(boxes), texts
+
+
+class _Figure:
+    """A chart drawn with paths (axes, bars or points, tick labels) or a raster picture."""
+
+    def __init__(self, rng, width: float, font: tuple[str, str], size: float) -> None:
+        self.rng, self.font, self.size = rng, font, size
+        self.kind = rng.choice(("bars", "points", "raster", "raster"))
+        self.width = width * rng.uniform(0.6, 1.0)
+        self.height = min(rng.uniform(90, 220), 0.9 * self.width)
+
+    def draw(self, c, x: float, top: float) -> tuple[TBox, list[tuple[str, TBox]]]:
+        rng, small = self.rng, max(6.0, self.size - 2)
+        x += rng.uniform(0, 1) * 0  # figures start at the column's edge or are centred by the caller
+        if self.kind == "raster":
+            return self._raster(c, x, top)
+        texts: list[tuple[str, TBox]] = []
+        left, bottom = x + 3 * small, top - self.height + 2.5 * small
+        right = x + self.width
+        c.setLineWidth(0.7)
+        c.line(left, bottom, right, bottom)
+        c.line(left, bottom, left, top)
+        n = rng.randint(4, 9)
+        step = (right - left) / (n + 1)
+        for k in range(n):
+            h = rng.uniform(0.1, 0.9) * (top - bottom)
+            if self.kind == "bars":
+                c.rect(left + step * (k + 0.6), bottom, 0.6 * step, h, fill=1)
+            else:
+                c.circle(left + step * (k + 1), bottom + h, 2, fill=1)
+            texts.append((str(2000 + k), _text_box(c, left + step * (k + 0.7), bottom - 1.2 * small, str(2000 + k),
+                                                   self.font[0], small)))
+        for k in range(3):
+            yv = bottom + k * (top - bottom - small) / 2
+            texts.append((f"{k * 50}", _text_box(c, x, yv - 0.3 * small, f"{k * 50}", self.font[0], small)))
+        label = " ".join(rng.sample(_WORDS, 2))
+        texts.append((label, _text_box(c, (left + right) / 2 - 20, top - self.height, label, self.font[0], small)))
+        return _union_box([b for _, b in texts] + [(left, bottom, right, top)]), texts
+
+    def _raster(self, c, x: float, top: float) -> tuple[TBox, list[tuple[str, TBox]]]:
+        from PIL import Image
+        from reportlab.lib.utils import ImageReader
+
+        shade = self.rng.randrange(40, 200)
+        img = Image.new("RGB", (64, 48), (shade, 120, 255 - shade))
+        for i in range(0, 64, 4):
+            for j in range(0, 48, 6):
+                img.putpixel((i, j), (255, 255, 255))
+        c.drawImage(ImageReader(img), x, top - self.height, self.width, self.height)
+        return (x, top - self.height, x + self.width, top), []
+
+
+class _Flow:
+    """Text and objects flowing down the columns of the pages of one generated paper."""
+
+    def __init__(self, rng, path: str) -> None:
+        from reportlab.lib.pagesizes import A4
+
+        self.rng = rng
+        self.mode = rng.choice(("upright",) * 6 + ("rotate", "content", "wide"))
+        pw, ph = rng.choice((letter, A4))
+        self.portrait_w = pw
+        landscape = self.mode != "upright"
+        self.fw, self.fh = (ph, pw) if landscape else (pw, ph)
+        # reportlab writes a page turned by /Rotate 90 with its MediaBox swapped: asking for a
+        # landscape page gives the upright (portrait) MediaBox that is then shown turned
+        self.c = canvas.Canvas(path, pagesize=(ph, pw) if self.mode in ("wide", "rotate") else (pw, ph))
+        margin = rng.uniform(45, 80)
+        self.ncols = 2 if rng.random() < 0.5 else 1
+        gutter = rng.uniform(12, 24)
+        self.colw = (self.fw - 2 * margin - (self.ncols - 1) * gutter) / self.ncols
+        self.xs = [margin + k * (self.colw + gutter) for k in range(self.ncols)]
+        self.top, self.bottom, self.margin = self.fh - margin, margin, margin
+        self.font = rng.choice(_FONTS[:2] * 3 + _FONTS[2:])
+        self.size = rng.choice((8.5, 9, 9.5, 10, 10.5, 11))
+        self.lead = self.size * rng.uniform(1.15, 1.35)
+        self.page = 0
+        self.truth: list[dict] = []
+        self.prose: dict[int, list[TBox]] = {}
+        self.pending: list = []
+        self.counts = {"table": 0, "figure": 0}
+        self._new_page()
+
+    def _new_page(self) -> None:
+        c = self.c
+        if self.page:
+            c.showPage()
+        self.page += 1
+        if self.mode == "rotate":
+            c.setPageRotation(90)
+        if self.mode in ("rotate", "content"):
+            c.translate(self.portrait_w, 0)
+            c.rotate(90)
+        self.col, self.ys = 0, [self.top] * self.ncols
+        c.setFont(self.font[0], self.size - 1)
+        c.drawString(self.fw / 2, self.bottom - 2.5 * self.size, str(self.page))
+        pending, self.pending = self.pending, []
+        for item in pending:
+            self._place(*item)
+
+    def _room(self, h: float) -> None:
+        if self.ys[self.col] - h < self.bottom:
+            self.col += 1
+            if self.col == self.ncols:
+                self._new_page()
+
+    def line(self, text: str, font: str, size: float, indent: float = 0.0) -> None:
+        step = max(self.lead, 1.2 * size)
+        self._room(step)
+        box = _text_box(self.c, self.xs[self.col] + indent, self.ys[self.col] - 0.85 * size, text, font, size)
+        self.prose.setdefault(self.page, []).append(box)
+        self.ys[self.col] -= step
+
+    def paragraph(self) -> None:
+        text = " ".join(_sentence(self.rng, self.rng.randint(6, 20)) for _ in range(self.rng.randint(2, 6)))
+        indent = self.size * 1.5 if self.rng.random() < 0.5 else 0.0
+        for i, ln in enumerate(_wrap_width(text, self.font[0], self.size, self.colw - indent)):
+            self.line(ln, self.font[0], self.size, indent if i == 0 else 0.0)
+        self.ys[self.col] -= self.rng.choice((0.0, 0.0, 0.5 * self.lead))
+
+    def heading(self, n: int) -> None:
+        self.ys[self.col] -= 0.6 * self.lead
+        name = self.rng.choice(("Results", "Methods", "Study sites", "Discussion"))
+        self.line(f"{n} {name}", self.font[1], self.size + 1)
+
+    def obj(self, kind: str) -> None:
+        wide = self.ncols == 2 and self.rng.random() < 0.4
+        width = self.fw - 2 * self.margin if wide else self.colw
+        thing = _Table(self.rng, width, self.font, self.size - 1) if kind == "table" else \
+            _Figure(self.rng, width, self.font, self.size)
+        if isinstance(thing, _Figure):
+            thing.height = min(thing.height, 0.5 * (self.top - self.bottom))
+        self.counts[kind] += 1
+        label = f"{'Table' if kind == 'table' else 'Figure'} {self.counts[kind]}"
+        above = self.rng.random() < (0.7 if kind == "table" else 0.15)
+        if wide and not (self.col == 0 and all(y == self.top for y in self.ys)):
+            self.pending.append((label, thing, above, True))
+        else:
+            self._place(label, thing, above, wide)
+
+    def _caption(self, label: str, width: float) -> tuple[list[str], str, float, bool]:
+        rng = self.rng
+        n = label.split()[1]
+        printed = rng.choice((f"Table {n}.", f"TABLE {n}", f"Table {n}:")) if label.startswith("Table") else \
+            rng.choice((f"Figure {n}.", f"Fig. {n}.", f"FIGURE {n}", f"Fig. {n}:"))
+        font = rng.choice((self.font, ("Helvetica", "Helvetica-Bold")))
+        size = self.size - rng.choice((0.0, 1.0, 1.5))
+        text = f"{printed} {_sentence(rng, rng.randint(4, 35))}"
+        lines = _wrap_width(text, font[0], size, width)
+        centred = len(lines) == 1 and rng.random() < 0.4
+        return lines, font[0], size, centred
+
+    def _place(self, label: str, thing, above: bool, wide: bool) -> None:
+        """The caption and its object, in the column (or across the page, `wide`), caption above
+        the object or below it; a paragraph follows close under it or after a gap."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        rng = self.rng
+        x0 = self.margin if wide else self.xs[self.col]
+        width = self.fw - 2 * self.margin if wide else self.colw
+        cap, font, size, centred = self._caption(label, width)
+        gap = rng.uniform(4, 10)
+        need = thing.height + gap + len(cap) * size * 1.2
+        if wide:
+            self.col = 0
+        self._room(need)
+        x0 = self.margin if wide else self.xs[self.col]
+        y = self.ys[self.col]
+        obj_w = sum(thing.widths) if isinstance(thing, _Table) else thing.width
+        ox = x0 + (width - obj_w) / 2 if rng.random() < 0.6 else x0
+
+        def caption_at(top: float) -> float:
+            for ln in cap:
+                cx = x0 + (width - stringWidth(ln, font, size)) / 2 if centred else x0
+                _text_box(self.c, cx, top - size, ln, font, size)
+                top -= size * 1.2
+            return top
+
+        if above:
+            y = caption_at(y) - gap
+            box, texts = thing.draw(self.c, ox, y)
+            y -= thing.height
+        else:
+            box, texts = thing.draw(self.c, ox, y)
+            y = caption_at(y - thing.height - gap)
+        after = rng.choice((rng.uniform(2, 5), rng.uniform(10, 18)))
+        y -= after
+        for k in range(self.ncols if wide else 1):
+            self.ys[k if wide else self.col] = y
+        self.truth.append({"label": label, "kind": "table" if label.startswith("Table") else "figure",
+                           "page": self.page, "bbox": box, "texts": texts,
+                           "cells": thing.cells() if isinstance(thing, _Table) else [], "caption": " ".join(cap),
+                           "style": thing.style if isinstance(thing, _Table) else thing.kind, "above": above,
+                           "wide": wide, "close": after < 6})
+
+    def shown(self, b: TBox) -> list[float]:
+        """A frame box as the page is shown (PDF points, bottom-left origin)."""
+        if self.mode == "content":  # frame (x, y) drawn at page (W - y, x)
+            return [round(v, 1) for v in (self.portrait_w - b[3], b[0], self.portrait_w - b[1], b[2])]
+        return [round(v, 1) for v in b]
+
+
+def synthetic_paper(seed: int, path: str) -> dict:
+    """A generated paper written to `path`; its truth: the layout and, per object, label, kind,
+    page, bbox and caption, the centres of its own text (`inside`), its cells (tables), and per
+    page the boxes of its running text (`prose`), all as the page is shown."""
+    import random
+
+    rng = random.Random(seed)
+    f = _Flow(rng, path)
+    _text_box(f.c, f.margin, f.top - 16, "Depth and recovery of reef corals, " + str(seed), f.font[1], 15)
+    f.ys = [f.top - 40] * f.ncols
+    section = 1
+    for _ in range(rng.randint(2, 5)):
+        for _ in range(rng.randint(1, 3)):
+            f.paragraph()
+        if rng.random() < 0.3:
+            section += 1
+            f.heading(section)
+        f.obj(rng.choice(("table", "table", "figure")))
+    for _ in range(rng.randint(1, 3)):
+        f.paragraph()
+    while f.pending:
+        f._new_page()
+        f.paragraph()
+    f.c.showPage()
+    f.c.save()
+    objects = [{**t, "bbox": f.shown(t["bbox"]), "inside": [f.shown(b) for _, b in t["texts"]], "texts": None}
+               for t in f.truth]
+    return {"layout": {"mode": f.mode, "columns": f.ncols, "font": f.font[0], "size": f.size},
+            "objects": objects, "prose": {p: [f.shown(b) for b in boxes] for p, boxes in f.prose.items()}}

@@ -15,9 +15,10 @@ _IMAGE, _PATH, _SHADING, _FORM = 3, 2, 4, 5
 _MAX_DEPTH = 3  # forms inside forms looked into
 
 
-def page_graphics(page) -> list[Box]:
+def page_graphics(page, turn: int = 0) -> list[Box]:
     """Boxes of a page's image, path, shading and form objects, top-down, as the page is shown
-    (a page turned by /Rotate turns its boxes too, as its text lines are).
+    (a page turned by /Rotate turns its boxes too, as its text lines are) and then turned by
+    `turn` (the page's text is read in that frame: `rotation.text_turn`).
 
     A form that wraps most of the page (some typesetting pipelines put a whole page, or all of
     its pictures, in one) says nothing by its box, so its own objects are taken instead; bounds
@@ -30,7 +31,7 @@ def page_graphics(page) -> list[Box]:
     x0, y0 = page.get_bbox()[:2]  # page space to the crop box shown, which need not start at (0, 0)
     out: list[Box] = []
     _collect(page.raw, None, 0, (1.0, 0.0, 0.0, 1.0, -x0, -y0), width, height, out)
-    rotation = page.get_rotation() % 360
+    rotation = (page.get_rotation() + turn) % 360
     return [shown_box(rotation, width, height, b[0], height - b[3], b[2], height - b[1]) for b in out] \
         if rotation else out
 

@@ -31,7 +31,7 @@ from .glyphs import (
     unknown_glyph,
     with_gaps,
 )
-from .rotation import shown_box
+from .rotation import shown_box, text_turn, user_size
 from .tracking import untracked
 
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
@@ -128,13 +128,13 @@ class _TextPage:
     """pdfium's text page with boxes turned the way the page is shown (y grows downwards)."""
 
     def __init__(self, page) -> None:
-        width, height = page.get_size()
-        self.rotation = page.get_rotation() % 360
-        self.w, self.h = (height, width) if self.rotation in (90, 270) else (width, height)
+        self.w, self.h = user_size(page)
         # pdfium's boxes are in page space; the page shown is its crop box, which need not start at (0, 0)
         self.x0, self.y0 = page.get_bbox()[:2]
         self.tp = page.get_textpage()
         self.raw = self.tp.raw
+        self.turn = text_turn(self.raw, page.get_rotation())  # text drawn turned on the page: read it upright
+        self.rotation = (page.get_rotation() + self.turn) % 360
         self.matrix = raw.FS_MATRIX()
         self.d = [ctypes.c_double() for _ in range(4)]
         self.bold_fonts: dict[bytes, bool] = {}
@@ -440,11 +440,17 @@ def _has_script(boxes: list[tuple], size: float) -> bool:
                for b in small)
 
 
-def page_lines(page, number: int, texts: list[str] | None = None) -> tuple[list[Line], float, float]:
-    """Lines of a page, and the page's width and height.  `texts`, when given, gets the page's
-    pdfium text appended (the metadata reader reads it again otherwise)."""
+def page_lines(page, number: int, texts: list[str] | None = None,
+               turns: list[int] | None = None) -> tuple[list[Line], float, float]:
+    """Lines of a page, and the page's width and height as read.  `texts`, when given, gets the
+    page's pdfium text appended (the metadata reader reads it again otherwise); `turns` the turn
+    the page is read in on top of its /Rotate (`rotation.text_turn`)."""
     width, height = page.get_size()
     tp = _TextPage(page)
+    if tp.turn % 180:
+        width, height = height, width
+    if turns is not None:
+        turns.append(tp.turn)
     out: list[Line] = []
     try:
         text = tp.tp.get_text_range()

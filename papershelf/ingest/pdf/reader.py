@@ -114,17 +114,19 @@ def _repeating(pages: list[Page]) -> set[str]:
     return {k for k, v in seen.items() if len(v) >= need}
 
 
-def _read_pages(pdf, texts: list[str] | None) -> tuple[list[Page], list[list[Box]]]:
-    """Every page's lines and graphics, each page loaded once (loading parses its content)."""
+def _read_pages(pdf, texts: list[str] | None) -> tuple[list[Page], list[list[Box]], list[int]]:
+    """Every page's lines and graphics, and the turn it is read in (`rotation.text_turn`), each page
+    loaded once (loading parses its content)."""
     pages, graphics = [], []
+    turns: list[int] = []
     for n in range(len(pdf)):
         page = pdf[n]
         try:
-            pages.append(page_lines(page, n + 1, texts))
-            graphics.append(page_graphics(page))
+            pages.append(page_lines(page, n + 1, texts, turns))
+            graphics.append(page_graphics(page, turns[-1]))
         finally:
             page.close()
-    return pages, graphics
+    return pages, graphics, turns
 
 
 # Sheets an aggregator puts before the paper (the paper's own first page follows): ResearchGate's
@@ -193,10 +195,18 @@ def _kept(lines: list[Line], width: float, height: float, repeating: set[str]) -
         in_margin = ln.top < 0.09 * height or ln.bottom > 0.92 * height
         if in_margin and (_DIGITS.sub("#", ln.text.lower()) in repeating or re.fullmatch(r"[\d\s\-–—|/ivx]+", ln.text)):
             continue
-        if re.fullmatch(r"\d{1,4}", ln.text) and ln.bottom > 0.85 * height:
-            continue
+        if re.fullmatch(r"\d{1,4}", ln.text) and ln.bottom > 0.85 * height and (in_margin or _alone_on_row(ln, lines)):
+            continue  # a page number; a number beside others on its row above the margin is a table's cell
         kept.append(ln)
     return kept
+
+
+def _alone_on_row(ln: Line, lines: list[Line]) -> bool:
+    """Not a table's cell: fewer than two other pieces of text in its size share its row (a raised
+    or lowered digit, an equation's constant, a footer's page number are not set among cells)."""
+    row = [o for o in lines if o is not ln and min(o.bottom, ln.bottom) - max(o.top, ln.top) > 0.5 * ln.height
+           and abs(o.size - ln.size) <= 0.5]
+    return len(row) < 2
 
 
 def _true_size(ln: Line) -> bool:
@@ -376,7 +386,7 @@ def _demote_title_and_authors(blocks: list[Block], title: str | None, authors: l
 def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title.
     `texts`, when given, gets every page's pdfium text (for `pdf_meta`, so it is extracted once)."""
-    pages, graphics_of = _read_pages(pdf, texts)
+    pages, graphics_of, turns = _read_pages(pdf, texts)
     settle_glyphs(pages)
     pages, ocr_pages = fill_by_ocr(pdf, pages)
     _require_text(pages)
@@ -389,7 +399,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     candidates: list[Candidate] = []
     page_kept = []
     title_page_seen = False  # the first page with text (after a cover sheet) holds title and authors
-    for (lines, width, height), graphics in zip(pages, graphics_of):
+    for (lines, width, height), graphics, turn in zip(pages, graphics_of, turns):
         kept = _kept(lines, width, height, repeating)
         title_lines: list[Line] = []
         if kept and not doc.title and not title_page_seen:
@@ -399,7 +409,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
             title_lines = [ln for ln in kept if id(ln) not in left]
             doc.authors = printed_authors(rest, title_lines, body.size)
             kept = rest
-        candidates += find_candidates(kept, graphics, width, height, body)
+        candidates += find_candidates(kept, graphics, width, height, body, turn)
         page_kept.append((kept, width, graphics, title_lines))
     regions = choose_sides(candidates)
     boxed: list[Para] = []

@@ -26,6 +26,7 @@ from ..captions import CAPTION_RE, parse_caption
 from .graphics import Box
 from .headings import BodyStyle, names_section
 from .lines import Line, visual_rows
+from .rotation import unturned_box
 
 SEP = " | "
 _NUMBER = re.compile(r"^[(\[]?[-+−±]?\d[\d.,]*%?[)\]]?[,;]?$")
@@ -44,9 +45,12 @@ class Region:
     lines: list[Line] = field(default_factory=list)
     height: float = 0.0  # page height, to turn boxes into PDF coordinates
     caption_lines: list[Line] = field(default_factory=list)  # the caption's own lines, in order
+    width: float = 0.0  # page width as read
+    turn: int = 0  # the page is read turned by this much from how it is shown (`rotation.text_turn`)
+    parts: list[Box] = field(default_factory=list)  # the boxes of the graphics and lines it holds
 
     def _pdf(self, b: Box) -> list[float]:
-        return [round(b[0], 1), round(self.height - b[3], 1), round(b[2], 1), round(self.height - b[1], 1)]
+        return [round(v, 1) for v in unturned_box(self.turn, self.width, self.height, b)]
 
     def to_dict(self) -> dict:
         """The stored form: page, object bbox and caption bbox in PDF points (bottom-left origin)."""
@@ -141,24 +145,26 @@ class _Page:
             return self.text_width / 2
         return self.text_width
 
-    def span(self, cap: list[Line]) -> tuple[float, float]:
+    def span(self, cap: list[Line], others: list[Line]) -> tuple[float, float]:
         """The horizontal stretch the caption's object may take: its column, or the page (when the
         caption spans it, or a ruling line or a row of cells beside the caption crosses the gutter:
-        a short caption over a page-wide table, or a page of tables taken for two columns)."""
+        a short caption over a page-wide table, or a page of tables taken for two columns).
+        `others`: the lines of the page's other captions, which belong to no object."""
         mid = self.width / 2
         x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
-        if not self.two_columns or (x0 < mid - 8 and x1 > mid + 8) or self._wide_beside(cap, mid):
+        if not self.two_columns or (x0 < mid - 8 and x1 > mid + 8) or self._wide_beside(cap, mid, others):
             return 0.0, self.width
         return (0.0, mid + 4) if x1 <= mid + 8 else (mid - 4, self.width)
 
-    def _wide_beside(self, cap: list[Line], mid: float) -> bool:
+    def _wide_beside(self, cap: list[Line], mid: float, others: list[Line]) -> bool:
         """A ruling line, or a line of text, crossing the gutter within a few lines above or below
         the caption, starting in its column."""
         top, bottom = min(ln.top for ln in cap), max(ln.bottom for ln in cap)
         x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
         near = 3 * self.body.size
         boxes = [g for g in self.graphics if g[3] - g[1] < 3 and 0.07 * self.height < g[1] < 0.93 * self.height]
-        boxes += [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in self.lines if ln not in cap and not _prose(ln, self)]
+        boxes += [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in self.lines
+                  if ln not in cap and ln not in others and not _prose(ln, self)]
         for b in boxes:
             close = -near < top - b[3] < near or -near < b[1] - bottom < near
             if close and b[0] < mid - 8 and b[2] > mid + 8 and min(b[2], x1) - max(b[0], x0) > 0:
@@ -183,10 +189,16 @@ def _beside(lines: list[Line], width: float, two_columns: bool) -> set[int]:
     return out
 
 
+def _wordy(ln: Line) -> bool:
+    words = ln.text.split()
+    return sum(1 for w in words if _WORD.match(w)) >= 0.6 * len(words)
+
+
 def _two_columns(lines: list[Line], width: float) -> bool:
-    """Most prose lines end before the middle or start after it."""
+    """Most prose lines end before the middle or start after it (rows of a table set across the
+    page are no prose: a page holding a long one is still set in two columns)."""
     mid = width / 2
-    wide = [ln for ln in lines if len(ln.text) > 30]
+    wide = [ln for ln in lines if len(ln.text) > 30 and _wordy(ln)]
     crossing = sum(1 for ln in wide if ln.x0 < mid - 8 and ln.x1 > mid + 8)
     return bool(wide) and crossing < 0.5 * len(wide)
 
@@ -258,7 +270,7 @@ def _in_span(box: Box, span: tuple[float, float]) -> bool:
     return inside >= 0.6 * max(x1 - x0, 1.0)
 
 
-def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops: list[Line], table: bool):
+def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops: list[Line]):
     """The object on one side of a caption: (box, text lines, evidence, ruled) or None."""
     edge = min(ln.top for ln in cap) if up else max(ln.bottom for ln in cap)
     items: list[tuple[float, int, Box, Line | None]] = []
@@ -276,24 +288,20 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     taken: list[tuple[Box, Line | None]] = []
     reach = edge
     limit = max(24.0, 2.5 * pg.body.size)
+    left = _text_edge(pg, span)
     for i, (_, _, b, ln) in enumerate(items):
         gap = (reach - b[3]) if up else (b[1] - reach)
         if gap > limit:
             break
         inside = art is not None and b[1] >= art[1] - 1 and b[3] <= art[3] + 1 and b[0] >= art[0] - 1 \
             and b[2] <= art[2] + 1
-        if ln is not None and not inside:
-            # not a glyph mis-sized, nor a table row smaller than the body that opens with a number
-            heading = pg.body.size - 0.3 <= ln.size < 1.6 * pg.body.size and names_section(ln.text)
-            if heading or ln in stops or CAPTION_RE.match(ln.text):
-                break
-            if _prose(ln, pg) and (leading := _prose_follows(items[i + 1:], ln, pg, up)) is not None:
-                _drop_paragraph_end(taken, ln, leading or 0.3 * ln.size, pg)
-                break
+        if ln is not None and not inside and _ends_object(pg, ln, items[i + 1:], taken, (stops, left, art, up)):
+            break
         if ln is None:
             art = _union(art, b)
         taken.append((b, ln))
         reach = min(reach, b[1]) if up else max(reach, b[3])
+    _trim_paragraph(taken, pg, left, art)
     lines = [ln for _, ln in taken if ln is not None]
     if not taken:
         return None
@@ -303,10 +311,58 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     if box[3] - box[1] < 4 and not lines:
         return None
     evidence = sum(1.0 if ln is None or pg.cell_like(ln) else 0.5 for _, ln in taken)
-    if table and len(taken) < 3 and all(ln is not None and not pg.cell_like(ln) for _, ln in taken):
-        return None  # a table is cells side by side or ruled: lone lines of text are something else
+    if len(taken) < 3 and all(ln is not None and not pg.cell_like(ln) for _, ln in taken):
+        return None  # a table is cells side by side or ruled, a figure is drawn: lone lines of text are neither
     ruled = any(ln is None and b[3] - b[1] < 3 and b[2] - b[0] >= 0.5 * (box[2] - box[0]) for b, ln in taken)
-    return box, lines, evidence, ruled
+    return box, lines, evidence, ruled, [b for b, _ in taken]
+
+
+def _text_edge(pg: _Page, span: tuple[float, float]) -> float | None:
+    """Where the running text of the span starts: the leftmost start of its prose lines."""
+    edges = [ln.x0 for ln in pg.lines if _in_span((ln.x0, ln.top, ln.x1, ln.bottom), span) and _prose(ln, pg)]
+    return min(edges) if edges else None
+
+
+def _paragraph_like(ln: Line, pg: _Page, left: float | None, art: Box | None) -> bool:
+    """A line as a paragraph sets it, short or long: alone on its baseline, in the body size,
+    mostly words, starting at the column's text edge or a paragraph's indent from it, and not
+    inside a drawing."""
+    if left is None:
+        return False
+    words = ln.text.split()
+    wordy = sum(1 for w in words if _WORD.match(w))
+    inside = art is not None and ln.top >= art[1] - 1 and ln.bottom <= art[3] + 1 and ln.x0 >= art[0] - 1 \
+        and ln.x1 <= art[2] + 1
+    return not (inside or pg.cell_like(ln) or abs(ln.size - pg.body.size) > 0.6 or not words
+                or wordy < 0.6 * len(words) or not -1 <= ln.x0 - left < 2.5 * ln.size)
+
+
+def _trim_paragraph(taken: list[tuple[Box, Line | None]], pg: _Page, left: float | None, art: Box | None) -> None:
+    """An object ends with its own evidence (a graphic, a row of cells, a label inside a drawing),
+    never with running text: paragraph-like lines at the far end of the walk are a paragraph set
+    close to the object, however short it is."""
+    while len(taken) > 1 and (ln := taken[-1][1]) is not None and _paragraph_like(ln, pg, left, art):
+        taken.pop()
+
+
+def _ends_object(pg: _Page, ln: Line, rest, taken: list[tuple[Box, Line | None]], where: tuple) -> bool:
+    """Does the walk stop at `ln` (a line outside the drawing taken so far)?  At a heading, another
+    caption, running text right next to the caption (no object on this side), or a paragraph
+    (whose short end lines already taken are given back)."""
+    stops, left, art, up = where
+    # not a glyph mis-sized, nor a table row smaller than the body that opens with a number
+    heading = pg.body.size - 0.3 <= ln.size < 1.6 * pg.body.size and names_section(ln.text)
+    if heading or ln in stops or CAPTION_RE.match(ln.text):
+        return True
+    if all(t is not None and not pg.cell_like(t) for _, t in taken) and _paragraph_like(ln, pg, left, art):
+        return True  # running text next to the caption: the object is not on this side
+
+    def para(other: Line) -> bool:
+        return _prose(other, pg) or _paragraph_like(other, pg, left, art)
+    if _prose(ln, pg) and (leading := _prose_follows(rest, ln, up, para)) is not None:
+        _drop_paragraph_end(taken, ln, leading or 0.3 * ln.size, pg)
+        return True
+    return False
 
 
 def _drop_paragraph_end(taken: list[tuple[Box, Line | None]], prose: Line, leading: float, pg: _Page) -> None:
@@ -321,10 +377,11 @@ def _drop_paragraph_end(taken: list[tuple[Box, Line | None]], prose: Line, leadi
         prose = ln
 
 
-def _prose_follows(rest, ln: Line, pg: _Page, up: bool) -> float | None:
-    """A prose-like line is a paragraph's when the next line beyond it is prose too (or none is
-    near): a single wide label inside a figure is not.  Returns the paragraph's line gap (0 when
-    unknown), or None when the line is not a paragraph's."""
+def _prose_follows(rest, ln: Line, up: bool, para) -> float | None:
+    """A prose-like line is a paragraph's when the next line beyond it is a paragraph's line too
+    (`para`: prose, or a paragraph's short last line), or none is near: a single wide label inside
+    a figure is not.  Returns the paragraph's line gap (0 when unknown), or None when the line is
+    not a paragraph's."""
     for _, _, _b, other in rest:
         if other is None or min(other.x1, ln.x1) - max(other.x0, ln.x0) <= 0:
             continue  # a graphic, or a line of another column
@@ -332,7 +389,7 @@ def _prose_follows(rest, ln: Line, pg: _Page, up: bool) -> float | None:
         if gap > 1.2 * ln.size:
             return 0.0
         if gap > -0.5 * ln.height:
-            return max(gap, 0.0) if _prose(other, pg) else None
+            return max(gap, 0.0) if para(other) else None
     return 0.0
 
 
@@ -350,9 +407,10 @@ class Candidate:
 
 
 def find_candidates(lines: list[Line], graphics: list[Box], width: float, height: float,
-                    body: BodyStyle) -> list[Candidate]:
-    """Each caption of one page (lines are the page's kept lines) with the object evidence on
-    either side of it."""
+                    body: BodyStyle, turn: int = 0) -> list[Candidate]:
+    """Each caption of one page (lines are the page's kept lines, `width` and `height` its size as
+    read, `turn` how it is read turned from how it is shown) with the object evidence on either
+    side of it."""
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
     extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
     two = _two_columns(lines, width)
@@ -363,14 +421,13 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     for first, cap_lines in zip(starts, blocks):
         cap = parse_caption(first.text)
         assert cap is not None
-        span = pg.span(cap_lines)
         stops = [ln for other in blocks if other is not cap_lines for ln in other]
+        span = pg.span(cap_lines, stops)
         cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
                    max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
-        region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines)
-        table = cap.object_kind == "table"
-        out.append(Candidate(region, _walk(pg, cap_lines, span, True, stops, table),
-                             _walk(pg, cap_lines, span, False, stops, table),
+        region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines, width, turn)
+        out.append(Candidate(region, _walk(pg, cap_lines, span, True, stops),
+                             _walk(pg, cap_lines, span, False, stops),
                              (_blank(pg, cap_box, span, True), _blank(pg, cap_box, span, False))))
     return out
 
@@ -417,10 +474,12 @@ def choose_sides(cands: list[Candidate]) -> list[Region]:
             continue
         for up in (True, False):
             mine = c.side(up)[0]  # type: ignore[index]
-            taken = any(cands[j].region.page == c.region.page and _overlap(mine, cands[j].side(s)[0]) > 0.5  # type: ignore[index]
+            taken = any(j != i and cands[j].region.page == c.region.page  # never its own other side
+                        and _overlap(mine, cands[j].side(s)[0]) > 0.5  # type: ignore[index]
                         for j, s in settled.items())
             if taken:
                 settled[i] = not up
+                break
     votes: dict[str, list[bool]] = {}
     for i, up in settled.items():
         votes.setdefault(cands[i].region.kind, []).append(up)
@@ -447,7 +506,62 @@ def choose_sides(cands: list[Candidate]) -> list[Region]:
                 up = usual
         side = c.side(up)
         assert side is not None
-        box, taken = side[0], side[1]
-        c.region.box, c.region.lines = box, taken
+        c.region.box, c.region.lines, c.region.parts = side[0], side[1], side[4]
         out.append(c.region)
+    _part_stacked(out)
     return out
+
+
+def _part_stacked(regions: list[Region]) -> None:
+    """Two objects stacked between their captions (the upper caption's object below it, the lower
+    one's above it) with no text between them are each walked into the other: the two share the
+    stretch, cut where one ends (`_stack_cut`), each keeping the side toward its own caption."""
+    for a in regions:
+        for b in regions:
+            if a is b or a.page != b.page or not a.parts or not b.parts or _overlap(a.box, b.box) < 0.3:
+                continue
+            if not (a.caption_box[3] <= a.box[1] + 1 and b.box[3] <= b.caption_box[1] + 1
+                    and a.caption_box[3] <= b.caption_box[1]):
+                continue  # not a's object below a's caption and b's above b's, a's caption first
+            cut = _stack_cut(a, b)
+            if cut is None:
+                continue
+            for r, keep in ((a, lambda p, c=cut: p[3] <= c), (b, lambda p, c=cut: p[1] >= c)):
+                r.parts = [p for p in r.parts if keep(p)]
+                r.lines = [ln for ln in r.lines if keep((ln.x0, ln.top, ln.x1, ln.bottom))]
+                if r.parts:
+                    box = r.parts[0]
+                    for p in r.parts:
+                        box = _union(box, p)
+                    r.box = box
+
+
+def _stack_cut(a: Region, b: Region) -> float | None:
+    """Where the upper object ends in the stretch between a's caption and b's: the empty gap that
+    clearly stands out (at least 1.6 times the next widest), else, for two tables, the gap where the
+    rows' cell starts change most (two tables rarely share their columns); None when unclear."""
+    spans = sorted((p[1], p[3]) for p in a.parts + b.parts if p[1] >= a.caption_box[3] - 1
+                   and p[3] <= b.caption_box[1] + 1)
+    gaps, reach = [], None
+    for top, bottom in spans:
+        if reach is not None and top > reach:
+            gaps.append((top - reach, (reach + top) / 2))
+        reach = bottom if reach is None else max(reach, bottom)
+    if not gaps:
+        return None
+    widest = sorted(gaps, reverse=True)
+    if len(widest) == 1 or widest[0][0] >= 1.6 * widest[1][0]:
+        return widest[0][1]
+    if a.kind != "table" or b.kind != "table":
+        return None
+    held = {id(ln): ln for ln in a.lines + b.lines}.values()
+    rows = visual_rows([ln for ln in held if a.caption_box[3] - 1 <= ln.top and ln.bottom <= b.caption_box[1] + 1])
+    best, cut = 0.5, None
+    for k in range(2, len(rows) - 1):
+        above = {round(ln.x0 / 4) for row in rows[max(0, k - 3):k] for ln in row}
+        below = {round(ln.x0 / 4) for row in rows[k:k + 3] for ln in row}
+        change = 1 - len(above & below) / len(above | below)
+        mid = (max(ln.bottom for ln in rows[k - 1]) + min(ln.top for ln in rows[k])) / 2
+        if change > best and any(abs(g[1] - mid) < g[0] / 2 + 1 for g in gaps):
+            best, cut = change, mid
+    return cut

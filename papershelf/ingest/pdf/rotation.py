@@ -3,10 +3,14 @@
 A landscape table is often printed on a page turned by /Rotate 90 or 270: in user space its text
 runs vertically, as shown it reads across.  Text lines (`pdf_lines`) and graphics (`pdf_graphics`)
 both turn their boxes here, so figure and table regions, reading order and the stored regions
-(which `render` crops from the page as shown) all use the one frame.
+(which `render` crops from the page as shown) all use the one frame.  A page that draws its text
+turned without saying /Rotate is read in the frame its characters' angle sets upright
+(`text_turn`), and its regions are turned back to the page as shown (`unturned_box`).
 """
 
 from __future__ import annotations
+
+import math
 
 Box = tuple[float, float, float, float]
 
@@ -28,3 +32,39 @@ def shown_box(rotation: int, width: float, height: float, left: float, bottom: f
     if rotation == 270:
         return height - top, width - right, height - bottom, width - left
     return left, height - top, right, height - bottom
+
+
+def text_turn(textpage, rotation: int) -> int:
+    """The quarter turn, on top of the page's /Rotate, that sets most of its text upright.
+
+    An older landscape page often draws its text turned on an upright page instead of saying
+    /Rotate: shown as is, its lines run vertically, so columns, rows and captions make no sense.
+    The characters' own angle (pdfium's, clockwise, in user space) says which frame reads them
+    upright; when at least 60 % of a sample of the page's characters agree on one, the page is
+    read in that frame (the extra turn), else as shown (0)."""
+    from pypdfium2 import raw
+
+    n = raw.FPDFText_CountChars(textpage)
+    votes = [0, 0, 0, 0]
+    for i in range(0, max(n, 0), max(1, n // 40)):
+        angle = raw.FPDFText_GetCharAngle(textpage, i)
+        if angle >= 0:
+            votes[round(math.degrees(angle) / 90) % 4] += 1
+    best = max(range(4), key=lambda k: votes[k])
+    if sum(votes) < 20 or votes[best] < 0.6 * sum(votes):
+        return 0
+    return ((4 - best) % 4 * 90 - rotation) % 360
+
+
+def unturned_box(turn: int, width: float, height: float, box: Box) -> Box:
+    """A top-down box of a page read turned by `turn` (`width`, `height`: that turned frame) as
+    (left, bottom, right, top) PDF points of the page as shown: `shown_box` undone for the turn."""
+    x0, top, x1, bottom = box
+    turn %= 360
+    if turn == 90:
+        return top, x0, bottom, x1
+    if turn == 180:
+        return width - x1, top, width - x0, bottom
+    if turn == 270:
+        return height - bottom, width - x1, height - top, width - x0
+    return x0, height - bottom, x1, height - top
