@@ -41,11 +41,11 @@ from .references import pdf_references
 from .regions import (
     Candidate,
     attach,
-    choose_sides,
     find_candidates,
     join_captions,
     outside_tables,
 )
+from .sides import choose_sides
 
 _DIGITS = re.compile(r"\d+")
 # A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
