@@ -70,6 +70,13 @@ class PaperMatrix:
     starts: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     names: list[str] = field(default_factory=list)
 
+    @property
+    def id_array(self) -> np.ndarray:
+        """The ids as a NumPy array, for masks (made once)."""
+        if getattr(self, "_id_array", None) is None:
+            self._id_array = np.array(self.ids, dtype=object)
+        return self._id_array
+
     @classmethod
     def of(cls, papers: dict[str, PaperVector]) -> PaperMatrix:
         ids = sorted(papers)

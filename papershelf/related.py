@@ -52,7 +52,8 @@ def paper_meaning(vectors: PaperVectors, space: Space, paper_id: str,
         return {}
     pairs = m.sections @ np.stack([v for _, v in mine.sections]).T  # (section rows, this paper's sections)
     score = 0.5 * (m.whole @ mine.whole) + 0.5 * np.maximum.reduceat(pairs.max(axis=1), m.starts)
-    keep = np.array([p != paper_id and (allowed is None or p in allowed) for p in m.ids])
+    keep = np.ones(len(m.ids), dtype=bool) if allowed is None else np.isin(m.id_array, list(allowed))
+    keep[m.id_array == paper_id] = False
     score = np.where(keep, score, -np.inf)
     k = min(DEPTH, int(keep.sum()))
     if k == 0:
