@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from papershelf import Library  # noqa: E402
 from papershelf import related as R  # noqa: E402
 from papershelf.graph import build  # noqa: E402
-from papershelf.models import Filters  # noqa: E402
+from papershelf.paper_vectors import PaperVectors  # noqa: E402
 
 TRUTH = ROOT / "bench" / "data" / "related_links.json"
 SIGNALS = {"meaning": {"meaning": 1.0, "direct": 0.0, "coupling": 0.0, "cocitation": 0.0},
@@ -53,6 +53,7 @@ def ranks(lib: Library, half: str, weights_sets: dict[str, dict[str, float]]) ->
     by_file = {_file(lib, p): p for p in lib.store.paper_ids()}
     graph = build(lib.store)
     space = lib.store.active_space()
+    vectors = PaperVectors(lib.store)
     out: dict[str, list[int | None]] = {name: [] for name in weights_sets}
     meaning_of: dict[str, dict] = {}
     for link in json.loads(TRUTH.read_text()):
@@ -62,8 +63,7 @@ def ranks(lib: Library, half: str, weights_sets: dict[str, dict[str, float]]) ->
         if not a or not b or b not in graph.cited_papers(a):
             continue
         if a not in meaning_of:
-            queries = R.paper_queries(lib.store, space, a) if space else []
-            meaning_of[a] = R.meaning_scores(lib.store, space, queries, Filters()) if space and queries else {}
+            meaning_of[a] = R.paper_meaning(vectors, space, a) if space else {}
         hidden = graph.without(a, graph.paper_work[b])
         cites = R.citation_signals(hidden, a)
         meaning = {p: m for p, m in meaning_of[a].items() if p != a}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from papershelf import Library  # noqa: E402
+from papershelf import Library
 
 
 def measure(path: str, calls: int, seed: int = 0, limit: int = 10) -> dict[str, float]:

@@ -27,7 +27,6 @@ from .embed.base import DEFAULT_MODELS, Provider, ProviderSpec
 from .embed.queries import QueryEmbedder
 from .errors import BadArgument, NotFound, VectorUnavailable
 from .graph import GraphCache
-from .paper_vectors import PaperVectors, query_vector
 from .importer import Importer
 from .ingest.metadata import Meta
 from .ingest.pdf.ocr import MODES as OCR_MODES
@@ -53,6 +52,7 @@ from .models import (
     UnitView,
     VerifyReport,
 )
+from .paper_vectors import PaperVectors, query_vector
 from .passages import read_passage
 from .search import SearchOptions, run_search
 from .search.snippets import zotero_link
