@@ -8,12 +8,17 @@ of several searches of 300,000 units (bench/related_scale.py).
 The vectors are derived and disposable: held in memory per space, and checked against the library before
 each use (`Store.vector_stamps` moves for a paper whenever its vectors are written or removed), so a paper
 that changed is averaged again, alone, and a removed one dropped at once; nothing here is trusted over the
-library or written to it.
+library or written to it.  A SQLite library of many papers also keeps them in a file beside it
+(``library.db.papers-<space>.npz``, named by the library's id, written whole and renamed into place), so a
+new process reads it and averages only the papers whose stamps differ, instead of every vector again.
+Deleting the file loses nothing.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +29,7 @@ from .errors import BadArgument, VectorUnavailable
 from .models import Query, Space, UnitMean
 from .store import Store
 
+FILE_MIN_PAPERS = 500  # libraries at least this large keep their paper vectors in a file for the next process
 SECTIONS = 5  # section vectors per paper besides its whole-paper mean: its largest top-level sections
 _NUMBER = re.compile(r"^\s*(?:[0-9IVX]+(?:\.[0-9]+)*\.?|[A-Z]\.)\s+")
 
@@ -89,6 +95,42 @@ class PaperMatrix:
                    [n for p in ids for n, _ in papers[p].sections])
 
 
+def _file(store: Store, space: Space) -> str | None:
+    """Where a SQLite library keeps a space's paper vectors (None: a server library, or no id to name)."""
+    path, library_id = getattr(store, "path", None), getattr(store, "library_id", None)
+    try:
+        return f"{path}.papers-{space.id}-{library_id()}.npz" if path and library_id else None
+    except Exception:  # noqa: BLE001 - a read-only library: no file, averaged in memory
+        return None
+
+
+def _load(path: str) -> tuple[dict[str, PaperVector], dict[str, float]]:
+    """The paper vectors and their stamps as a file kept them ({} for a missing or unreadable file)."""
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            ids, stamps, starts = list(f["ids"]), f["stamps"], f["starts"]
+            whole, sections, names = f["whole"], f["sections"], list(f["names"])
+    except (OSError, KeyError, ValueError):
+        return {}, {}
+    ends = list(starts[1:]) + [len(names)]
+    papers = {p: PaperVector(whole[i], [(str(names[r]), sections[r]) for r in range(starts[i], ends[i])])
+              for i, p in enumerate(ids)}
+    return papers, {str(p): float(t) for p, t in zip(ids, stamps, strict=True)}
+
+
+def _save(path: str, m: PaperMatrix, stamps: dict[str, float]) -> None:
+    """Write the file whole under a temporary name, then rename it into place (never half a file)."""
+    folder = os.path.dirname(path) or "."
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".npz")
+        with os.fdopen(fd, "wb") as out:
+            np.savez(out, ids=np.array(m.ids), stamps=np.array([stamps[p] for p in m.ids]), starts=m.starts,
+                     whole=m.whole, sections=m.sections, names=np.array(m.names))
+        os.replace(tmp, path)
+    except OSError:  # a full or read-only disk: the vectors stay in memory
+        return
+
+
 class PaperVectors:
     """The paper vectors of one library, per space, kept in step with it (thread-safe: a refresh replaces
     the matrix whole, under a lock)."""
@@ -109,7 +151,10 @@ class PaperVectors:
             if self._generation.get(space.id) == generation and space.id in self._matrix:
                 return self._papers[space.id], self._matrix[space.id]  # nothing written since: no paper to check
         stamps = self.store.vector_stamps(space.id)
+        path = _file(self.store, space) if len(stamps) >= FILE_MIN_PAPERS else None
         with self._lock:
+            if space.id not in self._papers and path:
+                self._papers[space.id], self._stamps[space.id] = _load(path)
             papers = self._papers.setdefault(space.id, {})
             known = self._stamps.setdefault(space.id, {})
             if stamps == known and space.id in self._matrix:
@@ -119,16 +164,19 @@ class PaperVectors:
                 papers.pop(p, None)
             changed = [p for p, t in stamps.items() if known.get(p) != t]
             by_paper: dict[str, list[UnitMean]] = {}
-            for u in self.store.unit_means(space.id, None if len(changed) == len(stamps) else changed):
+            every = len(changed) == len(stamps)
+            for u in self.store.unit_means(space.id, None if every else changed) if changed else []:
                 by_paper.setdefault(u.paper_id, []).append(u)
             for p in changed:
                 if p in by_paper:
                     papers[p] = paper_vector(by_paper[p])
                 else:
                     papers.pop(p, None)  # a paper with no vector rows (nothing to embed)
-            self._stamps[space.id] = dict(stamps)
+            self._stamps[space.id] = {p: t for p, t in stamps.items() if p in papers}
             self._matrix[space.id] = PaperMatrix.of(papers)
             self._generation[space.id] = generation
+            if path and changed:
+                _save(path, self._matrix[space.id], self._stamps[space.id])
             return papers, self._matrix[space.id]
 
     def of(self, space: Space, paper_id: str) -> PaperVector | None:

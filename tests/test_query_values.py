@@ -119,3 +119,26 @@ def test_search_like_through_every_door(served):
     assert strip and survey not in {h["paper_id"] for h in strip}
     for other in (by_http, by_mcp):
         assert [h["unit_id"] for h in other["results"]] == [h["unit_id"] for h in strip]
+
+
+def test_a_new_process_reads_the_paper_vectors_file_and_redoes_only_changed_papers(tmp_path, monkeypatch):
+    import papershelf.paper_vectors as pv
+
+    monkeypatch.setattr(pv, "FILE_MIN_PAPERS", 1)
+    write_papers(tmp_path / "papers")
+    with Library(str(tmp_path / "lib.db")) as lib:
+        assert not lib.add([str(tmp_path / "papers")]).failed
+        lib.embed(HASH)
+        space = lib.store.active_space()
+        first = PaperVectors(lib.store)
+        papers, _ = first.current(space)
+        assert list(tmp_path.glob("lib.db.papers-*.npz"))
+        survey = next(p for p in papers if "survey" in p)
+        asked: list = []
+        real = lib.store.unit_means
+        monkeypatch.setattr(lib.store, "unit_means", lambda s, ids=None: asked.append(ids) or real(s, ids))
+        again = PaperVectors(lib.store).current(space)[0]  # a new process: from the file, nothing averaged
+        assert asked == [] and np.allclose(again[survey].whole, papers[survey].whole)
+        lib.embed(HASH, force=True, paper_ids=[survey])  # the survey's vectors written again: its stamp moves
+        PaperVectors(lib.store).current(space)
+        assert asked == [[survey]]
