@@ -51,7 +51,12 @@ def paper_meaning(vectors: PaperVectors, space: Space, paper_id: str,
     if mine is None or not m.ids:
         return {}
     pairs = m.sections @ np.stack([v for _, v in mine.sections]).T  # (section rows, this paper's sections)
-    score = 0.5 * (m.whole @ mine.whole) + 0.5 * np.maximum.reduceat(pairs.max(axis=1), m.starts)
+    rows = pairs.max(axis=1)
+    best = np.maximum.reduceat(rows, m.starts)
+    # each paper's first section row reaching its best: which of this paper's sections matched it
+    at = np.where(rows == np.repeat(best, np.diff(np.append(m.starts, len(rows)))), np.arange(len(rows)), len(rows))
+    which = pairs.argmax(axis=1)[np.minimum.reduceat(at, m.starts)]
+    score = 0.5 * (m.whole @ mine.whole) + 0.5 * best
     keep = np.ones(len(m.ids), dtype=bool) if allowed is None else np.isin(m.id_array, list(allowed))
     keep[m.id_array == paper_id] = False
     score = np.where(keep, score, -np.inf)
@@ -59,11 +64,7 @@ def paper_meaning(vectors: PaperVectors, space: Space, paper_id: str,
     if k == 0:
         return {}
     top = np.argpartition(-score, k - 1)[:k]
-    out = {}
-    for i in top:
-        rows = pairs[m.starts[i]:m.starts[i] + len(papers[m.ids[i]].sections)]
-        out[m.ids[i]] = (float(score[i]), mine.sections[int(rows.max(axis=0).argmax())][0])
-    return out
+    return {m.ids[i]: (float(score[i]), mine.sections[int(which[i])][0]) for i in top}
 
 
 def hit_meaning(hits: list[Hit]) -> dict[str, tuple[float, str]]:
