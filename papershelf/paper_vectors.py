@@ -77,6 +77,11 @@ class PaperMatrix:
     names: list[str] = field(default_factory=list)
 
     @property
+    def counts(self) -> np.ndarray:
+        """Section rows per paper."""
+        return np.diff(np.append(self.starts, len(self.names)))
+
+    @property
     def id_array(self) -> np.ndarray:
         """The ids as a NumPy array, for masks (made once)."""
         if getattr(self, "_id_array", None) is None:

@@ -34,7 +34,8 @@ SearchFn = Callable[[Query, Filters, int], list[Hit]]
 
 # Fitted on the dev half of bench/data/related_links.json (bench/related_links.py --half dev --fit).
 WEIGHTS = {"meaning": 1.0, "direct": 0.6, "coupling": 0.5, "cocitation": 0.3}
-DEPTH = 200  # candidates taken by meaning
+DEPTH = 200  # papers kept by meaning
+CANDIDATES = 1000  # papers whose sections are compared, the best by whole-paper cosine
 
 
 # -- meaning -----------------------------------------------------------------------------------------------
@@ -44,27 +45,33 @@ def paper_meaning(vectors: PaperVectors, space: Space, paper_id: str,
                   allowed: set[str] | None = None) -> dict[str, tuple[float, str]]:
     """paper -> (similarity, this paper's section that found it best), for the `DEPTH` best papers: half
     the whole-paper cosine, half the best cosine between one of this paper's largest sections and one of
-    theirs, so a paper close overall or in one large section both rank.  Two matrix products over the
-    derived paper vectors (paper_vectors.py), whatever the library's size."""
+    theirs, so a paper close overall or in one large section both rank.  The whole-paper cosine of every
+    paper is one product over the derived paper vectors (paper_vectors.py); the section pairs are scored
+    for its `CANDIDATES` best papers only, so the cost barely grows with the library."""
     papers, m = vectors.current(space)
     mine = papers.get(paper_id)
     if mine is None or not m.ids:
         return {}
-    pairs = m.sections @ np.stack([v for _, v in mine.sections]).T  # (section rows, this paper's sections)
-    rows = pairs.max(axis=1)
-    best = np.maximum.reduceat(rows, m.starts)
-    # each paper's first section row reaching its best: which of this paper's sections matched it
-    at = np.where(rows == np.repeat(best, np.diff(np.append(m.starts, len(rows)))), np.arange(len(rows)), len(rows))
-    which = pairs.argmax(axis=1)[np.minimum.reduceat(at, m.starts)]
-    score = 0.5 * (m.whole @ mine.whole) + 0.5 * best
     keep = np.ones(len(m.ids), dtype=bool) if allowed is None else np.isin(m.id_array, list(allowed))
     keep[m.id_array == paper_id] = False
-    score = np.where(keep, score, -np.inf)
-    k = min(DEPTH, int(keep.sum()))
-    if k == 0:
+    whole = np.where(keep, m.whole @ mine.whole, -np.inf)
+    n = int(keep.sum())
+    if n == 0:
         return {}
+    cand = np.sort(np.argpartition(-whole, CANDIDATES - 1)[:CANDIDATES] if n > CANDIDATES else np.flatnonzero(keep))
+    counts = m.counts[cand]
+    starts = np.cumsum(counts) - counts  # each candidate's first row among the gathered ones
+    gathered = np.repeat(m.starts[cand] - starts, counts) + np.arange(int(counts.sum()))
+    pairs = m.sections[gathered] @ np.stack([v for _, v in mine.sections]).T  # (rows, this paper's sections)
+    rows = pairs.max(axis=1)
+    best = np.maximum.reduceat(rows, starts)
+    # each candidate's first row reaching its best: which of this paper's sections matched it
+    at = np.where(rows == np.repeat(best, counts), np.arange(len(rows)), len(rows))
+    which = pairs.argmax(axis=1)[np.minimum.reduceat(at, starts)]
+    score = 0.5 * whole[cand] + 0.5 * best
+    k = min(DEPTH, len(cand))
     top = np.argpartition(-score, k - 1)[:k]
-    return {m.ids[i]: (float(score[i]), mine.sections[int(which[i])][0]) for i in top}
+    return {m.ids[cand[j]]: (float(score[j]), mine.sections[int(which[j])][0]) for j in top}
 
 
 def hit_meaning(hits: list[Hit]) -> dict[str, tuple[float, str]]:

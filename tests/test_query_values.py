@@ -142,3 +142,19 @@ def test_a_new_process_reads_the_paper_vectors_file_and_redoes_only_changed_pape
         lib.embed(HASH, force=True, paper_ids=[survey])  # the survey's vectors written again: its stamp moves
         PaperVectors(lib.store).current(space)
         assert asked == [[survey]]
+
+
+def test_section_pairs_for_the_best_candidates_score_as_for_all(library, monkeypatch):
+    import papershelf.related as related
+
+    lib, survey = library
+    space = lib.store.active_space()
+    vectors = PaperVectors(lib.store)
+    every = related.paper_meaning(vectors, space, survey)
+    assert len(every) == len(lib.store.paper_ids()) - 1
+    monkeypatch.setattr(related, "CANDIDATES", 2)
+    few = related.paper_meaning(vectors, space, survey)
+    assert len(few) == 2 and all(few[p] == every[p] for p in few)
+    closest = sorted(vectors.current(space)[1].ids, key=lambda p: -float(
+        vectors.of(space, p).whole @ vectors.of(space, survey).whole))
+    assert set(few) == set([p for p in closest if p != survey][:2])
