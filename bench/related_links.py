@@ -59,7 +59,7 @@ def write_truth(lib: Library, truth: Path, sample: int | None = None) -> None:
 
 
 def ranks(lib: Library, half: str, weights_sets: dict[str, dict[str, float]],
-          truth: Path = TRUTH) -> dict[str, list[int | None]]:
+          truth: Path = TRUTH, drop_known: bool = True) -> dict[str, list[int | None]]:
     by_file = {_file(lib, p): p for p in lib.store.paper_ids()}
     graph = build(lib.store)
     space = lib.store.active_space()
@@ -78,7 +78,9 @@ def ranks(lib: Library, half: str, weights_sets: dict[str, dict[str, float]],
         cites = R.citation_signals(hidden, a)
         meaning = {p: m for p, m in meaning_of[a].items() if p != a}
         for name, w in weights_sets.items():
-            order = [p for p, _, _ in R.fuse(meaning, cites, w)]
+            # B's rank among the papers not already linked to A: the links A keeps are known, not recovered
+            # (ranking them first is right for a reader, and would only hide what the hidden link tests)
+            order = [p for p, _, sig in R.fuse(meaning, cites, w) if p == b or not (sig["direct"] and drop_known)]
             out[name].append(order.index(b) + 1 if b in order else None)
     return out
 
@@ -90,9 +92,10 @@ def summary(rs: list[int | None]) -> dict[str, float]:
 
 
 def grid() -> dict[str, dict[str, float]]:
-    values = (0.0, 0.25, 0.5, 1.0, 2.0)
-    return {f"d{d}-c{c}-k{k}": {"meaning": 1.0, "direct": d, "coupling": c, "cocitation": k}
-            for d, c, k in itertools.product(values, values, values)}
+    """Meaning, coupling and co-citation weights (direct is left as it is: see `ranks`)."""
+    values = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
+    return {f"m{m}-c{c}-k{k}": {"meaning": m, "direct": R.WEIGHTS["direct"], "coupling": c, "cocitation": k}
+            for m, c, k in itertools.product(values, values, values) if m or c or k}
 
 
 def main() -> None:
@@ -103,6 +106,8 @@ def main() -> None:
     ap.add_argument("--fit", action="store_true", help="search the fusion weights (dev half only)")
     ap.add_argument("--truth", type=Path, default=TRUTH, help="the link truth file (default: the real library's)")
     ap.add_argument("--sample", type=int, help="with --write-truth: keep this many links, drawn at random")
+    ap.add_argument("--keep-known", action="store_true", help="rank B among every paper, the ones A still "
+                                                              "links to as well (the protocol before)")
     args = ap.parse_args()
     with Library(args.library, create=False) as lib:
         if args.write_truth:
@@ -113,7 +118,7 @@ def main() -> None:
             if args.half != "dev":
                 sys.exit("--fit tunes on the dev half only")
             sets.update(grid())
-        results = {name: summary(rs) for name, rs in ranks(lib, args.half, sets, args.truth).items()}
+        results = {name: summary(rs) for name, rs in ranks(lib, args.half, sets, args.truth, not args.keep_known).items()}
         for name in ("meaning", "citations", "fused"):
             print(name, json.dumps(results[name]))
         if args.fit:
