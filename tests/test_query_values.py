@@ -158,3 +158,18 @@ def test_section_pairs_for_the_best_candidates_score_as_for_all(library, monkeyp
     closest = sorted(vectors.current(space)[1].ids, key=lambda p: -float(
         vectors.of(space, p).whole @ vectors.of(space, survey).whole))
     assert set(few) == set([p for p in closest if p != survey][:2])
+
+
+def test_both_backends_give_the_same_order(tmp_path, pglib):
+    """The same papers on SQLite and PostgreSQL: related and search --like rank alike (scores to 4 places)."""
+    write_papers(tmp_path / "papers")
+    with Library(str(tmp_path / "lib.db")) as lite:
+        orders = []
+        for lib in (lite, pglib):
+            assert not lib.add([str(tmp_path / "papers")]).failed
+            lib.embed(HASH)
+            survey = next(s.paper.id for s in lib.papers() if "survey" in (s.paper.title or "").lower())
+            related = [(h.paper_id, round(h.score, 4)) for h in lib.related(survey).results]
+            like = [(h.unit_id, round(h.score, 4)) for h in lib.search(Query.paper(survey), limit=20).results]
+            orders.append((related, like))
+    assert orders[0] == orders[1] and orders[0][0] and orders[0][1]
