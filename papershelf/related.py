@@ -1,9 +1,10 @@
 """Related papers and what to read next, from the library's own citations and from meaning, offline.
 
 `related` ranks the library's papers for a paper, a unit or a text by a fusion of
-- meaning: the paper's own vectors as queries — the mean of all its units and the mean of each of its
-  largest top-level sections — so a paper whose Methods resemble this one's surfaces, not only one with a
-  similar abstract ("similar Methods (0.71)");
+- meaning: the paper's own vectors — the mean of all its units and the mean of each of its largest
+  top-level sections, kept as derived paper vectors (paper_vectors.py) — compared with every other paper's,
+  so a paper whose Methods resemble this one's surfaces, not only one with a similar abstract ("similar
+  Methods (0.71)"); a unit or words rank through the search engine as a query value (`models.Query`);
 - direct citation: this paper cites it, or it cites this paper;
 - bibliographic coupling: works both reference lists name, each weighted by how rare it is in the library
   (`Graph.idf`), so sharing a field's classic says little and sharing an obscure report says much;
