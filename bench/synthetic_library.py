@@ -28,8 +28,9 @@ import time
 
 import numpy as np
 
+from papershelf.document import Reference
 from papershelf.embed.base import fingerprint
-from papershelf.models import Paper, VectorRow
+from papershelf.models import Paper, PaperSource, VectorRow
 from papershelf.store.sqlite import SQLiteStore
 from papershelf.units import RETRIEVAL_POLICY_VERSION, TEXT_FORMAT, Unit, make_manifest
 
@@ -105,8 +106,26 @@ def _paper(rng, i: int, n_units: int, words, probs) -> tuple[Paper, list[Unit]]:
     return paper, units
 
 
-def build(path: str, papers: int, units_per_paper: int = 30, seed: int = 0, log=print) -> None:
+EXTERNAL_PER_TOPIC = 40  # works outside the library each topic's papers draw their references from
+
+
+def references(rng, i: int, topic: int, earlier: dict[int, list[int]], n: int) -> list[Reference]:
+    """A reference list of about `n` entries: a quarter earlier library papers of the same topic (by DOI, so
+    the graph links them), the rest works outside the library, most from the paper's own topic (a Zipf
+    draw, so a topic's classics are cited often) and a few from anywhere."""
+    inside = earlier.get(topic, [])
+    cited = list(rng.choice(inside, min(len(inside), n // 4), replace=False)) if inside else []
+    dois = [f"10.9999/syn.{j}" for j in cited]
+    for _ in range(n - len(dois)):
+        t = topic if rng.random() < 0.85 else int(rng.integers(TOPICS))
+        dois.append(f"10.9999/ext.{t}.{min(int(rng.zipf(1.6)), EXTERNAL_PER_TOPIC)}")
+    return [Reference(n=k + 1, text=f"Work {d}.", doi=d) for k, d in enumerate(dict.fromkeys(dois))]
+
+
+def build(path: str, papers: int, units_per_paper: int = 30, seed: int = 0, log=print, refs: int = 0) -> None:
+    """`refs` > 0: each paper also gets a DOI and a reference list of about that many entries."""
     rng = np.random.default_rng(seed)
+    earlier: dict[int, list[int]] = {}
     words, probs = _vocabulary(rng)
     cs = centroids()
     store = SQLiteStore(path)
@@ -117,8 +136,14 @@ def build(path: str, papers: int, units_per_paper: int = 30, seed: int = 0, log=
     for i in range(papers):
         paper, units = _paper(rng, i, units_per_paper, words, probs)
         manifest = make_manifest(units)
-        store.write_paper(paper, units, manifest)
-        centre = paper_centre(rng, cs[rng.integers(TOPICS)])
+        topic = int(rng.integers(TOPICS))
+        listed = references(rng, i, topic, earlier, refs) if refs else None
+        store.write_paper(paper, units, manifest, listed)
+        if refs:
+            store.save_source(PaperSource(path=f"synthetic/{paper.id}", paper_id=paper.id, doi=f"10.9999/syn.{i}", added_at=time.time(),
+                                          year=paper.year))
+            earlier.setdefault(topic, []).append(i)
+        centre = paper_centre(rng, cs[topic])
         rows = [VectorRow("objects" if u.kind == "object" else "body", u.id, u.kind, u.content_hash,
                           manifest.hashes[u.kind], RETRIEVAL_POLICY_VERSION, u.token_estimate, u.section_path,
                           u.object_kind, u.object_label,
@@ -137,8 +162,9 @@ def main() -> None:
     ap.add_argument("path")
     ap.add_argument("--papers", type=int, default=10_000)
     ap.add_argument("--units", type=int, default=30)
+    ap.add_argument("--refs", type=int, default=0, help="reference entries per paper (0: none)")
     args = ap.parse_args()
-    build(args.path, args.papers, args.units)
+    build(args.path, args.papers, args.units, refs=args.refs)
 
 
 if __name__ == "__main__":

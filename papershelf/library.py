@@ -25,7 +25,7 @@ from . import related as relatedness
 from .embed import config
 from .embed.base import DEFAULT_MODELS, Provider, ProviderSpec
 from .embed.queries import QueryEmbedder
-from .errors import BadArgument, NotFound
+from .errors import BadArgument, NotFound, VectorUnavailable
 from .graph import GraphCache
 from .importer import Importer
 from .ingest.metadata import Meta
@@ -46,11 +46,13 @@ from .models import (
     PaperView,
     Passage,
     PendingReason,
+    Query,
     SearchResponse,
     Space,
     UnitView,
     VerifyReport,
 )
+from .paper_vectors import PaperVectors, query_vector
 from .passages import read_passage
 from .search import SearchOptions, run_search
 from .search.snippets import zotero_link
@@ -91,6 +93,7 @@ class Library:
         self._importer = Importer(self.store)
         self._queries = QueryEmbedder(self.store)
         self._graph = GraphCache(self.store)  # the citation graph, derived and rebuilt when papers change
+        self._paper_vectors = PaperVectors(self.store)  # derived too, redone per paper when its vectors change
         self._pool_lock = threading.Lock()
         # Runs a query's embedding beside its BM25 search; created on first search.
         self._pool: ThreadPoolExecutor | None = None
@@ -183,8 +186,14 @@ class Library:
         if not 1 <= limit <= 1000:
             raise BadArgument("limit: between 1 and 1000")
         what, ident = ("text", ref.strip()) if text else resolve.resolve_item(self.store, ref)
-        return relatedness.related_to(self.store, self._graph.get(), self.store.active_space(), what, ident, limit,
-                                  filters or Filters(), self._queries.vector)
+        query = Query.paper(ident) if what == "paper" else Query.unit(ident) if what == "unit" else Query(text=ident)
+
+        def by_meaning(q: Query, f: Filters, depth: int) -> list:
+            return self.search(q, SearchOptions(mode="vector", limit=depth, per_paper=1, filters=f,
+                                                objects_per_paper=1, snippets=False)).results
+
+        return relatedness.related_to(self.store, self._graph.get(), self._paper_vectors, self.store.active_space(),
+                                      query, limit, filters or Filters(), by_meaning)
 
     def reading_list(self, *, limit: int = 20, papers: list[str] | None = None,
                      filters: Filters | None = None) -> relatedness.ReadingList:
@@ -316,19 +325,36 @@ class Library:
 
     # -- search ----------------------------------------------------------------------
 
+    def _query(self, query: str | Query) -> Query:
+        """A query checked: words not empty, a paper or a unit named by any form resolve.py takes."""
+        q = Query.of(query or "")
+        if q.kind == "text" and not q.text.strip():
+            raise BadArgument("empty query: say what to search for")
+        if q.kind in ("paper", "unit"):
+            what, ident = resolve.resolve_item(self.store, q.text)
+            q = Query.paper(ident) if what == "paper" else Query.unit(ident)
+        return q
+
+    def _vector_hits(self, space: Space | None, query: Query, depth: int, filters: Filters) -> list:
+        """Units by meaning for a query: its vector (paper_vectors.query_vector) searched in the space."""
+        if space is None:
+            raise VectorUnavailable("no embeddings yet: run `papershelf embed` for meaning-based search")
+        vector = query_vector(self.store, self._paper_vectors, space, query, self._queries.vector)
+        return self.store.vector_search(space, vector, depth, filters)
+
     def _search_pool(self) -> ThreadPoolExecutor:
         with self._pool_lock:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="papershelf-query")
             return self._pool
 
-    def search(self, query: str, opts: SearchOptions | None = None, *, space_id: int | None = None,
+    def search(self, query: str | Query, opts: SearchOptions | None = None, *, space_id: int | None = None,
                **kw) -> SearchResponse:
-        """Search the library; vectors come from the newest complete space, or from
+        """Search the library for words or a `Query` (a paper or unit in any form resolve.py takes, or a
+        vector: more like it, by meaning); vectors come from the newest complete space, or from
         `space_id` (e.g. to compare two models or window sizes on the same queries)."""
         opts = (opts or SearchOptions(**kw)).validate()
-        if not query or not query.strip():
-            raise BadArgument("empty query: say what to search for")
+        query = self._query(query)
         opts.validate()
         if opts.filters.papers:  # ids, prefixes, citekeys or DOIs -> ids (the caller's options untouched)
             papers = [self.resolve_paper(p) for p in opts.filters.papers]
@@ -347,8 +373,7 @@ class Library:
             space = self.store.get_space(space_id)
             if space is None:
                 raise NotFound(f"no embedding space {space_id}")
-        resp = run_search(self.store, query, opts, self._search_pool(),
-                          functools.partial(self._queries.vector_search, space),
+        resp = run_search(self.store, query, opts, self._search_pool(), functools.partial(self._vector_hits, space),
                           functools.partial(self._queries.passage, space) if space else None,
                           model=space.model if space else None)
         if not resp.results and self.store.count_papers() == 0:

@@ -1,9 +1,10 @@
 """Related papers and what to read next, from the library's own citations and from meaning, offline.
 
 `related` ranks the library's papers for a paper, a unit or a text by a fusion of
-- meaning: the paper's own vectors as queries — the mean of all its units and the mean of each of its
-  largest top-level sections — so a paper whose Methods resemble this one's surfaces, not only one with a
-  similar abstract ("similar Methods (0.71)");
+- meaning: the paper's own vectors — the mean of all its units and the mean of each of its largest
+  top-level sections, kept as derived paper vectors (paper_vectors.py) — compared with every other paper's,
+  so a paper whose Methods resemble this one's surfaces, not only one with a similar abstract ("similar
+  Methods (0.71)"); a unit or words rank through the search engine as a query value (`models.Query`);
 - direct citation: this paper cites it, or it cites this paper;
 - bibliographic coupling: works both reference lists name, each weighted by how rare it is in the library
   (`Graph.idf`), so sharing a field's classic says little and sharing an obscure report says much;
@@ -17,86 +18,69 @@ words and as data.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 
 from .document import Reference
 from .graph import Graph
-from .models import Filters, Paper, Space
+from .models import Filters, Hit, Paper, Query, Space
 from .models.discover import Citing, ReadingItem, ReadingList, RelatedHit, RelatedResponse
+from .paper_vectors import PaperVectors, section_label
 from .store import Store
+
+# search(query, filters, depth) -> hits by meaning alone, at most one per paper (Library.search)
+SearchFn = Callable[[Query, Filters, int], list[Hit]]
 
 # Fitted on the dev half of bench/data/related_links.json (bench/related_links.py --half dev --fit).
 WEIGHTS = {"meaning": 1.0, "direct": 0.6, "coupling": 0.5, "cocitation": 0.3}
-SECTIONS = 5  # query vectors per paper besides its whole-paper mean: its largest top-level sections
-DEPTH = 200  # units read per query vector
-_NUMBER = re.compile(r"^\s*(?:[0-9IVX]+(?:\.[0-9]+)*\.?|[A-Z]\.)\s+")
-
-
-
-
-
-
-
-
-
-
+DEPTH = 200  # papers kept by meaning
+CANDIDATES = 1000  # papers whose sections are compared, the best by whole-paper cosine
 
 
 # -- meaning -----------------------------------------------------------------------------------------------
 
 
-def section_label(path: str, object_kind: str | None = None) -> str:
-    """The top-level section a unit sits in, its number dropped ("2. Methods > 2.1 Data" -> "Methods")."""
-    if object_kind:
-        return object_kind.capitalize() + "s"
-    top = (path or "").split(" > ")[0].strip()
-    return _NUMBER.sub("", top) or "text"
+def paper_meaning(vectors: PaperVectors, space: Space, paper_id: str,
+                  allowed: set[str] | None = None) -> dict[str, tuple[float, str]]:
+    """paper -> (similarity, this paper's section that found it best), for the `DEPTH` best papers: half
+    the whole-paper cosine, half the best cosine between one of this paper's largest sections and one of
+    theirs, so a paper close overall or in one large section both rank.  The whole-paper cosine of every
+    paper is one product over the derived paper vectors (paper_vectors.py); the section pairs are scored
+    for its `CANDIDATES` best papers only, so the cost barely grows with the library."""
+    papers, m = vectors.current(space)
+    mine = papers.get(paper_id)
+    if mine is None or not m.ids:
+        return {}
+    keep = np.ones(len(m.ids), dtype=bool) if allowed is None else np.isin(m.id_array, list(allowed))
+    keep[m.id_array == paper_id] = False
+    whole = np.where(keep, m.whole @ mine.whole, -np.inf)
+    n = int(keep.sum())
+    if n == 0:
+        return {}
+    cand = np.sort(np.argpartition(-whole, CANDIDATES - 1)[:CANDIDATES] if n > CANDIDATES else np.flatnonzero(keep))
+    counts = m.counts[cand]
+    starts = np.cumsum(counts) - counts  # each candidate's first row among the gathered ones
+    gathered = np.repeat(m.starts[cand] - starts, counts) + np.arange(int(counts.sum()))
+    pairs = m.sections[gathered] @ np.stack([v for _, v in mine.sections]).T  # (rows, this paper's sections)
+    rows = pairs.max(axis=1)
+    best = np.maximum.reduceat(rows, starts)
+    # each candidate's first row reaching its best: which of this paper's sections matched it
+    at = np.where(rows == np.repeat(best, counts), np.arange(len(rows)), len(rows))
+    which = pairs.argmax(axis=1)[np.minimum.reduceat(at, starts)]
+    score = 0.5 * whole[cand] + 0.5 * best
+    k = min(DEPTH, len(cand))
+    top = np.argpartition(-score, k - 1)[:k]
+    return {m.ids[cand[j]]: (float(score[j]), mine.sections[int(which[j])][0]) for j in top}
 
 
-def _unit(v: np.ndarray) -> np.ndarray:
-    n = float(np.linalg.norm(v))
-    return v / n if n > 0 else v
-
-
-def _mean(windows: bytes, space: Space) -> np.ndarray:
-    """A unit's vector: the mean of its windows (stored back to back as float32)."""
-    return np.frombuffer(windows, dtype=np.float32).reshape(-1, space.dimension).mean(axis=0)
-
-
-def paper_queries(store: Store, space: Space, paper_id: str) -> list[tuple[str, np.ndarray]]:
-    """("paper", its mean vector) and (section, mean vector) for its largest sections."""
-    units = {u.id: u for u in store.paper_units(paper_id)}
-    groups: dict[str, list[np.ndarray]] = {}
-    for uid, stored in store.stored_vectors(space.id, paper_id).items():
-        u = units.get(uid)
-        if u is None or not stored.vector:
-            continue
-        groups.setdefault(section_label(u.section_path, u.object_kind), []).append(_mean(stored.vector, space))
-    if not groups:
-        return []
-    whole = _unit(np.mean([v for vs in groups.values() for v in vs], axis=0))
-    largest = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:SECTIONS]
-    return [("paper", whole)] + [(name, _unit(np.mean(vs, axis=0))) for name, vs in largest if len(groups) > 1]
-
-
-def meaning_scores(store: Store, space: Space, queries: list[tuple[str, np.ndarray]],
-                   filters: Filters) -> dict[str, tuple[float, str]]:
-    """paper -> (similarity, the query section that found it best): half the whole-paper match, half the
-    best section's, so a paper close overall or in one large section both rank."""
-    best: dict[str, dict[str, float]] = {}
-    for name, q in queries:
-        for hit in store.vector_search(space, q.astype(np.float32), DEPTH, filters):
-            per = best.setdefault(hit.paper_id, {})
-            per[name] = max(per.get(name, 0.0), hit.score)
+def hit_meaning(hits: list[Hit]) -> dict[str, tuple[float, str]]:
+    """paper -> (its best unit's cosine, that unit's section) from a search by meaning."""
     out: dict[str, tuple[float, str]] = {}
-    for paper, per in best.items():
-        sections = {k: v for k, v in per.items() if k != "paper"} or per
-        name = max(sections, key=lambda k: (sections[k], k))
-        whole = per.get("paper", sections[name])
-        out[paper] = (0.5 * whole + 0.5 * sections[name], name)
+    for h in hits:
+        if h.paper_id not in out:
+            out[h.paper_id] = (h.score, section_label(h.section_path, h.object_kind))
     return out
 
 
@@ -216,33 +200,27 @@ def reading_list(store: Store, graph: Graph, scope: set[str] | None, limit: int)
 # -- the operation -----------------------------------------------------------------------------------------
 
 
-def related_to(store: Store, graph: Graph, space: Space | None, what: str, ident: str, limit: int,
-               filters: Filters, text_vector=None) -> RelatedResponse:
-    """Related papers for ("paper", id), ("unit", id) or ("text", words) — `text_vector(space, text)` embeds
-    the text.  Without a complete space only the citation signals rank (said in a notice)."""
-    resp = RelatedResponse({what: ident})
-    queries: list[tuple[str, np.ndarray]] = []
-    exclude = ident if what == "paper" else None
+def related_to(store: Store, graph: Graph, vectors: PaperVectors, space: Space | None, query: Query, limit: int,
+               filters: Filters, search: SearchFn) -> RelatedResponse:
+    """Related papers for a paper, a unit or words (`query`).  A paper is ranked by its paper vectors
+    (`paper_meaning`) unless a kind filter asks for meaning from figures or tables; a unit, words or a
+    filtered kind by a search by meaning of the same query (`search`).  Without a complete space only the
+    citation signals rank (said in a notice)."""
+    resp = RelatedResponse({query.kind: query.text})
+    paper = query.text if query.kind == "paper" else None
+    allowed = set(store.filtered_paper_ids(filters)) if filtered(filters) else None
+    meaning: dict[str, tuple[float, str]] = {}
     if space is None:
         resp.notices.append("no complete embedding space: ranked by citations alone (run `papershelf embed`)")
-    elif what == "paper":
-        queries = paper_queries(store, space, ident)
-    elif what == "unit":
-        unit = store.get_units([ident]).get(ident)
-        stored = store.stored_vectors(space.id, unit.paper_id).get(ident) if unit else None
-        exclude = unit.paper_id if unit else None
-        if stored and stored.vector:
-            queries = [(section_label(unit.section_path, unit.object_kind) if unit else "text",
-                        _unit(_mean(stored.vector, space)))]
-    elif text_vector is not None:
-        queries = [("query", np.asarray(text_vector(space, ident), dtype=np.float32))]
-    meaning = meaning_scores(store, space, queries, filters) if space and queries else {}
-    cites = citation_signals(graph, exclude) if exclude and what == "paper" else {}
-    if cites and filtered(filters):
-        allowed = set(store.filtered_paper_ids(filters))
+    elif paper and not (filters.sources or filters.object_kind):
+        meaning = paper_meaning(vectors, space, paper, allowed)
+    else:
+        meaning = hit_meaning(search(query, filters, DEPTH))
+    cites = citation_signals(graph, paper) if paper else {}
+    if allowed is not None:
         cites = {p: c for p, c in cites.items() if p in allowed}
-    meaning.pop(exclude or "", None)
-    cites.pop(exclude or "", None)
+    if query.kind == "unit" and (unit := store.get_units([query.text]).get(query.text)):
+        meaning.pop(unit.paper_id, None)  # a unit's own paper is not related to it
     ranked = fuse(meaning, cites)[:limit]
     resp.results = hits(store.get_papers([p for p, _, _ in ranked]), ranked, meaning, cites)
     if not resp.results:

@@ -42,6 +42,8 @@ def _one(ref: str, matches: list[str]) -> str | None:
 def resolve_paper(store: Store, ref: str) -> str:
     """The id of the paper `ref` names (forms in the module docstring); NotFound or AmbiguousPaper."""
     ref = ref.strip()
+    if store.get_paper(ref) is not None:  # an id, as every hit prints it: the first rule below, without reading all
+        return ref
     refs = store.paper_refs()
     doi, low = _doi(ref), ref.lower()
     for matches in ([p for p, _, _ in refs if p == ref],

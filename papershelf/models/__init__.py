@@ -44,6 +44,7 @@ from .core import (
     kind_of_source,
     unit_kind,
 )
+from .query import Query, QueryKind
 from .records import (
     PENDING_REASONS,
     BuildEvent,
@@ -56,6 +57,7 @@ from .records import (
     SourceRecord,
     StartEvent,
     StoredVector,
+    UnitMean,
 )
 from .views import (
     CollectionStatus,
@@ -74,6 +76,9 @@ from .views import (
 
 __all__ = [
     "FUSIONS",
+    "UnitMean",
+    "Query",
+    "QueryKind",
     "FileStatus",
     "Fusion",
     "SEARCH_MODES",

@@ -31,6 +31,17 @@ class StoredVector(NamedTuple):
     vector: bytes
 
 
+class UnitMean(NamedTuple):
+    """A unit's mean window in a space (a NumPy float32 row) and where it sits: what paper vectors are
+    averaged from."""
+
+    paper_id: str
+    unit_id: str
+    section_path: str | None
+    object_kind: str | None
+    mean: Any
+
+
 @dataclass(frozen=True)
 class IngestFailure:
     """A file that could not be added, as recorded, so an unchanged file is not parsed again."""

@@ -25,7 +25,7 @@ def run_search(lib: Library, r: SearchParams, ctx: Context) -> dict[str, Any]:
     """A search, reranked only by the door's configured reranker; hits under `min_score` left out
     (a post-filter: `no_confident_match` still describes the search before it)."""
     opts = r.options()
-    d = lib.search(r.query, ctx.reranker.apply(opts) if ctx.reranker else opts).to_dict()
+    d = lib.search(r.value(), ctx.reranker.apply(opts) if ctx.reranker else opts).to_dict()
     if r.min_score is not None:
         # compared as printed (rounded), so a relevance copied from one answer keeps that hit in the next
         d["results"] = [h for h in d["results"] if (finite(h["relevance"]) or 0.0) >= r.min_score]
@@ -47,7 +47,8 @@ SEARCH = declare(Operation(
     examples=(Example({"query": "IL-6 western blot"}, "words and meaning together (hybrid)"),
               Example({"query": "coral bleaching by depth", "kind": "table", "mode": "lexical"},
                       "only table captions, exact words"),
-              Example({"query": "attention", "author": "K. Lo", "year_from": 2020}, "one author's papers since 2020")),
+              Example({"query": "attention", "author": "K. Lo", "year_from": 2020}, "one author's papers since 2020"),
+              Example({"like": "lo2020s2orc"}, "passages like a paper (or like a unit: a hit's unit_id)")),
     cli=CliSpec(positional=("query",), short={"mode": "-m", "limit": "-n"}, rerank=True, via_server=True),
     check=lambda r: r.options().validate(), images=_search_images))
 

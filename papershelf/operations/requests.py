@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 
 from ..errors import BadArgument
-from ..models import Filters
+from ..models import Filters, Query
 from ..search import SearchOptions
 
 MAX_IMAGES = 3
@@ -69,8 +69,12 @@ class SearchParams(Strict):
     DOORS: ClassVar[dict[str, tuple[str, ...]]] = {"images": ("mcp",)}
     DEPRECATED: ClassVar[dict[str, str]] = {"cites": "citing", "cited_by": "references_of"}
 
-    query: str = Field(min_length=1, max_length=2000,
-                       description="What to look for: words, a \"quoted phrase\", or a question in plain language.")
+    query: str | None = Field(None, min_length=1, max_length=2000,
+                              description="What to look for: words, a \"quoted phrase\", or a question in plain "
+                                          "language (or give `like`).")
+    like: str | None = Field(None, min_length=1, max_length=2000,
+                             description="Instead of words: more like this paper (id, citekey, DOI ...) or this unit "
+                                         "(a hit's unit_id), by meaning; the paper or unit itself is left out.")
     mode: Literal["hybrid", "lexical", "vector"] = Field(
         "hybrid", description="hybrid (words and meaning, best default), lexical (exact words, BM25) or vector "
                               "(meaning only).")
@@ -109,6 +113,16 @@ class SearchParams(Strict):
                                                                     "counted apart from its text hits.")
     images: bool = Field(False, description=f"Attach the page region of up to {MAX_IMAGES} figure/table hits "
                                             "from PDF papers as images (set kind=figure or kind=table too).")
+
+    @model_validator(mode="after")
+    def _one_query(self) -> SearchParams:
+        if (self.query is None) == (self.like is None):
+            raise ValueError("give either query (words) or like (a paper or unit id), one of them")
+        return self
+
+    def value(self) -> str | Query:
+        """What the search ranks by: the words, or the paper or unit named by `like` (resolved by the Library)."""
+        return self.query if self.query is not None else Query("paper", self.like or "")
 
     def options(self) -> SearchOptions:
         """The library's SearchOptions for this request (a kind implies figure/table units)."""

@@ -8,10 +8,15 @@
 
 Then one hit per unit, at most `per_paper` hits per paper (unless the search
 is restricted to papers), and every hit carries where it came from.
+
+A query is a value (`models.Query`): words, or a vector, a paper or a unit
+whose own vectors are the query.  The last three have no words, so they rank
+by meaning alone, and leave out what they are (a paper is not like itself).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
@@ -20,7 +25,7 @@ from typing import TypeVar
 
 from ..errors import VectorUnavailable
 from ..index_text import has_cjk
-from ..models import OBJECT, Explain, Hit, LexicalHit, Paper, SearchMode, SearchResponse, VectorHit
+from ..models import OBJECT, Explain, Hit, LexicalHit, Paper, Query, SearchMode, SearchResponse, VectorHit
 from ..store.paper_fields import paper_index_title
 from ..units import Unit, embedding_text
 from .features import bm25_idf, bm25_norm, content_words, coverage, evidence_words, field_match
@@ -32,7 +37,7 @@ from .relevance import Signals, confident, reads_query, relevance
 from .rerank import RerankFailed, rerank
 from .snippets import make_snippet, pages_of, zotero_link
 
-# vector_fn(query, depth, filters) -> hits, or raises VectorUnavailable with the notice to show.
+# vector_fn(query: Query, depth, filters) -> hits, or raises VectorUnavailable with the notice to show.
 VectorFn = Callable[..., list[VectorHit]]
 # passage_fn(unit, paper, window) -> the text of one of the unit's windows (None: unknown).
 PassageFn = Callable[[Unit, Paper, int], "str | None"]
@@ -55,13 +60,17 @@ class _Retrieved:
     indexed_units: int = 0  # the lexical index's size, for bm25_norm
 
 
-def _vector_list(query: str, opts: SearchOptions, vector_fn: VectorFn | None,
+def _vector_list(query: Query, opts: SearchOptions, vector_fn: VectorFn | None,
                  timings: dict[str, float]) -> tuple[list[VectorHit], str | None]:
     t = time.perf_counter()
     try:
         if vector_fn is None:
             raise VectorUnavailable("no embeddings: run `papershelf embed` for meaning-based search")
-        return vector_fn(query, opts.depth, opts.filters), None
+        paper, unit = query.excluded
+        # a paper's own units are its nearest: asked for beyond the depth, then left out
+        depth = opts.depth * 2 + 50 if paper else opts.depth + 1 if unit else opts.depth
+        hits = [h for h in vector_fn(query, depth, opts.filters) if h.paper_id != paper and h.unit_id != unit]
+        return hits[:opts.depth], None
     except VectorUnavailable as e:
         return [], str(e)
     finally:
@@ -103,7 +112,7 @@ def _boost_phrases(store, query: str, hits: list[LexicalHit], opts: SearchOption
     return [LexicalHit(u, paper_of[u], scores[u]) for u in ranked(scores)]
 
 
-def _retrieve(store, query: str, match: str | None, opts: SearchOptions, vector_fn: VectorFn | None,
+def _retrieve(store, query: Query, match: str | None, opts: SearchOptions, vector_fn: VectorFn | None,
               pool: Executor) -> _Retrieved:
     """Both lists the mode asks for; without vectors, the lexical list and a notice saying why."""
     got = _Retrieved(opts.mode)
@@ -113,7 +122,7 @@ def _retrieve(store, query: str, match: str | None, opts: SearchOptions, vector_
         hits = store.lexical_search(match, opts.depth, opts.filters, opts.field_weights) if match else []
         got.bm25 = {h.unit_id: h.score for h in hits}
         if hits and opts.phrase_boost > 0:
-            hits = _boost_phrases(store, query, hits, opts, pool)
+            hits = _boost_phrases(store, query.words, hits, opts, pool)
         got.timings["lexical_ms"] = (time.perf_counter() - t) * 1000
         return hits
 
@@ -214,23 +223,28 @@ def _hits(store, query: str, match: str | None, picked: list[str], paper_of: dic
     return hits
 
 
-def run_search(store, query: str, opts: SearchOptions, pool: Executor, vector_fn: VectorFn | None = None,
+def run_search(store, value: str | Query, opts: SearchOptions, pool: Executor, vector_fn: VectorFn | None = None,
                passage_fn: PassageFn | None = None, model: str | None = None) -> SearchResponse:
-    """Run one search.  `vector_fn(query, depth, filters)` returns ranked vector hits or
-    raises `VectorUnavailable` with a notice; `passage_fn(unit, paper, window)` gives the
-    text of a unit's window, so a hit found by meaning shows the passage that matched.
-    `model` (the space's) says whether its cosines are evidence for this query's language."""
+    """Run one search for words or a `Query`.  `vector_fn(query, depth, filters)` returns ranked
+    vector hits for a Query or raises `VectorUnavailable` with a notice; `passage_fn(unit, paper,
+    window)` gives the text of a unit's window, so a hit found by meaning shows the passage that
+    matched.  `model` (the space's) says whether its cosines are evidence for this query's language."""
     opts.validate()
     t0 = time.perf_counter()
-    match = fts_query(query)
+    q = Query.of(value)
+    if q.kind != "text":  # no words to match: meaning alone
+        opts = dataclasses.replace(opts, mode="vector")
+    query = q.words
+    match = fts_query(query) if query else None
     # the lexical index's size (for bm25_norm) read beside the search
     size = _beside(pool, store, store.index_size) if opts.mode != "vector" else None
-    got = _retrieve(store, query, match, opts, vector_fn, pool)
+    got = _retrieve(store, q, match, opts, vector_fn, pool)
     paper_of = {h.unit_id: h.paper_id for h in got.lexical} | {h.unit_id: h.paper_id for h in got.vector}
     objects = {u for u in paper_of if is_object_id(u)}
     scores = lift_objects(_fuse(got, opts), paper_of, objects, opts.object_lift)
     order = _reranked(store, query, ranked(scores), opts, got)
-    got.named, named = named_objects(store, query, opts.filters, opts.field_weights, opts.depth)
+    got.named, named = named_objects(store, query, opts.filters, opts.field_weights, opts.depth) if query \
+        else (None, [])
     if named and got.named is not None:
         order = objects_first(order, named, scores, paper_of, by_ranking=not got.named.paper_words)
         objects |= {uid for uid, _ in named}
@@ -240,7 +254,7 @@ def run_search(store, query: str, opts: SearchOptions, pool: Executor, vector_fn
     got.cosine_evidence = got.mode != "hybrid" or reads_query(model, query)
     hits = _hits(store, query, match, picked, paper_of, scores, got, opts, passage_fn, pool)
     got.timings["total_ms"] = (time.perf_counter() - t0) * 1000
-    return SearchResponse(query, got.mode, hits, got.notices, {k: round(v, 2) for k, v in got.timings.items()},
+    return SearchResponse(q.label(), got.mode, hits, got.notices, {k: round(v, 2) for k, v in got.timings.items()},
                           no_confident_match=not confident([h.relevance or 0.0 for h in hits]))
 
 
@@ -252,7 +266,7 @@ def is_object_id(unit_id: str) -> bool:
 def _reranked(store, query: str, order: list[str], opts: SearchOptions, got: _Retrieved) -> list[str]:
     """The fused order with its first `rerank_top` reordered by the rerank server, if one is set;
     on any failure the fused order stands and a notice says why."""
-    if not opts.rerank_url or not order:
+    if not opts.rerank_url or not order or not query:  # a query without words: nothing to rerank by
         return order
     head = order[:opts.rerank_top]
     units = store.get_units(head)

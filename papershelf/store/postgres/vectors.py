@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 import numpy as np
 
-from ...models import UNIT_KINDS, Filters, LockHolder, Space, StoredVector, VectorHit, VectorRow
+from ...models import UNIT_KINDS, Filters, LockHolder, Space, StoredVector, UnitMean, VectorHit, VectorRow
 from ...models import unit_kind as kind_named
 from ...system import pid_alive
 from ..sql import SqlEmbeddings
@@ -126,6 +126,17 @@ class PgVectors(SqlEmbeddings):
             hashes[r["unit_id"]] = r["unit_hash"]
             parts.setdefault(r["unit_id"], []).append(np.asarray(r["embedding"].to_numpy(), dtype=np.float32))
         return {u: StoredVector(hashes[u], np.concatenate(v).astype(np.float32).tobytes()) for u, v in parts.items()}
+
+    def unit_means(self, space_id: int, paper_ids: list[str] | None = None) -> list[UnitMean]:
+        """Each unit's mean window (the stored windows are normalized), with where it sits: of the given
+        papers, or of every paper in the space (None)."""
+        where, params = ("", [space_id]) if paper_ids is None else (" AND v.paper_id = ANY(%s)", [space_id, paper_ids])
+        rows = self.query("SELECT v.paper_id, v.unit_id, v.section_path, v.object_kind, avg(w.embedding) AS mean "
+                          "FROM vectors v JOIN vector_windows w ON w.space_id = v.space_id AND w.unit_id = v.unit_id "
+                          f"WHERE v.space_id=%s{where} GROUP BY v.paper_id, v.unit_id, v.section_path, v.object_kind",
+                          params)
+        return [UnitMean(r["paper_id"], r["unit_id"], r["section_path"], r["object_kind"],
+                         np.asarray(r["mean"].to_numpy(), dtype=np.float32)) for r in rows]
 
     def _insert_vectors(self, db, space_id: int, paper_id: str, rows: list[VectorRow]) -> None:
         dim = self._dimension(space_id)

@@ -111,6 +111,17 @@ class SqlEmbeddings(SqlConnection):
 
     # -- vectors and failures ----------------------------------------------------------
 
+    def vector_generation(self, space_id: int) -> int:
+        """Moves with every vector write or removal in the space, in any process (-1: no such space)."""
+        rows = self.query(f"SELECT generation FROM spaces WHERE id={self.sql.mark}", (space_id,))
+        return int(rows[0]["generation"]) if rows else -1
+
+    def vector_stamps(self, space_id: int) -> dict[str, float]:
+        """paper -> when its vectors in the space were written: what moves whenever they change (a rewrite
+        replaces the paper's build state, a removal deletes it), so derived paper vectors know what to redo."""
+        return {r["paper_id"]: float(r["embedded_at"]) for r in self.query(
+            f"SELECT paper_id, embedded_at FROM embed_state WHERE space_id={self.sql.mark}", (space_id,))}
+
     def _delete_vectors(self, db: Any, paper_id: str, space_id: int | None = None) -> None:
         """A paper's vectors, build state and failures, in one space or all; the spaces' clocks move."""
         m = self.sql.mark

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...errors import BuildLocked
-from ...models import UNIT_KINDS, Filters, LockHolder, Space, StoredVector, VectorHit, VectorRow
+from ...models import UNIT_KINDS, Filters, LockHolder, Space, StoredVector, UnitMean, VectorHit, VectorRow
 from ...system import pid_alive
 from ..common import year_bounds
 from ..sql import SqlEmbeddings
@@ -65,6 +65,23 @@ class VectorTables(SqlEmbeddings):
         return {r[0]: StoredVector(r[1], r[2]) for r in self.query(
             "SELECT unit_id, unit_hash, vector FROM vectors WHERE space_id=? AND paper_id=?",
             (space_id, paper_id))}
+
+    def unit_means(self, space_id: int, paper_ids: list[str] | None = None) -> list[UnitMean]:
+        """Each unit's mean window (windows normalized first, as PostgreSQL stores them), with where it sits:
+        of the given papers, or of every paper in the space (None)."""
+        out: list[UnitMean] = []
+        dim = self.query("SELECT dimension FROM spaces WHERE id=?", (space_id,))
+        if not dim:
+            return out
+        sql = "SELECT paper_id, unit_id, section_path, object_kind, vector FROM vectors WHERE space_id=?"
+        chunks = [None] if paper_ids is None else [paper_ids[i:i + 500] for i in range(0, len(paper_ids), 500)]
+        for chunk in chunks:
+            where = "" if chunk is None else f" AND paper_id IN ({','.join('?' * len(chunk))})"
+            for r in self.query(sql + where, (space_id, *(chunk or ()))):
+                w = np.frombuffer(r[4], dtype=np.float32).reshape(-1, dim[0][0])
+                norms = np.linalg.norm(w, axis=1, keepdims=True)
+                out.append(UnitMean(r[0], r[1], r[2], r[3], (w / np.where(norms > 0, norms, 1)).mean(axis=0)))
+        return out
 
     def write_paper_vectors(self, space_id: int, paper_id: str, rows: list[VectorRow], hashes: dict[str, str],
                             expected: dict[str, int]) -> bool:
