@@ -13,7 +13,7 @@ entries are optional (neither rewarded nor penalised).  A found heading that mat
 counts against precision, so precision is a lower bound where an outline leaves headings out.
 PDFs are split by the parity of sha1(file name) into dev and test halves.
 
-    python bench/pdf_outline_headings.py DIR [--half dev|test|all] [--json] [-v]
+    python bench/pdf_outline_headings.py DIR [--half dev|test|all] [--split bench/data/wide_split.json] [--json] [-v]
 """
 
 from __future__ import annotations
@@ -67,12 +67,16 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", type=Path)
     ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
+    ap.add_argument("--split", type=Path, help="halves from this JSON (file -> {half, family}), e.g. "
+                    "bench/data/wide_split.json (by publisher), instead of the file name's hash")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("-v", action="store_true", help="per PDF: missed and spurious headings")
     args = ap.parse_args()
     scores, skipped = [], 0
+    split = json.loads(args.split.read_text()) if args.split else None
     for path in sorted(args.folder.rglob("*.pdf")):
-        if args.half != "all" and half_of(path.name) != args.half:
+        half = split.get(path.name, {}).get("half") if split is not None else half_of(path.name)
+        if args.half != "all" and half != args.half:
             continue
         data = path.read_bytes()
         try:
