@@ -249,8 +249,10 @@ class _Decider:
         is_strong = all(strong(x, self.body) for x in p.lines)
         m = _NUMBERED.match(text)
         if m and not re.match(r"^\d+(\.\d+)*\s+\d", text):
-            # (a centred line is no list item: amsart centres "1. Introduction" in the body's size)
-            listed = not is_strong and not (p.centred and len(p.lines) == 1) and self.numbering.list_item(m)
+            # (a centred line is no list item: amsart centres "1. Introduction" in the body's size;
+            # nor is a title in capitals: small capitals set "1 INTRODUCTION" in the body's face)
+            listed = not is_strong and not (p.centred and len(p.lines) == 1) and not _capitals(m.group("title")) \
+                and self.numbering.list_item(m)
             key = None if listed else self._numbered(m, p, is_strong)
             if key:
                 return text, self._set_level(len(key), p.first.size)

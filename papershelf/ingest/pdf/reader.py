@@ -46,6 +46,7 @@ from .regions import (
     join_captions,
     outside_tables,
 )
+from .strips import side_strip
 
 _DIGITS = re.compile(r"\d+")
 # A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
@@ -65,9 +66,10 @@ def _full_width(ln: Line, mid: float) -> bool:
     return ln.x0 < mid - 8 and ln.x1 > mid + 8
 
 
-def _reading_order(lines: list[Line], width: float) -> list[list[Line]]:
-    """Columns in reading order: a list of line runs, each one column of one band."""
-    mid = width / 2
+def _reading_order(lines: list[Line], width: float, mid: float | None = None) -> list[list[Line]]:
+    """Columns in reading order: a list of line runs, each one column of one band.  The columns
+    divide at `mid`: the page's middle, or the text's when a sidebar strip took one side."""
+    mid = width / 2 if mid is None else mid
     columns: list[list[Line]] = []
     left: list[Line] = []
     right: list[Line] = []
@@ -86,6 +88,11 @@ def _reading_order(lines: list[Line], width: float) -> list[list[Line]]:
     for col in columns:
         _mark_side_by_side(col)
     return columns
+
+
+def _middle(lines: list[Line]) -> float:
+    """The middle of the span the lines cover, edge to edge."""
+    return (min(ln.x0 for ln in lines) + max(ln.x1 for ln in lines)) / 2 if lines else 0.0
 
 
 def _flush_band(columns: list[list[Line]], left: list[Line], right: list[Line]) -> None:
@@ -406,8 +413,10 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         objects = [r.box for r in regions if kept and r.page == kept[0].page]
         flow, sidebars = set_apart(outside_tables(kept, regions), graphics, objects, title_lines,
                                    lambda ln: line_starts_heading(ln, body))
+        flow, strip = side_strip(flow, width, body.size)
+        sidebars += [strip] if strip else []
         flow, entries = contents_entries(flow)
-        for column in _reading_order(join_captions(flow, regions, join_lines), width):
+        for column in _reading_order(join_captions(flow, regions, join_lines), width, _middle(flow) if strip else None):
             for p in _paragraphs(column, body):
                 p.contents = bool(entries) and all(id(ln) in entries for ln in p.lines)
                 paras.append(p)

@@ -1,0 +1,58 @@
+"""A journal's front-page sidebar that is not drawn as a box: a narrow strip of small text at the
+page's edge ("Citation", "Editor", "Received", … "Competing interests", each with a line or two
+under it) beside the paper's text.
+
+Without a frame (`pdf_boxes`) the evidence is the layout itself: the strip's lines are set smaller
+than the paper's body, all of them within a band at one edge of the page, and the page's body-size
+text runs beside the strip, starting well clear of it, over the strip's whole height.  Read with the
+page, its bold labels become sections ("Abstract > Editor") and the Introduction is filed under its
+last one; set apart, its lines are read after the page as text that opens no section.
+"""
+
+from __future__ import annotations
+
+from .lines import Line
+
+_MIN_LINES = 6  # a strip holds several labelled entries, not a caption's two lines
+_MAX_SHARE = 0.4  # of the page's width: a sidebar is narrow, a column of a two-column page is not
+
+
+def _small(ln: Line, body: float) -> bool:
+    return ln.size < body - 0.6
+
+
+def _body_size(ln: Line, body: float) -> bool:
+    return abs(ln.size - body) <= 0.6
+
+
+def _beside(strip: list[Line], rest: list[Line], edge: float, left: bool, body: float) -> list[Line]:
+    """Body-size lines of the rest of the page at the strip's height, all clear of it."""
+    top, bottom = min(ln.top for ln in strip), max(ln.bottom for ln in strip)
+    level = [ln for ln in rest if ln.bottom > top and ln.top < bottom and _body_size(ln, body)]
+    clear = all(ln.x0 > edge + 6 for ln in level) if left else all(ln.x1 < edge - 6 for ln in level)
+    return level if clear else []
+
+
+def side_strip(lines: list[Line], width: float, body: float) -> tuple[list[Line], list[Line]]:
+    """The page's lines outside an unboxed sidebar strip, and the strip's lines (top to bottom;
+    [] when the page has none)."""
+    for left in (True, False):
+        band = [ln for ln in lines if (ln.x1 < _MAX_SHARE * width if left else ln.x0 > (1 - _MAX_SHARE) * width)]
+        inside = [ln for ln in band if _small(ln, body)]
+        if len(inside) < _MIN_LINES:
+            continue
+        edge = max(ln.x1 for ln in inside) if left else min(ln.x0 for ln in inside)
+        # other lines within the strip's own band (not the short lines of the text beside it): a chart
+        if sum(ln.x0 < edge if left else ln.x1 > edge for ln in band) > 1.25 * len(inside):
+            continue
+        rest = [ln for ln in lines if all(ln is not s for s in inside)]
+        beside = _beside(inside, rest, edge, left, body)
+        # the text beside the strip is the paper's running text: many lines, and it spans the strip's height
+        height = max(ln.bottom for ln in inside) - min(ln.top for ln in inside)
+        if len(beside) < 2 * _MIN_LINES or max(ln.bottom for ln in beside) - min(ln.top for ln in beside) < 0.6 * height:
+            continue
+        starts = {round(ln.x0) for ln in beside}
+        if left and min(starts) > 0.5 * width:
+            continue  # the strip sits beside a page's right column only: a figure's labels in the left one
+        return rest, sorted(inside, key=lambda ln: (ln.top, ln.x0))
+    return lines, []
