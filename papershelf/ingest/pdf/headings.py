@@ -42,6 +42,8 @@ _THEOREM = re.compile(r"^(?:Lemma|Theorem|Proposition|Corollary|Definition|Proof
                       r"Conjecture|Assumption|Axiom|Observation|Fact)\b", re.IGNORECASE)
 _NAMED_LEAD = re.compile(rf"^((?:{_OUTSIDE})[:.])\s+\S", re.IGNORECASE)
 _REFERENCES = re.compile(r"^(?:references|bibliography|literature cited|works cited)$", re.IGNORECASE)
+# A title of words alone: no formula ("α > 0"), no sentence's comma or end ("Suppose that, …").
+_WORDS_ONLY = re.compile(r"^[^\W\d_][\w'’/&()-]*(?: [\w'’/&()-]+)*$")
 _ROMAN = {"I": 1, "V": 5, "X": 10}
 _APPENDIX = 100  # appendix A is section 101: it follows any numbered section
 
@@ -217,6 +219,7 @@ class _Decider:
         self.after_heading = False  # the paragraph before was a heading
         self.ranks = self._style_ranks(paras)
         self.in_references = False  # inside the reference list no lead-in (an author's name) is a heading
+        self.following: Para | None = None  # the paragraph after the one being decided
 
     def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
@@ -264,7 +267,24 @@ class _Decider:
             return text, self._set_level(self.ranks.get(_style_key(p.first), 2), p.first.size)
         if self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
             return text, self._sub_level()
+        if self.level and self._italic_candidate(p):
+            return text, self._sub_level()
         return None
+
+    def _italic_candidate(self, p: Para) -> bool:
+        """A short title in italics on a line of its own, flush with the column, in the body's size
+        and with space above it (or right below a heading): an unnumbered sub-heading ("Cell
+        culture"), as journals set them under bold section names.  A slanted line inside a
+        paragraph's run (a quotation, a displayed name) has no space above it."""
+        ln = p.first
+        if len(p.lines) != 1 or not ln.italic or not ln.alone or p.in_figure or CAPTION_RE.match(p.text):
+            return False
+        if abs(ln.size - self.body.size) > 0.6 or p.indent > 1.5 * ln.size or len(p.text.split()) > 8:
+            return False
+        spaced = p.gap_above is None or p.gap_above >= 1.45 or self.after_heading
+        nxt = self.following
+        opens_text = nxt is not None and not nxt.first.italic and nxt.text[:1].isupper()
+        return spaced and opens_text and bool(_WORDS_ONLY.match(p.text)) and _plausible_title(p.text, False)
 
     def _numbered(self, m: re.Match, p: Para, is_strong: bool) -> tuple[int, ...] | None:
         title = m.group("title")
@@ -314,7 +334,8 @@ class _Decider:
             key = self.numbering.accept(m, 1)
             if key:
                 return title, self._set_level(len(key), p.first.size)
-        if len(title.split()) > 8 or not _plausible_title(title, True) or not (bold or is_standard(title)):
+        if len(title.split()) > 8 or not _plausible_title(title, True) \
+                or not (bold or p.first.runin_italic or is_standard(title)):
             return None
         return title, self._set_level(1, p.first.size) if _OUTSIDE_RE.match(title) else self._sub_level()
 
@@ -336,12 +357,22 @@ def _named_lead(text: str) -> str:
 
 
 def lead_in(line) -> str:
-    """The run-in lead-in a line offers as a heading: a bold one, or one set apart by its face
-    alone (small capitals) when it is numbered or a standard name ("Abstract. Recently …")."""
+    """The run-in lead-in a line offers as a heading: a bold one; one in italics that reads as a
+    short title ("Cell culture. The cells …"; not "E. coli" or "in vivo" ending a sentence); or one
+    set apart by its face alone (small capitals) when it is numbered or a standard name."""
     lead = line.runin
     if not lead or line.runin_bold:
         return lead
+    if line.runin_italic and _italic_title(lead):
+        return lead
     return lead if _numbered_start(lead) or is_standard(lead) else ""
+
+
+def _italic_title(lead: str) -> bool:
+    title = _NUMBERED.match(lead)
+    words = (title.group("title") if title else lead).rstrip(".:—– ").split()
+    return 1 <= len(words) <= 6 and len(words[0]) > 2 and words[0][0].isupper() \
+        and _plausible_title(" ".join(words), True)
 
 
 def is_standard(text: str) -> bool:
@@ -379,8 +410,9 @@ def to_blocks(paras: list[Para], body: BodyStyle) -> list[Block]:
     _mark_figure_text(paras)
     decider = _Decider(paras, body)
     blocks: list[Block] = []
-    for p in paras:
+    for i, p in enumerate(paras):
         page = p.first.page
+        decider.following = paras[i + 1] if i + 1 < len(paras) else None
         head = decider.decide(p)
         decider.after_heading = bool(head)
         if head:
@@ -401,6 +433,9 @@ def line_starts_heading(line, body: BodyStyle) -> bool:
         return False
     if strong(line, body) or _STANDARD_RE.match(text.rstrip(".:")):
         return True
+    if line.italic and line.alone and len(text.split()) <= 8 and not text.endswith((".", ":", ",")) \
+            and _plausible_title(text, False):
+        return True  # an italic sub-heading: the paragraph below it starts anew
     m = _NUMBERED.match(text)
     # A roman or letter number opens a heading when its title is in capitals ("I. INTRODUCTION" in
     # IEEE's small capitals, set in the body's size and weight); otherwise it is as often a list item.
