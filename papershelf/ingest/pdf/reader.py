@@ -345,6 +345,14 @@ def _join_across_columns(paras: list[Para], body: BodyStyle) -> list[Para]:
     return out
 
 
+def _gap_from_above(first: Line, page: list[Line]) -> float | None:
+    """The space above a run's first line when a line of the page sits over it (a centred heading
+    after a paragraph whose equation numbers or short last line made a run of their own), in the
+    line's font sizes as `_paragraphs` measures it; None at the top of the page or column."""
+    above = [ln.bottom for ln in page if ln.bottom < first.top and ln.x0 < first.x1 and ln.x1 > first.x0]
+    return (first.bottom - max(above)) / max(first.size, 1.0) if above else None
+
+
 def _demote_front_matter(blocks: list[Block]) -> None:
     """Large or bold lines between the title and the first real section heading (numbered, or a
     standard name such as Abstract or Background) are the authors and their affiliations, not sections."""
@@ -419,6 +427,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         for column in _reading_order(join_captions(flow, regions, join_lines), width, _middle(flow) if strip else None):
             for p in _paragraphs(column, body):
                 p.contents = bool(entries) and all(id(ln) in entries for ln in p.lines)
+                p.gap_above = _gap_from_above(p.first, flow) if p.gap_above is None else p.gap_above
                 paras.append(p)
             columns.append(column)
         for box in sidebars:
