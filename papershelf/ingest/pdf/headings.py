@@ -34,16 +34,17 @@ _BODY = (r"introduction|background|related work|prior work|previous work|methods
 _OUTSIDE_RE = re.compile(rf"^(?:{_OUTSIDE})$", re.IGNORECASE)
 _STANDARD_RE = re.compile(rf"^(?:{_OUTSIDE}|{_BODY})$", re.IGNORECASE)
 _NUMBERED = re.compile(
-    r"^(?:(?P<app>appendix)\s+)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,5}|[A-Z](?:\.\d{1,2}){0,2})"
+    r"^(?:(?P<app>appendix)\s+|§\s?)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,5}|[A-Z](?:\.\d{1,2}){0,2})"
     r"(?P<sep>[.):]?)\s+(?P<title>\S.*)$", re.IGNORECASE)
 _FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Chart|Plate)\s+[\dIVX]+\b")
 # Labels of statements, set like run-in headings but never section titles.
 _THEOREM = re.compile(r"^(?:Lemma|Theorem|Proposition|Corollary|Definition|Proof|Remark|Example|Property|Claim|"
-                      r"Conjecture|Assumption|Axiom|Observation|Fact)\b", re.IGNORECASE)
+                      r"Conjecture|Assumption|Axiom|Observation|Fact|Question|Problem|Exercise|Notation|Hypothesis)\b", re.IGNORECASE)
 _NAMED_LEAD = re.compile(rf"^((?:{_OUTSIDE})[:.])\s+\S", re.IGNORECASE)
 _REFERENCES = re.compile(r"^(?:references|bibliography|literature cited|works cited)$", re.IGNORECASE)
 # A title of words alone: no formula ("α > 0"), no sentence's comma or end ("Suppose that, …").
 _WORDS_ONLY = re.compile(r"^[^\W\d_][\w'’/&()-]*(?: [\w'’/&()-]+)*$")
+_DIGITS = re.compile(r"\d+")
 _ROMAN = {"I": 1, "V": 5, "X": 10}
 _APPENDIX = 100  # appendix A is section 101: it follows any numbered section
 
@@ -220,6 +221,7 @@ class _Decider:
         self.ranks = self._style_ranks(paras)
         self.in_references = False  # inside the reference list no lead-in (an author's name) is a heading
         self.following: Para | None = None  # the paragraph after the one being decided
+        self.running = _running_heads(paras)
 
     def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
@@ -247,7 +249,7 @@ class _Decider:
         """(title, level) when the paragraph is a heading."""
         text = p.text.strip()
         if p.contents or len(p.lines) > 2 or CAPTION_RE.match(text) or _FLOAT.match(text) \
-                or p.first.size < 0.66 * self.body.size:
+                or p.first.size < 0.66 * self.body.size or _DIGITS.sub("#", text) in self.running:
             return None  # ... or set far smaller than the body: text inside a figure
         is_strong = all(strong(x, self.body) for x in p.lines)
         m = _NUMBERED.match(text)
@@ -288,7 +290,7 @@ class _Decider:
 
     def _numbered(self, m: re.Match, p: Para, is_strong: bool) -> tuple[int, ...] | None:
         title = m.group("title")
-        caps = _capitals(title)
+        caps = _capitals(title) and p.first.size >= self.body.size - 1.0  # not a running head's small capitals
         if is_strong or caps:
             return self.numbering.accept(m, 1) if _plausible_title(title, True) else None
         # A slanted line of its own is a heading only with the very next number ("A." under "II.").
@@ -349,6 +351,17 @@ class _Decider:
         return lead.rstrip(".:—– ").strip()
 
 
+def _running_heads(paras: list[Para]) -> set[str]:
+    """Short one-line texts (page numbers masked) printed on three or more pages: a running head
+    ("2 JEAN BOURGAIN, SJOERD DIRKSEN, AND JELANI NELSON") set inside the text area, where the
+    margin test of the reader does not reach."""
+    pages: dict[str, set[int]] = {}
+    for p in paras:
+        if len(p.lines) == 1 and len(p.text) < 120:
+            pages.setdefault(_DIGITS.sub("#", p.text), set()).add(p.first.page)
+    return {t for t, seen in pages.items() if len(seen) >= 3}
+
+
 def _named_lead(text: str) -> str:
     """A paragraph opening with a front or back matter name and a colon or period, in the text's own
     style ("Acknowledgements: we are grateful …"): the section is run in."""
@@ -381,7 +394,7 @@ def is_standard(text: str) -> bool:
 
 
 def _numbered_start(text: str) -> bool:
-    return bool(re.match(r"^(?:\d+(?:\.\d+)*|[IVX]+|[A-Z])[.)]\s", text))
+    return bool(re.match(r"^(?:§\s?\d+(?:\.\d+)*[.)]?|(?:\d+(?:\.\d+)*|[IVX]+|[A-Z])[.)])\s", text))
 
 
 def _mark_figure_text(paras: list[Para]) -> None:

@@ -353,6 +353,13 @@ def _gap_from_above(first: Line, page: list[Line]) -> float | None:
     return (first.bottom - max(above)) / max(first.size, 1.0) if above else None
 
 
+def _centred(ln: Line, page: list[Line]) -> bool:
+    """Centred on the page's text, well in from its left edge (a run of one centred heading has no
+    column of its own to be centred in)."""
+    left, right = min(x.x0 for x in page), max(x.x1 for x in page)
+    return ln.x0 - left > 2 * ln.size and abs((ln.x0 + ln.x1) / 2 - (left + right) / 2) < 0.03 * (right - left)
+
+
 def _demote_front_matter(blocks: list[Block]) -> None:
     """Large or bold lines between the title and the first real section heading (numbered, or a
     standard name such as Abstract or Background) are the authors and their affiliations, not sections."""
@@ -427,7 +434,9 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         for column in _reading_order(join_captions(flow, regions, join_lines), width, _middle(flow) if strip else None):
             for p in _paragraphs(column, body):
                 p.contents = bool(entries) and all(id(ln) in entries for ln in p.lines)
-                p.gap_above = _gap_from_above(p.first, flow) if p.gap_above is None else p.gap_above
+                if p.column_start:
+                    p.gap_above = _gap_from_above(p.first, flow) if p.gap_above is None else p.gap_above
+                    p.centred = p.centred or _centred(p.first, flow)
                 paras.append(p)
             columns.append(column)
         for box in sidebars:
