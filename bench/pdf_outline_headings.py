@@ -9,7 +9,9 @@ an outline, on any folder of PDFs, with no hand-made truth.
 
 Truth is the outline's entries of levels 1-2 whose title is printed on the entry's page
 (an entry the page does not show, "Title page", "Cover", cannot be found by layout); deeper
-entries are optional (neither rewarded nor penalised).  A found heading that matches no entry
+entries, entries for figures and tables ("Fig 1"), and the standard front and back matter names an
+outline leaves out (Abstract, References, Acknowledgements, Contents …) are optional (neither
+rewarded nor penalised).  A found heading that matches no entry
 counts against precision, so precision is a lower bound where an outline leaves headings out.
 PDFs are split by the parity of sha1(file name) into dev and test halves.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -49,8 +52,18 @@ def outline_truth(data: bytes) -> list[dict]:
         number, title = split_number(e.title)
         printed = bool(plain(title)) and plain(title) in shown.get(e.page or 0, "")
         truth.append({"level": e.level, "number": number, "title": title, "page": e.page,
-                      "optional": e.level > 2 or not printed})
+                      "optional": e.level > 2 or not printed or bool(_OBJECT.match(title))})
+    listed = {plain(t["title"]) for t in truth}
+    truth += [{"level": 1, "number": "", "title": name, "page": None, "optional": True}
+              for name in _UNLISTED if plain(name) not in listed]
     return truth if sum(not t["optional"] for t in truth) >= 3 else []
+
+
+# An outline's entries for figures and tables are objects, not sections; and many outlines leave out
+# the front and back matter a paper prints as headings: found, those neither count nor are wrong.
+_OBJECT = re.compile(r"^(?:fig(?:ure)?|table|scheme|plate)\.?\s*\d", re.IGNORECASE)
+_UNLISTED = ("Abstract", "Contents", "Keywords", "Acknowledgements", "Acknowledgments", "Acknowledgement",
+             "Acknowledgment", "References", "Bibliography", "Appendix")
 
 
 def layout_blocks(data: bytes):

@@ -98,7 +98,7 @@ def _other_face(line, body: BodyStyle) -> bool:
     return bool(line.face and body.face and line.face != body.face)
 
 
-def _capitals(title: str) -> bool:
+def capitals(title: str) -> bool:
     letters = [c for c in title if c.isalpha()]
     return len(letters) >= 4 and all(c.isupper() for c in letters)
 
@@ -206,7 +206,7 @@ def _small_back_matter(p: Para, body: BodyStyle) -> bool:
 def _style_key(line) -> tuple[float, bool, bool]:
     """What tells heading levels apart: size, weight, and capitals (at one size and weight, a
     paper sets its sections in capitals and their sub-sections in mixed case, never the reverse)."""
-    return (round(line.size * 2) / 2, bool(line.bold), _capitals(line.text))
+    return (round(line.size * 2) / 2, bool(line.bold), capitals(line.text))
 
 
 class _Decider:
@@ -256,13 +256,13 @@ class _Decider:
         if m and not re.match(r"^\d+(\.\d+)*\s+\d", text):
             # (a centred line is no list item: amsart centres "1. Introduction" in the body's size;
             # nor is a title in capitals: small capitals set "1 INTRODUCTION" in the body's face)
-            listed = not is_strong and not (p.centred and len(p.lines) == 1) and not _capitals(m.group("title")) \
+            listed = not is_strong and not (p.centred and len(p.lines) == 1) and not capitals(m.group("title")) \
                 and self.numbering.list_item(m)
             key = None if listed else self._numbered(m, p, is_strong)
             if key:
                 return text, self._set_level(len(key), p.first.size)
         bare = self._bare(p)
-        if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or _capitals(bare) or _standalone(p, self.body)
+        if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or capitals(bare) or _standalone(p, self.body)
                                                                or _small_back_matter(p, self.body)):
             return text, self._standard_level(bare, p.first)
         if not self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
@@ -290,7 +290,7 @@ class _Decider:
 
     def _numbered(self, m: re.Match, p: Para, is_strong: bool) -> tuple[int, ...] | None:
         title = m.group("title")
-        caps = _capitals(title) and p.first.size >= self.body.size - 1.0  # not a running head's small capitals
+        caps = capitals(title) and p.first.size >= self.body.size - 1.0  # not a running head's small capitals
         if is_strong or caps:
             return self.numbering.accept(m, 1) if _plausible_title(title, True) else None
         # A slanted line of its own is a heading only with the very next number ("A." under "II.").
@@ -452,7 +452,7 @@ def line_starts_heading(line, body: BodyStyle) -> bool:
     m = _NUMBERED.match(text)
     # A roman or letter number opens a heading when its title is in capitals ("I. INTRODUCTION" in
     # IEEE's small capitals, set in the body's size and weight); otherwise it is as often a list item.
-    return bool(m and (m.group("num")[0].isdigit() or _capitals(m.group("title")) or line.italic)
+    return bool(m and (m.group("num")[0].isdigit() or capitals(m.group("title")) or line.italic)
                 and _plausible_title(m.group("title"), False))
 
 

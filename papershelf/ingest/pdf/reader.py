@@ -32,7 +32,7 @@ from .authors import line_names, names_authors, printed_authors
 from .boxes import set_apart
 from .contents import contents_entries
 from .graphics import Box, page_graphics
-from .headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
+from .headings import BodyStyle, Para, capitals, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .lines import Line, join_lines, page_lines, settle_glyphs
 from .meta import title_size
 from .ocr import fill_by_ocr
@@ -292,8 +292,10 @@ def _breaks(prev: Line, ln: Line, left: float, body: BodyStyle, opens_heading: b
 def _heading_goes_on(prev: Line, ln: Line, body: BodyStyle, pitch: float) -> bool:
     """A heading wrapped onto a second line: the next line is set close below in the same
     heading style ("3.1 Representing and manipulating" / "visually-rich documents with magelib").  A line
-    that opens with its own section number ("APPENDIX" / "A. RELATED WORK") is a heading of its own."""
-    same_style = abs(ln.size - prev.size) < 0.3 and ln.bold == prev.bold and ln.face == prev.face
+    that opens with its own section number ("APPENDIX" / "A. RELATED WORK") is a heading of its own,
+    and so is a line in mixed case under one in capitals ("METHODS" / "School recruitment")."""
+    same_style = abs(ln.size - prev.size) < 0.3 and ln.bold == prev.bold and ln.face == prev.face \
+        and not (capitals(prev.text) and not capitals(ln.text))
     return same_style and strong(prev, body) and pitch < 1.5 * prev.size and not _OWN_NUMBER.match(ln.text)
 
 
@@ -428,7 +430,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         objects = [r.box for r in regions if kept and r.page == kept[0].page]
         flow, sidebars = set_apart(outside_tables(kept, regions), graphics, objects, title_lines,
                                    lambda ln: line_starts_heading(ln, body))
-        flow, strip = side_strip(flow, width, body.size)
+        flow, strip = side_strip(flow, width, body.size, bool(title_lines))
         sidebars += [strip] if strip else []
         flow, entries = contents_entries(flow)
         for column in _reading_order(join_captions(flow, regions, join_lines), width, _middle(flow) if strip else None):

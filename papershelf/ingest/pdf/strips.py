@@ -33,26 +33,50 @@ def _beside(strip: list[Line], rest: list[Line], edge: float, left: bool, body: 
     return level if clear else []
 
 
-def side_strip(lines: list[Line], width: float, body: float) -> tuple[list[Line], list[Line]]:
+def side_strip(lines: list[Line], width: float, body: float, first_page: bool = False) -> tuple[list[Line], list[Line]]:
     """The page's lines outside an unboxed sidebar strip, and the strip's lines (top to bottom;
-    [] when the page has none)."""
+    [] when the page has none).  On the first page the strip may be set in any size when the text
+    beside it runs much wider than it (a single column beside a sidebar, not a column of three)."""
     for left in (True, False):
         band = [ln for ln in lines if (ln.x1 < _MAX_SHARE * width if left else ln.x0 > (1 - _MAX_SHARE) * width)]
-        inside = [ln for ln in band if _small(ln, body)]
-        if len(inside) < _MIN_LINES:
+        strip = _strip(band, body, left, first_page)
+        if len(strip) < _MIN_LINES:
             continue
-        edge = max(ln.x1 for ln in inside) if left else min(ln.x0 for ln in inside)
+        edge = max(ln.x1 for ln in strip) if left else min(ln.x0 for ln in strip)
         # other lines within the strip's own band (not the short lines of the text beside it): a chart
-        if sum(ln.x0 < edge if left else ln.x1 > edge for ln in band) > 1.25 * len(inside):
+        if sum(ln.x0 < edge if left else ln.x1 > edge for ln in band) > 1.25 * len(strip):
             continue
-        rest = [ln for ln in lines if all(ln is not s for s in inside)]
-        beside = _beside(inside, rest, edge, left, body)
-        # the text beside the strip is the paper's running text: many lines, and it spans the strip's height
-        height = max(ln.bottom for ln in inside) - min(ln.top for ln in inside)
-        if len(beside) < 2 * _MIN_LINES or max(ln.bottom for ln in beside) - min(ln.top for ln in beside) < 0.6 * height:
-            continue
-        starts = {round(ln.x0) for ln in beside}
-        if left and min(starts) > 0.5 * width:
-            continue  # the strip sits beside a page's right column only: a figure's labels in the left one
-        return rest, sorted(inside, key=lambda ln: (ln.top, ln.x0))
+        rest = [ln for ln in lines if all(ln is not s for s in strip)]
+        if _runs_beside(strip, _beside(strip, rest, edge, left, body), width, left):
+            return rest, sorted(strip, key=lambda ln: (ln.top, ln.x0))
     return lines, []
+
+
+def _strip(band: list[Line], body: float, left: bool, first_page: bool) -> list[Line]:
+    """The band's lines that may form a strip: those set smaller than the body, or on the first page
+    all those flush with the page's edge (the text beside the strip starts further in)."""
+    small = [ln for ln in band if _small(ln, body)]
+    if len(small) >= _MIN_LINES or not first_page or not band:
+        return small
+    edge = min(ln.x0 for ln in band) if left else max(ln.x1 for ln in band)
+    flush = [ln for ln in band if (ln.x0 < edge + 2 * body if left else ln.x1 > edge - 2 * body)]
+    return flush if len(flush) >= 2 * _MIN_LINES else []
+
+
+def _runs_beside(strip: list[Line], beside: list[Line], width: float, left: bool) -> bool:
+    """The text beside the strip is the paper's running text: many lines over most of the strip's
+    height, in the half of the page next to it, and (for a strip in the body's size) much wider
+    than the strip's widest line."""
+    height = max(ln.bottom for ln in strip) - min(ln.top for ln in strip)
+    if len(beside) < 2 * _MIN_LINES or max(ln.bottom for ln in beside) - min(ln.top for ln in beside) < 0.6 * height:
+        return False
+    if left and min(ln.x0 for ln in beside) > 0.5 * width:
+        return False  # the strip sits beside a page's right column only: a figure's labels in the left one
+    widths = sorted(ln.x1 - ln.x0 for ln in beside)
+    return widths[len(widths) // 2] >= 1.5 * max(ln.x1 - ln.x0 for ln in strip) or all(ln.size < _size(beside) - 0.6
+                                                                                    for ln in strip)
+
+
+def _size(lines: list[Line]) -> float:
+    sizes = sorted(ln.size for ln in lines)
+    return sizes[len(sizes) // 2]
