@@ -56,7 +56,7 @@ _OWN_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.):]?|[A-Z](?:\.\d+)+[.):]?|(?:[IVX
 # "Networks^1"), not part of it; a raised number after a one- or two-letter symbol ("R^2") stays.
 _TITLE_NOTE = re.compile(LEADING_SPACE + r"\^(?:[∗*†‡§¶⋆★,\s]+|(?<=\w{3}\^)[\d,\s]+)$")
 _STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
-_FIRST_HEAD = re.compile(r"^(?:(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
+_FIRST_HEAD = re.compile(r"^(?:§?(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
 
 Page = tuple[list[Line], float, float]
 
@@ -356,8 +356,8 @@ def _gap_from_above(first: Line, page: list[Line]) -> float | None:
 
 
 def _centred(ln: Line, page: list[Line]) -> bool:
-    """Centred on the page's text, well in from its left edge (a run of one centred heading has no
-    column of its own to be centred in)."""
+    """Centred on the page's text, well in from its left edge (a short run, a heading and two lines,
+    shows no column edge for it to be centred between)."""
     left, right = min(x.x0 for x in page), max(x.x1 for x in page)
     return ln.x0 - left > 2 * ln.size and abs((ln.x0 + ln.x1) / 2 - (left + right) / 2) < 0.03 * (right - left)
 
@@ -436,9 +436,9 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         for column in _reading_order(join_captions(flow, regions, join_lines), width, _middle(flow) if strip else None):
             for p in _paragraphs(column, body):
                 p.contents = bool(entries) and all(id(ln) in entries for ln in p.lines)
-                if p.column_start:
-                    p.gap_above = _gap_from_above(p.first, flow) if p.gap_above is None else p.gap_above
-                    p.centred = p.centred or _centred(p.first, flow)
+                if p.column_start and p.gap_above is None:
+                    p.gap_above = _gap_from_above(p.first, flow)
+                p.centred = p.centred or (len(p.lines) == 1 and _centred(p.first, flow))
                 paras.append(p)
             columns.append(column)
         for box in sidebars:
