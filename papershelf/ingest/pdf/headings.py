@@ -248,6 +248,9 @@ class _Decider:
     def decide(self, p: Para) -> tuple[str, int] | None:
         """(title, level) when the paragraph is a heading."""
         text = p.text.strip()
+        lead = lead_in(p.first)
+        if lead and len(text) > len(lead) + 1:
+            return None  # a paragraph run in under its lead-in, which `runin` offers as the heading
         if p.contents or len(p.lines) > 2 or CAPTION_RE.match(text) or _FLOAT.match(text) \
                 or p.first.size < 0.66 * self.body.size or _DIGITS.sub("#", text) in self.running:
             return None  # ... or set far smaller than the body: text inside a figure
