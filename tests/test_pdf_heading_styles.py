@@ -189,3 +189,32 @@ def test_centred_heading_after_a_run_of_its_own_has_space_above(tmp_path):
         y -= 80
     c.save()
     assert [t for t, _ in _headings(path)] == ["1. Introduction", "2. Methods", "3. Results"]
+
+
+def test_supplement_contents_whose_page_numbers_start_again_are_not_headings(tmp_path):
+    """A supplement's contents lists the main paper's sections (its pages) and then its own appendix
+    sections from page 2 again (sections' entries in bold, sub-sections' with dot leaders, as LaTeX
+    sets them): one contents list, none of its rows a heading."""
+    path = tmp_path / "supplement.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c)
+    c.setFont("Times-Bold", 12)
+    c.drawString(72, y, "Contents")
+    rows = (("1 Online learning in two-layer networks", "3"), ("2 Asymptotic error of committees", "5"),
+            ("A Proof of the first theorem", "2"), ("A.1 Outline", "2"), ("A.2 First moments", "4"), ("A.3 Second moments", "5"),
+            ("B Derivation of the equations", "6"))
+    for k, (title, page) in enumerate(rows):
+        y -= 14
+        sub = "." in title.split()[0]  # sections' entries in bold without leaders, as LaTeX sets them
+        c.setFont("Times-Roman" if sub else "Times-Bold", 10)
+        leaders = " " + ". " * int((455 - c.stringWidth(title, "Times-Roman", 10)) / 5) if sub else ""
+        c.drawString(72, y, title + leaders)
+        c.drawRightString(540, y, page)
+    for name in ("A Proof of the first theorem", "B Derivation of the equations"):
+        c.showPage()
+        c.setFont("Times-Bold", 12)
+        c.drawString(72, H - 90, name)
+        _para(c, 72, H - 106, 460)
+    c.save()
+    assert [t for t, _ in _headings(path) if t != "Contents"] == ["A Proof of the first theorem",
+                                                                  "B Derivation of the equations"]
