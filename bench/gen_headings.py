@@ -256,7 +256,8 @@ def main() -> int:
     ap.add_argument("-v", action="store_true", help="per paper: its style, missed and spurious headings")
     ap.add_argument("--keep", type=Path, help="write the PDFs into this folder")
     args = ap.parse_args()
-    scores, by_kind = [], {}
+    scores: list[dict] = []
+    by_kind: dict[str, list[dict]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)

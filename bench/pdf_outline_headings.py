@@ -47,13 +47,14 @@ def outline_truth(data: bytes) -> list[dict]:
         shown = {p: plain(pdf[p - 1].get_textpage().get_text_range()) for p in pages if 0 < p <= len(pdf)}
     finally:
         pdf.close()
-    truth = []
+    truth: list[dict] = []
+    listed: set[str] = set()
     for e in entries:
         number, title = split_number(e.title)
+        listed.add(plain(title))
         printed = bool(plain(title)) and plain(title) in shown.get(e.page or 0, "")
         truth.append({"level": e.level, "number": number, "title": title, "page": e.page,
                       "optional": e.level > 2 or not printed or bool(_OBJECT.match(title))})
-    listed = {plain(t["title"]) for t in truth}
     truth += [{"level": 1, "number": "", "title": name, "page": None, "optional": True}
               for name in _UNLISTED if plain(name) not in listed]
     return truth if sum(not t["optional"] for t in truth) >= 3 else []

@@ -201,9 +201,9 @@ def test_supplement_contents_whose_page_numbers_start_again_are_not_headings(tmp
     c.setFont("Times-Bold", 12)
     c.drawString(72, y, "Contents")
     rows = (("1 Online learning in two-layer networks", "3"), ("2 Asymptotic error of committees", "5"),
-            ("A Proof of the first theorem", "2"), ("A.1 Outline", "2"), ("A.2 First moments", "4"), ("A.3 Second moments", "5"),
-            ("B Derivation of the equations", "6"))
-    for k, (title, page) in enumerate(rows):
+            ("A Proof of the first theorem", "2"), ("A.1 Outline", "2"), ("A.2 First moments", "4"),
+            ("A.3 Second moments", "5"), ("B Derivation of the equations", "6"))
+    for title, page in rows:
         y -= 14
         sub = "." in title.split()[0]  # sections' entries in bold without leaders, as LaTeX sets them
         c.setFont("Times-Roman" if sub else "Times-Bold", 10)

@@ -3,8 +3,9 @@
 A contents page repeats the paper's headings, numbered and in their style, so read line by line
 each entry looks like a section of its own (and the real heading later looks like a repeat).
 What marks an entry is its end: a page number, after dot leaders or set flush at a right edge the
-other entries share, on three or more rows whose page numbers do not go down (with leaders, they may start again once).  Each entry's row
-is read as one line ("2.1 Animals and wounds 2", leaders dropped) and never opens a section.
+other entries share, on three or more rows whose page numbers do not go down (with leaders, they
+may start again once).  Each entry's row is read as one line ("2.1 Animals and wounds 2", leaders
+dropped) and never opens a section.
 """
 
 from __future__ import annotations

@@ -39,7 +39,8 @@ _NUMBERED = re.compile(
 _FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Chart|Plate)\s+[\dIVX]+\b")
 # Labels of statements, set like run-in headings but never section titles.
 _THEOREM = re.compile(r"^(?:Lemma|Theorem|Proposition|Corollary|Definition|Proof|Remark|Example|Property|Claim|"
-                      r"Conjecture|Assumption|Axiom|Observation|Fact|Question|Problem|Exercise|Notation|Hypothesis)\b", re.IGNORECASE)
+                      r"Conjecture|Assumption|Axiom|Observation|Fact|Question|Problem|Exercise|Notation|"
+                      r"Hypothesis)\b", re.IGNORECASE)
 _NAMED_LEAD = re.compile(rf"^((?:{_OUTSIDE})[:.])\s+\S", re.IGNORECASE)
 _REFERENCES = re.compile(r"^(?:references|bibliography|literature cited|works cited)$", re.IGNORECASE)
 # A title of words alone: no formula ("α > 0"), no sentence's comma or end ("Suppose that, …").
