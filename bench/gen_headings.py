@@ -180,8 +180,8 @@ def _sidebar(p: Paper) -> None:
     p.left = 54 + 150
 
 
-def make(seed: int, path: str) -> list[dict]:
-    """Write the seed's paper to `path`; its heading truth."""
+def make(seed: int, path: str) -> tuple[list[dict], Style]:
+    """Write the seed's paper to `path`; its heading truth and its style."""
     rng = random.Random(seed)
     style = Style(rng.choice(("Times-Roman", "Times-Roman", "Helvetica")), rng.choice((9.0, 9.5, 10.0, 10.5)),
                   rng.choice((1, 2)), rng.choice(("numbered", "dotted", "roman", "bold", "capitals", "smallcaps")),
@@ -210,7 +210,7 @@ def make(seed: int, path: str) -> list[dict]:
     for _ in range(4):
         paragraph(p)
     c.save()
-    return p.truth
+    return p.truth, style
 
 
 def _body(p: Paper) -> None:
@@ -265,7 +265,7 @@ def main() -> int:
             if args.half != "all" and half_of(seed) != args.half:
                 continue
             path = str(folder / f"gen-{seed:03d}.pdf")
-            truth = make(seed, path)
+            truth, style = make(seed, path)
             real = pdf_reader.read_outline
             pdf_reader.read_outline = lambda pdf: []
             try:
@@ -274,11 +274,8 @@ def main() -> int:
                 pdf_reader.read_outline = real
             s = score_paper(blocks, truth)
             scores.append(s)
-            rng = random.Random(seed)
-            style = [rng.choice(("T", "T", "H")), rng.choice((9.0, 9.5, 10.0, 10.5)), rng.choice((1, 2)),
-                     rng.choice(("numbered", "dotted", "roman", "bold", "capitals", "smallcaps")),
-                     rng.choice(("numbered", "italic", "italic_runin", "bold_runin", "none")), rng.random() < 0.4]
-            for key in (f"top={style[3]}", f"sub={style[4]}", f"sidebar={style[5]}"):
+            for key in (f"top={style.top}", f"sub={style.sub}", f"sidebar={style.sidebar}",
+                        f"columns={style.columns}"):
                 by_kind.setdefault(key, []).append(s)
             if args.v:
                 print(f"seed {seed} {style}: P {s['precision']} R {s['recall']} missed {s['missed'][:4]} "
