@@ -218,3 +218,21 @@ def test_supplement_contents_whose_page_numbers_start_again_are_not_headings(tmp
     c.save()
     assert [t for t, _ in _headings(path) if t != "Contents"] == ["A Proof of the first theorem",
                                                                   "B Derivation of the equations"]
+
+
+def test_heading_wrapped_with_a_hanging_indent_is_one_heading(tmp_path):
+    """"3.2 Implementing a support vector machine algorithm on a" across the page, and its short
+    second line "Photonic Quantum Computer" indented to the title: one heading, whole."""
+    path = tmp_path / "wrapped.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c)
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(72, y, "1 Introduction")
+    y = _para(c, 72, y - 16, 468)
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(72, y - 10, "2 Implementing a support vector machine algorithm on a")
+    c.drawString(72 + c.stringWidth("2 ", "Helvetica-Bold", 12), y - 24, "Photonic Quantum Computer")
+    _para(c, 72, y - 40, 468)
+    c.save()
+    assert [t for t, _ in _headings(path)] == [
+        "1 Introduction", "2 Implementing a support vector machine algorithm on a Photonic Quantum Computer"]

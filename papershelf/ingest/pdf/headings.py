@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from ...document import Block
 from ..captions import CAPTION_RE
+from .lines import join_lines
 
 # Unnumbered names a paper gives its sections.  Front and back matter stay at level 1 always.
 _OUTSIDE = (r"abstract|keywords?|index terms|acknowledge?ments?|references|bibliography|literature cited|"
@@ -427,20 +428,42 @@ def to_blocks(paras: list[Para], body: BodyStyle) -> list[Block]:
     _mark_figure_text(paras)
     decider = _Decider(paras, body)
     blocks: list[Block] = []
+    skip = False
     for i, p in enumerate(paras):
         page = p.first.page
         decider.following = paras[i + 1] if i + 1 < len(paras) else None
+        if skip:
+            skip = False
+            continue
         head = decider.decide(p)
         decider.after_heading = bool(head)
         if head:
             decider.in_references = bool(_REFERENCES.match(_Decider._bare(p)))
-            blocks.append(Block("heading", head[0], level=head[1], page=page))
+            title = head[0]
+            if decider.following is not None and _wraps_onto(p, decider.following, body):
+                title, skip = join_lines([title, decider.following.text]), True
+            blocks.append(Block("heading", title, level=head[1], page=page))
             continue
         lead = decider.runin(p)
         if lead:
             blocks.append(Block("heading", lead[0], level=lead[1], page=page))
         blocks.append(Block("text", p.text, page=page))
     return blocks
+
+
+def _wraps_onto(head: Para, nxt: Para, body: BodyStyle) -> bool:
+    """A strong one-line heading's title goes on in the next paragraph: one line in the same size,
+    weight and face set close below it, starting at the heading's left edge or indented to its
+    title's (a hanging indent after "3.2"), and no number or standard name of its own.  (Cut apart
+    when the heading crosses the page's middle and its short second line does not.)"""
+    a, b = head.first, nxt.first
+    if len(head.lines) != 1 or len(nxt.lines) != 1 or not strong(a, body) or nxt.gap_above is None:
+        return False
+    same = abs(a.size - b.size) < 0.3 and a.bold == b.bold and a.face == b.face and a.italic == b.italic \
+        and capitals(a.text) == capitals(b.text)  # "METHODS" / "School recruitment" are two headings
+    aligned = -2 < b.x0 - a.x0 < 4 * a.size and b.page == a.page and b.top > a.top
+    own = _NUMBERED.match(nxt.text) or is_standard(nxt.text) or CAPTION_RE.match(nxt.text)
+    return same and aligned and nxt.gap_above < 1.5 and not own and nxt.text[:1].isalpha()
 
 
 def line_starts_heading(line, body: BodyStyle) -> bool:
