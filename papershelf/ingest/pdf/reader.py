@@ -355,10 +355,10 @@ def _gap_from_above(first: Line, page: list[Line]) -> float | None:
     return (first.bottom - max(above)) / max(first.size, 1.0) if above else None
 
 
-def _centred(ln: Line, page: list[Line]) -> bool:
-    """Centred on the page's text, well in from its left edge (a short run, a heading and two lines,
-    shows no column edge for it to be centred between)."""
-    left, right = min(x.x0 for x in page), max(x.x1 for x in page)
+def _centred(ln: Line, span: tuple[float, float]) -> bool:
+    """Centred on the page's text (`span`: its left and right edges), well in from its left edge (a
+    short run, a heading and two lines, shows no column edge for it to be centred between)."""
+    left, right = span
     return ln.x0 - left > 2 * ln.size and abs((ln.x0 + ln.x1) / 2 - (left + right) / 2) < 0.03 * (right - left)
 
 
@@ -433,12 +433,13 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         flow, strip = side_strip(flow, width, body.size, bool(title_lines))
         sidebars += [strip] if strip else []
         flow, entries = contents_entries(flow)
+        span = (min(ln.x0 for ln in flow), max(ln.x1 for ln in flow)) if flow else (0.0, 0.0)
         for column in _reading_order(join_captions(flow, regions, join_lines), width, _middle(flow) if strip else None):
             for p in _paragraphs(column, body):
                 p.contents = bool(entries) and all(id(ln) in entries for ln in p.lines)
                 if p.column_start and p.gap_above is None:
                     p.gap_above = _gap_from_above(p.first, flow)
-                p.centred = p.centred or (len(p.lines) == 1 and _centred(p.first, flow))
+                p.centred = p.centred or (len(p.lines) == 1 and _centred(p.first, span))
                 paras.append(p)
             columns.append(column)
         for box in sidebars:
