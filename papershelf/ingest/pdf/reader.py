@@ -430,7 +430,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         objects = [r.box for r in regions if kept and r.page == kept[0].page]
         flow, sidebars = set_apart(outside_tables(kept, regions), graphics, objects, title_lines,
                                    lambda ln: line_starts_heading(ln, body))
-        flow, strip = side_strip(flow, width, body.size, bool(title_lines))
+        flow, strip = side_strip(flow, width, body.size) if title_lines else (flow, [])
         sidebars += [strip] if strip else []
         flow, entries = contents_entries(flow)
         span = (min(ln.x0 for ln in flow), max(ln.x1 for ln in flow)) if flow else (0.0, 0.0)

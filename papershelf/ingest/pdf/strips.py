@@ -33,13 +33,15 @@ def _beside(strip: list[Line], rest: list[Line], edge: float, left: bool, body: 
     return level if clear else []
 
 
-def side_strip(lines: list[Line], width: float, body: float, first_page: bool = False) -> tuple[list[Line], list[Line]]:
-    """The page's lines outside an unboxed sidebar strip, and the strip's lines (top to bottom;
-    [] when the page has none).  On the first page the strip may be set in any size when the text
-    beside it runs much wider than it (a single column beside a sidebar, not a column of three)."""
+def side_strip(lines: list[Line], width: float, body: float) -> tuple[list[Line], list[Line]]:
+    """The first page's lines outside an unboxed sidebar strip, and the strip's lines (top to
+    bottom; [] when the page has none).  Asked of the title page only: on later pages the same
+    shape is a chart's labels or a journal's small-print notes, and they are read in place.  The
+    strip may be set in any size when the text beside it runs much wider than it (a single column
+    beside a sidebar, not a column of three)."""
     for left in (True, False):
         band = [ln for ln in lines if (ln.x1 < _MAX_SHARE * width if left else ln.x0 > (1 - _MAX_SHARE) * width)]
-        strip = _strip(band, body, left, first_page)
+        strip = _strip(band, body, left)
         if len(strip) < _MIN_LINES:
             continue
         edge = max(ln.x1 for ln in strip) if left else min(ln.x0 for ln in strip)
@@ -52,11 +54,11 @@ def side_strip(lines: list[Line], width: float, body: float, first_page: bool = 
     return lines, []
 
 
-def _strip(band: list[Line], body: float, left: bool, first_page: bool) -> list[Line]:
-    """The band's lines that may form a strip: those set smaller than the body, or on the first page
-    all those flush with the page's edge (the text beside the strip starts further in)."""
+def _strip(band: list[Line], body: float, left: bool) -> list[Line]:
+    """The band's lines that may form a strip: those set smaller than the body, or else all those
+    flush with the page's edge (the text beside the strip starts further in)."""
     small = [ln for ln in band if _small(ln, body)]
-    if len(small) >= _MIN_LINES or not first_page or not band:
+    if len(small) >= _MIN_LINES or not band:
         return small
     edge = min(ln.x0 for ln in band) if left else max(ln.x1 for ln in band)
     flush = [ln for ln in band if (ln.x0 < edge + 2 * body if left else ln.x1 > edge - 2 * body)]
