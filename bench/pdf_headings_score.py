@@ -15,7 +15,7 @@ import difflib
 import re
 import unicodedata
 
-_NUM = re.compile(r"^(?:appendix\s+)?((?:\d+(?:\.\d+)*|[IVX]+|[A-Z](?:\.\d+)*))[.):]?\s+(?=\S)", re.IGNORECASE)
+_NUM = re.compile(r"^(?:appendix\s+|§\s?)?((?:\d+(?:\.\d+)*|[IVX]+|[A-Z](?:\.\d+)*))[.):]?\s+(?=\S)", re.IGNORECASE)
 
 
 def plain(text: str) -> str:

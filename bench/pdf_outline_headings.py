@@ -9,11 +9,13 @@ an outline, on any folder of PDFs, with no hand-made truth.
 
 Truth is the outline's entries of levels 1-2 whose title is printed on the entry's page
 (an entry the page does not show, "Title page", "Cover", cannot be found by layout); deeper
-entries are optional (neither rewarded nor penalised).  A found heading that matches no entry
+entries, entries for figures and tables ("Fig 1"), and the standard front and back matter names an
+outline leaves out (Abstract, References, Acknowledgements, Contents …) are optional (neither
+rewarded nor penalised).  A found heading that matches no entry
 counts against precision, so precision is a lower bound where an outline leaves headings out.
 PDFs are split by the parity of sha1(file name) into dev and test halves.
 
-    python bench/pdf_outline_headings.py DIR [--half dev|test|all] [--json] [-v]
+    python bench/pdf_outline_headings.py DIR [--half dev|test|all] [--split bench/data/wide_split.json] [--json] [-v]
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -44,13 +47,24 @@ def outline_truth(data: bytes) -> list[dict]:
         shown = {p: plain(pdf[p - 1].get_textpage().get_text_range()) for p in pages if 0 < p <= len(pdf)}
     finally:
         pdf.close()
-    truth = []
+    truth: list[dict] = []
+    listed: set[str] = set()
     for e in entries:
         number, title = split_number(e.title)
+        listed.add(plain(title))
         printed = bool(plain(title)) and plain(title) in shown.get(e.page or 0, "")
         truth.append({"level": e.level, "number": number, "title": title, "page": e.page,
-                      "optional": e.level > 2 or not printed})
+                      "optional": e.level > 2 or not printed or bool(_OBJECT.match(title))})
+    truth += [{"level": 1, "number": "", "title": name, "page": None, "optional": True}
+              for name in _UNLISTED if plain(name) not in listed]
     return truth if sum(not t["optional"] for t in truth) >= 3 else []
+
+
+# An outline's entries for figures and tables are objects, not sections; and many outlines leave out
+# the front and back matter a paper prints as headings: found, those neither count nor are wrong.
+_OBJECT = re.compile(r"^(?:fig(?:ure)?|table|scheme|plate)\.?\s*\d", re.IGNORECASE)
+_UNLISTED = ("Abstract", "Contents", "Keywords", "Acknowledgements", "Acknowledgments", "Acknowledgement",
+             "Acknowledgment", "References", "Bibliography", "Appendix")
 
 
 def layout_blocks(data: bytes):
@@ -67,12 +81,16 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", type=Path)
     ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
+    ap.add_argument("--split", type=Path, help="halves from this JSON (file -> {half, family}), e.g. "
+                    "bench/data/wide_split.json (by publisher), instead of the file name's hash")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("-v", action="store_true", help="per PDF: missed and spurious headings")
     args = ap.parse_args()
     scores, skipped = [], 0
+    split = json.loads(args.split.read_text()) if args.split else None
     for path in sorted(args.folder.rglob("*.pdf")):
-        if args.half != "all" and half_of(path.name) != args.half:
+        half = split.get(path.name, {}).get("half") if split is not None else half_of(path.name)
+        if args.half != "all" and half != args.half:
             continue
         data = path.read_bytes()
         try:

@@ -3,8 +3,9 @@
 A contents page repeats the paper's headings, numbered and in their style, so read line by line
 each entry looks like a section of its own (and the real heading later looks like a repeat).
 What marks an entry is its end: a page number, after dot leaders or set flush at a right edge the
-other entries share, on three or more rows whose page numbers do not go down.  Each entry's row
-is read as one line ("2.1 Animals and wounds 2", leaders dropped) and never opens a section.
+other entries share, on three or more rows whose page numbers do not go down (with leaders, they
+may start again once).  Each entry's row is read as one line ("2.1 Animals and wounds 2", leaders
+dropped) and never opens a section.
 """
 
 from __future__ import annotations
@@ -91,7 +92,14 @@ def _flush(run: list[_Entry]) -> list[_Entry]:
     edges = [round(e.right) for e in run if e.strong]
     kept = [e for e in run if e.leaders or sum(abs(x - round(e.right)) <= 4 for x in edges) >= _MIN_ENTRIES]
     numbers = [_number(e.page) for e in kept if e.page.isdigit()]
-    return kept if sum(e.strong for e in kept) >= _MIN_ENTRIES and numbers == sorted(numbers) else []
+    return kept if sum(e.strong for e in kept) >= _MIN_ENTRIES and _ordered(numbers, kept) else []
+
+
+def _ordered(numbers: list[int], run: list[_Entry]) -> bool:
+    """Page numbers that do not go down; with dot leaders on three or more entries they may start
+    again once (a supplement's contents listing the main paper's sections, then its own pages)."""
+    drops = sum(b < a for a, b in zip(numbers, numbers[1:]))
+    return drops == 0 or (drops == 1 and sum(e.leaders for e in run) >= _MIN_ENTRIES)
 
 
 def contents_entries(lines: list[Line]) -> tuple[list[Line], set[int]]:

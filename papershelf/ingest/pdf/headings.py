@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from ...document import Block
 from ..captions import CAPTION_RE
+from .lines import join_lines
 
 # Unnumbered names a paper gives its sections.  Front and back matter stay at level 1 always.
 _OUTSIDE = (r"abstract|keywords?|index terms|acknowledge?ments?|references|bibliography|literature cited|"
@@ -34,14 +35,18 @@ _BODY = (r"introduction|background|related work|prior work|previous work|methods
 _OUTSIDE_RE = re.compile(rf"^(?:{_OUTSIDE})$", re.IGNORECASE)
 _STANDARD_RE = re.compile(rf"^(?:{_OUTSIDE}|{_BODY})$", re.IGNORECASE)
 _NUMBERED = re.compile(
-    r"^(?:(?P<app>appendix)\s+)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,5}|[A-Z](?:\.\d{1,2}){0,2})"
+    r"^(?:(?P<app>appendix)\s+|§\s?)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,5}|[A-Z](?:\.\d{1,2}){0,2})"
     r"(?P<sep>[.):]?)\s+(?P<title>\S.*)$", re.IGNORECASE)
 _FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Chart|Plate)\s+[\dIVX]+\b")
 # Labels of statements, set like run-in headings but never section titles.
 _THEOREM = re.compile(r"^(?:Lemma|Theorem|Proposition|Corollary|Definition|Proof|Remark|Example|Property|Claim|"
-                      r"Conjecture|Assumption|Axiom|Observation|Fact)\b", re.IGNORECASE)
+                      r"Conjecture|Assumption|Axiom|Observation|Fact|Question|Problem|Exercise|Notation|"
+                      r"Hypothesis)\b", re.IGNORECASE)
 _NAMED_LEAD = re.compile(rf"^((?:{_OUTSIDE})[:.])\s+\S", re.IGNORECASE)
 _REFERENCES = re.compile(r"^(?:references|bibliography|literature cited|works cited)$", re.IGNORECASE)
+# A title of words alone: no formula ("α > 0"), no sentence's comma or end ("Suppose that, …").
+_WORDS_ONLY = re.compile(r"^[^\W\d_][\w'’/&()-]*(?: [\w'’/&()-]+)*$")
+_DIGITS = re.compile(r"\d+")
 _ROMAN = {"I": 1, "V": 5, "X": 10}
 _APPENDIX = 100  # appendix A is section 101: it follows any numbered section
 
@@ -95,7 +100,7 @@ def _other_face(line, body: BodyStyle) -> bool:
     return bool(line.face and body.face and line.face != body.face)
 
 
-def _capitals(title: str) -> bool:
+def capitals(title: str) -> bool:
     letters = [c for c in title if c.isalpha()]
     return len(letters) >= 4 and all(c.isupper() for c in letters)
 
@@ -203,7 +208,7 @@ def _small_back_matter(p: Para, body: BodyStyle) -> bool:
 def _style_key(line) -> tuple[float, bool, bool]:
     """What tells heading levels apart: size, weight, and capitals (at one size and weight, a
     paper sets its sections in capitals and their sub-sections in mixed case, never the reverse)."""
-    return (round(line.size * 2) / 2, bool(line.bold), _capitals(line.text))
+    return (round(line.size * 2) / 2, bool(line.bold), capitals(line.text))
 
 
 class _Decider:
@@ -217,6 +222,8 @@ class _Decider:
         self.after_heading = False  # the paragraph before was a heading
         self.ranks = self._style_ranks(paras)
         self.in_references = False  # inside the reference list no lead-in (an author's name) is a heading
+        self.following: Para | None = None  # the paragraph after the one being decided
+        self.running = _running_heads(paras)
 
     def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
@@ -243,30 +250,52 @@ class _Decider:
     def decide(self, p: Para) -> tuple[str, int] | None:
         """(title, level) when the paragraph is a heading."""
         text = p.text.strip()
+        lead = lead_in(p.first)
+        if lead and len(text) > len(lead) + 1:
+            return None  # a paragraph run in under its lead-in, which `runin` offers as the heading
         if p.contents or len(p.lines) > 2 or CAPTION_RE.match(text) or _FLOAT.match(text) \
-                or p.first.size < 0.66 * self.body.size:
+                or p.first.size < 0.66 * self.body.size or _DIGITS.sub("#", text) in self.running:
             return None  # ... or set far smaller than the body: text inside a figure
         is_strong = all(strong(x, self.body) for x in p.lines)
         m = _NUMBERED.match(text)
         if m and not re.match(r"^\d+(\.\d+)*\s+\d", text):
-            # (a centred line is no list item: amsart centres "1. Introduction" in the body's size)
-            listed = not is_strong and not (p.centred and len(p.lines) == 1) and self.numbering.list_item(m)
+            # (a centred line is no list item: amsart centres "1. Introduction" in the body's size;
+            # nor is a title in capitals: small capitals set "1 INTRODUCTION" in the body's face)
+            listed = not is_strong and not (p.centred and len(p.lines) == 1) and not capitals(m.group("title")) \
+                and self.numbering.list_item(m)
             key = None if listed else self._numbered(m, p, is_strong)
             if key:
                 return text, self._set_level(len(key), p.first.size)
         bare = self._bare(p)
-        if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or _capitals(bare) or _standalone(p, self.body)
+        if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or capitals(bare) or _standalone(p, self.body)
                                                                or _small_back_matter(p, self.body)):
             return text, self._standard_level(bare, p.first)
         if not self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
             return text, self._set_level(self.ranks.get(_style_key(p.first), 2), p.first.size)
         if self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
             return text, self._sub_level()
+        if self.level and self._italic_candidate(p):
+            return text, self._sub_level()
         return None
+
+    def _italic_candidate(self, p: Para) -> bool:
+        """A short title in italics on a line of its own, flush with the column, in the body's size
+        and with space above it (or right below a heading): an unnumbered sub-heading ("Cell
+        culture"), as journals set them under bold section names.  A slanted line inside a
+        paragraph's run (a quotation, a displayed name) has no space above it."""
+        ln = p.first
+        if len(p.lines) != 1 or not ln.italic or not ln.alone or p.in_figure or CAPTION_RE.match(p.text):
+            return False
+        if abs(ln.size - self.body.size) > 0.6 or p.indent > 1.5 * ln.size or len(p.text.split()) > 8:
+            return False
+        spaced = p.gap_above is None or p.gap_above >= 1.45 or self.after_heading
+        nxt = self.following
+        opens_text = nxt is not None and not nxt.first.italic and nxt.text[:1].isupper()
+        return spaced and opens_text and bool(_WORDS_ONLY.match(p.text)) and _plausible_title(p.text, False)
 
     def _numbered(self, m: re.Match, p: Para, is_strong: bool) -> tuple[int, ...] | None:
         title = m.group("title")
-        caps = _capitals(title)
+        caps = capitals(title) and p.first.size >= self.body.size - 1.0  # not a running head's small capitals
         if is_strong or caps:
             return self.numbering.accept(m, 1) if _plausible_title(title, True) else None
         # A slanted line of its own is a heading only with the very next number ("A." under "II.").
@@ -312,7 +341,8 @@ class _Decider:
             key = self.numbering.accept(m, 1)
             if key:
                 return title, self._set_level(len(key), p.first.size)
-        if len(title.split()) > 8 or not _plausible_title(title, True) or not (bold or is_standard(title)):
+        if len(title.split()) > 8 or not _plausible_title(title, True) \
+                or not (bold or p.first.runin_italic or is_standard(title)):
             return None
         return title, self._set_level(1, p.first.size) if _OUTSIDE_RE.match(title) else self._sub_level()
 
@@ -326,6 +356,17 @@ class _Decider:
         return lead.rstrip(".:—– ").strip()
 
 
+def _running_heads(paras: list[Para]) -> set[str]:
+    """Short one-line texts (page numbers masked) printed on three or more pages: a running head
+    ("2 JEAN BOURGAIN, SJOERD DIRKSEN, AND JELANI NELSON") set inside the text area, where the
+    margin test of the reader does not reach."""
+    pages: dict[str, set[int]] = {}
+    for p in paras:
+        if len(p.lines) == 1 and len(p.text) < 120:
+            pages.setdefault(_DIGITS.sub("#", p.text), set()).add(p.first.page)
+    return {t for t, seen in pages.items() if len(seen) >= 3}
+
+
 def _named_lead(text: str) -> str:
     """A paragraph opening with a front or back matter name and a colon or period, in the text's own
     style ("Acknowledgements: we are grateful …"): the section is run in."""
@@ -334,12 +375,22 @@ def _named_lead(text: str) -> str:
 
 
 def lead_in(line) -> str:
-    """The run-in lead-in a line offers as a heading: a bold one, or one set apart by its face
-    alone (small capitals) when it is numbered or a standard name ("Abstract. Recently …")."""
+    """The run-in lead-in a line offers as a heading: a bold one; one in italics that reads as a
+    short title ("Cell culture. The cells …"; not "E. coli" or "in vivo" ending a sentence); or one
+    set apart by its face alone (small capitals) when it is numbered or a standard name."""
     lead = line.runin
     if not lead or line.runin_bold:
         return lead
+    if line.runin_italic and _italic_title(lead):
+        return lead
     return lead if _numbered_start(lead) or is_standard(lead) else ""
+
+
+def _italic_title(lead: str) -> bool:
+    title = _NUMBERED.match(lead)
+    words = (title.group("title") if title else lead).rstrip(".:—– ").split()
+    return 1 <= len(words) <= 6 and len(words[0]) > 2 and words[0][0].isupper() \
+        and _plausible_title(" ".join(words), True)
 
 
 def is_standard(text: str) -> bool:
@@ -348,7 +399,7 @@ def is_standard(text: str) -> bool:
 
 
 def _numbered_start(text: str) -> bool:
-    return bool(re.match(r"^(?:\d+(?:\.\d+)*|[IVX]+|[A-Z])[.)]\s", text))
+    return bool(re.match(r"^(?:§\s?\d+(?:\.\d+)*[.)]?|(?:\d+(?:\.\d+)*|[IVX]+|[A-Z])[.)])\s", text))
 
 
 def _mark_figure_text(paras: list[Para]) -> None:
@@ -377,19 +428,42 @@ def to_blocks(paras: list[Para], body: BodyStyle) -> list[Block]:
     _mark_figure_text(paras)
     decider = _Decider(paras, body)
     blocks: list[Block] = []
-    for p in paras:
+    skip = False
+    for i, p in enumerate(paras):
         page = p.first.page
+        decider.following = paras[i + 1] if i + 1 < len(paras) else None
+        if skip:
+            skip = False
+            continue
         head = decider.decide(p)
         decider.after_heading = bool(head)
         if head:
             decider.in_references = bool(_REFERENCES.match(_Decider._bare(p)))
-            blocks.append(Block("heading", head[0], level=head[1], page=page))
+            title = head[0]
+            if decider.following is not None and _wraps_onto(p, decider.following, body):
+                title, skip = join_lines([title, decider.following.text]), True
+            blocks.append(Block("heading", title, level=head[1], page=page))
             continue
         lead = decider.runin(p)
         if lead:
             blocks.append(Block("heading", lead[0], level=lead[1], page=page))
         blocks.append(Block("text", p.text, page=page))
     return blocks
+
+
+def _wraps_onto(head: Para, nxt: Para, body: BodyStyle) -> bool:
+    """A strong one-line heading's title goes on in the next paragraph: one line in the same size,
+    weight and face set close below it, starting at the heading's left edge or indented to its
+    title's (a hanging indent after "3.2"), and no number or standard name of its own.  (Cut apart
+    when the heading crosses the page's middle and its short second line does not.)"""
+    a, b = head.first, nxt.first
+    if len(head.lines) != 1 or len(nxt.lines) != 1 or not strong(a, body) or nxt.gap_above is None:
+        return False
+    same = abs(a.size - b.size) < 0.3 and a.bold == b.bold and a.face == b.face and a.italic == b.italic \
+        and capitals(a.text) == capitals(b.text)  # "METHODS" / "School recruitment" are two headings
+    aligned = -2 < b.x0 - a.x0 < 4 * a.size and b.page == a.page and b.top > a.top
+    own = _NUMBERED.match(nxt.text) or is_standard(nxt.text) or CAPTION_RE.match(nxt.text)
+    return same and aligned and nxt.gap_above < 1.5 and not own and nxt.text[:1].isalpha()
 
 
 def line_starts_heading(line, body: BodyStyle) -> bool:
@@ -399,10 +473,13 @@ def line_starts_heading(line, body: BodyStyle) -> bool:
         return False
     if strong(line, body) or _STANDARD_RE.match(text.rstrip(".:")):
         return True
+    if line.italic and line.alone and len(text.split()) <= 8 and not text.endswith((".", ":", ",")) \
+            and _plausible_title(text, False):
+        return True  # an italic sub-heading: the paragraph below it starts anew
     m = _NUMBERED.match(text)
     # A roman or letter number opens a heading when its title is in capitals ("I. INTRODUCTION" in
     # IEEE's small capitals, set in the body's size and weight); otherwise it is as often a list item.
-    return bool(m and (m.group("num")[0].isdigit() or _capitals(m.group("title")) or line.italic)
+    return bool(m and (m.group("num")[0].isdigit() or capitals(m.group("title")) or line.italic)
                 and _plausible_title(m.group("title"), False))
 
 

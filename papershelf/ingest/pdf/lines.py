@@ -62,6 +62,7 @@ class Line:
     alone: bool = True  # no other text beside it on its baseline (table cells and chart labels have some)
     face: str = ""  # the font the whole line is set in, when one upright text face sets all of it
     italic: bool = False  # the whole line is slanted (IEEE's "A. Subsection" headings are)
+    runin_italic: bool = False  # the lead-in is set apart by slant alone ("Cell culture. The cells …")
 
     @property
     def height(self) -> float:
@@ -223,6 +224,9 @@ class _TextPage:
         name = self._font(idx)
         return self.bold_fonts[name] or (bool(self.faces[name]) and name != rest)
 
+    def slanted(self, idx: int) -> bool:
+        return self.italic_fonts[self._font(idx)]
+
     def italic(self, first: int, last: int) -> bool:
         return self.italic_fonts[self._font(first)] and self.italic_fonts[self._font(last)]
 
@@ -336,27 +340,43 @@ _LEAD_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.|[A-Z]\.)\s+")
 def _runin(tp: _TextPage, text: str, lead16: int, last: int) -> str:
     """The lead-in of a line that starts in a heading font (after its number, which may be roman)
     and goes on in the text's: "Training. We ..." or "2.2. Closeness centrality. The farness ...".
-    The heading font is bold, or an upright face other than the text's (small capitals)."""
+    The heading font is bold, an upright face other than the text's (small capitals), or italic
+    in a line that goes on upright."""
     m = _LEAD_NUMBER.match(text)
     start = m.end() if m else 0
     rest = tp._font(last)
-    if tp.bold(last) or not tp.marks(tp.char_index(lead16 + u16(text[:start])), rest):
+    upright = not tp.slanted(last)
+
+    def marks(i: int) -> bool:
+        return tp.marks(i, rest) or (upright and tp.slanted(i))
+
+    if tp.bold(last) or not marks(tp.char_index(lead16 + u16(text[:start]))):
         return ""
     for m in re.finditer(r"[.:—]\s+(?=\S)", text[start:start + 90]):
         end = start + m.start()
         before = tp.char_index(lead16 + u16(text[:end]))
         after = tp.char_index(lead16 + u16(text[:start + m.end()]))
-        if tp.marks(before, rest) and not tp.marks(after, rest):
+        if marks(before) and not marks(after):
             return text[:end + 1]
-        if not tp.marks(before, rest):
+        if not marks(before):
             break
     return ""
 
 
 def _bold_lead(tp: _TextPage, lead: str, lead16: int) -> bool:
     """Does the lead-in's title (after its number) start in bold?"""
+    return tp.bold(_lead_title_char(lead, lead16, tp))
+
+
+def _italic_lead(tp: _TextPage, lead: str, lead16: int) -> bool:
+    """Is the lead-in's title (after its number) slanted, and in no bold or other face?"""
+    i = _lead_title_char(lead, lead16, tp)
+    return tp.slanted(i) and not tp.bold(i)
+
+
+def _lead_title_char(lead: str, lead16: int, tp: _TextPage) -> int:
     m = _LEAD_NUMBER.match(lead)
-    return tp.bold(tp.char_index(lead16 + u16(lead[:m.end() if m else 0])))
+    return tp.char_index(lead16 + u16(lead[:m.end() if m else 0]))
 
 
 def _first_runin(tp: _TextPage, stripped: str, lead16: int, last: int, parts: list[str], stacked: bool) -> str:
@@ -403,7 +423,8 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
             out.append(Line(number, min(b[0] for b in piece), min(b[1] for b in piece), max(b[2] for b in piece),
                             max(b[3] for b in piece), clean(part), round(size, 1), bold_first and bold_last,
                             runin=runin if not out else "", runin_bold=bool(runin) and _bold_lead(tp, runin, lead16),
-                            alone=len(pieces) == 1 or stacked, face=face, italic=italic))
+                            alone=len(pieces) == 1 or stacked, face=face, italic=italic,
+                            runin_italic=bool(runin) and _italic_lead(tp, runin, lead16)))
     return out
 
 

@@ -32,7 +32,7 @@ from .authors import line_names, names_authors, printed_authors
 from .boxes import set_apart
 from .contents import contents_entries
 from .graphics import Box, page_graphics
-from .headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
+from .headings import BodyStyle, Para, capitals, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .lines import Line, join_lines, page_lines, settle_glyphs
 from .meta import title_size
 from .ocr import fill_by_ocr
@@ -46,6 +46,7 @@ from .regions import (
     outside_tables,
 )
 from .sides import choose_sides
+from .strips import side_strip
 
 _DIGITS = re.compile(r"\d+")
 # A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
@@ -55,7 +56,7 @@ _OWN_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.):]?|[A-Z](?:\.\d+)+[.):]?|(?:[IVX
 # "Networks^1"), not part of it; a raised number after a one- or two-letter symbol ("R^2") stays.
 _TITLE_NOTE = re.compile(LEADING_SPACE + r"\^(?:[∗*†‡§¶⋆★,\s]+|(?<=\w{3}\^)[\d,\s]+)$")
 _STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
-_FIRST_HEAD = re.compile(r"^(?:(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
+_FIRST_HEAD = re.compile(r"^(?:§?(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
 
 Page = tuple[list[Line], float, float]
 
@@ -65,9 +66,10 @@ def _full_width(ln: Line, mid: float) -> bool:
     return ln.x0 < mid - 8 and ln.x1 > mid + 8
 
 
-def _reading_order(lines: list[Line], width: float) -> list[list[Line]]:
-    """Columns in reading order: a list of line runs, each one column of one band."""
-    mid = width / 2
+def _reading_order(lines: list[Line], width: float, mid: float | None = None) -> list[list[Line]]:
+    """Columns in reading order: a list of line runs, each one column of one band.  The columns
+    divide at `mid`: the page's middle, or the text's when a sidebar strip took one side."""
+    mid = width / 2 if mid is None else mid
     columns: list[list[Line]] = []
     left: list[Line] = []
     right: list[Line] = []
@@ -86,6 +88,11 @@ def _reading_order(lines: list[Line], width: float) -> list[list[Line]]:
     for col in columns:
         _mark_side_by_side(col)
     return columns
+
+
+def _middle(lines: list[Line]) -> float:
+    """The middle of the span the lines cover, edge to edge."""
+    return (min(ln.x0 for ln in lines) + max(ln.x1 for ln in lines)) / 2 if lines else 0.0
 
 
 def _flush_band(columns: list[list[Line]], left: list[Line], right: list[Line]) -> None:
@@ -296,8 +303,10 @@ def _breaks(prev: Line, ln: Line, left: float, body: BodyStyle, opens_heading: b
 def _heading_goes_on(prev: Line, ln: Line, body: BodyStyle, pitch: float) -> bool:
     """A heading wrapped onto a second line: the next line is set close below in the same
     heading style ("3.1 Representing and manipulating" / "visually-rich documents with magelib").  A line
-    that opens with its own section number ("APPENDIX" / "A. RELATED WORK") is a heading of its own."""
-    same_style = abs(ln.size - prev.size) < 0.3 and ln.bold == prev.bold and ln.face == prev.face
+    that opens with its own section number ("APPENDIX" / "A. RELATED WORK") is a heading of its own,
+    and so is a line in mixed case under one in capitals ("METHODS" / "School recruitment")."""
+    same_style = abs(ln.size - prev.size) < 0.3 and ln.bold == prev.bold and ln.face == prev.face \
+        and not (capitals(prev.text) and not capitals(ln.text))
     return same_style and strong(prev, body) and pitch < 1.5 * prev.size and not _OWN_NUMBER.match(ln.text)
 
 
@@ -347,6 +356,21 @@ def _join_across_columns(paras: list[Para], body: BodyStyle) -> list[Para]:
         elif not (p.column_start and len(p.text) < 200 and open_para is not None):
             open_para = None  # something other than a short float at a column's top: the paragraph ended
     return out
+
+
+def _gap_from_above(first: Line, page: list[Line]) -> float | None:
+    """The space above a run's first line when a line of the page sits over it (a centred heading
+    after a paragraph whose equation numbers or short last line made a run of their own), in the
+    line's font sizes as `_paragraphs` measures it; None at the top of the page or column."""
+    above = [ln.bottom for ln in page if ln.bottom < first.top and ln.x0 < first.x1 and ln.x1 > first.x0]
+    return (first.bottom - max(above)) / max(first.size, 1.0) if above else None
+
+
+def _centred(ln: Line, span: tuple[float, float]) -> bool:
+    """Centred on the page's text (`span`: its left and right edges), well in from its left edge (a
+    short run, a heading and two lines, shows no column edge for it to be centred between)."""
+    left, right = span
+    return ln.x0 - left > 2 * ln.size and abs((ln.x0 + ln.x1) / 2 - (left + right) / 2) < 0.03 * (right - left)
 
 
 def _demote_front_matter(blocks: list[Block]) -> None:
@@ -417,10 +441,16 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         objects = [r.box for r in regions if kept and r.page == kept[0].page]
         flow, sidebars = set_apart(outside_tables(kept, regions), graphics, objects, title_lines,
                                    lambda ln: line_starts_heading(ln, body))
+        flow, strip = side_strip(flow, width, body.size) if title_lines else (flow, [])
+        sidebars += [strip] if strip else []
         flow, entries = contents_entries(flow)
-        for column in _reading_order(join_captions(flow, regions, join_lines), width):
+        span = (min(ln.x0 for ln in flow), max(ln.x1 for ln in flow)) if flow else (0.0, 0.0)
+        for column in _reading_order(join_captions(flow, regions, join_lines), width, _middle(flow) if strip else None):
             for p in _paragraphs(column, body):
                 p.contents = bool(entries) and all(id(ln) in entries for ln in p.lines)
+                if p.column_start and p.gap_above is None:
+                    p.gap_above = _gap_from_above(p.first, flow)
+                p.centred = p.centred or (len(p.lines) == 1 and _centred(p.first, span))
                 paras.append(p)
             columns.append(column)
         for box in sidebars:

@@ -1,0 +1,295 @@
+"""Heading truth by construction: generated papers in many heading styles, graded like real ones.
+
+Each seed makes one paper (reportlab) whose heading styles are drawn at random: sections numbered
+("1 Introduction", "1. Introduction", "I. INTRODUCTION"), or unnumbered in bold at the body's own
+size, in capitals, or in small capitals; sub-sections numbered, in italics on a line of their own,
+or run in ("Cell culture. The cells were …", "2.3. MTS Assay. The …") in italics or bold; one or
+two columns; and, on some, a journal's front-page sidebar (a narrow column of "Citation / Editor /
+Received / … / Competing interests" labels, not drawn as a box) beside the first page's text.
+The truth is what was drawn: every heading with its number, title, level and page.  The sidebar's
+labels are no headings, so a reader that takes them counts them against its precision.
+
+Seeds split by parity: even seeds are dev, odd seeds are test (report test once, at the end).
+
+    python bench/gen_headings.py [--half dev|test] [--papers 60] [--json] [-v] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pdf_headings_score import score_paper, sum_scores
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from papershelf.ingest.pdf import reader as pdf_reader
+
+W, H = letter
+_WORDS = ("cells were incubated with the compound for two days before the assay and the response was measured "
+          "against a control group of matched samples drawn from the same cohort while the model predicts "
+          "a small effect that grows with dose as earlier studies of this pathway have reported in detail "
+          "for several tissues and species under conditions that we describe below in order").split()
+_SECTIONS = ("Introduction", "Materials and methods", "Results", "Discussion", "Conclusions")
+_OTHER = ("Study design", "Model of the pathway", "Theory", "Related studies", "Experimental setup", "Analysis")
+_SUBS = ("Cell culture", "Statistical analysis", "MTS assay", "Animals", "Patient cohort", "Data collection",
+         "Western blot", "Imaging", "Ethics", "Sample preparation", "Dose response", "Survival analysis")
+_SIDEBAR = ("Citation", "Editor", "Received", "Accepted", "Published", "Copyright", "Data Availability Statement",
+            "Funding", "Competing interests")
+
+
+@dataclass
+class Style:
+    body_font: str
+    body_size: float
+    columns: int
+    top: str  # numbered | dotted | roman | bold | capitals | smallcaps
+    sub: str  # numbered | italic | italic_runin | bold_runin | none
+    sidebar: bool
+    gap: float  # extra space above a heading, in body sizes
+
+
+@dataclass
+class Paper:
+    style: Style
+    c: canvas.Canvas
+    rng: random.Random
+    truth: list[dict] = field(default_factory=list)
+    page: int = 1
+    col: int = 0
+    y: float = H - 72
+    left: float = 54.0
+
+    def col_x(self) -> float:
+        if self.style.columns == 1:
+            return self.left
+        return self.left if self.col == 0 else self.left + self.col_w() + 18
+
+    def col_w(self) -> float:
+        full = W - 54 - self.left
+        return full if self.style.columns == 1 else (full - 18) / 2
+
+    def need(self, h: float) -> None:
+        if self.y - h >= 60:
+            return
+        if self.style.columns == 2 and self.col == 0:
+            self.col, self.y = 1, self.top_y
+            return
+        self.c.setFont("Helvetica", 7)
+        self.c.drawString(W / 2, 30, str(self.page))
+        self.c.showPage()
+        self.page += 1
+        self.col, self.y, self.left, self.top_y = 0, H - 72, 54.0, H - 72
+
+    top_y: float = H - 72
+
+
+def _sentence(rng: random.Random, n: int) -> str:
+    words = [rng.choice(_WORDS) for _ in range(n)]
+    return " ".join(words).capitalize() + "."
+
+
+def _lines(p: Paper, text: str, font: str, size: float, first_width: float = 0.0) -> list[str]:
+    out, cur, width = [], "", p.col_w() - first_width
+    for w in text.split():
+        trial = f"{cur} {w}".strip()
+        if p.c.stringWidth(trial, font, size) > width and cur:
+            out.append(cur)
+            cur, width = w, p.col_w()
+        else:
+            cur = trial
+    return out + [cur] if cur else out
+
+
+def paragraph(p: Paper, lead: tuple[str, str] | None = None) -> None:
+    """A paragraph of body text, opened by a run-in lead-in (text, font) when given."""
+    s = p.style
+    text = " ".join(_sentence(p.rng, p.rng.randint(8, 16)) for _ in range(p.rng.randint(2, 4)))
+    pitch = 1.2 * s.body_size
+    lead_w = p.c.stringWidth(lead[0] + " ", lead[1], s.body_size) if lead else 0.0
+    lines = _lines(p, text, s.body_font, s.body_size, lead_w)
+    p.need(pitch * 2)
+    for k, line in enumerate(lines):
+        p.need(pitch)
+        x = p.col_x() + (s.body_size if k == 0 and not lead else 0)
+        if k == 0 and lead:
+            p.c.setFont(lead[1], s.body_size)
+            p.c.drawString(x, p.y, lead[0])
+            x += lead_w
+        p.c.setFont(s.body_font, s.body_size)
+        p.c.drawString(x, p.y, line)
+        p.y -= pitch
+    p.y -= 0.3 * s.body_size
+
+
+def _smallcaps(p: Paper, x: float, text: str, size: float, font: str) -> None:
+    """Small capitals drawn as a typesetter does: capitals at full size, the rest as smaller capitals."""
+    for word in text.split():
+        for ch in word:
+            sz = size if ch.isupper() or not ch.isalpha() else 0.78 * size
+            p.c.setFont(font, sz)
+            p.c.drawString(x, p.y, ch.upper())
+            x += p.c.stringWidth(ch.upper(), font, sz)
+        x += p.c.stringWidth(" ", font, size)
+
+
+def heading(p: Paper, level: int, number: str, title: str) -> None:
+    """A heading on a line of its own, in the paper's style for its level; recorded as truth."""
+    s = p.style
+    kind = s.top if level == 1 else s.sub
+    size = s.body_size + (2 if kind == "numbered" and level == 1 else 0)
+    p.need(4 * s.body_size)
+    p.y -= s.gap * s.body_size
+    x = p.col_x()
+    shown = title
+    if kind == "roman" or kind == "capitals":
+        shown = title.upper()
+    dot = "." if number and kind in ("dotted", "roman") else ""
+    label = f"{number}{dot} {shown}".strip()
+    if kind == "roman":
+        w = p.c.stringWidth(label, "Times-Roman", size)
+        x = p.col_x() + (p.col_w() - w) / 2
+        _smallcaps(p, x, f"{number}{dot} {title}".strip(), size, "Times-Roman")
+    elif kind == "smallcaps":
+        _smallcaps(p, x, f"{number} {title}".strip(), size, "Times-Roman")
+    else:
+        font = "Times-Italic" if kind == "italic" else ("Helvetica-Bold" if kind == "numbered" else "Times-Bold")
+        p.c.setFont(font, size)
+        p.c.drawString(x, p.y, label)
+    p.truth.append({"level": level, "number": number, "title": title, "page": p.page})
+    p.y -= 1.2 * size + 0.3 * s.body_size
+
+
+def _sidebar(p: Paper) -> None:
+    """A narrow column of labelled front matter at the first page's left, not drawn as a box."""
+    y = p.y
+    for label in _SIDEBAR:
+        p.c.setFont("Helvetica-Bold", 7.5)
+        p.c.drawString(54, y, label)
+        y -= 9
+        p.c.setFont("Helvetica", 7)
+        for _ in range(p.rng.randint(1, 3)):
+            p.c.drawString(54, y, " ".join(p.rng.choice(_WORDS) for _ in range(4)))
+            y -= 8.5
+        y -= 5
+    p.left = 54 + 150
+
+
+def make(seed: int, path: str) -> tuple[list[dict], Style]:
+    """Write the seed's paper to `path`; its heading truth and its style."""
+    rng = random.Random(seed)
+    style = Style(rng.choice(("Times-Roman", "Times-Roman", "Helvetica")), rng.choice((9.0, 9.5, 10.0, 10.5)),
+                  rng.choice((1, 2)), rng.choice(("numbered", "dotted", "roman", "bold", "capitals", "smallcaps")),
+                  rng.choice(("numbered", "italic", "italic_runin", "bold_runin", "none")),
+                  rng.random() < 0.4, rng.choice((0.4, 0.8, 1.2)))
+    c = canvas.Canvas(path, pagesize=letter)
+    p = Paper(style, c, rng)
+    c.setFont("Helvetica-Bold", 16)
+    c.drawCentredString(W / 2, p.y, "Signalling " + " ".join(rng.choice(_WORDS) for _ in range(5)))
+    c.setFont("Helvetica", 10)
+    c.drawCentredString(W / 2, p.y - 20, "Ada Okafor, Lena Brandt and Tomas Ruiz")
+    p.y -= 50
+    if style.sidebar:
+        _sidebar(p)
+    p.top_y = p.y
+    heading_abstract = style.top not in ("roman",)
+    if heading_abstract:
+        p.c.setFont("Times-Bold", style.body_size)
+        p.c.drawString(p.col_x(), p.y, "Abstract")
+        p.truth.append({"level": 1, "number": "", "title": "Abstract", "page": 1, "optional": True})
+        p.y -= 1.3 * style.body_size
+    paragraph(p)
+    _body(p)
+    heading(p, 1, "", "References")
+    p.truth[-1]["optional"] = True  # set in the sections' style, whatever number scheme they use
+    for _ in range(4):
+        paragraph(p)
+    c.save()
+    return p.truth, style
+
+
+def _body(p: Paper) -> None:
+    numbered = p.style.top in ("numbered", "dotted", "roman", "smallcaps")
+    tops = list(_SECTIONS[:2]) + [p.rng.choice(_OTHER)] + list(_SECTIONS[2:4])
+    for i, title in enumerate(tops, 1):
+        number = ("IVX"[0] * i if i <= 3 else ("IV" if i == 4 else "V")) if p.style.top == "roman" else str(i)
+        heading(p, 1, number if numbered else "", title)
+        paragraph(p)
+        if p.style.sub == "none" or i not in (2, 3):
+            paragraph(p)
+            continue
+        for j, sub in enumerate(p.rng.sample(_SUBS, 3), 1):
+            subnum = (chr(64 + j) if p.style.top == "roman" else f"{i}.{j}") if numbered else ""
+            if p.style.sub.endswith("runin"):
+                font = "Times-Italic" if p.style.sub == "italic_runin" else "Times-Bold"
+                lead = f"{subnum}. {sub}." if subnum else f"{sub}."
+                p.truth.append({"level": 2, "number": subnum, "title": sub, "page": p.page})
+                p.need(3 * p.style.body_size)
+                p.truth[-1]["page"] = p.page
+                paragraph(p, (lead, font))
+            else:
+                heading(p, 2, subnum, sub) if p.style.sub == "numbered" else _italic(p, subnum, sub)
+                paragraph(p)
+
+
+def _italic(p: Paper, number: str, title: str) -> None:
+    s = p.style
+    s.sub, old = "italic", s.sub
+    heading(p, 2, number, title)
+    s.sub = old
+
+
+def half_of(seed: int) -> str:
+    return "dev" if seed % 2 == 0 else "test"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
+    ap.add_argument("--papers", type=int, default=60, help="seeds 0 .. N-1 (then the half's share of them)")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("-v", action="store_true", help="per paper: its style, missed and spurious headings")
+    ap.add_argument("--keep", type=Path, help="write the PDFs into this folder")
+    args = ap.parse_args()
+    scores: list[dict] = []
+    by_kind: dict[str, list[dict]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        for seed in range(args.papers):
+            if args.half != "all" and half_of(seed) != args.half:
+                continue
+            path = str(folder / f"gen-{seed:03d}.pdf")
+            truth, style = make(seed, path)
+            real = pdf_reader.read_outline
+            pdf_reader.read_outline = lambda pdf: []
+            try:
+                blocks = pdf_reader.read_pdf(Path(path).read_bytes()).blocks
+            finally:
+                pdf_reader.read_outline = real
+            s = score_paper(blocks, truth)
+            scores.append(s)
+            for key in (f"top={style.top}", f"sub={style.sub}", f"sidebar={style.sidebar}",
+                        f"columns={style.columns}"):
+                by_kind.setdefault(key, []).append(s)
+            if args.v:
+                print(f"seed {seed} {style}: P {s['precision']} R {s['recall']} missed {s['missed'][:4]} "
+                      f"spurious {s['spurious'][:4]}", file=sys.stderr)
+    total = {"half": args.half, **sum_scores(scores),
+             "by_style": {k: {m: sum_scores(v)[m] for m in ("papers", "precision", "recall")}
+                          for k, v in sorted(by_kind.items())}}
+    print(json.dumps(total, indent=1) if args.json else json.dumps({k: v for k, v in total.items()
+                                                                     if k != "by_style"}))
+    if not args.json:
+        for k, v in total["by_style"].items():
+            print(f"  {k:22s} {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
