@@ -236,3 +236,23 @@ def test_heading_wrapped_with_a_hanging_indent_is_one_heading(tmp_path):
     c.save()
     assert [t for t, _ in _headings(path)] == [
         "1 Introduction", "2 Implementing a support vector machine algorithm on a Photonic Quantum Computer"]
+
+
+def test_centred_italic_formula_of_single_letters_is_no_appendix_heading(tmp_path):
+    """A displayed formula "A P A S" set centred in italics (a one-line paragraph) reads like
+    "Appendix A: P A S" to the numbering; symbols set apart are no title, and the section after it
+    is still found."""
+    path = tmp_path / "formula.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c)
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(72, y, "1 Introduction")
+    y = _para(c, 72, y - 16, 468)
+    c.setFont("Times-Italic", 10)
+    c.drawCentredString(306, y - 14, "A P A S")
+    y = _para(c, 72, y - 34, 468)
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(72, y - 10, "2 Analysis")
+    _para(c, 72, y - 26, 468)
+    c.save()
+    assert [t for t, _ in _headings(path)] == ["1 Introduction", "2 Analysis"]

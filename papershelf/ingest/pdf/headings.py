@@ -109,6 +109,8 @@ def _plausible_title(title: str, strong_style: bool) -> bool:
     words = title.split()
     if not words or len(words) > 14 or len(title) > 110 or title.endswith((",", ";")):
         return False
+    if len(words) > 1 and all(len(w) == 1 for w in words):
+        return False  # "P A S": a formula's symbols set apart, not words
     if not (title[0].isalnum() or title[0] in "\"'“‘(["):
         return False  # ", Noor Alide and …": the rest of a line cut off before it
     alpha = sum(c.isalpha() for c in title)
