@@ -4,11 +4,14 @@ No language model writes anything here.  A hybrid search finds the best passages
 (sentences.py: offsets, so a quote is a slice of the unit's own text) are scored against the question by
 the library's own embedding model (cosine of the sentence and the question), by lexical overlap (the share
 of the question's content words, stemmed, the sentence holds, rarer words weighing more) and by the
-passage's calibrated relevance.  The best 3-8, near-duplicates folded, are the evidence.
+passage's calibrated relevance.  The best 3-8, near-duplicates folded, are the evidence.  A unit's sentence
+vectors are encoded once and kept (sentence_vectors.py: keyed by the unit's text and the space), so a warm
+question costs its search and the encoding of the question alone.
 
-`no_confident_answer` is the calibrated refusal: the best sentence's score below `THRESHOLD`, fitted on the
-dev half of bench/data/ask_questions.jsonl (answerable questions against unanswerable ones, near misses
-included) by bench/ask_eval.py.
+`no_confident_answer` is a learned decision: a logistic regression (`REFUSAL`) over a few features of the
+scored sentences (`refusal_features`), fitted on the dev half of bench/data/ask_questions.jsonl (answerable
+questions against unanswerable ones, near misses included) by bench/ask_refusal_fit.py; `confidence` is its
+probability that the evidence answers.
 """
 
 from __future__ import annotations
@@ -17,28 +20,24 @@ import math
 import os
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
-
+from .embed.onnx import cache_root
 from .models.discover import AskResponse, Evidence
 from .search.features import stem
 from .search.query import STOPWORDS
+from .sentence_vectors import SentenceVectors, normalized, unit_key, vectors_for
 from .sentences import sentence_spans
 from .units import Unit
 
 WEIGHTS = (0.55, 0.30, 0.15)  # cosine, lexical overlap, passage relevance
-THRESHOLD = 0.40  # fitted on the dev half (bench/ask_eval.py --half dev --fit: 0.398)
-CANDIDATES = 64  # sentences embedded per question, the lexically best first
+PASSAGES = 12  # passages (search hits) whose sentences are scored
+PER_PAPER = 3  # at most this many passages from one paper
 _WORD = re.compile(r"\w+")
-
-
-
-
-
-
-
-
+# The refusal: written by bench/ask_refusal_fit.py (dev half only); see refusal_features for the names.
+REFUSAL: dict = {"features": ["best"], "mean": [0.0], "scale": [1.0], "coef": [12.0], "intercept": -4.8,
+                 "cut": 0.5}
 
 
 @dataclass
@@ -56,8 +55,21 @@ class Candidate:
         return w[0] * self.cosine + w[1] * self.lexical + w[2] * self.prior
 
 
+@dataclass
+class Encoder:
+    """The question's and the sentences' encoder, named by its space (the sentence cache's key)."""
+
+    space: str
+    encode: Callable[[list[str]], object]
+
+
 def content_terms(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 1]
+
+
+def answer_spans(text: str) -> list[tuple[int, int]]:
+    """The sentences that could answer: a heading or a bare number is no answer."""
+    return [(a, b) for a, b in sentence_spans(text) if len(_WORD.findall(text[a:b])) >= 4]
 
 
 def lexical_scores(question: str, cands: list[Candidate]) -> None:
@@ -73,20 +85,40 @@ def lexical_scores(question: str, cands: list[Candidate]) -> None:
 
 
 def candidates(units: list[tuple[Unit, float]]) -> list[Candidate]:
-    """Every sentence of the passages, with its passage's relevance as the prior."""
-    out = []
+    """Every sentence of the passages (each unit once), with its passage's relevance as the prior."""
+    out: list[Candidate] = []
+    seen: set[str] = set()
     for unit, prior in units:
-        for a, b in sentence_spans(unit.text):
-            if len(_WORD.findall(unit.text[a:b])) >= 4:  # a heading or a number is no answer
-                out.append(Candidate(unit, a, b, prior))
+        if unit.id not in seen:
+            seen.add(unit.id)
+            out.extend(Candidate(unit, a, b, prior) for a, b in answer_spans(unit.text))
     return out
 
 
-def embed_scores(encode, question: str, cands: list[Candidate]) -> None:
-    vectors = np.asarray(encode([question] + [c.unit.text[c.start:c.end] for c in cands]), dtype=np.float32)
-    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-    for c, cos in zip(cands, vectors[1:] @ vectors[0]):
-        c.cosine = float(cos)
+_CACHE: dict[str, SentenceVectors] = {}
+
+
+def sentence_cache() -> SentenceVectors:
+    """The process's sentence-vector cache, in the user cache directory (one per directory)."""
+    root = str(cache_root())
+    if root not in _CACHE:
+        _CACHE[root] = SentenceVectors(cache_root() / "sentence-vectors.sqlite")
+    return _CACHE[root]
+
+
+def embed_scores(encoder: Encoder, question: str, cands: list[Candidate]) -> None:
+    """Cosine of each sentence with the question: the question encoded now, the sentences from the cache."""
+    units = {c.unit.id: c.unit for c in cands}
+    keys = {uid: unit_key(encoder.space, u.text) for uid, u in units.items()}
+    texts = {keys[uid]: [u.text[a:b] for a, b in answer_spans(u.text)] for uid, u in units.items()}
+    vectors = vectors_for(sentence_cache(), encoder.space, encoder.encode, texts)
+    q = normalized(encoder.encode([question]))[0]
+    sims = {k: v @ q for k, v in vectors.items()}
+    index: dict[str, int] = {}
+    for c in cands:  # candidates come unit by unit, sentences in order: the n-th of a unit is its row n
+        n = index.get(c.unit.id, 0)
+        index[c.unit.id] = n + 1
+        c.cosine = float(sims[keys[c.unit.id]][n])
 
 
 def _near_duplicate(a: str, b: str) -> bool:
@@ -147,8 +179,30 @@ def page_of(unit: Unit, quote: str, pdf_path: str | None) -> int | None:
     return unit.page_start
 
 
-def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict, encode, limit: int,
-                 pdf_path=lambda paper_id: None, link=lambda paper_id, page: None) -> AskResponse:
+def refusal_features(question: str, cands: list[Candidate], passages: list[tuple[Unit, float]]) -> dict:
+    """What the refusal looks at: how well the best sentence answers (its score, cosine and word overlap),
+    how far it stands above the next one, the search's calibrated relevance of the best passage, and the
+    share of the question's content words that no passage holds at all (a near miss asks for something
+    the library's passages never mention)."""
+    ranked = sorted(cands, key=lambda c: -c.score)
+    best, second = ranked[0], ranked[1] if len(ranked) > 1 else None
+    terms = set(content_terms(question))
+    seen = {t for u, _ in passages for t in content_terms(u.text)} if terms else set()
+    return {"best": best.score, "cosine": max(c.cosine for c in cands), "lexical": max(c.lexical for c in cands),
+            "margin": best.score - (second.score if second else 0.0), "relevance": max(p for _, p in passages),
+            "unseen": len(terms - seen) / len(terms) if terms else 1.0}
+
+
+def probability(features: dict) -> float:
+    """P(the evidence answers the question), the logistic regression of `REFUSAL`."""
+    r = REFUSAL
+    z = r["intercept"] + sum(c * (features[f] - m) / s
+                             for f, m, s, c in zip(r["features"], r["mean"], r["scale"], r["coef"]))
+    return 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict, encoder: Encoder | None,
+                 limit: int, pdf_path=lambda paper_id: None, link=lambda paper_id, page: None) -> AskResponse:
     """The evidence among `passages` ((unit, calibrated relevance) best first) for the question."""
     resp = AskResponse(question)
     cands = candidates(passages)
@@ -156,9 +210,8 @@ def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict
         resp.notices.append("nothing in the library answers this")
         return resp
     lexical_scores(question, cands)
-    cands = sorted(cands, key=lambda c: (-(c.lexical + c.prior), c.unit.id, c.start))[:CANDIDATES]
-    if encode is not None:
-        embed_scores(encode, question, cands)
+    if encoder is not None:
+        embed_scores(encoder, question, cands)
     else:
         resp.notices.append("no complete embedding space: sentences scored by their words alone")
         for c in cands:
@@ -171,6 +224,6 @@ def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict
         resp.evidence.append(Evidence(f"e{i}", c.unit.paper_id, paper.title if paper else None,
                                       paper.year if paper else None, c.unit.id, c.unit.section_path, page, quote,
                                       before, after, round(c.score, 4), link(c.unit.paper_id, page)))
-    resp.confidence = max((e.score for e in resp.evidence), default=0.0)
-    resp.no_confident_answer = resp.confidence < THRESHOLD
+    resp.confidence = round(probability(refusal_features(question, cands, passages)), 4)
+    resp.no_confident_answer = resp.confidence < REFUSAL["cut"]
     return resp
