@@ -16,6 +16,7 @@ probability that the evidence answers.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -156,6 +157,20 @@ def _letters(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
+@functools.lru_cache(maxsize=256)
+def _page_letters(pdf_path: str, mtime_ns: int, size: int, first: int, last: int) -> tuple[str, ...]:
+    """The letters of pages first..last of a PDF, kept per file version (path, mtime, size): a warm
+    question must not open the same PDF again to place its quotes."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(pdf_path)
+    try:
+        return tuple(_letters(pdf[p - 1].get_textpage().get_text_range()) if 1 <= p <= len(pdf) else ""
+                     for p in range(first, last + 1))
+    finally:
+        pdf.close()
+
+
 def page_of(unit: Unit, quote: str, pdf_path: str | None) -> int | None:
     """The page the quote is printed on: the unit's page, or for a unit over several pages of a PDF, the
     page whose text holds the quote's first words (letters compared, so hyphenation and spacing differ)."""
@@ -163,20 +178,13 @@ def page_of(unit: Unit, quote: str, pdf_path: str | None) -> int | None:
         return unit.page_start
     probe = _letters(quote)[:48]
     try:
-        import pypdfium2 as pdfium
-
-        if not os.path.isfile(pdf_path) or os.path.getsize(pdf_path) > 200 * 2**20:
+        st = os.stat(pdf_path)
+        if st.st_size > 200 * 2**20:
             return unit.page_start
-        pdf = pdfium.PdfDocument(pdf_path)
-        try:
-            for page in range(unit.page_start, (unit.page_end or unit.page_start) + 1):
-                if 1 <= page <= len(pdf) and probe in _letters(pdf[page - 1].get_textpage().get_text_range()):
-                    return page
-        finally:
-            pdf.close()
+        pages = _page_letters(pdf_path, st.st_mtime_ns, st.st_size, unit.page_start, unit.page_end or unit.page_start)
     except Exception:  # noqa: BLE001 - a page is a convenience: the unit's first page is still right-ish
         return unit.page_start
-    return unit.page_start
+    return next((unit.page_start + i for i, text in enumerate(pages) if probe in text), unit.page_start)
 
 
 def refusal_features(question: str, cands: list[Candidate], passages: list[tuple[Unit, float]]) -> dict:
