@@ -24,6 +24,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from .embed.onnx import cache_root
 from .models.discover import AskResponse, Evidence
 from .search.features import stem
@@ -32,13 +34,27 @@ from .sentence_vectors import SentenceVectors, normalized, unit_key, vectors_for
 from .sentences import sentence_spans
 from .units import Unit
 
-WEIGHTS = (0.55, 0.30, 0.15)  # cosine, lexical overlap, passage relevance
-PASSAGES = 12  # passages (search hits) whose sentences are scored
-PER_PAPER = 3  # at most this many passages from one paper
+WEIGHTS = (0.55, 0.30, 0.15, 0.10)  # cosine, lexical overlap, passage relevance, answer type
+PASSAGES = 24  # passages (search hits) whose sentences are scored
+PER_PAPER = 4  # at most this many passages from one paper
 _WORD = re.compile(r"\w+")
+# A question asking for a quantity: its answer holds a number.
+_QUANTITY = re.compile(r"\bhow (many|much|long|large|big|fast|far|often|old|high|low|loud|well)\b|"
+                       r"\b(what|which) (share|fraction|percentage|proportion|number|value|rate|size|amount)\b", re.I)
+_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
+                     r"fifty|hundreds?|thousands?|millions?|billions?|dozens?|half|twice|thrice|double|triple)\b", re.I)
+# A number that only names a figure, table, section, equation or reference is no quantity.
+_NOT_QUANTITY = re.compile(r"\b(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|eqs?|equations?|appendix|step)\.?\s*"
+                           r"[A-Z]?\d+(?:\.\d+)*|\[\d+(?:\s*[,–-]\s*\d+)*\]", re.I)
 # The refusal: written by bench/ask_refusal_fit.py (dev half only); see refusal_features for the names.
-REFUSAL: dict = {"features": ["best"], "mean": [0.0], "scale": [1.0], "coef": [12.0], "intercept": -4.8,
-                 "cut": 0.5}
+REFUSAL: dict = {
+    "features": ["best", "cosine", "lexical", "margin", "relevance", "unseen"],
+    "mean": [0.58110717, 0.58465101, 0.43476271, 0.05425641, 0.80370208, 0.04524636],
+    "scale": [0.14010521, 0.11693677, 0.13830517, 0.06390382, 0.28886642, 0.09902217],
+    "coef": [0.67929179, 0.49194229, 0.09393478, 0.42706925, -0.97658991, -0.60069828],
+    "intercept": 0.16213022,
+    "cut": 0.33751607,
+}
 
 
 @dataclass
@@ -49,11 +65,12 @@ class Candidate:
     prior: float
     lexical: float = 0.0
     cosine: float = 0.0
+    typed: float = 0.0
 
     @property
     def score(self) -> float:
         w = WEIGHTS
-        return w[0] * self.cosine + w[1] * self.lexical + w[2] * self.prior
+        return w[0] * self.cosine + w[1] * self.lexical + w[2] * self.prior + w[3] * self.typed
 
 
 @dataclass
@@ -68,21 +85,37 @@ def content_terms(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 1]
 
 
-def answer_spans(text: str) -> list[tuple[int, int]]:
-    """The sentences that could answer: a heading or a bare number is no answer."""
-    return [(a, b) for a, b in sentence_spans(text) if len(_WORD.findall(text[a:b])) >= 4]
+@functools.lru_cache(maxsize=8192)
+def term_set(text: str) -> frozenset[str]:
+    """A sentence's or a passage's content terms, kept: warm questions meet the same passages again."""
+    return frozenset(content_terms(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def answer_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """The sentences that could answer (a heading or a bare number is no answer); kept per text, since
+    a warm question splits the same passages again."""
+    return tuple((a, b) for a, b in sentence_spans(text) if len(_WORD.findall(text[a:b])) >= 4)
 
 
 def lexical_scores(question: str, cands: list[Candidate]) -> None:
     """Share of the question's content terms each sentence holds, weighted by rarity among the candidates."""
     terms = set(content_terms(question))
-    bags = [set(content_terms(c.unit.text[c.start:c.end])) for c in cands]
+    bags = [term_set(c.unit.text[c.start:c.end]) for c in cands]
     df = Counter(t for bag in bags for t in bag & terms)
     n = len(bags) or 1
     idf = {t: math.log(1 + n / (1 + df[t])) for t in terms}
     total = sum(idf.values()) or 1.0
     for c, bag in zip(cands, bags):
         c.lexical = sum(idf[t] for t in terms & bag) / total
+
+
+def answer_type(question: str, cands: list[Candidate]) -> None:
+    """A question asking for a quantity (how many, how long, what share...) is answered by a sentence
+    holding a number: such sentences are marked (the answer type of classic question answering)."""
+    if _QUANTITY.search(question):
+        for c in cands:
+            c.typed = 1.0 if _NUMBER.search(_NOT_QUANTITY.sub(" ", c.unit.text[c.start:c.end])) else 0.0
 
 
 def candidates(units: list[tuple[Unit, float]]) -> list[Candidate]:
@@ -114,12 +147,24 @@ def embed_scores(encoder: Encoder, question: str, cands: list[Candidate]) -> Non
     texts = {keys[uid]: [u.text[a:b] for a, b in answer_spans(u.text)] for uid, u in units.items()}
     vectors = vectors_for(sentence_cache(), encoder.space, encoder.encode, texts)
     q = normalized(encoder.encode([question]))[0]
-    sims = {k: v @ q for k, v in vectors.items()}
+    sims = {k: neighbours(v @ q) for k, v in vectors.items()}
     index: dict[str, int] = {}
     for c in cands:  # candidates come unit by unit, sentences in order: the n-th of a unit is its row n
         n = index.get(c.unit.id, 0)
         index[c.unit.id] = n + 1
         c.cosine = float(sims[keys[c.unit.id]][n])
+
+
+NEIGHBOUR = 0.2  # share of a sentence's cosine taken from its closer neighbour (dev: 0.15 and 0.3 tie)
+
+
+def neighbours(sims: np.ndarray) -> np.ndarray:
+    """A sentence read with its context: part of its cosine comes from the better of its two neighbours
+    ("we have 26 tags" answers a question about the tagger the sentence before it names)."""
+    if NEIGHBOUR == 0 or len(sims) < 2:
+        return sims
+    pad = np.concatenate([[-1.0], sims, [-1.0]])
+    return (1 - NEIGHBOUR) * sims + NEIGHBOUR * np.maximum(pad[:-2], pad[2:])
 
 
 def _near_duplicate(a: str, b: str) -> bool:
@@ -195,10 +240,13 @@ def refusal_features(question: str, cands: list[Candidate], passages: list[tuple
     ranked = sorted(cands, key=lambda c: -c.score)
     best, second = ranked[0], ranked[1] if len(ranked) > 1 else None
     terms = set(content_terms(question))
-    seen = {t for u, _ in passages for t in content_terms(u.text)} if terms else set()
+    seen = frozenset().union(*(term_set(u.text) for u, _ in passages)) if terms else frozenset()
+    top = frozenset().union(*(term_set(u.text) for u, _ in passages[:3])) if terms else frozenset()
     return {"best": best.score, "cosine": max(c.cosine for c in cands), "lexical": max(c.lexical for c in cands),
             "margin": best.score - (second.score if second else 0.0), "relevance": max(p for _, p in passages),
-            "unseen": len(terms - seen) / len(terms) if terms else 1.0}
+            "unseen": len(terms - seen) / len(terms) if terms else 1.0,
+            "unseen_top": len(terms - top) / len(terms) if terms else 1.0,
+            "best_lexical": best.lexical, "best_cosine": best.cosine}
 
 
 def probability(features: dict) -> float:
@@ -218,6 +266,7 @@ def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict
         resp.notices.append("nothing in the library answers this")
         return resp
     lexical_scores(question, cands)
+    answer_type(question, cands)
     if encoder is not None:
         embed_scores(encoder, question, cands)
     else:
