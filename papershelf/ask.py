@@ -35,7 +35,7 @@ from .sentences import sentence_spans
 from .units import Unit
 
 WEIGHTS = (0.55, 0.30, 0.15, 0.10)  # cosine, lexical overlap, passage relevance, answer type
-PASSAGES = 24  # passages (search hits) whose sentences are scored
+PASSAGES = 12  # passages (search hits) whose sentences are scored
 PER_PAPER = 4  # at most this many passages from one paper
 _WORD = re.compile(r"\w+")
 # A question asking for a quantity: its answer holds a number.
@@ -48,12 +48,12 @@ _NOT_QUANTITY = re.compile(r"\b(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|eqs?|
                            r"[A-Z]?\d+(?:\.\d+)*|\[\d+(?:\s*[,–-]\s*\d+)*\]", re.I)
 # The refusal: written by bench/ask_refusal_fit.py (dev half only); see refusal_features for the names.
 REFUSAL: dict = {
-    "features": ["best", "cosine", "lexical", "margin", "relevance", "unseen"],
-    "mean": [0.58110717, 0.58465101, 0.43476271, 0.05425641, 0.80370208, 0.04524636],
-    "scale": [0.14010521, 0.11693677, 0.13830517, 0.06390382, 0.28886642, 0.09902217],
-    "coef": [0.67929179, 0.49194229, 0.09393478, 0.42706925, -0.97658991, -0.60069828],
-    "intercept": 0.16213022,
-    "cut": 0.33751607,
+    "features": ["best", "margin", "relevance", "unseen_top"],
+    "mean": [0.5733989, 0.05324386, 0.80370208, 0.34403108],
+    "scale": [0.13833668, 0.06263898, 0.28886642, 0.18612176],
+    "coef": [1.2094289, 0.45163292, -0.75590233, -0.08689368],
+    "intercept": 0.18939447,
+    "cut": 0.34596921,
 }
 
 

@@ -209,7 +209,7 @@ class Library:
             raise BadArgument("limit: between 1 and 8")
         space = self.store.active_space()
         opts = SearchOptions(mode="hybrid" if space else "lexical", limit=asking.PASSAGES, per_paper=asking.PER_PAPER,
-                             filters=filters or Filters())
+                             filters=filters or Filters(), snippets=False)  # ask quotes sentences, not snippets
         hits = self.search(question.strip()[:2000], opts).results
         units = self.store.get_units([h.unit_id for h in hits])
         passages = [(units[h.unit_id], h.relevance if h.relevance is not None else 1 / (1 + h.rank))
