@@ -63,7 +63,7 @@ def record_features(sink: list) -> None:
         sink.append(dict(features))
         return inner(features)
 
-    A.probability = recording  # type: ignore[assignment]
+    A.probability = recording
 
 
 def main() -> None:
@@ -78,7 +78,11 @@ def main() -> None:
     sink: list[dict] = []
     record_features(sink)
     prof = cProfile.Profile() if args.profile else None
-    found, refused_ans, refused_un, warm, verbatim, rows = 0, [], [], [], 0, []
+    found, verbatim = 0, 0
+    refused_ans: list[bool] = []
+    refused_un: list[bool] = []
+    warm: list[float] = []
+    rows: list[dict] = []
     with Library(args.library, create=False) as lib:
         for q in qs:
             resp = lib.ask(q["question"], limit=8)
