@@ -113,6 +113,9 @@ def vectors_for(cache: SentenceVectors, space: str, encode: Callable[[list[str]]
         vecs = normalized(encode(flat))
         if vecs.shape[0] != len(flat):  # a provider that answered for other texts: use nothing of it
             raise ValueError(f"the embedding provider returned {vecs.shape[0]} vectors for {len(flat)} sentences")
+        # Stored as float16: fresh vectors take the same rounding, so a cold and a warm ask (or a CLI and a
+        # server sharing the file) score identically.
+        vecs = vecs.astype(np.float16).astype(np.float32)
         fresh, i = {}, 0
         for k in todo:
             fresh[k] = vecs[i:i + len(texts[k])]

@@ -270,3 +270,18 @@ def test_a_sentence_borrows_part_of_its_neighbours_cosine():
     out = A.neighbours(np.array([0.1, 0.9, 0.1]))
     assert out[0] > 0.1 and out[2] > 0.1 and out[1] < 0.9 and out[1] == max(out)
     assert list(A.neighbours(np.array([0.4]))) == [0.4]
+
+
+def test_a_cold_and_a_warm_ask_score_alike_through_the_cache_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERSHELF_CACHE_DIR", str(tmp_path))
+    text = "Corals were surveyed at three depths. Recovery took four to six years after bleaching."
+    enc = A.Encoder("space-a", CountingEncoder())
+
+    def cosines():
+        cands = A.candidates([(_unit("u1", text), 0.9)])
+        A.embed_scores(enc, "How long did recovery take?", cands)
+        return [c.cosine for c in cands]
+
+    cold = cosines()
+    A._CACHE.clear()  # another process: the vectors come from the file (float16)
+    assert cosines() == cold
