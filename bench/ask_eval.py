@@ -1,21 +1,25 @@
-"""`ask` against bench/data/ask_questions.jsonl: questions in our own words over the shared PDFs, each with the
-page and a phrase of the answering sentence, and unanswerable ones (near misses included).
+"""`ask` against bench/data/ask_questions.jsonl: questions in our own words over the shared PDFs and the
+shared Zotero library's PDFs, each with the page and a phrase of the answering sentence, and unanswerable ones
+(near misses included).
 
 Right evidence in the top 3: a quote holding the phrase (letters and digits compared, so hyphenation and
-spacing do not matter) from the right paper (its source file) on the right page.  Unanswerable questions
-should come back `no_confident_answer`; answerable ones should not.  `--fit` picks ask.THRESHOLD on the dev
-half (the largest share of unanswerable flagged with at most 10 % of answerable flagged).  Warm latency is
-the median of the questions' second asking.
+spacing do not matter) from the right paper (its source file) on the right page — or on one of the `also`
+places, where a duplicate copy of the paper prints the same sentence.  Unanswerable questions should come
+back `no_confident_answer`; answerable ones should not.  `--features` writes each question's refusal
+features (what ask.probability sees) for bench/ask_refusal_fit.py.  Warm latency is the median of the
+questions' second asking; `--profile` prints where the warm asks spend their time.
 
-    python bench/ask_eval.py LIBRARY.db --half dev [--fit]
+    python bench/ask_eval.py LIBRARY.db --half dev [--features dev.jsonl] [--profile]
     python bench/ask_eval.py LIBRARY.db --half test      # once, at the end
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import os
+import pstats
 import statistics
 import sys
 import time
@@ -35,57 +39,81 @@ def letters(text: str) -> str:
 
 
 def right(lib: Library, q: dict, evidence: list) -> bool:
+    places = {(q["file"], q["page"])} | {(a["file"], a["page"]) for a in q.get("also", [])}
     for e in evidence[:3]:
         paper = lib.store.get_paper(e.paper_id)
-        if paper and os.path.basename(paper.source_path or "") == q["file"] and e.page == q["page"] \
+        if paper and (os.path.basename(paper.source_path or ""), e.page) in places \
                 and letters(q["phrase"]) in letters(e.quote):
             return True
     return False
 
 
-def fit(conf_ans: list[float], conf_un: list[float]) -> float:
-    best = (0.0, 0.0)
-    for t in sorted(set(conf_ans + conf_un)) + [1.0]:
-        if sum(c < t for c in conf_ans) <= 0.10 * len(conf_ans):
-            best = max(best, (sum(c < t for c in conf_un) / max(1, len(conf_un)), t))
-    return best[1]
+def questions(half: str) -> list[dict]:
+    qs = [json.loads(line) for line in QUESTIONS.read_text().splitlines() if line.strip()]
+    return [q for q in qs if half == "all" or q["half"] == half]
+
+
+def record_features(sink: list) -> None:
+    """Keep what ask.probability is given, question by question (the refusal fit's input)."""
+    if not hasattr(A, "probability"):  # an ask before the learned refusal
+        return
+    inner = A.probability
+
+    def recording(features: dict) -> float:
+        sink.append(dict(features))
+        return inner(features)
+
+    A.probability = recording
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("library")
     ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
-    ap.add_argument("--fit", action="store_true")
+    ap.add_argument("--features", help="write each question's refusal features here (jsonl)")
+    ap.add_argument("--profile", action="store_true")
     ap.add_argument("-v", action="store_true")
     args = ap.parse_args()
-    qs = [json.loads(line) for line in QUESTIONS.read_text().splitlines() if line.strip()]
-    qs = [q for q in qs if args.half == "all" or q["half"] == args.half]
-    found, conf_ans, conf_un, warm, verbatim = 0, [], [], [], 0
+    qs = questions(args.half)
+    sink: list[dict] = []
+    record_features(sink)
+    prof = cProfile.Profile() if args.profile else None
+    found, verbatim = 0, 0
+    refused_ans: list[bool] = []
+    refused_un: list[bool] = []
+    warm: list[float] = []
+    rows: list[dict] = []
     with Library(args.library, create=False) as lib:
         for q in qs:
             resp = lib.ask(q["question"], limit=8)
+            feats = sink[-1] if sink else {}
             t = time.perf_counter()
+            if prof:
+                prof.enable()
             lib.ask(q["question"], limit=8)
+            if prof:
+                prof.disable()
             warm.append(time.perf_counter() - t)
             units = lib.store.get_units([e.unit_id for e in resp.evidence])
             verbatim += all(e.quote in units[e.unit_id].text for e in resp.evidence)
-            if q["answerable"]:
-                ok = right(lib, q, resp.evidence)
-                found += ok
-                conf_ans.append(resp.confidence)
-                if args.v and not ok:
-                    print("MISS", q["id"], q["question"], [(e.paper_id, e.page, e.quote[:70]) for e in resp.evidence[:3]])
-            else:
-                conf_un.append(resp.confidence)
-    n_ans, n_un = len(conf_ans), len(conf_un)
-    threshold = fit(conf_ans, conf_un) if args.fit else A.THRESHOLD
+            ok = q["answerable"] and right(lib, q, resp.evidence)
+            found += ok
+            (refused_ans if q["answerable"] else refused_un).append(resp.no_confident_answer)
+            rows.append({"id": q["id"], "answerable": q["answerable"], "right": ok, **feats})
+            if args.v and q["answerable"] and not ok:
+                print("MISS", q["id"], q["question"], [(e.paper_id, e.page, e.quote[:70]) for e in resp.evidence[:3]])
+    if args.features:
+        Path(args.features).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    n_ans, n_un = len(refused_ans), len(refused_un)
     out = {"half": args.half, "answerable": n_ans, "unanswerable": n_un,
            "right_top3": round(found / max(1, n_ans), 3),
-           "unanswerable_flagged": round(sum(c < threshold for c in conf_un) / max(1, n_un), 3),
-           "answerable_flagged": round(sum(c < threshold for c in conf_ans) / max(1, n_ans), 3),
-           "verbatim": f"{verbatim}/{len(qs)}", "threshold": threshold,
+           "unanswerable_flagged": round(sum(refused_un) / max(1, n_un), 3),
+           "answerable_flagged": round(sum(refused_ans) / max(1, n_ans), 3),
+           "verbatim": f"{verbatim}/{len(qs)}",
            "warm_p50_ms": round(1000 * statistics.median(warm), 1) if warm else None}
     print(json.dumps(out))
+    if prof:
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(35)
 
 
 if __name__ == "__main__":

@@ -4,41 +4,57 @@ No language model writes anything here.  A hybrid search finds the best passages
 (sentences.py: offsets, so a quote is a slice of the unit's own text) are scored against the question by
 the library's own embedding model (cosine of the sentence and the question), by lexical overlap (the share
 of the question's content words, stemmed, the sentence holds, rarer words weighing more) and by the
-passage's calibrated relevance.  The best 3-8, near-duplicates folded, are the evidence.
+passage's calibrated relevance.  The best 3-8, near-duplicates folded, are the evidence.  A unit's sentence
+vectors are encoded once and kept (sentence_vectors.py: keyed by the unit's text and the space), so a warm
+question costs its search and the encoding of the question alone.
 
-`no_confident_answer` is the calibrated refusal: the best sentence's score below `THRESHOLD`, fitted on the
-dev half of bench/data/ask_questions.jsonl (answerable questions against unanswerable ones, near misses
-included) by bench/ask_eval.py.
+`no_confident_answer` is a learned decision: a logistic regression (`REFUSAL`) over a few features of the
+scored sentences (`refusal_features`), fitted on the dev half of bench/data/ask_questions.jsonl (answerable
+questions against unanswerable ones, near misses included) by bench/ask_refusal_fit.py; `confidence` is its
+probability that the evidence answers.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from .embed.onnx import cache_root
 from .models.discover import AskResponse, Evidence
 from .search.features import stem
 from .search.query import STOPWORDS
+from .sentence_vectors import SentenceVectors, normalized, unit_key, vectors_for
 from .sentences import sentence_spans
 from .units import Unit
 
-WEIGHTS = (0.55, 0.30, 0.15)  # cosine, lexical overlap, passage relevance
-THRESHOLD = 0.40  # fitted on the dev half (bench/ask_eval.py --half dev --fit: 0.398)
-CANDIDATES = 64  # sentences embedded per question, the lexically best first
+WEIGHTS = (0.55, 0.30, 0.15, 0.10)  # cosine, lexical overlap, passage relevance, answer type
+PASSAGES = 12  # passages (search hits) whose sentences are scored
+PER_PAPER = 4  # at most this many passages from one paper
 _WORD = re.compile(r"\w+")
-
-
-
-
-
-
-
-
+# A question asking for a quantity: its answer holds a number.
+_QUANTITY = re.compile(r"\bhow (many|much|long|large|big|fast|far|often|old|high|low|loud|well)\b|"
+                       r"\b(what|which) (share|fraction|percentage|proportion|number|value|rate|size|amount)\b", re.I)
+_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
+                     r"fifty|hundreds?|thousands?|millions?|billions?|dozens?|half|twice|thrice|double|triple)\b", re.I)
+# A number that only names a figure, table, section, equation or reference is no quantity.
+_NOT_QUANTITY = re.compile(r"\b(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|eqs?|equations?|appendix|step)\.?\s*"
+                           r"[A-Z]?\d+(?:\.\d+)*|\[\d+(?:\s*[,–-]\s*\d+)*\]", re.I)
+# The refusal: written by bench/ask_refusal_fit.py (dev half only); see refusal_features for the names.
+REFUSAL: dict = {
+    "features": ["best", "margin", "relevance", "unseen_top"],
+    "mean": [0.5733989, 0.05324386, 0.80370208, 0.34403108],
+    "scale": [0.13833668, 0.06263898, 0.28886642, 0.18612176],
+    "coef": [1.2094289, 0.45163292, -0.75590233, -0.08689368],
+    "intercept": 0.18939447,
+    "cut": 0.34596921,
+}
 
 
 @dataclass
@@ -49,21 +65,43 @@ class Candidate:
     prior: float
     lexical: float = 0.0
     cosine: float = 0.0
+    typed: float = 0.0
 
     @property
     def score(self) -> float:
         w = WEIGHTS
-        return w[0] * self.cosine + w[1] * self.lexical + w[2] * self.prior
+        return w[0] * self.cosine + w[1] * self.lexical + w[2] * self.prior + w[3] * self.typed
+
+
+@dataclass
+class Encoder:
+    """The question's and the sentences' encoder, named by its space (the sentence cache's key)."""
+
+    space: str
+    encode: Callable[[list[str]], object]
 
 
 def content_terms(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 1]
 
 
+@functools.lru_cache(maxsize=8192)
+def term_set(text: str) -> frozenset[str]:
+    """A sentence's or a passage's content terms, kept: warm questions meet the same passages again."""
+    return frozenset(content_terms(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def answer_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """The sentences that could answer (a heading or a bare number is no answer); kept per text, since
+    a warm question splits the same passages again."""
+    return tuple((a, b) for a, b in sentence_spans(text) if len(_WORD.findall(text[a:b])) >= 4)
+
+
 def lexical_scores(question: str, cands: list[Candidate]) -> None:
     """Share of the question's content terms each sentence holds, weighted by rarity among the candidates."""
     terms = set(content_terms(question))
-    bags = [set(content_terms(c.unit.text[c.start:c.end])) for c in cands]
+    bags = [term_set(c.unit.text[c.start:c.end]) for c in cands]
     df = Counter(t for bag in bags for t in bag & terms)
     n = len(bags) or 1
     idf = {t: math.log(1 + n / (1 + df[t])) for t in terms}
@@ -72,21 +110,61 @@ def lexical_scores(question: str, cands: list[Candidate]) -> None:
         c.lexical = sum(idf[t] for t in terms & bag) / total
 
 
+def answer_type(question: str, cands: list[Candidate]) -> None:
+    """A question asking for a quantity (how many, how long, what share...) is answered by a sentence
+    holding a number: such sentences are marked (the answer type of classic question answering)."""
+    if _QUANTITY.search(question):
+        for c in cands:
+            c.typed = 1.0 if _NUMBER.search(_NOT_QUANTITY.sub(" ", c.unit.text[c.start:c.end])) else 0.0
+
+
 def candidates(units: list[tuple[Unit, float]]) -> list[Candidate]:
-    """Every sentence of the passages, with its passage's relevance as the prior."""
-    out = []
+    """Every sentence of the passages (each unit once), with its passage's relevance as the prior."""
+    out: list[Candidate] = []
+    seen: set[str] = set()
     for unit, prior in units:
-        for a, b in sentence_spans(unit.text):
-            if len(_WORD.findall(unit.text[a:b])) >= 4:  # a heading or a number is no answer
-                out.append(Candidate(unit, a, b, prior))
+        if unit.id not in seen:
+            seen.add(unit.id)
+            out.extend(Candidate(unit, a, b, prior) for a, b in answer_spans(unit.text))
     return out
 
 
-def embed_scores(encode, question: str, cands: list[Candidate]) -> None:
-    vectors = np.asarray(encode([question] + [c.unit.text[c.start:c.end] for c in cands]), dtype=np.float32)
-    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-    for c, cos in zip(cands, vectors[1:] @ vectors[0]):
-        c.cosine = float(cos)
+_CACHE: dict[str, SentenceVectors] = {}
+
+
+def sentence_cache() -> SentenceVectors:
+    """The process's sentence-vector cache, in the user cache directory (one per directory)."""
+    root = str(cache_root())
+    if root not in _CACHE:
+        _CACHE[root] = SentenceVectors(cache_root() / "sentence-vectors.sqlite")
+    return _CACHE[root]
+
+
+def embed_scores(encoder: Encoder, question: str, cands: list[Candidate]) -> None:
+    """Cosine of each sentence with the question: the question encoded now, the sentences from the cache."""
+    units = {c.unit.id: c.unit for c in cands}
+    keys = {uid: unit_key(encoder.space, u.text) for uid, u in units.items()}
+    texts = {keys[uid]: [u.text[a:b] for a, b in answer_spans(u.text)] for uid, u in units.items()}
+    vectors = vectors_for(sentence_cache(), encoder.space, encoder.encode, texts)
+    q = normalized(encoder.encode([question]))[0]
+    sims = {k: neighbours(v @ q) for k, v in vectors.items()}
+    index: dict[str, int] = {}
+    for c in cands:  # candidates come unit by unit, sentences in order: the n-th of a unit is its row n
+        n = index.get(c.unit.id, 0)
+        index[c.unit.id] = n + 1
+        c.cosine = float(sims[keys[c.unit.id]][n])
+
+
+NEIGHBOUR = 0.2  # share of a sentence's cosine taken from its closer neighbour (dev: 0.15 and 0.3 tie)
+
+
+def neighbours(sims: np.ndarray) -> np.ndarray:
+    """A sentence read with its context: part of its cosine comes from the better of its two neighbours
+    ("we have 26 tags" answers a question about the tagger the sentence before it names)."""
+    if NEIGHBOUR == 0 or len(sims) < 2:
+        return sims
+    pad = np.concatenate([[-1.0], sims, [-1.0]])
+    return (1 - NEIGHBOUR) * sims + NEIGHBOUR * np.maximum(pad[:-2], pad[2:])
 
 
 def _near_duplicate(a: str, b: str) -> bool:
@@ -124,6 +202,20 @@ def _letters(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
+@functools.lru_cache(maxsize=256)
+def _page_letters(pdf_path: str, mtime_ns: int, size: int, first: int, last: int) -> tuple[str, ...]:
+    """The letters of pages first..last of a PDF, kept per file version (path, mtime, size): a warm
+    question must not open the same PDF again to place its quotes."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(pdf_path)
+    try:
+        return tuple(_letters(pdf[p - 1].get_textpage().get_text_range()) if 1 <= p <= len(pdf) else ""
+                     for p in range(first, last + 1))
+    finally:
+        pdf.close()
+
+
 def page_of(unit: Unit, quote: str, pdf_path: str | None) -> int | None:
     """The page the quote is printed on: the unit's page, or for a unit over several pages of a PDF, the
     page whose text holds the quote's first words (letters compared, so hyphenation and spacing differ)."""
@@ -131,24 +223,42 @@ def page_of(unit: Unit, quote: str, pdf_path: str | None) -> int | None:
         return unit.page_start
     probe = _letters(quote)[:48]
     try:
-        import pypdfium2 as pdfium
-
-        if not os.path.isfile(pdf_path) or os.path.getsize(pdf_path) > 200 * 2**20:
+        st = os.stat(pdf_path)
+        if st.st_size > 200 * 2**20:
             return unit.page_start
-        pdf = pdfium.PdfDocument(pdf_path)
-        try:
-            for page in range(unit.page_start, (unit.page_end or unit.page_start) + 1):
-                if 1 <= page <= len(pdf) and probe in _letters(pdf[page - 1].get_textpage().get_text_range()):
-                    return page
-        finally:
-            pdf.close()
+        pages = _page_letters(pdf_path, st.st_mtime_ns, st.st_size, unit.page_start, unit.page_end or unit.page_start)
     except Exception:  # noqa: BLE001 - a page is a convenience: the unit's first page is still right-ish
         return unit.page_start
-    return unit.page_start
+    return next((unit.page_start + i for i, text in enumerate(pages) if probe in text), unit.page_start)
 
 
-def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict, encode, limit: int,
-                 pdf_path=lambda paper_id: None, link=lambda paper_id, page: None) -> AskResponse:
+def refusal_features(question: str, cands: list[Candidate], passages: list[tuple[Unit, float]]) -> dict:
+    """What the refusal looks at: how well the best sentence answers (its score, cosine and word overlap),
+    how far it stands above the next one, the search's calibrated relevance of the best passage, and the
+    share of the question's content words that no passage holds at all (a near miss asks for something
+    the library's passages never mention)."""
+    ranked = sorted(cands, key=lambda c: -c.score)
+    best, second = ranked[0], ranked[1] if len(ranked) > 1 else None
+    terms = set(content_terms(question))
+    seen = frozenset().union(*(term_set(u.text) for u, _ in passages)) if terms else frozenset()
+    top = frozenset().union(*(term_set(u.text) for u, _ in passages[:3])) if terms else frozenset()
+    return {"best": best.score, "cosine": max(c.cosine for c in cands), "lexical": max(c.lexical for c in cands),
+            "margin": best.score - (second.score if second else 0.0), "relevance": max(p for _, p in passages),
+            "unseen": len(terms - seen) / len(terms) if terms else 1.0,
+            "unseen_top": len(terms - top) / len(terms) if terms else 1.0,
+            "best_lexical": best.lexical, "best_cosine": best.cosine}
+
+
+def probability(features: dict) -> float:
+    """P(the evidence answers the question), the logistic regression of `REFUSAL`."""
+    r = REFUSAL
+    z = r["intercept"] + sum(c * (features[f] - m) / s
+                             for f, m, s, c in zip(r["features"], r["mean"], r["scale"], r["coef"]))
+    return 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict, encoder: Encoder | None,
+                 limit: int, pdf_path=lambda paper_id: None, link=lambda paper_id, page: None) -> AskResponse:
     """The evidence among `passages` ((unit, calibrated relevance) best first) for the question."""
     resp = AskResponse(question)
     cands = candidates(passages)
@@ -156,9 +266,9 @@ def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict
         resp.notices.append("nothing in the library answers this")
         return resp
     lexical_scores(question, cands)
-    cands = sorted(cands, key=lambda c: (-(c.lexical + c.prior), c.unit.id, c.start))[:CANDIDATES]
-    if encode is not None:
-        embed_scores(encode, question, cands)
+    answer_type(question, cands)
+    if encoder is not None:
+        embed_scores(encoder, question, cands)
     else:
         resp.notices.append("no complete embedding space: sentences scored by their words alone")
         for c in cands:
@@ -171,6 +281,6 @@ def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict
         resp.evidence.append(Evidence(f"e{i}", c.unit.paper_id, paper.title if paper else None,
                                       paper.year if paper else None, c.unit.id, c.unit.section_path, page, quote,
                                       before, after, round(c.score, 4), link(c.unit.paper_id, page)))
-    resp.confidence = max((e.score for e in resp.evidence), default=0.0)
-    resp.no_confident_answer = resp.confidence < THRESHOLD
+    resp.confidence = round(probability(refusal_features(question, cands, passages)), 4)
+    resp.no_confident_answer = resp.confidence < REFUSAL["cut"]
     return resp

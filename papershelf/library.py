@@ -217,8 +217,8 @@ class Library:
         if not 1 <= limit <= 8:
             raise BadArgument("limit: between 1 and 8")
         space = self.store.active_space()
-        opts = SearchOptions(mode="hybrid" if space else "lexical", limit=12, per_paper=3,
-                             filters=filters or Filters())
+        opts = SearchOptions(mode="hybrid" if space else "lexical", limit=asking.PASSAGES, per_paper=asking.PER_PAPER,
+                             filters=filters or Filters(), snippets=False)  # ask quotes sentences, not snippets
         hits = self.search(question.strip()[:2000], opts).results
         units = self.store.get_units([h.unit_id for h in hits])
         passages = [(units[h.unit_id], h.relevance if h.relevance is not None else 1 / (1 + h.rank))
@@ -232,7 +232,7 @@ class Library:
         def link(paper_id: str, page: int | None) -> str | None:
             return f"/papers/{paper_id}/pdf" + (f"#page={page}" if page else "") if pdf_path(paper_id) else None
 
-        encode = self.query_provider(space).encode if space else None
+        encode = asking.Encoder(space.fingerprint, self.query_provider(space).encode) if space else None
         resp = asking.evidence_for(question.strip(), passages, papers, encode, limit, pdf_path, link)
         for e in resp.evidence:
             if (p := papers.get(e.paper_id)) and p.zotero_attachment:
