@@ -18,21 +18,13 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
-from . import ask as asking
-from . import citations, lookup, resolve
-from . import related as relatedness
+from . import lookup, resolve
 from .embed import config
 from .embed.base import DEFAULT_MODELS, Provider, ProviderSpec
 from .embed.queries import QueryEmbedder
 from .errors import BadArgument, NotFound, VectorUnavailable
-from .graph import GraphCache
-from .importer import Importer
-from .ingest.metadata import Meta
-from .ingest.pdf.ocr import MODES as OCR_MODES
-from .ingest.pdf.ocr import OcrSettings
-from .ingest.pdf.ocr import settings as ocr_settings
-from .llm import LlmSettings, synthesize
 from .models import (
     AddReport,
     EmbeddingStatus,
@@ -53,18 +45,38 @@ from .models import (
     VerifyReport,
 )
 from .paper_vectors import PaperVectors, query_vector
-from .passages import read_passage
 from .search import SearchOptions, run_search
-from .search.snippets import zotero_link
 from .store import is_url, open_store
 from .store.name_fold import fold_text
-from .units import Unit
+
+if TYPE_CHECKING:  # loaded when first used: a search needs none of them (tests/test_cold_imports.py)
+    from . import ask as asking
+    from . import citations
+    from . import related as relatedness
+    from .graph import GraphCache
+    from .importer import Importer
+    from .ingest.metadata import Meta
+    from .ingest.pdf.ocr import OcrSettings
+    from .llm import LlmSettings
+    from .units import Unit
 
 ENV_LIBRARY = "PAPERSHELF_LIBRARY"
 # What front ends need of the layers below besides Library itself, named here so that they import
-# only this module, the operations and the models (tests/test_layers.py).
-__all__ = ["DEFAULT_MODELS", "OCR_MODES", "Library", "OcrSettings", "ProviderSpec", "default_library_path", "is_url",
-           "migrate_library"]
+# only this module, the operations and the models (tests/test_layers.py).  OCR_MODES and OcrSettings
+# come from the module's __getattr__ (the PDF reader, loaded only when a command adds).
+__all__ = [  # noqa: F822
+    "DEFAULT_MODELS", "OCR_MODES", "Library", "OcrSettings", "ProviderSpec", "default_library_path", "is_url",
+    "migrate_library"]
+
+
+def __getattr__(name: str):
+    """`OCR_MODES` and `OcrSettings`, re-exported for front ends, loaded only when asked: the OCR
+    module pulls in the PDF reader, which a search never needs."""
+    if name in ("OCR_MODES", "OcrSettings"):
+        from .ingest.pdf import ocr
+
+        return ocr.MODES if name == "OCR_MODES" else ocr.OcrSettings
+    raise AttributeError(name)
 
 
 def migrate_library(source: str, destination: str):
@@ -90,17 +102,31 @@ class Library:
         location = path or default_library_path()
         self.path = location if is_url(location) else os.path.abspath(os.path.expanduser(location))
         self.store = open_store(self.path, create=create)
-        self._importer = Importer(self.store)
         self._queries = QueryEmbedder(self.store)
-        self._graph = GraphCache(self.store)  # the citation graph, derived and rebuilt when papers change
         self._paper_vectors = PaperVectors(self.store)  # derived too, redone per paper when its vectors change
         self._pool_lock = threading.Lock()
         # Runs a query's embedding beside its BM25 search; created on first search.
         self._pool: ThreadPoolExecutor | None = None
 
+    @functools.cached_property
+    def _importer(self) -> Importer:
+        """Adding papers (the ingest pipeline: PDF, OCR, Markdown), loaded on first add."""
+        from .importer import Importer
+
+        return Importer(self.store)
+
+    @functools.cached_property
+    def _graph(self) -> GraphCache:
+        """The citation graph, derived and rebuilt when papers change; loaded on first use."""
+        from .graph import GraphCache
+
+        return GraphCache(self.store)
+
     def close(self) -> None:
+        # A search still running in the pool reads the store: wait for it before the store closes
+        # (closing under a running query crashed the SQLite driver).
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
         self.store.close()
 
     def __enter__(self):
@@ -118,6 +144,9 @@ class Library:
         """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again
         (`reread`: parse them anyway, for what a newer reader finds in them).
         `ocr`: when PDF pages are read by OCR (default: pages without a text layer; ingest/ocr.py)."""
+        from .ingest.pdf.ocr import OcrSettings
+        from .ingest.pdf.ocr import settings as ocr_settings
+
         with ocr_settings(ocr or OcrSettings()):
             return self._importer.add(paths, retry_failed, max_bytes, progress, on_total, reread)
 
@@ -167,10 +196,14 @@ class Library:
 
     def references(self, paper_id: str) -> citations.ReferenceList:
         """The paper's reference list, each entry with the library paper it names (citations.py)."""
+        from . import citations
+
         return citations.references(self.store, self.resolve_paper(paper_id))
 
     def citing(self, paper_id: str) -> citations.Citing:
         """The library papers citing this one: whose reference lists name it (citations.py)."""
+        from . import citations
+
         return citations.citing(self.store, self.resolve_paper(paper_id))
 
     def cited_by(self, paper_id: str) -> citations.Citing:
@@ -181,6 +214,8 @@ class Library:
                 text: bool = False) -> relatedness.RelatedResponse:
         """Library papers related to a paper or a unit (any form resolve.py takes), or to words (`text`):
         meaning and citations fused, each hit saying why (related.py)."""
+        from . import related as relatedness
+
         if not ref or not ref.strip():
             raise BadArgument("related: name a paper, a unit or some words")
         if not 1 <= limit <= 1000:
@@ -199,6 +234,8 @@ class Library:
                      filters: Filters | None = None) -> relatedness.ReadingList:
         """Works the library's papers cite that it does not hold, most cited first; only those cited by
         `papers` (any form) or by the papers passing `filters` when given (related.py)."""
+        from . import related as relatedness
+
         if not 1 <= limit <= 10_000:
             raise BadArgument("limit: between 1 and 10000")
         scope: set[str] | None = {self.resolve_paper(p) for p in papers} if papers else None
@@ -212,6 +249,10 @@ class Library:
         """The library's sentences that answer `question`, quoted verbatim with paper, section and page
         (ask.py); with `llm` (the user's configured chat endpoint) also a short answer whose every
         sentence is checked against the evidence ids it cites (llm.py)."""
+        from . import ask as asking
+        from .llm import synthesize
+        from .search.snippets import zotero_link
+
         if not question or not question.strip():
             raise BadArgument("ask: say what you want to know")
         if not 1 <= limit <= 8:
@@ -259,6 +300,8 @@ class Library:
                 budget_chars: int = 8000, cursor: str | None = None) -> Passage:
         """A paper's text by section (and its subsections) or page range, at most
         `budget_chars` at a time; `next_cursor` continues where this stretch ends."""
+        from .passages import read_passage
+
         paper = self.paper(paper_id)
         return read_passage(paper, self.store.paper_units(paper.id), section, pages, budget_chars, cursor)
 
@@ -360,6 +403,8 @@ class Library:
             papers = [self.resolve_paper(p) for p in opts.filters.papers]
             opts = dataclasses.replace(opts, filters=dataclasses.replace(opts.filters, papers=papers))
         if opts.filters.citing or opts.filters.references_of:  # the citation graph -> the papers searched
+            from . import citations
+
             f = opts.filters
             scope = citations.citation_scope(self.store, f.citing and self.resolve_paper(f.citing),
                                              f.references_of and self.resolve_paper(f.references_of))

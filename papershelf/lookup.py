@@ -6,7 +6,6 @@ names is resolve.py's (one resolver for every door).
 
 from __future__ import annotations
 
-from . import citations
 from .errors import NotFound
 from .models import Neighbour, ObjectView, PaperView, SectionView, UnitView
 from .resolve import resolve_item, resolve_unit
@@ -29,6 +28,8 @@ def show(store: Store, item_id: str) -> PaperView | UnitView:
     objects = [ObjectView(u.id, u.object_kind, u.object_label, u.caption_text, pages_of(u), u.section_path,
                           u.indexable, u.veto_reason, u.nearby_body_text, u.table_text, u.region)
                for u in units if u.kind == "object"]
+    from . import citations  # the works matcher: only `show` of a paper counts its citations
+
     sources = sorted(store.sources(paper.id), key=lambda s: not s.provides)
     return PaperView(paper, store.manifest(paper.id), sections, objects, sources,
                      citations.counts(store, paper.id))

@@ -82,7 +82,7 @@ def test_every_answer_is_exactly_its_declared_shape(library):
     answers = _answers(library)
     assert set(answers) == set(REGISTRY), "an operation without a shape test"
     for name, results in answers.items():
-        adapter = TypeAdapter(REGISTRY[name].response)
+        adapter = TypeAdapter(REGISTRY[name].shape)
         for d in results:
             adapter.validate_python(json.loads(json.dumps(d)))  # raises on a missing or unknown key
     hit = answers["search"][0]["results"][0]

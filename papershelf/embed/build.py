@@ -23,8 +23,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from queue import Empty, SimpleQueue
 from typing import Any
 
 import numpy as np
@@ -44,6 +45,7 @@ from ..models import (
 from ..units import RETRIEVAL_POLICY_VERSION, TEXT_FORMAT, embedding_parts
 from .base import ProviderSpec, fingerprint
 from .config import SPACE_SETTING
+from .eta import Eta
 from .provider import Provider, validate
 from .windows import token_counter, windows
 
@@ -119,19 +121,9 @@ class _Encoder:
             self._local.provider = p
         return p
 
-    def _encode_texts(self, texts: list[str], ends: np.ndarray) -> np.ndarray:
-        """Encode in batches; `ends` are the units' last-window offsets, to count units finished."""
-        p = self.provider()
-        parts = []
-        for i in range(0, len(texts), self.batch_size):
-            batch = texts[i:i + self.batch_size]
-            parts.append(validate(p.encode(batch), len(batch), self.dimension))
-            self.on_batch(len(batch), int(np.count_nonzero((ends > i) & (ends <= i + len(batch)))))
-        return np.vstack(parts)
-
-    def units(self, parts: list[tuple[str, str]]) -> Vectors:
-        """One (windows, dim) array per unit: each unit's text cut into the windows the
-        model reads whole (embed/windows.py), all windows encoded in shared batches."""
+    def _windows(self, parts: list[tuple[str, str]]) -> tuple[list[str], list[int]]:
+        """Each unit's text cut into the windows the model reads whole (embed/windows.py): all the
+        windows, and how many each unit has."""
         count = token_counter(self.provider())
         texts: list[str] = []
         sizes: list[int] = []
@@ -139,27 +131,59 @@ class _Encoder:
             w = windows(head, body, self.window, count)
             texts += w
             sizes.append(len(w))
-        ends = np.cumsum(sizes)
-        return np.split(self._encode_texts(texts, ends), ends[:-1])
+        return texts, sizes
 
-    def group(self, group: list[_Job]) -> list[Vectors | BaseException]:
-        """Encode a group of small papers in shared batches; if a shared batch fails, each
-        paper is encoded on its own so one bad paper cannot fail its neighbours."""
+    def _encode(self, texts: list[str], ends: np.ndarray, ready: Callable[[np.ndarray, int], None]) -> None:
+        """Encode in batches into one array; after each batch, `ready(array, windows encoded so far)`.
+        `ends` are the units' last-window offsets, to count the units each batch finishes."""
+        p = self.provider()
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        for i in range(0, len(texts), self.batch_size):
+            batch = texts[i:i + self.batch_size]
+            out[i:i + len(batch)] = validate(p.encode(batch), len(batch), self.dimension)
+            self.on_batch(len(batch), int(np.count_nonzero((ends > i) & (ends <= i + len(batch)))))
+            ready(out, i + len(batch))
+
+    def jobs(self, jobs: list[_Job], deliver: Callable[[_Job, Vectors | BaseException], None]) -> None:
+        """Encode the jobs' units in shared batches (one (windows, dim) array per unit); each job is
+        delivered as soon as its last window is encoded, not when the whole group is."""
+        texts, sizes = self._windows([t for job in jobs for t in job.texts])
+        ends = np.cumsum(sizes)
+        unit_bounds = np.cumsum([0] + [len(job.texts) for job in jobs])
+        window_bounds = [int(ends[b - 1]) if b else 0 for b in unit_bounds]
+        delivered = 0
+
+        def ready(out: np.ndarray, done: int) -> None:
+            nonlocal delivered
+            while delivered < len(jobs) and window_bounds[delivered + 1] <= done:
+                a, b = window_bounds[delivered], window_bounds[delivered + 1]
+                cuts = ends[unit_bounds[delivered]:unit_bounds[delivered + 1] - 1] - a
+                deliver(jobs[delivered], np.split(out[a:b], cuts))
+                delivered += 1
+
+        self._encode(texts, ends, ready)
+
+    def group(self, group: list[_Job], deliver: Callable[[_Job, Vectors | BaseException], None]) -> None:
+        """Encode a group of small papers in shared batches, each delivered once encoded; if a shared
+        batch fails, each paper not yet delivered is encoded on its own so one bad paper cannot fail
+        its neighbours (a paper's failure is delivered as its result)."""
+        delivered: list[_Job] = []
+
+        def take(job: _Job, result: Vectors | BaseException) -> None:
+            delivered.append(job)
+            deliver(job, result)
+
         if len(group) > 1:
             try:
-                allv = self.units([t for job in group for t in job.texts])
+                self.jobs(group, take)
+                return
             except Exception:  # noqa: BLE001 - isolate the failing paper below
                 pass
-            else:
-                bounds = np.cumsum([0] + [len(job.texts) for job in group])
-                return [allv[a:b] for a, b in zip(bounds, bounds[1:])]
-        return [self._alone(job) for job in group]
-
-    def _alone(self, job: _Job) -> Vectors | BaseException:
-        try:
-            return self.units(job.texts)
-        except Exception as e:  # noqa: BLE001 - reported per paper
-            return e
+        for job in group[len(delivered):]:
+            try:
+                self.jobs([job], deliver)
+            except Exception as e:  # noqa: BLE001 - reported per paper
+                deliver(job, e)
 
 
 class _Build:
@@ -170,18 +194,28 @@ class _Build:
         self.store, self.space, self.encoder, self.report = store, space, encoder, report
         self.force, self.cancel, self.emit = force, cancel, emit
         self.started = time.perf_counter()
-        self.units_total = 0  # indexable units of the selected papers (set by `run`)
-        self.units_done = 0
+        self.eta = Eta(0)  # its units_total: the selected papers' indexable units (set by `build`)
         self.deferred: set[str] = set()  # papers another builder held when this one came to them
+        # Papers whose every payload is encoded, from the encoding threads: written by this thread.
+        self.ready: SimpleQueue[tuple[_Job, Vectors | BaseException]] = SimpleQueue()
 
     def progress(self) -> PaperEvent:
-        """Units and windows done so far, the rate, and the time left at that rate."""
+        """Units and windows done so far, the rate, and the time left (embed/eta.py)."""
         elapsed = time.perf_counter() - self.started
-        rate = self.units_done / elapsed if elapsed > 0 and self.units_done else None
-        left = max(0, self.units_total - self.units_done)
-        return {"units_done": self.units_done, "units_total": self.units_total, "windows_done": self.report.windows,
+        done = min(self.eta.units_done, self.eta.units_total)
+        rate = done / elapsed if elapsed > 0 and done else None
+        left = self.eta.seconds_left()
+        return {"units_done": done, "units_total": self.eta.units_total, "windows_done": self.eta.windows_done,
                 "units_per_second": round(rate, 2) if rate else None,
-                "eta_seconds": round(left / rate, 1) if rate else None}
+                "eta_seconds": round(left, 1) if left is not None else None}
+
+    def encoded(self, windows: int, units: int) -> None:
+        """One provider call done (an encoding thread): progress moves between papers."""
+        self.eta.encoded(windows, units)
+        p = self.progress()
+        self.emit(EncodedEvent(event="encoded", windows=windows, units=units, units_done=p["units_done"],
+                               units_total=p["units_total"], windows_done=p["windows_done"],
+                               eta_seconds=p["eta_seconds"]))
 
     def write(self, job: _Job, vectors: Vectors) -> None:
         # A unit's vector blob holds its windows' vectors back to back.
@@ -193,7 +227,7 @@ class _Build:
             self.report.units += len(job.texts)
             self.report.windows += n_windows
             self.report.reused += len(job.rows) - len(job.texts)
-        self.units_done += len(job.rows)
+        self.eta.skipped(len(job.rows) - len(job.texts))  # the encoded ones were counted as encoded
         event: PaperEvent = {"event": "paper", "paper_id": job.paper_id, "status": "embedded", "units": len(job.texts),
                              "windows": n_windows, "reused": len(job.rows) - len(job.texts)}
         event.update(self.progress())
@@ -203,7 +237,7 @@ class _Build:
         reason = str(error) if isinstance(error, PapershelfError) else f"{type(error).__name__}: {error}"
         self.report.failed[job.paper_id] = reason
         self.store.record_embed_failure(self.space.id, job.paper_id, reason)
-        self.units_done += len(job.rows)
+        self.eta.skipped(len(job.rows))
         event: PaperEvent = {"event": "paper", "paper_id": job.paper_id, "status": "failed", "reason": reason,
                              "units": len(job.texts)}
         event.update(self.progress())
@@ -236,18 +270,35 @@ class _Build:
             n += len(job.texts)
         return group
 
-    def collect(self, done: set[Future], in_flight: dict[Future, list[_Job]], queue: list[str]) -> None:
-        for fut in done:
-            group = in_flight.pop(fut)
-            for job, result in zip(group, fut.result()):
-                if isinstance(result, ProviderDown) and self.report.provider_down is None:
-                    self.stop_untried(queue, str(result))
-                if isinstance(result, ProviderCancelled):
-                    continue  # abandoned on Ctrl-C: stays pending, not a failure
-                if isinstance(result, BaseException):
-                    self.fail(job, result)
-                else:
-                    self.write(job, result)
+    def settle(self, job: _Job, result: Vectors | BaseException, queue: list[str]) -> None:
+        """Write an encoded paper in its one transaction, or record why it failed."""
+        if isinstance(result, ProviderDown) and self.report.provider_down is None:
+            self.stop_untried(queue, str(result))
+        if isinstance(result, ProviderCancelled):
+            return  # abandoned on Ctrl-C: stays pending, not a failure
+        if isinstance(result, BaseException):
+            self.fail(job, result)
+        else:
+            self.write(job, result)
+
+    def drain(self, queue: list[str], timeout: float = 0.0) -> None:
+        """Settle every paper encoded so far, waiting up to `timeout` for the first one."""
+        try:
+            item = self.ready.get(timeout=timeout) if timeout else self.ready.get_nowait()
+            while True:
+                self.settle(*item, queue)
+                item = self.ready.get_nowait()
+        except Empty:
+            return
+
+    def collect(self, in_flight: dict[Future, list[_Job]], queue: list[str], timeout: float) -> None:
+        """Write the papers encoded meanwhile, then forget the groups that are done (their papers were
+        all delivered before they finished: the second drain writes the last of them)."""
+        self.drain(queue, timeout)
+        for fut in [f for f in in_flight if f.done()]:
+            in_flight.pop(fut)
+            fut.result()  # a group delivers its papers' failures; raising here is a bug to show
+        self.drain(queue)
 
     def taken_over(self) -> list[str]:
         """Once its own queue is done: the papers other builders held that are still pending and
@@ -266,18 +317,22 @@ class _Build:
                 self.cancel.wait(TAKEOVER_POLL)
         return []
 
+    def _deliver(self, job: _Job, result: Vectors | BaseException) -> None:
+        self.ready.put((job, result))
+
     def run(self, selected: list[str], workers: int, max_in_flight: int) -> None:
         queue = list(reversed(selected))
         in_flight: dict[Future, list[_Job]] = {}
         # Not `with`: leaving must never wait for a worker stuck in a provider call.
         pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="papershelf-embed")
         give_up_at: float | None = None
+        self.eta.start()
         try:
             while queue or in_flight or (queue := self.taken_over()):
                 while queue and len(in_flight) < max_in_flight and not self.cancel.is_set():
                     group = self.next_group(queue)
                     if group:
-                        in_flight[pool.submit(self.encoder.group, group)] = group
+                        in_flight[pool.submit(self.encoder.group, group, self._deliver)] = group
                 if self.cancel.is_set():
                     self.report.cancelled = self.report.cancelled or bool(queue)
                     queue.clear()
@@ -286,9 +341,8 @@ class _Build:
                         self.report.cancelled = self.report.cancelled or bool(in_flight)
                         break
                 if in_flight:
-                    done, _ = wait(list(in_flight), timeout=0.1 if self.cancel.is_set() else 0.25,
-                                   return_when=FIRST_COMPLETED)
-                    self.collect(done, in_flight, queue)
+                    self.collect(in_flight, queue, 0.1 if self.cancel.is_set() else 0.25)
+            self.drain(queue)  # cancelled: what was encoded before the grace ran out is written too
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
 
@@ -366,9 +420,9 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
         settings: dict[str, Any] = dict(spec.settings)
         batch = max(1, int(batch_size or settings.get("batch_size") or probe.preferred_batch))
         encoder = _Encoder(factory, probe, space.dimension, batch, space.window_tokens, cancel)
-        encoder.on_batch = lambda windows, done: emit(EncodedEvent(event="encoded", windows=windows, units=done))
         run = _Build(store, space, encoder, report, force, cancel, emit)
-        run.units_total = units
+        run.eta.units_total = units
+        encoder.on_batch = run.encoded
         run.run(selected, workers, max_in_flight or workers * 2)
         report.pending_after = len(store.pending(space.id))
         report.complete = report.pending_after == 0 and store.mark_complete(space.id)

@@ -20,7 +20,7 @@ import typer
 from rich.markup import escape
 
 from ..errors import BadArgument
-from ..library import OCR_MODES, Library, OcrSettings, default_library_path, is_url, migrate_library
+from ..library import Library, default_library_path, is_url, migrate_library
 from . import cli_bench, cli_ops  # noqa: F401 - cli_bench registers `bench beir`
 from .cli_app import (
     PROVIDER_HELP,
@@ -36,7 +36,7 @@ from .cli_app import (
     rerank_url_option,
 )
 from .cli_embed import run_embed, spec_for
-from .cli_print import dump, err, out, progress_bar
+from .cli_print import dump, err, out
 
 _PROVIDER_HELP = PROVIDER_HELP
 
@@ -75,6 +75,9 @@ def main(library: Optional[str] = typer.Option(
 
 def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, max_size: float | None,
             ocr: str = "auto", ocr_lang: str | None = None, reread: bool = False):
+    from ..library import OCR_MODES, OcrSettings  # the PDF reader: loaded by the commands that add
+    from .cli_progress import progress_bar
+
     max_bytes = int(max_size * 2**20) if max_size else None
     show = err.is_terminal and not as_json
     if ocr not in OCR_MODES:

@@ -13,7 +13,7 @@ from rich.markup import escape
 
 from ..errors import PapershelfError
 from ..library import DEFAULT_MODELS, Library, ProviderSpec
-from .cli_print import EmbedProgress, err, print_build
+from .cli_print import err, print_build
 
 
 def spec_for(lib: Library, provider: str | None = None, model: str | None = None, options: dict | None = None,
@@ -58,6 +58,8 @@ def _cancel_on_signals():
 
 def run_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, papers: list[str] | None,
               as_json: bool) -> int:
+    from .cli_progress import EmbedProgress  # Rich's progress bars: only for the commands that build
+
     progress = EmbedProgress(as_json)
     with _cancel_on_signals() as cancel:
         try:

@@ -33,7 +33,7 @@ TOOLS = for_door("mcp")  # the tools listed; old names (get_passage, list_papers
 
 def tool_list() -> list[types.Tool]:
     return [types.Tool(name=op.tool, description=op.description, input_schema=op.request.model_for("mcp")
-                       .model_json_schema(), output_schema=schema_of(op.response),
+                       .model_json_schema(), output_schema=schema_of(op.shape),
                        annotations=types.ToolAnnotations(read_only_hint=True)) for op in for_door("mcp")]
 
 

@@ -106,6 +106,10 @@ class EncodedEvent(TypedDict):
     event: Literal["encoded"]
     windows: int
     units: int
+    units_done: int  # the build's progress after it (units finished: encoded, reused or failed)
+    units_total: int
+    windows_done: int
+    eta_seconds: float | None  # embed/eta.py: windows left over the recent rate
 
 
 # `done` carries `BuildReport.to_dict()` besides its name.

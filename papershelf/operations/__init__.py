@@ -29,7 +29,7 @@ How to add an operation (e.g. `related`)
 
        RELATED = declare(Operation(
            "related", "Papers like this one", "What an agent needs to know to call it ...",
-           RelatedParams, shapes.RelatedJson,
+           RelatedParams, "RelatedJson",  # its shape by name: loaded only when asked (Operation.shape)
            lambda lib, r, ctx: lib.related(r.paper_id, r.limit).to_dict(), text.related,
            path="paper_id", examples=(Example({"paper_id": "lo2020s2orc"}, "papers like S2ORC"),),
            cli=CliSpec(positional=("paper_id",))))

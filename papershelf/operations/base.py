@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -83,7 +85,9 @@ class Operation:
     summary: str  # one line: --help lists, OpenAPI summaries
     description: str  # what it does and when to use it: --help, the MCP tool description, the reference
     request: type[Strict]
-    response: Any  # a models.shapes class (or a union of them): the JSON `run` returns
+    # The JSON `run` returns: a models.shapes name ("SearchJson"; "A | B" a union), resolved by `shape`
+    # only when asked (docs, MCP, tests), so a CLI search never builds the pydantic shapes.
+    response: Any
     run: Callable[[Library, Any, Context], dict[str, Any]]
     text: Callable[[dict[str, Any]], str]
     examples: tuple[Example, ...] = ()
@@ -101,6 +105,15 @@ class Operation:
     bare: Callable[[dict[str, Any]], Any] | None = None
     headers: Callable[[dict[str, Any]], dict[str, str]] | None = None
     images: Callable[[Any, dict[str, Any]], list[str]] | None = None  # unit ids whose picture MCP attaches
+
+    @property
+    def shape(self) -> Any:
+        """The response's pydantic shape (a model, or a union of models)."""
+        if not isinstance(self.response, str):  # a class given directly
+            return self.response
+        from ..models import shapes
+
+        return functools.reduce(operator.or_, (getattr(shapes, n.strip()) for n in self.response.split("|")))
 
     @property
     def tool(self) -> str:

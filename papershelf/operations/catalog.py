@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..library import Library
-from ..models import Filters, finite, shapes
+from ..models import Filters, finite
 from . import text
 from .base import CliSpec, Context, Example, Format, Operation, declare
 from .requests import (
@@ -43,7 +43,7 @@ SEARCH = declare(Operation(
     "Use kind=figure/table to find figures or tables, paper=[id] to search inside one paper, "
     "collection, tag, author and year_from/year_to to narrow, and the hit's unit_id with `show` to read "
     "it in context. no_confident_match=true means nothing clearly answers the query.",
-    SearchParams, shapes.SearchJson, run_search, text.search,
+    SearchParams, "SearchJson", run_search, text.search,
     examples=(Example({"query": "IL-6 western blot"}, "words and meaning together (hybrid)"),
               Example({"query": "coral bleaching by depth", "kind": "table", "mode": "lexical"},
                       "only table captions, exact words"),
@@ -68,7 +68,7 @@ SHOW = declare(Operation(
     "show", "A paper (sections, figures, tables) or one unit with its section",
     "Look at a paper (its sections, figures and tables, with unit ids) or one unit by id (its text, "
     "and with neighbours=true the whole section around it). image=true adds a figure/table's page region.",
-    ShowParams, shapes.SHOW_UNION, run_show, text.show, path="id",
+    ShowParams, "SHOW_UNION", run_show, text.show, path="id",
     examples=(Example({"id": "okafor2024il6"}, "a paper by citekey"),
               Example({"id": "okafor2024il6:obj:figure:1"}, "one figure unit and its section")),
     cli=CliSpec(positional=("id",), defaults={"neighbours": False}),
@@ -83,7 +83,7 @@ PASSAGE = declare(Operation(
     "passage", "A paper's text by section or page range, within a budget, with a cursor",
     "Read a paper's text: a section (with its subsections) or a page range, at most "
     "budget_chars characters per call. When the answer has next_cursor, call again with it to read on.",
-    PassageParams, shapes.PassageJson, run_passage, text.passage, aliases=("get_passage",),
+    PassageParams, "PassageJson", run_passage, text.passage, aliases=("get_passage",),
     examples=(Example({"paper_id": "okafor2024il6", "section": "Methods"}, "one section and its subsections"),
               Example({"paper_id": "okafor2024il6", "page_from": 2, "page_to": 3, "budget_chars": 2000},
                       "two pages, 2000 characters at a time")),
@@ -113,7 +113,7 @@ PAPERS = declare(Operation(
     "List the papers in the library (id, title, authors, year, venue, DOI, unit counts), "
     "optionally filtered by title, author, year, tag or collection; total says how many match. "
     "Ids are printed whole, so they can be given to show, passage or search's paper.",
-    PapersParams, shapes.PaperList, run_papers, text.papers, aliases=("list_papers",),
+    PapersParams, "PaperList", run_papers, text.papers, aliases=("list_papers",),
     examples=(Example({"author": "lo"}, "every paper with an author named Lo"),
               Example({"collection": ["Biology/Wounds"], "year_from": 2020}, "a collection's recent papers")),
     cli=CliSpec(short={"limit": "-n"}, defaults={"limit": 50}),
@@ -129,14 +129,14 @@ STATUS = declare(Operation(
     "status", "Papers, units, vectors, pending papers and a running build",
     "How many papers the library holds, how many are still waiting to be embedded (searchable "
     "by words only until then), and whether an embedding build is running.",
-    StatusParams, shapes.StatusJson, lambda lib, r, ctx: lib.status().to_dict(), text.status,
+    StatusParams, "StatusJson", lambda lib, r, ctx: lib.status().to_dict(), text.status,
     examples=(Example({}, "what the library holds"),)))
 
 VERIFY = declare(Operation(
     "verify", "Check the index and every vector against its unit",
     "Check the library holds what it claims: index, manifests, and every vector against its unit "
     "(exit status 1 when something is wrong).",
-    VerifyParams, shapes.VerifyJson, lambda lib, r, ctx: lib.verify().to_dict(), text.verify, doors=("cli",),
+    VerifyParams, "VerifyJson", lambda lib, r, ctx: lib.verify().to_dict(), text.verify, doors=("cli",),
     examples=(Example({}, "after a crash or a copy"),), exit_code=lambda d: 0 if d["ok"] else 1))
 
 __all__ = ["MAX_IMAGES", "PAPERS", "PASSAGE", "SEARCH", "SHOW", "STATUS", "VERIFY"]

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..library import Library
-from ..models import shapes
 from . import text
 from .base import CliSpec, Context, Example, Format, Operation, declare
 from .requests import CitationsParams, CitingParams, RefsParams
@@ -32,7 +31,7 @@ REFS = declare(Operation(
     "year, title, venue, DOI and the paper_id of the library paper it names (linked by DOI, arXiv id, or "
     "title + first author + year), or null. missing=true keeps the references the library lacks; "
     "format=bibtex adds them as BibTeX.",
-    RefsParams, shapes.ReferencesJson, run_refs, text.refs, path="paper_id",
+    RefsParams, "ReferencesJson", run_refs, text.refs, path="paper_id",
     examples=(Example({"paper_id": "lo2020s2orc"}, "the reference list with its links"),
               Example({"paper_id": "lo2020s2orc", "missing": True, "format": "bibtex"},
                       "what the library lacks, as BibTeX")),
@@ -49,13 +48,13 @@ CITING = declare(Operation(
     "citing", "The library papers citing a paper",
     "The papers of the library citing this paper (whose reference lists name it), each with the number of "
     "its first entry naming it. The other direction, the papers this one cites, is refs.",
-    CitingParams, shapes.CitingJson, lambda lib, r, ctx: lib.citing(r.paper_id).to_dict(), text.citing,
+    CitingParams, "CitingJson", lambda lib, r, ctx: lib.citing(r.paper_id).to_dict(), text.citing,
     path="paper_id", examples=(Example({"paper_id": "vaswani2017attention"}, "who in the library cites it"),),
     cli=CliSpec(positional=("paper_id",))))
 
 CITED_BY = declare(Operation(
     "cited-by", "The old name of citing (its JSON: cited_by)", "The old name of citing.",
-    CitingParams, shapes.CitedByJson, lambda lib, r, ctx: old_citing(lib.citing(r.paper_id).to_dict()),
+    CitingParams, "CitedByJson", lambda lib, r, ctx: old_citing(lib.citing(r.paper_id).to_dict()),
     lambda d: text.citing(d), path="paper_id", cli=CliSpec(positional=("paper_id",)), hidden=True))
 
 
@@ -74,5 +73,5 @@ def _citations_text(d: dict[str, Any]) -> str:
 CITATIONS = declare(Operation(
     "citations", "refs or cited-by by direction (the MCP tool of earlier versions)",
     "A paper's reference list, or with direction=cited_by the library papers that cite it.",
-    CitationsParams, shapes.ReferencesJson | shapes.CitedByJson, run_citations, _citations_text,
+    CitationsParams, "ReferencesJson | CitedByJson", run_citations, _citations_text,
     doors=("mcp",), hidden=True))

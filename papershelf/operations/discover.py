@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from ..library import Library
-from ..models import Filters, shapes
+from ..models import Filters
 from . import text
 from .base import CliSpec, Context, Example, Format, Operation, declare
 from .requests import ZOTERO_LIBRARY, Strict
@@ -90,7 +90,7 @@ RELATED = declare(Operation(
     "whole paper and its largest sections, so similar Methods surface too) fused with the citation graph "
     "(it cites them or they cite it, references both share weighted by how rare they are, papers the library "
     "cites together). Each hit lists why, in words and as signals. Offline; no service is asked.",
-    RelatedParams, shapes.RelatedJson, run_related, text.related, path="ref",
+    RelatedParams, "RelatedJson", run_related, text.related, path="ref",
     examples=(Example({"ref": "lo2020s2orc"}, "papers like S2ORC, each with why"),
               Example({"ref": "graph neural networks for citation recommendation", "text": True},
                       "papers about some words")),
@@ -102,7 +102,7 @@ READING_LIST = declare(Operation(
     "papers) that are not in the library, most cited first (ties: cited by more recent, then more central "
     "papers), each with its best-printed metadata, DOI or arXiv id and the library papers citing it. A work "
     "is one work however its entries are printed.",
-    ReadingListParams, shapes.ReadingListJson, run_reading_list, text.reading_list,
+    ReadingListParams, "ReadingListJson", run_reading_list, text.reading_list,
     examples=(Example({}, "the library's most cited missing works"),
               Example({"collection": ["Thesis"], "format": "bibtex"}, "a collection's missing works, as BibTeX")),
     cli=CliSpec(short={"limit": "-n"}, via_server=True),
@@ -115,6 +115,6 @@ ASK = declare(Operation(
     "agent can cite. no_confident_answer=true when nothing in the library answers. When the user configured "
     "a chat model (never a request's parameter), `answer` holds its short answer, every sentence checked "
     "against the evidence ids it cites.",
-    AskParams, shapes.AskJson, run_ask, text.ask,
+    AskParams, "AskJson", run_ask, text.ask,
     examples=(Example({"question": "what dose of IL-6 did they use?"}, "quoted evidence with pages"),),
     cli=CliSpec(positional=("question",), short={"limit": "-n"}, llm=True, via_server=True)))

@@ -66,7 +66,7 @@ def _fields_table(schema: dict[str, Any], names: list[str] | None = None, spell=
 
 def _shapes(op: Operation) -> list[str]:
     """The answer's fields, then each object shape it holds."""
-    schema = schema_of(op.response)
+    schema = schema_of(op.shape)
     out = ["Answer:"]
     defs = schema.get("$defs", {})
     if "oneOf" in schema or "anyOf" in schema:

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import json
 import threading
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -34,6 +32,9 @@ class RerankFailed(Exception):
 
 
 def _post(url: str, body: dict[str, Any], timeout: float) -> Any:
+    import urllib.error  # here, not at the top: urllib.request (http, ssl, email) costs every search
+    import urllib.request  # ~15 ms, and only a configured reranker needs it
+
     req = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(req, timeout=timeout) as resp:  # the user's own URL

@@ -1,0 +1,79 @@
+"""The CLI's progress bars: `add`'s files and the embedding build's units, on stderr.
+
+Its own module so that Rich's progress machinery is loaded only by the commands that show a bar,
+never by a search (tests/test_cold_imports.py)."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any
+
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from .cli_print import dump, err, plural
+
+
+def progress_bar(enabled: bool, *extra) -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), *extra,
+                    TimeElapsedColumn(), TimeRemainingColumn(), console=err, disable=not enabled,
+                    transient=True)
+
+
+def time_left(seconds: float | None) -> str:
+    """`3:05 left`, `1:02:09 left`; nothing until the build has a rate."""
+    if seconds is None:
+        return ""
+    m, sec = divmod(int(round(seconds)), 60)
+    h, m = divmod(m, 60)
+    return (f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}") + " left"
+
+
+class EmbedProgress:
+    """Build events as NDJSON (--json) or as a Rich bar over units that moves with every encoded
+    batch (not only when a paper is written), with windows encoded, rate and the build's own time
+    left (embed/eta.py: windows left over a weighted recent rate, not Rich's units-per-second guess)."""
+
+    def __init__(self, as_json: bool):
+        self.as_json = as_json
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("{task.fields[windows]} windows  {task.fields[rate]}"), TimeElapsedColumn(),
+                            TextColumn("{task.fields[left]}"), console=err,
+                            disable=not (err.is_terminal and not as_json), transient=True)
+        self.task: TaskID | None = None
+        self.lock = threading.Lock()
+
+    def __call__(self, e: dict) -> None:
+        if e["event"] in ("encoded", "paper") and self.task is not None:
+            self._move(e)
+        if e["event"] == "encoded":  # per provider call, from worker threads: the bar only
+            return
+        if self.as_json:
+            dump(e)
+            sys.stdout.flush()
+        if e["event"] == "start":
+            if not self.as_json:
+                err.print(f"embedding {plural(e['papers'], 'paper')} ({plural(e.get('units') or 0, 'unit')}) with "
+                          f"{e['provider']}/{e['model']} ({e['dimension']}d, {plural(e['workers'], 'worker')}); "
+                          f"{e['skipped']} already embedded; lexical search already covers every paper added")
+            self.task = self.bar.add_task("embedding", total=e.get("units") or e["papers"], windows=0, rate="",
+                                          left="")
+
+    def _move(self, e: dict) -> None:
+        """The bar at the build's own count (units finished: encoded, reused or failed) and estimate."""
+        with self.lock:
+            assert self.task is not None
+            fields: dict[str, Any] = {"left": time_left(e.get("eta_seconds"))}
+            if "windows_done" in e:
+                fields["windows"] = e["windows_done"]
+            if e.get("units_per_second"):
+                fields["rate"] = f"{e['units_per_second']:.1f} units/s"
+            self.bar.update(self.task, completed=e.get("units_done", 0), **fields)

@@ -1,0 +1,71 @@
+"""A search loads only what a search needs: measured with `python -X importtime` in a fresh process.
+
+A cold `papershelf search` is what a user waits for most often, and every module imported on its way
+costs it (the PDF reader with pdfium, OCR, YAML, the citation matcher, the pydantic response shapes,
+an HTTP client).  These tests fail when such a module creeps back onto the search path; `add`, `show`,
+`serve` and the MCP door still load them when they need them.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from papershelf import Library
+
+from .conftest import EXAMPLES, HASH, ROOT
+
+# Never on a search's path: adding papers (ingest, PDF, OCR, front matter), citations and works,
+# discovery, the chat endpoint, the response shapes, HTTP clients and servers, torch.
+HEAVY = ("papershelf.importer", "papershelf.ingest", "papershelf.ingest.pdf", "papershelf.ingest.pdf.ocr",
+         "papershelf.ingest.markdown", "papershelf.citations", "papershelf.related", "papershelf.ask",
+         "papershelf.graph", "papershelf.llm", "papershelf.models.shapes", "papershelf.passages",
+         "pypdfium2", "yaml", "httpx", "fastapi", "uvicorn", "urllib.request", "http.client", "torch",
+         "transformers", "sentence_transformers", "rich.progress")
+# The library API (not the CLI) needs no pydantic at all: only the operations' request models use it.
+API_HEAVY = HEAVY + ("pydantic", "typer", "rich")
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory) -> str:
+    """The bundled examples, added and embedded with the hash provider (so hybrid has vectors)."""
+    path = str(tmp_path_factory.mktemp("cold") / "library.db")
+    with Library(path) as lib:
+        lib.add([str(EXAMPLES)])
+        lib.embed(HASH)
+    return path
+
+
+def imported(args: list[str]) -> set[str]:
+    """The modules a fresh `python -X importtime ARGS` imports (its stderr), after it succeeds."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HF_HUB_OFFLINE="1")
+    proc = subprocess.run([sys.executable, "-X", "importtime", *args], capture_output=True, text=True, env=env,
+                          cwd=str(ROOT), timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+
+
+@pytest.mark.parametrize("mode", ["lexical", "hybrid"])
+def test_a_cli_search_imports_no_heavy_module(library, mode):
+    loaded = imported(["-m", "papershelf", "--library", library, "search", "IL-6 western blot", "--mode", mode,
+                       "-n", "3", "--no-server"])
+    assert "papershelf.search.engine" in loaded  # the measurement sees the search itself
+    assert sorted(loaded & set(HEAVY)) == []
+
+
+def test_an_api_search_imports_neither_pydantic_nor_the_cli(library):
+    code = ("import sys, papershelf\n"
+            f"with papershelf.Library({library!r}) as lib:\n"
+            "    assert lib.search('IL-6 western blot', mode='hybrid').results\n")
+    loaded = imported(["-c", code])
+    assert "papershelf.search.engine" in loaded
+    assert sorted(loaded & set(API_HEAVY)) == []
+
+
+def test_add_still_loads_the_reader_it_needs(tmp_path):
+    """The lazy names still resolve: the CLI's add reaches OCR settings and the ingest pipeline."""
+    loaded = imported(["-m", "papershelf", "--library", str(tmp_path / "l.db"), "add", str(EXAMPLES), "--json"])
+    assert {"papershelf.importer", "papershelf.ingest.pdf.ocr"} <= loaded
