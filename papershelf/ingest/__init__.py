@@ -198,9 +198,12 @@ def _read_regular(path: str, limit: int) -> bytes:
 # body-size capital and italic section titles are; 6: the author block read by its own cells and rows, a
 # title in its first line's weight; 7: glyphs a font cannot name read from its encoding or as the likeliest
 # ligature, a journal logo or article-type label over the title is not it, a cover sheet gives no front
-# matter, dated lines give the year, reference lists headed in other languages and ending at statements).
+# matter, dated lines give the year, reference lists headed in other languages and ending at statements;
+# 8: pages whose text is drawn turned read upright, objects end with their own evidence, stacked objects
+# split, unboxed front-page sidebars set apart, italic and small-caps headings, authors beside the abstract,
+# titles keyed with accents folded).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/7"
+PDF_READER = "pdf-reader/8"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:

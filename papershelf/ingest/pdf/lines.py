@@ -69,7 +69,6 @@ class Line:
         return self.bottom - self.top
 
 
-
 def visual_rows(lines: list[Line], by_middle: bool = False) -> list[list[Line]]:
     """Lines grouped into rows that share a baseline, top to bottom, each row left to right: pieces of
     one row are read together even when their tops differ by a raised mark.  `by_middle`: a line
@@ -370,8 +369,7 @@ def _bold_lead(tp: _TextPage, lead: str, lead16: int) -> bool:
 
 def _italic_lead(tp: _TextPage, lead: str, lead16: int) -> bool:
     """Is the lead-in's title (after its number) slanted, and in no bold or other face?"""
-    i = _lead_title_char(lead, lead16, tp)
-    return tp.slanted(i) and not tp.bold(i)
+    return tp.slanted(i := _lead_title_char(lead, lead16, tp)) and not tp.bold(i)
 
 
 def _lead_title_char(lead: str, lead16: int, tp: _TextPage) -> int:
