@@ -220,8 +220,7 @@ class Library:
             raise BadArgument("related: name a paper, a unit or some words")
         if not 1 <= limit <= 1000:
             raise BadArgument("limit: between 1 and 1000")
-        what, ident = ("text", ref.strip()) if text else resolve.resolve_item(self.store, ref)
-        query = Query.paper(ident) if what == "paper" else Query.unit(ident) if what == "unit" else Query(text=ident)
+        query = Query(text=ref.strip()) if text else self._named(ref)
 
         def by_meaning(q: Query, f: Filters, depth: int) -> list:
             return self.search(q, SearchOptions(mode="vector", limit=depth, per_paper=1, filters=f,
@@ -373,10 +372,12 @@ class Library:
         q = Query.of(query or "")
         if q.kind == "text" and not q.text.strip():
             raise BadArgument("empty query: say what to search for")
-        if q.kind in ("paper", "unit"):
-            what, ident = resolve.resolve_item(self.store, q.text)
-            q = Query.paper(ident) if what == "paper" else Query.unit(ident)
-        return q
+        return self._named(q.text) if q.kind in ("paper", "unit") else q
+
+    def _named(self, ref: str) -> Query:
+        """The paper or the unit `ref` names, in any form resolve.py takes, as a query."""
+        what, ident = resolve.resolve_item(self.store, ref)
+        return Query.paper(ident) if what == "paper" else Query.unit(ident)
 
     def _vector_hits(self, space: Space | None, query: Query, depth: int, filters: Filters) -> list:
         """Units by meaning for a query: its vector (paper_vectors.query_vector) searched in the space."""

@@ -19,9 +19,9 @@ from .servers import cli_env, make_library, running_server
 from .test_ask import Chat
 
 
-@pytest.fixture(scope="module")
-def library(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("discover")
+def embedded_citation_library(folder):
+    """A library file (make_library's papers and the citation papers, embedded with the hash provider) and
+    the survey's id: what the doors' tests ask about."""
     db = make_library(folder)
     write_papers(folder / "cites")
     with Library(str(db)) as lib:
@@ -31,6 +31,11 @@ def library(tmp_path_factory):
         lib.embed(HASH)
         survey = next(s.paper.id for s in lib.papers() if "survey" in (s.paper.title or "").lower())
     return db, survey
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory):
+    return embedded_citation_library(tmp_path_factory.mktemp("discover"))
 
 
 def cli(db, *args: str) -> dict:

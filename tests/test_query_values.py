@@ -19,7 +19,8 @@ from papershelf.paper_vectors import PaperVectors, unit_length
 
 from .citation_fixtures import write_papers
 from .conftest import HASH
-from .servers import cli_env, make_library, running_server
+from .servers import cli_env, running_server
+from .test_discover_doors import embedded_citation_library
 
 
 @pytest.fixture
@@ -93,14 +94,7 @@ def test_paper_vectors_follow_the_library(library):
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("like")
-    db = make_library(folder)
-    write_papers(folder / "cites")
-    with Library(str(db)) as lib:
-        assert not lib.add([str(folder / "cites")]).failed
-        lib.embed(HASH)
-        survey = next(s.paper.id for s in lib.papers() if "survey" in (s.paper.title or "").lower())
-    return db, survey
+    return embedded_citation_library(tmp_path_factory.mktemp("like"))
 
 
 def test_search_like_through_every_door(served):

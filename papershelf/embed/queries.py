@@ -12,7 +12,7 @@ import threading
 import numpy as np
 
 from ..errors import PapershelfError, VectorUnavailable
-from ..models import Filters, Paper, Space, VectorHit
+from ..models import Paper, Space
 from ..store import Store
 from ..units import Unit, embedding_parts
 from .base import ProviderSpec
@@ -49,11 +49,6 @@ class QueryEmbedder:
             raise VectorUnavailable(f"embedding provider unavailable ({e})") from None
         except Exception as e:  # noqa: BLE001 - a broken provider must not break search
             raise VectorUnavailable(f"embedding provider failed ({type(e).__name__}: {e})") from None
-
-    def vector_search(self, space: Space | None, query: str, depth: int, filters: Filters) -> list[VectorHit]:
-        if space is None:
-            raise VectorUnavailable("no embeddings yet: run `papershelf embed` for meaning-based search")
-        return self.store.vector_search(space, self.vector(space, query), depth, filters)
 
     def passage(self, space: Space, unit: Unit, paper: Paper, window: int) -> str | None:
         """The body text of one of a unit's windows, cut exactly as the build cut it."""
