@@ -90,11 +90,6 @@ def _reading_order(lines: list[Line], width: float, mid: float | None = None) ->
     return columns
 
 
-def _middle(lines: list[Line]) -> float:
-    """The middle of the span the lines cover, edge to edge."""
-    return (min(ln.x0 for ln in lines) + max(ln.x1 for ln in lines)) / 2 if lines else 0.0
-
-
 def _flush_band(columns: list[list[Line]], left: list[Line], right: list[Line]) -> None:
     columns.extend(sorted(col, key=lambda ln: (ln.top, ln.x0)) for col in (left, right) if col)
     left.clear()
@@ -444,8 +439,9 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         flow, strip = side_strip(flow, width, body.size) if title_lines else (flow, [])
         sidebars += [strip] if strip else []
         flow, entries = contents_entries(flow)
-        span = (min(ln.x0 for ln in flow), max(ln.x1 for ln in flow)) if flow else (0.0, 0.0)
-        for column in _reading_order(join_captions(flow, regions, join_lines), width, _middle(flow) if strip else None):
+        span = (min(ln.x0 for ln in flow), max(ln.x1 for ln in flow)) if flow else (0.0, 0.0)  # the text, edge to edge
+        middle = sum(span) / 2 if strip else None  # beside a sidebar strip the columns divide at the text's middle
+        for column in _reading_order(join_captions(flow, regions, join_lines), width, middle):
             for p in _paragraphs(column, body):
                 p.contents = bool(entries) and all(id(ln) in entries for ln in p.lines)
                 if p.column_start and p.gap_above is None:
