@@ -368,8 +368,11 @@ class Library:
     # -- search ----------------------------------------------------------------------
 
     def _query(self, query: str | Query) -> Query:
-        """A query checked: words not empty, a paper or a unit named by any form resolve.py takes."""
+        """A query checked: words not empty, a paper or a unit named by any form resolve.py takes (in each
+        part of a query of several)."""
         q = Query.of(query or "")
+        if q.kind == "several":
+            return Query.together([self._query(p) for p in q.parts])
         if q.kind == "text" and not q.text.strip():
             raise BadArgument("empty query: say what to search for")
         return self._named(q.text) if q.kind in ("paper", "unit") else q

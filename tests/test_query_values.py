@@ -79,6 +79,27 @@ def test_query_values_are_checked(library):
     assert all((lib.paper(h.paper_id).year or 0) > (year or 0) for h in later)
 
 
+def test_a_query_of_several_ranks_by_their_mean_and_leaves_each_out(library):
+    lib, survey = library
+    other = next(p for p in lib.store.paper_ids() if p != survey)
+    both = lib.search(Query.together([Query.paper(survey), Query.paper(other)]), limit=50, per_paper=50)
+    assert both.mode == "vector" and both.query == f"like paper {survey} + like paper {other}"
+    assert both.results and not {survey, other} & {h.paper_id for h in both.results}
+    mean = unit_length(_whole(lib, survey) + _whole(lib, other))
+    by_vector = lib.search(Query.of_vector(mean), limit=300, per_paper=300).results
+    expected = [(h.unit_id, round(h.score, 5)) for h in by_vector if h.paper_id not in (survey, other)]
+    assert [(h.unit_id, round(h.score, 5)) for h in both.results] == expected[:len(both.results)]
+    assert Query.together([Query.paper(survey)]) == Query.paper(survey)
+
+
+def test_words_with_a_paper_search_both_ways(library):
+    lib, survey = library
+    words = lib.search("citation", limit=5)
+    mixed = lib.search(Query.together([Query.of("citation"), Query.paper(survey)]), limit=20, per_paper=20)
+    assert mixed.mode == "hybrid" and survey not in {h.paper_id for h in mixed.results}
+    assert {h.unit_id for h in mixed.results} & {h.unit_id for h in words.results if h.paper_id != survey}
+
+
 def test_paper_vectors_follow_the_library(library):
     lib, survey = library
     space = lib.store.active_space()
@@ -105,12 +126,18 @@ def test_search_like_through_every_door(served):
     by_cli = json.loads(r.stdout)
     with running_server(db) as (url, _):
         by_http = httpx.get(f"{url}/api/search", params={"like": survey}).json()
-        both = httpx.get(f"{url}/api/search", params={"like": survey, "query": "x"})
-        assert both.status_code in (400, 422) and "like" in both.text
+        both = httpx.get(f"{url}/api/search", params={"like": survey, "query": "citation graph"}).json()
+        assert both["mode"] == "hybrid" and both["query"] == f"citation graph + like paper {survey}"
     with Library(str(db), create=False) as lib:
         by_mcp = mcp.call(lib, "search", {"like": survey}).structured_content
     strip = [{k: v for k, v in h.items() if k != "explain"} for h in by_cli["results"]]
     assert strip and survey not in {h["paper_id"] for h in strip}
+    nearest = strip[0]["paper_id"]
+    two = subprocess.run([sys.executable, "-m", "papershelf", "-L", str(db), "search", "--like", survey, "--like",
+                          nearest, "--json", "--no-server"], env=cli_env(), capture_output=True, text=True,
+                         timeout=120)
+    assert two.returncode == 0, two.stderr
+    assert not {survey, nearest} & {h["paper_id"] for h in json.loads(two.stdout)["results"]}
     for other in (by_http, by_mcp):
         assert [h["unit_id"] for h in other["results"]] == [h["unit_id"] for h in strip]
 

@@ -13,9 +13,18 @@ never see it.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 from ..errors import BadArgument
 from ..models import Filters, Query
@@ -74,9 +83,11 @@ class SearchParams(Strict):
     query: str | None = Field(None, min_length=1, max_length=2000,
                               description="What to look for: words, a \"quoted phrase\", or a question in plain "
                                           "language (or give `like`).")
-    like: str | None = Field(None, min_length=1, max_length=2000,
-                             description="Instead of words: more like this paper (id, citekey, DOI ...) or this unit "
-                                         "(a hit's unit_id), by meaning; the paper or unit itself is left out.")
+    like: list[Annotated[str, StringConstraints(min_length=1, max_length=2000)]] = Field(
+        default_factory=list, max_length=20,
+        description="More like this paper (id, citekey, DOI ...) or this unit (a hit's unit_id), by meaning; the "
+                    "paper or unit itself is left out. Several: like all of them (their mean); with `query`: like "
+                    "them, about those words.")
     mode: Literal["hybrid", "lexical", "vector"] = Field(
         "hybrid", description="hybrid (words and meaning, best default), lexical (exact words, BM25) or vector "
                               "(meaning only).")
@@ -118,13 +129,23 @@ class SearchParams(Strict):
 
     @model_validator(mode="after")
     def _one_query(self) -> SearchParams:
-        if (self.query is None) == (self.like is None):
-            raise ValueError("give either query (words) or like (a paper or unit id), one of them")
+        if self.query is None and not self.like:
+            raise ValueError("give query (words) or like (a paper or unit id), or both")
         return self
 
+    @field_validator("like", mode="before")
+    @classmethod
+    def _one_like(cls, value: object) -> object:
+        """One paper or unit as a plain string, as `like` took before it took several."""
+        return [value] if isinstance(value, str) else value
+
     def value(self) -> str | Query:
-        """What the search ranks by: the words, or the paper or unit named by `like` (resolved by the Library)."""
-        return self.query if self.query is not None else Query("paper", self.like or "")
+        """What the search ranks by: the words, the papers or units named by `like` (resolved by the Library),
+        or all of them as one query."""
+        likes = [Query("paper", ref) for ref in self.like]
+        if not likes:
+            return self.query or ""
+        return Query.together(([Query.of(self.query)] if self.query is not None else []) + likes)
 
     def options(self) -> SearchOptions:
         """The library's SearchOptions for this request (a kind implies figure/table units)."""

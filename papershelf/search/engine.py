@@ -66,10 +66,11 @@ def _vector_list(query: Query, opts: SearchOptions, vector_fn: VectorFn | None,
     try:
         if vector_fn is None:
             raise VectorUnavailable("no embeddings: run `papershelf embed` for meaning-based search")
-        paper, unit = query.excluded
+        papers, units = query.excluded
         # a paper's own units are its nearest: asked for beyond the depth, then left out
-        depth = opts.depth * 2 + 50 if paper else opts.depth + 1 if unit else opts.depth
-        hits = [h for h in vector_fn(query, depth, opts.filters) if h.paper_id != paper and h.unit_id != unit]
+        depth = opts.depth * 2 + 50 * len(papers) if papers else opts.depth + len(units)
+        hits = [h for h in vector_fn(query, depth, opts.filters)
+                if h.paper_id not in papers and h.unit_id not in units]
         return hits[:opts.depth], None
     except VectorUnavailable as e:
         return [], str(e)
@@ -120,6 +121,8 @@ def _retrieve(store, query: Query, match: str | None, opts: SearchOptions, vecto
     def lexical() -> list[LexicalHit]:
         t = time.perf_counter()
         hits = store.lexical_search(match, opts.depth, opts.filters, opts.field_weights) if match else []
+        papers, units = query.excluded  # words with a paper or a unit: like it, so never it
+        hits = [h for h in hits if h.paper_id not in papers and h.unit_id not in units]
         got.bm25 = {h.unit_id: h.score for h in hits}
         if hits and opts.phrase_boost > 0:
             hits = _boost_phrases(store, query.words, hits, opts, pool)
@@ -232,7 +235,7 @@ def run_search(store, value: str | Query, opts: SearchOptions, pool: Executor, v
     opts.validate()
     t0 = time.perf_counter()
     q = Query.of(value)
-    if q.kind != "text":  # no words to match: meaning alone
+    if not q.words:  # no words to match (a paper, a unit, a vector): meaning alone
         opts = dataclasses.replace(opts, mode="vector")
     query = q.words
     match = fts_query(query) if query else None
