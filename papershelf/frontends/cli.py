@@ -21,7 +21,7 @@ from rich.markup import escape
 
 from ..errors import BadArgument
 from ..library import Library, default_library_path, is_url, migrate_library
-from . import cli_bench, cli_ops  # noqa: F401 - cli_bench registers `bench beir`
+from . import cli_app, cli_bench, cli_ops  # noqa: F401 - cli_bench registers `bench beir`
 from .cli_app import (
     PROVIDER_HELP,
     State,
@@ -29,11 +29,6 @@ from .cli_app import (
     command,
     fail,
     library,
-    llm_model_option,
-    llm_url_option,
-    rerank_timeout_option,
-    rerank_top_option,
-    rerank_url_option,
 )
 from .cli_embed import run_embed, spec_for
 from .cli_print import dump, err, out
@@ -262,11 +257,11 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="Address to liste
           port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port (0: any free port)."),
           token: Optional[str] = typer.Option(None, "--token", envvar="PAPERSHELF_TOKEN",
                                               help="Required from every request; needed beyond loopback."),
-          rerank_url: Optional[str] = rerank_url_option(),
-          rerank_top: int = rerank_top_option(),
-          rerank_timeout: float = rerank_timeout_option(),
-          llm_url: Optional[str] = llm_url_option(),
-          llm_model: str = llm_model_option(),
+          rerank_url: Optional[str] = cli_app.rerank_url_option(),
+          rerank_top: int = cli_app.rerank_top_option(),
+          rerank_timeout: float = cli_app.rerank_timeout_option(),
+          llm_url: Optional[str] = cli_app.llm_url_option(),
+          llm_model: str = cli_app.llm_model_option(),
           stop_after: Optional[float] = typer.Option(None, "--stop-after", hidden=True,
                                                      help="Stop after this many seconds (tests, benchmarks).")):
     """Serve the library: a web page and a JSON API (OpenAPI at /docs); `search` then asks it."""
@@ -279,11 +274,11 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", help="Address to liste
 
 
 @command()
-def mcp(rerank_url: Optional[str] = rerank_url_option(),
-        rerank_top: int = rerank_top_option(),
-        rerank_timeout: float = rerank_timeout_option(),
-        llm_url: Optional[str] = llm_url_option(),
-        llm_model: str = llm_model_option()):
+def mcp(rerank_url: Optional[str] = cli_app.rerank_url_option(),
+        rerank_top: int = cli_app.rerank_top_option(),
+        rerank_timeout: float = cli_app.rerank_timeout_option(),
+        llm_url: Optional[str] = cli_app.llm_url_option(),
+        llm_model: str = cli_app.llm_model_option()):
     """Serve the library to an AI agent over MCP (stdio): every operation as a tool (search, show, passage, ...)."""
     from ..search.rerank import Reranker
     from .mcp import run_stdio
