@@ -131,7 +131,9 @@ class _Page:
     beside: set[int] = field(default_factory=set)  # ids of lines sharing a baseline with another in their column
 
     def alone(self, ln: Line) -> bool:
-        return ln.alone and id(ln) not in self.beside
+        """No other line of its column on its baseline.  Not `Line.alone`, which also says no when
+        pdfium ran the line into the next one (the pieces are then lines of their own)."""
+        return id(ln) not in self.beside
 
     def cell_like(self, ln: Line) -> bool:
         """Set beside other text on its baseline, or mostly numbers: what table rows look like."""
