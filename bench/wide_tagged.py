@@ -26,6 +26,7 @@ import ctypes
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from pdf_headings_score import plain
 from pdf_objects import _find, _meets, check_region
@@ -67,7 +68,7 @@ def _objects(page, textpage) -> dict[int, list[tuple[tuple, str, float]]]:
     """Each marked-content id of the page: its objects' boxes (PDF points), text and font size."""
     import pypdfium2.raw as r
 
-    out: dict[int, list[tuple[tuple, str]]] = {}
+    out: dict[int, list[tuple[tuple, str, float]]] = {}
     for i in range(r.FPDFPage_CountObjects(page.raw)):
         obj = r.FPDFPage_GetObject(page.raw, i)
         mcid = r.FPDFPageObj_GetMarkedContentID(obj)
@@ -119,34 +120,34 @@ def _page_truth(els: list[dict], objs: dict, textpage, page_no: int, size: tuple
         parts = _subtree(els, i) if whole else [i]
         return re.sub(r"\s+", " ", "".join(t for j in parts for _, t, _ in own(j))).strip()
 
-    captions = []
-    for i, e in enumerate(els):
+    captions: list[dict[str, Any]] = []
+    for i in range(len(els)):
         t = text(i)
         cap = parse_caption(t) if CAPTION_RE.match(t) else None
         if cap is not None and (box := _box([o[0] for o in own(i)])) is not None:
             captions.append({"index": i, "label": cap.label, "kind": cap.object_kind, "box": box})
     cap_ids = {c["index"] for c in captions}
-    found: dict[str, dict] = {}
+    found: dict[str, dict[str, Any]] = {}
     for i, e in enumerate(els):
         kind = {"Figure": "figure", "Table": "table"}.get(e["type"])
         if kind is None or any(els[j]["type"] in ("Figure", "Table") for j in _ancestors(els, i)):
             continue
         sub = [j for j in _subtree(els, i) if j not in cap_ids]
         box = _box([o[0] for j in sub for o in own(j)])
-        near = [c for c in captions if c["kind"] == kind] if box else []
-        if not near:
+        near = [c for c in captions if c["kind"] == kind]
+        if box is None or not near:
             continue
-        cap = min(near, key=lambda c: _distance(c["box"], box))
-        item = found.setdefault(cap["label"], {"label": cap["label"], "kind": kind, "page": page_no, "box": box,
+        named = min(near, key=lambda c, b=box: _distance(c["box"], b))
+        item = found.setdefault(named["label"], {"label": named["label"], "kind": kind, "page": page_no, "box": box,
                                                "cells": []})
         item["box"] = _box([item["box"], box])
         if kind == "table":
             item["cells"] += [t for j in sub if els[j]["type"] in ("TD", "TH") and 3 <= len(t := text(j, True)) <= 40]
-    paragraphs = [(t, b, _size(own(i))) for i, e in enumerate(els) if e["type"] == "P" and i not in cap_ids
+    measured = [(t, b, _size(own(i))) for i, e in enumerate(els) if e["type"] == "P" and i not in cap_ids
                   and len(t := text(i)) >= 60 and (b := _box([o[0] for o in own(i)])) is not None]
-    sizes = sorted(p[2] for p in paragraphs)
+    sizes = sorted(p[2] for p in measured)
     body = sizes[len(sizes) // 2] if sizes else 0.0
-    paragraphs = [(t, b) for t, b, size in paragraphs if abs(size - body) <= 0.6]  # running text, not a note
+    paragraphs = [(t, b) for t, b, size in measured if abs(size - body) <= 0.6]  # running text, not a note
     out = []
     for item in found.values():
         item["box"] = (max(item["box"][0], 0), max(item["box"][1], 0), min(item["box"][2], size[0]),
