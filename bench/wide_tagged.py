@@ -137,7 +137,8 @@ def _page_truth(els: list[dict], objs: dict, textpage, page_no: int, size: tuple
         near = [c for c in captions if c["kind"] == kind]
         if box is None or not near:
             continue
-        named = min(near, key=lambda c, b=box: _distance(c["box"], b))
+        where: tuple = box
+        named = min(near, key=lambda c: _distance(c["box"], where))
         item = found.setdefault(named["label"], {"label": named["label"], "kind": kind, "page": page_no, "box": box,
                                                "cells": []})
         item["box"] = _box([item["box"], box])
