@@ -151,6 +151,8 @@ def _page_truth(els: list[dict], objs: dict, textpage, page_no: int, size: tuple
     paragraphs = [(t, b) for t, b, size in measured if abs(size - body) <= 0.6]  # running text, not a note
     out = []
     for item in found.values():
+        if any(c["label"] != item["label"] and _meets(c["box"], item["box"]) for c in captions):
+            continue  # the element holds another object's caption: tagged as one, it is not this object alone
         item["box"] = (max(item["box"][0], 0), max(item["box"][1], 0), min(item["box"][2], size[0]),
                        min(item["box"][3], size[1]))  # objects drawn past the page are clipped
         cells = list(dict.fromkeys(item["cells"]))

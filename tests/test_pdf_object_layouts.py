@@ -260,3 +260,16 @@ def test_two_tables_stacked_between_their_captions_part_where_their_columns_chan
     _check(path, objs.get("Table 1"), 1, ["Lizard Island", "Ningaloo", "Bleached"], ["Outer slope", "Reef flat"])
     _check(path, objs.get("Table 2"), 1, ["Outer slope", "Reef flat", "Tagged"], ["Lizard Island", "Ningaloo"])
     assert "Outer slope" not in objs["Table 1"].table_text and "Heron Reef" not in objs["Table 2"].table_text
+
+
+def test_objects_in_a_narrow_margin_column_keep_out_of_the_body_columns(tmp_path):
+    from .layout_fixtures import BODY_COLUMNS, MARGIN_COLUMN, margin_column_paper
+
+    path = tmp_path / "margin.pdf"
+    margin_column_paper(str(path))
+    objs = _objects(path)
+    _check(path, objs.get("Table 1"), 1, ["Lizard Island", "Ningaloo", "3%"], [])
+    for label in ("Table 1", "Figure 1"):
+        bbox = objs[label].region["bbox"]
+        assert MARGIN_COLUMN[0] - 6 <= bbox[0] and bbox[2] <= BODY_COLUMNS[0][0] - 2, (label, bbox)
+    assert objs["Table 1"].table_text.splitlines()[1] == "Lizard Island | 4 m | 37%"
