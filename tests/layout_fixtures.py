@@ -62,3 +62,31 @@ def margin_column_paper(path: str) -> None:
         y -= 9
     c.showPage()
     c.save()
+
+
+def loose_table_paper(path: str) -> None:
+    """Page 1 (letter, one column): a paragraph, a caption, and under it an unruled table set
+    double-spaced (rows 26 pt apart, its first row 26 pt under the caption), then a paragraph."""
+    import random
+
+    from .object_fixtures import _text_box
+
+    rng = random.Random(11)
+    c = canvas.Canvas(path)
+    y = 720.0
+    for line in _wrap_width(" ".join(_sentence(rng, 14) for _ in range(4)), "Times-Roman", 10, 460):
+        _text_box(c, 72, y, line, "Times-Roman", 10)
+        y -= 12.5
+    y -= 14
+    _text_box(c, 72, y, "Table 1. Bleaching by depth at the three sites.", "Times-Roman", 9)
+    y -= 35
+    for r, row in enumerate(ROWS):
+        for k, cell in enumerate(row):
+            _text_box(c, 74 + 120 * k, y, cell, "Times-Bold" if r == 0 else "Times-Roman", 9)
+        y -= 26
+    y -= 10
+    for line in _wrap_width(" ".join(_sentence(rng, 14) for _ in range(4)), "Times-Roman", 10, 460):
+        _text_box(c, 72, y, line, "Times-Roman", 10)
+        y -= 12.5
+    c.showPage()
+    c.save()

@@ -273,3 +273,13 @@ def test_objects_in_a_narrow_margin_column_keep_out_of_the_body_columns(tmp_path
         bbox = objs[label].region["bbox"]
         assert MARGIN_COLUMN[0] - 6 <= bbox[0] and bbox[2] <= BODY_COLUMNS[0][0] - 2, (label, bbox)
     assert objs["Table 1"].table_text.splitlines()[1] == "Lizard Island | 4 m | 37%"
+
+
+def test_a_table_set_double_spaced_is_found_under_its_caption(tmp_path):
+    from .layout_fixtures import loose_table_paper
+
+    path = tmp_path / "loose.pdf"
+    loose_table_paper(str(path))
+    table = _objects(path).get("Table 1")
+    _check(path, table, 1, ["Site", "Lizard Island", "Ningaloo", "3%"], [])
+    assert table.table_text.splitlines()[-1] == "Ningaloo | 15 m | 3%"

@@ -324,7 +324,10 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     left = _text_edge(pg, span)
     for i, (_, _, b, ln) in enumerate(items):
         gap = (reach - b[3]) if up else (b[1] - reach)
-        if gap > limit:
+        # a table set loosely (double-spaced rows) starts further from its caption: its first row or
+        # graphic may lie a wider gap away than running text ever would
+        first = not taken and (ln is None or pg.cell_like(ln))
+        if gap > (1.6 * limit if first else limit):
             break
         inside = art is not None and b[1] >= art[1] - 1 and b[3] <= art[3] + 1 and b[0] >= art[0] - 1 \
             and b[2] <= art[2] + 1
