@@ -90,3 +90,37 @@ def loose_table_paper(path: str) -> None:
         y -= 12.5
     c.showPage()
     c.save()
+
+
+def table_over_figure_paper(path: str) -> None:
+    """Page 1 (letter, one column): "Table 1" with its table below it (a shaded band behind the
+    rows, a note under them), then with no text between a chart whose caption "Figure 1" is below
+    it, then a second chart under it above "Figure 2"."""
+    from .object_fixtures import _text_box
+
+    c = canvas.Canvas(path)
+    y = 720.0
+    _text_box(c, 72, y, "Table 1. Bleaching by depth at the three sites.", "Helvetica-Bold", 9)
+    y -= 16
+    c.setFillGray(0.85)
+    c.rect(72, y - 4 * 12 + 8, 300, 4 * 12 + 2, fill=1, stroke=0)
+    c.setFillGray(0)
+    for r, row in enumerate(ROWS):
+        for k, cell in enumerate(row):
+            _text_box(c, 76 + 100 * k, y, cell, "Helvetica-Bold" if r == 0 else "Helvetica", 8)
+        y -= 12
+    _text_box(c, 72, y, "Depth in metres below the lowest tide.", "Helvetica", 7)
+    y -= 24
+    for label in ("Figure 1. Colonies bleached per depth band.", "Figure 2. Recovery over the season."):
+        _text_box(c, 150, y, "Share of colonies by depth", "Helvetica", 7)
+        y -= 8
+        c.rect(100, y - 110, 250, 110)
+        for k in range(6):
+            c.circle(120 + 38 * k, y - 100 + 14 * k, 2, fill=1)
+        for k, tick in enumerate(("0", "5", "10", "15")):
+            _text_box(c, 100 + 80 * k, y - 120, tick, "Helvetica", 7)
+        y -= 140
+        _text_box(c, 72, y, label, "Helvetica-Bold", 9)
+        y -= 30
+    c.showPage()
+    c.save()

@@ -283,3 +283,16 @@ def test_a_table_set_double_spaced_is_found_under_its_caption(tmp_path):
     table = _objects(path).get("Table 1")
     _check(path, table, 1, ["Site", "Lizard Island", "Ningaloo", "3%"], [])
     assert table.table_text.splitlines()[-1] == "Ningaloo | 15 m | 3%"
+
+
+def test_a_table_under_its_caption_stacked_over_a_figure_above_its_caption_parts_where_the_drawing_starts(tmp_path):
+    from .layout_fixtures import table_over_figure_paper
+
+    path = tmp_path / "table_figure.pdf"
+    table_over_figure_paper(str(path))
+    objs = _objects(path)
+    _check(path, objs.get("Table 1"), 1, ["Lizard Island", "Ningaloo", "lowest tide"], ["Share of colonies"])
+    first_chart = _center(path, 1, "Share of colonies")
+    assert _holds(objs["Figure 1"].region, first_chart)
+    assert not _holds(objs["Figure 1"].region, _center(path, 1, "Ningaloo"))
+    assert "Share of colonies" not in objs["Table 1"].table_text
