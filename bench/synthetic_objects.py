@@ -5,7 +5,9 @@ two columns; upright, a page turned by /Rotate 90, content drawn turned on an up
 landscape page; Times, Helvetica or Courier at 8.5-11 pt; tables ruled as a grid, booktabs, with the
 header above the first rule, unruled, or boxed, with multi-line cells and headers; figures as vector
 charts or raster pictures; captions above or below; a paragraph close under the object or after a
-gap) and knows every object's page, drawn box, own text and cells.  Seeds are split up front: even
+gap) and knows every object's page, drawn box, own text and cells.  Unless `--first-set`, tables
+also come in later classes seen failing on real papers (`variant=`: a header of words set close above
+the first rule, rows set loosely, a paragraph full of numbers close under a table above its caption).  Seeds are split up front: even
 seeds are the development half, odd seeds the test half.  Tune on dev; report test once.
 
 * Region right (the issue's criterion, made exact): the object's unit has a region on the right
@@ -15,7 +17,7 @@ seeds are the development half, odd seeds the test half.  Tune on dev; report te
 * Cells found: each printed line of each cell is in the table unit's text (whitespace and case folded).
 * Captions found: a unit with the object's label.
 
-    python bench/synthetic_objects.py [--half dev|test] [--papers 150] [--json] [-v]
+    python bench/synthetic_objects.py [--half dev|test] [--papers 150] [--first-set] [--json] [-v]
 """
 
 from __future__ import annotations
@@ -78,12 +80,12 @@ def check(obj: dict, unit, prose: list) -> tuple[bool, float, str]:
 
 def _classes(obj: dict, layout: dict) -> list[str]:
     side = "above" if obj["above"] else "below"
-    return [f"mode={layout['mode']}", f"cols={layout['columns']}", f"{obj['kind']}:{obj['style']}",
+    return [f"variant={obj.get('variant')}", f"mode={layout['mode']}", f"cols={layout['columns']}", f"{obj['kind']}:{obj['style']}",
             f"{obj['kind']}:caption_{side}", "wide" if obj["wide"] else "in_column",
             "close_paragraph" if obj["close"] else "gap_paragraph"]
 
 
-def run(half: str, papers: int, verbose: bool) -> dict:
+def run(half: str, papers: int, verbose: bool, first_set: bool = False) -> dict:
     seeds = [2 * k + (half == "test") for k in range(papers)]
     tally: Counter = Counter()
     by_class: dict[str, Counter] = {}
@@ -91,7 +93,7 @@ def run(half: str, papers: int, verbose: bool) -> dict:
     with tempfile.TemporaryDirectory(prefix="papershelf-synthetic-") as tmp:
         for seed in seeds:
             path = str(Path(tmp) / f"{seed}.pdf")
-            truth = synthetic_paper(seed, path)
+            truth = synthetic_paper(seed, path, first_set)
             units = {u.object_label: u for u in build_units(read_pdf(Path(path).read_bytes()), "p") if u.kind == "object"}
             for obj in truth["objects"]:
                 unit = units.get(obj["label"])
@@ -107,7 +109,7 @@ def run(half: str, papers: int, verbose: bool) -> dict:
                     failures.append(f"seed {seed} {obj['label']} ({', '.join(_classes(obj, truth['layout']))}): "
                                     f"{why or 'region ok'}; cells {found}/{len(cells)}")
     n = max(tally["objects"], 1)
-    out = {"half": half, "papers": papers, "objects": tally["objects"], "regions_right": round(tally["right"] / n, 3),
+    out = {"half": half, "papers": papers, "set": "first" if first_set else "all", "objects": tally["objects"], "regions_right": round(tally["right"] / n, 3),
            "iou_0.8": round(tally["iou08"] / n, 3), "captions_found": round(tally["captions"] / n, 3),
            "cells": tally["cells"], "cells_found": round(tally["cells_found"] / max(tally["cells"], 1), 3),
            "by_class": {k: {"n": v["n"], "regions_right": round(v["right"] / v["n"], 3),
@@ -124,8 +126,10 @@ def main() -> None:
     ap.add_argument("--papers", type=int, default=150)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--first-set", action="store_true",
+                    help="only the first set of classes (the papers measured before the later classes were added)")
     args = ap.parse_args()
-    out = run(args.half, args.papers, args.verbose)
+    out = run(args.half, args.papers, args.verbose, args.first_set)
     if args.json:
         print(json.dumps(out, indent=1))
         return

@@ -309,16 +309,20 @@ class _Table:
 
     STYLES = ("grid", "booktabs", "header_above", "unruled", "boxed")
 
-    def __init__(self, rng, width: float, font: tuple[str, str], size: float) -> None:
+    def __init__(self, rng, width: float, font: tuple[str, str], size: float, variant: str | None = None) -> None:
         from reportlab.pdfbase.pdfmetrics import stringWidth
 
         self.font, self.size, self.style = font, size, rng.choice(self.STYLES)
-        self.lead = size * rng.uniform(1.25, 1.6)
+        self.lead = size * rng.uniform(1.25, 1.6) * (1.9 if variant == "loose_rows" else 1.0)
         ncols = rng.randint(3, 6)
         multi = rng.random() < 0.35  # the first column's names wrap onto two lines
         heads = [["Site"] if not multi else ["Site", "name"]] + [[h] for h in rng.sample(_HEADS, ncols - 1)]
         if rng.random() < 0.3:
             heads[1] = [heads[1][0], "(mean)"]
+        if variant == "word_header":  # headers of words set close: the row reads as a line of text
+            heads = [[h] for h in ("Reef site", "Mean depth", "Colonies surveyed", "Share bleached", "Recovery rate",
+                                   "Years observed")[:len(heads)]]
+            self.style = "header_above"
         rows = [[n.split(" ", 1) if multi else [n] for n in [rng.choice(_NAMES)]] + [[_number(rng)] for _ in heads[1:]]
                 for _ in range(rng.randint(2, 8))]
         self.rows = [heads] + rows
@@ -328,7 +332,7 @@ class _Table:
         while len(self.rows[0]) > 2 and sum(col_w(k) for k in range(len(self.rows[0]))) > width:
             self.rows = [r[:-1] for r in self.rows]
         ws = [col_w(k) for k in range(len(self.rows[0]))]
-        spare = (width - sum(ws)) * rng.uniform(0.0, 1.0)
+        spare = (width - sum(ws)) * rng.uniform(0.0, 1.0) * (variant != "word_header")
         self.widths = [w + spare / len(ws) for w in ws]
         self.pad = 0.5 * size
         self.height = sum(max(len(c) for c in r) * self.lead for r in self.rows) + 2 * self.pad
@@ -422,7 +426,7 @@ class _Figure:
 class _Flow:
     """Text and objects flowing down the columns of the pages of one generated paper."""
 
-    def __init__(self, rng, path: str) -> None:
+    def __init__(self, rng, path: str, variants=None) -> None:
         from reportlab.lib.pagesizes import A4
 
         self.rng = rng
@@ -448,6 +452,7 @@ class _Flow:
         self.prose: dict[int, list[TBox]] = {}
         self.pending: list = []
         self.counts = {"table": 0, "figure": 0}
+        self.variants = variants  # draws the later classes (`synthetic_paper`), None for the first set
         self._new_page()
 
     def _new_page(self) -> None:
@@ -495,13 +500,16 @@ class _Flow:
     def obj(self, kind: str) -> None:
         wide = self.ncols == 2 and self.rng.random() < 0.4
         width = self.fw - 2 * self.margin if wide else self.colw
-        thing = _Table(self.rng, width, self.font, self.size - 1) if kind == "table" else \
+        variant = self.variants.choice(VARIANTS) if self.variants is not None and kind == "table" else None
+        thing = _Table(self.rng, width, self.font, self.size - 1, variant) if kind == "table" else \
             _Figure(self.rng, width, self.font, self.size)
+        thing.variant = variant
         if isinstance(thing, _Figure):
             thing.height = min(thing.height, 0.5 * (self.top - self.bottom))
         self.counts[kind] += 1
         label = f"{'Table' if kind == 'table' else 'Figure'} {self.counts[kind]}"
         above = self.rng.random() < (0.7 if kind == "table" else 0.15)
+        above = above and variant not in ("word_header", "numbers_under")  # these sit above their captions
         if wide and not (self.col == 0 and all(y == self.top for y in self.ys)):
             self.pending.append((label, thing, above, True))
         else:
@@ -560,7 +568,14 @@ class _Flow:
                            "page": self.page, "bbox": box, "texts": texts,
                            "cells": thing.cells() if isinstance(thing, _Table) else [], "caption": " ".join(cap),
                            "style": thing.style if isinstance(thing, _Table) else thing.kind, "above": above,
-                           "wide": wide, "close": after < 6})
+                           "wide": wide, "close": after < 6, "variant": getattr(thing, "variant", None)})
+        if getattr(thing, "variant", None) == "numbers_under":  # a results paragraph full of figures, close under
+            self.ys[self.col] += after - 3
+            n = [_number(rng) for _ in range(6)]
+            text = f"Cover fell from {n[0]} to {n[1]} at the shallow sites and from {n[2]} to {n[3]} at depth, " \
+                   f"while recovery reached {n[4]} and {n[5]} by the end of the season."
+            for ln in _wrap_width(text, self.font[0], self.size, width if not wide else self.colw):
+                self.line(ln, self.font[0], self.size)
 
     def shown(self, b: TBox) -> list[float]:
         """A frame box as the page is shown (PDF points, bottom-left origin)."""
@@ -569,14 +584,20 @@ class _Flow:
         return [round(v, 1) for v in b]
 
 
-def synthetic_paper(seed: int, path: str) -> dict:
+VARIANTS = (None, None, "word_header", "loose_rows", "numbers_under")  # the later classes, drawn per table
+
+
+def synthetic_paper(seed: int, path: str, first_set: bool = True) -> dict:
     """A generated paper written to `path`; its truth: the layout and, per object, label, kind,
     page, bbox and caption, the centres of its own text (`inside`), its cells (tables), and per
-    page the boxes of its running text (`prose`), all as the page is shown."""
+    page the boxes of its running text (`prose`), all as the page is shown.  Unless `first_set`,
+    tables also come in the later classes (`VARIANTS`, drawn by a generator of their own so the
+    first set's papers stay as they were): a header of words set close above the first rule, rows
+    set loosely, a paragraph full of numbers close under a table above its caption."""
     import random
 
     rng = random.Random(seed)
-    f = _Flow(rng, path)
+    f = _Flow(rng, path, None if first_set else random.Random(f"variants {seed}"))
     _text_box(f.c, f.margin, f.top - 16, "Depth and recovery of reef corals, " + str(seed), f.font[1], 15)
     f.ys = [f.top - 40] * f.ncols
     section = 1

@@ -260,3 +260,39 @@ def test_two_tables_stacked_between_their_captions_part_where_their_columns_chan
     _check(path, objs.get("Table 1"), 1, ["Lizard Island", "Ningaloo", "Bleached"], ["Outer slope", "Reef flat"])
     _check(path, objs.get("Table 2"), 1, ["Outer slope", "Reef flat", "Tagged"], ["Lizard Island", "Ningaloo"])
     assert "Outer slope" not in objs["Table 1"].table_text and "Heron Reef" not in objs["Table 2"].table_text
+
+
+def test_objects_in_a_narrow_margin_column_keep_out_of_the_body_columns(tmp_path):
+    from .layout_fixtures import BODY_COLUMNS, MARGIN_COLUMN, margin_column_paper
+
+    path = tmp_path / "margin.pdf"
+    margin_column_paper(str(path))
+    objs = _objects(path)
+    _check(path, objs.get("Table 1"), 1, ["Lizard Island", "Ningaloo", "3%"], [])
+    for label in ("Table 1", "Figure 1"):
+        bbox = objs[label].region["bbox"]
+        assert MARGIN_COLUMN[0] - 6 <= bbox[0] and bbox[2] <= BODY_COLUMNS[0][0] - 2, (label, bbox)
+    assert objs["Table 1"].table_text.splitlines()[1] == "Lizard Island | 4 m | 37%"
+
+
+def test_a_table_set_double_spaced_is_found_under_its_caption(tmp_path):
+    from .layout_fixtures import loose_table_paper
+
+    path = tmp_path / "loose.pdf"
+    loose_table_paper(str(path))
+    table = _objects(path).get("Table 1")
+    _check(path, table, 1, ["Site", "Lizard Island", "Ningaloo", "3%"], [])
+    assert table.table_text.splitlines()[-1] == "Ningaloo | 15 m | 3%"
+
+
+def test_a_table_under_its_caption_stacked_over_a_figure_above_its_caption_parts_where_the_drawing_starts(tmp_path):
+    from .layout_fixtures import table_over_figure_paper
+
+    path = tmp_path / "table_figure.pdf"
+    table_over_figure_paper(str(path))
+    objs = _objects(path)
+    _check(path, objs.get("Table 1"), 1, ["Lizard Island", "Ningaloo", "lowest tide"], ["Share of colonies"])
+    first_chart = _center(path, 1, "Share of colonies")
+    assert _holds(objs["Figure 1"].region, first_chart)
+    assert not _holds(objs["Figure 1"].region, _center(path, 1, "Ningaloo"))
+    assert "Share of colonies" not in objs["Table 1"].table_text

@@ -129,9 +129,12 @@ class _Page:
     two_columns: bool
     text_width: float = 0.0  # from the leftmost line start to the rightmost line end
     beside: set[int] = field(default_factory=set)  # ids of lines sharing a baseline with another in their column
+    gutters: list[float] = field(default_factory=list)  # column bounds when not two halves (`_gutters`)
 
     def alone(self, ln: Line) -> bool:
-        return ln.alone and id(ln) not in self.beside
+        """No other line of its column on its baseline.  Not `Line.alone`, which also says no when
+        pdfium ran the line into the next one (the pieces are then lines of their own)."""
+        return id(ln) not in self.beside
 
     def cell_like(self, ln: Line) -> bool:
         """Set beside other text on its baseline, or mostly numbers: what table rows look like."""
@@ -140,6 +143,9 @@ class _Page:
         return not self.alone(ln) or (numbers >= 2 and numbers >= 0.4 * len(words))
 
     def column_width(self, ln: Line) -> float:
+        if self.gutters:
+            lo, hi = self._column(ln.x0, ln.x1)
+            return self.text_width if (lo, hi) == (0.0, self.width) else hi - lo
         mid = self.width / 2
         if self.two_columns and not (ln.x0 < mid - 8 and ln.x1 > mid + 8):
             return self.text_width / 2
@@ -152,9 +158,21 @@ class _Page:
         `others`: the lines of the page's other captions, which belong to no object."""
         mid = self.width / 2
         x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
+        if self.gutters:
+            lo, hi = self._column(x0, x1)
+            if any(0 < g < self.width and self._wide_beside(cap, g, others) for g in (lo, hi)):
+                return 0.0, self.width
+            return lo, hi
         if not self.two_columns or (x0 < mid - 8 and x1 > mid + 8) or self._wide_beside(cap, mid, others):
             return 0.0, self.width
         return (0.0, mid + 4) if x1 <= mid + 8 else (mid - 4, self.width)
+
+    def _column(self, x0: float, x1: float) -> tuple[float, float]:
+        """Between the gutters on either side of x0..x1 (the page when a gutter lies within it)."""
+        if any(x0 + 8 < g < x1 - 8 for g in self.gutters):
+            return 0.0, self.width
+        lo = max((g for g in self.gutters if g <= x0 + 8), default=0.0)
+        return lo, min((g for g in self.gutters if g >= x1 - 8), default=self.width)
 
     def _wide_beside(self, cap: list[Line], mid: float, others: list[Line]) -> bool:
         """A ruling line, or a line of text, crossing the gutter within a few lines above or below
@@ -201,6 +219,21 @@ def _two_columns(lines: list[Line], width: float) -> bool:
     wide = [ln for ln in lines if len(ln.text) > 30 and _wordy(ln)]
     crossing = sum(1 for ln in wide if ln.x0 < mid - 8 and ln.x1 > mid + 8)
     return bool(wide) and crossing < 0.5 * len(wide)
+
+
+def _gutters(lines: list[Line], two_columns: bool) -> list[float]:
+    """Where the page's text columns meet, when they are not two halves: the middle of each empty
+    upright strip (at least 3 pt wide) that no line of prose crosses, with two such lines on
+    either side (a narrow margin column for figures and captions beside two body columns, three
+    even columns).  A page in two halves keeps the middle (`_two_columns`); [] when none is found."""
+    wide = sorted(((ln.x0, ln.x1) for ln in lines if len(ln.text) > 30 and _wordy(ln)), key=lambda s: s[0])
+    out: list[float] = []
+    reach = wide[0][1] if wide else 0.0
+    for k, (x0, x1) in enumerate(wide[1:], 1):
+        if x0 - reach >= 3 and k >= 2 and len(wide) - k >= 2:
+            out.append((reach + x0) / 2)
+        reach = max(reach, x1)
+    return out if len(out) >= 2 or (out and not two_columns) else []
 
 
 def _caption_lines(lines: list[Line], first: Line, body: BodyStyle) -> list[Line]:
@@ -291,7 +324,10 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     left = _text_edge(pg, span)
     for i, (_, _, b, ln) in enumerate(items):
         gap = (reach - b[3]) if up else (b[1] - reach)
-        if gap > limit:
+        # a table set loosely (double-spaced rows) starts further from its caption: its first row or
+        # graphic may lie a wider gap away than running text ever would
+        first = not taken and (ln is None or pg.cell_like(ln))
+        if gap > (1.6 * limit if first else limit):
             break
         inside = art is not None and b[1] >= art[1] - 1 and b[3] <= art[3] + 1 and b[0] >= art[0] - 1 \
             and b[2] <= art[2] + 1
@@ -414,7 +450,7 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
     extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
     two = _two_columns(lines, width)
-    pg = _Page(lines, graphics, width, height, body, two, extent, _beside(lines, width, two))
+    pg = _Page(lines, graphics, width, height, body, two, extent, _beside(lines, width, two), _gutters(lines, two))
     starts = [ln for ln in lines if CAPTION_RE.match(ln.text) and parse_caption(ln.text)]
     out: list[Candidate] = []
     blocks = [_caption_lines(lines, first, body) for first in starts]

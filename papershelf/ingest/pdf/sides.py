@@ -5,6 +5,8 @@ Kept apart from the walk because it decides between whole candidates, never read
 
 from __future__ import annotations
 
+import dataclasses
+
 from .graphics import Box
 from .lines import visual_rows
 from .regions import Candidate, Region, union
@@ -40,7 +42,7 @@ def choose_sides(cands: list[Candidate]) -> list[Region]:
             mine = c.side(up)[0]  # type: ignore[index]
             taken = any(j != i and cands[j].region.page == c.region.page  # never its own other side
                         and _overlap(mine, cands[j].side(s)[0]) > 0.5  # type: ignore[index]
-                        for j, s in settled.items())
+                        and not _facing(c, up, cands[j], s) for j, s in settled.items())
             if taken:
                 settled[i] = not up
                 break
@@ -76,6 +78,23 @@ def choose_sides(cands: list[Candidate]) -> list[Region]:
     return out
 
 
+def _facing(c: Candidate, up: bool, o: Candidate, s: bool) -> bool:
+    """Do a table's caption and a figure's face each other across the stretch both walked (the upper
+    one's object below it, the lower one's above it), and does that stretch part clearly into rows
+    of text and a drawing (`_drawing_starts`)?  Then it holds the two objects stacked, one each
+    (`_part_stacked` cuts it), and the settled one has not taken the other's."""
+    if up == s or c.region.kind == o.region.kind:
+        return False
+    upper, lower = (o, c) if up else (c, o)
+    if upper.region.caption_box[3] > lower.region.caption_box[1]:
+        return False
+    below, above = upper.side(False), lower.side(True)
+    assert below is not None and above is not None
+    a = dataclasses.replace(upper.region, box=below[0], lines=below[1], parts=below[4])
+    b = dataclasses.replace(lower.region, box=above[0], lines=above[1], parts=above[4])
+    return _drawing_starts(a, b, _gaps(a, b)) is not None
+
+
 def _part_stacked(regions: list[Region]) -> None:
     """Two objects stacked between their captions (the upper caption's object below it, the lower
     one's above it) with no text between them are each walked into the other: the two share the
@@ -104,19 +123,15 @@ def _stack_cut(a: Region, b: Region) -> float | None:
     """Where the upper object ends in the stretch between a's caption and b's: the empty gap that
     clearly stands out (at least 1.6 times the next widest), else, for two tables, the gap where the
     rows' cell starts change most (two tables rarely share their columns); None when unclear."""
-    spans = sorted((p[1], p[3]) for p in a.parts + b.parts if p[1] >= a.caption_box[3] - 1
-                   and p[3] <= b.caption_box[1] + 1)
-    gaps, reach = [], None
-    for top, bottom in spans:
-        if reach is not None and top > reach:
-            gaps.append((top - reach, (reach + top) / 2))
-        reach = bottom if reach is None else max(reach, bottom)
+    gaps = _gaps(a, b)
     if not gaps:
         return None
     widest = sorted(gaps, reverse=True)
     if len(widest) == 1 or widest[0][0] >= 1.6 * widest[1][0]:
         return widest[0][1]
-    if a.kind != "table" or b.kind != "table":
+    if a.kind != b.kind:
+        return _drawing_starts(a, b, gaps)
+    if a.kind != "table":
         return None
     held = {id(ln): ln for ln in a.lines + b.lines}.values()
     rows = visual_rows([ln for ln in held if a.caption_box[3] - 1 <= ln.top and ln.bottom <= b.caption_box[1] + 1])
@@ -129,3 +144,49 @@ def _stack_cut(a: Region, b: Region) -> float | None:
         if change > best and any(abs(g[1] - mid) < g[0] / 2 + 1 for g in gaps):
             best, cut = change, mid
     return cut
+
+
+def _gaps(a: Region, b: Region) -> list[tuple[float, float]]:
+    """The empty stretches (height, middle) between the parts of the two objects' shared stretch."""
+    spans = sorted((p[1], p[3]) for p in a.parts + b.parts if p[1] >= a.caption_box[3] - 1
+                   and p[3] <= b.caption_box[1] + 1)
+    gaps, reach = [], None
+    for top, bottom in spans:
+        if reach is not None and top > reach:
+            gaps.append((top - reach, (reach + top) / 2))
+        reach = bottom if reach is None else max(reach, bottom)
+    return gaps
+
+
+def _drawing_starts(a: Region, b: Region, gaps: list[tuple[float, float]]) -> float | None:
+    """A table and a figure stacked: the figure is drawn (graphics other than rules), the table is
+    rows of text between rules, so they part at the gap that clearly stands out on the table's side
+    of where the drawing starts (the figure below) or ends (the figure above); None when unclear."""
+    texts = {(ln.x0, ln.top, ln.x1, ln.bottom) for ln in a.lines + b.lines}
+    drawn = [p for p in a.parts + b.parts if p not in texts and p[3] - p[1] >= 3 and not _band(p, texts)
+             and a.caption_box[3] - 1 <= p[1] and p[3] <= b.caption_box[1] + 1]
+    if not drawn:
+        return None
+    if b.kind == "figure":
+        start = min(p[1] for p in drawn)
+        side = sorted((g for g in gaps if g[1] < start), reverse=True)
+    else:
+        end = max(p[3] for p in drawn)
+        side = sorted((g for g in gaps if g[1] > end), reverse=True)
+    if not side or (len(side) > 1 and side[0][0] < 1.6 * side[1][0]):
+        return None  # the table's own rows leave no gap that clearly stands out
+    cut = side[0][1]
+    rows = visual_rows([ln for ln in a.lines + b.lines if (ln.bottom < cut) == (b.kind == "figure")])
+    return cut if len(rows) >= 2 else None  # a label over a chart is no table
+
+
+def _band(p: tuple, texts: set[tuple]) -> bool:
+    """Shading behind rows of text (a table's header or body), not a drawing: the text lines
+    inside it fill at least half its height."""
+    rows = sorted((t[1], t[3]) for t in texts if p[0] - 1 <= t[0] and t[2] <= p[2] + 1 and p[1] - 1 <= t[1]
+                  and t[3] <= p[3] + 1)
+    filled, reach = 0.0, p[1]
+    for top, bottom in rows:
+        filled += max(0.0, bottom - max(top, reach))
+        reach = max(reach, bottom)
+    return filled >= 0.5 * (p[3] - p[1])

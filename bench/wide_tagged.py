@@ -1,0 +1,304 @@
+"""Figure and table regions and table cells on the wide corpus's TAGGED PDFs, truth from their structure tree.
+
+A tagged PDF (PDF/UA, or a publisher's accessible export) marks its figures and tables in a structure
+tree (``Figure``, ``Table`` with ``TR`` / ``TD`` rows and cells) whose marked-content ids point at the
+page objects drawn for them.  That is truth written by the publisher's typesetter, not by anyone here,
+and it scales with the corpus: `--build` walks every PDF of ../shared/data/pdfs-wide with pypdfium2,
+keeps each ``Figure`` / ``Table`` element that a caption on its page names (an element whose own
+text is a caption, "Table 2." / "Fig. 3"; the nearest of its kind), and writes
+bench/data/wide_tagged.json: per object its label, page, box (PDF points, the union of its objects
+without the caption's), a few printed cells (tables), a point inside (figures) and a phrase of the
+nearest paragraph outside it.  Layout tables (a front page's "Received / Accepted" grid) have no
+caption and are left out.  The halves are bench/data/wide_split.json's (by publisher family).
+
+Scores (as bench/pdf_objects.py's `check_region`, plus cells): captions found (a unit with the
+label), regions right (right page, every cell / the inside point inside, the outside phrase not
+meeting it), table cells in the table unit's text.
+
+    python bench/wide_tagged.py --build [--data ../shared/data]
+    python bench/wide_tagged.py [--half dev|test|all] [--data ../shared/data] [--json] [-v]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from pdf_headings_score import plain
+from pdf_objects import _find, _meets, check_region
+from queryset import DEFAULT_DATA, log
+from wide_truth import wide_dir
+
+from papershelf.captions import CAPTION_RE, parse_caption
+
+ROOT = Path(__file__).resolve().parent
+TRUTH = ROOT / "data" / "wide_tagged.json"
+SPLIT = ROOT / "data" / "wide_split.json"
+_CELLS = 8  # printed cells kept per table
+
+
+def _utf16(fn, el) -> str:
+    n = fn(el, None, 0)
+    if n <= 2:
+        return ""
+    buf = ctypes.create_string_buffer(n)
+    fn(el, buf, n)
+    return buf.raw[:n - 2].decode("utf-16-le", "replace")
+
+
+def _elements(raw, el, parent: int, out: list[dict]) -> None:
+    """The element and its descendants, each as {type, own mcids, parent index} (depth first)."""
+    import pypdfium2.raw as r
+
+    own = [m for i in range(r.FPDF_StructElement_GetMarkedContentIdCount(el))
+           if (m := r.FPDF_StructElement_GetMarkedContentIdAtIndex(el, i)) >= 0]
+    out.append({"type": _utf16(r.FPDF_StructElement_GetType, el), "mcids": own, "parent": parent})
+    me = len(out) - 1
+    for i in range(r.FPDF_StructElement_CountChildren(el)):
+        child = r.FPDF_StructElement_GetChildAtIndex(el, i)
+        if child:
+            _elements(raw, child, me, out)
+
+
+def _objects(page, textpage) -> dict[int, list[tuple[tuple, str, float]]]:
+    """Each marked-content id of the page: its objects' boxes (PDF points), text and font size."""
+    import pypdfium2.raw as r
+
+    out: dict[int, list[tuple[tuple, str, float]]] = {}
+    for i in range(r.FPDFPage_CountObjects(page.raw)):
+        obj = r.FPDFPage_GetObject(page.raw, i)
+        mcid = r.FPDFPageObj_GetMarkedContentID(obj)
+        if mcid < 0:
+            continue
+        lo = [ctypes.c_float() for _ in range(4)]
+        r.FPDFPageObj_GetBounds(obj, *lo)
+        text, size = "", 0.0
+        if r.FPDFPageObj_GetType(obj) == r.FPDF_PAGEOBJ_TEXT:
+            fs, m = ctypes.c_float(), r.FS_MATRIX()
+            r.FPDFTextObj_GetFontSize(obj, fs)
+            r.FPDFPageObj_GetMatrix(obj, m)
+            size = fs.value * max(abs(m.d), abs(m.b))  # the size as set on the page (upright or turned)
+            n = r.FPDFTextObj_GetText(obj, textpage.raw, None, 0)
+            buf = ctypes.create_string_buffer(n)  # n: bytes, the closing NUL included
+            r.FPDFTextObj_GetText(obj, textpage.raw, ctypes.cast(buf, ctypes.POINTER(ctypes.c_ushort)), n)
+            text = buf.raw[:max(n - 2, 0)].decode("utf-16-le", "replace")
+        out.setdefault(mcid, []).append((tuple(v.value for v in lo), text, size))
+    return out
+
+
+def _box(boxes: list[tuple]) -> tuple | None:
+    if not boxes:
+        return None
+    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+
+
+def _subtree(els: list[dict], root: int) -> list[int]:
+    out, seen = [root], {root}
+    for i in range(root + 1, len(els)):
+        if els[i]["parent"] in seen:
+            seen.add(i)
+            out.append(i)
+    return out
+
+
+def _distance(a: tuple, b: tuple) -> float:
+    dx = max(0.0, a[0] - b[2], b[0] - a[2])
+    dy = max(0.0, a[1] - b[3], b[1] - a[3])
+    return dx + dy
+
+
+def _page_truth(els: list[dict], objs: dict, textpage, page_no: int, size: tuple) -> list[dict]:
+    """The captioned figures and tables of one page."""
+    def own(i: int) -> list[tuple[tuple, str, float]]:
+        return [o for m in els[i]["mcids"] for o in objs.get(m, [])]
+
+    def text(i: int, whole: bool = False) -> str:
+        parts = _subtree(els, i) if whole else [i]
+        return re.sub(r"\s+", " ", "".join(t for j in parts for _, t, _ in own(j))).strip()
+
+    captions: list[dict[str, Any]] = []
+    for i in range(len(els)):
+        t = text(i)
+        cap = parse_caption(t) if CAPTION_RE.match(t) else None
+        if cap is not None and (box := _box([o[0] for o in own(i)])) is not None:
+            captions.append({"index": i, "label": cap.label, "kind": cap.object_kind, "box": box})
+    cap_ids = {c["index"] for c in captions}
+    found: dict[str, dict[str, Any]] = {}
+    for i, e in enumerate(els):
+        kind = {"Figure": "figure", "Table": "table"}.get(e["type"])
+        if kind is None or any(els[j]["type"] in ("Figure", "Table") for j in _ancestors(els, i)):
+            continue
+        sub = [j for j in _subtree(els, i) if j not in cap_ids]
+        box = _box([o[0] for j in sub for o in own(j)])
+        near = [c for c in captions if c["kind"] == kind]
+        if box is None or not near:
+            continue
+        where: tuple = box
+        named = min(near, key=lambda c: _distance(c["box"], where))
+        item = found.setdefault(named["label"], {"label": named["label"], "kind": kind, "page": page_no, "box": box,
+                                               "cells": []})
+        item["box"] = _box([item["box"], box])
+        if kind == "table":
+            item["cells"] += [t for j in sub if els[j]["type"] in ("TD", "TH") and 3 <= len(t := text(j, True)) <= 40]
+    measured = [(t, b, _size(own(i))) for i, e in enumerate(els) if e["type"] == "P" and i not in cap_ids
+                  and len(t := text(i)) >= 60 and (b := _box([o[0] for o in own(i)])) is not None]
+    sizes = sorted(p[2] for p in measured)
+    body = sizes[len(sizes) // 2] if sizes else 0.0
+    paragraphs = [(t, b) for t, b, size in measured if abs(size - body) <= 0.6]  # running text, not a note
+    out = []
+    for item in found.values():
+        if any(c["label"] != item["label"] and _meets(c["box"], item["box"]) for c in captions):
+            continue  # the element holds another object's caption: tagged as one, it is not this object alone
+        item["box"] = (max(item["box"][0], 0), max(item["box"][1], 0), min(item["box"][2], size[0]),
+                       min(item["box"][3], size[1]))  # objects drawn past the page are clipped
+        cells = list(dict.fromkeys(item["cells"]))
+        item["cells"] = cells[:: max(1, len(cells) // _CELLS)][:_CELLS]
+        box = item["box"]
+        if item["kind"] == "figure" or not item["cells"]:
+            item["inside_xy"] = [round((box[0] + box[2]) / 2, 1), round((box[1] + box[3]) / 2, 1)]
+        outside = _outside(textpage, box, paragraphs)
+        if outside:
+            item["outside"] = outside
+        item["box"] = [round(v, 1) for v in box]
+        out.append(item)
+    return out
+
+
+def _size(objs: list[tuple[tuple, str, float]]) -> float:
+    """The size most of the element's characters are set in."""
+    sizes = sorted((size, len(t)) for _, t, size in objs if t.strip())
+    half, seen = sum(n for _, n in sizes) / 2, 0
+    for size, n in sizes:
+        seen += n
+        if seen >= half:
+            return round(size, 1)
+    return 0.0
+
+
+def _ancestors(els: list[dict], i: int) -> list[int]:
+    out = []
+    while (i := els[i]["parent"]) >= 0:
+        out.append(i)
+    return out
+
+
+def _outside(textpage, box: tuple, paragraphs: list[tuple[str, tuple]]) -> str | None:
+    """Five words opening the paragraph nearest the object that lies wholly outside it (every copy
+    pdfium finds on the page outside the object's box)."""
+    for t, b in sorted(paragraphs, key=lambda p: _distance(p[1], box)):
+        if _meets(b, box):
+            continue
+        phrase = " ".join(t.split()[:5])
+        hits = _find(textpage, phrase)
+        if hits and not any(_meets(h, box) for h in hits):
+            return phrase
+    return None
+
+
+def truth_of(path: Path) -> list[dict]:
+    """The captioned figures and tables a tagged PDF marks; [] for an untagged one."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as r
+
+    pdf = pdfium.PdfDocument(str(path))
+    out: list[dict] = []
+    try:
+        for n in range(len(pdf)):
+            page = pdf[n]
+            tree = r.FPDF_StructTree_GetForPage(page.raw)
+            if not tree:
+                continue
+            els: list[dict] = []
+            for k in range(r.FPDF_StructTree_CountChildren(tree)):
+                el = r.FPDF_StructTree_GetChildAtIndex(tree, k)
+                if el:
+                    _elements(r, el, -1, els)
+            if any(e["type"] in ("Figure", "Table") for e in els):
+                tp = page.get_textpage()
+                seen = {o["label"] for o in out}  # a table continued on the next pages counts once, on its first
+                out += [o for o in _page_truth(els, _objects(page, tp), tp, n + 1, page.get_size())
+                        if o["label"] not in seen]
+                tp.close()
+            r.FPDF_StructTree_Close(tree)
+    finally:
+        pdf.close()
+    return out
+
+
+def build(data: Path) -> None:
+    split = json.loads(SPLIT.read_text())
+    truth: dict = {"_about": "figures/tables marked in tagged PDFs of pdfs-wide (bench/wide_tagged.py --build)"}
+    for path in sorted(wide_dir(data).glob("*.pdf")):
+        items = truth_of(path)
+        if items:
+            truth[path.name] = {"half": split[path.name]["half"], "objects": items}
+            log(f"{path.name}: {len(items)} objects")
+    TRUTH.write_text(json.dumps(truth, indent=1, ensure_ascii=False) + "\n")
+
+
+def run(data: Path, half: str, verbose: bool) -> dict:
+    import pypdfium2 as pdfium
+
+    from papershelf.ingest.pdf import read_pdf
+    from papershelf.units import build_units
+
+    truth = {k: v for k, v in json.loads(TRUTH.read_text()).items() if not k.startswith("_")}
+    files = [f for f, v in sorted(truth.items()) if half == "all" or v["half"] == half]
+    n = found = right = cells = cells_ok = 0
+    failures = []
+    for f in files:
+        raw = (wide_dir(data) / f).read_bytes()
+        units = {u.object_label: u for u in build_units(read_pdf(raw), "p") if u.kind == "object"}
+        pdf = pdfium.PdfDocument(raw)
+        for item in truth[f]["objects"]:
+            unit = units.get(item["label"])
+            ok, why = check_region(pdf, unit, item)
+            n, found, right = n + 1, found + (unit is not None), right + ok
+            if not ok:
+                failures.append(f"region {f} p{item['page']} {item['label']}: {why if unit else 'no unit'}")
+            text = plain(unit.table_text or "") if unit is not None else ""  # as wide_layout compares cells
+            for c in item["cells"]:
+                cells += 1
+                cells_ok += plain(c) in text
+                if plain(c) not in text:
+                    failures.append(f"cell {f} {item['label']}: {c!r}")
+        pdf.close()
+    out = {"half": half, "files": len(files), "objects": n, "captions_found": round(found / max(n, 1), 3),
+           "regions_right": round(right / max(n, 1), 3), "cells": cells,
+           "cells_in_table_text": round(cells_ok / max(cells, 1), 3)}
+    if verbose:
+        out["failures"] = failures
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", action="store_true", help="write bench/data/wide_tagged.json from the PDFs")
+    ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
+    ap.add_argument("--data", default=str(DEFAULT_DATA))
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("-v", "--verbose", action="store_true", help="list every failure")
+    args = ap.parse_args()
+    if not (wide_dir(args.data) / "manifest.json").exists():
+        log(f"no wide corpus under {args.data}: nothing to measure")
+        return
+    if args.build:
+        build(Path(args.data))
+        return
+    out = run(Path(args.data), args.half, args.verbose)
+    if args.json:
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+        return
+    for k, v in out.items():
+        if k != "failures":
+            print(f"{k:22s} {v}")
+    for line in out.get("failures", []):
+        log(line)
+
+
+if __name__ == "__main__":
+    main()
