@@ -470,3 +470,19 @@ def test_a_title_set_on_in_a_smaller_size_or_in_roman_keeps_its_lines(tmp_path):
     assert doc.title == ("Simple Testing Can Prevent Most Failures "
                          "An Analysis of Production Failures in Distributed Systems")
     assert doc.authors == ["Ding Yuan", "Yu Luo", "Xin Zhuang"]
+
+
+def test_an_article_type_label_as_large_as_the_title_is_no_title(tmp_path):
+    """ "Case Report" in bold above a roman title of the same size: the title is the title (not the
+    label) and no line of it is read as an author."""
+    path = tmp_path / "label.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 16)
+    c.drawString(72, H - 72, "Case Report")
+    y = _title(c, "Recurrent Fever in a Young Traveller", "After a Stay in the Tropics", font=("Helvetica", 16),
+               y=H - 110)
+    _title(c, "Maria Lopez, John Smith", font=("Times-Roman", 11), y=y - 4)
+    c.setFont("Times-Roman", 10)
+    doc = _finish(c, path, 72, y - 40, paragraphs=4, chars=90)
+    assert doc.title == "Recurrent Fever in a Young Traveller After a Stay in the Tropics"
+    assert doc.authors == ["Maria Lopez", "John Smith"]

@@ -36,7 +36,8 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
         return None, kept
     biggest = title_size([(ln.size, ln.text, ln.top) for ln in top_half], body)
     if biggest >= body + 1.5:
-        big = [ln for ln in top_half if biggest - 0.5 <= ln.size < biggest + 0.5 and not is_standard(ln.text)]
+        big = _without_label([ln for ln in top_half if biggest - 0.5 <= ln.size < biggest + 0.5
+                              and not is_standard(ln.text)])
         weight = min(big, key=lambda ln: ln.top).bold
         # authors set as large in roman are not it; the lines in the order they are printed
         title_lines = sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0))
@@ -98,3 +99,20 @@ def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]
         out.append(ln)
         last = ln
     return out
+
+
+def _without_label(big: list[Line]) -> list[Line]:
+    """The title's tier without an article-type label set as large above it (a word or three on a row
+    of their own, "Case Report"), when what follows in that size is a longer text set apart from it by
+    its weight or a gap, and reads as no author line: else the label would be the title (in its
+    weight) and the real title, in another, would be read as authors."""
+    rows = sorted(big, key=lambda ln: ln.top)
+    if len(rows) < 2:
+        return big
+    label, rest = rows[0], rows[1:]
+    apart = rest[0].bold != label.bold or rest[0].top - label.bottom > 0.8 * label.size
+    alone = all(ln.top - label.top > 0.5 * label.size for ln in rest)
+    if len(label.text.split()) <= 3 and alone and apart and sum(len(ln.text.split()) for ln in rest) >= 4 \
+            and all(line_names(ln.text) is None for ln in rest):
+        return rest
+    return big
