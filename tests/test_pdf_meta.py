@@ -213,3 +213,15 @@ def test_a_history_line_and_a_meetings_line_date_the_paper_wherever_page_one_pri
     assert m.year == 2013 and m.evidence["year"] == "venue line"
     prose = "Shazam Entertainment, Ltd. was started in 2000 with the idea of a service."
     assert meta_of(make_pdf(tmp_path / "n.pdf", top=[*filler, prose], bottom=filler)).year is None
+
+
+def test_a_reference_a_year_ahead_does_not_drop_a_year_the_files_making_confirms():
+    """A paper printed as 2004, its file made in 2004, citing a product named "SQL Server 2005": one
+    year ahead is no contradiction then; two years ahead, or a file made later, still is."""
+    from papershelf.document import Reference
+    from papershelf.ingest.pdf.year import checked_year
+
+    refs = [Reference(n=1, text="x", year=2003), Reference(n=2, text="y", year=2005)]
+    assert checked_year(2004, refs, (2004, 6)) == (2004, None)
+    assert checked_year(2004, refs, (2005, 6))[0] is None
+    assert checked_year(2003, refs, (2004, 6))[0] is None
