@@ -445,3 +445,44 @@ def test_cells_of_names_on_the_abstracts_row_beside_it(tmp_path):
     c.setFont("Helvetica", 8.5)
     doc = _finish(c, path, 400, H - 228, paragraphs=3, chars=40)
     assert doc.authors == ["Jan-Niklas Antons", "Robert Schleicher", "Sebastian Arndt", "Julia Seebode"]
+
+
+def test_a_title_set_on_in_a_smaller_size_or_in_roman_keeps_its_lines(tmp_path):
+    """A title whose first line is set larger than the rest (a journal's capitals), and a bold title
+    with a roman subtitle at its pitch: the title is all of it, the author line under it is not."""
+    path = tmp_path / "caps.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c, "COMPETITIVE ABILITIES OF THREE NARROWLY", font=("Times-Bold", 15))
+    y = _title(c, "ENDEMIC PLANT SPECIES IN EXPERIMENTAL", "NEIGHBORHOODS ALONG A FIRE GRADIENT",
+               font=("Times-Roman", 11.5), y=y + 2)
+    _title(c, "PEDRO QUINTANA AND ERIC MENGES", font=("Times-Roman", 12), y=y - 12)
+    c.setFont("Times-Roman", 9)
+    doc = _finish(c, path, 72, y - 50, paragraphs=4, chars=95)
+    assert doc.title == ("COMPETITIVE ABILITIES OF THREE NARROWLY ENDEMIC PLANT SPECIES IN EXPERIMENTAL "
+                         "NEIGHBORHOODS ALONG A FIRE GRADIENT")
+    path = tmp_path / "subtitle.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c, "Simple Testing Can Prevent Most Failures", font=("Times-Bold", 14))
+    y = _title(c, "An Analysis of Production Failures in Distributed Systems", font=("Times-Roman", 14), y=y)
+    _title(c, "Ding Yuan, Yu Luo, Xin Zhuang", font=("Times-Roman", 12), y=y - 2)
+    c.setFont("Times-Roman", 10)
+    doc = _finish(c, path, 72, y - 40, paragraphs=4, chars=90)
+    assert doc.title == ("Simple Testing Can Prevent Most Failures "
+                         "An Analysis of Production Failures in Distributed Systems")
+    assert doc.authors == ["Ding Yuan", "Yu Luo", "Xin Zhuang"]
+
+
+def test_an_article_type_label_as_large_as_the_title_is_no_title(tmp_path):
+    """ "Case Report" in bold above a roman title of the same size: the title is the title (not the
+    label) and no line of it is read as an author."""
+    path = tmp_path / "label.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 16)
+    c.drawString(72, H - 72, "Case Report")
+    y = _title(c, "Recurrent Fever in a Young Traveller", "After a Stay in the Tropics", font=("Helvetica", 16),
+               y=H - 110)
+    _title(c, "Maria Lopez, John Smith", font=("Times-Roman", 11), y=y - 4)
+    c.setFont("Times-Roman", 10)
+    doc = _finish(c, path, 72, y - 40, paragraphs=4, chars=90)
+    assert doc.title == "Recurrent Fever in a Young Traveller After a Stay in the Tropics"
+    assert doc.authors == ["Maria Lopez", "John Smith"]

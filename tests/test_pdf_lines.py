@@ -24,3 +24,35 @@ def test_nearest_is_the_first_nearest_box_even_for_overlapping_or_inverted_boxes
             bounds.append(bounds[0])  # the same box twice: the first one wins
         x, y = rnd.choice([bounds[0][0], bounds[-1][2], rnd.random() * 120]), rnd.random() * 60
         assert _nearest(bounds, x, y) == _reference(bounds, x, y)
+
+
+def test_a_smaller_letter_with_a_descender_on_the_baseline_is_no_subscript(tmp_path):
+    """A "g" set a little smaller on the line's own baseline (a scaled or substituted font) reaches
+    below the baseline with its descender, and is no subscript; a small letter set lower is one."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from papershelf.ingest.pdf import read_pdf
+
+    path = tmp_path / "g.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = 700
+    for k in range(6):
+        t = c.beginText(72, y - 14 * k)
+        t.setFont("Times-Roman", 10)
+        t.textOut("The speech reco")
+        t.setFont("Times-Roman", 8)
+        t.textOut("g")
+        t.setFont("Times-Roman", 10)
+        t.textOut("nition programs read the value of x")
+        t.setFont("Times-Roman", 7)
+        t.setRise(-3)
+        t.textOut("ij")
+        t.setRise(0)
+        t.setFont("Times-Roman", 10)
+        t.textOut(" in every case we tried.")
+        c.drawText(t)
+    c.save()
+    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    assert "recognition programs" in text and "_g" not in text
+    assert "x_ij" in text

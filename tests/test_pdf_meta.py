@@ -198,3 +198,30 @@ def test_a_journal_logo_above_the_title_is_no_title_whatever_order_pdfium_gives(
     title = (16.9, "The role of wood anatomy in phylogeny reconstruction of Ericales", 146.0)
     logo, names = (21.2, "Cladistics", 69.0), (13.0, "Frederic Lens, Pieter Baas and Erik Smets", 174.0)
     assert title_size([title, names, logo], 10.0) == title_size([logo, title, names], 10.0) == 16.9
+
+
+def test_a_history_line_and_a_meetings_line_date_the_paper_wherever_page_one_prints_them(tmp_path):
+    """A history line ("Received: …; Accepted: …; Published: …") or a meeting's line with its dates
+    ("CHI 2013 Extended Abstracts, April 27–May 2, 2013, …") in the middle of page 1, far from its
+    header and footer, gives the year; prose that mentions a year does not."""
+    filler = [f"Keyword {i} and more words about the study, printed in the front matter." for i in range(16)]
+    history = "Received: 12 March 2016; Accepted: 25 April 2016; Published: 29 April 2016"
+    m = meta_of(make_pdf(tmp_path / "h.pdf", top=[*filler, history], bottom=filler))
+    assert m.year == 2016 and m.evidence["year"] == "copyright"
+    meeting = "CHI 2013 Extended Abstracts, April 27–May 2, 2013, Paris, France."
+    m = meta_of(make_pdf(tmp_path / "m.pdf", top=[*filler, meeting], bottom=filler))
+    assert m.year == 2013 and m.evidence["year"] == "venue line"
+    prose = "Shazam Entertainment, Ltd. was started in 2000 with the idea of a service."
+    assert meta_of(make_pdf(tmp_path / "n.pdf", top=[*filler, prose], bottom=filler)).year is None
+
+
+def test_a_reference_a_year_ahead_does_not_drop_a_year_the_files_making_confirms():
+    """A paper printed as 2004, its file made in 2004, citing a product named "SQL Server 2005": one
+    year ahead is no contradiction then; two years ahead, or a file made later, still is."""
+    from papershelf.document import Reference
+    from papershelf.ingest.pdf.year import checked_year
+
+    refs = [Reference(n=1, text="x", year=2003), Reference(n=2, text="y", year=2005)]
+    assert checked_year(2004, refs, (2004, 6)) == (2004, None)
+    assert checked_year(2004, refs, (2005, 6))[0] is None
+    assert checked_year(2003, refs, (2004, 6))[0] is None

@@ -106,6 +106,34 @@ def test_an_entry_read_as_a_heading_does_not_end_the_list():
     assert [r.text[:3] for r in refs] == ["[1]", "[2]", "[3]", "[4]", "[5]"]
 
 
+def test_list_read_by_its_columns_when_the_reading_order_interleaves_them():
+    """A list in three narrow columns whose lines came interleaved (the reading order took the
+    columns row by row), with its heading in the first column and entries of later columns above
+    the heading's height: the page's gutters put each column back in one piece, in order."""
+    from papershelf.document import Block
+    from papershelf.ingest.pdf.lines import Line
+    from papershelf.ingest.pdf.references import pdf_references
+
+    lefts = [50.0, 230.0, 410.0]
+    body = [Line(1, 50, 40 + 12 * k, 200, 48 + 12 * k, "We discuss the results at length here.", 9.0, False)
+            for k in range(8)]
+    heading = Line(1, 50, 150, 120, 158, "References", 9.0, True)
+    cols: list[list[Line]] = [[], [], []]
+    n = 0
+    for c, left in enumerate(lefts):
+        y = 170.0 if c == 0 else 40.0
+        while y < 700 - 40:
+            n += 1
+            for k, text in enumerate([f"{n}. {SURNAMES[n % 26]} J. {1990 + n} A made-up title",
+                                      f"of entry {n}. J. Ex. {n}, 1-9."]):
+                cols[c].append(Line(1, left + (10 if k else 0), y, left + 160, y + 7, text, 7.0, False))
+                y += 10
+    rows = sorted((ln for col in cols for ln in col), key=lambda ln: (ln.top, ln.x0))
+    refs = pdf_references([body + [heading] + rows], [Block("heading", "References")])
+    assert len(refs) == n and [r.n for r in refs] == list(range(1, n + 1))
+    assert all(r.text.startswith(f"{r.n}. ") and r.text.endswith(f"of entry {r.n}. J. Ex. {r.n}, 1-9.") for r in refs)
+
+
 @pytest.mark.parametrize("text, authors, year, title, venue", [
     ("Stuart Andrews, Ioannis Tsochantaridis, and Thomas Hofmann. 2003. Support vector machines for "
      "multiple-instance learning. In NIPS 15, pages 561–568.", ["Stuart Andrews", "Ioannis Tsochantaridis",

@@ -64,6 +64,7 @@ class GlyphPage(Protocol):
     def char_index(self, text_index: int) -> int: ...
     def char_box(self, index: int) -> tuple[float, float, float, float]: ...
     def font_size(self, idx: int) -> float: ...
+    def baseline(self, index: int) -> float: ...
     def font_name(self, idx: int) -> str: ...
     def fixed_pitch(self, idx: int) -> bool: ...
 
@@ -293,3 +294,24 @@ def expand(text: str) -> str:
 def unknown_glyph(text: str) -> bool:
     """Does the text hold a glyph `repair_words` has yet to decide?"""
     return _UNKNOWN_GLYPH.search(text) is not None
+
+
+def marked(tp: GlyphPage, chars: list[tuple[str, int]], size: float) -> str:
+    """Characters (with their pdfium indices) written with ``^``/``_`` before raised/lowered small
+    glyphs.  The baseline is the median of where the full-size glyphs stand (their origins: a
+    descender's box reaches below it, and a "g" in a smaller font is no subscript)."""
+    glyphs = [(ch, False, 0.0) if idx < 0 else (ch, tp.font_size(idx) < 0.85 * size, tp.baseline(idx))
+              for ch, idx in chars]
+    bottoms = sorted(g[2] for g in glyphs if not g[1] and not g[0].isspace())
+    if not bottoms:
+        return "".join(ch for ch, _ in chars)
+    base = bottoms[len(bottoms) // 2]
+    out, mode = [], ""
+    for ch, small, bottom in glyphs:
+        new = mode if ch.isspace() else "^" if small and bottom < base - 0.25 * size else \
+            "_" if small and bottom > base + 0.08 * size else ""
+        if new != mode:
+            out.append(new)
+            mode = new
+        out.append(ch)
+    return "".join(out)

@@ -24,6 +24,7 @@ from .glyphs import (
     SPACING_ACCENT,
     SUSPECT,
     expand,
+    marked,
     place_accents,
     repair_glyphs,
     repair_words,
@@ -168,6 +169,14 @@ class _TextPage:
                     self.h - bottom.value + self.y0)
         return self.shown(left.value, top.value, right.value, bottom.value)
 
+    def baseline(self, index: int) -> float:
+        """Where the glyph stands (its origin, y down): a descender's box goes below it."""
+        if self.rotation:
+            return self.char_box(index)[3]
+        x, y = self.d[0], self.d[1]
+        raw.FPDFText_GetCharOrigin(self.raw, index, x, y)
+        return self.h - y.value + self.y0
+
     def char_index(self, text_index: int) -> int:
         if self.index is not None:  # the page's text with the glyphs pdfium left out put back
             return self.index[text_index] if 0 <= text_index < len(self.index) else -1
@@ -275,7 +284,7 @@ def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]], siz
             j = _nearest(bounds, cx, cy)
         offset16 += 1 if ch < "\U00010000" else 2  # its UTF-16 length
         dealt[j].append((ch, idx))
-    return [_marked(tp, chars, size) if len(p) > 1 and _has_script(p, size) else "".join(c for c, _ in chars)
+    return [marked(tp, chars, size) if len(p) > 1 and _has_script(p, size) else "".join(c for c, _ in chars)
             for p, chars in zip(pieces, dealt)]
 
 
@@ -310,27 +319,7 @@ def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float) -> str:
     for ch in chunk:
         chars.append((ch, -1 if ch.isspace() else tp.char_index(offset16)))
         offset16 += u16(ch)
-    return _marked(tp, chars, size)
-
-
-def _marked(tp: _TextPage, chars: list[tuple[str, int]], size: float) -> str:
-    """Characters (with their pdfium indices) written with ``^``/``_`` before raised/lowered small
-    glyphs.  The baseline is the median bottom of the full-size glyphs (descenders are few)."""
-    glyphs = [(ch, False, 0.0) if idx < 0 else (ch, tp.font_size(idx) < 0.85 * size, tp.char_box(idx)[3])
-              for ch, idx in chars]
-    bottoms = sorted(g[2] for g in glyphs if not g[1] and not g[0].isspace())
-    if not bottoms:
-        return "".join(ch for ch, _ in chars)
-    base = bottoms[len(bottoms) // 2]
-    out, mode = [], ""
-    for ch, small, bottom in glyphs:
-        new = mode if ch.isspace() else "^" if small and bottom < base - 0.25 * size else \
-            "_" if small and bottom > base + 0.08 * size else ""
-        if new != mode:
-            out.append(new)
-            mode = new
-        out.append(ch)
-    return "".join(out)
+    return marked(tp, chars, size)
 
 
 _LEAD_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.|[A-Z]\.)\s+")

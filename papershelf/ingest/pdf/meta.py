@@ -49,11 +49,18 @@ _JOURNAL_PAREN = re.compile(rf"^([A-Z][A-Za-z.&' -]{{2,80}}?)\s*\(({_YEAR})\)\s*
 _JOURNAL_PLAIN = re.compile(rf"([A-Z][A-Za-z.&' -]{{2,80}}?)\s+({_YEAR})\s*[,;]\s*\d+\s*[:(]\s*[\w-]+")
 _HOW_TO_CITE = re.compile(rf"^(?:How to cite this article|Cite this article as)\b.*?\(({_YEAR})\)")
 _COPYRIGHT = re.compile(rf"^(?:©|\(c\)|c|C|Copyright(?:\s*©)?)\s*({_YEAR})\b(?!\s*[-–]\s*\d)")
+# "Published: 29 April 2016", alone or closing a history line ("Received: 12 March 2016; Accepted: …;
+# Published: …"): the paper's own publication date, whatever its place on the page.
 _PUBLISHED = re.compile(
-    rf"^Published(?: online)?:?\s+(?:\d{{1,2}}\s+)?(?:[A-Z][a-z]+\s+)?(?:\d{{1,2}},?\s+)?({_YEAR})\b")
+    rf"(?:^|[;,.]\s*)Published(?: online)?:?\s+(?:on\s+)?(?:\d{{1,2}}\s+)?(?:[A-Z][a-z]+\.?\s+)?(?:\d{{1,2}},?\s+)?"
+    rf"({_YEAR})\b")
 # A short line that is only a venue acronym and a year: "ACL 2014", "NeurIPS 2022", "OSDI '06" is not taken.
 # Two capitals first (a lookahead, scanned once), then the shortest run to the year: linear in the line.
 _ACRONYM_YEAR = re.compile(rf"^(?=[A-Z][A-Za-z]*[A-Z])([A-Z][A-Za-z-]*?)[ -]({_YEAR})$")
+# A meeting's own line: its acronym and year, then its dates in the same year ("CHI 2013 Extended
+# Abstracts, April 27–May 2, 2013, Paris, France."), wherever page 1 prints it (a footer's copyright block).
+_MEETING = re.compile(rf"^(?=[A-Z][A-Za-z]*[A-Z])[A-Z][A-Za-z-]*\s+({_YEAR})\b[^.]{{0,80}}?\b(?:{_MONTHS})[a-z]*\.?\s+"
+                      rf"\d{{1,2}}\b[^.]{{0,40}}?\b\1\b")
 _REFERENCES = re.compile(r"^\s*(?:\d+\.?\s*)?(References|Bibliography|Literature Cited|REFERENCES)\s*$")
 _VENUE_CUT = re.compile(r"(?:,|(?<![\s,]))\s*(?:pages?|pp\.)\s*\d.*$|,\s*(?:vol\.|volume)\s.*$", re.IGNORECASE)
 
@@ -184,7 +191,9 @@ def _from_lines(lines: list[str], meta: PdfMeta) -> None:
             found["how to cite"] = (plausible_year(m.group(1)), None)
         elif (m := _ACRONYM_YEAR.match(line)) and len(line) <= 40 and "venue line" not in found:
             found["venue line"] = (plausible_year(m.group(2)), line)
-        elif (m := _COPYRIGHT.match(line) or _PUBLISHED.match(line)) and "copyright" not in found:
+        elif (m := _MEETING.match(line)) and "venue line" not in found:
+            found["venue line"] = (plausible_year(m.group(1)), None)
+        elif (m := _COPYRIGHT.match(line) or _PUBLISHED.search(line)) and "copyright" not in found:
             found["copyright"] = (plausible_year(m.group(1)), None)
     for rule in ("proceedings", "to appear", "journal line", "how to cite", "venue line", "copyright"):
         year, venue = found.get(rule, (None, None))

@@ -26,15 +26,13 @@ import re
 
 from ...document import Block, Document
 from ...errors import IngestError
-from ...text import LEADING_SPACE
 from ..captions import CAPTION_RE
-from .authors import line_names, names_authors, printed_authors
+from .authors import names_authors, printed_authors
 from .boxes import set_apart
 from .contents import contents_entries
 from .graphics import Box, page_graphics
 from .headings import BodyStyle, Para, capitals, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .lines import Line, join_lines, page_lines, settle_glyphs
-from .meta import title_size
 from .ocr import fill_by_ocr
 from .outline import apply_outline, read_outline
 from .references import pdf_references
@@ -47,6 +45,7 @@ from .regions import (
 )
 from .sides import choose_sides
 from .strips import side_strip
+from .title import FIRST_HEAD, take_title
 
 _DIGITS = re.compile(r"\d+")
 # A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
@@ -54,9 +53,7 @@ _DIGITS = re.compile(r"\d+")
 _OWN_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.):]?|[A-Z](?:\.\d+)+[.):]?|(?:[IVX]+|[A-Z])[.):])\s+[A-Z]")
 # A raised mark closing the title is its footnote's anchor ("... Markov Chains^∗", "Style^∗†",
 # "Networks^1"), not part of it; a raised number after a one- or two-letter symbol ("R^2") stays.
-_TITLE_NOTE = re.compile(LEADING_SPACE + r"\^(?:[∗*†‡§¶⋆★,\s]+|(?<=\w{3}\^)[\d,\s]+)$")
 _STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
-_FIRST_HEAD = re.compile(r"^(?:§?(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
 
 Page = tuple[list[Line], float, float]
 
@@ -211,62 +208,6 @@ def _alone_on_row(ln: Line, lines: list[Line]) -> bool:
     return len(row) < 2
 
 
-def _true_size(ln: Line) -> bool:
-    """The line's stated size fits its glyph boxes: a font scaled by its text matrix can claim
-    107 pt for a line 12 pt tall (an e-mail line in a scaled font), and is not the largest text."""
-    return ln.size <= 3 * max(ln.height, 1.0)
-
-
-def _take_title(kept: list[Line], width: float, height: float, body: float) -> tuple[str | None, list[Line]]:
-    """The largest text in the top half of page 1 in the weight of its first line (an author line
-    set as large under a bold title is no part of it, nor is an "Abstract" set as large), and the
-    page without it.  A title set barely
-    larger than the body (bold capitals a point up) is still the title when it is the first text
-    on the page, centred on it, bold, and not a caption, a numbered or a standard heading."""
-    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and _true_size(ln)]
-    if not top_half:
-        return None, kept
-    biggest = title_size([(ln.size, ln.text, ln.top) for ln in top_half], body)
-    if biggest >= body + 1.5:
-        big = [ln for ln in top_half if biggest - 0.5 <= ln.size < biggest + 0.5 and not is_standard(ln.text)]
-        weight = min(big, key=lambda ln: ln.top).bold
-        # authors set as large in roman are not it; the lines in the order they are printed
-        title_lines = sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0))
-    else:
-        title_lines = _first_centred_bold(top_half, width, body)
-    if not title_lines:
-        return None, kept
-    title = _TITLE_NOTE.sub("", join_lines([ln.text for ln in title_lines])) or None  # a hyphen broken title joins
-    return title, [ln for ln in kept if ln not in title_lines]
-
-
-def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list[Line]:
-    """The page's first lines when they are set as a title: bold, centred, above body size (a
-    draft stamp or a running line set smaller may come before them).  A title set no larger than
-    the body (amsart, AASTeX) is one only when the line under it reads as author names.  Roman lines
-    above it (a "To appear in" note, a running head of a manuscript) are no part of it."""
-    tops = sorted(top_half, key=lambda ln: ln.top)
-    first = next((ln for ln in tops if ln.size >= body - 0.3 and ln.bold), None)
-    if first is None or not first.bold or CAPTION_RE.match(first.text) or _FIRST_HEAD.match(first.text) \
-            or is_standard(first.text):
-        return []
-    lines: list[Line] = []
-    for ln in tops[tops.index(first):]:
-        centred = abs((ln.x0 + ln.x1) / 2 - width / 2) < 0.04 * width
-        centred = centred or bool(lines) and abs(ln.x0 - lines[0].x0) < 2  # or set flush left under it
-        if abs(ln.size - first.size) > 0.3 or ln.bold != first.bold or not centred \
-                or (lines and ln.top - lines[-1].bottom > 1.5 * ln.size):
-            break
-        lines.append(ln)
-    if not lines:  # the first line itself is not centred: no title set this way
-        return []
-    if first.size < body + 0.5:
-        under = next((ln for ln in tops if ln.top > lines[-1].bottom), None)
-        if under is None or line_names(under.text) is None:
-            return []
-    return lines
-
-
 def _column_left(column: list[Line]) -> float:
     """The column's left edge: where most of its lines start."""
     starts: dict[int, int] = {}
@@ -372,7 +313,7 @@ def _demote_front_matter(blocks: list[Block]) -> None:
     """Large or bold lines between the title and the first real section heading (numbered, or a
     standard name such as Abstract or Background) are the authors and their affiliations, not sections."""
     for b in blocks:
-        if b.kind == "heading" and (b.page != 1 or _FIRST_HEAD.match(b.text) or is_standard(b.text)):
+        if b.kind == "heading" and (b.page != 1 or FIRST_HEAD.match(b.text) or is_standard(b.text)):
             break
         if b.kind == "heading":
             b.kind, b.level = "text", 0
@@ -423,7 +364,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         title_lines: list[Line] = []
         if kept and not doc.title and not title_page_seen:
             title_page_seen = True
-            doc.title, rest = _take_title(kept, width, height, body.size)
+            doc.title, rest = take_title(kept, width, height, body.size)
             left = {id(ln) for ln in rest}
             title_lines = [ln for ln in kept if id(ln) not in left]
             doc.authors = printed_authors(rest, title_lines, body.size)

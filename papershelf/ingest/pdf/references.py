@@ -20,6 +20,7 @@ import statistics
 from ...document import Block, Reference
 from ..references import entry_label, parse_reference, split_numbered
 from .lines import Line
+from .list_order import reread
 
 # The list's heading, in the languages papers are printed in (Portuguese, Spanish, French, German,
 # Italian, Dutch, the Nordic languages, Chinese and Japanese).
@@ -93,36 +94,19 @@ class _Vocabulary:
 
 
 def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> list[list[Line]]:
-    """The lines after the References heading up to the next heading, as runs (one per column)."""
+    """The lines after the References heading up to the next heading, as runs (one per column of
+    each page, read by the page's geometry: `list_order`)."""
     headings = [b.text.strip() for b in blocks if b.kind == "heading"]
     start = next((i for i, h in enumerate(headings) if REFERENCES_HEADING.match(h)), None)
+    at = [ln for column in columns for ln in column if REFERENCES_HEADING.match(ln.text.strip())]
+    if not at:
+        return []
     if start is None:  # the heading not read as one (a language or style the headings do not know):
         # the list runs from the last line that is only such a heading to the first statement after it
-        at = [(c, k) for c, column in enumerate(columns) for k, ln in enumerate(column)
-              if REFERENCES_HEADING.match(ln.text.strip())]
-        if not at:
-            return []
-        c, k = at[-1]
-        return [run for run in (columns[c][k + 1:], *columns[c + 1:]) if run]
+        return reread(columns, at[-1], None)
     # an entry read as a heading ("[19] Robert Bowdidge and ..." set apart) is no next section
     after = [h for h in headings[start + 1:] if not _BRACKETED.match(h)]
-    runs: list[list[Line]] = []
-    inside = False
-    for column in columns:
-        run: list[Line] = []
-        for ln in column:
-            text = ln.text.strip()
-            if not inside:
-                inside = REFERENCES_HEADING.match(text) is not None
-                continue
-            if after and text and after[0].startswith(text[:40]) and len(text) <= len(after[0]) + 2:
-                if run:
-                    runs.append(run)
-                return runs
-            run.append(ln)
-        if run:
-            runs.append(run)
-    return runs
+    return reread(columns, at[0], after[0] if after else None)
 
 
 _BRACKETED = re.compile(r"^\[\d{1,3}\]\s")

@@ -4,7 +4,8 @@
 copyright line).  Two facts bound it, and they are used as checks, not as sources:
 
 * a paper cannot cite a work from after its own year, so the latest year in its reference list is
-  a lower bound (a year printed before it is some other date: a cited edition, a data set's year);
+  a lower bound (a year printed before it is some other date: a cited edition, a data set's year),
+  but for one year's grace when the file was made in the printed year (a forthcoming work cited);
 * a file cannot print a year that had not come when it was made, so the PDF's creation date is an
   upper bound, give or take the one year an issue or a meeting is dated ahead of its typesetting.
 
@@ -46,7 +47,10 @@ def checked_year(year: int | None, references: list[Reference],
     as it was); (None, reason) when the printed year breaks a bound or nothing pins one down."""
     floor = latest_cited(references, created)
     if year is not None:
-        if floor is not None and year < floor:
+        # a work cited as forthcoming (or a product named by a year, "SQL Server 2005") may be dated a year
+        # ahead of the paper: one year ahead is no contradiction when the file was made in the printed year
+        confirmed = created is not None and created[0] == year and floor == year + 1
+        if floor is not None and year < floor and not confirmed:
             return None, f"printed year {year} before the latest reference ({floor})"
         if created is not None and year > created[0] + 1:
             return None, f"printed year {year} after the file was made ({created[0]})"

@@ -1,0 +1,103 @@
+"""A reference list's lines read again by the page's geometry.
+
+The reading order the paragraphs come in is made for body text; a reference list set in a small
+size, in two or three narrow columns, or beside a column of body text (a letter journal's notes
+start mid-page next to the discussion) often defeats it: the lines of neighbouring columns then
+come interleaved, and no entry can be cut right.  A list has a simple geometry of its own: on
+each page its lines stand in columns divided by gutters that (almost) no line crosses, each
+column read top to bottom.  This module finds those gutters among the page's lines and reads the
+page column by column, in bands between the few lines that span a gutter (a full-width caption or
+entry).  The list runs from its heading, in that order, to the next heading.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+from .lines import Line
+
+
+def page_order(lines: list[Line], gutters: list[tuple[float, float]]) -> list[Line]:
+    """A page's lines column by column (top to bottom in each), band by band between the lines that
+    cross a gutter."""
+    if not gutters:
+        return sorted(lines, key=lambda ln: (ln.top, ln.x0))
+    spanning = sorted((ln for ln in lines if _crosses(ln, gutters)), key=lambda ln: ln.top)
+    out: list[Line] = []
+    rest = [ln for ln in lines if not _crosses(ln, gutters)]
+    for cut in [*spanning, None]:
+        above = [ln for ln in rest if cut is None or ln.top < cut.top]
+        rest = [ln for ln in rest if cut is not None and ln.top >= cut.top]
+        out += sorted(above, key=lambda ln: (_column(ln, gutters), ln.top, ln.x0))
+        if cut is not None:
+            out.append(cut)
+    return out
+
+
+def _crosses(ln: Line, gutters: list[tuple[float, float]]) -> bool:
+    return any(ln.x0 < a and ln.x1 > b for a, b in gutters)
+
+
+def _column(ln: Line, gutters: list[tuple[float, float]]) -> int:
+    middle = (ln.x0 + ln.x1) / 2
+    return sum(middle > b for _, b in gutters)
+
+
+def _gutters(lines: list[Line]) -> list[tuple[float, float]]:
+    """The vertical strips, at least a letter wide, that hardly any line crosses (a full-width line
+    in 30 may), with text on both sides: the gaps between a page's columns."""
+    size = statistics.median(ln.size for ln in lines) or 10.0
+    edges = sorted({x for ln in lines for x in (ln.x0, ln.x1)})
+    allowed = len(lines) // 30
+    left, right = min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)
+    strips: list[tuple[float, float]] = []
+    for a, b in zip(edges, edges[1:], strict=False):
+        mid = (a + b) / 2
+        if a <= left or b >= right:
+            continue
+        if sum(ln.x0 < mid < ln.x1 for ln in lines) <= allowed:
+            if strips and strips[-1][1] == a:
+                strips[-1] = (strips[-1][0], b)
+            else:
+                strips.append((a, b))
+    return [(a, b) for a, b in strips if b - a >= 0.8 * size
+            and sum(ln.x1 <= a for ln in lines) >= 2 and sum(ln.x0 >= b for ln in lines) >= 2]
+
+
+def reread(columns: list[list[Line]], heading: Line, stop: str | None) -> list[list[Line]]:
+    """The list's lines from `heading` to the line that opens `stop` (the next heading's text), each
+    page read by its geometry; one run per column of each page."""
+    pages: dict[int, list[Line]] = {}
+    for column in columns:
+        for ln in column:
+            pages.setdefault(ln.page, []).append(ln)
+    runs: list[list[Line]] = []
+    inside = False
+    for page in sorted(p for p in pages if p >= heading.page):
+        lines = pages[page]
+        if page == heading.page:  # the list's own columns, not those of the body text above it
+            below = [ln for ln in lines if ln.top >= heading.top - 1]
+            gutters = _gutters(below) if len(below) >= 4 else []
+        else:
+            gutters = _gutters(lines) if len(lines) >= 4 else []
+        ordered = page_order(lines, gutters)
+        run: list[Line] = []
+        at_column: int | None = None
+        for ln in ordered:
+            if not inside:
+                inside = ln is heading
+                continue
+            text = ln.text.strip()
+            if stop and text and stop.startswith(text[:40]) and len(text) <= len(stop) + 2:
+                if run:
+                    runs.append(run)
+                return runs
+            at = -1 if _crosses(ln, gutters) else _column(ln, gutters)
+            if run and at != at_column:
+                runs.append(run)
+                run = []
+            at_column = at
+            run.append(ln)
+        if run:
+            runs.append(run)
+    return runs

@@ -1,0 +1,118 @@
+"""The paper's title on its first page: the largest text of the page's top half, or a bold centred
+line set barely above the body where nothing is larger (see `take_title`)."""
+
+from __future__ import annotations
+
+import re
+
+from ...text import LEADING_SPACE
+from ..captions import CAPTION_RE
+from .authors import line_names
+from .headings import is_standard
+from .lines import Line, join_lines
+from .meta import title_size
+
+_TITLE_NOTE = re.compile(LEADING_SPACE + r"\^(?:[∗*†‡§¶⋆★,\s]+|(?<=\w{3}\^)[\d,\s]+)$")
+FIRST_HEAD = re.compile(r"^(?:§?(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
+
+
+def _true_size(ln: Line) -> bool:
+    """The line's stated size fits its glyph boxes: a font scaled by its text matrix can claim
+    107 pt for a line 12 pt tall (an e-mail line in a scaled font), and is not the largest text."""
+    if ln.size > 3 * max(ln.height, 1.0):
+        return False
+    # a drop cap gives a paragraph's first line its size: the line is far narrower than its words would be
+    return len(ln.text) < 12 or ln.x1 - ln.x0 >= 0.25 * ln.size * len(ln.text)
+
+
+def take_title(kept: list[Line], width: float, height: float, body: float) -> tuple[str | None, list[Line]]:
+    """The largest text in the top half of page 1 in the weight of its first line (an author line
+    set as large under a bold title is no part of it, nor is an "Abstract" set as large), and the
+    page without it.  A title set barely
+    larger than the body (bold capitals a point up) is still the title when it is the first text
+    on the page, centred on it, bold, and not a caption, a numbered or a standard heading."""
+    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and _true_size(ln)]
+    if not top_half:
+        return None, kept
+    biggest = title_size([(ln.size, ln.text, ln.top) for ln in top_half], body)
+    if biggest >= body + 1.5:
+        big = _without_label([ln for ln in top_half if biggest - 0.5 <= ln.size < biggest + 0.5
+                              and not is_standard(ln.text)])
+        weight = min(big, key=lambda ln: ln.top).bold
+        # authors set as large in roman are not it; the lines in the order they are printed
+        title_lines = sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0))
+        title_lines += _goes_on(title_lines, top_half, body)
+    else:
+        title_lines = _first_centred_bold(top_half, width, body)
+    if not title_lines:
+        return None, kept
+    title = _TITLE_NOTE.sub("", join_lines([ln.text for ln in title_lines])) or None  # a hyphen broken title joins
+    return title, [ln for ln in kept if ln not in title_lines]
+
+
+def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list[Line]:
+    """The page's first lines when they are set as a title: bold, centred, above body size (a
+    draft stamp or a running line set smaller may come before them).  A title set no larger than
+    the body (amsart, AASTeX) is one only when the line under it reads as author names.  Roman lines
+    above it (a "To appear in" note, a running head of a manuscript) are no part of it."""
+    tops = sorted(top_half, key=lambda ln: ln.top)
+    first = next((ln for ln in tops if ln.size >= body - 0.3 and ln.bold), None)
+    if first is None or not first.bold or CAPTION_RE.match(first.text) or FIRST_HEAD.match(first.text) \
+            or is_standard(first.text):
+        return []
+    lines: list[Line] = []
+    for ln in tops[tops.index(first):]:
+        centred = abs((ln.x0 + ln.x1) / 2 - width / 2) < 0.04 * width
+        centred = centred or bool(lines) and abs(ln.x0 - lines[0].x0) < 2  # or set flush left under it
+        if abs(ln.size - first.size) > 0.3 or ln.bold != first.bold or not centred \
+                or (lines and ln.top - lines[-1].bottom > 1.5 * ln.size):
+            break
+        lines.append(ln)
+    if not lines:  # the first line itself is not centred: no title set this way
+        return []
+    if first.size < body + 0.5:
+        under = next((ln for ln in tops if ln.top > lines[-1].bottom), None)
+        if under is None or line_names(under.text) is None:
+            return []
+    return lines
+
+
+def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]:
+    """The title's lines set on below it in another size or weight (a long title whose first line is
+    set larger, a subtitle in roman): each the only line of its row, at the title's line pitch, larger
+    than the body, in capitals when the title is, and no author line, section heading or caption."""
+    out: list[Line] = []
+    last = title[-1]
+    capital = all(not c.islower() for c in " ".join(ln.text for ln in title))
+    rows = sorted((ln for ln in top_half if ln.top > last.top + 0.5 * last.size and ln not in title),
+                  key=lambda ln: ln.top)
+    while rows:
+        ln = rows[0]
+        same_row = [o for o in rows if o.top - ln.top < 0.5 * ln.size]
+        rows = rows[len(same_row):]
+        beside = min(ln.x1, max(t.x1 for t in title)) - max(ln.x0, min(t.x0 for t in title))
+        if len(same_row) > 1 or ln.top - last.top > 1.5 * last.size or ln.size < max(body + 1, 0.7 * last.size) \
+                or beside < 0.5 * (ln.x1 - ln.x0) or (capital and any(c.islower() for c in ln.text)) \
+                or line_names(ln.text) is not None or is_standard(ln.text) or CAPTION_RE.match(ln.text) \
+                or FIRST_HEAD.match(ln.text):
+            break
+        out.append(ln)
+        last = ln
+    return out
+
+
+def _without_label(big: list[Line]) -> list[Line]:
+    """The title's tier without an article-type label set as large above it (a word or three on a row
+    of their own, "Case Report"), when what follows in that size is a longer text set apart from it by
+    its weight or a gap, and reads as no author line: else the label would be the title (in its
+    weight) and the real title, in another, would be read as authors."""
+    rows = sorted(big, key=lambda ln: ln.top)
+    if len(rows) < 2:
+        return big
+    label, rest = rows[0], rows[1:]
+    apart = rest[0].bold != label.bold or rest[0].top - label.bottom > 0.8 * label.size
+    alone = all(ln.top - label.top > 0.5 * label.size for ln in rest)
+    if len(label.text.split()) <= 3 and alone and apart and sum(len(ln.text.split()) for ln in rest) >= 4 \
+            and all(line_names(ln.text) is None for ln in rest):
+        return rest
+    return big
