@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from ...document import Block
 from ..captions import CAPTION_RE
 from .lines import join_lines
+from .numbering import Numbering
 
 # Unnumbered names a paper gives its sections.  Front and back matter stay at level 1 always.
 _OUTSIDE = (r"abstract|keywords?|index terms|acknowledge?ments?|references|bibliography|literature cited|"
@@ -47,8 +48,6 @@ _REFERENCES = re.compile(r"^(?:references|bibliography|literature cited|works ci
 # A title of words alone: no formula ("α > 0"), no sentence's comma or end ("Suppose that, …").
 _WORDS_ONLY = re.compile(r"^[^\W\d_][\w'’/&()-]*(?: [\w'’/&()-]+)*$")
 _DIGITS = re.compile(r"\d+")
-_ROMAN = {"I": 1, "V": 5, "X": 10}
-_APPENDIX = 100  # appendix A is section 101: it follows any numbered section
 
 
 @dataclass
@@ -75,16 +74,6 @@ class Para:
     @property
     def first(self):
         return self.lines[0]
-
-
-def _roman(s: str) -> int | None:
-    if not re.fullmatch(r"X{0,3}(IX|IV|V?I{0,3})", s) or not s:
-        return None
-    total = 0
-    for a, b in zip(s, s[1:] + " "):
-        v = _ROMAN[a]
-        total += -v if b != " " and _ROMAN[b] > v else v
-    return total
 
 
 def strong(line, body: BodyStyle) -> bool:
@@ -122,77 +111,6 @@ def _plausible_title(title: str, strong_style: bool) -> bool:
     return (first.isupper() or not first.isascii()) and (strong_style or not title.endswith((".", ":")))
 
 
-class Numbering:
-    """The paper's numbering scheme so far: which numbers may come next."""
-
-    def __init__(self) -> None:
-        self.last: tuple[int, ...] | None = None
-        self.roman = False
-        self.titles: dict[tuple[int, ...], str] = {}
-        self.list_last = 0  # the last item of a numbered list running in the text (1., 2., 3. ...)
-
-    def list_item(self, m: re.Match) -> bool:
-        """Is this number the next item of a list in progress?  A list that reaches "4." inside §3
-        does not make its fourth item section 4.  A rejected number may start or continue a list."""
-        num = m.group("num")
-        n = int(num) if num.isdigit() else None
-        if n is not None and n == self.list_last + 1:
-            self.list_last = n
-            return True
-        return False
-
-    def keys(self, m: re.Match) -> list[tuple[int, ...]]:
-        """Positions a printed number could stand for, most likely first."""
-        num, out = m.group("num").upper(), []
-        if m.group("app"):
-            letter = num.split(".")[0]
-            base = (_APPENDIX + (ord(letter) - 64),) if letter.isalpha() else (_APPENDIX + int(letter),)
-            return [base + tuple(int(p) for p in num.split(".")[1:])]
-        if num[0].isdigit():
-            parts = tuple(int(p) for p in num.split("."))
-            if self.roman and self.last and len(parts) == 1 and len(self.last) >= 2:
-                out.append(self.last[:2] + parts)  # IEEE: "1)" under "A." under "II."
-            return out + [parts]
-        roman = _roman(num) if not self.last or self.roman else None
-        if roman:
-            out.append((roman,))
-        head = num.split(".")[0]
-        if len(head) == 1:
-            rest = tuple(int(p) for p in num.split(".")[1:])
-            if self.roman and self.last:
-                out.append((self.last[0], ord(head) - 64) + rest)
-            elif self.last:
-                out.append((_APPENDIX + ord(head) - 64,) + rest)
-        return out
-
-    def follows(self, new: tuple[int, ...], slack: int) -> bool:
-        prev = self.last
-        if prev is None:
-            return len(new) == 1 and (new[0] <= 1 + slack or new[0] == _APPENDIX + 1)
-        if new[0] > _APPENDIX >= prev[0]:
-            return new == (_APPENDIX + 1,)
-        if len(new) == len(prev) + 1 and new[:-1] == prev:
-            return 1 <= new[-1] <= 1 + slack
-        for k in range(len(prev)):
-            if len(new) == k + 1 and new[:k] == prev[:k]:
-                return 1 <= new[k] - prev[k] <= 1 + slack
-        return False
-
-    def accept(self, m: re.Match, slack: int) -> tuple[int, ...] | None:
-        for key in self.keys(m):
-            if self.titles.get(key) == m.group("title").lower():
-                self.last = key  # the same heading again: a table of contents came first
-                return key
-            if self.follows(key, slack):
-                self.titles[key] = m.group("title").lower()
-                self.list_last = 0
-                if self.last is None:
-                    self.roman = not m.group("num")[0].isdigit() and key[0] < _APPENDIX
-                self.last = key
-                return key
-        return None
-
-
 def _standalone(p: Para, body: BodyStyle) -> bool:
     """A line on its own, at least body size, with space above it, as headings are set (a column's
     first line has no space above to show: there it may as well continue a paragraph or a figure)."""
@@ -226,6 +144,7 @@ class _Decider:
         self.in_references = False  # inside the reference list no lead-in (an author's name) is a heading
         self.following: Para | None = None  # the paragraph after the one being decided
         self.running = _running_heads(paras)
+        self.head_families = _heading_families(paras, body)
 
     def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
@@ -276,7 +195,7 @@ class _Decider:
             return text, self._set_level(self.ranks.get(_style_key(p.first), 2), p.first.size)
         if self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
             return text, self._sub_level()
-        if self.level and self._italic_candidate(p):
+        if self.level and (self._italic_candidate(p) or self._smaller_candidate(p)):
             return text, self._sub_level()
         return None
 
@@ -294,6 +213,23 @@ class _Decider:
         nxt = self.following
         opens_text = nxt is not None and not nxt.first.italic and nxt.text[:1].isupper()
         return spaced and opens_text and bool(_WORDS_ONLY.match(p.text)) and _plausible_title(p.text, False)
+
+    def _smaller_candidate(self, p: Para) -> bool:
+        """A short title in the typeface of the paper's own sure headings, set a little smaller than
+        the body (9.5 pt Frutiger sub-headings under 10.5 pt Minion text, whose "Methods" and
+        "Results" are Frutiger too), alone with space above, over a paragraph of body text.  The
+        face is judged against this document's headings, not a list of fonts; figure labels in
+        that face are followed by more labels, not by body text."""
+        ln, nxt = p.first, self.following
+        if len(p.lines) != 1 or not ln.alone or p.in_figure or _family(ln.face) not in self.head_families:
+            return False
+        if not 0.8 * self.body.size <= ln.size < self.body.size + 0.8 or p.indent > 1.5 * ln.size:
+            return False
+        spaced = p.gap_above is None or p.gap_above >= 1.45 or self.after_heading
+        opens_text = nxt is not None and abs(nxt.first.size - self.body.size) <= 0.6 and nxt.text[:1].isupper() \
+            and len(nxt.text) > 80
+        return spaced and opens_text and len(p.text.split()) <= 10 and not CAPTION_RE.match(p.text) \
+            and not _numbered_start(p.text) and _plausible_title(p.text, False)
 
     def _numbered(self, m: re.Match, p: Para, is_strong: bool) -> tuple[int, ...] | None:
         title = m.group("title")
@@ -356,6 +292,24 @@ class _Decider:
                 or _THEOREM.match(lead):
             return ""
         return lead.rstrip(".:—– ").strip()
+
+
+def _family(face: str) -> str:
+    """A face's family: "frutiger" of "frutiger-black" and "frutiger-bold" ("" for no face)."""
+    return re.split(r"[-,+_ ]", face, maxsplit=1)[0]
+
+
+def _heading_families(paras: list[Para], body: BodyStyle) -> set[str]:
+    """Typeface families of the paper's sure headings (a standard name or a section number on a
+    line of its own, set apart from the body), other than the body's own family: a paper that sets
+    "Methods" in a sans-serif sets its sub-headings in that sans-serif too, whatever their size."""
+    out = set()
+    for p in paras:
+        ln = p.first
+        if len(p.lines) == 1 and ln.alone and ln.face and strong(ln, body) \
+                and (_STANDARD_RE.match(_Decider._bare(p)) or _numbered_start(p.text)):
+            out.add(_family(ln.face))
+    return out - {_family(body.face), ""}
 
 
 def _running_heads(paras: list[Para]) -> set[str]:

@@ -1,0 +1,37 @@
+"""Heading decisions that rest on the document's own structure, each drawn as a generated PDF:
+the typeface of the paper's sure headings, and front matter on the title page."""
+
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from .test_pdf_heading_styles import _headings, _para, _title
+
+W, H = letter
+
+
+def _body_face_paper(path, sub_font: str, sub_size: float) -> None:
+    """Minion-like body at 10.5 pt, "Methods"/"Results" in Helvetica-Bold at the body size, and
+    sub-headings in ``sub_font`` at ``sub_size`` (J Physiol sets them a point smaller)."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c)
+    for section, subs in (("Methods", ("Slice preparation", "Data analysis")), ("Results", ("Intrinsic bursting",))):
+        c.setFont("Helvetica-Bold", 10.5)
+        c.drawString(72, y, section)
+        y -= 20
+        for sub in subs:
+            c.setFont(sub_font, sub_size)
+            c.drawString(72, y, sub)
+            y = _para(c, 72, y - 14, 460, size=10.5) - 12
+    c.save()
+
+
+def test_sub_headings_a_point_smaller_in_the_face_of_the_papers_headings(tmp_path):
+    """Sub-headings set a point smaller than the body, in the sans-serif of the paper's own
+    "Methods" and "Results", are sub-headings; the same lines in the body's face are not."""
+    path = tmp_path / "smaller.pdf"
+    _body_face_paper(path, "Helvetica-Bold", 9.5)
+    assert _headings(path) == [("Methods", 1), ("Slice preparation", 2), ("Data analysis", 2),
+                               ("Results", 1), ("Intrinsic bursting", 2)]
+    plain = tmp_path / "plain.pdf"
+    _body_face_paper(plain, "Times-Roman", 9.5)
+    assert _headings(plain) == [("Methods", 1), ("Results", 1)]
