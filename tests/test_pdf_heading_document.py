@@ -35,3 +35,20 @@ def test_sub_headings_a_point_smaller_in_the_face_of_the_papers_headings(tmp_pat
     plain = tmp_path / "plain.pdf"
     _body_face_paper(plain, "Times-Roman", 9.5)
     assert _headings(plain) == [("Methods", 1), ("Results", 1)]
+
+
+def test_appendix_letter_in_the_bodys_style_continues_the_numbering(tmp_path):
+    """amsart sets "2. Results" and "Appendix A. Tools from probability theory" centred in the body's
+    own face and size: after the numbered sections, a letter named an appendix is the next number."""
+    path = tmp_path / "amsart.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c)
+    for head in ("1. Introduction", "2. Results", "Appendix A. Tools from probability theory",
+                 "Appendix B. Tools from convex analysis"):
+        c.setFont("Times-Roman", 10)
+        c.drawCentredString(W / 2, y, head)
+        y = _para(c, 72, y - 20, 460) - 14
+    c.save()
+    assert _headings(path) == [("1. Introduction", 1), ("2. Results", 1),
+                               ("Appendix A. Tools from probability theory", 1),
+                               ("Appendix B. Tools from convex analysis", 1)]

@@ -239,9 +239,10 @@ class _Decider:
         # A slanted line of its own is a heading only with the very next number ("A." under "II.").
         if len(p.lines) == 1 and p.first.italic and p.first.alone and _plausible_title(title, False):
             return self.numbering.accept(m, 0)
-        # In the body's own style: only the very next number, alone on its line with space above.
+        # In the body's own style: only the very next number, alone on its line with space above
+        # (a letter only after the word "Appendix": amsart's "Appendix A. Tools from …").
         short = len(title.split()) <= 8 and _plausible_title(title, False)
-        if _standalone(p, self.body) and short and m.group("num")[0].isdigit():
+        if _standalone(p, self.body) and short and (m.group("num")[0].isdigit() or m.group("app")):
             return self.numbering.accept(m, 0)
         return None
 
