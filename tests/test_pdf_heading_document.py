@@ -52,3 +52,22 @@ def test_appendix_letter_in_the_bodys_style_continues_the_numbering(tmp_path):
     assert _headings(path) == [("1. Introduction", 1), ("2. Results", 1),
                                ("Appendix A. Tools from probability theory", 1),
                                ("Appendix B. Tools from convex analysis", 1)]
+
+
+def test_colon_labels_of_front_matter_and_fields_are_no_sections(tmp_path):
+    """On the title page, small-print "Received:" / "Correspondence to:" lead-ins under the text are
+    front matter, and "Gold answer: Spain" alone on its line is a field; a bold run-in "Cell
+    culture." opening a paragraph stays a sub-heading, and so does "Keywords:"."""
+    path = tmp_path / "labels.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c)
+    c.setFont("Times-Bold", 10)
+    c.drawString(72, y, "Methods")
+    y = _para(c, 72, y - 14, 460, lead=("Cell culture.", "Times-Bold"))
+    y = _para(c, 72, y - 4, 460, lead=("Gold answer:", "Times-Bold"), text="Spain, Ukraine")
+    y = _para(c, 72, y - 4, 460, lead=("Keywords:", "Times-Bold"), text="cells, dose, pathway")
+    for label, value in (("Received:", "7 September 2015; accepted 6 January 2016"),
+                         ("Correspondence to:", "Ada Okafor, Institute of Medicine, 12 Main Street, Springfield")):
+        y = _para(c, 72, y - 6, 460, lead=(label, "Times-Bold"), size=7.5, text=value)
+    c.save()
+    assert _headings(path) == [("Methods", 1), ("Cell culture", 2), ("Keywords", 1)]

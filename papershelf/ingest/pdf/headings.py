@@ -145,6 +145,7 @@ class _Decider:
         self.following: Para | None = None  # the paragraph after the one being decided
         self.running = _running_heads(paras)
         self.head_families = _heading_families(paras, body)
+        self.title_page = min((p.first.page for p in paras), default=1)
 
     def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
@@ -290,9 +291,21 @@ class _Decider:
         body claims to be bold, in the reference list, and for captions, floats and theorem labels."""
         lead = lead_in(p.first) or _named_lead(p.text)
         if not lead or self.body.bold or self.in_references or CAPTION_RE.match(p.text) or _FLOAT.match(lead) \
-                or _THEOREM.match(lead):
+                or _THEOREM.match(lead) or self._field_label(p, lead):
             return ""
         return lead.rstrip(".:—– ").strip()
+
+    def _field_label(self, p: Para, lead: str) -> bool:
+        """A label of front matter or of a figure's fields, not a section: on the title page, a
+        colon-ended lead-in of small print (a sidebar's or a footnote's "Received:", "Correspondence
+        to:", "To cite:"); anywhere, "Label: value" alone on its line with a value of a few words ("Accepted:
+        January 6, 2016", "Gold answer: Spain").  Front and back matter names stay headings."""
+        if _OUTSIDE_RE.match(lead.rstrip(".:—– ").strip()):
+            return False
+        if not lead.rstrip().endswith(":"):
+            return False  # "Purification and crystallization." opens PNAS's small-print methods on page 1
+        small_print = p.first.page == self.title_page and p.first.size < self.body.size - 0.7
+        return small_print or (len(p.lines) == 1 and len(p.text[len(lead):].split()) <= 5)
 
 
 def _family(face: str) -> str:
