@@ -71,3 +71,17 @@ def test_colon_labels_of_front_matter_and_fields_are_no_sections(tmp_path):
         y = _para(c, 72, y - 6, 460, lead=(label, "Times-Bold"), size=7.5, text=value)
     c.save()
     assert _headings(path) == [("Methods", 1), ("Cell culture", 2), ("Keywords", 1)]
+
+
+def test_material_and_methods_in_the_bodys_capitals(tmp_path):
+    """Systematic Botany centres "MATERIAL AND METHODS" (singular) in capitals of the body's face
+    and size: a standard name, as "MATERIALS AND METHODS" is."""
+    path = tmp_path / "material.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c)
+    for head in ("INTRODUCTION", "MATERIAL AND METHODS", "DISCUSSION"):
+        c.setFont("Times-Roman", 10)
+        c.drawCentredString(W / 2, y, head)
+        y = _para(c, 72, y - 20, 460) - 14
+    c.save()
+    assert _headings(path) == [("INTRODUCTION", 1), ("MATERIAL AND METHODS", 1), ("DISCUSSION", 1)]

@@ -29,7 +29,7 @@ _OUTSIDE = (r"abstract|keywords?|index terms|acknowledge?ments?|references|bibli
             r"appendix|appendices|supplementary materials?|funding|author contributions|competing interests|"
             r"conflicts? of interest|declarations?|abbreviations|ethics statement|data availability|"
             r"limitations|ethical considerations|broader impact")
-_BODY = (r"introduction|background|related work|prior work|previous work|methods?|materials and methods|"
+_BODY = (r"introduction|background|related work|prior work|previous work|methods?|materials? and methods|"
          r"methods and materials|methodology|results|discussion|results and discussion|conclusions?|"
          r"conclusions? and future work|future work|summary|experiments?|evaluation|discussion and conclusions?|"
          r"concluding remarks|overview|preliminaries|contents")
