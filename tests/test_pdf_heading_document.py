@@ -85,3 +85,28 @@ def test_material_and_methods_in_the_bodys_capitals(tmp_path):
         y = _para(c, 72, y - 20, 460) - 14
     c.save()
     assert _headings(path) == [("INTRODUCTION", 1), ("MATERIAL AND METHODS", 1), ("DISCUSSION", 1)]
+
+
+def test_a_first_line_whose_sentence_goes_on_below_is_no_heading(tmp_path):
+    """A scan's uneven sizes set a paragraph's first line larger than the body ("Dwork and Skeen
+    [48] considered the commit prob-" / "lem in a …"): its sentence goes on below in lowercase, so
+    it is no heading.  A bold title wrapped onto a lowercase second line stays one heading."""
+    path = tmp_path / "scan.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c)
+    for head in ("Introduction", "Lower bounds"):
+        c.setFont("Times-Bold", 12)
+        c.drawString(72, y, head)
+        y = _para(c, 72, y - 18, 460) - 8
+    for first in ("Dwork and Skeen considered the commit prob-", "Awerbuch proved a time and communication"):
+        c.setFont("Times-Roman", 11.5)
+        c.drawString(84, y, first)
+        y = _para(c, 72, y - 12, 460, text="lem in a synchronous model. " + " ".join(["They proved a bound."] * 12))
+        y -= 10
+    c.setFont("Times-Bold", 12)
+    c.drawString(72, y - 8, "Changes in Intracellular Concentrations after Treatment")
+    c.drawString(72, y - 22, "with Resveratrol")
+    _para(c, 72, y - 40, 460)
+    c.save()
+    assert [t for t, _ in _headings(path)] == [
+        "Introduction", "Lower bounds", "Changes in Intracellular Concentrations after Treatment with Resveratrol"]

@@ -192,6 +192,8 @@ class _Decider:
         if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or capitals(bare) or _standalone(p, self.body)
                                                                or _small_back_matter(p, self.body)):
             return text, self._standard_level(bare, p.first)
+        if self._sentence_goes_on(p):
+            return None
         if not self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
             return text, self._set_level(self.ranks.get(_style_key(p.first), 2), p.first.size)
         if self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
@@ -199,6 +201,21 @@ class _Decider:
         if self.level and (self._italic_candidate(p) or self._smaller_candidate(p)):
             return text, self._sub_level()
         return None
+
+    def _sentence_goes_on(self, p: Para) -> bool:
+        """The line is a paragraph's first line, not a title: its sentence goes on in the paragraph
+        set right below it, in lowercase and in another style ("Dwork and Skeen [48] considered
+        the commit prob-" / "lem in a synchronous …"), where a scan's uneven sizes cut the
+        paragraph apart; a title's own second line ("… after Treatment" / "with Resveratrol") is
+        set in the title's style.  Asked of
+        unnumbered lines only (a numbered heading's next paragraph may start with "k-means")."""
+        nxt, ln = self.following, p.first
+        if p.text.rstrip().endswith(("-", "\x02")):
+            return True
+        if nxt is None or nxt.first.page != ln.page or nxt.gap_above is None or nxt.gap_above > 1.6:
+            return False
+        below = nxt.first.top > ln.top and nxt.first.x0 < ln.x0 + ln.size
+        return below and nxt.text[:1].islower() and not lead_in(nxt.first) and not _wraps_onto(p, nxt, self.body)
 
     def _italic_candidate(self, p: Para) -> bool:
         """A short title in italics on a line of its own, flush with the column, in the body's size
