@@ -22,13 +22,14 @@ from dataclasses import dataclass, field
 from ...document import Block
 from ..captions import CAPTION_RE
 from .lines import join_lines
+from .numbering import Numbering
 
 # Unnumbered names a paper gives its sections.  Front and back matter stay at level 1 always.
 _OUTSIDE = (r"abstract|keywords?|index terms|acknowledge?ments?|references|bibliography|literature cited|"
             r"appendix|appendices|supplementary materials?|funding|author contributions|competing interests|"
             r"conflicts? of interest|declarations?|abbreviations|ethics statement|data availability|"
             r"limitations|ethical considerations|broader impact")
-_BODY = (r"introduction|background|related work|prior work|previous work|methods?|materials and methods|"
+_BODY = (r"introduction|background|related work|prior work|previous work|methods?|materials? and methods|"
          r"methods and materials|methodology|results|discussion|results and discussion|conclusions?|"
          r"conclusions? and future work|future work|summary|experiments?|evaluation|discussion and conclusions?|"
          r"concluding remarks|overview|preliminaries|contents")
@@ -47,8 +48,6 @@ _REFERENCES = re.compile(r"^(?:references|bibliography|literature cited|works ci
 # A title of words alone: no formula ("α > 0"), no sentence's comma or end ("Suppose that, …").
 _WORDS_ONLY = re.compile(r"^[^\W\d_][\w'’/&()-]*(?: [\w'’/&()-]+)*$")
 _DIGITS = re.compile(r"\d+")
-_ROMAN = {"I": 1, "V": 5, "X": 10}
-_APPENDIX = 100  # appendix A is section 101: it follows any numbered section
 
 
 @dataclass
@@ -75,16 +74,6 @@ class Para:
     @property
     def first(self):
         return self.lines[0]
-
-
-def _roman(s: str) -> int | None:
-    if not re.fullmatch(r"X{0,3}(IX|IV|V?I{0,3})", s) or not s:
-        return None
-    total = 0
-    for a, b in zip(s, s[1:] + " "):
-        v = _ROMAN[a]
-        total += -v if b != " " and _ROMAN[b] > v else v
-    return total
 
 
 def strong(line, body: BodyStyle) -> bool:
@@ -122,77 +111,6 @@ def _plausible_title(title: str, strong_style: bool) -> bool:
     return (first.isupper() or not first.isascii()) and (strong_style or not title.endswith((".", ":")))
 
 
-class Numbering:
-    """The paper's numbering scheme so far: which numbers may come next."""
-
-    def __init__(self) -> None:
-        self.last: tuple[int, ...] | None = None
-        self.roman = False
-        self.titles: dict[tuple[int, ...], str] = {}
-        self.list_last = 0  # the last item of a numbered list running in the text (1., 2., 3. ...)
-
-    def list_item(self, m: re.Match) -> bool:
-        """Is this number the next item of a list in progress?  A list that reaches "4." inside §3
-        does not make its fourth item section 4.  A rejected number may start or continue a list."""
-        num = m.group("num")
-        n = int(num) if num.isdigit() else None
-        if n is not None and n == self.list_last + 1:
-            self.list_last = n
-            return True
-        return False
-
-    def keys(self, m: re.Match) -> list[tuple[int, ...]]:
-        """Positions a printed number could stand for, most likely first."""
-        num, out = m.group("num").upper(), []
-        if m.group("app"):
-            letter = num.split(".")[0]
-            base = (_APPENDIX + (ord(letter) - 64),) if letter.isalpha() else (_APPENDIX + int(letter),)
-            return [base + tuple(int(p) for p in num.split(".")[1:])]
-        if num[0].isdigit():
-            parts = tuple(int(p) for p in num.split("."))
-            if self.roman and self.last and len(parts) == 1 and len(self.last) >= 2:
-                out.append(self.last[:2] + parts)  # IEEE: "1)" under "A." under "II."
-            return out + [parts]
-        roman = _roman(num) if not self.last or self.roman else None
-        if roman:
-            out.append((roman,))
-        head = num.split(".")[0]
-        if len(head) == 1:
-            rest = tuple(int(p) for p in num.split(".")[1:])
-            if self.roman and self.last:
-                out.append((self.last[0], ord(head) - 64) + rest)
-            elif self.last:
-                out.append((_APPENDIX + ord(head) - 64,) + rest)
-        return out
-
-    def follows(self, new: tuple[int, ...], slack: int) -> bool:
-        prev = self.last
-        if prev is None:
-            return len(new) == 1 and (new[0] <= 1 + slack or new[0] == _APPENDIX + 1)
-        if new[0] > _APPENDIX >= prev[0]:
-            return new == (_APPENDIX + 1,)
-        if len(new) == len(prev) + 1 and new[:-1] == prev:
-            return 1 <= new[-1] <= 1 + slack
-        for k in range(len(prev)):
-            if len(new) == k + 1 and new[:k] == prev[:k]:
-                return 1 <= new[k] - prev[k] <= 1 + slack
-        return False
-
-    def accept(self, m: re.Match, slack: int) -> tuple[int, ...] | None:
-        for key in self.keys(m):
-            if self.titles.get(key) == m.group("title").lower():
-                self.last = key  # the same heading again: a table of contents came first
-                return key
-            if self.follows(key, slack):
-                self.titles[key] = m.group("title").lower()
-                self.list_last = 0
-                if self.last is None:
-                    self.roman = not m.group("num")[0].isdigit() and key[0] < _APPENDIX
-                self.last = key
-                return key
-        return None
-
-
 def _standalone(p: Para, body: BodyStyle) -> bool:
     """A line on its own, at least body size, with space above it, as headings are set (a column's
     first line has no space above to show: there it may as well continue a paragraph or a figure)."""
@@ -226,6 +144,8 @@ class _Decider:
         self.in_references = False  # inside the reference list no lead-in (an author's name) is a heading
         self.following: Para | None = None  # the paragraph after the one being decided
         self.running = _running_heads(paras)
+        self.head_families = _heading_families(paras, body)
+        self.title_page = min((p.first.page for p in paras), default=1)
 
     def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
@@ -272,13 +192,30 @@ class _Decider:
         if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or capitals(bare) or _standalone(p, self.body)
                                                                or _small_back_matter(p, self.body)):
             return text, self._standard_level(bare, p.first)
+        if self._sentence_goes_on(p):
+            return None
         if not self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
             return text, self._set_level(self.ranks.get(_style_key(p.first), 2), p.first.size)
         if self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
             return text, self._sub_level()
-        if self.level and self._italic_candidate(p):
+        if self.level and (self._italic_candidate(p) or self._smaller_candidate(p)):
             return text, self._sub_level()
         return None
+
+    def _sentence_goes_on(self, p: Para) -> bool:
+        """The line is a paragraph's first line, not a title: its sentence goes on in the paragraph
+        set right below it, in lowercase and in another style ("Dwork and Skeen [48] considered
+        the commit prob-" / "lem in a synchronous …"), where a scan's uneven sizes cut the
+        paragraph apart; a title's own second line ("… after Treatment" / "with Resveratrol") is
+        set in the title's style.  Asked of
+        unnumbered lines only (a numbered heading's next paragraph may start with "k-means")."""
+        nxt, ln = self.following, p.first
+        if p.text.rstrip().endswith(("-", "\x02")):
+            return True
+        if nxt is None or nxt.first.page != ln.page or nxt.gap_above is None or nxt.gap_above > 1.6:
+            return False
+        below = nxt.first.top > ln.top and nxt.first.x0 < ln.x0 + ln.size
+        return below and nxt.text[:1].islower() and not lead_in(nxt.first) and not _wraps_onto(p, nxt, self.body)
 
     def _italic_candidate(self, p: Para) -> bool:
         """A short title in italics on a line of its own, flush with the column, in the body's size
@@ -295,6 +232,23 @@ class _Decider:
         opens_text = nxt is not None and not nxt.first.italic and nxt.text[:1].isupper()
         return spaced and opens_text and bool(_WORDS_ONLY.match(p.text)) and _plausible_title(p.text, False)
 
+    def _smaller_candidate(self, p: Para) -> bool:
+        """A short title in the typeface of the paper's own sure headings, set a little smaller than
+        the body (9.5 pt Frutiger sub-headings under 10.5 pt Minion text, whose "Methods" and
+        "Results" are Frutiger too), alone with space above, over a paragraph of body text.  The
+        face is judged against this document's headings, not a list of fonts; figure labels in
+        that face are followed by more labels, not by body text."""
+        ln, nxt = p.first, self.following
+        if len(p.lines) != 1 or not ln.alone or p.in_figure or _family(ln.face) not in self.head_families:
+            return False
+        if not 0.8 * self.body.size <= ln.size < self.body.size + 0.8 or p.indent > 1.5 * ln.size:
+            return False
+        spaced = p.gap_above is None or p.gap_above >= 1.45 or self.after_heading
+        opens_text = nxt is not None and abs(nxt.first.size - self.body.size) <= 0.6 and nxt.text[:1].isupper() \
+            and len(nxt.text) > 80
+        return spaced and opens_text and len(p.text.split()) <= 10 and not CAPTION_RE.match(p.text) \
+            and not _numbered_start(p.text) and _plausible_title(p.text, False)
+
     def _numbered(self, m: re.Match, p: Para, is_strong: bool) -> tuple[int, ...] | None:
         title = m.group("title")
         caps = capitals(title) and p.first.size >= self.body.size - 1.0  # not a running head's small capitals
@@ -303,9 +257,10 @@ class _Decider:
         # A slanted line of its own is a heading only with the very next number ("A." under "II.").
         if len(p.lines) == 1 and p.first.italic and p.first.alone and _plausible_title(title, False):
             return self.numbering.accept(m, 0)
-        # In the body's own style: only the very next number, alone on its line with space above.
+        # In the body's own style: only the very next number, alone on its line with space above
+        # (a letter only after the word "Appendix": amsart's "Appendix A. Tools from …").
         short = len(title.split()) <= 8 and _plausible_title(title, False)
-        if _standalone(p, self.body) and short and m.group("num")[0].isdigit():
+        if _standalone(p, self.body) and short and (m.group("num")[0].isdigit() or m.group("app")):
             return self.numbering.accept(m, 0)
         return None
 
@@ -353,9 +308,39 @@ class _Decider:
         body claims to be bold, in the reference list, and for captions, floats and theorem labels."""
         lead = lead_in(p.first) or _named_lead(p.text)
         if not lead or self.body.bold or self.in_references or CAPTION_RE.match(p.text) or _FLOAT.match(lead) \
-                or _THEOREM.match(lead):
+                or _THEOREM.match(lead) or self._field_label(p, lead):
             return ""
         return lead.rstrip(".:—– ").strip()
+
+    def _field_label(self, p: Para, lead: str) -> bool:
+        """A label of front matter or of a figure's fields, not a section: on the title page, a
+        colon-ended lead-in of small print (a sidebar's or a footnote's "Received:", "Correspondence
+        to:", "To cite:"); anywhere, "Label: value" alone on its line with a value of a few words ("Accepted:
+        January 6, 2016", "Gold answer: Spain").  Front and back matter names stay headings."""
+        if _OUTSIDE_RE.match(lead.rstrip(".:—– ").strip()):
+            return False
+        if not lead.rstrip().endswith(":"):
+            return False  # "Purification and crystallization." opens PNAS's small-print methods on page 1
+        small_print = p.first.page == self.title_page and p.first.size < self.body.size - 0.7
+        return small_print or (len(p.lines) == 1 and len(p.text[len(lead):].split()) <= 5)
+
+
+def _family(face: str) -> str:
+    """A face's family: "frutiger" of "frutiger-black" and "frutiger-bold" ("" for no face)."""
+    return re.split(r"[-,+_ ]", face, maxsplit=1)[0]
+
+
+def _heading_families(paras: list[Para], body: BodyStyle) -> set[str]:
+    """Typeface families of the paper's sure headings (a standard name or a section number on a
+    line of its own, set apart from the body), other than the body's own family: a paper that sets
+    "Methods" in a sans-serif sets its sub-headings in that sans-serif too, whatever their size."""
+    out = set()
+    for p in paras:
+        ln = p.first
+        if len(p.lines) == 1 and ln.alone and ln.face and strong(ln, body) \
+                and (_STANDARD_RE.match(_Decider._bare(p)) or _numbered_start(p.text)):
+            out.add(_family(ln.face))
+    return out - {_family(body.face), ""}
 
 
 def _running_heads(paras: list[Para]) -> set[str]:
