@@ -119,11 +119,13 @@ def model_signature(model_dir: Path) -> str:
 
 
 def export_dir(model: str, model_dir: Path, quantize: str | None) -> Path:
-    """Where the export of this model (files, quantisation, recipe, onnxruntime version) lives."""
-    from importlib.metadata import version
+    """Where the export of this model (files, quantisation, recipe, onnxruntime version) lives.  The
+    version is the module's own: importlib.metadata would cost a cold hybrid search ~25 ms of CPU,
+    and the session about to open imports onnxruntime anyway."""
+    import onnxruntime
 
     key = json.dumps([model_signature(model_dir), quantize or "fp32", RECIPE_VERSION, OPSET,
-                      version("onnxruntime").split(".")[:2]])
+                      onnxruntime.__version__.split(".")[:2]])
     slug = re.sub(r"[^a-z0-9.-]+", "-", model.lower()).strip("-")[:60] or "model"
     return cache_root() / "onnx" / f"{slug}-{quantize or 'fp32'}-{hashlib.sha256(key.encode()).hexdigest()[:16]}"
 
