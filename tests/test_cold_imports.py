@@ -62,7 +62,7 @@ def test_a_cli_search_imports_no_heavy_module(library, mode):
 
 def test_a_cli_search_the_quick_path_leaves_to_the_app_still_runs(library):
     """A search with a filter is the app's: it answers (and loads what it needs), heavy modules still out."""
-    loaded = imported(["-m", "papershelf", "--library", library, "search", "IL-6", "--year-from", "2000",
+    loaded = imported(["-m", "papershelf", "--library", library, "search", "IL-6", "--source", "body_unit",
                        "--no-server"])
     assert {"typer", "papershelf.frontends.cli"} <= loaded
     assert sorted(loaded & set(HEAVY)) == []

@@ -31,7 +31,9 @@ def library(tmp_path_factory) -> str:
 @pytest.mark.parametrize("argv", [
     ["search", "x"], ["-L", "l.db", "search", "x"], ["--library=l.db", "search", "x", "-n", "3"],
     ["search", "--mode", "lexical", "x", "--json"], ["search", "x", "-m", "vector", "--limit=1000"],
-    ["search", "x", "--kind", "table", "--explain", "--no-server"], ["--library", "a", "search", "search"]])
+    ["search", "x", "--kind", "table", "--explain", "--no-server"], ["--library", "a", "search", "search"],
+    ["search", "x", "--year-from", "2020", "--year-to=2024", "--author", "K. Lo", "--per-paper", "1"],
+    ["search", "x", "--paper", "a", "--paper=b", "--tag", "t", "--collection", "A/B"]])
 def test_the_search_lines_it_answers(argv):
     assert quick.parse(argv) is not None
 
@@ -40,7 +42,9 @@ def test_the_search_lines_it_answers(argv):
     [], ["status"], ["search"], ["search", "--help"], ["search", "x", "y"], ["search", "x", "--mode", "fuzzy"],
     ["search", "x", "-n", "0"], ["search", "x", "-n", "1001"], ["search", "x", "-n", "-1"], ["search", "x", "-n3"],
     ["search", "x", "-n", "٣"], ["search", "x", "-n"], ["search", "x", "--json=1"], ["search", "x", "--json", "--json"],
-    ["search", "x", "--year-from", "2020"], ["search", "--", "-x"], ["search", "x", "--rerank-url", "http://r"],
+    ["search", "x", "--year-from", "-5"], ["search", "x", "--year-from", "10000"], ["search", "x", "--author", ""],
+    ["search", "x", "--per-paper", "0"], ["search", "x", "--paper", "-p"], ["search", "x", "--source", "body_unit"],
+    ["search", "x", "--author", "a", "--author", "b"], ["search", "--", "-x"], ["search", "x", "--rerank-url", "http://r"],
     ["--version", "search", "x"], ["-L", "a", "-L", "b", "search", "x"], ["search", ""], ["search", "x" * 2001],
     ["search", "x", "--kind", "Figure"], ["search", "--like", "p1"]])
 def test_the_lines_it_leaves_to_the_app(argv):
@@ -48,10 +52,12 @@ def test_the_lines_it_leaves_to_the_app(argv):
 
 
 @pytest.mark.parametrize("given", [{}, {"mode": "lexical", "limit": 3}, {"kind": "table", "explain": True},
-                                   {"kind": "figure", "mode": "vector", "limit": 1000}])
+                                   {"kind": "figure", "mode": "vector", "limit": 1000},
+                                   {"year_from": 2020, "year_to": 2024, "author": "Lo", "per_paper": 5},
+                                   {"paper": ["a", "b"], "tag": ["t"], "collection": ["A/B", "C"]}])
 def test_its_options_are_the_request_models(given):
-    args = {"library": None, "query": "x", "mode": "hybrid", "limit": 10, "kind": None, "explain": False} | given
-    model = SearchParams(**{k: v for k, v in args.items() if k != "library"})
+    args = quick.DEFAULTS | {"query": "x"} | given
+    model = SearchParams(**{k: v for k, v in args.items() if k not in ("as_json", "no_server")})
     assert quick.options(args) == model.options()
 
 
@@ -69,7 +75,9 @@ def run(code: list[str], args: list[str], **env: str) -> subprocess.CompletedPro
 
 
 @pytest.mark.parametrize("extra", [["--mode", "lexical", "-n", "3"], ["-n", "2", "--explain"],
-                                   ["--kind", "table", "--json"], ["--mode", "vector", "--json", "-n", "1"]])
+                                   ["--kind", "table", "--json"], ["--mode", "vector", "--json", "-n", "1"],
+                                   ["--year-from", "2023", "--per-paper", "1", "--json"],
+                                   ["--paper", "okafor2024il6", "--author", "Okafor", "-n", "2"]])
 def test_it_prints_what_the_app_prints(library, extra):
     argv = ["--library", library, "search", "IL-6 western blot", *extra, "--no-server"]
     assert quick.parse(argv) is not None
@@ -78,7 +86,8 @@ def test_it_prints_what_the_app_prints(library, extra):
     assert fast.returncode == 0 and fast.stdout
 
 
-@pytest.mark.parametrize("argv", [["search", "x"], ["search", "x", "--mode", "fuzzy"], ["search", "x", "-n", "0"]])
+@pytest.mark.parametrize("argv", [["search", "x"], ["search", "x", "--mode", "fuzzy"], ["search", "x", "-n", "0"],
+                                  ["search", "x", "--paper", "nosuchpaper"]])
 def test_errors_are_the_apps(tmp_path, argv):
     """No library, a bad mode, a bad count: one line and exit code, worded by the app."""
     full = ["--library", str(tmp_path / "missing.db"), *argv]
@@ -102,3 +111,10 @@ def test_a_live_server_is_asked_by_the_app(tmp_path):
     with open(path + ".server.json", "w") as f:
         json.dump({"url": "http://127.0.0.1:9", "pid": os.getpid(), "library": path}, f)
     assert quick._server_may_run(path)
+
+
+def test_a_paper_it_cannot_find_is_the_apps_error(library):
+    argv = ["--library", library, "search", "IL-6", "--paper", "nosuchpaper", "--no-server"]
+    fast, app = run(["-m", "papershelf"], argv), run(["-c", APP], argv)
+    assert (fast.returncode, fast.stdout, fast.stderr) == (app.returncode, app.stdout, app.stderr)
+    assert fast.returncode != 0 and "nosuchpaper" in fast.stderr

@@ -4,8 +4,9 @@ A cold search is what a user waits for most often, and the Typer app costs it mo
 itself: Typer and Click, pydantic with its core and annotated-types (the commands are derived from
 the operations' request models), and every command's declaration, before one word is looked up
 (issue 42; docs/measurements/speed.md).  So the entry point first reads argv itself: when it is a
-search it fully understands (the library, one query, and `--mode`, `--limit`, `--kind`, `--explain`,
-`--json`, `--no-server`, with values it can check the way the request model would), it runs the
+search it fully understands (the library, one query, and `--mode`, `--limit`, `--kind`, the paper,
+year, author, tag and collection filters, `--per-paper`, `--explain`, `--json`, `--no-server`, with
+values it can check the way the request model would), it runs the
 search through the Library and prints it with the CLI's own printer.  Anything else, and anything
 that goes wrong or would need the app's machinery (a running server to ask, a reranker, an error to
 word, `--help`), falls through to the Typer app untouched, which then does all of it as before.
@@ -18,23 +19,34 @@ import os
 import sys
 from typing import Any
 
-# flag -> (the request field, the values it takes: a tuple of choices, int for a count, None for a switch)
+MODES = ("hybrid", "lexical", "vector")
+# flag -> (the request field, what it takes): a tuple of choices; ("int", lo, hi) a whole number within
+# SearchParams' bounds; ("text", lo, hi) a string of that many characters; "list" a repeatable string;
+# None a switch.  Other flags (--help, --like, --source, fusion, reranker, citations) are the app's.
 OPTIONS: dict[str, tuple[str, Any]] = {
-    "--mode": ("mode", ("hybrid", "lexical", "vector")), "-m": ("mode", ("hybrid", "lexical", "vector")),
-    "--limit": ("limit", int), "-n": ("limit", int), "--kind": ("kind", ("figure", "table")),
+    "--mode": ("mode", MODES), "-m": ("mode", MODES), "--limit": ("limit", ("int", 1, 1000)),
+    "-n": ("limit", ("int", 1, 1000)), "--kind": ("kind", ("figure", "table")),
+    "--per-paper": ("per_paper", ("int", 1, 10_000)), "--year-from": ("year_from", ("int", -9999, 9999)),
+    "--year-to": ("year_to", ("int", -9999, 9999)), "--author": ("author", ("text", 1, 200)),
+    "--paper": ("paper", "list"), "--tag": ("tag", "list"), "--collection": ("collection", "list"),
     "--explain": ("explain", None), "--json": ("as_json", None), "--no-server": ("no_server", None)}
-LIMITS = (1, 1000)  # SearchParams.limit's bounds
+DEFAULTS: dict[str, Any] = {"query": None, "mode": "hybrid", "limit": 10, "kind": None, "per_paper": 2,
+                            "year_from": None, "year_to": None, "author": None, "paper": [], "tag": [],
+                            "collection": [], "explain": False, "as_json": False, "no_server": False}
 MAX_QUERY = 2000  # SearchParams.query's max_length
 
 
 def _value(kind: Any, text: str) -> Any:
-    """The option's value, or None when the quick path would not parse it exactly as the app does."""
-    if isinstance(kind, tuple):
-        return text if text in kind else None
-    if text.isascii() and text.isdigit():
-        n = int(text)
-        return n if LIMITS[0] <= n <= LIMITS[1] else None
-    return None
+    """The option's value, or None when the quick path would not read it exactly as the app does
+    (a value starting with "-" included: Click's reading of it is left to Click)."""
+    if text.startswith("-"):
+        return None
+    if kind[0] == "int":
+        n = int(text) if text.isascii() and text.isdigit() else None
+        return n if n is not None and kind[1] <= n <= kind[2] else None
+    if kind[0] == "text":
+        return text if kind[1] <= len(text) <= kind[2] else None
+    return text if text in kind else None
 
 
 def _globals(argv: list[str]) -> tuple[str | None, list[str]] | None:
@@ -57,8 +69,7 @@ def parse(argv: list[str]) -> dict[str, Any] | None:
     if found is None:
         return None
     library, words = found
-    args: dict[str, Any] = {"library": library, "query": None, "mode": "hybrid", "limit": 10, "kind": None,
-                            "explain": False, "as_json": False, "no_server": False}
+    args: dict[str, Any] = {"library": library, **DEFAULTS, "paper": [], "tag": [], "collection": []}
     seen: set[str] = set()
     while words:
         word, words = words[0], words[1:]
@@ -69,9 +80,9 @@ def parse(argv: list[str]) -> dict[str, Any] | None:
             continue
         flag, eq, given = word.partition("=")
         if flag not in OPTIONS:
-            return None  # --help, --, a filter, a reranker, fusion weights: the app's
+            return None  # --help, --, --like, a reranker, fusion weights: the app's
         name, kind = OPTIONS[flag]
-        if name in seen or (kind is None and eq):
+        if (name in seen and kind != "list") or (kind is None and eq):
             return None
         seen.add(name)
         if kind is None:
@@ -81,9 +92,14 @@ def parse(argv: list[str]) -> dict[str, Any] | None:
             if not words:
                 return None
             given, words = words[0], words[1:]
-        if (value := _value(kind, given)) is None:
+        if kind == "list":
+            if given.startswith("-"):
+                return None
+            args[name].append(given)
+        elif (value := _value(kind, given)) is None:
             return None
-        args[name] = value
+        else:
+            args[name] = value
     query = args["query"]
     return args if query is not None and 0 < len(query) <= MAX_QUERY else None
 
@@ -94,8 +110,11 @@ def options(args: dict[str, Any]):
     from ..search import SearchOptions
 
     kind = args["kind"]
-    filters = Filters(sources=["object_unit"] if kind else [], object_kind=kind)
-    return SearchOptions(mode=args["mode"], limit=args["limit"], filters=filters, explain=args["explain"])
+    filters = Filters(papers=list(args["paper"]), year_from=args["year_from"], year_to=args["year_to"],
+                      sources=["object_unit"] if kind else [], object_kind=kind, collections=list(args["collection"]),
+                      tags=list(args["tag"]), author=args["author"])
+    return SearchOptions(mode=args["mode"], limit=args["limit"], per_paper=args["per_paper"], filters=filters,
+                         explain=args["explain"])
 
 
 def _server_may_run(library: str | None) -> bool:
