@@ -67,7 +67,7 @@ def quantize_notice(store: Store, spec: ProviderSpec) -> str | None:
     name = {"int8": "int8", "none": "fp32"}
     return (f"{QUANTIZE_ENV}={wanted} asks for {name[wanted]} weights, but this library's space is "
             f"{name[has]}: it keeps that space; `papershelf embed --quantize {wanted}` re-embeds every paper "
-            f"into a {name[wanted]} space")
+            f"into an {name[wanted]} space")
 
 
 def remember_spec(store: Store, spec: ProviderSpec) -> None:
