@@ -6,8 +6,8 @@ the operations' request models), and every command's declaration, before one wor
 (issue 42; docs/measurements/speed.md).  So the entry point first reads argv itself: when it is a
 search it fully understands (the library, one query, and `--mode`, `--limit`, `--kind`, the paper,
 year, author, tag and collection filters, `--per-paper`, `--explain`, `--json`, `--no-server`, with
-values it can check the way the request model would), it runs the
-search through the Library and prints it with the CLI's own printer.  Anything else, and anything
+values it can check the way the request model would), it runs the search through the Library and
+prints it with the CLI's own printer.  Anything else, and anything
 that goes wrong or would need the app's machinery (a running server to ask, a reranker, an error to
 word, `--help`), falls through to the Typer app untouched, which then does all of it as before.
 The fallback repeats nothing the user saw: the quick path prints only after its search succeeded.
