@@ -1,3 +1,3 @@
-from .frontends.cli import app
+from .frontends.quick import main
 
-app(prog_name="papershelf")
+main()

@@ -25,8 +25,12 @@ HEAVY = ("papershelf.importer", "papershelf.ingest", "papershelf.ingest.pdf", "p
          "papershelf.graph", "papershelf.llm", "papershelf.models.shapes", "papershelf.passages",
          "pypdfium2", "yaml", "httpx", "fastapi", "uvicorn", "urllib.request", "http.client", "torch",
          "transformers", "sentence_transformers", "rich.progress")
-# The library API (not the CLI) needs no pydantic at all: only the operations' request models use it.
-API_HEAVY = HEAVY + ("pydantic", "typer", "rich")
+# A CLI search takes the quick path (frontends/quick.py): not the Typer app, Click, pydantic (the
+# operations' request models) nor importlib.metadata (pydantic's plugin lookup, package versions).
+CLI_HEAVY = HEAVY + ("typer", "click", "pydantic", "pydantic_core", "papershelf.operations",
+                     "papershelf.frontends.cli", "importlib.metadata")
+# The library API (not the CLI) needs no Rich either.
+API_HEAVY = CLI_HEAVY + ("rich",)
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +57,14 @@ def test_a_cli_search_imports_no_heavy_module(library, mode):
     loaded = imported(["-m", "papershelf", "--library", library, "search", "IL-6 western blot", "--mode", mode,
                        "-n", "3", "--no-server"])
     assert "papershelf.search.engine" in loaded  # the measurement sees the search itself
+    assert sorted(loaded & set(CLI_HEAVY)) == []
+
+
+def test_a_cli_search_the_quick_path_leaves_to_the_app_still_runs(library):
+    """A search with a filter is the app's: it answers (and loads what it needs), heavy modules still out."""
+    loaded = imported(["-m", "papershelf", "--library", library, "search", "IL-6", "--source", "body_unit",
+                       "--no-server"])
+    assert {"typer", "papershelf.frontends.cli"} <= loaded
     assert sorted(loaded & set(HEAVY)) == []
 
 

@@ -7,18 +7,67 @@ the space the last build targeted in ``embed.space_id``; `status` describes that
 
 from __future__ import annotations
 
+import os
+
+from ..errors import BadArgument
 from ..models import PENDING_REASONS, EmbeddingStatus, PendingReason, Space
 from ..store import Store
 from .base import ProviderSpec
 
 SPEC_SETTING = "embed.spec"
 SPACE_SETTING = "embed.space_id"
+# The local model's weights for a new library: int8 (about 1.8x less encoding CPU) or none (fp32, the
+# default: int8 moved figure-query MRR by more than the 0.005 issue 42 allows; docs/measurements/speed.md).
+QUANTIZE_ENV = "PAPERSHELF_QUANTIZE"
+QUANTIZE_CHOICES = ("int8", "none")
+
+
+def wanted_quantize() -> str | None:
+    """PAPERSHELF_QUANTIZE: "int8", "none" (fp32), or None when unset."""
+    value = os.environ.get(QUANTIZE_ENV, "").strip().lower()
+    if not value:
+        return None
+    if value not in QUANTIZE_CHOICES:
+        raise BadArgument(f"{QUANTIZE_ENV} must be int8 or none, not {value!r}")
+    return value
+
+
+def with_quantize(spec: ProviderSpec, quantize: str) -> ProviderSpec:
+    """`spec` with the local model's weights int8 or fp32 ("none"); other providers as they are."""
+    if spec.provider != "local":
+        return spec
+    options = {k: v for k, v in spec.options if k != "quantize"} | ({"quantize": "int8"} if quantize == "int8" else {})
+    return ProviderSpec(spec.provider, spec.model, tuple(sorted(options.items())), spec.settings)
 
 
 def configured_spec(store: Store) -> ProviderSpec:
-    """What `embed` builds when not told otherwise: the library's last choice, else the default."""
+    """What `embed` builds when not told otherwise: the library's last choice, else the default (its
+    weights as PAPERSHELF_QUANTIZE says, for a library that has none yet)."""
     saved = store.get_setting(SPEC_SETTING)
-    return ProviderSpec.from_json(saved) if saved else ProviderSpec()
+    if saved:
+        return ProviderSpec.from_json(saved)
+    if store.active_space() is not None:  # vectors from before the choice was remembered
+        return ProviderSpec()
+    wanted = wanted_quantize()
+    return with_quantize(ProviderSpec(), wanted) if wanted else ProviderSpec()
+
+
+def quantize_notice(store: Store, spec: ProviderSpec) -> str | None:
+    """A note when PAPERSHELF_QUANTIZE asks for other weights than the library's own space uses.
+    The library keeps its space (searching and embedding it): switching re-embeds every paper, which
+    only an explicit `embed --quantize` does, never a variable set for new libraries."""
+    wanted = wanted_quantize()
+    if wanted is None or spec.provider != "local":
+        return None
+    if not store.get_setting(SPEC_SETTING) and store.active_space() is None:
+        return None  # a new library: the variable chose its weights
+    has = str(dict(spec.options).get("quantize") or "none")
+    if has == wanted:
+        return None
+    name = {"int8": "int8", "none": "fp32"}
+    return (f"{QUANTIZE_ENV}={wanted} asks for {name[wanted]} weights, but this library's space is "
+            f"{name[has]}: it keeps that space; `papershelf embed --quantize {wanted}` re-embeds every paper "
+            f"into an {name[wanted]} space")
 
 
 def remember_spec(store: Store, spec: ProviderSpec) -> None:

@@ -119,11 +119,13 @@ def model_signature(model_dir: Path) -> str:
 
 
 def export_dir(model: str, model_dir: Path, quantize: str | None) -> Path:
-    """Where the export of this model (files, quantisation, recipe, onnxruntime version) lives."""
-    from importlib.metadata import version
+    """Where the export of this model (files, quantisation, recipe, onnxruntime version) lives.  The
+    version is the module's own: importlib.metadata would cost a cold hybrid search ~25 ms of CPU,
+    and the session about to open imports onnxruntime anyway."""
+    import onnxruntime
 
     key = json.dumps([model_signature(model_dir), quantize or "fp32", RECIPE_VERSION, OPSET,
-                      version("onnxruntime").split(".")[:2]])
+                      onnxruntime.__version__.split(".")[:2]])
     slug = re.sub(r"[^a-z0-9.-]+", "-", model.lower()).strip("-")[:60] or "model"
     return cache_root() / "onnx" / f"{slug}-{quantize or 'fp32'}-{hashlib.sha256(key.encode()).hexdigest()[:16]}"
 
@@ -340,11 +342,25 @@ class OnnxEncoder:
         self._tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(self.max_seq_length)
-        self._counter = Tokenizer.from_file(str(path / "tokenizer.json"))
-        self._counter.no_padding()
-        self._counter.no_truncation()
+        self._tokenizer_file = path / "tokenizer.json"
+        self._counter_ready: object | None = None  # the untruncated tokenizer, loaded on first count
+        self._counter_lock = threading.Lock()
         self._session = _session(path / "model.onnx", self.threads)
         self._inputs = {i.name for i in self._session.get_inputs()}
+
+    @property
+    def _counter(self):
+        """A second tokenizer without truncation, for counting: loaded when first asked (a build, a
+        window's snippet), since loading it costs a cold query ~18 ms of CPU it rarely needs."""
+        with self._counter_lock:
+            if self._counter_ready is None:
+                from tokenizers import Tokenizer
+
+                counter = Tokenizer.from_file(str(self._tokenizer_file))
+                counter.no_padding()
+                counter.no_truncation()
+                self._counter_ready = counter
+            return self._counter_ready
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         """Wordpieces per text, without [CLS]/[SEP] (as the HF tokenizer with add_special_tokens=False)."""

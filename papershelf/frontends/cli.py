@@ -129,16 +129,20 @@ def embed(force: bool = typer.Option(False, "--force", help="Re-embed every sele
           backend: Optional[str] = typer.Option(
               None, "--backend", help="local: onnx (default when onnxruntime is installed) or torch; same vectors."),
           quantize: Optional[str] = typer.Option(
-              None, "--quantize", help="local: int8 weights (faster; its own space, see BENCHMARKS.md)."),
+              None, "--quantize", help="local: int8 weights (about 1.8x less CPU; its own space, every paper "
+                                       "re-embedded) or none (fp32, the default). Default for new libraries: "
+                                       "PAPERSHELF_QUANTIZE."),
           paper: Optional[list[str]] = typer.Option(None, "--paper", help="Only these paper ids."),
           as_json: bool = typer.Option(False, "--json", help="NDJSON events and a final summary.")):
     """Embed pending papers (new, changed or damaged) into the current embedding space."""
+    if quantize not in (None, "int8", "none"):
+        raise BadArgument(f"--quantize must be int8 or none, not {quantize!r}")
     with _library(create=False) as lib:
         spec = spec_for(lib, provider, model,
                      {"dimension": dimension, "window_tokens": window_tokens, "quantize": quantize},
                      {"base_url": base_url, "batch_size": batch_size, "backend": backend})
         papers = [lib.resolve_paper(p) for p in paper or []]  # any form a paper is named by
-        code = run_embed(lib, spec, workers, force, papers, as_json)
+        code = run_embed(lib, spec, workers, force, papers, as_json, quantize_given=quantize is not None)
     if code == 130:
         # Workers may still be stuck in a provider call: exit without joining them.
         sys.stdout.flush()

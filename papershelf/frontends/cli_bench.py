@@ -26,7 +26,7 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
                window_tokens: Optional[int] = typer.Option(None, "--window-tokens", min=0,
                                                            help="As for `embed` (0 = one text per unit)."),
                backend: Optional[str] = typer.Option(None, "--backend", help="As for `embed`: onnx or torch."),
-               quantize: Optional[str] = typer.Option(None, "--quantize", help="As for `embed`: int8."),
+               quantize: Optional[str] = typer.Option(None, "--quantize", help="As for `embed`: int8 or none (fp32)."),
                workers: int = typer.Option(1, "--workers", "-w", min=1),
                max_queries: Optional[int] = typer.Option(None, "--max-queries", help="Only the first N queries."),
                keep: Optional[str] = typer.Option(None, "--keep", help="Build (or reuse) the library at this path."),
@@ -37,6 +37,7 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
     modes = list(mode or MODES)
     if any(m not in MODES for m in modes):
         fail(f"--mode must be one of {', '.join(MODES)}", 2)
+    quantize = None if quantize == "none" else quantize
     options = {k: v for k, v in (("window_tokens", window_tokens), ("quantize", quantize)) if v is not None}
     settings = {"backend": backend} if backend else {}
     spec = ProviderSpec(provider or "local", model, tuple(sorted(options.items())), tuple(settings.items()))

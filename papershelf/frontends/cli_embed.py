@@ -30,7 +30,10 @@ def spec_for(lib: Library, provider: str | None = None, model: str | None = None
         model = current.model if provider == current.provider else DEFAULT_MODELS.get(provider)
     kept_settings = dict(current.settings) if provider == current.provider else {}
     kept_options = dict(current.options) if provider == current.provider and model == current.model_name else {}
-    return ProviderSpec(provider, model, tuple(sorted((kept_options | options).items())),
+    merged = kept_options | options
+    if merged.get("quantize") == "none":  # `--quantize none`: back to fp32 weights
+        del merged["quantize"]
+    return ProviderSpec(provider, model, tuple(sorted(merged.items())),
                         tuple(sorted((kept_settings | settings).items())))
 
 
@@ -57,9 +60,12 @@ def _cancel_on_signals():
 
 
 def run_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, papers: list[str] | None,
-              as_json: bool) -> int:
+              as_json: bool, quantize_given: bool = False) -> int:
+    from ..embed.config import quantize_notice
     from .cli_progress import EmbedProgress  # Rich's progress bars: only for the commands that build
 
+    if not quantize_given and (notice := quantize_notice(lib.store, spec)):
+        err.print(f"[yellow]note:[/yellow] {escape(notice)}")
     progress = EmbedProgress(as_json)
     with _cancel_on_signals() as cancel:
         try:

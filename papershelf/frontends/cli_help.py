@@ -11,9 +11,9 @@ METAVARS = {"library": "PATH|URL", "year_from": "YEAR", "year_to": "YEAR", "pape
             "fusion": "convex|rrf", "model": "NAME", "provider": "NAME", "base_url": "URL", "rerank_url": "URL",
             "host": "ADDRESS", "token": "TOKEN", "max_size": "MIB", "debounce": "SECONDS", "rerank_timeout": "SECONDS",
             "stop_after": "SECONDS", "queries": "FILE", "qrels": "FILE", "keep": "PATH", "title": "TEXT",
-            "backend": "onnx|torch", "quantize": "int8", "fmt": "table|tsv|ids", "item_id": "ID", "paper_id": "PAPER",
-            "source_path": "PATH", "destination": "LIBRARY", "folder": "FOLDER", "paths": "PATH", "query": "QUERY",
-            "zotero_library": "NAME"}
+            "backend": "onnx|torch", "quantize": "int8|none", "fmt": "table|tsv|ids", "item_id": "ID",
+            "paper_id": "PAPER", "source_path": "PATH", "destination": "LIBRARY", "folder": "FOLDER", "paths": "PATH",
+            "query": "QUERY", "zotero_library": "NAME"}
 # Help for options that repeat across commands, so none is shown without a word.
 HELP = {"as_json": "Print JSON instead of text.", "workers": "Encoding threads.", "model": "Model name or path.",
         "limit": "At most this many."}
