@@ -75,10 +75,12 @@ class Candidate:
 
 @dataclass
 class Encoder:
-    """The question's and the sentences' encoder, named by its space (the sentence cache's key)."""
+    """The sentences' encoder, named by its space (the sentence cache's key), and the question's vector in
+    that space when the caller already has it (the search ranked by it: encoded once)."""
 
     space: str
     encode: Callable[[list[str]], object]
+    question: object = None
 
 
 def content_terms(text: str) -> list[str]:
@@ -129,6 +131,20 @@ def candidates(units: list[tuple[Unit, float]]) -> list[Candidate]:
     return out
 
 
+BEST_PAPER_PRIOR = 0.5  # the prior of the best paper's other units, as a share of the weakest passage's
+
+
+def neighbours_of_best(passages: list[tuple[Unit, float]], paper_units: list[Unit]) -> list[tuple[Unit, float]]:
+    """The best paper's other units (of the kinds the search returned of it), below every passage: the
+    answer often sits beside the passage that matched, in a unit the search ranked lower than another
+    paper's (a method named in one paragraph, its setting given in the next)."""
+    best = passages[0][0].paper_id
+    kinds = {u.kind for u, _ in passages if u.paper_id == best}
+    have = {u.id for u, _ in passages}
+    prior = BEST_PAPER_PRIOR * min(p for _, p in passages)
+    return [(u, prior) for u in paper_units if u.kind in kinds and u.id not in have]
+
+
 _CACHE: dict[str, SentenceVectors] = {}
 
 
@@ -146,7 +162,8 @@ def embed_scores(encoder: Encoder, question: str, cands: list[Candidate]) -> Non
     keys = {uid: unit_key(encoder.space, u.text) for uid, u in units.items()}
     texts = {keys[uid]: [u.text[a:b] for a, b in answer_spans(u.text)] for uid, u in units.items()}
     vectors = vectors_for(sentence_cache(), encoder.space, encoder.encode, texts)
-    q = normalized(encoder.encode([question]))[0]
+    q = normalized(encoder.encode([question]) if encoder.question is None
+                   else np.asarray(encoder.question, dtype=np.float32)[None, :])[0]
     sims = {k: neighbours(v @ q) for k, v in vectors.items()}
     index: dict[str, int] = {}
     for c in cands:  # candidates come unit by unit, sentences in order: the n-th of a unit is its row n
