@@ -37,6 +37,7 @@ from .units import Unit
 WEIGHTS = (0.55, 0.30, 0.15, 0.10)  # cosine, lexical overlap, passage relevance, answer type
 PASSAGES = 12  # passages (search hits) whose sentences are scored
 PER_PAPER = 4  # at most this many passages from one paper
+PER_UNIT = 2  # at most this many pieces of evidence from one passage
 _WORD = re.compile(r"\w+")
 # A question asking for a quantity: its answer holds a number.
 _QUANTITY = re.compile(r"\bhow (many|much|long|large|big|fast|far|often|old|high|low|loud|well)\b|"
@@ -190,12 +191,12 @@ def _near_duplicate(a: str, b: str) -> bool:
 
 
 def select(cands: list[Candidate], limit: int) -> list[Candidate]:
-    """The best sentences, near-duplicates folded, at most two from one passage."""
+    """The best sentences, near-duplicates folded, at most PER_UNIT from one passage."""
     chosen: list[Candidate] = []
     per_unit: Counter[str] = Counter()
     for c in sorted(cands, key=lambda c: (-c.score, c.unit.id, c.start)):
         quote = c.unit.text[c.start:c.end]
-        if per_unit[c.unit.id] >= 2 or any(_near_duplicate(quote, o.unit.text[o.start:o.end]) for o in chosen):
+        if per_unit[c.unit.id] >= PER_UNIT or any(_near_duplicate(quote, o.unit.text[o.start:o.end]) for o in chosen):
             continue
         chosen.append(c)
         per_unit[c.unit.id] += 1
