@@ -37,6 +37,7 @@ from .units import Unit
 WEIGHTS = (0.55, 0.30, 0.15, 0.10)  # cosine, lexical overlap, passage relevance, answer type
 PASSAGES = 12  # passages (search hits) whose sentences are scored
 PER_PAPER = 4  # at most this many passages from one paper
+PER_UNIT = 2  # at most this many pieces of evidence from one passage
 _WORD = re.compile(r"\w+")
 # A question asking for a quantity: its answer holds a number.
 _QUANTITY = re.compile(r"\bhow (many|much|long|large|big|fast|far|often|old|high|low|loud|well)\b|"
@@ -49,11 +50,11 @@ _NOT_QUANTITY = re.compile(r"\b(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|eqs?|
 # The refusal: written by bench/ask_refusal_fit.py (dev half only); see refusal_features for the names.
 REFUSAL: dict = {
     "features": ["best", "margin", "relevance", "unseen_top"],
-    "mean": [0.5733989, 0.05324386, 0.80370208, 0.34403108],
-    "scale": [0.13833668, 0.06263898, 0.28886642, 0.18612176],
-    "coef": [1.2094289, 0.45163292, -0.75590233, -0.08689368],
-    "intercept": 0.18939447,
-    "cut": 0.34596921,
+    "mean": [0.5849942, 0.04740769, 0.84644412, 0.34303699],
+    "scale": [0.13629023, 0.06194782, 0.26081627, 0.17925002],
+    "coef": [1.44113451, 0.11785073, -0.75723971, -0.01559388],
+    "intercept": 0.20955205,
+    "cut": 0.30234752,
 }
 
 
@@ -75,10 +76,12 @@ class Candidate:
 
 @dataclass
 class Encoder:
-    """The question's and the sentences' encoder, named by its space (the sentence cache's key)."""
+    """The sentences' encoder, named by its space (the sentence cache's key), and the question's vector in
+    that space when the caller already has it (the search ranked by it: encoded once)."""
 
     space: str
     encode: Callable[[list[str]], object]
+    question: object = None
 
 
 def content_terms(text: str) -> list[str]:
@@ -129,6 +132,20 @@ def candidates(units: list[tuple[Unit, float]]) -> list[Candidate]:
     return out
 
 
+BEST_PAPER_PRIOR = 0.5  # the prior of the best paper's other units, as a share of the weakest passage's
+
+
+def neighbours_of_best(passages: list[tuple[Unit, float]], paper_units: list[Unit]) -> list[tuple[Unit, float]]:
+    """The best paper's other units (of the kinds the search returned of it), below every passage: the
+    answer often sits beside the passage that matched, in a unit the search ranked lower than another
+    paper's (a method named in one paragraph, its setting given in the next)."""
+    best = passages[0][0].paper_id
+    kinds = {u.kind for u, _ in passages if u.paper_id == best}
+    have = {u.id for u, _ in passages}
+    prior = BEST_PAPER_PRIOR * min(p for _, p in passages)
+    return [(u, prior) for u in paper_units if u.kind in kinds and u.id not in have]
+
+
 _CACHE: dict[str, SentenceVectors] = {}
 
 
@@ -146,7 +163,8 @@ def embed_scores(encoder: Encoder, question: str, cands: list[Candidate]) -> Non
     keys = {uid: unit_key(encoder.space, u.text) for uid, u in units.items()}
     texts = {keys[uid]: [u.text[a:b] for a, b in answer_spans(u.text)] for uid, u in units.items()}
     vectors = vectors_for(sentence_cache(), encoder.space, encoder.encode, texts)
-    q = normalized(encoder.encode([question]))[0]
+    q = normalized(encoder.encode([question]) if encoder.question is None
+                   else np.asarray(encoder.question, dtype=np.float32)[None, :])[0]
     sims = {k: neighbours(v @ q) for k, v in vectors.items()}
     index: dict[str, int] = {}
     for c in cands:  # candidates come unit by unit, sentences in order: the n-th of a unit is its row n
@@ -173,12 +191,12 @@ def _near_duplicate(a: str, b: str) -> bool:
 
 
 def select(cands: list[Candidate], limit: int) -> list[Candidate]:
-    """The best sentences, near-duplicates folded, at most two from one passage."""
+    """The best sentences, near-duplicates folded, at most PER_UNIT from one passage."""
     chosen: list[Candidate] = []
     per_unit: Counter[str] = Counter()
     for c in sorted(cands, key=lambda c: (-c.score, c.unit.id, c.start)):
         quote = c.unit.text[c.start:c.end]
-        if per_unit[c.unit.id] >= 2 or any(_near_duplicate(quote, o.unit.text[o.start:o.end]) for o in chosen):
+        if per_unit[c.unit.id] >= PER_UNIT or any(_near_duplicate(quote, o.unit.text[o.start:o.end]) for o in chosen):
             continue
         chosen.append(c)
         per_unit[c.unit.id] += 1

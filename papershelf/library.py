@@ -257,12 +257,18 @@ class Library:
         if not 1 <= limit <= 8:
             raise BadArgument("limit: between 1 and 8")
         space = self.store.active_space()
+        question = question.strip()[:2000]
         opts = SearchOptions(mode="hybrid" if space else "lexical", limit=asking.PASSAGES, per_paper=asking.PER_PAPER,
                              filters=filters or Filters(), snippets=False)  # ask quotes sentences, not snippets
-        hits = self.search(question.strip()[:2000], opts).results
+        # The question is encoded once: the search ranks by that vector and the sentences are scored against it.
+        vector = self._question_vector(space, question)
+        query = Query.encoded(question, vector) if vector is not None else Query.of(question)
+        hits = self.search(query, opts).results
         units = self.store.get_units([h.unit_id for h in hits])
         passages = [(units[h.unit_id], h.relevance if h.relevance is not None else 1 / (1 + h.rank))
                     for h in hits if h.unit_id in units]
+        if passages and not (opts.filters.sources or opts.filters.object_kind):  # filters on units: theirs only
+            passages += asking.neighbours_of_best(passages, self.store.paper_units(passages[0][0].paper_id))
         papers = self.store.get_papers(sorted({u.paper_id for u, _ in passages}))
 
         def pdf_path(paper_id: str) -> str | None:
@@ -272,14 +278,23 @@ class Library:
         def link(paper_id: str, page: int | None) -> str | None:
             return f"/papers/{paper_id}/pdf" + (f"#page={page}" if page else "") if pdf_path(paper_id) else None
 
-        encode = asking.Encoder(space.fingerprint, self.query_provider(space).encode) if space else None
-        resp = asking.evidence_for(question.strip(), passages, papers, encode, limit, pdf_path, link)
+        encode = asking.Encoder(space.fingerprint, self.query_provider(space).encode, vector) \
+            if space and vector is not None else None
+        resp = asking.evidence_for(question, passages, papers, encode, limit, pdf_path, link)
         for e in resp.evidence:
             if (p := papers.get(e.paper_id)) and p.zotero_attachment:
                 e.zotero_link = zotero_link(p.zotero_attachment, str(e.page) if e.page else None)
         if llm is not None and resp.evidence:
             resp.answer = synthesize(llm, resp.question, resp.evidence)
         return resp
+
+    def _question_vector(self, space: Space | None, question: str):
+        """The question in the space's meaning (None without a space, or when its provider fails: ask then
+        scores sentences by their words and the search says why it has no vector list)."""
+        try:
+            return self._queries.vector(space, question) if space else None
+        except VectorUnavailable:
+            return None
 
     def paper(self, paper_id: str) -> Paper:
         """One paper's record, named in any form resolve.py takes (servers use its source_path to

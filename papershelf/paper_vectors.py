@@ -197,15 +197,15 @@ def unit_vector(store: Store, space: Space, unit_id: str) -> np.ndarray | None:
 
 def query_vector(store: Store, vectors: PaperVectors, space: Space, query: Query,
                  text_vector: Callable[[Space, str], np.ndarray]) -> np.ndarray:
-    """The vector a query ranks by: its words embedded, its vector, a paper's whole-paper vector or a unit's
-    own, or the normalized mean of its parts' for a query of several; VectorUnavailable when a paper or unit
-    has none in this space (not embedded yet)."""
+    """The vector a query ranks by: its words embedded (unless they carry their vector), its vector, a
+    paper's whole-paper vector or a unit's own, or the normalized mean of its parts' for a query of several;
+    VectorUnavailable when a paper or unit has none in this space (not embedded yet)."""
     if query.kind == "several":
         mean = np.mean([query_vector(store, vectors, space, p, text_vector) for p in query.parts], axis=0)
         return unit_length(mean.astype(np.float32))
-    if query.kind == "text":
+    if query.kind == "text" and not query.vector:
         return np.asarray(text_vector(space, query.text), dtype=np.float32)
-    if query.kind == "vector":
+    if query.vector:  # a vector, or words already encoded (Query.encoded)
         if len(query.vector) != space.dimension:
             raise BadArgument(f"a query vector has {space.dimension} dimensions in this library, "
                               f"not {len(query.vector)}")

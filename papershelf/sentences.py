@@ -3,8 +3,10 @@
 A full stop ends a sentence only where a reader would end one: not after an abbreviation a paper uses
 (`et al.`, `Fig.`, `Eq.`, `e.g.`, `i.e.`, `vs.`, `approx.`), not after an initial (`J. Smith`), not inside
 brackets (`(see Sec. 3. Results)`, `[12. 13]`), not in a decimal or a version (`0.05`, `v2.1` — no space
-follows), and a caption's label (`Figure 2.`, `Table 1.`) keeps its text.  A paragraph break always ends
-one.  Linear in the text: one pass over the candidate stops.
+follows), and a caption's label (`Figure 2.`, `Table 1.`) keeps its text.  A paragraph break ends one,
+unless the text before it ends in no stop and the text after opens in lower case: the reader broke a
+sentence there (a column or page turn, a float between), and the quote must hold all of it.  Linear in the
+text: one pass over the candidate stops.
 """
 
 from __future__ import annotations
@@ -51,17 +53,34 @@ def _ends_here(text: str, start: int, stop_end: int, depth: list[int]) -> bool:
     return bool(_OPENS.match(text, stop_end))
 
 
+_PARAGRAPH = re.compile(r"[^\n]+(?:\n(?!\s*\n)[^\n]*)*")  # blank lines end a paragraph
+_UNFINISHED = re.compile(r"[^.!?:;\"'”’)\]\s]\s*$")  # text that ends in no stop
+_GOES_ON = re.compile(r"\s*[a-z(]")  # text that opens in lower case: the sentence before goes on
+
+
+def _paragraphs(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the paragraphs, a paragraph broken inside a sentence joined to the next one."""
+    out: list[tuple[int, int]] = []
+    for m in _PARAGRAPH.finditer(text):
+        if out and _UNFINISHED.search(text, out[-1][0], out[-1][1]) and _GOES_ON.match(m.group()):
+            out[-1] = (out[-1][0], m.end())
+        else:
+            out.append((m.start(), m.end()))
+    return out
+
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence of `text`, surrounding white space excluded."""
     spans: list[tuple[int, int]] = []
-    for para in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]*)*", text):  # paragraphs: blank lines end them
-        depth = _depth_changes(para.group())
+    for first, last in _paragraphs(text):
+        para = text[first:last]
+        depth = _depth_changes(para)
         start = 0
-        for m in _STOP.finditer(para.group()):
-            if _ends_here(para.group(), start, m.end(), depth):
-                spans.append((para.start() + start, para.start() + m.end()))
+        for m in _STOP.finditer(para):
+            if _ends_here(para, start, m.end(), depth):
+                spans.append((first + start, first + m.end()))
                 start = m.end()
-        spans.append((para.start() + start, para.end()))
+        spans.append((first + start, last))
     out = []
     for a, b in spans:
         while a < b and text[a].isspace():

@@ -76,6 +76,9 @@ def test_bad_questions_are_one_line_errors(library):
      ["The dose (see Fig. 2. for details) was fixed.", "J. Smith agreed."]),
     ("Table 1. Doses by group. Results follow, e.g. here.", ["Table 1. Doses by group.", "Results follow, e.g. here."]),
     ("First [12. 13] stays. Second.\n\nNew paragraph", ["First [12. 13] stays.", "Second.", "New paragraph"]),
+    # a paragraph break the reader put inside a sentence (no stop before, lower case after) does not end it
+    ("Documents (limited by Google to\n\nthe first 1000) are read. Then.\n\nMethods\n\nWe went on\n\nAnd on",
+     ["Documents (limited by Google to\n\nthe first 1000) are read.", "Then.", "Methods", "We went on", "And on"]),
 ])
 def test_sentences_respect_abbreviations_decimals_citations_and_captions(text, expected):
     assert [text[a:b] for a, b in sentence_spans(text)] == expected
@@ -285,3 +288,29 @@ def test_a_cold_and_a_warm_ask_score_alike_through_the_cache_file(tmp_path, monk
     cold = cosines()
     A._CACHE.clear()  # another process: the vectors come from the file (float16)
     assert cosines() == cold
+
+
+def test_ask_encodes_the_question_once_for_its_search_and_its_sentences(library, monkeypatch):
+    question = "How many years until coral cover returned to its level before the heatwave?"
+    library.ask(question)  # the sentences' vectors cached
+    provider = library.query_provider(library.store.active_space())
+    batches: list[list[str]] = []
+    inner = provider.encode
+
+    def counting(texts):
+        batches.append(list(texts))
+        return inner(texts)
+
+    monkeypatch.setattr(provider, "encode", counting)
+    resp = library.ask(question)
+    assert batches == [[question]] and resp.evidence
+
+
+def test_the_best_papers_other_units_are_read_below_every_passage():
+    best = [Unit(f"p1:{n}", "p1", "body", n, f"text {n}", page_start=1, page_end=1) for n in range(4)]
+    other = Unit("p2:0", "p2", "body", 0, "other", page_start=1, page_end=1)
+    figure = Unit("p1:obj:figure:1", "p1", "object", 9, "Figure 1. A plot.", page_start=2, page_end=2)
+    passages = [(best[1], 0.9), (other, 0.6), (best[3], 0.4)]
+    added = A.neighbours_of_best(passages, best + [figure])
+    assert [u.id for u, _ in added] == ["p1:0", "p1:2"]  # not the passages again, nor a kind it did not return
+    assert all(p < 0.4 for _, p in added)

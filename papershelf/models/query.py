@@ -14,9 +14,10 @@ QueryKind = Literal["text", "vector", "paper", "unit", "several"]
 @dataclass(frozen=True)
 class Query:
     """One query.  `text` holds the words (kind "text") or the paper / unit id (kinds "paper", "unit");
-    `vector` the query vector (kind "vector"); `parts` the queries of kind "several", whose meaning is
-    the mean of theirs and whose words are theirs together.  Build one with `Query.of`, `Query.paper`,
-    `Query.unit`, `Query.of_vector` or `Query.together`."""
+    `vector` the query vector (kind "vector", or a text query already encoded: `Query.encoded`); `parts` the
+    queries of kind "several", whose meaning is the mean of theirs and whose words are theirs together.
+    Build one with `Query.of`, `Query.paper`, `Query.unit`, `Query.of_vector`, `Query.encoded` or
+    `Query.together`."""
 
     kind: QueryKind = "text"
     text: str = ""
@@ -39,6 +40,12 @@ class Query:
     @classmethod
     def of_vector(cls, vector) -> Query:
         return cls("vector", "", tuple(float(x) for x in vector))
+
+    @classmethod
+    def encoded(cls, text: str, vector) -> Query:
+        """Words that carry their own vector (the space's encoding of them): a caller that needs the vector
+        itself (ask scores sentences against the question) encodes once, and the search does not again."""
+        return cls("text", text, tuple(float(x) for x in vector))
 
     @classmethod
     def together(cls, parts: list[Query]) -> Query:
