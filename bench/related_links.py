@@ -113,6 +113,8 @@ def ranks(lib: Library, half: str, weights_sets: dict[str, dict[str, float]],
     by_file = {_file(lib, p): p for p in lib.store.paper_ids()}
     graph = build(lib.store)
     space = lib.store.active_space()
+    if space is None:  # meaning would rank nothing: every paper tied
+        sys.exit("no complete embedding space in this library: run `papershelf embed` first")
     vectors = PaperVectors(lib.store)
     out: dict[str, list[int | None]] = {name: [] for name in weights_sets}
     for link in json.loads(truth.read_text()):

@@ -37,9 +37,10 @@ from .store import Store
 # search(query, filters, depth) -> hits by meaning alone, at most one per paper (Library.search)
 SearchFn = Callable[[Query, Filters, int], list[Hit]]
 
-# Fitted on the dev half of bench/data/related_links.json (bench/related_links.py --half dev --fit): meaning
-# is the scale; one rare shared work (rarity ~5 in a library of a few hundred papers) is worth ~0.25 of it.
-WEIGHTS = {"meaning": 1.0, "direct": 0.6, "coupling": 0.05, "cocitation": 0.05}
+# Fitted on the dev half of bench/data/related_links.json (bench/related_links.py --half dev --fit; 12 real
+# links: every coupling weight from 0.02 to 0.05 within one rank of each other, 0.02 best): meaning is the
+# scale; one rare shared work (rarity ~5 in a library of a few hundred papers) is worth ~0.1 of it.
+WEIGHTS = {"meaning": 1.0, "direct": 0.6, "coupling": 0.02, "cocitation": 0.02}
 DEPTH = 200  # papers kept by meaning
 CANDIDATES = 1000  # papers whose sections are compared, the best by whole-paper cosine
 
