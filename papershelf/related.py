@@ -9,9 +9,13 @@
 - bibliographic coupling: works both reference lists name, each weighted by how rare it is in the library
   (`Graph.idf`), so sharing a field's classic says little and sharing an obscure report says much;
 - co-citation: other library papers citing both.
-Each signal is scaled to [0, 1] among the candidates and the fused score is their weighted sum (weights in
-`WEIGHTS`, fitted on the dev half of the hidden-link truth: bench/related_links.py).  Every hit says why, in
-words and as data.
+Each signal keeps a fixed scale of its own — meaning a cosine, direct 0 or 1, coupling the summed rarity of
+the shared works, co-citation a count of papers — and the fused score is their weighted sum (weights in
+`WEIGHTS`, fitted on the dev half of the hidden-link truth: bench/related_links.py --fit).  Fixed scales, not
+scaled among each query's candidates: scaled per query, one strongly coupled paper shrank every other
+paper's coupling to nothing, and a paper with no citation signal at all was pulled down by the floor it was
+given; now a signal a paper lacks adds nothing and takes nothing away.  Every hit says why, in words and as
+data.
 
 `reading_list` gathers the works the library's papers cite that are not in the library, most cited first.
 """
@@ -33,8 +37,10 @@ from .store import Store
 # search(query, filters, depth) -> hits by meaning alone, at most one per paper (Library.search)
 SearchFn = Callable[[Query, Filters, int], list[Hit]]
 
-# Fitted on the dev half of bench/data/related_links.json (bench/related_links.py --half dev --fit).
-WEIGHTS = {"meaning": 1.0, "direct": 0.6, "coupling": 0.5, "cocitation": 0.3}
+# Fitted on the dev half of bench/data/related_links.json (bench/related_links.py --half dev --fit; 12 real
+# links: every coupling weight from 0.02 to 0.05 within one rank of each other, 0.02 best): meaning is the
+# scale; one rare shared work (rarity ~5 in a library of a few hundred papers) is worth ~0.1 of it.
+WEIGHTS = {"meaning": 1.0, "direct": 0.6, "coupling": 0.02, "cocitation": 0.02}
 DEPTH = 200  # papers kept by meaning
 CANDIDATES = 1000  # papers whose sections are compared, the best by whole-paper cosine
 
@@ -42,13 +48,14 @@ CANDIDATES = 1000  # papers whose sections are compared, the best by whole-paper
 # -- meaning -----------------------------------------------------------------------------------------------
 
 
-def paper_meaning(vectors: PaperVectors, space: Space, paper_id: str,
-                  allowed: set[str] | None = None) -> dict[str, tuple[float, str]]:
-    """paper -> (similarity, this paper's section that found it best), for the `DEPTH` best papers: half
-    the whole-paper cosine, half the best cosine between one of this paper's largest sections and one of
-    theirs, so a paper close overall or in one large section both rank.  The whole-paper cosine of every
-    paper is one product over the derived paper vectors (paper_vectors.py); the section pairs are scored
-    for its `CANDIDATES` best papers only, so the cost barely grows with the library."""
+def paper_meaning(vectors: PaperVectors, space: Space, paper_id: str, allowed: set[str] | None = None,
+                  also: set[str] | None = None) -> dict[str, tuple[float, str]]:
+    """paper -> (similarity, this paper's section that found it best), for the `DEPTH` best papers and the
+    papers of `also` (those with a citation signal, so none of them lacks its meaning): half the whole-paper
+    cosine, half the best cosine between one of this paper's largest sections and one of theirs, so a paper
+    close overall or in one large section both rank.  The whole-paper cosine of every paper is one product
+    over the derived paper vectors (paper_vectors.py); the section pairs are scored for its `CANDIDATES`
+    best papers (and `also`) only, so the cost barely grows with the library."""
     papers, m = vectors.current(space)
     mine = papers.get(paper_id)
     if mine is None or not m.ids:
@@ -60,6 +67,8 @@ def paper_meaning(vectors: PaperVectors, space: Space, paper_id: str,
     if n == 0:
         return {}
     cand = np.sort(np.argpartition(-whole, CANDIDATES - 1)[:CANDIDATES] if n > CANDIDATES else np.flatnonzero(keep))
+    extra = np.flatnonzero(keep & np.isin(m.id_array, list(also))) if also else np.zeros(0, dtype=np.int64)
+    cand = np.union1d(cand, extra)
     counts = m.counts[cand]
     starts = np.cumsum(counts) - counts  # each candidate's first row among the gathered ones
     gathered = np.repeat(m.starts[cand] - starts, counts) + np.arange(int(counts.sum()))
@@ -71,7 +80,7 @@ def paper_meaning(vectors: PaperVectors, space: Space, paper_id: str,
     which = pairs.argmax(axis=1)[np.minimum.reduceat(at, starts)]
     score = 0.5 * whole[cand] + 0.5 * best
     k = min(DEPTH, len(cand))
-    top = np.argpartition(-score, k - 1)[:k]
+    top = np.union1d(np.argpartition(-score, k - 1)[:k], np.searchsorted(cand, extra))
     return {m.ids[cand[j]]: (float(score[j]), mine.sections[int(which[j])][0]) for j in top}
 
 
@@ -113,17 +122,15 @@ def citation_signals(graph: Graph, paper_id: str) -> dict[str, dict[str, float]]
 
 def fuse(meaning: dict[str, tuple[float, str]], cites: dict[str, dict[str, float]],
          weights: dict[str, float] | None = None) -> list[tuple[str, float, dict[str, float]]]:
-    """(paper, score, signals) best first; coupling and co-citation scaled by their largest value."""
+    """(paper, score, signals) best first, over the papers with any signal; each signal on its fixed scale
+    (see the module's docstring), a missing one counting 0."""
     w = weights or WEIGHTS
-    top = {k: max((s.get(k, 0.0) for s in cites.values()), default=0.0) or 1.0 for k in ("coupling", "cocitation")}
-    floor = min((m for m, _ in meaning.values()), default=0.0)
     ranked = []
     for p in set(meaning) | set(cites):
         c = cites.get(p, {})
-        sig = {"meaning": meaning[p][0] if p in meaning else floor,
+        sig = {"meaning": meaning[p][0] if p in meaning else 0.0,
                "direct": 1.0 if c.get("cited") or c.get("citing") else 0.0,
-               "coupling": c.get("coupling", 0.0) / top["coupling"],
-               "cocitation": c.get("cocitation", 0.0) / top["cocitation"]}
+               "coupling": c.get("coupling", 0.0), "cocitation": c.get("cocitation", 0.0)}
         ranked.append((p, sum(w[k] * v for k, v in sig.items()), sig))
     return sorted(ranked, key=lambda t: (-t[1], t[0]))
 
@@ -200,25 +207,33 @@ def reading_list(store: Store, graph: Graph, scope: set[str] | None, limit: int)
 # -- the operation -----------------------------------------------------------------------------------------
 
 
+def paper_signals(graph: Graph, vectors: PaperVectors, space: Space | None, paper_id: str,
+                  allowed: set[str] | None = None) -> tuple[dict[str, tuple[float, str]], dict[str, dict[str, float]]]:
+    """A paper's candidates and their signals: the `DEPTH` papers closest by meaning and every paper with
+    a citation signal, each with its meaning (`paper_meaning`) and citations (`citation_signals`)."""
+    cites = citation_signals(graph, paper_id)
+    if allowed is not None:
+        cites = {p: c for p, c in cites.items() if p in allowed}
+    meaning = paper_meaning(vectors, space, paper_id, allowed, set(cites)) if space is not None else {}
+    return meaning, cites
+
+
 def related_to(store: Store, graph: Graph, vectors: PaperVectors, space: Space | None, query: Query, limit: int,
                filters: Filters, search: SearchFn) -> RelatedResponse:
     """Related papers for a paper, a unit or words (`query`).  A paper is ranked by its paper vectors
-    (`paper_meaning`) unless a kind filter asks for meaning from figures or tables; a unit, words or a
+    (`paper_signals`) unless a kind filter asks for meaning from figures or tables; a unit, words or a
     filtered kind by a search by meaning of the same query (`search`).  Without a complete space only the
     citation signals rank (said in a notice)."""
     resp = RelatedResponse({query.kind: query.text})
     paper = query.text if query.kind == "paper" else None
     allowed = set(store.filtered_paper_ids(filters)) if filtered(filters) else None
-    meaning: dict[str, tuple[float, str]] = {}
     if space is None:
         resp.notices.append("no complete embedding space: ranked by citations alone (run `papershelf embed`)")
-    elif paper and not (filters.sources or filters.object_kind):
-        meaning = paper_meaning(vectors, space, paper, allowed)
+    if paper and not (space is not None and (filters.sources or filters.object_kind)):
+        meaning, cites = paper_signals(graph, vectors, space, paper, allowed)
     else:
-        meaning = hit_meaning(search(query, filters, DEPTH))
-    cites = citation_signals(graph, paper) if paper else {}
-    if allowed is not None:
-        cites = {p: c for p, c in cites.items() if p in allowed}
+        meaning = hit_meaning(search(query, filters, DEPTH)) if space is not None else {}
+        cites = paper_signals(graph, vectors, None, paper, allowed)[1] if paper else {}
     if query.kind == "unit" and (unit := store.get_units([query.text]).get(query.text)):
         meaning.pop(unit.paper_id, None)  # a unit's own paper is not related to it
     ranked = fuse(meaning, cites)[:limit]

@@ -139,3 +139,33 @@ def test_a_removed_paper_leaves_related_and_reading_lists_at_once(library):
     assert after.total < before.total  # Sparck Jones was cited by the review alone
     # a paper added later that a list names leaves the reading list at once
     assert not any("dimensionality" in (i.reference.title or "").lower() for i in after.items)
+
+
+def test_fused_signals_keep_fixed_scales_and_a_missing_one_takes_nothing():
+    """A paper's fused score depends on its own signals only: a strongly coupled newcomer does not shrink
+    another paper's coupling, and a paper with no citation signal keeps its meaning score whole."""
+    from papershelf.related import WEIGHTS, fuse
+
+    meaning = {"a": (0.62, "Methods"), "b": (0.60, "paper")}
+    alone = {p: s for p, s, _ in fuse(meaning, {"b": {"coupling": 1.0}})}
+    crowded = {p: s for p, s, _ in fuse(meaning, {"b": {"coupling": 1.0}, "c": {"coupling": 40.0, "cocitation": 9}})}
+    assert alone["a"] == crowded["a"] == 0.62 and alone["b"] == crowded["b"]
+    assert crowded["b"] == pytest.approx(0.60 + WEIGHTS["coupling"])
+    assert crowded["c"] == pytest.approx(40 * WEIGHTS["coupling"] + 9 * WEIGHTS["cocitation"])  # no meaning: 0
+
+
+def test_papers_with_a_citation_signal_get_their_meaning_too(library, monkeypatch):
+    """Candidates are the papers closest by meaning and every paper with a citation signal; the latter are
+    scored by meaning exactly as if every paper were compared, not left at 0."""
+    import papershelf.related as related
+    from papershelf.paper_vectors import PaperVectors
+
+    lib, ids = library
+    space = lib.store.active_space()
+    vectors = PaperVectors(lib.store)
+    every = related.paper_meaning(vectors, space, ids["survey"])
+    farthest = min(every, key=lambda p: every[p][0])
+    monkeypatch.setattr(related, "CANDIDATES", 1)
+    monkeypatch.setattr(related, "DEPTH", 1)
+    few = related.paper_meaning(vectors, space, ids["survey"], also={farthest})
+    assert farthest in few and len(few) == 2 and all(few[p] == every[p] for p in few)
