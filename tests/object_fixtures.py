@@ -307,6 +307,8 @@ def _wrap_width(text: str, font: str, size: float, width: float) -> list[str]:
 class _Table:
     """A table planned to fit `width`: its rows (each cell a list of printed lines) and rule style."""
 
+    variant: str | None = None  # the generated class it was drawn for (`VARIANTS`), None for the first set
+
     STYLES = ("grid", "booktabs", "header_above", "unruled", "boxed")
 
     def __init__(self, rng, width: float, font: tuple[str, str], size: float, variant: str | None = None) -> None:
@@ -375,6 +377,8 @@ class _Table:
 
 class _Figure:
     """A chart drawn with paths (axes, bars or points, tick labels) or a raster picture."""
+
+    variant: str | None = None  # the generated class it was drawn for (tables only)
 
     def __init__(self, rng, width: float, font: tuple[str, str], size: float) -> None:
         self.rng, self.font, self.size = rng, font, size

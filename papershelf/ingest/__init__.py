@@ -201,9 +201,13 @@ def _read_regular(path: str, limit: int) -> bytes:
 # matter, dated lines give the year, reference lists headed in other languages and ending at statements;
 # 8: pages whose text is drawn turned read upright, objects end with their own evidence, stacked objects
 # split, unboxed front-page sidebars set apart, italic and small-caps headings, authors beside the abstract,
-# titles keyed with accents folded).
+# titles keyed with accents folded; 9: reference lists read by their pages' geometry, sub/superscripts
+# measured from glyph origins, a title's lines in another size kept and an article-type label as large
+# as the title dropped, Published dates and meeting lines give the year, colon labels and a paragraph's
+# first line are no headings, sub-headings in the typeface of the paper's sure headings, a page's columns
+# from its gutters for objects, double-spaced tables, stacked objects parted at the drawing's start).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/8"
+PDF_READER = "pdf-reader/9"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
