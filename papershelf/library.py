@@ -362,6 +362,13 @@ class Library:
     def embedding_status(self) -> EmbeddingStatus:
         return config.embedding_status(self.store)
 
+    def quantize_notice(self, spec: ProviderSpec) -> str | None:
+        """A note when PAPERSHELF_QUANTIZE asks for other weights than this library's space uses (it keeps
+        its space; only `embed --quantize` switches)."""
+        from .embed.config import quantize_notice
+
+        return quantize_notice(self.store, spec)
+
     def embed(self, spec: ProviderSpec | None = None, *, workers: int = 1, force: bool = False,
               paper_ids: list[str] | None = None, cancel: threading.Event | None = None,
               on_event=None, provider_factory=None, **kw):

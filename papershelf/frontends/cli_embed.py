@@ -61,10 +61,9 @@ def _cancel_on_signals():
 
 def run_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, papers: list[str] | None,
               as_json: bool, quantize_given: bool = False) -> int:
-    from ..embed.config import quantize_notice
     from .cli_progress import EmbedProgress  # Rich's progress bars: only for the commands that build
 
-    if not quantize_given and (notice := quantize_notice(lib.store, spec)):
+    if not quantize_given and (notice := lib.quantize_notice(spec)):
         err.print(f"[yellow]note:[/yellow] {escape(notice)}")
     progress = EmbedProgress(as_json)
     with _cancel_on_signals() as cancel:
