@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from queryset import DEFAULT_DATA, log, pdf_dir
+from queryset import DEFAULT_DATA, pdf_dir, print_result
 
 from papershelf import Filters, Library, SearchOptions
 from papershelf.ingest.pdf import read_pdf
@@ -166,14 +166,7 @@ def main() -> None:
     ap.add_argument("-v", "--verbose", action="store_true", help="list every failure")
     args = ap.parse_args()
     out = run(Path(args.data), args.half, args.verbose)
-    if args.json:
-        print(json.dumps(out, indent=1))
-        return
-    for k, v in out.items():
-        if k != "failures":
-            print(f"{k:28s} {v}")
-    for line in out.get("failures", []):
-        log(line)
+    print_result(out, args.json, 28)
 
 
 if __name__ == "__main__":

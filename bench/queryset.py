@@ -108,6 +108,18 @@ def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
+def print_result(out: dict, as_json: bool, width: int = 22) -> None:
+    """A bench's result: the JSON whole, or one `name value` line a measure and its failures on stderr."""
+    if as_json:
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+        return
+    for k, v in out.items():
+        if k != "failures":
+            print(f"{k:{width}s} {v}")
+    for line in out.get("failures", []):
+        log(line)
+
+
 @contextmanager
 def open_library(keep: str | None, name: str = "bench") -> Iterator:
     """The library at --keep (created there if missing), else one in a temporary folder removed afterwards."""

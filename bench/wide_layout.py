@@ -22,7 +22,6 @@ publisher family: tune on dev, report test once) and overall:
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import multiprocessing
@@ -37,8 +36,8 @@ from typing import Any
 
 from pdf_headings_score import plain, score_paper, sum_scores
 from pdf_objects import check_region
-from queryset import DEFAULT_DATA, log
-from wide_truth import wide_dir
+from queryset import log
+from wide_truth import corpus_missing, wide_dir, wide_parser
 
 ROOT = Path(__file__).resolve().parent
 SPLIT = ROOT / "data" / "wide_split.json"
@@ -263,9 +262,7 @@ def _search(wide: Path, files: list[str], twins: dict, failures: list[str]) -> f
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
-    ap.add_argument("--data", default=str(DEFAULT_DATA))
+    ap = wide_parser(__doc__)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=8.0, help="seconds a page may take (a file: at least 60)")
     ap.add_argument("--search", action="store_true", help="also a --kind table search per truth cell")
@@ -273,8 +270,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every failure")
     args = ap.parse_args()
-    if not (wide_dir(args.data) / "manifest.json").exists():
-        log(f"no wide corpus under {args.data}: nothing to measure")
+    if corpus_missing(args.data):
         return
     out = run(Path(args.data), args.half, args.workers, args.timeout, args.search, args.limit)
     if not args.verbose:

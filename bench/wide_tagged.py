@@ -21,7 +21,6 @@ meeting it), table cells in the table unit's text.
 
 from __future__ import annotations
 
-import argparse
 import ctypes
 import json
 import re
@@ -30,8 +29,8 @@ from typing import Any
 
 from pdf_headings_score import plain
 from pdf_objects import _find, _meets, check_region
-from queryset import DEFAULT_DATA, log
-from wide_truth import wide_dir
+from queryset import log, print_result
+from wide_truth import corpus_missing, wide_dir, wide_parser
 
 from papershelf.captions import CAPTION_RE, parse_caption
 
@@ -276,28 +275,18 @@ def run(data: Path, half: str, verbose: bool) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = wide_parser(__doc__)
     ap.add_argument("--build", action="store_true", help="write bench/data/wide_tagged.json from the PDFs")
-    ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
-    ap.add_argument("--data", default=str(DEFAULT_DATA))
     ap.add_argument("--json", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every failure")
     args = ap.parse_args()
-    if not (wide_dir(args.data) / "manifest.json").exists():
-        log(f"no wide corpus under {args.data}: nothing to measure")
+    if corpus_missing(args.data):
         return
     if args.build:
         build(Path(args.data))
         return
     out = run(Path(args.data), args.half, args.verbose)
-    if args.json:
-        print(json.dumps(out, indent=1, ensure_ascii=False))
-        return
-    for k, v in out.items():
-        if k != "failures":
-            print(f"{k:22s} {v}")
-    for line in out.get("failures", []):
-        log(line)
+    print_result(out, args.json, 22)
 
 
 if __name__ == "__main__":

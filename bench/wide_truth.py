@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,22 @@ PHRASE_WORDS = 5
 
 def wide_dir(data: str | Path) -> Path:
     return Path(data) / "pdfs-wide"
+
+
+def wide_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The arguments every wide-corpus bench takes: which half, and where the shared data is."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
+    ap.add_argument("--data", default=str(DEFAULT_DATA))
+    return ap
+
+
+def corpus_missing(data: str | Path) -> bool:
+    """True (and said on stderr) when the wide corpus is not there: the bench skips cleanly."""
+    if (wide_dir(data) / "manifest.json").exists():
+        return False
+    print(f"no wide corpus under {data}: nothing to measure", file=sys.stderr)
+    return True
 
 
 def _pages_found(pdf, needle: str, pages: range | None = None) -> list[int]:

@@ -24,6 +24,15 @@ def shared(*parts: str) -> Path:
     return p
 
 
+def embedded_examples(tmp_path_factory, name: str) -> str:
+    """A library of the bundled examples, added and embedded with the hash provider (so hybrid has vectors)."""
+    path = str(tmp_path_factory.mktemp(name) / "library.db")
+    with Library(path) as lib:
+        lib.add([str(EXAMPLES)])
+        lib.embed(HASH)
+    return path
+
+
 def _postgres_possible() -> bool:
     """A PostgreSQL server is given (`.ci/run` sets PAPERSHELF_TEST_POSTGRES) or can be started (pgserver)."""
     if os.environ.get(pg.ENV):

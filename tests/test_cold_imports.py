@@ -14,9 +14,7 @@ import sys
 
 import pytest
 
-from papershelf import Library
-
-from .conftest import EXAMPLES, HASH, ROOT
+from .conftest import EXAMPLES, ROOT, embedded_examples
 
 # Never on a search's path: adding papers (ingest, PDF, OCR, front matter), citations and works,
 # discovery, the chat endpoint, the response shapes, HTTP clients and servers, torch.
@@ -35,12 +33,7 @@ API_HEAVY = CLI_HEAVY + ("rich",)
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory) -> str:
-    """The bundled examples, added and embedded with the hash provider (so hybrid has vectors)."""
-    path = str(tmp_path_factory.mktemp("cold") / "library.db")
-    with Library(path) as lib:
-        lib.add([str(EXAMPLES)])
-        lib.embed(HASH)
-    return path
+    return embedded_examples(tmp_path_factory, "cold")
 
 
 def imported(args: list[str]) -> set[str]:

@@ -10,22 +10,17 @@ import sys
 
 import pytest
 
-from papershelf import Library
 from papershelf.frontends import quick
 from papershelf.operations.requests import SearchParams
 
-from .conftest import EXAMPLES, HASH, ROOT
+from .conftest import ROOT, embedded_examples
 
 APP = "import sys; from papershelf.frontends.cli import app; sys.argv[0] = 'papershelf'; app(prog_name='papershelf')"
 
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory) -> str:
-    path = str(tmp_path_factory.mktemp("quick") / "library.db")
-    with Library(path) as lib:
-        lib.add([str(EXAMPLES)])
-        lib.embed(HASH)
-    return path
+    return embedded_examples(tmp_path_factory, "quick")
 
 
 @pytest.mark.parametrize("argv", [
