@@ -152,3 +152,50 @@ def test_api_docs_load_offline_from_packaged_assets(tmp_path, browser):
         WebDriverWait(browser, 20).until(lambda d: "search" in d.find_element(By.TAG_NAME, "body").text.lower())
         # ReDoc asks a CDN for its logo: refusing it is the policy working (the page is whole offline)
         assert [m for m in csp_violations(browser) if "https://" not in m] == []
+
+
+def test_a_paper_page_shows_related_papers_the_reading_list_and_ask_quotes(tmp_path, browser):
+    """The discovery views in the page: a paper's Related panel says why and opens the related paper;
+    the reading list holds only works the library lacks, each with the library papers citing it; Ask
+    shows evidence cards whose quote is the paper's own sentence."""
+    from urllib.parse import quote
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from papershelf import Library
+
+    from .citation_fixtures import write_papers
+    from .conftest import HASH
+
+    write_papers(tmp_path / "papers")
+    db = tmp_path / "library.db"
+    with Library(str(db)) as lib:
+        assert not lib.add([str(tmp_path / "papers")]).failed
+        lib.embed(HASH)
+        ids = {s.paper.title: s.paper.id for s in lib.papers()}
+        to_read = [i.reference.title or i.reference.text for i in lib.reading_list().items]
+    survey, attention = ids["A Survey of Scholarly Search"], ids["Graph Attention for Citation Recommendation"]
+    wait = WebDriverWait(browser, 20)
+    with running_server(db) as (url, _):
+        browser.get(f"{url}/?paper={survey}")
+        wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "section.related li")))
+        items = {li.get_attribute("data-paper"): li.text
+                 for li in browser.find_elements(By.CSS_SELECTOR, "section.related li")}
+        assert survey not in items and "cited by this paper" in items[attention]
+        browser.find_element(By.CSS_SELECTOR, f"section.related li[data-paper='{attention}'] a").click()
+        wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, f"article.paper-page[data-paper='{attention}']")))
+
+        browser.get(f"{url}/?view=reading-list")
+        wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "ol.reading-list li")))
+        titles = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "ol.reading-list li strong")]
+        assert titles and titles == to_read  # the library's own list (works it lacks), in its order
+        anchors = browser.find_elements(By.CSS_SELECTOR, "ol.reading-list a.paper-link")
+        citing = {a.get_attribute("data-paper") for a in anchors}
+        assert citing and citing <= set(ids.values())
+
+        browser.get(f"{url}/?ask={quote('how fast do inverted indexes answer queries')}")
+        mark = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "figure.evidence mark")))
+        assert mark.text in "Inverted indexes over learned sparse weights answer queries in milliseconds."
+        assert csp_violations(browser) == []
