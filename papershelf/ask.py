@@ -49,12 +49,12 @@ _NOT_QUANTITY = re.compile(r"\b(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|eqs?|
                            r"[A-Z]?\d+(?:\.\d+)*|\[\d+(?:\s*[,–-]\s*\d+)*\]", re.I)
 # The refusal: written by bench/ask_refusal_fit.py (dev half only); see refusal_features for the names.
 REFUSAL: dict = {
-    "features": ["best", "margin", "relevance", "unseen_top"],
-    "mean": [0.5849942, 0.04740769, 0.84644412, 0.34303699],
-    "scale": [0.13629023, 0.06194782, 0.26081627, 0.17925002],
-    "coef": [1.44113451, 0.11785073, -0.75723971, -0.01559388],
-    "intercept": 0.20955205,
-    "cut": 0.30234752,
+    "features": ["best", "relevance", "paper_missing_rare"],
+    "mean": [0.57955898, 0.85145455, 0.59963877],
+    "scale": [0.13182748, 0.26565288, 0.43892981],
+    "coef": [1.4679427, -0.87432755, -0.36620418],
+    "intercept": 0.16584192,
+    "cut": 0.32747546,
 }
 
 
