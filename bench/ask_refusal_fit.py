@@ -32,7 +32,10 @@ from papershelf import Library  # noqa: E402
 FEATURES = ("best", "cosine", "lexical", "margin", "relevance", "unseen")
 # Candidate feature sets, the simplest first: a tie on leave-one-out keeps the simpler one.
 FEATURE_SETS = {"small": ("best", "margin", "relevance", "unseen_top"), "base": FEATURES,
-                "all": FEATURES + ("unseen_top", "best_lexical", "best_cosine")}
+                "all": FEATURES + ("unseen_top", "best_lexical", "best_cosine"),
+                # whether the best paper holds the question's rarest word at all (a near miss names a detail
+                # the paper never mentions: the GPU, the license)
+                "coverage": ("best", "relevance", "paper_missing_rare")}
 MAX_ANSWERABLE_FLAGGED = 0.10
 L2 = 1.0
 

@@ -49,12 +49,12 @@ _NOT_QUANTITY = re.compile(r"\b(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|eqs?|
                            r"[A-Z]?\d+(?:\.\d+)*|\[\d+(?:\s*[,–-]\s*\d+)*\]", re.I)
 # The refusal: written by bench/ask_refusal_fit.py (dev half only); see refusal_features for the names.
 REFUSAL: dict = {
-    "features": ["best", "margin", "relevance", "unseen_top"],
-    "mean": [0.5849942, 0.04740769, 0.84644412, 0.34303699],
-    "scale": [0.13629023, 0.06194782, 0.26081627, 0.17925002],
-    "coef": [1.44113451, 0.11785073, -0.75723971, -0.01559388],
-    "intercept": 0.20955205,
-    "cut": 0.30234752,
+    "features": ["best", "relevance", "paper_missing_rare"],
+    "mean": [0.57955898, 0.85145455, 0.59963877],
+    "scale": [0.13182748, 0.26565288, 0.43892981],
+    "coef": [1.4679427, -0.87432755, -0.36620418],
+    "intercept": 0.16584192,
+    "cut": 0.32747546,
 }
 
 
@@ -250,21 +250,87 @@ def page_of(unit: Unit, quote: str, pdf_path: str | None) -> int | None:
     return next((unit.page_start + i for i, text in enumerate(pages) if probe in text), unit.page_start)
 
 
+def pool_idf(cands: list[Candidate]) -> Callable[[str], float]:
+    """A term's rarity among the scored sentences, 0..1 (1: no sentence holds it): the question's specific
+    words (the GPU, the sampling rate) are the rare ones, its generic ones (model, trained) common."""
+    n = len(cands)
+    df = Counter(t for c in cands for t in term_set(c.unit.text[c.start:c.end]))
+    top = math.log(n + 1)
+    return lambda t: math.log((n + 1) / (df[t] + 1)) / top
+
+
+# Words of the question's form, not its content: no evidence need hold them.
+_ASKING = frozenset("how what which who whom whose when where why many much did does do could would can may might "
+                    "should was were is are be been being has have had long well far often kind value use used using "
+                    "make made get got take taken given".split())
+
+
+def specific_terms(question: str) -> set[str]:
+    return {stem(w) for w in _WORD.findall(question.lower()) if w not in STOPWORDS and w not in _ASKING and len(w) > 1}
+
+
+def coverage(terms: set[str], idf: Callable[[str], float], bag: frozenset[str]) -> float:
+    """The rarity-weighted share of the question's terms a text holds."""
+    total = sum(idf(t) for t in terms)
+    return sum(idf(t) for t in terms & bag) / total if total else 1.0
+
+
+def window(cands: list[Candidate], best: Candidate) -> frozenset[str]:
+    """The best sentence's terms with its neighbours' in the same unit (an answer spans two sentences)."""
+    near = [c for c in cands if c.unit.id == best.unit.id and abs(c.start - best.start) <= 400]
+    return frozenset().union(*(term_set(c.unit.text[c.start:c.end]) for c in near))
+
+
+def coverage_features(question: str, ranked: list[Candidate]) -> dict:
+    """Whether the best evidence holds the question's specific content: a near miss (right paper, a detail
+    it does not report) matches the question's topic words but not the rare word that names the detail."""
+    terms = specific_terms(question)
+    idf = pool_idf(ranked)
+    best = ranked[0]
+    paper = frozenset().union(*(term_set(c.unit.text[c.start:c.end]) for c in ranked
+                                if c.unit.paper_id == best.unit.paper_id))
+    missing = [idf(t) for t in terms - window(ranked, best)]
+    top3 = [coverage(terms, idf, term_set(c.unit.text[c.start:c.end])) for c in ranked[:3]]
+    unit_missing = [idf(t) for t in terms - term_set(best.unit.text)]
+    return {"cover_best": coverage(terms, idf, window(ranked, best)), "cover_top3": max(top3),
+            "missing_rare": max(missing, default=0.0), "unit_missing_rare": max(unit_missing, default=0.0),
+            "paper_missing": 1 - coverage(terms, idf, paper),
+            "paper_missing_rare": max((idf(t) for t in terms - paper), default=0.0)}
+
+
+def rank_features(ranked: list[Candidate], passages: list[tuple[Unit, float]]) -> dict:
+    """How the best sentence stands among this question's sentences: its z-score, and whether the words and
+    the vectors agree on it (its rank by each alone, log-scaled)."""
+    scores = np.array([c.score for c in ranked])
+    best = ranked[0]
+    by_lex = sum(c.lexical > best.lexical for c in ranked)
+    by_cos = sum(c.cosine > best.cosine for c in ranked)
+    rels = sorted((p for _, p in passages), reverse=True)
+    return {"z": float((scores[0] - scores.mean()) / (scores.std() + 1e-9)),
+            "rank_lex": math.log1p(by_lex), "rank_cos": math.log1p(by_cos),
+            "gap": best.score - rels[0], "rel_gap": rels[0] - (rels[1] if len(rels) > 1 else 0.0),
+            "best_prior": best.prior}
+
+
 def refusal_features(question: str, cands: list[Candidate], passages: list[tuple[Unit, float]]) -> dict:
     """What the refusal looks at: how well the best sentence answers (its score, cosine and word overlap),
     how far it stands above the next one, the search's calibrated relevance of the best passage, and the
     share of the question's content words that no passage holds at all (a near miss asks for something
-    the library's passages never mention)."""
+    the library's passages never mention); coverage_features and rank_features add whether the best
+    evidence holds the question's rare words and how it stands among the question's sentences."""
     ranked = sorted(cands, key=lambda c: -c.score)
     best, second = ranked[0], ranked[1] if len(ranked) > 1 else None
     terms = set(content_terms(question))
     seen = frozenset().union(*(term_set(u.text) for u, _ in passages)) if terms else frozenset()
     top = frozenset().union(*(term_set(u.text) for u, _ in passages[:3])) if terms else frozenset()
+    quantity = bool(_QUANTITY.search(question))
     return {"best": best.score, "cosine": max(c.cosine for c in cands), "lexical": max(c.lexical for c in cands),
             "margin": best.score - (second.score if second else 0.0), "relevance": max(p for _, p in passages),
             "unseen": len(terms - seen) / len(terms) if terms else 1.0,
             "unseen_top": len(terms - top) / len(terms) if terms else 1.0,
-            "best_lexical": best.lexical, "best_cosine": best.cosine}
+            "best_lexical": best.lexical, "best_cosine": best.cosine,
+            "quantity_miss": float(quantity and not any(c.typed for c in ranked[:3])),
+            **coverage_features(question, ranked), **rank_features(ranked, passages)}
 
 
 def probability(features: dict) -> float:
