@@ -243,6 +243,11 @@ def test_shared_pdf_reference_list_matches_its_grobid_tei():
     ("[3] Goodfellow, I. and Bengio, Y. Generative adversarial networks (GANs). In NIPS, 2014.",
      ["Goodfellow, I", "Bengio, Y"], "Generative adversarial networks (GANs)", 2014),
     ("Jones, A. (2001). Lattice models (II). Phys. Rev. 3, 1-9.", ["Jones, A"], "Lattice models (II)", 2001),
+    ("[9] Baugher, M. and Naslund, M. The Secure Real-time Transport Protocol (SRTP). RFC 3711, 2004.",
+     ["Baugher, M", "Naslund, M"], "The Secure Real-time Transport Protocol (SRTP)", 2004),
+    # "(in press)" after the last initial is no title: the list does not end there
+    ("Falcone, R., and Castelfranchi, C. (in press). Adjustable Social Autonomy. 2003.",
+     ["Falcone, R"], "Adjustable Social Autonomy", 2003),
 ])
 def test_entries_of_surname_initial_lists_and_venue_tags(text, authors, title, year):
     ref = parse_reference(text, 1)

@@ -161,7 +161,7 @@ def _last_name_ends(body: str, start: int, end: int, after: int) -> bool:
     unless another initial follows ("and Thompson, K. L.")."""
     piece = body[start:end]
     return end - start <= MAX_AUTHOR_CHARS and bool(_LAST_NAME.search(piece)) \
-        and not re.match(r"[A-Z]\.", body[after:after + 2]) and _looks_like_names(piece)
+        and not re.match(r"[A-Z]\.|[(\[]", body[after:after + 2]) and _looks_like_names(piece)
 
 
 def split_authors(text: str) -> list[str]:
@@ -196,7 +196,8 @@ def _title_venue(rest: str, comma_style: bool = False) -> tuple[str | None, str 
         if not pieces:
             return None, None
         title, venue = pieces[0], " ".join(pieces[1:])
-    if tag := _VENUE_TAG.search(title):  # "Spanner: Google's globally-distributed database (OSDI)"
+    tag = _VENUE_TAG.search(title)  # "Spanner: Google's globally-distributed database (OSDI)"
+    if tag and not _defines(title[:tag.start()], tag.group(1)):  # not "Secure Real-time Transport Protocol (SRTP)"
         title, venue = title[:tag.start()], f"{tag.group(1)} {venue}"
     return _tidy(title) or None, _venue(venue)
 
@@ -205,6 +206,21 @@ def _title_venue(rest: str, comma_style: bool = False) -> tuple[str | None, str 
 # "(NeurIPS 2019)": two capitals at least, not a roman numeral ("Part (II)") nor a plural that ends
 # the title ("Generative Adversarial Networks (GANs)").
 _VENUE_TAG = re.compile(r"\s*\((?![IVXLC]+\)|[A-Z]+s\))([A-Z][A-Za-z]*[A-Z][A-Za-z]*(?:[\s\-]*['’]?\d{2,4})?)\)\s*$")
+
+
+def _defines(long: str, short: str) -> bool:
+    """Whether the words before an acronym spell it (Schwartz & Hearst's test: its letters found in
+    order, from the end, the first at a word's start): then it is the title's own acronym."""
+    letters = [c.lower() for c in short if c.isalpha()]
+    text = " ".join(long.split()[-min(len(letters) + 5, 2 * len(letters)):]).lower()
+    i = len(text) - 1
+    for k in range(len(letters) - 1, -1, -1):
+        while i >= 0 and (text[i] != letters[k] or (k == 0 and i > 0 and text[i - 1].isalnum())):
+            i -= 1
+        if i < 0:
+            return False
+        i -= 1
+    return True
 
 
 def _tidy(text: str) -> str:
