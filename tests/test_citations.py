@@ -305,3 +305,25 @@ def test_a_paper_with_no_authors_is_cited_by_its_long_title(lib, tmp_path):
     assert links == {1: report, 2: None, 3: None}
     assert [c.paper_id for c in lib.citing(report).citing] == [citer]
     assert lib.show(report).to_dict()["citations"]["citing"] == 1
+
+
+def test_a_library_from_before_title_only_keys_links_its_authorless_paper_on_upgrade(tmp_path):
+    """Migration 11: a source with no author kept no title key; the upgrade writes its title-only key."""
+    import sqlite3
+
+    from papershelf import Library
+
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "report.md").write_text(REPORT, encoding="utf-8")
+    (tmp_path / "p" / "citer.md").write_text(CITER, encoding="utf-8")
+    db = tmp_path / "old.db"
+    with Library(str(db)) as lib:
+        assert not lib.add([str(tmp_path / "p")]).failed
+        report, citer = paper_id(lib, "pagerank citation"), paper_id(lib, "spam detection")
+    con = sqlite3.connect(db)  # the key as the library before wrote it: none
+    con.execute("UPDATE paper_sources SET title_key=NULL WHERE paper_id=?", (report,))
+    con.execute("PRAGMA user_version = 10")
+    con.commit()
+    con.close()
+    with Library(str(db)) as lib:
+        assert lib.references(citer).references[0].paper_id == report
