@@ -1,10 +1,12 @@
 """The citation graph inside a library: which library paper each reference names, who cites whom.
 
 A reference links to a library paper by the rules one paper per work uses for a new file
-(works.matching_paper): the DOI, else the arXiv id, else the normalized title with the first
-author's surname and the year; a title alone never links.  Links are found whenever they are read,
-from keys stored with each entry and with each source file, so a paper added later is cited at
-once and a removed paper is cited no more, on either backend, with nothing to keep in step.
+(works.matching_paper, in its `cited` form): the DOI, else the arXiv id, else the normalized title
+with the first author's surname and the year (another version's year allowed when one paper has the
+key); a title alone links only a long one, across a side with no author (a tech report's front page).
+Links are found whenever they are read, from keys stored with each entry and with each source file, so
+a paper added later is cited at once and a removed paper is cited no more, on either backend, with
+nothing to keep in step.
 """
 
 from __future__ import annotations
@@ -81,11 +83,14 @@ def _as_source(ref: Reference) -> PaperSource:
 
 
 def link(store: Store, ref: Reference) -> str | None:
-    """The library paper this entry names, by works.matching_paper over the sources sharing a key."""
+    """The library paper this entry names, by works.matching_paper over the sources sharing a key (a
+    title-only key meets the sources with that title, and a full key the title-only source of it)."""
     probe = _as_source(ref)
     if not (probe.doi or probe.arxiv_id or probe.title_key):
         return None
-    return works.matching_paper(probe, store.find_sources(probe.doi, probe.arxiv_id, probe.title_key))
+    alone = works.title_only(probe.title_key)
+    found = store.find_sources(probe.doi, probe.arxiv_id, probe.title_key, [alone] if alone else [])
+    return works.matching_paper(probe, found, cited=True)
 
 
 def references(store: Store, paper_id: str) -> ReferenceList:
@@ -100,10 +105,11 @@ def references(store: Store, paper_id: str) -> ReferenceList:
 def citing(store: Store, paper_id: str) -> Citing:
     """Library papers citing this one: entries sharing a key with any of its files, confirmed by `link`."""
     sources = store.sources(paper_id)
-    keys = [[s.doi for s in sources if s.doi], [s.arxiv_id for s in sources if s.arxiv_id],
-            [s.title_key for s in sources if s.title_key]]
+    dois, arxiv_ids = [s.doi for s in sources if s.doi], [s.arxiv_id for s in sources if s.arxiv_id]
+    titles = [k for s in sources if s.title_key for k in {s.title_key, works.title_only(s.title_key)} if k]
+    alone = sorted({s.title_key for s in sources if s.title_key and s.title_key.endswith("|")})
     first: dict[str, int] = {}
-    for citing, ref in store.references_to(*keys):
+    for citing, ref in store.references_to(dois, arxiv_ids, titles, title_prefixes=alone):
         if citing != paper_id and citing not in first and link(store, ref) == paper_id:
             first[citing] = ref.n
     papers = store.get_papers(list(first))

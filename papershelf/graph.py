@@ -87,13 +87,18 @@ def token(store: Store) -> tuple:
 
 
 def _index(sources: list[PaperSource]) -> dict[str, dict[str, list[PaperSource]]]:
+    """Sources by DOI, arXiv id and title (the title-only key: a full key and a title-only one meet there)."""
     by: dict[str, dict[str, list[PaperSource]]] = {"doi": defaultdict(list), "arxiv_id": defaultdict(list),
                                                    "title_key": defaultdict(list)}
     for s in sources:
         for f in by:
             if value := getattr(s, f):
-                by[f][value].append(s)
+                by[f][_indexed(f, value)].append(s)
     return by
+
+
+def _indexed(field: str, value: str) -> str:
+    return (works.title_only(value) or value) if field == "title_key" else value
 
 
 def _link(by: dict[str, dict[str, list[PaperSource]]], probe: PaperSource) -> str | None:
@@ -101,9 +106,9 @@ def _link(by: dict[str, dict[str, list[PaperSource]]], probe: PaperSource) -> st
     seen: dict[str, PaperSource] = {}
     for f, index in by.items():
         value = getattr(probe, f)
-        for s in index.get(value, []) if value else []:
+        for s in index.get(_indexed(f, value), []) if value else []:
             seen[s.path] = s
-    return works.matching_paper(probe, seen.values()) if seen else None
+    return works.matching_paper(probe, seen.values(), cited=True) if seen else None
 
 
 def build(store: Store) -> Graph:

@@ -14,7 +14,14 @@ existing paper when they share
 A file that names its paper — a citekey or id in its front matter, a bibliography entry, a
 Zotero item — is that paper: it joins only the paper of that name (two citekeys are two items the
 user keeps apart), though files without a name may join it.  A title alone never merges: "Deep
-learning for X" by two groups are two papers.  Of a paper's
+learning for X" by two groups are two papers.
+
+A reference entry names a library paper by the same keys, looser where an entry is not a file
+(`matching_paper(..., cited=True)`): the year printed in the entry may be the journal version's
+several years after the preprint (or the revised edition's) the library holds, when title and first
+author agree exactly and one paper has that key; and a side with no first author at all (a tech
+report's front page names none; a misread entry) matches on a long title alone (`TITLE_ONLY_WORDS`,
+the title-only key ``"title|"``), exactly after folding.  Neither merges two files.  Of a paper's
 sources the best supplies its units and metadata: structured full text (JATS, TEI, S2ORC,
 Markdown) over PDF and plain text, then the newer file.
 """
@@ -32,6 +39,11 @@ from .text import normalized_title
 
 STRUCTURED_FORMATS = ("jats", "tei", "s2orc", "markdown")
 MIN_TITLE_WORDS = 3
+# A title this long is distinctive enough to name a work alone, when one side has no author to check.
+TITLE_ONLY_WORDS = 6
+# How far an entry's year may stray from a library paper's with the same title key: a preprint and its
+# journal version, a paper and its revised edition (the CACM Unix paper of 1974 cited as the BSTJ one of 1978).
+CITED_YEAR_GAP = 6
 
 
 def priority(source_format: str | None) -> int:
@@ -59,12 +71,28 @@ def surname(name: str) -> str:
 
 
 def title_key(title: str | None, authors: list[str]) -> str | None:
-    """Normalized title + first author's surname, or None when either is too thin to match on."""
+    """Normalized title + first author's surname, or None when either is too thin to match on; with
+    no author at all, the title-only key ``"title|"`` of a long title (it links citations, never merges)."""
     words = normalized_title(title)
     first = surname(authors[0]) if authors else ""
-    if len(words.split()) < MIN_TITLE_WORDS or not first:
-        return None
-    return f"{words}|{first}"
+    n = len(words.split())
+    if first and n >= MIN_TITLE_WORDS:
+        return f"{words}|{first}"
+    return f"{words}|" if not first and n >= TITLE_ONLY_WORDS else None
+
+
+def title_only(key: str | None) -> str | None:
+    """The title-only key a title key meets across a missing author: ``"title|"``."""
+    return key[:key.index("|") + 1] if key and "|" in key else None
+
+
+def _keys_meet(a: str | None, b: str | None, cited: bool) -> bool:
+    """Same title key; for a citation, also one side title-only with the same title."""
+    if not a or not b:
+        return False
+    if a == b:
+        return cited or not a.endswith("|")
+    return cited and (a.endswith("|") or b.endswith("|")) and title_only(a) == title_only(b)
 
 
 def source_of(doc: Document, path: str, sha256: str, size: int) -> PaperSource:
@@ -79,25 +107,29 @@ def source_of(doc: Document, path: str, sha256: str, size: int) -> PaperSource:
                        year=doc.year, added_at=time.time())
 
 
-def matching_paper(new: PaperSource, candidates: Iterable[PaperSource]) -> str | None:
-    """The paper `new` is another source of, or None: by DOI, then arXiv id, then title key + year."""
+def matching_paper(new: PaperSource, candidates: Iterable[PaperSource], cited: bool = False) -> str | None:
+    """The paper `new` is another source of, or None: by DOI, then arXiv id, then title key + year.
+    `cited`: `new` is a reference entry naming a paper, not a file (the looser rules of the docstring)."""
     candidates = list(candidates)
     for field in ("doi", "arxiv_id"):
         value = getattr(new, field)
         ids = sorted({c.paper_id for c in candidates if value and getattr(c, field) == value})
         if ids:
             return ids[0] if len(ids) == 1 else None
-    if not new.title_key:
-        return None
     years: dict[str, set[int]] = {}
     for c in candidates:
-        if c.title_key == new.title_key and not (new.doi and c.doi and c.doi != new.doi):  # two DOIs: two works
-            years.setdefault(c.paper_id, set()).update([c.year] if c.year else [])
+        if _keys_meet(new.title_key, c.title_key, cited) and not (new.doi and c.doi and c.doi != new.doi):
+            years.setdefault(c.paper_id, set()).update([c.year] if c.year else [])  # two DOIs: two works
     same_year = [p for p, ys in years.items() if new.year and new.year in ys]
     if len(same_year) == 1:
         return same_year[0]
     open_year = [p for p, ys in years.items() if not ys or not new.year]
-    return open_year[0] if len(open_year) == 1 and not same_year else None
+    if len(open_year) == 1 and not same_year:
+        return open_year[0]
+    if cited and len(years) == 1 and not same_year and new.year:  # one work, printed in another version's year
+        paper, ys = next(iter(years.items()))
+        return paper if min(abs(y - new.year) for y in ys) <= CITED_YEAR_GAP else None
+    return None
 
 
 def rank(source: PaperSource) -> tuple[int, float]:

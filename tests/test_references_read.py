@@ -226,3 +226,29 @@ def test_shared_pdf_reference_list_matches_its_grobid_tei():
     tei = read_tei(shared("fulltext", "grobid-tei", "acl-N18-3011_literature-graph.tei.xml").read_bytes()).references
     assert len(pdf) == 27 and len(tei) == 27
     assert [r.year for r in pdf] == [r.year for r in tei]
+
+
+@pytest.mark.parametrize("text, authors, title, year", [
+    # the last name after "and" closes a "Surname, I." list; pages "pp 1905-1930" are no year
+    ("44. Ritchie, D.M. and Thompson, K. The Unix time-sharing system. Bell System Tech. J. 57, 6, July 1978, "
+     "pp 1905-1930.", ["Ritchie, D.M", "Thompson, K"], "The Unix time-sharing system", 1978),
+    ("[5] CORBETT, J. C., DEAN, J., AND WOODFORD, D. Spanner: Google's globally-distributed database. In "
+     "Proceedings of the 10th USENIX conference (Berkeley, CA, USA, 2012), OSDI'12, pp. 251-264.",
+     ["CORBETT, J. C", "DEAN, J"], "Spanner: Google's globally-distributed database", 2012),
+    ("[4] Smith, J. and Doe, K. L. A study of things. J. Stuff 3, 2001.", ["Smith, J", "Doe, K. L"],
+     "A study of things", 2001),
+    # a venue's acronym after the title is the venue; a plural acronym or a roman numeral is the title's
+    ("[14] James C Corbett, Jeffrey Dean, et al. 2012. Spanner: Google's globally-distributed database (OSDI).",
+     ["James C Corbett", "Jeffrey Dean"], "Spanner: Google's globally-distributed database", 2012),
+    ("[3] Goodfellow, I. and Bengio, Y. Generative adversarial networks (GANs). In NIPS, 2014.",
+     ["Goodfellow, I", "Bengio, Y"], "Generative adversarial networks (GANs)", 2014),
+    ("Jones, A. (2001). Lattice models (II). Phys. Rev. 3, 1-9.", ["Jones, A"], "Lattice models (II)", 2001),
+    ("[9] Baugher, M. and Naslund, M. The Secure Real-time Transport Protocol (SRTP). RFC 3711, 2004.",
+     ["Baugher, M", "Naslund, M"], "The Secure Real-time Transport Protocol (SRTP)", 2004),
+    # "(in press)" after the last initial is no title: the list does not end there
+    ("Falcone, R., and Castelfranchi, C. (in press). Adjustable Social Autonomy. 2003.",
+     ["Falcone, R"], "Adjustable Social Autonomy", 2003),
+])
+def test_entries_of_surname_initial_lists_and_venue_tags(text, authors, title, year):
+    ref = parse_reference(text, 1)
+    assert (ref.authors[:len(authors)], ref.title, ref.year) == (authors, title, year)

@@ -8,7 +8,7 @@ import sys
 
 from papershelf import Library
 from papershelf.models import PaperSource
-from papershelf.works import matching_paper, normalized_arxiv
+from papershelf.works import matching_paper, normalized_arxiv, title_key
 
 from .backends import sqlite_back_to_schema_3
 from .conftest import HASH, shared
@@ -150,6 +150,31 @@ def test_arxiv_versions_are_one_work():
     old = PaperSource("/a.pdf", "p1", arxiv_id="2203.00130")
     assert matching_paper(PaperSource("/b.pdf", "", arxiv_id="2203.00130"), [old]) == "p1"
     assert matching_paper(PaperSource("/b.pdf", "", arxiv_id="2203.00131"), [old]) is None
+
+
+def test_an_entry_names_a_work_more_loosely_than_a_file_joins_it():
+    """A reference to the journal version (another year) names the preprint the library holds, and a
+    long title with no author on one side names its work; neither ever merges two files."""
+    key = title_key("Paper Plain: Making Medical Research Papers Approachable", ["Tal August"])
+    preprint = PaperSource("/a.pdf", "p1", title_key=key, year=2022)
+    journal = PaperSource("", "", title_key=key, year=2023)
+    assert matching_paper(journal, [preprint]) is None  # a file: the journal version stays another paper
+    assert matching_paper(journal, [preprint], cited=True) == "p1"
+    assert matching_paper(PaperSource("", "", title_key=key, year=2040), [preprint], cited=True) is None
+    both = [preprint, PaperSource("/b.pdf", "p2", title_key=key, year=2024)]
+    assert matching_paper(journal, both, cited=True) is None  # two versions held, neither the entry's year
+    assert matching_paper(PaperSource("", "", title_key=key, year=2024), both, cited=True) == "p2"
+
+    long = "The PageRank Citation Ranking: Bringing Order to the Web"
+    assert title_key(long, []) == "the pagerank citation ranking bringing order to the web|"
+    assert title_key("Sparse Partitions", []) is None and title_key("Deep Learning for Graphs", []) is None
+    report = PaperSource("/r.pdf", "pr", title_key=title_key(long, []))
+    entry = PaperSource("", "", title_key=title_key(long, ["L. Page"]), year=1998)
+    assert matching_paper(entry, [report], cited=True) == "pr"
+    assert matching_paper(entry, [report]) is None
+    assert matching_paper(PaperSource("/s.pdf", "", title_key=report.title_key), [report]) is None  # no merge
+    other = PaperSource("", "", title_key=title_key(long + " Again", ["L. Page"]))
+    assert matching_paper(other, [report], cited=True) is None
 
 
 def test_libraries_from_before_get_their_sources(tmp_path, write):

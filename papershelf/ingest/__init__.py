@@ -205,9 +205,11 @@ def _read_regular(path: str, limit: int) -> bytes:
 # measured from glyph origins, a title's lines in another size kept and an article-type label as large
 # as the title dropped, Published dates and meeting lines give the year, colon labels and a paragraph's
 # first line are no headings, sub-headings in the typeface of the paper's sure headings, a page's columns
-# from its gutters for objects, double-spaced tables, stacked objects parted at the drawing's start).
+# from its gutters for objects, double-spaced tables, stacked objects parted at the drawing's start;
+# 10: reference entries whose "Surname, I." list ends at its last name after "and", a venue's acronym in
+# parentheses after the title taken as the venue, page ranges no year).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/9"
+PDF_READER = "pdf-reader/10"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:

@@ -51,6 +51,8 @@ _PERSON = re.compile(rf"^{_NAME_WORD}(?:[\s\-]+{_NAME_WORD})*$")
 _VANCOUVER_NAME = r"[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?\s[A-Z]{1,3}"
 _VANCOUVER = re.compile(rf"^(?:{_VANCOUVER_NAME},\s*)+{_VANCOUVER_NAME}(?:,?\s*et al)?$")  # two names at least
 _SPLIT_AUTHORS = re.compile(LEADING_SPACE + r"(?:;|,\s*(?:and|&)\s+|,|\band\b|&)\s*")
+# Pages printed as a range after "pp"/"pages": "pp 1905-1930" holds no year.
+_PAGE_RANGE = re.compile(r"\b(?:pp?\.?|pages?)\s*\d+\s*[-–—]+\s*\d+")
 _PAGES = re.compile(r"(?:,\s*)?\b(?:pp?\.|pages?)\s*[\dA-Za-z]+\s*[-–—]+\s*[\dA-Za-z]+|\b\d+\s*[-–—]\s*\d+\b")
 
 
@@ -139,13 +141,27 @@ def _sentences(body: str) -> list[str]:
         end = m.start()  # the piece is body[start:end]: never copied whole, it grows over every initial it passes
         last = body[max(start, body.rfind(" ", start, end) + 1):end]
         if _ABBREVIATION.search(last) or _INITIAL.match(last) and not (
-                end - start <= MAX_AUTHOR_CHARS and _VANCOUVER.match(body[start:end].strip())):
+                end - start <= MAX_AUTHOR_CHARS and _VANCOUVER.match(body[start:end].strip())) \
+                and not _last_name_ends(body, start, end, m.end()):
             continue
         out.append(body[:m.start()].strip() if not out else body[start:m.start()].strip())
         start = m.end()
     if start < len(body):
         out.append(body[start:].strip())
     return [p for p in out if p]
+
+
+# The last name of a "Surname, I." list, after its "and": "... and Thompson, K." / "..., AND WOODFORD, D."
+_LAST_NAME = re.compile(r"(?:^|[\s,])(?:and|AND|&)\s+[A-Z][\w'’\-]+,\s*(?:[A-Z]\.\s*-?\s*)*[A-Z]$")
+
+
+def _last_name_ends(body: str, start: int, end: int, after: int) -> bool:
+    """Whether the initial at `end` closes an author list written "Surname, I." whose last name follows
+    its "and" ("Ritchie, D.M. and Thompson, K. The Unix time-sharing system."): the list ends there,
+    unless another initial follows ("and Thompson, K. L.")."""
+    piece = body[start:end]
+    return end - start <= MAX_AUTHOR_CHARS and bool(_LAST_NAME.search(piece)) \
+        and not re.match(r"[A-Z]\.|[(\[]", body[after:after + 2]) and _looks_like_names(piece)
 
 
 def split_authors(text: str) -> list[str]:
@@ -180,7 +196,31 @@ def _title_venue(rest: str, comma_style: bool = False) -> tuple[str | None, str 
         if not pieces:
             return None, None
         title, venue = pieces[0], " ".join(pieces[1:])
+    tag = _VENUE_TAG.search(title)  # "Spanner: Google's globally-distributed database (OSDI)"
+    if tag and not _defines(title[:tag.start()], tag.group(1)):  # not "Secure Real-time Transport Protocol (SRTP)"
+        title, venue = title[:tag.start()], f"{tag.group(1)} {venue}"
     return _tidy(title) or None, _venue(venue)
+
+
+# A venue's acronym in parentheses after the title, with its year maybe: "(OSDI)", "(SIGMOD '08)",
+# "(NeurIPS 2019)": two capitals at least, not a roman numeral ("Part (II)") nor a plural that ends
+# the title ("Generative Adversarial Networks (GANs)").
+_VENUE_TAG = re.compile(r"\s*\((?![IVXLC]+\)|[A-Z]+s\))([A-Z][A-Za-z]*[A-Z][A-Za-z]*(?:[\s\-]*['’]?\d{2,4})?)\)\s*$")
+
+
+def _defines(long: str, short: str) -> bool:
+    """Whether the words before an acronym spell it (Schwartz & Hearst's test: its letters found in
+    order, from the end, the first at a word's start): then it is the title's own acronym."""
+    letters = [c.lower() for c in short if c.isalpha()]
+    text = " ".join(long.split()[-min(len(letters) + 5, 2 * len(letters)):]).lower()
+    i = len(text) - 1
+    for k in range(len(letters) - 1, -1, -1):
+        while i >= 0 and (text[i] != letters[k] or (k == 0 and i > 0 and text[i - 1].isalnum())):
+            i -= 1
+        if i < 0:
+            return False
+        i -= 1
+    return True
 
 
 def _tidy(text: str) -> str:
@@ -196,6 +236,8 @@ def _venue(text: str) -> str | None:
 
 
 def _last_year(body: str) -> int | None:
+    """The last year printed, not a page of a range ("pp 1905-1930")."""
+    body = _PAGE_RANGE.sub(" ", body)
     years = [int(y) for y in re.findall(r"(?<![\d.:/])((?:1[89]|20)\d\d)[a-z]?(?![\d/]|\.\d)", body)]
     return years[-1] if years else parse_year(None)
 

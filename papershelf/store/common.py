@@ -165,6 +165,18 @@ def refolded_keys(sources: Iterable[Any], references: Iterable[Any]) -> tuple[li
     return source_keys, reference_keys
 
 
+def rekeyed(sources: Iterable[Any], references: Iterable[Any]) -> tuple[list[tuple], list[tuple]]:
+    """The title keys to write again once a title with no author has a title-only key ("title|", a
+    long title naming a work alone for a citation): (key, source path) from (source_path, title,
+    authors, title_key) rows of a source and its paper, (key, paper id, n) from (paper_id, n, title,
+    authors, title_key) reference rows; only the rows whose key changes."""
+    from ..works import title_key
+
+    source_keys = [(k, r[0]) for r in sources if (k := title_key(r[1], json.loads(r[2] or "[]"))) != r[3]]
+    reference_keys = [(k, r[0], r[1]) for r in references if (k := title_key(r[2], json.loads(r[3] or "[]"))) != r[4]]
+    return source_keys, reference_keys
+
+
 def title_keys(rows: Iterable[Any]) -> list[tuple[str | None, str]]:
     """(title key, source path) for migration 4's backfill, from (source_path, title, authors) rows."""
     from ..works import title_key

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..common import SOURCES_BACKFILL_SQL, refolded_keys, title_keys, unit_tables_v1
+from ..common import SOURCES_BACKFILL_SQL, refolded_keys, rekeyed, title_keys, unit_tables_v1
 from ..paper_fields import index_titles
 
 # 'PSHF' as in the SQLite application id; the advisory lock key serializing migrations.
@@ -323,3 +323,23 @@ def _m017_title_keys_folded(db) -> None:
 
 
 MIGRATIONS.append(_m017_title_keys_folded)
+
+
+# 18: title-only keys for a long title with no author, as SQLite's m011_title_only_keys
+def _m018_title_only_keys(db) -> None:
+    """Title-only keys ("title|") for the sources and reference rows with a long title and no author."""
+    sources = db.execute("SELECT s.source_path, p.title, p.authors, s.title_key FROM paper_sources s "
+                         "JOIN papers p ON p.id = s.paper_id WHERE s.title_key IS NULL").fetchall()
+    references = db.execute("SELECT paper_id, n, title, authors, title_key FROM paper_references "
+                            "WHERE title_key IS NULL AND title IS NOT NULL").fetchall()
+    source_keys, reference_keys = rekeyed(
+        [(r["source_path"], r["title"], r["authors"], r["title_key"]) for r in sources],
+        [(r["paper_id"], r["n"], r["title"], r["authors"], r["title_key"]) for r in references])
+    with db.cursor() as cur:
+        if source_keys:
+            cur.executemany("UPDATE paper_sources SET title_key=%s WHERE source_path=%s", source_keys)
+        if reference_keys:
+            cur.executemany("UPDATE paper_references SET title_key=%s WHERE paper_id=%s AND n=%s", reference_keys)
+
+
+MIGRATIONS.append(_m018_title_only_keys)

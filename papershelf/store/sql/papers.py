@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...document import Reference
@@ -104,13 +105,23 @@ class SqlPapers(SqlConnection):
                           f"{c('s.source_path')}", params)
         return sources_from_rows(rows)
 
-    def find_sources(self, doi: str | None, arxiv_id: str | None, title_key: str | None) -> list[PaperSource]:
-        """Sources that share the DOI, the arXiv id or the title key (lowercase) with a new file."""
+    def find_sources(self, doi: str | None, arxiv_id: str | None, title_key: str | None,
+                     title_prefixes: Sequence[str] = ()) -> list[PaperSource]:
+        """Sources that share the DOI, the arXiv id or the title key (lowercase) with a new file, or whose
+        title key starts with one of `title_prefixes` (title-only keys, ``"title|"``: a citation's)."""
         m, clean = self.sql.mark, self.sql.clean
-        rows = self.query(f"SELECT * FROM paper_sources WHERE doi={m} OR arxiv_id={m} OR title_key={m} "
+        where, params = self._prefixes(title_prefixes)
+        rows = self.query(f"SELECT * FROM paper_sources WHERE doi={m} OR arxiv_id={m} OR title_key={m}{where} "
                           f"ORDER BY {self.sql.collate('source_path')}",
-                          (clean(doi), clean(arxiv_id), clean(title_key)))
+                          (clean(doi), clean(arxiv_id), clean(title_key), *params))
         return [source_from_row(r) for r in rows]
+
+    def _prefixes(self, prefixes: Sequence[str]) -> tuple[str, list[str]]:
+        """" OR title_key starts with P" for each title-only key P (``"title|"``), as a range over the
+        code points (indexed in SQLite; '}' follows '|')."""
+        m, key = self.sql.mark, self.sql.collate("title_key")
+        sql = "".join(f" OR ({key} >= {m} AND {key} < {m})" for _ in prefixes)
+        return sql, [v for p in prefixes for v in (self.sql.clean(p), self.sql.clean(p[:-1] + "}"))]
 
     def save_source(self, source: PaperSource) -> None:
         """Record (or replace) one source file of an existing paper."""
@@ -251,15 +262,20 @@ class SqlPapers(SqlConnection):
         return [reference_from_row(r) for r in
                 self.query(f"SELECT * FROM paper_references WHERE paper_id={self.sql.mark} ORDER BY n", (paper_id,))]
 
-    def references_to(self, dois: list[str], arxiv_ids: list[str],
-                      title_keys: list[str]) -> list[tuple[str, Reference]]:
-        """(citing paper id, entry) for every entry with one of these keys."""
+    def references_to(self, dois: list[str], arxiv_ids: list[str], title_keys: list[str],
+                      title_prefixes: Sequence[str] = ()) -> list[tuple[str, Reference]]:
+        """(citing paper id, entry) for every entry with one of these keys, or whose title key starts
+        with one of `title_prefixes` (title-only keys, ``"title|"``)."""
         clauses, params = [], []
         for column, values in (("doi", dois), ("arxiv_id", arxiv_ids), ("title_key", title_keys)):
             if values:
                 sql, more = self.sql.any(column, values)
                 clauses.append(sql)
                 params += more
+        if title_prefixes:
+            sql, more = self._prefixes(title_prefixes)
+            clauses.append(sql.removeprefix(" OR "))
+            params += more
         if not clauses:
             return []
         rows = self.query(f"SELECT * FROM paper_references WHERE {' OR '.join(clauses)} "

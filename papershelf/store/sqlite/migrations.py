@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from ..common import SOURCES_BACKFILL_SQL, refolded_keys, title_keys, unit_tables_v1
+from ..common import SOURCES_BACKFILL_SQL, refolded_keys, rekeyed, title_keys, unit_tables_v1
 from ..paper_fields import index_titles
 
 # 'PSHF': marks a SQLite file as a papershelf library.
@@ -295,5 +295,20 @@ def m010_title_keys_folded(db: sqlite3.Connection) -> None:
                          "JOIN papers p ON p.id = s.paper_id").fetchall()
     references = db.execute("SELECT paper_id, n, title, authors FROM paper_references").fetchall()
     source_keys, reference_keys = refolded_keys(sources, references)
+    db.executemany("UPDATE paper_sources SET title_key=? WHERE source_path=?", source_keys)
+    db.executemany("UPDATE paper_references SET title_key=? WHERE paper_id=? AND n=?", reference_keys)
+
+
+@migration
+def m011_title_only_keys(db: sqlite3.Connection) -> None:
+    """Title-only keys ("title|") for the sources and reference rows with a long title and no author
+    (a tech report's front page), so a citation links them without re-adding (works.title_key); a
+    source's key from its paper's title and authors, as migration 4 wrote them.  Only rows with no
+    author can change: a key with an author is the same as before."""
+    sources = db.execute("SELECT s.source_path, p.title, p.authors, s.title_key FROM paper_sources s "
+                         "JOIN papers p ON p.id = s.paper_id WHERE s.title_key IS NULL").fetchall()
+    references = db.execute("SELECT paper_id, n, title, authors, title_key FROM paper_references "
+                            "WHERE title_key IS NULL AND title IS NOT NULL").fetchall()
+    source_keys, reference_keys = rekeyed(sources, references)
     db.executemany("UPDATE paper_sources SET title_key=? WHERE source_path=?", source_keys)
     db.executemany("UPDATE paper_references SET title_key=? WHERE paper_id=? AND n=?", reference_keys)
