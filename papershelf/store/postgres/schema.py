@@ -315,14 +315,19 @@ def _m017_title_keys_folded(db) -> None:
     source_keys, reference_keys = refolded_keys(
         [(r["source_path"], r["title"], r["authors"]) for r in sources],
         [(r["paper_id"], r["n"], r["title"], r["authors"]) for r in references])
+    _write_title_keys(db, source_keys, reference_keys)
+
+
+MIGRATIONS.append(_m017_title_keys_folded)
+
+
+def _write_title_keys(db, source_keys: list, reference_keys: list) -> None:
+    """Store title keys worked out again: (key, source_path) for sources, (key, paper_id, n) for references."""
     with db.cursor() as cur:
         if source_keys:
             cur.executemany("UPDATE paper_sources SET title_key=%s WHERE source_path=%s", source_keys)
         if reference_keys:
             cur.executemany("UPDATE paper_references SET title_key=%s WHERE paper_id=%s AND n=%s", reference_keys)
-
-
-MIGRATIONS.append(_m017_title_keys_folded)
 
 
 # 18: title-only keys for a long title with no author, as SQLite's m011_title_only_keys
@@ -335,11 +340,7 @@ def _m018_title_only_keys(db) -> None:
     source_keys, reference_keys = rekeyed(
         [(r["source_path"], r["title"], r["authors"], r["title_key"]) for r in sources],
         [(r["paper_id"], r["n"], r["title"], r["authors"], r["title_key"]) for r in references])
-    with db.cursor() as cur:
-        if source_keys:
-            cur.executemany("UPDATE paper_sources SET title_key=%s WHERE source_path=%s", source_keys)
-        if reference_keys:
-            cur.executemany("UPDATE paper_references SET title_key=%s WHERE paper_id=%s AND n=%s", reference_keys)
+    _write_title_keys(db, source_keys, reference_keys)
 
 
 MIGRATIONS.append(_m018_title_only_keys)
