@@ -160,7 +160,8 @@ def _last_name_ends(body: str, start: int, end: int, after: int) -> bool:
     its "and" ("Ritchie, D.M. and Thompson, K. The Unix time-sharing system."): the list ends there,
     unless another initial follows ("and Thompson, K. L.")."""
     piece = body[start:end]
-    return end - start <= MAX_AUTHOR_CHARS and bool(_LAST_NAME.search(piece)) \
+    # its tail only (the name and its initials): one search stays short over a long run of initials
+    return end - start <= MAX_AUTHOR_CHARS and bool(_LAST_NAME.search(piece, max(0, len(piece) - 120))) \
         and not re.match(r"[A-Z]\.|[(\[]", body[after:after + 2]) and _looks_like_names(piece)
 
 
@@ -196,8 +197,9 @@ def _title_venue(rest: str, comma_style: bool = False) -> tuple[str | None, str 
         if not pieces:
             return None, None
         title, venue = pieces[0], " ".join(pieces[1:])
-    tag = _VENUE_TAG.search(title)  # "Spanner: Google's globally-distributed database (OSDI)"
-    if tag and not _defines(title[:tag.start()], tag.group(1)):  # not "Secure Real-time Transport Protocol (SRTP)"
+    tag = _VENUE_TAG.search(title.rstrip())  # "Spanner: Google's globally-distributed database (OSDI)"
+    # an acronym of two capitals at least, not one the title spells ("Secure Real-time Transport Protocol (SRTP)")
+    if tag and sum(c.isupper() for c in tag.group(1)) >= 2 and not _defines(title[:tag.start()], tag.group(1)):
         title, venue = title[:tag.start()], f"{tag.group(1)} {venue}"
     return _tidy(title) or None, _venue(venue)
 
@@ -205,7 +207,9 @@ def _title_venue(rest: str, comma_style: bool = False) -> tuple[str | None, str 
 # A venue's acronym in parentheses after the title, with its year maybe: "(OSDI)", "(SIGMOD '08)",
 # "(NeurIPS 2019)": two capitals at least, not a roman numeral ("Part (II)") nor a plural that ends
 # the title ("Generative Adversarial Networks (GANs)").
-_VENUE_TAG = re.compile(r"\s*\((?![IVXLC]+\)|[A-Z]+s\))([A-Z][A-Za-z]*[A-Z][A-Za-z]*(?:[\s\-]*['’]?\d{2,4})?)\)\s*$")
+# Bounded runs and no leading space: a search tries every position, so nothing may rescan a long run
+# (the regex timing test); the second capital is checked in code.
+_VENUE_TAG = re.compile(r"\((?![IVXLC]+\)|[A-Z]+s\))([A-Z][A-Za-z]{1,24}(?:[\s\-]{0,3}['’]?\d{2,4})?)\)[ \t]{0,8}$")
 
 
 def _defines(long: str, short: str) -> bool:
