@@ -65,9 +65,11 @@ def _sql(contrib: str, rescore: str, filter_where: str, with_phrases: bool) -> s
     # With filters, the units read are tested best partial sum first, each by a lookup of its row
     # (LATERAL: a nested loop, which keeps that order), and the testing stops at the RESCORE-th that
     # passes: a filter most units pass tests a few hundred of the ~14,000 read, not all (a year range
-    # at 1 M: 176 -> 46 ms).  Ties go to the lower key, so the shortlist is the same whatever the plan.
+    # at 1 M: 176 -> 46 ms).  The lookup's LIMIT keeps the planner from flattening it into a hash or
+    # merge join, which tests every unit read (a CI run's planner chose one on a small table); the
+    # same for the hits' rows.  Ties go to the lower key, so the shortlist is the same whatever the plan.
     part = (f"(SELECT * FROM part ORDER BY s DESC, doc_key OFFSET 0) p CROSS JOIN LATERAL (SELECT 1 FROM bm25_docs d "
-            f"WHERE d.doc_key = p.doc_key{filter_where}) f") if filter_where else "part p"
+            f"WHERE d.doc_key = p.doc_key{filter_where} LIMIT 1) f") if filter_where else "part p"
     return f"""
     WITH head AS (SELECT p.term_id, p.doc_key, p.impact, t.idf * p.impact AS s
                   FROM unnest(%(read)s::int[], %(depths)s::int[], %(idfs)s::float8[]) AS t(id, depth, idf),
@@ -80,7 +82,8 @@ def _sql(contrib: str, rescore: str, filter_where: str, with_phrases: bool) -> s
     short AS (SELECT p.doc_key, p.s, p.ph FROM {part} ORDER BY p.s DESC, p.doc_key LIMIT %(rescore)s),
     scored AS (SELECT c.doc_key, {rescore} + coalesce(c.ph, 0) AS score FROM short c),
     kth AS (SELECT score FROM scored ORDER BY score DESC OFFSET %(k1)s LIMIT 1),
-    best AS (SELECT d.unit_id, d.paper_id, s.score FROM scored s JOIN bm25_docs d ON d.doc_key = s.doc_key
+    best AS (SELECT d.unit_id, d.paper_id, s.score FROM scored s CROSS JOIN LATERAL (SELECT d.unit_id, d.paper_id
+             FROM bm25_docs d WHERE d.doc_key = s.doc_key LIMIT 1) d
              WHERE s.score >= coalesce((SELECT score FROM kth), 0) ORDER BY s.score DESC, d.unit_id LIMIT %(k)s)
     SELECT (SELECT json_agg(edge) FROM edge) AS edges,
            (SELECT json_agg(b ORDER BY b.score DESC, b.unit_id) FROM best b) AS hits,
