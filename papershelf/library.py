@@ -424,7 +424,6 @@ class Library:
         `space_id` (e.g. to compare two models or window sizes on the same queries)."""
         opts = (opts or SearchOptions(**kw)).validate()
         query = self._query(query)
-        opts.validate()
         if opts.filters.papers:  # ids, prefixes, citekeys or DOIs -> ids (the caller's options untouched)
             papers = [self.resolve_paper(p) for p in opts.filters.papers]
             opts = dataclasses.replace(opts, filters=dataclasses.replace(opts.filters, papers=papers))

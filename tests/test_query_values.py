@@ -194,3 +194,25 @@ def test_both_backends_give_the_same_order(tmp_path, pglib):
             like = [(h.unit_id, round(h.score, 4)) for h in lib.search(Query.paper(survey), limit=20).results]
             orders.append((related, like))
     assert orders[0] == orders[1] and orders[0][0] and orders[0][1]
+
+
+def test_a_paper_with_more_units_than_asked_for_still_gives_others():
+    """A search by a paper asks for its own units beyond the depth and leaves them out; when the paper holds
+    more units than that, the vector search is asked again, deeper, so the hits are still other papers'."""
+    from papershelf.models import VectorHit
+    from papershelf.search.engine import _vector_list
+    from papershelf.search.options import SearchOptions
+
+    own = [VectorHit(f"p1:{i}", "p1", 1.0 - i / 1000) for i in range(500)]
+    others = [VectorHit(f"p{j}:0", f"p{j}", 0.4 - j / 1000) for j in range(2, 40)]
+    asked: list[int] = []
+
+    def vector_fn(query, depth, filters):
+        asked.append(depth)
+        return (own + others)[:depth]
+
+    hits, notice = _vector_list(Query.paper("p1"), SearchOptions(depth=10), vector_fn, {})
+    assert notice is None and [h.paper_id for h in hits] == [f"p{j}" for j in range(2, 12)]
+    assert asked[0] < 500 < asked[-1]
+    hits, _ = _vector_list(Query.paper("p1"), SearchOptions(depth=100), vector_fn, {})
+    assert len(hits) == len(others)  # the list ended: all there is

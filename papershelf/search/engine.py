@@ -67,11 +67,15 @@ def _vector_list(query: Query, opts: SearchOptions, vector_fn: VectorFn | None,
         if vector_fn is None:
             raise VectorUnavailable("no embeddings: run `papershelf embed` for meaning-based search")
         papers, units = query.excluded
-        # a paper's own units are its nearest: asked for beyond the depth, then left out
+        # a paper's own units are its nearest: asked for beyond the depth, then left out; a paper with
+        # more units than that asked again, deeper, until the list holds `depth` others or ends
         depth = opts.depth * 2 + 50 * len(papers) if papers else opts.depth + len(units)
-        hits = [h for h in vector_fn(query, depth, opts.filters)
-                if h.paper_id not in papers and h.unit_id not in units]
-        return hits[:opts.depth], None
+        while True:
+            got = vector_fn(query, depth, opts.filters)
+            hits = [h for h in got if h.paper_id not in papers and h.unit_id not in units]
+            if len(hits) >= opts.depth or len(got) < depth:
+                return hits[:opts.depth], None
+            depth *= 4
     except VectorUnavailable as e:
         return [], str(e)
     finally:
