@@ -5,14 +5,21 @@ unknown parameter is a 422 naming it — and the answer's JSON as the CLI's ``--
 from __future__ import annotations
 
 import inspect
+import warnings
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Response
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
+from pydantic.warnings import UnsupportedFieldAttributeWarning
 
 from ..library import Library
 from ..operations import Context, Operation, for_door
+
+# pydantic 2.12 warns, when FastAPI first validates a request, that the Query() marking a request model as
+# query parameters carries an alias with no effect; FastAPI reads it (a false positive: pydantic #12356).
+warnings.filterwarnings("ignore", message="The 'alias' attribute with value 'params'",
+                        category=UnsupportedFieldAttributeWarning)
 
 
 def endpoint(op: Operation, lib: Library, ctx: Context):
@@ -42,8 +49,12 @@ def endpoint(op: Operation, lib: Library, ctx: Context):
 def install_routes(app: FastAPI, lib: Library, ctx: Context) -> None:
     """A GET route for every operation HTTP offers (old names: routes left out of the OpenAPI schema)."""
     for op in for_door("http", hidden=True):
-        fn = endpoint(op, lib, ctx)
-        path = f"/{{{op.path}:path}}" if op.path else ""
-        for name, listed in ((op.name, not op.hidden), *((a, False) for a in op.aliases if "_" not in a)):
-            app.get(f"/api/{name}{path}", summary=op.summary, description=op.description,
-                    include_in_schema=listed, name=name)(fn)
+        _install(app, op, endpoint(op, lib, ctx))
+
+
+def _install(app: FastAPI, op: Operation, fn: Any) -> None:
+    """The operation's route under its name, and under its old names unlisted."""
+    path = f"/{{{op.path}:path}}" if op.path else ""
+    for name, listed in ((op.name, not op.hidden), *((a, False) for a in op.aliases if "_" not in a)):
+        app.get(f"/api/{name}{path}", summary=op.summary, description=op.description,
+                include_in_schema=listed, name=name)(fn)
