@@ -314,3 +314,16 @@ def test_the_best_papers_other_units_are_read_below_every_passage():
     added = A.neighbours_of_best(passages, best + [figure])
     assert [u.id for u, _ in added] == ["p1:0", "p1:2"]  # not the passages again, nor a kind it did not return
     assert all(p < 0.4 for _, p in added)
+
+
+def test_the_terminal_shows_a_quote_on_one_line_and_json_keeps_it_verbatim():
+    """A quote across a column break holds the unit's line breaks: the evidence card prints it on one line;
+    the JSON (what an agent cites) keeps it as the unit has it."""
+    from papershelf.operations import text
+
+    quote = "the levels of telomerase activity\n\nwere correlated with tumour stage."
+    d = {"no_confident_answer": False, "notices": [], "evidence": [
+        {"id": "e1", "paper_id": "p", "section_path": "Results", "page": 3, "quote": quote}]}
+    card = text.ask(d)
+    assert "activity were correlated" in card and "\n\n" not in card
+    assert d["evidence"][0]["quote"] == quote

@@ -105,7 +105,8 @@ def ask(d: dict[str, Any]) -> str:
     lines = ["No confident answer; the closest sentences:" if d["no_confident_answer"] else "Evidence:"]
     for e in d["evidence"]:
         where = f"{e['paper_id']}, {e['section_path'] or 'text'}" + (f", p. {e['page']}" if e["page"] else "")
-        lines.append(f"[{e['id']}] \u201c{e['quote']}\u201d ({where})")
+        quote = " ".join(e["quote"].split())  # a line's breaks in the terminal; --json keeps the quote verbatim
+        lines.append(f"[{e['id']}] \u201c{quote}\u201d ({where})")
     if d.get("answer"):
         a = d["answer"]
         said = [s["text"] + (f" [{', '.join(s['cites'])}]" if s["cites"] else "")
