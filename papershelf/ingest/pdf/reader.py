@@ -32,7 +32,7 @@ from .boxes import set_apart
 from .contents import contents_entries
 from .graphics import Box, page_graphics
 from .headings import BodyStyle, Para, capitals, is_standard, lead_in, line_starts_heading, strong, to_blocks
-from .lines import Line, join_lines, page_lines, settle_glyphs
+from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
 from .ocr import fill_by_ocr
 from .outline import apply_outline, read_outline
 from .references import pdf_references
@@ -101,12 +101,25 @@ def _mark_side_by_side(column: list[Line]) -> None:
             a.alone = b.alone = False
 
 
-def _repeating(pages: list[Page]) -> set[str]:
-    """Normalized texts of lines in the top/bottom margins that repeat on several pages."""
+def _edge_rows(lines: list[Line], height: float, body_size: float, first: bool) -> set[int]:
+    """The lines (by id) where a running head or foot can stand: in the page's top or bottom margin, or
+    in its topmost or bottommost row wherever that is, when set no larger than the body (a thesis, a
+    book's chapter or a journal with wide margins sets its running head lower than a margin of 9 %; a
+    chapter's heading at the top of its page is larger).  The first page's title is in no running head."""
+    edge = {id(ln) for ln in lines if ln.top < 0.09 * height or ln.bottom > 0.92 * height}
+    if first:
+        return edge
+    rows = visual_rows([ln for ln in lines if ln.text.strip()])
+    return edge | {id(ln) for row in rows[:1] + rows[-1:] for ln in row if ln.size <= body_size + 0.5}
+
+
+def _repeating(pages: list[Page], body_size: float) -> set[str]:
+    """Normalized texts of lines at a page's top or foot (`_edge_rows`) that repeat on several pages."""
     seen: dict[str, set[int]] = {}
-    for lines, _, height in pages:
+    for i, (lines, _, height) in enumerate(pages):
+        edge = _edge_rows(lines, height, body_size, i == 0)
         for ln in lines:
-            if (ln.top < 0.09 * height or ln.bottom > 0.92 * height) and not CAPTION_RE.match(ln.text):
+            if id(ln) in edge and not CAPTION_RE.match(ln.text):
                 key = _DIGITS.sub("#", ln.text.lower())
                 seen.setdefault(key, set()).add(ln.page)
     need = 2 if len(pages) <= 4 else 3
@@ -184,15 +197,18 @@ def _body_style(pages: list[Page]) -> BodyStyle:
     return BodyStyle(size, bold.get(size, 0) > 0.5 * sizes.get(size, 1), face)
 
 
-def _kept(lines: list[Line], width: float, height: float, repeating: set[str]) -> list[Line]:
-    """The page without margin stamps, running headers and footers, and page numbers."""
+def _kept(lines: list[Line], width: float, height: float, repeating: set[str], edge: set[int]) -> list[Line]:
+    """The page without margin stamps, running headers and footers (`edge`: the lines where they can
+    stand, `_edge_rows`), and page numbers."""
     kept = []
     for ln in lines:
         vertical = ln.height > 2 * max(1.0, ln.x1 - ln.x0)
         if (vertical and (ln.x1 < 0.12 * width or ln.x0 > 0.88 * width)) or _STAMP.match(ln.text):
             continue  # vertical margin text such as arXiv's identifier stamp
         in_margin = ln.top < 0.09 * height or ln.bottom > 0.92 * height
-        if in_margin and (_DIGITS.sub("#", ln.text.lower()) in repeating or re.fullmatch(r"[\d\s\-–—|/ivx]+", ln.text)):
+        if id(ln) in edge and _DIGITS.sub("#", ln.text.lower()) in repeating:
+            continue
+        if in_margin and re.fullmatch(r"[\d\s\-–—|/ivx]+", ln.text):
             continue
         if re.fullmatch(r"\d{1,4}", ln.text) and ln.bottom > 0.85 * height and (in_margin or _alone_on_row(ln, lines)):
             continue  # a page number; a number beside others on its row above the margin is a table's cell
@@ -352,15 +368,15 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     _require_text(pages)
     pages = _without_cover_sheet(pages)
     body = _body_style(pages)
-    repeating = _repeating(pages)
+    repeating = _repeating(pages, body.size)
     doc = Document(source_format="pdf", ocr_pages=ocr_pages)
     paras: list[Para] = []
     columns: list[list[Line]] = []
     candidates: list[Candidate] = []
     page_kept = []
     title_page_seen = False  # the first page with text (after a cover sheet) holds title and authors
-    for (lines, width, height), graphics, turn in zip(pages, graphics_of, turns):
-        kept = _kept(lines, width, height, repeating)
+    for i, ((lines, width, height), graphics, turn) in enumerate(zip(pages, graphics_of, turns)):
+        kept = _kept(lines, width, height, repeating, _edge_rows(lines, height, body.size, i == 0))
         title_lines: list[Line] = []
         if kept and not doc.title and not title_page_seen:
             title_page_seen = True
