@@ -56,3 +56,36 @@ def test_a_smaller_letter_with_a_descender_on_the_baseline_is_no_subscript(tmp_p
     text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
     assert "recognition programs" in text and "_g" not in text
     assert "x_ij" in text
+
+
+def test_a_lowered_word_after_a_space_is_no_subscript(tmp_path):
+    """A subscript hangs from the glyph before it ("x_ij"); a word set smaller and lower after a
+    space has nothing to hang from (a font pdfium sizes and places wrongly) and is read as a word."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from papershelf.ingest.pdf import read_pdf
+
+    path = tmp_path / "low.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    for k in range(6):
+        t = c.beginText(72, 700 - 14 * k)
+        t.setFont("Times-Roman", 10)
+        t.textOut("The value of x")
+        t.setFont("Times-Roman", 7)
+        t.setRise(-3)
+        t.textOut("ij")
+        t.setRise(0)
+        t.setFont("Times-Roman", 10)
+        t.textOut(" is what we ")
+        t.setFont("Times-Roman", 7)
+        t.setRise(-3)
+        t.textOut("define")
+        t.setRise(0)
+        t.setFont("Times-Roman", 10)
+        t.textOut(" in every case.")
+        c.drawText(t)
+    c.save()
+    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    assert "x_ij" in text
+    assert "we define in" in text and "_define" not in text

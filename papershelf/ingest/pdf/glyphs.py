@@ -307,9 +307,15 @@ def marked(tp: GlyphPage, chars: list[tuple[str, int]], size: float) -> str:
         return "".join(ch for ch, _ in chars)
     base = bottoms[len(bottoms) // 2]
     out, mode = [], ""
+    loose = False  # in a lowered run that opened after a space: a word set low, not a subscript
+    prev = " "
     for ch, small, bottom in glyphs:
         new = mode if ch.isspace() else "^" if small and bottom < base - 0.25 * size else \
             "_" if small and bottom > base + 0.08 * size else ""
+        # a subscript hangs from the glyph before it; a lowered run after a space or at the line's
+        # start has nothing to hang from (a word whose glyphs pdfium sizes and places wrongly)
+        loose = new == "_" and (loose or mode != "_" and prev.isspace())
+        new, prev = ("" if loose else new), ch
         if new != mode:
             out.append(new)
             mode = new
