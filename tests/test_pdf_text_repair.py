@@ -153,3 +153,13 @@ def test_a_doi_on_its_own_line_continues_an_unnumbered_entry(tmp_path):
     doc = read_pdf(_references_pdf(tmp_path / "flush.pdf", "References", entries, []))
     assert len(doc.references) == 3
     assert [r.doi for r in doc.references] == ["10.1000/jwr.2019.033", None, "10.1000/cr.2021.001"]
+
+
+def test_a_glyph_the_font_cannot_name_is_read_as_the_word_the_document_prints_intact():
+    """`s\\001pectrum` and `\\001ord` read as the words the same document prints intact elsewhere
+    ("spectrum": the glyph a stray mark; "fiord": the one ligature whose word the paper prints),
+    not as the ligature its letter statistics alone would favour."""
+    lines = ["The s\\001pectrum of the \\001ord was measured again.",
+             "A spectrum of the water in the fiord was flat.", *_wrap(BODY, 80)]
+    text = " ".join(b.text for b in read_pdf(_bare_font_pdf(lines)).blocks)
+    assert "The spectrum of the fiord was measured" in text, text[:120]

@@ -267,20 +267,39 @@ _UNKNOWN_GLYPH = re.compile("([\ue000\ue001])")
 
 
 def repair_words(texts: list[str]) -> list[str]:
-    """Each unknown glyph in the texts decided by the document's letter statistics: the likeliest
-    ligature of its width, per word.  Texts without one come back unchanged."""
+    """Each unknown glyph in the texts decided by the document itself: the reading the document
+    prints intact elsewhere ("_gure" is "figure" where "figure" or "figures" stands in a clean line;
+    "s_pectrum" is "spectrum"), else the likeliest ligature of its width by the document's letter
+    statistics, per word.  Texts without one come back unchanged."""
     if not any(_UNKNOWN_GLYPH.search(t) for t in texts):
         return texts
     model = _Trigrams(texts)
+    vocabulary = _vocabulary(texts)
 
     def best(m: re.Match) -> str:
         parts = _UNKNOWN_GLYPH.split(m.group(0))
+        readings = [(parts[0], 0)]  # (reading, glyphs read as nothing: a stray mark rather than a ligature)
+        for glyph, part in zip(parts[1::2], parts[2::2], strict=True):
+            readings = [(r + c + part, n + (not c)) for r, n in readings for c in (*_CANDIDATES[glyph], "")][:64]
+        printed = [(r, n) for r, n in readings if vocabulary.get(r.lower())]
+        if printed:
+            return min(printed, key=lambda rn: (rn[1], -vocabulary[rn[0].lower()]))[0]
         word = parts[0]
         for glyph, part in zip(parts[1::2], parts[2::2], strict=True):
             word = max((word + c + part for c in _CANDIDATES[glyph]), key=model.score)
         return word
 
     return [_UNKNOWN_WORD.sub(best, t) if _UNKNOWN_GLYPH.search(t) else t for t in texts]
+
+
+def _vocabulary(texts: list[str]) -> Counter[str]:
+    """The document's words printed intact (lowercase, four letters or more), with their counts: the
+    words of a text are counted but for the pieces an unknown glyph cuts out of one."""
+    words: Counter[str] = Counter()
+    for text in texts:
+        whole = _UNKNOWN_WORD.sub(" ", text) if _UNKNOWN_GLYPH.search(text) else text
+        words.update(w for w in _WORDS.findall(whole.lower()) if len(w) >= 4)
+    return words
 
 
 def expand(text: str) -> str:
