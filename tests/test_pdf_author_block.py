@@ -486,3 +486,24 @@ def test_an_article_type_label_as_large_as_the_title_is_no_title(tmp_path):
     doc = _finish(c, path, 72, y - 40, paragraphs=4, chars=90)
     assert doc.title == "Recurrent Fever in a Young Traveller After a Stay in the Tropics"
     assert doc.authors == ["Maria Lopez", "John Smith"]
+
+
+def test_a_tiny_name_hidden_under_the_titles_first_word_is_no_part_of_it(tmp_path):
+    """A publisher's name in 2 pt set under the title's first word, in the same text line: the title
+    is the 18 pt text alone (the line no longer takes the 2 pt size of its first glyph)."""
+    path = tmp_path / "hidden.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    t = c.beginText(72, H - 90)
+    t.setFont("Times-Bold", 2)
+    t.textOut("Hidden Science Press Ltd ")
+    t.moveCursor(-1.5, 0)  # back under the start of the title, as the publisher's file sets it
+    t.setFont("Times-Bold", 18)
+    t.setTextOrigin(73, H - 90)
+    t.textOut("Glacial refugia of the limber pine inferred")
+    c.drawText(t)
+    _title(c, "from the structure of its mitochondrial DNA", font=("Times-Bold", 18), y=H - 110)
+    _title(c, "Maria Lopez and John Smith", font=("Times-Roman", 11), y=H - 140)
+    c.setFont("Times-Roman", 10)
+    doc = _finish(c, path, 72, H - 180, paragraphs=4, chars=90)
+    assert doc.title == "Glacial refugia of the limber pine inferred from the structure of its mitochondrial DNA"
+    assert doc.authors == ["Maria Lopez", "John Smith"]
