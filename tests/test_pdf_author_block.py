@@ -507,3 +507,19 @@ def test_a_tiny_name_hidden_under_the_titles_first_word_is_no_part_of_it(tmp_pat
     doc = _finish(c, path, 72, H - 180, paragraphs=4, chars=90)
     assert doc.title == "Glacial refugia of the limber pine inferred from the structure of its mitochondrial DNA"
     assert doc.authors == ["Maria Lopez", "John Smith"]
+
+
+def test_a_meetings_header_in_the_top_right_corner_is_no_title(tmp_path):
+    """A meeting's name, place and dates set in the top right corner, larger than the title under
+    them: the title is the centred line under them."""
+    path = tmp_path / "corner.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 16)
+    for k, ln in enumerate(["Second Language Studies Workshop", "Tokyo, Japan", "September 22-24, 2010"]):
+        c.drawRightString(W - 40, H - 28 - 17 * k, ln)
+    _title(c, "A Multilingual Platform for Building Language Courses", font=("Times-Bold", 14), y=H - 110)
+    _title(c, "Maria Lopez and John Smith", font=("Times-Roman", 11), y=H - 135)
+    c.setFont("Times-Roman", 10)
+    doc = _finish(c, path, 72, H - 180, paragraphs=4, chars=90)
+    assert doc.title == "A Multilingual Platform for Building Language Courses"
+    assert doc.authors == ["Maria Lopez", "John Smith"]

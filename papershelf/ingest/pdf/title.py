@@ -31,7 +31,8 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
     page without it.  A title set barely
     larger than the body (bold capitals a point up) is still the title when it is the first text
     on the page, centred on it, bold, and not a caption, a numbered or a standard heading."""
-    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and _true_size(ln)]
+    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and _true_size(ln)
+                and not _corner(ln, width, height)]
     if not top_half:
         return None, kept
     biggest = title_size([(ln.size, ln.text, ln.top) for ln in top_half], body)
@@ -48,6 +49,13 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
         return None, kept
     title = _TITLE_NOTE.sub("", join_lines([ln.text for ln in title_lines])) or None  # a hyphen broken title joins
     return title, [ln for ln in kept if ln not in title_lines]
+
+
+def _corner(ln: Line, width: float, height: float) -> bool:
+    """A line in the page's top margin that starts right of its middle: a meeting's or journal's
+    header set in the top right corner, never a title (a title starts at the text's left edge or is
+    centred on the page), however large it is set."""
+    return ln.top < 0.09 * height and ln.x0 > 0.5 * width
 
 
 def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list[Line]:
