@@ -203,13 +203,18 @@ def _from_lines(lines: list[str], meta: PdfMeta) -> None:
             meta.venue, meta.evidence["venue"] = venue, rule
 
 
+# A meeting's dates on a short line of their own, a range of days ("September 22--24, 2010", "Tokyo,
+# Japan, 5-10 June 2011"): a draft or a report is dated by one day, a meeting by its days.
+_MEETING_DATES = (rf"^(?:[^.\d]{{0,40}}[,:]\s*)?(?:(?:{_MONTHS})[a-z]*\.?\s+\d{{1,2}}\s*[-–]+\s*"
+                  rf"(?:(?:{_MONTHS})[a-z]*\.?\s+)?\d{{1,2}}|\d{{1,2}}\s*[-–]+\s*\d{{1,2}}\s+(?:{_MONTHS})[a-z]*\.?)"
+                  rf",?\s+{_YEAR}\.?$")
 # What marks a line as the paper's own dating (a journal citation line, a copyright or history line)
 # rather than prose: volume, issue and pages, a copyright sign, a publication step, a month with the year.
 _DATED = re.compile(rf"\bvol(?:ume)?\.?\s*\d|\b\d+\s*\(\d+(?:[-–]\d+)?\)\s*[:,;]|"
                     rf"\b\d+\s*[:,]\s*[A-Z]?\d+\s*[-–]\s*[A-Z]?\d+|\({_YEAR}\)\s*(?:[;,]|\d+\s*[-–]\s*\d+)|"
                     rf"©|\bcopyright\b|\b(?:published|accepted|received|cite this)\b|"
                     rf"\b(?:conference|symposium|workshop|proceedings)\b|"
-                    rf"\b(?:{_MONTHS})[a-z]*\.?\s+(?:\d{{1,2}},?\s+)?{_YEAR}\b", re.IGNORECASE)
+                    rf"\b(?:{_MONTHS})[a-z]*\.?\s+(?:\d{{1,2}},?\s+)?{_YEAR}\b|{_MEETING_DATES}", re.IGNORECASE)
 # A line that is a date and nothing else (a draft's or a report's, not the publication's).
 _BARE_DATE = re.compile(rf"^(?:\d{{1,2}}\s+)?(?:{_MONTHS})[a-z]*\.?\s+(?:\d{{1,2}},?\s+)?{_YEAR}\.?$", re.IGNORECASE)
 # A date that is not the paper's: when a copy was downloaded or a page was looked at.
