@@ -523,3 +523,19 @@ def test_a_meetings_header_in_the_top_right_corner_is_no_title(tmp_path):
     doc = _finish(c, path, 72, H - 180, paragraphs=4, chars=90)
     assert doc.title == "A Multilingual Platform for Building Language Courses"
     assert doc.authors == ["Maria Lopez", "John Smith"]
+
+
+def test_a_byline_and_affiliation_letters_set_in_the_names_size_are_no_part_of_the_names(tmp_path):
+    """"By Maria Lopez, …" reads as Maria Lopez; letters tying names to their affiliations set apart
+    in the names' own size ("Maria Lopez a,b, John Smith b,*") are marks, not words of the names."""
+    for k, line in enumerate(["By Maria Lopez, John Smith and Wei Zhang",
+                              "Maria Lopez a,b, John Smith b,*, Wei Zhang c",
+                              "Maria Lopez a,b John Smith b,* Wei Zhang c and Ana Ruiz a"]):
+        path = tmp_path / f"byline{k}.pdf"
+        c = canvas.Canvas(str(path), pagesize=letter)
+        y = _title(c, "Recurrent Fever in a Young Traveller After a Stay", font=("Times-Bold", 16), y=H - 80)
+        _title(c, line, font=("Times-Roman", 11), y=y - 6)
+        _title(c, "Department of Medicine, University of Oslo, Oslo, Norway", font=("Times-Italic", 9), y=y - 24)
+        c.setFont("Times-Roman", 10)
+        doc = _finish(c, path, 72, y - 60, paragraphs=4, chars=90)
+        assert doc.authors == ["Maria Lopez", "John Smith", "Wei Zhang", "Ana Ruiz"][:3 + (k == 2)], line
