@@ -539,3 +539,26 @@ def test_a_byline_and_affiliation_letters_set_in_the_names_size_are_no_part_of_t
         c.setFont("Times-Roman", 10)
         doc = _finish(c, path, 72, y - 60, paragraphs=4, chars=90)
         assert doc.authors == ["Maria Lopez", "John Smith", "Wei Zhang", "Ana Ruiz"][:3 + (k == 2)], line
+
+
+def test_a_thesis_title_page_gives_its_bold_title_set_in_the_bodys_size(tmp_path):
+    """A thesis's title page: a few lines all centred, the title the first bold one, set no larger
+    than the body of the pages after it and with no author line right under it."""
+    path = tmp_path / "thesis.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    for k, (text, bold) in enumerate([("UNIVERSITY OF CALIFORNIA,", False), ("IRVINE", False), ("", False),
+                                      ("EPITAXIS", True), ("A System for Syntactic and Semantic Software Queries", True),
+                                      ("using Deductive Retrieval", True), ("", False),
+                                      ("A dissertation submitted in partial satisfaction", False),
+                                      ("of the requirements for the degree of", False),
+                                      ("Doctor of Philosophy in Computer Science", False), ("", False), ("by", False),
+                                      ("", False), ("James Benvenuto", True), ("", False), ("2010", False)]):
+        c.setFont("Times-Bold" if bold else "Times-Roman", 12)
+        c.drawCentredString(W / 2 + 18, H - 100 - 18 * k, text)
+    c.showPage()
+    c.setFont("Times-Roman", 12)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 8), 80)[:45]):
+        c.drawString(72, H - 72 - 15 * i, ln)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "EPITAXIS A System for Syntactic and Semantic Software Queries using Deductive Retrieval"
