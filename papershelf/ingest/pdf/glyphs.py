@@ -39,12 +39,17 @@ _ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "˜":
             "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "˝": "\u030b", "¯": "\u0304"}
 SPACING_ACCENT = re.compile("[" + "".join(_ACCENTS) + "]")
 # TeX sets an accent over i or j on the dotless letter (\'{\i}): under an accent it is the plain one.
-_DOTTED = {"ı": "i", "ȷ": "j"}
+_DOTTED = {"ı": "i", "ȷ": "j", "õ": "i"}  # (õ: StandardEncoding's dotless i read as Latin-1, see below)
 
 # A bare glyph code: C0/C1 controls (not pdfium's own \x02 hyphen mark, nor tabs and line ends),
 # private use, the replacement character; `_` and `^` are suspects checked by their place and box.
 _STRAY = re.compile("[\x00\x01\x03-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue002-\uf8ff\ufffd]")
-SUSPECT = re.compile("[\x00\x01\x03-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue000-\uf8ff\ufffd_^]")
+SUSPECT = re.compile("[\x00\x01\x03-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue000-\uf8ff\ufffd_^®¯ÁÂÃÄÅÆÇÈÊËÍÏ]")
+# A PostScript font in Adobe's StandardEncoding read as Latin-1 (no ToUnicode map): its fi and fl
+# ligatures come out as ® and ¯ inside words ("speci®c", "¯ow"), its accents as capitals with an
+# accent (Â is the acute) set small over the letter before them ("MartõÂnez", õ its dotless i).
+_STANDARD_LIGATURES = "®¯"
+_STANDARD_ACCENTS = dict(zip("ÁÂÃÄÅÆÇÈÊËÍÏ", "`´ˆ˜¯˘˙¨˚¸˝ˇ", strict=True))
 LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st",
              "\ufb06": "st"}
 
@@ -203,12 +208,28 @@ def repair_glyphs(tp: GlyphPage, text: str, lead16: int) -> str:
             if word and not tp.fixed_pitch(idx) and not _flat_mark(tp, idx, ch):
                 chars[i] = _ligature(tp, idx) if ch == "_" else GONE
             continue
+        if ch in _STANDARD_LIGATURES:  # a letter-high glyph inside a word; a thin mark is a macron
+            if word and not _flat_mark(tp, idx, ch):
+                chars[i] = _ligature(tp, idx)
+            continue
+        if ch in _STANDARD_ACCENTS:
+            before = tp.char_index(at - u16(chars[i - 1])) if i else -1
+            if before >= 0 and _over(tp.char_box(idx), tp.char_box(before), tp.font_size(before)):
+                chars[i] = _STANDARD_ACCENTS[ch]
+            continue
         known = _encoded(tp.font_name(idx), ord(ch))
         if known is not None and u16(known) == 1:
             chars[i] = known
         else:
             chars[i] = _ligature(tp, idx) if word else GONE
     return "".join(chars)
+
+
+def _over(mark: tuple, letter: tuple, size: float) -> bool:
+    """A glyph struck over the letter before it (an accent), not a capital beside it: its middle
+    within the letter's width, its foot no lower than the letter's (boxes y-down)."""
+    cx = (mark[0] + mark[2]) / 2
+    return letter[0] - 0.05 * size <= cx <= letter[2] + 0.05 * size and mark[3] <= letter[3] + 0.1 * size
 
 
 def _flat_mark(tp: GlyphPage, idx: int, ch: str) -> bool:
