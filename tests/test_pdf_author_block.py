@@ -562,3 +562,29 @@ def test_a_thesis_title_page_gives_its_bold_title_set_in_the_bodys_size(tmp_path
     c.save()
     doc = read_pdf(path.read_bytes())
     assert doc.title == "EPITAXIS A System for Syntactic and Semantic Software Queries using Deductive Retrieval"
+
+
+def test_a_journals_name_set_large_on_every_page_is_no_title_and_no_cover_sheet(tmp_path):
+    """The journal's name set larger than the title at the head of every page: page 1 is the
+    paper's (no cover sheet whose title page 2 sets again), and its title is the title."""
+    path = tmp_path / "journal.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    for page in range(3):
+        c.setFont("Helvetica-Bold", 20)
+        c.drawString(72, H - 50, "Journal of Clinical Tropical Medicine")
+        c.setFont("Times-Roman", 10)
+        if page == 0:
+            y = _title(c, "Recurrent Fever in a Young Traveller", "After a Long Stay in the Tropics",
+                       font=("Times-Bold", 16), y=H - 110)
+            _title(c, "Maria Lopez, John Smith", font=("Times-Roman", 11), y=y - 4)
+            c.setFont("Times-Roman", 10)
+            for i, ln in enumerate(_wrap(" ".join([BODY] * 4), 90)):
+                c.drawString(72, y - 40 - 12 * i, ln)
+        else:
+            for i, ln in enumerate(_wrap(" ".join([BODY] * 6), 90)[:45]):
+                c.drawString(72, H - 100 - 13 * i, ln)
+        c.showPage()
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "Recurrent Fever in a Young Traveller After a Long Stay in the Tropics"
+    assert doc.authors == ["Maria Lopez", "John Smith"]
