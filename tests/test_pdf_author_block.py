@@ -588,3 +588,24 @@ def test_a_journals_name_set_large_on_every_page_is_no_title_and_no_cover_sheet(
     doc = read_pdf(path.read_bytes())
     assert doc.title == "Recurrent Fever in a Young Traveller After a Long Stay in the Tropics"
     assert doc.authors == ["Maria Lopez", "John Smith"]
+
+
+def test_a_journals_name_set_larger_than_the_title_on_page_one_is_no_title(tmp_path):
+    """A journal's name of four words or more as page 1's logo, set larger than the title under it:
+    the title is the title; a title that opens like a venue ("Journal of …") under no larger text
+    is still one."""
+    for k, (head, title) in enumerate([("International Journal of Clinical Tropical Medicine", None),
+                                       ("Physical and Chemical Biology Letters", None),
+                                       (None, ("Journal of a Long Voyage Through", "the Western Isles"))]):
+        path = tmp_path / f"logo{k}.pdf"
+        c = canvas.Canvas(str(path), pagesize=letter)
+        if head:
+            c.setFont("Helvetica", 20)
+            c.drawString(72, H - 50, head)
+        lines = title or ("Recurrent Fever in a Young Traveller", "After a Long Stay in the Tropics")
+        y = _title(c, *lines, font=("Times-Bold", 16), y=H - 110)
+        _title(c, "Maria Lopez, John Smith", font=("Times-Roman", 11), y=y - 4)
+        c.setFont("Times-Roman", 10)
+        doc = _finish(c, path, 72, y - 40, paragraphs=4, chars=90)
+        assert doc.title == " ".join(lines), head
+        assert doc.authors == ["Maria Lopez", "John Smith"]

@@ -75,6 +75,10 @@ class PdfMeta(Bibliographic):
     evidence: dict[str, str] = field(default_factory=dict)
 
 
+# A journal's or a series' name, as its logo prints it at the head of page 1.
+_VENUE_NAME = re.compile(r"^(?:the\s+)?(?:(?:international|american|european|british|chinese|indian|japanese)\s+)?"
+                         r"(?:journal|proceedings|annals|transactions|bulletin|archives)\s+(?:of|in|on|for)\s+\S|"
+                         r"\b(?:journal|letters|reports|communications|transactions|magazine)$", re.IGNORECASE)
 _SECTION_LINE = re.compile(r"^(?:(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z]|(?:abstract|introduction|keywords)\b)",
                            re.IGNORECASE)
 
@@ -82,7 +86,8 @@ _SECTION_LINE = re.compile(r"^(?:(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z]|(?:abstract
 def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
     """The size the title is set in, given the top half of page 1's lines as (size, text, top): the
     largest, unless text that large is a label of a word or three (a journal's name as its logo, an
-    article type such as "Research Article" or "Case Report") printed above a longer text set larger
+    article type such as "Research Article" or "Case Report") or a journal's name of any length
+    ("International Journal of …", "… Letters") printed above a longer text set larger
     than the body, one line to a row (not an author block's cells) and not a section heading, which
     is then the title."""
     tiers = sorted({round(size * 2) / 2 for size, _, _ in lines}, reverse=True)
@@ -102,8 +107,11 @@ def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
         return tier >= body + 1.5 and words(tier) >= 4 and one_per_row \
             and not any(_SECTION_LINE.match(text) for _, text, _ in of(tier))
 
+    def label(tier: float) -> bool:  # a word or three, or a journal's name as its logo
+        return words(tier) <= 3 or all(_VENUE_NAME.search(text) for _, text, _ in of(tier))
+
     for k, tier in enumerate(tiers):
-        if words(tier) > 3 or not any(title_like(t) and first(t) > first(tier) for t in tiers[k + 1:]):
+        if not label(tier) or not any(title_like(t) and first(t) > first(tier) for t in tiers[k + 1:]):
             return max(size for size, _, _ in of(tier))
     return max(size for size, _, _ in lines)
 
