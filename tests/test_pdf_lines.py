@@ -89,3 +89,27 @@ def test_a_lowered_word_after_a_space_is_no_subscript(tmp_path):
     text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
     assert "x_ij" in text
     assert "we define in" in text and "_define" not in text
+
+
+def test_a_slipped_character_mapping_is_matched_again_by_the_characters_codes(monkeypatch):
+    """pdfium's text may leave out characters it counts (a math font's letters beyond the BMP) while
+    its text-to-character mapping goes on as if it did not: every later glyph would take another's
+    size and place.  The mapping is rebuilt by matching the text to the characters' codes."""
+    from papershelf.ingest.pdf import glyphs
+
+    chars = "We let RE1 x be what we define here, and so on for all of the words."
+    text = chars.replace("RE1 ", "")  # the text leaves out four characters the page counts
+
+    class Raw:
+        @staticmethod
+        def FPDFText_GetUnicode(tp, c):  # noqa: N802 (pdfium's names)
+            return ord(chars[c])
+
+        @staticmethod
+        def FPDFText_GetCharIndexFromTextIndex(tp, k):  # noqa: N802
+            return k  # the slipped mapping: as if nothing were left out
+
+    monkeypatch.setattr(glyphs, "raw", Raw)
+    index = glyphs._realigned(None, text, len(chars))
+    assert index is not None and all(chars[index[k]] == text[k] for k in range(len(text)))
+    assert glyphs._realigned(None, chars, len(chars)) is None  # a mapping that holds is kept

@@ -157,7 +157,7 @@ def with_gaps(textpage, text: str) -> tuple[str, list[int] | None]:
         if 0 < code < 0x20 or 0x7F <= code < 0xA0 or 0xE000 <= code <= 0xF8FF:
             pending.append((chr(code) if code != 2 else "\ufffd", c))  # (\x02 is pdfium's hyphen mark)
     if not before:
-        return text, None
+        return text, _realigned(textpage, text, n)
     out: list[str] = []
     index: list[int] = []
     pos = 0
@@ -169,6 +169,31 @@ def with_gaps(textpage, text: str) -> tuple[str, list[int] | None]:
         index.extend(raw.FPDFText_GetCharIndexFromTextIndex(textpage, pos + k) for k in range(u16(ch)))
         pos += u16(ch)
     return "".join(out), index
+
+
+def _realigned(textpage, text: str, n: int) -> list[int] | None:
+    """Each UTF-16 position's character index when pdfium's own mapping has slipped (its text leaves
+    out characters it counts, and the mapping goes on as if it did not: a math font's letters beyond
+    the BMP), found by matching the text to the characters' codes in order; None when the mapping
+    holds.  A slipped mapping gives every later glyph another's size and place (words read as
+    subscripts, "_define")."""
+    units = [int.from_bytes(b, "little") for b in _pairs(text.encode("utf-16-le"))]
+    codes = [raw.FPDFText_GetUnicode(textpage, c) for c in range(n)]
+    step = max(1, len(units) // 200)
+    if sum(units[k] != codes[raw.FPDFText_GetCharIndexFromTextIndex(textpage, k)] for k in range(0, len(units), step)
+           if units[k] > 32) <= 2:
+        return None
+    index, c = [], 0
+    for unit in units:
+        j = next((j for j in range(c, min(n, c + 64)) if codes[j] == unit), -1)
+        if j >= 0:
+            c = j + 1
+        index.append(j if j >= 0 else max(c - 1, 0))
+    return index
+
+
+def _pairs(data: bytes) -> list[bytes]:
+    return [data[k:k + 2] for k in range(0, len(data) - 1, 2)]
 
 
 def _in_word(chars: list[str], i: int) -> bool:
