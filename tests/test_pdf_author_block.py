@@ -547,7 +547,8 @@ def test_a_thesis_title_page_gives_its_bold_title_set_in_the_bodys_size(tmp_path
     path = tmp_path / "thesis.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
     for k, (text, bold) in enumerate([("UNIVERSITY OF CALIFORNIA,", False), ("IRVINE", False), ("", False),
-                                      ("EPITAXIS", True), ("A System for Syntactic and Semantic Software Queries", True),
+                                      ("EPITAXIS", True),
+                                      ("A System for Syntactic and Semantic Software Queries", True),
                                       ("using Deductive Retrieval", True), ("", False),
                                       ("A dissertation submitted in partial satisfaction", False),
                                       ("of the requirements for the degree of", False),

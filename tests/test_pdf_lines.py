@@ -102,11 +102,11 @@ def test_a_slipped_character_mapping_is_matched_again_by_the_characters_codes(mo
 
     class Raw:
         @staticmethod
-        def FPDFText_GetUnicode(tp, c):  # noqa: N802 (pdfium's names)
+        def FPDFText_GetUnicode(tp, c):  # (pdfium's names)
             return ord(chars[c])
 
         @staticmethod
-        def FPDFText_GetCharIndexFromTextIndex(tp, k):  # noqa: N802
+        def FPDFText_GetCharIndexFromTextIndex(tp, k):
             return k  # the slipped mapping: as if nothing were left out
 
     monkeypatch.setattr(glyphs, "raw", Raw)

@@ -443,8 +443,8 @@ def _hidden_lead(tp: _TextPage, text: str, lead16: int) -> int:
         if idx < 0 or text[k].isspace() or tp.font_size(idx) < small:
             continue
         run, big = tp.char_box(first), tp.char_box(idx)
-        under = big[0] <= tp.char_box(tp.char_index(lead16 + u16(text[:k]) - 1))[2] and run[1] < big[3] and big[1] < run[3]
-        return k if under else 0
+        run_end = tp.char_box(tp.char_index(lead16 + u16(text[:k]) - 1))[2]
+        return k if big[0] <= run_end and run[1] < big[3] and big[1] < run[3] else 0  # under the text
     return 0
 
 
