@@ -507,6 +507,18 @@ def test_a_tiny_name_hidden_under_the_titles_first_word_is_no_part_of_it(tmp_pat
     doc = _finish(c, path, 72, H - 180, paragraphs=4, chars=90)
     assert doc.title == "Glacial refugia of the limber pine inferred from the structure of its mitochondrial DNA"
     assert doc.authors == ["Maria Lopez", "John Smith"]
+    # a small word beside the text, not under it, stays (a scaled font may report any size)
+    path = tmp_path / "beside.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    for k in range(8):
+        t = c.beginText(72, H - 300 - 14 * k)
+        t.setFont("Courier", 4)
+        t.textOut("snoc")
+        t.setFont("Times-Roman", 10)
+        t.textOut(" and tail fold their duties into a single pseudo-constructor here.")
+        c.drawText(t)
+    c.save()
+    assert "snoc and tail fold" in " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
 
 
 def test_a_meetings_header_in_the_top_right_corner_is_no_title(tmp_path):

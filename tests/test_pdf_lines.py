@@ -59,8 +59,9 @@ def test_a_smaller_letter_with_a_descender_on_the_baseline_is_no_subscript(tmp_p
 
 
 def test_a_lowered_word_after_a_space_is_no_subscript(tmp_path):
-    """A subscript hangs from the glyph before it ("x_ij"); a word set smaller and lower after a
-    space has nothing to hang from (a font pdfium sizes and places wrongly) and is read as a word."""
+    """A subscript hangs from the glyph before it ("x_ij"); a lowercase word of four letters or more
+    set smaller and lower after a space has nothing to hang from (a font pdfium sizes and places
+    wrongly) and is read as a word."""
     from reportlab.lib.pagesizes import letter
     from reportlab.pdfgen import canvas
 
@@ -83,12 +84,19 @@ def test_a_lowered_word_after_a_space_is_no_subscript(tmp_path):
         t.textOut("define")
         t.setRise(0)
         t.setFont("Times-Roman", 10)
-        t.textOut(" in every case.")
+        t.textOut(" in every sum ")
+        t.setFont("Times-Roman", 7)
+        t.setRise(-3)
+        t.textOut("ij")
+        t.setRise(0)
+        t.setFont("Times-Roman", 10)
+        t.textOut(" we tried.")
         c.drawText(t)
     c.save()
     text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
     assert "x_ij" in text
     assert "we define in" in text and "_define" not in text
+    assert "sum _ij we" in text  # a limit pdfium sets apart from its operator is still one
 
 
 def test_a_slipped_character_mapping_is_matched_again_by_the_characters_codes(monkeypatch):

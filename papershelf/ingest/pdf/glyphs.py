@@ -361,6 +361,19 @@ def unknown_glyph(text: str) -> bool:
     return _UNKNOWN_GLYPH.search(text) is not None
 
 
+def _low_word(glyphs: list[tuple[str, bool, float]], places: list[str], i: int) -> int:
+    """The length of the word starting at `i` when all of it is set low and it is a lowercase word of
+    four letters or more, else 0.  A subscript hangs from the glyph before it ("x_ij", "∑ _i,j" as
+    pdfium spaces a limit); a whole word set low after a space has nothing to hang from (a word whose
+    glyphs pdfium sizes and places wrongly: "We _define")."""
+    j = i
+    while j < len(glyphs) and not glyphs[j][0].isspace():
+        j += 1
+    word = "".join(g[0] for g in glyphs[i:j])
+    low = all(p == "_" for p in places[i:j])
+    return j - i if low and len(word) >= 4 and word.isalpha() and word.islower() else 0
+
+
 def marked(tp: GlyphPage, chars: list[tuple[str, int]], size: float) -> str:
     """Characters (with their pdfium indices) written with ``^``/``_`` before raised/lowered small
     glyphs.  The baseline is the median of where the full-size glyphs stand (their origins: a
@@ -371,16 +384,16 @@ def marked(tp: GlyphPage, chars: list[tuple[str, int]], size: float) -> str:
     if not bottoms:
         return "".join(ch for ch, _ in chars)
     base = bottoms[len(bottoms) // 2]
+    places = ["" if ch.isspace() else "^" if small and bottom < base - 0.25 * size else
+              "_" if small and bottom > base + 0.08 * size else "" for ch, small, bottom in glyphs]
     out, mode = [], ""
-    loose = False  # in a lowered run that opened after a space: a word set low, not a subscript
-    prev = " "
-    for ch, small, bottom in glyphs:
-        new = mode if ch.isspace() else "^" if small and bottom < base - 0.25 * size else \
-            "_" if small and bottom > base + 0.08 * size else ""
-        # a subscript hangs from the glyph before it; a lowered run after a space or at the line's
-        # start has nothing to hang from (a word whose glyphs pdfium sizes and places wrongly)
-        loose = new == "_" and (loose or mode != "_" and prev.isspace())
-        new, prev = ("" if loose else new), ch
+    loose = 0  # glyphs left of a word set low after a space: no subscript
+    for i, (ch, _, _) in enumerate(glyphs):
+        new = mode if ch.isspace() else places[i]
+        if new == "_" and mode != "_" and not loose and (i == 0 or glyphs[i - 1][0].isspace()):
+            loose = _low_word(glyphs, places, i)
+        if loose:
+            new, loose = "", loose - 1
         if new != mode:
             out.append(new)
             mode = new

@@ -438,13 +438,20 @@ def _hidden_lead(tp: _TextPage, text: str, lead16: int) -> int:
     if first < 0 or last <= first or tp.font_size(first) >= 0.4 * tp.font_size(last):
         return 0
     small = 0.4 * tp.font_size(last)
-    for k in range(1, min(len(text), 120)):
+    run: list[tuple[float, float, float, float]] = []  # the small glyphs' boxes
+    for k in range(min(len(text), 120)):
         idx = tp.char_index(lead16 + u16(text[:k]))
-        if idx < 0 or text[k].isspace() or tp.font_size(idx) < small:
+        if idx < 0 or text[k].isspace():
             continue
-        run, big = tp.char_box(first), tp.char_box(idx)
-        run_end = tp.char_box(tp.char_index(lead16 + u16(text[:k]) - 1))[2]
-        return k if big[0] <= run_end and run[1] < big[3] and big[1] < run[3] else 0  # under the text
+        box = tp.char_box(idx)
+        if tp.font_size(idx) < small:
+            run.append(box)
+            continue
+        # under the text: the small run reaches past where the large text starts, on its row, and its
+        # glyphs are far shorter than the large one's (a font size alone may be a scaled font's)
+        tall = max(b[3] - b[1] for b in run)
+        return k if run[-1][2] > box[0] and run[0][1] < box[3] and box[1] < run[0][3] \
+            and tall < 0.5 * (box[3] - box[1]) else 0
     return 0
 
 
