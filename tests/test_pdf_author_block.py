@@ -486,3 +486,139 @@ def test_an_article_type_label_as_large_as_the_title_is_no_title(tmp_path):
     doc = _finish(c, path, 72, y - 40, paragraphs=4, chars=90)
     assert doc.title == "Recurrent Fever in a Young Traveller After a Stay in the Tropics"
     assert doc.authors == ["Maria Lopez", "John Smith"]
+
+
+def test_a_tiny_name_hidden_under_the_titles_first_word_is_no_part_of_it(tmp_path):
+    """A publisher's name in 2 pt set under the title's first word, in the same text line: the title
+    is the 18 pt text alone (the line no longer takes the 2 pt size of its first glyph)."""
+    path = tmp_path / "hidden.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    t = c.beginText(72, H - 90)
+    t.setFont("Times-Bold", 2)
+    t.textOut("Hidden Science Press Ltd ")
+    t.moveCursor(-1.5, 0)  # back under the start of the title, as the publisher's file sets it
+    t.setFont("Times-Bold", 18)
+    t.setTextOrigin(73, H - 90)
+    t.textOut("Glacial refugia of the limber pine inferred")
+    c.drawText(t)
+    _title(c, "from the structure of its mitochondrial DNA", font=("Times-Bold", 18), y=H - 110)
+    _title(c, "Maria Lopez and John Smith", font=("Times-Roman", 11), y=H - 140)
+    c.setFont("Times-Roman", 10)
+    doc = _finish(c, path, 72, H - 180, paragraphs=4, chars=90)
+    assert doc.title == "Glacial refugia of the limber pine inferred from the structure of its mitochondrial DNA"
+    assert doc.authors == ["Maria Lopez", "John Smith"]
+    # a small word beside the text, not under it, stays (a scaled font may report any size)
+    path = tmp_path / "beside.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    for k in range(8):
+        t = c.beginText(72, H - 300 - 14 * k)
+        t.setFont("Courier", 4)
+        t.textOut("snoc")
+        t.setFont("Times-Roman", 10)
+        t.textOut(" and tail fold their duties into a single pseudo-constructor here.")
+        c.drawText(t)
+    c.save()
+    assert "snoc and tail fold" in " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+
+
+def test_a_meetings_header_in_the_top_right_corner_is_no_title(tmp_path):
+    """A meeting's name, place and dates set in the top right corner, larger than the title under
+    them: the title is the centred line under them."""
+    path = tmp_path / "corner.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 16)
+    for k, ln in enumerate(["Second Language Studies Workshop", "Tokyo, Japan", "September 22-24, 2010"]):
+        c.drawRightString(W - 40, H - 28 - 17 * k, ln)
+    _title(c, "A Multilingual Platform for Building Language Courses", font=("Times-Bold", 14), y=H - 110)
+    _title(c, "Maria Lopez and John Smith", font=("Times-Roman", 11), y=H - 135)
+    c.setFont("Times-Roman", 10)
+    doc = _finish(c, path, 72, H - 180, paragraphs=4, chars=90)
+    assert doc.title == "A Multilingual Platform for Building Language Courses"
+    assert doc.authors == ["Maria Lopez", "John Smith"]
+
+
+def test_a_byline_and_affiliation_letters_set_in_the_names_size_are_no_part_of_the_names(tmp_path):
+    """"By Maria Lopez, …" reads as Maria Lopez; letters tying names to their affiliations set apart
+    in the names' own size ("Maria Lopez a,b, John Smith b,*") are marks, not words of the names."""
+    for k, line in enumerate(["By Maria Lopez, John Smith and Wei Zhang",
+                              "Maria Lopez a,b, John Smith b,*, Wei Zhang c",
+                              "Maria Lopez a,b John Smith b,* Wei Zhang c and Ana Ruiz a"]):
+        path = tmp_path / f"byline{k}.pdf"
+        c = canvas.Canvas(str(path), pagesize=letter)
+        y = _title(c, "Recurrent Fever in a Young Traveller After a Stay", font=("Times-Bold", 16), y=H - 80)
+        _title(c, line, font=("Times-Roman", 11), y=y - 6)
+        _title(c, "Department of Medicine, University of Oslo, Oslo, Norway", font=("Times-Italic", 9), y=y - 24)
+        c.setFont("Times-Roman", 10)
+        doc = _finish(c, path, 72, y - 60, paragraphs=4, chars=90)
+        assert doc.authors == ["Maria Lopez", "John Smith", "Wei Zhang", "Ana Ruiz"][:3 + (k == 2)], line
+
+
+def test_a_thesis_title_page_gives_its_bold_title_set_in_the_bodys_size(tmp_path):
+    """A thesis's title page: a few lines all centred, the title the first bold one, set no larger
+    than the body of the pages after it and with no author line right under it."""
+    path = tmp_path / "thesis.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    for k, (text, bold) in enumerate([("UNIVERSITY OF CALIFORNIA,", False), ("IRVINE", False), ("", False),
+                                      ("EPITAXIS", True),
+                                      ("A System for Syntactic and Semantic Software Queries", True),
+                                      ("using Deductive Retrieval", True), ("", False),
+                                      ("A dissertation submitted in partial satisfaction", False),
+                                      ("of the requirements for the degree of", False),
+                                      ("Doctor of Philosophy in Computer Science", False), ("", False), ("by", False),
+                                      ("", False), ("James Benvenuto", True), ("", False), ("2010", False)]):
+        c.setFont("Times-Bold" if bold else "Times-Roman", 12)
+        c.drawCentredString(W / 2 + 18, H - 100 - 18 * k, text)
+    c.showPage()
+    c.setFont("Times-Roman", 12)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 8), 80)[:45]):
+        c.drawString(72, H - 72 - 15 * i, ln)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "EPITAXIS A System for Syntactic and Semantic Software Queries using Deductive Retrieval"
+
+
+def test_a_journals_name_set_large_on_every_page_is_no_title_and_no_cover_sheet(tmp_path):
+    """The journal's name set larger than the title at the head of every page: page 1 is the
+    paper's (no cover sheet whose title page 2 sets again), and its title is the title."""
+    path = tmp_path / "journal.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    for page in range(3):
+        c.setFont("Helvetica-Bold", 20)
+        c.drawString(72, H - 50, "Journal of Clinical Tropical Medicine")
+        c.setFont("Times-Roman", 10)
+        if page == 0:
+            y = _title(c, "Recurrent Fever in a Young Traveller", "After a Long Stay in the Tropics",
+                       font=("Times-Bold", 16), y=H - 110)
+            _title(c, "Maria Lopez, John Smith", font=("Times-Roman", 11), y=y - 4)
+            c.setFont("Times-Roman", 10)
+            for i, ln in enumerate(_wrap(" ".join([BODY] * 4), 90)):
+                c.drawString(72, y - 40 - 12 * i, ln)
+        else:
+            for i, ln in enumerate(_wrap(" ".join([BODY] * 6), 90)[:45]):
+                c.drawString(72, H - 100 - 13 * i, ln)
+        c.showPage()
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "Recurrent Fever in a Young Traveller After a Long Stay in the Tropics"
+    assert doc.authors == ["Maria Lopez", "John Smith"]
+
+
+def test_a_journals_name_set_larger_than_the_title_on_page_one_is_no_title(tmp_path):
+    """A journal's name of four words or more as page 1's logo, set larger than the title under it:
+    the title is the title; a title that opens like a venue ("Journal of …") under no larger text
+    is still one."""
+    for k, (head, title) in enumerate([("International Journal of Clinical Tropical Medicine", None),
+                                       ("Physical and Chemical Biology Letters", None),
+                                       (None, ("Journal of a Long Voyage Through", "the Western Isles"))]):
+        path = tmp_path / f"logo{k}.pdf"
+        c = canvas.Canvas(str(path), pagesize=letter)
+        if head:
+            c.setFont("Helvetica", 20)
+            c.drawString(72, H - 50, head)
+        lines = title or ("Recurrent Fever in a Young Traveller", "After a Long Stay in the Tropics")
+        y = _title(c, *lines, font=("Times-Bold", 16), y=H - 110)
+        _title(c, "Maria Lopez, John Smith", font=("Times-Roman", 11), y=y - 4)
+        c.setFont("Times-Roman", 10)
+        doc = _finish(c, path, 72, y - 40, paragraphs=4, chars=90)
+        assert doc.title == " ".join(lines), head
+        assert doc.authors == ["Maria Lopez", "John Smith"]

@@ -56,3 +56,68 @@ def test_a_smaller_letter_with_a_descender_on_the_baseline_is_no_subscript(tmp_p
     text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
     assert "recognition programs" in text and "_g" not in text
     assert "x_ij" in text
+
+
+def test_a_lowered_word_after_a_space_is_no_subscript(tmp_path):
+    """A subscript hangs from the glyph before it ("x_ij"); a lowercase word of four letters or more
+    set smaller and lower after a space has nothing to hang from (a font pdfium sizes and places
+    wrongly) and is read as a word."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from papershelf.ingest.pdf import read_pdf
+
+    path = tmp_path / "low.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    for k in range(6):
+        t = c.beginText(72, 700 - 14 * k)
+        t.setFont("Times-Roman", 10)
+        t.textOut("The value of x")
+        t.setFont("Times-Roman", 7)
+        t.setRise(-3)
+        t.textOut("ij")
+        t.setRise(0)
+        t.setFont("Times-Roman", 10)
+        t.textOut(" is what we ")
+        t.setFont("Times-Roman", 7)
+        t.setRise(-3)
+        t.textOut("define")
+        t.setRise(0)
+        t.setFont("Times-Roman", 10)
+        t.textOut(" in every sum ")
+        t.setFont("Times-Roman", 7)
+        t.setRise(-3)
+        t.textOut("ij")
+        t.setRise(0)
+        t.setFont("Times-Roman", 10)
+        t.textOut(" we tried.")
+        c.drawText(t)
+    c.save()
+    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    assert "x_ij" in text
+    assert "we define in" in text and "_define" not in text
+    assert "sum _ij we" in text  # a limit pdfium sets apart from its operator is still one
+
+
+def test_a_slipped_character_mapping_is_matched_again_by_the_characters_codes(monkeypatch):
+    """pdfium's text may leave out characters it counts (a math font's letters beyond the BMP) while
+    its text-to-character mapping goes on as if it did not: every later glyph would take another's
+    size and place.  The mapping is rebuilt by matching the text to the characters' codes."""
+    from papershelf.ingest.pdf import glyphs
+
+    chars = "We let RE1 x be what we define here, and so on for all of the words."
+    text = chars.replace("RE1 ", "")  # the text leaves out four characters the page counts
+
+    class Raw:
+        @staticmethod
+        def FPDFText_GetUnicode(tp, c):  # (pdfium's names)
+            return ord(chars[c])
+
+        @staticmethod
+        def FPDFText_GetCharIndexFromTextIndex(tp, k):
+            return k  # the slipped mapping: as if nothing were left out
+
+    monkeypatch.setattr(glyphs, "raw", Raw)
+    index = glyphs._realigned(None, text, len(chars))
+    assert index is not None and all(chars[index[k]] == text[k] for k in range(len(text)))
+    assert glyphs._realigned(None, chars, len(chars)) is None  # a mapping that holds is kept

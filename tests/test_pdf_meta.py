@@ -225,3 +225,14 @@ def test_a_reference_a_year_ahead_does_not_drop_a_year_the_files_making_confirms
     assert checked_year(2004, refs, (2004, 6)) == (2004, None)
     assert checked_year(2004, refs, (2005, 6))[0] is None
     assert checked_year(2003, refs, (2004, 6))[0] is None
+
+
+def test_a_meetings_days_on_a_line_of_their_own_date_the_paper_and_a_drafts_day_does_not(tmp_path):
+    """A meeting's place and range of days in page 1's header ("Tokyo, Japan" / "September 22--24,
+    2010") give the year; a draft's single day ("June 7, 2004") and a range inside prose do not."""
+    m = meta_of(make_pdf(tmp_path / "r.pdf", top=["Second Language Studies Workshop", "Tokyo, Japan",
+                                                    "September 22--24, 2010"]))
+    assert m.year == 2010 and m.evidence["year"] == "dated line"
+    assert meta_of(make_pdf(tmp_path / "d.pdf", top=["Draft", "June 7, 2004"])).year is None
+    prose = "The interviews took place on June 3-5, 2009 in the three clinics of the study area."
+    assert meta_of(make_pdf(tmp_path / "p.pdf", top=[prose])).year is None

@@ -153,3 +153,35 @@ def test_a_doi_on_its_own_line_continues_an_unnumbered_entry(tmp_path):
     doc = read_pdf(_references_pdf(tmp_path / "flush.pdf", "References", entries, []))
     assert len(doc.references) == 3
     assert [r.doi for r in doc.references] == ["10.1000/jwr.2019.033", None, "10.1000/cr.2021.001"]
+
+
+def test_a_glyph_the_font_cannot_name_is_read_as_the_word_the_document_prints_intact():
+    """`s\\001pectrum` and `\\001ord` read as the words the same document prints intact elsewhere
+    ("spectrum": the glyph a stray mark; "fiord": the one ligature whose word the paper prints),
+    not as the ligature its letter statistics alone would favour."""
+    lines = ["The s\\001pectrum of the \\001ord was measured again.",
+             "A spectrum of the water in the fiord was flat.", *_wrap(BODY, 80)]
+    text = " ".join(b.text for b in read_pdf(_bare_font_pdf(lines)).blocks)
+    assert "The spectrum of the fiord was measured" in text, text[:120]
+
+
+def test_a_standard_encoded_fonts_ligatures_and_accents_read_as_latin1_are_repaired(tmp_path):
+    """An old PostScript font read as Latin-1: its fi ligature comes out as ® inside a word
+    ("speci®c"), its acute as a Â struck over the letter before it ("MartõÂnez", õ its dotless
+    i).  They read "specific" and "Martínez"; a real ® after a word and a real Â stay."""
+    path = tmp_path / "std.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    for k in range(8):
+        t = c.beginText(72, 700 - 14 * k)
+        t.setFont("Times-Roman", 11)
+        # the Â struck back over the õ (500 of 1000 units back), as the font's accent is set
+        t._code.append("[(Fernando Mart\\365) 500 (\\302) 222 (nez found a speci)] TJ")
+        t.setHorizScale(70)
+        t.textOut("\u00ae")
+        t.setHorizScale(100)
+        t.textOut("c binding in \u00c2ngstr\u00f6m units, Brand\u00ae tested in the specific assay.")
+        c.drawText(t)
+    c.save()
+    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    assert "Fernando Martínez found a specific binding" in text, text[:160]
+    assert "Ângström" in text and "Brand®" in text

@@ -28,10 +28,12 @@ from .lines import Line, visual_rows
 # Marks between a name and its affiliation (and superscripts the line reader wrote as ^...; and
 # affiliation letters not set as superscripts, "Krishnana,c" or "Bang,i S. Holtzer"; middle dots
 # between names; AIP's footnote letters, "Haddad^a)" read as "Haddada)", where no parenthesis
-# opens on the line).
+# opens on the line; affiliation letters set apart in the names' own size, "Maria Lopez a,b, John
+# Smith b,*", a lone letter only before a comma, "and" or the line's end).
 _MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗✷✶✦★☆⁰¹²³⁴⁵⁶⁷⁸⁹\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
           r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|(?<=[A-Z]{2})\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
-          r"|(?<=[a-z])[a-z](?=,[a-z](?:[,∗*†\d]|$))|(?<=,)[a-z](?=\s+[A-Z])|[·•‧]")
+          r"|(?<=[a-z])[a-z](?=,[a-z](?:[,∗*†\d]|$))|(?<=,)[a-z](?=\s+[A-Z])|[·•‧]"
+          r"|(?<=[a-z] )[a-h](?:(?:,[a-h∗*†])+(?=\s+[A-Z])|(?:,[a-h∗*†])*(?=[,∗*†]|\s+and\s|$))")
 _ROLE = re.compile(r"\([^()]*\)")
 _AIP_MARK = re.compile(r"(?:(?<=[a-z])|(?<=[\s,^]))[a-h]\)(?=[\s,]|$)")
 _SPLIT = re.compile(rf"{LEADING_SPACE}(?:{_MARKS}|,|;|\band\b|\bAND\b|&|\s{{3,}})\s*")
@@ -65,9 +67,9 @@ _STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|in
                    r"(?:1|I)\.?\s+introduction)\b", re.IGNORECASE)
 
 
-# A title before a name ("Dr.", "Prof.") or an ordinal ("1st", IEEE's template) is not part of it;
+# A title before a name ("Dr.", "Prof."), a byline's "By", or an ordinal ("1st", IEEE's template) is not part of it;
 # an initial set against the name after it ("G.Anandharaj", "Dr.G.Anandharaj") is a word of its own.
-_HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms|Sir)\.?(?=\s|[A-Z])|\d+(?:st|nd|rd|th)?\b)\s*")
+_HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms|Sir)\.?(?=\s|[A-Z])|\d+(?:st|nd|rd|th)?\b|[Bb]y(?=\s))\s*")
 # A society's grade after a name ("Member, IEEE"; "Senior Member, IEEE") is a mark, not the end of the names.
 _GRADE = re.compile(r"^(?:(?:Student|Senior|Life|Graduate Student)\s+)?(?:Member|Fellow)$|^(?:IEEE|ACM|SIAM|OSA|SPIE)$")
 _GLUED_INITIAL = re.compile(r"\b([A-Z]\.)(?=[A-Z][a-z])")

@@ -39,12 +39,17 @@ _ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "˜":
             "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "˝": "\u030b", "¯": "\u0304"}
 SPACING_ACCENT = re.compile("[" + "".join(_ACCENTS) + "]")
 # TeX sets an accent over i or j on the dotless letter (\'{\i}): under an accent it is the plain one.
-_DOTTED = {"ı": "i", "ȷ": "j"}
+_DOTTED = {"ı": "i", "ȷ": "j", "õ": "i"}  # (õ: StandardEncoding's dotless i read as Latin-1, see below)
 
 # A bare glyph code: C0/C1 controls (not pdfium's own \x02 hyphen mark, nor tabs and line ends),
 # private use, the replacement character; `_` and `^` are suspects checked by their place and box.
 _STRAY = re.compile("[\x00\x01\x03-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue002-\uf8ff\ufffd]")
-SUSPECT = re.compile("[\x00\x01\x03-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue000-\uf8ff\ufffd_^]")
+SUSPECT = re.compile("[\x00\x01\x03-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue000-\uf8ff\ufffd_^®¯ÁÂÃÄÅÆÇÈÊËÍÏ]")
+# A PostScript font in Adobe's StandardEncoding read as Latin-1 (no ToUnicode map): its fi and fl
+# ligatures come out as ® and ¯ inside words ("speci®c", "¯ow"), its accents as capitals with an
+# accent (Â is the acute) set small over the letter before them ("MartõÂnez", õ its dotless i).
+_STANDARD_LIGATURES = "®¯"
+_STANDARD_ACCENTS = dict(zip("ÁÂÃÄÅÆÇÈÊËÍÏ", "`´ˆ˜¯˘˙¨˚¸˝ˇ", strict=True))
 LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st",
              "\ufb06": "st"}
 
@@ -152,7 +157,7 @@ def with_gaps(textpage, text: str) -> tuple[str, list[int] | None]:
         if 0 < code < 0x20 or 0x7F <= code < 0xA0 or 0xE000 <= code <= 0xF8FF:
             pending.append((chr(code) if code != 2 else "\ufffd", c))  # (\x02 is pdfium's hyphen mark)
     if not before:
-        return text, None
+        return text, _realigned(textpage, text, n)
     out: list[str] = []
     index: list[int] = []
     pos = 0
@@ -164,6 +169,31 @@ def with_gaps(textpage, text: str) -> tuple[str, list[int] | None]:
         index.extend(raw.FPDFText_GetCharIndexFromTextIndex(textpage, pos + k) for k in range(u16(ch)))
         pos += u16(ch)
     return "".join(out), index
+
+
+def _realigned(textpage, text: str, n: int) -> list[int] | None:
+    """Each UTF-16 position's character index when pdfium's own mapping has slipped (its text leaves
+    out characters it counts, and the mapping goes on as if it did not: a math font's letters beyond
+    the BMP), found by matching the text to the characters' codes in order; None when the mapping
+    holds.  A slipped mapping gives every later glyph another's size and place (words read as
+    subscripts, "_define")."""
+    units = [int.from_bytes(b, "little") for b in _pairs(text.encode("utf-16-le"))]
+    codes = [raw.FPDFText_GetUnicode(textpage, c) for c in range(n)]
+    step = max(1, len(units) // 200)
+    if sum(units[k] != codes[raw.FPDFText_GetCharIndexFromTextIndex(textpage, k)] for k in range(0, len(units), step)
+           if units[k] > 32) <= 2:
+        return None
+    index, c = [], 0
+    for unit in units:
+        j = next((j for j in range(c, min(n, c + 64)) if codes[j] == unit), -1)
+        if j >= 0:
+            c = j + 1
+        index.append(j if j >= 0 else max(c - 1, 0))
+    return index
+
+
+def _pairs(data: bytes) -> list[bytes]:
+    return [data[k:k + 2] for k in range(0, len(data) - 1, 2)]
 
 
 def _in_word(chars: list[str], i: int) -> bool:
@@ -203,12 +233,28 @@ def repair_glyphs(tp: GlyphPage, text: str, lead16: int) -> str:
             if word and not tp.fixed_pitch(idx) and not _flat_mark(tp, idx, ch):
                 chars[i] = _ligature(tp, idx) if ch == "_" else GONE
             continue
+        if ch in _STANDARD_LIGATURES:  # a letter-high glyph inside a word; a thin mark is a macron
+            if word and not _flat_mark(tp, idx, ch):
+                chars[i] = _ligature(tp, idx)
+            continue
+        if ch in _STANDARD_ACCENTS:
+            before = tp.char_index(at - u16(chars[i - 1])) if i else -1
+            if before >= 0 and _over(tp.char_box(idx), tp.char_box(before), tp.font_size(before)):
+                chars[i] = _STANDARD_ACCENTS[ch]
+            continue
         known = _encoded(tp.font_name(idx), ord(ch))
         if known is not None and u16(known) == 1:
             chars[i] = known
         else:
             chars[i] = _ligature(tp, idx) if word else GONE
     return "".join(chars)
+
+
+def _over(mark: tuple, letter: tuple, size: float) -> bool:
+    """A glyph struck over the letter before it (an accent), not a capital beside it: its middle
+    within the letter's width, its foot no lower than the letter's (boxes y-down)."""
+    cx = (mark[0] + mark[2]) / 2
+    return letter[0] - 0.05 * size <= cx <= letter[2] + 0.05 * size and mark[3] <= letter[3] + 0.1 * size
 
 
 def _flat_mark(tp: GlyphPage, idx: int, ch: str) -> bool:
@@ -267,20 +313,39 @@ _UNKNOWN_GLYPH = re.compile("([\ue000\ue001])")
 
 
 def repair_words(texts: list[str]) -> list[str]:
-    """Each unknown glyph in the texts decided by the document's letter statistics: the likeliest
-    ligature of its width, per word.  Texts without one come back unchanged."""
+    """Each unknown glyph in the texts decided by the document itself: the reading the document
+    prints intact elsewhere ("_gure" is "figure" where "figure" or "figures" stands in a clean line;
+    "s_pectrum" is "spectrum"), else the likeliest ligature of its width by the document's letter
+    statistics, per word.  Texts without one come back unchanged."""
     if not any(_UNKNOWN_GLYPH.search(t) for t in texts):
         return texts
     model = _Trigrams(texts)
+    vocabulary = _vocabulary(texts)
 
     def best(m: re.Match) -> str:
         parts = _UNKNOWN_GLYPH.split(m.group(0))
+        readings = [(parts[0], 0)]  # (reading, glyphs read as nothing: a stray mark rather than a ligature)
+        for glyph, part in zip(parts[1::2], parts[2::2], strict=True):
+            readings = [(r + c + part, n + (not c)) for r, n in readings for c in (*_CANDIDATES[glyph], "")][:64]
+        printed = [(r, n) for r, n in readings if vocabulary.get(r.lower())]
+        if printed:
+            return min(printed, key=lambda rn: (rn[1], -vocabulary[rn[0].lower()]))[0]
         word = parts[0]
         for glyph, part in zip(parts[1::2], parts[2::2], strict=True):
             word = max((word + c + part for c in _CANDIDATES[glyph]), key=model.score)
         return word
 
     return [_UNKNOWN_WORD.sub(best, t) if _UNKNOWN_GLYPH.search(t) else t for t in texts]
+
+
+def _vocabulary(texts: list[str]) -> Counter[str]:
+    """The document's words printed intact (lowercase, four letters or more), with their counts: the
+    words of a text are counted but for the pieces an unknown glyph cuts out of one."""
+    words: Counter[str] = Counter()
+    for text in texts:
+        whole = _UNKNOWN_WORD.sub(" ", text) if _UNKNOWN_GLYPH.search(text) else text
+        words.update(w for w in _WORDS.findall(whole.lower()) if len(w) >= 4)
+    return words
 
 
 def expand(text: str) -> str:
@@ -296,6 +361,19 @@ def unknown_glyph(text: str) -> bool:
     return _UNKNOWN_GLYPH.search(text) is not None
 
 
+def _low_word(glyphs: list[tuple[str, bool, float]], places: list[str], i: int) -> int:
+    """The length of the word starting at `i` when all of it is set low and it is a lowercase word of
+    four letters or more, else 0.  A subscript hangs from the glyph before it ("x_ij", "∑ _i,j" as
+    pdfium spaces a limit); a whole word set low after a space has nothing to hang from (a word whose
+    glyphs pdfium sizes and places wrongly: "We _define")."""
+    j = i
+    while j < len(glyphs) and not glyphs[j][0].isspace():
+        j += 1
+    word = "".join(g[0] for g in glyphs[i:j])
+    low = all(p == "_" for p in places[i:j])
+    return j - i if low and len(word) >= 4 and word.isalpha() and word.islower() else 0
+
+
 def marked(tp: GlyphPage, chars: list[tuple[str, int]], size: float) -> str:
     """Characters (with their pdfium indices) written with ``^``/``_`` before raised/lowered small
     glyphs.  The baseline is the median of where the full-size glyphs stand (their origins: a
@@ -306,10 +384,16 @@ def marked(tp: GlyphPage, chars: list[tuple[str, int]], size: float) -> str:
     if not bottoms:
         return "".join(ch for ch, _ in chars)
     base = bottoms[len(bottoms) // 2]
+    places = ["" if ch.isspace() else "^" if small and bottom < base - 0.25 * size else
+              "_" if small and bottom > base + 0.08 * size else "" for ch, small, bottom in glyphs]
     out, mode = [], ""
-    for ch, small, bottom in glyphs:
-        new = mode if ch.isspace() else "^" if small and bottom < base - 0.25 * size else \
-            "_" if small and bottom > base + 0.08 * size else ""
+    loose = 0  # glyphs left of a word set low after a space: no subscript
+    for i, (ch, _, _) in enumerate(glyphs):
+        new = mode if ch.isspace() else places[i]
+        if new == "_" and mode != "_" and not loose and (i == 0 or glyphs[i - 1][0].isspace()):
+            loose = _low_word(glyphs, places, i)
+        if loose:
+            new, loose = "", loose - 1
         if new != mode:
             out.append(new)
             mode = new

@@ -75,6 +75,10 @@ class PdfMeta(Bibliographic):
     evidence: dict[str, str] = field(default_factory=dict)
 
 
+# A journal's or a series' name, as its logo prints it at the head of page 1.
+_VENUE_NAME = re.compile(r"^(?:the\s+)?(?:(?:international|american|european|british|chinese|indian|japanese)\s+)?"
+                         r"(?:journal|proceedings|annals|transactions|bulletin|archives)\s+(?:of|in|on|for)\s+\S|"
+                         r"\b(?:journal|letters|reports|communications|transactions|magazine)$", re.IGNORECASE)
 _SECTION_LINE = re.compile(r"^(?:(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z]|(?:abstract|introduction|keywords)\b)",
                            re.IGNORECASE)
 
@@ -82,7 +86,8 @@ _SECTION_LINE = re.compile(r"^(?:(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z]|(?:abstract
 def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
     """The size the title is set in, given the top half of page 1's lines as (size, text, top): the
     largest, unless text that large is a label of a word or three (a journal's name as its logo, an
-    article type such as "Research Article" or "Case Report") printed above a longer text set larger
+    article type such as "Research Article" or "Case Report") or a journal's name of any length
+    ("International Journal of …", "… Letters") printed above a longer text set larger
     than the body, one line to a row (not an author block's cells) and not a section heading, which
     is then the title."""
     tiers = sorted({round(size * 2) / 2 for size, _, _ in lines}, reverse=True)
@@ -102,8 +107,11 @@ def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
         return tier >= body + 1.5 and words(tier) >= 4 and one_per_row \
             and not any(_SECTION_LINE.match(text) for _, text, _ in of(tier))
 
+    def label(tier: float) -> bool:  # a word or three, or a journal's name as its logo
+        return words(tier) <= 3 or all(_VENUE_NAME.search(text) for _, text, _ in of(tier))
+
     for k, tier in enumerate(tiers):
-        if words(tier) > 3 or not any(title_like(t) and first(t) > first(tier) for t in tiers[k + 1:]):
+        if not label(tier) or not any(title_like(t) and first(t) > first(tier) for t in tiers[k + 1:]):
             return max(size for size, _, _ in of(tier))
     return max(size for size, _, _ in lines)
 
@@ -203,13 +211,18 @@ def _from_lines(lines: list[str], meta: PdfMeta) -> None:
             meta.venue, meta.evidence["venue"] = venue, rule
 
 
+# A meeting's dates on a short line of their own, a range of days ("September 22--24, 2010", "Tokyo,
+# Japan, 5-10 June 2011"): a draft or a report is dated by one day, a meeting by its days.
+_MEETING_DATES = (rf"^(?:[^.\d]{{0,40}}[,:]\s*)?(?:(?:{_MONTHS})[a-z]*\.?\s+\d{{1,2}}\s*[-–]+\s*"
+                  rf"(?:(?:{_MONTHS})[a-z]*\.?\s+)?\d{{1,2}}|\d{{1,2}}\s*[-–]+\s*\d{{1,2}}\s+(?:{_MONTHS})[a-z]*\.?)"
+                  rf",?\s+{_YEAR}\.?$")
 # What marks a line as the paper's own dating (a journal citation line, a copyright or history line)
 # rather than prose: volume, issue and pages, a copyright sign, a publication step, a month with the year.
 _DATED = re.compile(rf"\bvol(?:ume)?\.?\s*\d|\b\d+\s*\(\d+(?:[-–]\d+)?\)\s*[:,;]|"
                     rf"\b\d+\s*[:,]\s*[A-Z]?\d+\s*[-–]\s*[A-Z]?\d+|\({_YEAR}\)\s*(?:[;,]|\d+\s*[-–]\s*\d+)|"
                     rf"©|\bcopyright\b|\b(?:published|accepted|received|cite this)\b|"
                     rf"\b(?:conference|symposium|workshop|proceedings)\b|"
-                    rf"\b(?:{_MONTHS})[a-z]*\.?\s+(?:\d{{1,2}},?\s+)?{_YEAR}\b", re.IGNORECASE)
+                    rf"\b(?:{_MONTHS})[a-z]*\.?\s+(?:\d{{1,2}},?\s+)?{_YEAR}\b|{_MEETING_DATES}", re.IGNORECASE)
 # A line that is a date and nothing else (a draft's or a report's, not the publication's).
 _BARE_DATE = re.compile(rf"^(?:\d{{1,2}}\s+)?(?:{_MONTHS})[a-z]*\.?\s+(?:\d{{1,2}},?\s+)?{_YEAR}\.?$", re.IGNORECASE)
 # A date that is not the paper's: when a copy was downloaded or a page was looked at.

@@ -163,6 +163,7 @@ def _title_again(first: list[Line], second: Page) -> bool:
     """Page 2 opens with a title (text at least a third larger than most of its text, of four words
     or more, in its top third) whose words page 1 prints too: page 1 is a sheet put before the paper."""
     lines, _, height = second
+    lines = [ln for ln in lines if not _running(ln, first, height)]
     if not first or not lines:
         return False
     biggest = max(ln.size for ln in lines)
@@ -173,6 +174,13 @@ def _title_again(first: list[Line], second: Page) -> bool:
     title = re.findall(r"\w+", " ".join(ln.text for ln in top).casefold())
     seen = set(re.findall(r"\w+", " ".join(ln.text for ln in first).casefold()))
     return len(title) >= 4 and sum(w in seen for w in title) >= 0.9 * len(title)
+
+
+def _running(ln: Line, first: list[Line], height: float) -> bool:
+    """A line in the margin that page 1 prints in the same place and size: a running head (a
+    journal's name set large on every page), no title set again."""
+    return (ln.top < 0.09 * height or ln.bottom > 0.92 * height) and any(
+        o.text == ln.text and abs(o.top - ln.top) < 2 and abs(o.size - ln.size) < 0.5 for o in first)
 
 
 def _require_text(pages: list[Page]) -> None:

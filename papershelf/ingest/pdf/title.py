@@ -31,7 +31,8 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
     page without it.  A title set barely
     larger than the body (bold capitals a point up) is still the title when it is the first text
     on the page, centred on it, bold, and not a caption, a numbered or a standard heading."""
-    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and _true_size(ln)]
+    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and _true_size(ln)
+                and not _corner(ln, width, height)]
     if not top_half:
         return None, kept
     biggest = title_size([(ln.size, ln.text, ln.top) for ln in top_half], body)
@@ -43,17 +44,34 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
         title_lines = sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0))
         title_lines += _goes_on(title_lines, top_half, body)
     else:
-        title_lines = _first_centred_bold(top_half, width, body)
+        title_lines = _first_centred_bold(top_half, width, body, _title_page(kept, width))
     if not title_lines:
         return None, kept
     title = _TITLE_NOTE.sub("", join_lines([ln.text for ln in title_lines])) or None  # a hyphen broken title joins
     return title, [ln for ln in kept if ln not in title_lines]
 
 
-def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list[Line]:
+def _corner(ln: Line, width: float, height: float) -> bool:
+    """A line in the page's top margin that starts right of its middle: a meeting's or journal's
+    header set in the top right corner, never a title (a title starts at the text's left edge or is
+    centred on the page), however large it is set."""
+    return ln.top < 0.09 * height and ln.x0 > 0.5 * width
+
+
+def _title_page(kept: list[Line], width: float) -> bool:
+    """A page of a few lines all centred on one axis: a thesis's or a report's title page."""
+    if not 3 <= len(kept) <= 30:
+        return False
+    centres = sorted((ln.x0 + ln.x1) / 2 for ln in kept)
+    axis = centres[len(centres) // 2]
+    return all(abs(c - axis) < 0.04 * width for c in centres)
+
+
+def _first_centred_bold(top_half: list[Line], width: float, body: float, title_page: bool) -> list[Line]:
     """The page's first lines when they are set as a title: bold, centred, above body size (a
     draft stamp or a running line set smaller may come before them).  A title set no larger than
-    the body (amsart, AASTeX) is one only when the line under it reads as author names.  Roman lines
+    the body (amsart, AASTeX) is one only when the line under it reads as author names, or on a
+    title page (a thesis's: every line centred, the title the first bold one).  Roman lines
     above it (a "To appear in" note, a running head of a manuscript) are no part of it."""
     tops = sorted(top_half, key=lambda ln: ln.top)
     first = next((ln for ln in tops if ln.size >= body - 0.3 and ln.bold), None)
@@ -70,7 +88,7 @@ def _first_centred_bold(top_half: list[Line], width: float, body: float) -> list
         lines.append(ln)
     if not lines:  # the first line itself is not centred: no title set this way
         return []
-    if first.size < body + 0.5:
+    if first.size < body + 0.5 and not title_page:
         under = next((ln for ln in tops if ln.top > lines[-1].bottom), None)
         if under is None or line_names(under.text) is None:
             return []
