@@ -8,6 +8,8 @@ punctuation and spacing ignored).  That measures the rules that decide for the m
 an outline, on any folder of PDFs, with no hand-made truth.
 
 Truth is the outline's entries of levels 1-2 whose title is printed on the entry's page
+(levels counted from the sections: an outline whose only top entries are the paper's title, with
+every other entry below them, has its sections one level down; the title entries are optional)
 (an entry the page does not show, "Title page", "Cover", cannot be found by layout); deeper
 entries, entries for figures and tables ("Fig 1"), and the standard front and back matter names an
 outline leaves out (Abstract, References, Acknowledgements, Contents …) are optional (neither
@@ -21,6 +23,7 @@ PDFs are split by the parity of sha1(file name) into dev and test halves.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import re
@@ -49,7 +52,12 @@ def outline_truth(data: bytes) -> list[dict]:
         pdf.close()
     truth: list[dict] = []
     listed: set[str] = set()
-    for e in entries:
+    wrappers = _wrappers(entries)
+    for k, e in enumerate(entries):
+        if k < wrappers:  # the paper's title holding every section: no section itself
+            truth.append({"level": 1, "number": "", "title": e.title, "page": e.page, "optional": True})
+            continue
+        e = dataclasses.replace(e, level=e.level - 1) if wrappers else e
         number, title = split_number(e.title)
         listed.add(plain(title))
         printed = bool(plain(title)) and plain(title) in shown.get(e.page or 0, "")
@@ -58,6 +66,17 @@ def outline_truth(data: bytes) -> list[dict]:
     truth += [{"level": 1, "number": "", "title": name, "page": None, "optional": True}
               for name in _UNLISTED if plain(name) not in listed]
     return truth if sum(not t["optional"] for t in truth) >= 3 else []
+
+
+def _wrappers(entries) -> int:
+    """How many level-1 entries open the outline as the paper's title over all of it (one entry, or
+    a title cut in two), with every other entry below them: their children are the sections, one
+    level up.  0 when level 1 holds the sections themselves."""
+    k = 0
+    while k < len(entries) and entries[k].level == 1:
+        k += 1
+    rest = entries[k:]
+    return k if 0 < k <= 2 and rest and all(e.level > 1 for e in rest) else 0
 
 
 # An outline's entries for figures and tables are objects, not sections; and many outlines leave out

@@ -6,7 +6,8 @@ Read with the page, such a box cuts into the column beside it (its bold "Key poi
 section that swallows the Introduction, its lines interleave with the body's).  Its lines are
 set apart, read as paragraphs of their own after the page's text, and never open a section.
 A box holding a figure's or a table's region or a caption is that object's frame, not a sidebar;
-a box around most of the page's text is a page frame; a box that opens with the Abstract is the
+a box around most of the page's text is a page frame, and so are boxes that between them leave
+(almost) no text outside (one frame per column); a box that opens with the Abstract is the
 paper's abstract set in a panel, and stays in the flow.
 """
 
@@ -17,6 +18,7 @@ from .graphics import Box
 from .lines import Line
 
 _PAD = 2.0  # points a line may stick out of its box (glyph boxes are loose)
+_FRAMED = 0.15  # boxes leaving less of the page's text outside them frame its columns: a sidebar is beside text
 
 
 def _inside(ln: Line, b: Box) -> bool:
@@ -54,8 +56,9 @@ def _opened_outside(b: Box, lines: list[Line], heading) -> bool:
 
 
 def set_apart(lines: list[Line], graphics: list[Box], objects: list[Box], keep: list[Line],
-              heading) -> tuple[list[Line], list[list[Line]]]:
-    """The page's lines outside sidebars, and each sidebar's lines (top to bottom).
+              heading) -> tuple[list[Line], list[list[Line]], float | None]:
+    """The page's lines outside sidebars, each sidebar's lines (top to bottom), and where the
+    columns divide when the boxes are frames around two columns (else None).
 
     `graphics` are the page's drawn boxes (`pdf_graphics`), `objects` its figure and table regions,
     `keep` lines whose box is no sidebar (the title: a panel around the title block is the paper's
@@ -70,6 +73,19 @@ def set_apart(lines: list[Line], graphics: list[Box], objects: list[Box], keep: 
         if _sidebar(held, len(lines)) and not _opened_outside(b, lines, heading):
             taken.update(id(ln) for ln in held)
             boxes.append(held)
+    rest = [ln for ln in lines if id(ln) not in taken]
     if not boxes:
-        return lines, []
-    return [ln for ln in lines if id(ln) not in taken], boxes
+        return lines, [], None
+    if len(rest) < _FRAMED * len(lines):
+        return lines, [], _between(boxes)  # a frame per column (a recreated 1970s journal page): no sidebars
+    return rest, boxes, None
+
+
+def _between(boxes: list[list[Line]]) -> float | None:
+    """Where two framed columns divide: midway between the left one's right edge and the right
+    one's left edge (None for one frame)."""
+    if len(boxes) != 2:
+        return None
+    a, b = sorted(boxes, key=lambda held: min(ln.x0 for ln in held))
+    right_of_a, left_of_b = max(ln.x1 for ln in a), min(ln.x0 for ln in b)
+    return (right_of_a + left_of_b) / 2 if right_of_a < left_of_b else None

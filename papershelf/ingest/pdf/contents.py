@@ -47,8 +47,8 @@ def _entry(row: list[Line]) -> _Entry | None:
     leaders = bool(m.group(1))
     title, page = (m.group(1), m.group(2)) if leaders else (m.group(3), m.group(4))
     title = _LEADERS.sub("", title).strip(" .")
-    if not re.search(r"[A-Za-z]{3,}", title) or len(title.split()) > 16 or title[-1].isdigit():
-        return None
+    if not re.search(r"[A-Za-z]{3,}", title) or len(title.split()) > 16 or (title[-1].isdigit() and not _worded(title)):
+        return None  # a table's row ends in numbers; "A Proof of Theorem 1.1  2" is a title ending in one
     if leaders:
         return _Entry(title, page, row[-1].x1, True, True, [row])
     if len(row) == 1:
@@ -58,6 +58,12 @@ def _entry(row: list[Line]) -> _Entry | None:
             or abs(row[-1].size - row[-2].size) > 1.0:
         return None
     return _Entry(title, page, row[-1].x1, True, False, [row])
+
+
+def _worded(title: str) -> bool:
+    """A title of words that happens to end in a number ("Proof of Theorem 1.1"), not a table's
+    row of figures: three words or more before its last number."""
+    return len(re.findall(r"[A-Za-z]{2,}", title.rsplit(" ", 1)[0])) >= 3
 
 
 def _number(page: str) -> int:

@@ -294,8 +294,10 @@ class _Decider:
             return None
         bold = p.first.runin_bold
         m = _NUMBERED.match(title)
-        if m and _plausible_title(m.group("title"), True) and (bold or self.numbering.last or is_standard(m["title"])):
-            key = self.numbering.accept(m, 1)
+        if m and _plausible_title(_upper_first(m["title"]), True) \
+                and (bold or self.numbering.last or is_standard(m["title"])):
+            # a title opening in lowercase ("8.2. k-sparse vectors.") only with the very next number
+            key = self.numbering.accept(m, 0 if m["title"][:1].islower() else 1)
             if key:
                 return title, self._set_level(len(key), p.first.size)
         if len(title.split()) > 8 or not _plausible_title(title, True) \
@@ -323,6 +325,12 @@ class _Decider:
             return False  # "Purification and crystallization." opens PNAS's small-print methods on page 1
         small_print = p.first.page == self.title_page and p.first.size < self.body.size - 0.7
         return small_print or (len(p.lines) == 1 and len(p.text[len(lead):].split()) <= 5)
+
+
+def _upper_first(title: str) -> str:
+    """The title as if it opened with a capital: a symbol's name ("k-sparse") opens a title in
+    lowercase where a word would not."""
+    return title[:1].upper() + title[1:]
 
 
 def _family(face: str) -> str:
@@ -435,7 +443,29 @@ def to_blocks(paras: list[Para], body: BodyStyle) -> list[Block]:
         if lead:
             blocks.append(Block("heading", lead[0], level=lead[1], page=page))
         blocks.append(Block("text", p.text, page=page))
+    _demote_contents_repeats(blocks)
     return blocks
+
+
+def _demote_contents_repeats(blocks: list[Block]) -> None:
+    """A contents page set without page numbers names the sections in their own style: headings
+    after a "Contents" heading, on its page, that come again as headings on a later page are its
+    entries, not sections."""
+    for i, b in enumerate(blocks):
+        if b.kind != "heading" or b.text.strip().rstrip(".:").lower() not in ("contents", "table of contents"):
+            continue
+        later = {_key(x.text) for x in blocks[i + 1:] if x.kind == "heading" and x.page != b.page}
+        for j in range(i + 1, len(blocks)):
+            x, nxt = blocks[j], blocks[j + 1] if j + 1 < len(blocks) else None
+            if x.page != b.page:
+                break
+            runin = nxt is not None and nxt.kind == "text" and nxt.text.startswith(x.text)  # its text follows: left be
+            if x.kind == "heading" and _key(x.text) in later and not runin:
+                x.kind, x.level = "text", 0
+
+
+def _key(text: str) -> str:
+    return re.sub(r"\W+", "", text).casefold()
 
 
 def _wraps_onto(head: Para, nxt: Para, body: BodyStyle) -> bool:
@@ -449,7 +479,8 @@ def _wraps_onto(head: Para, nxt: Para, body: BodyStyle) -> bool:
     same = abs(a.size - b.size) < 0.3 and a.bold == b.bold and a.face == b.face and a.italic == b.italic \
         and capitals(a.text) == capitals(b.text)  # "METHODS" / "School recruitment" are two headings
     aligned = -2 < b.x0 - a.x0 < 4 * a.size and b.page == a.page and b.top > a.top
-    own = _NUMBERED.match(nxt.text) or is_standard(nxt.text) or CAPTION_RE.match(nxt.text)
+    own = _NUMBERED.match(nxt.text) or is_standard(nxt.text) or CAPTION_RE.match(nxt.text) \
+        or (is_standard(head.text) and not nxt.text[:1].islower())  # "Introduction" is a whole title
     return same and aligned and nxt.gap_above < 1.5 and not own and nxt.text[:1].isalpha()
 
 

@@ -331,8 +331,8 @@ def _runin(tp: _TextPage, text: str, lead16: int, last: int) -> str:
     The heading font is bold, an upright face other than the text's (small capitals), or italic
     in a line that goes on upright."""
     m = _LEAD_NUMBER.match(text)
-    start = m.end() if m else 0
     rest = tp._font(last)
+    start = _past_math(tp, text, lead16, m.end(), rest) if m else 0
     upright = not tp.slanted(last)
 
     def marks(i: int) -> bool:
@@ -363,7 +363,21 @@ def _italic_lead(tp: _TextPage, lead: str, lead16: int) -> bool:
 
 def _lead_title_char(lead: str, lead16: int, tp: _TextPage) -> int:
     m = _LEAD_NUMBER.match(lead)
-    return tp.char_index(lead16 + u16(lead[:m.end() if m else 0]))
+    return tp.char_index(lead16 + u16(lead[:_past_math(tp, lead, lead16, m.end(), b"") if m else 0]))
+
+
+_MATH_TOKEN = re.compile(r"[^\s-]{1,6}[-\s]")
+
+
+def _past_math(tp: _TextPage, text: str, lead16: int, start: int, rest: bytes) -> int:
+    """Where a numbered lead-in's words start: "8.2. k-sparse vectors." and "6.2. ℓ2,1-constrained
+    case." open with a symbol in a math font, which marks nothing (neither bold nor a text face);
+    the heading's weight shows on the words after it."""
+    name = tp._font(tp.char_index(lead16 + u16(text[:start])))
+    if tp.faces[name] or tp.bold_fonts[name] or tp.italic_fonts[name] or name == rest:
+        return start
+    m = _MATH_TOKEN.match(text, start)
+    return m.end() if m and m.end() < len(text) else start
 
 
 def _first_runin(tp: _TextPage, stripped: str, lead16: int, last: int, parts: list[str], stacked: bool) -> str:
@@ -424,7 +438,9 @@ def _last_word_char(tp: _TextPage, stripped: str, lead16: int, last: int) -> int
     symbol font without weight, and would make a bold author line or title read as roman."""
     end = len(stripped.rstrip(_TRAILING_MARKS + ",; 0123456789"))
     if stripped[-1:] not in _TRAILING_MARKS or end == 0:
-        return last
+        end = _before_math_word(tp, stripped, lead16, last)
+        if end == 0:
+            return last
     at = tp.char_index(lead16 + u16(stripped[:end]) - 1)
     return at if 0 <= at <= last else last
 
@@ -453,6 +469,18 @@ def _hidden_lead(tp: _TextPage, text: str, lead16: int) -> int:
         return k if run[-1][2] > box[0] and run[0][1] < box[3] and box[1] < run[0][3] \
             and tall < 0.5 * (box[3] - box[1]) else 0
     return 0
+
+
+def _before_math_word(tp: _TextPage, stripped: str, lead16: int, last: int) -> int:
+    """Where a bold line's text ends before a closing symbol ("… of the increment mµ", its "mµ" in a
+    math font that has no weight), or 0 when the line ends in a word of text (or is not bold)."""
+    name = tp._font(last)
+    cut = stripped.rfind(" ")
+    if tp.faces[name] or tp.bold_fonts[name] or cut < 1 or len(stripped) - cut > 5:
+        return 0
+    symbol = stripped[cut + 1:]
+    math = tp.italic_fonts[name] or not symbol.isascii()  # a symbol in math italic, or a Greek letter
+    return len(stripped[:cut].rstrip()) if math and tp.bold(tp.char_index(lead16 + u16(stripped[:cut]) - 1)) else 0
 
 
 def _box_at(tp: _TextPage, text: str, lead16: int, i: int) -> tuple[float, float, float, float] | None:

@@ -264,10 +264,14 @@ def _heading_goes_on(prev: Line, ln: Line, body: BodyStyle, pitch: float) -> boo
     """A heading wrapped onto a second line: the next line is set close below in the same
     heading style ("3.1 Representing and manipulating" / "visually-rich documents with magelib").  A line
     that opens with its own section number ("APPENDIX" / "A. RELATED WORK") is a heading of its own,
-    and so is a line in mixed case under one in capitals ("METHODS" / "School recruitment")."""
+    and so is a line in mixed case under one in capitals ("METHODS" / "School recruitment"), and a
+    capitalised line under a standard name, which is a whole title ("Introduction" / "HCI and
+    smartphones" where a paper sets sections and sub-sections alike)."""
     same_style = abs(ln.size - prev.size) < 0.3 and ln.bold == prev.bold and ln.face == prev.face \
         and not (capitals(prev.text) and not capitals(ln.text))
-    return same_style and strong(prev, body) and pitch < 1.5 * prev.size and not _OWN_NUMBER.match(ln.text)
+    whole = is_standard(prev.text) and not ln.text[:1].islower()
+    return same_style and strong(prev, body) and pitch < 1.5 * prev.size and not _OWN_NUMBER.match(ln.text) \
+        and not whole
 
 
 def _paragraphs(column: list[Line], body: BodyStyle) -> list[Para]:
@@ -399,13 +403,13 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     boxed: list[Para] = []
     for kept, width, graphics, title_lines in page_kept:
         objects = [r.box for r in regions if kept and r.page == kept[0].page]
-        flow, sidebars = set_apart(outside_tables(kept, regions), graphics, objects, title_lines,
-                                   lambda ln: line_starts_heading(ln, body))
+        flow, sidebars, framed = set_apart(outside_tables(kept, regions), graphics, objects, title_lines,
+                                           lambda ln: line_starts_heading(ln, body))
         flow, strip = side_strip(flow, width, body.size) if title_lines else (flow, [])
         sidebars += [strip] if strip else []
         flow, entries = contents_entries(flow)
         span = (min(ln.x0 for ln in flow), max(ln.x1 for ln in flow)) if flow else (0.0, 0.0)  # the text, edge to edge
-        middle = sum(span) / 2 if strip else None  # beside a sidebar strip the columns divide at the text's middle
+        middle = sum(span) / 2 if strip else framed  # beside a sidebar strip the columns divide at the text's middle
         for column in _reading_order(join_captions(flow, regions, join_lines), width, middle):
             for p in _paragraphs(column, body):
                 p.contents = bool(entries) and all(id(ln) in entries for ln in p.lines)
