@@ -112,3 +112,27 @@ def larger_text_page_paper(path: str) -> None:
             _column(c, rng, 316, 558, 720, 60, "Times-Roman", 8)
         c.showPage()
     c.save()
+
+
+def three_column_paper(path: str) -> None:
+    """Page 1 (letter, three columns of 9 pt text, 164 pt wide): an abstract set across the first two
+    columns at the top, running text under it in all three, and in the first column's foot a picture
+    above its caption "Fig. 3." (several lines), the column's text right above the picture."""
+    rng = random.Random(17)
+    c = canvas.Canvas(path, pagesize=LETTER)
+    columns = ((48, 212), (226, 390), (404, 568))
+    y = 720.0
+    for line in _wrap_width(" ".join(_sentence(rng, 14) for _ in range(5)), "Helvetica", 9, 342):
+        _text_box(c, 48, y, line, "Helvetica", 9)
+        y -= 11
+    _column(c, rng, *columns[0], y - 14, 340, "Times-Roman", 9)
+    _column(c, rng, *columns[1], y - 14, 60, "Times-Roman", 9)
+    _column(c, rng, *columns[2], 720, 60, "Times-Roman", 9)
+    c.drawImage(_picture(), 48, 160, 164, 168)
+    y = 148.0
+    cap = "Fig. 3. Section stained for the enzyme in the anterior region, showing the increase on the treated side."
+    for line in _wrap_width(cap, "Times-Roman", 8, 164):
+        _text_box(c, 48, y, line, "Times-Roman", 8)
+        y -= 9.5
+    c.showPage()
+    c.save()

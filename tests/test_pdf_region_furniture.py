@@ -44,3 +44,11 @@ def test_running_text_larger_than_the_papers_body_ends_a_figure(tmp_path):
     region = _region(path, "Figure 2")
     assert region["page"] == 2 and _holds(region, (210, 620))
     assert region["bbox"][1] > 490, region  # the 10 pt text under the caption is not the figure's
+
+
+def test_a_figure_in_a_column_of_three_keeps_out_of_the_text_above_and_beside_it(tmp_path):
+    path = tmp_path / "three.pdf"
+    F.three_column_paper(str(path))
+    region = _region(path, "Figure 3")
+    assert _holds(region, (130, 244))  # the picture's middle
+    assert region["bbox"][3] < 345 and region["bbox"][2] < 220, region  # not the column's text, not the next column
