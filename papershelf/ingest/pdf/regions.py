@@ -501,14 +501,16 @@ def _page_body(lines: list[Line], body: BodyStyle, width: float) -> BodyStyle:
     words are set in another (a journal setting its methods small and its results larger, the
     paper's body size then being the small one), so that a paragraph in that size ends an object.
     Text set outside the page (a stray copy of the text layer) is not what a reader sees."""
-    sizes: dict[float, int] = {}
+    sizes: dict[float, list[int]] = {}
     for ln in lines:
         if len(ln.text.split()) >= 5 and _wordy(ln) and ln.x0 >= 0 and ln.x1 <= width:
-            sizes[round(ln.size * 2) / 2] = sizes.get(round(ln.size * 2) / 2, 0) + len(ln.text)
+            sizes.setdefault(round(ln.size * 2) / 2, []).append(len(ln.text))
     if not sizes:
         return body
-    size = max(sizes, key=lambda k: sizes[k])
-    if abs(size - body.size) <= 0.6 or sizes[size] < 0.6 * sum(sizes.values()):
+    size = max(sizes, key=lambda k: sum(sizes[k]))
+    # a page of running text: ten lines at least (a long caption beside a full-page figure is not)
+    if abs(size - body.size) <= 0.6 or len(sizes[size]) < 10 \
+            or sum(sizes[size]) < 0.6 * sum(sum(v) for v in sizes.values()):
         return body
     return dataclasses.replace(body, size=size)
 
