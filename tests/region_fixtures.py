@@ -136,3 +136,4 @@ def three_column_paper(path: str) -> None:
         y -= 9.5
     c.showPage()
     c.save()
+

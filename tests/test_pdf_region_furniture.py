@@ -52,3 +52,32 @@ def test_a_figure_in_a_column_of_three_keeps_out_of_the_text_above_and_beside_it
     region = _region(path, "Figure 3")
     assert _holds(region, (130, 244))  # the picture's middle
     assert region["bbox"][3] < 345 and region["bbox"][2] < 220, region  # not the column's text, not the next column
+
+
+def test_a_paragraph_of_measures_broken_after_exponents_stays_out_of_the_figure_under_it():
+    """The lines pdfium gives for a paragraph whose last lines are full of measures ("2.5 m s^−1"),
+    two of them broken into pieces right after an exponent (1.6 pt apart: one line, not two cells),
+    then a chart (its frame and bars) and its caption: the chart's region starts under the paragraph."""
+    from papershelf.ingest.pdf.headings import BodyStyle
+    from papershelf.ingest.pdf.lines import Line
+    from papershelf.ingest.pdf.regions import find_candidates
+    from papershelf.ingest.pdf.sides import choose_sides
+
+    def line(x0, top, x1, text):
+        return Line(1, x0, top, x1, top + 9, text, 10.0, False)
+
+    prose = "The wind field over the coast showed a uniform pattern overall with a strong wind from the west"
+    lines = [line(67.4, 200 + 12 * k, 425.9, prose) for k in range(12)] + [
+        line(67.6, 354.3, 425.9, "The mean of wind speeds in Figure 6(b) was 6.3 m s^−1 whereas the wind"),
+        line(67.8, 366.2, 250.1, "speeds of the patch were less than 2.5 m s^−1"),
+        line(251.7, 366.2, 425.9, ". The retrieved SAR wind speed coincided"),
+        line(67.4, 378.1, 395.2, "well with buoy measurements (128.90° E, 34.76° N) by a difference of 0.7 m s^−1"),
+        line(396.6, 378.1, 425.8, ", which"),
+        line(67.4, 390.1, 394.6, "were 3.0 m s^−1 for the SAR wind and 2.3 m s^−1 for the buoy wind, respectively."),
+        line(67.0, 609.0, 427.0, "Figure 6. Distributions of wind vectors retrieved from the imagery on two days."),
+    ] + [line(100 + 60 * k, 590, 110 + 60 * k, f"{127 + k}° E") for k in range(5)]
+    bars = [(120.0 + 40 * k, 500.0 - 10 * k, 130.0 + 40 * k, 587.0) for k in range(6)]
+    graphics = [(100.0, 423.0, 414.0, 587.0)] + bars
+    regions = choose_sides(find_candidates(lines, graphics, 493.0, 703.0, BodyStyle(10.0, False)))
+    assert [r.label for r in regions] == ["Figure 6"]
+    assert regions[0].box[1] >= 400, regions[0].box  # not the paragraph's last lines (tops 354-390)

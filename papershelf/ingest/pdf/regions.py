@@ -192,7 +192,9 @@ class _Page:
 
 
 def _beside(lines: list[Line], width: float, two_columns: bool) -> set[int]:
-    """Lines that share a baseline with another line of their column: table cells, chart labels."""
+    """Lines that share a baseline with another line of their column: table cells, chart labels.
+    Two pieces closer than a word space are one line that pdfium broke (after a superscript, "m s⁻¹"
+    then ". The"), not cells: columns of a table stand further apart."""
     mid = width / 2
     out: set[int] = set()
     ordered = sorted(lines, key=lambda ln: ln.top)
@@ -201,7 +203,7 @@ def _beside(lines: list[Line], width: float, two_columns: bool) -> set[int]:
             if b.top >= a.bottom:
                 break
             overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
-            apart = b.x0 >= a.x1 or a.x0 >= b.x1
+            apart = max(b.x0 - a.x1, a.x0 - b.x1) >= 0.3 * min(a.size, b.size)
             same_column = not two_columns or (a.x1 <= mid + 8) == (b.x1 <= mid + 8)
             if apart and same_column and overlap > 0.5 * min(a.height, b.height):
                 out.update((id(a), id(b)))
@@ -299,10 +301,14 @@ def _goes_on(out: list[Line], bottoms: list[float], row: list[Line], first: Line
 
 
 def _prose(ln: Line, pg: _Page) -> bool:
-    """A line of running body text: alone on its baseline, in the body size, filling its column."""
+    """A line of running body text: alone on its baseline, in the body size, filling its column.
+    Its words are mostly words of prose, not counting the numbers and units a results sentence
+    holds ("were 3.0 m s⁻¹ for the SAR wind"); a table's row of numbers shares its baseline anyway."""
     words = ln.text.split()
     wordy = sum(1 for w in words if _WORD.match(w))
-    if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 5 or wordy < 0.6 * len(words):
+    measures = sum(1 for w in words if _NUMBER.match(w) or len(w.strip(".,;:()")) == 1)
+    if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 5 \
+            or wordy < 0.6 * (len(words) - measures) or wordy < 0.4 * len(words):
         return False
     sentence = len(words) >= 6 and ln.text.rstrip().endswith((".", "?", "!")) and wordy >= 0.8 * len(words)
     return sentence or ln.x1 - ln.x0 >= 0.7 * pg.column_width(ln)
