@@ -131,6 +131,7 @@ class _Page:
     text_width: float = 0.0  # from the leftmost line start to the rightmost line end
     beside: set[int] = field(default_factory=set)  # ids of lines sharing a baseline with another in their column
     gutters: list[float] = field(default_factory=list)  # column bounds when not two halves (`_gutters`)
+    prose: dict[int, bool] = field(default_factory=dict)  # `_prose` of each line asked about, by id
 
     def alone(self, ln: Line) -> bool:
         """No other line of its column on its baseline.  Not `Line.alone`, which also says no when
@@ -301,6 +302,14 @@ def _goes_on(out: list[Line], bottoms: list[float], row: list[Line], first: Line
 
 
 def _prose(ln: Line, pg: _Page) -> bool:
+    """`_is_prose`, once per line of the page (every walk asks about the same lines)."""
+    known = pg.prose.get(id(ln))
+    if known is None:
+        known = pg.prose[id(ln)] = _is_prose(ln, pg)
+    return known
+
+
+def _is_prose(ln: Line, pg: _Page) -> bool:
     """A line of running body text: alone on its baseline, in the body size, filling its column.
     Its words are mostly words of prose, not counting the numbers and units a results sentence
     holds ("were 3.0 m s⁻¹ for the SAR wind"); a table's row of numbers shares its baseline anyway."""
