@@ -137,3 +137,24 @@ def three_column_paper(path: str) -> None:
     c.showPage()
     c.save()
 
+
+
+def small_text_table_paper(path: str) -> None:
+    """Three pages: pages 1 and 3 hold 10 pt running text; page 2 is one table in 8 pt under its
+    caption "Table 3.", ruled above and below, each row one long cell of words (a list of demands)."""
+    rng = random.Random(23)
+    c = canvas.Canvas(path, pagesize=LETTER)
+    for page in range(3):
+        if page == 1:
+            _text_box(c, 54, 730, "Table 3. List of the demands named by the villagers, by kind.", "Times-Roman", 9)
+            c.line(54, 720, 558, 720)
+            y = 706.0
+            for k in range(40):
+                _text_box(c, 58, y, f"{k + 1}. demand for " + _sentence(rng, 8).lower(), "Times-Roman", 8)
+                y -= 15
+            c.line(54, y + 8, 558, y + 8)
+        else:
+            _column(c, rng, 54, 296, 720, 60, "Times-Roman", 10)
+            _column(c, rng, 316, 558, 720, 60, "Times-Roman", 10)
+        c.showPage()
+    c.save()

@@ -81,3 +81,11 @@ def test_a_paragraph_of_measures_broken_after_exponents_stays_out_of_the_figure_
     regions = choose_sides(find_candidates(lines, graphics, 493.0, 703.0, BodyStyle(10.0, False)))
     assert [r.label for r in regions] == ["Figure 6"]
     assert regions[0].box[1] >= 400, regions[0].box  # not the paragraph's last lines (tops 354-390)
+
+
+def test_a_page_of_one_table_in_small_type_keeps_every_row(tmp_path):
+    path = tmp_path / "small_table.pdf"
+    F.small_text_table_paper(str(path))
+    region = _region(path, "Table 3")
+    assert region["page"] == 2
+    assert _holds(region, _center(path, 2, "1. demand for")) and _holds(region, _center(path, 2, "40. demand for"))

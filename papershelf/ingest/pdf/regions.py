@@ -513,7 +513,7 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
 
 def _page_body(lines: list[Line], body: BodyStyle, width: float) -> BodyStyle:
     """The size this page's running text is set in: the paper's, unless most of the page's lines of
-    words are set in another (a journal setting its methods small and its results larger, the
+    words are set in a larger one (a journal setting its methods small and its results larger, the
     paper's body size then being the small one), so that a paragraph in that size ends an object.
     Text set outside the page (a stray copy of the text layer) is not what a reader sees."""
     sizes: dict[float, list[int]] = {}
@@ -523,8 +523,9 @@ def _page_body(lines: list[Line], body: BodyStyle, width: float) -> BodyStyle:
     if not sizes:
         return body
     size = max(sizes, key=lambda k: sum(sizes[k]))
-    # a page of running text: ten lines at least (a long caption beside a full-page figure is not)
-    if abs(size - body.size) <= 0.6 or len(sizes[size]) < 10 \
+    # a page of running text: ten lines at least (a long caption beside a full-page figure is not),
+    # and larger than the paper's body (a page of a table set in small type is no running text)
+    if size - body.size <= 0.6 or len(sizes[size]) < 10 \
             or sum(sizes[size]) < 0.6 * sum(sum(v) for v in sizes.values()):
         return body
     return dataclasses.replace(body, size=size)
