@@ -17,6 +17,7 @@ PDF points with the origin at the bottom-left, pdfium's convention, which is wha
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import re
 from dataclasses import dataclass, field
@@ -130,6 +131,7 @@ class _Page:
     text_width: float = 0.0  # from the leftmost line start to the rightmost line end
     beside: set[int] = field(default_factory=set)  # ids of lines sharing a baseline with another in their column
     gutters: list[float] = field(default_factory=list)  # column bounds when not two halves (`_gutters`)
+    prose: dict[int, bool] = field(default_factory=dict)  # `_prose` of each line asked about, by id
 
     def alone(self, ln: Line) -> bool:
         """No other line of its column on its baseline.  Not `Line.alone`, which also says no when
@@ -191,7 +193,9 @@ class _Page:
 
 
 def _beside(lines: list[Line], width: float, two_columns: bool) -> set[int]:
-    """Lines that share a baseline with another line of their column: table cells, chart labels."""
+    """Lines that share a baseline with another line of their column: table cells, chart labels.
+    Two pieces closer than a word space are one line that pdfium broke (after a superscript, "m s⁻¹"
+    then ". The"), not cells: columns of a table stand further apart."""
     mid = width / 2
     out: set[int] = set()
     ordered = sorted(lines, key=lambda ln: ln.top)
@@ -200,7 +204,7 @@ def _beside(lines: list[Line], width: float, two_columns: bool) -> set[int]:
             if b.top >= a.bottom:
                 break
             overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
-            apart = b.x0 >= a.x1 or a.x0 >= b.x1
+            apart = max(b.x0 - a.x1, a.x0 - b.x1) >= 0.3 * min(a.size, b.size)
             same_column = not two_columns or (a.x1 <= mid + 8) == (b.x1 <= mid + 8)
             if apart and same_column and overlap > 0.5 * min(a.height, b.height):
                 out.update((id(a), id(b)))
@@ -223,16 +227,26 @@ def _two_columns(lines: list[Line], width: float) -> bool:
 
 def _gutters(lines: list[Line], two_columns: bool) -> list[float]:
     """Where the page's text columns meet, when they are not two halves: the middle of each empty
-    upright strip (at least 3 pt wide) that no line of prose crosses, with two such lines on
-    either side (a narrow margin column for figures and captions beside two body columns, three
-    even columns).  A page in two halves keeps the middle (`_two_columns`); [] when none is found."""
-    wide = sorted(((ln.x0, ln.x1) for ln in lines if len(ln.text) > 30 and _wordy(ln)), key=lambda s: s[0])
+    upright strip (at least 3 pt wide) that (almost) no line of prose crosses, with two such lines
+    wholly on either side (a narrow margin column for figures and captions beside two body columns,
+    three even columns).  A few lines may cross a strip (an abstract or a caption set across two of
+    three columns): at most a sixth of the prose lines beside it.  A page in two halves keeps the
+    middle (`_two_columns`); [] when none is found."""
+    wide = [(ln.x0, ln.x1) for ln in lines if len(ln.text) > 30 and _wordy(ln)]
+    if len(wide) < 4:
+        return []
+    starts, ends = sorted(x0 for x0, _ in wide), sorted(x1 for _, x1 in wide)
     out: list[float] = []
-    reach = wide[0][1] if wide else 0.0
-    for k, (x0, x1) in enumerate(wide[1:], 1):
-        if x0 - reach >= 3 and k >= 2 and len(wide) - k >= 2:
-            out.append((reach + x0) / 2)
-        reach = max(reach, x1)
+    run: list[int] = []
+    for x in range(int(starts[0]), int(ends[-1]) + 2):
+        left, right = bisect.bisect_right(ends, x), len(wide) - bisect.bisect_left(starts, x)
+        crossing = len(wide) - left - right
+        if left >= 2 and right >= 2 and crossing <= (left + right) / 6:
+            run.append(x)
+            continue
+        if len(run) >= 3:
+            out.append((run[0] + run[-1]) / 2)
+        run = []
     return out if len(out) >= 2 or (out and not two_columns) else []
 
 
@@ -288,10 +302,22 @@ def _goes_on(out: list[Line], bottoms: list[float], row: list[Line], first: Line
 
 
 def _prose(ln: Line, pg: _Page) -> bool:
-    """A line of running body text: alone on its baseline, in the body size, filling its column."""
+    """`_is_prose`, once per line of the page (every walk asks about the same lines)."""
+    known = pg.prose.get(id(ln))
+    if known is None:
+        known = pg.prose[id(ln)] = _is_prose(ln, pg)
+    return known
+
+
+def _is_prose(ln: Line, pg: _Page) -> bool:
+    """A line of running body text: alone on its baseline, in the body size, filling its column.
+    Its words are mostly words of prose, not counting the numbers and units a results sentence
+    holds ("were 3.0 m s⁻¹ for the SAR wind"); a table's row of numbers shares its baseline anyway."""
     words = ln.text.split()
     wordy = sum(1 for w in words if _WORD.match(w))
-    if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 5 or wordy < 0.6 * len(words):
+    measures = sum(1 for w in words if _NUMBER.match(w) or len(w.strip(".,;:()")) == 1)
+    if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 5 \
+            or wordy < 0.6 * (len(words) - measures) or wordy < 0.4 * len(words):
         return False
     sentence = len(words) >= 6 and ln.text.rstrip().endswith((".", "?", "!")) and wordy >= 0.8 * len(words)
     return sentence or ln.x1 - ln.x0 >= 0.7 * pg.column_width(ln)
@@ -307,7 +333,7 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     """The object on one side of a caption: (box, text lines, evidence, ruled) or None."""
     edge = min(ln.top for ln in cap) if up else max(ln.bottom for ln in cap)
     items: list[tuple[float, int, Box, Line | None]] = []
-    for g in pg.graphics:
+    for g in _short_of(pg.graphics, edge, cap, up, stops):
         near = edge - g[3] if up else g[1] - edge
         if near > -2 and _in_span(g, span) and not (g[1] > 0.93 * pg.height or g[3] < 0.07 * pg.height):
             items.append((near, 0, g, None))
@@ -351,6 +377,21 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
         return None  # a table is cells side by side or ruled, a figure is drawn: lone lines of text are neither
     ruled = any(ln is None and b[3] - b[1] < 3 and b[2] - b[0] >= 0.5 * (box[2] - box[0]) for b, ln in taken)
     return box, lines, evidence, ruled, [b for b, _ in taken]
+
+
+def _short_of(graphics: list[Box], edge: float, cap: list[Line], up: bool, stops: list[Line]) -> list[Box]:
+    """The graphics cut where the next caption stacked on this side begins (one under or over the
+    caption's own text, not one beside it): an object never reaches past another caption of its
+    column (a long stroke drawn through two stacked figures would carry one's region over the other's)."""
+    x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
+    across = [ln for ln in stops if min(ln.x1, x1) - max(ln.x0, x0) > 0]
+    if up:
+        bound = max((ln.bottom for ln in across if ln.bottom <= edge + 1), default=None)
+        cut = [(g[0], max(g[1], bound), g[2], g[3]) if bound is not None and g[3] > bound else g for g in graphics]
+    else:
+        bound = min((ln.top for ln in across if ln.top >= edge - 1), default=None)
+        cut = [(g[0], g[1], g[2], min(g[3], bound)) if bound is not None and g[1] < bound else g for g in graphics]
+    return [g for g in cut if g[3] >= g[1]]
 
 
 def _text_edge(pg: _Page, span: tuple[float, float]) -> float | None:
@@ -447,10 +488,12 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     """Each caption of one page (lines are the page's kept lines, `width` and `height` its size as
     read, `turn` how it is read turned from how it is shown) with the object evidence on either
     side of it."""
+    body = _page_body(lines, body, width)
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
     extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
     two = _two_columns(lines, width)
     pg = _Page(lines, graphics, width, height, body, two, extent, _beside(lines, width, two), _gutters(lines, two))
+    pg.graphics = _drawings(pg)
     starts = [ln for ln in lines if CAPTION_RE.match(ln.text) and parse_caption(ln.text)]
     out: list[Candidate] = []
     blocks = [_caption_lines(lines, first, body) for first in starts]
@@ -466,6 +509,52 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
                              _walk(pg, cap_lines, span, False, stops),
                              (_blank(pg, cap_box, span, True), _blank(pg, cap_box, span, False))))
     return out
+
+
+def _page_body(lines: list[Line], body: BodyStyle, width: float) -> BodyStyle:
+    """The size this page's running text is set in: the paper's, unless most of the page's lines of
+    words are set in a larger one (a journal setting its methods small and its results larger, the
+    paper's body size then being the small one), so that a paragraph in that size ends an object.
+    Text set outside the page (a stray copy of the text layer) is not what a reader sees."""
+    sizes: dict[float, list[int]] = {}
+    for ln in lines:
+        if len(ln.text.split()) >= 5 and _wordy(ln) and ln.x0 >= 0 and ln.x1 <= width:
+            sizes.setdefault(round(ln.size * 2) / 2, []).append(len(ln.text))
+    if not sizes:
+        return body
+    size = max(sizes, key=lambda k: sum(sizes[k]))
+    # a page of running text: ten lines at least (a long caption beside a full-page figure is not),
+    # and larger than the paper's body (a page of a table set in small type is no running text)
+    if size - body.size <= 0.6 or len(sizes[size]) < 10 \
+            or sum(sizes[size]) < 0.6 * sum(sum(v) for v in sizes.values()):
+        return body
+    return dataclasses.replace(body, size=size)
+
+
+def _drawings(pg: _Page) -> list[Box]:
+    """The page's graphics that may be an object's: not a panel drawn behind running text (some
+    journals set each text block on a filled box, which would make a paragraph look drawn), nor a
+    mark in the margin beside all the text (a download stamp running up the page's edge)."""
+    prose = [ln for ln in pg.lines if _prose(ln, pg)]
+    left = min((ln.x0 for ln in prose), default=0.0)
+    right = max((ln.x1 for ln in prose), default=pg.width)
+    by_top = sorted(pg.lines, key=lambda ln: ln.top)
+    tops = [ln.top for ln in by_top]
+    return [g for g in pg.graphics
+            if left - 2 < g[2] and g[0] < right + 2 and not _behind_text(g, pg, by_top, tops)]
+
+
+def _behind_text(g: Box, pg: _Page, by_top: list[Line], tops: list[float]) -> bool:
+    """Lines of words filling the graphic's width, alone on their baselines, are most of the text
+    inside it (three at least): a paragraph's panel, in whatever size the text is set.  (`by_top`:
+    the page's lines by their tops, `tops` those tops, so a page of many strokes stays cheap.)"""
+    if g[3] - g[1] < 3 * pg.body.size or g[2] - g[0] < 10 * pg.body.size:
+        return False
+    start, end = bisect.bisect_left(tops, g[1] - 1), bisect.bisect_right(tops, g[3] + 1)
+    inside = [ln for ln in by_top[start:end] if g[0] - 1 <= ln.x0 and ln.x1 <= g[2] + 1 and ln.bottom <= g[3] + 1]
+    filled = sum(1 for ln in inside if pg.alone(ln) and len(ln.text.split()) >= 5 and _wordy(ln)
+                 and ln.x1 - ln.x0 >= 0.7 * (g[2] - g[0]))
+    return filled >= 3 and filled >= 0.5 * len(inside)
 
 
 def _blank(pg: _Page, cap: Box, span: tuple[float, float], up: bool) -> tuple | None:
