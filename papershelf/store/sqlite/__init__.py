@@ -31,6 +31,7 @@ from ...models import Filters, IndexCheck, LexicalHit, Manifest, Paper
 from ...units import Unit
 from ..paper_fields import paper_index_title
 from ..sql import Dialect, SqlPapers
+from . import topk
 from .migrations import APPLICATION_ID, MIGRATIONS
 from .vectors import VectorTables
 
@@ -247,7 +248,9 @@ class SQLiteStore(VectorTables, SqlPapers):
         """FTS5 BM25 over the indexable units; `match` must be a safe FTS5 expression.
 
         Without filters the top rows are ranked inside FTS5 before joining their
-        metadata (joining every match first costs more than the ranking).
+        metadata (joining every match first costs more than the ranking).  A query with
+        common words ranks only the units holding its rarer ones when that provably gives
+        the same top `limit` (topk.py).
         """
         where, params = self._filter_sql(filters)
         w = ", ".join(str(float(x)) for x in weights)
@@ -260,8 +263,40 @@ class SQLiteStore(VectorTables, SqlPapers):
                    f"(SELECT rowid, bm25(search_fts, {w}) AS score FROM search_fts WHERE search_fts MATCH ? "
                    "ORDER BY score LIMIT ?) f JOIN search_docs d ON d.rowid = f.rowid ORDER BY f.score")
             params = []
-        rows = self.query(sql, [match, *params, limit])
+
+        def ranked(expression: str) -> list[sqlite3.Row]:
+            return self.query(sql, [expression, *params, limit])
+
+        plan = self._topk_split(match, limit) if min(weights) >= 0 else None
+        rows = topk.top(plan, limit, ranked) if plan is not None else None
+        if rows is None:
+            rows = ranked(match)
         return [LexicalHit(r["unit_id"], r["paper_id"], -r["score"]) for r in rows]
+
+    def _topk_split(self, match: str, limit: int) -> topk.Split | None:
+        """The rare/common split of the query's words (topk.py), from document frequencies kept for
+        the library's current state; None when the split is off or the vocabulary cannot be read."""
+        if not topk.enabled() or " OR " not in match:
+            return None
+        try:
+            stats = self._lexical_stats()
+            return topk.split(match, stats.fts_units, limit, stats.df)
+        except sqlite3.Error:
+            return None
+
+    def index_size(self) -> int:
+        """How many units the lexical index holds (the N of BM25's IDF), kept while the library is unchanged."""
+        return self._lexical_stats().units
+
+    def _lexical_stats(self) -> topk.Stats:
+        """Units and document frequencies as of now: kept until this or another connection writes
+        (`PRAGMA data_version` moves on another's commit, `total_changes` on this one's)."""
+        with self._lock:
+            state = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
+            stats = getattr(self, "_topk_stats", None)
+            if stats is None or stats.state != state:
+                stats = self._topk_stats = topk.Stats(state, self.query)
+            return stats
 
     def matching(self, match: str, unit_ids: list[str]) -> set[str]:
         """Which of these units the FTS5 expression matches (phrase and NEAR evidence for a
