@@ -207,9 +207,11 @@ def _read_regular(path: str, limit: int) -> bytes:
 # first line are no headings, sub-headings in the typeface of the paper's sure headings, a page's columns
 # from its gutters for objects, double-spaced tables, stacked objects parted at the drawing's start;
 # 10: reference entries whose "Surname, I." list ends at its last name after "and", a venue's acronym in
-# parentheses after the title taken as the venue, page ranges no year).
+# parentheses after the title taken as the venue, page ranges no year; 11: running heads below the
+# margin, hidden small text under a title, glyphs repaired from the document's own words, column frames,
+# numbered run-ins opening with math, filled panels and margin marks outside figure regions).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/10"
+PDF_READER = "pdf-reader/11"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
