@@ -25,14 +25,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from wide_truth import corpus_missing, wide_dir, wide_parser  # noqa: E402
+from wide_truth import corpus_missing, text_layer_pdfs, wide_dir, wide_parser  # noqa: E402
 
 from papershelf.errors import IngestError  # noqa: E402
 from papershelf.ingest import load_source, parse_source  # noqa: E402
 from papershelf.ingest.pdf.lines import page_lines, settle_glyphs  # noqa: E402
 from papershelf.units import build_units  # noqa: E402
 
-SPLIT = ROOT / "bench" / "data" / "wide_split.json"
 _DIGITS = re.compile(r"\d+")
 
 
@@ -99,10 +98,7 @@ def main() -> int:
     if corpus_missing(args.data):
         return 0
     wide = wide_dir(args.data)
-    records = {r["file"]: r for r in json.loads((wide / "manifest.json").read_text())}
-    split = json.loads(SPLIT.read_text())
-    names = [n for n in sorted(records) if (args.half == "all" or split[n]["half"] == args.half)
-             and records[n].get("text_layer") != "none"]
+    names = text_layer_pdfs(args.data, args.half)
     papers = with_heads = papers_left = heads = left = 0
     for name in names:
         got = left_in_body(wide / name)

@@ -51,6 +51,15 @@ def wide_parser(doc: str | None) -> argparse.ArgumentParser:
     return ap
 
 
+def text_layer_pdfs(data: str | Path, half: str) -> list[str]:
+    """The wide corpus's PDFs of one half ("all": both) that carry a text layer, by name."""
+    wide = wide_dir(data)
+    records = {r["file"]: r for r in json.loads((wide / "manifest.json").read_text())}
+    split = json.loads((Path(__file__).resolve().parent / "data" / "wide_split.json").read_text())
+    return [n for n in sorted(records) if (half == "all" or split[n]["half"] == half)
+            and records[n].get("text_layer") != "none"]
+
+
 def corpus_missing(data: str | Path) -> bool:
     """True (and said on stderr) when the wide corpus is not there: the bench skips cleanly."""
     if (wide_dir(data) / "manifest.json").exists():
