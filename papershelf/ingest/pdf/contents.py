@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from ...document import Block
 from .lines import Line, join_lines, visual_rows
 
 # Leaders are matched from the start of their run of dots and spaces only, and taken whole
@@ -122,3 +123,24 @@ def contents_entries(lines: list[Line]) -> tuple[list[Line], set[int]]:
         gone.update(id(ln) for row in e.rows for ln in row if ln is not first)
     out = [merged.get(id(ln), ln) for ln in lines if id(ln) not in gone]
     return out, {id(ln) for ln in merged.values()}
+
+
+def _demote_contents_repeats(blocks: list[Block]) -> None:
+    """A contents page set without page numbers names the sections in their own style: headings
+    after a "Contents" heading, on its page, that come again as headings on a later page are its
+    entries, not sections."""
+    for i, b in enumerate(blocks):
+        if b.kind != "heading" or b.text.strip().rstrip(".:").lower() not in ("contents", "table of contents"):
+            continue
+        later = {_key(x.text) for x in blocks[i + 1:] if x.kind == "heading" and x.page != b.page}
+        for j in range(i + 1, len(blocks)):
+            x, nxt = blocks[j], blocks[j + 1] if j + 1 < len(blocks) else None
+            if x.page != b.page:
+                break
+            runin = nxt is not None and nxt.kind == "text" and nxt.text.startswith(x.text)  # its text follows: left be
+            if x.kind == "heading" and _key(x.text) in later and not runin:
+                x.kind, x.level = "text", 0
+
+
+def _key(text: str) -> str:
+    return re.sub(r"\W+", "", text).casefold()

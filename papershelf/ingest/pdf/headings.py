@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from ...document import Block
 from ..captions import CAPTION_RE
+from .contents import _demote_contents_repeats
 from .lines import join_lines
 from .numbering import Numbering
 
@@ -446,26 +447,6 @@ def to_blocks(paras: list[Para], body: BodyStyle) -> list[Block]:
     _demote_contents_repeats(blocks)
     return blocks
 
-
-def _demote_contents_repeats(blocks: list[Block]) -> None:
-    """A contents page set without page numbers names the sections in their own style: headings
-    after a "Contents" heading, on its page, that come again as headings on a later page are its
-    entries, not sections."""
-    for i, b in enumerate(blocks):
-        if b.kind != "heading" or b.text.strip().rstrip(".:").lower() not in ("contents", "table of contents"):
-            continue
-        later = {_key(x.text) for x in blocks[i + 1:] if x.kind == "heading" and x.page != b.page}
-        for j in range(i + 1, len(blocks)):
-            x, nxt = blocks[j], blocks[j + 1] if j + 1 < len(blocks) else None
-            if x.page != b.page:
-                break
-            runin = nxt is not None and nxt.kind == "text" and nxt.text.startswith(x.text)  # its text follows: left be
-            if x.kind == "heading" and _key(x.text) in later and not runin:
-                x.kind, x.level = "text", 0
-
-
-def _key(text: str) -> str:
-    return re.sub(r"\W+", "", text).casefold()
 
 
 def _wraps_onto(head: Para, nxt: Para, body: BodyStyle) -> bool:

@@ -11,7 +11,6 @@ that a reader still recognises it.
 from __future__ import annotations
 
 import ctypes
-import itertools
 import math
 import re
 import unicodedata
@@ -33,6 +32,7 @@ from .glyphs import (
     with_gaps,
 )
 from .rotation import shown_box, text_turn, user_size
+from .script_boxes import _has_script, _nearest, _pieces, _stacked
 from .tracking import untracked
 
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
@@ -248,24 +248,6 @@ class _TextPage:
         self.tp.close()
 
 
-def _pieces(boxes: list[tuple], size: float) -> list[list[tuple]]:
-    """Boxes grouped into visual lines: cut at a wide gap on one baseline (two columns) or where
-    the next box sits below the last (pdfium joined two lines).  Raised or lowered boxes that
-    overlap the line (super- and subscripts) stay in it."""
-    pieces = [[boxes[0]]]
-    top, bottom = boxes[0][1], boxes[0][3]
-    for b in boxes[1:]:
-        cur = pieces[-1]
-        overlap = min(bottom, b[3]) - max(top, b[1])
-        new_line = overlap < 0.3 * min(bottom - top, b[3] - b[1])
-        if new_line or b[0] - cur[-1][2] > max(12.0, 2.5 * size):
-            pieces.append([b])
-            top, bottom = b[1], b[3]
-        else:
-            cur.append(b)
-            top, bottom = min(top, b[1]), max(bottom, b[3])
-    return pieces
-
 
 def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]], size: float) -> list[str]:
     """Characters of a chunk dealt to the pieces whose boxes hold them, each piece's super- and
@@ -287,29 +269,6 @@ def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]], siz
     return [marked(tp, chars, size) if len(p) > 1 and _has_script(p, size) else "".join(c for c, _ in chars)
             for p, chars in zip(pieces, dealt)]
 
-
-def _nearest(bounds: list[tuple], x: float, y: float) -> int:
-    """Index of the first box nearest to (x, y), vertical distance counting twice.  A box holding
-    the point is at 0, so no later one is nearer.  Runs for every character of a cut line."""
-    best, best_d = 0, math.inf
-    for k, (x0, y0, x1, y1) in enumerate(bounds):
-        # max(x0 - x, 0.0, x - x1) + 2 * max(y0 - y, 0.0, y - y1), without the calls
-        dx, beyond = x0 - x, x - x1
-        if beyond > dx:
-            dx = beyond
-        if dx < 0.0:
-            dx = 0.0
-        dy, beyond = y0 - y, y - y1
-        if beyond > dy:
-            dy = beyond
-        if dy < 0.0:
-            dy = 0.0
-        d = dx + 2 * dy
-        if d < best_d:
-            if d == 0:
-                return k
-            best, best_d = k, d
-    return best
 
 
 def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float) -> str:
@@ -487,23 +446,6 @@ def _box_at(tp: _TextPage, text: str, lead16: int, i: int) -> tuple[float, float
     idx = tp.char_index(lead16 + u16(text[:i]))
     return tp.char_box(idx) if idx >= 0 else None
 
-
-def _stacked(pieces: list[list[tuple]]) -> bool:
-    """Pieces one above the other (a line pdfium joined to the next) rather than side by side."""
-    tops = [min(b[1] for b in p) for p in pieces]
-    return all(b > a + 2 for a, b in itertools.pairwise(tops))
-
-
-def _main_box(boxes: list[tuple]) -> tuple:
-    return max(boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
-
-
-def _has_script(boxes: list[tuple], size: float) -> bool:
-    """A small box on a raised or lowered baseline: a superscript or subscript."""
-    main = _main_box(boxes)
-    small = [b for b in boxes if b[3] - b[1] < 0.8 * (main[3] - main[1])]
-    return any(main[3] - b[3] > 0.25 * size or (b[3] - main[3] > 0.1 * size and b[1] - main[1] > 0.25 * size)
-               for b in small)
 
 
 def page_lines(page, number: int, texts: list[str] | None = None,

@@ -1,0 +1,123 @@
+"""Rows and columns around a figure or table: the lines set beside others, a page's gutters, a caption's
+own lines, and whether a row below a caption still belongs to it (regions.py walks from these)."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from ..captions import CAPTION_RE
+from .headings import BodyStyle
+from .lines import Line, visual_rows
+
+_WORD = re.compile(r"^[(\[\"'“‘]?[A-Za-z][a-z]+[)\]\"'”’.,;:!?]*$")  # a word of prose, not math or a number
+
+
+
+def _beside(lines: list[Line], width: float, two_columns: bool) -> set[int]:
+    """Lines that share a baseline with another line of their column: table cells, chart labels.
+    Two pieces closer than a word space are one line that pdfium broke (after a superscript, "m s⁻¹"
+    then ". The"), not cells: columns of a table stand further apart."""
+    mid = width / 2
+    out: set[int] = set()
+    ordered = sorted(lines, key=lambda ln: ln.top)
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1:]:
+            if b.top >= a.bottom:
+                break
+            overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+            apart = max(b.x0 - a.x1, a.x0 - b.x1) >= 0.3 * min(a.size, b.size)
+            same_column = not two_columns or (a.x1 <= mid + 8) == (b.x1 <= mid + 8)
+            if apart and same_column and overlap > 0.5 * min(a.height, b.height):
+                out.update((id(a), id(b)))
+    return out
+
+
+def _wordy(ln: Line) -> bool:
+    words = ln.text.split()
+    return sum(1 for w in words if _WORD.match(w)) >= 0.6 * len(words)
+
+
+def _two_columns(lines: list[Line], width: float) -> bool:
+    """Most prose lines end before the middle or start after it (rows of a table set across the
+    page are no prose: a page holding a long one is still set in two columns)."""
+    mid = width / 2
+    wide = [ln for ln in lines if len(ln.text) > 30 and _wordy(ln)]
+    crossing = sum(1 for ln in wide if ln.x0 < mid - 8 and ln.x1 > mid + 8)
+    return bool(wide) and crossing < 0.5 * len(wide)
+
+
+def _gutters(lines: list[Line], two_columns: bool) -> list[float]:
+    """Where the page's text columns meet, when they are not two halves: the middle of each empty
+    upright strip (at least 3 pt wide) that (almost) no line of prose crosses, with two such lines
+    wholly on either side (a narrow margin column for figures and captions beside two body columns,
+    three even columns).  A few lines may cross a strip (an abstract or a caption set across two of
+    three columns): at most a sixth of the prose lines beside it.  A page in two halves keeps the
+    middle (`_two_columns`); [] when none is found."""
+    wide = [(ln.x0, ln.x1) for ln in lines if len(ln.text) > 30 and _wordy(ln)]
+    if len(wide) < 4:
+        return []
+    starts, ends = sorted(x0 for x0, _ in wide), sorted(x1 for _, x1 in wide)
+    out: list[float] = []
+    run: list[int] = []
+    for x in range(int(starts[0]), int(ends[-1]) + 2):
+        left, right = bisect.bisect_right(ends, x), len(wide) - bisect.bisect_left(starts, x)
+        crossing = len(wide) - left - right
+        if left >= 2 and right >= 2 and crossing <= (left + right) / 6:
+            run.append(x)
+            continue
+        if len(run) >= 3:
+            out.append((run[0] + run[-1]) / 2)
+        run = []
+    return out if len(out) >= 2 or (out and not two_columns) else []
+
+
+def _caption_lines(lines: list[Line], first: Line, body: BodyStyle) -> list[Line]:
+    """The caption's own lines: the first one (with what follows it on its row) and the visual
+    rows set closely below it, up to where the caption's block ends (see `_goes_on`)."""
+    same_row = [ln for ln in lines if ln is not first and _overlap_v(ln, first) > 0.5 * min(ln.height, first.height)]
+    out = [first] + sorted((ln for ln in same_row if first.x1 - 1 <= ln.x0 <= first.x1 + first.size),
+                           key=lambda ln: ln.x0)
+    below = [ln for ln in lines if ln.top > first.top - 1 and ln.x1 > first.x0 - 2 and ln.x0 < first.x1 + 2
+             and ln is not first and ln not in same_row]
+    bottoms = [first.bottom]
+    centred = _centred(lines, first)
+    for row in visual_rows(below):
+        if not _goes_on(out, bottoms, row, first, centred):
+            break
+        out += row
+        bottoms.append(max(ln.bottom for ln in row))
+    return out
+
+
+def _overlap_v(a: Line, b: Line) -> float:
+    return min(a.bottom, b.bottom) - max(a.top, b.top)
+
+
+def _centred(lines: list[Line], first: Line) -> tuple[float, bool]:
+    """The caption's column's left edge, and whether the caption's first line sits centred in it."""
+    beside = [ln for ln in lines if ln.x0 < first.x1 and ln.x1 > first.x0 and len(ln.text) > 20] or [first]
+    left = sorted(ln.x0 for ln in beside)[len(beside) // 10]
+    right = sorted(ln.x1 for ln in beside)[int(0.9 * (len(beside) - 1))]
+    return left, first.x0 - left > 2 * first.size and abs((first.x0 - left) - (right - first.x1)) < 2 * first.size
+
+
+def _goes_on(out: list[Line], bottoms: list[float], row: list[Line], first: Line, centred: tuple[float, bool]) -> bool:
+    """Does the caption go on into `row`?  Only when the line before filled the caption's width
+    (text wraps only when a line is full), the row is in the caption's size at its own line pitch
+    (the first gap must be tight), starts where the caption starts (a centred caption goes on
+    centred, not from the column's edge), holds words, and opens no other caption."""
+    size, lead = first.size, row[0]
+    widest = max(ln.x1 for ln in out)
+    if max(ln.x1 for ln in out[-3:]) < widest - 2.5 * size and not out[-1].text.endswith(("-", "\x02")):
+        return False
+    left, is_centred = centred
+    middle = abs(lead.x0 + row[-1].x1 - first.x0 - first.x1)
+    if is_centred and len(bottoms) == 1 and (middle > 4 * size or lead.x0 - left < size):
+        return False
+    pitch = max(ln.bottom for ln in row) - bottoms[-1]
+    limit = 1.45 * size if len(bottoms) == 1 else min(1.7 * size, bottoms[-1] - bottoms[-2] + 0.25 * size)
+    aligned = abs(lead.x0 - first.x0) < 2 * size or middle < 4 * size
+    words = re.search(r"[^\W\d_]", " ".join(ln.text for ln in row))
+    return pitch <= limit and abs(lead.size - size) <= 0.6 and not CAPTION_RE.match(lead.text) and aligned \
+        and bool(words)
