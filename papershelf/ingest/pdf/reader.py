@@ -106,18 +106,22 @@ def _edge_rows(lines: list[Line], height: float, body_size: float, first: bool) 
     in its topmost or bottommost row wherever that is, when set no larger than the body (a thesis, a
     book's chapter or a journal with wide margins sets its running head lower than a margin of 9 %; a
     chapter's heading at the top of its page is larger).  The first page's title is in no running head."""
-    edge = {id(ln) for ln in lines if ln.top < 0.09 * height or ln.bottom > 0.92 * height}
+    edge = {id(ln) for ln in lines if _in_margin(ln, height)}
     if first:
         return edge
     rows = visual_rows([ln for ln in lines if ln.text.strip()])
     return edge | {id(ln) for row in rows[:1] + rows[-1:] for ln in row if ln.size <= body_size + 0.5}
 
 
-def _repeating(pages: list[Page], body_size: float) -> set[str]:
-    """Normalized texts of lines at a page's top or foot (`_edge_rows`) that repeat on several pages."""
+def _in_margin(ln: Line, height: float) -> bool:
+    """In the page's top 9 % or bottom 8 %, where running heads, feet and page numbers stand."""
+    return ln.top < 0.09 * height or ln.bottom > 0.92 * height
+
+
+def _repeating(pages: list[Page], edges: list[set[int]]) -> set[str]:
+    """Normalized texts of lines at a page's top or foot (`edges`, `_edge_rows`) that repeat on several pages."""
     seen: dict[str, set[int]] = {}
-    for i, (lines, _, height) in enumerate(pages):
-        edge = _edge_rows(lines, height, body_size, i == 0)
+    for (lines, _, _), edge in zip(pages, edges):
         for ln in lines:
             if id(ln) in edge and not CAPTION_RE.match(ln.text):
                 key = _DIGITS.sub("#", ln.text.lower())
@@ -179,7 +183,7 @@ def _title_again(first: list[Line], second: Page) -> bool:
 def _running(ln: Line, first: list[Line], height: float) -> bool:
     """A line in the margin that page 1 prints in the same place and size: a running head (a
     journal's name set large on every page), no title set again."""
-    return (ln.top < 0.09 * height or ln.bottom > 0.92 * height) and any(
+    return _in_margin(ln, height) and any(
         o.text == ln.text and abs(o.top - ln.top) < 2 and abs(o.size - ln.size) < 0.5 for o in first)
 
 
@@ -213,7 +217,7 @@ def _kept(lines: list[Line], width: float, height: float, repeating: set[str], e
         vertical = ln.height > 2 * max(1.0, ln.x1 - ln.x0)
         if (vertical and (ln.x1 < 0.12 * width or ln.x0 > 0.88 * width)) or _STAMP.match(ln.text):
             continue  # vertical margin text such as arXiv's identifier stamp
-        in_margin = ln.top < 0.09 * height or ln.bottom > 0.92 * height
+        in_margin = _in_margin(ln, height)
         if id(ln) in edge and _DIGITS.sub("#", ln.text.lower()) in repeating:
             continue
         if in_margin and re.fullmatch(r"[\d\s\-–—|/ivx]+", ln.text):
@@ -380,15 +384,16 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     _require_text(pages)
     pages = _without_cover_sheet(pages)
     body = _body_style(pages)
-    repeating = _repeating(pages, body.size)
+    edges = [_edge_rows(lines, height, body.size, i == 0) for i, (lines, _, height) in enumerate(pages)]
+    repeating = _repeating(pages, edges)
     doc = Document(source_format="pdf", ocr_pages=ocr_pages)
     paras: list[Para] = []
     columns: list[list[Line]] = []
     candidates: list[Candidate] = []
     page_kept = []
     title_page_seen = False  # the first page with text (after a cover sheet) holds title and authors
-    for i, ((lines, width, height), graphics, turn) in enumerate(zip(pages, graphics_of, turns)):
-        kept = _kept(lines, width, height, repeating, _edge_rows(lines, height, body.size, i == 0))
+    for (lines, width, height), graphics, turn, edge in zip(pages, graphics_of, turns, edges):
+        kept = _kept(lines, width, height, repeating, edge)
         title_lines: list[Line] = []
         if kept and not doc.title and not title_page_seen:
             title_page_seen = True
