@@ -14,6 +14,7 @@ An outline of fewer than three entries (often just the title) says nothing about
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import unicodedata
@@ -80,8 +81,11 @@ def _matches(block: Block, entry: Entry) -> int:
 
 
 def apply_outline(blocks: list[Block], outline: list[Entry]) -> list[Block]:
-    """The blocks with exactly the outline's headings (see the module docstring)."""
-    out = list(blocks)
+    """The blocks with exactly the outline's headings (see the module docstring); the blocks as they
+    are when fewer than `MIN_ENTRIES` and fewer than half of its entries read as a paragraph of the
+    text: such an outline names anchors, not sections (a Word export's "_ENREF_12")."""
+    out = [dataclasses.replace(b) for b in blocks]
+    matched = 0
     for b in out:
         if b.kind == "heading" and not _KEEP.match(b.text.strip()):
             b.kind, b.level = "text", 0
@@ -104,8 +108,9 @@ def apply_outline(blocks: list[Block], outline: list[Entry]) -> list[Block]:
                 b.text = b.text.rstrip(" .:")  # a run-in lead-in's own stop ("2.1. PageRank.")
             b.kind, b.level = "heading", entry.level
             start = i + 1
+            matched += 1
             break
-    return out
+    return out if matched >= MIN_ENTRIES or 2 * matched >= len(outline) else blocks
 
 
 def _rest_after(text: str, title: str) -> str:
