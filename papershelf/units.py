@@ -324,7 +324,7 @@ def _merge_repeat(existing: Unit, seen: _CaptionSeen, tables: str | None) -> Non
 
 
 # A thesis's list of figures or tables (or its contents, when that heading was not read) names the
-# objects with their pages: entries, not captions; the caption is where the object is.
+# objects with their pages: entries, not captions; the caption is where the object is printed.
 _LISTS = re.compile(r"^(?:table of )?contents$|^list of (?:figures|tables|illustrations|plates|schemes)"
                     r"(?: and (?:figures|tables))?$", re.IGNORECASE)
 
@@ -332,8 +332,10 @@ _LISTS = re.compile(r"^(?:table of )?contents$|^list of (?:figures|tables|illust
 def _object_units(captions: list[_CaptionSeen], cites: dict[str, list[str]], paper_id: str) -> list[Unit]:
     """One object unit per figure/table label: caption, table cells and the sentences citing it."""
     by_label: dict[str, Unit] = {}
-    for seen in captions:
-        if any(_LISTS.match(part.strip()) for part in seen.path):
+    listed = [any(_LISTS.match(part.strip()) for part in seen.path) for seen in captions]
+    printed = {seen.caption.label for seen, in_list in zip(captions, listed) if not in_list}
+    for seen, in_list in zip(captions, listed):
+        if in_list and seen.caption.label in printed:  # kept when the list is all there is (headings missed)
             continue
         cap = seen.caption
         tables = "\n".join(seen.tables) or None
