@@ -110,3 +110,37 @@ def test_a_first_line_whose_sentence_goes_on_below_is_no_heading(tmp_path):
     c.save()
     assert [t for t, _ in _headings(path)] == [
         "Introduction", "Lower bounds", "Changes in Intracellular Concentrations after Treatment with Resveratrol"]
+
+
+def _labelled_abstract(path: str) -> None:
+    """A clinical paper: a structured abstract whose bold run-in labels name the paper's sections."""
+    from .pdf_fixtures import BODY, Writer
+
+    w = Writer(path)
+    w.title("Protocol-Based Care for Septic Shock", "Ada Okafor, Lena Brandt")
+    for label in ("Methods", "Results", "Conclusion"):
+        w._need(40)
+        w.c.setFont("Times-Bold", 10)
+        w.c.drawString(w._x(), w.y, f"{label}:")
+        lead = w.c.stringWidth(f"{label}: ", "Times-Bold", 10)
+        w.c.setFont("Times-Roman", 10)
+        w.c.drawString(w._x() + lead, w.y, "We pooled the trials that measured mortality at")
+        w.y -= 12.5
+        w.paragraph("twenty-eight days in adults admitted with septic shock to intensive care.")
+    for head in ("1 Introduction", "2 Methods", "3 Results", "4 Conclusion"):
+        w.heading(head)
+        w.paragraph(BODY)
+    w.save()
+
+
+def test_a_structured_abstracts_labels_are_no_sections(tmp_path):
+    """Run-in labels of the abstract that the paper uses again as its section names label parts of
+    the abstract: they were sections of their own, before the Introduction."""
+    from papershelf.ingest.pdf.reader import read_pdf
+
+    path = tmp_path / "abstract.pdf"
+    _labelled_abstract(str(path))
+    doc = read_pdf(path.read_bytes())
+    heads = [b.text for b in doc.blocks if b.kind == "heading"]
+    assert heads == ["1 Introduction", "2 Methods", "3 Results", "4 Conclusion"]
+    assert any(b.text.startswith("Results: We pooled") for b in doc.blocks if b.kind == "text")

@@ -144,3 +144,28 @@ def _demote_contents_repeats(blocks: list[Block]) -> None:
 
 def _key(text: str) -> str:
     return re.sub(r"\W+", "", text).casefold()
+
+
+def demote_abstract_labels(blocks: list[Block]) -> None:
+    """A structured abstract's labels ("Results: A total of …") are run-ins that name the paper's own
+    sections: a run-in heading on the first page, before any heading set on a line of its own, whose
+    name comes again as a heading later in the paper labels a part of the abstract, not a section
+    (later run-ins repeat by design: "Limitations" under each study).  Its paragraph starts with the
+    label, so the heading block goes."""
+    drop = set()
+    first = next((b.page for b in blocks if b.page is not None), None)
+    for i, b in enumerate(blocks[:-1]):
+        nxt = blocks[i + 1]
+        if b.kind != "heading" or _name(b.text) in ("abstract", "summary"):
+            continue
+        if b.page != first or nxt.kind != "text" or not nxt.text.startswith(b.text):
+            break  # the first section heading set on its own line: the abstract is over
+        key = _name(b.text)
+        if any(x.kind == "heading" and _name(x.text) == key for x in blocks[i + 2:]):
+            drop.add(i)
+    blocks[:] = [b for i, b in enumerate(blocks) if i not in drop]
+
+
+def _name(text: str) -> str:
+    """A heading's name without its number ("3 Results", "III. RESULTS" and "Results" are one name)."""
+    return _key(re.sub(r"^\s*(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+", "", text))

@@ -29,7 +29,7 @@ from ...errors import IngestError
 from ..captions import CAPTION_RE
 from .authors import names_authors, printed_authors
 from .boxes import set_apart
-from .contents import contents_entries
+from .contents import contents_entries, demote_abstract_labels
 from .graphics import Box, page_graphics
 from .headings import BodyStyle, Para, capitals, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
@@ -427,6 +427,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
             boxed += _paragraphs(box, body)
     blocks = _with_sidebars(attach(to_blocks(_join_across_columns(paras, body), body), regions), boxed)
     _demote_front_matter(blocks)
+    demote_abstract_labels(blocks)
     _demote_title_and_authors(blocks, doc.title, doc.authors)
     outline = read_outline(pdf)
     if outline:
