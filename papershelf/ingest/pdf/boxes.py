@@ -39,13 +39,26 @@ def _sidebar(held: list[Line], page_lines: int) -> bool:
     edges: dict[int, int] = {}
     for ln in held:
         edges[round(ln.x0 / 3)] = edges.get(round(ln.x0 / 3), 0) + 1
-    flush = max(edges.values()) + max(edges.get(min(edges, key=lambda e: -edges[e]) + d, 0) for d in (-1, 1))
+    flush = _flush(edges)
     if prose < 0.6 * len(held) or flush < 0.6 * len(held):
         return False
     first = held[0].text.strip().rstrip(".:").lower()
     if first.startswith(("abstract", "summary", "algorithm")):
         return False
     return not any(CAPTION_RE.match(ln.text) for ln in held)
+
+
+def _flush(edges: dict[int, int]) -> int:
+    """How many lines start at the box's left edge, or at its second column's when it sets its
+    prose in two (three lines or more start there): pseudo-code steps in at many indents instead."""
+    counts = []
+    left = dict(edges)
+    for _ in range(2):
+        if not left:
+            break
+        at = max(left, key=lambda e: left[e])
+        counts.append(sum(left.pop(at + d, 0) for d in (-1, 0, 1)))
+    return counts[0] + (counts[1] if len(counts) > 1 and counts[1] >= 3 else 0)
 
 
 def _opened_outside(b: Box, lines: list[Line], heading) -> bool:

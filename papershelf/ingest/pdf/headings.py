@@ -49,6 +49,7 @@ _REFERENCES = re.compile(r"^(?:references|bibliography|literature cited|works ci
 # A title of words alone: no formula ("α > 0"), no sentence's comma or end ("Suppose that, …").
 _WORDS_ONLY = re.compile(r"^[^\W\d_][\w'’/&()-]*(?: [\w'’/&()-]+)*$")
 _DIGITS = re.compile(r"\d+")
+_NAME = re.compile(r"^[A-Z][\w+#-]{0,11}$")  # a system's or a language's name: "F1", "Go", "C++"
 
 
 @dataclass
@@ -253,8 +254,9 @@ class _Decider:
     def _numbered(self, m: re.Match, p: Para, is_strong: bool) -> tuple[int, ...] | None:
         title = m.group("title")
         caps = capitals(title) and p.first.size >= self.body.size - 1.0  # not a running head's small capitals
-        if is_strong or caps:
-            return self.numbering.accept(m, 1) if _plausible_title(title, True) else None
+        if is_strong or caps:  # a one-word name ("5.4 F1") only with the very next number
+            plausible = _plausible_title(title, True)
+            return self.numbering.accept(m, int(plausible)) if plausible or _NAME.match(title) else None
         # A slanted line of its own is a heading only with the very next number ("A." under "II.").
         if len(p.lines) == 1 and p.first.italic and p.first.alone and _plausible_title(title, False):
             return self.numbering.accept(m, 0)
@@ -401,20 +403,21 @@ def _numbered_start(text: str) -> bool:
 def _mark_figure_text(paras: list[Para]) -> None:
     """Short pieces of text just before a figure caption or just after a table caption (where
     table cells sit) belong to the figure or table: axis labels, legends, cells."""
-    def short(p: Para) -> bool:
-        return len(p.text) < 80 and all(len(ln.text) < 40 for ln in p.lines) and not _numbered_start(p.text)
+    def short(p: Para, page: int) -> bool:  # (a figure's text is on its caption's page)
+        return len(p.text) < 80 and all(len(ln.text) < 40 for ln in p.lines) and not _numbered_start(p.text) \
+            and p.first.page == page
 
     for i, p in enumerate(paras):
         m = CAPTION_RE.match(p.text)
         if not m:
             continue
         j = i - 1
-        while j >= 0 and short(paras[j]) and not CAPTION_RE.match(paras[j].text):
+        while j >= 0 and short(paras[j], p.first.page) and not CAPTION_RE.match(paras[j].text):
             paras[j].in_figure = True
             j -= 1
         if (m.group("kind") or m.group("ckind")).lower().startswith(("tab", "表", "표")):
             j = i + 1
-            while j < len(paras) and short(paras[j]) and not CAPTION_RE.match(paras[j].text):
+            while j < len(paras) and short(paras[j], p.first.page) and not CAPTION_RE.match(paras[j].text):
                 paras[j].in_figure = True
                 j += 1
 

@@ -89,7 +89,7 @@ _COMBINING = re.compile("[\u0300-\u036f]")
 _SPACED_MARK = re.compile(r"(?<=\w)\s+(?=[\u0300-\u036f])")
 _INNER_HYPHEN = re.compile(r"(?<=[a-z])[\ufffe\x02]\s*(?=[a-z])")
 _SPACES = re.compile(r"\s+")
-_TRAILING_MARKS = "†‡∗*♦♠♣♥♢♡◦§¶#✉⋆"
+_TRAILING_MARKS = "†‡∗*♦♠♣♥♢♡◦§¶#✉⋆—"  # and the dash closing a heading run in on the next line
 
 
 def clean(text: str) -> str:
@@ -299,9 +299,10 @@ def _runin(tp: _TextPage, text: str, lead16: int, last: int) -> str:
 
     if tp.bold(last) or not marks(tp.char_index(lead16 + u16(text[:start]))):
         return ""
-    for m in re.finditer(r"[.:—]\s+(?=\S)", text[start:start + 90]):
+    for m in re.finditer(r"(?:[.:]\s+|—\s*)(?=\S)", text[start:start + 90]):  # "Study sites—We …"
         end = start + m.start()
-        before = tp.char_index(lead16 + u16(text[:end]))
+        dash = text[end] == "—"  # a dash closing the lead-in is often set in the text's font
+        before = tp.char_index(lead16 + u16(text[:end - dash]))
         after = tp.char_index(lead16 + u16(text[:start + m.end()]))
         if marks(before) and not marks(after):
             return text[:end + 1]

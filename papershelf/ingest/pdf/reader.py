@@ -43,6 +43,7 @@ from .regions import (
     join_captions,
     outside_tables,
 )
+from .sheets import back_sheet, in_margin, next_article, without_cover_sheet
 from .sides import choose_sides
 from .strips import side_strip
 from .title import FIRST_HEAD, take_title
@@ -106,16 +107,11 @@ def _edge_rows(lines: list[Line], height: float, body_size: float, first: bool) 
     in its topmost or bottommost row wherever that is, when set no larger than the body (a thesis, a
     book's chapter or a journal with wide margins sets its running head lower than a margin of 9 %; a
     chapter's heading at the top of its page is larger).  The first page's title is in no running head."""
-    edge = {id(ln) for ln in lines if _in_margin(ln, height)}
+    edge = {id(ln) for ln in lines if in_margin(ln, height)}
     if first:
         return edge
     rows = visual_rows([ln for ln in lines if ln.text.strip()])
     return edge | {id(ln) for row in rows[:1] + rows[-1:] for ln in row if ln.size <= body_size + 0.5}
-
-
-def _in_margin(ln: Line, height: float) -> bool:
-    """In the page's top 9 % or bottom 8 %, where running heads, feet and page numbers stand."""
-    return ln.top < 0.09 * height or ln.bottom > 0.92 * height
 
 
 def _repeating(pages: list[Page], edges: list[set[int]]) -> set[str]:
@@ -145,48 +141,6 @@ def _read_pages(pdf, texts: list[str] | None) -> tuple[list[Page], list[list[Box
     return pages, graphics, turns
 
 
-# Sheets an aggregator puts before the paper (the paper's own first page follows): ResearchGate's
-# "See discussions, stats, and author profiles" page, JSTOR's terms-of-use page.
-_COVER_SHEET = re.compile(r"See discussions, stats,? and author profiles for this publication|"
-                          r"Your use of the JSTOR archive indicates your acceptance", re.IGNORECASE)
-
-
-def _without_cover_sheet(pages: list[Page]) -> list[Page]:
-    """The pages with an aggregator's cover sheet emptied: its names (the authors "including" a
-    few, with their employers, or the first author "et al.") and counters are not the paper's,
-    whose title page comes next.  A cover sheet names itself, or page 2 sets page 1's largest
-    text again as its own largest (the title, on the paper's own first page)."""
-    if len(pages) < 2 or not (_COVER_SHEET.search(" ".join(ln.text for ln in pages[0][0][:40]))
-                              or _title_again(pages[0][0], pages[1])):
-        return pages
-    _, width, height = pages[0]
-    return [([], width, height), *pages[1:]]
-
-
-def _title_again(first: list[Line], second: Page) -> bool:
-    """Page 2 opens with a title (text at least a third larger than most of its text, of four words
-    or more, in its top third) whose words page 1 prints too: page 1 is a sheet put before the paper."""
-    lines, _, height = second
-    lines = [ln for ln in lines if not _running(ln, first, height)]
-    if not first or not lines:
-        return False
-    biggest = max(ln.size for ln in lines)
-    sizes = sorted(ln.size for ln in lines)
-    top = [ln for ln in lines if ln.size == biggest]
-    if biggest < 1.3 * sizes[len(sizes) // 2] or min(ln.top for ln in top) > height / 3:
-        return False
-    title = re.findall(r"\w+", " ".join(ln.text for ln in top).casefold())
-    seen = set(re.findall(r"\w+", " ".join(ln.text for ln in first).casefold()))
-    return len(title) >= 4 and sum(w in seen for w in title) >= 0.9 * len(title)
-
-
-def _running(ln: Line, first: list[Line], height: float) -> bool:
-    """A line in the margin that page 1 prints in the same place and size: a running head (a
-    journal's name set large on every page), no title set again."""
-    return _in_margin(ln, height) and any(
-        o.text == ln.text and abs(o.top - ln.top) < 2 and abs(o.size - ln.size) < 0.5 for o in first)
-
-
 def _require_text(pages: list[Page]) -> None:
     chars = sum(len(ln.text) for lines, _, _ in pages for ln in lines)
     if chars < 40 * max(1, len(pages)) and chars < 400:
@@ -195,18 +149,34 @@ def _require_text(pages: list[Page]) -> None:
 
 
 def _body_style(pages: list[Page]) -> BodyStyle:
-    """The size most text is set in, whether that text claims to be bold, and its face."""
+    """The size the running text is set in (`_main_size`), whether that text claims to be bold, and
+    its face."""
     sizes: dict[float, int] = {}
     bold: dict[float, int] = {}
-    faces: dict[str, int] = {}
+    faces: dict[tuple[float, str], int] = {}
+    spread: dict[float, set[int]] = {}
     for lines, _, _ in pages:
         for ln in lines:
             sizes[ln.size] = sizes.get(ln.size, 0) + len(ln.text)
             bold[ln.size] = bold.get(ln.size, 0) + len(ln.text) * ln.bold
-            faces[ln.face] = faces.get(ln.face, 0) + len(ln.text)
-    size = max(sizes, key=lambda s: sizes[s]) if sizes else 10.0
-    face = max(faces, key=lambda f: faces[f]) if faces else ""
+            faces[ln.size, ln.face] = faces.get((ln.size, ln.face), 0) + len(ln.text)
+            spread.setdefault(ln.size, set()).add(ln.page)
+    size = _main_size(sizes, spread)
+    face = max(faces, key=lambda f: (f[0] == size, faces[f]))[1] if faces else ""  # the body size's own face
     return BodyStyle(size, bold.get(size, 0) > 0.5 * sizes.get(size, 1), face)
+
+
+def _main_size(sizes: dict[float, int], spread: dict[float, set[int]]) -> float:
+    """The size of the paper's running text: the size set most, by characters over the whole
+    document, unless a size a step larger carries at least half as many characters on as many
+    pages or more.  Then the most-set size is small print taking a long part of the paper (methods,
+    references and captions set small) and the larger one runs through it all: the body's."""
+    if not sizes:
+        return 10.0
+    most = max(sizes, key=lambda s: sizes[s])
+    larger = [s for s in sizes if s >= 1.15 * most and sizes[s] >= 0.5 * sizes[most]
+              and len(spread[s]) >= len(spread[most])]
+    return max(larger, key=lambda s: sizes[s]) if larger else most
 
 
 def _kept(lines: list[Line], width: float, height: float, repeating: set[str], edge: set[int]) -> list[Line]:
@@ -217,12 +187,14 @@ def _kept(lines: list[Line], width: float, height: float, repeating: set[str], e
         vertical = ln.height > 2 * max(1.0, ln.x1 - ln.x0)
         if (vertical and (ln.x1 < 0.12 * width or ln.x0 > 0.88 * width)) or _STAMP.match(ln.text):
             continue  # vertical margin text such as arXiv's identifier stamp
-        in_margin = _in_margin(ln, height)
+        if ln.bottom <= 0 or ln.top >= height or ln.x1 <= 0 or ln.x0 >= width:
+            continue  # set outside the page: never printed (a heading's copy left off the sheet)
+        marginal = in_margin(ln, height)
         if id(ln) in edge and _DIGITS.sub("#", ln.text.lower()) in repeating:
             continue
-        if in_margin and re.fullmatch(r"[\d\s\-–—|/ivx]+", ln.text):
+        if marginal and re.fullmatch(r"[\d\s\-–—|/ivx]+", ln.text):
             continue
-        if re.fullmatch(r"\d{1,4}", ln.text) and ln.bottom > 0.85 * height and (in_margin or _alone_on_row(ln, lines)):
+        if re.fullmatch(r"\d{1,4}", ln.text) and ln.bottom > 0.85 * height and (marginal or _alone_on_row(ln, lines)):
             continue  # a page number; a number beside others on its row above the margin is a table's cell
         kept.append(ln)
     return kept
@@ -308,12 +280,23 @@ def _runs_on(a: Para, b: Para) -> bool:
     return b.text[:1].islower() or end.endswith(("-", ",", "\x02")) or b.text[:1] in "([" and not b.text[:2].isdigit()
 
 
+def _label_after_heading(head: Para, label: Para, body: BodyStyle) -> bool:
+    """A numbered heading or a standard name on a line of its own, set apart from the body, and a
+    "column" that opens with a short label of its own (an equation's number "(S19)" set at the
+    right margin beside the heading's row): the label is no continuation of the title.  (A bold line
+    without a number may be a paragraph's bold lead-in that the next column goes on with.)"""
+    return len(head.lines) == 1 and strong(head.first, body) and bool(_OWN_NUMBER.match(head.text)
+                                                                     or is_standard(head.text)) \
+        and len(label.lines) == 1 and len(label.text) <= 12
+
+
 def _join_across_columns(paras: list[Para], body: BodyStyle) -> list[Para]:
     """Join a paragraph cut by a column or page break; captions and figure text in between stay apart."""
     out: list[Para] = []
     open_para: Para | None = None
     for p in paras:
-        if open_para is not None and _runs_on(open_para, p) and not line_starts_heading(p.first, body):
+        if open_para is not None and _runs_on(open_para, p) and not line_starts_heading(p.first, body) \
+                and not _label_after_heading(open_para, p, body):
             open_para.lines += p.lines
             open_para.text = join_lines([open_para.text, p.text])
             open_para.column_end = p.column_end
@@ -343,9 +326,11 @@ def _centred(ln: Line, span: tuple[float, float]) -> bool:
 
 def _demote_front_matter(blocks: list[Block]) -> None:
     """Large or bold lines between the title and the first real section heading (numbered, or a
-    standard name such as Abstract or Background) are the authors and their affiliations, not sections."""
+    standard name such as Abstract or Background) are the authors and their affiliations, not sections.
+    The title page is the first with text (a cover sheet before it is emptied)."""
+    first = min((b.page for b in blocks if b.page is not None), default=1)
     for b in blocks:
-        if b.kind == "heading" and (b.page != 1 or FIRST_HEAD.match(b.text) or is_standard(b.text)):
+        if b.kind == "heading" and (b.page != first or FIRST_HEAD.match(b.text) or is_standard(b.text)):
             break
         if b.kind == "heading":
             b.kind, b.level = "text", 0
@@ -382,7 +367,8 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     settle_glyphs(pages)
     pages, ocr_pages = fill_by_ocr(pdf, pages)
     _require_text(pages)
-    pages = _without_cover_sheet(pages)
+    pages = without_cover_sheet(pages)
+    back = back_sheet(pages)
     body = _body_style(pages)
     edges = [_edge_rows(lines, height, body.size, i == 0) for i, (lines, _, height) in enumerate(pages)]
     repeating = _repeating(pages, edges)
@@ -406,6 +392,9 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         page_kept.append((kept, width, graphics, title_lines))
     regions = choose_sides(candidates)
     boxed: list[Para] = []
+    title_page, title_size = next(((lines[0].page, max(ln.size for ln in lines)) for *_, lines in page_kept if lines),
+                                  (0, 0.0))
+    last = max((kept[0].page for kept, *_ in page_kept if kept), default=0)
     for kept, width, graphics, title_lines in page_kept:
         objects = [r.box for r in regions if kept and r.page == kept[0].page]
         flow, sidebars, framed = set_apart(outside_tables(kept, regions), graphics, objects, title_lines,
@@ -413,6 +402,11 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         flow, strip = side_strip(flow, width, body.size) if title_lines else (flow, [])
         sidebars += [strip] if strip else []
         flow, entries = contents_entries(flow)
+        if kept and kept[0].page == back:  # a sheet bound after the paper: its labels are no sections
+            sidebars, flow = [*sidebars, flow], []
+        elif kept and kept[0].page == last and title_size and kept[0].page > title_page:
+            flow, after = next_article(flow, title_size, body.size)
+            sidebars += [after] if after else []
         span = (min(ln.x0 for ln in flow), max(ln.x1 for ln in flow)) if flow else (0.0, 0.0)  # the text, edge to edge
         middle = sum(span) / 2 if strip else framed  # beside a sidebar strip the columns divide at the text's middle
         for column in _reading_order(join_captions(flow, regions, join_lines), width, middle):

@@ -1,0 +1,93 @@
+"""Sheets a publisher or an aggregator binds around the paper, found from the paper's own pages.
+
+A cover sheet before the paper (ResearchGate's, JSTOR's, a journal's "This copy is for your personal
+use" page) prints the paper's title small among links and counters; the paper's own first page comes
+next and sets that title large.  A back sheet after it (a journal's "Updated information and
+services" page) sets the title large again at its top, over labels ("References", "Email alerting
+service") that are no sections of the paper.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lines import Line
+
+Page = tuple[list[Line], float, float]
+
+# Sheets an aggregator puts before the paper (the paper's own first page follows): ResearchGate's
+# "See discussions, stats, and author profiles" page, JSTOR's terms-of-use page.
+_COVER_SHEET = re.compile(r"See discussions, stats,? and author profiles for this publication|"
+                          r"Your use of the JSTOR archive indicates your acceptance", re.IGNORECASE)
+_WORD = re.compile(r"\w+")
+
+
+def in_margin(ln: Line, height: float) -> bool:
+    """In the page's top 9 % or bottom 8 %, where running heads, feet and page numbers stand."""
+    return ln.top < 0.09 * height or ln.bottom > 0.92 * height
+
+
+def without_cover_sheet(pages: list[Page]) -> list[Page]:
+    """The pages with an aggregator's cover sheet emptied: its names (the authors "including" a
+    few, with their employers, or the first author "et al.") and counters are not the paper's,
+    whose title page comes next.  A cover sheet names itself, or page 2 sets page 1's largest
+    text again as its own largest (the title, on the paper's own first page)."""
+    if len(pages) < 2 or not (_COVER_SHEET.search(" ".join(ln.text for ln in pages[0][0][:40]))
+                              or _title_again(pages[0][0], pages[1])):
+        return pages
+    _, width, height = pages[0]
+    return [([], width, height), *pages[1:]]
+
+
+def back_sheet(pages: list[Page]) -> int | None:
+    """The number of the last page when it is a sheet bound after the paper: it opens with the
+    paper's title (the largest text of the title page) set again as its own largest text at its top.
+    Its labels and links are read as text, never as sections."""
+    filled = [p for p in pages if p[0]]
+    if len(filled) < 3:
+        return None
+    first, last = filled[0][0], filled[-1]
+    biggest = max(ln.size for ln in first)
+    title = set(_WORD.findall(" ".join(ln.text for ln in first if ln.size == biggest).casefold()))
+    return last[0][0].page if _title_again(first, last, title) else None
+
+
+def _title_again(first: list[Line], second: Page, words: set[str] | None = None) -> bool:
+    """`second` opens with a title (text at least a third larger than most of its text, of four
+    words or more, the largest in its top third) whose words page `first` prints too (or `words`,
+    when given): `first` is a sheet put before the paper (or `second` one put after it).  The top
+    third alone is asked: a drop cap further down makes its paragraph's first line the largest."""
+    lines, _, height = second
+    lines = [ln for ln in lines if not _running(ln, first, height)]
+    upper = [ln for ln in lines if ln.top <= height / 3]
+    if not first or not upper:
+        return False
+    biggest = max(ln.size for ln in upper)
+    sizes = sorted(ln.size for ln in lines)
+    if biggest < 1.3 * sizes[len(sizes) // 2]:
+        return False
+    title = _WORD.findall(" ".join(ln.text for ln in upper if ln.size == biggest).casefold())
+    seen = words if words is not None else set(_WORD.findall(" ".join(ln.text for ln in first).casefold()))
+    return len(title) >= 4 and sum(w in seen for w in title) >= 0.9 * len(title)
+
+
+def _running(ln: Line, first: list[Line], height: float) -> bool:
+    """A line in the margin that page 1 prints in the same place and size: a running head (a
+    journal's name set large on every page), no title set again."""
+    return in_margin(ln, height) and any(
+        o.text == ln.text and abs(o.top - ln.top) < 2 and abs(o.size - ln.size) < 0.5 for o in first)
+
+
+def next_article(lines: list[Line], title_size: float, body_size: float) -> tuple[list[Line], list[Line]]:
+    """The paper's last page cut where the next article of a reprint begins: its title, set as large
+    as the paper's own (four words or more, no larger than a drop cap's line of text), and what
+    stands from its top down are that article's, read as text and never as this paper's sections.
+    (lines of the paper, lines of the next article)."""
+    if title_size < 1.3 * body_size:
+        return lines, []
+    big = [ln for ln in lines if abs(ln.size - title_size) <= 0.5 and ln.alone and len(ln.text) < 80]
+    words = _WORD.findall(" ".join(ln.text for ln in big))
+    if len(words) < 4 or sum(c.isalpha() for c in "".join(words)) < 0.8 * len("".join(words)):
+        return lines, []
+    top = min(ln.top for ln in big) - 1
+    return [ln for ln in lines if ln.top < top], [ln for ln in lines if ln.top >= top]
