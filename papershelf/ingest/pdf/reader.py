@@ -403,10 +403,10 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         sidebars += [strip] if strip else []
         flow, entries = contents_entries(flow)
         if kept and kept[0].page == back:  # a sheet bound after the paper: its labels are no sections
-            sidebars, flow = [*sidebars, flow], []
+            sidebars, flow = [*sidebars, *_reading_order(flow, width)], []  # in reading order, not as read
         elif kept and kept[0].page == last and title_size and kept[0].page > title_page:
             flow, after = next_article(flow, title_size, body.size)
-            sidebars += [after] if after else []
+            sidebars += _reading_order(after, width) if after else []
         span = (min(ln.x0 for ln in flow), max(ln.x1 for ln in flow)) if flow else (0.0, 0.0)  # the text, edge to edge
         middle = sum(span) / 2 if strip else framed  # beside a sidebar strip the columns divide at the text's middle
         for column in _reading_order(join_captions(flow, regions, join_lines), width, middle):
