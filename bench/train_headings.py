@@ -19,7 +19,8 @@ Leave-publisher-out: for each publisher family of the real dev papers, the model
 other families (and the generated papers), its thresholds chosen by the same procedure inside the
 training families only, and the held-out family's papers are scored as the reader would print them.
 
-    python bench/train_headings.py [--collect] [--cache FILE] [--gen 300] [--write] [--json]
+    python bench/train_headings.py [--collect] [--cache FILE] [--gen 300] [--kind trees|logistic] [--write [--adopt]] [--json]
+    python bench/train_headings.py --score-half test --gen 0   # the shipped model on the test half, once
 """
 
 from __future__ import annotations
@@ -127,11 +128,11 @@ def _shared_docs(data: Path, half: str) -> list[tuple[str, str, str, bytes, list
     return out
 
 
-def collect(data: Path, gen: int, half: str = "dev") -> list[dict]:
-    """Every document's examples of one half, labelled."""
+def collect(data: Path, gen: int, half: str = "dev", shared: bool = True) -> list[dict]:
+    """Every document's examples of one half, labelled (`shared`: the shared PDFs' outlines too)."""
     from gen_headings import half_of, make
 
-    docs = _wide_docs(data, half) + _shared_docs(data, half)
+    docs = _wide_docs(data, half) + (_shared_docs(data, half) if shared else [])
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(gen):
             if half_of(seed) == half:
@@ -202,9 +203,10 @@ def main() -> int:
 
 
 def score_shipped(args) -> int:
-    """Rules alone, the shipped model alone and the two combined, per family, on one half."""
+    """Rules alone, the shipped model alone and the two combined, per family, on one half of the wide
+    corpus (and `--gen` generated papers of that half)."""
     model = heading_model.load()
-    docs = collect(args.data, args.gen, args.score_half)
+    docs = collect(args.data, args.gen, args.score_half, shared=False)
     rows = []
     for fam in sorted({d["family"] for d in docs}):
         test = [d for d in docs if d["family"] == fam]
@@ -212,7 +214,7 @@ def score_shipped(args) -> int:
                  for d in test]
         rows.append({"family": fam, **simulate_scores(test, {"probs": probs, "veto": model["veto"],
                                                              "admit": model["admit"]})})
-    _print(rows + [_total(rows)], args.json)
+    _print(rows + [_total(rows, f"TOTAL ({args.score_half} half)")], args.json)
     return 0
 
 
@@ -226,9 +228,9 @@ def _print(rows: list[dict], as_json: bool) -> None:
               f"combined P {r['comb_p']:.3f} R {r['comb_r']:.3f}")
 
 
-def _total(rows: list[dict]) -> dict:
+def _total(rows: list[dict], name: str = "TOTAL (real, left out)") -> dict:
     real = [r for r in rows if r["family"] != "generated"]
-    out: dict = {"family": "TOTAL (real, left out)", "papers": sum(r["papers"] for r in real),
+    out: dict = {"family": name, "papers": sum(r["papers"] for r in real),
                  "truth": sum(r["truth"] for r in real)}
     for k in ("rules", "model", "comb"):
         tp = sum(r[f"{k}_tp"] for r in real)
