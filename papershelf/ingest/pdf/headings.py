@@ -422,10 +422,12 @@ def _mark_figure_text(paras: list[Para]) -> None:
                 j += 1
 
 
-def to_blocks(paras: list[Para], body: BodyStyle) -> list[Block]:
-    """Blocks in reading order: headings where a reader sees them, text everywhere else."""
+def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
+    """Blocks in reading order: headings where a reader sees them, text everywhere else.  `review`
+    (heading_model.review) may make a per-document judge that confirms or overturns each verdict."""
     _mark_figure_text(paras)
     decider = _Decider(paras, body)
+    judge = review(paras, body, decider) if review else None
     blocks: list[Block] = []
     skip = False
     for i, p in enumerate(paras):
@@ -435,6 +437,7 @@ def to_blocks(paras: list[Para], body: BodyStyle) -> list[Block]:
             skip = False
             continue
         head = decider.decide(p)
+        head = judge(i, p, head) if judge else head
         decider.after_heading = bool(head)
         if head:
             decider.in_references = bool(_REFERENCES.match(_Decider._bare(p)))

@@ -27,6 +27,7 @@ import re
 from ...document import Block, Document
 from ...errors import IngestError
 from ..captions import CAPTION_RE
+from . import heading_model
 from .authors import names_authors, printed_authors
 from .boxes import set_apart
 from .contents import contents_entries, demote_abstract_labels
@@ -419,7 +420,8 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
             columns.append(column)
         for box in sidebars:
             boxed += _paragraphs(box, body)
-    blocks = _with_sidebars(attach(to_blocks(_join_across_columns(paras, body), body), regions), boxed)
+    heads = to_blocks(_join_across_columns(paras, body), body, heading_model.review)
+    blocks = _with_sidebars(attach(heads, regions), boxed)
     _demote_front_matter(blocks)
     demote_abstract_labels(blocks)
     _demote_title_and_authors(blocks, doc.title, doc.authors)
