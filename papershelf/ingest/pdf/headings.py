@@ -24,6 +24,7 @@ from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
 from .lines import join_lines
 from .numbering import Numbering
+from .sheets import repeated_texts
 
 # Unnumbered names a paper gives its sections.  Front and back matter stay at level 1 always.
 _OUTSIDE = (r"abstract|keywords?|index terms|acknowledge?ments?|references|bibliography|literature cited|"
@@ -145,7 +146,7 @@ class _Decider:
         self.ranks = self._style_ranks(paras)
         self.in_references = False  # inside the reference list no lead-in (an author's name) is a heading
         self.following: Para | None = None  # the paragraph after the one being decided
-        self.running = _running_heads(paras)
+        self.running = repeated_texts([(p.text, p.first.page) for p in paras if len(p.lines) == 1])
         self.head_families = _heading_families(paras, body)
         self.title_page = min((p.first.page for p in paras), default=1)
 
@@ -352,17 +353,6 @@ def _heading_families(paras: list[Para], body: BodyStyle) -> set[str]:
                 and (_STANDARD_RE.match(_Decider._bare(p)) or _numbered_start(p.text)):
             out.add(_family(ln.face))
     return out - {_family(body.face), ""}
-
-
-def _running_heads(paras: list[Para]) -> set[str]:
-    """Short one-line texts (page numbers masked) printed on three or more pages: a running head
-    ("2 JEAN BOURGAIN, SJOERD DIRKSEN, AND JELANI NELSON") set inside the text area, where the
-    margin test of the reader does not reach."""
-    pages: dict[str, set[int]] = {}
-    for p in paras:
-        if len(p.lines) == 1 and len(p.text) < 120:
-            pages.setdefault(_DIGITS.sub("#", p.text), set()).add(p.first.page)
-    return {t for t, seen in pages.items() if len(seen) >= 3}
 
 
 def _named_lead(text: str) -> str:

@@ -13,6 +13,8 @@ import re
 
 from .lines import Line
 
+_DIGITS = re.compile(r"\d+")
+
 Page = tuple[list[Line], float, float]
 
 # Sheets an aggregator puts before the paper (the paper's own first page follows): ResearchGate's
@@ -91,3 +93,14 @@ def next_article(lines: list[Line], title_size: float, body_size: float) -> tupl
         return lines, []
     top = min(ln.top for ln in big) - 1
     return [ln for ln in lines if ln.top < top], [ln for ln in lines if ln.top >= top]
+
+
+def repeated_texts(lines: list[tuple[str, int]]) -> set[str]:
+    """Short one-line texts (page numbers masked) printed on three or more pages, of (text, page)
+    pairs: a running head ("2 JEAN BOURGAIN, SJOERD DIRKSEN, AND JELANI NELSON") set inside the text
+    area, where the margin test of the reader does not reach."""
+    pages: dict[str, set[int]] = {}
+    for text, page in lines:
+        if len(text) < 120:
+            pages.setdefault(_DIGITS.sub("#", text), set()).add(page)
+    return {t for t, seen in pages.items() if len(seen) >= 3}
