@@ -20,8 +20,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-from bench.ask_eval import letters, questions, right  # noqa: E402
+from ask_eval import letters, questions, right  # noqa: E402
+
 from papershelf import Library  # noqa: E402
 from papershelf import ask as A  # noqa: E402
 
@@ -39,7 +41,7 @@ def capture() -> dict:
         seen["cands"] = sorted(cands, key=lambda c: -c.score)
         return inner_select(cands, limit)
 
-    A.evidence_for, A.select = evidence_for, select  # type: ignore[assignment]
+    A.evidence_for, A.select = evidence_for, select
     return seen
 
 

@@ -41,12 +41,13 @@ PER_UNIT = 2  # at most this many pieces of evidence from one passage
 _WORD = re.compile(r"\w+")
 # A question asking for a quantity (how many, how narrow, how accurate, what share...; not how is / how did): its
 # answer holds a number, one standing alone: the digit of a name (F0, AE100) is no quantity.
-_QUANTITY = re.compile(r"\bhow (?!(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|to|they|it|the|"
-                       r"this|these|that|those|he|she|we|you|i)\b)[a-z]+\b|"
-                       r"\b(what|which) (share|fraction|percentage|proportion|number|value|rate|size|amount|accuracy|score|"
-                       r"speed|dose|length|duration)\b", re.I)
-_NUMBER = re.compile(r"(?<![\w.])\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
-                     r"fifty|hundreds?|thousands?|millions?|billions?|dozens?|half|twice|thrice|double|triple)\b", re.I)
+_QUANTITY = re.compile(r"\bhow (?!(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|to|"
+                       r"they|it|the|this|these|that|those|he|she|we|you|i)\b)[a-z]+\b|"
+                       r"\b(what|which) (share|fraction|percentage|proportion|number|value|rate|size|amount|"
+                       r"accuracy|score|speed|dose|length|duration)\b", re.I)
+_NUMBER = re.compile(r"(?<![\w.])\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|"
+                     r"thirty|forty|fifty|hundreds?|thousands?|millions?|billions?|dozens?|half|twice|thrice|double|"
+                     r"triple)\b", re.I)
 # A number that only names a figure, table, section, equation or reference is no quantity.
 _NOT_QUANTITY = re.compile(r"\b(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|eqs?|equations?|appendix|step)\.?\s*"
                            r"[A-Z]?\d+(?:\.\d+)*|\[\d+(?:\s*[,–-]\s*\d+)*\]", re.I)
