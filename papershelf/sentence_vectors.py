@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-SPLIT_VERSION = 2  # bump when sentences.py or ask.answer_spans would cut a text differently
+SPLIT_VERSION = 3  # bump when sentences.py or ask.answer_spans would cut a text differently
 MEMORY_UNITS = 4096
 
 

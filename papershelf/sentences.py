@@ -3,7 +3,8 @@
 A full stop ends a sentence only where a reader would end one: not after an abbreviation a paper uses
 (`et al.`, `Fig.`, `Eq.`, `e.g.`, `i.e.`, `vs.`, `approx.`), not after an initial (`J. Smith`), not inside
 brackets (`(see Sec. 3. Results)`, `[12. 13]`), not in a decimal or a version (`0.05`, `v2.1` — no space
-follows), and a caption's label (`Figure 2.`, `Table 1.`) keeps its text.  A paragraph break ends one,
+follows), and a caption's label (`Figure 2.`, `Table 1.`) opening a sentence keeps its text (in running text,
+`shown in Fig 6. The runs` is two sentences).  A paragraph break ends one,
 unless the text before it ends in no stop and the text after opens in lower case: the reader broke a
 sentence there (a column or page turn, a float between), and the quote must hold all of it.  Linear in the
 text: one pass over the candidate stops.
@@ -22,8 +23,10 @@ jan feb mar apr jun jul aug sep sept oct nov dec
 _STOP = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)")
 _OPENS = re.compile(r"\s+[\"'“‘(\[]?[A-Z0-9\u00C0-\u024F\u0370-\u03FF]")
 _LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")
-_LABEL = re.compile(r"(?:fig(?:ure)?|table|tab|eq(?:uation)?|sec(?:tion)?|supplementary)\s*\.?\s*[A-Z]?\d+[a-z]?\.$",
-                    re.I)
+# A caption's label, alone at a sentence's start ("Figure 2." opens the caption's text); in running text
+# ("as shown in Fig 6. The runs...") the stop after it ends the sentence as any other.
+_LABEL = re.compile(r"(?:supplementary\s+)?(?:fig(?:ure)?|table|tab|eq(?:uation)?|sec(?:tion)?|supplementary)\s*\.?\s*"
+                    r"[A-Z]?\d+[a-z]?\.", re.I)
 MAX_SENTENCE = 1500  # characters: a run-on "sentence" (a table flattened into text) is cut here
 
 
@@ -43,7 +46,8 @@ def _ends_here(text: str, start: int, stop_end: int, depth: list[int]) -> bool:
     head = text[max(start, stop_end - 40):stop_end].rstrip("\"'”’)]")
     if depth[stop_end - 1] > 0 and not head.endswith(("?", "!")):
         return False
-    if _LABEL.search(head):
+    sentence = text[start:stop_end].lstrip()
+    if len(sentence) <= 40 and _LABEL.fullmatch(sentence.rstrip("\"'”’)]")):
         return False
     m = _LAST_WORD.search(head)
     if m:

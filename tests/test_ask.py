@@ -75,6 +75,9 @@ def test_bad_questions_are_one_line_errors(library):
     ("The dose (see Fig. 2. for details) was fixed. J. Smith agreed.",
      ["The dose (see Fig. 2. for details) was fixed.", "J. Smith agreed."]),
     ("Table 1. Doses by group. Results follow, e.g. here.", ["Table 1. Doses by group.", "Results follow, e.g. here."]),
+    # a figure named in running text is no caption: the stop after its number ends the sentence
+    ("Times are shown in Fig 6. The runs used one core.", ["Times are shown in Fig 6.", "The runs used one core."]),
+    ("Fig. 3. Times by run. Supplementary Figure 2. More.", ["Fig. 3. Times by run.", "Supplementary Figure 2. More."]),
     ("First [12. 13] stays. Second.\n\nNew paragraph", ["First [12. 13] stays.", "Second.", "New paragraph"]),
     # a paragraph break the reader put inside a sentence (no stop before, lower case after) does not end it
     ("Documents (limited by Google to\n\nthe first 1000) are read. Then.\n\nMethods\n\nWe went on\n\nAnd on",
@@ -267,6 +270,18 @@ def test_a_quantity_question_prefers_the_sentence_holding_a_number(tmp_path, mon
     assert "26" in resp.evidence[0].quote
     resp = A.evidence_for("Which tags does the story element tagger use?", [(_unit("u1", text), 0.5)], {}, None, 2)
     assert "26" not in resp.evidence[0].quote  # not a quantity question: the tie keeps the text's order
+
+
+@pytest.mark.parametrize("question, quantity", [
+    ("How accurate is the tagger?", True), ("How narrow was the bottleneck made?", True),
+    ("What accuracy did the tagger reach?", True), ("How was the tagger trained?", False),
+    ("How did the excluded people differ?", False)])
+def test_how_with_an_adjective_asks_for_a_quantity(question, quantity):
+    text = "The F0 tagger of AE100 is described in Section 4. The tagger reached 97% accuracy."
+    cands = A.candidates([(_unit("u1", text), 0.5)])
+    A.answer_type(question, cands)
+    # only the sentence with a number standing alone is typed (F0, AE100 and a section number are names)
+    assert [c.typed for c in cands] == ([0.0, 1.0] if quantity else [0.0, 0.0])
 
 
 def test_a_sentence_borrows_part_of_its_neighbours_cosine():
