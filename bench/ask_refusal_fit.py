@@ -128,11 +128,7 @@ def main() -> None:
         loo = leave_one_out(x, y, names)
         model = fit(x, y, names)
         report[name] = {"in_sample": rates(predict(model, x) < model["cut"], y), "leave_one_out": loo}
-        # within one answerable question of the goal (leave-one-out's resolution: the in-sample cut sits at
-        # the goal, and a held-out question lands on either side of it); a set over it flags answers to buy
-        # refusals, which is no gain
-        key = (loo["answerable_flagged"] <= MAX_ANSWERABLE_FLAGGED + 1 / max(1, int(y.sum())) + 1e-9,
-               loo["unanswerable_flagged"],
+        key = (loo["answerable_flagged"] <= MAX_ANSWERABLE_FLAGGED + 1e-9, loo["unanswerable_flagged"],
                -loo["answerable_flagged"])
         if chosen is None or key > chosen[0]:
             chosen = (key, name, model)
