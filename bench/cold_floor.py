@@ -32,7 +32,7 @@ def hybrid() -> None:
 
     path = export()
     opts = ort.SessionOptions()
-    opts.intra_op_num_threads = os.cpu_count() or 1
+    opts.intra_op_num_threads = 1  # a search's query session (embed/queries.py `query_threads`)
     opts.inter_op_num_threads = 1
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     opts.log_severity_level = 3

@@ -31,3 +31,31 @@ def test_int8_scores_track_cosine_closely():
     codes, scale = scalar.quantize(m)
     est = scalar.scores(codes, scale, np.arange(500), q)
     assert np.abs(est - m @ q).max() < 0.01
+
+
+def test_shortlist_is_the_smallest_distances_in_row_order_ties_first_rows():
+    rng = np.random.default_rng(8)
+    d = rng.integers(0, 40, 5000).astype(np.uint16)
+    for size in (1, 17, 700, 4999, 5000, 6000):
+        got = shortlist(d, size)
+        assert len(got) == min(size, len(d)) and (np.diff(got) > 0).all()  # row order, each row once
+        cut = d[got].max()
+        assert (d[got] <= cut).all() and (d < cut).sum() <= len(got)
+        assert set(np.flatnonzero(d < cut).tolist()) <= set(got.tolist())  # every nearer row kept
+        ties = np.flatnonzero(d == cut)
+        assert got[d[got] == cut].tolist() == ties[:len(got) - int((d < cut).sum())].tolist()
+
+
+def test_shortlist_with_a_mask_never_returns_a_masked_row():
+    d = np.array([0, 0, 1, 1, 2, 2], dtype=np.uint16)
+    allowed = np.array([False, True, False, True, False, False])
+    assert shortlist(d, 4, allowed).tolist() == [1, 3]
+    assert shortlist(d, 1, allowed).tolist() == [1]
+
+
+def test_int8_scores_in_chunks_are_the_scores_at_once():
+    m, q = _rows(700), _rows(1, seed=6)[0]
+    codes, scale = scalar.quantize(m)
+    rows = np.arange(0, 700, 3)
+    whole = (codes[rows].astype(np.float32) @ q) * scale[rows]
+    assert np.allclose(scalar.scores(codes, scale, rows, q, chunk=64), whole, rtol=0, atol=1e-6)

@@ -133,6 +133,22 @@ def test_coded_derived_files_read_windows_without_mapping_them(many, monkeypatch
         assert a == b and a
 
 
+def test_windows_read_in_runs_are_each_units_windows(many, monkeypatch):
+    """Neighbouring units' windows come in one read: the same rows, in the units' order, as memory."""
+    monkeypatch.setattr(vector_snapshot, "FILES_MIN_WINDOWS", 0)
+    monkeypatch.setattr(vector_snapshot, "CODES_MIN_WINDOWS", 0)
+    space = many.store.active_space()
+    memory = VectorIndex(many.store, files=False).matrix(space)
+    VectorIndex(many.store).matrix(space)
+    mapped = VectorIndex(many.store).matrix(space)
+    assert mapped.fd is not None and memory.units > 12
+    for units in ([0, 1, 2, 5, 6, 9], [3], [0, memory.units - 1], list(range(memory.units)), []):
+        picked = np.array(units, dtype=np.int64)
+        assert np.array_equal(mapped.windows_of(picked), memory.windows_of(picked))
+    runs = vector_snapshot._runs(memory.starts[[0, 1, 2, 5, 6, 9]], memory.counts[[0, 1, 2, 5, 6, 9]])
+    assert len(runs) == 3 and sum(c for _, c in runs) == int(memory.counts[[0, 1, 2, 5, 6, 9]].sum())
+
+
 class _Untouchable(np.memmap):
     """A memory map whose rows must not be read through the map (shape and offset only)."""
 

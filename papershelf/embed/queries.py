@@ -7,6 +7,7 @@ vector search unavailable (`VectorUnavailable`), never search itself.  `Library`
 
 from __future__ import annotations
 
+import os
 import threading
 
 import numpy as np
@@ -19,6 +20,19 @@ from .base import ProviderSpec
 from .config import configured_spec
 from .provider import Provider, validate
 from .windows import cut, token_counter
+
+QUERY_THREADS_ENV = "PAPERSHELF_QUERY_THREADS"
+
+
+def query_threads() -> int:
+    """ONNX Runtime threads for encoding one query (default 1).  A query is a dozen tokens: a second
+    thread halves nothing worth having, and while it waits it spins, doubling the encoding's CPU
+    (8.4 -> 4.0 ms a query at 10k papers, docs/measurements/warm3.md) and taking the core BM25 runs
+    on beside it.  One thread gives the same vectors to the bit."""
+    try:
+        return max(1, int(os.environ.get(QUERY_THREADS_ENV) or 1))
+    except ValueError:
+        return 1
 
 
 class QueryEmbedder:
@@ -36,6 +50,8 @@ class QueryEmbedder:
                 spec = configured_spec(self.store)
                 same_model = (spec.provider, spec.model_name) == (space.provider, space.model)
                 settings = spec.settings if same_model else ()
+                if space.provider == "local":  # its own small session, never the build's (`query_threads`)
+                    settings = (*(kv for kv in settings if kv[0] != "threads"), ("threads", query_threads()))
                 options = tuple(sorted(space.options.items()))
                 provider = ProviderSpec(space.provider, space.model, options, settings).create()
                 # A query must not wait out a build's timeouts and retries (openai: short timeout).

@@ -172,8 +172,8 @@ def _shortlisted(snap: Snapshot, q: np.ndarray, mask: np.ndarray | None, size: i
     """Sign codes of unit means pick `size` units, their int8 means the best `rescore` of those,
     whose windows are then scored exactly: (units, best scores, best window per unit)."""
     assert snap.codes is not None and snap.means8 is not None and snap.mean_scale is not None
-    picked = np.sort(shortlist(hamming(snap.codes, pack_signs(q[None, :])[0]), size, mask))
-    if len(picked) > rescore:  # sorted, the int8 rows are gathered in file order
+    picked = shortlist(hamming(snap.codes, pack_signs(q[None, :])[0]), size, mask)
+    if len(picked) > rescore:  # in row order, the int8 rows are gathered in file order
         estimate = scalar.scores(snap.means8, snap.mean_scale, picked, q)
         picked = picked[np.argpartition(-estimate, rescore - 1)[:rescore]]
     units = np.sort(picked)
