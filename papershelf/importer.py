@@ -134,10 +134,8 @@ class Importer:
         if meta is not None:
             paper.tags, paper.collections = meta.tags, meta.collections
             paper.zotero_attachment = meta.attachment_key
-        self.store.write_paper(paper, units, make_manifest(units), doc.references)
-        self.store.save_source(source)
-        if meta is not None:
-            self.store.remember_metadata(path, json.dumps({"meta": meta.__dict__, "paper_id": paper_id}))
+        remembered = {path: json.dumps({"meta": meta.__dict__, "paper_id": paper_id})} if meta is not None else None
+        self.store.write_paper(paper, units, make_manifest(units), doc.references, [source], remembered)
         counts = {k: sum(u.kind == k for u in units) for k in KIND_NAMES}
         return FileResult(path, status, paper_id, units=counts, joined=current is not None and not was_source)
 
