@@ -88,8 +88,10 @@ class Parser:
         def fill() -> None:
             while len(ahead) < limit and (job := next(todo, None)) is not None:
                 step = self._begin(job)
-                pooled = self.pool is not None and isinstance(step, _Begun) and step.src.ext == ".pdf"
-                ahead.append((step, self.pool.submit(step.src) if pooled and self.pool else None))
+                ticket = None
+                if self.pool is not None and isinstance(step, _Begun) and step.src.ext == ".pdf":
+                    ticket = self.pool.submit(step.src)
+                ahead.append((step, ticket))
 
         fill()
         while ahead:

@@ -105,7 +105,7 @@ def test_add_with_workers_writes_the_same_library_in_input_order(tmp_path, monke
         monkeypatch.setenv("PAPERSHELF_PARSE_WORKERS", workers)
         with Library(str(tmp_path / f"lib{workers}.db")) as lib:
             seen: list[str] = []
-            report = lib.add([str(folder)], progress=lambda r: seen.append(r.path))
+            report = lib.add([str(folder)], progress=lambda r, seen=seen: seen.append(r.path))
             reports[workers] = ([f.to_dict() for f in report.files], lib.store.paper_ids(),
                                 [(p, lib.store.paper_units(p)) for p in lib.store.paper_ids()])
             assert seen == [f.path for f in report.files] == sorted(seen)
