@@ -19,7 +19,8 @@ How it stays bounded, whatever a file does:
 * every wait is a poll with a timeout, so nothing here waits forever; a worker that cannot even
   start leaves its files to be parsed in this process (`InProcess`);
 * Ctrl-C: workers ignore SIGINT (the terminal sends it to the whole group); this process gets it,
-  and `close` stops the workers (terminate, then kill) before it propagates.
+  and `close` stops the workers (terminate, then kill) before it propagates; a parent killed
+  outright (SIGTERM, SIGKILL) is noticed by each worker within a second, and it exits.
 
 The caller keeps the order: it submits files ahead (a bounded number) and takes each result in
 input order (`result`), so papers are written in the order of the input.
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -69,6 +71,19 @@ def configured_workers() -> int:
         return 0
 
 
+def _exit_with_parent() -> None:
+    """A worker ends within a second of its parent's end, even mid-file: a parent killed (SIGTERM,
+    SIGKILL: no `close`) leaves no worker parsing for nobody."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="papershelf-parent-watch", daemon=True).start()
+
+
 def _serve(conn: Connection, ocr: tuple[str, str | None, int], memory_mb: int) -> None:
     """A worker: parse each file it is handed, answer (ticket, "ok", doc) or (ticket, "failed", reason)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
@@ -86,6 +101,7 @@ def _serve(conn: Connection, ocr: tuple[str, str | None, int], memory_mb: int) -
     def progress(done: int, n: int) -> None:
         conn.send((ticket, "ocr", (done, n)))
 
+    _exit_with_parent()
     conn.send((-1, "ready", os.getpid()))
     with ocr_settings(OcrSettings(mode, languages, ocr_workers, progress)):
         while True:
@@ -106,7 +122,10 @@ def _serve(conn: Connection, ocr: tuple[str, str | None, int], memory_mb: int) -
             except Exception as e:  # noqa: BLE001 - one file's failure, reported as its own line
                 answer = (ticket, "failed", f"could not parse ({type(e).__name__}: {e})")
             del data, job
-            conn.send(answer)
+            try:
+                conn.send(answer)
+            except OSError:
+                return  # the parent is gone
 
 
 @dataclass

@@ -162,3 +162,20 @@ def test_ctrl_c_stops_add_with_workers_and_a_rerun_adds_the_rest(tmp_path):
     report = json.loads(cli(db, "add", str(folder), "--json", PAPERSHELF_PARSE_WORKERS="2").stdout)
     statuses = [f["status"] for f in report["files"]]
     assert statuses.count("unchanged") == before and statuses.count("added") == 16 - before, statuses
+
+
+def test_workers_end_with_a_parent_killed_outright(tmp_path):
+    """kill -9 of `add` runs no cleanup: each worker notices its parent is gone and exits, mid-file too."""
+    folder = tmp_path / "in"
+    _write(folder, 6, pages=150)  # a file takes a worker many seconds: it is mid-file when killed
+    proc = start(tmp_path / "lib.db", "add", str(folder), PAPERSHELF_PARSE_WORKERS="2")
+    deadline = time.monotonic() + 60 * slack()
+    workers: list[int] = []
+    while time.monotonic() < deadline and proc.poll() is None and len(workers) < 3:
+        workers = _children(proc.pid)  # two workers and multiprocessing's resource tracker
+        time.sleep(0.2)
+    assert proc.poll() is None and (workers or not os.path.isdir("/proc"))
+    time.sleep(1.0)  # let them take files
+    proc.kill()
+    proc.wait(timeout=30)
+    assert _gone(workers, 5.0), workers  # within a second or so, not when the file is done
