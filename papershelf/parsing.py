@@ -80,22 +80,26 @@ class Parser:
         return get
 
     def run(self, jobs: list[FileJob], report: AddReport, progress: Callable[[FileResult], None] | None) -> None:
-        """Each job's result appended to `report` (and told to `progress`) in the order of `jobs`."""
-        ahead: deque[tuple[FileResult | _Begun, int | None]] = deque()
+        """Each job's result appended to `report` (and told to `progress`) in the order of `jobs`.
+        Only PDFs are read ahead (for the workers); any other file is read at its turn, as without
+        workers."""
+        ahead: deque[tuple[FileJob, FileResult | _Begun | None, int | None]] = deque()
         todo = iter(jobs)
         limit = AHEAD * self.workers + 1 if self.pool is not None else 1
 
         def fill() -> None:
             while len(ahead) < limit and (job := next(todo, None)) is not None:
+                if self.pool is None or job.problem or not job.path.lower().endswith(".pdf"):
+                    ahead.append((job, None, None))
+                    continue
                 step = self._begin(job)
-                ticket = None
-                if self.pool is not None and isinstance(step, _Begun) and step.src.ext == ".pdf":
-                    ticket = self.pool.submit(step.src)
-                ahead.append((step, ticket))
+                ticket = self.pool.submit(step.src) if isinstance(step, _Begun) else None
+                ahead.append((job, step, ticket))
 
         fill()
         while ahead:
-            step, ticket = ahead.popleft()
+            job, step, ticket = ahead.popleft()
+            step = step or self._begin(job)
             result = step if isinstance(step, FileResult) else self.importer._finish(step, self._parsed(step, ticket))
             report.files.append(result)
             if progress:
