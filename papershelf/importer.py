@@ -20,6 +20,7 @@ from .ingest.metadata import Meta, is_metadata_json, normalized_title, parse_bib
 from .ingest.pdf.ocr import may_help as ocr_may_help
 from .ingest.zotero import Attachment, read_zotero_dirs
 from .models import KIND_NAMES, PAPER_META_FIELDS, AddReport, FileResult, FileStatus, Paper, PaperSource
+from .parsing import FileJob, Parser, _Begun
 from .store import Store
 from .units import Unit, build_units, make_manifest
 
@@ -49,6 +50,13 @@ class Importer:
         joins no other work).  `force`: parse even an unchanged file.
         A file of a work already in the library becomes another source of that paper (works.py).
         """
+        step = self._begin(path, retry_failed, max_bytes, meta, keep_id, force)
+        return step if isinstance(step, FileResult) else self._finish(step, lambda: parse_source(step.src))
+
+    def _begin(self, path: str, retry_failed: bool, max_bytes: int | None, meta: Meta | None,
+               keep_id: str | None, force: bool) -> FileResult | _Begun:
+        """Read and hash the file: its result when there is nothing to parse (unchanged, failed
+        before, unreadable), else what parsing it needs.  Cheap: `add` runs it ahead of the parse."""
         path = os.path.abspath(path)
         src = None
         if meta is None and (remembered := self.store.remembered_metadata(path)):
@@ -66,7 +74,16 @@ class Importer:
                     and not ocr_may_help(failure.reason):
                 return FileResult(path, "failed", reason=f"{failure.reason} (unchanged since it failed; "
                                                          "--retry-failed tries again)")
-            doc = parse_source(src)
+            return _Begun(path, src, meta, keep_id, known)
+        except IngestError as e:
+            self.store.record_failure(path, src.sha256 if src else None, str(e))
+            return FileResult(path, "failed", reason=str(e))
+
+    def _finish(self, step: _Begun, parsed: Callable[[], Document]) -> FileResult:
+        """The parsed file written as its paper (or as another source of one), or its failure recorded."""
+        path, src, meta, keep_id, known = step.path, step.src, step.meta, step.keep_id, step.known
+        try:
+            doc = parsed()
             if meta is not None:
                 apply_metadata(doc, meta)
                 doc.blocks += zotero_blocks(meta)
@@ -84,7 +101,7 @@ class Importer:
                 self._detach(path)  # the file became another work: its old paper re-picks or goes
             return self._write_source(doc, source, meta, known is not None and known.paper_id == source.paper_id)
         except IngestError as e:
-            self.store.record_failure(path, src.sha256 if src else None, str(e))
+            self.store.record_failure(path, src.sha256, str(e))
             return FileResult(path, "failed", reason=str(e))
 
     def _held_by_another_work(self, paper_id: str, doc: Document, mine: str | None) -> bool:
@@ -134,10 +151,8 @@ class Importer:
         if meta is not None:
             paper.tags, paper.collections = meta.tags, meta.collections
             paper.zotero_attachment = meta.attachment_key
-        self.store.write_paper(paper, units, make_manifest(units), doc.references)
-        self.store.save_source(source)
-        if meta is not None:
-            self.store.remember_metadata(path, json.dumps({"meta": meta.__dict__, "paper_id": paper_id}))
+        remembered = {path: json.dumps({"meta": meta.__dict__, "paper_id": paper_id})} if meta is not None else None
+        self.store.write_paper(paper, units, make_manifest(units), doc.references, [source], remembered)
         counts = {k: sum(u.kind == k for u in units) for k in KIND_NAMES}
         return FileResult(path, status, paper_id, units=counts, joined=current is not None and not was_source)
 
@@ -202,21 +217,15 @@ class Importer:
                 report.files.append(FileResult(path, "metadata", units={"entries": len(entries)}))
             if progress:
                 progress(report.files[-1])
-        for path, problem in papers:
-            result = FileResult(path, "failed", reason=problem) if problem else \
-                self.add_file(path, retry_failed, max_bytes, metadata.get(os.path.abspath(path)), force=reread)
-            report.files.append(result)
-            if progress:
-                progress(result)
-        for a in attachments:
-            report.files.append(self._add_attachment(a, retry_failed, max_bytes, reread))
-            if progress:
-                progress(report.files[-1])
-        done = {os.path.abspath(p) for p, _ in papers} | {a.path for a in attachments}
-        for paper_id, path, meta in self._bibliography_matches(metadata, all_entries, done):
-            report.files.append(self.add_file(path, retry_failed, max_bytes, meta, keep_id=paper_id, force=reread))
-            if progress:
-                progress(report.files[-1])
+        jobs: list[FileJob] = [
+            FileJob(path, problem, metadata.get(os.path.abspath(path)), force=reread) for path, problem in papers]
+        jobs += [self._attachment_job(a, reread) for a in attachments]
+        with Parser(self, retry_failed, max_bytes) as parser:
+            parser.run(jobs, report, progress)
+            done = {os.path.abspath(p) for p, _ in papers} | {a.path for a in attachments}
+            matches = self._bibliography_matches(metadata, all_entries, done)
+            parser.run([FileJob(path, None, meta, paper_id, reread) for paper_id, path, meta in matches],
+                       report, progress)
         return report
 
     def _bibliography_matches(self, by_path: dict[str, Meta], entries: list[Meta],
@@ -248,15 +257,15 @@ class Importer:
             take(dois.get((meta.doi or "").lower()) or (same_title[0] if len(same_title) == 1 else None), meta)
         return out
 
-    def _add_attachment(self, a: Attachment, retry_failed: bool, max_bytes: int | None,
-                        force: bool = False) -> FileResult:
+    @staticmethod
+    def _attachment_job(a: Attachment, force: bool = False) -> FileJob:
         """One PDF of a Zotero library, with its item's metadata, labels, notes and annotations."""
         if not a.exists:
-            return FileResult(a.path, "failed", reason=f"file missing from Zotero storage (attachment {a.key} of "
-                                                       f"{a.meta.title or a.meta.zotero_key!r})")
+            return FileJob(a.path, f"file missing from Zotero storage (attachment {a.key} of "
+                                   f"{a.meta.title or a.meta.zotero_key!r})")
         meta = Meta(**{**a.meta.__dict__, "collections": a.collections, "tags": a.tags, "notes": a.notes,
                        "annotations": [ann.__dict__ for ann in a.annotations], "attachment_key": a.link_key})
-        return self.add_file(a.path, retry_failed, max_bytes, meta, force=force)
+        return FileJob(a.path, None, meta, force=force)
 
     @staticmethod
     def _read_metadata(path: str, entries: list[Meta] | None = None):

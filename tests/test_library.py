@@ -155,10 +155,10 @@ def test_a_paper_is_written_in_one_transaction(lib, write, monkeypatch):
     backend = type(lib.store)
     real = backend.write_paper
 
-    def crashing(self, paper, units, manifest, references=None):
+    def crashing(self, paper, units, manifest, references=None, sources=(), remembered=None):
         # Fail after some rows of the new version were inserted.
         units = units[:1] + [None]
-        return real(self, paper, units, manifest, references)
+        return real(self, paper, units, manifest, references, sources, remembered)
 
     monkeypatch.setattr(backend, "write_paper", crashing)
     with pytest.raises(AttributeError):

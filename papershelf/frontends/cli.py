@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from typing import Optional
 
 import typer
@@ -31,7 +32,7 @@ from .cli_app import (
     library,
 )
 from .cli_embed import run_embed, spec_for
-from .cli_print import dump, err, out
+from .cli_print import dump, err, out, plural
 
 _PROVIDER_HELP = PROVIDER_HELP
 
@@ -157,9 +158,16 @@ def index(paths: list[str] = typer.Argument(..., help="Files or folders (recursi
           provider: Optional[str] = typer.Option(None, "--provider", help=_PROVIDER_HELP),
           model: Optional[str] = typer.Option(None, "--model"),
           as_json: bool = typer.Option(False, "--json")):
-    """Add papers and embed them: `add` then `embed` in one step."""
+    """Add papers and embed them: `add` then `embed` in one step.
+
+    Every paper is searchable by words once it is added; the line saying so comes before the
+    embedding starts (meaning search follows, paper by paper)."""
+    started = time.monotonic()
     with _library() as lib:
         report = _do_add(lib, paths, as_json, False, None)
+        if not as_json:
+            err.print(f"searchable by words: {plural(lib.status().papers, 'paper')} "
+                      f"({time.monotonic() - started:.0f} s); meaning search follows as they are embedded")
         code = run_embed(lib, spec_for(lib, provider, model), workers, False, None, as_json)
     if code == 130:
         sys.stdout.flush()

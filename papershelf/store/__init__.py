@@ -12,7 +12,7 @@ front ends — talks only to these methods and gets typed models back.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -53,8 +53,10 @@ class PaperStore(Protocol):  # pragma: no cover - a role of the contract
 
     # papers and units
     def source_record(self, source_path: str) -> SourceRecord | None: ...
+    # One transaction: the paper with its source files' rows and the metadata remembered for them.
     def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest,
-                    references: list[Reference] | None = None) -> None: ...
+                    references: list[Reference] | None = None, sources: Sequence[PaperSource] = (),
+                    remembered: Mapping[str, str] | None = None) -> None: ...
     # A paper's reference list, written with its units; entries are never indexed as text.
     def reference_list(self, paper_id: str) -> list[Reference]: ...
     def references_to(self, dois: list[str], arxiv_ids: list[str], title_keys: list[str],

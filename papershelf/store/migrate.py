@@ -45,12 +45,10 @@ def _copy_papers(src: Store, dst: Store, paper_ids: list[str], progress: Callabl
         if paper is None or manifest is None:  # removed while copying
             continue
         # with its tags, collections, Zotero attachment and reference list
-        dst.write_paper(paper, units, manifest, src.reference_list(paper_id))
-        for source in src.sources(paper_id):  # every file of the work, and what was applied to each
-            dst.save_source(source)
-            meta = src.remembered_metadata(source.path)
-            if meta is not None:
-                dst.remember_metadata(source.path, meta)
+        # every file of the work, and what was applied to each: in the paper's one transaction
+        sources = src.sources(paper_id)
+        remembered = {s.path: meta for s in sources if (meta := src.remembered_metadata(s.path)) is not None}
+        dst.write_paper(paper, units, manifest, src.reference_list(paper_id), sources, remembered)
         n += 1
         if progress:
             progress(paper_id)

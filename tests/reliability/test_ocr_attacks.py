@@ -106,6 +106,9 @@ def test_a_tesseract_error_is_reported_as_itself(tmp_path):
 def test_a_timeout_is_reported_as_a_timeout(tmp_path, monkeypatch):
     small_scan_pdf(str(tmp_path / "scan.pdf"))
     monkeypatch.setattr(ocr, "TIMEOUT", 0.01)
+    # The bound is patched in this process: parse here, not in a parse worker (a fresh interpreter
+    # that keeps the real bound; PAPERSHELF_PARSE_WORKERS may be set for the whole suite).
+    monkeypatch.setenv("PAPERSHELF_PARSE_WORKERS", "0")
     with Library(str(tmp_path / "lib.db")) as lib:
         report = lib.add([str(tmp_path / "scan.pdf")], ocr=ocr.OcrSettings(languages="eng"))
     assert report.failed and "took too long on page 1" in report.failed[0].reason, report.to_dict()

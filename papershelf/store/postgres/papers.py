@@ -7,11 +7,12 @@ statistics kept at write time (bm25.py), which lexical search ranks from (lexica
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 
 from ...document import Reference
 from ...index_text import index_text
-from ...models import Filters, LexicalHit, Manifest, Paper
+from ...models import Filters, LexicalHit, Manifest, Paper, PaperSource
 from ...units import Unit
 from ..paper_fields import paper_index_title
 from ..sql import SqlPapers
@@ -36,11 +37,12 @@ class PgPapers(SqlPapers):
     _workers: Executor  # (set by PostgresStore)
 
     def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest,
-                    references: list[Reference] | None = None) -> None:
+                    references: list[Reference] | None = None, sources: Sequence[PaperSource] = (),
+                    remembered: Mapping[str, str] | None = None) -> None:
         with self.transaction() as db:
             self._bm25_changes = bm25.Changes()
             try:
-                super().write_paper(paper, units, manifest, references)
+                super().write_paper(paper, units, manifest, references, sources, remembered)
                 bm25.apply(db, self._bm25_changes)
             finally:
                 self._bm25_changes = None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...document import Reference
@@ -124,10 +124,18 @@ class SqlPapers(SqlConnection):
         return sql, [v for p in prefixes for v in (self.sql.clean(p), self.sql.clean(p[:-1] + "}"))]
 
     def save_source(self, source: PaperSource) -> None:
-        """Record (or replace) one source file of an existing paper."""
-        values = [self.sql.clean(getattr(source, c)) for c in SOURCE_FIELDS]
+        """Record (or replace) one source file of an existing paper (a file that joins a paper without
+        providing its units; the providing file is recorded by `write_paper`, in the paper's transaction)."""
         with self.transaction() as db:
-            db.execute(self.sql.upsert("paper_sources", SOURCE_COLUMNS, ("source_path",)), values)
+            self._save_source_row(db, source)
+
+    def _save_source_row(self, db: Any, source: PaperSource) -> None:
+        values = [self.sql.clean(getattr(source, c)) for c in SOURCE_FIELDS]
+        db.execute(self.sql.upsert("paper_sources", SOURCE_COLUMNS, ("source_path",)), values)
+
+    def _remember_metadata_row(self, db: Any, source_path: str, meta_json: str) -> None:
+        db.execute(self.sql.upsert("source_metadata", ("source_path", "meta"), ("source_path",)),
+                   (self.sql.clean(source_path), self.sql.clean(meta_json)))
 
     def drop_source(self, source_path: str) -> PaperSource | None:
         """Forget one source file (the paper stays: removing it is the caller's decision)."""
@@ -141,8 +149,7 @@ class SqlPapers(SqlConnection):
 
     def remember_metadata(self, source_path: str, meta_json: str) -> None:
         with self.transaction() as db:
-            db.execute(self.sql.upsert("source_metadata", ("source_path", "meta"), ("source_path",)),
-                       (self.sql.clean(source_path), self.sql.clean(meta_json)))
+            self._remember_metadata_row(db, source_path, meta_json)
 
     def remembered_metadata(self, source_path: str) -> str | None:
         rows = self.query(f"SELECT meta FROM source_metadata WHERE source_path={self.sql.mark}",
@@ -227,8 +234,13 @@ class SqlPapers(SqlConnection):
         return papers
 
     def write_paper(self, paper: Paper, units: list[Unit], manifest: Manifest,
-                    references: list[Reference] | None = None) -> None:
-        """Replace a paper, its units, manifest, index rows and reference list in one transaction.
+                    references: list[Reference] | None = None, sources: Sequence[PaperSource] = (),
+                    remembered: Mapping[str, str] | None = None) -> None:
+        """Replace a paper, its units, manifest, index rows and reference list in one transaction,
+        with its source files' rows (`sources`) and the metadata remembered for them (`remembered`,
+        path -> JSON).  One transaction: a crash leaves the paper whole or as it was, never a paper
+        without the source row that tells a rerun the file is already in (a rerun would then add it
+        again under a new id) nor a source row without its remembered metadata.
 
         Vectors are not touched: the manifest hashes now differ from the build
         state, which is exactly what makes the paper pending for `embed`.
@@ -257,6 +269,10 @@ class SqlPapers(SqlConnection):
                                  reference_rows(paper.id, references or [], clean))
             if paper.source_path:
                 db.execute(f"DELETE FROM ingest_failures WHERE source_path={m}", (clean(paper.source_path),))
+            for source in sources:
+                self._save_source_row(db, source)
+            for path, meta_json in (remembered or {}).items():
+                self._remember_metadata_row(db, path, meta_json)
 
     def reference_list(self, paper_id: str) -> list[Reference]:
         return [reference_from_row(r) for r in

@@ -1,0 +1,181 @@
+"""PDFs parsed by worker processes (PAPERSHELF_PARSE_WORKERS, ingest/parse_pool.py): a worker that
+dies or runs over its time fails its file in one line and is replaced, never a hang; papers are
+written in input order with the same ids as without workers; Ctrl-C stops `add` cleanly.
+
+The whole reliability suite also runs with the workers on: ``PAPERSHELF_PARSE_WORKERS=2 python -m
+pytest tests/reliability`` (docs/measurements/pool3.md).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import time
+
+import pytest
+
+from papershelf import Library
+from papershelf.errors import IngestError
+from papershelf.ingest import load_source
+from papershelf.ingest.parse_pool import ParsePool
+
+from .common import cli, slack, start, write_papers
+
+
+def _pdf(title: str, pages: int = 1) -> bytes:
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    for n in range(pages):
+        c.setFont("Helvetica-Bold", 16)
+        c.drawString(72, 740, title if n == 0 else f"Section {n}")
+        c.setFont("Helvetica", 10)
+        for row in range(60):
+            c.drawString(72, 710 - 11 * row, f"Line {row} of page {n}: the measured {title.split()[0].lower()} "
+                                              f"signal rises with each condition we tried, in turn.")
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def _write(folder, n: int, pages: int = 1) -> list[str]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i in range(n):
+        p = folder / f"paper{i:02d}.pdf"
+        p.write_bytes(_pdf(f"Word{i} signals in paper number {i}", pages))
+        paths.append(str(p))
+    return paths
+
+
+def _wait_busy(pool: ParsePool, ticket: int, timeout: float = 60) -> int:
+    """The pid of the worker parsing `ticket`, once one has it."""
+    end = time.monotonic() + timeout * slack()
+    while time.monotonic() < end:
+        pool._step()
+        for w in pool._pool:
+            if w.ticket == ticket:
+                return w.process.pid
+    raise AssertionError("no worker took the file")
+
+
+def test_a_killed_worker_fails_its_file_in_one_line_and_is_replaced(tmp_path):
+    big, small = _write(tmp_path / "big", 1, pages=60)[0], _write(tmp_path / "small", 1)[0]
+    with ParsePool(1) as pool:
+        ticket = pool.submit(load_source(big))
+        os.kill(_wait_busy(pool, ticket), signal.SIGKILL)
+        with pytest.raises(IngestError, match="crashed on this file .killed by SIGKILL") as e:
+            pool.result(ticket)
+        assert "\n" not in str(e.value)
+        assert "Word0" in pool.result(pool.submit(load_source(small))).title  # a new worker took over
+
+
+def test_a_worker_over_its_time_is_stopped_and_the_next_file_parses(tmp_path):
+    big, small = _write(tmp_path / "big", 1, pages=60)[0], _write(tmp_path / "small", 1)[0]
+    with ParsePool(1, timeout=0.05) as pool:
+        t0 = time.monotonic()
+        with pytest.raises(IngestError, match="took longer than 0 s"):
+            pool.result(pool.submit(load_source(big)))
+        assert time.monotonic() - t0 < 30 * slack()
+        pool.timeout = 120
+        assert "Word0" in pool.result(pool.submit(load_source(small))).title
+
+
+def test_results_in_any_order_and_an_idle_worker_only(tmp_path):
+    paths = _write(tmp_path / "in", 5)
+    with ParsePool(2) as pool:
+        tickets = [pool.submit(load_source(p)) for p in paths]
+        assert sum(w.ticket is not None for w in pool._pool) <= 2  # never more files out than workers
+        titles = [pool.result(t).title for t in reversed(tickets)]
+    assert [t.split()[0] for t in titles] == [f"Word{i}" for i in reversed(range(5))]
+    assert not pool._pool  # closed: every worker stopped
+
+
+def test_add_with_workers_writes_the_same_library_in_input_order(tmp_path, monkeypatch):
+    folder = tmp_path / "in"
+    _write(folder, 6)
+    write_papers(folder, 2)
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.7\n" + os.urandom(3000))
+    reports = {}
+    for workers in ("0", "2"):
+        monkeypatch.setenv("PAPERSHELF_PARSE_WORKERS", workers)
+        with Library(str(tmp_path / f"lib{workers}.db")) as lib:
+            seen: list[str] = []
+            report = lib.add([str(folder)], progress=lambda r, seen=seen: seen.append(r.path))
+            reports[workers] = ([f.to_dict() for f in report.files], lib.store.paper_ids(),
+                                [(p, lib.store.paper_units(p)) for p in lib.store.paper_ids()])
+            assert seen == [f.path for f in report.files] == sorted(seen)
+            assert lib.verify().ok
+    assert reports["2"] == reports["0"]
+    failed = [f for f in reports["2"][0] if f["status"] == "failed"]
+    assert [os.path.basename(f["path"]) for f in failed] == ["broken.pdf"]
+
+
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is `pid` (Linux /proc; elsewhere none are found)."""
+    out = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(entry))
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
+def _gone(pids: list[int], timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if not [p for p in pids if os.path.exists(f"/proc/{p}")]:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_ctrl_c_stops_add_with_workers_and_a_rerun_adds_the_rest(tmp_path):
+    folder = tmp_path / "in"
+    _write(folder, 16, pages=20)
+    db = tmp_path / "lib.db"
+    proc = start(db, "add", str(folder), PAPERSHELF_PARSE_WORKERS="2")
+    deadline = time.monotonic() + 120 * slack()
+    while time.monotonic() < deadline and proc.poll() is None:  # wait until some paper is written
+        if db.exists() and Library(str(db), create=False).store.count_papers() >= 2:
+            break
+        time.sleep(0.2)
+    workers = _children(proc.pid)
+    assert workers or not os.path.isdir("/proc")  # the parse workers (and multiprocessing's helper)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=30 * slack())
+    assert _gone(workers, 10 * slack()), workers  # no worker outlives the command
+    _, stderr = proc.communicate()
+    assert "Traceback" not in stderr, stderr[-2000:]
+    assert proc.returncode not in (0, None), proc.returncode  # interrupted, not finished
+    with Library(str(db), create=False) as lib:
+        assert lib.verify().ok
+        before = lib.store.count_papers()
+    assert 2 <= before < 16
+    report = json.loads(cli(db, "add", str(folder), "--json", PAPERSHELF_PARSE_WORKERS="2").stdout)
+    statuses = [f["status"] for f in report["files"]]
+    assert statuses.count("unchanged") == before and statuses.count("added") == 16 - before, statuses
+
+
+def test_workers_end_with_a_parent_killed_outright(tmp_path):
+    """kill -9 of `add` runs no cleanup: each worker notices its parent is gone and exits, mid-file too."""
+    folder = tmp_path / "in"
+    _write(folder, 6, pages=150)  # a file takes a worker many seconds: it is mid-file when killed
+    proc = start(tmp_path / "lib.db", "add", str(folder), PAPERSHELF_PARSE_WORKERS="2")
+    deadline = time.monotonic() + 60 * slack()
+    workers: list[int] = []
+    while time.monotonic() < deadline and proc.poll() is None and len(workers) < 3:
+        workers = _children(proc.pid)  # two workers and multiprocessing's resource tracker
+        time.sleep(0.2)
+    assert proc.poll() is None and (workers or not os.path.isdir("/proc"))
+    time.sleep(1.0)  # let them take files
+    proc.kill()
+    proc.wait(timeout=30)
+    assert _gone(workers, 5.0), workers  # within a second or so, not when the file is done
