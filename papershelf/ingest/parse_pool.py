@@ -254,7 +254,9 @@ class ParsePool:
         if not conns:
             time.sleep(0.01)
             return
-        for conn in wait(conns + [w.process.sentinel for w in self._pool], timeout=POLL):
+        # Wake at the nearest deadline too: a file's bound holds even when no worker speaks.
+        due = [w.deadline - time.monotonic() for w in self._pool if w.ticket is not None]
+        for conn in wait(conns + [w.process.sentinel for w in self._pool], timeout=max(0.0, min([POLL, *due]))):
             worker = next((w for w in self._pool if w.conn is conn), None)
             if worker is not None:
                 self._receive(worker)

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from papershelf import Library
-from papershelf.errors import IngestError
+from papershelf.errors import IngestError, LibraryFileError
 from papershelf.ingest import load_source
 from papershelf.ingest.parse_pool import ParsePool
 
@@ -137,6 +137,15 @@ def _gone(pids: list[int], timeout: float) -> bool:
     return False
 
 
+def _papers(db) -> int:
+    """Papers written so far; 0 while `add` is still creating the library's file."""
+    try:
+        with Library(str(db), create=False) as lib:
+            return lib.store.count_papers()
+    except LibraryFileError:
+        return 0
+
+
 def test_ctrl_c_stops_add_with_workers_and_a_rerun_adds_the_rest(tmp_path):
     folder = tmp_path / "in"
     _write(folder, 16, pages=20)
@@ -144,7 +153,7 @@ def test_ctrl_c_stops_add_with_workers_and_a_rerun_adds_the_rest(tmp_path):
     proc = start(db, "add", str(folder), PAPERSHELF_PARSE_WORKERS="2")
     deadline = time.monotonic() + 120 * slack()
     while time.monotonic() < deadline and proc.poll() is None:  # wait until some paper is written
-        if db.exists() and Library(str(db), create=False).store.count_papers() >= 2:
+        if db.exists() and _papers(db) >= 2:
             break
         time.sleep(0.2)
     workers = _children(proc.pid)
