@@ -79,7 +79,7 @@ def main() -> int:
         path = Path(args.data) / entry["file"]
         meta = read_pdf_meta(path.read_bytes(), str(path))
         refs = parse_source(load_source(str(path))).references
-        year, rule = checked_year(meta.year, refs, meta.created)
+        year, rule = checked_year(meta.year, refs, meta.created, meta.year_unsure)
         meta.year = year
         if rule:
             meta.evidence["year"] = rule

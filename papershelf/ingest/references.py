@@ -25,7 +25,7 @@ from ..document import Reference, parse_year
 from ..text import LEADING_SPACE
 
 MAX_AUTHOR_CHARS = 2000  # a longer run of text is no author list: bounds the checks made on each initial
-_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s)|\((\d{1,4})\)|(\d{1,4})(?=\s+[A-Z]))\s*")
+_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s|$)|\((\d{1,4})\)|(\d{1,4})(?=\s+[A-Z]))\s*")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
 _ARXIV = re.compile(r"(?:arxiv[:\s]*(?:preprint\s*)?(?:arxiv:)?\s*|abs/|arxiv\.org/(?:abs|pdf)/)"
                     r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.IGNORECASE)
@@ -68,11 +68,21 @@ def clean_entry(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def parse_reference(text: str, n: int) -> Reference:
-    """An entry's printed text read into authors, year, title, venue, DOI and arXiv id."""
+# A rule in place of the authors ("———, The tropical Grassmannian", "—— and B. Sturmfels, …"), or the
+# rule drawn as a line and only the comma after it left in the text (", Tropical geometry …"): the
+# entry's authors are those of the entry before it.
+_SAME_AUTHORS = re.compile(r"^(?:[—–‒―-]{2,}|_{3,})\.?|^(?=,\s)")
+
+
+def parse_reference(text: str, n: int, before: Reference | None = None) -> Reference:
+    """An entry's printed text read into authors, year, title, venue, DOI and arXiv id.  `before`: the
+    entry before it in the list, whose authors a rule in place of the names repeats."""
     text = clean_entry(text)
     ref = Reference(n=n, text=text)
     body = _LABEL.sub("", text, count=1)
+    if before is not None and before.authors and (m := _SAME_AUTHORS.match(body)):
+        names = before.authors
+        body = (", ".join(names[:-1]) + " and " if len(names) > 1 else "") + names[-1] + body[m.end():]
     if m := _DOI.search(body):
         ref.doi = m.group(1).rstrip(".,;)]").lower()
     if m := _ARXIV.search(body):
@@ -274,4 +284,12 @@ def split_numbered(texts: list[str]) -> list[str] | None:
 
 def references_from_texts(texts: list[str]) -> list[Reference]:
     """Entries given one per string (Markdown list items, structured texts without fields)."""
-    return [parse_reference(t, i) for i, t in enumerate((t for t in texts if clean_entry(t)), start=1)]
+    return parsed_entries([t for t in texts if clean_entry(t)])
+
+
+def parsed_entries(entries: list[str]) -> list[Reference]:
+    """A list's entries read in order, numbered from 1, each knowing the entry before it."""
+    refs: list[Reference] = []
+    for i, entry in enumerate(entries, start=1):
+        refs.append(parse_reference(entry, i, refs[-1] if refs else None))
+    return refs

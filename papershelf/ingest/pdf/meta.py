@@ -71,6 +71,9 @@ class PdfMeta(Bibliographic):
 
     arxiv_id: str | None = None
     created: tuple[int, int] | None = None  # (year, month) the document info says the file was made
+    # page 1 prints two years of its own publication (an issue's and an online-first or copyright year):
+    # which one a library files the paper under is no rule the page gives, so no year is taken at all
+    year_unsure: bool = False
     # field -> the rule that supplied it, so a wrong value can be traced to its rule
     evidence: dict[str, str] = field(default_factory=dict)
 
@@ -246,6 +249,37 @@ def _dated_year(lines: list[str]) -> int | None:
     return max(years) if years else None
 
 
+# A copyright year anywhere on a line ("… abstract. © 2003 Wiley", "Copyright ? 2004 John Wiley", the sign
+# lost), and a publication date in a history line: the years a page gives as its own paper's.
+_OWN_COPYRIGHT = re.compile(rf"(?:©|\bCopyright\b\s*(?:©|\(c\)|\?)?)\s*({_YEAR})\b(?!\s*[-–]\s*\d)", re.IGNORECASE)
+_OWN_YEAR_RULES = ("journal line", "how to cite", "copyright", "dated line")
+
+
+def _own_years(lines: list[str]) -> set[int]:
+    """The years page 1 prints as its own paper's publication: in a journal citation line, a copyright
+    line or sign, a "Published" date (not received or accepted: those come before, by any convention)."""
+    years = set()
+    for line in lines:
+        for m in (_JOURNAL_PAREN.match(line), _JOURNAL_PLAIN.search(line), *_OWN_COPYRIGHT.finditer(line),
+                  *_PUBLISHED.finditer(line)):
+            if m and (y := plausible_year(m.group(m.lastindex or 1))):
+                years.add(y)
+    return years
+
+
+def _unless_two_own_years(first: list[str], meta: PdfMeta) -> None:
+    """Drop a year page 1's lines gave when page 1 prints another year as its own too ("(2004) 271" and
+    "Published online 27 November 2003"; "2005; 24:1185" and "Copyright © 2004"): an issue's year and an
+    online-first or copyright year, and libraries file such a paper under either.  No year is better
+    than a wrong one, so none is taken from any other source either (`PdfMeta.year_unsure`)."""
+    if meta.evidence.get("year") not in _OWN_YEAR_RULES:
+        return
+    years = _own_years(first) | {meta.year}
+    if len(years) > 1:
+        meta.year, meta.year_unsure = None, True
+        meta.evidence["year"] = f"none: page 1 prints {' and '.join(map(str, sorted(years)))} as its own"
+
+
 def running_lines(pages: list[str]) -> list[str]:
     """Lines set at the top or foot of two or more pages (a running header or footer such as
     "NIPS 2011" or "Proceedings of ... 2019"), page numbers aside: a venue line the paper
@@ -291,7 +325,7 @@ def _from_info(info: dict, xmp: str | None, meta: PdfMeta) -> None:
         if m and not meta.venue:
             meta.venue, meta.evidence["venue"] = m.group(1), "xmp"
         m = re.search(rf"<prism:(?:coverDate|publicationDate)>\s*({_YEAR})", xmp)
-        if m and meta.year is None and plausible_year(m.group(1)):
+        if m and meta.year is None and not meta.year_unsure and plausible_year(m.group(1)):
             meta.year, meta.evidence["year"] = int(m.group(1)), "xmp"
     subject = clean_line(info.get("Subject") or "")
     if not meta.venue and re.search(rf"\b{_YEAR}\b", subject) and len(subject) <= 120 and \
@@ -356,15 +390,16 @@ def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None 
         _from_lines(running_lines(middle + ["\n".join(last)]), meta)
     if meta.year is None and (year := _dated_year(first) or _dated_year(running_lines(middle + ["\n".join(last)]))):
         meta.year, meta.evidence["year"] = year, "dated line"
+    _unless_two_own_years(first, meta)
     meta.doi, rule = _doi_from(first, last, middle)
     if rule:
         meta.evidence["doi"] = rule
-    if meta.year is None and meta.doi and (year := doi_year(meta.doi)):
+    if meta.year is None and not meta.year_unsure and meta.doi and (year := doi_year(meta.doi)):
         meta.year, meta.evidence["year"] = year, "year in the doi"
     _from_info(info, document_xmp(data), meta)
     meta.created = creation_date(info)
     meta.authors = confirmed_info_authors(meta.authors, "\n".join(first))
-    if meta.year is None and path:
+    if meta.year is None and not meta.year_unsure and path:
         _from_file_name(path, meta)
     return meta
 

@@ -30,6 +30,8 @@ from ..captions import CAPTION_RE
 from .authors import names_authors, printed_authors
 from .boxes import set_apart
 from .contents import contents_entries
+from .cover import in_margin as _in_margin
+from .cover import without_cover_sheet
 from .graphics import Box, page_graphics
 from .headings import BodyStyle, Para, capitals, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
@@ -113,11 +115,6 @@ def _edge_rows(lines: list[Line], height: float, body_size: float, first: bool) 
     return edge | {id(ln) for row in rows[:1] + rows[-1:] for ln in row if ln.size <= body_size + 0.5}
 
 
-def _in_margin(ln: Line, height: float) -> bool:
-    """In the page's top 9 % or bottom 8 %, where running heads, feet and page numbers stand."""
-    return ln.top < 0.09 * height or ln.bottom > 0.92 * height
-
-
 def _repeating(pages: list[Page], edges: list[set[int]]) -> set[str]:
     """Normalized texts of lines at a page's top or foot (`edges`, `_edge_rows`) that repeat on several pages."""
     seen: dict[str, set[int]] = {}
@@ -143,48 +140,6 @@ def _read_pages(pdf, texts: list[str] | None) -> tuple[list[Page], list[list[Box
         finally:
             page.close()
     return pages, graphics, turns
-
-
-# Sheets an aggregator puts before the paper (the paper's own first page follows): ResearchGate's
-# "See discussions, stats, and author profiles" page, JSTOR's terms-of-use page.
-_COVER_SHEET = re.compile(r"See discussions, stats,? and author profiles for this publication|"
-                          r"Your use of the JSTOR archive indicates your acceptance", re.IGNORECASE)
-
-
-def _without_cover_sheet(pages: list[Page]) -> list[Page]:
-    """The pages with an aggregator's cover sheet emptied: its names (the authors "including" a
-    few, with their employers, or the first author "et al.") and counters are not the paper's,
-    whose title page comes next.  A cover sheet names itself, or page 2 sets page 1's largest
-    text again as its own largest (the title, on the paper's own first page)."""
-    if len(pages) < 2 or not (_COVER_SHEET.search(" ".join(ln.text for ln in pages[0][0][:40]))
-                              or _title_again(pages[0][0], pages[1])):
-        return pages
-    _, width, height = pages[0]
-    return [([], width, height), *pages[1:]]
-
-
-def _title_again(first: list[Line], second: Page) -> bool:
-    """Page 2 opens with a title (text at least a third larger than most of its text, of four words
-    or more, in its top third) whose words page 1 prints too: page 1 is a sheet put before the paper."""
-    lines, _, height = second
-    lines = [ln for ln in lines if not _running(ln, first, height)]
-    if not first or not lines:
-        return False
-    biggest = max(ln.size for ln in lines)
-    sizes = sorted(ln.size for ln in lines)
-    top = [ln for ln in lines if ln.size == biggest]
-    if biggest < 1.3 * sizes[len(sizes) // 2] or min(ln.top for ln in top) > height / 3:
-        return False
-    title = re.findall(r"\w+", " ".join(ln.text for ln in top).casefold())
-    seen = set(re.findall(r"\w+", " ".join(ln.text for ln in first).casefold()))
-    return len(title) >= 4 and sum(w in seen for w in title) >= 0.9 * len(title)
-
-
-def _running(ln: Line, first: list[Line], height: float) -> bool:
-    """A line in the margin that page 1 prints in the same place and size: a running head (a
-    journal's name set large on every page), no title set again."""
-    return _in_margin(ln, height) and any(
-        o.text == ln.text and abs(o.top - ln.top) < 2 and abs(o.size - ln.size) < 0.5 for o in first)
 
 
 def _require_text(pages: list[Page]) -> None:
@@ -382,7 +337,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     settle_glyphs(pages)
     pages, ocr_pages = fill_by_ocr(pdf, pages)
     _require_text(pages)
-    pages = _without_cover_sheet(pages)
+    pages = without_cover_sheet(pages)
     body = _body_style(pages)
     edges = [_edge_rows(lines, height, body.size, i == 0) for i, (lines, _, height) in enumerate(pages)]
     repeating = _repeating(pages, edges)

@@ -42,9 +42,13 @@ def latest_cited(references: list[Reference], created: tuple[int, int] | None) -
 
 
 def checked_year(year: int | None, references: list[Reference],
-                 created: tuple[int, int] | None) -> tuple[int | None, str | None]:
+                 created: tuple[int, int] | None, unsure: bool = False) -> tuple[int | None, str | None]:
     """The paper's year within its bounds, and the rule that gave it (None: the printed year, kept
-    as it was); (None, reason) when the printed year breaks a bound or nothing pins one down."""
+    as it was); (None, reason) when the printed year breaks a bound or nothing pins one down.
+    `unsure`: the paper prints two years of its own (`PdfMeta.year_unsure`), so the creation date
+    cannot stand in for the year either."""
+    if unsure:
+        return None, "two years printed as the paper's own"
     floor = latest_cited(references, created)
     if year is not None:
         # a work cited as forthcoming (or a product named by a year, "SQL Server 2005") may be dated a year

@@ -1,0 +1,139 @@
+"""Front matter read by the document's own evidence (issue #38): page 1 is the paper's unless a sheet
+before it proves otherwise, and the year is one the page prints for the paper without a second one
+contradicting it.  PDFs are made here with reportlab."""
+
+from __future__ import annotations
+
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from papershelf.ingest import load_source, parse_source
+from papershelf.ingest.pdf import read_pdf
+from papershelf.units import build_units
+
+from .pdf_fixtures import BODY, _wrap
+
+W, H = letter
+
+METHODS = ("We report the method and the results of a trial in which 3 groups of 2 wards each were compared "
+           "over a season. ")
+
+
+def _body(c: canvas.Canvas, y: float, lines: int, text: str = BODY) -> float:
+    c.setFont("Times-Roman", 10)
+    for ln in _wrap(" ".join([text] * 8), 95)[:lines]:
+        c.drawString(72, y, ln)
+        y -= 12
+    return y
+
+
+def _heading(c: canvas.Canvas, y: float, text: str) -> float:
+    c.setFont("Helvetica-Bold", 14)
+    c.drawString(72, y, text)
+    return y - 20
+
+
+def test_numbered_headings_on_page_two_are_no_title_set_again(tmp_path):
+    """Page 2 opens with numbered section headings set larger than the body ("2 Method", "3 Results"),
+    words page 1 prints too: page 1 is still the paper's own first page, not a sheet put before it,
+    so its title is the title and its text stays in the units."""
+    path = tmp_path / "short.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 18)
+    c.drawCentredString(W / 2, H - 80, "Ward Rounds at Dawn and Dusk")
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, H - 104, "Maria Lopez, John Smith")
+    y = _body(c, H - 140, 6, METHODS + BODY)
+    y = _heading(c, y - 10, "1 Introduction")
+    _body(c, y, 40, METHODS + BODY)
+    c.showPage()
+    y = _heading(c, H - 80, "2 Method")
+    y = _body(c, y, 25)
+    y = _heading(c, y - 10, "3 Results")
+    _body(c, y, 25)
+    c.showPage()
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "Ward Rounds at Dawn and Dusk"
+    assert doc.authors == ["Maria Lopez", "John Smith"]
+    assert any(b.page == 1 and "Macrophages" in b.text for b in doc.blocks)
+
+
+def test_later_groups_names_in_bold_run_on_into_a_roman_affiliation(tmp_path):
+    """Names in bold, affiliations in roman: a later group's names run on into their affiliation
+    after the mark that closed the first line of names ("T. Erker and W. Jaeger ✷ Department of …"),
+    so the line is mostly roman.  Every group's names are authors, and no affiliation is."""
+    path = tmp_path / "groups.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 11)
+    c.drawString(72, H - 90, "RESVERATROL ACTS SYNERGISTICALLY WITH ARA-C")
+    rows = [("Z. Horvath, P. Saiko, and W. Bauer *", ""),
+            ("", "Clinical Institute of Medical Diagnostics, General Hospital of"),
+            ("", "Vienna, Vienna, Austria"),
+            ("T. Erker and W. Jaeger *", " Department of Pharmaceutical Chemistry, University of"),
+            ("", "Vienna, Vienna, Austria"),
+            ("M. Fritzer-Szekeres and T. Szekeres *", " Clinical Institute of Medical and"),
+            ("", "Chemical Laboratory Diagnostics, Vienna, Austria")]
+    y = H - 130
+    for bold, roman in rows:
+        t = c.beginText(72, y)
+        t.setFont("Times-Bold", 10)
+        t.textOut(bold)
+        t.setFont("Times-Roman", 10)
+        t.textOut(roman)
+        c.drawText(t)
+        y -= 13
+    c.setFont("Times-Roman", 9)
+    for ln in _wrap(" ".join([BODY] * 4), 95):
+        y -= 12
+        c.drawString(90, y - 20, ln)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["Z. Horvath", "P. Saiko", "W. Bauer", "T. Erker", "W. Jaeger", "M. Fritzer-Szekeres",
+                           "T. Szekeres"]
+
+
+def _dated_paper(path, footer: list[str]) -> int | None:
+    """A one-page paper whose foot prints `footer` lines (its journal line, history, copyright); the year read."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 18)
+    c.drawCentredString(W / 2, H - 80, "Odour Mixtures Learned by Honeybees")
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, H - 104, "Maria Lopez, John Smith")
+    _body(c, H - 140, 40)
+    c.setFont("Times-Roman", 8)
+    for i, ln in enumerate(footer):
+        c.drawString(72, 80 - 10 * i, ln)
+    c.save()
+    return parse_source(load_source(str(path))).year
+
+
+def test_a_page_printing_two_years_of_its_own_gives_no_year(tmp_path):
+    """An issue's year beside an online-first or copyright year of another year: libraries file such a
+    paper under either, so no year is taken (and no other source stands in for it); one year printed
+    in several forms is the year."""
+    two = [["Received 4 June 2003", "Published online 27 November 2003",
+            "Proc. R. Soc. Lond. B (2004) 271, 147–152"],
+           ["Statist. Med. 2005; 24:1185–1202", "Copyright © 2004 John Wiley & Sons, Ltd."]]
+    for k, footer in enumerate(two):
+        assert _dated_paper(tmp_path / f"two{k}.pdf", footer) is None, footer
+    one = ["Received 4 June 2003; accepted 9 September 2003", "Published online 27 November 2004",
+           "Proc. R. Soc. Lond. B (2004) 271, 147–152", "© 2004 The Royal Society"]
+    assert _dated_paper(tmp_path / "one.pdf", one) == 2004
+
+
+def test_degrees_after_the_names_are_marks_not_the_end_of_the_byline(tmp_path):
+    """A clinical journal's byline: each name followed by its degree or title and affiliation numbers
+    ("Paquito Bernard, PhD,1,2 Gregory Ninot, Pr,1"), over two lines.  Every name is an author; no
+    degree is one, and none ends the list."""
+    path = tmp_path / "degrees.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 16)
+    c.drawCentredString(W / 2, H - 80, "Exercise and Counseling for Smoking Cessation")
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, H - 110, "Paquito Bernard, PhD, Gregory Ninot, Pr, Fabienne Cyprien, MD, MPH,")
+    c.drawCentredString(W / 2, H - 124, "Philippe Courtet, Pr, and Adrian Taylor, MSc")
+    _body(c, H - 160, 40)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["Paquito Bernard", "Gregory Ninot", "Fabienne Cyprien", "Philippe Courtet", "Adrian Taylor"]
