@@ -110,10 +110,8 @@ def _author_part(body: str, full_names: bool = False) -> tuple[str, str, bool]:
     q = _QUOTED.search(body)
     if q and q.start() > 0:
         return body[:q.start()].strip(" ,."), body[q.start():], False
-    if full_names and (cut := _full_name_run(body)):
-        return body[:cut].strip(" ,"), body[cut:].strip(), True
     pieces = _sentences(body)
-    if pieces and not _looks_like_names(pieces[0]) and (cut := _name_run(body)):
+    if pieces and not _looks_like_names(pieces[0]) and (cut := _name_run(body) or full_names and _full_name_run(body)):
         return body[:cut].strip(" ,:"), body[cut:].strip(), True
     if len(pieces) < 2:
         return "", body, False
