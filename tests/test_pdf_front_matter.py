@@ -57,6 +57,7 @@ def test_numbered_headings_on_page_two_are_no_title_set_again(tmp_path):
     assert doc.title == "Ward Rounds at Dawn and Dusk"
     assert doc.authors == ["Maria Lopez", "John Smith"]
     assert any(b.page == 1 and "Macrophages" in b.text for b in doc.blocks)
+    assert any("We report the method" in u.text for u in build_units(doc, "p"))  # only page 1 prints it
 
 
 def test_later_groups_names_in_bold_run_on_into_a_roman_affiliation(tmp_path):

@@ -78,10 +78,8 @@ def _printed_as_phrase(title: list[str], words: list[str]) -> bool:
     title (a line break may split a word): the title printed, not its words scattered over a page."""
     need, span = 0.9 * len(title), len(title) + 2
     wanted = set(title)
-    for i, w in enumerate(words):
-        if w in wanted and sum(t in set(words[i:i + span]) for t in title) >= need:
-            return True
-    return False
+    starts = (i for i, w in enumerate(words) if w in wanted)
+    return any(sum(t in window for t in title) >= need for window in (set(words[i:i + span]) for i in starts))
 
 
 def _running(ln: Line, first: list[Line], height: float) -> bool:

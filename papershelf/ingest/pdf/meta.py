@@ -272,9 +272,10 @@ def _unless_two_own_years(first: list[str], meta: PdfMeta) -> None:
     "Published online 27 November 2003"; "2005; 24:1185" and "Copyright © 2004"): an issue's year and an
     online-first or copyright year, and libraries file such a paper under either.  No year is better
     than a wrong one, so none is taken from any other source either (`PdfMeta.year_unsure`)."""
-    if meta.evidence.get("year") not in _OWN_YEAR_RULES:
+    year = meta.year
+    if year is None or meta.evidence.get("year") not in _OWN_YEAR_RULES:
         return
-    years = _own_years(first) | {meta.year}
+    years = _own_years(first) | {year}
     if len(years) > 1:
         meta.year, meta.year_unsure = None, True
         meta.evidence["year"] = f"none: page 1 prints {' and '.join(map(str, sorted(years)))} as its own"
