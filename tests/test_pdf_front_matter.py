@@ -138,3 +138,27 @@ def test_degrees_after_the_names_are_marks_not_the_end_of_the_byline(tmp_path):
     c.save()
     doc = read_pdf(path.read_bytes())
     assert doc.authors == ["Paquito Bernard", "Gregory Ninot", "Fabienne Cyprien", "Philippe Courtet", "Adrian Taylor"]
+
+
+def test_a_title_set_as_its_headings_are_takes_none_of_them_and_headings_alone_are_no_title(tmp_path):
+    """A short paper whose title is set in the size and weight of its numbered section headings, the
+    first three headings in the page's top half: the title is its own block, without "1 Introduction
+    2 Method"; a page 1 with no title larger than the body gets none rather than "2 Method 3 Results"."""
+    for k, title in enumerate(["Ward Rounds at Dawn and Dusk", None]):
+        path = tmp_path / f"heads{k}.pdf"
+        c = canvas.Canvas(str(path), pagesize=letter)
+        y = H - 80
+        if title:
+            c.setFont("Helvetica-Bold", 14)
+            c.drawCentredString(W / 2, y, title)
+            y -= 20
+        c.setFont("Times-Roman", 10)
+        c.drawCentredString(W / 2, y, "Maria Lopez, John Smith")
+        y = _body(c, y - 30, 5)
+        for name, lines in (("1 Introduction", 4), ("2 Method", 6), ("3 Results", 20)):
+            y = _body(c, _heading(c, y - 8, name), lines)
+        c.save()
+        doc = read_pdf(path.read_bytes())
+        assert doc.title == title
+        if title:
+            assert doc.authors == ["Maria Lopez", "John Smith"]

@@ -37,11 +37,13 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
         return None, kept
     biggest = title_size([(ln.size, ln.text, ln.top) for ln in top_half], body)
     if biggest >= body + 1.5:
-        big = _without_label([ln for ln in top_half if biggest - 0.5 <= ln.size < biggest + 0.5
-                              and not is_standard(ln.text)])
+        big = _without_headings(_without_label([ln for ln in top_half if biggest - 0.5 <= ln.size < biggest + 0.5
+                                                and not is_standard(ln.text)]))
+        if not big:
+            return None, kept
         weight = min(big, key=lambda ln: ln.top).bold
         # authors set as large in roman are not it; the lines in the order they are printed
-        title_lines = sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0))
+        title_lines = _one_block(sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0)))
         title_lines += _goes_on(title_lines, top_half, body)
     else:
         title_lines = _first_centred_bold(top_half, width, body, _title_page(kept, width))
@@ -49,6 +51,25 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
         return None, kept
     title = _TITLE_NOTE.sub("", join_lines([ln.text for ln in title_lines])) or None  # a hyphen broken title joins
     return title, [ln for ln in kept if ln not in title_lines]
+
+
+def _without_headings(big: list[Line]) -> list[Line]:
+    """The title's tier without the numbered section headings set in its size ("1 Introduction",
+    "2 Method", "3 Results" in a short paper whose title is set as its headings are): two or more of
+    them in the tier are headings, not a title (a lone numbered line may be one: "10 Simple Rules …")."""
+    numbered = [ln for ln in big if FIRST_HEAD.match(ln.text)]
+    return [ln for ln in big if ln not in numbered] if len(numbered) >= 2 else big
+
+
+def _one_block(lines: list[Line]) -> list[Line]:
+    """The title's lines (in print order) down to a gap wider than a line's room or a numbered heading:
+    a title is set as one block, and a heading in its size further down the page is no part of it."""
+    out = lines[:1]
+    for ln in lines[1:]:
+        if ln.top - out[-1].bottom > 1.2 * ln.size or FIRST_HEAD.match(ln.text):
+            break
+        out.append(ln)
+    return out
 
 
 def _corner(ln: Line, width: float, height: float) -> bool:
