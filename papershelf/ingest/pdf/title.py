@@ -43,7 +43,8 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
             return None, kept
         weight = min(big, key=lambda ln: ln.top).bold
         # authors set as large in roman are not it; the lines in the order they are printed
-        title_lines = _one_block(sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0)))
+        title_lines = _one_block(sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0)),
+                                 top_half)
         title_lines += _goes_on(title_lines, top_half, body)
     else:
         title_lines = _first_centred_bold(top_half, width, body, _title_page(kept, width))
@@ -61,12 +62,14 @@ def _without_headings(big: list[Line]) -> list[Line]:
     return [ln for ln in big if ln not in numbered] if len(numbered) >= 2 else big
 
 
-def _one_block(lines: list[Line]) -> list[Line]:
-    """The title's lines (in print order) down to a gap wider than a line's room or a numbered heading:
-    a title is set as one block, and a heading in its size further down the page is no part of it."""
+def _one_block(lines: list[Line], page: list[Line]) -> list[Line]:
+    """The title's lines (in print order) down to other text set between two of them (an author line,
+    an abstract), a gap of two lines' room, or a numbered heading: a title is set as one block, and a
+    heading in its size further down the page is no part of it."""
     out = lines[:1]
     for ln in lines[1:]:
-        if ln.top - out[-1].bottom > 1.2 * ln.size or FIRST_HEAD.match(ln.text):
+        between = any(out[-1].bottom <= o.top and o.bottom <= ln.top for o in page if o not in lines)
+        if between or ln.top - out[-1].bottom > 2 * ln.size or FIRST_HEAD.match(ln.text):
             break
         out.append(ln)
     return out
