@@ -162,3 +162,32 @@ def test_a_title_set_as_its_headings_are_takes_none_of_them_and_headings_alone_a
         assert doc.title == title
         if title:
             assert doc.authors == ["Maria Lopez", "John Smith"]
+
+
+class _Glyphs:
+    """A page's glyphs as `glyphs.marked` asks for them: (font size, baseline) by pdfium index."""
+
+    def __init__(self, glyphs: list[tuple[float, float]]):
+        self.glyphs = glyphs
+
+    def font_size(self, idx: int) -> float:
+        return self.glyphs[idx][0]
+
+    def baseline(self, idx: int) -> float:
+        return self.glyphs[idx][1]
+
+
+def test_an_accent_joined_to_a_capital_opens_no_superscript_and_a_mark_after_it_is_no_letter():
+    """A name in capitals and small capitals with a spacing accent over a capital ("KA¨LLERSJO¨2"): the
+    accent, joined to its letter, stays behind as an empty glyph in the accent's small raised place; it
+    neither raises the letters after it ("KÄ^LLERSJÖ") nor hides the raised affiliation number after
+    the name, and a number after a capital with an accent is a mark ("MARI KÄLLERSJÖ2")."""
+    from papershelf.ingest.pdf.authors import line_names
+    from papershelf.ingest.pdf.glyphs import GONE, marked
+
+    text = f"KÄ{GONE}LLERSJÖ{GONE}2"
+    places = {2: (6.0, 650.0), 10: (6.0, 650.0), 11: (6.0, 652.5)}  # the accents, and the raised "2"
+    page = _Glyphs([places.get(i, (9.0, 656.0)) for i in range(len(text))])
+    out = marked(page, [(ch, i) for i, ch in enumerate(text)], 9.0).replace(GONE, "")  # type: ignore[arg-type]
+    assert out == "KÄLLERSJÖ^2"
+    assert line_names("1 and MARI KÄLLERSJÖ2") == ["Mari Källersjö"]
