@@ -191,3 +191,41 @@ def test_an_accent_joined_to_a_capital_opens_no_superscript_and_a_mark_after_it_
     out = marked(page, [(ch, i) for i, ch in enumerate(text)], 9.0).replace(GONE, "")  # type: ignore[arg-type]
     assert out == "KÄLLERSJÖ^2"
     assert line_names("1 and MARI KÄLLERSJÖ2") == ["Mari Källersjö"]
+
+
+def test_a_sheet_before_the_paper_is_known_by_its_title_though_a_drop_cap_is_larger(tmp_path):
+    """A sheet before the paper prints its title; the paper's page (page 2) sets it larger over its
+    left column, its last line in roman beside the right column's text, and opens its text with a drop
+    cap larger than the title.  Page 1 is the sheet (its notes are no text of the paper) and the title
+    keeps all three lines."""
+    path = tmp_path / "sheet.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 12)
+    c.drawString(180, H - 80, "Starvation Protects Germline Stem Cells and Extends Reproductive")
+    c.drawString(180, H - 94, "Longevity in Worms")
+    c.setFont("Times-Roman", 12)
+    c.drawString(180, H - 110, "Giana Angelo, et al.")
+    c.setFont("Times-Roman", 10)
+    c.drawString(100, H - 160, "This copy is for your personal use only; order copies for your colleagues here.")
+    c.showPage()
+    c.setFont("Times-Bold", 22)
+    c.drawString(36, H - 90, "Starvation Protects Germline Stem")
+    c.drawString(36, H - 115, "Cells and Extends Reproductive")
+    c.setFont("Times-Roman", 22)
+    c.drawString(36, H - 140, "Longevity in Worms")
+    c.setFont("Times-Roman", 9)
+    c.drawString(36, H - 165, "Giana Angelo and Marc R. Van Gilst")
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 9), 48)[:60]):
+        c.drawString(392, H - 100 - 10.5 * i, ln)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 6), 60)[:40]):
+        t = c.beginText(36, H - 331 - 10.5 * i)
+        if i == 0:  # the drop cap and the first line: one line for pdfium, in the cap's size
+            t.setFont("Times-Roman", 40)
+            t.textOut("U")
+        t.setFont("Times-Roman", 9)
+        t.textOut(ln)
+        c.drawText(t)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "Starvation Protects Germline Stem Cells and Extends Reproductive Longevity in Worms"
+    assert not any("personal use" in u.text for u in build_units(doc, "p"))

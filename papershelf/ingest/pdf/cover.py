@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .lines import Line
+from .title import true_size
 
 Page = tuple[list[Line], float, float]
 
@@ -45,14 +46,16 @@ def _title_again(first: list[Line], second: Page) -> bool:
     is a sheet put before the paper.  A label in the title's size above it ("SERVICES & POLICY") is a
     block of its own."""
     lines, _, height = second
-    lines = sorted((ln for ln in lines if not _running(ln, first, height)), key=lambda ln: ln.top)
+    # a drop cap gives its paragraph's first line its size: that line is no title (`true_size`)
+    lines = sorted((ln for ln in lines if not _running(ln, first, height) and true_size(ln)), key=lambda ln: ln.top)
     if not first or not lines:
         return False
     biggest = max(ln.size for ln in lines)
     sizes = sorted(ln.size for ln in lines)
     if biggest < 1.3 * sizes[len(sizes) // 2]:
         return False
-    words = re.findall(r"\w+", " ".join(ln.text for ln in first).casefold())
+    # page 1 in print order (pdfium's may run a title's lines bottom up)
+    words = re.findall(r"\w+", " ".join(ln.text for ln in sorted(first, key=lambda ln: (ln.top, ln.x0))).casefold())
     for block in _blocks([ln for ln in lines if ln.size == biggest]):
         if block[0].top > height / 3:
             break

@@ -16,7 +16,7 @@ _TITLE_NOTE = re.compile(LEADING_SPACE + r"\^(?:[∗*†‡§¶⋆★,\s]+|(?<=\
 FIRST_HEAD = re.compile(r"^(?:§?(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
 
 
-def _true_size(ln: Line) -> bool:
+def true_size(ln: Line) -> bool:
     """The line's stated size fits its glyph boxes: a font scaled by its text matrix can claim
     107 pt for a line 12 pt tall (an e-mail line in a scaled font), and is not the largest text."""
     if ln.size > 3 * max(ln.height, 1.0):
@@ -31,7 +31,7 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
     page without it.  A title set barely
     larger than the body (bold capitals a point up) is still the title when it is the first text
     on the page, centred on it, bold, and not a caption, a numbered or a standard heading."""
-    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and _true_size(ln)
+    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and true_size(ln)
                 and not _corner(ln, width, height)]
     if not top_half:
         return None, kept
@@ -126,8 +126,10 @@ def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]
     out: list[Line] = []
     last = title[-1]
     capital = all(not c.islower() for c in " ".join(ln.text for ln in title))
-    rows = sorted((ln for ln in top_half if ln.top > last.top + 0.5 * last.size and ln not in title),
-                  key=lambda ln: ln.top)
+    left, right = min(t.x0 for t in title), max(t.x1 for t in title)
+    # the lines under the title's own span: a column of text beside a title set over one column is no row of it
+    rows = sorted((ln for ln in top_half if ln.top > last.top + 0.5 * last.size and ln not in title
+                   and ln.x1 > left and ln.x0 < right), key=lambda ln: ln.top)
     while rows:
         ln = rows[0]
         same_row = [o for o in rows if o.top - ln.top < 0.5 * ln.size]
