@@ -195,9 +195,9 @@ def test_an_accent_joined_to_a_capital_opens_no_superscript_and_a_mark_after_it_
 
 def test_a_sheet_before_the_paper_is_known_by_its_title_though_a_drop_cap_is_larger(tmp_path):
     """A sheet before the paper prints its title; the paper's page (page 2) sets it larger over its
-    left column, its last line in roman beside the right column's text, and opens its text with a drop
-    cap larger than the title.  Page 1 is the sheet (its notes are no text of the paper) and the title
-    keeps all three lines."""
+    left column, its last line in roman and its author line beside the right column's text, and opens
+    its text with a drop cap larger than the title.  Page 1 is the sheet (its notes are no text of the
+    paper), the title keeps all three lines, and the authors are the paper's own full list."""
     path = tmp_path / "sheet.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
     c.setFont("Times-Bold", 12)
@@ -228,4 +228,5 @@ def test_a_sheet_before_the_paper_is_known_by_its_title_though_a_drop_cap_is_lar
     c.save()
     doc = read_pdf(path.read_bytes())
     assert doc.title == "Starvation Protects Germline Stem Cells and Extends Reproductive Longevity in Worms"
+    assert doc.authors == ["Giana Angelo", "Marc R. Van Gilst"]  # the right column's lines beside them are no cell
     assert not any("personal use" in u.text for u in build_units(doc, "p"))
