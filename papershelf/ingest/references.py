@@ -25,7 +25,7 @@ from ..document import Reference, parse_year
 from ..text import LEADING_SPACE
 
 MAX_AUTHOR_CHARS = 2000  # a longer run of text is no author list: bounds the checks made on each initial
-_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s)|\((\d{1,4})\)|(\d{1,4})(?=\s+[A-Z]))\s*")
+_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s|$)|\((\d{1,4})\)|(\d{1,4})(?=\s+[A-Z]))\s*")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
 _ARXIV = re.compile(r"(?:arxiv[:\s]*(?:preprint\s*)?(?:arxiv:)?\s*|abs/|arxiv\.org/(?:abs|pdf)/)"
                     r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.IGNORECASE)
@@ -68,16 +68,27 @@ def clean_entry(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def parse_reference(text: str, n: int) -> Reference:
-    """An entry's printed text read into authors, year, title, venue, DOI and arXiv id."""
+# A rule in place of the authors ("———, The tropical Grassmannian", "—— and B. Sturmfels, …"), or the
+# rule drawn as a line and only the comma after it left in the text (", Tropical geometry …"): the
+# entry's authors are those of the entry before it.
+_SAME_AUTHORS = re.compile(r"^(?:[—–‒―-]{2,}|_{3,})\.?|^(?=,\s)")
+
+
+def parse_reference(text: str, n: int, before: Reference | None = None, full_names: bool = False) -> Reference:
+    """An entry's printed text read into authors, year, title, venue, DOI and arXiv id.  `before`: the
+    entry before it in the list, whose authors a rule in place of the names repeats; `full_names`: the
+    list opens its entries with names written out, then a comma and the title (`full_name_list`)."""
     text = clean_entry(text)
     ref = Reference(n=n, text=text)
     body = _LABEL.sub("", text, count=1)
+    if before is not None and before.authors and (m := _SAME_AUTHORS.match(body)):
+        names = before.authors
+        body = (", ".join(names[:-1]) + " and " if len(names) > 1 else "") + names[-1] + body[m.end():]
     if m := _DOI.search(body):
         ref.doi = m.group(1).rstrip(".,;)]").lower()
     if m := _ARXIV.search(body):
         ref.arxiv_id = m.group(1).lower()
-    head, rest, comma_style = _author_part(body)
+    head, rest, comma_style = _author_part(body, full_names)
     ref.authors = split_authors(head)
     ref.title, ref.venue = _title_venue(rest, comma_style)
     year = _AUTHOR_YEAR.search(body[:len(head) + 12]) if head else None
@@ -85,7 +96,7 @@ def parse_reference(text: str, n: int) -> Reference:
     return ref
 
 
-def _author_part(body: str) -> tuple[str, str, bool]:
+def _author_part(body: str, full_names: bool = False) -> tuple[str, str, bool]:
     """(authors, what follows them, whether a comma ends the title): cut at the year after the
     names, at a quoted title, at the first sentence end that is not an initial, or — when that
     first sentence is not all names — after the run of comma-separated names ("A. B. Smith,
@@ -100,7 +111,7 @@ def _author_part(body: str) -> tuple[str, str, bool]:
     if q and q.start() > 0:
         return body[:q.start()].strip(" ,."), body[q.start():], False
     pieces = _sentences(body)
-    if pieces and not _looks_like_names(pieces[0]) and (cut := _name_run(body)):
+    if pieces and not _looks_like_names(pieces[0]) and (cut := _name_run(body) or full_names and _full_name_run(body)):
         return body[:cut].strip(" ,:"), body[cut:].strip(), True
     if len(pieces) < 2:
         return "", body, False
@@ -121,6 +132,39 @@ def _name_run(body: str) -> int | None:
         if body[m.start():m.end()].strip().startswith(":"):
             break  # "Smith, J., Doe, B.: Title" (LNCS, BMC): the colon closes the authors
     return end if names >= 1 and initials and end < len(body) else None
+
+
+# A name written out: a given name or initials, then the surname ("Lars Allermann", "Louis J. Billera",
+# "Jesús A. De Loera"), two to five words, the last no initial.
+_SEPARATOR = re.compile(LEADING_SPACE + r"(?:,\s+(?:and\s+)?|(?<=\s)and\s+)")
+
+
+def _full_name(piece: str) -> bool:
+    words = piece.split()
+    return 2 <= len(words) <= 5 and bool(_PERSON.match(piece)) and not _INITIAL.match(words[-1].rstrip(".")) \
+        and len(words[-1]) > 1
+
+
+def _full_name_run(body: str) -> int | None:
+    """Where the names written out that open an entry end, at the comma before its title: one name
+    ("Peter Butkovic, Max-linear systems"), or names whose last follows "and" ("Lars Allermann and
+    Johannes Rau, First steps"; "A, B, and C, Title"), so a title in capitals after a lone name
+    ("Peter Butkovic, Max-Linear Systems, Springer") is no name.  None when no name opens it."""
+    start, end, last = 0, None, None
+    for m in _SEPARATOR.finditer(body):
+        if not _full_name(body[start:m.start()].strip()):
+            break
+        if (start == 0 or "and" in (last or "")) and m.group().lstrip().startswith(","):
+            end = m.end()  # a name that can close the list, and a comma after it
+        start, last = m.end(), m.group()
+    return end if end is not None and end < len(body) else None
+
+
+def full_name_list(bodies: list[str]) -> bool:
+    """A list whose entries open with names written out and a comma before the title (AMS, SIAM and
+    many math and physics journals: "David Speyer and Bernd Sturmfels, The tropical Grassmannian,
+    Adv. Geom."): told by its own entries, two in three of them at least (five entries or more)."""
+    return len(bodies) >= 5 and sum(_full_name_run(b) is not None for b in bodies) >= 2 / 3 * len(bodies)
 
 
 def _looks_like_names(text: str) -> bool:
@@ -274,4 +318,13 @@ def split_numbered(texts: list[str]) -> list[str] | None:
 
 def references_from_texts(texts: list[str]) -> list[Reference]:
     """Entries given one per string (Markdown list items, structured texts without fields)."""
-    return [parse_reference(t, i) for i, t in enumerate((t for t in texts if clean_entry(t)), start=1)]
+    return parsed_entries([t for t in texts if clean_entry(t)])
+
+
+def parsed_entries(entries: list[str]) -> list[Reference]:
+    """A list's entries read in order, numbered from 1, each knowing the entry before it."""
+    full_names = full_name_list([_LABEL.sub("", clean_entry(e), count=1) for e in entries])
+    refs: list[Reference] = []
+    for i, entry in enumerate(entries, start=1):
+        refs.append(parse_reference(entry, i, refs[-1] if refs else None, full_names))
+    return refs

@@ -27,12 +27,20 @@ def author_block(lines: list[Line], title_lines: list[Line], ends: Callable[[Lin
     closing = next((ln for ln in below if ln.x1 > left and ln.x0 < right and ends(ln)), None)
     end = closing.top if closing else float("inf")
     region = [ln for ln in below if ln.top < end]
+    beyond = [ln for ln in below if ln.top >= end]
     block = _grown([ln for ln in region if ln.x1 > left and ln.x0 < right],
-                   [ln for ln in region if not (ln.x1 > left and ln.x0 < right)], _beside, _under)
+                   [ln for ln in region if not (ln.x1 > left and ln.x0 < right) and not _column_goes_on(ln, beyond)],
+                   _beside, _under)
     side = _side_column(below, block, closing, ends, (left, right)) if closing else []
     if side:
         return block + side
     return block + ([closing] if closing else [])  # the closing line, so the reader stops
+
+
+def _column_goes_on(ln: Line, beyond: list[Line]) -> bool:
+    """A line of a column of text that goes on past the block's end, edge for edge (a title set over
+    the left column, the right column's text beside its author line): body text, no cell of names."""
+    return sum(abs(o.x0 - ln.x0) < 1.5 and abs(o.x1 - ln.x1) < 1.5 for o in beyond) >= 2
 
 
 def _grown(block: list[Line], rest: list[Line], *joins: Callable[[Line, Line], bool]) -> list[Line]:

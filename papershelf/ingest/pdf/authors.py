@@ -31,7 +31,7 @@ from .lines import Line, visual_rows
 # opens on the line; affiliation letters set apart in the names' own size, "Maria Lopez a,b, John
 # Smith b,*", a lone letter only before a comma, "and" or the line's end).
 _MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗✷✶✦★☆⁰¹²³⁴⁵⁶⁷⁸⁹\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
-          r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|(?<=[A-Z]{2})\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
+          r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|(?<=[A-ZÀ-ÖØ-Þ]{2})\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
           r"|(?<=[a-z])[a-z](?=,[a-z](?:[,∗*†\d]|$))|(?<=,)[a-z](?=\s+[A-Z])|[·•‧]"
           r"|(?<=[a-z] )[a-h](?:(?:,[a-h∗*†])+(?=\s+[A-Z])|(?:,[a-h∗*†])*(?=[,∗*†]|\s+and\s|$))")
 _ROLE = re.compile(r"\([^()]*\)")
@@ -70,8 +70,11 @@ _STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|in
 # A title before a name ("Dr.", "Prof."), a byline's "By", or an ordinal ("1st", IEEE's template) is not part of it;
 # an initial set against the name after it ("G.Anandharaj", "Dr.G.Anandharaj") is a word of its own.
 _HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms|Sir)\.?(?=\s|[A-Z])|\d+(?:st|nd|rd|th)?\b|[Bb]y(?=\s))\s*")
-# A society's grade after a name ("Member, IEEE"; "Senior Member, IEEE") is a mark, not the end of the names.
-_GRADE = re.compile(r"^(?:(?:Student|Senior|Life|Graduate Student)\s+)?(?:Member|Fellow)$|^(?:IEEE|ACM|SIAM|OSA|SPIE)$")
+# A society's grade after a name ("Member, IEEE"; "Senior Member, IEEE") is a mark, not the end of the names;
+# so are degrees and titles after a name ("Paquito Bernard, PhD,^1,2 Gregory Ninot, Pr,^1", "Ann Lee, MD, MPH").
+_GRADE = re.compile(r"^(?:(?:Student|Senior|Life|Graduate Student)\s+)?(?:Member|Fellow)$|^(?:IEEE|ACM|SIAM|OSA|SPIE)$|"
+                    r"^(?:(?:Ph\.?\s?D|M\.?\s?D|Pr|Dr|Prof|M\.?\s?Sc|B\.?\s?Sc|D\.?\s?Sc|MPH|MBBS|MBA|DPhil|PharmD|DVM|DDS|"
+                    r"RN|MRes|MPhil|FRCP|FRCS|FACS|FRS|MS|MA|BA|BS)\.?\s*)+$")
 _GLUED_INITIAL = re.compile(r"\b([A-Z]\.)(?=[A-Z][a-z])")
 
 
@@ -238,19 +241,42 @@ class _Reading:
     with_affiliation: bool | None = None
     carry: str = ""
 
+    mark: str = ""  # the mark that closes the first line of names ("W. Bauer ✷"), if any
+
     def read(self, ln: Line) -> None:
         carry, self.carry = self.carry, ""
         if self.style is not None and (abs(ln.size - self.style[0]) > 0.6 or ln.bold != self.style[1]):
-            return  # text in another style than the names: an affiliation or its continuation
+            # text in another style than the names: an affiliation or its continuation, or a later
+            # group's names run on into its affiliation, the line mostly in the affiliation's style
+            self.authors += [n for n in self._next_group(ln) if n not in self.authors]
+            return
         names, more, tail = _line_names(f"{carry} {ln.text}" if carry else ln.text)
         if names is None or (more and self.with_affiliation is False and not _INSTITUTION.search(more)):
             return  # the block sets names alone: a line going on past its "names" is an affiliation,
             # unless what follows them names an institution (a later group of authors with its own
             # affiliation run on: "T. Erker and W. Jaeger ✷ Department of Pharmaceutical Chemistry")
+        if self.style is None and (m := _CLOSING_MARK.search(ln.text)):
+            self.mark = m.group(1)
         self.style = self.style or (ln.size, ln.bold)
         self.with_affiliation = bool(more) if self.with_affiliation is None else self.with_affiliation
         self.authors += [n for n in names if n not in self.authors]
         self.carry = tail
+
+
+    def _next_group(self, ln: Line) -> list[str]:
+        """The names opening a line in the size of the names but another weight, when the mark that
+        closed the first line of names follows them and an institution follows the mark: a later
+        group of authors run on into its affiliation, its names in the first line's weight and the
+        rest not ("T. Erker and W. Jaeger ✷ Department of Pharmaceutical Chemistry, University of")."""
+        if not self.mark or self.style is None or abs(ln.size - self.style[0]) > 0.6 or self.mark not in ln.text:
+            return []
+        head, _, after = ln.text.partition(self.mark)
+        names, more, tail = _line_names(head)
+        return names if names and not more and not tail and _INSTITUTION.search(after) else []
+
+
+# A symbol closing a line of names, tying them to the affiliation under it ("... and W. Bauer ✷").
+_CLOSING_MARK = re.compile(r"\s([†‡∗*✷✶✦★☆⋆♦♠♣♥§¶#])\s*$")
 
 
 def ends_block(ln: Line, body_size: float) -> bool:

@@ -378,9 +378,10 @@ def marked(tp: GlyphPage, chars: list[tuple[str, int]], size: float) -> str:
     """Characters (with their pdfium indices) written with ``^``/``_`` before raised/lowered small
     glyphs.  The baseline is the median of where the full-size glyphs stand (their origins: a
     descender's box reaches below it, and a "g" in a smaller font is no subscript)."""
-    glyphs = [(ch, False, 0.0) if idx < 0 else (ch, tp.font_size(idx) < 0.85 * size, tp.baseline(idx))
+    # a glyph taken out (`GONE`: an accent joined to its letter) has no place: it neither opens nor ends a script
+    glyphs = [(ch, False, 0.0) if idx < 0 or ch == GONE else (ch, tp.font_size(idx) < 0.85 * size, tp.baseline(idx))
               for ch, idx in chars]
-    bottoms = sorted(g[2] for g in glyphs if not g[1] and not g[0].isspace())
+    bottoms = sorted(g[2] for g in glyphs if not g[1] and not g[0].isspace() and g[0] != GONE)
     if not bottoms:
         return "".join(ch for ch, _ in chars)
     base = bottoms[len(bottoms) // 2]
@@ -389,7 +390,7 @@ def marked(tp: GlyphPage, chars: list[tuple[str, int]], size: float) -> str:
     out, mode = [], ""
     loose = 0  # glyphs left of a word set low after a space: no subscript
     for i, (ch, _, _) in enumerate(glyphs):
-        new = mode if ch.isspace() else places[i]
+        new = mode if ch.isspace() or ch == GONE else places[i]
         if new == "_" and mode != "_" and not loose and (i == 0 or glyphs[i - 1][0].isspace()):
             loose = _low_word(glyphs, places, i)
         if loose:

@@ -21,17 +21,33 @@ def page_order(lines: list[Line], gutters: list[tuple[float, float]]) -> list[Li
     """A page's lines column by column (top to bottom in each), band by band between the lines that
     cross a gutter."""
     if not gutters:
-        return sorted(lines, key=lambda ln: (ln.top, ln.x0))
+        return _rows_left_to_right(sorted(lines, key=lambda ln: (ln.top, ln.x0)))
     spanning = sorted((ln for ln in lines if _crosses(ln, gutters)), key=lambda ln: ln.top)
     out: list[Line] = []
     rest = [ln for ln in lines if not _crosses(ln, gutters)]
     for cut in [*spanning, None]:
         above = [ln for ln in rest if cut is None or ln.top < cut.top]
         rest = [ln for ln in rest if cut is not None and ln.top >= cut.top]
-        out += sorted(above, key=lambda ln: (_column(ln, gutters), ln.top, ln.x0))
+        for col in sorted({_column(ln, gutters) for ln in above}):
+            out += _rows_left_to_right(sorted((ln for ln in above if _column(ln, gutters) == col),
+                                              key=lambda ln: (ln.top, ln.x0)))
         if cut is not None:
             out.append(cut)
     return out
+
+
+def _rows_left_to_right(lines: list[Line]) -> list[Line]:
+    """Lines sorted by top, those sharing a row put left to right: an entry's label set a hair lower
+    than its text (AMS's "30." before a rule that stands for the repeated author, ", Tropical …")
+    opens its entry, not the line under it."""
+    out: list[Line] = []
+    row: list[Line] = []
+    for ln in lines:
+        if row and ln.top - row[0].top > 0.5 * min(ln.height, row[0].height):
+            out += sorted(row, key=lambda r: r.x0)
+            row = []
+        row.append(ln)
+    return out + sorted(row, key=lambda r: r.x0)
 
 
 def _crosses(ln: Line, gutters: list[tuple[float, float]]) -> bool:

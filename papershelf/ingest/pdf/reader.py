@@ -31,6 +31,7 @@ from . import heading_model
 from .authors import names_authors, printed_authors
 from .boxes import set_apart
 from .contents import contents_entries, demote_abstract_labels
+from .cover import without_cover_sheet
 from .graphics import Box, page_graphics
 from .headings import BodyStyle, Para, capitals, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
@@ -44,7 +45,7 @@ from .regions import (
     join_captions,
     outside_tables,
 )
-from .sheets import back_sheet, in_margin, next_article, without_cover_sheet
+from .sheets import back_sheet, in_margin, next_article
 from .sides import choose_sides
 from .strips import side_strip
 from .title import FIRST_HEAD, take_title

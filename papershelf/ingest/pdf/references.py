@@ -18,7 +18,7 @@ import re
 import statistics
 
 from ...document import Block, Reference
-from ..references import entry_label, parse_reference, split_numbered
+from ..references import entry_label, parsed_entries, split_numbered
 from .lines import Line
 from .list_order import reread
 
@@ -55,8 +55,7 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Refer
     else:
         entries = _split_by_layout(runs)
     vocabulary = _Vocabulary(columns)
-    return [parse_reference(_join(e.split("\n"), vocabulary), i) for i, e in enumerate(_until_statement(entries),
-                                                                                      start=1) if e.strip()]
+    return parsed_entries([_join(e.split("\n"), vocabulary) for e in _until_statement(entries) if e.strip()])
 
 
 def _until_statement(entries: list[str]) -> list[str]:

@@ -1,10 +1,9 @@
-"""Sheets a publisher or an aggregator binds around the paper, found from the paper's own pages.
+"""Sheets a publisher binds around the paper, found from the paper's own pages (a cover sheet before
+it: cover.py).
 
-A cover sheet before the paper (ResearchGate's, JSTOR's, a journal's "This copy is for your personal
-use" page) prints the paper's title small among links and counters; the paper's own first page comes
-next and sets that title large.  A back sheet after it (a journal's "Updated information and
-services" page) sets the title large again at its top, over labels ("References", "Email alerting
-service") that are no sections of the paper.
+A back sheet after the paper (a journal's "Updated information and services" page) sets the title
+large again at its top, over labels ("References", "Email alerting service") that are no sections
+of the paper.
 """
 
 from __future__ import annotations
@@ -17,28 +16,12 @@ _DIGITS = re.compile(r"\d+")
 
 Page = tuple[list[Line], float, float]
 
-# Sheets an aggregator puts before the paper (the paper's own first page follows): ResearchGate's
-# "See discussions, stats, and author profiles" page, JSTOR's terms-of-use page.
-_COVER_SHEET = re.compile(r"See discussions, stats,? and author profiles for this publication|"
-                          r"Your use of the JSTOR archive indicates your acceptance", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 
 
 def in_margin(ln: Line, height: float) -> bool:
     """In the page's top 9 % or bottom 8 %, where running heads, feet and page numbers stand."""
     return ln.top < 0.09 * height or ln.bottom > 0.92 * height
-
-
-def without_cover_sheet(pages: list[Page]) -> list[Page]:
-    """The pages with an aggregator's cover sheet emptied: its names (the authors "including" a
-    few, with their employers, or the first author "et al.") and counters are not the paper's,
-    whose title page comes next.  A cover sheet names itself, or page 2 sets page 1's largest
-    text again as its own largest (the title, on the paper's own first page)."""
-    if len(pages) < 2 or not (_COVER_SHEET.search(" ".join(ln.text for ln in pages[0][0][:40]))
-                              or _title_again(pages[0][0], pages[1])):
-        return pages
-    _, width, height = pages[0]
-    return [([], width, height), *pages[1:]]
 
 
 def back_sheet(pages: list[Page]) -> int | None:
@@ -60,7 +43,7 @@ def _title_again(first: list[Line], second: Page, words: set[str] | None = None)
     when given): `first` is a sheet put before the paper (or `second` one put after it).  The top
     third alone is asked: a drop cap further down makes its paragraph's first line the largest."""
     lines, _, height = second
-    lines = [ln for ln in lines if not _running(ln, first, height)]
+    lines = [ln for ln in lines if not running_again(ln, first, height)]
     upper = [ln for ln in lines if ln.top <= height / 3]
     if not first or not upper:
         return False
@@ -73,7 +56,7 @@ def _title_again(first: list[Line], second: Page, words: set[str] | None = None)
     return len(title) >= 4 and sum(w in seen for w in title) >= 0.9 * len(title)
 
 
-def _running(ln: Line, first: list[Line], height: float) -> bool:
+def running_again(ln: Line, first: list[Line], height: float) -> bool:
     """A line in the margin that page 1 prints in the same place and size: a running head (a
     journal's name set large on every page), no title set again."""
     return in_margin(ln, height) and any(

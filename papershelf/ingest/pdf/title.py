@@ -16,7 +16,7 @@ _TITLE_NOTE = re.compile(LEADING_SPACE + r"\^(?:[∗*†‡§¶⋆★,\s]+|(?<=\
 FIRST_HEAD = re.compile(r"^(?:§?(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
 
 
-def _true_size(ln: Line) -> bool:
+def true_size(ln: Line) -> bool:
     """The line's stated size fits its glyph boxes: a font scaled by its text matrix can claim
     107 pt for a line 12 pt tall (an e-mail line in a scaled font), and is not the largest text."""
     if ln.size > 3 * max(ln.height, 1.0):
@@ -31,17 +31,20 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
     page without it.  A title set barely
     larger than the body (bold capitals a point up) is still the title when it is the first text
     on the page, centred on it, bold, and not a caption, a numbered or a standard heading."""
-    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and _true_size(ln)
+    top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and true_size(ln)
                 and not _corner(ln, width, height)]
     if not top_half:
         return None, kept
     biggest = title_size([(ln.size, ln.text, ln.top) for ln in top_half], body)
     if biggest >= body + 1.5:
-        big = _without_label([ln for ln in top_half if biggest - 0.5 <= ln.size < biggest + 0.5
-                              and not is_standard(ln.text)])
+        big = _without_headings(_without_label([ln for ln in top_half if biggest - 0.5 <= ln.size < biggest + 0.5
+                                                and not is_standard(ln.text)]))
+        if not big:
+            return None, kept
         weight = min(big, key=lambda ln: ln.top).bold
         # authors set as large in roman are not it; the lines in the order they are printed
-        title_lines = sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0))
+        title_lines = _one_block(sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0)),
+                                 top_half)
         title_lines += _goes_on(title_lines, top_half, body)
     else:
         title_lines = _first_centred_bold(top_half, width, body, _title_page(kept, width))
@@ -49,6 +52,27 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
         return None, kept
     title = _TITLE_NOTE.sub("", join_lines([ln.text for ln in title_lines])) or None  # a hyphen broken title joins
     return title, [ln for ln in kept if ln not in title_lines]
+
+
+def _without_headings(big: list[Line]) -> list[Line]:
+    """The title's tier without the numbered section headings set in its size ("1 Introduction",
+    "2 Method", "3 Results" in a short paper whose title is set as its headings are): two or more of
+    them in the tier are headings, not a title (a lone numbered line may be one: "10 Simple Rules …")."""
+    numbered = [ln for ln in big if FIRST_HEAD.match(ln.text)]
+    return [ln for ln in big if ln not in numbered] if len(numbered) >= 2 else big
+
+
+def _one_block(lines: list[Line], page: list[Line]) -> list[Line]:
+    """The title's lines (in print order) down to other text set between two of them (an author line,
+    an abstract), a gap of two lines' room, or a numbered heading: a title is set as one block, and a
+    heading in its size further down the page is no part of it."""
+    out = lines[:1]
+    for ln in lines[1:]:
+        between = any(out[-1].bottom <= o.top and o.bottom <= ln.top for o in page if o not in lines)
+        if between or ln.top - out[-1].bottom > 2 * ln.size or FIRST_HEAD.match(ln.text):
+            break
+        out.append(ln)
+    return out
 
 
 def _corner(ln: Line, width: float, height: float) -> bool:
@@ -102,8 +126,10 @@ def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]
     out: list[Line] = []
     last = title[-1]
     capital = all(not c.islower() for c in " ".join(ln.text for ln in title))
-    rows = sorted((ln for ln in top_half if ln.top > last.top + 0.5 * last.size and ln not in title),
-                  key=lambda ln: ln.top)
+    left, right = min(t.x0 for t in title), max(t.x1 for t in title)
+    # the lines under the title's own span: a column of text beside a title set over one column is no row of it
+    rows = sorted((ln for ln in top_half if ln.top > last.top + 0.5 * last.size and ln not in title
+                   and ln.x1 > left and ln.x0 < right), key=lambda ln: ln.top)
     while rows:
         ln = rows[0]
         same_row = [o for o in rows if o.top - ln.top < 0.5 * ln.size]

@@ -1,0 +1,218 @@
+"""Front matter read by the document's own evidence (issue #38): page 1 is the paper's unless a sheet
+before it proves otherwise, and the year is one the page prints for the paper without a second one
+contradicting it.  PDFs are made here with reportlab."""
+
+from __future__ import annotations
+
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from papershelf.ingest import load_source, parse_source
+from papershelf.ingest.pdf import read_pdf
+from papershelf.units import build_units
+
+from .pdf_fixtures import BODY, _wrap
+
+W, H = letter
+
+METHODS = ("We report the method and the results of a trial in which 3 groups of 2 wards each were compared "
+           "over a season. ")
+
+
+def _body(c: canvas.Canvas, y: float, lines: int, text: str = BODY) -> float:
+    c.setFont("Times-Roman", 10)
+    for ln in _wrap(" ".join([text] * 8), 95)[:lines]:
+        c.drawString(72, y, ln)
+        y -= 12
+    return y
+
+
+def _heading(c: canvas.Canvas, y: float, text: str) -> float:
+    c.setFont("Helvetica-Bold", 14)
+    c.drawString(72, y, text)
+    return y - 20
+
+
+def test_numbered_headings_on_page_two_are_no_title_set_again(tmp_path):
+    """Page 2 opens with numbered section headings set larger than the body ("2 Method", "3 Results"),
+    words page 1 prints too: page 1 is still the paper's own first page, not a sheet put before it,
+    so its title is the title and its text stays in the units."""
+    path = tmp_path / "short.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 18)
+    c.drawCentredString(W / 2, H - 80, "Ward Rounds at Dawn and Dusk")
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, H - 104, "Maria Lopez, John Smith")
+    y = _body(c, H - 140, 6, METHODS + BODY)
+    y = _heading(c, y - 10, "1 Introduction")
+    _body(c, y, 40, METHODS + BODY)
+    c.showPage()
+    y = _heading(c, H - 80, "2 Method")
+    y = _body(c, y, 25)
+    y = _heading(c, y - 10, "3 Results")
+    _body(c, y, 25)
+    c.showPage()
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "Ward Rounds at Dawn and Dusk"
+    assert doc.authors == ["Maria Lopez", "John Smith"]
+    assert any(b.page == 1 and "Macrophages" in b.text for b in doc.blocks)
+    assert any("We report the method" in u.text for u in build_units(doc, "p"))  # only page 1 prints it
+
+
+def test_later_groups_names_in_bold_run_on_into_a_roman_affiliation(tmp_path):
+    """Names in bold, affiliations in roman: a later group's names run on into their affiliation
+    after the mark that closed the first line of names ("T. Erker and W. Jaeger ✷ Department of …"),
+    so the line is mostly roman.  Every group's names are authors, and no affiliation is."""
+    path = tmp_path / "groups.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 11)
+    c.drawString(72, H - 90, "RESVERATROL ACTS SYNERGISTICALLY WITH ARA-C")
+    rows = [("Z. Horvath, P. Saiko, and W. Bauer *", ""),
+            ("", "Clinical Institute of Medical Diagnostics, General Hospital of"),
+            ("", "Vienna, Vienna, Austria"),
+            ("T. Erker and W. Jaeger *", " Department of Pharmaceutical Chemistry, University of"),
+            ("", "Vienna, Vienna, Austria"),
+            ("M. Fritzer-Szekeres and T. Szekeres *", " Clinical Institute of Medical and"),
+            ("", "Chemical Laboratory Diagnostics, Vienna, Austria")]
+    y = H - 130
+    for bold, roman in rows:
+        t = c.beginText(72, y)
+        t.setFont("Times-Bold", 10)
+        t.textOut(bold)
+        t.setFont("Times-Roman", 10)
+        t.textOut(roman)
+        c.drawText(t)
+        y -= 13
+    c.setFont("Times-Roman", 9)
+    for ln in _wrap(" ".join([BODY] * 4), 95):
+        y -= 12
+        c.drawString(90, y - 20, ln)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["Z. Horvath", "P. Saiko", "W. Bauer", "T. Erker", "W. Jaeger", "M. Fritzer-Szekeres",
+                           "T. Szekeres"]
+
+
+def _dated_paper(path, footer: list[str]) -> int | None:
+    """A one-page paper whose foot prints `footer` lines (its journal line, history, copyright); the year read."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 18)
+    c.drawCentredString(W / 2, H - 80, "Odour Mixtures Learned by Honeybees")
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, H - 104, "Maria Lopez, John Smith")
+    _body(c, H - 140, 40)
+    c.setFont("Times-Roman", 8)
+    for i, ln in enumerate(footer):
+        c.drawString(72, 80 - 10 * i, ln)
+    c.save()
+    return parse_source(load_source(str(path))).year
+
+
+def test_degrees_after_the_names_are_marks_not_the_end_of_the_byline(tmp_path):
+    """A clinical journal's byline: each name followed by its degree or title and affiliation numbers
+    ("Paquito Bernard, PhD,1,2 Gregory Ninot, Pr,1"), over two lines.  Every name is an author; no
+    degree is one, and none ends the list."""
+    path = tmp_path / "degrees.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 16)
+    c.drawCentredString(W / 2, H - 80, "Exercise and Counseling for Smoking Cessation")
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, H - 110, "Paquito Bernard, PhD, Gregory Ninot, Pr, Fabienne Cyprien, MD, MPH,")
+    c.drawCentredString(W / 2, H - 124, "Philippe Courtet, Pr, and Adrian Taylor, MSc")
+    _body(c, H - 160, 40)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["Paquito Bernard", "Gregory Ninot", "Fabienne Cyprien", "Philippe Courtet", "Adrian Taylor"]
+
+
+def test_a_title_set_as_its_headings_are_takes_none_of_them_and_headings_alone_are_no_title(tmp_path):
+    """A short paper whose title is set in the size and weight of its numbered section headings, the
+    first three headings in the page's top half: the title is its own block, without "1 Introduction
+    2 Method"; a page 1 with no title larger than the body gets none rather than "2 Method 3 Results"."""
+    for k, title in enumerate(["Ward Rounds at Dawn and Dusk", None]):
+        path = tmp_path / f"heads{k}.pdf"
+        c = canvas.Canvas(str(path), pagesize=letter)
+        y = H - 80
+        if title:
+            c.setFont("Helvetica-Bold", 14)
+            c.drawCentredString(W / 2, y, title)
+            y -= 20
+        c.setFont("Times-Roman", 10)
+        c.drawCentredString(W / 2, y, "Maria Lopez, John Smith")
+        y = _body(c, y - 30, 5)
+        for name, lines in (("1 Introduction", 4), ("2 Method", 6), ("3 Results", 20)):
+            y = _body(c, _heading(c, y - 8, name), lines)
+        c.save()
+        doc = read_pdf(path.read_bytes())
+        assert doc.title == title
+        if title:
+            assert doc.authors == ["Maria Lopez", "John Smith"]
+
+
+class _Glyphs:
+    """A page's glyphs as `glyphs.marked` asks for them: (font size, baseline) by pdfium index."""
+
+    def __init__(self, glyphs: list[tuple[float, float]]):
+        self.glyphs = glyphs
+
+    def font_size(self, idx: int) -> float:
+        return self.glyphs[idx][0]
+
+    def baseline(self, idx: int) -> float:
+        return self.glyphs[idx][1]
+
+
+def test_an_accent_joined_to_a_capital_opens_no_superscript_and_a_mark_after_it_is_no_letter():
+    """A name in capitals and small capitals with a spacing accent over a capital ("KA¨LLERSJO¨2"): the
+    accent, joined to its letter, stays behind as an empty glyph in the accent's small raised place; it
+    neither raises the letters after it ("KÄ^LLERSJÖ") nor hides the raised affiliation number after
+    the name, and a number after a capital with an accent is a mark ("MARI KÄLLERSJÖ2")."""
+    from papershelf.ingest.pdf.authors import line_names
+    from papershelf.ingest.pdf.glyphs import GONE, marked
+
+    text = f"KÄ{GONE}LLERSJÖ{GONE}2"
+    places = {2: (6.0, 650.0), 10: (6.0, 650.0), 11: (6.0, 652.5)}  # the accents, and the raised "2"
+    page = _Glyphs([places.get(i, (9.0, 656.0)) for i in range(len(text))])
+    out = marked(page, [(ch, i) for i, ch in enumerate(text)], 9.0).replace(GONE, "")  # type: ignore[arg-type]
+    assert out == "KÄLLERSJÖ^2"
+    assert line_names("1 and MARI KÄLLERSJÖ2") == ["Mari Källersjö"]
+
+
+def test_a_sheet_before_the_paper_is_known_by_its_title_though_a_drop_cap_is_larger(tmp_path):
+    """A sheet before the paper prints its title; the paper's page (page 2) sets it larger over its
+    left column, its last line in roman and its author line beside the right column's text, and opens
+    its text with a drop cap larger than the title.  Page 1 is the sheet (its notes are no text of the
+    paper), the title keeps all three lines, and the authors are the paper's own full list."""
+    path = tmp_path / "sheet.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 12)
+    c.drawString(180, H - 80, "Starvation Protects Germline Stem Cells and Extends Reproductive")
+    c.drawString(180, H - 94, "Longevity in Worms")
+    c.setFont("Times-Roman", 12)
+    c.drawString(180, H - 110, "Giana Angelo, et al.")
+    c.setFont("Times-Roman", 10)
+    c.drawString(100, H - 160, "This copy is for your personal use only; order copies for your colleagues here.")
+    c.showPage()
+    c.setFont("Times-Bold", 22)
+    c.drawString(36, H - 90, "Starvation Protects Germline Stem")
+    c.drawString(36, H - 115, "Cells and Extends Reproductive")
+    c.setFont("Times-Roman", 22)
+    c.drawString(36, H - 140, "Longevity in Worms")
+    c.setFont("Times-Roman", 9)
+    c.drawString(36, H - 165, "Giana Angelo and Marc R. Van Gilst")
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 9), 48)[:60]):
+        c.drawString(392, H - 100 - 10.5 * i, ln)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 6), 60)[:40]):
+        t = c.beginText(36, H - 331 - 10.5 * i)
+        if i == 0:  # the drop cap and the first line: one line for pdfium, in the cap's size
+            t.setFont("Times-Roman", 40)
+            t.textOut("U")
+        t.setFont("Times-Roman", 9)
+        t.textOut(ln)
+        c.drawText(t)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "Starvation Protects Germline Stem Cells and Extends Reproductive Longevity in Worms"
+    assert doc.authors == ["Giana Angelo", "Marc R. Van Gilst"]  # the right column's lines beside them are no cell
+    assert not any("personal use" in u.text for u in build_units(doc, "p"))

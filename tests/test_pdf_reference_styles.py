@@ -1,0 +1,87 @@
+"""Reference lists read by their own style (issue #38): AMS's list of names written out before a comma
+and the title, a rule standing for the authors of the entry before, and an entry's label set a hair
+lower than the rest of its row.  PDFs are made here with reportlab."""
+
+from __future__ import annotations
+
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from papershelf.ingest.pdf import read_pdf
+from papershelf.ingest.references import parsed_entries
+
+from .pdf_fixtures import BODY, _wrap
+
+W, H = letter
+
+ENTRIES = [
+    ("Lars Allermann and Johannes Rau", "First steps in tropical intersection theory, Math. Z. 264 (2010), 633–670."),
+    ("David Bayer and Ian Morrison", "Standard bases and geometric invariant theory, J. Symbolic Comput. 6 (1988)."),
+    ("Grigory Mikhalkin", "Introduction to tropical geometry, notes from the IMPA lectures, 2007."),
+    (None, "Tropical geometry and its applications, International Congress of Mathematicians, 2006."),
+    ("Louis J. Billera, Susan P. Holmes, and Karen Vogtmann", "Geometry of the space of phylogenetic trees, "
+     "Adv. in Appl. Math. 27 (2001), 733–767."),
+    ("Peter Butkovic", "Max-linear systems: theory and algorithms, Springer Monographs in Mathematics, 2010."),
+]
+
+
+def test_an_ams_list_with_a_rule_for_repeated_authors_and_labels_set_low(tmp_path):
+    """Each entry's names written out, a comma, then the title; the fourth entry's authors printed as a
+    rule (a drawn line, so its text opens with the comma), its label "4." a third of a point lower
+    than the text beside it.  Six entries; each gets its own authors and title, the fourth those of
+    the entry before."""
+    path = tmp_path / "ams.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 16)
+    c.drawCentredString(W / 2, H - 80, "Tropical Varieties for Beginners")
+    c.setFont("Times-Roman", 10)
+    y = H - 120
+    for ln in _wrap(" ".join([BODY] * 6), 95):
+        c.drawString(72, y, ln)
+        y -= 12
+    c.setFont("Times-Bold", 11)
+    c.drawString(72, y - 10, "References")
+    y -= 30
+    c.setFont("Times-Roman", 8)
+    for n, (names, rest) in enumerate(ENTRIES, start=1):
+        if names is None:
+            c.drawString(72, y - 0.3, f"{n}.")
+            c.line(92, y + 3, 130, y + 3)
+            lines = _wrap(", " + rest, 100)
+            c.drawString(132, y, lines[0])
+        else:
+            c.drawString(72, y, f"{n}.")
+            lines = _wrap(f"{names}, {rest}", 100)
+            c.drawString(88, y, lines[0])
+        for more in lines[1:]:
+            y -= 10
+            c.drawString(88, y, more)
+        y -= 12
+    c.save()
+    refs = read_pdf(path.read_bytes()).references
+    assert len(refs) == 6
+    assert [r.authors for r in refs] == [["Lars Allermann", "Johannes Rau"], ["David Bayer", "Ian Morrison"],
+                                         ["Grigory Mikhalkin"], ["Grigory Mikhalkin"],
+                                         ["Louis J. Billera", "Susan P. Holmes", "Karen Vogtmann"], ["Peter Butkovic"]]
+    assert refs[3].title == "Tropical geometry and its applications"
+    assert refs[0].title == "First steps in tropical intersection theory"
+
+
+def test_a_list_of_surnames_and_initials_is_no_list_of_names_written_out():
+    """"Smith, J., Doe, A.: Title" and "Smith J, Doe A. Title" lists keep their own reading."""
+    refs = parsed_entries(["[1] Nassar, A., Lysak, M.: A study of graphs. In: Proc. GD, pp. 1–10 (2019)",
+                           "[2] Mori H, Takio K. Protein kinases in the cell. J Biol Chem. 2001;12:1-5.",
+                           "[3] Smith, J. (2001). A title of a study. Journal 3, 4–5.",
+                           "[4] ——— (2003). Another title. Journal 5, 1–2.",
+                           "[5] Lee, K., Park, S.: Yet another title. Nature 5, 1–2 (2004)"])
+    assert [r.authors[:1] for r in refs] == [["Nassar, A"], ["Mori, H"], ["Smith, J"], ["Smith, J"], ["Lee, K"]]
+
+
+def test_a_title_in_capitals_after_a_lone_name_is_no_second_author():
+    """In a list of names written out, the last of several names follows "and": a title in capitals
+    after one name ("Peter Butkovic, Max-Linear Systems, …") is the title."""
+    refs = parsed_entries([f"{n}. {names}, {rest}" for n, (names, rest) in enumerate(
+        [(a or "Grigory Mikhalkin", r) for a, r in ENTRIES[:3] + ENTRIES[4:]]
+        + [("Peter Butkovic", "Max-Linear Systems, Springer Monographs in Mathematics, 2010.")], start=1)])
+    assert refs[-1].authors == ["Peter Butkovic"]
+    assert refs[-1].title == "Max-Linear Systems"
