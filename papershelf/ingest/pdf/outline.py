@@ -9,17 +9,23 @@ layout rules found that the outline does not list become text again (a sidebar's
 interests", a table of contents line, an author's name), except the back-matter names an outline
 often leaves out (References, Acknowledgements), which still end the body.
 
-An outline of fewer than three entries (often just the title) says nothing about sections.
+An outline of fewer than three entries (often just the title) says nothing about sections.  Nor do
+entries that label the paper's figures and tables ("Fig 1", "Table 2": a journal bookmarks its objects
+beside its sections, or only them): they name captions, which the regions find, so they are left out;
+and an outline none of whose entries is printed as a paragraph (bookmarks of reference entries,
+"Reference 12") leaves the layout's headings as they are.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import unicodedata
 from dataclasses import dataclass
 
 from ...document import Block
+from ..captions import parse_caption
 
 # pypdfium2 logs a warning for an outline deeper than `max_depth`; levels past 6 are sub-sub-
 # paragraphs the reader does not use, so that warning would be a stray line on the user's terminal.
@@ -81,12 +87,14 @@ def _matches(block: Block, entry: Entry) -> int:
 
 def apply_outline(blocks: list[Block], outline: list[Entry]) -> list[Block]:
     """The blocks with exactly the outline's headings (see the module docstring)."""
-    out = list(blocks)
+    out = [dataclasses.replace(b) for b in blocks]  # the layout's blocks stay as they are if nothing matches
     for b in out:
         if b.kind == "heading" and not _KEEP.match(b.text.strip()):
             b.kind, b.level = "text", 0
-    start = 0
+    start, placed = 0, 0
     for entry in outline:
+        if parse_caption(entry.title) is not None:
+            continue  # an object's bookmark: its caption is no section
         for i in range(start, len(out)):
             b = out[i]
             if entry.page is not None and b.page is not None and not entry.page <= b.page <= entry.page + 1:
@@ -103,9 +111,9 @@ def apply_outline(blocks: list[Block], outline: list[Entry]) -> list[Block]:
             if not entry.title.rstrip().endswith((".", ":")):
                 b.text = b.text.rstrip(" .:")  # a run-in lead-in's own stop ("2.1. PageRank.")
             b.kind, b.level = "heading", entry.level
-            start = i + 1
+            start, placed = i + 1, placed + 1
             break
-    return out
+    return out if placed else blocks
 
 
 def _rest_after(text: str, title: str) -> str:
