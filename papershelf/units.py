@@ -323,10 +323,20 @@ def _merge_repeat(existing: Unit, seen: _CaptionSeen, tables: str | None) -> Non
         existing.page_end = max(existing.page_end or seen.page, seen.page)
 
 
+# A thesis's list of figures or tables (or its contents, when that heading was not read) names the
+# objects with their pages: entries, not captions; the caption is where the object is printed.
+_LISTS = re.compile(r"^(?:table of )?contents$|^list of (?:figures|tables|illustrations|plates|schemes)"
+                    r"(?: and (?:figures|tables))?$", re.IGNORECASE)
+
+
 def _object_units(captions: list[_CaptionSeen], cites: dict[str, list[str]], paper_id: str) -> list[Unit]:
     """One object unit per figure/table label: caption, table cells and the sentences citing it."""
     by_label: dict[str, Unit] = {}
-    for seen in captions:
+    listed = [any(_LISTS.match(part.strip()) for part in seen.path) for seen in captions]
+    printed = {seen.caption.label for seen, in_list in zip(captions, listed) if not in_list}
+    for seen, in_list in zip(captions, listed):
+        if in_list and seen.caption.label in printed:  # kept when the list is all there is (headings missed)
+            continue
         cap = seen.caption
         tables = "\n".join(seen.tables) or None
         if cap.label in by_label:

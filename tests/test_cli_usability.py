@@ -54,6 +54,10 @@ def test_papers_filters_whole_ids_and_n_of_total(labelled):
                            text=True, timeout=120, check=True).stdout
     assert table.rstrip().endswith("2 of 6 papers")
     assert all(p["id"] in table for p in everything[:2])  # never cut, whatever the width
+    wide = subprocess.run([sys.executable, "-m", "papershelf", "papers"], env=dict(env, COLUMNS="100"),
+                          capture_output=True, text=True, timeout=120, check=True).stdout
+    has_chunks = any(p["units"]["chunk"] for p in everything)
+    assert ("chunks" in wide.splitlines()[0]) == has_chunks  # the column only for Zotero full text
     ids = run(labelled, "papers", "--format", "ids").stdout.split()
     assert ids == [p["id"] for p in everything]
     tsv = run(labelled, "papers", "--format", "tsv", "--author", "brandt").stdout.splitlines()

@@ -165,3 +165,16 @@ def test_any_markdown_gives_unique_deterministic_units(lines):
         assert u.token_estimate >= 0
         if u.kind == "object":
             assert u.object_label and u.object_kind in ("figure", "table")
+
+
+def test_a_list_of_figures_names_objects_but_is_not_their_caption():
+    """A thesis lists its figures with their pages up front: the unit is the figure where it is printed,
+    its page that page (it spanned from the list to the figure, 11-96, before).  A figure only the list
+    names (its own caption not read, or every heading after the list missed) keeps the list's entry."""
+    text = ("# A Thesis on Pipelines\n\n# List of Figures\n\n"
+            "Figure 1: Architecture of the pipeline 84\n\nFigure 2: Path growth 90\n\n"
+            "# 1 Introduction\n\nBody text.\n\n# 4 Method\n\nFigure 1: Architecture of the pipeline\n\n"
+            "More text about it.\n")
+    objects = [u for u in _units(text) if u.kind == "object"]
+    assert sorted((u.object_label, u.section_path, u.caption_text) for u in objects) == [
+        ("Figure 1", "4 Method", "Architecture of the pipeline"), ("Figure 2", "List of Figures", "Path growth 90")]

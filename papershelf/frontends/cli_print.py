@@ -147,7 +147,8 @@ def print_show(d: dict) -> None:
         else:
             out.print(escape(d["text"]))
         return
-    authors = ", ".join(d["authors"][:6])
+    names = d["authors"]
+    authors = ", ".join(names) if len(names) <= 6 else ", ".join(names[:5]) + f" and {len(names) - 5} more"
     out.print(f"[bold]{escape(d['title'] or d['id'])}[/bold]")
     facts = [d["id"], authors, str(d["year"] or ""), d["venue"] or "", d["source_path"] or ""]
     out.print(f"[dim]{escape(' · '.join(f for f in facts if f))}[/dim]")
@@ -166,7 +167,8 @@ def print_show(d: dict) -> None:
     if d["objects"]:
         t = Table("label", "caption", "pages")
         for o in d["objects"]:
-            cap = o["caption"] or f"[dim]({o['veto_reason']})[/dim]"
+            why = {"empty_caption": "no caption text read"}.get(o["veto_reason"], o["veto_reason"])
+            cap = o["caption"] or f"[dim]({why}: not searchable)[/dim]"
             t.add_row(escape(o["label"]), escape(cap[:100]) if o["caption"] else cap, o["pages"] or "")
         out.print(t)
 
@@ -179,19 +181,21 @@ def print_papers(d: dict) -> None:
 
     rows, total = d["papers"], d["total"]
 
-    t = Table("id", "title", "year", "body", "objs", "chunks", box=box.SIMPLE_HEAD, show_edge=False)
+    kinds = ("body", "object") + (("chunk",) if any(r["units"].get("chunk") for r in rows) else ())
+    heads = {"body": "body", "object": "objs", "chunk": "chunks"}  # chunks only when a paper has Zotero full text
+    t = Table("id", "title", "year", *(heads[k] for k in kinds), box=box.SIMPLE_HEAD, show_edge=False)
     widest = max((len(r["id"]) for r in rows), default=2)
     t.columns[0].no_wrap, t.columns[0].overflow = True, "ellipsis"
     t.columns[0].min_width = t.columns[0].max_width = min(widest, 24)
     for c in t.columns[2:]:
         c.no_wrap, c.min_width = True, len(str(c.header))
     # The title takes the rest of the width (3 characters between columns), at least its first words.
-    rest = out.width - t.columns[0].min_width - sum(c.min_width or 0 for c in t.columns[2:]) - 3 * 5 - 2
+    rest = out.width - t.columns[0].min_width - sum(c.min_width or 0 for c in t.columns[2:]) - 3 * (len(kinds) + 2) - 2
     t.columns[1].no_wrap, t.columns[1].overflow = True, "ellipsis"
     t.columns[1].max_width = max(rest, 16)
     for r in rows:
         t.add_row(escape(r["id"]), escape(r["title"] or ""), str(r["year"] or ""),
-                  *(str(r["units"][k]) for k in ("body", "object", "chunk")))
+                  *(str(r["units"].get(k, 0)) for k in kinds))
     out.print(t)
     out.print(f"{len(rows)} of {plural(total, 'paper')}" if len(rows) < total else plural(total, "paper"))
 

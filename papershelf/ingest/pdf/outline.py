@@ -11,9 +11,8 @@ often leaves out (References, Acknowledgements), which still end the body.
 
 An outline of fewer than three entries (often just the title) says nothing about sections.  Nor do
 entries that label the paper's figures and tables ("Fig 1", "Table 2": a journal bookmarks its objects
-beside its sections, or only them): they name captions, which the regions find, so they are left out;
-and an outline none of whose entries is printed as a paragraph (bookmarks of reference entries,
-"Reference 12") leaves the layout's headings as they are.
+beside its sections, or only them, and not always in page order): they name captions, which the
+regions find, so they are passed over.
 """
 
 from __future__ import annotations
@@ -86,15 +85,18 @@ def _matches(block: Block, entry: Entry) -> int:
 
 
 def apply_outline(blocks: list[Block], outline: list[Entry]) -> list[Block]:
-    """The blocks with exactly the outline's headings (see the module docstring)."""
-    out = [dataclasses.replace(b) for b in blocks]  # the layout's blocks stay as they are if nothing matches
+    """The blocks with exactly the outline's headings (see the module docstring); the blocks as they
+    are when fewer than `MIN_ENTRIES` and fewer than half of its entries read as a paragraph of the
+    text: such an outline names anchors, not sections (a Word export's "_ENREF_12")."""
+    out = [dataclasses.replace(b) for b in blocks]
+    matched = 0
     for b in out:
         if b.kind == "heading" and not _KEEP.match(b.text.strip()):
             b.kind, b.level = "text", 0
-    start, placed = 0, 0
+    start = 0
+    # an object's bookmark: its caption is no section, and matching it would skip the sections before it
+    outline = [e for e in outline if parse_caption(e.title) is None]
     for entry in outline:
-        if parse_caption(entry.title) is not None:
-            continue  # an object's bookmark: its caption is no section
         for i in range(start, len(out)):
             b = out[i]
             if entry.page is not None and b.page is not None and not entry.page <= b.page <= entry.page + 1:
@@ -111,9 +113,10 @@ def apply_outline(blocks: list[Block], outline: list[Entry]) -> list[Block]:
             if not entry.title.rstrip().endswith((".", ":")):
                 b.text = b.text.rstrip(" .:")  # a run-in lead-in's own stop ("2.1. PageRank.")
             b.kind, b.level = "heading", entry.level
-            start, placed = i + 1, placed + 1
+            start = i + 1
+            matched += 1
             break
-    return out if placed else blocks
+    return out if matched >= MIN_ENTRIES or 2 * matched >= len(outline) else blocks
 
 
 def _rest_after(text: str, title: str) -> str:
