@@ -63,11 +63,12 @@ def _bars(c: canvas.Canvas, x: float, y: float, width: float, label: str) -> Non
     c.drawString(x + 8, y - 10, label)
 
 
-def side_by_side_paper(path: str) -> None:
+def side_by_side_paper(path: str, one_baseline: bool = False) -> None:
     """Two charts side by side over their captions, each caption set as a text block of its own (9 pt;
     the left caption's first line ends 7 pt
     before the right one starts, whose baseline is 1.5 pt lower; the left caption's second line has
-    no descenders, its first and third have), with running text above and below across the page."""
+    no descenders, its first and third have), with running text above and below across the page.
+    `one_baseline`: the captions' rows drawn in turn on shared baselines instead."""
     c = canvas.Canvas(path, pagesize=letter)
     p = _opened(c, "Coral Bleaching Thresholds by Depth")
     p.text(BODY + " " + BODY)
@@ -81,9 +82,14 @@ def side_by_side_paper(path: str) -> None:
     right = ["Fig. 2. The share of colonies that regained their", "colour within eight weeks of the peak temperature",
              "at each site."]
     c.setFont("Helvetica", 9)
-    for x, drop, lines in ((LEFT, 0.0, left), (split, 1.5, right)):  # each caption set as a block of its own
-        for k, line in enumerate(lines):
-            c.drawString(x, y - drop - 11 * k, line)
+    if one_baseline:  # the two captions' rows drawn in turn, on one baseline: pdfium runs each row into one line
+        for k, (a, b) in enumerate(zip(left, right)):
+            c.drawString(LEFT, y - 11 * k, a)
+            c.drawString(split, y - 11 * k, b)
+    else:
+        for x, drop, lines in ((LEFT, 0.0, left), (split, 1.5, right)):  # each caption set as a block of its own
+            for k, line in enumerate(lines):
+                c.drawString(x, y - drop - 11 * k, line)
     p.y = y - 3 * 11 - 14
     p.text("Deep colonies kept their colour through the season, and shallow ones recovered within weeks "
            "once the water cooled. " + BODY)
