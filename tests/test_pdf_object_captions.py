@@ -37,7 +37,7 @@ def test_captions_side_by_side_are_two_captions_each_under_its_own_figure(tmp_pa
     assert left is not None and right is not None, sorted(objs)
     assert "regained" not in left.text and "colour within" not in left.text, left.text
     assert left.text.rstrip().endswith("the three sites and during the survey of 2021."), left.text
-    assert right.text.rstrip().endswith("their colour within eight weeks of the peak temperature at each site."), right.text
+    assert right.text.rstrip().endswith("colour within eight weeks of the peak temperature at each site."), right.text
     _check(path, left, 1, ["bleached share"], ["recovered share", "Deep colonies kept"])
     _check(path, right, 1, ["recovered share"], ["bleached share", "Deep colonies kept"])
     assert not _holds(left.region, _center(path, 1, "Fig. 2."))

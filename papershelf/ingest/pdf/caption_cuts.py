@@ -40,8 +40,7 @@ def caption_cuts(tp, chunk: str, start16: int, gutters: list[list[float]]) -> li
         below = [at for at, (_, x, bottom) in spaces.items() if abs(x - g[0]) < 1.5 and 0 < bottom - g[1] < 2 * g[2]]
         cuts += [at for at in below if _gutter(spaces, at, size, aligned=True)]
         g[1] = max([spaces[at][2] for at in below], default=-2.0)  # the gutter's caption rows go on, or end
-    for at in cuts:
-        gutters.append([spaces[at][1], spaces[at][2], size])
+    gutters.extend([spaces[at][1], spaces[at][2], size] for at in cuts)
     bounds = [0] + sorted(set(cuts)) + [len(chunk)]
     return [(chunk[a:b], start16 + u16(chunk[:a])) for a, b in zip(bounds, bounds[1:])]
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from pypdfium2 import raw
 
+from .caption_cuts import caption_cuts
 from .glyphs import (
     GONE,
     SPACING_ACCENT,
@@ -31,7 +32,6 @@ from .glyphs import (
     unknown_glyph,
     with_gaps,
 )
-from .caption_cuts import caption_cuts
 from .rotation import shown_box, text_turn, user_size
 from .script_boxes import _has_script, _nearest, _pieces, _stacked
 from .tracking import untracked
