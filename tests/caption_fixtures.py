@@ -97,3 +97,17 @@ def side_by_side_paper(path: str, one_baseline: bool = False) -> None:
     c.save()
 
 
+
+
+def panel_sentence_paper(path: str) -> None:
+    """A chart over its caption "Figure 1. …", and paragraphs that open by citing its panels
+    ("Figure 1 (b) shows …", "Figure 1.b shows …"), as a sentence may start a paragraph."""
+    c = canvas.Canvas(path, pagesize=letter)
+    p = _opened(c, "Coral Bleaching Thresholds by Depth")
+    p.text(BODY)
+    p.chart("fraction bleached")
+    p.caption("Figure 1. Fraction of colonies bleached over four months at three depths.")
+    p.text("Figure 1 (b) shows the deep sites, where the colonies kept their colour all season. " + BODY)
+    p.text("Figure 1.b shows the same sites a month later, once the water had cooled again. " + BODY)
+    c.showPage()
+    c.save()
