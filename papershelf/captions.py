@@ -170,7 +170,7 @@ def parse_caption(paragraph: str) -> Caption | None:
         text = paragraph.lstrip()[m.end():].strip().strip("*_ ").strip()
         return Caption(kind, make_label(kind, m.group("cnum")), m.group("cnum"), text)
     label = parse_label(m.group("kind"), m.group("num"), bool(m.group("supp")))
-    if label is None:
+    if label is None or _cites(m.group("sep"), first_line[m.end():]):
         return None
     num = m.group("num")
     text = paragraph.lstrip()[m.end():].strip()
@@ -178,6 +178,18 @@ def parse_caption(paragraph: str) -> Caption | None:
     series = _SERIES.get(m.group("kind").lower())
     name = f"{series} {num}" if series else make_label(label.kind, num, bool(m.group("supp")))
     return Caption(label.kind, name, num, text)
+
+
+_AFTER_PARENTHESIS = re.compile(r"^\([^()]{1,40}\)\s+[a-z]")
+
+
+def _cites(sep: str, rest: str) -> bool:
+    """The label opens a sentence that cites a panel of the object, not its caption: "Figure 12 (b)
+    shows …", "Fig. 5 (lines 20–22) uses …" (a parenthesis, then the sentence goes on in lowercase),
+    "Figure 1.b shows …" (a panel letter after the number's period)."""
+    if not sep.strip():
+        return bool(_AFTER_PARENTHESIS.match(rest))
+    return sep == "." and rest[:1].islower()
 
 
 def _expand(nums: str) -> list[str]:

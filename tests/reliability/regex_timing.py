@@ -27,7 +27,8 @@ MODULES = ["papershelf.ingest.references", "papershelf.ingest.metadata", "papers
            "papershelf.ingest.zotero", "papershelf.works", "papershelf.text", "papershelf.document",
            "papershelf.resolve", "papershelf.bibtex"] + [
     f"papershelf.ingest.pdf.{m}" for m in ("references", "meta", "authors", "author_block", "headings", "lines",
-                                           "reader", "contents", "outline", "regions", "year", "tracking", "ocr")]
+                                           "reader", "contents", "outline", "regions", "year", "tracking", "ocr",
+                                           "caption_cuts")]
 
 # Pieces a reference or a title page is made of; repeated, each one alone or two together.
 UNITS = ["A-", "A.", "A. ", "A", "a", " ", "-", ".", ",", "A, ", "Ab ", "Ab-", "AB-", "“", '"', "'", "(", ")", "[",

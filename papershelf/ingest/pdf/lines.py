@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from pypdfium2 import raw
 
+from .caption_cuts import caption_cuts
 from .glyphs import (
     GONE,
     SPACING_ACCENT,
@@ -468,11 +469,13 @@ def page_lines(page, number: int, texts: list[str] | None = None,
         text, tp.index = with_gaps(tp.raw, text)
         # pdfium's text is UTF-16: a character outside the BMP takes two text indices.
         units16 = 0
+        gutters: list[list[float]] = []  # where captions set side by side were cut apart (`caption_cuts`)
         for chunk in text.split("\r\n"):
             start16 = units16
             units16 += u16(chunk) + 2
             if chunk.strip():
-                out.extend(_chunk_lines(tp, chunk, start16, number))
+                for piece, piece16 in caption_cuts(tp, chunk, start16, gutters):
+                    out.extend(_chunk_lines(tp, piece, piece16, number))
     finally:
         tp.close()
     return out, width, height

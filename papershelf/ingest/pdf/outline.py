@@ -9,7 +9,10 @@ layout rules found that the outline does not list become text again (a sidebar's
 interests", a table of contents line, an author's name), except the back-matter names an outline
 often leaves out (References, Acknowledgements), which still end the body.
 
-An outline of fewer than three entries (often just the title) says nothing about sections.
+An outline of fewer than three entries (often just the title) says nothing about sections.  Nor do
+entries that label the paper's figures and tables ("Fig 1", "Table 2": a journal bookmarks its objects
+beside its sections, or only them, and not always in page order): they name captions, which the
+regions find, so they are passed over.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ...document import Block
+from ..captions import parse_caption
 
 # pypdfium2 logs a warning for an outline deeper than `max_depth`; levels past 6 are sub-sub-
 # paragraphs the reader does not use, so that warning would be a stray line on the user's terminal.
@@ -90,6 +94,8 @@ def apply_outline(blocks: list[Block], outline: list[Entry]) -> list[Block]:
         if b.kind == "heading" and not _KEEP.match(b.text.strip()):
             b.kind, b.level = "text", 0
     start = 0
+    # an object's bookmark: its caption is no section, and matching it would skip the sections before it
+    outline = [e for e in outline if parse_caption(e.title) is None]
     for entry in outline:
         for i in range(start, len(out)):
             b = out[i]

@@ -74,19 +74,21 @@ def _gutters(lines: list[Line], two_columns: bool) -> list[float]:
 
 def _caption_lines(lines: list[Line], first: Line, body: BodyStyle) -> list[Line]:
     """The caption's own lines: the first one (with what follows it on its row) and the visual
-    rows set closely below it, up to where the caption's block ends (see `_goes_on`)."""
+    rows set closely below it, up to where the caption's block ends (see `_goes_on`).  What follows
+    on its row is never another caption's start: two figures side by side have their captions side
+    by side, a gutter apart, often on baselines a point or two apart."""
     same_row = [ln for ln in lines if ln is not first and _overlap_v(ln, first) > 0.5 * min(ln.height, first.height)]
-    out = [first] + sorted((ln for ln in same_row if first.x1 - 1 <= ln.x0 <= first.x1 + first.size),
-                           key=lambda ln: ln.x0)
+    out = [first] + sorted((ln for ln in same_row if first.x1 - 1 <= ln.x0 <= first.x1 + first.size
+                            and not CAPTION_RE.match(ln.text)), key=lambda ln: ln.x0)
     below = [ln for ln in lines if ln.top > first.top - 1 and ln.x1 > first.x0 - 2 and ln.x0 < first.x1 + 2
              and ln is not first and ln not in same_row]
-    bottoms = [first.bottom]
+    edges = [(first.top, first.bottom)]
     centred = _centred(lines, first)
     for row in visual_rows(below):
-        if not _goes_on(out, bottoms, row, first, centred):
+        if not _goes_on(out, edges, row, first, centred):
             break
         out += row
-        bottoms.append(max(ln.bottom for ln in row))
+        edges.append((min(ln.top for ln in row), max(ln.bottom for ln in row)))
     return out
 
 
@@ -102,22 +104,30 @@ def _centred(lines: list[Line], first: Line) -> tuple[float, bool]:
     return left, first.x0 - left > 2 * first.size and abs((first.x0 - left) - (right - first.x1)) < 2 * first.size
 
 
-def _goes_on(out: list[Line], bottoms: list[float], row: list[Line], first: Line, centred: tuple[float, bool]) -> bool:
+def _goes_on(out: list[Line], edges: list[tuple[float, float]], row: list[Line], first: Line,
+             centred: tuple[float, bool]) -> bool:
     """Does the caption go on into `row`?  Only when the line before filled the caption's width
     (text wraps only when a line is full), the row is in the caption's size at its own line pitch
     (the first gap must be tight), starts where the caption starts (a centred caption goes on
-    centred, not from the column's edge), holds words, and opens no other caption."""
+    centred, not from the column's edge), holds words, and opens no other caption.  The pitch is
+    the smaller of the rows' tops' and bottoms' steps: a row of short words without descenders
+    ("a mobile user.") is not a gap."""
     size, lead = first.size, row[0]
     widest = max(ln.x1 for ln in out)
     if max(ln.x1 for ln in out[-3:]) < widest - 2.5 * size and not out[-1].text.endswith(("-", "\x02")):
         return False
     left, is_centred = centred
     middle = abs(lead.x0 + row[-1].x1 - first.x0 - first.x1)
-    if is_centred and len(bottoms) == 1 and (middle > 4 * size or lead.x0 - left < size):
+    if is_centred and len(edges) == 1 and (middle > 4 * size or lead.x0 - left < size):
         return False
-    pitch = max(ln.bottom for ln in row) - bottoms[-1]
-    limit = 1.45 * size if len(bottoms) == 1 else min(1.7 * size, bottoms[-1] - bottoms[-2] + 0.25 * size)
+    pitch = _step(edges[-1], (min(ln.top for ln in row), max(ln.bottom for ln in row)))
+    limit = 1.45 * size if len(edges) == 1 else min(1.7 * size, _step(edges[-2], edges[-1]) + 0.25 * size)
     aligned = abs(lead.x0 - first.x0) < 2 * size or middle < 4 * size
     words = re.search(r"[^\W\d_]", " ".join(ln.text for ln in row))
     return pitch <= limit and abs(lead.size - size) <= 0.6 and not CAPTION_RE.match(lead.text) and aligned \
         and bool(words)
+
+
+def _step(above: tuple[float, float], below: tuple[float, float]) -> float:
+    """How far one row is set below another: the smaller of the steps of their tops and of their bottoms."""
+    return min(below[0] - above[0], below[1] - above[1])

@@ -397,10 +397,30 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
                    max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
         region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines, width, turn)
-        out.append(Candidate(region, _walk(pg, cap_lines, span, True, stops),
-                             _walk(pg, cap_lines, span, False, stops),
-                             (_blank(pg, cap_box, span, True), _blank(pg, cap_box, span, False))))
+        own = _between_neighbours(cap_box, [other for other in blocks if other is not cap_lines], span)
+        sides = (_walk(pg, cap_lines, own, True, stops), _walk(pg, cap_lines, own, False, stops))
+        if own != span and sides == (None, None):
+            own = span  # one drawing over captions side by side: it is theirs together
+            sides = (_walk(pg, cap_lines, own, True, stops), _walk(pg, cap_lines, own, False, stops))
+        out.append(Candidate(region, *sides, (_blank(pg, cap_box, own, True), _blank(pg, cap_box, own, False))))
     return out
+
+
+def _between_neighbours(cap: Box, others: list[list[Line]], span: tuple[float, float]) -> tuple[float, float]:
+    """The span narrowed to this caption's share of a row of captions set side by side (figures
+    side by side carry their captions side by side, each under its own): up to halfway to the
+    neighbouring caption on either side."""
+    lo, hi = span
+    for lines in others:
+        x0, top, x1, bottom = (min(ln.x0 for ln in lines), min(ln.top for ln in lines),
+                               max(ln.x1 for ln in lines), max(ln.bottom for ln in lines))
+        if min(bottom, cap[3]) - max(top, cap[1]) < 0.5 * min(bottom - top, cap[3] - cap[1]):
+            continue  # not beside it
+        if x0 >= cap[2] - 1:
+            hi = min(hi, (cap[2] + x0) / 2)
+        elif x1 <= cap[0] + 1:
+            lo = max(lo, (x1 + cap[0]) / 2)
+    return lo, hi
 
 
 def _page_body(lines: list[Line], body: BodyStyle, width: float) -> BodyStyle:
