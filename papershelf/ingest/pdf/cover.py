@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .lines import Line
-from .sheets import running_again
+from .sheets import title_lines_at_top
 from .title import true_size
 
 Page = tuple[list[Line], float, float]
@@ -43,18 +43,13 @@ def _title_again(first: list[Line], second: Page) -> bool:
     block of its own."""
     lines, _, height = second
     # a drop cap gives its paragraph's first line its size: that line is no title (`true_size`)
-    lines = sorted((ln for ln in lines if not running_again(ln, first, height) and true_size(ln)),
-                   key=lambda ln: ln.top)
-    upper = [ln for ln in lines if ln.top <= height / 3]  # a drop cap lower down is larger than any title
-    if not first or not upper:
-        return False
-    biggest = max(ln.size for ln in upper)
-    sizes = sorted(ln.size for ln in lines)
-    if biggest < 1.3 * sizes[len(sizes) // 2]:
+    lines = sorted((ln for ln in lines if true_size(ln)), key=lambda ln: ln.top)
+    big = title_lines_at_top(lines, first, height)
+    if not big:
         return False
     # page 1 in print order (pdfium's may run a title's lines bottom up)
     words = re.findall(r"\w+", " ".join(ln.text for ln in sorted(first, key=lambda ln: (ln.top, ln.x0))).casefold())
-    for block in _blocks([ln for ln in upper if ln.size == biggest]):
+    for block in _blocks(big):
         title = re.findall(r"\w+", " ".join(ln.text for ln in block).casefold())
         if len(title) >= 4 and not _SECTION_NUMBER.match(block[0].text) and _printed_as_phrase(title, words):
             return True

@@ -43,17 +43,23 @@ def _title_again(first: list[Line], second: Page, words: set[str] | None = None)
     when given): `first` is a sheet put before the paper (or `second` one put after it).  The top
     third alone is asked: a drop cap further down makes its paragraph's first line the largest."""
     lines, _, height = second
+    title = _WORD.findall(" ".join(ln.text for ln in title_lines_at_top(lines, first, height)).casefold())
+    seen = words if words is not None else set(_WORD.findall(" ".join(ln.text for ln in first).casefold()))
+    return len(title) >= 4 and sum(w in seen for w in title) >= 0.9 * len(title)
+
+
+def title_lines_at_top(lines: list[Line], first: list[Line], height: float) -> list[Line]:
+    """The lines in the page's largest size of its top third, when that size is at least a third
+    larger than most of its text ([] otherwise): a title.  Only the top third is asked (a drop cap
+    further down makes its paragraph's first line the largest); running heads page `first` prints in
+    the same place are left out."""
     lines = [ln for ln in lines if not running_again(ln, first, height)]
     upper = [ln for ln in lines if ln.top <= height / 3]
     if not first or not upper:
-        return False
+        return []
     biggest = max(ln.size for ln in upper)
     sizes = sorted(ln.size for ln in lines)
-    if biggest < 1.3 * sizes[len(sizes) // 2]:
-        return False
-    title = _WORD.findall(" ".join(ln.text for ln in upper if ln.size == biggest).casefold())
-    seen = words if words is not None else set(_WORD.findall(" ".join(ln.text for ln in first).casefold()))
-    return len(title) >= 4 and sum(w in seen for w in title) >= 0.9 * len(title)
+    return [ln for ln in upper if ln.size == biggest] if biggest >= 1.3 * sizes[len(sizes) // 2] else []
 
 
 def running_again(ln: Line, first: list[Line], height: float) -> bool:
