@@ -83,8 +83,9 @@ def test_regions_reach_show_search_and_the_cropped_image(objects_pdf, tmp_path):
     assert abs(h / w - (top - bottom) / (right - left)) < 0.05
 
 
-def _outlined_pdf(path, outline: bool):
-    """One page: a boxed sidebar whose bold line reads like a heading, and two numbered sections."""
+def _outlined_pdf(path, outline: bool, anchors: int = 0):
+    """One page: a boxed sidebar whose bold line reads like a heading, and two numbered sections;
+    `anchors`: an outline of that many reference anchors ("_ENREF_1") instead, none of them printed."""
     from reportlab.lib.pagesizes import letter
     from reportlab.pdfgen import canvas
 
@@ -109,6 +110,9 @@ def _outlined_pdf(path, outline: bool):
         c.addOutlineEntry("2 Results", "2 Results", level=0)
         c.bookmarkPage("2.1")
         c.addOutlineEntry("2.1 Not printed", "2.1", level=1)
+    for k in range(1, anchors + 1):
+        c.bookmarkPage(f"_ENREF_{k}")
+        c.addOutlineEntry(f"_ENREF_{k}", f"_ENREF_{k}", level=0)
     c.save()
 
 
@@ -333,30 +337,9 @@ def test_a_title_hyphenated_over_two_lines_reads_as_one_word(tmp_path):
 def test_an_outline_of_anchors_leaves_the_layout_headings(tmp_path):
     """A Word export's outline lists its reference anchors ("_ENREF_1"): none of them is printed, so
     the headings the layout shows stay (they were all demoted to text before)."""
-    from reportlab.pdfgen import canvas
-
     plain, anchored = tmp_path / "plain.pdf", tmp_path / "anchored.pdf"
     _outlined_pdf(plain, outline=False)
-    src = read_pdf(plain.read_bytes())
-    c = canvas.Canvas(str(anchored))
-    c.setFont("Helvetica-Bold", 18)
-    c.drawString(72, 720, "Signals That Persist in Wound Macrophages")
-    y = 680
-    from .pdf_fixtures import BODY, _wrap
-
-    for title in ("1 Introduction", "Funding", "2 Results"):
-        c.setFont("Helvetica-Bold", 12)
-        c.drawString(72, y, title)
-        y -= 18
-        c.setFont("Times-Roman", 10)
-        for line in _wrap(BODY, 90):
-            c.drawString(72, y, line)
-            y -= 12.5
-        y -= 14
-    for k in range(1, 6):
-        c.bookmarkPage(f"_ENREF_{k}")
-        c.addOutlineEntry(f"_ENREF_{k}", f"_ENREF_{k}", level=0)
-    c.save()
+    _outlined_pdf(anchored, outline=False, anchors=5)
     heads = [(b.text, b.level) for b in read_pdf(anchored.read_bytes()).blocks if b.kind == "heading"]
     assert ("1 Introduction", 1) in heads and ("2 Results", 1) in heads
-    assert heads == [(b.text, b.level) for b in src.blocks if b.kind == "heading"]
+    assert heads == [(b.text, b.level) for b in read_pdf(plain.read_bytes()).blocks if b.kind == "heading"]
