@@ -118,7 +118,7 @@ def _labelled_abstract(path: str) -> None:
 
     w = Writer(path)
     w.title("Protocol-Based Care for Septic Shock", "Ada Okafor, Lena Brandt")
-    for label in ("Methods", "Results", "Conclusion"):
+    for label in ("Purpose", "Methods", "Results", "Conclusion"):
         w._need(40)
         w.c.setFont("Times-Bold", 10)
         w.c.drawString(w._x(), w.y, f"{label}:")
@@ -127,20 +127,20 @@ def _labelled_abstract(path: str) -> None:
         w.c.drawString(w._x() + lead, w.y, "We pooled the trials that measured mortality at")
         w.y -= 12.5
         w.paragraph("twenty-eight days in adults admitted with septic shock to intensive care.")
-    for head in ("1 Introduction", "2 Methods", "3 Results", "4 Conclusion"):
+    for head in ("1 Introduction", "2 Methods", "3 Results", "4 Discussion"):
         w.heading(head)
         w.paragraph(BODY)
     w.save()
 
 
 def test_a_structured_abstracts_labels_are_no_sections(tmp_path):
-    """Run-in labels of the abstract that the paper uses again as its section names label parts of
-    the abstract: they were sections of their own, before the Introduction."""
+    """Run-in labels of the abstract, some of which the paper uses again as its section names, label
+    parts of the abstract (all of them): they were sections of their own, before the Introduction."""
     from papershelf.ingest.pdf.reader import read_pdf
 
     path = tmp_path / "abstract.pdf"
     _labelled_abstract(str(path))
     doc = read_pdf(path.read_bytes())
     heads = [b.text for b in doc.blocks if b.kind == "heading"]
-    assert heads == ["1 Introduction", "2 Methods", "3 Results", "4 Conclusion"]
+    assert heads == ["1 Introduction", "2 Methods", "3 Results", "4 Discussion"]  # "Conclusion" is a label too
     assert any(b.text.startswith("Results: We pooled") for b in doc.blocks if b.kind == "text")

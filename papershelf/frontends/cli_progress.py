@@ -63,7 +63,7 @@ class EmbedProgress:
             if not self.as_json:
                 err.print(f"embedding {plural(e['papers'], 'paper')} ({plural(e.get('units') or 0, 'unit')}) with "
                           f"{e['provider']}/{e['model']} ({e['dimension']}d, {plural(e['workers'], 'worker')}); "
-                          f"{e['skipped']} already embedded; lexical search already covers every paper added")
+                          f"{e['skipped']} already embedded; searchable by words meanwhile")
             self.task = self.bar.add_task("embedding", total=e.get("units") or e["papers"], windows=0, rate="",
                                           left="")
 

@@ -148,11 +148,12 @@ def _key(text: str) -> str:
 
 def demote_abstract_labels(blocks: list[Block]) -> None:
     """A structured abstract's labels ("Results: A total of …") are run-ins that name the paper's own
-    sections: a run-in heading on the first page, before any heading set on a line of its own, whose
-    name comes again as a heading later in the paper labels a part of the abstract, not a section
-    (later run-ins repeat by design: "Limitations" under each study).  Its paragraph starts with the
-    label, so the heading block goes."""
-    drop = set()
+    sections: run-in headings on the first page, before any heading set on a line of its own, one of
+    which names a heading that comes again later in the paper, label the parts of the abstract (all
+    of them: "Purpose", "Conclusion" too), not sections.  Later run-ins repeat by
+    design ("Limitations" under each study).  Each label's paragraph starts with it, so the heading
+    block goes."""
+    run = []
     first = next((b.page for b in blocks if b.page is not None), None)
     for i, b in enumerate(blocks[:-1]):
         nxt = blocks[i + 1]
@@ -160,10 +161,11 @@ def demote_abstract_labels(blocks: list[Block]) -> None:
             continue
         if b.page != first or nxt.kind != "text" or not nxt.text.startswith(b.text):
             break  # the first section heading set on its own line: the abstract is over
-        key = _name(b.text)
-        if any(x.kind == "heading" and _name(x.text) == key for x in blocks[i + 2:]):
-            drop.add(i)
-    blocks[:] = [b for i, b in enumerate(blocks) if i not in drop]
+        run.append(i)
+    later = {_name(x.text) for x in blocks[run[-1] + 2:] if x.kind == "heading"} if run else set()
+    if any(_name(blocks[i].text) in later for i in run):
+        drop = set(run)
+        blocks[:] = [b for i, b in enumerate(blocks) if i not in drop]
 
 
 def _name(text: str) -> str:
