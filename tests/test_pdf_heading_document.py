@@ -144,3 +144,30 @@ def test_a_structured_abstracts_labels_are_no_sections(tmp_path):
     heads = [b.text for b in doc.blocks if b.kind == "heading"]
     assert heads == ["1 Introduction", "2 Methods", "3 Results", "4 Discussion"]  # "Conclusion" is a label too
     assert any(b.text.startswith("Results: We pooled") for b in doc.blocks if b.kind == "text")
+
+
+def test_a_two_line_heading_ends_where_the_body_text_begins(tmp_path):
+    """A sub-heading wrapped onto two lines, half a point larger than the body in another face, with
+    the body set close under it: the heading is its two lines (it ran on into the paragraph)."""
+    from papershelf.ingest.pdf.reader import read_pdf
+
+    from .pdf_fixtures import BODY, Writer
+
+    path = tmp_path / "two_lines.pdf"
+    w = Writer(str(path))
+    w.title("Cyclooxygenase in Liver Cancer", "Ada Okafor, Lena Brandt")
+    w.heading("1 Introduction")
+    w.paragraph(BODY, size=9.5)
+    for text in ("Correlation of expression with", "clinical parameters"):
+        w.c.setFont("Helvetica", 10)
+        w.c.drawString(w._x(), w.y, text)
+        w.y -= 12
+    w.paragraph("The association between the enzyme and several clinical parameters is shown in the table.",
+                size=9.5)
+    w.heading("2 Methods")
+    w.paragraph(BODY, size=9.5)
+    w.save()
+    blocks = read_pdf(path.read_bytes()).blocks
+    assert [b.text for b in blocks if b.kind == "heading"] == [
+        "1 Introduction", "Correlation of expression with clinical parameters", "2 Methods"]
+    assert any(b.kind == "text" and b.text.startswith("The association between") for b in blocks)

@@ -252,16 +252,28 @@ def _heading_goes_on(prev: Line, ln: Line, body: BodyStyle, pitch: float) -> boo
         and not whole
 
 
+def _out_of_heading(lines: list[Line], ln: Line) -> bool:
+    """A heading wrapped onto a second line ends where the text leaves its style: the body's first
+    line under a two-line heading set half a point larger in another face of the family."""
+    head = lines[0]
+    other_face = bool(head.face and ln.face) and ln.face != head.face
+    return 1 < len(lines) <= 3 and (other_face or abs(ln.size - head.size) >= 0.3 or ln.bold != head.bold)
+
+
 def _paragraphs(column: list[Line], body: BodyStyle) -> list[Para]:
     """A column's lines cut into paragraphs."""
     left = _column_left(column)
     right = max(ln.x1 for ln in column)
     paras: list[Para] = []
     heading_like = [line_starts_heading(ln, body) for ln in column]
+    opened_heading = False  # the paragraph so far is a heading's lines (its first line reads as one)
     for i, ln in enumerate(column):
-        if i and not _breaks(column[i - 1], ln, left, body, heading_like[i], heading_like[i - 1], len(paras[-1].lines)):
+        cut = _breaks(column[i - 1], ln, left, body, heading_like[i], heading_like[i - 1], len(paras[-1].lines)) \
+            if i else True
+        if not cut and not (opened_heading and _out_of_heading(paras[-1].lines, ln)):
             paras[-1].lines.append(ln)
             continue
+        opened_heading = heading_like[i]
         gap = None if i == 0 else (ln.bottom - column[i - 1].bottom) / max(ln.size, 1.0)
         centred = ln.x0 - left > 2 * ln.size and abs((ln.x0 + ln.x1) / 2 - (left + right) / 2) < 0.05 * (right - left)
         paras.append(Para([ln], gap_above=gap, column_start=i == 0, indent=ln.x0 - left, centred=centred))
