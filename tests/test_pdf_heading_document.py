@@ -112,12 +112,15 @@ def test_a_first_line_whose_sentence_goes_on_below_is_no_heading(tmp_path):
         "Introduction", "Lower bounds", "Changes in Intracellular Concentrations after Treatment with Resveratrol"]
 
 
-def _labelled_abstract(path: str) -> None:
-    """A clinical paper: a structured abstract whose bold run-in labels name the paper's sections."""
+def _labelled_abstract(path: str, abstract: bool = False) -> None:
+    """A clinical paper: a structured abstract whose bold run-in labels name the paper's sections
+    (under a heading "Abstract" when `abstract`)."""
     from .pdf_fixtures import BODY, Writer
 
     w = Writer(path)
     w.title("Protocol-Based Care for Septic Shock", "Ada Okafor, Lena Brandt")
+    if abstract:
+        w.heading("Abstract")
     for label in ("Purpose", "Methods", "Results", "Conclusion"):
         w._need(40)
         w.c.setFont("Times-Bold", 10)
@@ -171,3 +174,15 @@ def test_a_two_line_heading_ends_where_the_body_text_begins(tmp_path):
     assert [b.text for b in blocks if b.kind == "heading"] == [
         "1 Introduction", "Correlation of expression with clinical parameters", "2 Methods"]
     assert any(b.kind == "text" and b.text.startswith("The association between") for b in blocks)
+
+
+def test_an_abstracts_labels_under_its_heading_stay_its_parts(tmp_path):
+    """Under a heading "Abstract" the labels are its sub-headings, as publishers' outlines list them
+    (BMC's "Abstract > Background, Methods, Results, Conclusions")."""
+    from papershelf.ingest.pdf.reader import read_pdf
+
+    path = tmp_path / "abstract.pdf"
+    _labelled_abstract(str(path), abstract=True)
+    heads = [b.text for b in read_pdf(path.read_bytes()).blocks if b.kind == "heading"]
+    assert heads[:1] == ["Abstract"] and "Results" in heads[:5]
+    assert heads[-4:] == ["1 Introduction", "2 Methods", "3 Results", "4 Discussion"]

@@ -150,14 +150,17 @@ def demote_abstract_labels(blocks: list[Block]) -> None:
     """A structured abstract's labels ("Results: A total of …") are run-ins that name the paper's own
     sections: run-in headings on the first page, before any heading set on a line of its own, one of
     which names a heading that comes again later in the paper, label the parts of the abstract (all
-    of them: "Purpose", "Conclusion" too), not sections.  Later run-ins repeat by
-    design ("Limitations" under each study).  Each label's paragraph starts with it, so the heading
-    block goes."""
+    of them: "Purpose", "Conclusion" too), not sections of their own.  Under a heading "Abstract"
+    they stay its sub-headings ("Abstract > Results"), as publishers' outlines list them.  Later
+    run-ins repeat by design ("Limitations" under each study).  Each label's paragraph starts with
+    it, so the heading block goes."""
     run = []
     first = next((b.page for b in blocks if b.page is not None), None)
     for i, b in enumerate(blocks[:-1]):
         nxt = blocks[i + 1]
-        if b.kind != "heading" or _name(b.text) in ("abstract", "summary"):
+        if b.kind == "heading" and _name(b.text) in ("abstract", "summary"):
+            return  # under an Abstract heading the labels are its parts, as publishers' outlines list them
+        if b.kind != "heading":
             continue
         if b.page != first or nxt.kind != "text" or not nxt.text.startswith(b.text):
             break  # the first section heading set on its own line: the abstract is over
