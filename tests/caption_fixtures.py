@@ -12,11 +12,12 @@ from .object_fixtures import LEFT, ROWS, TEXT_W, _opened
 from .pdf_fixtures import BODY
 
 
-def outlined_objects_paper(path: str, sections: bool) -> None:
+def outlined_objects_paper(path: str, sections: bool | None) -> None:
     """A figure under which "Fig. 1." opens its caption and a table under "Table 1.", in a paper
     whose outline bookmarks only them ("Fig 1", "Table 1") and its reference entries ("Reference 1" …);
     with `sections` the outline also lists the printed sections, the objects' bookmarks out of page
-    order (a journal's outline set a table's bookmark before the section the table sits in)."""
+    order (a journal's outline set a table's bookmark before the section the table sits in); with
+    `sections` None the outline bookmarks the objects alone ("Fig 1", "Table 1", "Figure 1")."""
     c = canvas.Canvas(path, pagesize=letter)
     p = _opened(c, "Coral Bleaching Thresholds by Depth")
     c.bookmarkPage("intro")
@@ -45,6 +46,9 @@ def outlined_objects_paper(path: str, sections: bool) -> None:
         c.addOutlineEntry("Fig 1", "fig1", level=1)
         c.addOutlineEntry("2 Results", "results", level=0)
         c.addOutlineEntry("3 Discussion", "discussion", level=0)
+    elif sections is None:
+        for title, key in (("Fig 1", "fig1"), ("Table 1", "tab1"), ("Figure 1", "fig1")):
+            c.addOutlineEntry(title, key, level=0)
     else:
         c.addOutlineEntry("Fig 1", "fig1", level=0)
         c.addOutlineEntry("Table 1", "tab1", level=0)

@@ -15,15 +15,15 @@ from . import caption_fixtures as F
 from .test_pdf_object_layouts import _center, _check, _holds, _objects
 
 
-@pytest.mark.parametrize("sections", [False, True])
+@pytest.mark.parametrize("sections", [False, True, None])
 def test_an_outline_bookmarking_figures_and_tables_leaves_their_captions_captions(tmp_path, sections):
     path = tmp_path / "outlined.pdf"
     F.outlined_objects_paper(str(path), sections)
     blocks = read_pdf(path.read_bytes()).blocks
     heads = [b.text for b in blocks if b.kind == "heading"]
     assert not any(h.startswith(("Fig", "Table", "Reference ")) for h in heads), heads
-    # the sections are headings whether the outline lists them or (bookmarking only objects and
-    # reference entries, which name no printed paragraph) the layout finds them
+    # the sections are headings whether the outline lists them or (bookmarking only objects, with or
+    # without reference entries, which name no printed paragraph) the layout finds them
     assert "1 Introduction" in heads and "2 Results" in heads and "3 Discussion" in heads, heads
     objs = _objects(path)
     assert objs["Figure 1"].text.startswith("Fraction of colonies bleached")

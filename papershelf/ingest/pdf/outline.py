@@ -86,8 +86,9 @@ def _matches(block: Block, entry: Entry) -> int:
 
 def apply_outline(blocks: list[Block], outline: list[Entry]) -> list[Block]:
     """The blocks with exactly the outline's headings (see the module docstring); the blocks as they
-    are when fewer than `MIN_ENTRIES` and fewer than half of its entries read as a paragraph of the
-    text: such an outline names anchors, not sections (a Word export's "_ENREF_12")."""
+    are when fewer than `MIN_ENTRIES` and fewer than half (or none) of its section entries read as a
+    paragraph of the text: such an outline names anchors or objects, not sections (a Word export's
+    "_ENREF_12", a journal's "Fig 1")."""
     out = [dataclasses.replace(b) for b in blocks]
     matched = 0
     for b in out:
@@ -116,7 +117,7 @@ def apply_outline(blocks: list[Block], outline: list[Entry]) -> list[Block]:
             start = i + 1
             matched += 1
             break
-    return out if matched >= MIN_ENTRIES or 2 * matched >= len(outline) else blocks
+    return out if matched >= MIN_ENTRIES or (matched and 2 * matched >= len(outline)) else blocks
 
 
 def _rest_after(text: str, title: str) -> str:
