@@ -10,8 +10,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-import ask_sentence_fit as F  # noqa: E402
-import ask_sentence_model as S  # noqa: E402
+import ask_sentence_fit as F
+import ask_sentence_model as S
 
 
 def _scifact(folder: Path) -> None:
