@@ -234,7 +234,16 @@ def test_shared_pdf_reference_list_matches_its_grobid_tei():
      "pp 1905-1930.", ["Ritchie, D.M", "Thompson, K"], "The Unix time-sharing system", 1978),
     ("[5] CORBETT, J. C., DEAN, J., AND WOODFORD, D. Spanner: Google's globally-distributed database. In "
      "Proceedings of the 10th USENIX conference (Berkeley, CA, USA, 2012), OSDI'12, pp. 251-264.",
-     ["CORBETT, J. C", "DEAN, J"], "Spanner: Google's globally-distributed database", 2012),
+     ["CORBETT, J. C", "DEAN, J", "WOODFORD, D"], "Spanner: Google's globally-distributed database", 2012),
+    # "vol. 30." ends no sentence: the title is not "30"
+    ("[53] PHILIPPSEN, M. Automatic alignment of array data and processes to reduce communication time on "
+     "DMPPs, vol. 30. ACM, 1995.", ["PHILIPPSEN, M"],
+     "Automatic alignment of array data and processes to reduce communication time on DMPPs, vol. 30", 1995),
+    ("LINNAEUS, C. 1767. Mantissa Plantarum. Stockholm: Salvius.", ["LINNAEUS, C"], "Mantissa Plantarum", None),
+    # an alphabetic label is no author
+    ("[Arn94] Vladimir I. Arnold, Topological invariants of plane curves and caustics, University lecture series, "
+     "vol. 5, American Mathematical Society, Providence, R.I., 1994.", ["Vladimir I. Arnold"],
+     "Topological invariants of plane curves and caustics", 1994),
     ("[4] Smith, J. and Doe, K. L. A study of things. J. Stuff 3, 2001.", ["Smith, J", "Doe, K. L"],
      "A study of things", 2001),
     # a venue's acronym after the title is the venue; a plural acronym or a roman numeral is the title's

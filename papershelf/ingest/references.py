@@ -26,6 +26,7 @@ from ..text import LEADING_SPACE
 
 MAX_AUTHOR_CHARS = 2000  # a longer run of text is no author list: bounds the checks made on each initial
 _LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s|$)|\((\d{1,4})\)|(\d{1,4})(?=\s+[A-Z]))\s*")
+_ALPHA_LABEL = re.compile(r"^\s*\[[A-Z][A-Za-z+\-]{0,9}\d{2,4}[a-z]?\]\s*")  # "[Arn94]", "[ABTZ13]": no number
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
 _ARXIV = re.compile(r"(?:arxiv[:\s]*(?:preprint\s*)?(?:arxiv:)?\s*|abs/|arxiv\.org/(?:abs|pdf)/)"
                     r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.IGNORECASE)
@@ -40,7 +41,7 @@ _SENTENCE_END = re.compile(r"(?<=[^\s.])\.\s+(?=[A-Z0-9\"“(\[])|(?<=[a-z]{4})\
 _INITIALS_ONLY = re.compile(r"^(?:[A-Z]\.?[\s\-]*){1,4}$")
 _INITIAL = re.compile(r"^\(?(?:[A-Z]\.-?)*[A-Z]$")
 _ABBREVIATION = re.compile(r"(?:proc|conf|trans|natl|acad|intl|univ|dept|symp|assoc|comput|ling|sci|eng|appl|phys|"
-                           r"chem|biol)$", re.IGNORECASE)
+                           r"chem|biol|vol|no)$", re.IGNORECASE)  # "vol. 30", "no. 4" end no sentence
 _PARTICLES = r"(?:van|von|de|der|den|del|da|di|du|dos|la|le|y|bin|al|II|III|IV|Jr\.?|Sr\.?)"
 # A hyphen before a capital joins two name words ("Jean-Pierre"), one before a small letter goes on
 # with the word ("Al-khalifa"); taken possessively and atomically (a capitalized particle, "IV",
@@ -50,7 +51,7 @@ _NAME_WORD = r"(?>[A-Z][^\s,;:()\d\-]*+(?:-[a-z][^\s,;:()\d\-]*+)*+|" + _PARTICL
 _PERSON = re.compile(rf"^{_NAME_WORD}(?:[\s\-]+{_NAME_WORD})*$")
 _VANCOUVER_NAME = r"[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?\s[A-Z]{1,3}"
 _VANCOUVER = re.compile(rf"^(?:{_VANCOUVER_NAME},\s*)+{_VANCOUVER_NAME}(?:,?\s*et al)?$")  # two names at least
-_SPLIT_AUTHORS = re.compile(LEADING_SPACE + r"(?:;|,\s*(?:and|&)\s+|,|\band\b|&)\s*")
+_SPLIT_AUTHORS = re.compile(LEADING_SPACE + r"(?:;|,\s*(?:and|AND|&)\s+|,|\b(?:and|AND)\b|&)\s*")  # USENIX: "AND"
 # Pages printed as a range after "pp"/"pages": "pp 1905-1930" holds no year.
 _PAGE_RANGE = re.compile(r"\b(?:pp?\.?|pages?)\s*\d+\s*[-–—]+\s*\d+")
 _PAGES = re.compile(r"(?:,\s*)?\b(?:pp?\.|pages?)\s*[\dA-Za-z]+\s*[-–—]+\s*[\dA-Za-z]+|\b\d+\s*[-–—]\s*\d+\b")
@@ -80,7 +81,7 @@ def parse_reference(text: str, n: int, before: Reference | None = None, full_nam
     list opens its entries with names written out, then a comma and the title (`full_name_list`)."""
     text = clean_entry(text)
     ref = Reference(n=n, text=text)
-    body = _LABEL.sub("", text, count=1)
+    body = _ALPHA_LABEL.sub("", _LABEL.sub("", text, count=1), count=1)
     if before is not None and before.authors and (m := _SAME_AUTHORS.match(body)):
         names = before.authors
         body = (", ".join(names[:-1]) + " and " if len(names) > 1 else "") + names[-1] + body[m.end():]
@@ -197,6 +198,8 @@ def _sentences(body: str) -> list[str]:
 
 # The last name of a "Surname, I." list, after its "and": "... and Thompson, K." / "..., AND WOODFORD, D."
 _LAST_NAME = re.compile(r"(?:^|[\s,])(?:and|AND|&)\s+[A-Z][\w'’\-]+,\s*(?:[A-Z]\.\s*-?\s*)*[A-Z]$")
+_LONE_NAME = re.compile(r"[A-Z][\w'’\-]{0,40},\s*(?:[A-Z]\.\s*-?\s*){0,4}[A-Z]$")
+_LONE_NAME_NEXT = re.compile(r"[A-Z][\w'’\-]{0,40},\s*[A-Z]\.|(?:[A-Z]\s+)?(?:and|AND|&)\s")
 
 
 def _last_name_ends(body: str, start: int, end: int, after: int) -> bool:
@@ -204,9 +207,13 @@ def _last_name_ends(body: str, start: int, end: int, after: int) -> bool:
     its "and" ("Ritchie, D.M. and Thompson, K. The Unix time-sharing system."): the list ends there,
     unless another initial follows ("and Thompson, K. L.")."""
     piece = body[start:end]
+    if re.match(r"[A-Z]\.|[(\[]", body[after:after + 2]):
+        return False
+    if start == 0 and _LONE_NAME.match(piece) and not _LONE_NAME_NEXT.match(body, after):
+        return True  # a lone author: "PHILIPPSEN, M. Automatic alignment …", not "Smith, J. Doe, K. …"
     # its tail only (the name and its initials): one search stays short over a long run of initials
     return end - start <= MAX_AUTHOR_CHARS and bool(_LAST_NAME.search(piece, max(0, len(piece) - 120))) \
-        and not re.match(r"[A-Z]\.|[(\[]", body[after:after + 2]) and _looks_like_names(piece)
+        and _looks_like_names(piece)
 
 
 def split_authors(text: str) -> list[str]:
@@ -240,6 +247,8 @@ def _title_venue(rest: str, comma_style: bool = False) -> tuple[str | None, str 
         pieces = _sentences(rest)
         if not pieces:
             return None, None
+        if len(pieces) > 1 and re.fullmatch(r"\(?\d{3,4}[a-z]?\)?", pieces[0]):
+            pieces = pieces[1:]  # a year the year pattern does not take ("LINNAEUS, C. 1767. Mantissa Plantarum.")
         title, venue = pieces[0], " ".join(pieces[1:])
     tag = _VENUE_TAG.search(title.rstrip())  # "Spanner: Google's globally-distributed database (OSDI)"
     # an acronym of two capitals at least, not one the title spells ("Secure Real-time Transport Protocol (SRTP)")
@@ -323,7 +332,8 @@ def references_from_texts(texts: list[str]) -> list[Reference]:
 
 def parsed_entries(entries: list[str]) -> list[Reference]:
     """A list's entries read in order, numbered from 1, each knowing the entry before it."""
-    full_names = full_name_list([_LABEL.sub("", clean_entry(e), count=1) for e in entries])
+    full_names = full_name_list([_ALPHA_LABEL.sub("", _LABEL.sub("", clean_entry(e), count=1), count=1)
+                                 for e in entries])
     refs: list[Reference] = []
     for i, entry in enumerate(entries, start=1):
         refs.append(parse_reference(entry, i, refs[-1] if refs else None, full_names))
