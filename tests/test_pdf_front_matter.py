@@ -216,3 +216,44 @@ def test_a_sheet_before_the_paper_is_known_by_its_title_though_a_drop_cap_is_lar
     assert doc.title == "Starvation Protects Germline Stem Cells and Extends Reproductive Longevity in Worms"
     assert doc.authors == ["Giana Angelo", "Marc R. Van Gilst"]  # the right column's lines beside them are no cell
     assert not any("personal use" in u.text for u in build_units(doc, "p"))
+
+
+def _labelled_title(path, label: str, label_font: str, label_size: float, gap: float) -> tuple[str | None, list[str]]:
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = H - 80
+    c.setFont(label_font, label_size)
+    c.drawCentredString(W / 2, y, label)
+    y -= label_size + gap
+    c.setFont("Helvetica-Bold", 16)
+    for text in ("Ward Rounds at Dawn and Dusk in a Rural Hospital", "and Their Effect on Recovery"):
+        c.drawCentredString(W / 2, y, text)
+        y -= 19
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, y - 8, "Maria Lopez, John Smith and Karen Olsen")
+    _body(c, y - 40, 40)
+    c.showPage()
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    return doc.title, doc.authors
+
+
+def test_an_article_type_label_in_the_titles_size_and_weight_right_above_it_is_no_part_of_it(tmp_path):
+    """"Research Article" set as the title is, one line's pitch above it: its words say it is a label."""
+    title, authors = _labelled_title(tmp_path / "label.pdf", "Research Article", "Helvetica-Bold", 16, 4)
+    assert title == "Ward Rounds at Dawn and Dusk in a Rural Hospital and Their Effect on Recovery"
+    assert authors == ["Maria Lopez", "John Smith", "Karen Olsen"]
+    # a first line of the title in that tier that is no article type's label stays in the title
+    title, _ = _labelled_title(tmp_path / "two.pdf", "Night Shifts,", "Helvetica-Bold", 16, 4)
+    assert title == "Night Shifts, Ward Rounds at Dawn and Dusk in a Rural Hospital and Their Effect on Recovery"
+
+
+def test_a_supplements_label_above_the_title_opens_its_title(tmp_path):
+    """A supplement prints its paper's title under a "Supporting information" label: the label opens
+    the supplement's title, so the two documents do not read as one paper twice."""
+    title, authors = _labelled_title(tmp_path / "esi.pdf", "Supporting information", "Helvetica-Bold", 18, 20)
+    assert title == "Supporting information: Ward Rounds at Dawn and Dusk in a Rural Hospital and Their Effect on Recovery"
+    assert authors == ["Maria Lopez", "John Smith", "Karen Olsen"]
+    title, _ = _labelled_title(tmp_path / "som.pdf", "Science Supporting Online Material", "Times-Roman", 12, 4)
+    assert title.startswith("Science Supporting Online Material: Ward Rounds")
+    title, _ = _labelled_title(tmp_path / "plain.pdf", "Department of Surgery", "Times-Roman", 12, 4)
+    assert title.startswith("Ward Rounds")

@@ -54,6 +54,27 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
     return title, [ln for ln in kept if ln not in title_lines]
 
 
+_SUPPLEMENT = re.compile(r"^(?:[A-Z][\w&.-]*\s+){0,3}?(?:electronic\s+)?(?:supporting|supplementary|supplemental)\s+"
+                         r"(?:online\s+)?(?:information|materials?|data|text|appendix|methods)$", re.IGNORECASE)
+
+
+def supplement_title(title: str | None, title_lines: list[Line], page: list[Line]) -> str | None:
+    """The title of a supplement ("Supporting information: <the paper's title>") when the line set
+    right above the title, over its span, names the document a supplement: a supplement prints its
+    paper's title, and without the label the two would read as one paper twice.  Running lines count
+    here (a supplement's label is often repeated at the head of every page)."""
+    if not title or not title_lines:
+        return title
+    first = min(title_lines, key=lambda ln: ln.top)
+    left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
+    above = [ln for ln in page if ln.bottom <= first.top + 1 and first.top - ln.bottom < 3 * first.size
+             and ln.x1 > left and ln.x0 < right and ln not in title_lines]
+    if not above:
+        return title
+    label = max(above, key=lambda ln: ln.bottom).text.strip()
+    return f"{label}: {title}" if _SUPPLEMENT.match(label) else title
+
+
 def _without_headings(big: list[Line]) -> list[Line]:
     """The title's tier without the numbered section headings set in its size ("1 Introduction",
     "2 Method", "3 Results" in a short paper whose title is set as its headings are): two or more of
@@ -145,16 +166,25 @@ def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]
     return out
 
 
+# The words of an article-type label ("Research Article", "Case Report", "Brief Communication"): such a
+# label set in the title's size and weight right above it is told apart by its words alone.
+_ARTICLE_TYPE = frozenset("research original article articles review reviews case report reports brief short communication "
+                          "communications letter letters editorial perspective perspectives commentary mini systematic "
+                          "rapid technical note notes clinical study protocol opinion hypothesis paper full regular "
+                          "invited feature correspondence viewpoint update updates".split())
+
+
 def _without_label(big: list[Line]) -> list[Line]:
     """The title's tier without an article-type label set as large above it (a word or three on a row
     of their own, "Case Report"), when what follows in that size is a longer text set apart from it by
-    its weight or a gap, and reads as no author line: else the label would be the title (in its
+    its weight, a gap or the label's words (all of an article type's), and reads as no author line: else the label would be the title (in its
     weight) and the real title, in another, would be read as authors."""
     rows = sorted(big, key=lambda ln: ln.top)
     if len(rows) < 2:
         return big
     label, rest = rows[0], rows[1:]
-    apart = rest[0].bold != label.bold or rest[0].top - label.bottom > 0.8 * label.size
+    apart = rest[0].bold != label.bold or rest[0].top - label.bottom > 0.8 * label.size \
+        or all(w in _ARTICLE_TYPE for w in label.text.lower().split())
     alone = all(ln.top - label.top > 0.5 * label.size for ln in rest)
     if len(label.text.split()) <= 3 and alone and apart and sum(len(ln.text.split()) for ln in rest) >= 4 \
             and all(line_names(ln.text) is None for ln in rest):
