@@ -251,7 +251,8 @@ def test_a_supplements_label_above_the_title_opens_its_title(tmp_path):
     """A supplement prints its paper's title under a "Supporting information" label: the label opens
     the supplement's title, so the two documents do not read as one paper twice."""
     title, authors = _labelled_title(tmp_path / "esi.pdf", "Supporting information", "Helvetica-Bold", 18, 20)
-    assert title == "Supporting information: Ward Rounds at Dawn and Dusk in a Rural Hospital and Their Effect on Recovery"
+    assert title == ("Supporting information: Ward Rounds at Dawn and Dusk in a Rural Hospital"
+                     " and Their Effect on Recovery")
     assert authors == ["Maria Lopez", "John Smith", "Karen Olsen"]
     title, _ = _labelled_title(tmp_path / "som.pdf", "Science Supporting Online Material", "Times-Roman", 12, 4)
     assert title.startswith("Science Supporting Online Material: Ward Rounds")

@@ -168,17 +168,19 @@ def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]
 
 # The words of an article-type label ("Research Article", "Case Report", "Brief Communication"): such a
 # label set in the title's size and weight right above it is told apart by its words alone.
-_ARTICLE_TYPE = frozenset("research original article articles review reviews case report reports brief short communication "
-                          "communications letter letters editorial perspective perspectives commentary mini systematic "
-                          "rapid technical note notes clinical study protocol opinion hypothesis paper full regular "
-                          "invited feature correspondence viewpoint update updates".split())
+_ARTICLE_TYPE = frozenset(
+    "research original article articles review reviews case report reports brief short communication communications "
+    "letter letters editorial perspective perspectives commentary mini systematic rapid technical note notes clinical "
+    "study protocol opinion hypothesis paper full regular invited feature correspondence viewpoint update".split()
+)
 
 
 def _without_label(big: list[Line]) -> list[Line]:
     """The title's tier without an article-type label set as large above it (a word or three on a row
     of their own, "Case Report"), when what follows in that size is a longer text set apart from it by
-    its weight, a gap or the label's words (all of an article type's), and reads as no author line: else the label would be the title (in its
-    weight) and the real title, in another, would be read as authors."""
+    its weight, a gap or the label's words (all of an article type's), and reads as no author line:
+    else the label would be the title (in its weight) and the real title, in another, would be read
+    as authors."""
     rows = sorted(big, key=lambda ln: ln.top)
     if len(rows) < 2:
         return big
