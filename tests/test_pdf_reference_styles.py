@@ -85,3 +85,48 @@ def test_a_title_in_capitals_after_a_lone_name_is_no_second_author():
         + [("Peter Butkovic", "Max-Linear Systems, Springer Monographs in Mathematics, 2010.")], start=1)])
     assert refs[-1].authors == ["Peter Butkovic"]
     assert refs[-1].title == "Max-Linear Systems"
+
+
+KEYED = [
+    ("ABTZ13", "Haim Avron, Christos Boutsidis, Sivan Toledo, and Anastasios Zouzias. Efficient dimensionality "
+     "reduction for canonical correlation analysis. In Proceedings of ICML, 2013."),
+    ("AC09", "Nir Ailon and Bernard Chazelle. The fast Johnson-Lindenstrauss transform and approximate nearest "
+     "neighbors. SIAM J. Comput., 39(1):302-322, 2009."),
+    ("Ach03", "Dimitris Achlioptas. Database-friendly random projections. J. Comput. Syst. Sci., 66(4), 2003."),
+    ("BBDS12", "Jeremiah Blocki, Avrim Blum, Anupam Datta, and Or Sheffet. The Johnson-Lindenstrauss transform "
+     "itself preserves differential privacy. In FOCS, pages 410-419, 2012."),
+    ("CW13", "Kenneth L. Clarkson and David P. Woodruff. Low rank approximation and regression in input sparsity "
+     "time. In STOC, pages 81-90, 2013."),
+    ("Kle05", "Jon Kleinberg. An impossibility theorem for clustering. In NIPS, 2005."),
+    ("WZ13", "David P. Woodruff and Qin Zhang. Subspace embeddings and regression using exponential random "
+     "variables. In COLT, 2013."),
+]
+
+
+def test_a_list_keyed_by_bracketed_labels_set_flush_right_is_cut_at_each_key(tmp_path):
+    """An alphabetic list ("[ABTZ13] Haim Avron, …"): each key set flush right in a column of its own,
+    the entries' text at one indent, so neither a hanging indent nor a gap tells the entries apart;
+    the keys, sorted as such a list is, do."""
+    path = tmp_path / "keyed.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 16)
+    c.drawCentredString(W / 2, H - 80, "Sparse Sketches for Beginners")
+    c.setFont("Times-Roman", 10)
+    y = H - 120
+    for ln in _wrap(" ".join([BODY] * 4), 95):
+        c.drawString(72, y, ln)
+        y -= 12
+    c.setFont("Times-Bold", 12)
+    c.drawString(72, y - 10, "References")
+    y -= 32
+    c.setFont("Times-Roman", 10)
+    for key, text in KEYED:
+        c.drawRightString(126, y, f"[{key}]")
+        for ln in _wrap(text, 80):
+            c.drawString(130, y, ln)
+            y -= 12
+    c.showPage()
+    c.save()
+    refs = read_pdf(path.read_bytes()).references
+    assert [r.text.split("]")[0] for r in refs] == [f"[{key}" for key, _ in KEYED]
+    assert refs[1].authors == ["Nir Ailon", "Bernard Chazelle"] and refs[1].year == 2009

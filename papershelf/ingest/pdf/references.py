@@ -18,7 +18,7 @@ import re
 import statistics
 
 from ...document import Block, Reference
-from ..references import entry_label, parsed_entries, split_numbered
+from ..references import entry_label, parsed_entries, split_keyed, split_numbered
 from .lines import Line
 from .list_order import reread
 
@@ -53,7 +53,7 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Refer
     if numbered is not None and len(numbered) * 1.0 >= 0.5 * sum(entry_label(t) is not None for t in texts):
         entries = numbered
     else:
-        entries = _split_by_layout(runs)
+        entries = split_keyed(texts) or _split_by_layout(runs)
     vocabulary = _Vocabulary(columns)
     return parsed_entries([_join(e.split("\n"), vocabulary) for e in _until_statement(entries) if e.strip()])
 
