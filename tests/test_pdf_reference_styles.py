@@ -130,3 +130,49 @@ def test_a_list_keyed_by_bracketed_labels_set_flush_right_is_cut_at_each_key(tmp
     refs = read_pdf(path.read_bytes()).references
     assert [r.text.split("]")[0] for r in refs] == [f"[{key}" for key, _ in KEYED]
     assert refs[1].authors == ["Nir Ailon", "Bernard Chazelle"] and refs[1].year == 2009
+
+
+FLUSH = [
+    ["World Health Organization. Global report on diabetes. Geneva: WHO; 2016.",
+     "Available from: https://www.who.int/publications/i/item/9789241565257."],
+    ["Ahmed S, Brown T. Foot ulcers in rural clinics. Int Wound J. 2019;16(2):101-9.",
+     "doi 10.1111/iwj.13001"],
+    ["Chen L, Diaz M, Evans R. Offloading and healing time. Diabet Med. 2020;37:55-62. https://doi.org/10.1111/",
+     "dme.14120"],
+    ["Fischer K. Dressings for chronic wounds: a review. Adv Skin Care. 2021;34(5):240-8."],
+]
+
+
+def test_a_flush_lists_links_go_on_with_their_entry_and_statements_after_it_are_no_entries(tmp_path):
+    """A list set flush left, entries apart by a gap: a line opening "Available from:", a DOI on its own
+    line and the rest of a link broken at a line's end go on with their entry; the statements printed
+    after the list (ethical approval, consent, availability of data) are no entries."""
+    path = tmp_path / "flush.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 16)
+    c.drawCentredString(W / 2, H - 80, "Wound Care in Rural Clinics")
+    c.setFont("Times-Roman", 10)
+    y = H - 120
+    for ln in _wrap(" ".join([BODY] * 4), 95):
+        c.drawString(72, y, ln)
+        y -= 12
+    c.setFont("Times-Bold", 12)
+    c.drawString(72, y - 10, "References")
+    y -= 32
+    c.setFont("Times-Roman", 10)
+    for entry in FLUSH:
+        for ln in entry:
+            c.drawString(72, y, ln)
+            y -= 12
+        y -= 6
+    for ln in ("Ethical approval", "Not applicable; no patient data were used.", "Consent for publication",
+               "All authors agreed to publication.", "Availability of data and materials",
+               "The data are available from the corresponding author."):
+        c.drawString(72, y, ln)
+        y -= 12
+    c.showPage()
+    c.save()
+    refs = read_pdf(path.read_bytes()).references
+    assert len(refs) == 4
+    assert refs[0].text.endswith("9789241565257.") and refs[1].text.endswith("iwj.13001")
+    assert refs[2].text.endswith("10.1111/dme.14120") and refs[3].text.startswith("Fischer K.")
