@@ -218,14 +218,15 @@ def test_a_sheet_before_the_paper_is_known_by_its_title_though_a_drop_cap_is_lar
     assert not any("personal use" in u.text for u in build_units(doc, "p"))
 
 
-def _labelled_title(path, label: str, label_font: str, label_size: float, gap: float) -> tuple[str | None, list[str]]:
+def _labelled_title(path, label: str, label_font: str, label_size: float, gap: float,
+                    second: str = "and Their Effect on Recovery") -> tuple[str | None, list[str]]:
     c = canvas.Canvas(str(path), pagesize=letter)
     y = H - 80
     c.setFont(label_font, label_size)
     c.drawCentredString(W / 2, y, label)
     y -= label_size + gap
     c.setFont("Helvetica-Bold", 16)
-    for text in ("Ward Rounds at Dawn and Dusk in a Rural Hospital", "and Their Effect on Recovery"):
+    for text in ("Ward Rounds at Dawn and Dusk in a Rural Hospital", second):
         c.drawCentredString(W / 2, y, text)
         y -= 19
     c.setFont("Times-Roman", 11)
@@ -258,3 +259,24 @@ def test_a_supplements_label_above_the_title_opens_its_title(tmp_path):
     assert title.startswith("Science Supporting Online Material: Ward Rounds")
     title, _ = _labelled_title(tmp_path / "plain.pdf", "Department of Surgery", "Times-Roman", 12, 4)
     assert title.startswith("Ward Rounds")
+
+
+def test_a_raised_glyph_the_font_maps_to_no_character_opens_no_script():
+    """A prime the font maps to no character (pdfium gives its bare code, \\x04) raised after a number
+    ("∼3′"): the code is dropped and leaves no ``^`` behind ("∼3", not "∼3^"); a real superscript after
+    it still opens one."""
+    from papershelf.ingest.pdf.glyphs import marked
+    from papershelf.ingest.pdf.lines import clean
+
+    text = "∼3\x04 at x2"
+    places = {2: (6.0, 652.5), 8: (6.0, 652.5)}  # the code and the "2" raised and small
+    page = _Glyphs([places.get(i, (9.0, 656.0)) for i in range(len(text))])
+    out = clean(marked(page, [(ch, i) for i, ch in enumerate(text)], 9.0))  # type: ignore[arg-type]
+    assert out == "∼3 at x^2"
+
+
+def test_a_notes_number_in_brackets_after_the_title_is_no_part_of_it(tmp_path):
+    """"… and Their Effect on Recovery [1]": the bracketed number calls a note (a series' earlier part)."""
+    title, _ = _labelled_title(tmp_path / "note.pdf", "Case Report", "Helvetica", 12, 20,
+                               second="and Their Effect on Recovery [1]")
+    assert title == "Ward Rounds at Dawn and Dusk in a Rural Hospital and Their Effect on Recovery"

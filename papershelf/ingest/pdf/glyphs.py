@@ -408,7 +408,8 @@ def marked(tp: GlyphPage, chars: list[tuple[str, int]], size: float) -> str:
     out, mode = [], ""
     loose = 0  # glyphs left of a word set low after a space: no subscript
     for i, (ch, _, _) in enumerate(glyphs):
-        new = mode if ch.isspace() or ch == GONE else places[i]
+        # a glyph the font maps to no character (a control or private-use code) opens no script ("3^")
+        new = mode if ch.isspace() or ch == GONE or _STRAY.match(ch) else places[i]
         if new == "_" and mode != "_" and not loose and (i == 0 or glyphs[i - 1][0].isspace()):
             loose = _low_word(glyphs, places, i)
         if loose:
