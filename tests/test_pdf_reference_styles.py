@@ -176,3 +176,28 @@ def test_a_flush_lists_links_go_on_with_their_entry_and_statements_after_it_are_
     assert len(refs) == 4
     assert refs[0].text.endswith("9789241565257.") and refs[1].text.endswith("iwj.13001")
     assert refs[2].text.endswith("10.1111/dme.14120") and refs[3].text.startswith("Fischer K.")
+
+
+def test_a_list_headed_in_spanish_as_literatura_citada_is_found(tmp_path):
+    """"Literatura citada" (Spanish and Portuguese journals) heads the list as "References" does."""
+    path = tmp_path / "es.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 16)
+    c.drawCentredString(W / 2, H - 80, "Manejo de heridas en clínicas rurales")
+    c.setFont("Times-Roman", 10)
+    y = H - 120
+    for ln in _wrap(" ".join([BODY] * 4), 95):
+        c.drawString(72, y, ln)
+        y -= 12
+    c.setFont("Times-Bold", 12)
+    c.drawString(72, y - 10, "Literatura citada")
+    y -= 32
+    c.setFont("Times-Roman", 10)
+    for entry in FLUSH[1:]:
+        for k, ln in enumerate(_wrap(" ".join(entry), 80)):
+            c.drawString(72 if k == 0 else 84, y, ln)
+            y -= 12
+    c.showPage()
+    c.save()
+    refs = read_pdf(path.read_bytes()).references
+    assert [r.text[:6] for r in refs] == ["Ahmed ", "Chen L", "Fische"]

@@ -27,10 +27,10 @@ from .list_order import reread
 REFERENCES_HEADING = re.compile(
     r"^(?:[\dIVX]+\.?\s*)?(references|bibliography|works cited|literature cited|references and notes|"
     r"cited literature|reference list|literature|refer[eê]ncias(?: bibliogr[aá]ficas)?|"
-    r"referencias(?: bibliogr[aá]ficas)?|"
-    r"bibliograf[ií]a|bibliographie|r[ée]f[ée]rences(?: bibliographiques)?|literatur|literaturverzeichnis|"
-    r"quellenverzeichnis|riferimenti(?: bibliografici)?|literatuur|litteratur|kirjallisuus|literatura|kaynaklar|"
-    r"daftar pustaka|参考文献|參考文獻|引用文献)"
+    r"referencias(?: bibliogr[aá]ficas)?|bibliograf[ií]a(?: citada| consultada)?|obras citadas|bibliographie|"
+    r"r[ée]f[ée]rences(?: bibliographiques)?|literatur|literaturverzeichnis|quellenverzeichnis|"
+    r"riferimenti(?: bibliografici)?|literatuur|litteratur|kirjallisuus|literatura(?: citada| consultada)?|"
+    r"kaynaklar|daftar pustaka|参考文献|參考文獻|引用文献)"
     r"\s*:?\s*$", re.IGNORECASE)
 # What a paper prints after its list: statements, dates, rights, notes.  A line opening so ends the list.
 _STATEMENT = re.compile(
