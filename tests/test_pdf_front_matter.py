@@ -280,3 +280,32 @@ def test_a_notes_number_in_brackets_after_the_title_is_no_part_of_it(tmp_path):
     title, _ = _labelled_title(tmp_path / "note.pdf", "Case Report", "Helvetica", 12, 20,
                                second="and Their Effect on Recovery [1]")
     assert title == "Ward Rounds at Dawn and Dusk in a Rural Hospital and Their Effect on Recovery"
+
+
+def _masthead(path, journal: str, web: bool) -> str | None:
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 8)
+    c.drawCentredString(W / 2, H - 60, "Contents lists available at a library")
+    c.setFont("Times-Roman", 16)
+    c.drawCentredString(W / 2, H - 82, journal)
+    if web:
+        c.setFont("Times-Roman", 8)
+        c.drawCentredString(W / 2, H - 98, "journal homepage: www.example.org/locate/journal")
+    c.line(50, H - 110, W - 50, H - 110)
+    c.setFont("Times-Bold", 16)
+    c.drawString(72, H - 140, "Synthesis and biological evaluation of novel")
+    c.drawString(72, H - 159, "pyrazole carboxamides as kinase inhibitors")
+    c.setFont("Times-Roman", 11)
+    c.drawString(72, H - 185, "Maria Lopez, John Smith, Karen Olsen")
+    _body(c, H - 220, 40)
+    c.showPage()
+    c.save()
+    return read_pdf(path.read_bytes()).title
+
+
+def test_a_journals_masthead_in_the_titles_size_above_it_is_no_title(tmp_path):
+    """A journal's name set in the title's size at the head of page 1, its web address under it: the
+    title is the block of that size below (the name is known by its form or by the address under it)."""
+    title = "Synthesis and biological evaluation of novel pyrazole carboxamides as kinase inhibitors"
+    assert _masthead(tmp_path / "a.pdf", "European Journal of Medicinal Chemistry", web=False) == title
+    assert _masthead(tmp_path / "b.pdf", "Applied Surface Science Today", web=True) == title

@@ -10,7 +10,7 @@ from ..captions import CAPTION_RE
 from .authors import line_names
 from .headings import is_standard
 from .lines import Line, join_lines
-from .meta import title_size
+from .meta import VENUE_NAME, title_size
 
 # A note's mark after the title: a raised symbol or number, or a number in brackets ("… Bicarbonate [1]")
 _TITLE_NOTE = re.compile(LEADING_SPACE + r"(?:\^(?:[∗*†‡§¶⋆★,\s]+|(?<=\w{3}\^)[\d,\s]+)|(?<=\w)\s*\[\d{1,2}\])$")
@@ -42,6 +42,7 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
                                                 and not is_standard(ln.text)]))
         if not big:
             return None, kept
+        big = _past_masthead(big, top_half)
         weight = min(big, key=lambda ln: ln.top).bold
         # authors set as large in roman are not it; the lines in the order they are printed
         title_lines = _one_block(sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0)),
@@ -74,6 +75,33 @@ def supplement_title(title: str | None, title_lines: list[Line], page: list[Line
         return title
     label = max(above, key=lambda ln: ln.bottom).text.strip()
     return f"{label}: {title}" if _SUPPLEMENT.match(label) else title
+
+
+_WEB = re.compile(r"\bwww\.|https?://|\bhomepage\b", re.IGNORECASE)
+
+
+def _past_masthead(big: list[Line], page: list[Line]) -> list[Line]:
+    """The title's tier without a journal's masthead set in the title's size above it: a first block
+    of the tier (its lines with nothing between them) that names a journal ("European Journal of …",
+    "… Letters") or has the journal's web address under it, when another block of the tier follows."""
+    rows = sorted(big, key=lambda ln: ln.top)
+    block = rows[:1]
+    for ln in rows[1:]:
+        if ln.top - block[-1].bottom > 2 * ln.size or _between(block[-1], ln, page, big):
+            break
+        block.append(ln)
+    rest = rows[len(block):]
+    if not rest:
+        return big
+    under = [o for o in page if o not in big and block[-1].bottom <= o.top and o.bottom <= rest[0].top]
+    if all(VENUE_NAME.search(ln.text) for ln in block) or any(_WEB.search(o.text) for o in under):
+        return rest
+    return big
+
+
+def _between(a: Line, b: Line, page: list[Line], tier: list[Line]) -> bool:
+    """Is other text than the tier's set between lines `a` and `b`?"""
+    return any(a.bottom <= o.top and o.bottom <= b.top for o in page if o not in tier)
 
 
 def _without_headings(big: list[Line]) -> list[Line]:
