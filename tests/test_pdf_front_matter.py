@@ -309,3 +309,25 @@ def test_a_journals_masthead_in_the_titles_size_above_it_is_no_title(tmp_path):
     title = "Synthesis and biological evaluation of novel pyrazole carboxamides as kinase inhibitors"
     assert _masthead(tmp_path / "a.pdf", "European Journal of Medicinal Chemistry", web=False) == title
     assert _masthead(tmp_path / "b.pdf", "Applied Surface Science Today", web=True) == title
+
+
+def test_a_titles_translation_printed_under_it_is_no_part_of_it(tmp_path):
+    """A bilingual journal prints the title, then its translation under it in the same size and weight:
+    the title is the first, told from the second by the languages of their function words; a title
+    in one language broken over two lines stays whole."""
+    path = tmp_path / "bi.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 14)
+    c.drawCentredString(W / 2, H - 80, "Avaliação do manejo de feridas crônicas em clínicas rurais")
+    c.drawCentredString(W / 2, H - 98, "Assessment of chronic wound care in rural clinics and the home")
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, H - 124, "Maria Lopez, João Silva, Karen Olsen")
+    _body(c, H - 160, 40)
+    c.showPage()
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "Avaliação do manejo de feridas crônicas em clínicas rurais"
+    assert doc.authors == ["Maria Lopez", "João Silva", "Karen Olsen"]
+    title, _ = _labelled_title(tmp_path / "en.pdf", "Case Report", "Helvetica", 12, 20,
+                               second="and the Effect of the Season on Recovery")
+    assert title == "Ward Rounds at Dawn and Dusk in a Rural Hospital and the Effect of the Season on Recovery"

@@ -47,7 +47,7 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
         # authors set as large in roman are not it; the lines in the order they are printed
         title_lines = _one_block(sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0)),
                                  top_half)
-        title_lines += _goes_on(title_lines, top_half, body)
+        title_lines = _one_language(title_lines + _goes_on(title_lines, top_half, body))
     else:
         title_lines = _first_centred_bold(top_half, width, body, _title_page(kept, width))
     if not title_lines:
@@ -75,6 +75,38 @@ def supplement_title(title: str | None, title_lines: list[Line], page: list[Line
         return title
     label = max(above, key=lambda ln: ln.bottom).text.strip()
     return f"{label}: {title}" if _SUPPLEMENT.match(label) else title
+
+
+# Words that tell a line's language (each of these languages' own, few shared): a title printed again
+# in a second language under the first is no part of it.
+_FUNCTION_WORDS = {
+    "en": frozenset("the of and in for with on to from by an its their is are using via between among".split()),
+    "pt": frozenset("do da dos das em e para com no na nos nas um uma ao à sobre entre pelo pela".split()),
+    "es": frozenset("del la el los las en y con para por un una al sobre entre".split()),
+    "fr": frozenset("du des la le les et en pour avec dans sur un une au aux par entre".split()),
+    "de": frozenset("der die das und von zur zum mit für im in auf bei über ein eine des den dem".split()),
+}
+
+
+def _languages(text: str) -> set[str]:
+    """The languages a line's function words point to most (two such words at least), or none."""
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    scores = {lang: sum(w in vocab for w in words) for lang, vocab in _FUNCTION_WORDS.items()}
+    best = max(scores.values())
+    return {lang for lang, n in scores.items() if n == best} if best >= 2 else set()
+
+
+def _one_language(lines: list[Line]) -> list[Line]:
+    """The title's lines up to one set in another language than its first (a bilingual journal prints
+    the title's translation under it, in the same or a near size)."""
+    first = _languages(lines[0].text) if lines else set()
+    if not first:
+        return lines
+    for k, ln in enumerate(lines[1:], start=1):
+        other = _languages(ln.text)
+        if other and not other & first:
+            return lines[:k]
+    return lines
 
 
 _WEB = re.compile(r"\bwww\.|https?://|\bhomepage\b", re.IGNORECASE)
