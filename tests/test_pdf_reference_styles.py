@@ -201,3 +201,17 @@ def test_a_list_headed_in_spanish_as_literatura_citada_is_found(tmp_path):
     c.save()
     refs = read_pdf(path.read_bytes()).references
     assert [r.text[:6] for r in refs] == ["Ahmed ", "Chen L", "Fische"]
+
+
+def test_a_key_alone_on_its_line_or_broken_by_a_raised_mark_still_opens_an_entry():
+    """"[BJ03]" alone on its line (a rule stands for the authors after it) and "[H^+" | "92] Paul …" (a
+    raised mark broke the key over two lines) open entries of a keyed list."""
+    from papershelf.ingest.references import split_keyed
+
+    texts = ["[Ada93] Stephen Adams. Efficient sets. J. Funct. Programming, 1993.", "[BJ00] D. Bisch and V. Jones,",
+             "Planar algebras, Duke Math. J., 2000.", "[BJ03]", ", Planar algebras II, Adv. Math., 2003.", "[H^+",
+             "92] Paul Hudak et al. Report on Haskell. SIGPLAN Notices, 1992.", "[Jon92] Richard Jones. Tail recursion.",
+             "[Ram92] Rajeev Raman. Eliminating amortization. PhD thesis, 1992."]
+    entries = split_keyed(texts)
+    assert entries is not None and [e.split("]")[0] for e in entries] == ["[Ada93", "[BJ00", "[BJ03", "[H^+ 92", "[Jon92",
+                                                                          "[Ram92"]

@@ -42,7 +42,8 @@ _STATEMENT = re.compile(
     r"article history|(?:figure|table) (?:legends?|captions?)\s*:?$|"
     r"(?:(?:manuscript|article|first) )?(?:received|accepted|revised|published(?: online)?)(?: for publication)?"
     r"\s*:?\s*(?:\d|[A-Z][a-z]+ \d)|copyright\b|©|"
-    r"(?:this|the) (?:article|work) is (?:licensed|distributed)|open access\b)", re.IGNORECASE)
+    r"(?:this|the) (?:article|work) is (?:licensed|distributed)|open access\b|e-?mail(?: address(?:es)?)?\s*:)",
+    re.IGNORECASE)
 # A line that goes on with the entry before it whatever its place: a DOI, a link, an index's identifier.
 _CONTINUATION = re.compile(r"^(?:doi\s*:|doi\s+10\.|https?://|www\.|10\.\d{4,9}/|pmid\b|pmcid\b|\[?pubmed\b|"
                            r"\[?crossref\b|\[?google scholar\b|\[?cas\b|available (?:at|from|online)\b|"
