@@ -216,3 +216,118 @@ def test_a_sheet_before_the_paper_is_known_by_its_title_though_a_drop_cap_is_lar
     assert doc.title == "Starvation Protects Germline Stem Cells and Extends Reproductive Longevity in Worms"
     assert doc.authors == ["Giana Angelo", "Marc R. Van Gilst"]  # the right column's lines beside them are no cell
     assert not any("personal use" in u.text for u in build_units(doc, "p"))
+
+
+def _labelled_title(path, label: str, label_font: str, label_size: float, gap: float,
+                    second: str = "and Their Effect on Recovery") -> tuple[str | None, list[str]]:
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = H - 80
+    c.setFont(label_font, label_size)
+    c.drawCentredString(W / 2, y, label)
+    y -= label_size + gap
+    c.setFont("Helvetica-Bold", 16)
+    for text in ("Ward Rounds at Dawn and Dusk in a Rural Hospital", second):
+        c.drawCentredString(W / 2, y, text)
+        y -= 19
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, y - 8, "Maria Lopez, John Smith and Karen Olsen")
+    _body(c, y - 40, 40)
+    c.showPage()
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    return doc.title, doc.authors
+
+
+def test_an_article_type_label_in_the_titles_size_and_weight_right_above_it_is_no_part_of_it(tmp_path):
+    """"Research Article" set as the title is, one line's pitch above it: its words say it is a label."""
+    title, authors = _labelled_title(tmp_path / "label.pdf", "Research Article", "Helvetica-Bold", 16, 4)
+    assert title == "Ward Rounds at Dawn and Dusk in a Rural Hospital and Their Effect on Recovery"
+    assert authors == ["Maria Lopez", "John Smith", "Karen Olsen"]
+    # a first line of the title in that tier that is no article type's label stays in the title
+    title, _ = _labelled_title(tmp_path / "two.pdf", "Night Shifts,", "Helvetica-Bold", 16, 4)
+    assert title == "Night Shifts, Ward Rounds at Dawn and Dusk in a Rural Hospital and Their Effect on Recovery"
+
+
+def test_a_supplements_label_above_the_title_opens_its_title(tmp_path):
+    """A supplement prints its paper's title under a "Supporting information" label: the label opens
+    the supplement's title, so the two documents do not read as one paper twice."""
+    title, authors = _labelled_title(tmp_path / "esi.pdf", "Supporting information", "Helvetica-Bold", 18, 20)
+    assert title == ("Supporting information: Ward Rounds at Dawn and Dusk in a Rural Hospital"
+                     " and Their Effect on Recovery")
+    assert authors == ["Maria Lopez", "John Smith", "Karen Olsen"]
+    title, _ = _labelled_title(tmp_path / "som.pdf", "Science Supporting Online Material", "Times-Roman", 12, 4)
+    assert title.startswith("Science Supporting Online Material: Ward Rounds")
+    title, _ = _labelled_title(tmp_path / "plain.pdf", "Department of Surgery", "Times-Roman", 12, 4)
+    assert title.startswith("Ward Rounds")
+
+
+def test_a_raised_glyph_the_font_maps_to_no_character_opens_no_script():
+    """A prime the font maps to no character (pdfium gives its bare code, \\x04) raised after a number
+    ("∼3′"): the code is dropped and leaves no ``^`` behind ("∼3", not "∼3^"); a real superscript after
+    it still opens one."""
+    from papershelf.ingest.pdf.glyphs import marked
+    from papershelf.ingest.pdf.lines import clean
+
+    text = "∼3\x04 at x2"
+    places = {2: (6.0, 652.5), 8: (6.0, 652.5)}  # the code and the "2" raised and small
+    page = _Glyphs([places.get(i, (9.0, 656.0)) for i in range(len(text))])
+    out = clean(marked(page, [(ch, i) for i, ch in enumerate(text)], 9.0))  # type: ignore[arg-type]
+    assert out == "∼3 at x^2"
+
+
+def test_a_notes_number_in_brackets_after_the_title_is_no_part_of_it(tmp_path):
+    """"… and Their Effect on Recovery [1]": the bracketed number calls a note (a series' earlier part)."""
+    title, _ = _labelled_title(tmp_path / "note.pdf", "Case Report", "Helvetica", 12, 20,
+                               second="and Their Effect on Recovery [1]")
+    assert title == "Ward Rounds at Dawn and Dusk in a Rural Hospital and Their Effect on Recovery"
+
+
+def _masthead(path, journal: str, web: bool) -> str | None:
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 8)
+    c.drawCentredString(W / 2, H - 60, "Contents lists available at a library")
+    c.setFont("Times-Roman", 16)
+    c.drawCentredString(W / 2, H - 82, journal)
+    if web:
+        c.setFont("Times-Roman", 8)
+        c.drawCentredString(W / 2, H - 98, "journal homepage: www.example.org/locate/journal")
+    c.line(50, H - 110, W - 50, H - 110)
+    c.setFont("Times-Bold", 16)
+    c.drawString(72, H - 140, "Synthesis and biological evaluation of novel")
+    c.drawString(72, H - 159, "pyrazole carboxamides as kinase inhibitors")
+    c.setFont("Times-Roman", 11)
+    c.drawString(72, H - 185, "Maria Lopez, John Smith, Karen Olsen")
+    _body(c, H - 220, 40)
+    c.showPage()
+    c.save()
+    return read_pdf(path.read_bytes()).title
+
+
+def test_a_journals_masthead_in_the_titles_size_above_it_is_no_title(tmp_path):
+    """A journal's name set in the title's size at the head of page 1, its web address under it: the
+    title is the block of that size below (the name is known by its form or by the address under it)."""
+    title = "Synthesis and biological evaluation of novel pyrazole carboxamides as kinase inhibitors"
+    assert _masthead(tmp_path / "a.pdf", "European Journal of Medicinal Chemistry", web=False) == title
+    assert _masthead(tmp_path / "b.pdf", "Applied Surface Science Today", web=True) == title
+
+
+def test_a_titles_translation_printed_under_it_is_no_part_of_it(tmp_path):
+    """A bilingual journal prints the title, then its translation under it in the same size and weight:
+    the title is the first, told from the second by the languages of their function words; a title
+    in one language broken over two lines stays whole."""
+    path = tmp_path / "bi.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 14)
+    c.drawCentredString(W / 2, H - 80, "Avaliação do manejo de feridas crônicas em clínicas rurais")
+    c.drawCentredString(W / 2, H - 98, "Assessment of chronic wound care in rural clinics and the home")
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, H - 124, "Maria Lopez, João Silva, Karen Olsen")
+    _body(c, H - 160, 40)
+    c.showPage()
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == "Avaliação do manejo de feridas crônicas em clínicas rurais"
+    assert doc.authors == ["Maria Lopez", "João Silva", "Karen Olsen"]
+    title, _ = _labelled_title(tmp_path / "en.pdf", "Case Report", "Helvetica", 12, 20,
+                               second="and the Effect of the Season on Recovery")
+    assert title == "Ward Rounds at Dawn and Dusk in a Rural Hospital and the Effect of the Season on Recovery"

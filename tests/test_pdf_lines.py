@@ -121,3 +121,34 @@ def test_a_slipped_character_mapping_is_matched_again_by_the_characters_codes(mo
     index = glyphs._realigned(None, text, len(chars))
     assert index is not None and all(chars[index[k]] == text[k] for k in range(len(text)))
     assert glyphs._realigned(None, chars, len(chars)) is None  # a mapping that holds is kept
+
+
+def test_a_script_inside_a_word_the_document_prints_joined_is_no_script(tmp_path):
+    """A subscript opened inside a word whose scripted part is a lowercase word's rest ("t" + lowered
+    "safe") reads as the word the document prints joined elsewhere ("tsafe"): no ``_`` is indexed
+    inside it; a script the document never prints joined ("x" + raised "th") stays one."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from papershelf.ingest.pdf import read_pdf
+
+    path = tmp_path / "script.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    for k in range(6):
+        t = c.beginText(72, 700 - 14 * k)
+        t.setFont("Times-Roman", 10)
+        t.textOut("A read at t")
+        for rise, piece, after in ((-3, "safe", " is safe, and the x"), (4, "thx", " copy waits.")):
+            t.setFont("Times-Roman", 7)
+            t.setRise(rise)
+            t.textOut(piece)
+            t.setRise(0)
+            t.setFont("Times-Roman", 10)
+            t.textOut(after)
+        c.drawText(t)
+    c.drawString(72, 500, "Each replica tracks tsafe, the maximum timestamp at which it is up to date.")
+    c.save()
+    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    assert "at tsafe is safe" in text and "t_safe" not in text
+    assert "x^thx copy" in text
+    assert not any("\ue000" <= ch <= "\uf8ff" for ch in text)

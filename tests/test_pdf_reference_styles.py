@@ -85,3 +85,133 @@ def test_a_title_in_capitals_after_a_lone_name_is_no_second_author():
         + [("Peter Butkovic", "Max-Linear Systems, Springer Monographs in Mathematics, 2010.")], start=1)])
     assert refs[-1].authors == ["Peter Butkovic"]
     assert refs[-1].title == "Max-Linear Systems"
+
+
+KEYED = [
+    ("ABTZ13", "Haim Avron, Christos Boutsidis, Sivan Toledo, and Anastasios Zouzias. Efficient dimensionality "
+     "reduction for canonical correlation analysis. In Proceedings of ICML, 2013."),
+    ("AC09", "Nir Ailon and Bernard Chazelle. The fast Johnson-Lindenstrauss transform and approximate nearest "
+     "neighbors. SIAM J. Comput., 39(1):302-322, 2009."),
+    ("Ach03", "Dimitris Achlioptas. Database-friendly random projections. J. Comput. Syst. Sci., 66(4), 2003."),
+    ("BBDS12", "Jeremiah Blocki, Avrim Blum, Anupam Datta, and Or Sheffet. The Johnson-Lindenstrauss transform "
+     "itself preserves differential privacy. In FOCS, pages 410-419, 2012."),
+    ("CW13", "Kenneth L. Clarkson and David P. Woodruff. Low rank approximation and regression in input sparsity "
+     "time. In STOC, pages 81-90, 2013."),
+    ("Kle05", "Jon Kleinberg. An impossibility theorem for clustering. In NIPS, 2005."),
+    ("WZ13", "David P. Woodruff and Qin Zhang. Subspace embeddings and regression using exponential random "
+     "variables. In COLT, 2013."),
+]
+
+
+def test_a_list_keyed_by_bracketed_labels_set_flush_right_is_cut_at_each_key(tmp_path):
+    """An alphabetic list ("[ABTZ13] Haim Avron, …"): each key set flush right in a column of its own,
+    the entries' text at one indent, so neither a hanging indent nor a gap tells the entries apart;
+    the keys, sorted as such a list is, do."""
+    path = tmp_path / "keyed.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 16)
+    c.drawCentredString(W / 2, H - 80, "Sparse Sketches for Beginners")
+    c.setFont("Times-Roman", 10)
+    y = H - 120
+    for ln in _wrap(" ".join([BODY] * 4), 95):
+        c.drawString(72, y, ln)
+        y -= 12
+    c.setFont("Times-Bold", 12)
+    c.drawString(72, y - 10, "References")
+    y -= 32
+    c.setFont("Times-Roman", 10)
+    for key, text in KEYED:
+        c.drawRightString(126, y, f"[{key}]")
+        for ln in _wrap(text, 80):
+            c.drawString(130, y, ln)
+            y -= 12
+    c.showPage()
+    c.save()
+    refs = read_pdf(path.read_bytes()).references
+    assert [r.text.split("]")[0] for r in refs] == [f"[{key}" for key, _ in KEYED]
+    assert refs[1].authors == ["Nir Ailon", "Bernard Chazelle"] and refs[1].year == 2009
+
+
+FLUSH = [
+    ["World Health Organization. Global report on diabetes. Geneva: WHO; 2016.",
+     "Available from: https://www.who.int/publications/i/item/9789241565257."],
+    ["Ahmed S, Brown T. Foot ulcers in rural clinics. Int Wound J. 2019;16(2):101-9.",
+     "doi 10.1111/iwj.13001"],
+    ["Chen L, Diaz M, Evans R. Offloading and healing time. Diabet Med. 2020;37:55-62. https://doi.org/10.1111/",
+     "dme.14120"],
+    ["Fischer K. Dressings for chronic wounds: a review. Adv Skin Care. 2021;34(5):240-8."],
+]
+
+
+def test_a_flush_lists_links_go_on_with_their_entry_and_statements_after_it_are_no_entries(tmp_path):
+    """A list set flush left, entries apart by a gap: a line opening "Available from:", a DOI on its own
+    line and the rest of a link broken at a line's end go on with their entry; the statements printed
+    after the list (ethical approval, consent, availability of data) are no entries."""
+    path = tmp_path / "flush.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 16)
+    c.drawCentredString(W / 2, H - 80, "Wound Care in Rural Clinics")
+    c.setFont("Times-Roman", 10)
+    y = H - 120
+    for ln in _wrap(" ".join([BODY] * 4), 95):
+        c.drawString(72, y, ln)
+        y -= 12
+    c.setFont("Times-Bold", 12)
+    c.drawString(72, y - 10, "References")
+    y -= 32
+    c.setFont("Times-Roman", 10)
+    for entry in FLUSH:
+        for ln in entry:
+            c.drawString(72, y, ln)
+            y -= 12
+        y -= 6
+    for ln in ("Ethical approval", "Not applicable; no patient data were used.", "Consent for publication",
+               "All authors agreed to publication.", "Availability of data and materials",
+               "The data are available from the corresponding author."):
+        c.drawString(72, y, ln)
+        y -= 12
+    c.showPage()
+    c.save()
+    refs = read_pdf(path.read_bytes()).references
+    assert len(refs) == 4
+    assert refs[0].text.endswith("9789241565257.") and refs[1].text.endswith("iwj.13001")
+    assert refs[2].text.endswith("10.1111/dme.14120") and refs[3].text.startswith("Fischer K.")
+
+
+def test_a_list_headed_in_spanish_as_literatura_citada_is_found(tmp_path):
+    """"Literatura citada" (Spanish and Portuguese journals) heads the list as "References" does."""
+    path = tmp_path / "es.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 16)
+    c.drawCentredString(W / 2, H - 80, "Manejo de heridas en clínicas rurales")
+    c.setFont("Times-Roman", 10)
+    y = H - 120
+    for ln in _wrap(" ".join([BODY] * 4), 95):
+        c.drawString(72, y, ln)
+        y -= 12
+    c.setFont("Times-Bold", 12)
+    c.drawString(72, y - 10, "Literatura citada")
+    y -= 32
+    c.setFont("Times-Roman", 10)
+    for entry in FLUSH[1:]:
+        for k, ln in enumerate(_wrap(" ".join(entry), 80)):
+            c.drawString(72 if k == 0 else 84, y, ln)
+            y -= 12
+    c.showPage()
+    c.save()
+    refs = read_pdf(path.read_bytes()).references
+    assert [r.text[:6] for r in refs] == ["Ahmed ", "Chen L", "Fische"]
+
+
+def test_a_key_alone_on_its_line_or_broken_by_a_raised_mark_still_opens_an_entry():
+    """"[BJ03]" alone on its line (a rule stands for the authors after it) and "[H^+" | "92] Paul …" (a
+    raised mark broke the key over two lines) open entries of a keyed list."""
+    from papershelf.ingest.references import split_keyed
+
+    texts = ["[Ada93] Stephen Adams. Efficient sets. J. Funct. Programming, 1993.", "[BJ00] D. Bisch and V. Jones,",
+             "Planar algebras, Duke Math. J., 2000.", "[BJ03]", ", Planar algebras II, Adv. Math., 2003.", "[H^+",
+             "92] Paul Hudak et al. Report on Haskell. SIGPLAN Notices, 1992.",
+             "[Jon92] Richard Jones. Tail recursion.", "[Ram92] Rajeev Raman. Eliminating amortization. 1992."]
+    entries = split_keyed(texts)
+    assert entries is not None
+    assert [e.split("]")[0] for e in entries] == ["[Ada93", "[BJ00", "[BJ03", "[H^+ 92", "[Jon92", "[Ram92"]

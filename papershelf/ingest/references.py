@@ -325,6 +325,48 @@ def split_numbered(texts: list[str]) -> list[str] | None:
     return entries if expect > 3 or (entries and expect > 1 and len(texts) < 12) else None
 
 
+# A key in brackets opening an entry of an alphabetic list ("[ABTZ13]", "[Kle05a]", "[AFM^+ 95]"), alone
+# on its line when a rule stands for the authors after it.
+_KEY = re.compile(r"^\s*\[([^\W\d_](?:[^\[\]\s]|\s(?=[^\[\]\s])){1,13})\](?:\s|$)")
+
+
+def split_keyed(texts: list[str]) -> list[str] | None:
+    """Lines of a list whose entries open with keys in brackets ("[ABTZ13] Haim Avron, …"), cut at
+    each key; None when the list is not one.  The list's own order decides: a bibliography keyed so
+    is sorted by its keys, so five keys at least, nine in ten of them in order, make a keyed list
+    (a bracketed word opening a line inside an entry is out of that order, and no key)."""
+    texts = _keys_joined(texts)
+    keys = [(i, m.group(1).replace("^", "").lower()) for i, line in enumerate(texts) if (m := _KEY.match(line))]
+    if len(keys) < 5:
+        return None
+    ordered = sum(a <= b for (_, a), (_, b) in zip(keys, keys[1:], strict=False))
+    if ordered < 0.9 * (len(keys) - 1):
+        return None
+    entries = ["\n".join(texts[:keys[0][0] + 1])] if keys[0][0] else [texts[0]]
+    starts = {i for i, _ in keys}
+    for i, line in enumerate(texts[keys[0][0] + 1:], start=keys[0][0] + 1):
+        if i in starts:
+            entries.append(line)
+        else:
+            entries[-1] += "\n" + line
+    return entries
+
+
+_OPEN_KEY = re.compile(r"^\s*\[[^\W\d_][^\[\]]{0,12}$")
+_KEY_END = re.compile(r"^[^\[\]\s]{1,6}\]")
+
+
+def _keys_joined(texts: list[str]) -> list[str]:
+    """Lines with a key broken over two of them by a raised mark ("[H^+" | "92] Paul Hudak …") joined."""
+    out: list[str] = []
+    for line in texts:
+        if out and _OPEN_KEY.match(out[-1]) and _KEY_END.match(line):
+            out[-1] += " " + line
+        else:
+            out.append(line)
+    return out
+
+
 def references_from_texts(texts: list[str]) -> list[Reference]:
     """Entries given one per string (Markdown list items, structured texts without fields)."""
     return parsed_entries([t for t in texts if clean_entry(t)])

@@ -32,6 +32,10 @@ from pypdfium2 import raw
 GONE = "\u200b"  # stands in (one UTF-16 unit, so positions hold) for text taken out of a word
 UNKNOWN = "\ue000"  # a ligature-wide glyph inside a word that the font maps to no letter: `repair_words` decides
 UNKNOWN3 = "\ue001"  # the same, three letters wide (ffi, ffl)
+# A superscript or subscript opened inside a word whose scripted part is a lowercase word's rest
+# ("t_safe", "f_accum", an accent's empty glyph raising "m^esons"): `repair_words` decides.
+# (Unicode noncharacters: no font's text holds them, and `expand` keeps them for `repair_words`.)
+SCRIPT_IN_WORD = {"^": "\ufdd0", "_": "\ufdd1"}
 
 # Spacing accents that typesetting systems (TeX above all) set as glyphs of their own over a letter,
 # and the combining marks they stand for.
@@ -272,7 +276,7 @@ def _ligature(tp: GlyphPage, idx: int) -> str:
     return GONE if width < 0.42 else UNKNOWN if width < 0.72 else UNKNOWN3
 
 
-_CANDIDATES = {UNKNOWN: ("fi", "fl", "ff"), UNKNOWN3: ("ffi", "ffl")}
+_CANDIDATES = {UNKNOWN: ("fi", "fl", "ff"), UNKNOWN3: ("ffi", "ffl"), **{v: (k,) for k, v in SCRIPT_IN_WORD.items()}}
 _WORDS = re.compile(r"[^\W\d_]+")
 
 
@@ -308,15 +312,18 @@ def _prior() -> dict[str, int]:
         return {}
 
 
-_UNKNOWN_WORD = re.compile(r"[^\W\d_]*[\ue000\ue001][^\W\d_\ue000\ue001]*(?:[\ue000\ue001][^\W\d_\ue000\ue001]*)*")
-_UNKNOWN_GLYPH = re.compile("([\ue000\ue001])")
+_UNKNOWN_WORD = re.compile(r"[^\W\d_]*[\ue000\ue001\ufdd0\ufdd1][^\W\d_\ue000\ue001\ufdd0\ufdd1]*"
+                           r"(?:[\ue000\ue001\ufdd0\ufdd1][^\W\d_\ue000\ue001\ufdd0\ufdd1]*)*")
+_UNKNOWN_GLYPH = re.compile("([\ue000\ue001\ufdd0\ufdd1])")
 
 
 def repair_words(texts: list[str]) -> list[str]:
     """Each unknown glyph in the texts decided by the document itself: the reading the document
     prints intact elsewhere ("_gure" is "figure" where "figure" or "figures" stands in a clean line;
     "s_pectrum" is "spectrum"), else the likeliest ligature of its width by the document's letter
-    statistics, per word.  Texts without one come back unchanged."""
+    statistics, per word.  A script opened inside a word (`SCRIPT_IN_WORD`) is read as nothing where
+    the document prints the word joined ("tsafe"), else it stays a script ("x^th").  Texts without
+    one come back unchanged."""
     if not any(_UNKNOWN_GLYPH.search(t) for t in texts):
         return texts
     model = _Trigrams(texts)
@@ -374,6 +381,17 @@ def _low_word(glyphs: list[tuple[str, bool, float]], places: list[str], i: int) 
     return j - i if low and len(word) >= 4 and word.isalpha() and word.islower() else 0
 
 
+def _rest_of_word(glyphs: list[tuple[str, bool, float]], places: list[str], i: int) -> bool:
+    """Does a script opening at `i` hold the rest of a word: a letter before it, then three lowercase
+    letters or more in the script's place up to the word's end?"""
+    if i == 0 or not glyphs[i - 1][0].isalpha():
+        return False
+    j = i
+    while j < len(glyphs) and places[j] == places[i] and glyphs[j][0].isalpha() and glyphs[j][0].islower():
+        j += 1
+    return j - i >= 3 and (j == len(glyphs) or not glyphs[j][0].isalnum())
+
+
 def marked(tp: GlyphPage, chars: list[tuple[str, int]], size: float) -> str:
     """Characters (with their pdfium indices) written with ``^``/``_`` before raised/lowered small
     glyphs.  The baseline is the median of where the full-size glyphs stand (their origins: a
@@ -390,13 +408,14 @@ def marked(tp: GlyphPage, chars: list[tuple[str, int]], size: float) -> str:
     out, mode = [], ""
     loose = 0  # glyphs left of a word set low after a space: no subscript
     for i, (ch, _, _) in enumerate(glyphs):
-        new = mode if ch.isspace() or ch == GONE else places[i]
+        # a glyph the font maps to no character (a control or private-use code) opens no script ("3^")
+        new = mode if ch.isspace() or ch == GONE or _STRAY.match(ch) else places[i]
         if new == "_" and mode != "_" and not loose and (i == 0 or glyphs[i - 1][0].isspace()):
             loose = _low_word(glyphs, places, i)
         if loose:
             new, loose = "", loose - 1
         if new != mode:
-            out.append(new)
+            out.append(SCRIPT_IN_WORD[new] if new and _rest_of_word(glyphs, places, i) else new)
             mode = new
         out.append(ch)
     return "".join(out)

@@ -76,7 +76,7 @@ class PdfMeta(Bibliographic):
 
 
 # A journal's or a series' name, as its logo prints it at the head of page 1.
-_VENUE_NAME = re.compile(r"^(?:the\s+)?(?:(?:international|american|european|british|chinese|indian|japanese)\s+)?"
+VENUE_NAME = re.compile(r"^(?:the\s+)?(?:(?:international|american|european|british|chinese|indian|japanese)\s+)?"
                          r"(?:journal|proceedings|annals|transactions|bulletin|archives)\s+(?:of|in|on|for)\s+\S|"
                          r"\b(?:journal|letters|reports|communications|transactions|magazine)$", re.IGNORECASE)
 _SECTION_LINE = re.compile(r"^(?:(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z]|(?:abstract|introduction|keywords)\b)",
@@ -108,7 +108,7 @@ def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
             and not any(_SECTION_LINE.match(text) for _, text, _ in of(tier))
 
     def label(tier: float) -> bool:  # a word or three, or a journal's name as its logo
-        return words(tier) <= 3 or all(_VENUE_NAME.search(text) for _, text, _ in of(tier))
+        return words(tier) <= 3 or all(VENUE_NAME.search(text) for _, text, _ in of(tier))
 
     for k, tier in enumerate(tiers):
         if not label(tier) or not any(title_like(t) and first(t) > first(tier) for t in tiers[k + 1:]):

@@ -48,7 +48,7 @@ from .regions import (
 from .sheets import back_sheet, in_margin, next_article
 from .sides import choose_sides
 from .strips import side_strip
-from .title import FIRST_HEAD, take_title
+from .title import FIRST_HEAD, supplement_title, take_title
 
 _DIGITS = re.compile(r"\d+")
 # A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
@@ -400,6 +400,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
             doc.title, rest = take_title(kept, width, height, body.size)
             left = {id(ln) for ln in rest}
             title_lines = [ln for ln in kept if id(ln) not in left]
+            doc.title = supplement_title(doc.title, title_lines, lines)
             doc.authors = printed_authors(rest, title_lines, body.size)
             kept = rest
         candidates += find_candidates(kept, graphics, width, height, body, turn)

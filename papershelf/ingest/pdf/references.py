@@ -18,29 +18,36 @@ import re
 import statistics
 
 from ...document import Block, Reference
-from ..references import entry_label, parsed_entries, split_numbered
+from ..references import entry_label, parsed_entries, split_keyed, split_numbered
 from .lines import Line
 from .list_order import reread
 
 # The list's heading, in the languages papers are printed in (Portuguese, Spanish, French, German,
-# Italian, Dutch, the Nordic languages, Chinese and Japanese).
+# Italian, Dutch, the Nordic languages, Polish and Czech, Turkish, Indonesian, Chinese and Japanese).
 REFERENCES_HEADING = re.compile(
     r"^(?:[\dIVX]+\.?\s*)?(references|bibliography|works cited|literature cited|references and notes|"
     r"cited literature|reference list|literature|refer[eê]ncias(?: bibliogr[aá]ficas)?|"
-    r"referencias(?: bibliogr[aá]ficas)?|"
-    r"bibliograf[ií]a|bibliographie|r[ée]f[ée]rences(?: bibliographiques)?|literatur|literaturverzeichnis|"
-    r"quellenverzeichnis|riferimenti(?: bibliografici)?|literatuur|litteratur|kirjallisuus|参考文献|參考文獻|引用文献)"
+    r"referencias(?: bibliogr[aá]ficas)?|bibliograf[ií]a(?: citada| consultada)?|obras citadas|bibliographie|"
+    r"r[ée]f[ée]rences(?: bibliographiques)?|literatur|literaturverzeichnis|quellenverzeichnis|"
+    r"riferimenti(?: bibliografici)?|literatuur|litteratur|kirjallisuus|literatura(?: citada| consultada)?|"
+    r"kaynaklar|daftar pustaka|参考文献|參考文獻|引用文献)"
     r"\s*:?\s*$", re.IGNORECASE)
 # What a paper prints after its list: statements, dates, rights, notes.  A line opening so ends the list.
 _STATEMENT = re.compile(
     r"^(?:conflicts? of interest|competing (?:financial )?interests?|declarations?\b|disclosures?\b|funding\b|"
     r"acknowledge?ments?\b|authors?['’]? contributions?|author information|data (?:availability|accessibility)|"
-    r"ethics\b|publisher['’]s note|supplementary (?:material|information|data)|abbreviations\b|"
-    r"(?:received|accepted|revised|published(?: online)?)\s*:?\s*(?:\d|[A-Z][a-z]+ \d)|copyright\b|©|"
-    r"(?:this|the) (?:article|work) is (?:licensed|distributed)|open access\b)", re.IGNORECASE)
+    r"ethic(?:s|al)\b|publisher['’]s note|supplementary (?:material|information|data)|abbreviations\b|"
+    r"consent (?:for|to) publication|availability of (?:data|supporting)|(?:code|software|materials?) availability|"
+    r"additional (?:information|files?)\b|reprints? and permissions|peer review (?:information|file)|"
+    r"article history|(?:figure|table) (?:legends?|captions?)\s*:?$|"
+    r"(?:(?:manuscript|article|first) )?(?:received|accepted|revised|published(?: online)?)(?: for publication)?"
+    r"\s*:?\s*(?:\d|[A-Z][a-z]+ \d)|copyright\b|©|"
+    r"(?:this|the) (?:article|work) is (?:licensed|distributed)|open access\b|e-?mail(?: address(?:es)?)?\s*:)",
+    re.IGNORECASE)
 # A line that goes on with the entry before it whatever its place: a DOI, a link, an index's identifier.
-_CONTINUATION = re.compile(r"^(?:doi\s*:|https?://|www\.|10\.\d{4,9}/|pmid\b|pmcid\b|\[?pubmed\b|\[?crossref\b|"
-                           r"\[?google scholar\b|\[?cas\b)", re.IGNORECASE)
+_CONTINUATION = re.compile(r"^(?:doi\s*:|doi\s+10\.|https?://|www\.|10\.\d{4,9}/|pmid\b|pmcid\b|\[?pubmed\b|"
+                           r"\[?crossref\b|\[?google scholar\b|\[?cas\b|available (?:at|from|online)\b|"
+                           r"retrieved from\b|accessed (?:on )?\d|arxiv:\s*\d|isbn\b)", re.IGNORECASE)
 
 
 def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Reference]:
@@ -53,7 +60,7 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Refer
     if numbered is not None and len(numbered) * 1.0 >= 0.5 * sum(entry_label(t) is not None for t in texts):
         entries = numbered
     else:
-        entries = _split_by_layout(runs)
+        entries = split_keyed(texts) or _split_by_layout(runs)
     vocabulary = _Vocabulary(columns)
     return parsed_entries([_join(e.split("\n"), vocabulary) for e in _until_statement(entries) if e.strip()])
 
@@ -152,7 +159,7 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
                 entries.append(ln.text)
                 continue
             prev = run[i - 1] if i else None
-            if _CONTINUATION.match(ln.text):
+            if _CONTINUATION.match(ln.text) or _link_goes_on(entries[-1], ln.text):
                 new = False
             elif hanging:
                 new = ln.x0 - left <= 0.4 * size
@@ -169,6 +176,18 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
     return entries
 
 
+# A link or DOI broken at a line's end ("https://doi.org/10.1016/j.jcis." | "2019.01.002"), and the
+# piece of it that opens the next line: lowercase or digits, with a dot, slash or digit in its first word.
+_OPEN_LINK = re.compile(r"(?:https?://|doi\.org/|doi:\s*|10\.\d{4,9}/)[^\s]*[./\-_]$", re.IGNORECASE)
+_LINK_PIECE = re.compile(r"^[a-z0-9][\w\-]*[./\d]")
+
+
+def _link_goes_on(entry: str, line: str) -> bool:
+    """The line goes on with a link or DOI the entry's last line breaks off (a DOI split over two
+    lines would otherwise open an entry of its own at the column's edge)."""
+    return bool(_OPEN_LINK.search(entry.rstrip("\n"))) and bool(_LINK_PIECE.match(line))
+
+
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _SUFFIX = re.compile(r"^(?:tion|sion|ing|ment|ness|ity|ities|ies|ed|er|ers|est|al|ally|ive|ance|ence|able|ible|"
                      r"ical|ism|ist|ous|ure|ly|ated|ation|ations|ize|ized|ise|ised|ic|ics|ary|ory|ent|ant|ial|ian)\b")
@@ -177,14 +196,15 @@ _SUFFIX = re.compile(r"^(?:tion|sion|ing|ment|ness|ity|ities|ies|ed|er|ers|est|a
 def _join(lines: list[str], vocabulary: _Vocabulary | set[str] = frozenset()) -> str:  # type: ignore[assignment]
     """Lines of one entry as one string.  A word broken at a line end is joined again, keeping the
     hyphen of a compound ("Citation-informed"): the paper's own words decide when they hold either
-    form, else a second part that is a suffix ("-tion", "-ing") marks a broken word."""
+    form, else a second part that is a suffix ("-tion", "-ing") marks a broken word.  A link broken at
+    a line's end is joined without a space."""
     out = ""
     for text in (t.strip() for t in lines):
         if not out:
             out = text
         elif out[-1:] in ("\ufffe", "\x02", "\u00ad") and text[:1].islower():
             out = out[:-1] + ("-" if _compound(out[:-1], text, vocabulary) else "") + text
-        elif out.endswith("-") and text[:1].islower():
+        elif out.endswith("-") and text[:1].islower() or _link_goes_on(out, text):
             out += text
         else:
             out += " " + text

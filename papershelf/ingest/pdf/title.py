@@ -10,9 +10,10 @@ from ..captions import CAPTION_RE
 from .authors import line_names
 from .headings import is_standard
 from .lines import Line, join_lines
-from .meta import title_size
+from .meta import VENUE_NAME, title_size
 
-_TITLE_NOTE = re.compile(LEADING_SPACE + r"\^(?:[∗*†‡§¶⋆★,\s]+|(?<=\w{3}\^)[\d,\s]+)$")
+# A note's mark after the title: a raised symbol or number, or a number in brackets ("… Bicarbonate [1]")
+_TITLE_NOTE = re.compile(LEADING_SPACE + r"(?:\^(?:[∗*†‡§¶⋆★,\s]+|(?<=\w{3}\^)[\d,\s]+)|(?<=\w)\s*\[\d{1,2}\])$")
 FIRST_HEAD = re.compile(r"^(?:§?(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
 
 
@@ -41,17 +42,98 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
                                                 and not is_standard(ln.text)]))
         if not big:
             return None, kept
+        big = _past_masthead(big, top_half)
         weight = min(big, key=lambda ln: ln.top).bold
         # authors set as large in roman are not it; the lines in the order they are printed
         title_lines = _one_block(sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0)),
                                  top_half)
-        title_lines += _goes_on(title_lines, top_half, body)
+        title_lines = _one_language(title_lines + _goes_on(title_lines, top_half, body))
     else:
         title_lines = _first_centred_bold(top_half, width, body, _title_page(kept, width))
     if not title_lines:
         return None, kept
     title = _TITLE_NOTE.sub("", join_lines([ln.text for ln in title_lines])) or None  # a hyphen broken title joins
     return title, [ln for ln in kept if ln not in title_lines]
+
+
+_SUPPLEMENT = re.compile(r"^(?:[A-Z][\w&.-]*\s+){0,3}?(?:electronic\s+)?(?:supporting|supplementary|supplemental)\s+"
+                         r"(?:online\s+)?(?:information|materials?|data|text|appendix|methods)$", re.IGNORECASE)
+
+
+def supplement_title(title: str | None, title_lines: list[Line], page: list[Line]) -> str | None:
+    """The title of a supplement ("Supporting information: <the paper's title>") when the line set
+    right above the title, over its span, names the document a supplement: a supplement prints its
+    paper's title, and without the label the two would read as one paper twice.  Running lines count
+    here (a supplement's label is often repeated at the head of every page)."""
+    if not title or not title_lines:
+        return title
+    first = min(title_lines, key=lambda ln: ln.top)
+    left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
+    above = [ln for ln in page if ln.bottom <= first.top + 1 and first.top - ln.bottom < 3 * first.size
+             and ln.x1 > left and ln.x0 < right and ln not in title_lines]
+    if not above:
+        return title
+    label = max(above, key=lambda ln: ln.bottom).text.strip()
+    return f"{label}: {title}" if _SUPPLEMENT.match(label) else title
+
+
+# Words that tell a line's language (each of these languages' own, few shared): a title printed again
+# in a second language under the first is no part of it.
+_FUNCTION_WORDS = {
+    "en": frozenset("the of and in for with on to from by an its their is are using via between among".split()),
+    "pt": frozenset("do da dos das em e para com no na nos nas um uma ao à sobre entre pelo pela".split()),
+    "es": frozenset("del la el los las en y con para por un una al sobre entre".split()),
+    "fr": frozenset("du des la le les et en pour avec dans sur un une au aux par entre".split()),
+    "de": frozenset("der die das und von zur zum mit für im in auf bei über ein eine des den dem".split()),
+}
+
+
+def _languages(text: str) -> set[str]:
+    """The languages a line's function words point to most (two such words at least), or none."""
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    scores = {lang: sum(w in vocab for w in words) for lang, vocab in _FUNCTION_WORDS.items()}
+    best = max(scores.values())
+    return {lang for lang, n in scores.items() if n == best} if best >= 2 else set()
+
+
+def _one_language(lines: list[Line]) -> list[Line]:
+    """The title's lines up to one set in another language than its first (a bilingual journal prints
+    the title's translation under it, in the same or a near size)."""
+    first = _languages(lines[0].text) if lines else set()
+    if not first:
+        return lines
+    for k, ln in enumerate(lines[1:], start=1):
+        other = _languages(ln.text)
+        if other and not other & first:
+            return lines[:k]
+    return lines
+
+
+_WEB = re.compile(r"\bwww\.|https?://|\bhomepage\b", re.IGNORECASE)
+
+
+def _past_masthead(big: list[Line], page: list[Line]) -> list[Line]:
+    """The title's tier without a journal's masthead set in the title's size above it: a first block
+    of the tier (its lines with nothing between them) that names a journal ("European Journal of …",
+    "… Letters") or has the journal's web address under it, when another block of the tier follows."""
+    rows = sorted(big, key=lambda ln: ln.top)
+    block = rows[:1]
+    for ln in rows[1:]:
+        if ln.top - block[-1].bottom > 2 * ln.size or _between(block[-1], ln, page, big):
+            break
+        block.append(ln)
+    rest = rows[len(block):]
+    if not rest:
+        return big
+    under = [o for o in page if o not in big and block[-1].bottom <= o.top and o.bottom <= rest[0].top]
+    if all(VENUE_NAME.search(ln.text) for ln in block) or any(_WEB.search(o.text) for o in under):
+        return rest
+    return big
+
+
+def _between(a: Line, b: Line, page: list[Line], tier: list[Line]) -> bool:
+    """Is other text than the tier's set between lines `a` and `b`?"""
+    return any(a.bottom <= o.top and o.bottom <= b.top for o in page if o not in tier)
 
 
 def _without_headings(big: list[Line]) -> list[Line]:
@@ -145,16 +227,27 @@ def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]
     return out
 
 
+# The words of an article-type label ("Research Article", "Case Report", "Brief Communication"): such a
+# label set in the title's size and weight right above it is told apart by its words alone.
+_ARTICLE_TYPE = frozenset(
+    "research original article articles review reviews case report reports brief short communication communications "
+    "letter letters editorial perspective perspectives commentary mini systematic rapid technical note notes clinical "
+    "study protocol opinion hypothesis paper full regular invited feature correspondence viewpoint update".split()
+)
+
+
 def _without_label(big: list[Line]) -> list[Line]:
     """The title's tier without an article-type label set as large above it (a word or three on a row
     of their own, "Case Report"), when what follows in that size is a longer text set apart from it by
-    its weight or a gap, and reads as no author line: else the label would be the title (in its
-    weight) and the real title, in another, would be read as authors."""
+    its weight, a gap or the label's words (all of an article type's), and reads as no author line:
+    else the label would be the title (in its weight) and the real title, in another, would be read
+    as authors."""
     rows = sorted(big, key=lambda ln: ln.top)
     if len(rows) < 2:
         return big
     label, rest = rows[0], rows[1:]
-    apart = rest[0].bold != label.bold or rest[0].top - label.bottom > 0.8 * label.size
+    apart = rest[0].bold != label.bold or rest[0].top - label.bottom > 0.8 * label.size \
+        or all(w in _ARTICLE_TYPE for w in label.text.lower().split())
     alone = all(ln.top - label.top > 0.5 * label.size for ln in rest)
     if len(label.text.split()) <= 3 and alone and apart and sum(len(ln.text.split()) for ln in rest) >= 4 \
             and all(line_names(ln.text) is None for ln in rest):
