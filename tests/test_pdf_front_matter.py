@@ -4,6 +4,7 @@ contradicting it.  PDFs are made here with reportlab."""
 
 from __future__ import annotations
 
+import pytest
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
@@ -331,3 +332,11 @@ def test_a_titles_translation_printed_under_it_is_no_part_of_it(tmp_path):
     title, _ = _labelled_title(tmp_path / "en.pdf", "Case Report", "Helvetica", 12, 20,
                                second="and the Effect of the Season on Recovery")
     assert title == "Ward Rounds at Dawn and Dusk in a Rural Hospital and the Effect of the Season on Recovery"
+
+
+@pytest.mark.parametrize("mark", ["★", "☆", "✩", "∗", "†"])
+def test_a_note_mark_after_the_title_is_no_part_of_it(mark):
+    """"… in Mice^✩": pdfium reads a raised note mark after a caret; every star a journal sets is a mark."""
+    from papershelf.ingest.pdf.title import _TITLE_NOTE
+
+    assert _TITLE_NOTE.sub("", f"Fungal Diseases in Mice^{mark}") == "Fungal Diseases in Mice"

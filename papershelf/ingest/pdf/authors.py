@@ -30,7 +30,7 @@ from .lines import Line, visual_rows
 # between names; AIP's footnote letters, "Haddad^a)" read as "Haddada)", where no parenthesis
 # opens on the line; affiliation letters set apart in the names' own size, "Maria Lopez a,b, John
 # Smith b,*", a lone letter only before a comma, "and" or the line's end).
-_MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗✷✶✦★☆⁰¹²³⁴⁵⁶⁷⁸⁹\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
+_MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗✷✶✦★☆✩⁰¹²³⁴⁵⁶⁷⁸⁹\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
           r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|(?<=[A-ZÀ-ÖØ-Þ]{2})\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
           r"|(?<=[a-z])[a-z](?=,[a-z](?:[,∗*†\d]|$))|(?<=,)[a-z](?=\s+[A-Z])|[·•‧]"
           r"|(?<=[a-z] )[a-h](?:(?:,[a-h∗*†])+(?=\s+[A-Z])|(?:,[a-h∗*†])*(?=[,∗*†]|\s+and\s|$))")
@@ -276,7 +276,7 @@ class _Reading:
 
 
 # A symbol closing a line of names, tying them to the affiliation under it ("... and W. Bauer ✷").
-_CLOSING_MARK = re.compile(r"\s([†‡∗*✷✶✦★☆⋆♦♠♣♥§¶#])\s*$")
+_CLOSING_MARK = re.compile(r"\s([†‡∗*✷✶✦★☆✩⋆♦♠♣♥§¶#])\s*$")
 
 
 def ends_block(ln: Line, body_size: float) -> bool:
