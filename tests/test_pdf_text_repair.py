@@ -185,3 +185,16 @@ def test_a_standard_encoded_fonts_ligatures_and_accents_read_as_latin1_are_repai
     text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
     assert "Fernando Martínez found a specific binding" in text, text[:160]
     assert "Ângström" in text and "Brand®" in text
+
+
+def test_a_letter_a_broken_font_gives_as_a_control_code_is_read_once_for_the_document():
+    """Every "c" of a font given as U+000D ("Spee\\rh", "Introdu\\rtion", at a word's end "generi\\r"
+    and its start "\\rourses"): one letter explains all its words, so each reads as printed; the
+    line's own \\r\\n is no glyph."""
+    words = ["speech", "introduction", "course", "courses", "structured", "generic", "constraints", "describe",
+             "recognition", "accuracy", "corpus", "lesson", "practice", "sentence", "spoken", "each"]
+    text = " ".join(w.replace("c", "\\015") for w in words)
+    lines = [*_wrap(f"We {text} and {text}.", 80), *_wrap(BODY, 80)]
+    got = " ".join(b.text for b in read_pdf(_bare_font_pdf(lines)).blocks)
+    for word in words:
+        assert re.search(rf"\b{word}\b", got), (word, got[:200])

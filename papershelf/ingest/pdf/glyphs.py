@@ -29,6 +29,8 @@ from typing import Protocol
 
 from pypdfium2 import raw
 
+from .glyph_codes import decode, has_marks, mark, without_marked_words
+
 GONE = "\u200b"  # stands in (one UTF-16 unit, so positions hold) for text taken out of a word
 UNKNOWN = "\ue000"  # a ligature-wide glyph inside a word that the font maps to no letter: `repair_words` decides
 UNKNOWN3 = "\ue001"  # the same, three letters wide (ffi, ffl)
@@ -48,7 +50,7 @@ _DOTTED = {"ı": "i", "ȷ": "j", "õ": "i"}  # (õ: StandardEncoding's dotless i
 # A bare glyph code: C0/C1 controls (not pdfium's own \x02 hyphen mark, nor tabs and line ends),
 # private use, the replacement character; `_` and `^` are suspects checked by their place and box.
 _STRAY = re.compile("[\x00\x01\x03-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue002-\uf8ff\ufffd]")
-SUSPECT = re.compile("[\x00\x01\x03-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue000-\uf8ff\ufffd_^®¯ÁÂÃÄÅÆÇÈÊËÍÏ]")
+SUSPECT = re.compile("[\x00\x01\x03-\x08\x0b-\x1f\x7f-\x9f\ue000-\uf8ff\ufffd_^®¯ÁÂÃÄÅÆÇÈÊËÍÏ]")
 # A PostScript font in Adobe's StandardEncoding read as Latin-1 (no ToUnicode map): its fi and fl
 # ligatures come out as ® and ¯ inside words ("speci®c", "¯ow"), its accents as capitals with an
 # accent (Â is the acute) set small over the letter before them ("MartõÂnez", õ its dotless i).
@@ -233,6 +235,9 @@ def repair_glyphs(tp: GlyphPage, text: str, lead16: int) -> str:
         if idx < 0:
             continue
         word = _in_word(chars, i)
+        lettered = word or i > 0 and chars[i - 1].isalpha()  # in or ending a word
+        if ch == "\r" and not lettered:
+            continue  # a line end, not a glyph
         if ch in "_^":
             if word and not tp.fixed_pitch(idx) and not _flat_mark(tp, idx, ch):
                 chars[i] = _ligature(tp, idx) if ch == "_" else GONE
@@ -249,8 +254,9 @@ def repair_glyphs(tp: GlyphPage, text: str, lead16: int) -> str:
         known = _encoded(tp.font_name(idx), ord(ch))
         if known is not None and u16(known) == 1:
             chars[i] = known
-        else:
-            chars[i] = _ligature(tp, idx) if word else GONE
+        else:  # a code a broken font gives for a letter is read once for the document (`glyph_codes`)
+            code = mark(ch) if lettered and _em_width(tp, idx) >= 0.2 else None
+            chars[i] = code or (_ligature(tp, idx) if word else GONE)
     return "".join(chars)
 
 
@@ -271,9 +277,13 @@ def _flat_mark(tp: GlyphPage, idx: int, ch: str) -> bool:
 def _ligature(tp: GlyphPage, idx: int) -> str:
     """`UNKNOWN` for a glyph about as wide as two letters (fi, fl, ff: about 0.55 em), `UNKNOWN3` for
     three (ffi, ffl: about 0.83 em), `GONE` for a thin accent or stray mark."""
-    x0, _, x1, _ = tp.char_box(idx)
-    width = (x1 - x0) / max(1.0, tp.font_size(idx))
+    width = _em_width(tp, idx)
     return GONE if width < 0.42 else UNKNOWN if width < 0.72 else UNKNOWN3
+
+
+def _em_width(tp: GlyphPage, idx: int) -> float:
+    x0, _, x1, _ = tp.char_box(idx)
+    return (x1 - x0) / max(1.0, tp.font_size(idx))
 
 
 _CANDIDATES = {UNKNOWN: ("fi", "fl", "ff"), UNKNOWN3: ("ffi", "ffl"), **{v: (k,) for k, v in SCRIPT_IN_WORD.items()}}
@@ -288,7 +298,7 @@ class _Trigrams:
     def __init__(self, texts: list[str]) -> None:
         self.tri: Counter[str] = Counter(_prior())
         for text in texts:
-            if _UNKNOWN_GLYPH.search(text):
+            if _UNKNOWN_GLYPH.search(text) or has_marks(text):
                 continue
             for w in _WORDS.findall(text.lower()):
                 w = f"<<{w}>"
@@ -324,10 +334,13 @@ def repair_words(texts: list[str]) -> list[str]:
     statistics, per word.  A script opened inside a word (`SCRIPT_IN_WORD`) is read as nothing where
     the document prints the word joined ("tsafe"), else it stays a script ("x^th").  Texts without
     one come back unchanged."""
-    if not any(_UNKNOWN_GLYPH.search(t) for t in texts):
+    if not any(_UNKNOWN_GLYPH.search(t) or has_marks(t) for t in texts):
         return texts
     model = _Trigrams(texts)
     vocabulary = _vocabulary(texts)
+    if any(has_marks(t) for t in texts):  # read a broken font's letters first: their words are then printed
+        texts = decode(texts, model.score, lambda w: vocabulary.get(w, 0))
+        vocabulary = _vocabulary(texts)
 
     def best(m: re.Match) -> str:
         parts = _UNKNOWN_GLYPH.split(m.group(0))
@@ -350,7 +363,7 @@ def _vocabulary(texts: list[str]) -> Counter[str]:
     words of a text are counted but for the pieces an unknown glyph cuts out of one."""
     words: Counter[str] = Counter()
     for text in texts:
-        whole = _UNKNOWN_WORD.sub(" ", text) if _UNKNOWN_GLYPH.search(text) else text
+        whole = without_marked_words(_UNKNOWN_WORD.sub(" ", text) if _UNKNOWN_GLYPH.search(text) else text)
         words.update(w for w in _WORDS.findall(whole.lower()) if len(w) >= 4)
     return words
 
@@ -365,7 +378,7 @@ def expand(text: str) -> str:
 
 def unknown_glyph(text: str) -> bool:
     """Does the text hold a glyph `repair_words` has yet to decide?"""
-    return _UNKNOWN_GLYPH.search(text) is not None
+    return _UNKNOWN_GLYPH.search(text) is not None or has_marks(text)
 
 
 def _low_word(glyphs: list[tuple[str, bool, float]], places: list[str], i: int) -> int:

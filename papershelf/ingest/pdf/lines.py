@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pypdfium2 import raw
 
 from .caption_cuts import caption_cuts
+from .glyph_codes import SPACES
 from .glyphs import (
     GONE,
     SPACING_ACCENT,
@@ -352,8 +353,8 @@ def _first_runin(tp: _TextPage, stripped: str, lead16: int, last: int, parts: li
 
 
 def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[Line]:
-    stripped = chunk.strip()
-    lead16 = start16 + u16(chunk[:len(chunk) - len(chunk.lstrip())])
+    stripped = chunk.strip(SPACES)  # not str.strip(): a control code a font gives for a glyph is no space
+    lead16 = start16 + u16(chunk[:len(chunk) - len(chunk.lstrip(SPACES))])
     if SUSPECT.search(stripped):
         stripped = repair_glyphs(tp, stripped, lead16)
     if SPACING_ACCENT.search(stripped):
