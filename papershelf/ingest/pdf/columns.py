@@ -1,0 +1,110 @@
+"""A page's columns, found in its own layout, and its lines read band by band, column by column.
+
+Two columns divide at the page's middle, and that rule reads most papers.  A page set in three or
+four columns (Science, a landscape extended abstract, a magazine) has a column across the middle:
+its lines cross the middle, and read as "full width" they come interleaved line by line with
+their neighbours'.  The columns show in the page itself: between two columns runs an upright
+white strip that the running text's lines do not cross, over most of the page, with many lines
+wholly on either side.  A few lines may cross it (the title, an abstract or a figure's caption
+set across the columns); those cut the page into bands, and each band is read column by column.
+
+One gutter, or none, leaves the page to the middle rule (`reading_order`'s `mid`): two columns
+read as before.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+
+from .lines import Line
+
+_MIN_CHARS = 12  # a line of running text, not a chart's label or a table's cell
+_MIN_LINES = 5  # lines wholly on each side of a gutter, and in each column
+_CROSSING = 1 / 5  # at most this share of the lines beside a gutter may cross it
+_MIN_GAP = 4.0  # points: a gutter is at least this wide
+_MIN_SHARE = 0.12  # of the text's width: a column narrower than this is a table's column, not the page's
+_OFF_MIDDLE = 0.08  # of the page's width: one gutter this far off the middle divides a page's columns
+_SLACK = 8.0  # points a line may reach into a gutter and still stand in its column
+
+
+def gutters(lines: list[Line]) -> list[tuple[float, float]]:
+    """The white strips between the page's columns (left and right edge of each), left to right:
+    strips at least `_MIN_GAP` wide that at most a `_CROSSING` share of the running text's lines
+    beside them cross, with `_MIN_LINES` lines wholly on either side, each column between two
+    strips (or a strip and the text's edge) holding as many and no narrower than `_MIN_SHARE` of
+    the text's width."""
+    prose = [(ln.x0, ln.x1) for ln in lines if len(ln.text.strip()) >= _MIN_CHARS]
+    if len(prose) < 3 * _MIN_LINES:
+        return []
+    starts, ends = sorted(a for a, _ in prose), sorted(b for _, b in prose)
+    left_edge, right_edge = starts[0], ends[-1]
+    strips: list[tuple[float, float]] = []
+    run: list[int] = []
+    for x in range(int(left_edge) + 1, int(right_edge) + 1):
+        left, right = bisect.bisect_right(ends, x), len(prose) - bisect.bisect_left(starts, x)
+        crossing = len(prose) - left - right
+        if left >= _MIN_LINES and right >= _MIN_LINES and crossing <= _CROSSING * (left + right):
+            run.append(x)
+            continue
+        if run and run[-1] - run[0] + 1 >= _MIN_GAP:
+            strips.append((float(run[0]), float(run[-1])))
+        run = []
+    edges = [left_edge, *(x for g in strips for x in g), right_edge]
+    spans = list(zip(edges[::2], edges[1::2], strict=True))
+    full = right_edge - left_edge
+    if any(b - a < _MIN_SHARE * full for a, b in spans):
+        return []
+    held = [sum(a - _SLACK <= x0 and x1 <= b + _SLACK for x0, x1 in prose) for a, b in spans]
+    return strips if min(held) >= _MIN_LINES else []
+
+
+def _crosses(ln: Line, gutters: list[tuple[float, float]]) -> bool:
+    return any(ln.x0 < a - _SLACK and ln.x1 > b + _SLACK for a, b in gutters)
+
+
+def _column(ln: Line, gutters: list[tuple[float, float]]) -> int:
+    """Which column a line crossing no gutter stands in: the gutters it ends clearly right of, or
+    starts right of (a column's short last line, "a.", ends within the slack)."""
+    return sum(ln.x1 > b + _SLACK or (b > a and ln.x0 >= (a + b) / 2) for a, b in gutters)
+
+
+def reading_order(lines: list[Line], width: float, mid: float | None = None) -> list[list[Line]]:
+    """Columns in reading order: a list of line runs, each one column of one band.  A page whose
+    lines show two gutters or more (`gutters`), or one well off the page's middle (the last page of
+    a three-column paper, two of its columns filled), is read by them; otherwise the columns divide
+    at `mid`: the page's middle, or the text's when a sidebar strip took one side (or frames two)."""
+    found = gutters(lines) if mid is None else []
+    if len(found) == 1 and abs(sum(found[0]) / 2 - width / 2) < _OFF_MIDDLE * width:
+        found = []  # two columns: the middle rule, as ever
+    if not found:
+        at = width / 2 if mid is None else mid
+        found = [(at, at)]
+    columns: list[list[Line]] = []
+    band: dict[int, list[Line]] = {}
+    for ln in sorted(lines, key=lambda ln: (round(ln.top), ln.x0)):
+        if _crosses(ln, found):
+            _flush_band(columns, band)
+            if columns and _crosses(columns[-1][-1], found):
+                columns[-1].append(ln)  # consecutive full-width lines read as one run
+            else:
+                columns.append([ln])
+        else:
+            band.setdefault(_column(ln, found), []).append(ln)
+    _flush_band(columns, band)
+    for col in columns:
+        _mark_side_by_side(col)
+    return columns
+
+
+def _flush_band(columns: list[list[Line]], band: dict[int, list[Line]]) -> None:
+    columns.extend(sorted(band[k], key=lambda ln: (ln.top, ln.x0)) for k in sorted(band) if band[k])
+    band.clear()
+
+
+def _mark_side_by_side(column: list[Line]) -> None:
+    """Lines sharing a baseline with another line of the column (table cells, chart labels)."""
+    for a, b in itertools.pairwise(column):
+        overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+        if overlap > 0.5 * min(a.height, b.height):
+            a.alone = b.alone = False
