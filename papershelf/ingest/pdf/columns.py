@@ -24,7 +24,6 @@ _MIN_LINES = 5  # lines wholly on each side of a gutter, and in each column
 _CROSSING = 1 / 5  # at most this share of the lines beside a gutter may cross it
 _MIN_GAP = 4.0  # points: a gutter is at least this wide
 _MIN_SHARE = 0.12  # of the text's width: a column narrower than this is a table's column, not the page's
-_OFF_MIDDLE = 0.08  # of the page's width: one gutter this far off the middle divides a page's columns
 _SLACK = 8.0  # points a line may reach into a gutter and still stand in its column
 
 
@@ -71,12 +70,12 @@ def _column(ln: Line, gutters: list[tuple[float, float]]) -> int:
 
 def reading_order(lines: list[Line], width: float, mid: float | None = None) -> list[list[Line]]:
     """Columns in reading order: a list of line runs, each one column of one band.  A page whose
-    lines show two gutters or more (`gutters`), or one well off the page's middle (the last page of
-    a three-column paper, two of its columns filled), is read by them; otherwise the columns divide
+    lines show two gutters or more (`gutters`), or one away from the page's middle (the last page of
+    a three-column paper, two of its columns filled; a landscape page's two columns beside a margin), is read by them; otherwise the columns divide
     at `mid`: the page's middle, or the text's when a sidebar strip took one side (or frames two)."""
     found = gutters(lines) if mid is None else []
-    if len(found) == 1 and abs(sum(found[0]) / 2 - width / 2) < _OFF_MIDDLE * width:
-        found = []  # two columns: the middle rule, as ever
+    if len(found) == 1 and found[0][0] - _SLACK <= width / 2 <= found[0][1] + _SLACK:
+        found = []  # two columns divided at the middle: the middle rule, as ever
     if not found:
         at = width / 2 if mid is None else mid
         found = [(at, at)]
