@@ -18,6 +18,7 @@ import bisect
 import itertools
 
 from .lines import Line
+from .region_rows import _WORD
 
 _MIN_CHARS = 12  # a line of running text, not a chart's label or a table's cell
 _MIN_LINES = 5  # lines wholly on each side of a gutter, and in each column
@@ -30,10 +31,11 @@ _SLACK = 8.0  # points a line may reach into a gutter and still stand in its col
 def gutters(lines: list[Line]) -> list[tuple[float, float]]:
     """The white strips between the page's columns (left and right edge of each), left to right:
     strips at least `_MIN_GAP` wide that at most a `_CROSSING` share of the running text's lines
+    (mostly words, `_wordy`)
     beside them cross, with `_MIN_LINES` lines wholly on either side, each column between two
     strips (or a strip and the text's edge) holding as many and no narrower than `_MIN_SHARE` of
     the text's width."""
-    prose = [(ln.x0, ln.x1) for ln in lines if len(ln.text.strip()) >= _MIN_CHARS]
+    prose = [(ln.x0, ln.x1) for ln in lines if len(ln.text.strip()) >= _MIN_CHARS and _wordy(ln)]
     if len(prose) < 3 * _MIN_LINES:
         return []
     starts, ends = sorted(a for a, _ in prose), sorted(b for _, b in prose)
@@ -56,6 +58,12 @@ def gutters(lines: list[Line]) -> list[tuple[float, float]]:
         return []
     held = [sum(a - _SLACK <= x0 and x1 <= b + _SLACK for x0, x1 in prose) for a, b in spans]
     return strips if min(held) >= _MIN_LINES else []
+
+
+def _wordy(ln: Line) -> bool:
+    """Mostly words of prose: a table's row of codes and numbers shows no column of the page."""
+    words = ln.text.split()
+    return sum(1 for w in words if _WORD.match(w)) >= 0.6 * len(words)
 
 
 def _crosses(ln: Line, gutters: list[tuple[float, float]]) -> bool:
