@@ -78,9 +78,10 @@ def _column(ln: Line, gutters: list[tuple[float, float]]) -> int:
 
 def reading_order(lines: list[Line], width: float, mid: float | None = None) -> list[list[Line]]:
     """Columns in reading order: a list of line runs, each one column of one band.  A page whose
-    lines show two gutters or more (`gutters`), or one away from the page's middle (the last page of
-    a three-column paper, two of its columns filled; a landscape page's two columns beside a margin), is read by them; otherwise the columns divide
-    at `mid`: the page's middle, or the text's when a sidebar strip took one side (or frames two)."""
+    lines show two gutters or more (`gutters`), or one away from the page's middle (the last page
+    of a three-column paper, two of its columns filled; a landscape page's two columns beside a
+    margin), is read by them; otherwise the columns divide at `mid`: the page's middle, or the
+    text's when a sidebar strip took one side (or frames two)."""
     found = gutters(lines) if mid is None else []
     if len(found) == 1 and found[0][0] - _SLACK <= width / 2 <= found[0][1] + _SLACK:
         found = []  # two columns divided at the middle: the middle rule, as ever
