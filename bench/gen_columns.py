@@ -57,7 +57,7 @@ def _across(p: Paper, text: str, font: str, size: float) -> None:
 
 def _figure(p: Paper) -> None:
     """On the second page: a chart across all columns at the top, its caption across the page under it."""
-    if p.page != 2:
+    if p.page != 2 or not isinstance(p, ColumnPaper):
         return
     top, height = p.y, 150.0
     p.c.rect(p.left, top - height, p.width - 54 - p.left, height)
