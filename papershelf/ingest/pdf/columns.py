@@ -25,6 +25,7 @@ _MIN_LINES = 5  # lines wholly on each side of a gutter, and in each column
 _CROSSING = 1 / 5  # at most this share of the lines beside a gutter may cross it
 _MIN_GAP = 4.0  # points: a gutter is at least this wide
 _MIN_SHARE = 0.12  # of the text's width: a column narrower than this is a table's column, not the page's
+_FILL = 0.6  # a column's lines of text mostly run across it: their median width, of the column's
 _SLACK = 8.0  # points a line may reach into a gutter and still stand in its column
 
 
@@ -33,8 +34,8 @@ def gutters(lines: list[Line]) -> list[tuple[float, float]]:
     strips at least `_MIN_GAP` wide that at most a `_CROSSING` share of the running text's lines
     (mostly words, `_wordy`)
     beside them cross, with `_MIN_LINES` lines wholly on either side, each column between two
-    strips (or a strip and the text's edge) holding as many and no narrower than `_MIN_SHARE` of
-    the text's width."""
+    strips (or a strip and the text's edge) holding as many, no narrower than `_MIN_SHARE` of the
+    text's width, and filled by its lines (their median width at least `_FILL` of it)."""
     prose = [(ln.x0, ln.x1) for ln in lines if len(ln.text.strip()) >= _MIN_CHARS and _wordy(ln)]
     if len(prose) < 3 * _MIN_LINES:
         return []
@@ -56,8 +57,13 @@ def gutters(lines: list[Line]) -> list[tuple[float, float]]:
     full = right_edge - left_edge
     if any(b - a < _MIN_SHARE * full for a, b in spans):
         return []
-    held = [sum(a - _SLACK <= x0 and x1 <= b + _SLACK for x0, x1 in prose) for a, b in spans]
-    return strips if min(held) >= _MIN_LINES else []
+    for a, b in spans:
+        held = [(x0, x1) for x0, x1 in prose if a - _SLACK <= x0 and x1 <= b + _SLACK]
+        widths = sorted(x1 - x0 for x0, x1 in held)
+        extent = max((x1 for _, x1 in held), default=b) - min((x0 for x0, _ in held), default=a)
+        if len(held) < _MIN_LINES or widths[len(widths) // 2] < _FILL * extent:
+            return []  # few lines, or ragged ones: a table's column of names, not a column of text
+    return strips
 
 
 def _wordy(ln: Line) -> bool:
