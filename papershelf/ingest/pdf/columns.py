@@ -25,25 +25,22 @@ _MIN_LINES = 5  # lines wholly on each side of a gutter, and in each column
 _CROSSING = 1 / 5  # at most this share of the lines beside a gutter may cross it
 _MIN_GAP = 4.0  # points: a gutter is at least this wide
 _MIN_SHARE = 0.12  # of the text's width: a column narrower than this is a table's column, not the page's
-_FILL = 0.6  # a column's lines of text mostly run across it: their median width, of the column's
+_FILL = 0.5  # a column's lines of text mostly run across it: their median width, of the column's
 _SLACK = 8.0  # points a line may reach into a gutter and still stand in its column
 
 
 def gutters(lines: list[Line]) -> list[tuple[float, float]]:
     """The white strips between the page's columns (left and right edge of each), left to right:
     strips at least `_MIN_GAP` wide that at most a `_CROSSING` share of the running text's lines
-    (mostly words, `_wordy`)
-    beside them cross, with `_MIN_LINES` lines wholly on either side, each column between two
-    strips (or a strip and the text's edge) holding as many, no narrower than `_MIN_SHARE` of the
-    text's width, and filled by its lines (their median width at least `_FILL` of it)."""
+    (mostly words, `_wordy`) beside them cross, with `_MIN_LINES` lines wholly on either side;
+    then only those beside columns of text (`_columns_of_text`)."""
     prose = [(ln.x0, ln.x1) for ln in lines if len(ln.text.strip()) >= _MIN_CHARS and _wordy(ln)]
     if len(prose) < 3 * _MIN_LINES:
         return []
     starts, ends = sorted(a for a, _ in prose), sorted(b for _, b in prose)
-    left_edge, right_edge = starts[0], ends[-1]
     strips: list[tuple[float, float]] = []
     run: list[int] = []
-    for x in range(int(left_edge) + 1, int(right_edge) + 1):
+    for x in range(int(starts[0]) + 1, int(ends[-1]) + 1):
         left, right = bisect.bisect_right(ends, x), len(prose) - bisect.bisect_left(starts, x)
         crossing = len(prose) - left - right
         if left >= _MIN_LINES and right >= _MIN_LINES and crossing <= _CROSSING * (left + right):
@@ -52,18 +49,34 @@ def gutters(lines: list[Line]) -> list[tuple[float, float]]:
         if run and run[-1] - run[0] + 1 >= _MIN_GAP:
             strips.append((float(run[0]), float(run[-1])))
         run = []
-    edges = [left_edge, *(x for g in strips for x in g), right_edge]
-    spans = list(zip(edges[::2], edges[1::2], strict=True))
-    full = right_edge - left_edge
-    if any(b - a < _MIN_SHARE * full for a, b in spans):
-        return []
-    for a, b in spans:
-        held = [(x0, x1) for x0, x1 in prose if a - _SLACK <= x0 and x1 <= b + _SLACK]
-        widths = sorted(x1 - x0 for x0, x1 in held)
-        extent = max((x1 for _, x1 in held), default=b) - min((x0 for x0, _ in held), default=a)
-        if len(held) < _MIN_LINES or widths[len(widths) // 2] < _FILL * extent:
-            return []  # few lines, or ragged ones: a table's column of names, not a column of text
-    return strips
+    return _columns_of_text(strips, prose, starts[0], ends[-1])
+
+
+def _columns_of_text(strips: list[tuple[float, float]], prose: list[tuple[float, float]], left: float,
+                     right: float) -> list[tuple[float, float]]:
+    """The strips that divide columns of text: each column between two strips (or a strip and the
+    text's edge) no narrower than `_MIN_SHARE` of the text's width (else none divides the page),
+    and holding `_MIN_LINES` lines that mostly run across it (their median width at least `_FILL`
+    of their extent).  A column of few or ragged lines (a table's column of names set as text, a
+    margin's notes) loses the strips beside it, and its lines join the neighbouring column."""
+    while strips:
+        edges = [left, *(x for g in strips for x in g), right]
+        spans = list(zip(edges[::2], edges[1::2], strict=True))
+        if any(b - a < _MIN_SHARE * (right - left) for a, b in spans):
+            return []
+        bad = next((k for k, (a, b) in enumerate(spans) if not _filled(prose, a, b)), None)
+        if bad is None:
+            return strips
+        strips = [g for k, g in enumerate(strips) if k not in (bad - 1, bad)]
+    return []
+
+
+def _filled(prose: list[tuple[float, float]], a: float, b: float) -> bool:
+    held = [(x0, x1) for x0, x1 in prose if a - _SLACK <= x0 and x1 <= b + _SLACK]
+    if len(held) < _MIN_LINES:
+        return False
+    widths = sorted(x1 - x0 for x0, x1 in held)
+    return widths[len(widths) // 2] >= _FILL * (max(x1 for _, x1 in held) - min(x0 for x0, _ in held))
 
 
 def _wordy(ln: Line) -> bool:
