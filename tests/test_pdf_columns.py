@@ -166,15 +166,3 @@ def test_one_gutter_off_the_middle_divides_the_columns():
     assert [len(r) for r in runs] == [20, 12]
     assert all(ln.x0 == 36 for ln in runs[0])
 
-
-def test_three_columns_lines_on_one_baseline_are_no_table_cells():
-    """The middle and right columns share baselines and both end right of the page's middle: divided
-    at the page's gutters they are running text, not a table's row of cells."""
-    from papershelf.ingest.pdf.region_rows import _beside, _gutters
-
-    text = "a line of the running text set in its column"
-    lines = [_line(x, x + 160, 100 + 11 * k, text) for k in range(20) for x in (36, 214, 392)]
-    cuts = _gutters(lines, True)
-    assert len(cuts) == 2
-    assert _beside(lines, 612, True, cuts) == set()
-    assert _beside(lines, 612, True) != set()  # at the middle alone, the two right columns read as cells

@@ -14,16 +14,11 @@ _WORD = re.compile(r"^[(\[\"'“‘]?[A-Za-z][a-z]+[)\]\"'”’.,;:!?]*$")  # a
 
 
 
-def _beside(lines: list[Line], width: float, two_columns: bool, gutters: list[float] | None = None) -> set[int]:
+def _beside(lines: list[Line], width: float, two_columns: bool) -> set[int]:
     """Lines that share a baseline with another line of their column: table cells, chart labels.
     Two pieces closer than a word space are one line that pdfium broke (after a superscript, "m s⁻¹"
-    then ". The"), not cells: columns of a table stand further apart.  The page's columns divide at
-    its `gutters` when it has them (three columns: two lines of the two right ones are no cells),
-    else at the middle."""
+    then ". The"), not cells: columns of a table stand further apart."""
     mid = width / 2
-    if gutters:
-        def column(ln: Line) -> int:
-            return sum((ln.x0 + ln.x1) / 2 > g for g in gutters)
     out: set[int] = set()
     ordered = sorted(lines, key=lambda ln: ln.top)
     for i, a in enumerate(ordered):
@@ -32,10 +27,7 @@ def _beside(lines: list[Line], width: float, two_columns: bool, gutters: list[fl
                 break
             overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
             apart = max(b.x0 - a.x1, a.x0 - b.x1) >= 0.3 * min(a.size, b.size)
-            if gutters:
-                same_column = column(a) == column(b)
-            else:
-                same_column = not two_columns or (a.x1 <= mid + 8) == (b.x1 <= mid + 8)
+            same_column = not two_columns or (a.x1 <= mid + 8) == (b.x1 <= mid + 8)
             if apart and same_column and overlap > 0.5 * min(a.height, b.height):
                 out.update((id(a), id(b)))
     return out

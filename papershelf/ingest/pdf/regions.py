@@ -384,8 +384,7 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
     extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
     two = _two_columns(lines, width)
-    cuts = _gutters(lines, two)
-    pg = _Page(lines, graphics, width, height, body, two, extent, _beside(lines, width, two, cuts), cuts)
+    pg = _Page(lines, graphics, width, height, body, two, extent, _beside(lines, width, two), _gutters(lines, two))
     pg.graphics = _drawings(pg)
     starts = [ln for ln in lines if CAPTION_RE.match(ln.text) and parse_caption(ln.text)]
     out: list[Candidate] = []
