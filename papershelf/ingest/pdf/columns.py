@@ -8,8 +8,9 @@ white strip that the running text's lines do not cross, over most of the page, w
 wholly on either side.  A few lines may cross it (the title, an abstract or a figure's caption
 set across the columns); those cut the page into bands, and each band is read column by column.
 
-One gutter, or none, leaves the page to the middle rule (`reading_order`'s `mid`): two columns
-read as before.
+No gutter, or one that holds the page's middle, leaves the page to the middle rule
+(`reading_order`'s `mid`): two columns read as before.  One gutter away from the middle (a
+three-column paper's last page, two columns filled) divides the page where it runs.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ _MIN_LINES = 5  # lines wholly on each side of a gutter, and in each column
 _CROSSING = 1 / 5  # at most this share of the lines beside a gutter may cross it
 _MIN_GAP = 4.0  # points: a gutter is at least this wide
 _MIN_SHARE = 0.12  # of the text's width: a column narrower than this is a table's column, not the page's
-_FILL = 0.5  # a column's lines of text mostly run across it: their median width, of the column's
+_FILL = 0.5  # a column's lines run across it: their median width, of the extent of its lines
 _SLACK = 8.0  # points a line may reach into a gutter and still stand in its column
 
 
