@@ -21,6 +21,7 @@ import json
 import random
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,31 +61,36 @@ class Paper:
     c: canvas.Canvas
     rng: random.Random
     truth: list[dict] = field(default_factory=list)
+    paras: list[str] = field(default_factory=list)  # every paragraph's text as drawn, in reading order
     page: int = 1
     col: int = 0
     y: float = H - 72
     left: float = 54.0
 
+    width: float = W  # the page's size (a three- or four-column class sets its own)
+    height: float = H
+    on_new_page: Callable[[Paper], None] | None = None  # draws what opens a page (a figure across it)
+
     def col_x(self) -> float:
-        if self.style.columns == 1:
-            return self.left
-        return self.left if self.col == 0 else self.left + self.col_w() + 18
+        return self.left + self.col * (self.col_w() + 18)
 
     def col_w(self) -> float:
-        full = W - 54 - self.left
-        return full if self.style.columns == 1 else (full - 18) / 2
+        full = self.width - 54 - self.left
+        return (full - 18 * (self.style.columns - 1)) / self.style.columns
 
     def need(self, h: float) -> None:
         if self.y - h >= 60:
             return
-        if self.style.columns == 2 and self.col == 0:
-            self.col, self.y = 1, self.top_y
+        if self.col < self.style.columns - 1:
+            self.col, self.y = self.col + 1, self.top_y
             return
         self.c.setFont("Helvetica", 7)
-        self.c.drawString(W / 2, 30, str(self.page))
+        self.c.drawString(self.width / 2, 30, str(self.page))
         self.c.showPage()
         self.page += 1
-        self.col, self.y, self.left, self.top_y = 0, H - 72, 54.0, H - 72
+        self.col, self.y, self.left, self.top_y = 0, self.height - 72, 54.0, self.height - 72
+        if self.on_new_page is not None:
+            self.on_new_page(self)
 
     top_y: float = H - 72
 
@@ -113,6 +119,7 @@ def paragraph(p: Paper, lead: tuple[str, str] | None = None) -> None:
     pitch = 1.2 * s.body_size
     lead_w = p.c.stringWidth(lead[0] + " ", lead[1], s.body_size) if lead else 0.0
     lines = _lines(p, text, s.body_font, s.body_size, lead_w)
+    p.paras.append(f"{lead[0]} {text}" if lead else text)
     p.need(pitch * 2)
     for k, line in enumerate(lines):
         p.need(pitch)

@@ -5,10 +5,11 @@ The layout analysis is deliberately small and explainable:
 
 * pdfium's text rectangles carry position, font size and boldness; a text line
   pdfium ran across two columns, or across two visual lines, is cut apart again.
-* Reading order: a page is cut into horizontal bands at every line that
-  crosses the page's middle (titles, abstracts, wide figures); inside a band
-  the left column is read before the right.  A one-column page is all
-  full-width lines, so the same rule reads it top to bottom.
+* Reading order (`columns`): a page is cut into horizontal bands at every line
+  that crosses a gutter between its columns (titles, abstracts, wide figures);
+  inside a band the columns are read left to right.  The gutters are the white
+  strips the running text does not cross (three or four columns), else the
+  page's middle; a one-column page is all full-width lines, read top to bottom.
 * Running headers and footers (text in the top/bottom margin that repeats on
   several pages, digits ignored) and bare page numbers are dropped.
 * Lines join into paragraphs while the gap is small, the font stays the same and
@@ -21,7 +22,6 @@ The layout analysis is deliberately small and explainable:
 
 from __future__ import annotations
 
-import itertools
 import re
 
 from ...document import Block, Document
@@ -30,6 +30,7 @@ from ..captions import CAPTION_RE
 from . import heading_model
 from .authors import names_authors, printed_authors
 from .boxes import set_apart
+from .columns import reading_order as _reading_order
 from .contents import contents_entries, demote_abstract_labels
 from .cover import without_cover_sheet
 from .graphics import Box, page_graphics
@@ -59,49 +60,6 @@ _OWN_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.):]?|[A-Z](?:\.\d+)+[.):]?|(?:[IVX
 _STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
 
 Page = tuple[list[Line], float, float]
-
-
-def _full_width(ln: Line, mid: float) -> bool:
-    """Crosses the gutter between the columns."""
-    return ln.x0 < mid - 8 and ln.x1 > mid + 8
-
-
-def _reading_order(lines: list[Line], width: float, mid: float | None = None) -> list[list[Line]]:
-    """Columns in reading order: a list of line runs, each one column of one band.  The columns
-    divide at `mid`: the page's middle, or the text's when a sidebar strip took one side."""
-    mid = width / 2 if mid is None else mid
-    columns: list[list[Line]] = []
-    left: list[Line] = []
-    right: list[Line] = []
-    for ln in sorted(lines, key=lambda ln: (round(ln.top), ln.x0)):
-        if _full_width(ln, mid):
-            _flush_band(columns, left, right)
-            if columns and _full_width(columns[-1][-1], mid):
-                columns[-1].append(ln)  # consecutive full-width lines read as one run
-            else:
-                columns.append([ln])
-        elif ln.x1 <= mid + 8:
-            left.append(ln)
-        else:
-            right.append(ln)
-    _flush_band(columns, left, right)
-    for col in columns:
-        _mark_side_by_side(col)
-    return columns
-
-
-def _flush_band(columns: list[list[Line]], left: list[Line], right: list[Line]) -> None:
-    columns.extend(sorted(col, key=lambda ln: (ln.top, ln.x0)) for col in (left, right) if col)
-    left.clear()
-    right.clear()
-
-
-def _mark_side_by_side(column: list[Line]) -> None:
-    """Lines sharing a baseline with another line of the column (table cells, chart labels)."""
-    for a, b in itertools.pairwise(column):
-        overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
-        if overlap > 0.5 * min(a.height, b.height):
-            a.alone = b.alone = False
 
 
 def _edge_rows(lines: list[Line], height: float, body_size: float, first: bool) -> set[int]:

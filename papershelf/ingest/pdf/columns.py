@@ -1,0 +1,138 @@
+"""A page's columns, found in its own layout, and its lines read band by band, column by column.
+
+Two columns divide at the page's middle, and that rule reads most papers.  A page set in three or
+four columns (Science, a landscape extended abstract, a magazine) has a column across the middle:
+its lines cross the middle, and read as "full width" they come interleaved line by line with
+their neighbours'.  The columns show in the page itself: between two columns runs an upright
+white strip that the running text's lines do not cross, over most of the page, with many lines
+wholly on either side.  A few lines may cross it (the title, an abstract or a figure's caption
+set across the columns); those cut the page into bands, and each band is read column by column.
+
+No gutter, or one that holds the page's middle, leaves the page to the middle rule
+(`reading_order`'s `mid`): two columns read as before.  One gutter away from the middle (a
+three-column paper's last page, two columns filled) divides the page where it runs.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+
+from .lines import Line
+from .region_rows import _WORD
+
+_MIN_CHARS = 12  # a line of running text, not a chart's label or a table's cell
+_MIN_LINES = 5  # lines wholly on each side of a gutter, and in each column
+_CROSSING = 1 / 5  # at most this share of the lines beside a gutter may cross it
+_MIN_GAP = 4.0  # points: a gutter is at least this wide
+_MIN_SHARE = 0.12  # of the text's width: a column narrower than this is a table's column, not the page's
+_FILL = 0.5  # a column's lines run across it: their median width, of the extent of its lines
+_SLACK = 8.0  # points a line may reach into a gutter and still stand in its column
+
+
+def gutters(lines: list[Line]) -> list[tuple[float, float]]:
+    """The white strips between the page's columns (left and right edge of each), left to right:
+    strips at least `_MIN_GAP` wide that at most a `_CROSSING` share of the running text's lines
+    (mostly words, `_wordy`) beside them cross, with `_MIN_LINES` lines wholly on either side;
+    then only those beside columns of text (`_columns_of_text`)."""
+    prose = [(ln.x0, ln.x1) for ln in lines if len(ln.text.strip()) >= _MIN_CHARS and _wordy(ln)]
+    if len(prose) < 3 * _MIN_LINES:
+        return []
+    starts, ends = sorted(a for a, _ in prose), sorted(b for _, b in prose)
+    strips: list[tuple[float, float]] = []
+    run: list[int] = []
+    for x in range(int(starts[0]) + 1, int(ends[-1]) + 1):
+        left, right = bisect.bisect_right(ends, x), len(prose) - bisect.bisect_left(starts, x)
+        crossing = len(prose) - left - right
+        if left >= _MIN_LINES and right >= _MIN_LINES and crossing <= _CROSSING * (left + right):
+            run.append(x)
+            continue
+        if run and run[-1] - run[0] + 1 >= _MIN_GAP:
+            strips.append((float(run[0]), float(run[-1])))
+        run = []
+    return _columns_of_text(strips, prose, starts[0], ends[-1])
+
+
+def _columns_of_text(strips: list[tuple[float, float]], prose: list[tuple[float, float]], left: float,
+                     right: float) -> list[tuple[float, float]]:
+    """The strips that divide columns of text: each column between two strips (or a strip and the
+    text's edge) no narrower than `_MIN_SHARE` of the text's width (else none divides the page),
+    and holding `_MIN_LINES` lines that mostly run across it (their median width at least `_FILL`
+    of their extent).  A column of few or ragged lines (a table's column of names set as text, a
+    margin's notes) loses the strips beside it, and its lines join the neighbouring column."""
+    while strips:
+        edges = [left, *(x for g in strips for x in g), right]
+        spans = list(zip(edges[::2], edges[1::2], strict=True))
+        if any(b - a < _MIN_SHARE * (right - left) for a, b in spans):
+            return []
+        bad = next((k for k, (a, b) in enumerate(spans) if not _filled(prose, a, b)), None)
+        if bad is None:
+            return strips
+        strips = [g for k, g in enumerate(strips) if k not in (bad - 1, bad)]
+    return []
+
+
+def _filled(prose: list[tuple[float, float]], a: float, b: float) -> bool:
+    held = [(x0, x1) for x0, x1 in prose if a - _SLACK <= x0 and x1 <= b + _SLACK]
+    if len(held) < _MIN_LINES:
+        return False
+    widths = sorted(x1 - x0 for x0, x1 in held)
+    return widths[len(widths) // 2] >= _FILL * (max(x1 for _, x1 in held) - min(x0 for x0, _ in held))
+
+
+def _wordy(ln: Line) -> bool:
+    """Mostly words of prose: a table's row of codes and numbers shows no column of the page."""
+    words = ln.text.split()
+    return sum(1 for w in words if _WORD.match(w)) >= 0.6 * len(words)
+
+
+def _crosses(ln: Line, gutters: list[tuple[float, float]]) -> bool:
+    return any(ln.x0 < a - _SLACK and ln.x1 > b + _SLACK for a, b in gutters)
+
+
+def _column(ln: Line, gutters: list[tuple[float, float]]) -> int:
+    """Which column a line crossing no gutter stands in: the gutters it ends clearly right of, or
+    starts right of (a column's short last line, "a.", ends within the slack)."""
+    return sum(ln.x1 > b + _SLACK or (b > a and ln.x0 >= (a + b) / 2) for a, b in gutters)
+
+
+def reading_order(lines: list[Line], width: float, mid: float | None = None) -> list[list[Line]]:
+    """Columns in reading order: a list of line runs, each one column of one band.  A page whose
+    lines show two gutters or more (`gutters`), or one away from the page's middle (the last page
+    of a three-column paper, two of its columns filled; a landscape page's two columns beside a
+    margin), is read by them; otherwise the columns divide at `mid`: the page's middle, or the
+    text's when a sidebar strip took one side (or frames two)."""
+    found = gutters(lines) if mid is None else []
+    if len(found) == 1 and found[0][0] - _SLACK <= width / 2 <= found[0][1] + _SLACK:
+        found = []  # two columns divided at the middle: the middle rule, as ever
+    if not found:
+        at = width / 2 if mid is None else mid
+        found = [(at, at)]
+    columns: list[list[Line]] = []
+    band: dict[int, list[Line]] = {}
+    for ln in sorted(lines, key=lambda ln: (round(ln.top), ln.x0)):
+        if _crosses(ln, found):
+            _flush_band(columns, band)
+            if columns and _crosses(columns[-1][-1], found):
+                columns[-1].append(ln)  # consecutive full-width lines read as one run
+            else:
+                columns.append([ln])
+        else:
+            band.setdefault(_column(ln, found), []).append(ln)
+    _flush_band(columns, band)
+    for col in columns:
+        _mark_side_by_side(col)
+    return columns
+
+
+def _flush_band(columns: list[list[Line]], band: dict[int, list[Line]]) -> None:
+    columns.extend(sorted(band[k], key=lambda ln: (ln.top, ln.x0)) for k in sorted(band) if band[k])
+    band.clear()
+
+
+def _mark_side_by_side(column: list[Line]) -> None:
+    """Lines sharing a baseline with another line of the column (table cells, chart labels)."""
+    for a, b in itertools.pairwise(column):
+        overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+        if overlap > 0.5 * min(a.height, b.height):
+            a.alone = b.alone = False
