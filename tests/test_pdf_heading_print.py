@@ -98,3 +98,25 @@ def test_back_sheet_written_bottom_up_reads_top_down(tmp_path):
     at = [text.find(f"Notice {k}:") for k in range(1, 6)]
     assert -1 not in at and at == sorted(at)
     assert len([b for b in doc.blocks if b.page == 3]) == 1  # one paragraph, as printed
+
+
+def _runin_first_line(c: canvas.Canvas, y: float, parts: list[tuple[str, str]]) -> float:
+    x = 72.0
+    for text, font in parts:
+        c.setFont(font, 10)
+        c.drawString(x, y, text)
+        x += c.stringWidth(text, font, 10)
+    return _para(c, 72, y - 12, 460) - 6
+
+
+def test_italic_runin_on_a_line_ending_in_an_italic_name(tmp_path):
+    """An italic run-in heading ("Bacterial strains.") whose first line ends in an italic species
+    name: the paragraph still goes on in roman after the lead-in, so the lead-in is a heading."""
+    path = tmp_path / "italic_runin.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _body(c, _title(c), "Methods")
+    for lead, name in (("Bacterial strains. ", "Escherichia coli"), ("Growth media. ", "Bacillus subtilis")):
+        y = _runin_first_line(c, y, [(lead, "Times-Italic"), ("Cells were grown overnight in a medium for ",
+                                                              "Times-Roman"), (name, "Times-Italic")])
+    c.save()
+    assert _headings(path) == [("Methods", 1), ("Bacterial strains", 2), ("Growth media", 2)]
