@@ -120,3 +120,15 @@ def test_italic_runin_on_a_line_ending_in_an_italic_name(tmp_path):
                                                               "Times-Roman"), (name, "Times-Italic")])
     c.save()
     assert _headings(path) == [("Methods", 1), ("Bacterial strains", 2), ("Growth media", 2)]
+
+
+def test_runin_whose_period_is_set_in_roman(tmp_path):
+    """Italic and bold run-in headings whose closing period is set in the text's roman: the lead-in's
+    style is judged on its last letter, not on the period."""
+    path = tmp_path / "roman_period.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _body(c, _title(c), "Methods")
+    y = _runin_first_line(c, y, [("Cell culture", "Times-Italic"), (". Cells were grown overnight.", "Times-Roman")])
+    y = _runin_first_line(c, y, [("Western blot", "Times-Bold"), (". Lysates were run on a gel.", "Times-Roman")])
+    c.save()
+    assert _headings(path) == [("Methods", 1), ("Cell culture", 2), ("Western blot", 2)]

@@ -34,8 +34,9 @@ def _runin(tp: _TextPage, text: str, lead16: int, last: int) -> str:
         return ""
     for m in re.finditer(r"(?:[.:]\s+|—\s*)(?=\S)", text[start:start + 90]):  # "Study sites—We …"
         end = start + m.start()
-        dash = text[end] == "—"  # a dash closing the lead-in is often set in the text's font
-        before = tp.char_index(lead16 + u16(text[:end - dash]))
+        # the closing dash, period or colon is often set in the text's font ("Cell culture." with
+        # a roman period): the lead-in's style is judged on the character before it
+        before = tp.char_index(lead16 + u16(text[:max(start, end - 1)]))
         after = tp.char_index(lead16 + u16(text[:start + m.end()]))
         if marks(before) and not marks(after):
             return text[:end + 1]
