@@ -132,3 +132,21 @@ def test_runin_whose_period_is_set_in_roman(tmp_path):
     y = _runin_first_line(c, y, [("Western blot", "Times-Bold"), (". Lysates were run on a gel.", "Times-Roman")])
     c.save()
     assert _headings(path) == [("Methods", 1), ("Cell culture", 2), ("Western blot", 2)]
+
+
+def test_small_print_italic_headings(tmp_path):
+    """Methods in 8 pt with their sub-headings in 8 pt italics on lines of their own."""
+    path = tmp_path / "small_italic.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _body(c, _title(c), "Introduction")
+    y = _body(c, y, "Results")
+    c.showPage()
+    _bold(c, H - 72, "Materials and methods", 12)
+    y = H - 90
+    for head in ("Plant material", "Field sites"):
+        c.setFont("Times-Italic", 8)
+        c.drawString(72, y, head)
+        y = _para(c, 72, y - 10.4, 460, size=8) - 9.6
+    c.save()
+    assert _headings(path) == [("Introduction", 1), ("Results", 1), ("Materials and methods", 1),
+                               ("Plant material", 2), ("Field sites", 2)]

@@ -3,8 +3,8 @@ that a journal sets a size or two below the running text, headings and all.
 
 Against the paper's body size such a heading is not set apart ("Western blot" in 9 pt bold under
 10 pt text is smaller than the text), so it has to be judged against its own part's text: a short
-title alone on its line, with space above it, in bold (or another face) over a long paragraph set in
-its own smaller size and in that paragraph's roman.  One such line may be anything (a bold label of
+title alone on its line, with space above it, in bold, italics or another face, over a long
+paragraph set in its own smaller size and in roman.  One such line may be anything (a bold label of
 a figure, a sidebar's "Correspondence to"); the paper's own structure decides: the style must head
 two or more paragraphs that way.
 """
@@ -16,11 +16,11 @@ from collections import Counter
 from ..captions import CAPTION_RE
 from .heading_style import _NUMBERED, BodyStyle, Para, _plausible_title
 
-SmallStyle = tuple[float, bool, str]
+SmallStyle = tuple[float, bool, bool, str]
 
 
 def small_style(line) -> SmallStyle:
-    return (round(line.size * 2) / 2, bool(line.bold), line.face)
+    return (round(line.size * 2) / 2, bool(line.bold), bool(line.italic), line.face)
 
 
 def small_title(p: Para, nxt: Para | None, body: BodyStyle) -> bool:
@@ -35,7 +35,8 @@ def small_title(p: Para, nxt: Para | None, body: BodyStyle) -> bool:
     text = nxt.first
     if nxt.first.page != ln.page or abs(text.size - ln.size) > 0.3 or len(nxt.text) < 80:
         return False  # over a paragraph of its own small size, not a figure's short labels
-    apart = (ln.bold and not text.bold) or (bool(ln.face and text.face) and ln.face != text.face and not text.bold)
+    apart = (ln.bold and not text.bold) or (ln.italic and not text.italic and not text.bold) \
+        or (bool(ln.face and text.face) and ln.face != text.face and not text.bold)
     m = _NUMBERED.match(p.text)  # "7. ACKNOWLEDGMENTS": the title after its number
     title = m["title"] if m else p.text
     opens = nxt.text[:1].isupper() or nxt.text[:1] in "[0123456789"  # a sentence, or a reference list
