@@ -45,8 +45,15 @@ def test_small_print_methods_have_their_own_headings(tmp_path):
     _bold(c, y, "Methods", 12)
     _small(c, y - 18, ["Cell culture", "Western blot", "Statistical analysis"])
     c.save()
-    assert _headings(path) == [("Introduction", 1), ("Results", 1), ("Discussion", 1), ("Methods", 1),
-                               ("Cell culture", 2), ("Western blot", 2), ("Statistical analysis", 2)]
+    assert _headings(path) == [
+        ("Introduction", 1),
+        ("Results", 1),
+        ("Discussion", 1),
+        ("Methods", 1),
+        ("Cell culture", 2),
+        ("Western blot", 2),
+        ("Statistical analysis", 2),
+    ]
 
 
 def test_small_print_back_matter_headings_stand_with_its_names(tmp_path):
@@ -59,8 +66,13 @@ def test_small_print_back_matter_headings_stand_with_its_names(tmp_path):
     c.showPage()
     _small(c, H - 72, ["Acknowledgements", "Availability of data and materials", "Authors' contributions"], 7.5)
     c.save()
-    assert _headings(path) == [("Background", 1), ("Conclusions", 1), ("Acknowledgements", 1),
-                               ("Availability of data and materials", 1), ("Authors' contributions", 1)]
+    assert _headings(path) == [
+        ("Background", 1),
+        ("Conclusions", 1),
+        ("Acknowledgements", 1),
+        ("Availability of data and materials", 1),
+        ("Authors' contributions", 1),
+    ]
 
 
 def test_one_small_bold_line_is_no_heading(tmp_path):
@@ -116,8 +128,15 @@ def test_italic_runin_on_a_line_ending_in_an_italic_name(tmp_path):
     c = canvas.Canvas(str(path), pagesize=letter)
     y = _body(c, _title(c), "Methods")
     for lead, name in (("Bacterial strains. ", "Escherichia coli"), ("Growth media. ", "Bacillus subtilis")):
-        y = _runin_first_line(c, y, [(lead, "Times-Italic"), ("Cells were grown overnight in a medium for ",
-                                                              "Times-Roman"), (name, "Times-Italic")])
+        y = _runin_first_line(
+            c,
+            y,
+            [
+                (lead, "Times-Italic"),
+                ("Cells were grown overnight in a medium for ", "Times-Roman"),
+                (name, "Times-Italic"),
+            ],
+        )
     c.save()
     assert _headings(path) == [("Methods", 1), ("Bacterial strains", 2), ("Growth media", 2)]
 
@@ -148,5 +167,10 @@ def test_small_print_italic_headings(tmp_path):
         c.drawString(72, y, head)
         y = _para(c, 72, y - 10.4, 460, size=8) - 9.6
     c.save()
-    assert _headings(path) == [("Introduction", 1), ("Results", 1), ("Materials and methods", 1),
-                               ("Plant material", 2), ("Field sites", 2)]
+    assert _headings(path) == [
+        ("Introduction", 1),
+        ("Results", 1),
+        ("Materials and methods", 1),
+        ("Plant material", 2),
+        ("Field sites", 2),
+    ]

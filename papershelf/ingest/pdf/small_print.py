@@ -35,13 +35,22 @@ def small_title(p: Para, nxt: Para | None, body: BodyStyle) -> bool:
     text = nxt.first
     if nxt.first.page != ln.page or abs(text.size - ln.size) > 0.3 or len(nxt.text) < 80:
         return False  # over a paragraph of its own small size, not a figure's short labels
-    apart = (ln.bold and not text.bold) or (ln.italic and not text.italic and not text.bold) \
+    apart = (
+        (ln.bold and not text.bold)
+        or (ln.italic and not text.italic and not text.bold)
         or (bool(ln.face and text.face) and ln.face != text.face and not text.bold)
+    )
     m = _NUMBERED.match(p.text)  # "7. ACKNOWLEDGMENTS": the title after its number
     title = m["title"] if m else p.text
     opens = nxt.text[:1].isupper() or nxt.text[:1] in "[0123456789"  # a sentence, or a reference list
-    return apart and opens and len(title.split()) <= 10 and not title.endswith((".", ",", ";")) \
-        and not CAPTION_RE.match(p.text) and _plausible_title(title, True)
+    return (
+        apart
+        and opens
+        and len(title.split()) <= 10
+        and not title.endswith((".", ",", ";"))
+        and not CAPTION_RE.match(p.text)
+        and _plausible_title(title, True)
+    )
 
 
 def small_heading_styles(paras: list[Para], body: BodyStyle) -> set[SmallStyle]:
