@@ -142,15 +142,18 @@ def test_italic_runin_on_a_line_ending_in_an_italic_name(tmp_path):
 
 
 def test_runin_whose_period_is_set_in_roman(tmp_path):
-    """Italic and bold run-in headings whose closing period is set in the text's roman: the lead-in's
-    style is judged on its last letter, not on the period."""
+    """A bold run-in heading whose closing period is set in the text's roman is judged on its last
+    letter; an italic title closed by a roman period (a book's title opening a reference's second
+    line) is not taken for a lead-in."""
     path = tmp_path / "roman_period.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
     y = _body(c, _title(c), "Methods")
-    y = _runin_first_line(c, y, [("Cell culture", "Times-Italic"), (". Cells were grown overnight.", "Times-Roman")])
     y = _runin_first_line(c, y, [("Western blot", "Times-Bold"), (". Lysates were run on a gel.", "Times-Roman")])
+    y = _runin_first_line(
+        c, y, [("Numerical Recipes", "Times-Italic"), (". Cambridge University Press.", "Times-Roman")]
+    )
     c.save()
-    assert _headings(path) == [("Methods", 1), ("Cell culture", 2), ("Western blot", 2)]
+    assert _headings(path) == [("Methods", 1), ("Western blot", 2)]
 
 
 def test_small_print_italic_headings(tmp_path):

@@ -34,9 +34,12 @@ def _runin(tp: _TextPage, text: str, lead16: int, last: int) -> str:
         return ""
     for m in re.finditer(r"(?:[.:]\s+|—\s*)(?=\S)", text[start:start + 90]):  # "Study sites—We …"
         end = start + m.start()
-        # the closing dash, period or colon is often set in the text's font ("Cell culture." with
-        # a roman period): the lead-in's style is judged on the character before it
-        before = tp.char_index(lead16 + u16(text[:max(start, end - 1)]))
+        # the closing dash, or a bold lead-in's period, is often set in the text's font
+        # ("Western blot." with a roman period): the lead-in's style is judged on the character
+        # before it (not an italic lead-in's: an italic book title's roman period in a reference)
+        last_letter = tp.char_index(lead16 + u16(text[:max(start, end - 1)]))
+        own = text[end] == "—" or (text[end] == "." and tp.bold(last_letter))
+        before = last_letter if own else tp.char_index(lead16 + u16(text[:end]))
         after = tp.char_index(lead16 + u16(text[:start + m.end()]))
         if marks(before) and not marks(after):
             return text[:end + 1]
@@ -46,14 +49,14 @@ def _runin(tp: _TextPage, text: str, lead16: int, last: int) -> str:
 
 
 def _upright_end(tp: _TextPage, text: str, lead16: int, last: int) -> int:
-    """The line's last letter set upright, where its last character is slanted: a paragraph's text
+    """The line's last letter set in roman, where its last character is slanted: a paragraph's text
     goes on in roman after an italic lead-in though the line ends in an italic name ("Bacterial
     strains. Cells of Escherichia coli")."""
     if not tp.slanted(last):
         return last
     for k in range(len(text) - 1, max(-1, len(text) - 60), -1):
         i = tp.char_index(lead16 + u16(text[:k])) if text[k].isalpha() else -1
-        if i >= 0 and not tp.slanted(i):
+        if i >= 0 and not tp.slanted(i) and not tp.bold(i):
             return i
     return last
 
