@@ -17,101 +17,35 @@ space above it to count.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
+from .heading_style import (
+    _DIGITS,
+    _FLOAT,
+    _NAME,
+    _NAMED_LEAD,
+    _NUMBERED,
+    _OUTSIDE_RE,
+    _REFERENCES,
+    _STANDARD_RE,
+    _THEOREM,
+    _WORDS_ONLY,
+    BodyStyle,
+    Para,
+    _family,
+    _numbered_start,
+    _other_face,
+    _plausible_title,
+    capitals,
+    is_standard,
+    strong,
+)
 from .lines import join_lines
 from .numbering import Numbering
 from .sheets import repeated_texts
-
-# Unnumbered names a paper gives its sections.  Front and back matter stay at level 1 always.
-_OUTSIDE = (r"abstract|keywords?|index terms|acknowledge?ments?|references|bibliography|literature cited|"
-            r"appendix|appendices|supplementary materials?|funding|author contributions|competing interests|"
-            r"conflicts? of interest|declarations?|abbreviations|ethics statement|data availability|"
-            r"limitations|ethical considerations|broader impact")
-_BODY = (r"introduction|background|related work|prior work|previous work|methods?|materials? and methods|"
-         r"methods and materials|methodology|results|discussion|results and discussion|conclusions?|"
-         r"conclusions? and future work|future work|summary|experiments?|evaluation|discussion and conclusions?|"
-         r"concluding remarks|overview|preliminaries|contents")
-_OUTSIDE_RE = re.compile(rf"^(?:{_OUTSIDE})$", re.IGNORECASE)
-_STANDARD_RE = re.compile(rf"^(?:{_OUTSIDE}|{_BODY})$", re.IGNORECASE)
-_NUMBERED = re.compile(
-    r"^(?:(?P<app>appendix)\s+|§\s?)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,5}|[A-Z](?:\.\d{1,2}){0,2})"
-    r"(?P<sep>[.):]?)\s+(?P<title>\S.*)$", re.IGNORECASE)
-_FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Chart|Plate)\s+[\dIVX]+\b")
-# Labels of statements, set like run-in headings but never section titles.
-_THEOREM = re.compile(r"^(?:Lemma|Theorem|Proposition|Corollary|Definition|Proof|Remark|Example|Property|Claim|"
-                      r"Conjecture|Assumption|Axiom|Observation|Fact|Question|Problem|Exercise|Notation|"
-                      r"Hypothesis)\b", re.IGNORECASE)
-_NAMED_LEAD = re.compile(rf"^((?:{_OUTSIDE})[:.])\s+\S", re.IGNORECASE)
-_REFERENCES = re.compile(r"^(?:references|bibliography|literature cited|works cited)$", re.IGNORECASE)
-# A title of words alone: no formula ("α > 0"), no sentence's comma or end ("Suppose that, …").
-_WORDS_ONLY = re.compile(r"^[^\W\d_][\w'’/&()-]*(?: [\w'’/&()-]+)*$")
-_DIGITS = re.compile(r"\d+")
-_NAME = re.compile(r"^[A-Z][\w+#-]{0,11}$")  # a system's or a language's name: "F1", "Go", "C++"
-
-
-@dataclass
-class BodyStyle:
-    size: float
-    bold: bool  # the body text itself claims to be bold: boldness says nothing in this paper
-    face: str = ""  # the font most text is set in ("" when unknown)
-
-
-@dataclass
-class Para:
-    """Lines of one column read as one paragraph, with what a reader sees around them."""
-
-    lines: list = field(default_factory=list)  # pdf.Line
-    in_figure: bool = False  # short text next to a caption: labels of a chart or cells of a table
-    text: str = ""
-    gap_above: float | None = None  # baseline pitch above the first line, in font sizes; None at a column top
-    column_start: bool = False
-    column_end: bool = False
-    centred: bool = False  # the first line sits in the middle of its column, well away from its left edge
-    indent: float = 0.0  # first line's x0 minus the column's left edge
-    contents: bool = False  # entries of a table of contents (pdf_contents): they name sections, are none
-
-    @property
-    def first(self):
-        return self.lines[0]
-
-
-def strong(line, body: BodyStyle) -> bool:
-    """Set apart from the body by size, weight or face."""
-    if line.size >= body.size + 0.8:
-        return True
-    return line.size >= body.size - 0.7 and ((line.bold and not body.bold) or _other_face(line, body))
-
-
-def _other_face(line, body: BodyStyle) -> bool:
-    """Set in an upright text face other than the body's: a heading face whose weight the font's
-    name hides (hashed names without a weight flag), or a sans-serif heading in a serif paper."""
-    return bool(line.face and body.face and line.face != body.face)
-
-
-def capitals(title: str) -> bool:
-    letters = [c for c in title if c.isalpha()]
-    return len(letters) >= 4 and all(c.isupper() for c in letters)
-
-
-def _plausible_title(title: str, strong_style: bool) -> bool:
-    words = title.split()
-    if not words or len(words) > 14 or len(title) > 110 or title.endswith((",", ";")):
-        return False
-    if len(words) > 1 and all(len(w) == 1 for w in words):
-        return False  # "P A S": a formula's symbols set apart, not words
-    if not (title[0].isalnum() or title[0] in "\"'“‘(["):
-        return False  # ", Noor Alide and …": the rest of a line cut off before it
-    alpha = sum(c.isalpha() for c in title)
-    if alpha < 3 or alpha < 0.6 * len(title.replace(" ", "")):
-        return False  # formulas, numbers, table rows
-    if re.search(r"[.!?]\s+[A-Za-z]", title) or ("=" in title):
-        return False  # a sentence: a run-in heading followed by its paragraph, or text
-    first = next(c for c in title if c.isalpha())
-    return (first.isupper() or not first.isascii()) and (strong_style or not title.endswith((".", ":")))
+from .small_print import small_heading_styles, small_style, small_title
 
 
 def _standalone(p: Para, body: BodyStyle) -> bool:
@@ -149,6 +83,8 @@ class _Decider:
         self.running = repeated_texts([(p.text, p.first.page) for p in paras if len(p.lines) == 1])
         self.head_families = _heading_families(paras, body)
         self.title_page = min((p.first.page for p in paras), default=1)
+        self.small_styles = small_heading_styles(paras, body)
+        self.back_matter = False  # the current section is front or back matter (Acknowledgements …)
 
     def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
@@ -181,7 +117,7 @@ class _Decider:
         if p.contents or len(p.lines) > 2 or CAPTION_RE.match(text) or _FLOAT.match(text) \
                 or p.first.size < 0.66 * self.body.size or _DIGITS.sub("#", text) in self.running:
             return None  # ... or set far smaller than the body: text inside a figure
-        is_strong = all(strong(x, self.body) for x in p.lines)
+        is_strong = all(strong(x, self.body) for x in p.lines) or self._small_title(p)
         m = _NUMBERED.match(text)
         if m and not re.match(r"^\d+(\.\d+)*\s+\d", text):
             # (a centred line is no list item: amsart centres "1. Introduction" in the body's size;
@@ -195,6 +131,8 @@ class _Decider:
         if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or capitals(bare) or _standalone(p, self.body)
                                                                or _small_back_matter(p, self.body)):
             return text, self._standard_level(bare, p.first)
+        if self._small_title(p):  # under a back matter name at its level, else inside its section
+            return text, 1 if self.back_matter else self._sub_level()
         if self._sentence_goes_on(p):
             return None
         if not self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
@@ -204,6 +142,12 @@ class _Decider:
         if self.level and (self._italic_candidate(p) or self._smaller_candidate(p)):
             return text, self._sub_level()
         return None
+
+    def _small_title(self, p: Para) -> bool:
+        """A heading of a small-print part of the paper, in a style that heads two or more of its
+        paragraphs (small_print.py)."""
+        return not self.in_references and small_style(p.first) in self.small_styles \
+            and small_title(p, self.following, self.body)
 
     def _sentence_goes_on(self, p: Para) -> bool:
         """The line is a paragraph's first line, not a title: its sentence goes on in the paragraph
@@ -271,7 +215,9 @@ class _Decider:
     def _standard_level(self, bare: str, line) -> int:
         size = line.size
         if _OUTSIDE_RE.match(bare):
-            return self._set_level(1, size)
+            level = self._set_level(1, size)
+            self.back_matter = True
+            return level
         if not self.numbering.last:
             return self._set_level(self.ranks.get(_style_key(line), 1), size)
         if self.top_size is not None and size < self.top_size - 0.5:
@@ -284,6 +230,7 @@ class _Decider:
 
     def _set_level(self, level: int, size: float) -> int:
         self.level = level
+        self.back_matter = self.back_matter and level > 1
         if level == 1 and self.top_size is None:
             self.top_size = size
         return level
@@ -337,11 +284,6 @@ def _upper_first(title: str) -> str:
     return title[:1].upper() + title[1:]
 
 
-def _family(face: str) -> str:
-    """A face's family: "frutiger" of "frutiger-black" and "frutiger-bold" ("" for no face)."""
-    return re.split(r"[-,+_ ]", face, maxsplit=1)[0]
-
-
 def _heading_families(paras: list[Para], body: BodyStyle) -> set[str]:
     """Typeface families of the paper's sure headings (a standard name or a section number on a
     line of its own, set apart from the body), other than the body's own family: a paper that sets
@@ -379,15 +321,6 @@ def _italic_title(lead: str) -> bool:
     words = (title.group("title") if title else lead).rstrip(".:—– ").split()
     return 1 <= len(words) <= 6 and len(words[0]) > 2 and words[0][0].isupper() \
         and _plausible_title(" ".join(words), True)
-
-
-def is_standard(text: str) -> bool:
-    """A standard section name (Abstract, Background, References …), trailing colon or period aside."""
-    return bool(_STANDARD_RE.match(text.strip().rstrip(".:").strip()))
-
-
-def _numbered_start(text: str) -> bool:
-    return bool(re.match(r"^(?:§\s?\d+(?:\.\d+)*[.)]?|(?:\d+(?:\.\d+)*|[IVX]+|[A-Z])[.)])\s", text))
 
 
 def _mark_figure_text(paras: list[Para]) -> None:

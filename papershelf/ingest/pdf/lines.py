@@ -34,6 +34,7 @@ from .glyphs import (
     with_gaps,
 )
 from .rotation import shown_box, text_turn, user_size
+from .runin import _bold_lead, _first_runin, _italic_lead
 from .script_boxes import _has_script, _nearest, _pieces, _stacked
 from .tracking import untracked
 
@@ -250,7 +251,6 @@ class _TextPage:
         self.tp.close()
 
 
-
 def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]], size: float) -> list[str]:
     """Characters of a chunk dealt to the pieces whose boxes hold them, each piece's super- and
     subscripts written as on a line of its own (``10^10`` whether or not pdfium ran the line
@@ -272,7 +272,6 @@ def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]], siz
             for p, chars in zip(pieces, dealt)]
 
 
-
 def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float) -> str:
     """The chunk with raised small glyphs written after ``^`` and lowered ones after ``_``."""
     chars = []
@@ -281,75 +280,6 @@ def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float) -> str:
         chars.append((ch, -1 if ch.isspace() else tp.char_index(offset16)))
         offset16 += u16(ch)
     return marked(tp, chars, size)
-
-
-_LEAD_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.|[A-Z]\.)\s+")
-
-
-def _runin(tp: _TextPage, text: str, lead16: int, last: int) -> str:
-    """The lead-in of a line that starts in a heading font (after its number, which may be roman)
-    and goes on in the text's: "Training. We ..." or "2.2. Closeness centrality. The farness ...".
-    The heading font is bold, an upright face other than the text's (small capitals), or italic
-    in a line that goes on upright."""
-    m = _LEAD_NUMBER.match(text)
-    rest = tp._font(last)
-    start = _past_math(tp, text, lead16, m.end(), rest) if m else 0
-    upright = not tp.slanted(last)
-
-    def marks(i: int) -> bool:
-        return tp.marks(i, rest) or (upright and tp.slanted(i))
-
-    if tp.bold(last) or not marks(tp.char_index(lead16 + u16(text[:start]))):
-        return ""
-    for m in re.finditer(r"(?:[.:]\s+|—\s*)(?=\S)", text[start:start + 90]):  # "Study sites—We …"
-        end = start + m.start()
-        dash = text[end] == "—"  # a dash closing the lead-in is often set in the text's font
-        before = tp.char_index(lead16 + u16(text[:end - dash]))
-        after = tp.char_index(lead16 + u16(text[:start + m.end()]))
-        if marks(before) and not marks(after):
-            return text[:end + 1]
-        if not marks(before):
-            break
-    return ""
-
-
-def _bold_lead(tp: _TextPage, lead: str, lead16: int) -> bool:
-    """Does the lead-in's title (after its number) start in bold?"""
-    return tp.bold(_lead_title_char(lead, lead16, tp))
-
-
-def _italic_lead(tp: _TextPage, lead: str, lead16: int) -> bool:
-    """Is the lead-in's title (after its number) slanted, and in no bold or other face?"""
-    return tp.slanted(i := _lead_title_char(lead, lead16, tp)) and not tp.bold(i)
-
-
-def _lead_title_char(lead: str, lead16: int, tp: _TextPage) -> int:
-    m = _LEAD_NUMBER.match(lead)
-    return tp.char_index(lead16 + u16(lead[:_past_math(tp, lead, lead16, m.end(), b"") if m else 0]))
-
-
-_MATH_TOKEN = re.compile(r"[^\s-]{1,6}[-\s]")
-
-
-def _past_math(tp: _TextPage, text: str, lead16: int, start: int, rest: bytes) -> int:
-    """Where a numbered lead-in's words start: "8.2. k-sparse vectors." and "6.2. ℓ2,1-constrained
-    case." open with a symbol in a math font, which marks nothing (neither bold nor a text face);
-    the heading's weight shows on the words after it."""
-    name = tp._font(tp.char_index(lead16 + u16(text[:start])))
-    if tp.faces[name] or tp.bold_fonts[name] or tp.italic_fonts[name] or name == rest:
-        return start
-    m = _MATH_TOKEN.match(text, start)
-    return m.end() if m and m.end() < len(text) else start
-
-
-def _first_runin(tp: _TextPage, stripped: str, lead16: int, last: int, parts: list[str], stacked: bool) -> str:
-    """The lead-in of the chunk's first visual line (pdfium sometimes joins a line to the next one)."""
-    if len(parts) == 1:
-        return _runin(tp, stripped, lead16, last)
-    head = parts[0].strip()
-    if not stacked or not head or not stripped.startswith(head):
-        return ""
-    return _runin(tp, head, lead16, tp.char_index(lead16 + u16(head) - 1))
 
 
 def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[Line]:
@@ -448,7 +378,6 @@ def _before_math_word(tp: _TextPage, stripped: str, lead16: int, last: int) -> i
 def _box_at(tp: _TextPage, text: str, lead16: int, i: int) -> tuple[float, float, float, float] | None:
     idx = tp.char_index(lead16 + u16(text[:i]))
     return tp.char_box(idx) if idx >= 0 else None
-
 
 
 def page_lines(page, number: int, texts: list[str] | None = None,

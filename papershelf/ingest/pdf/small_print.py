@@ -1,0 +1,59 @@
+"""Headings of a part of the paper set in small print: methods, declarations and other back matter
+that a journal sets a size or two below the running text, headings and all.
+
+Against the paper's body size such a heading is not set apart ("Western blot" in 9 pt bold under
+10 pt text is smaller than the text), so it has to be judged against its own part's text: a short
+title alone on its line, with space above it, in bold, italics or another face, over a long
+paragraph set in its own smaller size and in roman.  One such line may be anything (a bold label of
+a figure, a sidebar's "Correspondence to"); the paper's own structure decides: the style must head
+two or more paragraphs that way.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..captions import CAPTION_RE
+from .heading_style import _NUMBERED, BodyStyle, Para, _plausible_title
+
+SmallStyle = tuple[float, bool, bool, str]
+
+
+def small_style(line) -> SmallStyle:
+    return (round(line.size * 2) / 2, bool(line.bold), bool(line.italic), line.face)
+
+
+def small_title(p: Para, nxt: Para | None, body: BodyStyle) -> bool:
+    """Is `p` set as a heading over `nxt` inside small print (see the module's docstring)?"""
+    ln = p.first
+    if len(p.lines) != 1 or not ln.alone or p.in_figure or body.bold or nxt is None:
+        return False
+    if not 0.7 * body.size <= ln.size < body.size - 0.7:
+        return False  # a size of the body's own is judged by the body's rules
+    if p.gap_above is not None and p.gap_above < 1.45:
+        return False  # space above it, as headings are set (or a column's top)
+    text = nxt.first
+    if nxt.first.page != ln.page or abs(text.size - ln.size) > 0.3 or len(nxt.text) < 80:
+        return False  # over a paragraph of its own small size, not a figure's short labels
+    apart = (
+        (ln.bold and not text.bold)
+        or (ln.italic and not text.italic and not text.bold)
+        or (bool(ln.face and text.face) and ln.face != text.face and not text.bold)
+    )
+    m = _NUMBERED.match(p.text)  # "7. ACKNOWLEDGMENTS": the title after its number
+    title = m["title"] if m else p.text
+    opens = nxt.text[:1].isupper() or nxt.text[:1] in "[0123456789"  # a sentence, or a reference list
+    return (
+        apart
+        and opens
+        and len(title.split()) <= 10
+        and not title.endswith((".", ",", ";"))
+        and not CAPTION_RE.match(p.text)
+        and _plausible_title(title, True)
+    )
+
+
+def small_heading_styles(paras: list[Para], body: BodyStyle) -> set[SmallStyle]:
+    """Styles that head two or more small-print paragraphs in this paper."""
+    seen = Counter(small_style(p.first) for p, nxt in zip(paras, paras[1:]) if small_title(p, nxt, body))
+    return {style for style, n in seen.items() if n >= 2}
