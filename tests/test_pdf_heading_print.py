@@ -177,3 +177,23 @@ def test_small_print_italic_headings(tmp_path):
         ("Plant material", 2),
         ("Field sites", 2),
     ]
+
+
+def test_a_list_items_number_is_no_section_number(tmp_path):
+    """Sections numbered "2", "3" and a bold list item "3)" between them (a paper's three factors,
+    the last set on its own line): "3)" is an item, not section 3, so the real "3 Design" keeps its
+    place and "3.1" stays under it."""
+    path = tmp_path / "items.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _title(c)
+    y = _body(c, y, "1 Introduction")
+    y = _body(c, y, "2 Overview")
+    y = _para(c, 72, y, 460) - 2
+    _bold(c, y, "3) How an array is used throughout the program.", 10)
+    y = _para(c, 72, y - 14, 460) - 12
+    c.showPage()
+    y = _body(c, H - 72, "3 Design")
+    _body(c, y, "3.1 Tiling")
+    c.save()
+    heads = [t for t, _ in _headings(path)]
+    assert heads == ["1 Introduction", "2 Overview", "3 Design", "3.1 Tiling"], heads

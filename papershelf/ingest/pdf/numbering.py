@@ -31,6 +31,7 @@ class Numbering:
         self.roman = False
         self.titles: dict[tuple[int, ...], str] = {}
         self.list_last = 0  # the last item of a numbered list running in the text (1., 2., 3. ...)
+        self.seps: dict[int, str] = {}  # what follows the number at each depth so far: "", "." or ")"
 
     def list_item(self, m: re.Match) -> bool:
         """Is this number the next item of a list in progress?  A list that reaches "4." inside §3
@@ -80,12 +81,16 @@ class Numbering:
         return False
 
     def accept(self, m: re.Match, slack: int) -> tuple[int, ...] | None:
+        sep = m.groupdict().get("sep") or ""
         for key in self.keys(m):
+            if sep == ")" and self.seps.get(len(key), ")") != ")":
+                continue  # "3)" where the paper's sections read "3 Design": an item of a list
             if self.titles.get(key) == m.group("title").lower():
                 self.last = key  # the same heading again: a table of contents came first
                 return key
             if self.follows(key, slack):
                 self.titles[key] = m.group("title").lower()
+                self.seps.setdefault(len(key), sep)
                 self.list_last = 0
                 if self.last is None:
                     self.roman = not m.group("num")[0].isdigit() and key[0] < _APPENDIX
