@@ -130,7 +130,8 @@ def parse_label(kind_word: str, number: str, supplementary: bool = False, panel:
     if number[:1] in "sS" and number[1:].isdigit():
         number, supplementary = "S" + number[1:], True
     digits = number.lstrip("S")
-    if (_ROMAN.match(number) and len(number) > 4) or (not digits.replace(".", "").isdigit() and roman_or_int(digits) == 0):
+    numeric = digits.replace(".", "").isdigit()  # "2.1": a chapter's first
+    if (_ROMAN.match(number) and len(number) > 4) or (not numeric and roman_or_int(digits) == 0):
         return None
     return Label(_kind_of(kind_word), number, supplementary, panel.lower() if panel else None)
 
@@ -210,7 +211,7 @@ def _expand(nums: str) -> list[str]:
         n = p.rstrip("abcdefghijklmnopqrstuvwxyz") or p
         head, _, tail = n.rpartition(".")  # "2.1–2.4": the chapter's figures 2.2 to 2.4
         phead, _, ptail = (prev or "").rpartition(".")
-        if is_range and prev and head == phead and ptail.isdigit() and tail.isdigit() and 0 < int(tail) - int(ptail) <= 20:
+        if is_range and head == phead and ptail.isdigit() and tail.isdigit() and 0 < int(tail) - int(ptail) <= 20:
             out.extend(head + "." * bool(head) + str(i) for i in range(int(ptail) + 1, int(tail) + 1))
         else:
             out.append(n)

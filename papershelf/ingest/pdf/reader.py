@@ -47,6 +47,7 @@ from .regions import (
 )
 from .sheets import back_sheet, in_margin, next_article
 from .sides import choose_sides
+from .sideways import sideways_objects, with_sideways
 from .strips import side_strip
 from .title import FIRST_HEAD, take_title
 
@@ -390,6 +391,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     paras: list[Para] = []
     columns: list[list[Line]] = []
     candidates: list[Candidate] = []
+    sideways: list = []  # (caption text, region) of tables and figures set sideways beside upright text
     page_kept = []
     title_page_seen = False  # the first page with text (after a cover sheet) holds title and authors
     for (lines, width, height), graphics, turn, edge in zip(pages, graphics_of, turns, edges):
@@ -402,6 +404,8 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
             title_lines = [ln for ln in kept if id(ln) not in left]
             doc.authors = printed_authors(rest, title_lines, body.size)
             kept = rest
+        kept, graphics, side = sideways_objects(kept, graphics, width, height, turn)
+        sideways += side
         candidates += find_candidates(kept, graphics, width, height, body, turn)
         page_kept.append((kept, width, graphics, title_lines))
     regions = choose_sides(candidates)
@@ -434,7 +438,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         for box in sidebars:
             boxed += _paragraphs(box, body)
     heads = to_blocks(_join_across_columns(paras, body), body, heading_model.review)
-    blocks = _with_sidebars(attach(heads, regions), boxed)
+    blocks = with_sideways(_with_sidebars(attach(heads, regions), boxed), sideways)
     _demote_front_matter(blocks)
     demote_abstract_labels(blocks)
     _demote_title_and_authors(blocks, doc.title, doc.authors)
