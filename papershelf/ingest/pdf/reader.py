@@ -47,7 +47,7 @@ from .regions import (
 )
 from .sheets import back_sheet, in_margin, next_article
 from .sides import choose_sides
-from .sideways import sideways_objects, with_sideways
+from .sideways import in_sideways_table, sideways_objects, with_sideways
 from .strips import side_strip
 from .title import FIRST_HEAD, take_title
 
@@ -188,7 +188,8 @@ def _kept(lines: list[Line], width: float, height: float, repeating: set[str], e
     kept = []
     for ln in lines:
         vertical = ln.height > 2 * max(1.0, ln.x1 - ln.x0)
-        if (vertical and (ln.x1 < 0.12 * width or ln.x0 > 0.88 * width)) or _STAMP.match(ln.text):
+        if (vertical and (ln.x1 < 0.12 * width or ln.x0 > 0.88 * width) and not in_sideways_table(ln, lines)) \
+                or _STAMP.match(ln.text):
             continue  # vertical margin text such as arXiv's identifier stamp
         if ln.bottom <= 0 or ln.top >= height or ln.x1 <= 0 or ln.x0 >= width:
             continue  # set outside the page: never printed (a heading's copy left off the sheet)

@@ -21,7 +21,7 @@ import dataclasses
 from ...document import Block
 from ..captions import parse_caption
 from .graphics import Box
-from .lines import Line, join_lines
+from .lines import Line, join_lines, visual_rows
 from .regions import Region, union
 from .rotation import upright_box
 
@@ -65,7 +65,9 @@ def _objects(group: list[Line], graphics: list[Box], width: float, height: float
              ) -> list[tuple[str, Region]]:
     """(caption text, region) of each captioned object among one turn's sideways lines; `taken` gets the
     lines they hold."""
-    rows = sorted(((upright(ln), ln) for ln in group), key=lambda p: (p[0].top, p[0].x0))
+    pairs = [(upright(ln), ln) for ln in group]
+    original = {id(u): ln for u, ln in pairs}
+    rows = [(u, original[id(u)]) for row in visual_rows([u for u, _ in pairs]) for u in row]
     starts = [k for k, (u, _) in enumerate(rows) if parse_caption(u.text)]
     out: list[tuple[str, Region]] = []
     for n, at in enumerate(starts):
@@ -77,13 +79,7 @@ def _objects(group: list[Line], graphics: list[Box], width: float, height: float
         caption = parse_caption(join_lines([u.text for u, _ in cap]))
         if caption is None or not body:
             continue
-        box: Box | None = None
-        for _, ln in body:
-            box = union(box, _page_box(ln))
-        assert box is not None
-        for g in graphics:  # a table's rules and a chart's drawing among the lines
-            if g[0] >= box[0] - 6 and g[2] <= box[2] + 6 and g[1] >= box[1] - 6 and g[3] <= box[3] + 6:
-                box = union(box, g)
+        box = _object_box([_page_box(ln) for _, ln in body], graphics)
         cap_box: Box | None = None
         for _, ln in cap:
             cap_box = union(cap_box, _page_box(ln))
@@ -95,6 +91,64 @@ def _objects(group: list[Line], graphics: list[Box], width: float, height: float
     return out
 
 
+def _upright_captioned(group: list[Line], lines: list[Line], graphics: list[Box], width: float, height: float,
+                       turn: int, taken: set[int]) -> list[tuple[str, Region]]:
+    """A sideways table under or over an upright caption (a table turned in its float, its caption
+    not): the caption line nearest the sideways lines' box, across its width, with the lines going on
+    close under it."""
+    ups = [upright(ln) for ln in group]
+    if sum(len(row) >= 2 for row in visual_rows(ups)) < 3:
+        return []  # no rows of cells: a drawing's turned labels (an axis title) beside a table's caption
+    box = _object_box([_page_box(ln) for ln in group], graphics)
+    size = group[0].size
+    upright_lines = sorted((ln for ln in lines if ln.turn == 0), key=lambda ln: ln.top)
+    best: tuple[float, list[Line]] | None = None
+    for ln in upright_lines:
+        if min(ln.x1, box[2]) > max(ln.x0, box[0]) and (c := parse_caption(ln.text)) and c.object_kind == "table":
+            cap = _caption_block(ln, upright_lines, box)
+            gap = max(box[1] - cap[-1].bottom, cap[0].top - box[3])
+            if 0 <= gap < 5 * size and (best is None or gap < best[0]):
+                best = gap, cap
+    if best is None:
+        return []
+    cap = best[1]
+    text = join_lines([ln.text for ln in cap])
+    caption = parse_caption(text)
+    if caption is None:
+        return []
+    cap_box: Box | None = None
+    for ln in cap:
+        cap_box = union(cap_box, _page_box(ln))
+    assert cap_box is not None
+    taken.update(id(ln) for ln in cap + group)
+    return [(text, Region(caption.label, caption.object_kind, group[0].page, box, cap_box, ups, height, cap, width,
+                          turn))]
+
+
+def _caption_block(first: Line, upright_lines: list[Line], box: Box) -> list[Line]:
+    """An upright caption's lines: its label line and those going on close under it."""
+    cap = [first]
+    for ln in upright_lines:
+        if ln.top > cap[-1].top and ln.top - cap[-1].bottom < 0.8 * ln.size and ln.x0 < first.x1 \
+                and ln.x1 > first.x0 and not parse_caption(ln.text) and not _holds(box, _page_box(ln)):
+            cap.append(ln)
+    return cap
+
+
+def _object_box(boxes: list[Box], graphics: list[Box]) -> Box:
+    """The lines' box with the graphics among them: a sideways table's rules run along its rows (up
+    the page), past its cells' text, so a graphic within the lines' span across the rows that meets
+    them counts."""
+    box: Box | None = None
+    for b in boxes:
+        box = union(box, b)
+    assert box is not None
+    for g in graphics:
+        if g[0] >= box[0] - 6 and g[2] <= box[2] + 6 and g[1] < box[3] and g[3] > box[1]:
+            box = union(box, g)
+    return box
+
+
 def sideways_objects(lines: list[Line], graphics: list[Box], width: float, height: float, turn: int
                      ) -> tuple[list[Line], list[Box], list[tuple[str, Region]]]:
     """The page's lines and graphics without its sideways captioned objects, and those objects
@@ -104,7 +158,8 @@ def sideways_objects(lines: list[Line], graphics: list[Box], width: float, heigh
     for side in SIDEWAYS:
         group = [ln for ln in lines if ln.turn == side]
         if len(group) >= MIN_LINES:
-            found += _objects(group, graphics, width, height, turn, taken)
+            own = _objects(group, graphics, width, height, turn, taken)
+            found += own or _upright_captioned(group, lines, graphics, width, height, turn, taken)
     if not found:
         return lines, graphics, []
     kept = [g for g in graphics if not any(_holds(r.box, g) for _, r in found)]
@@ -113,6 +168,15 @@ def sideways_objects(lines: list[Line], graphics: list[Box], width: float, heigh
 
 def _holds(box: Box, b: Box) -> bool:
     return b[0] >= box[0] - 1 and b[2] <= box[2] + 1 and b[1] >= box[1] - 1 and b[3] <= box[3] + 1
+
+
+def in_sideways_table(ln: Line, lines: list[Line]) -> bool:
+    """A vertical line in the margin that belongs to a table set sideways, not a stamp up the margin
+    (arXiv's identifier): a caption, or a row with a row of the same turn next to it."""
+    if parse_caption(ln.text):
+        return True
+    return any(o is not ln and o.turn == ln.turn and abs(o.x0 - ln.x0) < 3 * ln.size and o.top < ln.bottom
+               and o.bottom > ln.top for o in lines)
 
 
 def with_sideways(blocks: list[Block], found: list[tuple[str, Region]]) -> list[Block]:
