@@ -189,6 +189,35 @@ def turned_content_paper(path: str) -> None:
     c.save()
 
 
+def sideways_paper(path: str, caption_turned: bool) -> None:
+    """Page 2 upright: two paragraphs, then a landscape table set sideways in the space under them
+    (turned a quarter, reading up the page), its caption turned with it or set upright above it, and a
+    last paragraph beside nothing: a portrait page with a table too wide for it."""
+    c = canvas.Canvas(path, pagesize=letter)
+    p = Page(c)
+    p.text(BODY)
+    c.showPage()
+    p = Page(c)
+    for _ in range(2):
+        p.text(BODY)
+    if not caption_turned:
+        p.caption("Table 2. Bleaching by depth and site, set sideways.")
+    top = p.y
+    c.saveState()
+    c.translate(LEFT + 210, 82 - LEFT)
+    c.rotate(90)  # local (u, v) is drawn at (LEFT + 210 - v, 82 - LEFT + u): text reads up the page
+    q = Page(c, width=top - 72, height=300)
+    q.y = 200
+    if caption_turned:
+        q.caption("Table 2. Bleaching by depth and site, set sideways.")
+    q.table(ROWS + [["Osprey Reef", "20 m", "1%"], ["Scott Reef", "6 m", "22%"]], width=top - 96)
+    c.restoreState()
+    c.setFont("Times-Roman", 10)
+    c.drawString(LEFT + 260, 300, "Deeper colonies kept their colour.")
+    c.showPage()
+    c.save()
+
+
 def close_paragraph_paper(path: str) -> None:
     """Objects set tight against short paragraphs: a table over its caption with a two-line
     paragraph right above it, a caption over a table with a two-line paragraph right under it, a

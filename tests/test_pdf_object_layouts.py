@@ -189,6 +189,43 @@ def test_a_page_with_its_content_drawn_turned_is_read_upright_and_stored_as_show
     assert bbox[2] - bbox[0] > 80 and bbox[3] - bbox[1] > 300  # the chart, tall on the upright page
 
 
+@pytest.mark.parametrize("caption_turned", [True, False])
+def test_a_table_set_sideways_beside_upright_text_is_read_in_its_own_frame(tmp_path, caption_turned):
+    """A landscape table turned a quarter on an upright page of running text (most of the page's
+    characters upright, so the page is read upright): its caption (turned with it or upright above it)
+    is a caption, its cells read row by row, its region holds the table and not the paragraphs."""
+    path = tmp_path / "sideways.pdf"
+    F.sideways_paper(str(path), caption_turned)
+    objs = _objects(path)
+    _check(path, objs.get("Table 2"), 2, ["Site", "Bleached", "Lizard Island", "22%"],
+           ["Macrophages switch", "Deeper colonies kept"])
+    assert objs["Table 2"].text == "Bleaching by depth and site, set sideways."
+    assert objs["Table 2"].table_text.splitlines()[:2] == ["Site | Depth | Bleached", "Lizard Island | 4 m | 37%"]
+    body = " ".join(u.text for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind != "object")
+    assert "Osprey Reef" not in body and "Deeper colonies kept their colour." in body
+
+
+def test_a_stamp_up_the_margin_is_still_no_text(tmp_path):
+    """Vertical text in the margin that is neither a caption nor a row of a sideways table beside
+    other rows (arXiv's identifier stamp) stays out of the body."""
+    from reportlab.pdfgen import canvas
+
+    path = tmp_path / "stamp.pdf"
+    c = canvas.Canvas(str(path))
+    p = F.Page(c)
+    for _ in range(3):
+        p.text(F.BODY)
+    c.saveState()
+    c.translate(30, 200)
+    c.rotate(90)
+    c.setFont("Times-Roman", 14)
+    c.drawString(0, 0, "Preprint 2101.01234 deposited 5 January 2021")
+    c.restoreState()
+    c.save()
+    body = " ".join(u.text for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind != "object")
+    assert "Macrophages" in body and "Preprint" not in body
+
+
 @pytest.mark.parametrize("turn", [0, 90, 180, 270])
 def test_a_box_read_turned_is_stored_where_the_page_shows_it(turn):
     from papershelf.ingest.pdf.rotation import unturned_box
