@@ -131,3 +131,22 @@ def _goes_on(out: list[Line], edges: list[tuple[float, float]], row: list[Line],
 def _step(above: tuple[float, float], below: tuple[float, float]) -> float:
     """How far one row is set below another: the smaller of the steps of their tops and of their bottoms."""
     return min(below[0] - above[0], below[1] - above[1])
+
+
+def row_across(rows: list[Line], cap: list[Line], mid: float, near: float, others: list[Line]) -> bool:
+    """A row of cells set close to the caption that starts in its column and goes on past the gutter
+    with two pieces or more: a page-wide table's header row set above its first rule (or an unruled
+    table's first row), under a caption shorter than a column.  `rows`: the page's lines that are no
+    prose and no caption's; a caption set beyond the gutter at that height (a table in each column,
+    their rows on the same baselines) says the row is two tables'."""
+    top, bottom = min(ln.top for ln in cap), max(ln.bottom for ln in cap)
+    x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
+    close = [ln for ln in rows if -near < top - ln.bottom < near or -near < ln.top - bottom < near]
+    for row in visual_rows(close):
+        beyond = [ln for ln in row if ln.x0 > mid + 8]
+        if len(beyond) >= 2 and any(min(ln.x1, x1) > max(ln.x0, x0) for ln in row if ln.x1 < mid - 8):
+            lo, hi = min(ln.top for ln in row + cap), max(ln.bottom for ln in row + cap)
+            if not any(o.x0 > mid - 8 and o.top < hi + near and o.bottom > lo - near for o in others):
+                return True
+    return False
+
