@@ -218,6 +218,42 @@ def sideways_paper(path: str, caption_turned: bool) -> None:
     c.save()
 
 
+def wide_header_paper(path: str) -> None:
+    """A two-column page: paragraphs in both columns, a caption shorter than a column, under it a
+    page-wide table whose header row sits above its first rule (nothing ruled near the caption), and
+    paragraphs in both columns under the table."""
+    c = canvas.Canvas(path, pagesize=letter)
+    col_w, gutter = (TEXT_W - 18) / 2, 18
+
+    def columns(y: float) -> float:
+        c.setFont("Times-Roman", 10)
+        lines = _wrap(BODY, 46)
+        for k in range(2):
+            for i, ln in enumerate(lines):
+                c.drawString(LEFT + k * (col_w + gutter), y - 12.5 * i, ln)
+        return y - 12.5 * len(lines) - 14
+
+    y = columns(H - 72)
+    c.setFont("Helvetica", 9)
+    c.drawString(LEFT, y, "Table 1. Bleaching by site.")
+    y -= 22
+    rows = [["Site", "Depth", "Colonies", "Bleached", "Recovered", "Lost"], ["Lizard Island", "4 m", "120", "37%",
+            "21%", "9%"], ["Heron Reef", "9 m", "96", "12%", "8%", "2%"], ["Ningaloo", "15 m", "143", "3%", "2%", "0%"]]
+    for r, row in enumerate(rows):
+        c.setFont("Times-Bold" if r == 0 else "Times-Roman", 9)
+        for k, cell in enumerate(row):
+            c.drawString(LEFT + 2 + k * TEXT_W / len(row), y, cell)
+        if r == 0:  # a second header line ("name"), the rule under it: well away from the caption
+            c.drawString(LEFT + 2, y - 12, "(name)")
+            c.setLineWidth(0.6)
+            c.line(LEFT, y - 17, LEFT + TEXT_W, y - 17)
+            y -= 12
+        y -= 16
+    c.line(LEFT, y + 10, LEFT + TEXT_W, y + 10)
+    columns(y - 10)
+    c.save()
+
+
 def close_paragraph_paper(path: str) -> None:
     """Objects set tight against short paragraphs: a table over its caption with a two-line
     paragraph right above it, a caption over a table with a two-line paragraph right under it, a

@@ -205,6 +205,16 @@ def test_a_table_set_sideways_beside_upright_text_is_read_in_its_own_frame(tmp_p
     assert "Osprey Reef" not in body and "Deeper colonies kept their colour." in body
 
 
+def test_a_short_caption_over_a_page_wide_table_with_its_header_above_the_rule_takes_every_column(tmp_path):
+    """The caption fits in the left column and nothing ruled is near it (the first rule is under the
+    header row): the header row going on past the gutter says the table is page-wide."""
+    path = tmp_path / "wide.pdf"
+    F.wide_header_paper(str(path))
+    objs = _objects(path)
+    _check(path, objs.get("Table 1"), 1, ["Site", "Recovered", "Lost", "Ningaloo", "0%"], ["Macrophages"])
+    assert objs["Table 1"].table_text.splitlines()[0] == "Site | Depth | Colonies | Bleached | Recovered | Lost"
+
+
 def test_a_stamp_up_the_margin_is_still_no_text(tmp_path):
     """Vertical text in the margin that is neither a caption nor a row of a sideways table beside
     other rows (arXiv's identifier stamp) stays out of the body."""
