@@ -55,6 +55,8 @@ def _check(path, unit, page: int, inside: list[str], outside: list[str]) -> None
     ("Gráfico 1. Dados", "Graph 1", "figure"), ("Scheme 2. Synthesis of 4", "Scheme 2", "figure"),
     ("Fig. 3 The trend", "Figure 3", "figure"), ("TABLE II. RESULTS", "Table II", "table"),
     ("Supplementary Table S1. Primers", "Supplementary Table S1", "table"),
+    ("Tabela 2.1 – Características", "Table 2.1", "table"), ("Abbildung 3.2: Die Werte", "Figure 3.2", "figure"),
+    ("Graph 4.1 Distribution of ages", "Graph 4.1", "figure"),
 ])
 def test_labels_in_other_languages_and_styles_are_captions(printed, label, kind):
     cap = parse_caption(printed)
@@ -213,6 +215,28 @@ def test_a_short_caption_over_a_page_wide_table_with_its_header_above_the_rule_t
     objs = _objects(path)
     _check(path, objs.get("Table 1"), 1, ["Site", "Recovered", "Lost", "Ningaloo", "0%"], ["Macrophages"])
     assert objs["Table 1"].table_text.splitlines()[0] == "Site | Depth | Colonies | Bleached | Recovered | Lost"
+
+
+def test_chapter_numbered_labels_are_read_whole_from_a_pdf(tmp_path):
+    """A thesis numbers its objects by chapter: "Figure 2.1." is that figure, not "Figure 2" with a
+    caption opening "1. …", and the sentence citing it is found."""
+    from reportlab.pdfgen import canvas
+
+    path = tmp_path / "thesis.pdf"
+    c = canvas.Canvas(str(path))
+    p = F.Page(c)
+    p.text("As Figure 2.1 shows, the shallow colonies bleached first. " + F.BODY)
+    p.chart("fraction bleached")
+    p.caption("Figure 2.1. Bleached fraction of colonies across months.")
+    p.caption("Table 2.2: Bleaching by depth and site.")
+    p.table(F.ROWS)
+    p.text(F.BODY)
+    c.save()
+    objs = _objects(path)
+    assert set(objs) == {"Figure 2.1", "Table 2.2"}
+    assert objs["Figure 2.1"].text == "Bleached fraction of colonies across months."
+    assert "shallow colonies bleached first" in (objs["Figure 2.1"].nearby_body_text or "")
+    assert objs["Table 2.2"].table_text.splitlines()[0] == "Site | Depth | Bleached"
 
 
 def test_a_stamp_up_the_margin_is_still_no_text(tmp_path):
