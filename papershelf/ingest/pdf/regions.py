@@ -184,7 +184,7 @@ class _Page:
         near = 3 * self.body.size
         boxes = [g for g in self.graphics if g[3] - g[1] < 3 and 0.07 * self.height < g[1] < 0.93 * self.height]
         rows = [ln for ln in self.lines if ln not in cap and ln not in others and not _prose(ln, self)]
-        if row_across(rows, cap, mid, near, others):
+        if row_across(rows, boxes, cap, mid, near, others):
             return True
         boxes += [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in rows]
         for b in boxes:
