@@ -241,7 +241,7 @@ def test_chapter_numbered_labels_are_read_whole_from_a_pdf(tmp_path):
 
 def test_a_stamp_up_the_margin_is_still_no_text(tmp_path):
     """Vertical text in the margin that is neither a caption nor a row of a sideways table beside
-    other rows (arXiv's identifier stamp) stays out of the body."""
+    its other rows (arXiv's identifier stamp, a two-line download notice) stays out of the body."""
     from reportlab.pdfgen import canvas
 
     path = tmp_path / "stamp.pdf"
@@ -252,12 +252,13 @@ def test_a_stamp_up_the_margin_is_still_no_text(tmp_path):
     c.saveState()
     c.translate(30, 200)
     c.rotate(90)
-    c.setFont("Times-Roman", 14)
+    c.setFont("Times-Roman", 9)
     c.drawString(0, 0, "Preprint 2101.01234 deposited 5 January 2021")
+    c.drawString(0, -11, "For personal use only")  # a publisher's download notice: two lines up the margin
     c.restoreState()
     c.save()
     body = " ".join(u.text for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind != "object")
-    assert "Macrophages" in body and "Preprint" not in body
+    assert "Macrophages" in body and "Preprint" not in body and "personal use" not in body
 
 
 @pytest.mark.parametrize("turn", [0, 90, 180, 270])

@@ -172,11 +172,13 @@ def _holds(box: Box, b: Box) -> bool:
 
 def in_sideways_table(ln: Line, lines: list[Line]) -> bool:
     """A vertical line in the margin that belongs to a table set sideways, not a stamp up the margin
-    (arXiv's identifier): a caption, or a row with a row of the same turn next to it."""
+    (arXiv's identifier, a publisher's two-line download notice): a caption, or a row with three
+    more lines of the same turn beside it (its cells' rows)."""
     if parse_caption(ln.text):
         return True
-    return any(o is not ln and o.turn == ln.turn and abs(o.x0 - ln.x0) < 3 * ln.size and o.top < ln.bottom
-               and o.bottom > ln.top for o in lines)
+    rows = [o for o in lines if o is not ln and o.turn == ln.turn and abs(o.x0 - ln.x0) < 10 * ln.size
+            and o.top < ln.bottom and o.bottom > ln.top]
+    return len(rows) >= 3
 
 
 def with_sideways(blocks: list[Block], found: list[tuple[str, Region]]) -> list[Block]:
