@@ -50,7 +50,9 @@ def _kind_words() -> str:
 _KIND = r"(?P<kind>" + _kind_words() + ")"
 _CJK_FIGURE, _CJK_TABLE = "图圖図그림", "表표"
 _CJK_KIND = r"(?P<kind>[图圖図表표]|그림)"
-_NUM = r"(?P<num>S?\d+|[IVXLC]+)(?P<panel>[a-z])?"
+# A chapter-numbered label ("Figure 2.1", a thesis's or a book's) is one number: its dot is followed
+# by a digit, so "Figure 2. The results" keeps "2" and its separator.
+_NUM = r"(?P<num>S?\d+(?:\.\d+)?(?!\.?\d)|[IVXLC]+)(?P<panel>[a-z])?"
 _SUPP = r"(?P<supp>(?:Supplementary|Supplemental|SUPPLEMENTARY|Extended\s+Data)\s+)?"
 
 _LATIN_CAPTION = (r"(?:[*_]{1,2})?" + _SUPP + _KIND + r"\s*" + _NUM +
@@ -64,7 +66,7 @@ _REF_RE = re.compile(
     r"\b(?P<supp>Supplementary\s+|Extended\s+Data\s+)?"
     r"(?P<kind>Figures?|Figs?\.?|FIGURES?|FIGS?\.?|Tables?|TABLES?|Tabs?\.|Figuras?|Abb\.|Abbildungs?|Tablas?|"
     r"Tabelas?|Tabellen?|Tableaux?)\s*"
-    r"(?P<nums>(?:S?\d+|[IVXLC]+)[a-z]?(?:\s*(?:,|and|&|\u2013|-|to)\s*(?:S?\d+|[IVXLC]+)[a-z]?)*)"
+    r"(?P<nums>(?:S?\d+(?:\.\d+)?|[IVXLC]+)[a-z]?(?:\s*(?:,|and|&|\u2013|-|to)\s*(?:S?\d+(?:\.\d+)?|[IVXLC]+)[a-z]?)*)"
 )
 # "如图1所示", "见表 2", "図3に示す", "表1和表2": CJK words are not set apart by spaces.
 _CJK_AND = r"[,，、]|和|与|及|と"
@@ -76,7 +78,7 @@ _ROMAN = re.compile(r"^[IVXLC]+$")
 _QUERY_LABEL_RE = re.compile(
     r"\b(?P<supp>(?:supplementary|supplemental|suppl?\.?|extended\s+data)\s+)?"
     r"(?P<kind>figures?|figs?\.?|tables?|tabs?\.?)\s*"
-    r"(?P<num>s?\d+|[ivxlc]+)(?P<panel>[a-h])?(?!\w)", re.I)
+    r"(?P<num>s?\d+(?:\.\d+)?|[ivxlc]+)(?P<panel>[a-h])?(?!\w)", re.I)
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 
 
@@ -100,14 +102,15 @@ class Label:
     """One object label read from its printed form."""
 
     kind: str  # "figure" | "table"
-    number: str  # as printed: "3", "IV", "S1"
+    number: str  # as printed: "3", "IV", "S1", "2.1" (chapter 2's first)
     supplementary: bool
     panel: str | None = None  # "b" in "Fig. 2b"
 
     @property
-    def key(self) -> tuple[str, bool, int]:
-        """What every printed form of this object shares: Table 4 = TABLE IV, Figure S1 = Supplementary Figure 1."""
-        return self.kind, self.supplementary, roman_or_int(self.number.lstrip("Ss"))
+    def key(self) -> tuple[str, bool, tuple[int, ...]]:
+        """What every printed form of this object shares: Table 4 = TABLE IV, Figure S1 = Supplementary Figure 1;
+        the number's parts, so Figure 2.1 (chapter 2's first) is not Figure 2 nor Figure 21."""
+        return self.kind, self.supplementary, tuple(roman_or_int(p) for p in self.number.lstrip("Ss").split("."))
 
 
 def roman_or_int(number: str) -> int:
@@ -127,7 +130,8 @@ def parse_label(kind_word: str, number: str, supplementary: bool = False, panel:
     if number[:1] in "sS" and number[1:].isdigit():
         number, supplementary = "S" + number[1:], True
     digits = number.lstrip("S")
-    if (_ROMAN.match(number) and len(number) > 4) or (not digits.isdigit() and roman_or_int(digits) == 0):
+    numeric = digits.replace(".", "").isdigit()  # "2.1": a chapter's first
+    if (_ROMAN.match(number) and len(number) > 4) or (not numeric and roman_or_int(digits) == 0):
         return None
     return Label(_kind_of(kind_word), number, supplementary, panel.lower() if panel else None)
 
@@ -205,8 +209,10 @@ def _expand(nums: str) -> list[str]:
             is_range = True
             continue
         n = p.rstrip("abcdefghijklmnopqrstuvwxyz") or p
-        if is_range and prev and prev.isdigit() and n.isdigit() and 0 < int(n) - int(prev) <= 20:
-            out.extend(str(i) for i in range(int(prev) + 1, int(n) + 1))
+        head, _, tail = n.rpartition(".")  # "2.1–2.4": the chapter's figures 2.2 to 2.4
+        phead, _, ptail = (prev or "").rpartition(".")
+        if is_range and head == phead and ptail.isdigit() and tail.isdigit() and 0 < int(tail) - int(ptail) <= 20:
+            out.extend(head + "." * bool(head) + str(i) for i in range(int(ptail) + 1, int(tail) + 1))
         else:
             out.append(n)
         prev = n

@@ -189,6 +189,71 @@ def turned_content_paper(path: str) -> None:
     c.save()
 
 
+def sideways_paper(path: str, caption_turned: bool) -> None:
+    """Page 2 upright: two paragraphs, then a landscape table set sideways in the space under them
+    (turned a quarter, reading up the page), its caption turned with it or set upright above it, and a
+    last paragraph beside nothing: a portrait page with a table too wide for it."""
+    c = canvas.Canvas(path, pagesize=letter)
+    p = Page(c)
+    p.text(BODY)
+    c.showPage()
+    p = Page(c)
+    for _ in range(2):
+        p.text(BODY)
+    if not caption_turned:
+        p.caption("Table 2. Bleaching by depth and site, set sideways.")
+    top = p.y
+    c.saveState()
+    c.translate(LEFT + 210, 82 - LEFT)
+    c.rotate(90)  # local (u, v) is drawn at (LEFT + 210 - v, 82 - LEFT + u): text reads up the page
+    q = Page(c, width=top - 72, height=300)
+    q.y = 200
+    if caption_turned:
+        q.caption("Table 2. Bleaching by depth and site, set sideways.")
+    q.table(ROWS + [["Osprey Reef", "20 m", "1%"], ["Scott Reef", "6 m", "22%"]], width=top - 96)
+    c.restoreState()
+    c.setFont("Times-Roman", 10)
+    c.drawString(LEFT + 260, 300, "Deeper colonies kept their colour.")
+    c.showPage()
+    c.save()
+
+
+def wide_header_paper(path: str) -> None:
+    """A two-column page: paragraphs in both columns, a caption shorter than a column, under it a
+    page-wide table whose header row sits above its first rule (nothing ruled near the caption), and
+    paragraphs in both columns under the table."""
+    c = canvas.Canvas(path, pagesize=letter)
+    col_w, gutter = (TEXT_W - 18) / 2, 18
+
+    def columns(y: float) -> float:
+        c.setFont("Times-Roman", 10)
+        lines = _wrap(BODY, 46)
+        for k in range(2):
+            for i, ln in enumerate(lines):
+                c.drawString(LEFT + k * (col_w + gutter), y - 12.5 * i, ln)
+        return y - 12.5 * len(lines) - 14
+
+    y = columns(H - 72)
+    c.setFont("Helvetica", 9)
+    c.drawString(LEFT, y, "Table 1. Bleaching by site.")
+    y -= 22
+    rows = [["Site", "Depth", "Colonies", "Bleached", "Recovered", "Lost"], ["Lizard Island", "4 m", "120", "37%",
+            "21%", "9%"], ["Heron Reef", "9 m", "96", "12%", "8%", "2%"], ["Ningaloo", "15 m", "143", "3%", "2%", "0%"]]
+    for r, row in enumerate(rows):
+        c.setFont("Times-Bold" if r == 0 else "Times-Roman", 9)
+        for k, cell in enumerate(row):
+            c.drawString(LEFT + 2 + k * TEXT_W / len(row), y, cell)
+        if r == 0:  # a second header line ("name"), the rule under it: well away from the caption
+            c.drawString(LEFT + 2, y - 12, "(name)")
+            c.setLineWidth(0.6)
+            c.line(LEFT, y - 17, LEFT + TEXT_W, y - 17)
+            y -= 12
+        y -= 16
+    c.line(LEFT, y + 10, LEFT + TEXT_W, y + 10)
+    columns(y - 10)
+    c.save()
+
+
 def close_paragraph_paper(path: str) -> None:
     """Objects set tight against short paragraphs: a table over its caption with a two-line
     paragraph right above it, a caption over a table with a two-line paragraph right under it, a
@@ -457,6 +522,7 @@ class _Flow:
         self.pending: list = []
         self.counts = {"table": 0, "figure": 0}
         self.variants = variants  # draws the later classes (`synthetic_paper`), None for the first set
+        self.sideways = None  # draws the tables set sideways (`SIDEWAYS`), by a generator of its own
         self._new_page()
 
     def _new_page(self) -> None:
@@ -505,6 +571,9 @@ class _Flow:
         wide = self.ncols == 2 and self.rng.random() < 0.4
         width = self.fw - 2 * self.margin if wide else self.colw
         variant = self.variants.choice(VARIANTS) if self.variants is not None and kind == "table" else None
+        if self.sideways is not None and kind == "table" and self.sideways.random() < 0.12:
+            variant, wide = self.sideways.choice(SIDEWAYS), False  # a landscape table in the column
+            width = min(0.6 * (self.top - self.bottom), 1.6 * self.colw)
         thing = _Table(self.rng, width, self.font, self.size - 1, variant) if kind == "table" else \
             _Figure(self.rng, width, self.font, self.size)
         thing.variant = variant
@@ -514,7 +583,9 @@ class _Flow:
         label = f"{'Table' if kind == 'table' else 'Figure'} {self.counts[kind]}"
         above = self.rng.random() < (0.7 if kind == "table" else 0.15)
         above = above and variant not in ("word_header", "numbers_under")  # these sit above their captions
-        if wide and not (self.col == 0 and all(y == self.top for y in self.ys)):
+        if variant in SIDEWAYS:
+            self._place_sideways(label, thing)
+        elif wide and not (self.col == 0 and all(y == self.top for y in self.ys)):
             self.pending.append((label, thing, above, True))
         else:
             self._place(label, thing, above, wide)
@@ -581,6 +652,49 @@ class _Flow:
             for ln in _wrap_width(text, self.font[0], self.size, width if not wide else self.colw):
                 self.line(ln, self.font[0], self.size)
 
+    def _place_sideways(self, label: str, thing) -> None:
+        """A table set sideways in the column (turned a quarter, reading up the page, its first row
+        leftmost), its caption turned with it (`sideways`) or upright above it (`sideways_table`)."""
+        rng, c = self.rng, self.c
+        turned = thing.variant == "sideways"
+        wt = sum(thing.widths)
+        cap, font, size, _ = self._caption(label, wt if turned else self.colw)
+        cap_h, gap = len(cap) * size * 1.2, rng.uniform(4, 10)
+        while len(thing.rows) > 3 and thing.height + (cap_h + gap) * turned > self.colw:
+            dropped = thing.rows.pop()
+            thing.height -= max(len(cell) for cell in dropped) * thing.lead
+        while self.ys[self.col] - (wt + (0 if turned else cap_h + gap)) < self.bottom:
+            self.col += 1  # `_room` moves on one column: the next may be as full
+            if self.col == self.ncols:
+                self._new_page()
+        x0, y = self.xs[self.col], self.ys[self.col]
+        if not turned:
+            for ln in cap:
+                _text_box(c, x0, y - size, ln, font, size)
+                y -= size * 1.2
+            y -= gap
+        tx, ty = x0 + (cap_h + gap if turned else 0.0), y - wt
+        c.saveState()
+        c.translate(tx, ty)
+        c.rotate(90)  # local (u, v) is drawn at (tx - v, ty + u): text reads up the page
+
+        def page(b: TBox) -> TBox:
+            return tx - b[3], ty + b[0], tx - b[1], ty + b[2]
+
+        if turned:
+            top = cap_h + gap
+            for ln in cap:
+                _text_box(c, 0, top - size, ln, font, size)
+                top -= size * 1.2
+        box, texts = thing.draw(c, 0, 0)
+        c.restoreState()
+        after = rng.choice((rng.uniform(2, 5), rng.uniform(10, 18)))
+        self.ys[self.col] = ty - after
+        self.truth.append({"label": label, "kind": "table", "page": self.page, "bbox": page(box),
+                           "texts": [(t, page(b)) for t, b in texts], "cells": thing.cells(), "caption": " ".join(cap),
+                           "style": thing.style, "above": True, "wide": False, "close": after < 6,
+                           "variant": thing.variant})
+
     def shown(self, b: TBox) -> list[float]:
         """A frame box as the page is shown (PDF points, bottom-left origin)."""
         if self.mode == "content":  # frame (x, y) drawn at page (W - y, x)
@@ -589,6 +703,7 @@ class _Flow:
 
 
 VARIANTS = (None, None, "word_header", "loose_rows", "numbers_under")  # the later classes, drawn per table
+SIDEWAYS = ("sideways", "sideways_table")  # a landscape table in a portrait column: caption turned too, or upright
 
 
 def synthetic_paper(seed: int, path: str, first_set: bool = True) -> dict:
@@ -597,11 +712,13 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True) -> dict:
     page the boxes of its running text (`prose`), all as the page is shown.  Unless `first_set`,
     tables also come in the later classes (`VARIANTS`, drawn by a generator of their own so the
     first set's papers stay as they were): a header of words set close above the first rule, rows
-    set loosely, a paragraph full of numbers close under a table above its caption."""
+    set loosely, a paragraph full of numbers close under a table above its caption; and tables set
+    sideways in a portrait column (`SIDEWAYS`, drawn by a third generator)."""
     import random
 
     rng = random.Random(seed)
     f = _Flow(rng, path, None if first_set else random.Random(f"variants {seed}"))
+    f.sideways = None if first_set else random.Random(f"sideways {seed}")
     _text_box(f.c, f.margin, f.top - 16, "Depth and recovery of reef corals, " + str(seed), f.font[1], 15)
     f.ys = [f.top - 40] * f.ncols
     section = 1

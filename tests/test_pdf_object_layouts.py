@@ -55,6 +55,8 @@ def _check(path, unit, page: int, inside: list[str], outside: list[str]) -> None
     ("Gráfico 1. Dados", "Graph 1", "figure"), ("Scheme 2. Synthesis of 4", "Scheme 2", "figure"),
     ("Fig. 3 The trend", "Figure 3", "figure"), ("TABLE II. RESULTS", "Table II", "table"),
     ("Supplementary Table S1. Primers", "Supplementary Table S1", "table"),
+    ("Tabela 2.1 – Características", "Table 2.1", "table"), ("Abbildung 3.2: Die Werte", "Figure 3.2", "figure"),
+    ("Graph 4.1 Distribution of ages", "Graph 4.1", "figure"),
 ])
 def test_labels_in_other_languages_and_styles_are_captions(printed, label, kind):
     cap = parse_caption(printed)
@@ -187,6 +189,76 @@ def test_a_page_with_its_content_drawn_turned_is_read_upright_and_stored_as_show
     _check(path, objs.get("Figure 3"), 2, ["fraction bleached"], ["Shallow reefs bleached first"])
     bbox = objs["Figure 3"].region["bbox"]
     assert bbox[2] - bbox[0] > 80 and bbox[3] - bbox[1] > 300  # the chart, tall on the upright page
+
+
+@pytest.mark.parametrize("caption_turned", [True, False])
+def test_a_table_set_sideways_beside_upright_text_is_read_in_its_own_frame(tmp_path, caption_turned):
+    """A landscape table turned a quarter on an upright page of running text (most of the page's
+    characters upright, so the page is read upright): its caption (turned with it or upright above it)
+    is a caption, its cells read row by row, its region holds the table and not the paragraphs."""
+    path = tmp_path / "sideways.pdf"
+    F.sideways_paper(str(path), caption_turned)
+    objs = _objects(path)
+    _check(path, objs.get("Table 2"), 2, ["Site", "Bleached", "Lizard Island", "22%"],
+           ["Macrophages switch", "Deeper colonies kept"])
+    assert objs["Table 2"].text == "Bleaching by depth and site, set sideways."
+    assert objs["Table 2"].table_text.splitlines()[:2] == ["Site | Depth | Bleached", "Lizard Island | 4 m | 37%"]
+    body = " ".join(u.text for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind != "object")
+    assert "Osprey Reef" not in body and "Deeper colonies kept their colour." in body
+
+
+def test_a_short_caption_over_a_page_wide_table_with_its_header_above_the_rule_takes_every_column(tmp_path):
+    """The caption fits in the left column and nothing ruled is near it (the first rule is under the
+    header row): the header row going on past the gutter says the table is page-wide."""
+    path = tmp_path / "wide.pdf"
+    F.wide_header_paper(str(path))
+    objs = _objects(path)
+    _check(path, objs.get("Table 1"), 1, ["Site", "Recovered", "Lost", "Ningaloo", "0%"], ["Macrophages"])
+    assert objs["Table 1"].table_text.splitlines()[0] == "Site | Depth | Colonies | Bleached | Recovered | Lost"
+
+
+def test_chapter_numbered_labels_are_read_whole_from_a_pdf(tmp_path):
+    """A thesis numbers its objects by chapter: "Figure 2.1." is that figure, not "Figure 2" with a
+    caption opening "1. …", and the sentence citing it is found."""
+    from reportlab.pdfgen import canvas
+
+    path = tmp_path / "thesis.pdf"
+    c = canvas.Canvas(str(path))
+    p = F.Page(c)
+    p.text("As Figure 2.1 shows, the shallow colonies bleached first. " + F.BODY)
+    p.chart("fraction bleached")
+    p.caption("Figure 2.1. Bleached fraction of colonies across months.")
+    p.caption("Table 2.2: Bleaching by depth and site.")
+    p.table(F.ROWS)
+    p.text(F.BODY)
+    c.save()
+    objs = _objects(path)
+    assert set(objs) == {"Figure 2.1", "Table 2.2"}
+    assert objs["Figure 2.1"].text == "Bleached fraction of colonies across months."
+    assert "shallow colonies bleached first" in (objs["Figure 2.1"].nearby_body_text or "")
+    assert objs["Table 2.2"].table_text.splitlines()[0] == "Site | Depth | Bleached"
+
+
+def test_a_stamp_up_the_margin_is_still_no_text(tmp_path):
+    """Vertical text in the margin that is neither a caption nor a row of a sideways table beside
+    its other rows (arXiv's identifier stamp, a two-line download notice) stays out of the body."""
+    from reportlab.pdfgen import canvas
+
+    path = tmp_path / "stamp.pdf"
+    c = canvas.Canvas(str(path))
+    p = F.Page(c)
+    for _ in range(3):
+        p.text(F.BODY)
+    c.saveState()
+    c.translate(30, 200)
+    c.rotate(90)
+    c.setFont("Times-Roman", 9)
+    c.drawString(0, 0, "Preprint 2101.01234 deposited 5 January 2021")
+    c.drawString(0, -11, "For personal use only")  # a publisher's download notice: two lines up the margin
+    c.restoreState()
+    c.save()
+    body = " ".join(u.text for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind != "object")
+    assert "Macrophages" in body and "Preprint" not in body and "personal use" not in body
 
 
 @pytest.mark.parametrize("turn", [0, 90, 180, 270])

@@ -100,6 +100,7 @@ JATS = """<?xml version="1.0"?>
 <body><sec><title>Methods</title><sec><title>Field counts</title>
 <p>Groups were counted weekly (<xref ref-type="fig" rid="F1">Fig. 1</xref>).</p>
 <fig id="F1"><label>Fig. 1</label><caption><p>Group sizes over the year.</p></caption></fig>
+<fig id="F2"><label>Fig. 2.1</label><caption><p>Roosts of chapter two.</p></caption></fig>
 <table-wrap id="T1"><label>Table 1</label><caption><p>Counts per district.</p></caption>
 <table><tr><th>District</th><th>Crows</th></tr><tr><td>Harbour</td><td>412</td></tr></table></table-wrap>
 </sec></sec></body><back><ref-list><ref><mixed-citation>Someone 1999 reference text</mixed-citation></ref>
@@ -139,6 +140,7 @@ def test_structured_formats(lib, write):
     assert [s.section_path for s in crows.sections] == ["Abstract", "Methods > Field counts"]
     objs = {o.label: o for o in crows.objects}
     assert objs["Figure 1"].caption == "Group sizes over the year."
+    assert objs["Figure 2.1"].caption == "Roosts of chapter two."  # a chapter-numbered label, not "Figure 1"
     assert "Harbour | 412" in objs["Table 1"].table_text
     assert "Fig. 1" in objs["Figure 1"].cited_by
     assert not lib.search("reference text", mode="lexical").results

@@ -12,19 +12,21 @@ from .conftest import EXAMPLES, HASH, paper_text
 
 
 @pytest.mark.parametrize("text, key, panel", [
-    ("Table 3", ("table", False, 3), None),
-    ("Fig. 7", ("figure", False, 7), None),
-    ("figure 2b", ("figure", False, 2), "b"),
-    ("table IV", ("table", False, 4), None),
-    ("TABLE XIV", ("table", False, 14), None),
-    ("Supplementary Figure S1", ("figure", True, 1), None),
-    ("Fig. S2", ("figure", True, 2), None),
-    ("supplementary table 3", ("table", True, 3), None),
-    ("Fig 12", ("figure", False, 12), None),
-    ("Tab. 3", ("table", False, 3), None),
-    ("figs. 4", ("figure", False, 4), None),
-    ("table 2 of the Bigtable paper", ("table", False, 2), None),
-    ("the western blot in figure 3c", ("figure", False, 3), "c"),
+    ("Table 3", ("table", False, (3,)), None),
+    ("Fig. 7", ("figure", False, (7,)), None),
+    ("figure 2b", ("figure", False, (2,)), "b"),
+    ("table IV", ("table", False, (4,)), None),
+    ("TABLE XIV", ("table", False, (14,)), None),
+    ("Supplementary Figure S1", ("figure", True, (1,)), None),
+    ("Fig. S2", ("figure", True, (2,)), None),
+    ("supplementary table 3", ("table", True, (3,)), None),
+    ("Fig 12", ("figure", False, (12,)), None),
+    ("Tab. 3", ("table", False, (3,)), None),
+    ("figs. 4", ("figure", False, (4,)), None),
+    ("table 2 of the Bigtable paper", ("table", False, (2,)), None),
+    ("the western blot in figure 3c", ("figure", False, (3,)), "c"),
+    ("figure 2.1 of the thesis", ("figure", False, (2, 1)), None),
+    ("Table 3.12", ("table", False, (3, 12)), None),
 ])
 def test_query_labels_read_every_printed_form(text, key, panel):
     (label, _), = query_labels(text)
@@ -48,6 +50,18 @@ def test_captions_and_queries_share_one_reading():
     assert "Table IV" in printed_forms(asked) and "Table 4" in printed_forms(asked)
     (supp, _), = query_labels("Supplementary Figure 1")
     assert {"Figure S1", "Supplementary Figure S1", "Supplementary Figure 1"} <= set(printed_forms(supp))
+
+
+def test_a_chapter_numbered_label_is_its_own_object():
+    """"Figure 2.1" (a thesis's chapter 2) is neither Figure 2 nor Figure 21, in captions and queries alike."""
+    cap = parse_caption("Figure 2.1. The protocol in one round.")
+    assert cap is not None and (cap.label, cap.text) == ("Figure 2.1", "The protocol in one round.")
+    (stored, _), = query_labels(cap.label)
+    (asked, _), = query_labels("fig. 2.1")
+    assert stored.key == asked.key and printed_forms(asked) == ["Figure 2.1"]
+    assert {query_labels(q)[0][0].key for q in ("figure 2", "figure 21", "figure 2.1")} == {
+        ("figure", False, (2,)), ("figure", False, (21,)), ("figure", False, (2, 1))}
+    assert named_object("figure 9999999.1") is None  # no chapter is numbered so: searched as text
 
 
 def test_named_object_needs_a_short_query():
@@ -180,3 +194,16 @@ def test_calibration_invariants(tmp_path, write):
                           "what is the best way to descale a kettle with vinegar"):
                 resp = lib.search(query, mode=mode)
                 assert resp.no_confident_match, (mode, query, [h.relevance for h in resp.results[:3]])
+
+
+def test_a_chapter_numbered_label_finds_its_object_and_its_citing_sentences(lib, write):
+    write("t.md", paper_text(key="thesis", title="Tablet servers, a thesis", table_caption="Latency.")
+          + "\n# Chapter two\n\nAs Table 2.1 shows, throughput doubles with a second tablet server.\n\n"
+            "Table 2.1: Throughput of each server.\n\nTable 21: Memory per tablet.\n")
+    lib.add([str(write.root)])
+    for query, label in (("table 2.1", "Table 2.1"), ("Table 21", "Table 21")):
+        top = lib.search(query, mode="lexical", filters=Filters(papers=["thesis"])).results[0]
+        assert top.object_label == label, query
+    objects = {u.object_label: u for u in lib.store.paper_units("thesis") if u.kind == "object"}
+    assert "throughput doubles" in (objects["Table 2.1"].nearby_body_text or "")
+    assert objects["Table 21"].nearby_body_text is None and "Table 2" not in objects

@@ -20,6 +20,13 @@ from .conftest import paper_text
     ("Fig. 2b — panel detail", "figure", "Figure 2", "panel detail"),
     ("**Figure 5.** Bold caption from a converter", "figure", "Figure 5", "Bold caption from a converter"),
     ("Table 3.", "table", "Table 3", ""),
+    # chapter-numbered (theses, books, IACR): the number with its dot is one label
+    ("Figure 2.1. The network in one round.", "figure", "Figure 2.1", "The network in one round."),
+    ("Table 3.12: Running times", "table", "Table 3.12", "Running times"),
+    ("FIGURE 4.2 Accuracy per class", "figure", "Figure 4.2", "Accuracy per class"),
+    ("Fig. 2.1a. The first panel", "figure", "Figure 2.1", "The first panel"),
+    ("Figure 2. 1,000 runs of the solver", "figure", "Figure 2", "1,000 runs of the solver"),
+    ("Figure 2.The network", "figure", "Figure 2", "The network"),
 ])
 def test_caption_forms(line, kind, label, text):
     cap = parse_caption(line)
@@ -34,6 +41,8 @@ def test_caption_forms(line, kind, label, text):
     "Tables are ubiquitous in documents.",
     "TableFormer uses ResNet-18.",
     "Figures and tables were redrawn.",
+    "Table 3.2 shows the running times.",
+    "Figure 2.1 illustrates the protocol.",
 ])
 def test_sentences_mentioning_figures_are_not_captions(line):
     assert parse_caption(line) is None
@@ -44,6 +53,8 @@ def test_cited_labels_handles_panels_lists_and_ranges():
     assert cited_labels("see Figures 2-4") == {"Figure 2", "Figure 3", "Figure 4"}
     assert cited_labels("(Figs. 1 and 5)") == {"Figure 1", "Figure 5"}
     assert cited_labels("Supplementary Figure S2 has more") == {"Supplementary Figure S2"}
+    assert cited_labels("as Figures 2.1–2.3 and Table 4.2 show. See Figure 3.") == {
+        "Figure 2.1", "Figure 2.2", "Figure 2.3", "Table 4.2", "Figure 3"}
 
 
 def _units(text, pid="p"):

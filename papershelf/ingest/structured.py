@@ -19,7 +19,8 @@ from .captions import make_label, parse_caption
 from .structured_references import jats_references, s2orc_references, tei_references
 
 _TEI = "{http://www.tei-c.org/ns/1.0}"
-_LABEL_NUM = re.compile(r"((?<!\d)S?\d+|(?<![IVXLC])[IVXLC]+)\s*$")  # from a run's start: linear
+# the label's number ("3", "IV", "S1", a chapter's "2.1"), from a run's start: linear
+_LABEL_NUM = re.compile(r"((?<![\d.])S?\d+(?:\.\d+)?|(?<![IVXLC])[IVXLC]+)\s*$")
 
 
 def _text(el) -> str:

@@ -49,9 +49,9 @@ def named_object(query: str) -> NamedObject | None:
     if len(found) != 1:
         return None
     label, (start, end) = found[0]
-    digits = label.number.lstrip("Ss")
-    if digits.isdigit() and (len(digits) > len(str(MAX_LABEL_NUMBER)) or int(digits) > MAX_LABEL_NUMBER):
-        return None  # read before `label.key` turns it into an int: a 4300-digit number cannot be one
+    parts = label.number.lstrip("Ss").split(".")  # "2.1": chapter 2's first
+    if any(p.isdigit() and (len(p) > len(str(MAX_LABEL_NUMBER)) or int(p) > MAX_LABEL_NUMBER) for p in parts):
+        return None  # read before `label.key` turns it into ints: a 4300-digit number cannot be one
     rest = query[:start] + " " + query[end:]
     # single letters (an initial, the "s" of "Kendall's") name nothing
     words = [w for w in query_terms(rest) if w not in STOPWORDS and w not in FILLER and len(w) > 1]
@@ -74,13 +74,16 @@ def roman(n: int) -> str:
 
 def printed_forms(label: Label) -> list[str]:
     """Every label a reader may have stored for this object (units store make_label's form)."""
-    kind, supplementary, n = label.key
+    kind, supplementary, parts = label.key
+    n = ".".join(map(str, parts))  # "2.1" is printed only so: a chapter's numbers have no roman form
     if supplementary:
-        numbers = [f"S{n}", str(n)]
+        numbers = [f"S{n}", n]
         return [make_label(kind, x, True) for x in numbers] + [make_label(kind, f"S{n}")]
-    if n <= 0:
+    if len(parts) > 1:
+        return [make_label(kind, n)]
+    if parts[0] <= 0:
         return [make_label(kind, label.number)]
-    return [make_label(kind, str(n))] + ([make_label(kind, r)] if (r := roman(n)) else [])
+    return [make_label(kind, n)] + ([make_label(kind, r)] if (r := roman(parts[0])) else [])
 
 
 def named_objects(store, query: str, filters: Filters, weights: tuple[float, float, float],

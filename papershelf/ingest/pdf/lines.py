@@ -33,9 +33,9 @@ from .glyphs import (
     unknown_glyph,
     with_gaps,
 )
-from .rotation import shown_box, text_turn, user_size
+from .rotation import piece_turns, shown_box, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
-from .script_boxes import _has_script, _nearest, _pieces, _stacked
+from .script_boxes import _has_script, _nearest, _pieces, _stacked, sideways_split
 from .tracking import untracked
 
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
@@ -67,7 +67,7 @@ class Line:
     face: str = ""  # the font the whole line is set in, when one upright text face sets all of it
     italic: bool = False  # the whole line is slanted (IEEE's "A. Subsection" headings are)
     runin_italic: bool = False  # the lead-in is set apart by slant alone ("Cell culture. The cells …")
-
+    turn: int = 0  # its characters' quarter turn in the page's frame (`rotation.char_turn`): 0 upright
     @property
     def height(self) -> float:
         return self.bottom - self.top
@@ -306,6 +306,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     bold_first, bold_last = tp.bold(first), tp.bold(_last_word_char(tp, stripped, lead16, last))
     face, italic = tp.face(first, last), tp.italic(first, last)
     pieces = _pieces(boxes, size)
+    pieces, turns = sideways_split(pieces, piece_turns(tp.raw, first, last, pieces, tp.rotation, tp.char_box), size)
     if len(pieces) == 1:
         parts = [stripped]
         if len(boxes) > 1 and _has_script(boxes, size):
@@ -315,13 +316,14 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     stacked = len(pieces) > 1 and _stacked(pieces)
     runin = "" if bold_last else _first_runin(tp, stripped, lead16, last, parts, stacked)
     out: list[Line] = []
-    for piece, part in zip(pieces, parts):
+    for piece, part, turn in zip(pieces, parts, turns):
         if part.strip():
             out.append(Line(number, min(b[0] for b in piece), min(b[1] for b in piece), max(b[2] for b in piece),
                             max(b[3] for b in piece), clean(part), round(size, 1), bold_first and bold_last,
                             runin=runin if not out else "", runin_bold=bool(runin) and _bold_lead(tp, runin, lead16),
                             alone=len(pieces) == 1 or stacked, face=face, italic=italic,
-                            runin_italic=bool(runin) and _italic_lead(tp, runin, lead16)))
+                            runin_italic=bool(runin) and _italic_lead(tp, runin, lead16),
+                            turn=turn))
     return out
 
 

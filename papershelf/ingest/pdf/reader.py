@@ -48,6 +48,7 @@ from .regions import (
 )
 from .sheets import back_sheet, in_margin, next_article
 from .sides import choose_sides
+from .sideways import in_sideways_table, sideways_objects, with_sideways
 from .strips import side_strip
 from .title import FIRST_HEAD, supplement_title, take_title
 
@@ -145,7 +146,8 @@ def _kept(lines: list[Line], width: float, height: float, repeating: set[str], e
     kept = []
     for ln in lines:
         vertical = ln.height > 2 * max(1.0, ln.x1 - ln.x0)
-        if (vertical and (ln.x1 < 0.12 * width or ln.x0 > 0.88 * width)) or _STAMP.match(ln.text):
+        if (vertical and (ln.x1 < 0.12 * width or ln.x0 > 0.88 * width) and not in_sideways_table(ln, lines)) \
+                or _STAMP.match(ln.text):
             continue  # vertical margin text such as arXiv's identifier stamp
         if ln.bottom <= 0 or ln.top >= height or ln.x1 <= 0 or ln.x0 >= width:
             continue  # set outside the page: never printed (a heading's copy left off the sheet)
@@ -348,6 +350,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     paras: list[Para] = []
     columns: list[list[Line]] = []
     candidates: list[Candidate] = []
+    sideways: list = []  # (caption text, region) of tables and figures set sideways beside upright text
     page_kept = []
     title_page_seen = False  # the first page with text (after a cover sheet) holds title and authors
     for (lines, width, height), graphics, turn, edge in zip(pages, graphics_of, turns, edges):
@@ -361,6 +364,8 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
             doc.title = supplement_title(doc.title, title_lines, lines)
             doc.authors = printed_authors(rest, title_lines, body.size)
             kept = rest
+        kept, graphics, side = sideways_objects(kept, graphics, width, height, turn)
+        sideways += side
         candidates += find_candidates(kept, graphics, width, height, body, turn)
         page_kept.append((kept, width, graphics, title_lines))
     regions = choose_sides(candidates)
@@ -393,7 +398,7 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         for box in sidebars:
             boxed += _paragraphs(box, body)
     heads = to_blocks(_join_across_columns(paras, body), body, heading_model.review)
-    blocks = _with_sidebars(attach(heads, regions), boxed)
+    blocks = with_sideways(_with_sidebars(attach(heads, regions), boxed), sideways)
     _demote_front_matter(blocks)
     demote_abstract_labels(blocks)
     _demote_title_and_authors(blocks, doc.title, doc.authors)

@@ -131,3 +131,24 @@ def _goes_on(out: list[Line], edges: list[tuple[float, float]], row: list[Line],
 def _step(above: tuple[float, float], below: tuple[float, float]) -> float:
     """How far one row is set below another: the smaller of the steps of their tops and of their bottoms."""
     return min(below[0] - above[0], below[1] - above[1])
+
+
+def row_across(rows: list[Line], rules: list[tuple], cap: list[Line], mid: float, near: float,
+               others: list[Line]) -> bool:
+    """A page-wide table's header row set above its first rule, under a caption shorter than a
+    column: a row of cells close to the caption that starts in its column and goes on past the gutter
+    with two pieces or more, with a rule crossing the gutter a little further on (past the reach of
+    `_wide_beside`'s rules).  `rows`: the page's lines that are no prose and no caption's; `rules`:
+    its thin graphics.  A caption set beyond the gutter at that height says the row is two tables'."""
+    top, bottom = min(ln.top for ln in cap), max(ln.bottom for ln in cap)
+    x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
+    if not any(r[0] < mid - 8 and r[2] > mid + 8 and top - 2 * near < r[1] < bottom + 2 * near for r in rules):
+        return False
+    close = [ln for ln in rows if -near < top - ln.bottom < near or -near < ln.top - bottom < near]
+    for row in visual_rows(close):
+        beyond = [ln for ln in row if ln.x0 > mid + 8]
+        if len(beyond) >= 2 and any(min(ln.x1, x1) > max(ln.x0, x0) for ln in row if ln.x1 < mid - 8):
+            lo, hi = min(ln.top for ln in row + cap), max(ln.bottom for ln in row + cap)
+            if not any(o.x0 > mid - 8 and o.top < hi + near and o.bottom > lo - near for o in others):
+                return True
+    return False

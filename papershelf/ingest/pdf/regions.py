@@ -27,7 +27,7 @@ from ..captions import CAPTION_RE, parse_caption
 from .graphics import Box
 from .headings import BodyStyle, names_section
 from .lines import Line
-from .region_rows import _WORD, _beside, _caption_lines, _gutters, _two_columns, _wordy
+from .region_rows import _WORD, _beside, _caption_lines, _gutters, _two_columns, _wordy, row_across
 from .rotation import unturned_box
 
 SEP = " | "
@@ -183,8 +183,10 @@ class _Page:
         x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
         near = 3 * self.body.size
         boxes = [g for g in self.graphics if g[3] - g[1] < 3 and 0.07 * self.height < g[1] < 0.93 * self.height]
-        boxes += [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in self.lines
-                  if ln not in cap and ln not in others and not _prose(ln, self)]
+        rows = [ln for ln in self.lines if ln not in cap and ln not in others and not _prose(ln, self)]
+        if row_across(rows, boxes, cap, mid, near, others):
+            return True
+        boxes += [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in rows]
         for b in boxes:
             close = -near < top - b[3] < near or -near < b[1] - bottom < near
             if close and b[0] < mid - 8 and b[2] > mid + 8 and min(b[2], x1) - max(b[0], x0) > 0:

@@ -56,6 +56,48 @@ def text_turn(textpage, rotation: int) -> int:
     return ((4 - best) % 4 * 90 - rotation) % 360
 
 
+def char_turn(textpage, index: int, rotation: int) -> int:
+    """The quarter turn a character is set at in the frame the page is read in (`rotation`: the page's
+    /Rotate plus `text_turn`): 0 upright; 90 or 270 for the text of a table set sideways on an upright page
+    (90: it reads up the page)."""
+    from pypdfium2 import raw
+
+    angle = raw.FPDFText_GetCharAngle(textpage, index)
+    if angle < 0:
+        return 0
+    return ((4 - round(math.degrees(angle) / 90) % 4) % 4 * 90 - rotation) % 360
+
+
+def upright_box(box: Box, turn: int) -> Box:
+    """A top-down box of text set sideways (`char_turn` 90 reads up the page: its top faces left, its
+    first row is the leftmost; 270 reads down) as its own upright frame shows it."""
+    x0, top, x1, bottom = box
+    return (-bottom, x0, -top, x1) if turn == 90 else (top, -x1, bottom, -x0)
+
+
+def sideways_box(box: Box, turn: int) -> Box:
+    """`upright_box` undone."""
+    x0, top, x1, bottom = box
+    return (top, -x1, bottom, -x0) if turn == 90 else (-bottom, x0, -top, x1)
+
+
+def piece_turns(textpage, first: int, last: int, pieces: list[list[Box]], rotation: int, char_box) -> list[int]:
+    """Each piece's `char_turn`: pdfium may run upright text and a sideways table's into one line of
+    its text; then each piece takes the turn most of the characters whose centre it holds are set at."""
+    ends = char_turn(textpage, first, rotation), char_turn(textpage, last, rotation)
+    if ends[0] == ends[1] or len(pieces) == 1:
+        return [ends[0]] * len(pieces)
+    votes = [[0, 0, 0, 0] for _ in pieces]
+    spans = [(min(b[0] for b in p), min(b[1] for b in p), max(b[2] for b in p), max(b[3] for b in p)) for p in pieces]
+    for i in range(first, last + 1):
+        x0, top, x1, bottom = char_box(i)
+        cx, cy = (x0 + x1) / 2, (top + bottom) / 2
+        k = next((k for k, b in enumerate(spans) if b[0] - 1 <= cx <= b[2] + 1 and b[1] - 1 <= cy <= b[3] + 1), None)
+        if k is not None:
+            votes[k][char_turn(textpage, i, rotation) // 90] += 1
+    return [max(range(4), key=lambda q: v[q]) * 90 for v in votes]
+
+
 def unturned_box(turn: int, width: float, height: float, box: Box) -> Box:
     """A top-down box of a page read turned by `turn` (`width`, `height`: that turned frame) as
     (left, bottom, right, top) PDF points of the page as shown: `shown_box` undone for the turn."""

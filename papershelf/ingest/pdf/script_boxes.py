@@ -26,6 +26,22 @@ def _pieces(boxes: list[tuple], size: float) -> list[list[tuple]]:
     return pieces
 
 
+def sideways_split(pieces: list[list[tuple]], turns: list[int], size: float) -> tuple[list[list[tuple]], list[int]]:
+    """The pieces with those of text set sideways (a turn of 90 or 270) cut into its own visual lines:
+    `_pieces` cuts upright text, so a sideways piece is cut in the frame that sets it upright."""
+    from .rotation import sideways_box, upright_box
+
+    out: list[list[tuple]] = []
+    out_turns: list[int] = []
+    for piece, turn in zip(pieces, turns):
+        parts = [piece]
+        if turn in (90, 270) and len(piece) > 1:
+            parts = [[sideways_box(b, turn) for b in p] for p in _pieces([upright_box(b, turn) for b in piece], size)]
+        out += parts
+        out_turns += [turn] * len(parts)
+    return out, out_turns
+
+
 def _nearest(bounds: list[tuple], x: float, y: float) -> int:
     """Index of the first box nearest to (x, y), vertical distance counting twice.  A box holding
     the point is at 0, so no later one is nearer.  Runs for every character of a cut line."""
