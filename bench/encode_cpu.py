@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -70,25 +71,29 @@ def run_variant(variant: str, texts_file: str, folder: str) -> dict:
 
     graph, spin, threads, *rest = variant.split(":")
     provider = LocalProvider(batch_size=int(rest[0]) if rest else None)
-    encoder = provider._encoder
+    encoder: Any = provider._encoder  # the ONNX encoder: its session is replaced
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = int(threads)
     opts.inter_op_num_threads = 1
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     opts.add_session_config_entry("session.intra_op.allow_spinning", spin)
-    encoder._session = ort.InferenceSession(str(graph_file(graph, Path(folder))), opts,
-                                            providers=["CPUExecutionProvider"])
+    encoder._session = ort.InferenceSession(
+        str(graph_file(graph, Path(folder))), opts, providers=["CPUExecutionProvider"]
+    )
     encoder._inputs = {i.name for i in encoder._session.get_inputs()}
     with open(texts_file, encoding="utf-8") as f:
         texts = json.load(f)
     provider.encode(texts[:16])  # warm-up
     r0, t0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
     step = provider.preferred_batch
-    vectors = np.concatenate([provider.encode(texts[i:i + step]) for i in range(0, len(texts), step)])
+    vectors = np.concatenate([provider.encode(texts[i : i + step]) for i in range(0, len(texts), step)])
     r1, wall = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter() - t0
     np.save(Path(folder) / f"{variant.replace(':', '_')}.npy", vectors)
-    return {"variant": variant, "cpu_s": round(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime, 2),
-            "wall_s": round(wall, 2)}
+    return {
+        "variant": variant,
+        "cpu_s": round(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime, 2),
+        "wall_s": round(wall, 2),
+    }
 
 
 def main() -> None:
@@ -112,8 +117,13 @@ def main() -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT), HF_HUB_OFFLINE="1")
     for r in range(args.rounds):
         for v in variants if r % 2 == 0 else list(reversed(variants)):
-            done = subprocess.run([sys.executable, __file__, "--child", v, str(folder / "texts.json"), str(folder)],
-                                  capture_output=True, text=True, env=env, check=True)
+            done = subprocess.run(
+                [sys.executable, __file__, "--child", v, str(folder / "texts.json"), str(folder)],
+                capture_output=True,
+                text=True,
+                env=env,
+                check=True,
+            )
             results[v].append(json.loads(done.stdout.strip().splitlines()[-1]))
             print(json.dumps({"round": r, "load": os.getloadavg()[0], **results[v][-1]}), file=sys.stderr, flush=True)
     base = np.load(folder / f"{variants[0].replace(':', '_')}.npy")
@@ -123,8 +133,15 @@ def main() -> None:
         wall = statistics.median(x["wall_s"] for x in results[v])
         ratios = [x["cpu_s"] / b["cpu_s"] for x, b in zip(results[v], results[variants[0]])]
         vec = np.load(folder / f"{v.replace(':', '_')}.npy")
-        summary.append({"variant": v, "cpu_s": cpu, "wall_s": wall, "cpu_ratio_median": round(statistics.median(ratios), 3),
-                        "min_cosine_to_first": float(np.round((vec * base).sum(axis=1).min(), 6))})
+        summary.append(
+            {
+                "variant": v,
+                "cpu_s": cpu,
+                "wall_s": wall,
+                "cpu_ratio_median": round(statistics.median(ratios), 3),
+                "min_cosine_to_first": float(np.round((vec * base).sum(axis=1).min(), 6)),
+            }
+        )
     print(json.dumps({"windows": len(texts), "rounds": args.rounds, "summary": summary}, indent=1))
 
 

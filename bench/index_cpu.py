@@ -72,8 +72,12 @@ def eta_error(events: list[tuple[float, float]], at: float, end: float) -> dict 
     for t, eta in events:
         if t >= at:
             left = end - t
-            return {"at_s": round(t, 1), "predicted_left_s": round(eta, 1), "real_left_s": round(left, 1),
-                    "error": round(abs(t + eta - end) / left, 3) if left > 0 else None}
+            return {
+                "at_s": round(t, 1),
+                "predicted_left_s": round(eta, 1),
+                "real_left_s": round(left, 1),
+                "error": round(abs(t + eta - end) / left, 3) if left > 0 else None,
+            }
     return None
 
 
@@ -81,8 +85,9 @@ def run_index(tree: Path, folder: Path, library: Path, workers: str) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree), HF_HUB_OFFLINE="1", PAPERSHELF_PARSE_WORKERS=workers)
     cmd = [sys.executable, "-m", "papershelf", "-L", str(library), "index", str(folder), "--json"]
     cpu0, t0 = children_cpu(), time.perf_counter()
-    proc = subprocess.Popen(cmd, env=env, cwd=tempfile.gettempdir(), stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        cmd, env=env, cwd=tempfile.gettempdir(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
     marks: dict = {"etas": []}
 
     def read_stdout() -> None:
@@ -113,9 +118,17 @@ def run_index(tree: Path, folder: Path, library: Path, workers: str) -> dict:
     reader.join(10)
     wall, cpu = time.perf_counter() - t0, children_cpu() - cpu0
     start = marks.get("embed_start_s")
-    out = {"tree": str(tree), "workers": workers, "exit": proc.returncode, "wall_s": round(wall, 1),
-           "cpu_s": round(cpu, 1), "peak_rss_mb": round(peak / 2**20), "searchable_s": round(start, 1) if start else None,
-           "add_cpu_s": round(marks.get("add_cpu_s", 0.0), 1), "embed": marks.get("done")}
+    out = {
+        "tree": str(tree),
+        "workers": workers,
+        "exit": proc.returncode,
+        "wall_s": round(wall, 1),
+        "cpu_s": round(cpu, 1),
+        "peak_rss_mb": round(peak / 2**20),
+        "searchable_s": round(start, 1) if start else None,
+        "add_cpu_s": round(marks.get("add_cpu_s", 0.0), 1),
+        "embed": marks.get("done"),
+    }
     if start is not None:
         out["eta_60s_into_embedding"] = eta_error(marks["etas"], start + 60, wall)
         out["eta_60s_of_command"] = eta_error(marks["etas"], 60, wall) if start <= 60 else None
@@ -134,7 +147,7 @@ def papers_words(library: Path) -> list[str]:
         for pid in store.manifest_paper_ids():
             paper, _, units = store.paper_snapshot(pid)
             words = " ".join(embedding_parts(u, paper.title)[1] for u in units if u.indexable).split()
-            texts += [" ".join(words[i:i + WORDS_PER_TEXT]) for i in range(0, len(words), WORDS_PER_TEXT)]
+            texts += [" ".join(words[i : i + WORDS_PER_TEXT]) for i in range(0, len(words), WORDS_PER_TEXT)]
     return texts
 
 
@@ -143,8 +156,13 @@ def torch_reference(python: str | None, texts: list[str], tmp: Path) -> dict:
         return {"skipped": f"no torch interpreter ({python}): see bench/st_encode.py for its venv"}
     path = tmp / "texts.json"
     path.write_text(json.dumps(texts), encoding="utf-8")
-    done = subprocess.run([python, str(ROOT / "bench" / "st_encode.py"), str(path)], capture_output=True, text=True,
-                          env=dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=""), cwd=tempfile.gettempdir())
+    done = subprocess.run(
+        [python, str(ROOT / "bench" / "st_encode.py"), str(path)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=""),
+        cwd=tempfile.gettempdir(),
+    )
     if done.returncode:
         return {"skipped": f"st_encode failed: {done.stderr.strip().splitlines()[-1:]}"}
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -156,7 +174,7 @@ def select_pdfs(args: argparse.Namespace) -> list[Path]:
         with open(args.split, encoding="utf-8") as f:
             halves = {name: v["half"] for name, v in json.load(f).items()}
         pdfs = [p for p in pdfs if halves.get(p.name) == args.half]
-    return pdfs[:args.first] if args.first else pdfs
+    return pdfs[: args.first] if args.first else pdfs
 
 
 def main() -> None:
@@ -175,7 +193,9 @@ def main() -> None:
     pdfs = select_pdfs(args)
     tmp = Path(args.keep or tempfile.mkdtemp(prefix="papershelf-index-cpu-"))
     folder = make_folder(pdfs, args.papers or len(pdfs), tmp / "input")
-    arms = [(Path(t).resolve(), m) for t in args.trees.split(",") for m in (args.modes.split(",") if args.modes else [""])]
+    arms = [
+        (Path(t).resolve(), m) for t in args.trees.split(",") for m in (args.modes.split(",") if args.modes else [""])
+    ]
     runs, last_library = [], None
     for r in range(args.rounds):
         for i, (tree, mode) in enumerate(arms if r % 2 == 0 else list(reversed(arms))):
@@ -191,8 +211,18 @@ def main() -> None:
     for run in runs:
         if "cpu_s" in reference and run["cpu_s"]:
             run["torch_encode_cpu_over_index_cpu"] = round(reference["cpu_s"] / run["cpu_s"], 2)
-    print(json.dumps({"pdfs": len(pdfs), "papers": args.papers or len(pdfs), "texts_90_words": len(texts),
-                      "torch_encode": reference, "runs": runs}, indent=1))
+    print(
+        json.dumps(
+            {
+                "pdfs": len(pdfs),
+                "papers": args.papers or len(pdfs),
+                "texts_90_words": len(texts),
+                "torch_encode": reference,
+                "runs": runs,
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -44,14 +44,24 @@ def main() -> None:
     model = SentenceTransformer(str(get_model_path()), device="cpu")
     model.encode(texts[:8], batch_size=args.batch)  # warm-up: first-call allocations are not the work
     c0, t0 = cpu_seconds(), time.perf_counter()
-    vectors = model.encode(texts, batch_size=args.batch, convert_to_numpy=True, normalize_embeddings=True,
-                           show_progress_bar=False)
+    vectors = model.encode(
+        texts, batch_size=args.batch, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
+    )
     cpu, wall = cpu_seconds() - c0, time.perf_counter() - t0
     if args.vectors:
         np.save(args.vectors, vectors.astype(np.float32))
-    print(json.dumps({"texts": len(texts), "cpu_s": round(cpu, 2), "wall_s": round(wall, 2),
-                      "torch": torch.__version__, "threads": torch.get_num_threads(),
-                      "max_seq_length": model.max_seq_length}))
+    print(
+        json.dumps(
+            {
+                "texts": len(texts),
+                "cpu_s": round(cpu, 2),
+                "wall_s": round(wall, 2),
+                "torch": torch.__version__,
+                "threads": torch.get_num_threads(),
+                "max_seq_length": model.max_seq_length,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

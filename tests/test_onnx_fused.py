@@ -49,7 +49,7 @@ def _padded_batch(vocab: int, rows: int, width: int) -> tuple[np.ndarray, np.nda
     ids = rng.integers(5, vocab, (rows, width)).astype(np.int64)
     mask = np.ones_like(ids)
     for r in range(rows):  # every row its own length: padding must be masked out in attention
-        mask[r, 2 + r * (width - 2) // rows:] = 0
+        mask[r, 2 + r * (width - 2) // rows :] = 0
     return ids * mask, mask
 
 
