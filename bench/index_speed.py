@@ -42,10 +42,11 @@ def make_folder(pdfs: list[Path], papers: int, out: Path) -> Path:
     for i in range(papers):
         src = pdfs[i % len(pdfs)]
         dst = out / f"c{i:04d}-{src.name}"
-        try:
-            os.link(src, dst)
-        except OSError:
-            shutil.copy(src, dst)
+        if not dst.exists():  # else a kept folder from an earlier run: the same copy
+            try:
+                os.link(src, dst)
+            except OSError:
+                shutil.copy(src, dst)
         if i >= len(pdfs):  # the first round keeps what the PDFs say of themselves
             entries.append(f"@article{{copy{i:04d},\n  file = {{{dst.name}}}\n}}\n")
     if entries:

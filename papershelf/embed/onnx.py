@@ -40,7 +40,8 @@ from ..errors import ProviderError
 
 CACHE_ENV = "PAPERSHELF_CACHE_DIR"
 # Bump when the export recipe (inputs, outputs, opset, quantisation settings) changes.
-RECIPE_VERSION = 2
+# 3: fp32 BERT graphs use onnxruntime's fused Attention operator (same vectors, less CPU).
+RECIPE_VERSION = 3
 OPSET = 17
 QUANTIZATIONS = ("int8",)
 
@@ -186,7 +187,9 @@ def _export_fp32(model_dir: Path, out: Path, for_quantizing: bool = False) -> No
             except GraphUnavailable:
                 pass  # another architecture: torch's exporter below
             else:
-                write_bert_onnx(model_dir, out, OPSET)
+                # A graph to be quantised keeps the plain operators: the int8 recipe (and so the int8
+                # space) is what it was; the fused Attention would hide Q, K and V from it.
+                write_bert_onnx(model_dir, out, OPSET, fused=not for_quantizing)
                 return
     except GraphUnavailable as e:
         raise ExportUnavailable(str(e)) from None
@@ -247,17 +250,30 @@ def _quantize_int8(src: Path, out: Path) -> None:
         root.setLevel(level)
 
 
+def _writes_graph(model_dir: Path) -> bool:
+    """The BERT graph is written here (embed/onnx_graph.py), not exported by torch."""
+    from .onnx_graph import GraphUnavailable, bert_config
+
+    if not (model_dir / "model.safetensors").is_file():
+        return False
+    try:
+        bert_config(model_dir)
+    except GraphUnavailable:
+        return False
+    return True
+
+
 def build_export(model: str, model_dir: Path, quantize: str | None, target: Path) -> None:
     """Make the export in a temporary directory beside `target` and publish it atomically."""
     layout = model_layout(model_dir)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{target.name}-", dir=target.parent))
     try:
-        if quantize and packaged_weights(model_dir) is not None:
+        if quantize and (packaged_weights(model_dir) is not None or _writes_graph(model_dir)):
             _export_fp32(model_dir, tmp / "fp32.onnx", for_quantizing=True)
             _quantize_int8(tmp / "fp32.onnx", tmp / "model.onnx")
             (tmp / "fp32.onnx").unlink()
-        elif quantize:
+        elif quantize:  # torch's export: the same graph either way
             fp32 = ensure_export(model, model_dir, None)
             _quantize_int8(fp32 / "model.onnx", tmp / "model.onnx")
         else:
@@ -297,6 +313,10 @@ def _session(path: Path, threads: int):
             opts.inter_op_num_threads = 1
             opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             opts.log_severity_level = 3
+            # Idle intra-op threads sleep instead of spin-waiting for the next operator: on a busy
+            # machine spinning burns CPU time other work (parsing, other programs) needed, for no
+            # gain in wall time (docs/measurements/build4.md).  The vectors are the same.
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
             _SESSIONS[key] = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         return _SESSIONS[key]
 

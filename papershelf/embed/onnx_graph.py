@@ -108,6 +108,23 @@ def _attention_bias(g: _Graph) -> str:
     return g.op("Unsqueeze", bias, g.const("axes_1_2", np.array([1, 2], dtype=np.int64)))
 
 
+def _fused_attention(g: _Graph, x: str, mask: str, prefix: str, heads: int, hidden: int) -> str:
+    """onnxruntime's own Attention operator (com.microsoft): Q, K and V as one packed MatMul, the
+    scaled dot product, padding mask and softmax in one kernel.  The same function as the operators
+    of `_self_attention`, in about two thirds of its CPU time (docs/measurements/build4.md);
+    onnxruntime's optimizer does not fuse the plain operators into it itself."""
+    parts = [f"{prefix}.self.{name}" for name in ("query", "key", "value")]
+    for part in parts:
+        for suffix in (".weight", ".bias"):
+            if part + suffix not in g.weights:
+                raise GraphUnavailable(f"the weights have no tensor {part + suffix!r}")
+    packed = np.concatenate([g.weights[f"{p}.weight"].astype(np.float32).T for p in parts], axis=1)
+    packed_bias = np.concatenate([g.weights[f"{p}.bias"].astype(np.float32) for p in parts])
+    context = g.op("Attention", x, g.const(f"{prefix}.qkv.weight", packed), g.const(f"{prefix}.qkv.bias", packed_bias),
+                   mask, num_heads=heads, domain="com.microsoft")
+    return g.linear(context, f"{prefix}.output.dense")
+
+
 def _self_attention(g: _Graph, x: str, bias: str, prefix: str, heads: int, hidden: int) -> str:
     size = hidden // heads
     split = g.const(f"{prefix}.split_shape", np.array([0, 0, heads, size], dtype=np.int64))
@@ -129,18 +146,19 @@ def _gelu(g: _Graph, x: str) -> str:
     return g.op("Mul", g.op("Mul", x, half), g.op("Add", erf, one))
 
 
-def _layer(g: _Graph, x: str, bias: str, i: int, config: dict) -> str:
+def _layer(g: _Graph, x: str, bias: str, i: int, config: dict, fused: bool) -> str:
     prefix, eps = f"encoder.layer.{i}", float(config.get("layer_norm_eps", 1e-12))
-    attended = _self_attention(g, x, bias, f"{prefix}.attention", int(config["num_attention_heads"]),
-                               int(config["hidden_size"]))
+    attend = _fused_attention if fused else _self_attention
+    attended = attend(g, x, bias, f"{prefix}.attention", int(config["num_attention_heads"]), int(config["hidden_size"]))
     x = g.layer_norm(g.op("Add", attended, x), f"{prefix}.attention.output.LayerNorm", eps)
     inner = _gelu(g, g.linear(x, f"{prefix}.intermediate.dense"))
     return g.layer_norm(g.op("Add", g.linear(inner, f"{prefix}.output.dense"), x), f"{prefix}.output.LayerNorm", eps)
 
 
-def write_bert_onnx(model_dir: Path, out: Path, opset: int) -> None:
+def write_bert_onnx(model_dir: Path, out: Path, opset: int, fused: bool = True) -> None:
     """The encoder (token ids -> last hidden state) of the BERT model in `model_dir`, as ONNX at `out`,
-    with dynamic batch and sequence axes and the torch export's input and output names."""
+    with dynamic batch and sequence axes and the torch export's input and output names.  `fused`:
+    attention as onnxruntime's Attention operator (`_fused_attention`), else standard operators only."""
     config = bert_config(model_dir)
     try:
         import onnx
@@ -150,16 +168,18 @@ def write_bert_onnx(model_dir: Path, out: Path, opset: int) -> None:
     g = _Graph(_load_weights(model_dir))
     eps = float(config.get("layer_norm_eps", 1e-12))
     x = _embeddings(g, eps)
-    bias = _attention_bias(g)
+    # The fused operator takes the raw 0/1 mask (int32); the plain operators an additive bias.
+    bias = g.op("Cast", "attention_mask", to=6) if fused else _attention_bias(g)
     for i in range(int(config["num_hidden_layers"])):
-        x = _layer(g, x, bias, i, config)
+        x = _layer(g, x, bias, i, config, fused)
     g.nodes.append(helper.make_node("Identity", [x], ["last_hidden_state"]))
     names = ["input_ids", "attention_mask", "token_type_ids"]
     inputs = [helper.make_tensor_value_info(n, TensorProto.INT64, ["batch", "sequence"]) for n in names]
     output = helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT,
                                            ["batch", "sequence", int(config["hidden_size"])])
     graph = helper.make_graph(g.nodes, "bert_encoder", inputs, [output], g.initializers)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="papershelf")
+    opsets = [helper.make_opsetid("", opset), *([helper.make_opsetid("com.microsoft", 1)] if fused else [])]
+    model = helper.make_model(graph, opset_imports=opsets, producer_name="papershelf")
     model.ir_version = min(model.ir_version, 8)  # readable by every onnxruntime this package accepts
     onnx.save(model, str(out))
 
