@@ -32,6 +32,7 @@ from .glyphs import (
     unknown_glyph,
     with_gaps,
 )
+from .hyphens import keep_hyphen
 from .rotation import shown_box, text_turn, user_size
 from .script_boxes import _has_script, _nearest, _pieces, _stacked
 from .tracking import untracked
@@ -111,7 +112,7 @@ def clean(text: str) -> str:
 
 def join_lines(lines: list[str]) -> str:
     """Lines of one paragraph (or title, or contents entry) as one text: a word pdfium hyphenated
-    at a line's end is whole again, a compound broken at its own hyphen keeps it."""
+    at a line's end is whole again, a compound broken at its own hyphen keeps it (`keep_hyphen`)."""
     out = ""
     for text in lines:
         if not out:
@@ -119,8 +120,8 @@ def join_lines(lines: list[str]) -> str:
         elif out.endswith(("\x02", "\ufffe", "\u00ad")) and len(out) > 1 and out[-2].isalpha() \
                 and text[:1].islower():
             out = out[:-1] + text  # a soft hyphen pdfium left: the word is whole again
-        elif out.endswith("-") and text[:1].islower():
-            out += text  # a compound broken at its own hyphen: keep the hyphen, drop the space
+        elif out.endswith("-") and text[:1].islower():  # a compound keeps its hyphen, a broken word not
+            out = (out if keep_hyphen(out[:-1], text) else out[:-1]) + text
         else:
             out += " " + text
     return out.replace("\x02", "-").replace("\ufffe", "-").replace("\u00ad", "")
