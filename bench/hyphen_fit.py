@@ -45,7 +45,7 @@ def page_text(path: Path) -> str:
     no line break after it; a real one ends its line."""
     try:
         pdf = pdfium.PdfDocument(str(path))
-    except Exception:
+    except pdfium.PdfiumError:
         return ""
     text = "\n".join(page.get_textpage().get_text_range() for page in pdf)
     pdf.close()

@@ -117,11 +117,8 @@ def join_lines(lines: list[str]) -> str:
     for text in lines:
         if not out:
             out = text
-        elif out.endswith(("\x02", "\ufffe", "\u00ad")) and len(out) > 1 and out[-2].isalpha() \
-                and text[:1].islower():
-            out = out[:-1] + text  # a soft hyphen pdfium left: the word is whole again
-        elif out.endswith("-") and text[:1].islower():  # a compound keeps its hyphen, a broken word not
-            out = (out if keep_hyphen(out[:-1], text) else out[:-1]) + text
+        elif out.endswith(("\x02", "\ufffe", "\u00ad", "-")) and text[:1].islower():
+            out = out[:-1] + ("-" if out[-1] != "\u00ad" and keep_hyphen(out[:-1], text) else "") + text  # pdfium's mark or a real '-'
         else:
             out += " " + text
     return out.replace("\x02", "-").replace("\ufffe", "-").replace("\u00ad", "")

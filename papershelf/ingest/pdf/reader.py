@@ -386,7 +386,8 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
         return _layout(pdf, pages, graphics_of, turns, ocr_pages)
 
 
-def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[int], ocr_pages: dict[int, str]) -> Document:
+def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[int],
+            ocr_pages: dict[int, str]) -> Document:
     """The pages' lines as columns, paragraphs, headings, title and references."""
     pages = without_cover_sheet(pages)
     back = back_sheet(pages)

@@ -164,7 +164,7 @@ def _join(lines: list[str]) -> str:
         if not out:
             out = text
         elif out[-1:] in ("\ufffe", "\x02", "\u00ad", "-") and text[:1].islower():
-            out = out[:-1] + ("-" if keep_hyphen(out[:-1], text) else "") + text
+            out = out[:-1] + ("-" if out[-1] != "\u00ad" and keep_hyphen(out[:-1], text) else "") + text
         else:
             out += " " + text
     return out
