@@ -78,7 +78,7 @@ def main() -> None:
             continue
         docs += 1
         pages += max((b.page for b in doc.blocks), default=0)
-        texts = [u.text for u in build_units(doc)]
+        texts = [u.text for u in build_units(doc, "p")]
         found, words = hyphenated(texts)
         saved[f.name] = {"fragments": found, "hyphenated": words}
         n = len(found)

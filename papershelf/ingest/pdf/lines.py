@@ -117,8 +117,8 @@ def join_lines(lines: list[str]) -> str:
     for text in lines:
         if not out:
             out = text
-        elif out.endswith(("\x02", "\ufffe", "\u00ad", "-")) and text[:1].islower():
-            out = out[:-1] + ("-" if out[-1] != "\u00ad" and keep_hyphen(out[:-1], text) else "") + text  # pdfium's mark or a real '-'
+        elif out.endswith(("\x02", "\ufffe", "\u00ad", "-")) and text[:1].islower():  # pdfium's mark, or a real '-'
+            out = out[:-1] + ("-" if out[-1] != "\u00ad" and keep_hyphen(out[:-1], text) else "") + text
         else:
             out += " " + text
     return out.replace("\x02", "-").replace("\ufffe", "-").replace("\u00ad", "")
