@@ -60,7 +60,8 @@ def breaks(text: str) -> tuple[list[tuple[str, str]], str]:
 
 
 def gather(files: list[Path]) -> tuple[list[tuple[str, str, Counter]], Counter]:
-    docs, corpus = [], Counter()
+    docs: list[tuple[str, str, Counter]] = []
+    corpus: Counter[str] = Counter()
     for f in files:
         found, rest = breaks(page_text(f))
         words = hyphens.words_of([rest])
@@ -77,7 +78,9 @@ def label(left: str, right: str, words: Counter) -> int | None:
 
 def ngram_stats(words: Counter) -> dict:
     """log-odds that a word opens (closes) with a 2- or 3-letter run, against its holding it inside."""
-    start, end, inside = Counter(), Counter(), Counter()
+    start: Counter[str] = Counter()
+    end: Counter[str] = Counter()
+    inside: Counter[str] = Counter()
     for w in words:
         if "-" in w or len(w) < 4:
             continue

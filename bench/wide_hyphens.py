@@ -77,7 +77,7 @@ def main() -> None:
         if doc.ocr_pages:
             continue
         docs += 1
-        pages += max((b.page for b in doc.blocks), default=0)
+        pages += max((b.page or 0 for b in doc.blocks), default=0)
         texts = [u.text for u in build_units(doc, "p")]
         found, words = hyphenated(texts)
         saved[f.name] = {"fragments": found, "hyphenated": words}

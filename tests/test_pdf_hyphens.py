@@ -39,7 +39,8 @@ def test_the_fragments_of_a_broken_word_are_no_words_of_the_document():
 
 def test_paragraph_and_reference_joins_take_the_same_decision():
     with document_words(["proximal parts, a high-level view"]):
-        assert join_lines(["the prox-", "imal part of a high-", "level view"]) == "the proximal part of a high-level view"
+        joined = join_lines(["the prox-", "imal part of a high-", "level view"])
+        assert joined == "the proximal part of a high-level view"
         assert join_lines(["the prox\ufffe", "imal part"]) == "the proximal part"
         assert _join(["A high-", "level view of prox\ufffe", "imal parts."]) == "A high-level view of proximal parts."
 
