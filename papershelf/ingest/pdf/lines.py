@@ -33,6 +33,7 @@ from .glyphs import (
     unknown_glyph,
     with_gaps,
 )
+from .hyphens import keep_hyphen
 from .rotation import piece_turns, shown_box, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
 from .script_boxes import _has_script, _nearest, _pieces, _stacked, sideways_split
@@ -113,16 +114,13 @@ def clean(text: str) -> str:
 
 def join_lines(lines: list[str]) -> str:
     """Lines of one paragraph (or title, or contents entry) as one text: a word pdfium hyphenated
-    at a line's end is whole again, a compound broken at its own hyphen keeps it."""
+    at a line's end is whole again, a compound broken at its own hyphen keeps it (`keep_hyphen`)."""
     out = ""
     for text in lines:
         if not out:
             out = text
-        elif out.endswith(("\x02", "\ufffe", "\u00ad")) and len(out) > 1 and out[-2].isalpha() \
-                and text[:1].islower():
-            out = out[:-1] + text  # a soft hyphen pdfium left: the word is whole again
-        elif out.endswith("-") and text[:1].islower():
-            out += text  # a compound broken at its own hyphen: keep the hyphen, drop the space
+        elif out.endswith(("\x02", "\ufffe", "\u00ad", "-")) and text[:1].islower():  # pdfium's mark, or a real '-'
+            out = out[:-1] + ("-" if out[-1] != "\u00ad" and keep_hyphen(out[:-1], text) else "") + text
         else:
             out += " " + text
     return out.replace("\x02", "-").replace("\ufffe", "-").replace("\u00ad", "")

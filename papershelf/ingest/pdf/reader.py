@@ -35,6 +35,7 @@ from .contents import contents_entries, demote_abstract_labels
 from .cover import without_cover_sheet
 from .graphics import Box, page_graphics
 from .headings import BodyStyle, Para, capitals, is_standard, lead_in, line_starts_heading, strong, to_blocks
+from .hyphens import document_words
 from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
 from .ocr import fill_by_ocr
 from .outline import apply_outline, read_outline
@@ -341,6 +342,13 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     settle_glyphs(pages)
     pages, ocr_pages = fill_by_ocr(pdf, pages)
     _require_text(pages)
+    with document_words(ln.text for lines, *_ in pages for ln in lines):  # for `keep_hyphen`, in every join
+        return _layout(pdf, pages, graphics_of, turns, ocr_pages)
+
+
+def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[int],
+            ocr_pages: dict[int, str]) -> Document:
+    """The pages' lines as columns, paragraphs, headings, title and references."""
     pages = without_cover_sheet(pages)
     back = back_sheet(pages)
     body = _body_style(pages)

@@ -19,6 +19,7 @@ import statistics
 
 from ...document import Block, Reference
 from ..references import entry_label, parsed_entries, split_keyed, split_numbered
+from .hyphens import keep_hyphen
 from .lines import Line
 from .list_order import reread
 
@@ -61,8 +62,7 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Refer
         entries = numbered
     else:
         entries = split_keyed(texts) or _split_by_layout(runs)
-    vocabulary = _Vocabulary(columns)
-    return parsed_entries([_join(e.split("\n"), vocabulary) for e in _until_statement(entries) if e.strip()])
+    return parsed_entries([_join(e.split("\n")) for e in _until_statement(entries) if e.strip()])
 
 
 def _until_statement(entries: list[str]) -> list[str]:
@@ -83,20 +83,6 @@ def _until_statement(entries: list[str]) -> list[str]:
         else:
             out.append("\n".join(ln for ln in lines if not _STATEMENT.match(ln.strip())))
     return out
-
-
-class _Vocabulary:
-    """The paper's own words, lowercase, gathered the first time a broken word needs them."""
-
-    def __init__(self, columns: list[list[Line]]):
-        self.columns = columns
-        self.words: set[str] | None = None
-
-    def __contains__(self, word: str) -> bool:
-        if self.words is None:
-            text = " ".join(ln.text for column in self.columns for ln in column).lower()
-            self.words = set(_WORD.findall(text))
-        return word in self.words
 
 
 def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> list[list[Line]]:
@@ -188,34 +174,19 @@ def _link_goes_on(entry: str, line: str) -> bool:
     return bool(_OPEN_LINK.search(entry.rstrip("\n"))) and bool(_LINK_PIECE.match(line))
 
 
-_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
-_SUFFIX = re.compile(r"^(?:tion|sion|ing|ment|ness|ity|ities|ies|ed|er|ers|est|al|ally|ive|ance|ence|able|ible|"
-                     r"ical|ism|ist|ous|ure|ly|ated|ation|ations|ize|ized|ise|ised|ic|ics|ary|ory|ent|ant|ial|ian)\b")
-
-
-def _join(lines: list[str], vocabulary: _Vocabulary | set[str] = frozenset()) -> str:  # type: ignore[assignment]
+def _join(lines: list[str]) -> str:
     """Lines of one entry as one string.  A word broken at a line end is joined again, keeping the
     hyphen of a compound ("Citation-informed"): the paper's own words decide when they hold either
-    form, else a second part that is a suffix ("-tion", "-ing") marks a broken word.  A link broken at
-    a line's end is joined without a space."""
+    form, else the model learned from the corpus (`keep_hyphen`).  A link broken at a line's end is
+    joined without a space."""
     out = ""
     for text in (t.strip() for t in lines):
         if not out:
             out = text
-        elif out[-1:] in ("\ufffe", "\x02", "\u00ad") and text[:1].islower():
-            out = out[:-1] + ("-" if _compound(out[:-1], text, vocabulary) else "") + text
-        elif out.endswith("-") and text[:1].islower() or _link_goes_on(out, text):
+        elif _link_goes_on(out, text):
             out += text
+        elif out[-1:] in ("\ufffe", "\x02", "\u00ad", "-") and text[:1].islower():
+            out = out[:-1] + ("-" if out[-1] != "\u00ad" and keep_hyphen(out[:-1], text) else "") + text
         else:
             out += " " + text
     return out
-
-
-def _compound(before: str, after: str, vocabulary: _Vocabulary | set[str]) -> bool:
-    left = (_WORD.findall(before) or [""])[-1].lower()
-    right = (_WORD.findall(after) or [""])[0].lower()
-    if left + right in vocabulary:
-        return False
-    if f"{left}-{right}" in vocabulary:
-        return True
-    return len(left) >= 3 and not _SUFFIX.match(right)
