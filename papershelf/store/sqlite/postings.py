@@ -188,6 +188,15 @@ def save_meta(folder: str, meta: dict) -> None:
 
 def load(folder: str) -> Postings:
     """Map a complete postings folder; raises ValueError (or OSError) on anything inconsistent."""
+    try:
+        return _load(folder)
+    except (OSError, ValueError):
+        raise
+    except Exception as e:  # noqa: BLE001 - a damaged archive (zipfile's own errors) is a damaged file
+        raise ValueError(f"unreadable postings file: {e}") from None
+
+
+def _load(folder: str) -> Postings:
     with open(os.path.join(folder, "meta.json"), encoding="utf-8") as f:
         meta = json.load(f)
     if meta.get("format") != FORMAT:

@@ -121,9 +121,6 @@ def _write_postings(db: sqlite3.Connection, terms: list[str], sql: str, rowids: 
             kept.append(term.encode("utf-8"))
             starts.append(starts[-1] + len(docs))
             max_count = max(max_count, int(counts.max()) if counts.size else 0)
-        for f in (docs_file, counts_file):
-            f.flush()
-            os.fsync(f.fileno())
     offsets = np.zeros(len(kept) + 1, np.int64)
     np.cumsum([len(t) for t in kept], out=offsets[1:])
     with open(os.path.join(folder, "terms.bin"), "wb") as f:

@@ -141,18 +141,40 @@ class LexicalPostings:
             return None
         try:
             key = postings_build.build(self.store.path, tmp)
+            _sync(tmp)
             final = self._folder(key)
             if final is None:
                 return None
             with contextlib.suppress(OSError):
                 os.replace(tmp, final)  # another process may have put the same state in place first
             _drop_older(root, final)
-            self.current = load(final)
+            self.current = _load_or_replace(final, tmp)
             return self.current
         except (OSError, ValueError, KeyError, sqlite3.Error):
             return None
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _sync(folder: str) -> None:
+    """On disk before the rename: a crash must leave no complete-looking folder holding empty files."""
+    for name in os.listdir(folder):
+        fd = os.open(os.path.join(folder, name), os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _load_or_replace(final: str, tmp: str) -> Postings:
+    """The file in place, or, when what is there cannot be read (a crash or a full disk cut it
+    short), the one just built instead."""
+    try:
+        return load(final)
+    except (OSError, ValueError, KeyError):
+        shutil.rmtree(final, ignore_errors=True)
+        os.replace(tmp, final)
+        return load(final)
 
 
 def _drop_older(root: str, keep: str) -> None:
