@@ -19,6 +19,7 @@ library as it was before that transaction.
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import threading
@@ -33,6 +34,7 @@ from ..paper_fields import paper_index_title
 from ..sql import Dialect, SqlPapers
 from . import topk
 from .migrations import APPLICATION_ID, MIGRATIONS
+from .postings_files import LexicalPostings
 from .vectors import VectorTables
 
 _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
@@ -250,7 +252,9 @@ class SQLiteStore(VectorTables, SqlPapers):
         Without filters the top rows are ranked inside FTS5 before joining their
         metadata (joining every match first costs more than the ranking).  A query with
         common words ranks only the units holding its rarer ones when that provably gives
-        the same top `limit` (topk.py).
+        the same top `limit` (topk.py).  A large library's plain-word queries are ranked from
+        its postings file when it is of the library as it is now (postings_files.py), to FTS5's
+        scores.
         """
         where, params = self._filter_sql(filters)
         w = ", ".join(str(float(x)) for x in weights)
@@ -267,11 +271,19 @@ class SQLiteStore(VectorTables, SqlPapers):
         def ranked(expression: str) -> list[sqlite3.Row]:
             return self.query(sql, [expression, *params, limit])
 
+        found = self.postings.search(match, limit, where, params, weights) if min(weights) >= 0 else None
+        if found is not None:
+            return [LexicalHit(unit_id, paper_id, score) for unit_id, paper_id, score in found]
         plan = self._topk_split(match, limit) if min(weights) >= 0 else None
         rows = topk.top(plan, limit, ranked) if plan is not None else None
         if rows is None:
             rows = ranked(match)
         return [LexicalHit(r["unit_id"], r["paper_id"], -r["score"]) for r in rows]
+
+    @functools.cached_property
+    def postings(self) -> LexicalPostings:
+        """The derived postings file of this library (postings_files.py)."""
+        return LexicalPostings(self)
 
     def _topk_split(self, match: str, limit: int) -> topk.Split | None:
         """The rare/common split of the query's words (topk.py), from document frequencies kept for

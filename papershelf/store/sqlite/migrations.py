@@ -312,3 +312,23 @@ def m011_title_only_keys(db: sqlite3.Connection) -> None:
     source_keys, reference_keys = rekeyed(sources, references)
     db.executemany("UPDATE paper_sources SET title_key=? WHERE source_path=?", source_keys)
     db.executemany("UPDATE paper_references SET title_key=? WHERE paper_id=? AND n=?", reference_keys)
+
+
+@migration
+def m012_lexical_generation(db: sqlite3.Connection) -> None:
+    """A generation of the lexical index, moved by SQLite itself (triggers) in the transaction of any
+    change to `search_docs`, from which FTS5 reads every row: the derived postings file
+    (postings_files.py) is named by it and never used once it has moved on."""
+    run_script(db, """
+        CREATE TABLE IF NOT EXISTS lexical_state (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            generation INTEGER NOT NULL
+        );
+        INSERT OR IGNORE INTO lexical_state(id, generation) VALUES (1, 0);
+        CREATE TRIGGER IF NOT EXISTS search_docs_insert_generation AFTER INSERT ON search_docs
+            BEGIN UPDATE lexical_state SET generation = generation + 1; END;
+        CREATE TRIGGER IF NOT EXISTS search_docs_delete_generation AFTER DELETE ON search_docs
+            BEGIN UPDATE lexical_state SET generation = generation + 1; END;
+        CREATE TRIGGER IF NOT EXISTS search_docs_update_generation AFTER UPDATE ON search_docs
+            BEGIN UPDATE lexical_state SET generation = generation + 1; END;
+    """)
