@@ -24,12 +24,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from gen_headings import _WORDS, Paper, Style, _body, half_of, heading, paragraph
+from gen_headings import _WORDS, Paper, Style, _body, blocks_without_outline, half_of, heading, paragraph
 from pdf_headings_score import score_paper, sum_scores
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.pdfgen import canvas
-
-from papershelf.ingest.pdf import reader as pdf_reader
 
 CAPTION_SIZE = 8.0
 
@@ -139,13 +137,7 @@ def main() -> int:
                 continue
             path = str(folder / f"cols-{seed:03d}.pdf")
             paper, columns = make(seed, path)
-            real = pdf_reader.read_outline
-            pdf_reader.read_outline = lambda pdf: []
-            try:
-                blocks = pdf_reader.read_pdf(Path(path).read_bytes()).blocks
-            finally:
-                pdf_reader.read_outline = real
-            s = score(paper, blocks)
+            s = score(paper, blocks_without_outline(path))
             scores.append(s)
             if args.v:
                 h = s["headings"]

@@ -25,24 +25,30 @@ ENTRIES = [
 ]
 
 
+
+def _list_page(path, title: str, paragraphs: int, head: str, head_size: int, gap: int, size: int):
+    """A page opening with a title and body text, then a list heading: the canvas and where the list
+    starts, its font set."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 16)
+    c.drawCentredString(W / 2, H - 80, title)
+    c.setFont("Times-Roman", 10)
+    y = H - 120
+    for ln in _wrap(" ".join([BODY] * paragraphs), 95):
+        c.drawString(72, y, ln)
+        y -= 12
+    c.setFont("Times-Bold", head_size)
+    c.drawString(72, y - 10, head)
+    c.setFont("Times-Roman", size)
+    return c, y - gap
+
 def test_an_ams_list_with_a_rule_for_repeated_authors_and_labels_set_low(tmp_path):
     """Each entry's names written out, a comma, then the title; the fourth entry's authors printed as a
     rule (a drawn line, so its text opens with the comma), its label "4." a third of a point lower
     than the text beside it.  Six entries; each gets its own authors and title, the fourth those of
     the entry before."""
     path = tmp_path / "ams.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    c.setFont("Times-Bold", 16)
-    c.drawCentredString(W / 2, H - 80, "Tropical Varieties for Beginners")
-    c.setFont("Times-Roman", 10)
-    y = H - 120
-    for ln in _wrap(" ".join([BODY] * 6), 95):
-        c.drawString(72, y, ln)
-        y -= 12
-    c.setFont("Times-Bold", 11)
-    c.drawString(72, y - 10, "References")
-    y -= 30
-    c.setFont("Times-Roman", 8)
+    c, y = _list_page(path, "Tropical Varieties for Beginners", 6, "References", 11, 30, 8)
     for n, (names, rest) in enumerate(ENTRIES, start=1):
         if names is None:
             c.drawString(72, y - 0.3, f"{n}.")
@@ -108,18 +114,7 @@ def test_a_list_keyed_by_bracketed_labels_set_flush_right_is_cut_at_each_key(tmp
     the entries' text at one indent, so neither a hanging indent nor a gap tells the entries apart;
     the keys, sorted as such a list is, do."""
     path = tmp_path / "keyed.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    c.setFont("Times-Bold", 16)
-    c.drawCentredString(W / 2, H - 80, "Sparse Sketches for Beginners")
-    c.setFont("Times-Roman", 10)
-    y = H - 120
-    for ln in _wrap(" ".join([BODY] * 4), 95):
-        c.drawString(72, y, ln)
-        y -= 12
-    c.setFont("Times-Bold", 12)
-    c.drawString(72, y - 10, "References")
-    y -= 32
-    c.setFont("Times-Roman", 10)
+    c, y = _list_page(path, "Sparse Sketches for Beginners", 4, "References", 12, 32, 10)
     for key, text in KEYED:
         c.drawRightString(126, y, f"[{key}]")
         for ln in _wrap(text, 80):
@@ -148,18 +143,7 @@ def test_a_flush_lists_links_go_on_with_their_entry_and_statements_after_it_are_
     line and the rest of a link broken at a line's end go on with their entry; the statements printed
     after the list (ethical approval, consent, availability of data) are no entries."""
     path = tmp_path / "flush.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    c.setFont("Times-Bold", 16)
-    c.drawCentredString(W / 2, H - 80, "Wound Care in Rural Clinics")
-    c.setFont("Times-Roman", 10)
-    y = H - 120
-    for ln in _wrap(" ".join([BODY] * 4), 95):
-        c.drawString(72, y, ln)
-        y -= 12
-    c.setFont("Times-Bold", 12)
-    c.drawString(72, y - 10, "References")
-    y -= 32
-    c.setFont("Times-Roman", 10)
+    c, y = _list_page(path, "Wound Care in Rural Clinics", 4, "References", 12, 32, 10)
     for entry in FLUSH:
         for ln in entry:
             c.drawString(72, y, ln)
@@ -181,18 +165,7 @@ def test_a_flush_lists_links_go_on_with_their_entry_and_statements_after_it_are_
 def test_a_list_headed_in_spanish_as_literatura_citada_is_found(tmp_path):
     """"Literatura citada" (Spanish and Portuguese journals) heads the list as "References" does."""
     path = tmp_path / "es.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    c.setFont("Times-Bold", 16)
-    c.drawCentredString(W / 2, H - 80, "Manejo de heridas en clínicas rurales")
-    c.setFont("Times-Roman", 10)
-    y = H - 120
-    for ln in _wrap(" ".join([BODY] * 4), 95):
-        c.drawString(72, y, ln)
-        y -= 12
-    c.setFont("Times-Bold", 12)
-    c.drawString(72, y - 10, "Literatura citada")
-    y -= 32
-    c.setFont("Times-Roman", 10)
+    c, y = _list_page(path, "Manejo de heridas en clínicas rurales", 4, "Literatura citada", 12, 32, 10)
     for entry in FLUSH[1:]:
         for k, ln in enumerate(_wrap(" ".join(entry), 80)):
             c.drawString(72 if k == 0 else 84, y, ln)
