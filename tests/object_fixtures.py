@@ -4,6 +4,8 @@ styles, tables collected after the references, and a landscape page turned by /R
 
 from __future__ import annotations
 
+import random
+
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
@@ -522,7 +524,7 @@ class _Flow:
         self.pending: list = []
         self.counts = {"table": 0, "figure": 0}
         self.variants = variants  # draws the later classes (`synthetic_paper`), None for the first set
-        self.sideways = None  # draws the tables set sideways (`SIDEWAYS`), by a generator of its own
+        self.sideways: random.Random | None = None  # draws the sideways tables (`SIDEWAYS`)
         self._new_page()
 
     def _new_page(self) -> None:
@@ -714,7 +716,6 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True) -> dict:
     first set's papers stay as they were): a header of words set close above the first rule, rows
     set loosely, a paragraph full of numbers close under a table above its caption; and tables set
     sideways in a portrait column (`SIDEWAYS`, drawn by a third generator)."""
-    import random
 
     rng = random.Random(seed)
     f = _Flow(rng, path, None if first_set else random.Random(f"variants {seed}"))
