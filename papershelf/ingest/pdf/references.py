@@ -171,7 +171,8 @@ _LINK_PIECE = re.compile(r"^[a-z0-9][\w\-]*[./\d]")
 def _link_goes_on(entry: str, line: str) -> bool:
     """The line goes on with a link or DOI the entry's last line breaks off (a DOI split over two
     lines would otherwise open an entry of its own at the column's edge)."""
-    return bool(_OPEN_LINK.search(entry.rstrip("\n"))) and bool(_LINK_PIECE.match(line))
+    tail = entry.rstrip("\n")[-300:]  # the last line's link: a search over the whole entry grew with it
+    return bool(_LINK_PIECE.match(line)) and bool(_OPEN_LINK.search(tail))
 
 
 def _join(lines: list[str]) -> str:
