@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import math
 
 from .lines import Line
 from .region_rows import _WORD
@@ -39,13 +40,16 @@ def gutters(lines: list[Line]) -> list[tuple[float, float]]:
     if len(prose) < 3 * _MIN_LINES:
         return []
     starts, ends = sorted(a for a, _ in prose), sorted(b for _, b in prose)
+    first, last = int(starts[0]) + 1, int(ends[-1])
+    # the counts change only where x passes a line's end or start: test each stretch between once
+    cuts = sorted({first, last + 1, *(math.ceil(b) for b in ends), *(math.floor(a) + 1 for a in starts)})
     strips: list[tuple[float, float]] = []
-    run: list[int] = []
-    for x in range(int(starts[0]) + 1, int(ends[-1]) + 1):
+    run: list[int] = []  # the first and last x of the current run of white
+    for x, nxt in itertools.pairwise(c for c in cuts if first <= c <= last + 1):
         left, right = bisect.bisect_right(ends, x), len(prose) - bisect.bisect_left(starts, x)
         crossing = len(prose) - left - right
         if left >= _MIN_LINES and right >= _MIN_LINES and crossing <= _CROSSING * (left + right):
-            run.append(x)
+            run = [run[0] if run else x, nxt - 1]
             continue
         if run and run[-1] - run[0] + 1 >= _MIN_GAP:
             strips.append((float(run[0]), float(run[-1])))
