@@ -166,3 +166,26 @@ def test_one_gutter_off_the_middle_divides_the_columns():
     assert [len(r) for r in runs] == [20, 12]
     assert all(ln.x0 == 36 for ln in runs[0])
 
+
+
+def test_a_short_middle_column_keeps_both_gutters():
+    """Beside a figure the middle column holds a few lines: the white either side of it is one run
+    that those lines cross, and each side where none crosses is a gutter."""
+    page = [_line(x, x + 160, 100 + 11 * k) for k in range(30) for x in (36, 392)]
+    page += [_line(214, 374, 100 + 11 * k) for k in range(8)]
+    assert [(round(a), round(b)) for a, b in gutters(page)] == [(196, 214), (374, 392)]
+
+
+def test_a_wide_abstract_over_two_of_three_columns_is_read_before_them():
+    """A title page set like Science's: an abstract across the first two columns with the third
+    running beside it, a caption across the last two with the first beside it.  Read: abstract, the
+    first column, the second, the third, the caption; no line of one interleaved with another's."""
+    abstract = [_line(36, 374, 100 + 11 * k, f"abstract line {k} of the wide block") for k in range(10)]
+    first = [_line(36, 196, 230 + 11 * k, f"first column line {k} here") for k in range(40)]
+    second = [_line(214, 374, 230 + 11 * k, f"second column line {k} here") for k in range(8)]
+    third = [_line(392, 552, 100 + 11 * k, f"third column line {k} here") for k in range(30)]
+    caption = [_line(214, 552, 500 + 11 * k, f"caption line {k} across two columns") for k in range(6)]
+    runs = reading_order(third + caption + second + first + abstract, 612)
+    assert [r[0].text.split(" line")[0] for r in runs] == ["abstract", "first column", "second column",
+                                                          "third column", "caption"]
+    assert [len(r) for r in runs] == [10, 40, 8, 30, 6]

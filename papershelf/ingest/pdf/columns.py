@@ -29,6 +29,7 @@ _MIN_GAP = 4.0  # points: a gutter is at least this wide
 _MIN_SHARE = 0.12  # of the text's width: a column narrower than this is a table's column, not the page's
 _FILL = 0.5  # a column's lines run across it: their median width, of the extent of its lines
 _SLACK = 8.0  # points a line may reach into a gutter and still stand in its column
+_MAX_BLOCKS = 40  # blocks a page is read in by `_blocks_in_order`, at most
 
 
 def gutters(lines: list[Line]) -> list[tuple[float, float]]:
@@ -44,17 +45,31 @@ def gutters(lines: list[Line]) -> list[tuple[float, float]]:
     # the counts change only where x passes a line's end or start: test each stretch between once
     cuts = sorted({first, last + 1, *(math.ceil(b) for b in ends), *(math.floor(a) + 1 for a in starts)})
     strips: list[tuple[float, float]] = []
-    run: list[int] = []  # the first and last x of the current run of white
+    run: list[tuple[int, int, int]] = []  # the stretches of the current run of white: first x, last x, lines crossing
     for x, nxt in itertools.pairwise(c for c in cuts if first <= c <= last + 1):
         left, right = bisect.bisect_right(ends, x), len(prose) - bisect.bisect_left(starts, x)
         crossing = len(prose) - left - right
         if left >= _MIN_LINES and right >= _MIN_LINES and crossing <= _CROSSING * (left + right):
-            run = [run[0] if run else x, nxt - 1]
+            run.append((x, nxt - 1, crossing))
             continue
-        if run and run[-1] - run[0] + 1 >= _MIN_GAP:
-            strips.append((float(run[0]), float(run[-1])))
+        if run and run[-1][1] - run[0][0] + 1 >= _MIN_GAP:
+            strips += _narrowest(run)
         run = []
     return _columns_of_text(strips, prose, starts[0], ends[-1])
+
+
+def _narrowest(run: list[tuple[int, int, int]]) -> list[tuple[float, float]]:
+    """The parts of a run of white that the fewest lines cross: beside a column of few lines (a
+    page's second column below a wide abstract, or beside a figure) the run reaches into or across
+    that column, whose lines cross it.  Each stretch at the fewest at least `_MIN_GAP` wide is a
+    strip of its own (`_columns_of_text` then keeps those beside columns of text); if none is that
+    wide, the longest."""
+    fewest = min(c for *_, c in run)
+    stretches = [(g[0][0], g[-1][1]) for k, g in
+                 ((k, list(g)) for k, g in itertools.groupby(run, key=lambda s: s[2] == fewest)) if k]
+    wide = [(float(a), float(b)) for a, b in stretches if b - a + 1 >= _MIN_GAP]
+    a, b = max(stretches, key=lambda ab: ab[1] - ab[0])
+    return wide or [(float(a), float(b))]
 
 
 def _columns_of_text(strips: list[tuple[float, float]], prose: list[tuple[float, float]], left: float,
@@ -112,7 +127,13 @@ def reading_order(lines: list[Line], width: float, mid: float | None = None) -> 
     if not found:
         at = width / 2 if mid is None else mid
         found = [(at, at)]
-    columns: list[list[Line]] = []
+    columns = []
+    if len(found) > 1 and any(0 < b - a < len(found) for a, b in (_span(ln, found) for ln in lines)):
+        columns = _blocks_in_order(lines, found)
+    if columns:
+        for col in columns:
+            _mark_side_by_side(col)
+        return columns
     band: dict[int, list[Line]] = {}
     for ln in sorted(lines, key=lambda ln: (round(ln.top), ln.x0)):
         if _crosses(ln, found):
@@ -127,6 +148,63 @@ def reading_order(lines: list[Line], width: float, mid: float | None = None) -> 
     for col in columns:
         _mark_side_by_side(col)
     return columns
+
+
+def _span(ln: Line, gutters: list[tuple[float, float]]) -> tuple[int, int]:
+    """The first and last column a line stands in: (0, 0) in the first column, (0, 1) across the
+    first gutter."""
+    first = sum(ln.x0 >= a - _SLACK for a, _ in gutters)
+    return first, max(first, sum(ln.x1 > b + _SLACK for _, b in gutters))
+
+
+def _blocks_in_order(lines: list[Line], gutters: list[tuple[float, float]]) -> list[list[Line]]:
+    """Lines read block by block where some cross a gutter but not all (a wide abstract over two of
+    three columns, the third running beside it; a caption across the last two, the first beside).
+    A block is a run of lines in the same columns that no line across part of those columns cuts;
+    the blocks are read in the order of Breuel's reading-order rules (2003): of two blocks sharing
+    a column the upper first; of two side by side the left first, unless a block across both
+    stands between them."""
+    blocks: list[tuple[tuple[int, int], list[Line]]] = []
+    open_: dict[tuple[int, int], int] = {}  # span -> index of its open block
+    for ln in sorted(lines, key=lambda ln: (round(ln.top), ln.x0)):
+        span = _span(ln, gutters)
+        for other in [o for o in open_ if o != span and o[0] <= span[1] and span[0] <= o[1]]:
+            del open_[other]  # cut by a line across part of its columns
+        if span in open_:
+            blocks[open_[span]][1].append(ln)
+        else:
+            open_[span] = len(blocks)
+            blocks.append((span, [ln]))
+    if len(blocks) > _MAX_BLOCKS:  # a page of tables and charts: the ordering's cost grows as the cube
+        return []
+    return [blocks[k][1] for k in _breuel_order(blocks)]
+
+
+def _breuel_order(blocks: list[tuple[tuple[int, int], list[Line]]]) -> list[int]:
+    """The blocks' indices in reading order: a topological order of "a before b" (`_blocks_in_order`),
+    the highest block first among those free; a cycle (never seen) is broken the same way."""
+    top = [min(ln.top for ln in b) for _, b in blocks]
+    bottom = [max(ln.bottom for ln in b) for _, b in blocks]
+    spans = [s for s, _ in blocks]
+
+    def meet(i: int, j: int) -> bool:
+        return spans[i][0] <= spans[j][1] and spans[j][0] <= spans[i][1]
+
+    def between(c: int, a: int, b: int) -> bool:
+        return top[c] >= min(top[a], top[b]) and bottom[c] <= max(bottom[a], bottom[b])
+
+    n = len(blocks)
+    before = [[(meet(a, b) and top[a] < top[b]) or (spans[a][1] < spans[b][0] and not any(
+        meet(c, a) and meet(c, b) and between(c, a, b) for c in range(n) if c not in (a, b)))
+        for b in range(n)] for a in range(n)]
+    order: list[int] = []
+    left = set(range(n))
+    while left:
+        free = [b for b in left if not any(before[a][b] for a in left if a != b)] or list(left)
+        pick = min(free, key=lambda k: (top[k], spans[k][0]))
+        order.append(pick)
+        left.remove(pick)
+    return order
 
 
 def _flush_band(columns: list[list[Line]], band: dict[int, list[Line]]) -> None:
