@@ -71,6 +71,9 @@ class PdfMeta(Bibliographic):
 
     arxiv_id: str | None = None
     created: tuple[int, int] | None = None  # (year, month) the document info says the file was made
+    # page 1 prints two years of its own and the file's making cannot tell which one is the paper's
+    # (`_unless_two_own_years`): no year is taken from any other source either
+    year_unsure: bool = False
     # field -> the rule that supplied it, so a wrong value can be traced to its rule
     evidence: dict[str, str] = field(default_factory=dict)
 
@@ -246,6 +249,51 @@ def _dated_year(lines: list[str]) -> int | None:
     return max(years) if years else None
 
 
+# A copyright year anywhere on a line ("… abstract. © 2003 Wiley", "Copyright ? 2004 John Wiley", the sign
+# lost): a year the page gives as its own paper's, like a journal line's, a "Published" date's, a meeting's.
+_OWN_COPYRIGHT = re.compile(rf"(?:©|\bCopyright\b\s*(?:©|\(c\)|\?)?)\s*({_YEAR})\b(?!\s*[-–]\s*\d)", re.IGNORECASE)
+_OWN_YEAR_RULES = ("arxiv stamp", "proceedings", "to appear", "journal line", "how to cite", "venue line",
+                   "copyright", "dated line")
+
+
+def _own_years(lines: list[str]) -> set[int]:
+    """The years page 1 prints as its own paper's publication: in a journal citation line, a copyright
+    line or sign, a "Published" date, a proceedings, "to appear" or meeting line (not received or
+    accepted dates: those come before the publication by any convention)."""
+    years = set()
+    for i, line in enumerate(lines):
+        found = [_JOURNAL_PAREN.match(line), _JOURNAL_PLAIN.search(line), *_OWN_COPYRIGHT.finditer(line),
+                 *_PUBLISHED.finditer(line), _MEETING.match(line)]
+        if len(line) <= 40:
+            found.append(_ACRONYM_YEAR.match(line))
+        years |= {y for m in found if m and (y := plausible_year(m.group(m.lastindex or 1)))}
+        if _PROCEEDINGS.match(line) and (y := _year_near(lines, i)):
+            years.add(y)
+        elif _TO_APPEAR.match(line) and (y := _year_near(lines, i, 0)):
+            years.add(y)
+    return years
+
+
+def _unless_two_own_years(first: list[str], meta: PdfMeta) -> None:
+    """Drop the year page 1 gave when it prints another year as its own paper's too, unless the file's
+    making tells which is the paper's.  An issue is often dated a year after the paper came out
+    (online first, or typeset in the autumn for a January issue: "(2004) 271" beside "Published online
+    27 November 2003" in a file made in December 2003), and libraries file such a paper under either:
+    so when the file was made before the latest of its years, no year.  A file made in the latest year
+    or after is the issue's, whose year (a journal line's first) is the paper's ("2005; 24:1185" beside
+    "Copyright © 2004", made in March 2005).  An arXiv stamp dates a version, not the paper: beside
+    another year of the paper's own, no year.  No other source stands in (`PdfMeta.year_unsure`)."""
+    rule = meta.evidence.get("year")
+    if meta.year is None or rule not in _OWN_YEAR_RULES:
+        return
+    years = _own_years(first) | {meta.year}
+    if len(years) < 2:
+        return
+    if rule == "arxiv stamp" or meta.created is not None and meta.created[0] < max(years):
+        meta.year, meta.year_unsure = None, True
+        meta.evidence["year"] = f"none: page 1 prints {' and '.join(map(str, sorted(years)))} as its own"
+
+
 def running_lines(pages: list[str]) -> list[str]:
     """Lines set at the top or foot of two or more pages (a running header or footer such as
     "NIPS 2011" or "Proceedings of ... 2019"), page numbers aside: a venue line the paper
@@ -291,7 +339,7 @@ def _from_info(info: dict, xmp: str | None, meta: PdfMeta) -> None:
         if m and not meta.venue:
             meta.venue, meta.evidence["venue"] = m.group(1), "xmp"
         m = re.search(rf"<prism:(?:coverDate|publicationDate)>\s*({_YEAR})", xmp)
-        if m and meta.year is None and plausible_year(m.group(1)):
+        if m and meta.year is None and not meta.year_unsure and plausible_year(m.group(1)):
             meta.year, meta.evidence["year"] = int(m.group(1)), "xmp"
     subject = clean_line(info.get("Subject") or "")
     if not meta.venue and re.search(rf"\b{_YEAR}\b", subject) and len(subject) <= 120 and \
@@ -356,15 +404,16 @@ def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None 
         _from_lines(running_lines(middle + ["\n".join(last)]), meta)
     if meta.year is None and (year := _dated_year(first) or _dated_year(running_lines(middle + ["\n".join(last)]))):
         meta.year, meta.evidence["year"] = year, "dated line"
+    meta.created = creation_date(info)
+    _unless_two_own_years(first, meta)
     meta.doi, rule = _doi_from(first, last, middle)
     if rule:
         meta.evidence["doi"] = rule
-    if meta.year is None and meta.doi and (year := doi_year(meta.doi)):
+    if meta.year is None and not meta.year_unsure and meta.doi and (year := doi_year(meta.doi)):
         meta.year, meta.evidence["year"] = year, "year in the doi"
     _from_info(info, document_xmp(data), meta)
-    meta.created = creation_date(info)
     meta.authors = confirmed_info_authors(meta.authors, "\n".join(first))
-    if meta.year is None and path:
+    if meta.year is None and not meta.year_unsure and path:
         _from_file_name(path, meta)
     return meta
 
