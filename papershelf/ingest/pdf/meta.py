@@ -267,10 +267,9 @@ def _own_years(lines: list[str]) -> set[int]:
         if len(line) <= 40:
             found.append(_ACRONYM_YEAR.match(line))
         years |= {y for m in found if m and (y := plausible_year(m.group(m.lastindex or 1)))}
-        if _PROCEEDINGS.match(line) and (y := _year_near(lines, i)):
-            years.add(y)
-        elif _TO_APPEAR.match(line) and (y := _year_near(lines, i, 0)):
-            years.add(y)
+        span = 2 if _PROCEEDINGS.match(line) else 0 if _TO_APPEAR.match(line) else None  # a proceedings line wraps
+        near = _year_near(lines, i, span) if span is not None else None
+        years |= {near} if near else set()
     return years
 
 
