@@ -300,7 +300,10 @@ def _em_width(tp: GlyphPage, idx: int, letters: list[int]) -> float:
     letter stands about half an em, a capital or ascender about 0.7)."""
     x0, _, x1, _ = tp.char_box(idx)
     size = max(1.0, tp.font_size(idx))
-    tallest = max((tp.char_box(j)[3] - tp.char_box(j)[1] for j in letters), default=0.0)
+    font = tp.font_name(idx)
+    # letters of its own font at its own size only: a math glyph beside text is measured by its own size
+    kin = [j for j in letters if tp.font_name(j) == font and abs(tp.font_size(j) - size) < 0.05 * size]
+    tallest = max((tp.char_box(j)[3] - tp.char_box(j)[1] for j in kin), default=0.0)
     if tallest > 0 and size > 4 * tallest:
         size = max(1.0, 2 * tallest)
     return (x1 - x0) / size
