@@ -82,6 +82,13 @@ class PdfMeta(Bibliographic):
 VENUE_NAME = re.compile(r"^(?:the\s+)?(?:(?:international|american|european|british|chinese|indian|japanese)\s+)?"
                          r"(?:journal|proceedings|annals|transactions|bulletin|archives)\s+(?:of|in|on|for)\s+\S|"
                          r"\b(?:journal|letters|reports|communications|transactions|magazine)$", re.IGNORECASE)
+# The words of an article-type label ("Research Article", "Case Report", "Brief Communication"): such a
+# label set in the title's size and weight right above it is told apart by its words alone.
+ARTICLE_TYPE = frozenset(
+    "research original article articles review reviews case report reports brief short communication communications "
+    "letter letters editorial perspective perspectives commentary mini systematic rapid technical note notes clinical "
+    "study protocol opinion hypothesis paper full regular invited feature correspondence viewpoint update".split()
+)
 _SECTION_LINE = re.compile(r"^(?:(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z]|(?:abstract|introduction|keywords)\b)",
                            re.IGNORECASE)
 
@@ -110,8 +117,18 @@ def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
         return tier >= body + 1.5 and words(tier) >= 4 and one_per_row \
             and not any(_SECTION_LINE.match(text) for _, text, _ in of(tier))
 
+    def leads_on(tier: float) -> bool:  # a title's first line set larger, the rest right under it at its pitch
+        row = of(tier)
+        top = min(t for _, _, t in row)
+        under = [(size, t) for size, _, t in lines if t > top + 0.5 * tier]
+        if max(t for _, _, t in row) - top > 2 or not under:
+            return False
+        size, t = min(under, key=lambda st: st[1])
+        return size >= body + 1.5 and t - top <= 1.6 * tier and \
+            not all(w in ARTICLE_TYPE for _, text, _ in row for w in text.lower().split())
+
     def label(tier: float) -> bool:  # a word or three, or a journal's name as its logo
-        return words(tier) <= 3 or all(VENUE_NAME.search(text) for _, text, _ in of(tier))
+        return words(tier) <= 3 and not leads_on(tier) or all(VENUE_NAME.search(text) for _, text, _ in of(tier))
 
     for k, tier in enumerate(tiers):
         if not label(tier) or not any(title_like(t) and first(t) > first(tier) for t in tiers[k + 1:]):
