@@ -353,6 +353,9 @@ def test_a_note_mark_after_the_title_is_no_part_of_it(mark):
      "Macrophage Switching Stalls in Wounds"),
     ([("Helvetica-Bold", 28, 730, "Woundcare"), ("Times-Bold", 16, 660, "Macrophage Switching Stalls in Wounds")],
      "Macrophage Switching Stalls in Wounds"),
+    # a logo's words with its web address right under it, larger than the title: the address is no title's rest
+    ([("Helvetica-Bold", 20, 740, "Wound Archive"), ("Helvetica", 17, 720, "http://www.wound-archive.org/archive"),
+      ("Times-Bold", 16, 680, "Macrophage Switching Stalls in Wounds")], "Macrophage Switching Stalls in Wounds"),
 ])
 def test_a_titles_first_line_set_larger_is_no_label_but_a_label_or_logo_above_it_stays_one(tmp_path, head, title):
     """A title's first line of a word or three set larger than the rest, right above it at the title's

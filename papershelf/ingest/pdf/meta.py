@@ -124,7 +124,7 @@ def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
         if max(t for _, _, t in row) - top > 2 or not under:
             return False
         size, t = min(under, key=lambda st: st[1])
-        return size >= body + 1.5 and t - top <= 1.6 * tier and \
+        return title_like(round(size * 2) / 2) and t - top <= 1.6 * tier and \
             not all(w in ARTICLE_TYPE for _, text, _ in row for w in text.lower().split())
 
     def label(tier: float) -> bool:  # a word or three, or a journal's name as its logo
