@@ -340,3 +340,38 @@ def test_a_note_mark_after_the_title_is_no_part_of_it(mark):
     from papershelf.ingest.pdf.title import _TITLE_NOTE
 
     assert _TITLE_NOTE.sub("", f"Fungal Diseases in Mice^{mark}") == "Fungal Diseases in Mice"
+
+
+@pytest.mark.parametrize(("head", "title"), [
+    # a title whose first line of three words is set larger, the rest right under it at its pitch
+    ([("Times-Bold", 18, 720, "Macrophage Switching Stalls"),
+      ("Times-Bold", 14, 700, "in Diabetic Wounds of Aged Mice")],
+     "Macrophage Switching Stalls in Diabetic Wounds of Aged Mice"),
+    # an article-type label set larger right above the title, and a logo's word far above it, stay labels
+    ([("Helvetica-Bold", 20, 720, "ORIGINAL ARTICLE"),
+      ("Times-Bold", 16, 690, "Macrophage Switching Stalls in Wounds")],
+     "Macrophage Switching Stalls in Wounds"),
+    ([("Helvetica-Bold", 28, 730, "Woundcare"), ("Times-Bold", 16, 660, "Macrophage Switching Stalls in Wounds")],
+     "Macrophage Switching Stalls in Wounds"),
+    # a logo's words with its web address right under it, larger than the title: the address is no title's rest
+    ([("Helvetica-Bold", 20, 740, "Wound Archive"), ("Helvetica", 17, 720, "http://www.wound-archive.org/archive"),
+      ("Times-Bold", 16, 680, "Macrophage Switching Stalls in Wounds")], "Macrophage Switching Stalls in Wounds"),
+])
+def test_a_titles_first_line_set_larger_is_no_label_but_a_label_or_logo_above_it_stays_one(tmp_path, head, title):
+    """A title's first line of a word or three set larger than the rest, right above it at the title's
+    pitch, is the title's (it was taken for a label, and the title lost it); an article-type label or a
+    logo's word set larger above the title is still no part of it.  The byline under it is read."""
+    path = tmp_path / "t.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    for font, size, y, text in head:
+        c.setFont(font, size)
+        c.drawString(72, y, text)
+    c.setFont("Times-Roman", 11)
+    c.drawString(72, 640, "Ada Okafor, Karl Schmidt")
+    c.setFont("Times-Bold", 11)
+    c.drawString(72, 610, "Abstract")
+    _body(c, 594, 30)
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.title == title
+    assert doc.authors == ["Ada Okafor", "Karl Schmidt"]

@@ -1,6 +1,7 @@
 """Metadata a PDF states about itself: PDFs made here with reportlab, and the shared real ones."""
 
 import json
+import re
 
 import pytest
 from reportlab.lib.pagesizes import letter
@@ -236,3 +237,35 @@ def test_a_meetings_days_on_a_line_of_their_own_date_the_paper_and_a_drafts_day_
     assert meta_of(make_pdf(tmp_path / "d.pdf", top=["Draft", "June 7, 2004"])).year is None
     prose = "The interviews took place on June 3-5, 2009 in the three clinics of the study area."
     assert meta_of(make_pdf(tmp_path / "p.pdf", top=[prose])).year is None
+
+
+def _made_in(path, year_month: str):
+    """The file at `path` rewritten as made in `year_month` ("200312"): its document info's dates."""
+    data = re.sub(rb"/(CreationDate|ModDate) \(D:\d{6}", lambda m: b"/" + m.group(1) + b" (D:" + year_month.encode(),
+                  path.read_bytes())
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize(("top", "made", "year"), [
+    # an issue's year and the online-first year, the file made before the issue's year: either is the paper's
+    (["Proc. R. Soc. Lond. B (2004) 271, 147-152", "Published online 27 November 2003"], "200312", None),
+    # the same page in a file made in the issue's year: the issue's (its journal line's)
+    (["Proc. R. Soc. Lond. B (2004) 271, 147-152", "Published online 27 November 2003"], "200402", 2004),
+    (["Statist. Med. 2005; 24:1185-1195", "Copyright © 2004 John Wiley & Sons, Ltd."], "200503", 2005),
+    # two copyright years, the file made before the later one
+    (["elementary techniques. © 2003 Wiley Periodicals, Inc.", "© 2002 Wiley Periodicals, Inc."], "200211", None),
+    # an arXiv stamp dates a version: beside a meeting's own year, no year
+    (["Proceedings of the 36th International Conference on Machine Learning, Long Beach, 2019.",
+      "arXiv:1905.01234v3 [cs.LG] 2 Mar 2020"], "202003", None),
+    (["arXiv:1905.01234v1 [cs.LG] 2 May 2019"], "201905", 2019),
+])
+def test_a_page_printing_two_years_of_its_own_is_dated_by_the_files_making_or_not_at_all(tmp_path, top, made, year):
+    """Page 1 prints two years as the paper's own (an issue's and an online-first or copyright year):
+    a file made before the later one came out before its issue's year, and libraries file it under
+    either, so no year (none from the DOI, XMP or file name either); a file made in the issue's year
+    is the issue's.  A single year stands."""
+    path = _made_in(make_pdf(tmp_path / "y.pdf", top=top), made)
+    m = meta_of(path)
+    assert m.year == year, m.evidence
+    assert m.year_unsure == (year is None)

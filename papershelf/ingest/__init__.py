@@ -280,7 +280,8 @@ def fill_from_pdf_meta(doc: Document, src: SourceFile, texts: list[str] | None =
         meta = read_pdf_meta(src.data, src.path, texts)
     except Exception:  # noqa: BLE001 - metadata is a bonus: it must never fail a paper
         return
-    doc.year = doc.year or checked_year(meta.year, doc.references, meta.created)[0]
+    if not meta.year_unsure:  # page 1 prints two years of its own: no year rather than a guess
+        doc.year = doc.year or checked_year(meta.year, doc.references, meta.created)[0]
     doc.doi = doc.doi or meta.doi
     doc.venue = doc.venue or meta.venue
     if doc.title and meta.title and doc.title.isupper() and _letters(doc.title) == _letters(meta.title):

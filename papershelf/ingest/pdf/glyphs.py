@@ -206,7 +206,7 @@ def _in_word(chars: list[str], i: int) -> bool:
     """A letter on both sides, or the glyph opens a word of lowercase letters ("_gure")."""
     before = chars[i - 1] if i else " "
     after = "".join(chars[i + 1:i + 3])
-    if before.isalpha() and after[:1].isalpha():
+    if (before.isalpha() or has_marks(before)) and after[:1].isalpha():  # a code read just before is a letter
         return True
     return not before.isalnum() and before not in "_^\\" and len(after) == 2 and after.isalpha() and after.islower()
 
@@ -235,16 +235,17 @@ def repair_glyphs(tp: GlyphPage, text: str, lead16: int) -> str:
         if idx < 0:
             continue
         word = _in_word(chars, i)
-        lettered = word or i > 0 and chars[i - 1].isalpha()  # in or ending a word
+        letters = _letters_beside(tp, chars, i, at)
+        lettered = word or i > 0 and (chars[i - 1].isalpha() or has_marks(chars[i - 1]))  # in or ending a word
         if ch == "\r" and not lettered:
             continue  # a line end, not a glyph
         if ch in "_^":
             if word and not tp.fixed_pitch(idx) and not _flat_mark(tp, idx, ch):
-                chars[i] = _ligature(tp, idx) if ch == "_" else GONE
+                chars[i] = _ligature(tp, idx, letters) if ch == "_" else GONE
             continue
         if ch in _STANDARD_LIGATURES:  # a letter-high glyph inside a word; a thin mark is a macron
             if word and not _flat_mark(tp, idx, ch):
-                chars[i] = _ligature(tp, idx)
+                chars[i] = _ligature(tp, idx, letters)
             continue
         if ch in _STANDARD_ACCENTS:
             before = tp.char_index(at - u16(chars[i - 1])) if i else -1
@@ -255,8 +256,8 @@ def repair_glyphs(tp: GlyphPage, text: str, lead16: int) -> str:
         if known is not None and u16(known) == 1:
             chars[i] = known
         else:  # a code a broken font gives for a letter is read once for the document (`glyph_codes`)
-            code = mark(ch) if lettered and _em_width(tp, idx) >= 0.2 else None
-            chars[i] = code or (_ligature(tp, idx) if word else GONE)
+            code = mark(ch) if lettered and _em_width(tp, idx, letters) >= 0.2 else None
+            chars[i] = code or (_ligature(tp, idx, letters) if word else GONE)
     return "".join(chars)
 
 
@@ -274,16 +275,38 @@ def _flat_mark(tp: GlyphPage, idx: int, ch: str) -> bool:
     return bottom - top < 0.3 * max(1.0, tp.font_size(idx))
 
 
-def _ligature(tp: GlyphPage, idx: int) -> str:
+def _ligature(tp: GlyphPage, idx: int, letters: list[int]) -> str:
     """`UNKNOWN` for a glyph about as wide as two letters (fi, fl, ff: about 0.55 em), `UNKNOWN3` for
     three (ffi, ffl: about 0.83 em), `GONE` for a thin accent or stray mark."""
-    width = _em_width(tp, idx)
+    width = _em_width(tp, idx, letters)
     return GONE if width < 0.42 else UNKNOWN if width < 0.72 else UNKNOWN3
 
 
-def _em_width(tp: GlyphPage, idx: int) -> float:
+def _letters_beside(tp: GlyphPage, chars: list[str], i: int, at: int) -> list[int]:
+    """The pdfium indices of the letters right before and after character `i` (at UTF-16 offset `at`)."""
+    near = []
+    if i and chars[i - 1].isalpha():
+        near.append(tp.char_index(at - u16(chars[i - 1])))
+    if i + 1 < len(chars) and chars[i + 1].isalpha():
+        near.append(tp.char_index(at + u16(chars[i])))
+    return [j for j in near if j >= 0]
+
+
+def _em_width(tp: GlyphPage, idx: int, letters: list[int]) -> float:
+    """The glyph's width in ems.  The em is its font size, unless the letters beside it are far too
+    short for that size: pdfium can give a font's nominal size where a text matrix scales it (104 pt
+    for a byline's 10 pt letters), and every glyph then looked a thin stray mark, its letter lost
+    ("Gerla\rh" read as "Gerlah").  The em is then twice the taller letter's height (a lowercase
+    letter stands about half an em, a capital or ascender about 0.7)."""
     x0, _, x1, _ = tp.char_box(idx)
-    return (x1 - x0) / max(1.0, tp.font_size(idx))
+    size = max(1.0, tp.font_size(idx))
+    font = tp.font_name(idx)
+    # letters of its own font at its own size only: a math glyph beside text is measured by its own size
+    kin = [j for j in letters if tp.font_name(j) == font and abs(tp.font_size(j) - size) < 0.05 * size]
+    tallest = max((tp.char_box(j)[3] - tp.char_box(j)[1] for j in kin), default=0.0)
+    if tallest > 0 and size > 4 * tallest:
+        size = max(1.0, 2 * tallest)
+    return (x1 - x0) / size
 
 
 _CANDIDATES = {UNKNOWN: ("fi", "fl", "ff"), UNKNOWN3: ("ffi", "ffl"), **{v: (k,) for k, v in SCRIPT_IN_WORD.items()}}

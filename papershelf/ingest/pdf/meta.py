@@ -71,6 +71,9 @@ class PdfMeta(Bibliographic):
 
     arxiv_id: str | None = None
     created: tuple[int, int] | None = None  # (year, month) the document info says the file was made
+    # page 1 prints two years of its own and the file's making cannot tell which one is the paper's
+    # (`_unless_two_own_years`): no year is taken from any other source either
+    year_unsure: bool = False
     # field -> the rule that supplied it, so a wrong value can be traced to its rule
     evidence: dict[str, str] = field(default_factory=dict)
 
@@ -79,6 +82,13 @@ class PdfMeta(Bibliographic):
 VENUE_NAME = re.compile(r"^(?:the\s+)?(?:(?:international|american|european|british|chinese|indian|japanese)\s+)?"
                          r"(?:journal|proceedings|annals|transactions|bulletin|archives)\s+(?:of|in|on|for)\s+\S|"
                          r"\b(?:journal|letters|reports|communications|transactions|magazine)$", re.IGNORECASE)
+# The words of an article-type label ("Research Article", "Case Report", "Brief Communication"): such a
+# label set in the title's size and weight right above it is told apart by its words alone.
+ARTICLE_TYPE = frozenset(
+    "research original article articles review reviews case report reports brief short communication communications "
+    "letter letters editorial perspective perspectives commentary mini systematic rapid technical note notes clinical "
+    "study protocol opinion hypothesis paper full regular invited feature correspondence viewpoint update".split()
+)
 _SECTION_LINE = re.compile(r"^(?:(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z]|(?:abstract|introduction|keywords)\b)",
                            re.IGNORECASE)
 
@@ -107,8 +117,18 @@ def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
         return tier >= body + 1.5 and words(tier) >= 4 and one_per_row \
             and not any(_SECTION_LINE.match(text) for _, text, _ in of(tier))
 
+    def leads_on(tier: float) -> bool:  # a title's first line set larger, the rest right under it at its pitch
+        row = of(tier)
+        top = min(t for _, _, t in row)
+        under = [(size, t) for size, _, t in lines if t > top + 0.5 * tier]
+        if max(t for _, _, t in row) - top > 2 or not under:
+            return False
+        size, t = min(under, key=lambda st: st[1])
+        return title_like(round(size * 2) / 2) and t - top <= 1.6 * tier and \
+            not all(w in ARTICLE_TYPE for _, text, _ in row for w in text.lower().split())
+
     def label(tier: float) -> bool:  # a word or three, or a journal's name as its logo
-        return words(tier) <= 3 or all(VENUE_NAME.search(text) for _, text, _ in of(tier))
+        return words(tier) <= 3 and not leads_on(tier) or all(VENUE_NAME.search(text) for _, text, _ in of(tier))
 
     for k, tier in enumerate(tiers):
         if not label(tier) or not any(title_like(t) and first(t) > first(tier) for t in tiers[k + 1:]):
@@ -246,6 +266,50 @@ def _dated_year(lines: list[str]) -> int | None:
     return max(years) if years else None
 
 
+# A copyright year anywhere on a line ("… abstract. © 2003 Wiley", "Copyright ? 2004 John Wiley", the sign
+# lost): a year the page gives as its own paper's, like a journal line's, a "Published" date's, a meeting's.
+_OWN_COPYRIGHT = re.compile(rf"(?:©|\bCopyright\b\s*(?:©|\(c\)|\?)?)\s*({_YEAR})\b(?!\s*[-–]\s*\d)", re.IGNORECASE)
+_OWN_YEAR_RULES = ("arxiv stamp", "proceedings", "to appear", "journal line", "how to cite", "venue line",
+                   "copyright", "dated line")
+
+
+def _own_years(lines: list[str]) -> set[int]:
+    """The years page 1 prints as its own paper's publication: in a journal citation line, a copyright
+    line or sign, a "Published" date, a proceedings, "to appear" or meeting line (not received or
+    accepted dates: those come before the publication by any convention)."""
+    years = set()
+    for i, line in enumerate(lines):
+        found = [_JOURNAL_PAREN.match(line), _JOURNAL_PLAIN.search(line), *_OWN_COPYRIGHT.finditer(line),
+                 *_PUBLISHED.finditer(line), _MEETING.match(line)]
+        if len(line) <= 40:
+            found.append(_ACRONYM_YEAR.match(line))
+        years |= {y for m in found if m and (y := plausible_year(m.group(m.lastindex or 1)))}
+        span = 2 if _PROCEEDINGS.match(line) else 0 if _TO_APPEAR.match(line) else None  # a proceedings line wraps
+        near = _year_near(lines, i, span) if span is not None else None
+        years |= {near} if near else set()
+    return years
+
+
+def _unless_two_own_years(first: list[str], meta: PdfMeta) -> None:
+    """Drop the year page 1 gave when it prints another year as its own paper's too, unless the file's
+    making tells which is the paper's.  An issue is often dated a year after the paper came out
+    (online first, or typeset in the autumn for a January issue: "(2004) 271" beside "Published online
+    27 November 2003" in a file made in December 2003), and libraries file such a paper under either:
+    so when the file was made before the latest of its years, no year.  A file made in the latest year
+    or after is the issue's, whose year (a journal line's first) is the paper's ("2005; 24:1185" beside
+    "Copyright © 2004", made in March 2005).  An arXiv stamp dates a version, not the paper: beside
+    another year of the paper's own, no year.  No other source stands in (`PdfMeta.year_unsure`)."""
+    rule = meta.evidence.get("year")
+    if meta.year is None or rule not in _OWN_YEAR_RULES:
+        return
+    years = _own_years(first) | {meta.year}
+    if len(years) < 2:
+        return
+    if rule == "arxiv stamp" or meta.created is not None and meta.created[0] < max(years):
+        meta.year, meta.year_unsure = None, True
+        meta.evidence["year"] = f"none: page 1 prints {' and '.join(map(str, sorted(years)))} as its own"
+
+
 def running_lines(pages: list[str]) -> list[str]:
     """Lines set at the top or foot of two or more pages (a running header or footer such as
     "NIPS 2011" or "Proceedings of ... 2019"), page numbers aside: a venue line the paper
@@ -291,7 +355,7 @@ def _from_info(info: dict, xmp: str | None, meta: PdfMeta) -> None:
         if m and not meta.venue:
             meta.venue, meta.evidence["venue"] = m.group(1), "xmp"
         m = re.search(rf"<prism:(?:coverDate|publicationDate)>\s*({_YEAR})", xmp)
-        if m and meta.year is None and plausible_year(m.group(1)):
+        if m and meta.year is None and not meta.year_unsure and plausible_year(m.group(1)):
             meta.year, meta.evidence["year"] = int(m.group(1)), "xmp"
     subject = clean_line(info.get("Subject") or "")
     if not meta.venue and re.search(rf"\b{_YEAR}\b", subject) and len(subject) <= 120 and \
@@ -356,15 +420,16 @@ def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None 
         _from_lines(running_lines(middle + ["\n".join(last)]), meta)
     if meta.year is None and (year := _dated_year(first) or _dated_year(running_lines(middle + ["\n".join(last)]))):
         meta.year, meta.evidence["year"] = year, "dated line"
+    meta.created = creation_date(info)
+    _unless_two_own_years(first, meta)
     meta.doi, rule = _doi_from(first, last, middle)
     if rule:
         meta.evidence["doi"] = rule
-    if meta.year is None and meta.doi and (year := doi_year(meta.doi)):
+    if meta.year is None and not meta.year_unsure and meta.doi and (year := doi_year(meta.doi)):
         meta.year, meta.evidence["year"] = year, "year in the doi"
     _from_info(info, document_xmp(data), meta)
-    meta.created = creation_date(info)
     meta.authors = confirmed_info_authors(meta.authors, "\n".join(first))
-    if meta.year is None and path:
+    if meta.year is None and not meta.year_unsure and path:
         _from_file_name(path, meta)
     return meta
 

@@ -10,7 +10,7 @@ from ..captions import CAPTION_RE
 from .authors import line_names
 from .headings import is_standard
 from .lines import Line, join_lines
-from .meta import VENUE_NAME, title_size
+from .meta import ARTICLE_TYPE, VENUE_NAME, title_size
 
 # A note's mark after the title: a raised symbol or number, or a number in brackets ("… Bicarbonate [1]")
 _TITLE_NOTE = re.compile(LEADING_SPACE + r"(?:\^(?:[∗*†‡§¶⋆★☆✩✪,\s]+|(?<=\w{3}\^)[\d,\s]+)|(?<=\w)\s*\[\d{1,2}\])$")
@@ -227,15 +227,6 @@ def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]
     return out
 
 
-# The words of an article-type label ("Research Article", "Case Report", "Brief Communication"): such a
-# label set in the title's size and weight right above it is told apart by its words alone.
-_ARTICLE_TYPE = frozenset(
-    "research original article articles review reviews case report reports brief short communication communications "
-    "letter letters editorial perspective perspectives commentary mini systematic rapid technical note notes clinical "
-    "study protocol opinion hypothesis paper full regular invited feature correspondence viewpoint update".split()
-)
-
-
 def _without_label(big: list[Line]) -> list[Line]:
     """The title's tier without an article-type label set as large above it (a word or three on a row
     of their own, "Case Report"), when what follows in that size is a longer text set apart from it by
@@ -247,7 +238,7 @@ def _without_label(big: list[Line]) -> list[Line]:
         return big
     label, rest = rows[0], rows[1:]
     apart = rest[0].bold != label.bold or rest[0].top - label.bottom > 0.8 * label.size \
-        or all(w in _ARTICLE_TYPE for w in label.text.lower().split())
+        or all(w in ARTICLE_TYPE for w in label.text.lower().split())
     alone = all(ln.top - label.top > 0.5 * label.size for ln in rest)
     if len(label.text.split()) <= 3 and alone and apart and sum(len(ln.text.split()) for ln in rest) >= 4 \
             and all(line_names(ln.text) is None for ln in rest):
