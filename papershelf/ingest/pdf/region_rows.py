@@ -14,21 +14,23 @@ _WORD = re.compile(r"^[(\[\"'“‘]?[A-Za-z][a-z]+[)\]\"'”’.,;:!?]*$")  # a
 
 
 
-def _beside(lines: list[Line], width: float, two_columns: bool) -> set[int]:
+def _beside(lines: list[Line], width: float, two_columns: bool, gutters: list[float] = ()) -> set[int]:
     """Lines that share a baseline with another line of their column: table cells, chart labels.
     Two pieces closer than a word space are one line that pdfium broke (after a superscript, "m s⁻¹"
-    then ". The"), not cells: columns of a table stand further apart."""
-    mid = width / 2
+    then ". The"), not cells: columns of a table stand further apart.  The page's columns divide at
+    its `gutters` when it has them (three columns: the middle one crosses the page's middle), else
+    at the middle of a page in two."""
+    bounds = list(gutters) or ([width / 2] if two_columns else [])
     out: set[int] = set()
     ordered = sorted(lines, key=lambda ln: ln.top)
+    column = {id(ln): bisect.bisect_left(bounds, ln.x1 - 8) for ln in ordered}
     for i, a in enumerate(ordered):
         for b in ordered[i + 1:]:
             if b.top >= a.bottom:
                 break
             overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
             apart = max(b.x0 - a.x1, a.x0 - b.x1) >= 0.3 * min(a.size, b.size)
-            same_column = not two_columns or (a.x1 <= mid + 8) == (b.x1 <= mid + 8)
-            if apart and same_column and overlap > 0.5 * min(a.height, b.height):
+            if apart and column[id(a)] == column[id(b)] and overlap > 0.5 * min(a.height, b.height):
                 out.update((id(a), id(b)))
     return out
 

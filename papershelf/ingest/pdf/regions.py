@@ -129,6 +129,7 @@ class _Page:
     body: BodyStyle
     two_columns: bool
     text_width: float = 0.0  # from the leftmost line start to the rightmost line end
+    text_left: float = 0.0  # the leftmost line start
     beside: set[int] = field(default_factory=set)  # ids of lines sharing a baseline with another in their column
     gutters: list[float] = field(default_factory=list)  # column bounds when not two halves (`_gutters`)
     prose: dict[int, bool] = field(default_factory=dict)  # `_prose` of each line asked about, by id
@@ -145,9 +146,12 @@ class _Page:
         return not self.alone(ln) or (numbers >= 2 and numbers >= 0.4 * len(words))
 
     def column_width(self, ln: Line) -> float:
+        """The width of the line's column: between its gutters, or the text's edge and a gutter."""
         if self.gutters:
             lo, hi = self._column(ln.x0, ln.x1)
-            return self.text_width if (lo, hi) == (0.0, self.width) else hi - lo
+            if (lo, hi) == (0.0, self.width):
+                return self.text_width
+            return min(hi, self.text_left + self.text_width) - max(lo, self.text_left)
         mid = self.width / 2
         if self.two_columns and not (ln.x0 < mid - 8 and ln.x1 > mid + 8):
             return self.text_width / 2
@@ -386,7 +390,9 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
     extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
     two = _two_columns(lines, width)
-    pg = _Page(lines, graphics, width, height, body, two, extent, _beside(lines, width, two), _gutters(lines, two))
+    gutters = _gutters(lines, two)
+    pg = _Page(lines, graphics, width, height, body, two, extent, min((ln.x0 for ln in wide), default=0.0),
+               _beside(lines, width, two, gutters), gutters)
     pg.graphics = _drawings(pg)
     starts = [ln for ln in lines if CAPTION_RE.match(ln.text) and parse_caption(ln.text)]
     out: list[Candidate] = []
