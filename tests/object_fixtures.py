@@ -401,6 +401,9 @@ class _Table:
         while len(self.rows[0]) > 2 and sum(col_w(k) for k in range(len(self.rows[0]))) > width:
             self.rows = [r[:-1] for r in self.rows]
         ws = [col_w(k) for k in range(len(self.rows[0]))]
+        if sum(ws) > width:  # two columns still overrun a narrow column: the table is set smaller
+            self.size = size = size * width / sum(ws)
+            ws = [col_w(k) for k in range(len(self.rows[0]))]
         spare = (width - sum(ws)) * rng.uniform(0.0, 1.0) * (variant != "word_header")
         self.widths = [w + spare / len(ws) for w in ws]
         self.pad = 0.5 * size

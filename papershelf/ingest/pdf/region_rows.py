@@ -49,9 +49,9 @@ def _two_columns(lines: list[Line], width: float) -> bool:
     return bool(wide) and crossing < 0.5 * len(wide)
 
 
-def _gutters(lines: list[Line], two_columns: bool) -> list[float]:
-    """Where the page's text columns meet, when they are not two halves: the middle of each empty
-    upright strip (at least 3 pt wide) that (almost) no line of prose crosses, with two such lines
+def _gutters(lines: list[Line], two_columns: bool) -> list[tuple[float, float]]:
+    """Where the page's text columns meet, when they are not two halves: each empty
+    upright strip (its left and right edge) (at least 3 pt wide) that (almost) no line of prose crosses, with two such lines
     wholly on either side (a narrow margin column for figures and captions beside two body columns,
     three even columns).  A few lines may cross a strip (an abstract or a caption set across two of
     three columns): at most a sixth of the prose lines beside it.  A page in two halves keeps the
@@ -60,7 +60,7 @@ def _gutters(lines: list[Line], two_columns: bool) -> list[float]:
     if len(wide) < 4:
         return []
     starts, ends = sorted(x0 for x0, _ in wide), sorted(x1 for _, x1 in wide)
-    out: list[float] = []
+    out: list[tuple[float, float]] = []
     run: list[int] = []
     for x in range(int(starts[0]), int(ends[-1]) + 2):
         left, right = bisect.bisect_right(ends, x), len(wide) - bisect.bisect_left(starts, x)
@@ -69,7 +69,7 @@ def _gutters(lines: list[Line], two_columns: bool) -> list[float]:
             run.append(x)
             continue
         if len(run) >= 3:
-            out.append((run[0] + run[-1]) / 2)
+            out.append((run[0], run[-1]))
         run = []
     return out if len(out) >= 2 or (out and not two_columns) else []
 
@@ -135,22 +135,24 @@ def _step(above: tuple[float, float], below: tuple[float, float]) -> float:
     return min(below[0] - above[0], below[1] - above[1])
 
 
-def row_across(rows: list[Line], rules: list[tuple], cap: list[Line], mid: float, near: float,
+def row_across(rows: list[Line], rules: list[tuple], cap: list[Line], sides: tuple[float, float], near: float,
                others: list[Line]) -> bool:
     """A page-wide table's header row set above its first rule, under a caption shorter than a
     column: a row of cells close to the caption that starts in its column and goes on past the gutter
     with two pieces or more, with a rule crossing the gutter a little further on (past the reach of
     `_wide_beside`'s rules).  `rows`: the page's lines that are no prose and no caption's; `rules`:
-    its thin graphics.  A caption set beyond the gutter at that height says the row is two tables'."""
+    its thin graphics; `sides`: where the gutter's strip begins and ends.  A caption set beyond the
+    gutter at that height says the row is two tables'."""
     top, bottom = min(ln.top for ln in cap), max(ln.bottom for ln in cap)
     x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
-    if not any(r[0] < mid - 8 and r[2] > mid + 8 and top - 2 * near < r[1] < bottom + 2 * near for r in rules):
+    a, b = sides
+    if not any(r[0] < a and r[2] > b and top - 2 * near < r[1] < bottom + 2 * near for r in rules):
         return False
     close = [ln for ln in rows if -near < top - ln.bottom < near or -near < ln.top - bottom < near]
     for row in visual_rows(close):
-        beyond = [ln for ln in row if ln.x0 > mid + 8]
-        if len(beyond) >= 2 and any(min(ln.x1, x1) > max(ln.x0, x0) for ln in row if ln.x1 < mid - 8):
+        beyond = [ln for ln in row if ln.x0 > b]
+        if len(beyond) >= 2 and any(min(ln.x1, x1) > max(ln.x0, x0) for ln in row if ln.x1 < a):
             lo, hi = min(ln.top for ln in row + cap), max(ln.bottom for ln in row + cap)
-            if not any(o.x0 > mid - 8 and o.top < hi + near and o.bottom > lo - near for o in others):
+            if not any(o.x0 > a and o.top < hi + near and o.bottom > lo - near for o in others):
                 return True
     return False
