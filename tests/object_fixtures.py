@@ -633,6 +633,8 @@ class _Flow:
         held, self.collect, self.at_end = self.collect, None, True
         self.pending.append(None)  # the tables start on a new page
         for label, thing in held:
+            while len(thing.rows) > 3 and thing.height > 0.75 * (self.top - self.bottom):  # one page holds it
+                thing.height -= max(len(cell) for cell in thing.rows.pop()) * thing.lead
             self.pending.append((label, thing, True, True, 0))
 
     def _caption(self, label: str, width: float) -> tuple[list[str], str, float, bool]:
@@ -659,8 +661,11 @@ class _Flow:
         cap, font, size, centred = self._caption(label, width)
         gap = rng.uniform(4, 10)
         need = thing.height + gap + len(cap) * size * 1.2
-        if wide:
+        if wide:  # across the columns: under the lowest of them, or on a new page
             self.col = 0
+            self.ys = [min(self.ys[:span or self.ncols])] * (span or self.ncols) + self.ys[span or self.ncols:]
+            if self.ys[0] - need < self.bottom:
+                self._new_page()
         self._room(need)
         x0 = self.margin if wide else self.xs[self.col]
         y = self.ys[self.col]

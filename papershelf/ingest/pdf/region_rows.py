@@ -42,11 +42,13 @@ def _wordy(ln: Line) -> bool:
 
 def _two_columns(lines: list[Line], width: float) -> bool:
     """Most prose lines end before the middle or start after it (rows of a table set across the
-    page are no prose: a page holding a long one is still set in two columns)."""
+    page are no prose: a page holding a long one is still set in two columns).  A page of a table
+    and its caption alone (tables collected after the references) shows no columns: a caption's
+    line or two left of the middle are not a column."""
     mid = width / 2
     wide = [ln for ln in lines if len(ln.text) > 30 and _wordy(ln)]
     crossing = sum(1 for ln in wide if ln.x0 < mid - 8 and ln.x1 > mid + 8)
-    return bool(wide) and crossing < 0.5 * len(wide)
+    return len(wide) >= 4 and crossing < 0.5 * len(wide)
 
 
 def _gutters(lines: list[Line], two_columns: bool) -> list[tuple[float, float]]:
