@@ -14,13 +14,13 @@ _WORD = re.compile(r"^[(\[\"'“‘]?[A-Za-z][a-z]+[)\]\"'”’.,;:!?]*$")  # a
 
 
 
-def _beside(lines: list[Line], width: float, two_columns: bool, gutters: list[float] = ()) -> set[int]:
+def _beside(lines: list[Line], width: float, two_columns: bool, gutters: list[float] | None = None) -> set[int]:
     """Lines that share a baseline with another line of their column: table cells, chart labels.
     Two pieces closer than a word space are one line that pdfium broke (after a superscript, "m s⁻¹"
     then ". The"), not cells: columns of a table stand further apart.  The page's columns divide at
-    its `gutters` when it has them (three columns: the middle one crosses the page's middle), else
-    at the middle of a page in two."""
-    bounds = list(gutters) or ([width / 2] if two_columns else [])
+    its `gutters` when it has columns of text (three columns: the middle one crosses the page's
+    middle), else at the middle of a page in two."""
+    bounds = list(gutters or []) or ([width / 2] if two_columns else [])
     out: set[int] = set()
     ordered = sorted(lines, key=lambda ln: ln.top)
     column = {id(ln): bisect.bisect_left(bounds, ln.x1 - 8) for ln in ordered}
@@ -52,8 +52,8 @@ def _two_columns(lines: list[Line], width: float) -> bool:
 
 
 def _gutters(lines: list[Line], two_columns: bool) -> list[tuple[float, float]]:
-    """Where the page's text columns meet, when they are not two halves: each empty
-    upright strip (its left and right edge) (at least 3 pt wide) that (almost) no line of prose crosses, with two such lines
+    """Where the page's text columns meet, when they are not two halves: each empty upright strip
+    (its left and right edge; at least 3 pt wide) that (almost) no line of prose crosses, with two such lines
     wholly on either side (a narrow margin column for figures and captions beside two body columns,
     three even columns).  A few lines may cross a strip (an abstract or a caption set across two of
     three columns): at most a sixth of the prose lines beside it.  A page in two halves keeps the
@@ -76,14 +76,18 @@ def _gutters(lines: list[Line], two_columns: bool) -> list[tuple[float, float]]:
     return out if len(out) >= 2 or (out and not two_columns) else []
 
 
-def _caption_lines(lines: list[Line], first: Line, body: BodyStyle) -> list[Line]:
+def _caption_lines(lines: list[Line], first: Line, body: BodyStyle,
+                   gutters: list[tuple[float, float]] = ()) -> list[Line]:
     """The caption's own lines: the first one (with what follows it on its row) and the visual
     rows set closely below it, up to where the caption's block ends (see `_goes_on`).  What follows
     on its row is never another caption's start: two figures side by side have their captions side
-    by side, a gutter apart, often on baselines a point or two apart."""
+    by side, a gutter apart, often on baselines a point or two apart; nor a line beyond one of the
+    page's `gutters` between columns of text (a caption in a margin column beside the body)."""
     same_row = [ln for ln in lines if ln is not first and _overlap_v(ln, first) > 0.5 * min(ln.height, first.height)]
     out = [first] + sorted((ln for ln in same_row if first.x1 - 1 <= ln.x0 <= first.x1 + first.size
-                            and not CAPTION_RE.match(ln.text)), key=lambda ln: ln.x0)
+                            and not CAPTION_RE.match(ln.text)
+                            and not any(first.x1 <= b + 1 and ln.x0 >= a - 1 for a, b in gutters)),
+                           key=lambda ln: ln.x0)
     below = [ln for ln in lines if ln.top > first.top - 1 and ln.x1 > first.x0 - 2 and ln.x0 < first.x1 + 2
              and ln is not first and ln not in same_row]
     edges = [(first.top, first.bottom)]

@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 
 from ...document import Block
 from ..captions import CAPTION_RE, parse_caption
-from .columns import gutters as column_gutters
 from .graphics import Box
 from .headings import BodyStyle, names_section
 from .lines import Line
+from .region_page import between_neighbours, narrow_columns, page_body, text_columns, text_extent
 from .region_rows import _WORD, _beside, _caption_lines, _gutters, _two_columns, _wordy, row_across
 from .rotation import unturned_box
 
@@ -170,7 +170,8 @@ class _Page:
         x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
         if self.gutters:
             return self._columns_taken(cap, others, *self._column(x0, x1))
-        if not self.two_columns or (x0 < mid - 8 and x1 > mid + 8) or self._wide_beside(cap, (mid - 8, mid + 8), others):
+        sides = (mid - 8, mid + 8)
+        if not self.two_columns or (x0 < sides[0] and x1 > sides[1]) or self._wide_beside(cap, sides, others):
             return 0.0, self.width
         return (0.0, mid + 4) if x1 <= mid + 8 else (mid - 4, self.width)
 
@@ -413,19 +414,20 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     """Each caption of one page (lines are the page's kept lines, `width` and `height` its size as
     read, `turn` how it is read turned from how it is shown) with the object evidence on either
     side of it."""
-    body = _page_body(lines, body, width)
+    body = page_body(lines, body, width)
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
     extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
     two = _two_columns(lines, width)
-    strips = _gutters(lines, two) or _narrow_columns(lines, width, two)
+    strips = _gutters(lines, two) or narrow_columns(lines, width, two)
     gutters = [(a + b) / 2 for a, b in strips]
-    pg = _Page(lines, graphics, width, height, body, two, extent, *_text_extent(lines, width),
-               _beside(lines, width, two, gutters), gutters)
+    text = text_columns(lines, strips)
+    pg = _Page(lines, graphics, width, height, body, two, extent, *text_extent(lines, width),
+               _beside(lines, width, two, [(a + b) / 2 for a, b in text]), gutters)
     pg.strips = dict(zip(gutters, strips, strict=True))
     pg.graphics = _drawings(pg)
     starts = [ln for ln in lines if CAPTION_RE.match(ln.text) and parse_caption(ln.text)]
     out: list[Candidate] = []
-    blocks = [_caption_lines(lines, first, body) for first in starts]
+    blocks = [_caption_lines(lines, first, body, text) for first in starts]
     for first, cap_lines in zip(starts, blocks):
         cap = parse_caption(first.text)
         assert cap is not None
@@ -434,69 +436,13 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
                    max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
         region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines, width, turn)
-        own = _between_neighbours(cap_box, [other for other in blocks if other is not cap_lines], span)
+        own = between_neighbours(cap_box, [other for other in blocks if other is not cap_lines], span)
         sides = (_walk(pg, cap_lines, own, True, stops), _walk(pg, cap_lines, own, False, stops))
         if own != span and sides == (None, None):
             own = span  # one drawing over captions side by side: it is theirs together
             sides = (_walk(pg, cap_lines, own, True, stops), _walk(pg, cap_lines, own, False, stops))
         out.append(Candidate(region, *sides, (_blank(pg, cap_box, own, True), _blank(pg, cap_box, own, False))))
     return out
-
-
-def _text_extent(lines: list[Line], width: float) -> tuple[float, float]:
-    """From the leftmost start to the rightmost end of the page's lines of words (a dozen characters
-    or more: not a page number or a chart's tick label in the margin)."""
-    held = [ln for ln in lines if len(ln.text) >= 12] or lines
-    return min((ln.x0 for ln in held), default=0.0), max((ln.x1 for ln in held), default=width)
-
-
-def _narrow_columns(lines: list[Line], width: float, two: bool) -> list[tuple[float, float]]:
-    """The gutters of a page set in narrow columns, whose lines are too short for `_gutters` (three
-    columns in a large type: 20 characters a line): the reading order's gutters (`columns.gutters`,
-    columns filled with text): two or more, or one away from the middle of a page not in two halves
-    (`two`: a gutter a little off the middle of a page in two is the middle's); never a wide empty
-    stretch (a column holding little text beside a table: no gutter is a tenth of the page wide)."""
-    found = column_gutters(lines)
-    if any(b - a > 0.1 * width for a, b in found):
-        return []
-    return [] if len(found) == 1 and (two or abs(sum(found[0]) / 2 - width / 2) < 8) else found
-
-
-def _between_neighbours(cap: Box, others: list[list[Line]], span: tuple[float, float]) -> tuple[float, float]:
-    """The span narrowed to this caption's share of a row of captions set side by side (figures
-    side by side carry their captions side by side, each under its own): up to halfway to the
-    neighbouring caption on either side."""
-    lo, hi = span
-    for lines in others:
-        x0, top, x1, bottom = (min(ln.x0 for ln in lines), min(ln.top for ln in lines),
-                               max(ln.x1 for ln in lines), max(ln.bottom for ln in lines))
-        if min(bottom, cap[3]) - max(top, cap[1]) < 0.5 * min(bottom - top, cap[3] - cap[1]):
-            continue  # not beside it
-        if x0 >= cap[2] - 1:
-            hi = min(hi, (cap[2] + x0) / 2)
-        elif x1 <= cap[0] + 1:
-            lo = max(lo, (x1 + cap[0]) / 2)
-    return lo, hi
-
-
-def _page_body(lines: list[Line], body: BodyStyle, width: float) -> BodyStyle:
-    """The size this page's running text is set in: the paper's, unless most of the page's lines of
-    words are set in a larger one (a journal setting its methods small and its results larger, the
-    paper's body size then being the small one), so that a paragraph in that size ends an object.
-    Text set outside the page (a stray copy of the text layer) is not what a reader sees."""
-    sizes: dict[float, list[int]] = {}
-    for ln in lines:
-        if len(ln.text.split()) >= 5 and _wordy(ln) and ln.x0 >= 0 and ln.x1 <= width:
-            sizes.setdefault(round(ln.size * 2) / 2, []).append(len(ln.text))
-    if not sizes:
-        return body
-    size = max(sizes, key=lambda k: sum(sizes[k]))
-    # a page of running text: ten lines at least (a long caption beside a full-page figure is not),
-    # and larger than the paper's body (a page of a table set in small type is no running text)
-    if size - body.size <= 0.6 or len(sizes[size]) < 10 \
-            or sum(sizes[size]) < 0.6 * sum(sum(v) for v in sizes.values()):
-        return body
-    return dataclasses.replace(body, size=size)
 
 
 def _drawings(pg: _Page) -> list[Box]:
