@@ -77,7 +77,7 @@ def _gutters(lines: list[Line], two_columns: bool) -> list[tuple[float, float]]:
 
 
 def _caption_lines(lines: list[Line], first: Line, body: BodyStyle,
-                   gutters: list[tuple[float, float]] = ()) -> list[Line]:
+                   gutters: list[tuple[float, float]] | None = None) -> list[Line]:
     """The caption's own lines: the first one (with what follows it on its row) and the visual
     rows set closely below it, up to where the caption's block ends (see `_goes_on`).  What follows
     on its row is never another caption's start: two figures side by side have their captions side
@@ -86,7 +86,7 @@ def _caption_lines(lines: list[Line], first: Line, body: BodyStyle,
     same_row = [ln for ln in lines if ln is not first and _overlap_v(ln, first) > 0.5 * min(ln.height, first.height)]
     out = [first] + sorted((ln for ln in same_row if first.x1 - 1 <= ln.x0 <= first.x1 + first.size
                             and not CAPTION_RE.match(ln.text)
-                            and not any(first.x1 <= b + 1 and ln.x0 >= a - 1 for a, b in gutters)),
+                            and not any(first.x1 <= b + 1 and ln.x0 >= a - 1 for a, b in gutters or [])),
                            key=lambda ln: ln.x0)
     below = [ln for ln in lines if ln.top > first.top - 1 and ln.x1 > first.x0 - 2 and ln.x0 < first.x1 + 2
              and ln is not first and ln not in same_row]
