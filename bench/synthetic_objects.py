@@ -82,7 +82,9 @@ def _classes(obj: dict, layout: dict) -> list[str]:
     side = "above" if obj["above"] else "below"
     return [f"variant={obj.get('variant')}", f"mode={layout['mode']}", f"cols={layout['columns']}", f"{obj['kind']}:{obj['style']}",
             f"{obj['kind']}:caption_{side}", "wide" if obj["wide"] else "in_column",
-            "close_paragraph" if obj["close"] else "gap_paragraph"]
+            "close_paragraph" if obj["close"] else "gap_paragraph"] + \
+        ([f"span={obj['span']}of{layout['columns']}"] if obj.get("span") else []) + \
+        (["collected_at_end"] if obj.get("collected") else [])
 
 
 def run(half: str, papers: int, verbose: bool, first_set: bool = False) -> dict:

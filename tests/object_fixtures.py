@@ -401,6 +401,9 @@ class _Table:
         while len(self.rows[0]) > 2 and sum(col_w(k) for k in range(len(self.rows[0]))) > width:
             self.rows = [r[:-1] for r in self.rows]
         ws = [col_w(k) for k in range(len(self.rows[0]))]
+        if sum(ws) > width:  # two columns still overrun a narrow column: the table is set smaller
+            self.size = size = size * width / sum(ws)
+            ws = [col_w(k) for k in range(len(self.rows[0]))]
         spare = (width - sum(ws)) * rng.uniform(0.0, 1.0) * (variant != "word_header")
         self.widths = [w + spare / len(ws) for w in ws]
         self.pad = 0.5 * size
@@ -525,7 +528,19 @@ class _Flow:
         self.counts = {"table": 0, "figure": 0}
         self.variants = variants  # draws the later classes (`synthetic_paper`), None for the first set
         self.sideways: random.Random | None = None  # draws the sideways tables (`SIDEWAYS`)
+        self.spans: random.Random | None = None  # draws how many of three columns an object spans (`three_columns`)
+        self.collect: list | None = None  # tables held back to the end of the paper (`collected`)
+        self.at_end = False  # placing the tables held back
         self._new_page()
+
+    def three_columns(self, rng) -> None:
+        """Set the paper in three columns (the layout drawn by `rng`, a generator of its own, so the
+        paper's other draws are unchanged until an object is placed)."""
+        gutter = rng.uniform(10, 18)
+        self.ncols, self.spans = 3, rng
+        self.colw = (self.fw - 2 * self.margin - 2 * gutter) / 3
+        self.xs = [self.margin + k * (self.colw + gutter) for k in range(3)]
+        self.ys = [self.top] * 3
 
     def _new_page(self) -> None:
         c = self.c
@@ -542,7 +557,8 @@ class _Flow:
         c.drawString(self.fw / 2, self.bottom - 2.5 * self.size, str(self.page))
         pending, self.pending = self.pending, []
         for item in pending:
-            self._place(*item)
+            if item is not None:
+                self._place(*item)
 
     def _room(self, h: float) -> None:
         if self.ys[self.col] - h < self.bottom:
@@ -567,11 +583,14 @@ class _Flow:
     def heading(self, n: int) -> None:
         self.ys[self.col] -= 0.6 * self.lead
         name = self.rng.choice(("Results", "Methods", "Study sites", "Discussion"))
-        self.line(f"{n} {name}", self.font[1], self.size + 1)
+        self.line(f"{n} {name}" if n else "References", self.font[1], self.size + 1)
 
     def obj(self, kind: str) -> None:
-        wide = self.ncols == 2 and self.rng.random() < 0.4
-        width = self.fw - 2 * self.margin if wide else self.colw
+        span = self.spans.choice((1, 1, 2, 3)) if self.spans is not None else 0
+        wide = span > 1 if self.spans is not None else self.ncols == 2 and self.rng.random() < 0.4
+        if self.collect is not None and kind == "table":  # set across the page after the references
+            wide, span = True, 0
+        width = self._width(wide, span)
         variant = self.variants.choice(VARIANTS) if self.variants is not None and kind == "table" else None
         if self.sideways is not None and kind == "table" and self.sideways.random() < 0.12:
             variant, wide = self.sideways.choice(SIDEWAYS), False  # a landscape table in the column
@@ -587,10 +606,36 @@ class _Flow:
         above = above and variant not in ("word_header", "numbers_under")  # these sit above their captions
         if variant in SIDEWAYS:
             self._place_sideways(label, thing)
+        elif self.collect is not None and kind == "table":
+            self.collect.append((label, thing))
         elif wide and not (self.col == 0 and all(y == self.top for y in self.ys)):
-            self.pending.append((label, thing, above, True))
+            self.pending.append((label, thing, above, True, span))
         else:
-            self._place(label, thing, above, wide)
+            self._place(label, thing, above, wide, span)
+
+    def _width(self, wide: bool, span: int) -> float:
+        """An object's width: its column's, the page's, or `span` columns' with the gutters between."""
+        if not wide:
+            return self.colw
+        if span and span < self.ncols:
+            return self.xs[span - 1] + self.colw - self.margin
+        return self.fw - 2 * self.margin
+
+    def collected(self) -> None:
+        """The tables held back, after the references: each caption above its table, in one column."""
+        if not self.collect:
+            return
+        self.heading(0)
+        for k in range(self.rng.randint(2, 5)):
+            ref = f"{k + 1}. {_sentence(self.rng, 12)}"
+            for ln in _wrap_width(ref, self.font[0], self.size - 1, self.colw):
+                self.line(ln, self.font[0], self.size - 1)
+        held, self.collect, self.at_end = self.collect, None, True
+        self.pending.append(None)  # the tables start on a new page
+        for label, thing in held:
+            while len(thing.rows) > 3 and thing.height > 0.75 * (self.top - self.bottom):  # one page holds it
+                thing.height -= max(len(cell) for cell in thing.rows.pop()) * thing.lead
+            self.pending.append((label, thing, True, True, 0))
 
     def _caption(self, label: str, width: float) -> tuple[list[str], str, float, bool]:
         rng = self.rng
@@ -604,19 +649,23 @@ class _Flow:
         centred = len(lines) == 1 and rng.random() < 0.4
         return lines, font[0], size, centred
 
-    def _place(self, label: str, thing, above: bool, wide: bool) -> None:
-        """The caption and its object, in the column (or across the page, `wide`), caption above
-        the object or below it; a paragraph follows close under it or after a gap."""
+    def _place(self, label: str, thing, above: bool, wide: bool, span: int = 0) -> None:
+        """The caption and its object, in the column (or across the page, `wide`, or its first
+        `span` columns), caption above the object or below it; a paragraph follows close under it or
+        after a gap."""
         from reportlab.pdfbase.pdfmetrics import stringWidth
 
         rng = self.rng
         x0 = self.margin if wide else self.xs[self.col]
-        width = self.fw - 2 * self.margin if wide else self.colw
+        width = self._width(wide, span)
         cap, font, size, centred = self._caption(label, width)
         gap = rng.uniform(4, 10)
         need = thing.height + gap + len(cap) * size * 1.2
-        if wide:
+        if wide:  # across the columns: under the lowest of them, or on a new page
             self.col = 0
+            self.ys = [min(self.ys[:span or self.ncols])] * (span or self.ncols) + self.ys[span or self.ncols:]
+            if self.ys[0] - need < self.bottom:
+                self._new_page()
         self._room(need)
         x0 = self.margin if wide else self.xs[self.col]
         y = self.ys[self.col]
@@ -639,13 +688,14 @@ class _Flow:
             y = caption_at(y - thing.height - gap)
         after = rng.choice((rng.uniform(2, 5), rng.uniform(10, 18)))
         y -= after
-        for k in range(self.ncols if wide else 1):
+        for k in range((span or self.ncols) if wide else 1):
             self.ys[k if wide else self.col] = y
         self.truth.append({"label": label, "kind": "table" if label.startswith("Table") else "figure",
                            "page": self.page, "bbox": box, "texts": texts,
                            "cells": thing.cells() if isinstance(thing, _Table) else [], "caption": " ".join(cap),
                            "style": thing.style if isinstance(thing, _Table) else thing.kind, "above": above,
-                           "wide": wide, "close": after < 6, "variant": getattr(thing, "variant", None)})
+                           "wide": wide, "close": after < 6, "variant": getattr(thing, "variant", None),
+                           "span": (span or self.ncols) if wide else 1, "collected": self.at_end})
         if getattr(thing, "variant", None) == "numbers_under":  # a results paragraph full of figures, close under
             self.ys[self.col] += after - 3
             n = [_number(rng) for _ in range(6)]
@@ -706,6 +756,7 @@ class _Flow:
 
 VARIANTS = (None, None, "word_header", "loose_rows", "numbers_under")  # the later classes, drawn per table
 SIDEWAYS = ("sideways", "sideways_table")  # a landscape table in a portrait column: caption turned too, or upright
+LATER_LAYOUTS = {"three_columns": 0.3, "collected": 0.2}  # shares of papers set in three columns / tables at the end
 
 
 def synthetic_paper(seed: int, path: str, first_set: bool = True) -> dict:
@@ -720,11 +771,17 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True) -> dict:
     rng = random.Random(seed)
     f = _Flow(rng, path, None if first_set else random.Random(f"variants {seed}"))
     f.sideways = None if first_set else random.Random(f"sideways {seed}")
+    layouts = random.Random(f"layouts {seed}")  # a fourth generator: three columns, tables at the end
+    if not first_set and layouts.random() < LATER_LAYOUTS["three_columns"]:
+        f.three_columns(layouts)
+    if not first_set and layouts.random() < LATER_LAYOUTS["collected"]:
+        f.collect = []
     _text_box(f.c, f.margin, f.top - 16, "Depth and recovery of reef corals, " + str(seed), f.font[1], 15)
     f.ys = [f.top - 40] * f.ncols
     section = 1
+    more = layouts.randint(1, 3) if f.ncols == 3 else 0  # three narrow columns hold more paragraphs a page
     for _ in range(rng.randint(2, 5)):
-        for _ in range(rng.randint(1, 3)):
+        for _ in range(rng.randint(1, 3) + more):
             f.paragraph()
         if rng.random() < 0.3:
             section += 1
@@ -732,9 +789,11 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True) -> dict:
         f.obj(rng.choice(("table", "table", "figure")))
     for _ in range(rng.randint(1, 3)):
         f.paragraph()
+    f.collected()
     while f.pending:
         f._new_page()
-        f.paragraph()
+        if not f.at_end:
+            f.paragraph()
     f.c.showPage()
     f.c.save()
     objects = [{**t, "bbox": f.shown(t["bbox"]), "inside": [f.shown(b) for _, b in t["texts"]], "texts": None}

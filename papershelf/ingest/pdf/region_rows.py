@@ -14,21 +14,23 @@ _WORD = re.compile(r"^[(\[\"'“‘]?[A-Za-z][a-z]+[)\]\"'”’.,;:!?]*$")  # a
 
 
 
-def _beside(lines: list[Line], width: float, two_columns: bool) -> set[int]:
+def _beside(lines: list[Line], width: float, two_columns: bool, gutters: list[float] | None = None) -> set[int]:
     """Lines that share a baseline with another line of their column: table cells, chart labels.
     Two pieces closer than a word space are one line that pdfium broke (after a superscript, "m s⁻¹"
-    then ". The"), not cells: columns of a table stand further apart."""
-    mid = width / 2
+    then ". The"), not cells: columns of a table stand further apart.  The page's columns divide at
+    its `gutters` when it has columns of text (three columns: the middle one crosses the page's
+    middle), else at the middle of a page in two."""
+    bounds = list(gutters or []) or ([width / 2] if two_columns else [])
     out: set[int] = set()
     ordered = sorted(lines, key=lambda ln: ln.top)
+    column = {id(ln): bisect.bisect_left(bounds, ln.x1 - 8) for ln in ordered}
     for i, a in enumerate(ordered):
         for b in ordered[i + 1:]:
             if b.top >= a.bottom:
                 break
             overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
             apart = max(b.x0 - a.x1, a.x0 - b.x1) >= 0.3 * min(a.size, b.size)
-            same_column = not two_columns or (a.x1 <= mid + 8) == (b.x1 <= mid + 8)
-            if apart and same_column and overlap > 0.5 * min(a.height, b.height):
+            if apart and column[id(a)] == column[id(b)] and overlap > 0.5 * min(a.height, b.height):
                 out.update((id(a), id(b)))
     return out
 
@@ -40,16 +42,18 @@ def _wordy(ln: Line) -> bool:
 
 def _two_columns(lines: list[Line], width: float) -> bool:
     """Most prose lines end before the middle or start after it (rows of a table set across the
-    page are no prose: a page holding a long one is still set in two columns)."""
+    page are no prose: a page holding a long one is still set in two columns).  A page of a table
+    and its caption alone (tables collected after the references) shows no columns: a caption's
+    line or two left of the middle are not a column."""
     mid = width / 2
     wide = [ln for ln in lines if len(ln.text) > 30 and _wordy(ln)]
     crossing = sum(1 for ln in wide if ln.x0 < mid - 8 and ln.x1 > mid + 8)
-    return bool(wide) and crossing < 0.5 * len(wide)
+    return len(wide) >= 4 and crossing < 0.5 * len(wide)
 
 
-def _gutters(lines: list[Line], two_columns: bool) -> list[float]:
-    """Where the page's text columns meet, when they are not two halves: the middle of each empty
-    upright strip (at least 3 pt wide) that (almost) no line of prose crosses, with two such lines
+def _gutters(lines: list[Line], two_columns: bool) -> list[tuple[float, float]]:
+    """Where the page's text columns meet, when they are not two halves: each empty upright strip
+    (its left and right edge; at least 3 pt wide) that (almost) no line of prose crosses, with two such lines
     wholly on either side (a narrow margin column for figures and captions beside two body columns,
     three even columns).  A few lines may cross a strip (an abstract or a caption set across two of
     three columns): at most a sixth of the prose lines beside it.  A page in two halves keeps the
@@ -58,7 +62,7 @@ def _gutters(lines: list[Line], two_columns: bool) -> list[float]:
     if len(wide) < 4:
         return []
     starts, ends = sorted(x0 for x0, _ in wide), sorted(x1 for _, x1 in wide)
-    out: list[float] = []
+    out: list[tuple[float, float]] = []
     run: list[int] = []
     for x in range(int(starts[0]), int(ends[-1]) + 2):
         left, right = bisect.bisect_right(ends, x), len(wide) - bisect.bisect_left(starts, x)
@@ -67,19 +71,23 @@ def _gutters(lines: list[Line], two_columns: bool) -> list[float]:
             run.append(x)
             continue
         if len(run) >= 3:
-            out.append((run[0] + run[-1]) / 2)
+            out.append((run[0], run[-1]))
         run = []
     return out if len(out) >= 2 or (out and not two_columns) else []
 
 
-def _caption_lines(lines: list[Line], first: Line, body: BodyStyle) -> list[Line]:
+def _caption_lines(lines: list[Line], first: Line, body: BodyStyle,
+                   gutters: list[tuple[float, float]] | None = None) -> list[Line]:
     """The caption's own lines: the first one (with what follows it on its row) and the visual
     rows set closely below it, up to where the caption's block ends (see `_goes_on`).  What follows
     on its row is never another caption's start: two figures side by side have their captions side
-    by side, a gutter apart, often on baselines a point or two apart."""
+    by side, a gutter apart, often on baselines a point or two apart; nor a line beyond one of the
+    page's `gutters` between columns of text (a caption in a margin column beside the body)."""
     same_row = [ln for ln in lines if ln is not first and _overlap_v(ln, first) > 0.5 * min(ln.height, first.height)]
     out = [first] + sorted((ln for ln in same_row if first.x1 - 1 <= ln.x0 <= first.x1 + first.size
-                            and not CAPTION_RE.match(ln.text)), key=lambda ln: ln.x0)
+                            and not CAPTION_RE.match(ln.text)
+                            and not any(first.x1 <= b + 1 and ln.x0 >= a - 1 for a, b in gutters or [])),
+                           key=lambda ln: ln.x0)
     below = [ln for ln in lines if ln.top > first.top - 1 and ln.x1 > first.x0 - 2 and ln.x0 < first.x1 + 2
              and ln is not first and ln not in same_row]
     edges = [(first.top, first.bottom)]
@@ -133,22 +141,24 @@ def _step(above: tuple[float, float], below: tuple[float, float]) -> float:
     return min(below[0] - above[0], below[1] - above[1])
 
 
-def row_across(rows: list[Line], rules: list[tuple], cap: list[Line], mid: float, near: float,
+def row_across(rows: list[Line], rules: list[tuple], cap: list[Line], sides: tuple[float, float], near: float,
                others: list[Line]) -> bool:
     """A page-wide table's header row set above its first rule, under a caption shorter than a
     column: a row of cells close to the caption that starts in its column and goes on past the gutter
     with two pieces or more, with a rule crossing the gutter a little further on (past the reach of
     `_wide_beside`'s rules).  `rows`: the page's lines that are no prose and no caption's; `rules`:
-    its thin graphics.  A caption set beyond the gutter at that height says the row is two tables'."""
+    its thin graphics; `sides`: where the gutter's strip begins and ends.  A caption set beyond the
+    gutter at that height says the row is two tables'."""
     top, bottom = min(ln.top for ln in cap), max(ln.bottom for ln in cap)
     x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
-    if not any(r[0] < mid - 8 and r[2] > mid + 8 and top - 2 * near < r[1] < bottom + 2 * near for r in rules):
+    a, b = sides
+    if not any(r[0] < a and r[2] > b and top - 2 * near < r[1] < bottom + 2 * near for r in rules):
         return False
     close = [ln for ln in rows if -near < top - ln.bottom < near or -near < ln.top - bottom < near]
     for row in visual_rows(close):
-        beyond = [ln for ln in row if ln.x0 > mid + 8]
-        if len(beyond) >= 2 and any(min(ln.x1, x1) > max(ln.x0, x0) for ln in row if ln.x1 < mid - 8):
+        beyond = [ln for ln in row if ln.x0 > b]
+        if len(beyond) >= 2 and any(min(ln.x1, x1) > max(ln.x0, x0) for ln in row if ln.x1 < a):
             lo, hi = min(ln.top for ln in row + cap), max(ln.bottom for ln in row + cap)
-            if not any(o.x0 > mid - 8 and o.top < hi + near and o.bottom > lo - near for o in others):
+            if not any(o.x0 > a and o.top < hi + near and o.bottom > lo - near for o in others):
                 return True
     return False

@@ -27,6 +27,7 @@ from ..captions import CAPTION_RE, parse_caption
 from .graphics import Box
 from .headings import BodyStyle, names_section
 from .lines import Line
+from .region_page import between_neighbours, narrow_columns, page_body, text_columns, text_extent
 from .region_rows import _WORD, _beside, _caption_lines, _gutters, _two_columns, _wordy, row_across
 from .rotation import unturned_box
 
@@ -129,9 +130,13 @@ class _Page:
     body: BodyStyle
     two_columns: bool
     text_width: float = 0.0  # from the leftmost line start to the rightmost line end
+    text_left: float = 0.0  # the leftmost start of a line of words (`_text_extent`)
+    text_right: float = 0.0  # the rightmost end of one
     beside: set[int] = field(default_factory=set)  # ids of lines sharing a baseline with another in their column
     gutters: list[float] = field(default_factory=list)  # column bounds when not two halves (`_gutters`)
     prose: dict[int, bool] = field(default_factory=dict)  # `_prose` of each line asked about, by id
+    widths: dict[tuple[float, float], float] = field(default_factory=dict)  # `_text_between`, by column
+    strips: dict[float, tuple[float, float]] = field(default_factory=dict)  # each gutter's strip, by its middle
 
     def alone(self, ln: Line) -> bool:
         """No other line of its column on its baseline.  Not `Line.alone`, which also says no when
@@ -145,9 +150,12 @@ class _Page:
         return not self.alone(ln) or (numbers >= 2 and numbers >= 0.4 * len(words))
 
     def column_width(self, ln: Line) -> float:
+        """The width of the line's column: between its gutters, or the text's edge and a gutter."""
         if self.gutters:
             lo, hi = self._column(ln.x0, ln.x1)
-            return self.text_width if (lo, hi) == (0.0, self.width) else hi - lo
+            if (lo, hi) == (0.0, self.width):
+                return self.text_width
+            return self._text_between(lo, hi)
         mid = self.width / 2
         if self.two_columns and not (ln.x0 < mid - 8 and ln.x1 > mid + 8):
             return self.text_width / 2
@@ -161,13 +169,36 @@ class _Page:
         mid = self.width / 2
         x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
         if self.gutters:
-            lo, hi = self._column(x0, x1)
-            if any(0 < g < self.width and self._wide_beside(cap, g, others) for g in (lo, hi)):
-                return 0.0, self.width
-            return lo, hi
-        if not self.two_columns or (x0 < mid - 8 and x1 > mid + 8) or self._wide_beside(cap, mid, others):
+            return self._columns_taken(cap, others, *self._column(x0, x1))
+        sides = (mid - 8, mid + 8)
+        if not self.two_columns or (x0 < sides[0] and x1 > sides[1]) or self._wide_beside(cap, sides, others):
             return 0.0, self.width
         return (0.0, mid + 4) if x1 <= mid + 8 else (mid - 4, self.width)
+
+    def _text_between(self, lo: float, hi: float) -> float:
+        """The width of the column between two gutters as its lines of words fill it (once a page)."""
+        known = self.widths.get((lo, hi))
+        if known is None:
+            held = [ln for ln in self.lines if len(ln.text) >= 12 and lo - 8 <= ln.x0 and ln.x1 <= hi + 8]
+            known = self.widths[(lo, hi)] = max(ln.x1 for ln in held) - min(ln.x0 for ln in held) if held \
+                else min(hi, self.text_right) - max(lo, self.text_left)
+        return known
+
+    def _columns_taken(self, cap: list[Line], others: list[Line], lo: float, hi: float) -> tuple[float, float]:
+        """The caption's columns, widened over each gutter beside them that a rule or a row near the
+        caption crosses (`_wide_beside`): a table across two columns of three takes those two."""
+        while 0 < hi < self.width and self._wide_beside(cap, self._sides(hi), others):
+            hi = min((g for g in self.gutters if g > hi), default=self.width)
+        while 0 < lo < self.width and self._wide_beside(cap, self._sides(lo), others):
+            lo = max((g for g in self.gutters if g < lo), default=0.0)
+        return lo, hi
+
+    def _sides(self, gutter: float) -> tuple[float, float]:
+        """What a rule or a row must reach past on either side to cross a gutter: its strip's left
+        edge, and a few points into the next column's text (a table filling its column to the edge
+        reaches into a strip that ragged lines leave wide)."""
+        a, b = self.strips.get(gutter, (gutter - 8, gutter + 4))
+        return min(a, gutter - 8), max(b + 4, gutter + 8)
 
     def _column(self, x0: float, x1: float) -> tuple[float, float]:
         """Between the gutters on either side of x0..x1 (the page when a gutter lies within it)."""
@@ -176,23 +207,22 @@ class _Page:
         lo = max((g for g in self.gutters if g <= x0 + 8), default=0.0)
         return lo, min((g for g in self.gutters if g >= x1 - 8), default=self.width)
 
-    def _wide_beside(self, cap: list[Line], mid: float, others: list[Line]) -> bool:
-        """A ruling line, or a line of text, crossing the gutter within a few lines above or below
-        the caption, starting in its column."""
+    def _wide_beside(self, cap: list[Line], sides: tuple[float, float], others: list[Line]) -> bool:
+        """A ruling line, or a line of text, crossing the gutter (from before `sides[0]` to past
+        `sides[1]`) within a few lines above or below the caption, starting in its column."""
         top, bottom = min(ln.top for ln in cap), max(ln.bottom for ln in cap)
         x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
         near = 3 * self.body.size
         boxes = [g for g in self.graphics if g[3] - g[1] < 3 and 0.07 * self.height < g[1] < 0.93 * self.height]
         rows = [ln for ln in self.lines if ln not in cap and ln not in others and not _prose(ln, self)]
-        if row_across(rows, boxes, cap, mid, near, others):
+        if row_across(rows, boxes, cap, sides, near, others):
             return True
         boxes += [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in rows]
         for b in boxes:
             close = -near < top - b[3] < near or -near < b[1] - bottom < near
-            if close and b[0] < mid - 8 and b[2] > mid + 8 and min(b[2], x1) - max(b[0], x0) > 0:
+            if close and b[0] < sides[0] and b[2] > sides[1] and min(b[2], x1) - max(b[0], x0) > 0:
                 return True
         return False
-
 
 
 def _prose(ln: Line, pg: _Page) -> bool:
@@ -210,10 +240,12 @@ def _is_prose(ln: Line, pg: _Page) -> bool:
     words = ln.text.split()
     wordy = sum(1 for w in words if _WORD.match(w))
     measures = sum(1 for w in words if _NUMBER.match(w) or len(w.strip(".,;:()")) == 1)
-    if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 5 \
+    if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 3 \
             or wordy < 0.6 * (len(words) - measures) or wordy < 0.4 * len(words):
         return False
     sentence = len(words) >= 6 and ln.text.rstrip().endswith((".", "?", "!")) and wordy >= 0.8 * len(words)
+    if len(words) < 5:  # a narrow column's full line (three columns in a large type) holds three or four
+        return wordy == len(words) and ln.x1 - ln.x0 >= 0.8 * pg.column_width(ln) and pg.column_width(ln) < 30 * ln.size
     return sentence or ln.x1 - ln.x0 >= 0.7 * pg.column_width(ln)
 
 
@@ -382,15 +414,20 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     """Each caption of one page (lines are the page's kept lines, `width` and `height` its size as
     read, `turn` how it is read turned from how it is shown) with the object evidence on either
     side of it."""
-    body = _page_body(lines, body, width)
+    body = page_body(lines, body, width)
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
     extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
     two = _two_columns(lines, width)
-    pg = _Page(lines, graphics, width, height, body, two, extent, _beside(lines, width, two), _gutters(lines, two))
+    strips = _gutters(lines, two) or narrow_columns(lines, width, two)
+    gutters = [(a + b) / 2 for a, b in strips]
+    text = text_columns(lines, strips)
+    pg = _Page(lines, graphics, width, height, body, two, extent, *text_extent(lines, width),
+               _beside(lines, width, two, [(a + b) / 2 for a, b in text]), gutters)
+    pg.strips = dict(zip(gutters, strips, strict=True))
     pg.graphics = _drawings(pg)
     starts = [ln for ln in lines if CAPTION_RE.match(ln.text) and parse_caption(ln.text)]
     out: list[Candidate] = []
-    blocks = [_caption_lines(lines, first, body) for first in starts]
+    blocks = [_caption_lines(lines, first, body, text) for first in starts]
     for first, cap_lines in zip(starts, blocks):
         cap = parse_caption(first.text)
         assert cap is not None
@@ -399,50 +436,13 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
                    max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
         region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines, width, turn)
-        own = _between_neighbours(cap_box, [other for other in blocks if other is not cap_lines], span)
+        own = between_neighbours(cap_box, [other for other in blocks if other is not cap_lines], span)
         sides = (_walk(pg, cap_lines, own, True, stops), _walk(pg, cap_lines, own, False, stops))
         if own != span and sides == (None, None):
             own = span  # one drawing over captions side by side: it is theirs together
             sides = (_walk(pg, cap_lines, own, True, stops), _walk(pg, cap_lines, own, False, stops))
         out.append(Candidate(region, *sides, (_blank(pg, cap_box, own, True), _blank(pg, cap_box, own, False))))
     return out
-
-
-def _between_neighbours(cap: Box, others: list[list[Line]], span: tuple[float, float]) -> tuple[float, float]:
-    """The span narrowed to this caption's share of a row of captions set side by side (figures
-    side by side carry their captions side by side, each under its own): up to halfway to the
-    neighbouring caption on either side."""
-    lo, hi = span
-    for lines in others:
-        x0, top, x1, bottom = (min(ln.x0 for ln in lines), min(ln.top for ln in lines),
-                               max(ln.x1 for ln in lines), max(ln.bottom for ln in lines))
-        if min(bottom, cap[3]) - max(top, cap[1]) < 0.5 * min(bottom - top, cap[3] - cap[1]):
-            continue  # not beside it
-        if x0 >= cap[2] - 1:
-            hi = min(hi, (cap[2] + x0) / 2)
-        elif x1 <= cap[0] + 1:
-            lo = max(lo, (x1 + cap[0]) / 2)
-    return lo, hi
-
-
-def _page_body(lines: list[Line], body: BodyStyle, width: float) -> BodyStyle:
-    """The size this page's running text is set in: the paper's, unless most of the page's lines of
-    words are set in a larger one (a journal setting its methods small and its results larger, the
-    paper's body size then being the small one), so that a paragraph in that size ends an object.
-    Text set outside the page (a stray copy of the text layer) is not what a reader sees."""
-    sizes: dict[float, list[int]] = {}
-    for ln in lines:
-        if len(ln.text.split()) >= 5 and _wordy(ln) and ln.x0 >= 0 and ln.x1 <= width:
-            sizes.setdefault(round(ln.size * 2) / 2, []).append(len(ln.text))
-    if not sizes:
-        return body
-    size = max(sizes, key=lambda k: sum(sizes[k]))
-    # a page of running text: ten lines at least (a long caption beside a full-page figure is not),
-    # and larger than the paper's body (a page of a table set in small type is no running text)
-    if size - body.size <= 0.6 or len(sizes[size]) < 10 \
-            or sum(sizes[size]) < 0.6 * sum(sum(v) for v in sizes.values()):
-        return body
-    return dataclasses.replace(body, size=size)
 
 
 def _drawings(pg: _Page) -> list[Box]:

@@ -1,0 +1,77 @@
+"""A page's layout as the region walk reads it (regions.py): the text's extent, the gutters of
+narrow columns, a caption's share of a row of captions, and the size the page's running text is set in."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .columns import gutters as column_gutters
+from .graphics import Box
+from .headings import BodyStyle
+from .lines import Line
+from .region_rows import _wordy
+
+
+def text_extent(lines: list[Line], width: float) -> tuple[float, float]:
+    """From the leftmost start to the rightmost end of the page's lines of words (a dozen characters
+    or more: not a page number or a chart's tick label in the margin)."""
+    held = [ln for ln in lines if len(ln.text) >= 12] or lines
+    return min((ln.x0 for ln in held), default=0.0), max((ln.x1 for ln in held), default=width)
+
+
+def narrow_columns(lines: list[Line], width: float, two: bool) -> list[tuple[float, float]]:
+    """The gutters of a page set in narrow columns, whose lines are too short for `_gutters` (three
+    columns in a large type: 20 characters a line): the reading order's gutters (`columns.gutters`,
+    columns filled with text): two or more, or one away from the middle of a page not in two halves
+    (`two`: a gutter a little off the middle of a page in two is the middle's); never a wide empty
+    stretch (a column holding little text beside a table: no gutter is a tenth of the page wide)."""
+    found = column_gutters(lines)
+    if any(b - a > 0.1 * width for a, b in found):
+        return []
+    return [] if len(found) == 1 and (two or abs(sum(found[0]) / 2 - width / 2) < 8) else found
+
+
+def between_neighbours(cap: Box, others: list[list[Line]], span: tuple[float, float]) -> tuple[float, float]:
+    """The span narrowed to this caption's share of a row of captions set side by side (figures
+    side by side carry their captions side by side, each under its own): up to halfway to the
+    neighbouring caption on either side."""
+    lo, hi = span
+    for lines in others:
+        x0, top, x1, bottom = (min(ln.x0 for ln in lines), min(ln.top for ln in lines),
+                               max(ln.x1 for ln in lines), max(ln.bottom for ln in lines))
+        if min(bottom, cap[3]) - max(top, cap[1]) < 0.5 * min(bottom - top, cap[3] - cap[1]):
+            continue  # not beside it
+        if x0 >= cap[2] - 1:
+            hi = min(hi, (cap[2] + x0) / 2)
+        elif x1 <= cap[0] + 1:
+            lo = max(lo, (x1 + cap[0]) / 2)
+    return lo, hi
+
+
+def page_body(lines: list[Line], body: BodyStyle, width: float) -> BodyStyle:
+    """The size this page's running text is set in: the paper's, unless most of the page's lines of
+    words are set in a larger one (a journal setting its methods small and its results larger, the
+    paper's body size then being the small one), so that a paragraph in that size ends an object.
+    Text set outside the page (a stray copy of the text layer) is not what a reader sees."""
+    sizes: dict[float, list[int]] = {}
+    for ln in lines:
+        if len(ln.text.split()) >= 5 and _wordy(ln) and ln.x0 >= 0 and ln.x1 <= width:
+            sizes.setdefault(round(ln.size * 2) / 2, []).append(len(ln.text))
+    if not sizes:
+        return body
+    size = max(sizes, key=lambda k: sum(sizes[k]))
+    # a page of running text: ten lines at least (a long caption beside a full-page figure is not),
+    # and larger than the paper's body (a page of a table set in small type is no running text)
+    if size - body.size <= 0.6 or len(sizes[size]) < 10 \
+            or sum(sizes[size]) < 0.6 * sum(sum(v) for v in sizes.values()):
+        return body
+    return dataclasses.replace(body, size=size)
+
+
+def text_columns(lines: list[Line], strips: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The strips that divide columns of running text, not a table's columns: kept only when the
+    reading order finds as many gutters beside columns filled with text (`columns.gutters`)."""
+    if not strips:
+        return []
+    found = column_gutters(lines)
+    return strips if len(found) >= len(strips) else []
