@@ -63,10 +63,11 @@ def _small_back_matter(p: Para, body: BodyStyle) -> bool:
     return len(p.lines) == 1 and ln.alone and (p.gap_above or 0) >= 1.45 and (ln.bold or _other_face(ln, body))
 
 
-def _style_key(line) -> tuple[float, bool, bool]:
-    """What tells heading levels apart: size, weight, and capitals (at one size and weight, a
-    paper sets its sections in capitals and their sub-sections in mixed case, never the reverse)."""
-    return (round(line.size * 2) / 2, bool(line.bold), capitals(line.text))
+def _style_key(line) -> tuple[float, bool, bool, bool]:
+    """What tells heading levels apart: size, weight, capitals and slant (at one size and weight, a
+    paper sets its sections in capitals and their sub-sections in mixed case, never the reverse, and
+    its sections upright and their sub-sections in italics)."""
+    return (round(line.size * 2) / 2, bool(line.bold), capitals(line.text), bool(line.italic))
 
 
 class _Decider:
@@ -85,13 +86,16 @@ class _Decider:
         self.head_families = _heading_families(paras, body)
         self.title_page = min((p.first.page for p in paras), default=1)
         self.small_styles = small_heading_styles(paras, body)
+        # small-print styles that set a back matter name ("Funding"): the other names they set are back matter too
+        self.small_back = {small_style(p.first) for p in paras
+                           if _OUTSIDE_RE.match(self._bare(p)) and small_style(p.first) in self.small_styles}
         self.back_matter = False  # the current section is front or back matter (Acknowledgements …)
         self.numbered_styles: dict[tuple, list[int]] = {}  # a numbered heading's style -> its numbers' depths
 
-    def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool], int]:
+    def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
         styles = {_style_key(p.first) for p in paras if self._unnumbered_candidate(p)}
-        ordered = sorted(styles, key=lambda s: (-s[0], not s[1], not s[2]))
+        ordered = sorted(styles, key=lambda s: (-s[0], not s[1], not s[2], s[3]))
         std = [_style_key(p.first) for p in paras if _STANDARD_RE.match(self._bare(p)) and strong(p.first, self.body)]
         top = ordered.index(max(std, key=std.count)) if std and max(std, key=std.count) in ordered else 0
         return {s: max(1, i - top + 1) for i, s in enumerate(ordered)}
@@ -135,7 +139,7 @@ class _Decider:
                                                                or _small_back_matter(p, self.body)):
             return text, self._standard_level(bare, p.first)
         if self._small_title(p):  # under a back matter name at its level, else inside its section
-            return text, 1 if self.back_matter else self._sub_level()
+            return text, 1 if self.back_matter or small_style(p.first) in self.small_back else self._sub_level()
         if self._sentence_goes_on(p):
             return None
         if not self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
