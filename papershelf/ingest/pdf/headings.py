@@ -120,6 +120,8 @@ class _Decider:
         lead = lead_in(p.first)
         if lead and len(text) > len(lead) + 1:
             return None  # a paragraph run in under its lead-in, which `runin` offers as the heading
+        if not _title_words(text):
+            return None
         if p.contents or len(p.lines) > 3 or CAPTION_RE.match(text) or _FLOAT.match(text) \
                 or p.first.size < 0.66 * self.body.size or _DIGITS.sub("#", text) in self.running:
             return None  # ... or set far smaller than the body: text inside a figure
@@ -298,6 +300,15 @@ class _Decider:
 def _own_style(line) -> tuple:
     """A heading's style, all of it: size, weight, slant, capitals and face."""
     return (round(line.size * 2) / 2, bool(line.bold), bool(line.italic), capitals(line.text), line.face)
+
+
+def _title_words(text: str) -> bool:
+    """Does the text read as a title's words at all?  Not a reference entry's label ("[24] Bernd
+    Bruegge, …"), not a list of terms ("Key Words and Phrases: time-sharing, operating system, file
+    system, …"), not a line of stray glyphs whose "words" are mostly single letters."""
+    words = text.split()
+    short = sum(len(w) <= 2 for w in words)
+    return not re.match(r"^\[\d+\]", text) and text.count(",") < 2 and not (len(words) >= 4 and short > len(words) / 2)
 
 
 def _most_words(p: Para) -> int:

@@ -49,7 +49,7 @@ def small_title(p: Para, nxt: Para | None, body: BodyStyle, known: bool = False)
         apart
         and opens
         and len(title.split()) <= 10
-        and not title.endswith((".", ",", ";"))
+        and not title.endswith((".", ",", ";", ":"))  # "PVLDB Reference Format:" labels its text
         and not CAPTION_RE.match(p.text)
         and _plausible_title(title, True)
     )
