@@ -64,10 +64,12 @@ def _small_back_matter(p: Para, body: BodyStyle) -> bool:
 
 
 def _style_key(line) -> tuple[float, bool, bool, bool]:
-    """What tells heading levels apart: size, weight, capitals and slant (at one size and weight, a
-    paper sets its sections in capitals and their sub-sections in mixed case, never the reverse, and
-    its sections upright and their sub-sections in italics)."""
-    return (round(line.size * 2) / 2, bool(line.bold), capitals(line.text), bool(line.italic))
+    """What tells heading levels apart: size, weight, capitals and bold italics (at one size and
+    weight, a paper sets its sections in capitals and their sub-sections in mixed case, never the
+    reverse, and its bold sections upright over bold-italic sub-sections; a light italic line is
+    ranked with the upright ones of its size, as a stray upright line of that size would otherwise
+    push italic sub-sections a level down)."""
+    return (round(line.size * 2) / 2, bool(line.bold), capitals(line.text), bool(line.bold and line.italic))
 
 
 class _Decider:
@@ -305,10 +307,12 @@ def _own_style(line) -> tuple:
 def _title_words(text: str) -> bool:
     """Does the text read as a title's words at all?  Not a reference entry's label ("[24] Bernd
     Bruegge, …"), not a list of terms ("Key Words and Phrases: time-sharing, operating system, file
-    system, …"), not a line of stray glyphs whose "words" are mostly single letters."""
+    system, …"; a title may list "Purification, nitration, and phosphorylation"), not a line of stray
+    glyphs whose "words" are mostly single letters."""
     words = text.split()
-    short = sum(len(w) <= 2 for w in words)
-    return not re.match(r"^\[\d+\]", text) and text.count(",") < 2 and not (len(words) >= 4 and short > len(words) / 2)
+    letters = sum(len(w) == 1 and w.isalpha() for w in words)
+    terms = ":" in text and text.count(",") >= 2
+    return not re.match(r"^\[\d+\]", text) and not terms and not (len(words) >= 4 and letters > len(words) / 2)
 
 
 def _most_words(p: Para) -> int:
