@@ -6,6 +6,11 @@ size, in capitals, or in small capitals; sub-sections numbered, in italics on a 
 or run in ("Cell culture. The cells were …", "2.3. MTS Assay. The …") in italics or bold; one or
 two columns; and, on some, a journal's front-page sidebar (a narrow column of "Citation / Editor /
 Received / … / Competing interests" labels, not drawn as a box) beside the first page's text.
+From a second random stream (so the styles above stay as they were), the classes the reader
+missed on unseen publishers: titles long enough to wrap onto a second or third line, unnumbered bold
+body-size sub-headings under numbered sections, a third level (numbered in italics, or run in),
+declarations in small print (bold names over statements of their own size, some as short as "Not
+applicable."), and reference entries opening with their authors in bold (no headings).
 The truth is what was drawn: every heading with its number, title, level and page.  The sidebar's
 labels are no headings, so a reader that takes them counts them against its precision.
 
@@ -40,6 +45,11 @@ _SECTIONS = ("Introduction", "Materials and methods", "Results", "Discussion", "
 _OTHER = ("Study design", "Model of the pathway", "Theory", "Related studies", "Experimental setup", "Analysis")
 _SUBS = ("Cell culture", "Statistical analysis", "MTS assay", "Animals", "Patient cohort", "Data collection",
          "Western blot", "Imaging", "Ethics", "Sample preparation", "Dose response", "Survival analysis")
+_LONG = ("Effects of the compound on survival of cells from the control cohort",
+         "Dose response of the pathway in tissues under the conditions below",
+         "Comparison of the model with earlier studies of the same pathway")
+_BACK = ("Funding", "Availability of data and materials", "Authors' contributions", "Competing interests",
+         "Consent for publication", "Ethics approval and consent to participate")
 _SIDEBAR = ("Citation", "Editor", "Received", "Accepted", "Published", "Copyright", "Data Availability Statement",
             "Funding", "Competing interests")
 
@@ -53,6 +63,11 @@ class Style:
     sub: str  # numbered | italic | italic_runin | bold_runin | none
     sidebar: bool
     gap: float  # extra space above a heading, in body sizes
+    # Classes drawn from a second random stream (the first stream's styles stay as they were):
+    # "long" (titles that wrap onto a second line), "subsub" (a third level), "back" (declarations set
+    # in small print with bold names over short statements), "bold_sub" (unnumbered bold body-size
+    # sub-headings), "refs" (reference entries opening with their authors in bold: no headings).
+    extras: frozenset = frozenset()
 
 
 @dataclass
@@ -166,8 +181,13 @@ def heading(p: Paper, level: int, number: str, title: str) -> None:
         _smallcaps(p, x, f"{number} {title}".strip(), size, "Times-Roman")
     else:
         font = "Times-Italic" if kind == "italic" else ("Helvetica-Bold" if kind == "numbered" else "Times-Bold")
+        font = "Times-BoldItalic" if level == 2 and kind == "bold" and s.top == "bold" else font
         p.c.setFont(font, size)
-        p.c.drawString(x, p.y, label)
+        lines = _lines(p, label, font, size)
+        for k, line in enumerate(lines):  # a long title wraps onto a second line, flush left
+            p.c.drawString(x, p.y, line)
+            if k < len(lines) - 1:
+                p.y -= 1.2 * size
     p.truth.append({"level": level, "number": number, "title": title, "page": p.page})
     p.y -= 1.2 * size + 0.3 * s.body_size
 
@@ -194,6 +214,10 @@ def make(seed: int, path: str) -> tuple[list[dict], Style]:
                   rng.choice((1, 2)), rng.choice(("numbered", "dotted", "roman", "bold", "capitals", "smallcaps")),
                   rng.choice(("numbered", "italic", "italic_runin", "bold_runin", "none")),
                   rng.random() < 0.4, rng.choice((0.4, 0.8, 1.2)))
+    more = random.Random(seed * 7919 + 17)
+    style.extras = frozenset(k for k in ("long", "subsub", "back", "bold_sub", "refs") if more.random() < 0.3)
+    if "bold_sub" in style.extras:
+        style.sub = "bold"
     c = canvas.Canvas(path, pagesize=letter)
     p = Paper(style, c, rng)
     c.setFont("Helvetica-Bold", 16)
@@ -212,10 +236,15 @@ def make(seed: int, path: str) -> tuple[list[dict], Style]:
         p.y -= 1.3 * style.body_size
     paragraph(p)
     _body(p)
+    if "back" in style.extras:
+        _declarations(p)
     heading(p, 1, "", "References")
     p.truth[-1]["optional"] = True  # set in the sections' style, whatever number scheme they use
-    for _ in range(4):
-        paragraph(p)
+    for k in range(6 if "refs" in style.extras else 4):
+        # "refs": entries opening with their authors in bold, numbered or not: no headings
+        names = ", ".join(rng.sample(("Okafor A", "Brandt L", "Ruiz T", "Chen W", "Novak P", "Silva M"), 2))
+        paragraph(p, (f"{k + 1}. {names}." if k % 2 else f"{names}.", "Times-Bold") if "refs" in style.extras
+                  else None)
     c.save()
     return p.truth, style
 
@@ -223,6 +252,8 @@ def make(seed: int, path: str) -> tuple[list[dict], Style]:
 def _body(p: Paper) -> None:
     numbered = p.style.top in ("numbered", "dotted", "roman", "smallcaps")
     tops = list(_SECTIONS[:2]) + [p.rng.choice(_OTHER)] + list(_SECTIONS[2:4])
+    if "long" in p.style.extras and p.style.top not in ("roman", "smallcaps"):
+        tops[2] = p.rng.choice(_LONG)
     for i, title in enumerate(tops, 1):
         number = ("IVX"[0] * i if i <= 3 else ("IV" if i == 4 else "V")) if p.style.top == "roman" else str(i)
         heading(p, 1, number if numbered else "", title)
@@ -232,6 +263,7 @@ def _body(p: Paper) -> None:
             continue
         for j, sub in enumerate(p.rng.sample(_SUBS, 3), 1):
             subnum = (chr(64 + j) if p.style.top == "roman" else f"{i}.{j}") if numbered else ""
+            subnum = "" if p.style.sub == "bold" else subnum  # unnumbered bold sub-headings under any sections
             if p.style.sub.endswith("runin"):
                 font = "Times-Italic" if p.style.sub == "italic_runin" else "Times-Bold"
                 lead = f"{subnum}. {sub}." if subnum else f"{sub}."
@@ -240,8 +272,14 @@ def _body(p: Paper) -> None:
                 p.truth[-1]["page"] = p.page
                 paragraph(p, (lead, font))
             else:
-                heading(p, 2, subnum, sub) if p.style.sub == "numbered" else _italic(p, subnum, sub)
+                sub = p.rng.choice(_LONG) if "long" in p.style.extras and j == 2 else sub
+                if p.style.sub in ("numbered", "bold"):
+                    heading(p, 2, subnum, sub)
+                else:
+                    _italic(p, subnum, sub)
                 paragraph(p)
+                if "subsub" in p.style.extras and j == 1:
+                    _third_level(p, subnum)
 
 
 def _italic(p: Paper, number: str, title: str) -> None:
@@ -249,6 +287,45 @@ def _italic(p: Paper, number: str, title: str) -> None:
     s.sub, old = "italic", s.sub
     heading(p, 2, number, title)
     s.sub = old
+
+
+def _third_level(p: Paper, subnum: str) -> None:
+    """Two headings a level below a sub-section: numbered "2.1.1" in italics on a line of their own
+    when the paper numbers, else run in, in bold italics ("Primary outcome. The …")."""
+    for k, title in enumerate(p.rng.sample(("Primary outcome", "Secondary outcome", "Sensitivity",
+                                            "Missing data"), 2), 1):
+        if subnum and subnum[0].isdigit():
+            s = p.style
+            s.sub, old = "italic", s.sub
+            heading(p, 3, f"{subnum}.{k}", title)
+            s.sub = old
+            paragraph(p)
+        else:
+            p.need(3 * p.style.body_size)
+            p.truth.append({"level": 3, "number": "", "title": title, "page": p.page})
+            paragraph(p, (f"{title}.", "Times-BoldItalic"))
+
+
+def _declarations(p: Paper) -> None:
+    """Back matter in small print: bold names over statements of their own small size, some of
+    them shorter than a line ("Not applicable."), each name a section of its own (level 1)."""
+    s = p.style
+    size = s.body_size - 1.5
+    for name in p.rng.sample(_BACK, 4):
+        p.need(4 * size)
+        p.y -= 0.8 * size
+        p.c.setFont("Times-Bold", size)
+        p.c.drawString(p.col_x(), p.y, name)
+        p.truth.append({"level": 1, "number": "", "title": name, "page": p.page})
+        p.y -= 1.2 * size
+        short = p.rng.random() < 0.4
+        text = "Not applicable." if short else " ".join(_sentence(p.rng, p.rng.randint(8, 14)) for _ in range(2))
+        p.c.setFont(s.body_font, size)
+        for line in _lines(p, text, s.body_font, size):
+            p.need(1.2 * size)
+            p.c.drawString(p.col_x(), p.y, line)
+            p.y -= 1.2 * size
+        p.paras.append(text)
 
 
 def half_of(seed: int) -> str:
@@ -287,7 +364,7 @@ def main() -> int:
             s = score_paper(blocks_without_outline(path), truth)
             scores.append(s)
             for key in (f"top={style.top}", f"sub={style.sub}", f"sidebar={style.sidebar}",
-                        f"columns={style.columns}"):
+                        f"columns={style.columns}", *(f"extra={e}" for e in sorted(style.extras))):
                 by_kind.setdefault(key, []).append(s)
             if args.v:
                 print(f"seed {seed} {style}: P {s['precision']} R {s['recall']} missed {s['missed'][:4]} "

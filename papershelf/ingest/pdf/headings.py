@@ -21,6 +21,7 @@ import re
 from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
+from .heading_lines import small_bold
 from .heading_style import (
     _DIGITS,
     _FLOAT,
@@ -62,10 +63,13 @@ def _small_back_matter(p: Para, body: BodyStyle) -> bool:
     return len(p.lines) == 1 and ln.alone and (p.gap_above or 0) >= 1.45 and (ln.bold or _other_face(ln, body))
 
 
-def _style_key(line) -> tuple[float, bool, bool]:
-    """What tells heading levels apart: size, weight, and capitals (at one size and weight, a
-    paper sets its sections in capitals and their sub-sections in mixed case, never the reverse)."""
-    return (round(line.size * 2) / 2, bool(line.bold), capitals(line.text))
+def _style_key(line) -> tuple[float, bool, bool, bool]:
+    """What tells heading levels apart: size, weight, capitals and bold italics (at one size and
+    weight, a paper sets its sections in capitals and their sub-sections in mixed case, never the
+    reverse, and its bold sections upright over bold-italic sub-sections; a light italic line is
+    ranked with the upright ones of its size, as a stray upright line of that size would otherwise
+    push italic sub-sections a level down)."""
+    return (round(line.size * 2) / 2, bool(line.bold), capitals(line.text), bool(line.bold and line.italic))
 
 
 class _Decider:
@@ -84,12 +88,16 @@ class _Decider:
         self.head_families = _heading_families(paras, body)
         self.title_page = min((p.first.page for p in paras), default=1)
         self.small_styles = small_heading_styles(paras, body)
+        # small-print styles that set a back matter name ("Funding"): the other names they set are back matter too
+        self.small_back = {small_style(p.first) for p in paras
+                           if _OUTSIDE_RE.match(self._bare(p)) and small_style(p.first) in self.small_styles}
         self.back_matter = False  # the current section is front or back matter (Acknowledgements …)
+        self.numbered_styles: dict[tuple, list[int]] = {}  # a numbered heading's style -> its numbers' depths
 
-    def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool], int]:
+    def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
         styles = {_style_key(p.first) for p in paras if self._unnumbered_candidate(p)}
-        ordered = sorted(styles, key=lambda s: (-s[0], not s[1], not s[2]))
+        ordered = sorted(styles, key=lambda s: (-s[0], not s[1], not s[2], s[3]))
         std = [_style_key(p.first) for p in paras if _STANDARD_RE.match(self._bare(p)) and strong(p.first, self.body)]
         top = ordered.index(max(std, key=std.count)) if std and max(std, key=std.count) in ordered else 0
         return {s: max(1, i - top + 1) for i, s in enumerate(ordered)}
@@ -102,7 +110,7 @@ class _Decider:
         ln = p.first
         if len(p.lines) > 2 or not all(strong(x, self.body) for x in p.lines) or not ln.alone or p.in_figure:
             return False
-        if CAPTION_RE.match(p.text) or len(p.text.split()) > 10 or p.text.endswith((".", ",", ";")):
+        if CAPTION_RE.match(p.text) or len(p.text.split()) > _most_words(p) or p.text.endswith((".", ",", ";")):
             return False
         if p.gap_above is not None and p.gap_above < 1.3 and not self.after_heading:
             return False  # no space above, unless right below a heading ("Methods" / "Setting")
@@ -114,7 +122,9 @@ class _Decider:
         lead = lead_in(p.first)
         if lead and len(text) > len(lead) + 1:
             return None  # a paragraph run in under its lead-in, which `runin` offers as the heading
-        if p.contents or len(p.lines) > 2 or CAPTION_RE.match(text) or _FLOAT.match(text) \
+        if not _title_words(text):
+            return None
+        if p.contents or len(p.lines) > 3 or CAPTION_RE.match(text) or _FLOAT.match(text) \
                 or p.first.size < 0.66 * self.body.size or _DIGITS.sub("#", text) in self.running:
             return None  # ... or set far smaller than the body: text inside a figure
         is_strong = all(strong(x, self.body) for x in p.lines) or self._small_title(p)
@@ -126,28 +136,29 @@ class _Decider:
                 and self.numbering.list_item(m)
             key = None if listed else self._numbered(m, p, is_strong)
             if key:
+                self.numbered_styles.setdefault(_own_style(p.first), []).append(len(key))
                 return text, self._set_level(len(key), p.first.size)
         bare = self._bare(p)
         if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or capitals(bare) or _standalone(p, self.body)
                                                                or _small_back_matter(p, self.body)):
             return text, self._standard_level(bare, p.first)
         if self._small_title(p):  # under a back matter name at its level, else inside its section
-            return text, 1 if self.back_matter else self._sub_level()
+            return text, 1 if self.back_matter or small_style(p.first) in self.small_back else self._sub_level()
         if self._sentence_goes_on(p):
             return None
         if not self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
             return text, self._set_level(self.ranks.get(_style_key(p.first), 2), p.first.size)
         if self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
-            return text, self._sub_level()
+            return text, self._own_level(p)
         if self.level and (self._italic_candidate(p) or self._smaller_candidate(p)):
-            return text, self._sub_level()
+            return text, self._own_level(p)
         return None
 
     def _small_title(self, p: Para) -> bool:
         """A heading of a small-print part of the paper, in a style that heads two or more of its
         paragraphs (small_print.py)."""
         return not self.in_references and small_style(p.first) in self.small_styles \
-            and small_title(p, self.following, self.body)
+            and small_title(p, self.following, self.body, known=True)
 
     def _sentence_goes_on(self, p: Para) -> bool:
         """The line is a paragraph's first line, not a title: its sentence goes on in the paragraph
@@ -170,9 +181,9 @@ class _Decider:
         culture"), as journals set them under bold section names.  A slanted line inside a
         paragraph's run (a quotation, a displayed name) has no space above it."""
         ln = p.first
-        if len(p.lines) != 1 or not ln.italic or not ln.alone or p.in_figure or CAPTION_RE.match(p.text):
+        if not _italic_lines(p) or p.in_figure or CAPTION_RE.match(p.text):
             return False
-        if abs(ln.size - self.body.size) > 0.6 or p.indent > 1.5 * ln.size or len(p.text.split()) > 8:
+        if abs(ln.size - self.body.size) > 0.6 or p.indent > 1.5 * ln.size or len(p.text.split()) > _most_words(p):
             return False
         spaced = p.gap_above is None or p.gap_above >= 1.45 or self.after_heading
         nxt = self.following
@@ -203,7 +214,7 @@ class _Decider:
             plausible = _plausible_title(title, True)
             return self.numbering.accept(m, int(plausible)) if plausible or _NAME.match(title) else None
         # A slanted line of its own is a heading only with the very next number ("A." under "II.").
-        if len(p.lines) == 1 and p.first.italic and p.first.alone and _plausible_title(title, False):
+        if _italic_lines(p) and _plausible_title(title, False):
             return self.numbering.accept(m, 0)
         # In the body's own style: only the very next number, alone on its line with space above
         # (a letter only after the word "Appendix": amsart's "Appendix A. Tools from …").
@@ -223,6 +234,16 @@ class _Decider:
         if self.top_size is not None and size < self.top_size - 0.5:
             return self._sub_level()
         return self._set_level(1, size)
+
+    def _own_level(self, p: Para) -> int:
+        """An unnumbered heading's level: that of the paper's numbered sub-sections set in its very
+        style (an unnumbered "Comparison with earlier studies" in the italics of "2.1 Dose response"
+        is a sub-section beside it), else one below the current section.  Not a section's level: a
+        paper that numbers its sections numbers them all, so an unnumbered line in their style
+        inside one (bold "Cell culture" under bold "2. Methods") is below it."""
+        depths = self.numbered_styles.get(_own_style(p.first))
+        depth = max(set(depths), key=depths.count) if depths else 0
+        return depth if depth >= 2 else self._sub_level()
 
     def _sub_level(self) -> int:
         base = len(self.numbering.last) if self.numbering.last else self.level
@@ -276,6 +297,35 @@ class _Decider:
             return False  # "Purification and crystallization." opens PNAS's small-print methods on page 1
         small_print = p.first.page == self.title_page and p.first.size < self.body.size - 0.7
         return small_print or (len(p.lines) == 1 and len(p.text[len(lead):].split()) <= 5)
+
+
+def _own_style(line) -> tuple:
+    """A heading's style, all of it: size, weight, slant, capitals and face."""
+    return (round(line.size * 2) / 2, bool(line.bold), bool(line.italic), capitals(line.text), line.face)
+
+
+def _title_words(text: str) -> bool:
+    """Does the text read as a title's words at all?  Not a reference entry's label ("[24] Bernd
+    Bruegge, …"), not a list of terms ("Key Words and Phrases: time-sharing, operating system, file
+    system, …"; a title may list "Purification, nitration, and phosphorylation"), not a line of stray
+    glyphs whose "words" are mostly single letters."""
+    words = text.split()
+    letters = sum(len(w) == 1 and w.isalpha() for w in words)
+    terms = ":" in text and text.count(",") >= 2
+    return not re.match(r"^\[\d+\]", text) and not terms and not (len(words) >= 4 and letters > len(words) / 2)
+
+
+def _most_words(p: Para) -> int:
+    """How many words an unnumbered heading may have: a title that needed two lines may be as long as
+    any title (a column two inches wide wraps "Comparison of the model with earlier studies of the
+    same pathway"); on one line, twelve."""
+    return 14 if len(p.lines) == 2 else 12
+
+
+def _italic_lines(p: Para) -> bool:
+    """One or two lines, each wholly in italics, alone on their rows: how italic sub-headings are set
+    (the second line a long title's rest)."""
+    return len(p.lines) <= 2 and all(x.italic and x.alone for x in p.lines)
 
 
 def _upper_first(title: str) -> str:
@@ -399,9 +449,9 @@ def line_starts_heading(line, body: BodyStyle) -> bool:
     text = line.text
     if len(text.split()) > 14:
         return False
-    if strong(line, body) or _STANDARD_RE.match(text.rstrip(".:")):
+    if strong(line, body) or _STANDARD_RE.match(text.rstrip(".:")) or small_bold(line, body):
         return True
-    if line.italic and line.alone and len(text.split()) <= 8 and not text.endswith((".", ":", ",")) \
+    if line.italic and line.alone and len(text.split()) <= 12 and not text.endswith((".", ":", ",")) \
             and _plausible_title(text, False):
         return True  # an italic sub-heading: the paragraph below it starts anew
     m = _NUMBERED.match(text)

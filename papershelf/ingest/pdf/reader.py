@@ -34,7 +34,8 @@ from .columns import reading_order as _reading_order
 from .contents import contents_entries, demote_abstract_labels
 from .cover import without_cover_sheet
 from .graphics import Box, page_graphics
-from .headings import BodyStyle, Para, capitals, is_standard, lead_in, line_starts_heading, strong, to_blocks
+from .heading_lines import _OWN_NUMBER, _heading_goes_on, _out_of_heading
+from .headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .hyphens import document_words
 from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
 from .ocr import fill_by_ocr
@@ -54,9 +55,6 @@ from .strips import side_strip
 from .title import FIRST_HEAD, supplement_title, take_title
 
 _DIGITS = re.compile(r"\d+")
-# A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
-# "A" may be the article starting a title's second line).
-_OWN_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.):]?|[A-Z](?:\.\d+)+[.):]?|(?:[IVX]+|[A-Z])[.):])\s+[A-Z]")
 # A raised mark closing the title is its footnote's anchor ("... Markov Chains^∗", "Style^∗†",
 # "Networks^1"), not part of it; a raised number after a one- or two-letter symbol ("R^2") stays.
 _STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
@@ -197,28 +195,6 @@ def _breaks(prev: Line, ln: Line, left: float, body: BodyStyle, opens_heading: b
     indented = 0.6 * ln.size < ln.x0 - left < 4 * ln.size
     return indented and prev.x0 - left < 0.6 * ln.size and prev.text.endswith((".", "!", "?", ":", '"', "”")) \
         and ln.text[:1].isupper()
-
-
-def _heading_goes_on(prev: Line, ln: Line, body: BodyStyle, pitch: float) -> bool:
-    """A heading wrapped onto a second line: the next line is set close below in the same
-    heading style ("3.1 Representing and manipulating" / "visually-rich documents with magelib").  A line
-    that opens with its own section number ("APPENDIX" / "A. RELATED WORK") is a heading of its own,
-    and so is a line in mixed case under one in capitals ("METHODS" / "School recruitment"), and a
-    capitalised line under a standard name, which is a whole title ("Introduction" / "HCI and
-    smartphones" where a paper sets sections and sub-sections alike)."""
-    same_style = abs(ln.size - prev.size) < 0.3 and ln.bold == prev.bold and ln.face == prev.face \
-        and not (capitals(prev.text) and not capitals(ln.text))
-    whole = is_standard(prev.text) and not ln.text[:1].islower()
-    return same_style and strong(prev, body) and pitch < 1.5 * prev.size and not _OWN_NUMBER.match(ln.text) \
-        and not whole
-
-
-def _out_of_heading(lines: list[Line], ln: Line) -> bool:
-    """A heading wrapped onto a second line ends where the text leaves its style: the body's first
-    line under a two-line heading set half a point larger in another face of the family."""
-    head = lines[0]
-    other_face = bool(head.face and ln.face) and ln.face != head.face
-    return 1 < len(lines) <= 3 and (other_face or abs(ln.size - head.size) >= 0.3 or ln.bold != head.bold)
 
 
 def _paragraphs(column: list[Line], body: BodyStyle) -> list[Para]:

@@ -23,8 +23,10 @@ def small_style(line) -> SmallStyle:
     return (round(line.size * 2) / 2, bool(line.bold), bool(line.italic), line.face)
 
 
-def small_title(p: Para, nxt: Para | None, body: BodyStyle) -> bool:
-    """Is `p` set as a heading over `nxt` inside small print (see the module's docstring)?"""
+def small_title(p: Para, nxt: Para | None, body: BodyStyle, known: bool = False) -> bool:
+    """Is `p` set as a heading over `nxt` inside small print (see the module's docstring)?  `known`:
+    the style already heads two long paragraphs in this paper, so the text under this one may be a
+    short statement of its own ("Not applicable.")."""
     ln = p.first
     if len(p.lines) != 1 or not ln.alone or p.in_figure or body.bold or nxt is None:
         return False
@@ -33,7 +35,7 @@ def small_title(p: Para, nxt: Para | None, body: BodyStyle) -> bool:
     if p.gap_above is not None and p.gap_above < 1.45:
         return False  # space above it, as headings are set (or a column's top)
     text = nxt.first
-    if nxt.first.page != ln.page or abs(text.size - ln.size) > 0.3 or len(nxt.text) < 80:
+    if nxt.first.page != ln.page or abs(text.size - ln.size) > 0.3 or len(nxt.text) < (8 if known else 80):
         return False  # over a paragraph of its own small size, not a figure's short labels
     apart = (
         (ln.bold and not text.bold)
@@ -47,7 +49,7 @@ def small_title(p: Para, nxt: Para | None, body: BodyStyle) -> bool:
         apart
         and opens
         and len(title.split()) <= 10
-        and not title.endswith((".", ",", ";"))
+        and not title.endswith((".", ",", ";", ":"))  # "PVLDB Reference Format:" labels its text
         and not CAPTION_RE.match(p.text)
         and _plausible_title(title, True)
     )

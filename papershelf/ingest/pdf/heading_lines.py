@@ -1,0 +1,63 @@
+"""Where a heading's lines end while a column is cut into paragraphs: a title wrapped onto a second
+line stays one paragraph, and the text below it starts another.  Judged on the lines' own style
+(size, weight, slant, face), not on any publisher's layout: a heading set in italics wraps in
+italics, a heading set in small bold print ends where the small roman text under it begins."""
+
+from __future__ import annotations
+
+import re
+
+from .heading_style import BodyStyle, _plausible_title, capitals, is_standard, strong
+
+# A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
+# "A" may be the article starting a title's second line).
+_OWN_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.):]?|[A-Z](?:\.\d+)+[.):]?|(?:[IVX]+|[A-Z])[.):])\s+[A-Z]")
+
+
+def _heading_goes_on(prev, ln, body: BodyStyle, pitch: float) -> bool:
+    """A heading wrapped onto a second line: the next line is set close below in the same
+    heading style ("3.1 Representing and manipulating" / "visually-rich documents with magelib").  A line
+    that opens with its own section number ("APPENDIX" / "A. RELATED WORK") is a heading of its own,
+    and so is a line in mixed case under one in capitals ("METHODS" / "School recruitment"), and a
+    capitalised line under a standard name, which is a whole title ("Introduction" / "HCI and
+    smartphones" where a paper sets sections and sub-sections alike).  The style may be italics
+    at the body's size (a sub-heading "2.2 Dose response of the pathway in" / "tissues under …"),
+    or bold in small print."""
+    same_style = (
+        abs(ln.size - prev.size) < 0.3
+        and ln.bold == prev.bold
+        and ln.face == prev.face
+        and ln.italic == prev.italic
+        and not (capitals(prev.text) and not capitals(ln.text))
+    )
+    whole = is_standard(prev.text) and not ln.text[:1].islower()
+    apart = strong(prev, body) or prev.italic or small_bold(prev, body)
+    return same_style and apart and pitch < 1.5 * prev.size and not _OWN_NUMBER.match(ln.text) and not whole
+
+
+def _out_of_heading(lines: list, ln) -> bool:
+    """A heading wrapped onto a second line ends where the text leaves its style: the body's first
+    line under a two-line heading set half a point larger in another face of the family, or upright
+    under a heading in italics."""
+    head = lines[0]
+    other_face = bool(head.face and ln.face) and ln.face != head.face
+    return 1 < len(lines) <= 3 and (
+        other_face or abs(ln.size - head.size) >= 0.3 or ln.bold != head.bold or ln.italic != head.italic
+    )
+
+
+def small_bold(line, body: BodyStyle) -> bool:
+    """A whole line in bold, short and with no sentence's end, set smaller than the body (but not
+    a figure's far smaller labels): it may head a part of the paper set in small print ("Funding",
+    "Availability of data and materials" over statements in 8.5 pt under 10 pt text), so the roman
+    text under it starts a paragraph of its own."""
+    text = line.text
+    return (
+        line.bold
+        and not body.bold
+        and 0.7 * body.size <= line.size < body.size - 0.7
+        and line.alone
+        and len(text.split()) <= 10
+        and not text.endswith((".", ",", ";", "-"))
+        and _plausible_title(text, True)
+    )
