@@ -150,6 +150,13 @@ class Library:
         with ocr_settings(ocr or OcrSettings()):
             return self._importer.add(paths, retry_failed, max_bytes, progress, on_total, reread)
 
+    def prepare_search(self) -> bool:
+        """Build the derived files a fast search reads (a large SQLite library's postings file) when
+        they are missing or stale; True when something was built.  A long-running process gets them
+        in the background after its first search; a one-shot CLI search never lived long enough, so
+        `add` and `index` call this at their end."""
+        return self.store.prepare_search()
+
     def add_file(self, path: str, retry_failed: bool = False, max_bytes: int | None = None,
                  meta: Meta | None = None, keep_id: str | None = None, force: bool = False) -> FileResult:
         """Add or update one file; never raises for a bad file, returns why it failed."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from .provider import Provider, validate
 from .windows import cut, token_counter
 
 QUERY_THREADS_ENV = "PAPERSHELF_QUERY_THREADS"
+# Query vectors kept per embedder, newest used last: a page turned, a filter changed or the same
+# question asked again costs no encoding (~7 ms of CPU for MiniLM, a round trip for an API).
+QUERY_VECTORS_KEPT = 512
 
 
 def query_threads() -> int:
@@ -42,6 +46,10 @@ class QueryEmbedder:
         self.store = store
         self._providers: dict[str, Provider] = {}
         self._lock = threading.Lock()
+        # (space fingerprint, query text) -> its vector, read-only.  The fingerprint names the
+        # provider, model, dimension and options (window size, quantization): another space, or the
+        # same model under other options, never reads a vector encoded for this one.
+        self._vectors: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
 
     def provider(self, space: Space) -> Provider:
         """The provider that embeds queries for a space (cached; created on first use)."""
@@ -59,8 +67,24 @@ class QueryEmbedder:
             return self._providers[space.fingerprint]
 
     def vector(self, space: Space, query: str) -> np.ndarray:
+        """The query's vector in a space: encoded once, then kept (`QUERY_VECTORS_KEPT` most recent)."""
+        key = (space.fingerprint, query)
+        with self._lock:
+            kept = self._vectors.get(key)
+            if kept is not None:
+                self._vectors.move_to_end(key)
+                return kept
+        vector = self._encode(space, query)
+        vector.setflags(write=False)  # shared by every search that asks again
+        with self._lock:
+            self._vectors[key] = vector
+            while len(self._vectors) > QUERY_VECTORS_KEPT:
+                self._vectors.popitem(last=False)
+        return vector
+
+    def _encode(self, space: Space, query: str) -> np.ndarray:
         try:
-            return validate(self.provider(space).encode([query]), 1, space.dimension)[0]
+            return validate(self.provider(space).encode([query]), 1, space.dimension)[0].copy()
         except PapershelfError as e:
             raise VectorUnavailable(f"embedding provider unavailable ({e})") from None
         except Exception as e:  # noqa: BLE001 - a broken provider must not break search

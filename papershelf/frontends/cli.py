@@ -94,6 +94,10 @@ def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, m
                   f"failed {d['failed']}{meta}  ({lib.path})")
         for f in report.failed:
             out.print(f"  [red]failed[/red] {escape(f.path)}: {escape(f.reason or '')}")
+    started = time.monotonic()
+    if lib.prepare_search() and not as_json:
+        err.print(f"word index for fast search built ({time.monotonic() - started:.0f} s; "
+                  f"a large library's postings file, kept beside it until the next change)")
     return report
 
 

@@ -99,6 +99,10 @@ class PgPapers(SqlPapers):
         transaction: a count over search_docs at every search cost ~60 ms at 300k units."""
         return int(self.query("SELECT coalesce(sum(docs), 0) AS n FROM bm25_totals")[0]["n"])
 
+    def prepare_search(self) -> bool:
+        """Nothing to prepare: PostgreSQL's BM25 statistics are kept in each paper's transaction."""
+        return False
+
     def lexical_search(self, match: str, limit: int, filters: Filters,
                        weights: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> list[LexicalHit]:
         """BM25 as FTS5 computes it (idf per query lexeme, column-weighted term frequency from the

@@ -280,6 +280,11 @@ class SQLiteStore(VectorTables, SqlPapers):
             rows = ranked(match)
         return [LexicalHit(r["unit_id"], r["paper_id"], -r["score"]) for r in rows]
 
+    def prepare_search(self) -> bool:
+        """The postings file of the library as it is now, built when the library is large enough and
+        the file is missing or stale (postings_files.py: `LexicalPostings.prepare`)."""
+        return False if self.read_only else self.postings.prepare()
+
     @functools.cached_property
     def postings(self) -> LexicalPostings:
         """The derived postings file of this library (postings_files.py)."""

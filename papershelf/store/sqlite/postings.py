@@ -106,7 +106,7 @@ class Postings:
         rare = [self.docs[s:e] for i, (s, e) in enumerate(lists) if i not in common]
         rows = np.concatenate(rare) if rare else np.zeros(0, np.int32)  # a row in several lists repeats
         if common:
-            rows = np.unique(rows)  # each once: the common lists are searched for them
+            rows = distinct(rows)  # each once: the common lists are searched for them
             if len(rows) < n:
                 return None
         acc = self._scratch()
@@ -153,6 +153,18 @@ def _best(rows: np.ndarray, scores: np.ndarray, n: int, repeats: int) -> np.ndar
     idx = idx[first]
     idx = idx[np.argsort(-scores[idx], kind="stable")]
     return idx[:n]
+
+
+def distinct(rows: np.ndarray) -> np.ndarray:
+    """`np.unique(rows)` by a sort: NumPy 2.4's hash-based unique took 5.8 ms for 40,000 int32 rows
+    where sorting takes 0.5 ms (docs/measurements/warm5.md); the same sorted array."""
+    if len(rows) < 2:
+        return rows.copy()
+    s = np.sort(rows)
+    keep = np.empty(len(s), dtype=bool)
+    keep[0] = True
+    np.not_equal(s[1:], s[:-1], out=keep[1:])
+    return s[keep]
 
 
 def idf(rows: int, hits: int) -> float:

@@ -124,6 +124,24 @@ class LexicalPostings:
             self._builder = threading.Thread(target=self.build, name="papershelf-postings", daemon=True)
             self._builder.start()
 
+    def prepare(self) -> bool:
+        """The file of the library as it is now, built here and now when missing or stale (at the end
+        of `add`: a one-shot search exits before a background build would finish, so without this the
+        CLI never had a file).  True when a file was built; False when one was in place already or the
+        library gets none (small, read-only, the file turned off)."""
+        if not topk.enabled() or self.store.index_size() < MIN_UNITS:
+            return False
+        with self.store._lock:
+            key = postings_build.state_key(self.store.db)
+        folder = self._folder(key)
+        if folder is None:
+            return False
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            if load(folder).key == key:
+                return False
+        self.wait()  # a background build of an older state first: never two builds at once
+        return self.build() is not None
+
     def wait(self) -> None:
         """Until the build running now (if any) is done: for tests and benchmarks."""
         builder = self._builder
