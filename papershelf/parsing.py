@@ -51,9 +51,11 @@ class _Begun:
 class Parser:
     """Runs an `add`'s file jobs in order; owns the parse workers while it is open."""
 
-    def __init__(self, importer: Importer, retry_failed: bool, max_bytes: int | None, workers: int | None = None):
+    def __init__(self, importer: Importer, retry_failed: bool, max_bytes: int | None, workers: int | None = None,
+                 pdfs: int = 0):
+        """`pdfs`: how many PDFs the `add` holds, for the default number of workers."""
         self.importer, self.retry_failed, self.max_bytes = importer, retry_failed, max_bytes
-        self.workers = configured_workers() if workers is None else workers
+        self.workers = configured_workers(pdfs) if workers is None else workers
         self.pool = ParsePool(self.workers) if self.workers > 0 else None
 
     def __enter__(self) -> Parser:
