@@ -85,6 +85,9 @@ def main() -> None:
         if name == "default":
             def make(total, clock):
                 return Eta(total, clock=clock)
+        elif name == "horizon":
+            def make(total, clock):
+                return Eta(total, clock=clock, horizon=True)
         else:
             def make(total, clock, hl=float(name)):
                 return Eta(total, half_life=hl, clock=clock)
