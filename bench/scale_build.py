@@ -98,7 +98,10 @@ def run(tree: Path, folder: Path, library: Path, workers: str | None, nice: int,
         env["PAPERSHELF_PARSE_WORKERS"] = workers
     cmd = ["nice", "-n", str(nice), sys.executable, "-m", "papershelf", "-L", str(library), "index", str(folder), "--json"]
     cpu0, t0 = children_cpu(), time.perf_counter()
-    proc = subprocess.Popen(cmd, env=env, cwd="/tmp", stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    # SIGINT back to its default in the child: a background job started by a shell ignores it, and
+    # Python then never installs its Ctrl-C handler (--stop-after would do nothing).
+    proc = subprocess.Popen(cmd, env=env, cwd="/tmp", stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     marks: dict = {"etas": [], "loads": [], "papers": []}
     log = trace.open("w", encoding="utf-8")
 
