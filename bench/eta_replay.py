@@ -9,7 +9,7 @@ A trace cut short (a build stopped before its end) is replayed as the build of t
 finish: the total is the last event's units done and the end its time, so the rate's real changes
 under a loaded machine are what the estimator is judged on.
 
-    python bench/eta_replay.py /tmp/scale5/p1000/trace.jsonl --half-lives 20,60,adaptive
+    python bench/eta_replay.py /tmp/scale5/p1000/trace.jsonl --half-lives ewma,60,horizon
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from papershelf.embed.eta import Eta  # noqa: E402
+from papershelf.embed.eta import Eta
 
 
 class Clock:
@@ -71,31 +71,42 @@ def errors(said: list[tuple[float, float | None]], end: float, times: list[float
     return out
 
 
+def estimator(name: str, total: int, clock: Clock) -> Eta:
+    """`default` (the Eta as it is), `horizon` / `ewma` (either rate), or a half-life in seconds (ewma)."""
+    if name in ("default", "horizon", "ewma"):
+        return Eta(total, clock=clock) if name == "default" else Eta(total, clock=clock, horizon=name == "horizon")
+    return Eta(total, half_life=float(name), clock=clock, horizon=False)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("trace")
-    ap.add_argument("--half-lives", default="20", help="comma-separated: seconds, or 'default' (the Eta as is)")
+    ap.add_argument(
+        "--half-lives", default="20", help="comma-separated: default, ewma, horizon, or a half-life in seconds"
+    )
     args = ap.parse_args()
     start, points = load(Path(args.trace))
     end = points[-1][0]
     marks = [start + 60, start + 120, start + 300] + [start + (end - start) * k / 10 for k in range(1, 10)]
-    report = {"embedding_start_s": start, "end_s": end, "papers": len(points), "units": points[-1][2],
-              "windows": points[-1][1], "checked_at_s": [round(m, 1) for m in marks], "variants": {}}
+    report = {
+        "embedding_start_s": start,
+        "end_s": end,
+        "papers": len(points),
+        "units": points[-1][2],
+        "windows": points[-1][1],
+        "checked_at_s": [round(m, 1) for m in marks],
+    }
+    variants: dict[str, dict] = {}
     for name in args.half_lives.split(","):
-        if name == "default":
-            def make(total, clock):
-                return Eta(total, clock=clock)
-        elif name == "horizon":
-            def make(total, clock):
-                return Eta(total, clock=clock, horizon=True)
-        else:
-            def make(total, clock, hl=float(name)):
-                return Eta(total, half_life=hl, clock=clock)
-        said = replay(start, points, make)
+        said = replay(start, points, lambda total, clock, name=name: estimator(name, total, clock))
         errs = errors(said, end, marks)
         after = [abs(t + s - end) / (end - t) for t, s in said if s is not None and start + 60 <= t < end - 1]
-        report["variants"][name] = {"errors_at_marks": errs, "max_after_first_minute": round(max(after), 3),
-                                    "median_after_first_minute": round(statistics.median(after), 3)}
+        variants[name] = {
+            "errors_at_marks": errs,
+            "max_after_first_minute": round(max(after), 3),
+            "median_after_first_minute": round(statistics.median(after), 3),
+        }
+    report["variants"] = variants
     print(json.dumps(report, indent=1))
 
 

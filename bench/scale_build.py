@@ -57,7 +57,7 @@ def changed_copy(src: Path, dst: Path, line: str) -> bool:
         pdf.save(str(dst))
         pdf.close()
         return True
-    except Exception:  # an encrypted or damaged PDF: the caller falls back to a byte change
+    except Exception:  # noqa: BLE001 - an encrypted or damaged PDF: the caller falls back to a byte change
         return False
 
 
@@ -92,16 +92,37 @@ def count_papers(library: Path) -> int | None:
         return None
 
 
-def run(tree: Path, folder: Path, library: Path, workers: str | None, nice: int, trace: Path, stop_after: float) -> dict:
+def run(
+    tree: Path, folder: Path, library: Path, workers: str | None, nice: int, trace: Path, stop_after: float
+) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree), HF_HUB_OFFLINE="1")
     if workers is not None:
         env["PAPERSHELF_PARSE_WORKERS"] = workers
-    cmd = ["nice", "-n", str(nice), sys.executable, "-m", "papershelf", "-L", str(library), "index", str(folder), "--json"]
+    cmd = [
+        "nice",
+        "-n",
+        str(nice),
+        sys.executable,
+        "-m",
+        "papershelf",
+        "-L",
+        str(library),
+        "index",
+        str(folder),
+        "--json",
+    ]
     cpu0, t0 = children_cpu(), time.perf_counter()
     # SIGINT back to its default in the child: a background job started by a shell ignores it, and
     # Python then never installs its Ctrl-C handler (--stop-after would do nothing).
-    proc = subprocess.Popen(cmd, env=env, cwd="/tmp", stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        cmd,
+        env=env,
+        cwd="/tmp",
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     marks: dict = {"etas": [], "loads": [], "papers": []}
     log = trace.open("w", encoding="utf-8")
 
@@ -147,10 +168,20 @@ def run(tree: Path, folder: Path, library: Path, workers: str | None, nice: int,
     wall, cpu = time.perf_counter() - t0, children_cpu() - cpu0
     start = marks.get("embed_start_s")
     first = next((t for t, n in marks["papers"] if n), None)
-    out = {"exit": proc.returncode, "stopped_at_s": stopped, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "peak_rss_mb": round(peak / 2**20),
-           "first_paper_searchable_s": first, "all_searchable_s": round(start, 1) if start else None,
-           "add_cpu_s": round(marks.get("add_cpu_s", 0.0), 1), "start": marks.get("start"), "done": marks.get("done"),
-           "papers_over_time": marks["papers"][::12], "load_avg": marks["loads"]}
+    out = {
+        "exit": proc.returncode,
+        "stopped_at_s": stopped,
+        "wall_s": round(wall, 1),
+        "cpu_s": round(cpu, 1),
+        "peak_rss_mb": round(peak / 2**20),
+        "first_paper_searchable_s": first,
+        "all_searchable_s": round(start, 1) if start else None,
+        "add_cpu_s": round(marks.get("add_cpu_s", 0.0), 1),
+        "start": marks.get("start"),
+        "done": marks.get("done"),
+        "papers_over_time": marks["papers"][::12],
+        "load_avg": marks["loads"],
+    }
     if start is not None and stopped is None:
         out["eta_60s_of_command"] = eta_error(marks["etas"], 60, wall)
         out["eta_60s_into_embedding"] = eta_error(marks["etas"], start + 60, wall)
@@ -177,9 +208,23 @@ def main() -> None:
     made = round(time.perf_counter() - t0, 1)
     library = out / "library.db"
     library.unlink(missing_ok=True)
-    result = run(Path(args.tree).resolve(), folder, library, args.workers, args.nice, out / "trace.jsonl", args.stop_after)
-    print(json.dumps({"pdfs": len(pdfs), "papers": args.papers, "byte_fallbacks": fallbacks, "copies_made_s": made,
-                      "workers": args.workers, "tree": args.tree, **result}, indent=1))
+    result = run(
+        Path(args.tree).resolve(), folder, library, args.workers, args.nice, out / "trace.jsonl", args.stop_after
+    )
+    print(
+        json.dumps(
+            {
+                "pdfs": len(pdfs),
+                "papers": args.papers,
+                "byte_fallbacks": fallbacks,
+                "copies_made_s": made,
+                "workers": args.workers,
+                "tree": args.tree,
+                **result,
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":
