@@ -9,7 +9,7 @@ A trace cut short (a build stopped before its end) is replayed as the build of t
 finish: the total is the last event's units done and the end its time, so the rate's real changes
 under a loaded machine are what the estimator is judged on.
 
-    python bench/eta_replay.py /tmp/scale5/p1000/trace.jsonl --half-lives ewma,60,horizon
+    python bench/eta_replay.py /tmp/scale5/p1000/trace.jsonl --half-lives default,60,120
 """
 
 from __future__ import annotations
@@ -72,18 +72,14 @@ def errors(said: list[tuple[float, float | None]], end: float, times: list[float
 
 
 def estimator(name: str, total: int, clock: Clock) -> Eta:
-    """`default` (the Eta as it is), `horizon` / `ewma` (either rate), or a half-life in seconds (ewma)."""
-    if name in ("default", "horizon", "ewma"):
-        return Eta(total, clock=clock) if name == "default" else Eta(total, clock=clock, horizon=name == "horizon")
-    return Eta(total, half_life=float(name), clock=clock, horizon=False)
+    """`default` (the Eta as it is), or a half-life in seconds."""
+    return Eta(total, clock=clock) if name == "default" else Eta(total, half_life=float(name), clock=clock)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("trace")
-    ap.add_argument(
-        "--half-lives", default="20", help="comma-separated: default, ewma, horizon, or a half-life in seconds"
-    )
+    ap.add_argument("--half-lives", default="20", help="comma-separated: default, or half-lives in seconds")
     args = ap.parse_args()
     start, points = load(Path(args.trace))
     end = points[-1][0]

@@ -9,23 +9,19 @@ them with a half-life of `HALF_LIFE` seconds, so the estimate neither drags nor 
 
 from __future__ import annotations
 
-import bisect
 import threading
 import time
 from collections.abc import Callable
 
 HALF_LIFE = 20.0  # seconds: a rate change shows half in the estimate after this long
-MIN_WINDOW = 60.0  # seconds: the horizon-matched rate never looks back less than this
 
 
 class Eta:
     """Fed every provider call (windows encoded, units finished); thread-safe."""
 
     def __init__(self, units_total: int, half_life: float = HALF_LIFE,
-                 clock: Callable[[], float] = time.monotonic, horizon: bool = True):
-        self.units_total, self.half_life, self.clock, self.horizon = units_total, half_life, clock, horizon
-        self._times: list[float] = []  # after each call: its time and the windows encoded so far
-        self._cumulative: list[int] = []
+                 clock: Callable[[], float] = time.monotonic):
+        self.units_total, self.half_life, self.clock = units_total, half_life, clock
         self.units_done = 0  # finished: encoded, reused or failed
         self.windows_done = 0
         self._units_encoded = 0  # finished by encoding: the windows-per-unit ratio's units
@@ -50,8 +46,6 @@ class Eta:
             self._weighted_windows = self._weighted_windows * decay + windows
             self._weighted_seconds = self._weighted_seconds * decay + elapsed
             self.windows_done += windows
-            self._times.append(now)
-            self._cumulative.append(self.windows_done)
             self._units_encoded += units
             self.units_done += units
 
@@ -65,28 +59,11 @@ class Eta:
         with self._lock:
             return self._weighted_windows / self._weighted_seconds if self._weighted_seconds > 0 else None
 
-    def _rate_over(self, seconds: float) -> float | None:
-        """Windows per second over the last `seconds` before the latest call (from the first call's end
-        at the most: the model's load and warm-up before it are not the encoder's speed)."""
-        times, end = self._times, self._times[-1]
-        since = max(times[0], end - seconds)
-        i = bisect.bisect_left(times, since)
-        if times[i] > since and i > 0:  # the call spanning `since` counts whole
-            i -= 1
-            since = times[i]
-        span = end - since
-        return (self._cumulative[-1] - self._cumulative[i]) / span if span > 0 else None
-
     def seconds_left(self) -> float | None:
-        """The units left, in windows at the ratio seen so far, over the weighted rate (or, `horizon`,
-        the rate over a look-back as long as the time left: see `_horizon_rate`)."""
+        """The units left, in windows at the ratio seen so far, over the weighted rate."""
         rate = self.rate()
         with self._lock:
             if not rate or not self._units_encoded:
                 return None
             windows_left = max(0, self.units_total - self.units_done) * self.windows_done / self._units_encoded
-            if self.horizon and len(self._times) > 1:
-                for _ in range(2):  # the horizon from the estimate, the estimate from the horizon's rate
-                    recent = self._rate_over(max(MIN_WINDOW, windows_left / rate))
-                    rate = recent or rate
             return windows_left / rate
