@@ -220,7 +220,8 @@ class Importer:
         jobs: list[FileJob] = [
             FileJob(path, problem, metadata.get(os.path.abspath(path)), force=reread) for path, problem in papers]
         jobs += [self._attachment_job(a, reread) for a in attachments]
-        with Parser(self, retry_failed, max_bytes) as parser:
+        pdfs = sum(j.path.lower().endswith(".pdf") for j in jobs)
+        with Parser(self, retry_failed, max_bytes, pdfs=pdfs) as parser:
             parser.run(jobs, report, progress)
             done = {os.path.abspath(p) for p, _ in papers} | {a.path for a in attachments}
             matches = self._bibliography_matches(metadata, all_entries, done)

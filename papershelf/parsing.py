@@ -1,10 +1,13 @@
 """The files of one `add`, run in input order: parsed here, or PDFs parsed ahead by worker processes.
 
-With `PAPERSHELF_PARSE_WORKERS` (ingest/parse_pool.py) a few files are read, hashed and handed to
-the workers ahead of the one being written; papers are still written one at a time, in the order of
-the input, each in its one transaction, so a rerun after a crash or Ctrl-C finds exactly the files
-before the interruption written.  At most `AHEAD` files per worker wait parsed or parsing: what
-waits in memory stays bounded whatever the folder's size.
+With parse workers (ingest/parse_pool.py: on by default for a folder of PDFs) files are read, hashed
+and handed to the workers ahead of the one being written; papers are still written one at a time, in
+the order of the input, each in its one transaction, so a rerun after a crash or Ctrl-C finds exactly
+the files before the interruption written.  At most `AHEAD` files per worker and `AHEAD_BYTES` of
+their bytes wait parsed or parsing: what waits in memory stays bounded whatever the folder's size.
+Why that many: the writer waits for files in order, so while one worker spends minutes on a scan
+(OCR), the others go on only as far as the read-ahead lets them (with 2 per worker, a 1,000-paper
+build left a core idle through every scan: docs/measurements/scale5.md).
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from .models import AddReport, FileResult, SourceRecord
 if TYPE_CHECKING:
     from .importer import Importer
 
-AHEAD = 2  # files begun ahead of the one being written, per worker
+AHEAD = 16  # files begun ahead of the one being written, per worker
+AHEAD_BYTES = 128 * 2**20  # and at most this many bytes of them (one file more may pass it)
 
 
 @dataclass
@@ -51,9 +55,11 @@ class _Begun:
 class Parser:
     """Runs an `add`'s file jobs in order; owns the parse workers while it is open."""
 
-    def __init__(self, importer: Importer, retry_failed: bool, max_bytes: int | None, workers: int | None = None):
+    def __init__(self, importer: Importer, retry_failed: bool, max_bytes: int | None, workers: int | None = None,
+                 pdfs: int = 0):
+        """`pdfs`: how many PDFs the `add` holds, for the default number of workers."""
         self.importer, self.retry_failed, self.max_bytes = importer, retry_failed, max_bytes
-        self.workers = configured_workers() if workers is None else workers
+        self.workers = configured_workers(pdfs) if workers is None else workers
         self.pool = ParsePool(self.workers) if self.workers > 0 else None
 
     def __enter__(self) -> Parser:
@@ -87,8 +93,11 @@ class Parser:
         todo = iter(jobs)
         limit = AHEAD * self.workers + 1 if self.pool is not None else 1
 
+        def held() -> int:
+            return sum(len(s.src.data) for _, s, _ in ahead if isinstance(s, _Begun) and s.src.data)
+
         def fill() -> None:
-            while len(ahead) < limit and (job := next(todo, None)) is not None:
+            while len(ahead) < limit and held() < AHEAD_BYTES and (job := next(todo, None)) is not None:
                 if self.pool is None or job.problem or not job.path.lower().endswith(".pdf"):
                     ahead.append((job, None, None))
                     continue

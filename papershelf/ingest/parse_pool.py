@@ -1,7 +1,8 @@
 """PDFs parsed in worker processes while this one writes papers (`add`, `index`): every core reads.
 
-Opt-in (`PAPERSHELF_PARSE_WORKERS`, docs/reference/configuration.md): the measured gain on this
-project's 2-core machine did not clear "never slower" (docs/measurements/pool3.md).
+On by default for an `add` of `AUTO_MIN_PDFS` PDFs or more on two cores or more; `PAPERSHELF_PARSE_WORKERS`
+sets the number (`0`: off; docs/reference/configuration.md).  Measured: docs/measurements/pool3.md
+and scale5.md.
 
 Why processes, started fresh (spawn), not threads or fork: the PDF reader is Python and pdfium
 (not thread-safe), so only processes read two PDFs at once; a fresh interpreter inherits no lock,
@@ -49,6 +50,7 @@ POLL = 0.5  # seconds: the longest any wait here lasts before looking at the clo
 START_TIMEOUT = 60.0  # seconds for a fresh worker to import the reader and say it is ready
 STOP_TIMEOUT = 2.0  # seconds a stopping worker is given before it is killed
 MAX_FILES_PER_WORKER = 200  # a worker is replaced after this many files: what a reader leaks stays bounded
+AUTO_MIN_PDFS = 16  # PDFs in one `add` from which workers are on by default (with two cores or more)
 
 
 def env_number(name: str, default: float) -> float:
@@ -60,13 +62,24 @@ def env_number(name: str, default: float) -> float:
     return value if value > 0 else default
 
 
-def configured_workers() -> int:
-    """`PAPERSHELF_PARSE_WORKERS`: 0 or unset parses in this process; `auto` one per core."""
+def cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def configured_workers(pdfs: int = 0) -> int:
+    """`PAPERSHELF_PARSE_WORKERS`: a number of workers, `0` for none, `auto` one per core; unset, the
+    default: one per core when there are at least two cores and the `add` has at least
+    `AUTO_MIN_PDFS` PDFs (`pdfs`), else none.  Why a threshold: a worker costs a fresh interpreter
+    importing the reader (1-3 s on a busy machine), which a handful of PDFs does not win back
+    (docs/measurements/scale5.md)."""
     raw = os.environ.get("PAPERSHELF_PARSE_WORKERS", "").strip().lower()
     if raw == "auto":
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        return cores()
+    if not raw:
+        return cores() if cores() >= 2 and pdfs >= AUTO_MIN_PDFS else 0
     try:
-        return max(0, int(raw or 0))
+        return max(0, int(raw))
     except ValueError:
         return 0
 

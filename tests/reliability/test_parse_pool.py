@@ -188,3 +188,73 @@ def test_workers_end_with_a_parent_killed_outright(tmp_path):
     proc.kill()
     proc.wait(timeout=30)
     assert _gone(workers, 5.0), workers  # within a second or so, not when the file is done
+
+
+def test_workers_are_on_by_default_for_a_folder_of_pdfs_on_two_cores(tmp_path, monkeypatch):
+    """Unset PAPERSHELF_PARSE_WORKERS: AUTO_MIN_PDFS PDFs on two cores parse in workers (the library
+    the same as parsed in this process); fewer PDFs, or one core, or `0`, parse in this process."""
+    from papershelf import parsing
+    from papershelf.ingest import parse_pool
+
+    folder = tmp_path / "in"
+    _write(folder, parse_pool.AUTO_MIN_PDFS)
+    small = tmp_path / "small"
+    _write(small, parse_pool.AUTO_MIN_PDFS - 1)
+    used: list[int] = []
+    real_enter = parsing.Parser.__enter__
+
+    def spy(self):
+        used.append(self.workers)
+        return real_enter(self)
+
+    monkeypatch.setattr(parsing.Parser, "__enter__", spy)
+    monkeypatch.delenv("PAPERSHELF_PARSE_WORKERS", raising=False)
+    monkeypatch.setattr(parse_pool, "cores", lambda: 2)
+    libraries = {}
+    for name, path, env in (("on", folder, None), ("small", small, None), ("off", folder, "0")):
+        if env is not None:
+            monkeypatch.setenv("PAPERSHELF_PARSE_WORKERS", env)
+        with Library(str(tmp_path / f"{name}.db")) as lib:
+            report = lib.add([str(path)])
+            assert not report.failed
+            libraries[name] = [(p, lib.store.paper_units(p)) for p in lib.store.paper_ids()]
+    assert used == [2, 0, 0]
+    assert libraries["on"] == libraries["off"] and len(libraries["on"]) == parse_pool.AUTO_MIN_PDFS
+    monkeypatch.delenv("PAPERSHELF_PARSE_WORKERS")
+    monkeypatch.setattr(parse_pool, "cores", lambda: 1)
+    assert parse_pool.configured_workers(1000) == 0
+    monkeypatch.setenv("PAPERSHELF_PARSE_WORKERS", "auto")
+    assert parse_pool.configured_workers(0) == 1
+
+
+def test_a_slow_file_does_not_stop_the_other_worker(tmp_path, monkeypatch):
+    """Papers are written in input order, so while one worker spends long on a file (a scan's OCR),
+    the other goes on as far as the read-ahead lets it: by the time the slow first file is written,
+    the ten small ones after it are parsed already (with two files per worker ahead, four were)."""
+    from papershelf import parsing
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a-slow.pdf").write_bytes(_pdf("Slow signals in a long paper", pages=300))
+    for i in range(10):
+        (folder / f"b{i:02d}.pdf").write_bytes(_pdf(f"Word{i} signals in paper number {i}"))
+    parsers: list = []
+    real_enter = parsing.Parser.__enter__
+
+    def spy(self):
+        parsers.append(self)
+        return real_enter(self)
+
+    monkeypatch.setattr(parsing.Parser, "__enter__", spy)
+    monkeypatch.setenv("PAPERSHELF_PARSE_WORKERS", "2")
+    parsed_when_first_written: list[int] = []
+
+    def progress(result) -> None:
+        if not parsed_when_first_written:
+            pool = parsers[0].pool
+            parsed_when_first_written.append(len(pool._done) + sum(w.ticket is not None for w in pool._pool))
+
+    with Library(str(tmp_path / "lib.db")) as lib:
+        report = lib.add([str(folder)], progress=progress)
+    assert [os.path.basename(f.path) for f in report.files][0] == "a-slow.pdf" and not report.failed
+    assert parsed_when_first_written[0] >= 9, parsed_when_first_written
