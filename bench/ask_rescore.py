@@ -3,7 +3,7 @@
 Each answerable question of a half is asked once; its scored candidates are kept (wrapping ask.select, as
 bench/ask_misses.py does) with, for each, whether it is right evidence (holds the phrase, on a right page:
 bench/ask_eval.py's rule).  A scorer is then a function of the candidates only, so a variant costs no new
-search.  `top3` follows ask.select (at most PER_UNIT per passage, near-duplicates folded).
+search.  `top3` follows ask.select (at most PER_UNIT per passage, near-duplicates and restatements folded).
 """
 
 from __future__ import annotations
@@ -31,10 +31,7 @@ def top3(cands: list, scores: np.ndarray, right: list[bool]) -> bool:
     per_unit: dict[str, int] = {}
     for i in sorted(range(len(cands)), key=lambda i: (-scores[i], cands[i].unit.id, cands[i].start)):
         c = cands[i]
-        quote = c.unit.text[c.start : c.end]
-        if per_unit.get(c.unit.id, 0) >= A.PER_UNIT or any(
-            A._near_duplicate(quote, cands[j].unit.text[cands[j].start : cands[j].end]) for j in chosen
-        ):
+        if per_unit.get(c.unit.id, 0) >= A.PER_UNIT or A.restates(c, [cands[j] for j in chosen]):
             continue
         chosen.append(i)
         per_unit[c.unit.id] = per_unit.get(c.unit.id, 0) + 1

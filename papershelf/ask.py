@@ -71,6 +71,7 @@ class Candidate:
     lexical: float = 0.0
     cosine: float = 0.0
     typed: float = 0.0
+    vector: np.ndarray | None = None  # the sentence's unit vector (None when scored by words alone)
 
     @property
     def score(self) -> float:
@@ -175,6 +176,7 @@ def embed_scores(encoder: Encoder, question: str, cands: list[Candidate]) -> Non
         n = index.get(c.unit.id, 0)
         index[c.unit.id] = n + 1
         c.cosine = float(sims[keys[c.unit.id]][n])
+        c.vector = vectors[keys[c.unit.id]][n]
 
 
 NEIGHBOUR = 0.2  # share of a sentence's cosine taken from its closer neighbour (dev: 0.15 and 0.3 tie)
@@ -194,13 +196,26 @@ def _near_duplicate(a: str, b: str) -> bool:
     return bool(x and y) and len(x & y) / len(x | y) >= 0.7
 
 
+SAME_MEANING = 0.85  # cosine of two sentences' vectors at which the second says nothing new (dev: 0.8-0.85)
+
+
+def restates(c: Candidate, chosen: list[Candidate]) -> bool:
+    """Whether `c` repeats a chosen piece of evidence: the same words (a near-duplicate), or the same
+    meaning in other words (a paper restates its abstract in its introduction and conclusion: "We evaluate
+    the system in two domains, ..." / "Experimental results in two domains, ..."), which would take a
+    second place among the few quotes shown from a sentence that adds nothing."""
+    quote = c.unit.text[c.start:c.end]
+    return any(_near_duplicate(quote, o.unit.text[o.start:o.end])
+               or (c.vector is not None and o.vector is not None and float(c.vector @ o.vector) >= SAME_MEANING)
+               for o in chosen)
+
+
 def select(cands: list[Candidate], limit: int) -> list[Candidate]:
-    """The best sentences, near-duplicates folded, at most PER_UNIT from one passage."""
+    """The best sentences, near-duplicates and restatements folded, at most PER_UNIT from one passage."""
     chosen: list[Candidate] = []
     per_unit: Counter[str] = Counter()
     for c in sorted(cands, key=lambda c: (-c.score, c.unit.id, c.start)):
-        quote = c.unit.text[c.start:c.end]
-        if per_unit[c.unit.id] >= PER_UNIT or any(_near_duplicate(quote, o.unit.text[o.start:o.end]) for o in chosen):
+        if per_unit[c.unit.id] >= PER_UNIT or restates(c, chosen):
             continue
         chosen.append(c)
         per_unit[c.unit.id] += 1

@@ -342,3 +342,25 @@ def test_the_terminal_shows_a_quote_on_one_line_and_json_keeps_it_verbatim():
     card = text.ask(d)
     assert "activity were correlated" in card and "\n\n" not in card
     assert d["evidence"][0]["quote"] == quote
+
+
+def test_a_sentence_restating_a_chosen_one_in_other_words_folds():
+    # An abstract's sentence and its introduction's restatement: few words shared, one meaning (vectors
+    # at cosine ~0.9); the third sentence says something else and takes the second place.
+    text = ("We evaluate the system in two domains, a database interface and a coaching language. "
+            "Experimental results in both settings, a query front end and robot coaching, are reported. "
+            "Its grammar consists of 37 non-terminal symbols and 133 productions.")
+    unit = Unit("u1", "p1", "body", 0, text)
+    spans = A.answer_spans(text)
+    same = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+    near = np.array([0.9, np.sqrt(1 - 0.81), 0.0], dtype=np.float32)
+    other = np.array([0.0, 0.0, 1.0], dtype=np.float32)
+    cands = [A.Candidate(unit, a, b, 1.0, cosine=cos, vector=v)
+             for (a, b), cos, v in zip(spans, (0.9, 0.8, 0.5), (same, near, other))]
+    chosen = A.select(cands, 3)
+    assert [c.start for c in chosen] == [spans[0][0], spans[2][0]]
+    assert not A._near_duplicate(text[slice(*spans[0])], text[slice(*spans[1])])  # the words alone keep both
+    for c in cands:
+        c.vector = None  # scored by words alone: nothing to compare meanings with, nothing folded
+    assert len(A.select(cands, 3)) == 2  # PER_UNIT: two from one passage
+    assert A.select(cands, 3)[1].start == spans[1][0]
