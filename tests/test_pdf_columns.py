@@ -189,3 +189,27 @@ def test_a_wide_abstract_over_two_of_three_columns_is_read_before_them():
     assert [r[0].text.split(" line")[0] for r in runs] == ["abstract", "first column", "second column",
                                                           "third column", "caption"]
     assert [len(r) for r in runs] == [10, 40, 8, 30, 6]
+
+
+def test_a_one_column_page_reads_a_right_aligned_byline_before_the_abstract_heading():
+    """A one-column title page: the byline set flush right under the title, then "Abstract" flush
+    left above the abstract's full-width lines.  Both stand beside the middle, but on a page whose
+    running text crosses it they are blocks, not columns: read top down, byline first."""
+    title = _line(200, 440, 90, "Perception of Fairness of Advancement")
+    byline = [_line(380, 440, 125, "Kola Odeku"), _line(300, 440, 146, "Faculty of Management and Law"),
+              _line(336, 440, 156, "University of Limpopo")]
+    heading = _line(44, 73, 203, "Abstract")
+    text = [_line(44, 452, 220 + 11 * k, f"abstract line {k} across the page's one column") for k in range(20)]
+    runs = reading_order(text + [heading] + byline + [title], 499)
+    order = [ln.text for run in runs for ln in run]
+    assert order.index("Kola Odeku") < order.index("University of Limpopo") < order.index("Abstract")
+    assert order[0] == title.text and order[-1] == text[-1].text
+
+
+def test_a_two_column_page_keeps_its_columns_when_one_starts_lower():
+    """On a two-column page the left column is read first even where it starts below the right one
+    (a figure over its top): columns, not blocks."""
+    left = [_line(54, 300, 300 + 11 * k) for k in range(15)]
+    right = [_line(312, 558, 100 + 11 * k) for k in range(15)]
+    runs = reading_order(right + left, 612)
+    assert [run[0].x0 for run in runs] == [54, 312]

@@ -135,16 +135,17 @@ def reading_order(lines: list[Line], width: float, mid: float | None = None) -> 
             _mark_side_by_side(col)
         return columns
     band: dict[int, list[Line]] = {}
+    by_top = _one_column(lines, found)
     for ln in sorted(lines, key=lambda ln: (round(ln.top), ln.x0)):
         if _crosses(ln, found):
-            _flush_band(columns, band)
+            _flush_band(columns, band, by_top)
             if columns and _crosses(columns[-1][-1], found):
                 columns[-1].append(ln)  # consecutive full-width lines read as one run
             else:
                 columns.append([ln])
         else:
             band.setdefault(_column(ln, found), []).append(ln)
-    _flush_band(columns, band)
+    _flush_band(columns, band, by_top)
     for col in columns:
         _mark_side_by_side(col)
     return columns
@@ -207,8 +208,21 @@ def _breuel_order(blocks: list[tuple[tuple[int, int], list[Line]]]) -> list[int]
     return order
 
 
-def _flush_band(columns: list[list[Line]], band: dict[int, list[Line]]) -> None:
-    columns.extend(sorted(band[k], key=lambda ln: (ln.top, ln.x0)) for k in sorted(band) if band[k])
+def _one_column(lines: list[Line], found: list[tuple[float, float]]) -> bool:
+    """A page set in one column: most of its running text's lines cross the middle.  Its lines
+    beside the middle are no columns but short blocks (a right-aligned byline over a left-aligned
+    "Abstract", a two-column author grid), read top down by `_flush_band`."""
+    prose = [ln for ln in lines if len(ln.text.strip()) >= _MIN_CHARS and _wordy(ln)]
+    return len(found) == 1 and sum(_crosses(ln, found) for ln in prose) > len(prose) / 2
+
+
+def _flush_band(columns: list[list[Line]], band: dict[int, list[Line]], by_top: bool = False) -> None:
+    """A band's columns, left to right; on a one-column page (`by_top`) the runs beside the middle
+    in the order of their first lines (a side-by-side grid's left run first, as both start level)."""
+    runs = [sorted(band[k], key=lambda ln: (ln.top, ln.x0)) for k in sorted(band) if band[k]]
+    if by_top:
+        runs.sort(key=lambda run: round(run[0].top))
+    columns.extend(runs)
     band.clear()
 
 
