@@ -317,8 +317,11 @@ def test_ask_encodes_the_question_once_for_its_search_and_its_sentences(library,
         return inner(texts)
 
     monkeypatch.setattr(provider, "encode", counting)
+    library._queries._vectors.clear()  # a new question: its vector is not among those kept
     resp = library.ask(question)
     assert batches == [[question]] and resp.evidence
+    library.ask(question)  # asked again: the vector kept
+    assert batches == [[question]]
 
 
 def test_the_best_papers_other_units_are_read_below_every_passage():
