@@ -213,3 +213,17 @@ def test_a_two_column_page_keeps_its_columns_when_one_starts_lower():
     right = [_line(312, 558, 100 + 11 * k) for k in range(15)]
     runs = reading_order(right + left, 612)
     assert [run[0].x0 for run in runs] == [54, 312]
+
+
+def test_an_author_grid_beside_an_abstract_keeps_its_gutters():
+    """A landscape extended abstract's first page: two short columns of author cells (few lines, so
+    the white run reaches across the second) beside the abstract's column.  Both gutters are found,
+    the one crossed by a long copyright line too, and the abstract is read whole after the grid."""
+    grid = [_line(x, x + 106, 213 + 12 * k, f"Quality and Usability Lab {k}") for k in range(5) for x in (193, 326)]
+    copyright_ = _line(193, 430, 520, "Copyright is held by the author or owners of this work")
+    abstract = [_line(475, 712, 224 + 12 * k, f"abstract line {k} of running text here") for k in range(30)]
+    found = gutters(grid + [copyright_] + abstract)
+    assert len(found) == 2 and found[0][0] >= 299 and found[1][1] <= 475
+    order = [ln.text for run in reading_order(abstract + grid + [copyright_], 792) for ln in run]
+    first = order.index("abstract line 0 of running text here")
+    assert order[first:first + 30] == [ln.text for ln in abstract]

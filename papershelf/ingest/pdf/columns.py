@@ -53,9 +53,11 @@ def gutters(lines: list[Line]) -> list[tuple[float, float]]:
             run.append((x, nxt - 1, crossing))
             continue
         if run and run[-1][1] - run[0][0] + 1 >= _MIN_GAP:
-            strips += _narrowest(run)
+            found = _narrowest(run)
+            strips += sorted(found + _beside(run, found, prose))
         run = []
-    return _columns_of_text(strips, prose, starts[0], ends[-1])
+    k = len(prose) // 20  # the text's edges: a twentieth of its lines may stand outside (a margin's caption)
+    return _columns_of_text(strips, prose, starts[k], ends[-1 - k])
 
 
 def _narrowest(run: list[tuple[int, int, int]]) -> list[tuple[float, float]]:
@@ -70,6 +72,26 @@ def _narrowest(run: list[tuple[int, int, int]]) -> list[tuple[float, float]]:
     wide = [(float(a), float(b)) for a, b in stretches if b - a + 1 >= _MIN_GAP]
     a, b = max(stretches, key=lambda ab: ab[1] - ab[0])
     return wide or [(float(a), float(b))]
+
+
+def _beside(run: list[tuple[int, int, int]], found: list[tuple[float, float]],
+            prose: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Strips in the rest of a run, either side of those `_narrowest` found: a column of few lines
+    (an author grid's second column beside an abstract) lets the run reach across it and a gutter
+    beyond it, crossed by a line or two, is not at the run's fewest.  The part's own narrowest
+    stretch is a strip when `_MIN_LINES` lines stand wholly between it and the found strip."""
+    out: list[tuple[float, float]] = []
+    for part, near in (([s for s in run if s[1] < found[0][0]], found[0][0]),
+                       ([s for s in run if s[0] > found[-1][1]], found[-1][1])):
+        if not part or part[-1][1] - part[0][0] + 1 < _MIN_GAP:
+            continue
+        a, b = _narrowest(part)[0]
+        if b - a + 1 < _MIN_GAP:
+            continue
+        lo, hi = (b, near) if b < near else (near, a)
+        if sum(lo - _SLACK <= x0 and x1 <= hi + _SLACK for x0, x1 in prose) >= _MIN_LINES:
+            out.append((a, b))
+    return out
 
 
 def _columns_of_text(strips: list[tuple[float, float]], prose: list[tuple[float, float]], left: float,
