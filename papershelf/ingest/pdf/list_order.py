@@ -80,9 +80,10 @@ def _gutters(lines: list[Line]) -> list[tuple[float, float]]:
             and sum(ln.x1 <= a for ln in lines) >= 2 and sum(ln.x0 >= b for ln in lines) >= 2]
 
 
-def reread(columns: list[list[Line]], heading: Line, stop: str | None) -> list[list[Line]]:
+def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: bool = False) -> list[list[Line]]:
     """The list's lines from `heading` to the line that opens `stop` (the next heading's text), each
-    page read by its geometry; one run per column of each page."""
+    page read by its geometry; one run per column of each page.  `include`: `heading` is the list's
+    first line (a list printed with no heading starts at its first entry)."""
     pages: dict[int, list[Line]] = {}
     for column in columns:
         for ln in column:
@@ -102,7 +103,8 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None) -> list[l
         for ln in ordered:
             if not inside:
                 inside = ln is heading
-                continue
+                if not (inside and include):
+                    continue
             text = ln.text.strip()
             if stop and text and stop.startswith(text[:40]) and len(text) <= len(stop) + 2:
                 if run:

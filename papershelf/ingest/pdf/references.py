@@ -16,17 +16,20 @@ from __future__ import annotations
 
 import re
 import statistics
+from collections.abc import Iterator
 
 from ...document import Block, Reference
 from ..references import entry_label, parsed_entries, split_keyed, split_numbered
 from .hyphens import keep_hyphen
 from .lines import Line
 from .list_order import reread
+from .unheaded import unheaded_start
 
 # The list's heading, in the languages papers are printed in (Portuguese, Spanish, French, German,
 # Italian, Dutch, the Nordic languages, Polish and Czech, Turkish, Indonesian, Chinese and Japanese).
 REFERENCES_HEADING = re.compile(
-    r"^(?:[\dIVX]+\.?\s*)?(references|bibliography|works cited|literature cited|references and notes|"
+    r"^(?:§\s*)?(?:[\dIVX]+\.?\s*)?(references|bibliography|works cited|literature cited|references and notes|"
+    r"references and links|"
     r"cited literature|reference list|literature|refer[eê]ncias(?: bibliogr[aá]ficas)?|"
     r"referencias(?: bibliogr[aá]ficas)?|bibliograf[ií]a(?: citada| consultada)?|obras citadas|bibliographie|"
     r"r[ée]f[ée]rences(?: bibliographiques)?|literatur|literaturverzeichnis|quellenverzeichnis|"
@@ -41,6 +44,9 @@ _STATEMENT = re.compile(
     r"consent (?:for|to) publication|availability of (?:data|supporting)|(?:code|software|materials?) availability|"
     r"additional (?:information|files?)\b|reprints? and permissions|peer review (?:information|file)|"
     r"article history|(?:figure|table) (?:legends?|captions?)\s*:?$|"
+    r"(?:supporting (?:online )?(?:material|information)|biosketch(?:es)?|(?:authors? )?biograph(?:y|ies)|"
+    r"about the authors?|notes on contributors)\s*:?\s*$|\d{1,2} [a-z]+ \d{4}; (?:accepted|revised)\b|"
+    r"(?-i:[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+ is (?:a|an|the) [a-z])|"
     r"(?:(?:manuscript|article|first) )?(?:received|accepted|revised|published(?: online)?)(?: for publication)?"
     r"\s*:?\s*(?:\d|[A-Z][a-z]+ \d)|copyright\b|©|"
     r"(?:this|the) (?:article|work) is (?:licensed|distributed)|open access\b|e-?mail(?: address(?:es)?)?\s*:)",
@@ -53,16 +59,24 @@ _CONTINUATION = re.compile(r"^(?:doi\s*:|doi\s+10\.|https?://|www\.|10\.\d{4,9}/
 
 def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Reference]:
     """The entries of the paper's reference list, or [] when it has none."""
-    runs = _list_lines(columns, blocks)
-    if not runs:
-        return []
+    entries: list[str] | None = None
+    for runs in _list_lines(columns, blocks):
+        found = _entries(runs)
+        entries = found if entries is None or len(found) > 1 else entries
+        if len(found) > 1:  # else an earlier "References" line may open the list (a later one is an item
+            break  # of a supplement's contents: "Materials and Methods / Figs. S1 to S8 / References")
+    return [] if entries is None else parsed_entries([_join(e.split("\n")) for e in entries])
+
+
+def _entries(runs: list[list[Line]]) -> list[str]:
+    """A list's lines cut into entries, without what the paper prints after the list."""
     texts = [ln.text for run in runs for ln in run]
     numbered = split_numbered(texts)
     if numbered is not None and len(numbered) * 1.0 >= 0.5 * sum(entry_label(t) is not None for t in texts):
         entries = numbered
     else:
         entries = split_keyed(texts) or _split_by_layout(runs)
-    return parsed_entries([_join(e.split("\n")) for e in _until_statement(entries) if e.strip()])
+    return [e for e in _until_statement(entries) if e.strip()]
 
 
 def _until_statement(entries: list[str]) -> list[str]:
@@ -85,20 +99,29 @@ def _until_statement(entries: list[str]) -> list[str]:
     return out
 
 
-def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> list[list[Line]]:
+def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> Iterator[list[list[Line]]]:
     """The lines after the References heading up to the next heading, as runs (one per column of
-    each page, read by the page's geometry: `list_order`)."""
-    headings = [b.text.strip() for b in blocks if b.kind == "heading"]
-    start = next((i for i, h in enumerate(headings) if REFERENCES_HEADING.match(h)), None)
+    each page, read by the page's geometry: `list_order`); candidates in turn when the heading is
+    not read as one.  With no heading at all, a numbered list of references at the paper's end."""
+    headings = [b for b in blocks if b.kind == "heading"]
+    start = next((i for i, h in enumerate(headings) if REFERENCES_HEADING.match(h.text.strip())), None)
     at = [ln for column in columns for ln in column if REFERENCES_HEADING.match(ln.text.strip())]
     if not at:
-        return []
+        first = unheaded_start(columns)
+        if first is not None:
+            yield reread(columns, first, None, include=True)
+        return
     if start is None:  # the heading not read as one (a language or style the headings do not know):
         # the list runs from the last line that is only such a heading to the first statement after it
-        return reread(columns, at[-1], None)
+        for line in reversed(at):
+            yield reread(columns, line, None)
+        return
+    # the heading's own line, not a contents page's "References" line before it
+    page = headings[start].page
+    line = next((ln for ln in at if ln.page == page), at[0]) if page is not None else at[0]
     # an entry read as a heading ("[19] Robert Bowdidge and ..." set apart) is no next section
-    after = [h for h in headings[start + 1:] if not _BRACKETED.match(h)]
-    return reread(columns, at[0], after[0] if after else None)
+    after = [h.text.strip() for h in headings[start + 1:] if not _BRACKETED.match(h.text.strip())]
+    yield reread(columns, line, after[0] if after else None)
 
 
 _BRACKETED = re.compile(r"^\[\d{1,3}\]\s")
