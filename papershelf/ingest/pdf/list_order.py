@@ -92,12 +92,14 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
     inside = False
     for page in sorted(p for p in pages if p >= heading.page):
         lines = pages[page]
-        if page == heading.page:  # the list's own columns, not those of the body text above it
-            below = [ln for ln in lines if ln.top >= heading.top - 1]
-            gutters = _gutters(below) if len(below) >= 4 else []
-        else:
-            gutters = _gutters(lines) if len(lines) >= 4 else []
-        ordered = page_order(lines, gutters)
+        # the list's own columns, not those of the body text above its heading or of the section
+        # after it (an appendix's full-width table on the list's last page hides the list's gutter)
+        end = next((ln.top for ln in lines if _opens(ln, stop)), None)
+        own = [ln for ln in lines if (page != heading.page or ln.top >= heading.top - 1)
+               and (end is None or ln.top < end)]
+        gutters = _gutters(own) if len(own) >= 4 else []
+        ordered = page_order([ln for ln in lines if end is None or ln.top < end], gutters)
+        ordered += page_order([ln for ln in lines if end is not None and ln.top >= end], [])
         run: list[Line] = []
         at_column: int | None = None
         for ln in ordered:
@@ -105,8 +107,7 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
                 inside = ln is heading
                 if not (inside and include):
                     continue
-            text = ln.text.strip()
-            if stop and text and stop.startswith(text[:40]) and len(text) <= len(stop) + 2:
+            if _opens(ln, stop):
                 if run:
                     runs.append(run)
                 return runs
@@ -119,3 +120,10 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
         if run:
             runs.append(run)
     return runs
+
+
+def _opens(ln: Line, stop: str | None) -> bool:
+    """The line is the one that opens `stop` (the next heading's text)."""
+    text = ln.text.strip()
+    return bool(stop and text and stop.startswith(text[:40]) and len(text) <= len(stop) + 2)
+

@@ -76,7 +76,8 @@ def _entries(runs: list[list[Line]]) -> list[str]:
         entries = numbered
     else:
         entries = split_keyed(texts) or _split_by_layout(runs)
-    return [e for e in _until_statement(entries) if e.strip()]
+    # a page's stray marks read as lines of their own ("«", "il", "8") are no entries
+    return [e for e in _until_statement(entries) if len(_WORD_CHAR.findall(e)) >= 3]
 
 
 def _until_statement(entries: list[str]) -> list[str]:
@@ -124,6 +125,7 @@ def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> Iterator[list
     yield reread(columns, line, after[0] if after else None)
 
 
+_WORD_CHAR = re.compile(r"\w")
 _BRACKETED = re.compile(r"^\[\d{1,3}\]\s")
 
 
@@ -158,6 +160,7 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
     lefts = [_left(run) for run in runs]
     indented = [ln.x0 - left > 0.4 * size for run, left in zip(runs, lefts, strict=True) for ln in run]
     hanging = 0.15 <= sum(indented) / max(1, len(indented)) <= 0.85
+    first_in = hanging and _first_lines_indented(lines, indented)
     pitches = [b.bottom - a.bottom for run in runs for a, b in zip(run, run[1:], strict=False) if b.bottom > a.bottom]
     pitch = statistics.median(pitches) if pitches else 1.2 * size
     entries: list[str] = []
@@ -171,18 +174,46 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
             if _CONTINUATION.match(ln.text) or _link_goes_on(entries[-1], ln.text):
                 new = False
             elif hanging:
-                new = ln.x0 - left <= 0.4 * size
+                new = (ln.x0 - left <= 0.4 * size) != first_in
             elif prev is None:
                 new = entries[-1].rstrip().endswith(".") and ln.text[:1].isupper()
             else:
                 gap = ln.bottom - prev.bottom > 1.3 * pitch
                 short_end = prev.x1 < right - 3 * size and prev.text.rstrip().endswith(".")
-                new = gap or (short_end and ln.text[:1].isupper())
+                new = gap or (short_end and ln.text[:1].isupper()) or _authors_open(entries[-1], ln.text)
             if new:
                 entries.append(ln.text)
             else:
                 entries[-1] += "\n" + ln.text
     return entries
+
+
+_SURNAME_FIRST = re.compile(r"^[A-Z][\w'’\-]+(?:,|\s[A-Z]\.|\s[A-Z]{1,3}\b)")
+
+
+def _first_lines_indented(lines: list[Line], indented: list[bool]) -> bool:
+    """The list indents each entry's first line, not the lines after it (old proceedings set
+    "    Hewitt, C. and Patterson M. ..." over a run-on line at the edge): the indented lines open
+    with a surname more often than those at the edge."""
+    def share(flag: bool) -> float:
+        group = [ln.text for ln, ind in zip(lines, indented, strict=True) if ind == flag]
+        return sum(bool(_SURNAME_FIRST.match(t.strip())) for t in group) / max(1, len(group))
+    return share(True) > share(False) + 0.3
+
+
+# An author-year entry's first author ("Höfle, M. G.", "de Zeeuw, C.H.", "Smith AB,"); a year printed
+# after the authors, bare or in parentheses.
+_FIRST_AUTHOR = re.compile(r"^(?:(?:van|von|de|der|den|da|di|du|la|le)\s)*[A-Z][\w'’\-]+(?:[\s\-][A-Z][\w'’\-]+)?"
+                           r"(?:,\s?(?:[A-Z]\.\s?-?){1,4}(?:,|\s\(|\s&|\sand\b|\s(?:1[89]|20)\d\d)|\s[A-Z]{1,3}(?:,|\s\())")
+_ENTRY_YEAR = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?\b")
+
+
+def _authors_open(entry: str, line: str) -> bool:
+    """In a flush author-year list (no indent, no gap between entries), the line opens the next entry:
+    the entry so far ends a sentence and has cited its year, and the line opens with a surname and
+    initials (a wrapped author list's next line follows a comma or "&", not a full stop)."""
+    return bool(entry.rstrip().endswith((".", ")"))) and bool(_FIRST_AUTHOR.match(line)) \
+        and bool(_ENTRY_YEAR.search(entry))
 
 
 # A link or DOI broken at a line's end ("https://doi.org/10.1016/j.jcis." | "2019.01.002"), and the
