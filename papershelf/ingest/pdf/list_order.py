@@ -92,12 +92,12 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
     inside = False
     for page in sorted(p for p in pages if p >= heading.page):
         lines = pages[page]
-        # the list's own columns, not those of the body text above its heading or of the section
-        # after it (an appendix's full-width table on the list's last page hides the list's gutter)
-        end = next((ln.top for ln in lines if _opens(ln, stop)), None)
-        own = [ln for ln in lines if (page != heading.page or ln.top >= heading.top - 1)
-               and (end is None or ln.top < end)]
+        own = [ln for ln in lines if page != heading.page or ln.top >= heading.top - 1]
         gutters = _gutters(own) if len(own) >= 4 else []
+        end = _section_below(own, stop, gutters) if not gutters else None
+        if end is not None:
+            gutters = _gutters([ln for ln in own if ln.top < end])
+            end = end if gutters else None
         ordered = page_order([ln for ln in lines if end is None or ln.top < end], gutters)
         ordered += page_order([ln for ln in lines if end is not None and ln.top >= end], [])
         run: list[Line] = []
@@ -126,4 +126,18 @@ def _opens(ln: Line, stop: str | None) -> bool:
     """The line is the one that opens `stop` (the next heading's text)."""
     text = ln.text.strip()
     return bool(stop and text and stop.startswith(text[:40]) and len(text) <= len(stop) + 2)
+
+
+def _section_below(lines: list[Line], stop: str | None, gutters: list[tuple[float, float]]) -> float | None:
+    """Where the next section starts on a page whose columns no gutter divides, when it is full
+    width below the list (an appendix's paragraph and table under a two-column list's end): the top
+    of its heading line, else None."""
+    end = next((ln.top for ln in lines if _opens(ln, stop) and 2 * len(ln.text.strip()) >= min(len(stop or ""), 40)),
+               None)
+    if end is None:
+        return None
+    above = [ln for ln in lines if ln.top < end]
+    cut = _gutters(above) if len(above) >= 4 else []
+    below = [ln for ln in lines if ln.top > end]
+    return end if cut and below and sum(_crosses(ln, cut) for ln in below) >= 0.3 * len(below) else None
 
