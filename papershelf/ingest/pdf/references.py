@@ -188,7 +188,7 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
     return entries
 
 
-_SURNAME_FIRST = re.compile(r"^[A-Z][\w'’\-]+(?:,|\s[A-Z]\.|\s[A-Z]{1,3}\b)")
+_SURNAME_FIRST = re.compile(r"^[A-Z][\w'’\-]*+(?:,|\s[A-Z]\.|\s[A-Z]{1,3}\b)")
 
 
 def _first_lines_indented(lines: list[Line], indented: list[bool]) -> bool:
@@ -203,7 +203,7 @@ def _first_lines_indented(lines: list[Line], indented: list[bool]) -> bool:
 
 # An author-year entry's first author ("Höfle, M. G.", "de Zeeuw, C.H.", "Smith AB,"); a year printed
 # after the authors, bare or in parentheses.
-_FIRST_AUTHOR = re.compile(r"^(?:(?:van|von|de|der|den|da|di|du|la|le)\s)*[A-Z][\w'’\-]+(?:[\s\-][A-Z][\w'’\-]+)?"
+_FIRST_AUTHOR = re.compile(r"^(?:(?:van|von|de|der|den|da|di|du|la|le)\s)*[A-Z][\w'’\-]*+(?:\s[A-Z][\w'’\-]*+)?"
                            r"(?:,\s?(?:[A-Z]\.\s?-?){1,4}(?:,|\s\(|\s&|\sand\b|\s(?:1[89]|20)\d\d)|\s[A-Z]{1,3}(?:,|\s\())")
 _ENTRY_YEAR = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?\b")
 
