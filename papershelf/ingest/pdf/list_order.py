@@ -80,9 +80,10 @@ def _gutters(lines: list[Line]) -> list[tuple[float, float]]:
             and sum(ln.x1 <= a for ln in lines) >= 2 and sum(ln.x0 >= b for ln in lines) >= 2]
 
 
-def reread(columns: list[list[Line]], heading: Line, stop: str | None) -> list[list[Line]]:
+def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: bool = False) -> list[list[Line]]:
     """The list's lines from `heading` to the line that opens `stop` (the next heading's text), each
-    page read by its geometry; one run per column of each page."""
+    page read by its geometry; one run per column of each page.  `include`: `heading` is the list's
+    first line (a list printed with no heading starts at its first entry)."""
     pages: dict[int, list[Line]] = {}
     for column in columns:
         for ln in column:
@@ -91,20 +92,22 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None) -> list[l
     inside = False
     for page in sorted(p for p in pages if p >= heading.page):
         lines = pages[page]
-        if page == heading.page:  # the list's own columns, not those of the body text above it
-            below = [ln for ln in lines if ln.top >= heading.top - 1]
-            gutters = _gutters(below) if len(below) >= 4 else []
-        else:
-            gutters = _gutters(lines) if len(lines) >= 4 else []
-        ordered = page_order(lines, gutters)
+        own = [ln for ln in lines if page != heading.page or ln.top >= heading.top - 1]
+        gutters = _gutters(own) if len(own) >= 4 else []
+        end = _section_below(own, stop, gutters) if not gutters else None
+        if end is not None:
+            gutters = _gutters([ln for ln in own if ln.top < end])
+            end = end if gutters else None
+        ordered = page_order([ln for ln in lines if end is None or ln.top < end], gutters)
+        ordered += page_order([ln for ln in lines if end is not None and ln.top >= end], [])
         run: list[Line] = []
         at_column: int | None = None
         for ln in ordered:
             if not inside:
                 inside = ln is heading
-                continue
-            text = ln.text.strip()
-            if stop and text and stop.startswith(text[:40]) and len(text) <= len(stop) + 2:
+                if not (inside and include):
+                    continue
+            if _opens(ln, stop):
                 if run:
                     runs.append(run)
                 return runs
@@ -117,3 +120,24 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None) -> list[l
         if run:
             runs.append(run)
     return runs
+
+
+def _opens(ln: Line, stop: str | None) -> bool:
+    """The line is the one that opens `stop` (the next heading's text)."""
+    text = ln.text.strip()
+    return bool(stop and text and stop.startswith(text[:40]) and len(text) <= len(stop) + 2)
+
+
+def _section_below(lines: list[Line], stop: str | None, gutters: list[tuple[float, float]]) -> float | None:
+    """Where the next section starts on a page whose columns no gutter divides, when it is full
+    width below the list (an appendix's paragraph and table under a two-column list's end): the top
+    of its heading line, else None."""
+    end = next((ln.top for ln in lines if _opens(ln, stop) and 2 * len(ln.text.strip()) >= min(len(stop or ""), 40)),
+               None)
+    if end is None:
+        return None
+    above = [ln for ln in lines if ln.top < end]
+    cut = _gutters(above) if len(above) >= 4 else []
+    below = [ln for ln in lines if ln.top > end]
+    return end if cut and below and sum(_crosses(ln, cut) for ln in below) >= 0.3 * len(below) else None
+

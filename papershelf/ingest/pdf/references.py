@@ -16,17 +16,20 @@ from __future__ import annotations
 
 import re
 import statistics
+from collections.abc import Iterator
 
 from ...document import Block, Reference
 from ..references import entry_label, parsed_entries, split_keyed, split_numbered
 from .hyphens import keep_hyphen
 from .lines import Line
 from .list_order import reread
+from .unheaded import unheaded_start
 
 # The list's heading, in the languages papers are printed in (Portuguese, Spanish, French, German,
 # Italian, Dutch, the Nordic languages, Polish and Czech, Turkish, Indonesian, Chinese and Japanese).
 REFERENCES_HEADING = re.compile(
-    r"^(?:[\dIVX]+\.?\s*)?(references|bibliography|works cited|literature cited|references and notes|"
+    r"^(?:§\s*)?(?:[\dIVX]+\.?\s*)?(references|bibliography|works cited|literature cited|references and notes|"
+    r"references and links|"
     r"cited literature|reference list|literature|refer[eê]ncias(?: bibliogr[aá]ficas)?|"
     r"referencias(?: bibliogr[aá]ficas)?|bibliograf[ií]a(?: citada| consultada)?|obras citadas|bibliographie|"
     r"r[ée]f[ée]rences(?: bibliographiques)?|literatur|literaturverzeichnis|quellenverzeichnis|"
@@ -41,6 +44,9 @@ _STATEMENT = re.compile(
     r"consent (?:for|to) publication|availability of (?:data|supporting)|(?:code|software|materials?) availability|"
     r"additional (?:information|files?)\b|reprints? and permissions|peer review (?:information|file)|"
     r"article history|(?:figure|table) (?:legends?|captions?)\s*:?$|"
+    r"(?:supporting (?:online )?(?:material|information)|biosketch(?:es)?|(?:authors? )?biograph(?:y|ies)|"
+    r"about the authors?|notes on contributors)\s*:?\s*$|\d{1,2} [a-z]+ \d{4}; (?:accepted|revised)\b|"
+    r"(?-i:[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+ is (?:a|an|the) [a-z])|"
     r"(?:(?:manuscript|article|first) )?(?:received|accepted|revised|published(?: online)?)(?: for publication)?"
     r"\s*:?\s*(?:\d|[A-Z][a-z]+ \d)|copyright\b|©|"
     r"(?:this|the) (?:article|work) is (?:licensed|distributed)|open access\b|e-?mail(?: address(?:es)?)?\s*:)",
@@ -53,16 +59,25 @@ _CONTINUATION = re.compile(r"^(?:doi\s*:|doi\s+10\.|https?://|www\.|10\.\d{4,9}/
 
 def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Reference]:
     """The entries of the paper's reference list, or [] when it has none."""
-    runs = _list_lines(columns, blocks)
-    if not runs:
-        return []
+    entries: list[str] | None = None
+    for runs in _list_lines(columns, blocks):
+        found = _entries(runs)
+        entries = found if entries is None or len(found) > 1 else entries
+        if len(found) > 1:  # else an earlier "References" line may open the list (a later one is an item
+            break  # of a supplement's contents: "Materials and Methods / Figs. S1 to S8 / References")
+    return [] if entries is None else parsed_entries([_join(e.split("\n")) for e in entries])
+
+
+def _entries(runs: list[list[Line]]) -> list[str]:
+    """A list's lines cut into entries, without what the paper prints after the list."""
     texts = [ln.text for run in runs for ln in run]
     numbered = split_numbered(texts)
     if numbered is not None and len(numbered) * 1.0 >= 0.5 * sum(entry_label(t) is not None for t in texts):
         entries = numbered
     else:
         entries = split_keyed(texts) or _split_by_layout(runs)
-    return parsed_entries([_join(e.split("\n")) for e in _until_statement(entries) if e.strip()])
+    # a page's stray marks read as lines of their own ("«", "il", "8") are no entries
+    return [e for e in _until_statement(entries) if len(_WORD_CHAR.findall(e)) >= 3]
 
 
 def _until_statement(entries: list[str]) -> list[str]:
@@ -85,22 +100,32 @@ def _until_statement(entries: list[str]) -> list[str]:
     return out
 
 
-def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> list[list[Line]]:
+def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> Iterator[list[list[Line]]]:
     """The lines after the References heading up to the next heading, as runs (one per column of
-    each page, read by the page's geometry: `list_order`)."""
-    headings = [b.text.strip() for b in blocks if b.kind == "heading"]
-    start = next((i for i, h in enumerate(headings) if REFERENCES_HEADING.match(h)), None)
+    each page, read by the page's geometry: `list_order`); candidates in turn when the heading is
+    not read as one.  With no heading at all, a numbered list of references at the paper's end."""
+    headings = [b for b in blocks if b.kind == "heading"]
+    start = next((i for i, h in enumerate(headings) if REFERENCES_HEADING.match(h.text.strip())), None)
     at = [ln for column in columns for ln in column if REFERENCES_HEADING.match(ln.text.strip())]
     if not at:
-        return []
+        first = unheaded_start(columns)
+        if first is not None:
+            yield reread(columns, first, None, include=True)
+        return
     if start is None:  # the heading not read as one (a language or style the headings do not know):
         # the list runs from the last line that is only such a heading to the first statement after it
-        return reread(columns, at[-1], None)
+        for line in reversed(at):
+            yield reread(columns, line, None)
+        return
+    # the heading's own line, not a contents page's "References" line before it
+    page = headings[start].page
+    line = next((ln for ln in at if ln.page == page), at[0]) if page is not None else at[0]
     # an entry read as a heading ("[19] Robert Bowdidge and ..." set apart) is no next section
-    after = [h for h in headings[start + 1:] if not _BRACKETED.match(h)]
-    return reread(columns, at[0], after[0] if after else None)
+    after = [h.text.strip() for h in headings[start + 1:] if not _BRACKETED.match(h.text.strip())]
+    yield reread(columns, line, after[0] if after else None)
 
 
+_WORD_CHAR = re.compile(r"\w")
 _BRACKETED = re.compile(r"^\[\d{1,3}\]\s")
 
 
@@ -135,6 +160,7 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
     lefts = [_left(run) for run in runs]
     indented = [ln.x0 - left > 0.4 * size for run, left in zip(runs, lefts, strict=True) for ln in run]
     hanging = 0.15 <= sum(indented) / max(1, len(indented)) <= 0.85
+    first_in = hanging and _first_lines_indented(lines, indented)
     pitches = [b.bottom - a.bottom for run in runs for a, b in zip(run, run[1:], strict=False) if b.bottom > a.bottom]
     pitch = statistics.median(pitches) if pitches else 1.2 * size
     entries: list[str] = []
@@ -148,18 +174,46 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
             if _CONTINUATION.match(ln.text) or _link_goes_on(entries[-1], ln.text):
                 new = False
             elif hanging:
-                new = ln.x0 - left <= 0.4 * size
+                new = (ln.x0 - left <= 0.4 * size) != first_in
             elif prev is None:
                 new = entries[-1].rstrip().endswith(".") and ln.text[:1].isupper()
             else:
                 gap = ln.bottom - prev.bottom > 1.3 * pitch
                 short_end = prev.x1 < right - 3 * size and prev.text.rstrip().endswith(".")
-                new = gap or (short_end and ln.text[:1].isupper())
+                new = gap or (short_end and ln.text[:1].isupper()) or _authors_open(entries[-1], ln.text)
             if new:
                 entries.append(ln.text)
             else:
                 entries[-1] += "\n" + ln.text
     return entries
+
+
+_SURNAME_FIRST = re.compile(r"^[A-Z][\w'’\-]*+(?:,|\s[A-Z]\.|\s[A-Z]{1,3}\b)")
+
+
+def _first_lines_indented(lines: list[Line], indented: list[bool]) -> bool:
+    """The list indents each entry's first line, not the lines after it (old proceedings set
+    "    Hewitt, C. and Patterson M. ..." over a run-on line at the edge): the indented lines open
+    with a surname more often than those at the edge."""
+    def share(flag: bool) -> float:
+        group = [ln.text for ln, ind in zip(lines, indented, strict=True) if ind == flag]
+        return sum(bool(_SURNAME_FIRST.match(t.strip())) for t in group) / max(1, len(group))
+    return share(True) > share(False) + 0.3
+
+
+# An author-year entry's first author ("Höfle, M. G.", "de Zeeuw, C.H.", "Smith AB,"); a year printed
+# after the authors, bare or in parentheses.
+_FIRST_AUTHOR = re.compile(r"^(?:(?:van|von|de|der|den|da|di|du|la|le)\s)*[A-Z][\w'’\-]*+(?:\s[A-Z][\w'’\-]*+)?"
+                           r"(?:,\s?(?:[A-Z]\.\s?-?){1,4}(?:,|\s\(|\s&|\sand\b|\s(?:1[89]|20)\d\d)|\s[A-Z]{1,3}(?:,|\s\())")
+_ENTRY_YEAR = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?\b")
+
+
+def _authors_open(entry: str, line: str) -> bool:
+    """In a flush author-year list (no indent, no gap between entries), the line opens the next entry:
+    the entry so far ends a sentence and has cited its year, and the line opens with a surname and
+    initials (a wrapped author list's next line follows a comma or "&", not a full stop)."""
+    return bool(entry.rstrip().endswith((".", ")"))) and bool(_FIRST_AUTHOR.match(line)) \
+        and bool(_ENTRY_YEAR.search(entry))
 
 
 # A link or DOI broken at a line's end ("https://doi.org/10.1016/j.jcis." | "2019.01.002"), and the

@@ -1,0 +1,45 @@
+"""A reference list printed with no heading: letter journals (APL, PNAS) and short communications
+set their numbered notes straight after the text or the acknowledgements.
+
+Such a list shows itself by its labels: at the paper's end, lines open with ``1.`` / ``[1]`` and the
+labels count up by one, each entry citing a year.  The list starts at the last line labelled 1 that
+opens such a run (a numbered procedure or a "1. Introduction" heading opens no run of cited years).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..references import entry_label
+from .lines import Line
+
+MIN_ENTRIES = 5  # fewer labels than this are a numbered paragraph list as often as notes
+_YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
+
+
+def unheaded_start(columns: list[list[Line]]) -> Line | None:
+    """The first line of a numbered reference list printed without a heading, or None."""
+    lines = [ln for column in columns for ln in column]
+    if not lines:
+        return None
+    last_page = max(ln.page for ln in lines)
+    tail = [ln for ln in lines if ln.page >= last_page - 2]  # notes end a letter: its last three pages
+    labels = [entry_label(ln.text) for ln in tail]
+    for i in range(len(tail) - 1, -1, -1):
+        if labels[i] == 1 and _counts_up(tail[i:], labels[i:]):
+            return tail[i]
+    return None
+
+
+def _counts_up(lines: list[Line], labels: list[int | None]) -> bool:
+    """Labels 1, 2, 3, … open lines from here on, MIN_ENTRIES of them at least, and the text between
+    one label and the next cites a year in nine entries of ten."""
+    expect, with_year, text = 1, 0, ""
+    for ln, label in zip(lines, labels, strict=True):
+        if label == expect:
+            with_year += bool(_YEAR.search(text)) if expect > 1 else 0
+            expect, text = expect + 1, ""
+        text += " " + ln.text
+    with_year += bool(_YEAR.search(text))
+    n = expect - 1
+    return n >= MIN_ENTRIES and with_year >= 0.9 * n
