@@ -5,8 +5,8 @@ every window.  Large ones (≥ `CODES_MIN_WINDOWS` windows, e.g. 10,000 papers
 ≈ 300k units, 1.5 M windows) narrow in three stages, all on units: the
 units of the k-means clusters of unit means nearest the query make a
 shortlist of thousands (sign bits of each unit's mean, by Hamming distance,
-where a snapshot has no clusters); int8 codes of the same means keep the best few hundred of those;
-their windows are read and scored exactly in float32.  The ranking returned is
+where a snapshot has no clusters); int8 codes of the same means keep the
+best few hundred of those; their windows are read and scored exactly in float32.  The ranking returned is
 exact cosine; the stages only decide which units are looked at.  A unit's
 mean is a good proxy for its best window (sentence windows of one unit lie
 close together), and recall@100 against a full exact scan is measured in
@@ -170,8 +170,9 @@ def _exact(snap: Snapshot, q: np.ndarray, mask: np.ndarray | None):
 
 
 def _shortlisted(snap: Snapshot, q: np.ndarray, mask: np.ndarray | None, size: int, rescore: int):
-    """The nearest clusters of unit means (or, without clusters, sign codes) pick `size` units, their int8 means the best `rescore` of those,
-    whose windows are then scored exactly: (units, best scores, best window per unit)."""
+    """The nearest clusters of unit means (or, without clusters, sign codes) pick `size` units, their
+    int8 means the best `rescore` of those, whose windows are then scored exactly: (units, best
+    scores, best window per unit)."""
     assert snap.codes is not None and snap.means8 is not None and snap.mean_scale is not None
     if snap.clusters is not None:
         picked = clusters.shortlist(snap.clusters, q, size, mask)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import zipfile
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,7 +82,7 @@ def load(path: str, units: int) -> Clusters | None:
     try:
         with np.load(path) as f:
             c = Clusters(f["centroids"], f["order"], f["bounds"])
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):  # absent, cut short or foreign
         return None
     ok = len(c.order) == units and len(c.bounds) == len(c.centroids) + 1 and c.bounds[-1] == units
     return c if ok else None
