@@ -32,7 +32,7 @@ def test_clusters_are_deterministic_and_file_every_unit_once():
     assert a.bounds[0] == 0 and a.bounds[-1] == len(codes) and (np.diff(a.bounds) >= 0).all()
     assert np.allclose(np.linalg.norm(a.centroids, axis=1), 1.0, atol=1e-5)
     for c in range(64):  # row order within a cluster
-        part = a.order[a.bounds[c]:a.bounds[c + 1]]
+        part = a.order[a.bounds[c] : a.bounds[c + 1]]
         assert (np.diff(part) > 0).all()
 
 
@@ -44,8 +44,8 @@ def test_a_shortlist_is_whole_nearest_clusters_holding_the_size():
     assert len(picked) >= 100 and (np.diff(picked) > 0).all()
     sizes = np.diff(c.bounds)
     nearest = np.argsort(-(c.centroids @ q), kind="stable")
-    opened = nearest[:np.searchsorted(np.cumsum(sizes[nearest]), 100) + 1]
-    assert set(picked.tolist()) == set(np.concatenate([c.order[c.bounds[i]:c.bounds[i + 1]] for i in opened]))
+    opened = nearest[: np.searchsorted(np.cumsum(sizes[nearest]), 100) + 1]
+    assert set(picked.tolist()) == set(np.concatenate([c.order[c.bounds[i] : c.bounds[i + 1]] for i in opened]))
     # the exact top 10 by cosine are nearly all in a shortlist of a tenth of the rows
     top = np.argsort(-(m @ q))[:10]
     assert len(set(top.tolist()) & set(clusters.shortlist(c, q, len(m) // 10).tolist())) >= 9

@@ -110,9 +110,10 @@ def shortlist(clusters: Clusters, query: np.ndarray, size: int, allowed: np.ndar
         sizes = held[clusters.bounds[1:]] - held[clusters.bounds[:-1]]
     nearest = np.argsort(-(clusters.centroids @ query), kind="stable")
     held = np.cumsum(sizes[nearest])
-    opened = nearest[:int(np.searchsorted(held, size)) + 1]
-    picked = np.concatenate([clusters.order[clusters.bounds[c]:clusters.bounds[c + 1]] for c in opened]
-                            or [np.zeros(0, np.int32)])
+    opened = nearest[: int(np.searchsorted(held, size)) + 1]
+    picked = np.concatenate(
+        [clusters.order[clusters.bounds[c] : clusters.bounds[c + 1]] for c in opened] or [np.zeros(0, np.int32)]
+    )
     if allowed is not None:
         picked = picked[allowed[picked]]
     return np.sort(picked)
