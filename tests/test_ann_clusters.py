@@ -93,3 +93,22 @@ def test_derived_files_without_clusters_get_them_and_search_by_them(many, monkey
     index = VectorIndex(many.store)
     for q in _queries(3):
         assert index.search(space, q, 5, Filters())
+
+
+def test_only_derived_files_get_clusters_and_their_small_shortlists_score_exactly(many, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(vector_snapshot, "FILES_MIN_WINDOWS", 0)
+    monkeypatch.setattr(vector_snapshot, "CODES_MIN_WINDOWS", 0)
+    monkeypatch.setattr(vector_index, "SHORTLIST_MIN", 30)
+    monkeypatch.setattr(vector_index, "SHORTLIST_PER_HIT", 1)
+    monkeypatch.setattr(vector_index, "RESCORE_MIN", 12)
+    monkeypatch.setattr(vector_index, "RESCORE_PER_HIT", 1)
+    space = many.store.active_space()
+    memory, files = VectorIndex(many.store, files=False), VectorIndex(many.store)
+    assert memory.matrix(space).clusters is None  # rebuilt often during a build: no k-means there
+    assert files.matrix(space).clusters is not None
+    monkeypatch.setattr(vector_snapshot, "CODES_MIN_WINDOWS", 10**9)
+    exact = VectorIndex(many.store, files=False)
+    for q in _queries(3):
+        truth = {h.unit_id: h.score for h in exact.search(space, q, 10**4, Filters())}
+        hits = files.search(space, q, 10, Filters())
+        assert hits and all(abs(h.score - truth[h.unit_id]) < 1e-5 for h in hits)
