@@ -3,8 +3,9 @@
 Builds (or reuses) a synthetic library (bench/synthetic_library.py), then in one run:
 * snapshot from SQLite into memory (what every process paid before derived files);
 * derived files written once, then mapped by a fresh index (what a new process pays now);
-* warm query latency: exact scan of every window vs the unit-mean codes (sign bits, then int8)
-  + exact re-score of the windows of a few hundred units;
+* warm query latency: exact scan of every window vs the derived files' shortlist (the nearest
+  k-means clusters of unit means, then their int8 codes) + exact re-score of the windows of a few
+  hundred units;
 * recall@100 of that against the exact scan, unfiltered and with a selective filter;
 * resident memory of the process after each step, and the size of the derived files.
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...models import UNIT_KINDS, Space
+from .ann import clusters as ann_clusters
 from .ann.binary import pack_signs
 from .ann.scalar import quantize
 
@@ -43,6 +44,7 @@ CODES_MIN_WINDOWS = 200_000
 # Spaces with at least this many windows are kept as derived files for the next process.
 FILES_MIN_WINDOWS = 20_000
 _BATCH_UNITS = 4096
+CLUSTERS_FILE = "clusters.npz"
 # Bump when the derived files' layout changes: older ones are then ignored and dropped.
 FILES_FORMAT = 2
 
@@ -67,6 +69,7 @@ class Snapshot:
     means8: np.ndarray | None = None  # large spaces: (units, dim) int8 unit means
     mean_scale: np.ndarray | None = None  # float32 per unit: means8 row * scale ≈ mean
     fd: int | None = None  # open on the vectors file of derived files, for preadv
+    clusters: ann_clusters.Clusters | None = None  # large spaces: unit means in k-means clusters
 
     @property
     def units(self) -> int:
@@ -198,6 +201,11 @@ def build(store, space: Space, folder: str | None = None) -> Snapshot:
             builder.add(batch)
         snap = builder.snapshot(generation)
     if folder:
+        # Clusters only for derived files (k-means: ~9 s of CPU at 300k units), which are built once
+        # per generation; an in-memory snapshot (a read-only folder, or one rebuilt every few seconds
+        # while a build writes) shortlists by sign codes instead.
+        if snap.means8 is not None and snap.mean_scale is not None:
+            snap.clusters = ann_clusters.build(snap.means8, snap.mean_scale)
         _save_units(snap, folder)
     return snap
 
@@ -213,6 +221,8 @@ def _save_units(snap: Snapshot, folder: str) -> None:
         np.save(os.path.join(folder, "codes.npy"), snap.codes)
         np.save(os.path.join(folder, "means8.npy"), snap.means8)
         np.save(os.path.join(folder, "mean_scale.npy"), snap.mean_scale)
+    if snap.clusters is not None:
+        ann_clusters.save(snap.clusters, os.path.join(folder, CLUSTERS_FILE))
     with open(os.path.join(folder, "papers.json"), "w", encoding="utf-8") as f:
         json.dump({"generation": snap.generation, "paper_ids": snap.paper_ids}, f)
     if isinstance(snap.vectors, np.memmap):
@@ -234,10 +244,24 @@ def _load(folder: str) -> Snapshot:
         u["object_kind"], u["id_offsets"], u["id_blob"].tobytes(), meta["paper_ids"], time.monotonic(),
         compact("means8.npy"), compact("mean_scale.npy"))
     if coded:
+        snap.clusters = _clusters(folder, snap)
         # held open, so a newer process dropping this generation cannot pull the file away mid-search
         snap.fd = os.open(os.path.join(folder, "vectors.npy"), os.O_RDONLY)
         weakref.finalize(snap, os.close, snap.fd)
     return snap
+
+
+def _clusters(folder: str, snap: Snapshot) -> ann_clusters.Clusters | None:
+    """The folder's clusters; files written before clusters existed (same format otherwise) get
+    them built now and added, so they need not be rebuilt from the library."""
+    path = os.path.join(folder, CLUSTERS_FILE)
+    found = ann_clusters.load(path, snap.units)
+    if found is not None or snap.means8 is None or snap.mean_scale is None:
+        return found
+    built = ann_clusters.build(snap.means8, snap.mean_scale)
+    with contextlib.suppress(OSError):  # a read-only folder: kept in memory only
+        ann_clusters.save(built, path)
+    return built
 
 
 def files_root(library_path: str) -> str:

@@ -2,10 +2,11 @@
 
 A unit scores as its best window (MaxP).  Small spaces are scored exactly,
 every window.  Large ones (≥ `CODES_MIN_WINDOWS` windows, e.g. 10,000 papers
-≈ 300k units, 1.5 M windows) narrow in three stages, all on units: sign bits
-of each unit's mean window, by Hamming distance, keep a shortlist of
-thousands; int8 codes of the same means keep the best few hundred of those;
-their windows are read and scored exactly in float32.  The ranking returned is
+≈ 300k units, 1.5 M windows) narrow in three stages, all on units: the
+units of the k-means clusters of unit means nearest the query make a
+shortlist of thousands (sign bits of each unit's mean, by Hamming distance,
+where a snapshot has no clusters); int8 codes of the same means keep the
+best few hundred of those; their windows are read and scored exactly in float32.  The ranking returned is
 exact cosine; the stages only decide which units are looked at.  A unit's
 mean is a good proxy for its best window (sentence windows of one unit lie
 close together), and recall@100 against a full exact scan is measured in
@@ -29,7 +30,7 @@ import numpy as np
 
 from ...models import UNIT_KINDS, Filters, Space, VectorHit
 from . import snapshot as snapshots
-from .ann import scalar
+from .ann import clusters, scalar
 from .ann.binary import hamming, pack_signs, shortlist
 from .snapshot import OBJECT_KIND_CODES, Snapshot
 
@@ -169,10 +170,14 @@ def _exact(snap: Snapshot, q: np.ndarray, mask: np.ndarray | None):
 
 
 def _shortlisted(snap: Snapshot, q: np.ndarray, mask: np.ndarray | None, size: int, rescore: int):
-    """Sign codes of unit means pick `size` units, their int8 means the best `rescore` of those,
-    whose windows are then scored exactly: (units, best scores, best window per unit)."""
+    """The nearest clusters of unit means (or, without clusters, sign codes) pick `size` units, their
+    int8 means the best `rescore` of those, whose windows are then scored exactly: (units, best
+    scores, best window per unit)."""
     assert snap.codes is not None and snap.means8 is not None and snap.mean_scale is not None
-    picked = shortlist(hamming(snap.codes, pack_signs(q[None, :])[0]), size, mask)
+    if snap.clusters is not None:
+        picked = clusters.shortlist(snap.clusters, q, size, mask)
+    else:
+        picked = shortlist(hamming(snap.codes, pack_signs(q[None, :])[0]), size, mask)
     if len(picked) > rescore:  # in row order, the int8 rows are gathered in file order
         estimate = scalar.scores(snap.means8, snap.mean_scale, picked, q)
         picked = picked[np.argpartition(-estimate, rescore - 1)[:rescore]]
