@@ -28,8 +28,10 @@ def author_block(lines: list[Line], title_lines: list[Line], ends: Callable[[Lin
     end = closing.top if closing else float("inf")
     region = [ln for ln in below if ln.top < end]
     beyond = [ln for ln in below if ln.top >= end]
+    # a sidebar's labelled field beside the block ("Editor: …", "Received: …") joins no cell of it
     block = _grown([ln for ln in region if ln.x1 > left and ln.x0 < right],
-                   [ln for ln in region if not (ln.x1 > left and ln.x0 < right) and not _column_goes_on(ln, beyond)],
+                   [ln for ln in region if not (ln.x1 > left and ln.x0 < right) and not _column_goes_on(ln, beyond)
+                    and not _LABELLED.match(ln.text)],
                    _beside, _under)
     side = _side_column(below, block, closing, ends, (left, right)) if closing else []
     if side:

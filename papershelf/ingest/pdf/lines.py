@@ -36,7 +36,7 @@ from .glyphs import (
 from .hyphens import keep_hyphen
 from .rotation import piece_turns, shown_box, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
-from .script_boxes import _has_script, _nearest, _pieces, _stacked, sideways_split
+from .script_boxes import _has_script, _nearest, _pieces, _stacked, sideways_split, text_size
 from .tracking import untracked
 
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
@@ -299,7 +299,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     boxes = tp.rects(first, last - first + 1)
     if not boxes:
         return []
-    size = tp.font_size(first)
+    size = text_size(boxes, tp.font_size(first), tp.font_size, first)
     # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.
     bold_first, bold_last = tp.bold(first), tp.bold(_last_word_char(tp, stripped, lead16, last))
     face, italic = tp.face(first, last), tp.italic(first, last)
