@@ -299,7 +299,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     boxes = tp.rects(first, last - first + 1)
     if not boxes:
         return []
-    size = text_size(boxes, tp.font_size(first), tp.font_size, first)
+    size = text_size(boxes, tp.font_size(first), tp.font_size, first, stripped)
     # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.
     bold_first, bold_last = tp.bold(first), tp.bold(_last_word_char(tp, stripped, lead16, last))
     face, italic = tp.face(first, last), tp.italic(first, last)
