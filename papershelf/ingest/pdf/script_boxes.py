@@ -4,9 +4,9 @@ or lowered script, stacked indices), the nearest piece to a point, a line's main
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Callable
-import math
 
 
 def _pieces(boxes: list[tuple], size: float) -> list[list[tuple]]:
