@@ -29,7 +29,10 @@ def _byline(c: canvas.Canvas, x: float, y: float, parts: list[tuple[str, str]], 
             x += c.stringWidth(mark, "Helvetica", 0.6 * size)
 
 
-def _paper(path, byline: list[list[tuple[str, str]]], title=("A Trial of Ward Rounds at Dawn", "and Dusk in Small Hospitals"),
+TITLE = ("A Trial of Ward Rounds at Dawn", "and Dusk in Small Hospitals")
+
+
+def _paper(path, byline: list[list[tuple[str, str]]], title: tuple[str, ...] = TITLE,
            title_font: str = "Helvetica-Bold", title_size: float = 16, label: tuple[str, float] | None = None,
            left: float = 72, sidebar: list[str] = ()):
     c = canvas.Canvas(str(path), pagesize=letter)
@@ -94,7 +97,8 @@ def test_a_sidebars_labelled_fields_on_the_bylines_rows_take_no_names_from_it(tm
 def test_an_article_type_label_set_above_a_short_title_is_no_title(tmp_path):
     """"Case Report" set larger than a title of three words in roman (or as large): the label is no
     title, and the title, whose words could be a name's, is no author."""
-    byline = [[("Anna Berg", "1"), (", Carl Dahl", "2"), (", Eva Fors", "1")], [("Gus Holm", "2"), (" and Ida Juhl", "")]]
+    byline = [[("Anna Berg", "1"), (", Carl Dahl", "2"), (", Eva Fors", "1")],
+              [("Gus Holm", "2"), (" and Ida Juhl", "")]]
     for label, size in (("Case Report", 18), ("Research Article", 14)):
         doc = _paper(tmp_path / "label.pdf", byline, title=("Giant Cell Arteritis",), title_font="Helvetica",
                      title_size=14, label=(label, size))
