@@ -133,10 +133,16 @@ def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
     def typed(tier: float) -> bool:  # an article type's words alone ("Case Report"): a title of any length may follow
         return all(w in ARTICLE_TYPE for _, text, _ in of(tier) for w in text.lower().split())
 
+    # where a skipped article-type label stands: the next title-like text under it is the title
+    below_type = float("inf")
     for k, tier in enumerate(tiers):
         least = 1 if typed(tier) else 4
-        if not label(tier) or not any(title_like(t, least) and first(t) > first(tier) for t in tiers[k + 1:]):
+        after_type = first(tier) > below_type and title_like(tier, 1)
+        if after_type or not label(tier) or not any(title_like(t, least) and first(t) > first(tier)
+                                                    for t in tiers[k + 1:]):
             return max(size for size, _, _ in of(tier))
+        if typed(tier):
+            below_type = min(below_type, first(tier))
     return max(size for size, _, _ in lines)
 
 
