@@ -84,6 +84,16 @@ def paper(seed: int) -> tuple[dict, dict]:
         "sidebar": rng.choice([None, None, "plos", "frontiers"]), "width": rng.choice([0.55, 0.7, 0.9]),
         "editor": _name(rng), "reviewer": _name(rng),
     }
+    layout["caps_names"] = rng.random() < 0.1
+    layout["caps_title"] = rng.random() < 0.1
+    layout["header"] = rng.random() < 0.4  # a journal's running line and DOI over the page
+    layout["dates"] = rng.random() < 0.3  # "Received … Accepted …" under the affiliations, in the column
+    if layout["caps_names"]:
+        truth_names = list(names)
+        layout["names"] = [n.upper() for n in names]
+        names = truth_names
+    if layout["caps_title"]:
+        layout["title"] = title.upper()
     layout["centred"] = layout["centred"] and not layout["sidebar"]
     return layout, {"title": title, "authors": names}
 
@@ -110,6 +120,10 @@ def draw(layout: dict, path: str, seed: int) -> None:
     right = w - 60
     c = canvas.Canvas(path, pagesize=letter)
     y = top = h - 80
+    if layout.get("header"):
+        c.setFont("Times-Italic", 8)
+        c.drawString(left, h - 40, "Journal of Clinical Practice 2020; 15(3): 123–130")
+        c.drawRightString(right, h - 40, "doi: 10.1234/jcp.2020.0123")
     if layout["label"]:
         text, size, bold = layout["label"]
         c.setFont("Helvetica-Bold" if bold else "Helvetica", size)
@@ -164,6 +178,10 @@ def draw(layout: dict, path: str, seed: int) -> None:
     for k in range(rng.randint(1, 3)):
         y -= 10
         c.drawString(left, y, f"{k + 1} Department of Medicine, University of Lund, 221 00 Lund, Sweden")
+    if layout.get("dates"):
+        y -= 16
+        c.setFont("Times-Roman", 8)
+        c.drawString(left, y, "Received: 3 March 2020; Accepted: 4 May 2020; Published: 1 June 2020")
     if side:
         values = {"a": "Berg A, Dahl C", "t": layout["title"][:30], "s": names[0].split()[-1],
                   "e": layout["editor"], "r": layout["reviewer"], "c": names[0]}

@@ -34,7 +34,7 @@ TITLE = ("A Trial of Ward Rounds at Dawn", "and Dusk in Small Hospitals")
 
 def _paper(path, byline: list[list[tuple[str, str]]], title: tuple[str, ...] = TITLE,
            title_font: str = "Helvetica-Bold", title_size: float = 16, label: tuple[str, float] | None = None,
-           left: float = 72, sidebar: list[str] = ()):
+           left: float = 72, sidebar: list[str] = (), byline_size: float = 11):
     c = canvas.Canvas(str(path), pagesize=letter)
     y = top = H - 72
     if label:
@@ -47,8 +47,8 @@ def _paper(path, byline: list[list[tuple[str, str]]], title: tuple[str, ...] = T
         y -= 1.2 * title_size
     y -= 8
     for parts in byline:
-        _byline(c, left, y, parts)
-        y -= 15
+        _byline(c, left, y, parts, byline_size)
+        y -= 1.4 * byline_size
     c.setFont("Times-Roman", 8)
     for aff in ("1 Department of Biology, University of Lund, Lund, Sweden", "2 Institute of Health, Oslo, Norway"):
         y -= 10
@@ -118,3 +118,31 @@ def test_a_line_takes_its_texts_size_past_an_opening_mark_but_not_past_a_word():
     assert text_size(boxes, 6.6, lambda i: sizes.get(i, 11.0), 0, "HIJK LMNOP") == 6.6
     level = [(72, 100, 80, 112), (82, 100, 300, 112)]  # the run on the line's baseline, as tall: no mark
     assert text_size(level, 6.6, lambda i: sizes.get(i, 11.0), 0, "1,3, Gus Holm") == 6.6
+
+
+def test_a_sidebars_reviewers_under_their_label_are_no_authors(tmp_path):
+    """"Reviewed by:" ends its line and the reviewer's name stands under it, on the byline's row, in a
+    sidebar whose "*Correspondence:" shares an affiliation's row: none of its names is an author."""
+    sidebar = ["OPEN ACCESS", "", "Edited by:", "Peter Lund,", "Reviewed by:", "Maria Ek,", "Uppsala University,",
+               "Sweden", "Johan Falk,", "Lund University, Sweden", "*Correspondence:", "Anna Berg", "",
+               "Received: 3 March 2020"]
+    doc = _paper(tmp_path / "reviewed.pdf", [[("Anna Berg", "1"), (", Carl Dahl", "2*"), (", Eva Fors", "1,3")],
+                                             [("Gus Holm", "2"), (" and Ida Juhl", "1")]],
+                 title=("Giant Cell Arteritis in", "Young Adults"), left=200, sidebar=sidebar)
+    assert doc.authors == NAMES
+
+
+def test_a_short_title_under_a_label_is_the_title_though_the_byline_is_set_large(tmp_path):
+    """Under a "Clinical Study" label set larger, a title of three words in roman and a bold byline
+    of more words set above the body's size: the title is the first text under the label, not the byline."""
+    doc = _paper(tmp_path / "short.pdf", [[("Anna Berg", "1"), (", Carl Dahl", "2"), (", Eva Fors", "1")],
+                                          [("Gus Holm", "2"), (" and Ida Juhl", "")]],
+                 title=("Giant Cell Arteritis",), title_font="Helvetica", title_size=14, label=("Clinical Study", 18),
+                 byline_size=12.5)
+    assert (doc.title, doc.authors) == ("Giant Cell Arteritis", NAMES)
+
+
+def test_raised_marks_before_names_in_capitals_or_initials_leave_the_names_whole(tmp_path):
+    doc = _paper(tmp_path / "caps.pdf", [[("", "1,3*"), ("ANNA BERG, ", "2"), ("C. DAHL, ", "1"), ("EVA FORS", "")],
+                                         [("", "3"), ("GUS HOLM & ", "1"), ("I. JUHL", "")]])
+    assert doc.authors == ["Anna Berg", "C. Dahl", "Eva Fors", "Gus Holm", "I. Juhl"]
