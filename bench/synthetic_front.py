@@ -86,6 +86,7 @@ def paper(seed: int) -> tuple[dict, dict]:
     }
     layout["caps_names"] = rng.random() < 0.1
     layout["caps_title"] = rng.random() < 0.1
+    layout["roman_marks"] = rng.random() < 0.5
     layout["header"] = rng.random() < 0.4  # a journal's running line and DOI over the page
     layout["dates"] = rng.random() < 0.3  # "Received … Accepted …" under the affiliations, in the column
     if layout["caps_names"]:
@@ -136,6 +137,7 @@ def draw(layout: dict, path: str, seed: int) -> None:
         y -= 1.2 * ts
     y -= 10
     font = "Times-Bold" if layout["byline_bold"] else "Times-Roman"
+    mark_font = "Times-Roman" if layout.get("roman_marks") else font  # marks set in roman beside bold names
     size = layout["byline_size"]
     pieces: list[tuple[str, str]] = []  # (text, raised mark)
     names = layout["names"]
@@ -170,9 +172,9 @@ def draw(layout: dict, path: str, seed: int) -> None:
             c.drawString(x, y, text)
             x += c.stringWidth(text, font, size)
             if mark:
-                c.setFont(font, 0.6 * size)
+                c.setFont(mark_font, 0.6 * size)
                 c.drawString(x, y + 0.35 * size, mark)
-                x += c.stringWidth(mark, font, 0.6 * size)
+                x += c.stringWidth(mark, mark_font, 0.6 * size)
         y -= 1.35 * size
     c.setFont("Times-Italic", 8)
     for k in range(rng.randint(1, 3)):

@@ -17,12 +17,13 @@ W, H = letter
 NAMES = ["Anna Berg", "Carl Dahl", "Eva Fors", "Gus Holm", "Ida Juhl"]
 
 
-def _byline(c: canvas.Canvas, x: float, y: float, parts: list[tuple[str, str]], size: float = 11) -> None:
-    """Names in Helvetica, each followed by its mark raised in 60 % of the size."""
+def _byline(c: canvas.Canvas, x: float, y: float, parts: list[tuple[str, str]], size: float = 11,
+            font: str = "Helvetica") -> None:
+    """Names in `font`, each followed by its mark raised in 60 % of the size, in Helvetica."""
     for text, mark in parts:
-        c.setFont("Helvetica", size)
+        c.setFont(font, size)
         c.drawString(x, y, text)
-        x += c.stringWidth(text, "Helvetica", size)
+        x += c.stringWidth(text, font, size)
         if mark:
             c.setFont("Helvetica", 0.6 * size)
             c.drawString(x, y + 0.35 * size, mark)
@@ -34,7 +35,7 @@ TITLE = ("A Trial of Ward Rounds at Dawn", "and Dusk in Small Hospitals")
 
 def _paper(path, byline: list[list[tuple[str, str]]], title: tuple[str, ...] = TITLE,
            title_font: str = "Helvetica-Bold", title_size: float = 16, label: tuple[str, float] | None = None,
-           left: float = 72, sidebar: list[str] = (), byline_size: float = 11):
+           left: float = 72, sidebar: list[str] = (), byline_size: float = 11, byline_font: str = "Helvetica"):
     c = canvas.Canvas(str(path), pagesize=letter)
     y = top = H - 72
     if label:
@@ -47,7 +48,7 @@ def _paper(path, byline: list[list[tuple[str, str]]], title: tuple[str, ...] = T
         y -= 1.2 * title_size
     y -= 8
     for parts in byline:
-        _byline(c, left, y, parts, byline_size)
+        _byline(c, left, y, parts, byline_size, byline_font)
         y -= 1.4 * byline_size
     c.setFont("Times-Roman", 8)
     for aff in ("1 Department of Biology, University of Lund, Lund, Sweden", "2 Institute of Health, Oslo, Norway"):
@@ -146,3 +147,12 @@ def test_raised_marks_before_names_in_capitals_or_initials_leave_the_names_whole
     doc = _paper(tmp_path / "caps.pdf", [[("", "1,3*"), ("ANNA BERG, ", "2"), ("C. DAHL, ", "1"), ("EVA FORS", "")],
                                          [("", "3"), ("GUS HOLM & ", "1"), ("I. JUHL", "")]])
     assert doc.authors == ["Anna Berg", "C. Dahl", "Eva Fors", "Gus Holm", "I. Juhl"]
+
+
+def test_a_bold_bylines_line_opening_with_a_roman_mark_is_still_bold_and_read(tmp_path):
+    """Names in bold, marks in roman: the second line opens with the roman mark of the name the first
+    broke off, and is in the names' weight all the same."""
+    doc = _paper(tmp_path / "bold.pdf", [[("Anna Berg", "1"), (", Carl Dahl", "2"), (", Eva Fors", "")],
+                                         [("", "1,3"), (", Gus Holm", "4"), (" and Ida Juhl", "1")]],
+                 byline_font="Helvetica-Bold")
+    assert doc.authors == NAMES

@@ -300,8 +300,10 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     if not boxes:
         return []
     size = text_size(boxes, tp.font_size(first), tp.font_size, first, stripped)
-    # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.
-    bold_first, bold_last = tp.bold(first), tp.bold(_last_word_char(tp, stripped, lead16, last))
+    # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.  A raised mark
+    # opening the line (in roman beside bold names) is no part of its weight either.
+    opening = first if size == tp.font_size(first) else _after_mark(tp, stripped, lead16, first, last)
+    bold_first, bold_last = tp.bold(opening), tp.bold(_last_word_char(tp, stripped, lead16, last))
     face, italic = tp.face(first, last), tp.italic(first, last)
     pieces = _pieces(boxes, size)
     pieces, turns = sideways_split(pieces, piece_turns(tp.raw, first, last, pieces, tp.rotation, tp.char_box), size)
@@ -323,6 +325,13 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
                             runin_italic=bool(runin) and _italic_lead(tp, runin, lead16),
                             turn=turn))
     return out
+
+
+def _after_mark(tp: _TextPage, stripped: str, lead16: int, first: int, last: int) -> int:
+    """The line's first glyph after the raised mark that opens it ("1,3*" before "Gus Holm")."""
+    k = len(stripped) - len(stripped.lstrip("0123456789,;.*∗†‡§¶# "))
+    at = tp.char_index(lead16 + u16(stripped[:k])) if 0 < k < len(stripped) else first
+    return at if first <= at <= last else first
 
 
 def _last_word_char(tp: _TextPage, stripped: str, lead16: int, last: int) -> int:
