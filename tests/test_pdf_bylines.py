@@ -19,15 +19,16 @@ NAMES = ["Anna Berg", "Carl Dahl", "Eva Fors", "Gus Holm", "Ida Juhl"]
 
 def _byline(c: canvas.Canvas, x: float, y: float, parts: list[tuple[str, str]], size: float = 11,
             font: str = "Helvetica") -> None:
-    """Names in `font`, each followed by its mark raised in 60 % of the size, in Helvetica."""
+    """Names in `font`, each followed by its mark raised in 60 % of the size, in the roman of its family."""
+    roman = "Times-Roman" if font.startswith("Times") else "Helvetica"
     for text, mark in parts:
         c.setFont(font, size)
         c.drawString(x, y, text)
         x += c.stringWidth(text, font, size)
         if mark:
-            c.setFont("Helvetica", 0.6 * size)
+            c.setFont(roman, 0.6 * size)
             c.drawString(x, y + 0.35 * size, mark)
-            x += c.stringWidth(mark, "Helvetica", 0.6 * size)
+            x += c.stringWidth(mark, roman, 0.6 * size)
 
 
 TITLE = ("A Trial of Ward Rounds at Dawn", "and Dusk in Small Hospitals")
@@ -150,9 +151,11 @@ def test_raised_marks_before_names_in_capitals_or_initials_leave_the_names_whole
 
 
 def test_a_bold_bylines_line_opening_with_a_roman_mark_is_still_bold_and_read(tmp_path):
-    """Names in bold, marks in roman: the second line opens with the roman mark of the name the first
-    broke off, and is in the names' weight all the same."""
-    doc = _paper(tmp_path / "bold.pdf", [[("Anna Berg", "1"), (", Carl Dahl", "2"), (", Eva Fors", "")],
-                                         [("", "1,3"), (", Gus Holm", "4"), (" and Ida Juhl", "1")]],
-                 byline_font="Helvetica-Bold")
-    assert doc.authors == NAMES
+    """Names in bold, marks in roman: a line that opens with a roman mark (of the name the line above
+    broke off, or of its own first name) is in the names' weight all the same."""
+    for byline in ([[("Anna Berg", "1"), (", Carl Dahl", "2"), (", Eva Fors", "")],
+                    [("", "1,3"), (", Gus Holm", "4"), (" and Ida Juhl", "1")]],
+                   [[("", "1"), ("Anna Berg, ", "2"), ("Carl Dahl, ", "1"), ("Eva Fors", "")],
+                    [("", "3"), ("Gus Holm and ", "1"), ("Ida Juhl", "")]]):
+        doc = _paper(tmp_path / "bold.pdf", byline, byline_font="Times-Bold")
+        assert doc.authors == NAMES
