@@ -92,7 +92,8 @@ def text_size(boxes: list[tuple], size: float, size_at: Callable[[int], float], 
     affiliation mark of a name the line above broke off, "^1,3, Gus Holm^4", or marks set before
     the names, "^1Anna Berg, ^2Carl Dahl"): then the size of the first glyph after the mark.  Else
     the whole line would take the mark's size, and its marks would read as text.  A mark is a few
-    digits, symbols or lower-case letters (`text`: the line's text), never a word."""
+    digits, symbols or lower-case letters (`text`: the line's text), never a word, and a capitalised
+    word follows it (an exponent opening a line of math is no mark)."""
     if len(boxes) < 2:
         return size
     main, lead = _main_box(boxes), boxes[0]
@@ -101,8 +102,9 @@ def text_size(boxes: list[tuple], size: float, size_at: Callable[[int], float], 
         return size
     for k in range(1, 9):
         if (later := size_at(first + k)) > 1.2 * size:
-            return later if _MARK.fullmatch(text[:k]) else size
+            return later if _MARK.fullmatch(text[:k]) and _NAME_AFTER.match(text[k:]) else size
     return size
 
 
 _MARK = re.compile(r"[\d\s,.;*∗†‡§¶#⋆a-h]+")
+_NAME_AFTER = re.compile(r"[\s,]*[A-ZÀ-ÖØ-Þ][A-Za-zß-öø-ÿ.'’-]")  # a capitalised word: a name, an institution, a note
