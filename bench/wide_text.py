@@ -1,9 +1,9 @@
 """The wide corpus's text, front matter and reference lists as the PDF reader reads them, against truth
 the corpus carries: glyph artefacts in body units, titles and years (manifest.json), authors (the JATS
-twins, plus bench/data/wide_authors.json read from rendered first pages of some dev PDFs, to check),
-reference counts (the twins' lists; entries counted by hand from the page text, bench/data/wide_refcounts.json
-for the dev half and wide_refcounts_test.json for the test half when present; else the numbered entries the page
-text itself prints).
+twins, plus the printed authors read by hand from rendered first pages: bench/data/wide_authors.json for
+the dev half, bench/data/wide_authors_test.json for the test half when it exists), reference counts (the
+twins' lists; entries counted by hand from the page text, bench/data/wide_refcounts.json for the dev half and
+wide_refcounts_test.json for the test half when present; else the numbered entries the page text itself prints).
 
     python bench/wide_text.py --half dev            # tune on this
     python bench/wide_text.py --half test           # report this, once
@@ -40,7 +40,8 @@ from papershelf.units import build_units  # noqa: E402
 from papershelf.works import surname  # noqa: E402
 
 SPLIT = ROOT / "bench" / "data" / "wide_split.json"
-HAND = ROOT / "bench" / "data" / "wide_authors.json"
+HAND = ROOT / "bench" / "data" / "wide_authors.json"  # printed authors of dev-half PDFs, read from rendered pages
+HAND_TEST = ROOT / "bench" / "data" / "wide_authors_test.json"  # the same for the test half, kept apart (may be absent)
 REFCOUNTS = {"dev": ROOT / "bench" / "data" / "wide_refcounts.json",
              "test": ROOT / "bench" / "data" / "wide_refcounts_test.json"}
 DATA = ROOT.parent / "shared" / "data"
@@ -167,8 +168,21 @@ def ref_truth(row: dict, hand: int | None) -> int | None:
     return hand if hand is not None else row.get("numbered")
 
 
-def score(rows: dict, records: dict, data: Path, show: str | None, refcounts: dict[str, int] | None = None) -> dict:
-    hand = {k: v for k, v in json.loads(HAND.read_text()).items() if not k.startswith("_")} if HAND.exists() else {}
+def hand_truth(half: str, dev: Path = HAND, test: Path = HAND_TEST) -> dict[str, list[str]]:
+    """The printed authors read by hand for a half: the dev file for "dev", the test file for "test"
+    (none while it does not exist: the test half is then graded on the JATS twins alone), both for
+    "all".  Each file holds only its own half's PDFs."""
+    files = {"dev": [dev], "test": [test], "all": [dev, test]}[half]
+    out: dict[str, list[str]] = {}
+    for path in files:
+        if path.exists():
+            out.update({k: v for k, v in json.loads(path.read_text()).items() if not k.startswith("_")})
+    return out
+
+
+def score(rows: dict, records: dict, data: Path, show: str | None, hand: dict[str, list[str]] | None = None,
+          refcounts: dict[str, int] | None = None) -> dict:
+    hand = hand or {}
     refcounts = refcounts or {}
     out = {"papers": 0, "failed": 0, "units": 0, "bad_units": 0, "titles": 0, "titles_right": 0,
            "years": 0, "years_right": 0, "years_wrong": 0, "authors": 0, "authors_right": 0,
@@ -245,7 +259,8 @@ def main() -> int:
             rows[name] = row
         if args.cache:
             Path(args.cache).write_text(json.dumps(rows))
-    s = score(rows, records, wide, args.show, hand_refcounts(args.half))
+    hand = hand_truth(args.half)
+    s = score(rows, records, wide, args.show, {n: a for n, a in hand.items() if n in rows}, hand_refcounts(args.half))
     if args.json:
         print(json.dumps(s))
         return 0
@@ -254,7 +269,10 @@ def main() -> int:
     print(f"titles right: {s['titles_right']}/{s['titles']} = {s['titles_right'] / max(1, s['titles']):.3f}")
     print(f"years right / wrong: {s['years_right']} / {s['years_wrong']} of {s['years']} "
           f"= {s['years_right'] / max(1, s['years']):.3f}")
-    print(f"authors (first + count) right: {s['authors_right']}/{s['authors']}, non-authors {s['non_authors']}")
+    source = {"dev": HAND.name, "test": HAND_TEST.name if HAND_TEST.exists() else "none: twins only",
+              "all": f"{HAND.name} + {HAND_TEST.name if HAND_TEST.exists() else 'no test file'}"}[args.half]
+    print(f"authors (first + count) right: {s['authors_right']}/{s['authors']}, non-authors {s['non_authors']} "
+          f"(truth: JATS twins, hand-read {source})")
     print(f"reference counts within 5 %: {s['ref_right']}/{s['ref_papers']} "
           f"= {s['ref_right'] / max(1, s['ref_papers']):.3f}")
     return 0

@@ -28,9 +28,11 @@ def author_block(lines: list[Line], title_lines: list[Line], ends: Callable[[Lin
     end = closing.top if closing else float("inf")
     region = [ln for ln in below if ln.top < end]
     beyond = [ln for ln in below if ln.top >= end]
+    # a sidebar's labelled fields beside the block ("Editor: …", "Reviewed by:" and the names under it) join no cell
+    outside = [ln for ln in region if not (ln.x1 > left and ln.x0 < right) and not _column_goes_on(ln, beyond)]
+    fields = _fields(outside)
     block = _grown([ln for ln in region if ln.x1 > left and ln.x0 < right],
-                   [ln for ln in region if not (ln.x1 > left and ln.x0 < right) and not _column_goes_on(ln, beyond)],
-                   _beside, _under)
+                   [ln for ln in outside if id(ln) not in fields], _beside, _under)
     side = _side_column(below, block, closing, ends, (left, right)) if closing else []
     if side:
         return block + side
@@ -57,7 +59,28 @@ def _grown(block: list[Line], rest: list[Line], *joins: Callable[[Line, Line], b
 
 # A labelled field of a journal's front-page sidebar ("Citation:", "Editor:", "Received:"): the names
 # after it are the paper's editors and reviewers, never its authors.
-_LABELLED = re.compile(r"^[A-Z][A-Za-z ]{2,30}:")
+_LABELLED = re.compile(r"^[*∗†]?[A-Z][A-Za-z ]{2,30}:")
+
+
+def _fields(lines: list[Line]) -> set[int]:
+    """The ids of a sidebar's labelled fields among `lines`: each line that opens with a label, and
+    the lines stacked right under a label that ends its line ("Reviewed by:" over "Maria Ek,", "Uppsala
+    University"), down to the first gap of a line's room."""
+    out: set[int] = set()
+    ordered = sorted(lines, key=lambda ln: ln.top)
+    for k, ln in enumerate(ordered):
+        if not _LABELLED.match(ln.text):
+            continue
+        out.add(id(ln))
+        last = ln
+        for nxt in ordered[k + 1:] if ln.text.rstrip().endswith(":") else []:
+            if abs(nxt.x0 - ln.x0) > 3 or _LABELLED.match(nxt.text):
+                continue
+            if nxt.top - last.bottom > 0.8 * last.height:
+                break
+            out.add(id(nxt))
+            last = nxt
+    return out
 
 
 def _side_column(below: list[Line], block: list[Line], closing: Line, ends: Callable[[Line], bool],

@@ -29,8 +29,11 @@ from .lines import Line, visual_rows
 # affiliation letters not set as superscripts, "Krishnana,c" or "Bang,i S. Holtzer"; middle dots
 # between names; AIP's footnote letters, "Haddad^a)" read as "Haddada)", where no parenthesis
 # opens on the line; affiliation letters set apart in the names' own size, "Maria Lopez a,b, John
-# Smith b,*", a lone letter only before a comma, "and" or the line's end).
-_MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗✷✶✦★☆✩⁰¹²³⁴⁵⁶⁷⁸⁹\x00-\x1f\x7f-\x9f\ue000-\uf8ff]|\^\S*|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
+# Smith b,*", a lone letter only before a comma, "and" or the line's end; marks set before the names,
+# "^1Anna Berg, 2Carl Dahl", "^2J. Ruiz", "^1PETRA": a raised mark ends where a word or an initial begins).
+_MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗✷✶✦★☆✩⁰¹²³⁴⁵⁶⁷⁸⁹\x00-\x1f\x7f-\x9f\ue000-\uf8ff]"
+          r"|\^(?:[^\sA-ZÀ-ÖØ-Þ]|[A-ZÀ-ÖØ-Þ](?![A-Za-zß-öø-ÿÀ-ÖØ-Þ.]))*"
+          r"|(?<![\w^])\d{1,2}(?:,\d{1,2})*(?=[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ.])|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
           r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|(?<=[A-ZÀ-ÖØ-Þ]{2})\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
           r"|(?<=[a-z])[a-z](?=,[a-z](?:[,∗*†\d]|$))|(?<=,)[a-z](?=\s+[A-Z])|[·•‧]"
           r"|(?<=[a-z] )[a-h](?:(?:,[a-h∗*†])+(?=\s+[A-Z])|(?:,[a-h∗*†])*(?=[,∗*†]|\s+and\s|$))")
@@ -224,12 +227,22 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
     for row in _rows(author_block(lines, title_lines, lambda ln: ends_block(ln, body_size))):
         if any(ends_block(ln, body_size) for ln in row) or len(reading.authors) >= 40:
             break
-        kinds = [_line_names(ln.text)[:2] for ln in row]
-        if len(row) > 1 and sum(n is not None for n, _ in kinds) <= sum(n is None and bool(more) for n, more in kinds):
+        if len(row) > 1 and _affiliation_row(row):
             continue
         for ln in row:
             reading.read(ln)
     return reading.authors
+
+
+def _affiliation_row(row: list[Line]) -> bool:
+    """A row of cells most of which are affiliations.  Only cells in the size of the row's names
+    vote: a sidebar's line in a smaller size that shares the row ("Editor: Peter Lund, Karolinska")
+    is no cell of the block's."""
+    kinds = [(ln, *_line_names(ln.text)[:2]) for ln in row]
+    sizes = [ln.size for ln, names, _ in kinds if names is not None]
+    others = sum(names is None and bool(more) and (not sizes or any(abs(ln.size - s) <= 0.6 for s in sizes))
+                 for ln, names, more in kinds)
+    return len(sizes) <= others
 
 
 @dataclass

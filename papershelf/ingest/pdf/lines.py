@@ -36,7 +36,7 @@ from .glyphs import (
 from .hyphens import keep_hyphen
 from .rotation import piece_turns, shown_box, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
-from .script_boxes import _has_script, _nearest, _pieces, _stacked, sideways_split
+from .script_boxes import _has_script, _nearest, _pieces, _stacked, sideways_split, text_size
 from .tracking import untracked
 
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
@@ -299,9 +299,11 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     boxes = tp.rects(first, last - first + 1)
     if not boxes:
         return []
-    size = tp.font_size(first)
-    # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.
-    bold_first, bold_last = tp.bold(first), tp.bold(_last_word_char(tp, stripped, lead16, last))
+    size = text_size(boxes, tp.font_size(first), tp.font_size, first, stripped)
+    # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.  A raised mark
+    # opening the line (in roman beside bold names) is no part of its weight either.
+    opening = first if size == tp.font_size(first) else _after_mark(tp, stripped, lead16, first, last)
+    bold_first, bold_last = tp.bold(opening), tp.bold(_last_word_char(tp, stripped, lead16, last, size))
     face, italic = tp.face(first, last), tp.italic(first, last)
     pieces = _pieces(boxes, size)
     pieces, turns = sideways_split(pieces, piece_turns(tp.raw, first, last, pieces, tp.rotation, tp.char_box), size)
@@ -325,11 +327,20 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     return out
 
 
-def _last_word_char(tp: _TextPage, stripped: str, lead16: int, last: int) -> int:
+def _after_mark(tp: _TextPage, stripped: str, lead16: int, first: int, last: int) -> int:
+    """The line's first glyph after the raised mark that opens it ("1,3*" before "Gus Holm")."""
+    k = len(stripped) - len(stripped.lstrip("0123456789,;.*∗†‡§¶# "))
+    at = tp.char_index(lead16 + u16(stripped[:k])) if 0 < k < len(stripped) else first
+    return at if first <= at <= last else first
+
+
+def _last_word_char(tp: _TextPage, stripped: str, lead16: int, last: int, size: float) -> int:
     """The line's last letter or digit: a closing mark (a footnote's †, ♣ or ∗) is often set in a
     symbol font without weight, and would make a bold author line or title read as roman."""
     end = len(stripped.rstrip(_TRAILING_MARKS + ",; 0123456789"))
-    if stripped[-1:] not in _TRAILING_MARKS or end == 0:
+    # a closing symbol, or a raised number in a smaller size (an affiliation's mark, "Holm and ^1")
+    closing = stripped[-1:] in _TRAILING_MARKS or stripped[-1:].isdigit() and tp.font_size(last) < 0.85 * size
+    if not closing or end == 0:
         end = _before_math_word(tp, stripped, lead16, last)
         if end == 0:
             return last

@@ -111,10 +111,10 @@ def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
     def first(tier: float) -> float:  # by position: pdfium's order may put a logo after the title
         return min(top for size, _, top in lines if abs(size - tier) < 0.5)
 
-    def title_like(tier: float) -> bool:
+    def title_like(tier: float, least: int = 4) -> bool:
         tops = sorted(top for _, _, top in of(tier))
         one_per_row = all(b - a > 2 for a, b in zip(tops, tops[1:], strict=False))
-        return tier >= body + 1.5 and words(tier) >= 4 and one_per_row \
+        return tier >= body + 1.5 and words(tier) >= least and one_per_row \
             and not any(_SECTION_LINE.match(text) for _, text, _ in of(tier))
 
     def leads_on(tier: float) -> bool:  # a title's first line set larger, the rest right under it at its pitch
@@ -130,9 +130,19 @@ def title_size(lines: list[tuple[float, str, float]], body: float) -> float:
     def label(tier: float) -> bool:  # a word or three, or a journal's name as its logo
         return words(tier) <= 3 and not leads_on(tier) or all(VENUE_NAME.search(text) for _, text, _ in of(tier))
 
+    def typed(tier: float) -> bool:  # an article type's words alone ("Case Report"): a title of any length may follow
+        return all(w in ARTICLE_TYPE for _, text, _ in of(tier) for w in text.lower().split())
+
+    # where a skipped article-type label stands: the next title-like text under it is the title
+    below_type = float("inf")
     for k, tier in enumerate(tiers):
-        if not label(tier) or not any(title_like(t) and first(t) > first(tier) for t in tiers[k + 1:]):
+        least = 1 if typed(tier) else 4
+        after_type = first(tier) > below_type and title_like(tier, 1)
+        if after_type or not label(tier) or not any(title_like(t, least) and first(t) > first(tier)
+                                                    for t in tiers[k + 1:]):
             return max(size for size, _, _ in of(tier))
+        if typed(tier):
+            below_type = min(below_type, first(tier))
     return max(size for size, _, _ in lines)
 
 

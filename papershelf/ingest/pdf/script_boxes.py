@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
+from collections.abc import Callable
 
 
 def _pieces(boxes: list[tuple], size: float) -> list[list[tuple]]:
@@ -82,3 +84,27 @@ def _has_script(boxes: list[tuple], size: float) -> bool:
     small = [b for b in boxes if b[3] - b[1] < 0.8 * (main[3] - main[1])]
     return any(main[3] - b[3] > 0.25 * size or (b[3] - main[3] > 0.1 * size and b[1] - main[1] > 0.25 * size)
                for b in small)
+
+
+def text_size(boxes: list[tuple], size: float, size_at: Callable[[int], float], first: int, text: str) -> float:
+    """The size of a line's text, given its first glyph's (`size`): that one, unless the line opens
+    with a raised mark set smaller than the text after it (a byline's line that opens with the
+    affiliation mark of a name the line above broke off, "^1,3, Gus Holm^4", or marks set before
+    the names, "^1Anna Berg, ^2Carl Dahl"): then the size of the first glyph after the mark.  Else
+    the whole line would take the mark's size, and its marks would read as text.  A mark is a few
+    digits, symbols or lower-case letters (`text`: the line's text), never a word, and a capitalised
+    word follows it (an exponent opening a line of math is no mark)."""
+    if len(boxes) < 2:
+        return size
+    main, lead = _main_box(boxes), boxes[0]
+    tall = main[3] - main[1]
+    if lead is main or lead[3] - lead[1] >= 0.8 * tall or main[3] - lead[3] < 0.15 * tall:
+        return size
+    for k in range(1, 9):
+        if (later := size_at(first + k)) > 1.2 * size:
+            return later if _MARK.fullmatch(text[:k]) and _NAME_AFTER.match(text[k:]) else size
+    return size
+
+
+_MARK = re.compile(r"[\d\s,.;*∗†‡§¶#⋆a-h]+")
+_NAME_AFTER = re.compile(r"[\s,]*[A-ZÀ-ÖØ-Þ][A-Za-zß-öø-ÿ.'’-]")  # a capitalised word: a name, an institution, a note

@@ -240,7 +240,8 @@ def _without_label(big: list[Line]) -> list[Line]:
     apart = rest[0].bold != label.bold or rest[0].top - label.bottom > 0.8 * label.size \
         or all(w in ARTICLE_TYPE for w in label.text.lower().split())
     alone = all(ln.top - label.top > 0.5 * label.size for ln in rest)
-    if len(label.text.split()) <= 3 and alone and apart and sum(len(ln.text.split()) for ln in rest) >= 4 \
-            and all(line_names(ln.text) is None for ln in rest):
+    typed = all(w in ARTICLE_TYPE for w in label.text.lower().split())  # a label by its words: any title follows
+    if len(label.text.split()) <= 3 and alone and apart and (typed or sum(len(ln.text.split()) for ln in rest) >= 4
+                                                              and all(line_names(ln.text) is None for ln in rest)):
         return rest
     return big
