@@ -244,9 +244,10 @@ def _form(p: Paper) -> None:
 
 
 def _centred(p: Paper, label: str, size: float) -> None:
-    """A section title centred in bold, wrapped onto a second centred line when longer than two
-    thirds of the column ("3. Constructing language courses in" / "CALL-SLT")."""
-    font = "Times-Bold"
+    """A section title centred, wrapped onto a second centred line when longer than two
+    thirds of the column ("3. Constructing language courses in" / "CALL-SLT"); in the body's roman
+    (amsart's way) in papers set in 9 or 9.5 pt."""
+    font = "Times-Bold" if p.style.body_size >= 10 else "Times-Roman"
     out, cur = [], ""
     for w in label.split():
         trial = f"{cur} {w}".strip()

@@ -56,6 +56,18 @@ def _standalone(p: Para, body: BodyStyle) -> bool:
     return len(p.lines) == 1 and ln.alone and ln.size >= body.size - 0.5 and ((p.gap_above or 0) >= 1.45 or p.centred)
 
 
+def _centred_title(p: Para, body: BodyStyle) -> bool:
+    """A title wrapped onto two centred lines in the body's own style ("3. Constructing language
+    courses in" / "CALL-SLT"): the first line sits in the column's middle, the second is shorter and
+    centred under it.  A justified paragraph's lines share their middle too, but start at one edge."""
+    if len(p.lines) != 2 or not p.centred:
+        return False
+    a, b = p.lines
+    mid_a, mid_b = (a.x0 + a.x1) / 2, (b.x0 + b.x1) / 2
+    return a.alone and b.alone and min(a.size, b.size) >= body.size - 0.5 and abs(mid_a - mid_b) < a.size \
+        and b.x0 > a.x0 + 2 * a.size and (p.gap_above is None or p.gap_above >= 1.45)
+
+
 def _small_back_matter(p: Para, body: BodyStyle) -> bool:
     """A standard name alone with space above, in bold or a face other than the body's, though set
     smaller than the body: back matter (acknowledgements, references) often is, headings and all."""
@@ -218,8 +230,11 @@ class _Decider:
             return self.numbering.accept(m, 0)
         # In the body's own style: only the very next number, alone on its line with space above
         # (a letter only after the word "Appendix": amsart's "Appendix A. Tools from …").
-        short = len(title.split()) <= 8 and _plausible_title(title, False)
-        if _standalone(p, self.body) and short and (m.group("num")[0].isdigit() or m.group("app")):
+        # (a centred title may be as long as any: a list item is never centred)
+        most = 14 if _centred_title(p, self.body) else (12 if p.centred else 8)
+        short = len(title.split()) <= most and _plausible_title(title, False)
+        apart = _standalone(p, self.body) or _centred_title(p, self.body)
+        if apart and short and (m.group("num")[0].isdigit() or m.group("app")):
             return self.numbering.accept(m, 0)
         return None
 
