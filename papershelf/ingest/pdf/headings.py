@@ -68,6 +68,13 @@ def _centred_title(p: Para, body: BodyStyle) -> bool:
         and b.x0 > a.x0 + 2 * a.size and (p.gap_above is None or p.gap_above >= 1.45)
 
 
+def _centred_line(p: Para) -> bool:
+    """One line visibly centred: well in from the column's edge, and whole (a list item's hanging
+    first line sits in the middle of a narrow column too, but breaks off mid-word)."""
+    return len(p.lines) == 1 and p.centred and p.indent >= 3 * p.first.size \
+        and not p.text.rstrip().endswith(("-", "\x02", ","))
+
+
 def _small_back_matter(p: Para, body: BodyStyle) -> bool:
     """A standard name alone with space above, in bold or a face other than the body's, though set
     smaller than the body: back matter (acknowledgements, references) often is, headings and all."""
@@ -231,7 +238,7 @@ class _Decider:
         # In the body's own style: only the very next number, alone on its line with space above
         # (a letter only after the word "Appendix": amsart's "Appendix A. Tools from …").
         # (a centred title may be as long as any: a list item is never centred)
-        most = 14 if _centred_title(p, self.body) else (12 if p.centred else 8)
+        most = 14 if _centred_title(p, self.body) else (12 if _centred_line(p) else 8)
         short = len(title.split()) <= most and _plausible_title(title, False)
         apart = _standalone(p, self.body) or _centred_title(p, self.body)
         if apart and short and (m.group("num")[0].isdigit() or m.group("app")):
@@ -453,7 +460,8 @@ def _wraps_onto(head: Para, nxt: Para, body: BodyStyle) -> bool:
         return False
     same = abs(a.size - b.size) < 0.3 and a.bold == b.bold and a.face == b.face and a.italic == b.italic \
         and capitals(a.text) == capitals(b.text)  # "METHODS" / "School recruitment" are two headings
-    aligned = -2 < b.x0 - a.x0 < 4 * a.size and b.page == a.page and b.top > a.top
+    centred = head.centred and nxt.centred and abs((a.x0 + a.x1) / 2 - (b.x0 + b.x1) / 2) < a.size  # "CALL-SLT"
+    aligned = (-2 < b.x0 - a.x0 < 4 * a.size or centred) and b.page == a.page and b.top > a.top
     own = _NUMBERED.match(nxt.text) or is_standard(nxt.text) or CAPTION_RE.match(nxt.text) \
         or (is_standard(head.text) and not nxt.text[:1].islower())  # "Introduction" is a whole title
     return same and aligned and nxt.gap_above < 1.5 and not own and nxt.text[:1].isalpha()
