@@ -69,9 +69,11 @@ def _centred_title(p: Para, body: BodyStyle) -> bool:
 
 
 def _centred_line(p: Para) -> bool:
-    """One line visibly centred: well in from the column's edge, and whole (a list item's hanging
-    first line sits in the middle of a narrow column too, but breaks off mid-word)."""
-    return len(p.lines) == 1 and p.centred and p.indent >= 3 * p.first.size \
+    """One line visibly centred: well in from the column's edge, with space above, and whole (a list
+    item's first line may sit in the middle of a column too, but close under the text before it,
+    or breaking off mid-word)."""
+    spaced = p.gap_above is None or p.gap_above >= 1.45
+    return len(p.lines) == 1 and p.centred and spaced and p.indent >= 3 * p.first.size \
         and not p.text.rstrip().endswith(("-", "\x02", ","))
 
 
@@ -458,9 +460,10 @@ def _wraps_onto(head: Para, nxt: Para, body: BodyStyle) -> bool:
     a, b = head.first, nxt.first
     if len(head.lines) != 1 or len(nxt.lines) != 1 or not strong(a, body) or nxt.gap_above is None:
         return False
-    same = abs(a.size - b.size) < 0.3 and a.bold == b.bold and a.face == b.face and a.italic == b.italic \
-        and capitals(a.text) == capitals(b.text)  # "METHODS" / "School recruitment" are two headings
     centred = head.centred and nxt.centred and abs((a.x0 + a.x1) / 2 - (b.x0 + b.x1) / 2) < a.size  # "CALL-SLT"
+    same = abs(a.size - b.size) < 0.3 and a.bold == b.bold and a.face == b.face and a.italic == b.italic \
+        and (capitals(a.text) == capitals(b.text)  # "METHODS" / "School recruitment" are two headings
+             or (centred and not capitals(a.text)))  # a centred title's acronym on its own line
     aligned = (-2 < b.x0 - a.x0 < 4 * a.size or centred) and b.page == a.page and b.top > a.top
     own = _NUMBERED.match(nxt.text) or is_standard(nxt.text) or CAPTION_RE.match(nxt.text) \
         or (is_standard(head.text) and not nxt.text[:1].islower())  # "Introduction" is a whole title
