@@ -21,7 +21,7 @@ import re
 from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
-from .heading_lines import small_bold
+from .heading_lines import centred_line, centred_title, small_bold
 from .heading_style import (
     _DIGITS,
     _FLOAT,
@@ -54,27 +54,6 @@ def _standalone(p: Para, body: BodyStyle) -> bool:
     first line has no space above to show: there it may as well continue a paragraph or a figure)."""
     ln = p.first
     return len(p.lines) == 1 and ln.alone and ln.size >= body.size - 0.5 and ((p.gap_above or 0) >= 1.45 or p.centred)
-
-
-def _centred_title(p: Para, body: BodyStyle) -> bool:
-    """A title wrapped onto two centred lines in the body's own style ("3. Constructing language
-    courses in" / "CALL-SLT"): the first line sits in the column's middle, the second is shorter and
-    centred under it.  A justified paragraph's lines share their middle too, but start at one edge."""
-    if len(p.lines) != 2 or not p.centred:
-        return False
-    a, b = p.lines
-    mid_a, mid_b = (a.x0 + a.x1) / 2, (b.x0 + b.x1) / 2
-    return a.alone and b.alone and min(a.size, b.size) >= body.size - 0.5 and abs(mid_a - mid_b) < a.size \
-        and b.x0 > a.x0 + 2 * a.size and (p.gap_above is None or p.gap_above >= 1.45)
-
-
-def _centred_line(p: Para) -> bool:
-    """One line visibly centred: well in from the column's edge, with space above, and whole (a list
-    item's first line may sit in the middle of a column too, but close under the text before it,
-    or breaking off mid-word)."""
-    spaced = p.gap_above is None or p.gap_above >= 1.45
-    return len(p.lines) == 1 and p.centred and spaced and p.indent >= 3 * p.first.size \
-        and not p.text.rstrip().endswith(("-", "\x02", ","))
 
 
 def _small_back_matter(p: Para, body: BodyStyle) -> bool:
@@ -240,9 +219,10 @@ class _Decider:
         # In the body's own style: only the very next number, alone on its line with space above
         # (a letter only after the word "Appendix": amsart's "Appendix A. Tools from …").
         # (a centred title may be as long as any: a list item is never centred)
-        most = 14 if _centred_title(p, self.body) else (12 if _centred_line(p) else 8)
+        # (a centred title may be as long as any: a list item is never centred)
+        most = 14 if centred_title(p, self.body) else (12 if centred_line(p) else 8)
         short = len(title.split()) <= most and _plausible_title(title, False)
-        apart = _standalone(p, self.body) or _centred_title(p, self.body)
+        apart = _standalone(p, self.body) or centred_title(p, self.body)
         if apart and short and (m.group("num")[0].isdigit() or m.group("app")):
             return self.numbering.accept(m, 0)
         return None
@@ -456,11 +436,13 @@ def _wraps_onto(head: Para, nxt: Para, body: BodyStyle) -> bool:
     """A strong one-line heading's title goes on in the next paragraph: one line in the same size,
     weight and face set close below it, starting at the heading's left edge or indented to its
     title's (a hanging indent after "3.2"), and no number or standard name of its own.  (Cut apart
-    when the heading crosses the page's middle and its short second line does not.)"""
+    when the heading crosses the page's middle and its short second line does not.)  A centred
+    title goes on in a line centred under it, in any weight and even in capitals ("3. Constructing
+    language courses in" / "CALL-SLT"): two centred lines in a row are no paragraph's."""
     a, b = head.first, nxt.first
-    if len(head.lines) != 1 or len(nxt.lines) != 1 or not strong(a, body) or nxt.gap_above is None:
-        return False
     centred = head.centred and nxt.centred and abs((a.x0 + a.x1) / 2 - (b.x0 + b.x1) / 2) < a.size  # "CALL-SLT"
+    if len(head.lines) != 1 or len(nxt.lines) != 1 or not (strong(a, body) or centred) or nxt.gap_above is None:
+        return False
     same = abs(a.size - b.size) < 0.3 and a.bold == b.bold and a.face == b.face and a.italic == b.italic \
         and (capitals(a.text) == capitals(b.text)  # "METHODS" / "School recruitment" are two headings
              or (centred and not capitals(a.text)))  # a centred title's acronym on its own line
