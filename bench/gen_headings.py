@@ -10,7 +10,11 @@ From a second random stream (so the styles above stay as they were), the classes
 missed on unseen publishers: titles long enough to wrap onto a second or third line, unnumbered bold
 body-size sub-headings under numbered sections, a third level (numbered in italics, or run in),
 declarations in small print (bold names over statements of their own size, some as short as "Not
-applicable."), and reference entries opening with their authors in bold (no headings).
+applicable."), and reference entries opening with their authors in bold (no headings).  From a third
+stream, the classes of the next round: a front-page sidebar whose labels are run in with colons in
+small print ("Funding: The authors received …", "Competing interests: …"; no headings), numbered
+section titles centred and wrapped onto two centred lines, and run-in sub-headings whose
+paragraph is indented, in the body's italics or in the sections' bold sans-serif.
 The truth is what was drawn: every heading with its number, title, level and page.  The sidebar's
 labels are no headings, so a reader that takes them counts them against its precision.
 
@@ -68,6 +72,9 @@ class Style:
     # in small print with bold names over short statements), "bold_sub" (unnumbered bold body-size
     # sub-headings), "refs" (reference entries opening with their authors in bold: no headings).
     extras: frozenset = frozenset()
+    # Third stream: "form" (a sidebar of run-in colon labels), "centred" (numbered sections centred,
+    # long ones on two centred lines), "indent" (run-in sub-headings in an indented first line).
+    later: frozenset = frozenset()
 
 
 @dataclass
@@ -132,7 +139,8 @@ def paragraph(p: Paper, lead: tuple[str, str] | None = None) -> None:
     s = p.style
     text = " ".join(_sentence(p.rng, p.rng.randint(8, 16)) for _ in range(p.rng.randint(2, 4)))
     pitch = 1.2 * s.body_size
-    lead_w = p.c.stringWidth(lead[0] + " ", lead[1], s.body_size) if lead else 0.0
+    indent = 1.5 * s.body_size if lead and "indent" in s.later else 0.0  # a first-line indent before the lead-in
+    lead_w = p.c.stringWidth(lead[0] + " ", lead[1], s.body_size) + indent if lead else 0.0
     lines = _lines(p, text, s.body_font, s.body_size, lead_w)
     p.paras.append(f"{lead[0]} {text}" if lead else text)
     p.need(pitch * 2)
@@ -141,7 +149,7 @@ def paragraph(p: Paper, lead: tuple[str, str] | None = None) -> None:
         x = p.col_x() + (s.body_size if k == 0 and not lead else 0)
         if k == 0 and lead:
             p.c.setFont(lead[1], s.body_size)
-            p.c.drawString(x, p.y, lead[0])
+            p.c.drawString(x + indent, p.y, lead[0])
             x += lead_w
         p.c.setFont(s.body_font, s.body_size)
         p.c.drawString(x, p.y, line)
@@ -173,7 +181,9 @@ def heading(p: Paper, level: int, number: str, title: str) -> None:
         shown = title.upper()
     dot = "." if number and kind in ("dotted", "roman") else ""
     label = f"{number}{dot} {shown}".strip()
-    if kind == "roman":
+    if level == 1 and "centred" in s.later:
+        _centred(p, label, size)
+    elif kind == "roman":
         w = p.c.stringWidth(label, "Times-Roman", size)
         x = p.col_x() + (p.col_w() - w) / 2
         _smallcaps(p, x, f"{number}{dot} {title}".strip(), size, "Times-Roman")
@@ -207,6 +217,53 @@ def _sidebar(p: Paper) -> None:
     p.left = 54 + 150
 
 
+def _form(p: Paper) -> None:
+    """A narrow column of front matter at the first page's left whose labels are run in, bold with
+    a colon, in small print ("Funding: The authors …"), not drawn as a box."""
+    y, w = p.y, 130.0
+    for label in _SIDEBAR:
+        text = " ".join(p.rng.choice(_WORDS) for _ in range(p.rng.randint(3, 14)))
+        lead = f"{label}: "
+        lead_w = p.c.stringWidth(lead, "Helvetica-Bold", 7)
+        x, first = 54 + lead_w, True
+        p.c.setFont("Helvetica-Bold", 7)
+        p.c.drawString(54, y, lead)
+        line = ""
+        for word in text.split():
+            trial = f"{line} {word}".strip()
+            if p.c.stringWidth(trial, "Helvetica", 7) > w - (lead_w if first else 0) and line:
+                p.c.setFont("Helvetica", 7)
+                p.c.drawString(x, y, line)
+                y, x, first, line = y - 8.5, 54, False, word
+            else:
+                line = trial
+        p.c.setFont("Helvetica", 7)
+        p.c.drawString(x, y, line)
+        y -= 13
+    p.left = 54 + 150
+
+
+def _centred(p: Paper, label: str, size: float) -> None:
+    """A section title centred, wrapped onto a second centred line when longer than two
+    thirds of the column ("3. Constructing language courses in" / "CALL-SLT"); in the body's roman
+    (amsart's way) in papers set in 9 or 9.5 pt."""
+    font = "Times-Bold" if p.style.body_size >= 10 else "Times-Roman"
+    out, cur = [], ""
+    for w in label.split():
+        trial = f"{cur} {w}".strip()
+        if p.c.stringWidth(trial, font, size) > 0.66 * p.col_w() and cur:
+            out.append(cur)
+            cur = w
+        else:
+            cur = trial
+    out.append(cur)
+    p.c.setFont(font, size)
+    for k, line in enumerate(out):
+        p.c.drawCentredString(p.col_x() + p.col_w() / 2, p.y, line)
+        if k < len(out) - 1:
+            p.y -= 1.2 * size
+
+
 def make(seed: int, path: str) -> tuple[list[dict], Style]:
     """Write the seed's paper to `path`; its heading truth and its style."""
     rng = random.Random(seed)
@@ -218,6 +275,12 @@ def make(seed: int, path: str) -> tuple[list[dict], Style]:
     style.extras = frozenset(k for k in ("long", "subsub", "back", "bold_sub", "refs") if more.random() < 0.3)
     if "bold_sub" in style.extras:
         style.sub = "bold"
+    third = random.Random(seed * 104729 + 31)
+    style.later = frozenset(k for k in ("form", "centred", "indent") if third.random() < 0.3)
+    if "centred" in style.later and style.top in ("roman", "smallcaps", "bold", "capitals"):
+        style.top = "dotted"
+    if "indent" in style.later and style.sub != "bold":
+        style.sub = third.choice(("italic_runin", "bold_runin"))
     c = canvas.Canvas(path, pagesize=letter)
     p = Paper(style, c, rng)
     c.setFont("Helvetica-Bold", 16)
@@ -225,7 +288,9 @@ def make(seed: int, path: str) -> tuple[list[dict], Style]:
     c.setFont("Helvetica", 10)
     c.drawCentredString(W / 2, p.y - 20, "Ada Okafor, Lena Brandt and Tomas Ruiz")
     p.y -= 50
-    if style.sidebar:
+    if "form" in style.later:
+        _form(p)
+    elif style.sidebar:
         _sidebar(p)
     p.top_y = p.y
     heading_abstract = style.top not in ("roman",)
@@ -266,6 +331,7 @@ def _body(p: Paper) -> None:
             subnum = "" if p.style.sub == "bold" else subnum  # unnumbered bold sub-headings under any sections
             if p.style.sub.endswith("runin"):
                 font = "Times-Italic" if p.style.sub == "italic_runin" else "Times-Bold"
+                font = "Helvetica-Bold" if "indent" in p.style.later and font == "Times-Bold" else font
                 lead = f"{subnum}. {sub}." if subnum else f"{sub}."
                 p.truth.append({"level": 2, "number": subnum, "title": sub, "page": p.page})
                 p.need(3 * p.style.body_size)
@@ -364,7 +430,7 @@ def main() -> int:
             s = score_paper(blocks_without_outline(path), truth)
             scores.append(s)
             for key in (f"top={style.top}", f"sub={style.sub}", f"sidebar={style.sidebar}",
-                        f"columns={style.columns}", *(f"extra={e}" for e in sorted(style.extras))):
+                        f"columns={style.columns}", *(f"extra={e}" for e in sorted(style.extras | style.later))):
                 by_kind.setdefault(key, []).append(s)
             if args.v:
                 print(f"seed {seed} {style}: P {s['precision']} R {s['recall']} missed {s['missed'][:4]} "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .heading_style import BodyStyle, _plausible_title, capitals, is_standard, strong
+from .heading_style import BodyStyle, Para, _plausible_title, capitals, is_standard, strong
 
 # A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
 # "A" may be the article starting a title's second line).
@@ -61,3 +61,25 @@ def small_bold(line, body: BodyStyle) -> bool:
         and not text.endswith((".", ",", ";", "-"))
         and _plausible_title(text, True)
     )
+
+
+def centred_title(p: Para, body: BodyStyle) -> bool:
+    """A title wrapped onto two centred lines in the body's own style, the second read into its
+    paragraph ("3. Dose response of the pathway in tissues under the conditions" / "below"): the
+    first line sits in the column's middle, the second is shorter and centred under it.  A
+    justified paragraph's lines share their middle too, but start at one edge."""
+    if len(p.lines) != 2 or not p.centred:
+        return False
+    a, b = p.lines
+    mid_a, mid_b = (a.x0 + a.x1) / 2, (b.x0 + b.x1) / 2
+    return a.alone and b.alone and min(a.size, b.size) >= body.size - 0.5 and abs(mid_a - mid_b) < a.size \
+        and b.x0 > a.x0 + 2 * a.size and (p.gap_above is None or p.gap_above >= 1.45)
+
+
+def centred_line(p: Para) -> bool:
+    """One line visibly centred: well in from the column's edge, with space above, and whole (a list
+    item's first line may sit in the middle of a column too, but close under the text before it,
+    or breaking off mid-word)."""
+    spaced = p.gap_above is None or p.gap_above >= 1.45
+    return len(p.lines) == 1 and p.centred and spaced and p.indent >= 3 * p.first.size \
+        and not p.text.rstrip().endswith(("-", "\x02", ","))

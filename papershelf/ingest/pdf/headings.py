@@ -21,7 +21,7 @@ import re
 from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
-from .heading_lines import small_bold
+from .heading_lines import centred_line, centred_title, small_bold
 from .heading_style import (
     _DIGITS,
     _FLOAT,
@@ -218,8 +218,12 @@ class _Decider:
             return self.numbering.accept(m, 0)
         # In the body's own style: only the very next number, alone on its line with space above
         # (a letter only after the word "Appendix": amsart's "Appendix A. Tools from …").
-        short = len(title.split()) <= 8 and _plausible_title(title, False)
-        if _standalone(p, self.body) and short and (m.group("num")[0].isdigit() or m.group("app")):
+        # (a centred title may be as long as any: a list item is never centred)
+        # (a centred title may be as long as any: a list item is never centred)
+        most = 14 if centred_title(p, self.body) else (12 if centred_line(p) else 8)
+        short = len(title.split()) <= most and _plausible_title(title, False)
+        apart = _standalone(p, self.body) or centred_title(p, self.body)
+        if apart and short and (m.group("num")[0].isdigit() or m.group("app")):
             return self.numbering.accept(m, 0)
         return None
 
@@ -432,13 +436,17 @@ def _wraps_onto(head: Para, nxt: Para, body: BodyStyle) -> bool:
     """A strong one-line heading's title goes on in the next paragraph: one line in the same size,
     weight and face set close below it, starting at the heading's left edge or indented to its
     title's (a hanging indent after "3.2"), and no number or standard name of its own.  (Cut apart
-    when the heading crosses the page's middle and its short second line does not.)"""
+    when the heading crosses the page's middle and its short second line does not.)  A centred
+    title goes on in a line centred under it, in any weight and even in capitals ("3. Constructing
+    language courses in" / "CALL-SLT"): two centred lines in a row are no paragraph's."""
     a, b = head.first, nxt.first
-    if len(head.lines) != 1 or len(nxt.lines) != 1 or not strong(a, body) or nxt.gap_above is None:
+    centred = head.centred and nxt.centred and abs((a.x0 + a.x1) / 2 - (b.x0 + b.x1) / 2) < a.size  # "CALL-SLT"
+    if len(head.lines) != 1 or len(nxt.lines) != 1 or not (strong(a, body) or centred) or nxt.gap_above is None:
         return False
     same = abs(a.size - b.size) < 0.3 and a.bold == b.bold and a.face == b.face and a.italic == b.italic \
-        and capitals(a.text) == capitals(b.text)  # "METHODS" / "School recruitment" are two headings
-    aligned = -2 < b.x0 - a.x0 < 4 * a.size and b.page == a.page and b.top > a.top
+        and (capitals(a.text) == capitals(b.text)  # "METHODS" / "School recruitment" are two headings
+             or (centred and not capitals(a.text)))  # a centred title's acronym on its own line
+    aligned = (-2 < b.x0 - a.x0 < 4 * a.size or centred) and b.page == a.page and b.top > a.top
     own = _NUMBERED.match(nxt.text) or is_standard(nxt.text) or CAPTION_RE.match(nxt.text) \
         or (is_standard(head.text) and not nxt.text[:1].islower())  # "Introduction" is a whole title
     return same and aligned and nxt.gap_above < 1.5 and not own and nxt.text[:1].isalpha()

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..captions import CAPTION_RE
-from .heading_style import _NUMBERED, BodyStyle, Para, _plausible_title
+from .heading_style import _NUMBERED, _OUTSIDE_RE, BodyStyle, Para, _plausible_title
 
 SmallStyle = tuple[float, bool, bool, str]
 
@@ -56,6 +56,15 @@ def small_title(p: Para, nxt: Para | None, body: BodyStyle, known: bool = False)
 
 
 def small_heading_styles(paras: list[Para], body: BodyStyle) -> set[SmallStyle]:
-    """Styles that head two or more small-print paragraphs in this paper."""
-    seen = Counter(small_style(p.first) for p, nxt in zip(paras, paras[1:]) if small_title(p, nxt, body))
-    return {style for style, n in seen.items() if n >= 2}
+    """Styles that head two or more small-print paragraphs in this paper; or, past the title page,
+    that set a back matter name ("Funding", "Competing interests") and at least two other names over
+    statements of any length: declarations whose statements are mostly "Not applicable."  (A
+    front-page sidebar sets "Funding" over a short statement too, but on the title page.)"""
+    pairs = list(zip(paras, paras[1:]))
+    seen = Counter(small_style(p.first) for p, nxt in pairs if small_title(p, nxt, body))
+    styles = {style for style, n in seen.items() if n >= 2}
+    first = min((p.first.page for p in paras), default=1)
+    short = [p for p, nxt in pairs if p.first.page > first and small_title(p, nxt, body, known=True)]
+    named = {small_style(p.first) for p in short if _OUTSIDE_RE.match(p.text.strip().rstrip(".:"))}
+    counts = Counter(small_style(p.first) for p in short)
+    return styles | {style for style in named if counts[style] >= 3}
