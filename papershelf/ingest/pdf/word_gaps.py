@@ -13,9 +13,9 @@ the same all along a row) and the gap between two words is that plus the justifi
 which pdfium's spaces on the same row show.  A gap between two glyphs well above the row's
 tracking and close to its word spaces is a word space.
 
-Only tight lines can have glued words: each chunk's first and last word gaps are measured (four
-pdfium calls), and only a chunk where one of them is narrow (under `_TIGHT` of the size) has all
-its glyphs measured.  So the cost stays a few calls per line on most pages.
+Only tight lines can have glued words, and a justified line sets all its word gaps alike: each
+chunk's last word gap is measured (two pdfium calls), and only a chunk where it is narrow (under
+`_TIGHT` of the size) has all its glyphs measured.  So the cost stays two calls a line on most pages.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ _TIGHT = 0.18
 # A glued gap stands this far (in em) above the row's own tracking, and reaches this share of the
 # row's word spaces: a kerned pair or a glyph's loose advance ("f" before "l") stays within a word.
 _ABOVE_TRACKING = 0.08
+# Shorter chunks (a label, a number, a short cell) are not measured: few words to glue, and many of them.
+_SHORTEST = 12
 _OF_WORD_SPACE = 0.6
 
 
@@ -53,24 +55,39 @@ class LooseBoxes:
 def glued(text: str, char_index, loose: LooseBoxes, lead16: int, size: float) -> set[int]:
     """Positions k of `text` (a line's chunk) after which a word space belongs that pdfium left out.
     `char_index(i)` maps a UTF-16 text index to pdfium's character index (-1: none)."""
-    if size <= 0 or " " not in text:
+    if size <= 0 or len(text) < _SHORTEST:
         return set()
-    starts, at = [], lead16
-    for ch in text:
-        starts.append(at)
-        at += u16(ch)
+    k = _space(text)
+    if k < 0:
+        return set()
+    at = lead16 + (k if text.isascii() else u16(text[:k]))
+    before, after = char_index(at - u16(text[k - 1])), char_index(at + 1)
+    if before < 0 or after < 0:
+        return set()
+    g = _gap(loose(before), loose(after), size)
+    narrow = g is not None and g < _TIGHT
+    return _glued_gaps(text, char_index, loose, lead16, size) if narrow else set()
+
+
+def _space(text: str) -> int:
+    """The last space between two glyphs (-1: none): a chunk pdfium ran over two visual lines ends
+    on the lower one, where a paragraph's last full line is set tightest."""
+    k = text.rfind(" ", 0, len(text) - 1)
+    while k > 0:
+        if _glyph(text[k - 1]) and _glyph(text[k + 1]):
+            return k
+        k = text.rfind(" ", 0, k)
+    return -1
+
+
+def _glued_gaps(text: str, char_index, loose: LooseBoxes, lead16: int, size: float) -> set[int]:
+    """Every gap of a tight chunk measured, row by row (pdfium may run two visual lines into one)."""
     spaces = [k for k in range(1, len(text) - 1) if text[k] == " " and _glyph(text[k - 1]) and _glyph(text[k + 1])]
-    if not spaces:
-        return set()
-
-    def box(k: int) -> tuple[float, float, float] | None:
-        idx = char_index(starts[k])
-        return loose(idx) if idx >= 0 else None
-
-    sampled = [g for k in {spaces[0], spaces[-1]} if (g := _gap(box(k - 1), box(k + 1), size)) is not None]
-    if not sampled or min(sampled) >= _TIGHT:
-        return set()
-    boxes = {k: b for k, ch in enumerate(text) if _glyph(ch) and (b := box(k)) is not None}
+    boxes, at = {}, lead16
+    for k, ch in enumerate(text):
+        if _glyph(ch) and (idx := char_index(at)) >= 0:
+            boxes[k] = loose(idx)
+        at += u16(ch)
     rows: dict[float, tuple[list[tuple[float, int]], list[float]]] = {}
     for k in range(len(text) - 1):
         g = _gap(boxes.get(k), boxes.get(k + 1), size)
