@@ -52,7 +52,9 @@ _CJK_FIGURE, _CJK_TABLE = "图圖図그림", "表표"
 _CJK_KIND = r"(?P<kind>[图圖図表표]|그림)"
 # A chapter-numbered label ("Figure 2.1", a thesis's or a book's) is one number: its dot is followed
 # by a digit, so "Figure 2. The results" keeps "2" and its separator.
-_NUM = r"(?P<num>S?\d+(?:\.\d+)?(?!\.?\d)|[IVXLC]+)(?P<panel>[a-z])?"
+# An appendix's objects carry its letter: "Table A1", "Figure B.2" (A-H: "S1" is a supplement's).
+_NUM = r"(?P<num>S?\d+(?:\.\d+)?(?!\.?\d)|[A-H]\.?\d+(?:\.\d+)?(?!\.?\d)|[IVXLC]+)(?P<panel>[a-z])?"
+_APPENDIX = re.compile(r"([A-H])\.?(\d+(?:\.\d+)?)$")
 _SUPP = r"(?P<supp>(?:Supplementary|Supplemental|SUPPLEMENTARY|Extended\s+Data)\s+)?"
 
 _LATIN_CAPTION = (r"(?:[*_]{1,2})?" + _SUPP + _KIND + r"\s*" + _NUM +
@@ -110,7 +112,17 @@ class Label:
     def key(self) -> tuple[str, bool, tuple[int, ...]]:
         """What every printed form of this object shares: Table 4 = TABLE IV, Figure S1 = Supplementary Figure 1;
         the number's parts, so Figure 2.1 (chapter 2's first) is not Figure 2 nor Figure 21."""
-        return self.kind, self.supplementary, tuple(roman_or_int(p) for p in self.number.lstrip("Ss").split("."))
+        return self.kind, self.supplementary, number_parts(self.number)
+
+
+def number_parts(number: str) -> tuple[int, ...]:
+    """A label number's parts as ints: "IV" (4,), "2.1" (2, 1); an appendix's letter as a negative
+    part, so "A1" = "A.1" = (-1, 1) is neither Table 1 nor Table 1.1."""
+    head = number.lstrip("Ss")
+    appendix = _APPENDIX.match(head)
+    if appendix:
+        return (64 - ord(appendix.group(1)), *(int(p) for p in appendix.group(2).split(".")))
+    return tuple(roman_or_int(p) for p in head.split("."))
 
 
 def roman_or_int(number: str) -> int:
@@ -131,7 +143,8 @@ def parse_label(kind_word: str, number: str, supplementary: bool = False, panel:
         number, supplementary = "S" + number[1:], True
     digits = number.lstrip("S")
     numeric = digits.replace(".", "").isdigit()  # "2.1": a chapter's first
-    if (_ROMAN.match(number) and len(number) > 4) or (not numeric and roman_or_int(digits) == 0):
+    if (_ROMAN.match(number) and len(number) > 4) or (not numeric and roman_or_int(digits) == 0
+                                                       and not _APPENDIX.match(number)):
         return None
     return Label(_kind_of(kind_word), number, supplementary, panel.lower() if panel else None)
 

@@ -109,8 +109,9 @@ def language_paper(path: str) -> None:
     c.save()
 
 
-def collected_paper(path: str) -> None:
-    """Text, references, then the tables collected one per page at the end of the manuscript."""
+def collected_paper(path: str, prefix: str = "") -> None:
+    """Text, references, then the tables collected one per page at the end of the manuscript
+    (labelled "Table A1", "Table A2" with ``prefix="A"``: an appendix's tables)."""
     c = canvas.Canvas(path, pagesize=letter)
     p = _opened(c, "Coral Bleaching Thresholds by Depth")
     for _ in range(4):
@@ -120,7 +121,7 @@ def collected_paper(path: str) -> None:
     c.showPage()
     for n, rows in ((1, ROWS), (2, [["Site", "Recovered", "Lost"], ["Orpheus Island", "61%", "8%"]])):
         p = Page(c)
-        p.caption(f"Table {n} Bleaching and recovery by site (survey {n}).")
+        p.caption(f"Table {prefix}{n} Bleaching and recovery by site (survey {n}).")
         p.table(rows, rule_above_header=True)
         p.text("Values are the share of tagged colonies; n = 40 per site.", size=8)
         c.showPage()

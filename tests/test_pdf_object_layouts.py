@@ -6,7 +6,7 @@ come from pdfium's own text search, turned the way the page is shown."""
 import pypdfium2 as pdfium
 import pytest
 
-from papershelf.ingest.captions import cited_labels, parse_caption
+from papershelf.ingest.captions import cited_labels, parse_caption, parse_label
 from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.pdf.rotation import shown_box, user_size
 from papershelf.units import build_units
@@ -57,6 +57,7 @@ def _check(path, unit, page: int, inside: list[str], outside: list[str]) -> None
     ("Supplementary Table S1. Primers", "Supplementary Table S1", "table"),
     ("Tabela 2.1 – Características", "Table 2.1", "table"), ("Abbildung 3.2: Die Werte", "Figure 3.2", "figure"),
     ("Graph 4.1 Distribution of ages", "Graph 4.1", "figure"),
+    ("Table A1. Results by region", "Table A1", "table"), ("Figure B.2: Throughput", "Figure B.2", "figure"),
 ])
 def test_labels_in_other_languages_and_styles_are_captions(printed, label, kind):
     cap = parse_caption(printed)
@@ -64,7 +65,7 @@ def test_labels_in_other_languages_and_styles_are_captions(printed, label, kind)
 
 
 @pytest.mark.parametrize("sentence", ["Tabla 1 muestra los resultados", "Figura 3 mostra", "Table 1 shows the",
-                                      "Graph 2 was drawn", "tabela 1 – x"])
+                                      "Graph 2 was drawn", "tabela 1 – x", "Table A1 shows the"])
 def test_a_sentence_opening_with_a_label_is_no_caption(sentence):
     assert parse_caption(sentence) is None
 
@@ -111,6 +112,16 @@ def test_tables_collected_after_the_references_keep_every_column(tmp_path):
     _check(path, objs.get("Table 1"), 2, ["Site", "Bleached", "Ningaloo", "37%"], [])
     _check(path, objs.get("Table 2"), 3, ["Lost", "Orpheus Island", "8%"], [])
     assert objs["Table 1"].table_text.splitlines()[:2] == ["Site | Depth | Bleached", "Lizard Island | 4 m | 37%"]
+
+
+def test_an_appendixs_tables_are_objects_apart_from_the_papers_own(tmp_path):
+    """ "Table A1" was no label (a letter before the number): the appendix's tables were lost."""
+    path = tmp_path / "appendix.pdf"
+    F.collected_paper(str(path), prefix="A")
+    objs = _objects(path)
+    _check(path, objs.get("Table A1"), 2, ["Site", "Bleached", "Ningaloo", "37%"], [])
+    _check(path, objs.get("Table A2"), 3, ["Lost", "Orpheus Island", "8%"], [])
+    assert "Table 1" not in objs and parse_label("Table", "A1").key != parse_label("Table", "1.1").key
 
 
 def test_a_page_turned_by_rotate_has_its_regions_as_shown(tmp_path):

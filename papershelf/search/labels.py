@@ -79,10 +79,10 @@ def printed_forms(label: Label) -> list[str]:
     if supplementary:
         numbers = [f"S{n}", n]
         return [make_label(kind, x, True) for x in numbers] + [make_label(kind, f"S{n}")]
+    if min(parts) <= 0:  # an appendix's "A1" (its letter a negative part), or no number read
+        return [make_label(kind, label.number)]
     if len(parts) > 1:
         return [make_label(kind, n)]
-    if parts[0] <= 0:
-        return [make_label(kind, label.number)]
     return [make_label(kind, n)] + ([make_label(kind, r)] if (r := roman(parts[0])) else [])
 
 

@@ -38,6 +38,7 @@ from .rotation import piece_turns, shown_box, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
 from .script_boxes import _has_script, _nearest, _pieces, _stacked, sideways_split, text_size
 from .tracking import untracked
+from .word_gaps import LooseBoxes, glued, spaced
 
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
 # systems that hash their font names (Advent 3B2: "AdvTTaf7f9f4f.B") still mark the weight with a suffix.
@@ -147,6 +148,7 @@ class _TextPage:
         self.font_at: dict[int, bytes] = {}
         self.buf = ctypes.create_string_buffer(128)
         self.flags = ctypes.c_int()
+        self.loose = LooseBoxes(self.raw)
 
     def shown(self, left: float, top: float, right: float, bottom: float) -> tuple[float, float, float, float]:
         # page space to the crop box shown (which need not start at (0, 0)), then turned as the page is shown
@@ -249,7 +251,8 @@ class _TextPage:
         self.tp.close()
 
 
-def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]], size: float) -> list[str]:
+def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]], size: float,
+          gaps: set[int]) -> list[str]:
     """Characters of a chunk dealt to the pieces whose boxes hold them, each piece's super- and
     subscripts written as on a line of its own (``10^10`` whether or not pdfium ran the line
     into the other column's)."""
@@ -257,7 +260,7 @@ def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]], siz
               for p in pieces]
     dealt: list[list[tuple[str, int]]] = [[] for _ in pieces]
     offset16, j = lead16, 0
-    for ch in chunk:
+    for k, ch in enumerate(chunk):
         idx = -1
         if not ch.isspace():
             idx = tp.char_index(offset16)
@@ -266,17 +269,21 @@ def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]], siz
             j = _nearest(bounds, cx, cy)
         offset16 += 1 if ch < "\U00010000" else 2  # its UTF-16 length
         dealt[j].append((ch, idx))
+        if k in gaps:  # a word space pdfium left out (`word_gaps`)
+            dealt[j].append((" ", -1))
     return [marked(tp, chars, size) if len(p) > 1 and _has_script(p, size) else "".join(c for c, _ in chars)
             for p, chars in zip(pieces, dealt)]
 
 
-def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float) -> str:
+def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float, gaps: set[int]) -> str:
     """The chunk with raised small glyphs written after ``^`` and lowered ones after ``_``."""
     chars = []
     offset16 = lead16
-    for ch in chunk:
+    for k, ch in enumerate(chunk):
         chars.append((ch, -1 if ch.isspace() else tp.char_index(offset16)))
         offset16 += u16(ch)
+        if k in gaps:
+            chars.append((" ", -1))
     return marked(tp, chars, size)
 
 
@@ -307,12 +314,13 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     face, italic = tp.face(first, last), tp.italic(first, last)
     pieces = _pieces(boxes, size)
     pieces, turns = sideways_split(pieces, piece_turns(tp.raw, first, last, pieces, tp.rotation, tp.char_box), size)
+    gaps = set() if tp.rotation else glued(stripped, tp.char_index, tp.loose, lead16, size)
     if len(pieces) == 1:
-        parts = [stripped]
+        parts = [spaced(stripped, gaps)]
         if len(boxes) > 1 and _has_script(boxes, size):
-            parts = [_scripts(tp, stripped, lead16, size)]
+            parts = [_scripts(tp, stripped, lead16, size, gaps)]
     else:
-        parts = _deal(tp, stripped, lead16, pieces, size)
+        parts = _deal(tp, stripped, lead16, pieces, size, gaps)
     stacked = len(pieces) > 1 and _stacked(pieces)
     runin = "" if bold_last else _first_runin(tp, stripped, lead16, last, parts, stacked)
     out: list[Line] = []
