@@ -211,7 +211,7 @@ def _read_regular(path: str, limit: int) -> bytes:
 # margin, hidden small text under a title, glyphs repaired from the document's own words, column frames,
 # numbered run-ins opening with math, filled panels and margin marks outside figure regions).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/14"
+PDF_READER = "pdf-reader/15"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
