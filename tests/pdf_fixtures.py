@@ -127,6 +127,18 @@ class Writer:
         self.c.save()
 
 
+def title_and_body(c: canvas.Canvas, title: str, paragraphs: int) -> float:
+    """A page's title, centred, over `paragraphs` copies of BODY in one column: where the text ends."""
+    c.setFont("Times-Bold", 16)
+    c.drawCentredString(W / 2, H - 80, title)
+    c.setFont("Times-Roman", 10)
+    y = H - 120
+    for ln in _wrap(" ".join([BODY] * paragraphs), 95):
+        c.drawString(72, y, ln)
+        y -= 12
+    return y
+
+
 def two_column_paper(path: str) -> None:
     w = Writer(path)
     w.title("Trans-Signalling Keeps Wound Macrophages Inflammatory", "Ada Okafor, Lena Brandt")

@@ -10,7 +10,7 @@ from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf import read_pdf
 
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import title_and_body
 
 W, H = letter
 
@@ -27,17 +27,6 @@ AUTHOR_YEAR = [
     ["Campbell, B. J., Engel, A. S., Porter, M. L. & Takai, K. (2006). The versatile epsilon-",
      "proteobacteria: key players in sulphidic habitats. Nat Rev Microbiol 4, 458-468."],
 ]
-
-
-def _page(c: canvas.Canvas, title: str, paragraphs: int) -> float:
-    c.setFont("Times-Bold", 16)
-    c.drawCentredString(W / 2, H - 80, title)
-    c.setFont("Times-Roman", 10)
-    y = H - 120
-    for ln in _wrap(" ".join([BODY] * paragraphs), 95):
-        c.drawString(72, y, ln)
-        y -= 12
-    return y
 
 
 def _heading(c: canvas.Canvas, text: str, y: float) -> float:
@@ -83,7 +72,8 @@ def test_a_flush_author_year_list_with_no_gap_is_cut_at_each_first_author(tmp_pa
     goes on with its author list."""
     path = tmp_path / "flush.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
-    refs = _read(path, (c, _flush(c, _heading(c, "References", _page(c, "Sulfur Bacteria of the Baltic", 4))))[0])
+    y = _heading(c, "References", title_and_body(c, "Sulfur Bacteria of the Baltic", 4))
+    refs = _read(path, (c, _flush(c, y))[0])
     assert [r.text[:8] for r in refs] == ["Alonso, ", "Brettar,", "Brinkhof", "Bruns, A", "Campbell"]
     assert "Hofle, M. G. (2006)" in refs[1].text
 
@@ -92,7 +82,7 @@ def test_a_list_that_indents_each_entrys_first_line_is_cut_at_the_indented_lines
     """Old proceedings indent an entry's first line and run the rest on at the edge."""
     path = tmp_path / "indent.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
-    y = _heading(c, "Bibliography", _page(c, "A Universal Modular Actor Formalism", 3))
+    y = _heading(c, "Bibliography", title_and_body(c, "A Universal Modular Actor Formalism", 3))
     entries = [["Balzer, R.M., \"Ports: A Method for Dynamic Interprogram Communication\" The Rand",
                 "Corp., 1971."], ["Bishop, Peter, \"Data Types for Programming Generality\" M.S. June 1972."],
                ["Earley, Jay. \"Toward an Understanding of Data Structures\" Computer Science Department,",
@@ -114,7 +104,7 @@ def test_biographies_after_the_list_are_no_entries(tmp_path):
                                 "and animals focuses on the forces that shape genetic structure."])):
         path = tmp_path / f"bio{i}.pdf"
         c = canvas.Canvas(str(path), pagesize=letter)
-        y = _heading(c, "References", _page(c, "Glacial Refugia of Limber Pine", 3))
+        y = _heading(c, "References", title_and_body(c, "Glacial Refugia of Limber Pine", 3))
         y = _flush(c, y, AUTHOR_YEAR[:1] + AUTHOR_YEAR[2:], indent=(0, 12))
         for ln in after:
             y -= 11
@@ -137,7 +127,7 @@ def test_a_contents_pages_references_line_does_not_open_the_list(tmp_path):
                             "References", "Appendix: Type Inference Rules"]):
         c.drawString(90, H - 140 - 14 * k, ln)
     c.showPage()
-    y = _page(c, "1. From Untyped to Typed Universes", 12)
+    y = title_and_body(c, "1. From Untyped to Typed Universes", 12)
     c.showPage()
     y = _heading(c, "References", H - 80)
     refs = _read(path, (c, _flush(c, y, AUTHOR_YEAR, indent=(0, 12)))[0])
@@ -149,7 +139,7 @@ def test_headings_of_other_journals_open_the_list(tmp_path):
     for head in ("References and links", "§9 References"):
         path = tmp_path / "head.pdf"
         c = canvas.Canvas(str(path), pagesize=letter)
-        y = _heading(c, head, _page(c, "Tympanic Membrane Vibrations", 3))
+        y = _heading(c, head, title_and_body(c, "Tympanic Membrane Vibrations", 3))
         refs = _read(path, (c, _flush(c, y, AUTHOR_YEAR, indent=(0, 12)))[0])
         assert len(refs) == 5, head
 
@@ -167,7 +157,7 @@ def test_a_numbered_list_printed_with_no_heading_is_found_at_the_papers_end(tmp_
     opening lines at the end, each citing a year, are the list; numbered steps without years are not."""
     path = tmp_path / "letter.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
-    y = _page(c, "Structure of the VanA Ligase", 4) - 14
+    y = title_and_body(c, "Structure of the VanA Ligase", 4) - 14
     c.setFont("Times-Roman", 9)
     for ln in NOTES:
         c.drawString(72, y, ln)
@@ -175,7 +165,7 @@ def test_a_numbered_list_printed_with_no_heading_is_found_at_the_papers_end(tmp_
     assert [r.year for r in _read(path, c)] == [1999, 1991, 1992, 1989, 1994, 2000]
     path = tmp_path / "steps.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
-    y = _page(c, "Assembling the Apparatus", 4) - 14
+    y = title_and_body(c, "Assembling the Apparatus", 4) - 14
     for k in range(1, 7):
         c.drawString(72, y, f"{k}. Fasten the bracket to the frame and check that it holds.")
         y -= 11

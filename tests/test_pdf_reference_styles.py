@@ -10,7 +10,7 @@ from reportlab.pdfgen import canvas
 from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.references import parsed_entries
 
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import _wrap, title_and_body
 
 W, H = letter
 
@@ -30,13 +30,7 @@ def _list_page(path, title: str, paragraphs: int, head: str, head_size: int, gap
     """A page opening with a title and body text, then a list heading: the canvas and where the list
     starts, its font set."""
     c = canvas.Canvas(str(path), pagesize=letter)
-    c.setFont("Times-Bold", 16)
-    c.drawCentredString(W / 2, H - 80, title)
-    c.setFont("Times-Roman", 10)
-    y = H - 120
-    for ln in _wrap(" ".join([BODY] * paragraphs), 95):
-        c.drawString(72, y, ln)
-        y -= 12
+    y = title_and_body(c, title, paragraphs)
     c.setFont("Times-Bold", head_size)
     c.drawString(72, y - 10, head)
     c.setFont("Times-Roman", size)
