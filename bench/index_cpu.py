@@ -34,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from index_speed import make_folder
@@ -81,6 +82,19 @@ def eta_error(events: list[tuple[float, float]], at: float, end: float) -> dict 
     return None
 
 
+def json_events(stream: Iterable[str], t0: float) -> Iterator[tuple[float, dict]]:
+    """The JSON objects a `--json` command prints, one a line, each with its seconds since t0 (Rich's
+    progress and other lines skipped): what the index benches read as the build goes."""
+    for line in stream:
+        now = time.perf_counter() - t0
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(e, dict):
+            yield now, e
+
+
 def run_index(tree: Path, folder: Path, library: Path, workers: str) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree), HF_HUB_OFFLINE="1", PAPERSHELF_PARSE_WORKERS=workers)
     cmd = [sys.executable, "-m", "papershelf", "-L", str(library), "index", str(folder), "--json"]
@@ -92,14 +106,7 @@ def run_index(tree: Path, folder: Path, library: Path, workers: str) -> dict:
 
     def read_stdout() -> None:
         assert proc.stdout is not None
-        for line in proc.stdout:
-            now = time.perf_counter() - t0
-            try:
-                e = json.loads(line)
-            except ValueError:
-                continue
-            if not isinstance(e, dict):
-                continue
+        for now, e in json_events(proc.stdout, t0):
             if e.get("event") == "start" and "embed_start_s" not in marks:
                 marks["embed_start_s"] = now
                 marks["add_cpu_s"] = tree_sample(proc.pid)[1]

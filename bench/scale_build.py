@@ -35,7 +35,7 @@ import threading
 import time
 from pathlib import Path
 
-from index_cpu import children_cpu, eta_error, tree_sample
+from index_cpu import children_cpu, eta_error, json_events, tree_sample
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -128,14 +128,7 @@ def run(
 
     def read_stdout() -> None:
         assert proc.stdout is not None
-        for line in proc.stdout:
-            now = time.perf_counter() - t0
-            try:
-                e = json.loads(line)
-            except ValueError:
-                continue
-            if not isinstance(e, dict):
-                continue
+        for now, e in json_events(proc.stdout, t0):
             log.write(json.dumps({"t": round(now, 2), **e}) + "\n")
             if e.get("event") == "start" and "embed_start_s" not in marks:
                 marks["embed_start_s"], marks["add_cpu_s"] = now, tree_sample(proc.pid)[1]
