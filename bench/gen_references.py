@@ -1,0 +1,251 @@
+"""Reference-list truth by construction: generated papers whose lists are printed in many styles, graded
+entry by entry (each entry whole), not only by count.
+
+Each seed makes one paper (reportlab): a title and body text, then a list heading drawn from the
+languages papers print ("References", "REFERENCES", "Bibliography", "Referências", "Bibliografía",
+"Literatur", "Références", "Literature Cited", "7 References"), then 6–45 entries of made-up works in one
+style: numbered "[12]" or "12." in a gutter with the text beside it, a bare number set small and raised
+(a superscript label), author–year with a hanging indent, author–year flush with a gap between entries,
+or author–year flush with no gap at all; in one or two columns, the list running over pages; some entries
+with their DOI on a line of its own; some papers with statement lines after the list ("Conflict of
+interest …", "Received 3 May 2019; accepted …", "Funding …") that are no entries.
+
+The truth is what was drawn: each entry's whole text, its year and its title.  An entry is *whole* when
+the reader gives one entry whose letters and digits are exactly the drawn entry's (label aside).  The
+count is right within max(1, 5 %), as in `wide_text.py`.  Seeds split by parity: even seeds are dev, odd
+seeds test (report test once, at the end).
+
+    python bench/gen_references.py [--half dev|test] [--papers 60] [-v] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen import canvas
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from papershelf.ingest.pdf import read_pdf  # noqa: E402
+
+W, H = letter
+SURNAMES = ["Okafor", "Brandt", "Nakamura", "Silva", "García", "Müller", "O'Neil", "van der Berg", "Kowalski",
+            "Chen", "Haddad", "Ivanova", "Larsen", "Mbeki", "Dubois", "Rossi", "Schmidt", "Tanaka", "Abebe",
+            "Fernández", "Johansson", "Papadopoulos", "Nguyen", "Kaplan", "Sørensen", "Wójcik", "Patel"]
+WORDS = ["adaptive", "signalling", "networks", "protein", "folding", "graph", "models", "estimation", "sparse",
+         "inference", "coastal", "sediment", "transport", "learning", "retrieval", "kinetics", "evidence",
+         "variation", "populations", "dynamics", "ranking", "queries", "distributed", "storage", "thermal",
+         "response", "climate", "soil", "microbial", "communities", "language", "parsing", "robust", "optimal"]
+VENUES = ["J. Mol. Biol.", "Nature", "Proc. Natl. Acad. Sci. USA", "Journal of Applied Ecology",
+          "Physical Review Letters", "ACM Transactions on Database Systems", "Bioinformatics",
+          "Revista Brasileira de Zoologia", "Zeitschrift für Naturforschung", "Computational Linguistics"]
+HEADINGS = ["References", "REFERENCES", "Bibliography", "Referências", "Bibliografía", "Literatur",
+            "Références", "Literature Cited", "7 References", "References and Notes"]
+STYLES = ["bracket", "dotted", "superscript", "hanging", "gapped", "flush"]
+STATEMENTS = ["Conflict of interest: The authors declare no competing interests.",
+              "Received 3 May 2019; accepted 12 August 2019.",
+              "Funding: This work was supported by the National Science Foundation.",
+              "Publisher's Note: Springer Nature remains neutral with regard to jurisdictional claims."]
+BODY = ("The measurements reported here were taken over three seasons at two sites, and each sample was "
+        "read twice by independent observers before the counts were pooled for the analysis below. ")
+
+
+@dataclass
+class Entry:
+    authors: list[tuple[str, str]]  # (surname, initials)
+    year: int
+    title: str
+    venue: str
+    doi: str | None
+
+
+@dataclass
+class Paper:
+    seed: int
+    style: str
+    columns: int
+    heading: str
+    doi_line: bool
+    statement: str | None
+    entries: list[Entry] = field(default_factory=list)
+
+
+def _entry(rng: random.Random) -> Entry:
+    authors = [(rng.choice(SURNAMES), "".join(f"{rng.choice('ABCDEGHJKLMPRST')}." for _ in range(rng.randint(1, 2))))
+               for _ in range(rng.choice([1, 1, 2, 2, 3, 4, 6]))]
+    words = rng.sample(WORDS, rng.randint(4, 11))
+    title = " ".join(words).capitalize()
+    venue = f"{rng.choice(VENUES)} {rng.randint(1, 120)}, {rng.randint(1, 900)}–{rng.randint(901, 1800)}"
+    doi = f"https://doi.org/10.{rng.randint(1000, 9999)}/{rng.choice(['j', 's', 'a'])}{rng.randint(10000, 999999)}"
+    return Entry(authors, rng.randint(1960, 2023), title, venue, doi if rng.random() < 0.4 else None)
+
+
+def make_paper(seed: int) -> Paper:
+    rng = random.Random(seed)
+    p = Paper(seed, rng.choice(STYLES), rng.choice([1, 2]), rng.choice(HEADINGS), rng.random() < 0.5,
+              rng.choice(STATEMENTS) if rng.random() < 0.4 else None)
+    p.entries = [_entry(rng) for _ in range(rng.randint(6, 45))]
+    if p.style in ("hanging", "gapped", "flush"):  # author-year lists are sorted by their first author
+        p.entries.sort(key=lambda e: (e.authors[0][0], e.year))
+    return p
+
+
+def entry_text(p: Paper, e: Entry) -> str:
+    """The entry as printed (without its label), the DOI apart: the text its lines wrap."""
+    if p.style in ("hanging", "gapped", "flush"):
+        names = ", ".join(f"{s}, {i}" for s, i in e.authors[:-1])
+        last = f"{e.authors[-1][0]}, {e.authors[-1][1]}"
+        names = f"{names}, & {last}" if names else last
+        return f"{names} ({e.year}). {e.title}. {e.venue}."
+    names = ", ".join(f"{i} {s}" for s, i in e.authors)
+    return f"{names}. {e.title}. {e.venue} ({e.year})."
+
+
+def _wrap(text: str, width: float, font: str, size: float) -> list[str]:
+    lines, cur = [], ""
+    for word in text.split():
+        trial = f"{cur} {word}".strip()
+        if cur and stringWidth(trial, font, size) > width:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = trial
+    return [*lines, cur] if cur else lines
+
+
+class Pages:
+    """Where the next line goes: down a column, then the next column, then a new page."""
+
+    def __init__(self, c: canvas.Canvas, columns: int, top: float):
+        self.c, self.columns, self.col, self.y, self.top = c, columns, 0, top, top
+        self.width = (W - 144 - 24 * (columns - 1)) / columns
+
+    @property
+    def x(self) -> float:
+        return 72 + self.col * (self.width + 24)
+
+    def need(self, height: float) -> None:
+        if self.y - height < 72:
+            if self.col + 1 < self.columns:
+                self.col += 1
+            else:
+                self.c.showPage()
+                self.col, self.top = 0, H - 72
+            self.y = self.top
+
+
+def draw(p: Paper, path: Path) -> list[str]:
+    """The paper drawn to `path`; the entries' texts as drawn (DOIs included), the truth."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 15)
+    c.drawCentredString(W / 2, H - 80, "Observations on " + " ".join(random.Random(p.seed).sample(WORDS, 4)))
+    c.setFont("Times-Roman", 10)
+    y = H - 120
+    for ln in _wrap(BODY * 6, W - 144, "Times-Roman", 10):
+        c.drawString(72, y, ln)
+        y -= 12
+    c.setFont("Times-Bold", 11)
+    c.drawString(72, y - 14, p.heading)
+    pages = Pages(c, p.columns, y - 34)
+    size, lead = 8.5, 10.5
+    truth = []
+    for n, e in enumerate(p.entries, start=1):
+        text = entry_text(p, e)
+        numbered = p.style in ("bracket", "dotted", "superscript")
+        indent = 16 if numbered else 12
+        first_w, rest_w = (pages.width - indent, pages.width - indent) if numbered else \
+            (pages.width, pages.width - (indent if p.style == "hanging" else 0))
+        lines = _wrap(text, first_w, "Times-Roman", size)
+        lines = lines[:1] + _wrap(" ".join(lines[1:]), rest_w, "Times-Roman", size) if len(lines) > 1 else lines
+        doi = [e.doi] if e.doi and p.doi_line else []
+        if e.doi and not p.doi_line:
+            lines = _wrap(text + " " + e.doi, first_w, "Times-Roman", size)
+        truth.append(" ".join([*lines, *doi]))
+        for k, ln in enumerate([*lines, *doi]):
+            pages.need(lead)
+            x = pages.x + (indent if numbered or (p.style == "hanging" and k) else 0)
+            c.setFont("Times-Roman", size)
+            if k == 0 and numbered:
+                if p.style == "superscript":
+                    c.setFont("Times-Roman", 6)
+                    c.drawString(pages.x, pages.y + 2.5, str(n))
+                    c.setFont("Times-Roman", size)
+                else:
+                    c.drawString(pages.x, pages.y, f"[{n}]" if p.style == "bracket" else f"{n}.")
+            c.drawString(x, pages.y, ln)
+            pages.y -= lead
+        pages.y -= 4 if p.style == "gapped" else 0.5
+    if p.statement:
+        pages.need(3 * lead)
+        pages.y -= 12
+        c.setFont("Times-Roman", size)
+        for ln in _wrap(p.statement, pages.width, "Times-Roman", size):
+            c.drawString(pages.x, pages.y, ln)
+            pages.y -= lead
+    c.save()
+    return truth
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[^\w]", "", text.lower())
+
+
+def grade(p: Paper, truth: list[str], found: list) -> dict:
+    """Count right, entries whole, years and titles right (an entry is matched by its letters)."""
+    label = re.compile(r"^\s*\^?(?:\[\d+\]|\d+\.?)\s*")
+    found_letters = {_letters(label.sub("", r.text)): r for r in found}
+    whole = [found_letters.get(_letters(t)) for t in truth]
+    n = len(truth)
+    return {"count_ok": abs(len(found) - n) <= max(1, 0.05 * n), "entries": n, "found": len(found),
+            "whole": sum(r is not None for r in whole),
+            "years": sum(r is not None and r.year == e.year for r, e in zip(whole, p.entries, strict=True)),
+            "titles": sum(r is not None and (r.title or "").rstrip(".").lower() == e.title.lower()
+                          for r, e in zip(whole, p.entries, strict=True))}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--half", choices=("dev", "test"), default="dev")
+    ap.add_argument("--papers", type=int, default=60)
+    ap.add_argument("--keep", help="a folder to keep the generated PDFs in")
+    ap.add_argument("-v", action="store_true", help="one line per paper that is not all right")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    folder = Path(args.keep or tempfile.mkdtemp(prefix="genrefs-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    seeds = [2 * i + (args.half == "test") for i in range(args.papers)]
+    total: Counter = Counter()
+    by_style: dict[str, Counter] = {}
+    for seed in seeds:
+        p = make_paper(seed)
+        path = folder / f"refs-{seed}.pdf"
+        truth = draw(p, path)
+        g = grade(p, truth, read_pdf(path.read_bytes()).references)
+        for c in (total, by_style.setdefault(p.style, Counter())):
+            c.update({k: int(v) for k, v in g.items()} | {"papers": 1})
+        if args.v and (not g["count_ok"] or g["whole"] < g["entries"]):
+            print(f"seed {seed} {p.style} cols={p.columns} head={p.heading!r} doi_line={p.doi_line} "
+                  f"statement={bool(p.statement)}: found {g['found']} of {g['entries']}, whole {g['whole']}")
+    if args.json:
+        print(json.dumps({"total": total, "by_style": by_style}))
+        return 0
+    for name, c in [*sorted(by_style.items()), ("all", total)]:
+        print(f"{name:12s} papers {c['papers']:3d}  counts within 5 % {c['count_ok']:3d}  entries whole "
+              f"{c['whole']}/{c['entries']} = {c['whole'] / max(1, c['entries']):.3f}  years {c['years']}  "
+              f"titles {c['titles']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
