@@ -25,7 +25,7 @@ from ..document import Reference, parse_year
 from ..text import LEADING_SPACE
 
 MAX_AUTHOR_CHARS = 2000  # a longer run of text is no author list: bounds the checks made on each initial
-_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s|$)|\((\d{1,4})\)|(\d{1,4})(?=\s+[A-Z]))\s*")
+_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s|$)|\((\d{1,4})\)|\^?(\d{1,4})(?=\s+[A-Z])|\^(\d{1,4})$)\s*")
 _ALPHA_LABEL = re.compile(r"^\s*\[[A-Z][A-Za-z+\-]{0,9}\d{2,4}[a-z]?\]\s*")  # "[Arn94]", "[ABTZ13]": no number
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
 _ARXIV = re.compile(r"(?:arxiv[:\s]*(?:preprint\s*)?(?:arxiv:)?\s*|abs/|arxiv\.org/(?:abs|pdf)/)"
@@ -40,7 +40,7 @@ _QUOTED = re.compile(r"[\"“”]\s*([^\"“”]+?)\s*[,.]?\s*[\"”]")
 _SENTENCE_END = re.compile(r"(?<=[^\s.])\.\s+(?=[A-Z0-9\"“(\[])|(?<=[a-z]{4})\.\s+(?=[a-z])")
 _INITIALS_ONLY = re.compile(r"^(?:[A-Z]\.?[\s\-]*){1,4}$")
 _INITIAL = re.compile(r"^\(?(?:[A-Z]\.-?)*[A-Z]$")
-_ABBREVIATION = re.compile(r"(?:proc|conf|trans|natl|acad|intl|univ|dept|symp|assoc|comput|ling|sci|eng|appl|phys|"
+_ABBREVIATION = re.compile(r"\b(?:proc|conf|trans|natl|acad|intl|univ|dept|symp|assoc|comput|ling|sci|eng|appl|phys|"
                            r"chem|biol|vol|no)$", re.IGNORECASE)  # "vol. 30", "no. 4" end no sentence
 _PARTICLES = r"(?:van|von|de|der|den|del|da|di|du|dos|la|le|y|bin|al|II|III|IV|Jr\.?|Sr\.?)"
 # A hyphen before a capital joins two name words ("Jean-Pierre"), one before a small letter goes on
@@ -299,6 +299,7 @@ def _last_year(body: str) -> int | None:
     return years[-1] if years else parse_year(None)
 
 
+_BARE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")
 MAX_LABEL_GAP = 3  # entries a numbered list may lack (a number lost to a page break or a typo) and go on
 
 
@@ -315,6 +316,8 @@ def split_numbered(texts: list[str]) -> list[str] | None:
     entries: list[str] = []
     expect = 1
     for line, label, after in zip(texts, labels, following, strict=True):
+        if label is None and entries and _BARE_NUMBER.match(line) and int(line) == expect and after in (None, expect + 1):
+            label = expect  # a raised label the line builder set apart on a line of its own ("7" over its entry)
         resumes = bool(entries) and expect < label <= expect + MAX_LABEL_GAP and after == label + 1 \
             if label is not None else False
         if label is not None and (label == expect or resumes):

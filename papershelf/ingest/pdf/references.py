@@ -163,6 +163,7 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
     first_in = hanging and _first_lines_indented(lines, indented)
     pitches = [b.bottom - a.bottom for run in runs for a, b in zip(run, run[1:], strict=False) if b.bottom > a.bottom]
     pitch = statistics.median(pitches) if pitches else 1.2 * size
+    author_first = _authors_lead(lines)
     entries: list[str] = []
     for run, left in zip(runs, lefts, strict=True):
         right = max(ln.x1 for ln in run)
@@ -176,11 +177,12 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
             elif hanging:
                 new = (ln.x0 - left <= 0.4 * size) != first_in
             elif prev is None:
-                new = entries[-1].rstrip().endswith(".") and ln.text[:1].isupper()
+                new = _ended(entries[-1]) and ln.text[:1].isupper() and (not author_first or _opens(ln.text))
             else:
                 gap = ln.bottom - prev.bottom > 1.3 * pitch
-                short_end = prev.x1 < right - 3 * size and prev.text.rstrip().endswith(".")
-                new = gap or (short_end and ln.text[:1].isupper()) or _authors_open(entries[-1], ln.text)
+                short_end = prev.x1 < right - 3 * size and _ended(prev.text) and ln.text[:1].isupper()
+                new = gap or (short_end and (not author_first or _opens(ln.text))) or \
+                    _authors_open(entries[-1], ln.text)
             if new:
                 entries.append(ln.text)
             else:
@@ -210,10 +212,33 @@ _ENTRY_YEAR = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?\b")
 
 def _authors_open(entry: str, line: str) -> bool:
     """In a flush author-year list (no indent, no gap between entries), the line opens the next entry:
-    the entry so far ends a sentence and has cited its year, and the line opens with a surname and
-    initials (a wrapped author list's next line follows a comma or "&", not a full stop)."""
-    return bool(entry.rstrip().endswith((".", ")"))) and bool(_FIRST_AUTHOR.match(line)) \
-        and bool(_ENTRY_YEAR.search(entry))
+    the entry so far ends (a sentence, a DOI or link, page numbers) and has cited its year, and the line
+    opens with a surname and initials (a wrapped author list's next line follows a comma or "&")."""
+    return _ended(entry) and bool(_FIRST_AUTHOR.match(line)) and bool(_ENTRY_YEAR.search(entry))
+
+
+# How an entry's text may end: a full stop or bracket, a DOI or link, page numbers; not a comma, "&",
+# "and", "in" or a hyphen, after which the entry's authors or title go on.
+_GOES_ON = re.compile(r"(?:[,;:&\-–(]|\b(?:and|in|of|the|et|al))$", re.IGNORECASE)
+_ENDS = re.compile(r"(?:[.)\]]|(?:https?://|doi\.org/|doi:\s*|10\.\d{4,9}/)\S*|\d)$", re.IGNORECASE)
+
+
+def _ended(text: str) -> bool:
+    """The text can be an entry's end: it ends a sentence, a DOI or link, or page numbers."""
+    text = text.rstrip()
+    return bool(_ENDS.search(text)) and not _GOES_ON.search(text)
+
+
+def _opens(text: str) -> bool:
+    """The line opens the way an author-first list's entries open: a surname and initials."""
+    return bool(_FIRST_AUTHOR.match(text.strip()))
+
+
+def _authors_lead(lines: list[Line]) -> bool:
+    """The list opens its entries with "Surname, I." (an author–year list): a quarter of its lines at
+    least open so (an entry runs to two or three lines).  In such a list a short line that ends a sentence
+    is the end of a title as often as of an entry, so only a line opening with a surname starts one."""
+    return sum(_opens(ln.text) for ln in lines) >= 0.25 * len(lines)
 
 
 # A link or DOI broken at a line's end ("https://doi.org/10.1016/j.jcis." | "2019.01.002"), and the
