@@ -54,7 +54,7 @@ def truths(data: Path) -> dict[Path, tuple[str, int]]:
     out.update({f: ("zotero", y) for f, y in zotero_years(data).items()})
     for rec in json.loads((data / "pdfs" / "manifest.json").read_text()):
         if m := re.search(r"\b((?:19|20)\d\d)\b", rec.get("venue") or ""):
-            out[data / "pdfs" / rec["file"]] = ("shared", int(m.group(1)))
+            out[data / "pdfs" / Path(rec["file"]).name] = ("shared", int(m.group(1)))
     return out
 
 

@@ -316,7 +316,8 @@ def split_numbered(texts: list[str]) -> list[str] | None:
     entries: list[str] = []
     expect = 1
     for line, label, after in zip(texts, labels, following, strict=True):
-        if label is None and entries and _BARE_NUMBER.match(line) and int(line) == expect and after in (None, expect + 1):
+        if label is None and entries and _BARE_NUMBER.match(line) and int(line) == expect \
+                and after in (None, expect + 1):
             label = expect  # a raised label the line builder set apart on a line of its own ("7" over its entry)
         resumes = bool(entries) and expect < label <= expect + MAX_LABEL_GAP and after == label + 1 \
             if label is not None else False
