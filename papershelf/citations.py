@@ -89,7 +89,9 @@ def link(store: Store, ref: Reference) -> str | None:
     if not (probe.doi or probe.arxiv_id or probe.title_key):
         return None
     alone = works.title_only(probe.title_key)
-    found = store.find_sources(probe.doi, probe.arxiv_id, probe.title_key, [alone] if alone else [])
+    shorter, longer = works.near_keys(probe.title_key)
+    prefixes = ([alone] if alone else []) + [works.title_only(k) or k for k in shorter] + longer
+    found = store.find_sources(probe.doi, probe.arxiv_id, probe.title_key, prefixes)
     return works.matching_paper(probe, found, cited=True)
 
 
@@ -108,8 +110,11 @@ def citing(store: Store, paper_id: str) -> Citing:
     dois, arxiv_ids = [s.doi for s in sources if s.doi], [s.arxiv_id for s in sources if s.arxiv_id]
     titles = [k for s in sources if s.title_key for k in {s.title_key, works.title_only(s.title_key)} if k]
     alone = sorted({s.title_key for s in sources if s.title_key and s.title_key.endswith("|")})
+    near = [works.near_keys(s.title_key) for s in sources]  # entries citing it by a shorter or longer title
+    titles += [k for shorter, _ in near for k in shorter]
     first: dict[str, int] = {}
-    for citing, ref in store.references_to(dois, arxiv_ids, titles, title_prefixes=alone):
+    for citing, ref in store.references_to(dois, arxiv_ids, titles,
+                                           title_prefixes=alone + [p for _, longer in near for p in longer]):
         if citing != paper_id and citing not in first and link(store, ref) == paper_id:
             first[citing] = ref.n
     papers = store.get_papers(list(first))

@@ -90,11 +90,24 @@ def _index(sources: list[PaperSource]) -> dict[str, dict[str, list[PaperSource]]
     """Sources by DOI, arXiv id and title (the title-only key: a full key and a title-only one meet there)."""
     by: dict[str, dict[str, list[PaperSource]]] = {"doi": defaultdict(list), "arxiv_id": defaultdict(list),
                                                    "title_key": defaultdict(list)}
+    near: dict[str, list[PaperSource]] = defaultdict(list)
     for s in sources:
         for f in by:
             if value := getattr(s, f):
                 by[f][_indexed(f, value)].append(s)
+        if opening := _opening(s.title_key):
+            near[opening].append(s)
+    by["near"] = near
     return by
+
+
+def _opening(key: str | None) -> str | None:
+    """A title key's first words and first author: what two near titles (`works.near_titles`) share."""
+    if not key or "|" not in key or key.endswith("|"):
+        return None
+    title, first = key.split("|", 1)
+    words = title.split()
+    return f"{' '.join(words[:works.NEAR_TITLE_WORDS])}|{first}" if len(words) >= works.NEAR_TITLE_WORDS else None
 
 
 def _indexed(field: str, value: str) -> str:
@@ -105,8 +118,8 @@ def _link(by: dict[str, dict[str, list[PaperSource]]], probe: PaperSource) -> st
     """The library paper an entry names: `citations.link`'s rule, on the sources held in memory."""
     seen: dict[str, PaperSource] = {}
     for f, index in by.items():
-        value = getattr(probe, f)
-        for s in index.get(_indexed(f, value), []) if value else []:
+        value = _opening(probe.title_key) if f == "near" else getattr(probe, f)
+        for s in index.get(value if f == "near" else _indexed(f, value), []) if value else []:
             seen[s.path] = s
     return works.matching_paper(probe, seen.values(), cited=True) if seen else None
 

@@ -44,6 +44,11 @@ TITLE_ONLY_WORDS = 6
 # How far an entry's year may stray from a library paper's with the same title key: a preprint and its
 # journal version, a paper and its revised edition (the CACM Unix paper of 1974 cited as the BSTJ one of 1978).
 CITED_YEAR_GAP = 6
+# A citation that drops the title's subtitle ("Bigtable: A distributed storage system" cited as the longer
+# or the shorter form) names the paper when the shorter title has this many words at least, the first
+# author is the same and the years at most `NEAR_YEAR_GAP` apart: one paper only.
+NEAR_TITLE_WORDS = 3
+NEAR_YEAR_GAP = 1
 
 
 def priority(source_format: str | None) -> int:
@@ -95,6 +100,37 @@ def _keys_meet(a: str | None, b: str | None, cited: bool) -> bool:
     return cited and (a.endswith("|") or b.endswith("|")) and title_only(a) == title_only(b)
 
 
+def near_titles(a: str | None, b: str | None) -> bool:
+    """Two title keys of one first author whose titles differ by a subtitle: the shorter title's words
+    open the longer one (at least `NEAR_TITLE_WORDS` of them)."""
+    if not a or not b or "|" not in a or "|" not in b:
+        return False
+    (ta, sa), (tb, sb) = a.split("|", 1), b.split("|", 1)
+    short, long = sorted((ta.split(), tb.split()), key=len)
+    return bool(sa) and sa == sb and len(short) >= NEAR_TITLE_WORDS and len(short) < len(long) \
+        and long[:len(short)] == short
+
+
+def near_keys(key: str | None) -> tuple[list[str], list[str]]:
+    """What a store is asked for the near titles of a key: (exact keys of its shorter titles, title
+    prefixes of its longer ones), in the form `Store.find_sources` and `references_to` take prefixes
+    (the last character stands for the end of the range)."""
+    if not key or "|" not in key or key.endswith("|"):
+        return [], []
+    title, first = key.split("|", 1)
+    words = title.split()
+    shorter = [f"{' '.join(words[:k])}|{first}" for k in range(NEAR_TITLE_WORDS, len(words))]
+    return shorter, ([f"{title}  "] if len(words) >= NEAR_TITLE_WORDS else [])
+
+
+def _near_paper(new: PaperSource, candidates: list[PaperSource]) -> str | None:
+    """The one paper whose title key is near the entry's (`near_titles`), in a year close to it."""
+    found = {c.paper_id for c in candidates if near_titles(new.title_key, c.title_key) and new.year and c.year
+             and abs(c.year - new.year) <= NEAR_YEAR_GAP and not (new.doi and c.doi and c.doi != new.doi)}
+    near = {c.paper_id for c in candidates if near_titles(new.title_key, c.title_key)}
+    return found.pop() if len(found) == 1 and len(near) == 1 else None
+
+
 def source_of(doc: Document, path: str, sha256: str, size: int) -> PaperSource:
     """What a parsed file says about the work it is (paper_id is filled in by the caller)."""
     try:
@@ -129,7 +165,7 @@ def matching_paper(new: PaperSource, candidates: Iterable[PaperSource], cited: b
     if cited and len(years) == 1 and not same_year and new.year:  # one work, printed in another version's year
         paper, ys = next(iter(years.items()))
         return paper if min(abs(y - new.year) for y in ys) <= CITED_YEAR_GAP else None
-    return None
+    return _near_paper(new, candidates) if cited and not years else None
 
 
 def rank(source: PaperSource) -> tuple[int, float]:

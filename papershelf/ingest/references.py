@@ -33,7 +33,7 @@ _ARXIV = re.compile(r"(?:arxiv[:\s]*(?:preprint\s*)?(?:arxiv:)?\s*|abs/|arxiv\.o
 # The year that closes an author list: "2019." "2019a," "(2019)" "(2019b)." "(2019, May)"
 _AUTHOR_YEAR = re.compile(r"(?:^|[\s.,])\(?((?:1[89]|20)\d\d)[a-z]?(?:,\s*[A-Z][a-z]+\.?(?:\s+\d{1,2})?)?"
                           r"(?:\)[.,:;]?|[.,:;])\s")
-_COLON_AUTHORS = re.compile(r"^([^:]{2,600}?(?:\b[A-Z]{1,3}\.?|\bet al\.?)):\s+")
+_COLON_AUTHORS = re.compile(r"^([^:]{2,600}?(?:(?<![\w\-])[A-Z]{1,3}\.?|\bet al\.?)):\s+")  # not "Structural-RNN:"
 # The title between quotes holds no quote mark: each scan stops at the next one (linear, not quadratic
 # on a run of opening quotes with no closing one).
 _QUOTED = re.compile(r"[\"“”]\s*([^\"“”]+?)\s*[,.]?\s*[\"”]")
@@ -42,15 +42,18 @@ _INITIALS_ONLY = re.compile(r"^(?:[A-Z]\.?[\s\-]*){1,4}$")
 _INITIAL = re.compile(r"^\(?(?:[A-Z]\.-?)*[A-Z]$")
 _ABBREVIATION = re.compile(r"\b(?:proc|conf|trans|natl|acad|intl|univ|dept|symp|assoc|comput|ling|sci|eng|appl|phys|"
                            r"chem|biol|vol|no)$", re.IGNORECASE)  # "vol. 30", "no. 4" end no sentence
+# A capital letter of the Latin alphabets names are printed in ("Özcan", "Łukasz"; Latin Extended-A mixes
+# cases, so some small letters pass: a name's first letter is checked, not spelled).
+_CAPITAL = "A-ZÀ-ÖØ-ÞĀ-ſ"
 _PARTICLES = r"(?:van|von|de|der|den|del|da|di|du|dos|la|le|y|bin|al|II|III|IV|Jr\.?|Sr\.?)"
 # A hyphen before a capital joins two name words ("Jean-Pierre"), one before a small letter goes on
 # with the word ("Al-khalifa"); taken possessively and atomically (a capitalized particle, "IV",
 # is read one way), a run of hyphenated capitals or of "IV IV ..." has one reading, not 2^n (it once
 # hung `add` on a 120-character entry).
-_NAME_WORD = r"(?>[A-Z][^\s,;:()\d\-]*+(?:-[a-z][^\s,;:()\d\-]*+)*+|" + _PARTICLES + r"(?![^\s\-]))"
+_NAME_WORD = rf"(?>[{_CAPITAL}][^\s,;:()\d\-]*+(?:-[a-z][^\s,;:()\d\-]*+)*+|" + _PARTICLES + r"(?![^\s\-]))"
 _PERSON = re.compile(rf"^{_NAME_WORD}(?:[\s\-]+{_NAME_WORD})*$")
-_VANCOUVER_NAME = r"[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?\s[A-Z]{1,3}"
-_VANCOUVER = re.compile(rf"^(?:{_VANCOUVER_NAME},\s*)+{_VANCOUVER_NAME}(?:,?\s*et al)?$")  # two names at least
+_VANCOUVER_NAME = rf"[{_CAPITAL}][\w'’\-]+(?:\s[{_CAPITAL}][\w'’\-]+)?\s[A-Z]{{1,3}}"
+_VANCOUVER = re.compile(rf"^(?:{_VANCOUVER_NAME},\s*)*{_VANCOUVER_NAME}(?:,?\s*et al)?$")
 _SPLIT_AUTHORS = re.compile(LEADING_SPACE + r"(?:;|,\s*(?:and|AND|&)\s+|,|\b(?:and|AND)\b|&)\s*")  # USENIX: "AND"
 # Pages printed as a range after "pp"/"pages": "pp 1905-1930" holds no year.
 _PAGE_RANGE = re.compile(r"\b(?:pp?\.?|pages?)\s*\d+\s*[-–—]+\s*\d+")
@@ -197,8 +200,8 @@ def _sentences(body: str) -> list[str]:
 
 
 # The last name of a "Surname, I." list, after its "and": "... and Thompson, K." / "..., AND WOODFORD, D."
-_LAST_NAME = re.compile(r"(?:^|[\s,])(?:and|AND|&)\s+[A-Z][\w'’\-]+,\s*(?:[A-Z]\.\s*-?\s*)*[A-Z]$")
-_LONE_NAME = re.compile(r"[A-Z][\w'’\-]{0,40},\s*(?:[A-Z]\.\s*-?\s*){0,4}[A-Z]$")
+_LAST_NAME = re.compile(rf"(?:^|[\s,])(?:and|AND|&)\s+[{_CAPITAL}][\w'’\-]+,\s*(?:[A-Z]\.\s*-?\s*)*[A-Z]$")
+_LONE_NAME = re.compile(rf"[{_CAPITAL}][\w'’\-]{{0,40}},\s*(?:[A-Z]\.\s*-?\s*){{0,4}}[A-Z]$")
 _LONE_NAME_NEXT = re.compile(r"[A-Z][\w'’\-]{0,40},\s*[A-Z]\.|(?:[A-Z]\s+)?(?:and|AND|&)\s")
 
 
