@@ -327,3 +327,49 @@ def test_a_library_from_before_title_only_keys_links_its_authorless_paper_on_upg
     con.close()
     with Library(str(db)) as lib:
         assert lib.references(citer).references[0].paper_id == report
+
+
+BIGTABLE = """\
+---
+title: "Bigtable: A Distributed Storage System for Structured Data"
+authors: [Fay Chang, Jeffrey Dean]
+year: 2006
+---
+# Introduction
+
+A sparse, distributed, persistent multi-dimensional sorted map.
+"""
+
+CITES_BIGTABLE = """\
+---
+title: Spanner Across the Globe
+authors: [James Corbett]
+year: 2012
+---
+# Introduction
+
+Data is versioned.
+
+# References
+
+1. F. Chang, J. Dean, and S. Ghemawat. Bigtable: A distributed storage system. In OSDI, 2006.
+2. Chang, F. (2009). Bigtable: A distributed storage system. Operating Systems Review 4, 1-9.
+3. Chang, F., & Dean, J. (2006). Bigtable: A distributed storage system revisited in practice. OSDI.
+4. Dean, J., & Chang, F. (2006). Bigtable: A distributed storage system for structured data and more. OSDI.
+"""
+
+
+def test_a_citation_that_drops_the_subtitle_links_the_paper(lib, tmp_path):
+    """An entry whose title is the paper's without its last words ("…: A distributed storage system"),
+    by its first author, in its year, names it, both ways (`refs` and `citing`); the same title three
+    years on, a title going on with other words, or another first author do not."""
+    (tmp_path / "bigtable.md").write_text(BIGTABLE, encoding="utf-8")
+    (tmp_path / "spanner.md").write_text(CITES_BIGTABLE, encoding="utf-8")
+    assert not lib.add([str(tmp_path)]).failed
+    bigtable, spanner = paper_id(lib, "bigtable"), paper_id(lib, "spanner")
+    links = {r.ref.n: r.paper_id for r in lib.references(spanner).references}
+    assert links == {1: bigtable, 2: None, 3: None, 4: None}
+    assert [c.paper_id for c in lib.citing(bigtable).citing] == [spanner]
+    from papershelf.graph import build
+
+    assert build(lib.store).cited_papers(spanner) == {bigtable}  # related and reading-list read this graph

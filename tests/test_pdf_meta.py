@@ -269,3 +269,21 @@ def test_a_page_printing_two_years_of_its_own_is_dated_by_the_files_making_or_no
     m = meta_of(path)
     assert m.year == year, m.evidence
     assert m.year_unsure == (year is None)
+
+
+def test_an_undated_files_year_stands_against_a_couple_of_entries_dated_after_it():
+    """A scan with no creation date printed as 1985 whose list cites two works of 1986 (a meeting of
+    next January, "to appear") among 20 dated entries keeps 1985; a year printed three years before
+    many entries (a reprint's first year, a received date) is still dropped, and so is a year no entry
+    reaches (the list stops years before it: some other date)."""
+    from papershelf.document import Reference
+    from papershelf.ingest.pdf.year import checked_year
+
+    years = [1977, 1978, 1979, 1980, 1981, 1981, 1982, 1982, 1983, 1983, 1984, 1984, 1984, 1985, 1985, 1985,
+             1985, 1984, 1986, 1986]
+    refs = [Reference(n=i, text="x", year=y) for i, y in enumerate(years, start=1)]
+    assert checked_year(1985, refs, None) == (1985, None)
+    assert checked_year(1982, refs, None)[0] is None
+    assert checked_year(1985, refs, (1987, 3))[0] is None  # a file made later: the bound it had
+    old = [Reference(n=i, text="x", year=y) for i, y in enumerate([1970, 1971, 1972] * 7 + [1990], start=1)]
+    assert checked_year(1989, old, None)[0] is None

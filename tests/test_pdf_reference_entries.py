@@ -83,3 +83,20 @@ def test_a_title_ending_in_ling_is_no_abbreviation():
     ref = parse_reference("[4] P. Okafor. Networks of coastal signalling. Physical Review Letters 105, 186–903 "
                           "(1995).", 4)
     assert ref.title == "Networks of coastal signalling"
+
+
+def test_names_with_accented_capitals_a_lone_vancouver_author_and_a_title_with_a_colon():
+    """"& Özdelen, E." ends the authors as "& Ozdelen, E." would; "Lynch N." alone is a Vancouver author
+    list (but "Michael J." before "Bommarito II," is a first name); "Structural-RNN:" opens a title, not an
+    LNCS "Authors:" list."""
+    r = parse_reference("7. Özcan, U., Cao, Q., Lee, A. & Özdelen, E. Endoplasmic reticulum stress links "
+                        "obesity. Science 306, 457–461 (2004).", 7)
+    assert r.authors[-1] == "Özdelen, E" and r.title == "Endoplasmic reticulum stress links obesity"
+    r = parse_reference("7. Lynch N. A hundred impossibility proofs for distributed computing. PODC. 1989;1-28.", 7)
+    assert r.authors == ["Lynch, N"] and r.title == "A hundred impossibility proofs for distributed computing"
+    r = parse_reference("Michael J. Bommarito II, Daniel Martin Katz, and Eric M. Detterman. 2018. LexNLP: "
+                        "Natural language processing for legal texts. arXiv preprint.", 1)
+    assert r.authors[0].startswith("Michael J. Bommarito") and r.title.startswith("LexNLP")
+    r = parse_reference("Jain, A., Zamir, A. R., Savarese, S. & Saxena, A. Structural-RNN: Deep learning on "
+                        "spatio-temporal graphs. CVPR, 5308–5317 (2016).", 1)
+    assert r.authors[-1] == "Saxena, A" and r.title.startswith("Structural-RNN")

@@ -189,7 +189,7 @@ def _sentences(body: str) -> list[str]:
         end = m.start()  # the piece is body[start:end]: never copied whole, it grows over every initial it passes
         last = body[max(start, body.rfind(" ", start, end) + 1):end]
         if _ABBREVIATION.search(last) or _INITIAL.match(last) and not (
-                end - start <= MAX_AUTHOR_CHARS and _VANCOUVER.match(body[start:end].strip())) \
+                end - start <= MAX_AUTHOR_CHARS and _vancouver_ends(body, start, end, m.end())) \
                 and not _last_name_ends(body, start, end, m.end()):
             continue
         out.append(body[:m.start()].strip() if not out else body[start:m.start()].strip())
@@ -203,6 +203,18 @@ def _sentences(body: str) -> list[str]:
 _LAST_NAME = re.compile(rf"(?:^|[\s,])(?:and|AND|&)\s+[{_CAPITAL}][\w'’\-]+,\s*(?:[A-Z]\.\s*-?\s*)*[A-Z]$")
 _LONE_NAME = re.compile(rf"[{_CAPITAL}][\w'’\-]{{0,40}},\s*(?:[A-Z]\.\s*-?\s*){{0,4}}[A-Z]$")
 _LONE_NAME_NEXT = re.compile(r"[A-Z][\w'’\-]{0,40},\s*[A-Z]\.|(?:[A-Z]\s+)?(?:and|AND|&)\s")
+
+
+# A name going on after an initial: "Michael J. Bommarito II, Daniel …", "Ada B. Lovelace and …".
+_NAME_GOES_ON = re.compile(rf"[{_CAPITAL}][\w'’\-]+(?:\s+(?:II|III|IV|Jr\.?))?(?:,|\s+(?:and|&)\s)")
+
+
+def _vancouver_ends(body: str, start: int, end: int, after: int) -> bool:
+    """The piece is a Vancouver author list ("Mori H, Takio K", "Lynch N"): its last initial ends it.  A
+    lone "Name I" is a first name and initial when a surname and a comma follow ("Michael J. Bommarito
+    II, …")."""
+    piece = body[start:end].strip()
+    return bool(_VANCOUVER.match(piece)) and ("," in piece or not _NAME_GOES_ON.match(body, after))
 
 
 def _last_name_ends(body: str, start: int, end: int, after: int) -> bool:

@@ -5,7 +5,8 @@ copyright line).  Two facts bound it, and they are used as checks, not as source
 
 * a paper cannot cite a work from after its own year, so the latest year in its reference list is
   a lower bound (a year printed before it is some other date: a cited edition, a data set's year),
-  but for one year's grace when the file was made in the printed year (a forthcoming work cited);
+  but for one year's grace when the file was made in the printed year (a forthcoming work cited), and,
+  for a file with no creation date, but for a couple of entries dated later (`few_ahead`);
 * a file cannot print a year that had not come when it was made, so the PDF's creation date is an
   upper bound, give or take the one year an issue or a meeting is dated ahead of its typesetting.
 
@@ -41,6 +42,23 @@ def latest_cited(references: list[Reference], created: tuple[int, int] | None) -
     return max(years) if years else None
 
 
+# An undated file's printed year stands against this many entries dated after it, at most (and at most
+# `AHEAD_SHARE` of the dated entries): works cited as forthcoming, a product named by a year, a misread year.
+AHEAD_ENTRIES = 2
+AHEAD_SHARE = 0.1
+
+
+def few_ahead(references: list[Reference], year: int) -> bool:
+    """The list's own evidence for a file with no creation date: a paper of `year` may cite a work or
+    two dated the year after (a meeting of next January, "to appear"), or misread a page number as a
+    year; a paper printing a year older than its own (a reprint's first year, a received date) cites
+    many works after it.  So a year stands when at most a couple of entries, a tenth of those dated,
+    cite a later year, and one at least cites the year itself or the one before (the list reaches it)."""
+    dated = [r.year for r in references if r.year]
+    ahead = sum(y > year for y in dated)
+    return 0 < ahead <= min(AHEAD_ENTRIES, AHEAD_SHARE * len(dated)) and any(year - 1 <= y <= year for y in dated)
+
+
 def checked_year(year: int | None, references: list[Reference],
                  created: tuple[int, int] | None) -> tuple[int | None, str | None]:
     """The paper's year within its bounds, and the rule that gave it (None: the printed year, kept
@@ -50,6 +68,7 @@ def checked_year(year: int | None, references: list[Reference],
         # a work cited as forthcoming (or a product named by a year, "SQL Server 2005") may be dated a year
         # ahead of the paper: one year ahead is no contradiction when the file was made in the printed year
         confirmed = created is not None and created[0] == year and floor == year + 1
+        confirmed = confirmed or created is None and few_ahead(references, year)
         if floor is not None and year < floor and not confirmed:
             return None, f"printed year {year} before the latest reference ({floor})"
         if created is not None and year > created[0] + 1:
