@@ -139,7 +139,7 @@ def main() -> int:
                 t["false"] += got is not None and not (kind.startswith("same author") and got == other)
                 if args.v and got is not None:
                     print(f"FALSE? {kind}: {text[:140]} -> {got}")
-    total = Counter()
+    total: Counter = Counter()
     for name, t in sorted(tally.items()):
         total.update(t)
         print(f"{name:40s} entries {t['entries']:4d}  found {t['found']:4d}  false {t['false']}")

@@ -79,6 +79,12 @@ class Paper:
     doi_line: bool
     statement: str | None
     entries: list[Entry] = field(default_factory=list)
+    # the second stream (--more): running head and foot on every page, labels set flush right in their gutter,
+    # "(12)" labels, and entries of other kinds (a chapter with its editors, a body as author, "et al.")
+    running: bool = False
+    labels_right: bool = False
+    paren: bool = False
+    kinds: list[str] = field(default_factory=list)
 
 
 def _entry(rng: random.Random) -> Entry:
@@ -91,7 +97,19 @@ def _entry(rng: random.Random) -> Entry:
     return Entry(authors, rng.randint(1960, 2023), title, venue, doi if rng.random() < 0.4 else None)
 
 
-def make_paper(seed: int) -> Paper:
+KINDS = ["article", "article", "article", "chapter", "body", "et al."]
+
+
+def make_paper(seed: int, more: bool = False) -> Paper:
+    p = _first_stream(seed)
+    if more:  # a stream of its own: the papers above stay as they were
+        rng = random.Random(seed + 1_000_003)
+        p.running, p.labels_right, p.paren = rng.random() < 0.6, rng.random() < 0.5, rng.random() < 0.3
+        p.kinds = [rng.choice(KINDS) for _ in p.entries]
+    return p
+
+
+def _first_stream(seed: int) -> Paper:
     rng = random.Random(seed)
     p = Paper(seed, rng.choice(STYLES), rng.choice([1, 2]), rng.choice(HEADINGS), rng.random() < 0.5,
               rng.choice(STATEMENTS) if rng.random() < 0.4 else None)
@@ -101,8 +119,18 @@ def make_paper(seed: int) -> Paper:
     return p
 
 
-def entry_text(p: Paper, e: Entry) -> str:
+def entry_text(p: Paper, e: Entry, kind: str = "article") -> str:
     """The entry as printed (without its label), the DOI apart: the text its lines wrap."""
+    if kind == "body":
+        return f"World Health Organization ({e.year}). {e.title}. Geneva: WHO Press."
+    if kind == "chapter":
+        eds = f"{e.authors[0][1]} {e.authors[0][0]} and B. Lindqvist"
+        who = f"{e.authors[-1][0]}, {e.authors[-1][1]}"
+        return f"{who} ({e.year}). {e.title}. In: {eds} (Eds.), Handbook of {e.venue.split()[0]} Studies " \
+               f"(pp. {e.year % 300 + 1}–{e.year % 300 + 25}). Berlin: Springer."
+    if kind == "et al.":
+        e = Entry(e.authors[:1] + [("al.", "et")], e.year, e.title, e.venue, e.doi)
+        return f"{e.authors[0][0]}, {e.authors[0][1]} et al. ({e.year}). {e.title}. {e.venue}."
     if p.style in ("hanging", "gapped", "flush"):
         names = ", ".join(f"{s}, {i}" for s, i in e.authors[:-1])
         last = f"{e.authors[-1][0]}, {e.authors[-1][1]}"
@@ -130,6 +158,7 @@ class Pages:
     def __init__(self, c: canvas.Canvas, columns: int, top: float):
         self.c, self.columns, self.col, self.y, self.top = c, columns, 0, top, top
         self.width = (W - 144 - 24 * (columns - 1)) / columns
+        self.running = False
 
     @property
     def x(self) -> float:
@@ -142,6 +171,8 @@ class Pages:
             else:
                 self.c.showPage()
                 self.col, self.top = 0, H - 72
+                if self.running:
+                    _running(self.c, self.c.getPageNumber())
             self.y = self.top
 
 
@@ -158,10 +189,13 @@ def draw(p: Paper, path: Path) -> list[str]:
     c.setFont("Times-Bold", 11)
     c.drawString(72, y - 14, p.heading)
     pages = Pages(c, p.columns, y - 34)
+    pages.running = p.running
     size, lead = 8.5, 10.5
     truth = []
+    if p.running:
+        _running(c, 1)
     for n, e in enumerate(p.entries, start=1):
-        text = entry_text(p, e)
+        text = entry_text(p, e, p.kinds[n - 1] if p.kinds else "article")
         numbered = p.style in ("bracket", "dotted", "superscript")
         indent = 16 if numbered else 12
         first_w, rest_w = (pages.width - indent, pages.width - indent) if numbered else \
@@ -182,7 +216,11 @@ def draw(p: Paper, path: Path) -> list[str]:
                     c.drawString(pages.x, pages.y + 2.5, str(n))
                     c.setFont("Times-Roman", size)
                 else:
-                    c.drawString(pages.x, pages.y, f"[{n}]" if p.style == "bracket" else f"{n}.")
+                    label = f"({n})" if p.paren else f"[{n}]" if p.style == "bracket" else f"{n}."
+                    if p.labels_right:
+                        c.drawRightString(pages.x + indent - 3, pages.y, label)
+                    else:
+                        c.drawString(pages.x, pages.y, label)
             c.drawString(x, pages.y, ln)
             pages.y -= lead
         pages.y -= 4 if p.style == "gapped" else 0.5
@@ -197,13 +235,20 @@ def draw(p: Paper, path: Path) -> list[str]:
     return truth
 
 
+def _running(c: canvas.Canvas, page: int) -> None:
+    """A running head and foot: the journal's line and the page number (no entry's text)."""
+    c.setFont("Times-Italic", 8)
+    c.drawString(72, H - 45, "Journal of Synthetic Studies 12 (2020) 101–140")
+    c.drawRightString(W - 72, 40, str(100 + page))
+
+
 def _letters(text: str) -> str:
     return re.sub(r"[^\w]", "", text.lower())
 
 
 def grade(p: Paper, truth: list[str], found: list) -> dict:
     """Count right, entries whole, years and titles right (an entry is matched by its letters)."""
-    label = re.compile(r"^\s*\^?(?:\[\d+\]|\d+\.?)\s*")
+    label = re.compile(r"^\s*\^?(?:\[\d+\]|\(\d+\)|\d+\.?)\s*")
     found_letters = {_letters(label.sub("", r.text)): r for r in found}
     whole = [found_letters.get(_letters(t)) for t in truth]
     n = len(truth)
@@ -221,6 +266,7 @@ def main() -> int:
     ap.add_argument("--keep", help="a folder to keep the generated PDFs in")
     ap.add_argument("-v", action="store_true", help="one line per paper that is not all right")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--more", action="store_true", help="the second stream of classes (see Paper)")
     args = ap.parse_args()
     folder = Path(args.keep or tempfile.mkdtemp(prefix="genrefs-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -228,7 +274,7 @@ def main() -> int:
     total: Counter = Counter()
     by_style: dict[str, Counter] = {}
     for seed in seeds:
-        p = make_paper(seed)
+        p = make_paper(seed, args.more)
         path = folder / f"refs-{seed}.pdf"
         truth = draw(p, path)
         g = grade(p, truth, read_pdf(path.read_bytes()).references)
@@ -236,7 +282,7 @@ def main() -> int:
             c.update({k: int(v) for k, v in g.items()} | {"papers": 1})
         if args.v and (not g["count_ok"] or g["whole"] < g["entries"]):
             print(f"seed {seed} {p.style} cols={p.columns} head={p.heading!r} doi_line={p.doi_line} "
-                  f"statement={bool(p.statement)}: found {g['found']} of {g['entries']}, whole {g['whole']}")
+                  f"statement={bool(p.statement)} running={p.running} right={p.labels_right} paren={p.paren}: found {g['found']} of {g['entries']}, whole {g['whole']}")
     if args.json:
         print(json.dumps({"total": total, "by_style": by_style}))
         return 0

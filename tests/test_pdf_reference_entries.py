@@ -100,3 +100,29 @@ def test_names_with_accented_capitals_a_lone_vancouver_author_and_a_title_with_a
     r = parse_reference("Jain, A., Zamir, A. R., Savarese, S. & Saxena, A. Structural-RNN: Deep learning on "
                         "spatio-temporal graphs. CVPR, 5308–5317 (2016).", 1)
     assert r.authors[-1] == "Saxena, A" and r.title.startswith("Structural-RNN")
+
+
+SHORT = [["Brandt, M. (1996). Adaptive folding. Bioinformatics 76, 721–774."],
+         ["World Health Organization (2019). Global report on coastal health. Geneva: WHO Press."],
+         ["Chen, C., & Kaplan, P. T. (2005). Learning coastal networks.", "Proc. Natl. Acad. Sci. USA 45, 188–189."],
+         ["Dubois, M. et al. (1977). Communities of adaptive learning. Nature 6, 502–599."],
+         ["Haddad, A. (1984). Distributed ranking in robust storage. Science 118, 771–827."],
+         ["NASA (2004). Mission report on thermal response. Washington, DC."],
+         ["Rossi, J. C. (1980). Parsing sediment. Computational Linguistics 35, 328–362."]]
+
+
+def test_short_entries_set_apart_by_a_gap_and_bodies_as_authors(tmp_path):
+    """Mostly one-line entries 4 pt apart (half the steps down the list are gaps: the line pitch is the
+    small step, not the median), two of them by a body with its year after its name, one "et al.": seven
+    entries; and the same list with no gap at all still opens an entry at the body's name."""
+    for gap in (4, 0):
+        path = tmp_path / f"short{gap}.pdf"
+        c, y = _page(path)
+        for entry in SHORT:
+            for line in entry:
+                c.drawString(72, y, line)
+                y -= 10.5
+            y -= gap
+        c.save()
+        refs = read_pdf(path.read_bytes()).references
+        assert [r.year for r in refs] == [1996, 2019, 2005, 1977, 1984, 2004, 1980], gap

@@ -162,7 +162,9 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
     hanging = 0.15 <= sum(indented) / max(1, len(indented)) <= 0.85
     first_in = hanging and _first_lines_indented(lines, indented)
     pitches = [b.bottom - a.bottom for run in runs for a, b in zip(run, run[1:], strict=False) if b.bottom > a.bottom]
-    pitch = statistics.median(pitches) if pitches else 1.2 * size
+    # the pitch inside an entry: a low quantile, as in a list of one- and two-line entries set apart by a gap
+    # half the steps are gaps, and their median is no line pitch
+    pitch = max(statistics.quantiles(pitches, n=4)[0], size) if len(pitches) > 1 else 1.2 * size
     author_first = _authors_lead(lines)
     entries: list[str] = []
     for run, left in zip(runs, lefts, strict=True):
@@ -206,7 +208,7 @@ def _first_lines_indented(lines: list[Line], indented: list[bool]) -> bool:
 # An author-year entry's first author ("Höfle, M. G.", "de Zeeuw, C.H.", "Smith AB,"); a year printed
 # after the authors, bare or in parentheses.
 _FIRST_AUTHOR = re.compile(r"^(?:(?:van|von|de|der|den|da|di|du|la|le)\s)*[A-Z][\w'’\-]*+(?:\s[A-Z][\w'’\-]*+)?"
-                           r"(?:,\s?(?:[A-Z]\.\s?-?){1,4}(?:,|\s\(|\s&|\sand\b|\s(?:1[89]|20)\d\d)|\s[A-Z]{1,3}(?:,|\s\())")
+                           r"(?:,\s?(?:[A-Z]\.\s?-?){1,4}(?:,|\s\(|\s&|\sand\b|\set\sal\b|\s(?:1[89]|20)\d\d)|\s[A-Z]{1,3}(?:,|\s\())")
 _ENTRY_YEAR = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?\b")
 
 
@@ -214,7 +216,7 @@ def _authors_open(entry: str, line: str) -> bool:
     """In a flush author-year list (no indent, no gap between entries), the line opens the next entry:
     the entry so far ends (a sentence, a DOI or link, page numbers) and has cited its year, and the line
     opens with a surname and initials (a wrapped author list's next line follows a comma or "&")."""
-    return _ended(entry) and bool(_FIRST_AUTHOR.match(line)) and bool(_ENTRY_YEAR.search(entry))
+    return _ended(entry) and _opens(line) and bool(_ENTRY_YEAR.search(entry))
 
 
 # How an entry's text may end: a full stop or bracket, a DOI or link, page numbers; not a comma, "&",
@@ -229,9 +231,14 @@ def _ended(text: str) -> bool:
     return bool(_ENDS.search(text)) and not _GOES_ON.search(text)
 
 
+# A body as author, its year right after it: "World Health Organization (2019).", "NASA. 2004."
+_BODY_YEAR = re.compile(r"^[A-Z][\w'’&\-]*+(?:\s[\w'’&\-]++){0,8}?\s?(?:\((?:1[89]|20)\d\d[a-z]?\)|\.\s(?:1[89]|20)\d\d[a-z]?\.)")
+
+
 def _opens(text: str) -> bool:
-    """The line opens the way an author-first list's entries open: a surname and initials."""
-    return bool(_FIRST_AUTHOR.match(text.strip()))
+    """The line opens the way an author-first list's entries open: a surname and initials, or a body's
+    name with the year after it."""
+    return bool(_FIRST_AUTHOR.match(text.strip()) or _BODY_YEAR.match(text.strip()))
 
 
 def _authors_lead(lines: list[Line]) -> bool:
