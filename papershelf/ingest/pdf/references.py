@@ -232,7 +232,8 @@ def _ended(text: str) -> bool:
 
 
 # A body as author, its year right after it: "World Health Organization (2019).", "NASA. 2004."
-_BODY_YEAR = re.compile(r"^[A-Z][\w'’&\-]*+(?:\s[\w'’&\-]++){0,8}?\s?(?:\((?:1[89]|20)\d\d[a-z]?\)|\.\s(?:1[89]|20)\d\d[a-z]?\.)")
+_BODY_YEAR = re.compile(r"^[A-Z][\w'’&\-]*+(?:\s[\w'’&\-]++){0,8}?\s?"
+                        r"(?:\((?:1[89]|20)\d\d[a-z]?\)|\.\s(?:1[89]|20)\d\d[a-z]?\.)")
 
 
 def _opens(text: str) -> bool:
