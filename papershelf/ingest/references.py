@@ -206,7 +206,7 @@ _LONE_NAME_NEXT = re.compile(r"[A-Z][\w'’\-]{0,40},\s*[A-Z]\.|(?:[A-Z]\s+)?(?:
 
 
 # A name going on after an initial: "Michael J. Bommarito II, Daniel …", "Ada B. Lovelace and …".
-_NAME_GOES_ON = re.compile(rf"[{_CAPITAL}][\w'’\-]+(?:\s+(?:II|III|IV|Jr\.?))?(?:,|\s+(?:and|&)\s)")
+_NAME_GOES_ON = re.compile(rf"(?<![\w'’\-])[{_CAPITAL}][\w'’\-]++(?:\s+(?:II|III|IV|Jr\.?))?(?:,|\s+(?:and|&)\s)")
 
 
 def _vancouver_ends(body: str, start: int, end: int, after: int) -> bool:
