@@ -25,7 +25,10 @@ from ..document import Reference, parse_year
 from ..text import LEADING_SPACE
 
 MAX_AUTHOR_CHARS = 2000  # a longer run of text is no author list: bounds the checks made on each initial
-_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s|$)|\((\d{1,4})\)|\^?(\d{1,4})(?=\s+(?:[A-Z]|(?:van|von|de|der|den|da|di|du|la|le)\s))|\^(\d{1,4})$)\s*")
+# An entry's label: "[3]", "3.", "(3)", a bare "3" before a name (or a raised "^3", the reader's mark), or a
+# raised label alone on its line.
+_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s|$)|\((\d{1,4})\)|"
+                    r"\^?(\d{1,4})(?=\s+(?:[A-Z]|(?:van|von|de|der|den|da|di|du|la|le)\s))|\^(\d{1,4})$)\s*")
 _ALPHA_LABEL = re.compile(r"^\s*\[[A-Z][A-Za-z+\-]{0,9}\d{2,4}[a-z]?\]\s*")  # "[Arn94]", "[ABTZ13]": no number
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
 _ARXIV = re.compile(r"(?:arxiv[:\s]*(?:preprint\s*)?(?:arxiv:)?\s*|abs/|arxiv\.org/(?:abs|pdf)/)"
