@@ -126,3 +126,15 @@ def test_short_entries_set_apart_by_a_gap_and_bodies_as_authors(tmp_path):
         c.save()
         refs = read_pdf(path.read_bytes()).references
         assert [r.year for r in refs] == [1996, 2019, 2005, 1977, 1984, 2004, 1980], gap
+
+
+def test_a_year_before_the_title_a_page_range_and_authors_split_by_semicolons():
+    """The Royal Society prints "Authors. 1992 Title."; MDPI "Authors; …; Last, P. Title. Journal 1996, 42,
+    1953–1958." (the pages a range, no year; the last author after a semicolon ends the list)."""
+    r = parse_reference("6. Kovacs KM, Lavigne DM. 1992 Maternal investment in otariid seals and walruses. "
+                        "Can. J. Zool. 64, 1964–1972.", 6)
+    assert (r.year, r.title) == (1992, "Maternal investment in otariid seals and walruses")
+    r = parse_reference("20. Pasanen, A.L.; Lappalainen, S.; Pasanen, P. Volatile organic metabolites associated "
+                        "with some toxic fungi. Can. J. Microbiol. 1996, 42, 1953–1958.", 20)
+    assert (r.year, r.authors[-1]) == (1996, "Pasanen, P")
+    assert r.title == "Volatile organic metabolites associated with some toxic fungi"

@@ -97,10 +97,15 @@ def parse_reference(text: str, n: int, before: Reference | None = None, full_nam
         ref.arxiv_id = m.group(1).lower()
     head, rest, comma_style = _author_part(body, full_names)
     ref.authors = split_authors(head)
-    ref.title, ref.venue = _title_venue(rest, comma_style)
+    lead = _LEADING_YEAR.match(rest) if head else None  # "Kovacs KM, Lavigne DM. 1992 Maternal investment …"
+    ref.title, ref.venue = _title_venue(rest[lead.end():] if lead else rest, comma_style)
     year = _AUTHOR_YEAR.search(body[:len(head) + 12]) if head else None
-    ref.year = int(year.group(1)) if year else _last_year(body)
+    ref.year = int(year.group(1)) if year else int(lead.group(1)) if lead else _last_year(body)
     return ref
+
+
+# A year between the authors and the title with no stop after it (the Royal Society's style): the title follows.
+_LEADING_YEAR = re.compile(r"^\(?((?:1[89]|20)\d\d)[a-z]?\)?\s+(?=[A-Z\"“‘'])")
 
 
 def _author_part(body: str, full_names: bool = False) -> tuple[str, str, bool]:
@@ -203,7 +208,7 @@ def _sentences(body: str) -> list[str]:
 
 
 # The last name of a "Surname, I." list, after its "and": "... and Thompson, K." / "..., AND WOODFORD, D."
-_LAST_NAME = re.compile(rf"(?:^|[\s,])(?:and|AND|&)\s+[{_CAPITAL}][\w'’\-]+,\s*(?:[A-Z]\.\s*-?\s*)*[A-Z]$")
+_LAST_NAME = re.compile(rf"(?:(?:^|[\s,])(?:and|AND|&)\s+|;\s*)[{_CAPITAL}][\w'’\-]+,\s*(?:[A-Z]\.\s*-?\s*)*[A-Z]$")
 _LONE_NAME = re.compile(rf"[{_CAPITAL}][\w'’\-]{{0,40}},\s*(?:[A-Z]\.\s*-?\s*){{0,4}}[A-Z]$")
 _LONE_NAME_NEXT = re.compile(r"[A-Z][\w'’\-]{0,40},\s*[A-Z]\.|(?:[A-Z]\s+)?(?:and|AND|&)\s")
 
@@ -314,7 +319,9 @@ def _last_year(body: str) -> int | None:
     """The last year printed, not a page of a range ("pp 1905-1930")."""
     body = _PAGE_RANGE.sub(" ", body)
     years = [int(y) for y in re.findall(r"(?<![\d.:/])((?:1[89]|20)\d\d)[a-z]?(?![\d/]|\.\d)", body)]
-    return years[-1] if years else parse_year(None)
+    # a number in a range is a page sooner than a year ("Can. J. Microbiol. 1996, 42, 1953–1958")
+    alone = [int(y) for y in re.findall(r"(?<![\d.:/\-–])((?:1[89]|20)\d\d)[a-z]?(?![\d/]|\.\d|\s?[\-–]\s?\d)", body)]
+    return alone[-1] if alone else years[-1] if years else parse_year(None)
 
 
 _BARE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")
