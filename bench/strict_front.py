@@ -137,7 +137,7 @@ def run(source: str, data: Path, half: str, show: bool) -> dict:
     from papershelf.errors import IngestError
     from papershelf.ingest import load_source, parse_source
 
-    out = {"papers": 0, "authors": 0, "exact": 0, "names": 0, "names_in_place": 0, "found": 0, "right_anywhere": 0,
+    out: dict = {"papers": 0, "authors": 0, "exact": 0, "names": 0, "names_in_place": 0, "found": 0, "right_anywhere": 0,
            "non_authors": 0, "misspelled": 0, "order": 0, "titles": 0, "titles_exact": 0, "failed": 0, "rows": []}
     for item in SOURCES[source](data, half):
         out["papers"] += 1

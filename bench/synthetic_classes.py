@@ -69,7 +69,8 @@ def layout(seed: int) -> tuple[dict, dict]:
     return out, {"title": title, "authors": names}
 
 
-def draw(lay: dict, path: str, seed: int) -> None:
+def draw(layout: dict, path: str, seed: int) -> None:
+    lay = layout
     from reportlab.lib.pagesizes import A4, letter
     from reportlab.pdfgen import canvas
 

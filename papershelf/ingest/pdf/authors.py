@@ -161,6 +161,12 @@ def line_names(text: str) -> list[str] | None:
     return _line_names(text)[0]
 
 
+def names_alone(text: str) -> bool:
+    """The line holds names and nothing else (no affiliation or other words after them)."""
+    names, more, _ = _line_names(text)
+    return bool(names) and not more
+
+
 def _line_names(text: str) -> tuple[list[str] | None, str, str]:
     """The line's names; the other words that follow them on it, if any (an affiliation: "Ana Ruiz,
     Stanford University"; or an affiliation's own line that opens like a name: "Naver Clova,
@@ -170,7 +176,8 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
     names: list[str] = []
     parts = _parts(text)
     if len(parts) == 1 and len(parts[0].split()) >= 4:
-        parts = _runs(parts[0])  # one run of words without separators: names side by side
+        runs = _runs(parts[0])  # one run of words without separators: names side by side, each of them a name
+        parts = runs if all(_name(r) for r in runs) else parts  # ("Max Planck Institute for Biology" is none)
     capitals = False  # the line's names so far are set in capitals (ACM: "BEN TROVATO, Inria Paris, France")
     for i, part in enumerate(parts):
         if _GRADE.match(part.strip(" .")):
