@@ -13,7 +13,10 @@ one layout is taught:
 * ``label``: an article-type label above the title in words outside any list ("Resource", "Data
   Descriptor", "Hypothesis and Theory", "Investigación"), in capitals, small, large or in a band;
 * ``marks``: bylines whose affiliation marks are set unraised in the names' size ("Berg 1,2"),
-  as symbols after a space ("Berg *, Dahl †"), or as digits after a comma ("Berg,1,2"), wrapped over lines.
+  as symbols after a space ("Berg *, Dahl †"), as digits after a comma ("Berg,1,2"), as degrees
+  after the names without a comma ("Anna Berg MD, Carl Dahl PhD"), or names side by side with raised
+  marks and no commas, wrapped over lines;
+* any byline may have a badge ("OPEN ACCESS", "Check for updates") at the right end of its first row.
 
     python bench/synthetic_front.py --set classes --half dev --n 120 [--show]
 """
@@ -60,7 +63,8 @@ def layout(seed: int) -> tuple[dict, dict]:
            "top": rng.choice([50, 62, 75]) if kind in ("logo", "corner_title") else rng.choice([70, 90, 110]),
            "centred": rng.random() < 0.5, "label": rng.choice(NEW_LABELS), "label_style": rng.choice(["caps", "small",
                                                                                                      "large", "band", "same"]),
-           "editor": _name(rng), "reviewer": _name(rng), "mark_style": rng.choice(["plain", "symbol", "comma", "bare"]),
+           "editor": _name(rng), "reviewer": _name(rng), "mark_style": rng.choice(["plain", "symbol", "comma", "bare", "degree"]),
+           "badge": rng.random() < 0.3,
            "logo_right": rng.random() < 0.4, "side_size": rng.choice([7, 7.5, 8.5, 9]), "side_colon": rng.random() < 0.6,
            "two_col": rng.random() < 0.4}
     if kind == "corner_title":
@@ -173,7 +177,8 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
         mark = ",".join(sorted({str(rng.randint(1, 3)) for _ in range(rng.randint(1, 2))}))
         if lay["kind"] == "marks":
             style = lay["mark_style"]
-            mark = {"plain": f" {mark}", "symbol": " " + "*†‡§"[k % 4], "comma": f",{mark}", "bare": ""}[style]
+            mark = {"plain": f" {mark}", "symbol": " " + "*†‡§"[k % 4], "comma": f",{mark}", "bare": "",
+                    "degree": " " + ["MD", "PhD", "MSc", "MD, PhD", "RN"][k % 5]}[style]
             if style == "bare":  # IEEE-like: names side by side, each with a raised mark, no commas
                 pieces.append(((" " if k else "") + name, str(k % 3 + 1)))
                 continue
@@ -183,6 +188,10 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
     rows: list[list[tuple[str, str]]] = [[]]
     used = 0.0
     width = rng.choice([0.6, 0.8, 1.0]) * (right - left)
+    badge = ""
+    if lay["badge"] and not lay["centred"]:  # a badge in the names' size at the right end of their first row
+        badge = rng.choice(["OPEN ACCESS", "Check for updates", "RESEARCH"])
+        width = min(width, right - left - c.stringWidth(badge, bold, size) - 24)
     for text, mark in pieces:
         need = c.stringWidth(text, font, size) + c.stringWidth(mark, font, 0.6 * size)
         if used + need > width and rows[-1]:
@@ -191,6 +200,7 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
             text = text[2:] if text.startswith(", ") else text.lstrip()
         rows[-1].append((text, mark))
         used += need
+    first_y = y
     for row in rows:
         total = sum(c.stringWidth(t, font, size) + c.stringWidth(m, font, 0.6 * size) for t, m in row)
         x = (left + right - total) / 2 if lay["centred"] else left
@@ -203,6 +213,9 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
                 c.drawString(x, y + 0.35 * size, mark)
                 x += c.stringWidth(mark, regular, 0.6 * size)
         y -= 1.35 * size
+    if lay["badge"] and not lay["centred"]:  # drawn after the names (drawn before, pdfium reads it into their line)
+        c.setFont(bold, size)
+        c.drawRightString(right, first_y, badge)
     c.setFont(regular, max(7, size - 3))
     for k in range(min(3, len(names))):
         y -= size

@@ -168,3 +168,31 @@ def test_a_slug_in_half_a_point_and_a_notes_star_set_apart_are_no_part_of_the_ti
     c.drawString(72, H - 104, BYLINE)
     _body(c, 72, H - 140)
     assert _read(c, tmp_path / "star.pdf").title == "A Low Overhead Buffer Algorithm"
+
+
+def test_degrees_after_names_without_a_comma_and_a_badge_on_the_names_row_leave_the_names(tmp_path):
+    """"Anna Berg MD, Carl Dahl PhD, and Eva Fors MSc": the degrees are no part of the names; an "OPEN
+    ACCESS" badge in the names' size at the end of their row does not make it a row of affiliations."""
+    c = canvas.Canvas(str(tmp_path / "degrees.pdf"), pagesize=letter)
+    c.setFont("Times-Bold", 16)
+    c.drawString(72, H - 80, "Ward Rounds at Dawn and Dusk")
+    c.setFont("Times-Roman", 11)
+    c.drawString(72, H - 100, "Anna Berg MD, Carl Dahl PhD, and Eva Fors MSc")
+    c.setFont("Times-Bold", 11)
+    c.drawString(460, H - 100, "OPEN ACCESS")
+    _body(c, 72, H - 140)
+    assert _read(c, tmp_path / "degrees.pdf").authors == NAMES
+
+
+def test_a_sidebars_heading_on_the_names_row_does_not_end_the_byline(tmp_path):
+    """"ARTICLE INFO", a right sidebar's heading, on the byline's first row beside the names: the block
+    ends at a heading under the title, not at one beside it."""
+    c = canvas.Canvas(str(tmp_path / "info.pdf"), pagesize=letter)
+    c.setFont("Helvetica-Bold", 16)
+    c.drawString(72, H - 80, "Ward Rounds at Dawn and Dusk")
+    c.setFont("Helvetica", 12)
+    c.drawString(72, H - 104, "Anna Berg, Carl Dahl")
+    c.drawString(72, H - 120, "and Eva Fors")
+    _side(c, 440, H - 104, ["ARTICLE INFO", "", "Edited by", "Maria Ek", "University of Oslo"], 8.5)
+    _body(c, 72, H - 170, 60)
+    assert _read(c, tmp_path / "info.pdf").authors == NAMES

@@ -90,6 +90,9 @@ def _name(part: str) -> str | None:
     """The part as a person's name ("Ross G. DOUGLAS" -> "Ross G. Douglas"), or None."""
     part = _GLUED_INITIAL.sub(r"\1 ", _HONORIFIC.sub("", part.strip()))
     tokens = part.strip(" .,:;()").split()
+    while len(tokens) > 2 and _degree(tokens[-1], tokens[:-1]):
+        tokens.pop()  # a degree after the name without a comma ("Anna Berg MD", "Carl Dahl PhD")
+    part = " ".join(tokens)
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
     words = [t for t in tokens if t.lower() not in _PARTICLE]
@@ -98,6 +101,15 @@ def _name(part: str) -> str | None:
     if all(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)*", t) for t in words) or len(words[-1].rstrip(".")) < 2:
         return None
     return " ".join(_cased(t) for t in tokens)
+
+
+def _degree(token: str, before: list[str]) -> bool:
+    """The token is a degree or title set after a name ("MD", "PhD", "MSc"); in a name set in capitals a
+    token of two capitals may be a surname ("SHUANG MA") and is not taken for one."""
+    word = token.strip(".,")
+    if not _GRADE.match(word) or word in ("Member", "Fellow"):
+        return False
+    return not (all(t.isupper() for t in before if t.isalpha()) and len(word) <= 2)
 
 
 def _cased(token: str) -> str:
@@ -231,8 +243,11 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
     if not title_lines:
         return []  # no title, no band: a guess from the top of the page would take headers for names
     reading = _Reading()
+    left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
     for row in _rows(author_block(lines, title_lines, lambda ln: ends_block(ln, body_size))):
-        if any(ends_block(ln, body_size) for ln in row) or len(reading.authors) >= 40:
+        # the block ends at a line under the title's span; a sidebar's "ARTICLE INFO" beside the names does not end it
+        ends = any(ends_block(ln, body_size) and ln.x1 > left and ln.x0 < right for ln in row)
+        if ends or len(reading.authors) >= 40:
             break
         if len(row) > 1 and _affiliation_row(row):
             continue
@@ -242,14 +257,15 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
 
 
 def _affiliation_row(row: list[Line]) -> bool:
-    """A row of cells most of which are affiliations.  Only cells in the size of the row's names
-    vote: a sidebar's line in a smaller size that shares the row ("Editor: Peter Lund, Karolinska")
-    is no cell of the block's."""
+    """A row of cells most of which are affiliations, a cell of names counting once per name.  Only
+    cells in the size of the row's names vote: a sidebar's line in a smaller size that shares the row
+    ("Editor: Peter Lund, Karolinska") is no cell of the block's."""
     kinds = [(ln, *_line_names(ln.text)[:2]) for ln in row]
     sizes = [ln.size for ln, names, _ in kinds if names is not None]
     others = sum(names is None and bool(more) and (not sizes or any(abs(ln.size - s) <= 0.6 for s in sizes))
                  for ln, names, more in kinds)
-    return len(sizes) <= others
+    # a cell holding a list of names outweighs a word or two beside it ("OPEN ACCESS" right of the byline)
+    return sum(len(names) for _, names, _ in kinds if names is not None) <= others
 
 
 @dataclass
