@@ -14,7 +14,8 @@ one layout is taught:
   Descriptor", "Hypothesis and Theory", "Investigación"), in capitals, small, large or in a band;
 * ``marks``: bylines whose affiliation marks are set unraised in the names' size ("Berg 1,2"),
   as symbols after a space ("Berg *, Dahl †"), as digits after a comma ("Berg,1,2"), as degrees
-  after the names without a comma ("Anna Berg MD, Carl Dahl PhD"), or names side by side with raised
+  after the names without a comma ("Anna Berg MD, Carl Dahl PhD"), an e-mail address in parentheses
+  after each name, the surname first in capitals ("BERG Anna"), or names side by side with raised
   marks and no commas, wrapped over lines;
 * any byline may have a badge ("OPEN ACCESS", "Check for updates") at the right end of its first row.
 
@@ -63,7 +64,7 @@ def layout(seed: int) -> tuple[dict, dict]:
            "top": rng.choice([50, 62, 75]) if kind in ("logo", "corner_title") else rng.choice([70, 90, 110]),
            "centred": rng.random() < 0.5, "label": rng.choice(NEW_LABELS), "label_style": rng.choice(["caps", "small",
                                                                                                      "large", "band", "same"]),
-           "editor": _name(rng), "reviewer": _name(rng), "mark_style": rng.choice(["plain", "symbol", "comma", "bare", "degree"]),
+           "editor": _name(rng), "reviewer": _name(rng), "mark_style": rng.choice(["plain", "symbol", "comma", "bare", "degree", "mail", "surname_first"]),
            "badge": rng.random() < 0.3,
            "logo_right": rng.random() < 0.4, "side_size": rng.choice([7, 7.5, 8.5, 9]), "side_colon": rng.random() < 0.6,
            "two_col": rng.random() < 0.4}
@@ -178,7 +179,14 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
         if lay["kind"] == "marks":
             style = lay["mark_style"]
             mark = {"plain": f" {mark}", "symbol": " " + "*†‡§"[k % 4], "comma": f",{mark}", "bare": "",
-                    "degree": " " + ["MD", "PhD", "MSc", "MD, PhD", "RN"][k % 5]}[style]
+                    "degree": " " + ["MD", "PhD", "MSc", "MD, PhD", "RN"][k % 5], "mail": "",
+                    "surname_first": f" {mark}"}[style]
+            if style == "mail":  # an e-mail address in parentheses after each name
+                mark = f" ({name.split()[-1].lower().replace(' ', '')}@uni.edu)"
+            if style == "surname_first":  # the surname first, in capitals ("BERG Anna"), particles aside
+                words = name.split()
+                if "." not in words[-1] and not any(w.islower() for w in words):
+                    name = " ".join([words[-1].upper(), *words[:-1]])
             if style == "bare":  # IEEE-like: names side by side, each with a raised mark, no commas
                 pieces.append(((" " if k else "") + name, str(k % 3 + 1)))
                 continue

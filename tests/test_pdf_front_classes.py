@@ -196,3 +196,19 @@ def test_a_sidebars_heading_on_the_names_row_does_not_end_the_byline(tmp_path):
     _side(c, 440, H - 104, ["ARTICLE INFO", "", "Edited by", "Maria Ek", "University of Oslo"], 8.5)
     _body(c, 72, H - 170, 60)
     assert _read(c, tmp_path / "info.pdf").authors == NAMES
+
+
+def test_names_with_their_mail_in_parentheses_or_set_surname_first_in_capitals_are_read_given_name_first(tmp_path):
+    """"Anna Berg (anna@lu.se), Carl Dahl (carl@uio.no)" is a byline, not an e-mail line; "BERG Anna,
+    DAHL Carl, FORS Eva C." names given first; "Carl Dahl III" keeps its numeral."""
+    bylines = {"mail.pdf": ("Anna Berg (anna@lu.se), Carl Dahl (carl@uio.no)", ["Anna Berg", "Carl Dahl"]),
+               "caps.pdf": ("BERG Anna, DAHL Carl and FORS Eva C.", ["Anna Berg", "Carl Dahl", "Eva C. Fors"]),
+               "third.pdf": ("Anna Berg and Carl Dahl III", ["Anna Berg", "Carl Dahl III"])}
+    for name, (byline, authors) in bylines.items():
+        c = canvas.Canvas(str(tmp_path / name), pagesize=letter)
+        c.setFont("Helvetica-Bold", 16)
+        c.drawString(72, H - 80, "Ward Rounds at Dawn and Dusk")
+        c.setFont("Times-Roman", 11)
+        c.drawString(72, H - 100, byline)
+        _body(c, 72, H - 140)
+        assert _read(c, tmp_path / name).authors == authors, name

@@ -92,6 +92,7 @@ def _name(part: str) -> str | None:
     tokens = part.strip(" .,:;()").split()
     while len(tokens) > 2 and _degree(tokens[-1], tokens[:-1]):
         tokens.pop()  # a degree after the name without a comma ("Anna Berg MD", "Carl Dahl PhD")
+    tokens = _given_first(tokens)
     part = " ".join(tokens)
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
@@ -101,6 +102,20 @@ def _name(part: str) -> str | None:
     if all(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)*", t) for t in words) or len(words[-1].rstrip(".")) < 2:
         return None
     return " ".join(_cased(t) for t in tokens)
+
+
+def _given_first(tokens: list[str]) -> list[str]:
+    """A name set surname first in capitals, its given names after it ("BERG Anna", "OKAFOR Jörg P.",
+    "WANG Xiaofeng") in the order the other names are read (given names first); any other name as it
+    stands."""
+    lead = 0
+    while lead < len(tokens) and tokens[lead].isupper() and len(tokens[lead]) > 1 and "." not in tokens[lead]:
+        lead += 1
+    rest = tokens[lead:]
+    if 0 < lead < len(tokens) and all(t[:1].isupper() and (not t.isupper() or re.fullmatch(r"[A-Z]\.?", t))
+                                      for t in rest):
+        return [f"{t}." if re.fullmatch(r"[A-Z]", t) else t for t in rest] + tokens[:lead]
+    return tokens
 
 
 def _degree(token: str, before: list[str]) -> bool:
@@ -119,7 +134,7 @@ def _cased(token: str) -> str:
         return token
     if token.lower() in _PARTICLE:
         return token.lower()
-    if len(token) <= 2:
+    if len(token) <= 2 or re.fullmatch(r"[IVX]{2,4}", token):  # "III" after a name is a numeral
         return token
     # each part of a compound a word of its own ("Quintana-Ascencio", "O'Brien"); a syllable of two
     # letters after a hyphen is not ("EUN-JI" -> "Eun-ji": capitals cannot tell, the usual spelling)
@@ -173,6 +188,11 @@ def line_names(text: str) -> list[str] | None:
     return _line_names(text)[0]
 
 
+# An e-mail address in parentheses or angle brackets right after a name: no part of it, and no sign
+# that the line is an e-mail line.
+_MAIL_AFTER = re.compile(r"\s*[(<][^()<>@\s]+@[^()<>\s]+[)>]")
+
+
 def names_alone(text: str) -> bool:
     """The line holds names and nothing else (no affiliation or other words after them)."""
     names, more, _ = _line_names(text)
@@ -183,6 +203,7 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
     """The line's names; the other words that follow them on it, if any (an affiliation: "Ana Ruiz,
     Stanford University"; or an affiliation's own line that opens like a name: "Naver Clova,
     Seongnam"); and the start of a name the line breaks off ("..., Oluwaseun H." + "Adeyemi")."""
+    text = _MAIL_AFTER.sub("", text)  # "Anna Berg (anna@lu.se), Carl Dahl (carl@uio.no)"
     if "@" in text or _STOP.match(text):
         return None, "", ""
     names: list[str] = []
