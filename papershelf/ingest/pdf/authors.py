@@ -107,9 +107,9 @@ def _name(part: str) -> str | None:
 def _given_first(tokens: list[str]) -> list[str]:
     """A name set surname first in capitals, its given names after it ("BERG Anna", "OKAFOR Jörg P.",
     "WANG Xiaofeng") in the order the other names are read (given names first); any other name as it
-    stands."""
+    stands (two capitals first are a given name as often: "JJ Furman")."""
     lead = 0
-    while lead < len(tokens) and tokens[lead].isupper() and len(tokens[lead]) > 1 and "." not in tokens[lead]:
+    while lead < len(tokens) and tokens[lead].isupper() and len(tokens[lead]) > 2 and "." not in tokens[lead]:
         lead += 1
     rest = tokens[lead:]
     if 0 < lead < len(tokens) and all(t[:1].isupper() and (not t.isupper() or re.fullmatch(r"[A-Z]\.?", t))

@@ -391,13 +391,19 @@ def _hidden_tail(tp: _TextPage, text: str, lead16: int) -> int:
     if first < 0 or last <= first or tp.font_size(last) >= 0.2 * tp.font_size(first):
         return len(text)
     small = 0.2 * tp.font_size(first)
+    # its glyphs are that small on the page too (a scaled font's size alone may say otherwise)
+    low = 0.2 * max(_height(tp.char_box(i)) for i in range(first, min(first + 3, last)))
     k = len(text)
     while k > 0:
         idx = tp.char_index(lead16 + u16(text[:k - 1]))
-        if not (text[k - 1].isspace() or idx >= 0 and tp.font_size(idx) < small):
+        if not (text[k - 1].isspace() or idx >= 0 and tp.font_size(idx) < small and _height(tp.char_box(idx)) < low):
             break
         k -= 1
     return k if k > 0 and sum(c.isalnum() for c in text[k:]) >= 3 else len(text)
+
+
+def _height(box: tuple[float, float, float, float]) -> float:
+    return box[3] - box[1]
 
 
 def _before_math_word(tp: _TextPage, stripped: str, lead16: int, last: int) -> int:
