@@ -384,7 +384,7 @@ def _hidden_lead(tp: _TextPage, text: str, lead16: int) -> int:
 
 
 def _hidden_tail(tp: _TextPage, text: str, lead16: int) -> int:
-    """Where the line's text ends before a run set in a size far too small to read at its end (a
+    """Where the line's text ends before a run set in a size far too small to read (under 2 pt) at its end (a
     typesetter's job slug in 0.5 pt glued to a title's last word: "Queenslandaen_759 221..233"): such
     a run is no part of the line.  The whole text's length for any other line."""
     first, last = tp.char_index(lead16), tp.char_index(lead16 + u16(text) - 1)
@@ -392,7 +392,7 @@ def _hidden_tail(tp: _TextPage, text: str, lead16: int) -> int:
         return len(text)
     small = 0.2 * tp.font_size(first)
     # its glyphs are that small on the page too (a scaled font's size alone may say otherwise)
-    low = 0.2 * max(_height(tp.char_box(i)) for i in range(first, min(first + 3, last)))
+    low = min(2.0, 0.2 * max(_height(tp.char_box(i)) for i in range(first, min(first + 3, last))))  # unreadable
     k = len(text)
     while k > 0:
         idx = tp.char_index(lead16 + u16(text[:k - 1]))
