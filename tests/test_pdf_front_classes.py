@@ -104,21 +104,22 @@ def test_a_right_sidebar_begun_above_the_byline_gives_no_author(tmp_path):
     assert doc.authors == NAMES
 
 
-def test_an_institute_named_after_a_person_in_a_one_style_byline_is_no_author(tmp_path):
+def test_an_institute_named_after_a_person_or_a_place_in_a_one_style_byline_is_no_author(tmp_path):
     """Names each over their affiliation, all in one style: "Max Planck Institute for Biology" is an
-    affiliation, not the author "Max Planck" followed by an institution."""
-    c = canvas.Canvas(str(tmp_path / "planck.pdf"), pagesize=letter)
-    c.setFont("Helvetica-Bold", 18)
-    c.drawString(72, H - 80, "Levels of Care in Rural Wards")
-    c.setFont("Helvetica", 11)
-    y = H - 110
-    for text in ("Anna Berg", "Max Planck Institute for Biology", "Tübingen, Germany", "", "Carl Dahl",
-                 "University of Lund, Sweden"):
-        c.drawString(72, y, text)
-        y -= 14
-    _body(c, 72, y - 20)
-    doc = _read(c, tmp_path / "planck.pdf")
-    assert doc.authors == ["Anna Berg", "Carl Dahl"]
+    affiliation, not the author "Max Planck" followed by an institution; "Santa Cruz, California" over
+    the next name is a place, not a name and the start of one broken off ("California Carl Dahl")."""
+    for name, place in (("planck.pdf", ("Max Planck Institute for Biology", "Tübingen, Germany")),
+                        ("place.pdf", ("University of California", "Santa Cruz, California"))):
+        c = canvas.Canvas(str(tmp_path / name), pagesize=letter)
+        c.setFont("Helvetica-Bold", 18)
+        c.drawString(72, H - 80, "Levels of Care in Rural Wards")
+        c.setFont("Helvetica", 11)
+        y = H - 110
+        for text in ("Anna Berg", *place, "Carl Dahl", "University of Lund, Sweden"):
+            c.drawString(72, y, text)
+            y -= 14
+        _body(c, 72, y - 20)
+        assert _read(c, tmp_path / name).authors == ["Anna Berg", "Carl Dahl"], name
 
 
 def test_a_three_word_title_over_a_byline_set_large_is_the_title(tmp_path):

@@ -219,7 +219,9 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
         if name is not None and capitals and not _in_capitals(part):
             name = None  # a part in another case than the names before it is their affiliation
         if name is None:
-            if i == len(parts) - 1 and names and _broken_off(part, text):
+            # a list wrapped mid-name has names before the break ("Berg, Dahl, Oluwaseun H." + "Adeyemi"); one
+            # name and a word is a place ("Santa Cruz, California" over the next author's name)
+            if i == len(parts) - 1 and len(names) >= 2 and _broken_off(part, text):
                 return names, "", part
             if re.search(r"\d{3,}|\w{3,}", part) and not re.fullmatch(r"[\d\s,]+", part):
                 return names or None, " ".join(parts[i:]), ""  # an affiliation, address or other words
