@@ -16,6 +16,11 @@ bench/wide_text.py scores (title within 0.9 similarity; first author and count; 
 Halves by seed parity: even seeds are dev (tune), odd seeds test.
 
     python bench/synthetic_front.py [--half dev|test] [--n 120] [--root OTHER_TREE] [--show] [--json]
+    python bench/synthetic_front.py --set classes ...   # the classes of bench/synthetic_classes.py
+
+`--set classes` draws the classes this first set never did (names beside a logo, bylines interleaved
+with affiliations in one style, right-hand sidebars, a title right of a sidebar high on the page, labels
+in words of no list, unraised marks) in varied fonts, sizes and positions, and scores each class apart.
 """
 
 from __future__ import annotations
@@ -228,20 +233,27 @@ def main() -> int:
     ap.add_argument("--root", default=str(ROOT), help="the source tree whose reader to run (a before-tree)")
     ap.add_argument("--show", action="store_true", help="one line per page read wrong")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--set", choices=("front", "classes"), default="front", help="which generator draws the pages")
     args = ap.parse_args()
     sys.path.insert(0, args.root)
     from papershelf.ingest.pdf import read_pdf  # the tree's reader, before wide_text puts this tree first
 
     sys.path.insert(1, str(ROOT / "bench"))
+    from strict_front import grade_authors
     from wide_text import authors_right, title_right
 
     seeds = [2 * k + (args.half == "test") for k in range(args.n)]
-    out = {"pages": 0, "titles_right": 0, "authors_right": 0, "non_authors": 0}
+    make, put = (paper, draw)
+    if args.set == "classes":
+        import synthetic_classes
+
+        make, put = synthetic_classes.layout, synthetic_classes.draw
+    out: dict = {"pages": 0, "titles_right": 0, "authors_right": 0, "non_authors": 0, "authors_exact": 0, "by_kind": {}}
     with tempfile.TemporaryDirectory() as tmp:
         for seed in seeds:
-            layout, truth = paper(seed)
+            layout, truth = make(seed)
             path = f"{tmp}/{seed}.pdf"
-            draw(layout, path, seed)
+            put(layout, path, seed)
             doc = read_pdf(Path(path).read_bytes())
             ok_title = title_right(doc.title, truth["title"])
             ok_authors, non = authors_right(doc.authors, truth["authors"])
@@ -249,9 +261,15 @@ def main() -> int:
             out["titles_right"] += ok_title
             out["authors_right"] += ok_authors
             out["non_authors"] += non
+            out["authors_exact"] += grade_authors(doc.authors, truth["authors"])["exact"]
+            kind = out["by_kind"].setdefault(layout.get("kind", "front"), [0, 0, 0, 0])
+            kind[0] += 1
+            kind[1] += ok_title
+            kind[2] += ok_authors
+            kind[3] += non
             if args.show and not (ok_title and ok_authors and not non):
-                keys = ("label", "marks", "sidebar", "centred", "byline_bold", "title_bold")
-                print(f"{seed}: {doc.title!r} {doc.authors} | truth {truth} | {[layout[k] for k in keys]}")
+                keys = ("kind", "label", "marks", "sidebar", "centred", "byline_bold", "title_bold", "family")
+                print(f"{seed}: {doc.title!r} {doc.authors} | truth {truth} | {[layout.get(k) for k in keys]}")
     if args.json:
         print(json.dumps(out))
         return 0
@@ -259,7 +277,10 @@ def main() -> int:
     print(f"{out['pages']} synthetic front pages ({args.half}), reader from {args.root}")
     print(f"titles right: {out['titles_right']}/{n} = {out['titles_right'] / n:.3f}")
     print(f"authors (first + count) right: {out['authors_right']}/{n} = {out['authors_right'] / n:.3f}, "
-          f"non-authors {out['non_authors']}")
+          f"non-authors {out['non_authors']}; every name as printed, in order: {out['authors_exact']}/{n}")
+    if args.set == "classes":
+        for kind, (pages, titles, authors, non) in sorted(out["by_kind"].items()):
+            print(f"  {kind:14s} pages {pages:3d}  titles {titles:3d}  authors {authors:3d}  non-authors {non}")
     return 0
 
 

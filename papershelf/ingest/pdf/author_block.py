@@ -29,14 +29,39 @@ def author_block(lines: list[Line], title_lines: list[Line], ends: Callable[[Lin
     region = [ln for ln in below if ln.top < end]
     beyond = [ln for ln in below if ln.top >= end]
     # a sidebar's labelled fields beside the block ("Editor: …", "Reviewed by:" and the names under it) join no cell
-    outside = [ln for ln in region if not (ln.x1 > left and ln.x0 < right) and not _column_goes_on(ln, beyond)]
-    fields = _fields(outside)
-    block = _grown([ln for ln in region if ln.x1 > left and ln.x0 < right],
-                   [ln for ln in outside if id(ln) not in fields], _beside, _under)
+    outside = [ln for ln in region if not (ln.x1 > left and ln.x0 < right) and not _column_goes_on(ln, beyond)
+               and not _left_of_edge(ln, title_lines, region)]
+    inside = [ln for ln in region if ln.x1 > left and ln.x0 < right]
+    fields = _fields(outside) | _earlier_column(outside, inside)
+    block = _grown(inside, [ln for ln in outside if id(ln) not in fields], _beside, _under)
     side = _side_column(below, block, closing, ends, (left, right)) if closing else []
     if side:
         return block + side
     return block + ([closing] if closing else [])  # the closing line, so the reader stops
+
+
+def _earlier_column(outside: list[Line], inside: list[Line]) -> set[int]:
+    """The ids of the lines of a column beside the block that starts above the block's first line (a
+    sidebar of a journal's details, "Edited by" over a name, begun beside the title): the lines that
+    open higher and those stacked under them.  A cell of the block's rows starts on its first row."""
+    if not inside:
+        return set()
+    first = min(inside, key=lambda ln: ln.top)
+    early = [ln for ln in outside if ln.top < first.top - 0.5 * first.height]
+    if not early:
+        return set()
+    return {id(ln) for ln in _grown(list(early), [ln for ln in outside if ln not in early], _under)}
+
+
+def _left_of_edge(ln: Line, title_lines: list[Line], region: list[Line]) -> bool:
+    """A line wholly left of the edge the title and the first line under it share (both set flush left
+    at one x): a column of its own left of the text's column (a logo's words, a sidebar), never a cell
+    of the names.  A block centred under a centred title has no such edge and keeps its cells."""
+    edge = min(t.x0 for t in title_lines)
+    first = min((o for o in region if o.x1 > edge and o.x0 < max(t.x1 for t in title_lines)),
+                key=lambda o: o.top, default=None)
+    flush = all(abs(t.x0 - edge) < 2 for t in title_lines) and first is not None and abs(first.x0 - edge) < 2
+    return flush and ln.x1 < edge - 2
 
 
 def _column_goes_on(ln: Line, beyond: list[Line]) -> bool:

@@ -90,6 +90,10 @@ def _name(part: str) -> str | None:
     """The part as a person's name ("Ross G. DOUGLAS" -> "Ross G. Douglas"), or None."""
     part = _GLUED_INITIAL.sub(r"\1 ", _HONORIFIC.sub("", part.strip()))
     tokens = part.strip(" .,:;()").split()
+    while len(tokens) > 2 and _degree(tokens[-1], tokens[:-1]):
+        tokens.pop()  # a degree after the name without a comma ("Anna Berg MD", "Carl Dahl PhD")
+    tokens = _given_first(tokens)
+    part = " ".join(tokens)
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
     words = [t for t in tokens if t.lower() not in _PARTICLE]
@@ -100,6 +104,29 @@ def _name(part: str) -> str | None:
     return " ".join(_cased(t) for t in tokens)
 
 
+def _given_first(tokens: list[str]) -> list[str]:
+    """A name set surname first in capitals, its given names after it ("BERG Anna", "OKAFOR Jörg P.",
+    "WANG Xiaofeng") in the order the other names are read (given names first); any other name as it
+    stands (two capitals first are a given name as often: "JJ Furman")."""
+    lead = 0
+    while lead < len(tokens) and tokens[lead].isupper() and len(tokens[lead]) > 2 and "." not in tokens[lead]:
+        lead += 1
+    rest = tokens[lead:]
+    if 0 < lead < len(tokens) and all(t[:1].isupper() and (not t.isupper() or re.fullmatch(r"[A-Z]\.?", t))
+                                      for t in rest):
+        return [f"{t}." if re.fullmatch(r"[A-Z]", t) else t for t in rest] + tokens[:lead]
+    return tokens
+
+
+def _degree(token: str, before: list[str]) -> bool:
+    """The token is a degree or title set after a name ("MD", "PhD", "MSc"); in a name set in capitals a
+    token of two capitals may be a surname ("SHUANG MA") and is not taken for one."""
+    word = token.strip(".,")
+    if not _GRADE.match(word) or word in ("Member", "Fellow"):
+        return False
+    return not (all(t.isupper() for t in before if t.isalpha()) and len(word) <= 2)
+
+
 def _cased(token: str) -> str:
     """A word of a name set in capitals as it is written ("DOUGLAS" -> "Douglas", "DE" -> "de",
     "QUINTANA-ASCENCIO" -> "Quintana-Ascencio")."""
@@ -107,7 +134,7 @@ def _cased(token: str) -> str:
         return token
     if token.lower() in _PARTICLE:
         return token.lower()
-    if len(token) <= 2:
+    if len(token) <= 2 or re.fullmatch(r"[IVX]{2,4}", token):  # "III" after a name is a numeral
         return token
     # each part of a compound a word of its own ("Quintana-Ascencio", "O'Brien"); a syllable of two
     # letters after a hyphen is not ("EUN-JI" -> "Eun-ji": capitals cannot tell, the usual spelling)
@@ -161,16 +188,29 @@ def line_names(text: str) -> list[str] | None:
     return _line_names(text)[0]
 
 
+# An e-mail address in parentheses or angle brackets right after a name: no part of it, and no sign
+# that the line is an e-mail line.
+_MAIL_AFTER = re.compile(r"\s*[(<][^()<>@\s]+@[^()<>\s]+[)>]")
+
+
+def names_alone(text: str) -> bool:
+    """The line holds names and nothing else (no affiliation or other words after them)."""
+    names, more, _ = _line_names(text)
+    return bool(names) and not more
+
+
 def _line_names(text: str) -> tuple[list[str] | None, str, str]:
     """The line's names; the other words that follow them on it, if any (an affiliation: "Ana Ruiz,
     Stanford University"; or an affiliation's own line that opens like a name: "Naver Clova,
     Seongnam"); and the start of a name the line breaks off ("..., Oluwaseun H." + "Adeyemi")."""
+    text = _MAIL_AFTER.sub("", text)  # "Anna Berg (anna@lu.se), Carl Dahl (carl@uio.no)"
     if "@" in text or _STOP.match(text):
         return None, "", ""
     names: list[str] = []
     parts = _parts(text)
     if len(parts) == 1 and len(parts[0].split()) >= 4:
-        parts = _runs(parts[0])  # one run of words without separators: names side by side
+        runs = _runs(parts[0])  # one run of words without separators: names side by side, each of them a name
+        parts = runs if all(_name(r) for r in runs) else parts  # ("Max Planck Institute for Biology" is none)
     capitals = False  # the line's names so far are set in capitals (ACM: "BEN TROVATO, Inria Paris, France")
     for i, part in enumerate(parts):
         if _GRADE.match(part.strip(" .")):
@@ -179,7 +219,9 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
         if name is not None and capitals and not _in_capitals(part):
             name = None  # a part in another case than the names before it is their affiliation
         if name is None:
-            if i == len(parts) - 1 and names and _broken_off(part, text):
+            # a list wrapped mid-name has names before the break ("Berg, Dahl, Oluwaseun H." + "Adeyemi"); one
+            # name and a word is a place ("Santa Cruz, California" over the next author's name)
+            if i == len(parts) - 1 and len(names) >= 2 and _broken_off(part, text):
                 return names, "", part
             if re.search(r"\d{3,}|\w{3,}", part) and not re.fullmatch(r"[\d\s,]+", part):
                 return names or None, " ".join(parts[i:]), ""  # an affiliation, address or other words
@@ -224,8 +266,11 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
     if not title_lines:
         return []  # no title, no band: a guess from the top of the page would take headers for names
     reading = _Reading()
+    left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
     for row in _rows(author_block(lines, title_lines, lambda ln: ends_block(ln, body_size))):
-        if any(ends_block(ln, body_size) for ln in row) or len(reading.authors) >= 40:
+        # the block ends at a line under the title's span; a sidebar's "ARTICLE INFO" beside the names does not end it
+        ends = any(ends_block(ln, body_size) and ln.x1 > left and ln.x0 < right for ln in row)
+        if ends or len(reading.authors) >= 40:
             break
         if len(row) > 1 and _affiliation_row(row):
             continue
@@ -235,14 +280,15 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
 
 
 def _affiliation_row(row: list[Line]) -> bool:
-    """A row of cells most of which are affiliations.  Only cells in the size of the row's names
-    vote: a sidebar's line in a smaller size that shares the row ("Editor: Peter Lund, Karolinska")
-    is no cell of the block's."""
+    """A row of cells most of which are affiliations, a cell of names counting once per name.  Only
+    cells in the size of the row's names vote: a sidebar's line in a smaller size that shares the row
+    ("Editor: Peter Lund, Karolinska") is no cell of the block's."""
     kinds = [(ln, *_line_names(ln.text)[:2]) for ln in row]
     sizes = [ln.size for ln, names, _ in kinds if names is not None]
     others = sum(names is None and bool(more) and (not sizes or any(abs(ln.size - s) <= 0.6 for s in sizes))
                  for ln, names, more in kinds)
-    return len(sizes) <= others
+    # a cell holding a list of names outweighs a word or two beside it ("OPEN ACCESS" right of the byline)
+    return sum(len(names) for _, names, _ in kinds if names is not None) <= others
 
 
 @dataclass

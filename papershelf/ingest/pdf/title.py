@@ -7,13 +7,15 @@ import re
 
 from ...text import LEADING_SPACE
 from ..captions import CAPTION_RE
-from .authors import line_names
+from .authors import line_names, names_alone
 from .headings import is_standard
 from .lines import Line, join_lines
 from .meta import ARTICLE_TYPE, VENUE_NAME, title_size
 
 # A note's mark after the title: a raised symbol or number, or a number in brackets ("… Bicarbonate [1]")
-_TITLE_NOTE = re.compile(LEADING_SPACE + r"(?:\^(?:[∗*†‡§¶⋆★☆✩✪,\s]+|(?<=\w{3}\^)[\d,\s]+)|(?<=\w)\s*\[\d{1,2}\])$")
+# or a note's symbol set apart on the line, unraised ("… Replacement Algorithm *")
+_TITLE_NOTE = re.compile(LEADING_SPACE + r"(?:\^(?:[∗*†‡§¶⋆★☆✩✪,\s]+|(?<=\w{3}\^)[\d,\s]+)|(?<=\w)\s*\[\d{1,2}\]|"
+                         r"(?<=\w)\s+[∗*†‡§¶⋆]{1,2})$")
 FIRST_HEAD = re.compile(r"^(?:§?(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
 
 
@@ -33,7 +35,7 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
     larger than the body (bold capitals a point up) is still the title when it is the first text
     on the page, centred on it, bold, and not a caption, a numbered or a standard heading."""
     top_half = [ln for ln in kept if ln.top < 0.5 * height and len(ln.text) > 3 and true_size(ln)
-                and not _corner(ln, width, height)]
+                and not _corner(ln, width, height, kept)]
     if not top_half:
         return None, kept
     biggest = title_size([(ln.size, ln.text, ln.top) for ln in top_half], body)
@@ -146,22 +148,34 @@ def _without_headings(big: list[Line]) -> list[Line]:
 
 def _one_block(lines: list[Line], page: list[Line]) -> list[Line]:
     """The title's lines (in print order) down to other text set between two of them (an author line,
-    an abstract), a gap of two lines' room, or a numbered heading: a title is set as one block, and a
-    heading in its size further down the page is no part of it."""
+    an abstract; over their span: a logo's words in a column beside are not between), a gap of two
+    lines' room, or a numbered heading: a title is set as one block, and a heading in its size further
+    down the page is no part of it."""
     out = lines[:1]
     for ln in lines[1:]:
-        between = any(out[-1].bottom <= o.top and o.bottom <= ln.top for o in page if o not in lines)
+        left, right = min(ln.x0, out[-1].x0), max(ln.x1, out[-1].x1)  # text beside, in another column, is not between
+        between = any(out[-1].bottom <= o.top and o.bottom <= ln.top and o.x1 > left and o.x0 < right
+                      for o in page if o not in lines)
         if between or ln.top - out[-1].bottom > 2 * ln.size or FIRST_HEAD.match(ln.text):
             break
         out.append(ln)
     return out
 
 
-def _corner(ln: Line, width: float, height: float) -> bool:
+def _corner(ln: Line, width: float, height: float, page: list[Line]) -> bool:
     """A line in the page's top margin that starts right of its middle: a meeting's or journal's
     header set in the top right corner, never a title (a title starts at the text's left edge or is
-    centred on the page), however large it is set."""
-    return ln.top < 0.09 * height and ln.x0 > 0.5 * width
+    centred on the page), however large it is set; unless it is centred over the block of smaller text
+    set right under it and about as wide at least: a title centred over a column right of a sidebar."""
+    if not (ln.top < 0.09 * height and ln.x0 > 0.5 * width):
+        return False
+    under = [o for o in page if ln.bottom <= o.top < ln.bottom + 4 * ln.size and o.x1 > ln.x0 and o.x0 < ln.x1
+             and o.size < ln.size - 0.5]  # smaller text: a header's own next lines (its size) head nothing
+    if not under:
+        return True
+    left, right = min(o.x0 for o in under), max(o.x1 for o in under)
+    centred = abs((left + right) / 2 - (ln.x0 + ln.x1) / 2) < 0.02 * width
+    return not (centred and right - left > 0.8 * (ln.x1 - ln.x0))
 
 
 def _title_page(kept: list[Line], width: float) -> bool:
@@ -230,18 +244,21 @@ def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]
 def _without_label(big: list[Line]) -> list[Line]:
     """The title's tier without an article-type label set as large above it (a word or three on a row
     of their own, "Case Report"), when what follows in that size is a longer text set apart from it by
-    its weight, a gap or the label's words (all of an article type's), and reads as no author line:
+    its weight, a gap, more room than the title's own lines have between them, or the label's words
+    (all of an article type's), and reads as no author line:
     else the label would be the title (in its weight) and the real title, in another, would be read
     as authors."""
     rows = sorted(big, key=lambda ln: ln.top)
     if len(rows) < 2:
         return big
     label, rest = rows[0], rows[1:]
+    pitch = rest[1].top - rest[0].top if len(rest) > 1 and rest[1].top - rest[0].top < 2 * rest[0].size else None
     apart = rest[0].bold != label.bold or rest[0].top - label.bottom > 0.8 * label.size \
-        or all(w in ARTICLE_TYPE for w in label.text.lower().split())
+        or all(w in ARTICLE_TYPE for w in label.text.lower().split()) \
+        or pitch is not None and rest[0].top - label.top > pitch + 0.15 * label.size  # more room than the title's lines
     alone = all(ln.top - label.top > 0.5 * label.size for ln in rest)
     typed = all(w in ARTICLE_TYPE for w in label.text.lower().split())  # a label by its words: any title follows
     if len(label.text.split()) <= 3 and alone and apart and (typed or sum(len(ln.text.split()) for ln in rest) >= 4
-                                                              and all(line_names(ln.text) is None for ln in rest)):
+                                                              and not names_alone(" ".join(ln.text for ln in rest))):
         return rest
     return big
