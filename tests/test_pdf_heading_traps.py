@@ -4,6 +4,8 @@ pages), an example's labelled fields ("Id: 87_1" / "Text: The most …"), a cont
 "Figure 1 cont" label, a numbered heading beside a display equation's pieces, and a reference list
 whose entries set their authors in bold over the whole first line."""
 
+import dataclasses
+
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
@@ -105,3 +107,23 @@ def test_bold_author_lines_of_a_reference_list_are_no_headings(tmp_path):
     _para(c, 72, y - 18, 460)
     c.save()
     assert [t for t, _ in _headings(path)] == ["Introduction", "References", "Appendix"]
+
+
+def test_numbered_heading_is_not_joined_with_an_equations_pieces_above_its_row():
+    """ "3. Results" ends a column, and a display equation's pieces ("λ", "(7)", "θsi , n θ"), read as
+    a column of their own, start above the heading's baseline: no continuation of the title (a title
+    goes on below itself); text set below the heading in the next column still may be."""
+    from papershelf.ingest.pdf.heading_style import BodyStyle, Para
+    from papershelf.ingest.pdf.lines import Line
+    from papershelf.ingest.pdf.reader import _join_across_columns
+
+    body = BodyStyle(10.0, False, "times")
+    head = Para([Line(5, 116, 527, 157, 534, "3. Results", 10.0, True, face="times-bold")], text="3. Results",
+                column_end=True)
+    pieces = [Line(5, 311, 479, 319, 487, "λ", 10.0, False), Line(5, 465, 486, 476, 495, "(7)", 10.0, False),
+              Line(5, 306, 492, 333, 501, "θsi , n θ", 10.0, False)]
+    beside = Para(pieces, text="λ (7) θsi , n θ", column_start=True)
+    assert len(_join_across_columns([head, beside], body)) == 2
+    below = Para([dataclasses.replace(ln, top=ln.top + 80, bottom=ln.bottom + 80) for ln in pieces],
+                 text="λ (7) θsi , n θ", column_start=True)
+    assert len(_join_across_columns([dataclasses.replace(head), below], body)) == 1

@@ -221,6 +221,14 @@ def _paragraphs(column: list[Line], body: BodyStyle) -> list[Para]:
     return paras
 
 
+def _figure_labels(regions: list) -> set[int]:
+    """The lines a figure's region holds, as labels of the figure (no heading among them): only of
+    regions whose lines are mostly short, as a drawing's labels are; a region that holds the
+    column's prose beside it has taken too much of the page to say what is inside the figure."""
+    short = [r for r in regions if r.kind == "figure" and sum(len(ln.text) >= 40 for ln in r.lines) * 4 <= len(r.lines)]
+    return {id(ln) for r in short for ln in r.lines}
+
+
 def _runs_on(a: Para, b: Para) -> bool:
     """Paragraph ``b`` (top of a column) continues ``a`` (end of the previous column or page)."""
     if not (a.column_end and b.column_start) or abs(a.first.size - b.first.size) > 0.6:
@@ -234,13 +242,13 @@ def _runs_on(a: Para, b: Para) -> bool:
 def _label_after_heading(head: Para, label: Para, body: BodyStyle) -> bool:
     """A numbered heading or a standard name on a line of its own, set apart from the body, and a
     "column" that opens with a short label of its own (an equation's number "(S19)" set at the
-    right margin beside the heading's row), or pieces in another weight or size (a display
-    equation's "λ", "(7)", "θsi , n θ" read as a column of their own beside "3. Results"): the label
-    is no continuation of the title; a title goes on in its own style.  (A bold line without a number
-    may be a paragraph's bold lead-in that the next column goes on with.)"""
+    right margin beside the heading's row), or pieces that start above the heading's baseline (a
+    display equation's "λ", "(7)", "θsi , n θ" read as a column of their own beside "3. Results"):
+    no continuation of the title, which goes on below itself.  (A bold line without a number may be
+    a paragraph's bold lead-in that the next column goes on with.)"""
     a, b = head.first, label.first
     return len(head.lines) == 1 and strong(a, body) and bool(_OWN_NUMBER.match(head.text) or is_standard(head.text)) \
-        and ((len(label.lines) == 1 and len(label.text) <= 12) or a.bold != b.bold or abs(a.size - b.size) > 0.5)
+        and ((len(label.lines) == 1 and len(label.text) <= 12) or (b.page == a.page and b.top < a.bottom))
 
 
 def _join_across_columns(paras: list[Para], body: BodyStyle) -> list[Para]:
@@ -355,7 +363,7 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
         candidates += find_candidates(kept, graphics, width, height, body, turn)
         page_kept.append((kept, width, graphics, title_lines))
     regions = choose_sides(candidates)
-    drawn = {id(ln) for r in regions if r.kind == "figure" for ln in r.lines}  # labels inside a figure
+    drawn = _figure_labels(regions)
     column_width = usual_width([ln for lines, *_ in pages[1:4] for ln in lines])  # beside no title page's sidebar
     boxed: list[Para] = []
     title_page, title_size = next(((lines[0].page, max(ln.size for ln in lines)) for *_, lines in page_kept if lines),
