@@ -1,13 +1,18 @@
 """Things set like headings that are none (issue 38, round heads7), each drawn as a generated PDF: a
 body-size sidebar beside two columns on the title page (the paper's columns are wide on its other
 pages), an example's labelled fields ("Id: 87_1" / "Text: The most …"), a continued figure's
-"Figure 1 cont" label, a numbered heading beside a display equation's pieces, and a reference list
-whose entries set their authors in bold over the whole first line."""
+"Figure 1 cont" label, and a reference list whose entries set their authors in bold on a first line
+broken inside a name; and, as the reader's own lines, a numbered heading beside a display equation's
+pieces."""
 
 import dataclasses
 
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
+
+from papershelf.ingest.pdf.heading_style import BodyStyle, Para
+from papershelf.ingest.pdf.lines import Line
+from papershelf.ingest.pdf.reader import _join_across_columns
 
 from .test_pdf_heading_print import _bold
 from .test_pdf_heading_styles import _TEXT, _headings, _para, _title
@@ -113,10 +118,6 @@ def test_numbered_heading_is_not_joined_with_an_equations_pieces_above_its_row()
     """ "3. Results" ends a column, and a display equation's pieces ("λ", "(7)", "θsi , n θ"), read as
     a column of their own, start above the heading's baseline: no continuation of the title (a title
     goes on below itself); text set below the heading in the next column still may be."""
-    from papershelf.ingest.pdf.heading_style import BodyStyle, Para
-    from papershelf.ingest.pdf.lines import Line
-    from papershelf.ingest.pdf.reader import _join_across_columns
-
     body = BodyStyle(10.0, False, "times")
     head = Para([Line(5, 116, 527, 157, 534, "3. Results", 10.0, True, face="times-bold")], text="3. Results",
                 column_end=True)
