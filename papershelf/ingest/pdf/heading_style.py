@@ -22,8 +22,10 @@ _STANDARD_RE = re.compile(rf"^(?:{_OUTSIDE}|{_BODY})$", re.IGNORECASE)
 _NUMBERED = re.compile(
     r"^(?:(?P<app>appendix)\s+|§\s?)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,5}|[A-Z](?:\.\d{1,2}){0,2})"
     r"(?P<sep>[.):]?)\s+(?P<title>\S.*)$", re.IGNORECASE)
-# Floats by name and number; "Figure 2 cont" (a continued figure's label, no caption's punctuation) too.
-_FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Chart|Plate|Fig(?:ure)?s?\.?|Tables?)\s*"
+# Floats by name and number, in the languages papers print them in ("Schema 1", "Abb. 2"); "Figure 2
+# cont" (a continued figure's label, no caption's punctuation) too.
+_FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Schema|Chart|Plate|Fig(?:ure)?s?\.?|Tables?|"
+                    r"Abb\.|Abbildung|Tab\.|Tabelle|Figura|Tabla|Tableau)\s*"
                     r"(?<=\s|\.)[\dIVX]+\b")
 # Labels of statements, set like run-in headings but never section titles.
 _THEOREM = re.compile(r"^(?:Lemma|Theorem|Proposition|Corollary|Definition|Proof|Remark|Example|Property|Claim|"
