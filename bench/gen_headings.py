@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import gen_traps
 from pdf_headings_score import score_paper, sum_scores
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
@@ -75,6 +76,7 @@ class Style:
     # Third stream: "form" (a sidebar of run-in colon labels), "centred" (numbered sections centred,
     # long ones on two centred lines), "indent" (run-in sub-headings in an indented first line).
     later: frozenset = frozenset()
+    traps: frozenset = frozenset()  # fourth stream (gen_traps.py): figure labels, example fields, a sidebar
 
 
 @dataclass
@@ -82,6 +84,7 @@ class Paper:
     style: Style
     c: canvas.Canvas
     rng: random.Random
+    trap_rng: random.Random = field(default_factory=random.Random)  # the traps' own draws (gen_traps.py)
     truth: list[dict] = field(default_factory=list)
     paras: list[str] = field(default_factory=list)  # every paragraph's text as drawn, in reading order
     page: int = 1
@@ -281,8 +284,9 @@ def make(seed: int, path: str) -> tuple[list[dict], Style]:
         style.top = "dotted"
     if "indent" in style.later and style.sub != "bold":
         style.sub = third.choice(("italic_runin", "bold_runin"))
+    style.traps = gen_traps.draw_kinds(seed)
     c = canvas.Canvas(path, pagesize=letter)
-    p = Paper(style, c, rng)
+    p = Paper(style, c, rng, random.Random(seed * 15485863 + 11))
     c.setFont("Helvetica-Bold", 16)
     c.drawCentredString(W / 2, p.y, "Signalling " + " ".join(rng.choice(_WORDS) for _ in range(5)))
     c.setFont("Helvetica", 10)
@@ -292,6 +296,8 @@ def make(seed: int, path: str) -> tuple[list[dict], Style]:
         _form(p)
     elif style.sidebar:
         _sidebar(p)
+    elif "sidebar2" in style.traps:
+        gen_traps.sidebar(p)
     p.top_y = p.y
     heading_abstract = style.top not in ("roman",)
     if heading_abstract:
@@ -303,8 +309,10 @@ def make(seed: int, path: str) -> tuple[list[dict], Style]:
     _body(p)
     if "back" in style.extras:
         _declarations(p)
-    heading(p, 1, "", "References")
+    heading(p, 1, "", "References and Notes" if "biblio" in style.traps else "References")
     p.truth[-1]["optional"] = True  # set in the sections' style, whatever number scheme they use
+    if "biblio" in style.traps:
+        gen_traps.bibliography(p)
     for k in range(6 if "refs" in style.extras else 4):
         # "refs": entries opening with their authors in bold, numbered or not: no headings
         names = ", ".join(rng.sample(("Okafor A", "Brandt L", "Ruiz T", "Chen W", "Novak P", "Silva M"), 2))
@@ -323,6 +331,10 @@ def _body(p: Paper) -> None:
         number = ("IVX"[0] * i if i <= 3 else ("IV" if i == 4 else "V")) if p.style.top == "roman" else str(i)
         heading(p, 1, number if numbered else "", title)
         paragraph(p)
+        if i == 2 and "figure" in p.style.traps:
+            gen_traps.figure(p, 1)
+        if i == 4 and "fields" in p.style.traps:
+            gen_traps.fields(p)
         if p.style.sub == "none" or i not in (2, 3):
             paragraph(p)
             continue
@@ -430,7 +442,7 @@ def main() -> int:
             s = score_paper(blocks_without_outline(path), truth)
             scores.append(s)
             for key in (f"top={style.top}", f"sub={style.sub}", f"sidebar={style.sidebar}",
-                        f"columns={style.columns}", *(f"extra={e}" for e in sorted(style.extras | style.later))):
+                        f"columns={style.columns}", *(f"extra={e}" for e in sorted(style.extras | style.later | style.traps))):
                 by_kind.setdefault(key, []).append(s)
             if args.v:
                 print(f"seed {seed} {style}: P {s['precision']} R {s['recall']} missed {s['missed'][:4]} "

@@ -83,3 +83,29 @@ def centred_line(p: Para) -> bool:
     spaced = p.gap_above is None or p.gap_above >= 1.45
     return len(p.lines) == 1 and p.centred and spaced and p.indent >= 3 * p.first.size \
         and not p.text.rstrip().endswith(("-", "\x02", ","))
+
+
+_FIELD = re.compile(r"^([A-Z][\w -]{0,24}:)\s+\S")
+
+
+def short_field(p, lead: str = "") -> bool:
+    """A "Label: value" on one line whose value is a few words ("Accepted: January 6, 2016", "Id:
+    87_1", "Answer: a rondo"): a form's or an example's field, never a section with its text.  `lead`
+    is the paragraph's colon-ended lead-in when known, else a capitalised label and colon opening it."""
+    if p is None or len(p.lines) != 1:
+        return False
+    label = lead or (m.group(1) if (m := _FIELD.match(p.text)) else "")
+    return bool(label) and len(p.text[len(label):].split()) <= 5
+
+
+_APPENDIX = re.compile(r"^(?:appendix|appendices|supplement)", re.IGNORECASE)
+# A reference entry's opening: a surname and initials ("Loughran NB,", "Pond S.", "Yang Z, Dos Reis M")
+# or a year of publication anywhere in it.
+_ENTRY = re.compile(r"^(?:[A-Z][\w'’-]*(?:,|\s[A-Z]\.|\s[A-Z]{1,3}\b)|.*\b(?:1[89]|20)\d\d[a-z]?\b)")
+
+
+def entry_like(text: str) -> bool:
+    """Inside a reference list, does the line read as an entry (authors first, or a year)?  Lists that
+    set their authors in bold look like headings line by line; a section that follows the list has a
+    standard name, a number, or a title of words without a year."""
+    return bool(_ENTRY.match(text)) and not is_standard(text) and not _APPENDIX.match(text)

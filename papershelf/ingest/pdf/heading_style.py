@@ -22,13 +22,16 @@ _STANDARD_RE = re.compile(rf"^(?:{_OUTSIDE}|{_BODY})$", re.IGNORECASE)
 _NUMBERED = re.compile(
     r"^(?:(?P<app>appendix)\s+|§\s?)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,5}|[A-Z](?:\.\d{1,2}){0,2})"
     r"(?P<sep>[.):]?)\s+(?P<title>\S.*)$", re.IGNORECASE)
-_FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Chart|Plate)\s+[\dIVX]+\b")
+# Floats by name and number, in the languages papers print them in ("Schema 1", "Abb. 2"); "Figure 2
+# cont" (a continued figure's label, no caption's punctuation) too.
+_FLOAT = re.compile(r"^(?:Algorithm|Listing|Procedure|Box|Scheme|Schema|Chart|Plate|Fig(?:ure)?s?\.?|Tables?|"
+                    r"Abb\.|Abbildung|Tab\.|Tabelle|Figura|Tabla|Tableau)\s*"
+                    r"(?<=\s|\.)[\dIVX]+\b")
 # Labels of statements, set like run-in headings but never section titles.
 _THEOREM = re.compile(r"^(?:Lemma|Theorem|Proposition|Corollary|Definition|Proof|Remark|Example|Property|Claim|"
                       r"Conjecture|Assumption|Axiom|Observation|Fact|Question|Problem|Exercise|Notation|"
                       r"Hypothesis)\b", re.IGNORECASE)
 _NAMED_LEAD = re.compile(rf"^((?:{_OUTSIDE})[:.])\s+\S", re.IGNORECASE)
-_REFERENCES = re.compile(r"^(?:references|bibliography|literature cited|works cited)$", re.IGNORECASE)
 # A title of words alone: no formula ("α > 0"), no sentence's comma or end ("Suppose that, …").
 _WORDS_ONLY = re.compile(r"^[^\W\d_][\w'’/&()-]*(?: [\w'’/&()-]+)*$")
 _DIGITS = re.compile(r"\d+")
@@ -47,7 +50,7 @@ class Para:
     """Lines of one column read as one paragraph, with what a reader sees around them."""
 
     lines: list = field(default_factory=list)  # pdf.Line
-    in_figure: bool = False  # short text next to a caption: labels of a chart or cells of a table
+    in_figure: bool = False  # next to a caption or inside a figure's region: labels of a chart, cells of a table
     text: str = ""
     gap_above: float | None = None  # baseline pitch above the first line, in font sizes; None at a column top
     column_start: bool = False

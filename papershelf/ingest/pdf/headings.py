@@ -21,7 +21,7 @@ import re
 from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
-from .heading_lines import centred_line, centred_title, small_bold
+from .heading_lines import centred_line, centred_title, entry_like, short_field, small_bold
 from .heading_style import (
     _DIGITS,
     _FLOAT,
@@ -29,7 +29,6 @@ from .heading_style import (
     _NAMED_LEAD,
     _NUMBERED,
     _OUTSIDE_RE,
-    _REFERENCES,
     _STANDARD_RE,
     _THEOREM,
     _WORDS_ONLY,
@@ -45,6 +44,7 @@ from .heading_style import (
 )
 from .lines import join_lines
 from .numbering import Numbering
+from .references import REFERENCES_HEADING
 from .sheets import repeated_texts
 from .small_print import small_heading_styles, small_style, small_title
 
@@ -84,6 +84,7 @@ class _Decider:
         self.ranks = self._style_ranks(paras)
         self.in_references = False  # inside the reference list no lead-in (an author's name) is a heading
         self.following: Para | None = None  # the paragraph after the one being decided
+        self.preceding: Para | None = None  # and the one before it
         self.running = repeated_texts([(p.text, p.first.page) for p in paras if len(p.lines) == 1])
         self.head_families = _heading_families(paras, body)
         self.title_page = min((p.first.page for p in paras), default=1)
@@ -122,8 +123,8 @@ class _Decider:
         lead = lead_in(p.first)
         if lead and len(text) > len(lead) + 1:
             return None  # a paragraph run in under its lead-in, which `runin` offers as the heading
-        if not _title_words(text):
-            return None
+        if not _title_words(text) or (self.in_references and not _NUMBERED.match(text) and entry_like(text)):
+            return None  # (an entry of a reference list that sets its authors in bold)
         if p.contents or len(p.lines) > 3 or CAPTION_RE.match(text) or _FLOAT.match(text) \
                 or p.first.size < 0.66 * self.body.size or _DIGITS.sub("#", text) in self.running:
             return None  # ... or set far smaller than the body: text inside a figure
@@ -139,7 +140,7 @@ class _Decider:
                 self.numbered_styles.setdefault(_own_style(p.first), []).append(len(key))
                 return text, self._set_level(len(key), p.first.size)
         bare = self._bare(p)
-        if _STANDARD_RE.match(bare) and len(p.lines) == 1 and (is_strong or capitals(bare) or _standalone(p, self.body)
+        if _standard(bare) and len(p.lines) == 1 and (is_strong or capitals(bare) or _standalone(p, self.body)
                                                                or _small_back_matter(p, self.body)):
             return text, self._standard_level(bare, p.first)
         if self._small_title(p):  # under a back matter name at its level, else inside its section
@@ -229,7 +230,7 @@ class _Decider:
 
     def _standard_level(self, bare: str, line) -> int:
         size = line.size
-        if _OUTSIDE_RE.match(bare):
+        if _OUTSIDE_RE.match(bare) or REFERENCES_HEADING.match(bare):
             level = self._set_level(1, size)
             self.back_matter = True
             return level
@@ -294,13 +295,21 @@ class _Decider:
         """A label of front matter or of a figure's fields, not a section: on the title page, a
         colon-ended lead-in of small print (a sidebar's or a footnote's "Received:", "Correspondence
         to:", "To cite:"); anywhere, "Label: value" alone on its line with a value of a few words ("Accepted:
-        January 6, 2016", "Gold answer: Spain").  Front and back matter names stay headings."""
+        January 6, 2016", "Gold answer: Spain"), and a long value's label beside such a field (an
+        example's "Id: 87_1" / "Text: The most successful …": fields come in runs, sections do not
+        hold one-line values).  Front and back matter names stay headings."""
         if _OUTSIDE_RE.match(lead.rstrip(".:—– ").strip()):
             return False
         if not lead.rstrip().endswith(":"):
             return False  # "Purification and crystallization." opens PNAS's small-print methods on page 1
         small_print = p.first.page == self.title_page and p.first.size < self.body.size - 0.7
-        return small_print or (len(p.lines) == 1 and len(p.text[len(lead):].split()) <= 5)
+        return small_print or short_field(p, lead) or short_field(self.preceding) or short_field(self.following)
+
+
+def _standard(bare: str) -> bool:
+    """A standard section name, or the reference list's heading in any of its forms ("References and
+    Notes", "Literatur", "参考文献")."""
+    return bool(_STANDARD_RE.match(bare) or REFERENCES_HEADING.match(bare))
 
 
 def _own_style(line) -> tuple:
@@ -410,6 +419,7 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
     for i, p in enumerate(paras):
         page = p.first.page
         decider.following = paras[i + 1] if i + 1 < len(paras) else None
+        decider.preceding = paras[i - 1] if i else None
         if skip:
             skip = False
             continue
@@ -417,12 +427,13 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
         head = judge(i, p, head) if judge else head
         decider.after_heading = bool(head)
         if head:
-            decider.in_references = bool(_REFERENCES.match(_Decider._bare(p)))
+            decider.in_references = bool(REFERENCES_HEADING.match(p.text.strip()))
             title = head[0]
             if decider.following is not None and _wraps_onto(p, decider.following, body):
                 title, skip = join_lines([title, decider.following.text]), True
             blocks.append(Block("heading", title, level=head[1], page=page))
             continue
+        decider.in_references = decider.in_references or bool(len(p.lines) == 1 and REFERENCES_HEADING.match(p.text))
         lead = decider.runin(p)
         if lead:
             blocks.append(Block("heading", lead[0], level=lead[1], page=page))

@@ -51,7 +51,7 @@ from .regions import (
 from .sheets import back_sheet, in_margin, next_article
 from .sides import choose_sides
 from .sideways import in_sideways_table, sideways_objects, with_sideways
-from .strips import side_strip
+from .strips import side_strip, usual_width
 from .title import FIRST_HEAD, supplement_title, take_title
 
 _DIGITS = re.compile(r"\d+")
@@ -221,6 +221,14 @@ def _paragraphs(column: list[Line], body: BodyStyle) -> list[Para]:
     return paras
 
 
+def _figure_labels(regions: list) -> set[int]:
+    """The lines a figure's region holds, as labels of the figure (no heading among them): only of
+    regions whose lines are mostly short, as a drawing's labels are; a region that holds the
+    column's prose beside it has taken too much of the page to say what is inside the figure."""
+    short = [r for r in regions if r.kind == "figure" and sum(len(ln.text) >= 40 for ln in r.lines) * 4 <= len(r.lines)]
+    return {id(ln) for r in short for ln in r.lines}
+
+
 def _runs_on(a: Para, b: Para) -> bool:
     """Paragraph ``b`` (top of a column) continues ``a`` (end of the previous column or page)."""
     if not (a.column_end and b.column_start) or abs(a.first.size - b.first.size) > 0.6:
@@ -234,11 +242,13 @@ def _runs_on(a: Para, b: Para) -> bool:
 def _label_after_heading(head: Para, label: Para, body: BodyStyle) -> bool:
     """A numbered heading or a standard name on a line of its own, set apart from the body, and a
     "column" that opens with a short label of its own (an equation's number "(S19)" set at the
-    right margin beside the heading's row): the label is no continuation of the title.  (A bold line
-    without a number may be a paragraph's bold lead-in that the next column goes on with.)"""
-    return len(head.lines) == 1 and strong(head.first, body) and bool(_OWN_NUMBER.match(head.text)
-                                                                     or is_standard(head.text)) \
-        and len(label.lines) == 1 and len(label.text) <= 12
+    right margin beside the heading's row), or pieces that start above the heading's baseline (a
+    display equation's "λ", "(7)", "θsi , n θ" read as a column of their own beside "3. Results"):
+    no continuation of the title, which goes on below itself.  (A bold line without a number may be
+    a paragraph's bold lead-in that the next column goes on with.)"""
+    a, b = head.first, label.first
+    return len(head.lines) == 1 and strong(a, body) and bool(_OWN_NUMBER.match(head.text) or is_standard(head.text)) \
+        and ((len(label.lines) == 1 and len(label.text) <= 12) or (b.page == a.page and b.top < a.bottom))
 
 
 def _join_across_columns(paras: list[Para], body: BodyStyle) -> list[Para]:
@@ -353,6 +363,8 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
         candidates += find_candidates(kept, graphics, width, height, body, turn)
         page_kept.append((kept, width, graphics, title_lines))
     regions = choose_sides(candidates)
+    drawn = _figure_labels(regions)
+    column_width = usual_width([ln for lines, *_ in pages[1:4] for ln in lines])  # beside no title page's sidebar
     boxed: list[Para] = []
     title_page, title_size = next(((lines[0].page, max(ln.size for ln in lines)) for *_, lines in page_kept if lines),
                                   (0, 0.0))
@@ -361,7 +373,7 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
         objects = [r.box for r in regions if kept and r.page == kept[0].page]
         flow, sidebars, framed = set_apart(outside_tables(kept, regions), graphics, objects, title_lines,
                                            lambda ln: line_starts_heading(ln, body))
-        flow, strip = side_strip(flow, width, body.size) if title_lines else (flow, [])
+        flow, strip = side_strip(flow, width, body.size, column_width) if title_lines else (flow, [])
         sidebars += [strip] if strip else []
         flow, entries = contents_entries(flow)
         if kept and kept[0].page == back:  # a sheet bound after the paper: its labels are no sections
@@ -374,6 +386,7 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
         for column in _reading_order(join_captions(flow, regions, join_lines), width, middle):
             for p in _paragraphs(column, body):
                 p.contents = bool(entries) and all(id(ln) in entries for ln in p.lines)
+                p.in_figure = all(id(ln) in drawn for ln in p.lines)
                 if p.column_start and p.gap_above is None:
                     p.gap_above = _gap_from_above(p.first, flow)
                 p.centred = p.centred or (len(p.lines) == 1 and _centred(p.first, span))

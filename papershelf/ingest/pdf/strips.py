@@ -33,12 +33,14 @@ def _beside(strip: list[Line], rest: list[Line], edge: float, left: bool, body: 
     return level if clear else []
 
 
-def side_strip(lines: list[Line], width: float, body: float) -> tuple[list[Line], list[Line]]:
+def side_strip(lines: list[Line], width: float, body: float, column: float = 0.0) -> tuple[list[Line], list[Line]]:
     """The first page's lines outside an unboxed sidebar strip, and the strip's lines (top to
     bottom; [] when the page has none).  Asked of the title page only: on later pages the same
     shape is a chart's labels or a journal's small-print notes, and they are read in place.  The
     strip may be set in any size when the text beside it runs much wider than it (a single column
-    beside a sidebar, not a column of three)."""
+    beside a sidebar, not a column of three), or when the paper's columns elsewhere do (`column`,
+    `usual_width` of its other pages: two columns squeezed beside a sidebar on page 1 are as wide
+    as the strip there, but a column of three is as narrow on every page)."""
     for left in (True, False):
         band = [ln for ln in lines if (ln.x1 < _MAX_SHARE * width if left else ln.x0 > (1 - _MAX_SHARE) * width)]
         strip = _strip(band, body, left)
@@ -49,7 +51,7 @@ def side_strip(lines: list[Line], width: float, body: float) -> tuple[list[Line]
         if sum(ln.x0 < edge if left else ln.x1 > edge for ln in band) > 1.25 * len(strip):
             continue
         rest = [ln for ln in lines if all(ln is not s for s in strip)]
-        if _runs_beside(strip, _beside(strip, rest, edge, left, body), width, left):
+        if _runs_beside(strip, _beside(strip, rest, edge, left, body), width, left, column):
             return rest, sorted(strip, key=lambda ln: (ln.top, ln.x0))
     return lines, []
 
@@ -65,7 +67,7 @@ def _strip(band: list[Line], body: float, left: bool) -> list[Line]:
     return flush if len(flush) >= 2 * _MIN_LINES else []
 
 
-def _runs_beside(strip: list[Line], beside: list[Line], width: float, left: bool) -> bool:
+def _runs_beside(strip: list[Line], beside: list[Line], width: float, left: bool, column: float = 0.0) -> bool:
     """The text beside the strip is the paper's running text: many lines over most of the strip's
     height, in the half of the page next to it, and (for a strip in the body's size) much wider
     than the strip's widest line."""
@@ -75,8 +77,15 @@ def _runs_beside(strip: list[Line], beside: list[Line], width: float, left: bool
     if left and min(ln.x0 for ln in beside) > 0.5 * width:
         return False  # the strip sits beside a page's right column only: a figure's labels in the left one
     widths = sorted(ln.x1 - ln.x0 for ln in beside)
-    return widths[len(widths) // 2] >= 1.5 * max(ln.x1 - ln.x0 for ln in strip) or all(ln.size < _size(beside) - 0.6
-                                                                                    for ln in strip)
+    wide = max(widths[len(widths) // 2], column)
+    return wide >= 1.5 * max(ln.x1 - ln.x0 for ln in strip) or all(ln.size < _size(beside) - 0.6 for ln in strip)
+
+
+def usual_width(lines: list[Line]) -> float:
+    """The width of the paper's running lines (the median of those of 30 characters or more): its
+    columns' width, read on pages other than the title page."""
+    widths = sorted(ln.x1 - ln.x0 for ln in lines if len(ln.text) >= 30)
+    return widths[len(widths) // 2] if widths else 0.0
 
 
 def _size(lines: list[Line]) -> float:
