@@ -209,9 +209,12 @@ def _read_regular(path: str, limit: int) -> bytes:
 # 10: reference entries whose "Surname, I." list ends at its last name after "and", a venue's acronym in
 # parentheses after the title taken as the venue, page ranges no year; 11: running heads below the
 # margin, hidden small text under a title, glyphs repaired from the document's own words, column frames,
-# numbered run-ins opening with math, filled panels and margin marks outside figure regions).
+# numbered run-ins opening with math, filled panels and margin marks outside figure regions; 16: author-year
+# entries open at a surname after an entry's end, undated files keep a printed year, bylines beside logos and
+# sidebars, names surname-first or with degrees, figure labels and float names no headings, sidebars by width,
+# regions beside their captions).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/15"
+PDF_READER = "pdf-reader/16"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
