@@ -189,8 +189,9 @@ def line_names(text: str) -> list[str] | None:
 
 
 # An e-mail address in parentheses or angle brackets right after a name: no part of it, and no sign
-# that the line is an e-mail line.
-_MAIL_AFTER = re.compile(r"\s*[(<][^()<>@\s]+@[^()<>\s]+[)>]")
+# that the line is an e-mail line. The space before it is taken only from its first blank (the
+# lookbehind), so a long run of blanks is scanned once, not once per blank.
+_MAIL_AFTER = re.compile(r"(?<!\s)\s*[(<][^()<>@\s]+@[^()<>\s]+[)>]")
 
 
 def names_alone(text: str) -> bool:
