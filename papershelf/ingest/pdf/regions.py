@@ -27,6 +27,7 @@ from ..captions import CAPTION_RE, parse_caption
 from .graphics import Box
 from .headings import BodyStyle, names_section
 from .lines import Line
+from .region_beside import beside_side
 from .region_page import between_neighbours, narrow_columns, page_body, text_columns, text_extent
 from .region_rows import _WORD, _beside, _caption_lines, _gutters, _two_columns, _wordy, row_across
 from .rotation import unturned_box
@@ -441,6 +442,8 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         if own != span and sides == (None, None):
             own = span  # one drawing over captions side by side: it is theirs together
             sides = (_walk(pg, cap_lines, own, True, stops), _walk(pg, cap_lines, own, False, stops))
+        if (beside := beside_side(pg, cap_lines, own, stops, _walk)) is not None:
+            sides = (None, beside)  # set level with its caption, in a side column (`region_beside`)
         out.append(Candidate(region, *sides, (_blank(pg, cap_box, own, True), _blank(pg, cap_box, own, False))))
     return out
 

@@ -1,0 +1,73 @@
+"""An object set beside its caption, not above or below it (regions.py walks up and down).
+
+Some layouts set a caption in a side column of its own, level with its figure or table: a narrow
+block of caption lines with the drawing or the table's rows beside it, overlapping it top to bottom.
+Walking up or down from such a caption finds only the part of the object that reaches past the
+caption's own lines (or nothing), so the object is looked for beside the caption first: drawn
+evidence (a picture, a chart's strokes, a table's rules) or rows of cells lying wholly to one side
+of the caption and level with most of it.  From that seed the object is walked up and down as any
+object is (the walk passed in: `regions._walk`), within the stretch beside the caption.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .graphics import Box
+from .lines import Line
+
+
+def _level(b: Box, top: float, bottom: float) -> bool:
+    """Level with most of the caption block (its vertical overlap at least half the block's height)."""
+    return min(b[3], bottom) - max(b[1], top) >= 0.5 * (bottom - top)
+
+
+def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool) -> Box | None:
+    """The union of the drawn parts and cell rows on one side of the caption, level with it and
+    within its column span `own`; None when that is no object (a thin mark, one stray label)."""
+    x0, top, x1, bottom = (min(ln.x0 for ln in cap), min(ln.top for ln in cap),
+                           max(ln.x1 for ln in cap), max(ln.bottom for ln in cap))
+    lo, hi = (x1 + 1, own[1]) if right else (own[0], x0 - 1)
+    if hi - lo < 4 * pg.body.size:
+        return None
+    size = pg.body.size
+    drawn = [g for g in pg.graphics if lo - 1 <= g[0] and g[2] <= hi + 1 and _level(g, top, bottom)
+             and (g[2] - g[0] >= 2 * size or g[3] - g[1] >= 2 * size)]
+    rows = [ln for ln in pg.lines if ln not in cap and lo - 1 <= ln.x0 and ln.x1 <= hi + 1 and pg.cell_like(ln)
+            and top - 0.5 * size <= (ln.top + ln.bottom) / 2 <= bottom + 0.5 * size]
+    big = any((g[2] - g[0]) * (g[3] - g[1]) >= 12 * size * size for g in drawn)
+    if not big and len(rows) < 2 and not (drawn and rows):
+        return None
+    under = [ln for ln in pg.lines if ln not in cap and ln.x0 < x1 and ln.x1 > x0
+             and bottom < ln.top < bottom + 1.5 * size]
+    if any(ln.x1 > lo for ln in under) or any(pg.cell_like(ln) for ln in under):
+        return None  # a row reaching under the caption: the object is under it, not beside it
+    boxes = drawn + [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in rows]
+    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+
+
+def beside_side(pg, cap: list[Line], own: tuple[float, float], stops: list[Line], walk) -> tuple | None:
+    """The object beside a narrow caption (at most half its column span `own`), as `_walk` gives a
+    side: (box, lines, evidence, ruled, parts); None when nothing is set beside it."""
+    x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
+    if x1 - x0 > 0.5 * (own[1] - own[0]):
+        return None
+    for right in (True, False):
+        seed = _seed(pg, cap, own, right)
+        if seed is None:
+            continue
+        span = (x1 + 1, own[1]) if right else (own[0], x0 - 1)
+        anchor = dataclasses.replace(cap[0], x0=span[0], x1=span[1], top=seed[1], bottom=seed[3], text="")
+        sides = [walk(pg, [anchor], span, up, stops + cap) for up in (True, False)]
+        box = seed
+        parts = [seed]
+        for s in sides:
+            if s is not None:
+                box = (min(box[0], s[0][0]), min(box[1], s[0][1]), max(box[2], s[0][2]), max(box[3], s[0][3]))
+                parts += s[4]
+        lines = [ln for ln in pg.lines if ln not in cap and box[0] - 1 <= ln.x0 and ln.x1 <= box[2] + 1
+                 and box[1] - 1 <= ln.top and ln.bottom <= box[3] + 1]
+        ruled = any(s is not None and s[3] for s in sides)
+        evidence = sum(s[2] for s in sides if s is not None) + 1.0
+        return box, lines, evidence, ruled, parts
+    return None

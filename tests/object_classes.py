@@ -1,0 +1,100 @@
+"""A third set of generated object classes (helper regions7, issue #38), each from a failure class
+seen on unseen papers, drawn by a generator of its own so the earlier sets' papers stay as they were:
+
+* ``text_cells``: a table whose last column holds sentences wrapped over two or three lines (rows
+  that read like running text: a table read as its first row only);
+* ``spanner``: a header of two rows, a group head over the numeric columns with a short rule under
+  it (a booktabs ``cmidrule``) and the first full rule under the column heads, all above it;
+* ``body_under``: a table set in the body size under its caption with a paragraph straight under it
+  (the region swallows the paragraph);
+* ``stacked``: two objects back to back with their captions on the same, unusual side (tables
+  captioned below, figures above): the first caption has an object on both sides;
+* ``margin_caption``: the caption set beside the object, in a side column of its own;
+* pages turned the other way (``clockwise``: /Rotate 270 or content drawn turned clockwise).
+"""
+
+from __future__ import annotations
+
+VARIANTS3 = {"table": (None, None, None, "text_cells", "spanner", "body_under", "stacked", "margin_caption"),
+             "figure": (None, None, None, "stacked", "margin_caption")}
+CLOCKWISE = 0.5  # share of turned papers (/Rotate or content drawn turned) turned clockwise
+
+
+def text_cells(table, rng, width: float) -> None:
+    """Give the table's last column sentences of words wrapped to its share of `width`."""
+    from .object_fixtures import _sentence, _wrap_width
+
+    font, size = table.font[0], table.size
+    rest = sum(table.widths[:-1])
+    room = max(width - rest, 6 * size)
+    for row in table.rows[1:]:
+        row[-1] = _wrap_width(_sentence(rng, rng.randint(5, 11)), font, size, room - 1.2 * size)
+    table.rows[0][-1] = ["Notes"]
+    table.widths[-1] = room
+    table.height = sum(max(len(c) for c in r) * table.lead for r in table.rows) + 2 * table.pad
+
+
+def spanner(table, rng) -> None:
+    """A group head over the table's numeric columns, drawn above the column heads (`draw_spanner`)."""
+    table.group = rng.choice(("Survey season", "Mean over sites", "After bleaching"))
+    table.style, table.top_rule = "header_above", rng.random() < 0.5  # booktabs' top rule, or none
+    table.height += table.lead
+
+
+def draw_spanner(table, c, x: float, top: float):
+    """The group head and its short rule, then the table under them: (box, texts)."""
+    from .object_fixtures import _text_box, _union_box
+
+    x1 = x + table.widths[0]
+    head = _text_box(c, x1 + 0.4 * table.size, top - table.pad - 0.8 * table.lead, table.group, table.font[1],
+                     table.size)
+    y = top - table.pad - table.lead
+    c.setLineWidth(0.4)
+    c.line(x1 + 2, y + 0.1 * table.lead, x + sum(table.widths) - 2, y + 0.1 * table.lead)
+    if getattr(table, "top_rule", False):
+        c.setLineWidth(0.5)
+        c.line(x, top, x + sum(table.widths), top)
+    group, table.group = table.group, None
+    table.height -= table.lead
+    box, texts = table.draw(c, x, y + table.pad)
+    table.height += table.lead
+    table.group = group
+    return _union_box([box, head]), [(table.group, head)] + texts
+
+
+def place_beside(flow, label: str, thing) -> None:
+    """The caption in a side column of its own (a third of the column) beside the object, its first
+    line level with the object's top; the object in the rest of the column."""
+    from .object_fixtures import _Table, _text_box, _wrap_width
+
+    rng = flow.rng
+    colw = flow.colw
+    side_w = 0.3 * colw
+    x0 = flow.xs[flow.col]
+    n = label.split()[1]
+    printed = f"{'Table' if label.startswith('Table') else 'Figure'} {n}."
+    text = f"{printed} {' '.join(rng.sample(('reef', 'depth', 'colonies', 'by', 'site', 'season', 'mean'), 5))}."
+    size = flow.size - 1
+    cap = _wrap_width(text, flow.font[0], size, side_w)
+    cap_h = len(cap) * size * 1.2
+    flow._room(max(thing.height, cap_h) + 6)
+    y = flow.ys[flow.col]
+    ox = x0 + side_w + 0.05 * colw
+    box, texts = thing.draw(flow.c, ox, y)
+    top = y
+    for ln in cap:
+        _text_box(flow.c, x0, top - size, ln, flow.font[0], size)
+        top -= size * 1.2
+    after = rng.choice((rng.uniform(2, 5), rng.uniform(10, 18)))
+    flow.ys[flow.col] = min(y - thing.height, top) - after
+    flow.truth.append({"label": label, "kind": "table" if label.startswith("Table") else "figure",
+                       "page": flow.page, "bbox": box, "texts": texts,
+                       "cells": thing.cells() if isinstance(thing, _Table) else [], "caption": " ".join(cap),
+                       "style": thing.style if isinstance(thing, _Table) else thing.kind, "above": False,
+                       "wide": False, "close": after < 6, "variant": "margin_caption", "span": 1,
+                       "collected": flow.at_end})
+
+
+def margin_width(flow, kind: str) -> float:
+    """The object's width beside a side caption (a table is planned to fit it)."""
+    return 0.65 * flow.colw
