@@ -30,6 +30,10 @@ def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool) -> Box | N
     lo, hi = (x1 + 1, own[1]) if right else (own[0], x0 - 1)
     if hi - lo < 4 * pg.body.size:
         return None
+    mid = pg.width / 2
+    apart = [g for g in pg.gutters] or ([mid] if pg.two_columns else [])
+    if any(x0 + 8 < g < x1 - 8 for g in apart):
+        return None  # a caption across columns is set over or under its object, not beside it
     size = pg.body.size
     drawn = [g for g in pg.graphics if lo - 1 <= g[0] and g[2] <= hi + 1 and _level(g, top, bottom)
              and (g[2] - g[0] >= 2 * size or g[3] - g[1] >= 2 * size)]
@@ -43,6 +47,9 @@ def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool) -> Box | N
     if any(ln.x1 > lo for ln in under) or any(pg.cell_like(ln) for ln in under):
         return None  # a row reaching under the caption: the object is under it, not beside it
     boxes = drawn + [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in rows]
+    seed = min(b[0] for b in boxes), max(b[2] for b in boxes)
+    if any(min(x1, seed[0]) - 1 <= g <= max(x0, seed[1]) + 1 and not x0 - 1 <= g <= x1 + 1 for g in apart):
+        return None  # another column's object, past a gutter
     return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
 
 

@@ -244,6 +244,8 @@ def _is_prose(ln: Line, pg: _Page) -> bool:
     if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 3 \
             or wordy < 0.6 * (len(words) - measures) or wordy < 0.4 * len(words):
         return False
+    if pg.cell_like(ln) and sum(1 for w in words if w[0].islower()) < 2:
+        return False  # a table's row read as one line ("Heron Reef 97% 94.2 42.2"): no sentence has no small words
     sentence = len(words) >= 6 and ln.text.rstrip().endswith((".", "?", "!")) and wordy >= 0.8 * len(words)
     if len(words) < 5:  # a narrow column's full line (three columns in a large type) holds three or four
         return wordy == len(words) and ln.x1 - ln.x0 >= 0.8 * pg.column_width(ln) and pg.column_width(ln) < 30 * ln.size
