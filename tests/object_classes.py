@@ -15,6 +15,8 @@ seen on unseen papers, drawn by a generator of its own so the earlier sets' pape
 
 from __future__ import annotations
 
+from .pdf_fixtures import BODY
+
 VARIANTS3 = {"table": (None, None, None, "text_cells", "spanner", "body_under", "stacked", "margin_caption"),
              "figure": (None, None, None, "stacked", "margin_caption")}
 CLOCKWISE = 0.5  # share of turned papers (/Rotate or content drawn turned) turned clockwise
@@ -98,3 +100,81 @@ def place_beside(flow, label: str, thing) -> None:
 def margin_width(flow, kind: str) -> float:
     """The object's width beside a side caption (a table is planned to fit it)."""
     return 0.65 * flow.colw
+
+
+def side_caption_paper(path: str) -> None:
+    """One column: a paragraph; a chart with its caption in a side column at its left, level with its
+    top; a paragraph; a table (header, four rows) with its caption beside it likewise; a paragraph;
+    then a short caption over an ordinary table whose header cells lie right of the caption's end."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from .object_fixtures import ROWS, Page
+
+    c = canvas.Canvas(path, pagesize=letter)
+    p = Page(c)
+    p.text(BODY)
+    top = p.y
+    c.setFont("Helvetica", 9)
+    for i, ln in enumerate(("Figure 1. Bleached", "fraction of colonies", "across months.")):
+        c.drawString(72, top - 9 - 11 * i, ln)
+    c.rect(220, top - 130, 300, 130)
+    for k in range(5):
+        c.rect(250 + 50 * k, top - 120, 24, 12 + 16 * k, fill=1)
+    c.setFont("Helvetica", 7)
+    c.drawString(240, top - 12, "fraction bleached")
+    p.y = top - 150
+    p.text("Shallow reefs bleached first, while the deepest colonies kept their colour all season. " + BODY)
+    top = p.y
+    c.setFont("Helvetica", 9)
+    for i, ln in enumerate(("Table 1. Bleaching", "by depth and site.")):
+        c.drawString(72, top - 9 - 11 * i, ln)
+    c.setLineWidth(0.6)
+    c.line(220, top, 520, top)
+    for r, row in enumerate(ROWS):
+        c.setFont("Times-Bold" if r == 0 else "Times-Roman", 9)
+        for k, cell in enumerate(row):
+            c.drawString(224 + 100 * k, top - 10 - 14 * r, cell)
+    c.line(220, top - 14 * len(ROWS), 520, top - 14 * len(ROWS))
+    p.y = top - 14 * len(ROWS) - 20
+    p.text("Recovery was slowest where the water stayed warmest for longest. " + BODY)
+    p.caption("Table 2. Recovery.")
+    p.y -= 4
+    rows = [["Reef", "Recovered", "Lost"], ["Orpheus Island", "61%", "8%"], ["Osprey Reef", "44%", "19%"]]
+    for r, row in enumerate(rows):
+        c.setFont("Times-Roman", 9)
+        for k, cell in enumerate(row):
+            c.drawString(72 + 160 * k, p.y, cell)
+        p.y -= 14
+    p.text(BODY)
+    c.save()
+
+
+def row_as_line_paper(path: str) -> None:
+    """A narrow page: a caption over a table set in the body size whose last row pdfium reads as one
+    line of names and numbers nearly as wide as the column, a rule under it and a paragraph straight
+    under the rule."""
+    from reportlab.pdfgen import canvas
+
+    from .object_fixtures import Page
+
+    c = canvas.Canvas(path, pagesize=(300, 600))
+    p = Page(c, 300, 600)
+    p.text(BODY, chars=30)
+    p.caption("Table 1. Bleaching by depth and site.")
+    y = p.y - 4
+    rows = [["Site", "Depth", "Lost"], ["Lizard", "4 m", "9%"], ["Heron", "9 m", "2%"]]
+    c.setLineWidth(0.6)
+    for r, row in enumerate(rows):
+        c.setFont("Times-Roman", 10)
+        for k, cell in enumerate(row):
+            c.drawString(72 + 55 * k, y, cell)
+        if r == 0:
+            c.line(72, y - 4, 228, y - 4)
+        y -= 14
+    c.setFont("Times-Roman", 10)
+    c.drawString(72, y, "Tubbataha Reef 97% 94.2 42.2")
+    c.line(72, y - 4, 228, y - 4)
+    p.y = y - 16
+    p.text("Shallow reefs bleached first, while the deepest colonies kept their colour. " + BODY, chars=30)
+    c.save()
