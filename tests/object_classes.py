@@ -141,7 +141,7 @@ def side_caption_paper(path: str) -> None:
     p.caption("Table 2. Recovery.")
     p.y -= 4
     rows = [["Reef", "Recovered", "Lost"], ["Orpheus Island", "61%", "8%"], ["Osprey Reef", "44%", "19%"]]
-    for r, row in enumerate(rows):
+    for row in rows:
         c.setFont("Times-Roman", 9)
         for k, cell in enumerate(row):
             c.drawString(72 + 160 * k, p.y, cell)

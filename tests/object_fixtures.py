@@ -842,5 +842,6 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
     f.c.save()
     objects = [{**t, "bbox": f.shown(t["bbox"]), "inside": [f.shown(b) for _, b in t["texts"]], "texts": None}
                for t in f.truth]
-    return {"layout": {"mode": f.mode + ("_clockwise" if f.clockwise and f.mode != "upright" else ""), "columns": f.ncols, "font": f.font[0], "size": f.size},
+    mode = f.mode + ("_clockwise" if f.clockwise and f.mode != "upright" else "")
+    return {"layout": {"mode": mode, "columns": f.ncols, "font": f.font[0], "size": f.size},
             "objects": objects, "prose": {p: [f.shown(b) for b in boxes] for p, boxes in f.prose.items()}}
