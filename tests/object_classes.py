@@ -22,18 +22,22 @@ VARIANTS3 = {"table": (None, None, None, "text_cells", "spanner", "body_under", 
 CLOCKWISE = 0.5  # share of turned papers (/Rotate or content drawn turned) turned clockwise
 
 
-def text_cells(table, rng, width: float) -> None:
-    """Give the table's last column sentences of words wrapped to its share of `width`."""
+def text_cells(table, rng, width: float) -> bool:
+    """Give the table's last column sentences of words wrapped to its share of `width`; False (the
+    table left as it was) when the other columns leave that column no room for six words."""
     from .object_fixtures import _sentence, _wrap_width
 
     font, size = table.font[0], table.size
     rest = sum(table.widths[:-1])
-    room = max(width - rest, 6 * size)
+    room = width - rest
+    if room < 8 * size:
+        return False
     for row in table.rows[1:]:
         row[-1] = _wrap_width(_sentence(rng, rng.randint(5, 11)), font, size, room - 1.2 * size)
     table.rows[0][-1] = ["Notes"]
     table.widths[-1] = room
     table.height = sum(max(len(c) for c in r) * table.lead for r in table.rows) + 2 * table.pad
+    return True
 
 
 def spanner(table, rng) -> None:

@@ -613,8 +613,8 @@ class _Flow:
         thing = _Table(self.rng, width, self.font, size, variant) if kind == "table" else \
             _Figure(self.rng, width, self.font, self.size)
         thing.variant = variant
-        if variant == "text_cells" and isinstance(thing, _Table):
-            text_cells(thing, self.rng, width)
+        if variant == "text_cells" and isinstance(thing, _Table) and not text_cells(thing, self.rng, width):
+            variant = thing.variant = None  # no room in the column for a column of sentences
         elif variant == "spanner" and isinstance(thing, _Table):
             spanner(thing, self.rng)
         if isinstance(thing, _Figure):

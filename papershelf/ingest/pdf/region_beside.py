@@ -15,11 +15,19 @@ import dataclasses
 
 from .graphics import Box
 from .lines import Line
+from .region_rows import _wordy
 
 
 def _level(b: Box, top: float, bottom: float) -> bool:
     """Level with most of the caption block (its vertical overlap at least half the block's height)."""
     return min(b[3], bottom) - max(b[1], top) >= 0.5 * (bottom - top)
+
+
+def _cell(pg, ln: Line) -> bool:
+    """A table's cell: cell-like (`_Page.cell_like`) and not a run of four words or more (a line of
+    the next column's running text shares a baseline with the caption's lines where the page's
+    columns were not found)."""
+    return pg.cell_like(ln) and not (len(ln.text.split()) >= 4 and _wordy(ln))
 
 
 def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool) -> Box | None:
@@ -37,16 +45,17 @@ def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool) -> Box | N
     size = pg.body.size
     drawn = [g for g in pg.graphics if lo - 1 <= g[0] and g[2] <= hi + 1 and _level(g, top, bottom)
              and (g[2] - g[0] >= 2 * size or g[3] - g[1] >= 2 * size)]
-    rows = [ln for ln in pg.lines if ln not in cap and lo - 1 <= ln.x0 and ln.x1 <= hi + 1 and pg.cell_like(ln)
+    rows = [ln for ln in pg.lines if ln not in cap and lo - 1 <= ln.x0 and ln.x1 <= hi + 1 and _cell(pg, ln)
             and top - 0.5 * size <= (ln.top + ln.bottom) / 2 <= bottom + 0.5 * size]
     big = any((g[2] - g[0]) * (g[3] - g[1]) >= 12 * size * size for g in drawn)
     if not big and len(rows) < 2 and not (drawn and rows):
         return None
-    under = [ln for ln in pg.lines if ln not in cap and ln.x0 < x1 and ln.x1 > x0
-             and bottom < ln.top < bottom + 1.5 * size]
-    if any(ln.x1 > lo for ln in under) or any(pg.cell_like(ln) for ln in under):
-        return None  # a row reaching under the caption: the object is under it, not beside it
     boxes = drawn + [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in rows]
+    low = max(b[3] for b in boxes)
+    under = [ln for ln in pg.lines if ln not in cap and ln.x0 < x1 and ln.x1 > x0
+             and bottom < ln.top < min(bottom + 1.5 * size, low - 1)]
+    if any(ln.x1 > lo or pg.cell_like(ln) for ln in under):
+        return None  # a row under the caption, level with the object: the object is under it, not beside it
     seed = min(b[0] for b in boxes), max(b[2] for b in boxes)
     if any(min(x1, seed[0]) - 1 <= g <= max(x0, seed[1]) + 1 and not x0 - 1 <= g <= x1 + 1 for g in apart):
         return None  # another column's object, past a gutter
@@ -74,6 +83,9 @@ def beside_side(pg, cap: list[Line], own: tuple[float, float], stops: list[Line]
                 parts += s[4]
         lines = [ln for ln in pg.lines if ln not in cap and box[0] - 1 <= ln.x0 and ln.x1 <= box[2] + 1
                  and box[1] - 1 <= ln.top and ln.bottom <= box[3] + 1]
+        wordy = sum(1 for ln in lines if len(ln.text.split()) >= 4 and _wordy(ln))
+        if wordy >= 3 and wordy >= 0.5 * len(lines) and not any(s is not None and s[3] for s in sides):
+            continue  # a column of running text beside the caption, nothing ruled: no object
         ruled = any(s is not None and s[3] for s in sides)
         evidence = sum(s[2] for s in sides if s is not None) + 1.0
         return box, lines, evidence, ruled, parts
