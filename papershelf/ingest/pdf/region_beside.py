@@ -47,7 +47,8 @@ def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool) -> Box | N
              and (g[2] - g[0] >= 2 * size or g[3] - g[1] >= 2 * size)]
     rows = [ln for ln in pg.lines if ln not in cap and lo - 1 <= ln.x0 and ln.x1 <= hi + 1 and _cell(pg, ln)
             and top - 0.5 * size <= (ln.top + ln.bottom) / 2 <= bottom + 0.5 * size]
-    big = any((g[2] - g[0]) * (g[3] - g[1]) >= 12 * size * size for g in drawn)
+    big = any(min(g[2] - g[0], g[3] - g[1]) >= 2 * size and (g[2] - g[0]) * (g[3] - g[1]) >= 12 * size * size
+              for g in drawn)  # a picture or a chart's frame, not a long stroke
     if not big and len(rows) < 2 and not (drawn and rows):
         return None
     boxes = drawn + [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in rows]
