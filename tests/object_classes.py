@@ -182,3 +182,46 @@ def row_as_line_paper(path: str) -> None:
     p.y = y - 16
     p.text("Shallow reefs bleached first, while the deepest colonies kept their colour. " + BODY, chars=30)
     c.save()
+
+
+def table_over_figure_paper(path: str) -> None:
+    """Two columns: a page-wide table (its caption above it) at the top, its last rule just over a
+    figure caption in the left column, the chart under that caption, running text in the right
+    column level with the caption and the chart: the rule crossing the gutter near the caption is
+    the table's, not the figure's."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from .pdf_fixtures import _wrap
+
+    c = canvas.Canvas(path, pagesize=letter)
+    c.setFont("Helvetica", 9)
+    c.drawString(54, 740, "Table 2: Growth and survival by site over the survey.")
+    y = 724
+    c.setLineWidth(0.6)
+    c.line(54, y + 10, 558, y + 10)
+    for r, row in enumerate([["Site", "Growth", "Survival"], ["Moorea North", "1,336", "0.11"],
+                             ["Osprey Reef", "12%", "52.7"], ["Kimbe Bay", "424", "2,832"]]):
+        c.setFont("Times-Roman", 9)
+        for k, cell in enumerate(row):
+            c.drawString(80 + 150 * k, y, cell)
+        y -= 16
+    c.line(54, y + 10, 558, y + 10)
+    top = y - 6
+    c.setFont("Times-Roman", 9)
+    for i, ln in enumerate(_wrap("Figure 2. Bleached fraction of colonies by month, as surveyed at each site "
+                                 "over the season.", 50)):
+        c.drawString(54, top - 9 - 11 * i, ln)
+    chart = top - 40
+    c.line(80, chart, 80, chart - 110)
+    c.line(80, chart - 110, 290, chart - 110)
+    for k in range(5):
+        c.rect(95 + 38 * k, chart - 110, 20, 15 + 15 * k, fill=1)
+    c.setFont("Times-Roman", 7)
+    c.drawString(150, chart - 122, "colour light")
+    c.setFont("Times-Roman", 10)
+    for i, ln in enumerate(_wrap(BODY + " " + BODY, 48)):
+        c.drawString(316, top - 9 - 12.5 * i, ln)
+    for i, ln in enumerate(_wrap(BODY, 48)):
+        c.drawString(54, chart - 140 - 12.5 * i, ln)
+    c.save()

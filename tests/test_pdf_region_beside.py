@@ -37,3 +37,11 @@ def test_a_tables_last_row_read_as_one_line_stays_the_tables(tmp_path):
     _check(path, unit, 1, ["Lizard", "Tubbataha Reef"], ["Shallow reefs bleached"])
     assert "Tubbataha" in (unit.table_text or "")
     assert not _holds(unit.region, _center(path, 1, "Shallow reefs"))
+
+
+def test_a_figure_captioned_above_under_a_page_wide_table_is_found_in_its_column(tmp_path):
+    path = tmp_path / "stack.pdf"
+    F.table_over_figure_paper(str(path))
+    objs = _objects(path)
+    _check(path, objs["Figure 2"], 1, ["colour light"], ["Moorea North", "Macrophages switch"])
+    _check(path, objs["Table 2"], 1, ["Moorea North", "Kimbe Bay"], ["colour light"])
