@@ -200,8 +200,8 @@ def table_over_figure_paper(path: str) -> None:
     y = 724
     c.setLineWidth(0.6)
     c.line(54, y + 10, 558, y + 10)
-    for r, row in enumerate([["Site", "Growth", "Survival"], ["Moorea North", "1,336", "0.11"],
-                             ["Osprey Reef", "12%", "52.7"], ["Kimbe Bay", "424", "2,832"]]):
+    for row in ([["Site", "Growth", "Survival"], ["Moorea North", "1,336", "0.11"],
+                 ["Osprey Reef", "12%", "52.7"], ["Kimbe Bay", "424", "2,832"]]):
         c.setFont("Times-Roman", 9)
         for k, cell in enumerate(row):
             c.drawString(80 + 150 * k, y, cell)
