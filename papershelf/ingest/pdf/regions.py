@@ -459,14 +459,16 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
 def _drawings(pg: _Page) -> list[Box]:
     """The page's graphics that may be an object's: not a panel drawn behind running text (some
     journals set each text block on a filled box, which would make a paragraph look drawn), nor a
-    mark in the margin beside all the text (a download stamp running up the page's edge)."""
+    mark in the margin beside all the text (a download stamp running up the page's edge; a picture
+    there, wide and tall, is a margin column's figure)."""
     prose = [ln for ln in pg.lines if _prose(ln, pg)]
     left = min((ln.x0 for ln in prose), default=0.0)
     right = max((ln.x1 for ln in prose), default=pg.width)
     by_top = sorted(pg.lines, key=lambda ln: ln.top)
     tops = [ln.top for ln in by_top]
-    return [g for g in pg.graphics
-            if left - 2 < g[2] and g[0] < right + 2 and not _behind_text(g, pg, by_top, tops)]
+    big = 4 * pg.body.size  # a picture in a margin column (set beside the text: CHI's extended abstracts)
+    return [g for g in pg.graphics if (left - 2 < g[2] and g[0] < right + 2 or min(g[2] - g[0], g[3] - g[1]) >= big)
+            and not _behind_text(g, pg, by_top, tops)]
 
 
 def _behind_text(g: Box, pg: _Page, by_top: list[Line], tops: list[float]) -> bool:
