@@ -225,3 +225,27 @@ def table_over_figure_paper(path: str) -> None:
     for i, ln in enumerate(_wrap(BODY, 48)):
         c.drawString(54, chart - 140 - 12.5 * i, ln)
     c.save()
+
+
+def margin_picture_paper(path: str) -> None:
+    """A page whose running text fills a column from x=200, with a margin column at its left holding
+    a picture (a filled panel with keys drawn on it) and its caption under it."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from .pdf_fixtures import _wrap
+
+    c = canvas.Canvas(path, pagesize=letter)
+    c.setFont("Times-Roman", 10)
+    for i, ln in enumerate(_wrap(" ".join([BODY] * 5), 70)):
+        c.drawString(200, 720 - 12.5 * i, ln)
+    c.setFillGray(0.3)
+    c.rect(30, 450, 140, 250, fill=1)
+    c.setFillGray(1)
+    for k in range(9):
+        c.rect(40 + 45 * (k % 3), 470 + 60 * (k // 3), 30, 40, fill=1)
+    c.setFillGray(0)
+    c.setFont("Helvetica", 8)
+    for i, ln in enumerate(("Figure 1 Screenshot of the", "display during the test.")):
+        c.drawString(30, 435 - 10 * i, ln)
+    c.save()

@@ -45,3 +45,11 @@ def test_a_figure_captioned_above_under_a_page_wide_table_is_found_in_its_column
     objs = _objects(path)
     _check(path, objs["Figure 2"], 1, ["colour light"], ["Moorea North", "Macrophages switch"])
     _check(path, objs["Table 2"], 1, ["Moorea North", "Kimbe Bay"], ["colour light"])
+
+
+def test_a_picture_in_a_margin_column_is_its_figures(tmp_path):
+    path = tmp_path / "margin.pdf"
+    F.margin_picture_paper(str(path))
+    region = _objects(path)["Figure 1"].region
+    assert region is not None and _holds(region, (100, 575)), region  # the picture's middle
+    assert region["bbox"][2] < 190, region  # not the running text
