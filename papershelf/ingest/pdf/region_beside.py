@@ -42,19 +42,19 @@ def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool) -> Box | N
     apart = [g for g in pg.gutters] or ([mid] if pg.two_columns else [])
     if any(x0 + 8 < g < x1 - 8 for g in apart):
         return None  # a caption across columns is set over or under its object, not beside it
-    size = pg.body.size
-    drawn = [g for g in pg.graphics if lo - 1 <= g[0] and g[2] <= hi + 1 and _level(g, top, bottom)
-             and (g[2] - g[0] >= 2 * size or g[3] - g[1] >= 2 * size)]
-    rows = [ln for ln in pg.lines if ln not in cap and lo - 1 <= ln.x0 and ln.x1 <= hi + 1 and _cell(pg, ln)
-            and top - 0.5 * size <= (ln.top + ln.bottom) / 2 <= bottom + 0.5 * size]
+    size, mine = pg.body.size, {id(ln) for ln in cap}
+    drawn = [g for g in pg.graphics if g[3] > top and g[1] < bottom and lo - 1 <= g[0] and g[2] <= hi + 1
+             and _level(g, top, bottom) and (g[2] - g[0] >= 2 * size or g[3] - g[1] >= 2 * size)]
+    rows = [ln for ln in pg.lines if top - 0.5 * size <= (ln.top + ln.bottom) / 2 <= bottom + 0.5 * size
+            and lo - 1 <= ln.x0 and ln.x1 <= hi + 1 and id(ln) not in mine and _cell(pg, ln)]
     big = any(min(g[2] - g[0], g[3] - g[1]) >= 2 * size and (g[2] - g[0]) * (g[3] - g[1]) >= 12 * size * size
               for g in drawn)  # a picture or a chart's frame, not a long stroke
     if not big and len(rows) < 2 and not (drawn and rows):
         return None
     boxes = drawn + [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in rows]
     low = max(b[3] for b in boxes)
-    under = [ln for ln in pg.lines if ln not in cap and ln.x0 < x1 and ln.x1 > x0
-             and bottom < ln.top < min(bottom + 1.5 * size, low - 1)]
+    under = [ln for ln in pg.lines if bottom < ln.top < min(bottom + 1.5 * size, low - 1) and ln.x0 < x1
+             and ln.x1 > x0 and id(ln) not in mine]
     if any(ln.x1 > lo or pg.cell_like(ln) for ln in under):
         return None  # a row under the caption, level with the object: the object is under it, not beside it
     seed = min(b[0] for b in boxes), max(b[2] for b in boxes)
@@ -82,8 +82,9 @@ def beside_side(pg, cap: list[Line], own: tuple[float, float], stops: list[Line]
             if s is not None:
                 box = (min(box[0], s[0][0]), min(box[1], s[0][1]), max(box[2], s[0][2]), max(box[3], s[0][3]))
                 parts += s[4]
-        lines = [ln for ln in pg.lines if ln not in cap and box[0] - 1 <= ln.x0 and ln.x1 <= box[2] + 1
-                 and box[1] - 1 <= ln.top and ln.bottom <= box[3] + 1]
+        mine = {id(ln) for ln in cap}
+        lines = [ln for ln in pg.lines if box[1] - 1 <= ln.top and ln.bottom <= box[3] + 1
+                 and box[0] - 1 <= ln.x0 and ln.x1 <= box[2] + 1 and id(ln) not in mine]
         wordy = sum(1 for ln in lines if len(ln.text.split()) >= 4 and _wordy(ln))
         if wordy >= 3 and wordy >= 0.5 * len(lines) and not any(s is not None and s[3] for s in sides):
             continue  # a column of running text beside the caption, nothing ruled: no object
