@@ -17,7 +17,12 @@ seeds are the development half, odd seeds the test half.  Tune on dev; report te
 * Cells found: each printed line of each cell is in the table unit's text (whitespace and case folded).
 * Captions found: a unit with the object's label.
 
-    python bench/synthetic_objects.py [--half dev|test] [--papers 150] [--first-set] [--json] [-v]
+A third set (`tests/object_classes.py`, leave it out with `--without-third`): tables of wrapped sentences,
+group heads over a short rule, a body-size table with a paragraph straight under it, two objects stacked
+with their captions on the same unusual side, captions in a side column beside the object, and turned
+pages turned clockwise (/Rotate 270, or content drawn turned clockwise: `mode=..._clockwise`).
+
+    python bench/synthetic_objects.py [--half dev|test] [--papers 150] [--first-set | --without-third] [--json] [-v]
 """
 
 from __future__ import annotations
@@ -87,7 +92,7 @@ def _classes(obj: dict, layout: dict) -> list[str]:
         (["collected_at_end"] if obj.get("collected") else [])
 
 
-def run(half: str, papers: int, verbose: bool, first_set: bool = False) -> dict:
+def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_set: bool = True) -> dict:
     seeds = [2 * k + (half == "test") for k in range(papers)]
     tally: Counter = Counter()
     by_class: dict[str, Counter] = {}
@@ -95,7 +100,7 @@ def run(half: str, papers: int, verbose: bool, first_set: bool = False) -> dict:
     with tempfile.TemporaryDirectory(prefix="papershelf-synthetic-") as tmp:
         for seed in seeds:
             path = str(Path(tmp) / f"{seed}.pdf")
-            truth = synthetic_paper(seed, path, first_set)
+            truth = synthetic_paper(seed, path, first_set, third_set)
             units = {u.object_label: u for u in build_units(read_pdf(Path(path).read_bytes()), "p") if u.kind == "object"}
             for obj in truth["objects"]:
                 unit = units.get(obj["label"])
@@ -111,7 +116,7 @@ def run(half: str, papers: int, verbose: bool, first_set: bool = False) -> dict:
                     failures.append(f"seed {seed} {obj['label']} ({', '.join(_classes(obj, truth['layout']))}): "
                                     f"{why or 'region ok'}; cells {found}/{len(cells)}")
     n = max(tally["objects"], 1)
-    out = {"half": half, "papers": papers, "set": "first" if first_set else "all", "objects": tally["objects"], "regions_right": round(tally["right"] / n, 3),
+    out = {"half": half, "papers": papers, "set": "first" if first_set else "all" if third_set else "first two", "objects": tally["objects"], "regions_right": round(tally["right"] / n, 3),
            "iou_0.8": round(tally["iou08"] / n, 3), "captions_found": round(tally["captions"] / n, 3),
            "cells": tally["cells"], "cells_found": round(tally["cells_found"] / max(tally["cells"], 1), 3),
            "by_class": {k: {"n": v["n"], "regions_right": round(v["right"] / v["n"], 3),
@@ -130,8 +135,10 @@ def main() -> None:
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--first-set", action="store_true",
                     help="only the first set of classes (the papers measured before the later classes were added)")
+    ap.add_argument("--without-third", action="store_true",
+                    help="without the third set of classes (`tests/object_classes.py`, added by regions7)")
     args = ap.parse_args()
-    out = run(args.half, args.papers, args.verbose, args.first_set)
+    out = run(args.half, args.papers, args.verbose, args.first_set, not args.without_third)
     if args.json:
         print(json.dumps(out, indent=1))
         return

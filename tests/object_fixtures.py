@@ -9,6 +9,7 @@ import random
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
+from .object_classes import CLOCKWISE, VARIANTS3, draw_spanner, margin_width, place_beside, spanner, text_cells
 from .pdf_fixtures import BODY, _wrap
 
 W, H = letter
@@ -376,6 +377,7 @@ class _Table:
     """A table planned to fit `width`: its rows (each cell a list of printed lines) and rule style."""
 
     variant: str | None = None  # the generated class it was drawn for (`VARIANTS`), None for the first set
+    group: str | None = None  # a group head over the numeric columns (`object_classes.spanner`)
 
     STYLES = ("grid", "booktabs", "header_above", "unruled", "boxed")
 
@@ -411,9 +413,11 @@ class _Table:
         self.height = sum(max(len(c) for c in r) * self.lead for r in self.rows) + 2 * self.pad
 
     def cells(self) -> list[str]:
-        return [t for r in self.rows for cell in r for t in cell]
+        return ([self.group] if self.group else []) + [t for r in self.rows for cell in r for t in cell]
 
     def draw(self, c, x: float, top: float) -> tuple[TBox, list[tuple[str, TBox]]]:
+        if self.group:
+            return draw_spanner(self, c, x, top)
         texts: list[tuple[str, TBox]] = []
         y, rules = top - self.pad, [top]
         for r, row in enumerate(self.rows):
@@ -501,10 +505,12 @@ class _Figure:
 class _Flow:
     """Text and objects flowing down the columns of the pages of one generated paper."""
 
-    def __init__(self, rng, path: str, variants=None) -> None:
+    def __init__(self, rng, path: str, variants=None, third=None) -> None:
         from reportlab.lib.pagesizes import A4
 
         self.rng = rng
+        self.third = third  # draws the third set of classes (`object_classes`), None without it
+        self.clockwise = third is not None and third.random() < CLOCKWISE
         self.mode = rng.choice(("upright",) * 6 + ("rotate", "content", "wide"))
         pw, ph = rng.choice((letter, A4))
         self.portrait_w = pw
@@ -549,8 +555,11 @@ class _Flow:
             c.showPage()
         self.page += 1
         if self.mode == "rotate":
-            c.setPageRotation(90)
-        if self.mode in ("rotate", "content"):
+            c.setPageRotation(270 if self.clockwise else 90)
+        if self.mode in ("rotate", "content") and self.clockwise:
+            c.translate(0, self.fw)
+            c.rotate(-90)
+        elif self.mode in ("rotate", "content"):
             c.translate(self.portrait_w, 0)
             c.rotate(90)
         self.col, self.ys = 0, [self.top] * self.ncols
@@ -593,19 +602,35 @@ class _Flow:
             wide, span = True, 0
         width = self._width(wide, span)
         variant = self.variants.choice(VARIANTS) if self.variants is not None and kind == "table" else None
+        third = self.third.choice(VARIANTS3[kind]) if self.third is not None else None
+        if third is not None and variant is None and self.collect is None:
+            variant, wide, span = third, False, 0
+            width = margin_width(self, kind) if third == "margin_caption" else self.colw
         if self.sideways is not None and kind == "table" and self.sideways.random() < 0.12:
             variant, wide = self.sideways.choice(SIDEWAYS), False  # a landscape table in the column
             width = min(0.6 * (self.top - self.bottom), 1.6 * self.colw)
-        thing = _Table(self.rng, width, self.font, self.size - 1, variant) if kind == "table" else \
+        size = self.size - (variant != "body_under")
+        thing = _Table(self.rng, width, self.font, size, variant) if kind == "table" else \
             _Figure(self.rng, width, self.font, self.size)
         thing.variant = variant
+        if variant == "text_cells" and isinstance(thing, _Table) and not text_cells(thing, self.rng, width):
+            variant = thing.variant = None  # no room in the column for a column of sentences
+        elif variant == "spanner" and isinstance(thing, _Table):
+            spanner(thing, self.rng)
         if isinstance(thing, _Figure):
             thing.height = min(thing.height, 0.5 * (self.top - self.bottom))
         self.counts[kind] += 1
         label = f"{'Table' if kind == 'table' else 'Figure'} {self.counts[kind]}"
         above = self.rng.random() < (0.7 if kind == "table" else 0.15)
         above = above and variant not in ("word_header", "numbers_under")  # these sit above their captions
-        if variant in SIDEWAYS:
+        if variant in ("body_under", "stacked"):  # under the caption; stacked: captions on the unusual side
+            above = variant == "body_under" or kind == "figure"
+        if variant == "margin_caption":
+            place_beside(self, label, thing)
+        elif variant == "stacked":
+            self._place(label, thing, above, False)
+            self._stack(kind, above)
+        elif variant in SIDEWAYS:
             self._place_sideways(label, thing)
         elif self.collect is not None and kind == "table":
             self.collect.append((label, thing))
@@ -613,6 +638,17 @@ class _Flow:
             self.pending.append((label, thing, above, True, span))
         else:
             self._place(label, thing, above, wide, span)
+
+    def _stack(self, kind: str, above: bool) -> None:
+        """A second object of the kind straight after the first, captioned on the same side."""
+        thing = _Table(self.rng, self.colw, self.font, self.size - 1) if kind == "table" else \
+            _Figure(self.rng, self.colw, self.font, self.size)
+        if isinstance(thing, _Figure):
+            thing.height = min(thing.height, 0.4 * (self.top - self.bottom))
+        thing.variant = "stacked"
+        self.counts[kind] += 1
+        self.ys[self.col] += 4  # the first object's block ends a few points above the second
+        self._place(f"{'Table' if kind == 'table' else 'Figure'} {self.counts[kind]}", thing, above, False)
 
     def _width(self, wide: bool, span: int) -> float:
         """An object's width: its column's, the page's, or `span` columns' with the gutters between."""
@@ -697,6 +733,9 @@ class _Flow:
                            "style": thing.style if isinstance(thing, _Table) else thing.kind, "above": above,
                            "wide": wide, "close": after < 6, "variant": getattr(thing, "variant", None),
                            "span": (span or self.ncols) if wide else 1, "collected": self.at_end})
+        if getattr(thing, "variant", None) == "body_under":  # a paragraph straight under the table
+            self.ys[self.col] += after - 2
+            self.paragraph()
         if getattr(thing, "variant", None) == "numbers_under":  # a results paragraph full of figures, close under
             self.ys[self.col] += after - 3
             n = [_number(rng) for _ in range(6)]
@@ -750,6 +789,8 @@ class _Flow:
 
     def shown(self, b: TBox) -> list[float]:
         """A frame box as the page is shown (PDF points, bottom-left origin)."""
+        if self.mode == "content" and self.clockwise:  # frame (x, y) drawn at page (y, H - x)
+            return [round(v, 1) for v in (b[1], self.fw - b[2], b[3], self.fw - b[0])]
         if self.mode == "content":  # frame (x, y) drawn at page (W - y, x)
             return [round(v, 1) for v in (self.portrait_w - b[3], b[0], self.portrait_w - b[1], b[2])]
         return [round(v, 1) for v in b]
@@ -760,17 +801,19 @@ SIDEWAYS = ("sideways", "sideways_table")  # a landscape table in a portrait col
 LATER_LAYOUTS = {"three_columns": 0.3, "collected": 0.2}  # shares of papers set in three columns / tables at the end
 
 
-def synthetic_paper(seed: int, path: str, first_set: bool = True) -> dict:
+def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: bool = False) -> dict:
     """A generated paper written to `path`; its truth: the layout and, per object, label, kind,
     page, bbox and caption, the centres of its own text (`inside`), its cells (tables), and per
     page the boxes of its running text (`prose`), all as the page is shown.  Unless `first_set`,
     tables also come in the later classes (`VARIANTS`, drawn by a generator of their own so the
     first set's papers stay as they were): a header of words set close above the first rule, rows
     set loosely, a paragraph full of numbers close under a table above its caption; and tables set
-    sideways in a portrait column (`SIDEWAYS`, drawn by a third generator)."""
+    sideways in a portrait column (`SIDEWAYS`, drawn by a third generator).  With `third_set`, also the
+    classes of `object_classes` (drawn by a fifth generator)."""
 
     rng = random.Random(seed)
-    f = _Flow(rng, path, None if first_set else random.Random(f"variants {seed}"))
+    third = random.Random(f"third {seed}") if third_set and not first_set else None
+    f = _Flow(rng, path, None if first_set else random.Random(f"variants {seed}"), third)
     f.sideways = None if first_set else random.Random(f"sideways {seed}")
     layouts = random.Random(f"layouts {seed}")  # a fourth generator: three columns, tables at the end
     if not first_set and layouts.random() < LATER_LAYOUTS["three_columns"]:
@@ -799,5 +842,6 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True) -> dict:
     f.c.save()
     objects = [{**t, "bbox": f.shown(t["bbox"]), "inside": [f.shown(b) for _, b in t["texts"]], "texts": None}
                for t in f.truth]
-    return {"layout": {"mode": f.mode, "columns": f.ncols, "font": f.font[0], "size": f.size},
+    mode = f.mode + ("_clockwise" if f.clockwise and f.mode != "upright" else "")
+    return {"layout": {"mode": mode, "columns": f.ncols, "font": f.font[0], "size": f.size},
             "objects": objects, "prose": {p: [f.shown(b) for b in boxes] for p, boxes in f.prose.items()}}

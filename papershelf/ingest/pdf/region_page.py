@@ -75,3 +75,23 @@ def text_columns(lines: list[Line], strips: list[tuple[float, float]]) -> list[t
         return []
     found = column_gutters(lines)
     return strips if len(found) >= len(strips) else []
+
+
+def in_span(box: Box, span: tuple[float, float]) -> bool:
+    x0, x1 = box[0], box[2]
+    inside = min(x1, span[1]) - max(x0, span[0])
+    return inside >= 0.6 * max(x1 - x0, 1.0)
+
+
+def blank_side(pg, cap: Box, span: tuple[float, float], up: bool) -> tuple | None:
+    """The empty stretch between the caption and the nearest text on its usual side: where an
+    object sits that pdfium shows no parts of (a drawing whose glyphs are paths in a form)."""
+    near = [ln for ln in pg.lines if in_span((ln.x0, ln.top, ln.x1, ln.bottom), span)
+            and (ln.bottom <= cap[1] if up else ln.top >= cap[3])]
+    edge = max((ln.bottom for ln in near), default=0.06 * pg.height) if up else \
+        min((ln.top for ln in near), default=0.94 * pg.height)
+    top, bottom = (edge + 2, cap[1] - 2) if up else (cap[3] + 2, edge - 2)
+    if bottom - top < 4 * pg.body.size:
+        return None
+    inside = [ln for ln in pg.lines if span[0] <= ln.x0 and ln.x1 <= span[1]] or pg.lines
+    return (max(span[0], min(ln.x0 for ln in inside)), top, min(span[1], max(ln.x1 for ln in inside)), bottom), [], 0.0

@@ -27,7 +27,8 @@ from ..captions import CAPTION_RE, parse_caption
 from .graphics import Box
 from .headings import BodyStyle, names_section
 from .lines import Line
-from .region_page import between_neighbours, narrow_columns, page_body, text_columns, text_extent
+from .region_beside import beside_side
+from .region_page import between_neighbours, blank_side, in_span, narrow_columns, page_body, text_columns, text_extent
 from .region_rows import _WORD, _beside, _caption_lines, _gutters, _two_columns, _wordy, row_across
 from .rotation import unturned_box
 
@@ -175,6 +176,15 @@ class _Page:
             return 0.0, self.width
         return (0.0, mid + 4) if x1 <= mid + 8 else (mid - 4, self.width)
 
+    def column_of(self, cap: list[Line]) -> tuple[float, float]:
+        """The caption's own column, as `span` finds it before widening it over any gutter."""
+        x0, x1, mid = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap), self.width / 2
+        if self.gutters:
+            return self._column(x0, x1)
+        if not self.two_columns or (x0 < mid - 8 and x1 > mid + 8):
+            return 0.0, self.width
+        return (0.0, mid + 4) if x1 <= mid + 8 else (mid - 4, self.width)
+
     def _text_between(self, lo: float, hi: float) -> float:
         """The width of the column between two gutters as its lines of words fill it (once a page)."""
         known = self.widths.get((lo, hi))
@@ -243,16 +253,12 @@ def _is_prose(ln: Line, pg: _Page) -> bool:
     if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 3 \
             or wordy < 0.6 * (len(words) - measures) or wordy < 0.4 * len(words):
         return False
+    if pg.cell_like(ln) and sum(1 for w in words if w[0].islower()) < 2:
+        return False  # a table's row read as one line ("Heron Reef 97% 94.2 42.2"): no sentence has no small words
     sentence = len(words) >= 6 and ln.text.rstrip().endswith((".", "?", "!")) and wordy >= 0.8 * len(words)
     if len(words) < 5:  # a narrow column's full line (three columns in a large type) holds three or four
         return wordy == len(words) and ln.x1 - ln.x0 >= 0.8 * pg.column_width(ln) and pg.column_width(ln) < 30 * ln.size
     return sentence or ln.x1 - ln.x0 >= 0.7 * pg.column_width(ln)
-
-
-def _in_span(box: Box, span: tuple[float, float]) -> bool:
-    x0, x1 = box[0], box[2]
-    inside = min(x1, span[1]) - max(x0, span[0])
-    return inside >= 0.6 * max(x1 - x0, 1.0)
 
 
 def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops: list[Line]):
@@ -261,12 +267,12 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     items: list[tuple[float, int, Box, Line | None]] = []
     for g in _short_of(pg.graphics, edge, cap, up, stops):
         near = edge - g[3] if up else g[1] - edge
-        if near > -2 and _in_span(g, span) and not (g[1] > 0.93 * pg.height or g[3] < 0.07 * pg.height):
+        if near > -2 and in_span(g, span) and not (g[1] > 0.93 * pg.height or g[3] < 0.07 * pg.height):
             items.append((near, 0, g, None))
     for line in pg.lines:
         b = (line.x0, line.top, line.x1, line.bottom)
         near = edge - line.bottom if up else line.top - edge
-        if near > -1 and line not in cap and _in_span(b, span):
+        if near > -1 and line not in cap and in_span(b, span):
             items.append((near, 1, b, line))
     items.sort(key=lambda it: (it[0], it[1]))
     art: Box | None = None  # the graphics taken so far: text inside them is the object's
@@ -322,7 +328,7 @@ def _short_of(graphics: list[Box], edge: float, cap: list[Line], up: bool, stops
 
 def _text_edge(pg: _Page, span: tuple[float, float]) -> float | None:
     """Where the running text of the span starts: the leftmost start of its prose lines."""
-    edges = [ln.x0 for ln in pg.lines if _in_span((ln.x0, ln.top, ln.x1, ln.bottom), span) and _prose(ln, pg)]
+    edges = [ln.x0 for ln in pg.lines if in_span((ln.x0, ln.top, ln.x1, ln.bottom), span) and _prose(ln, pg)]
     return min(edges) if edges else None
 
 
@@ -441,21 +447,28 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         if own != span and sides == (None, None):
             own = span  # one drawing over captions side by side: it is theirs together
             sides = (_walk(pg, cap_lines, own, True, stops), _walk(pg, cap_lines, own, False, stops))
-        out.append(Candidate(region, *sides, (_blank(pg, cap_box, own, True), _blank(pg, cap_box, own, False))))
+        column = between_neighbours(cap_box, [o for o in blocks if o is not cap_lines], pg.column_of(cap_lines))
+        if column != own and None in sides:  # widened by a rule or row near it: maybe another object's
+            sides = tuple(s or _walk(pg, cap_lines, column, up, stops) for s, up in zip(sides, (True, False)))
+        if (beside := beside_side(pg, cap_lines, own, stops, _walk)) is not None:
+            sides = (None, beside)  # set level with its caption, in a side column (`region_beside`)
+        out.append(Candidate(region, *sides, (blank_side(pg, cap_box, own, True), blank_side(pg, cap_box, own, False))))
     return out
 
 
 def _drawings(pg: _Page) -> list[Box]:
     """The page's graphics that may be an object's: not a panel drawn behind running text (some
     journals set each text block on a filled box, which would make a paragraph look drawn), nor a
-    mark in the margin beside all the text (a download stamp running up the page's edge)."""
+    mark in the margin beside all the text (a download stamp running up the page's edge; a picture
+    there, wide and tall, is a margin column's figure)."""
     prose = [ln for ln in pg.lines if _prose(ln, pg)]
     left = min((ln.x0 for ln in prose), default=0.0)
     right = max((ln.x1 for ln in prose), default=pg.width)
     by_top = sorted(pg.lines, key=lambda ln: ln.top)
     tops = [ln.top for ln in by_top]
-    return [g for g in pg.graphics
-            if left - 2 < g[2] and g[0] < right + 2 and not _behind_text(g, pg, by_top, tops)]
+    big = 4 * pg.body.size  # a picture in a margin column (set beside the text: CHI's extended abstracts)
+    return [g for g in pg.graphics if (left - 2 < g[2] and g[0] < right + 2 or min(g[2] - g[0], g[3] - g[1]) >= big)
+            and not _behind_text(g, pg, by_top, tops)]
 
 
 def _behind_text(g: Box, pg: _Page, by_top: list[Line], tops: list[float]) -> bool:
@@ -469,17 +482,3 @@ def _behind_text(g: Box, pg: _Page, by_top: list[Line], tops: list[float]) -> bo
     filled = sum(1 for ln in inside if pg.alone(ln) and len(ln.text.split()) >= 5 and _wordy(ln)
                  and ln.x1 - ln.x0 >= 0.7 * (g[2] - g[0]))
     return filled >= 3 and filled >= 0.5 * len(inside)
-
-
-def _blank(pg: _Page, cap: Box, span: tuple[float, float], up: bool) -> tuple | None:
-    """The empty stretch between the caption and the nearest text on its usual side: where an
-    object sits that pdfium shows no parts of (a drawing whose glyphs are paths in a form)."""
-    near = [ln for ln in pg.lines if _in_span((ln.x0, ln.top, ln.x1, ln.bottom), span)
-            and (ln.bottom <= cap[1] if up else ln.top >= cap[3])]
-    edge = max((ln.bottom for ln in near), default=0.06 * pg.height) if up else \
-        min((ln.top for ln in near), default=0.94 * pg.height)
-    top, bottom = (edge + 2, cap[1] - 2) if up else (cap[3] + 2, edge - 2)
-    if bottom - top < 4 * pg.body.size:
-        return None
-    inside = [ln for ln in pg.lines if span[0] <= ln.x0 and ln.x1 <= span[1]] or pg.lines
-    return (max(span[0], min(ln.x0 for ln in inside)), top, min(span[1], max(ln.x1 for ln in inside)), bottom), [], 0.0

@@ -1,0 +1,94 @@
+"""An object set beside its caption, not above or below it (regions.py walks up and down).
+
+Some layouts set a caption in a side column of its own, level with its figure or table: a narrow
+block of caption lines with the drawing or the table's rows beside it, overlapping it top to bottom.
+Walking up or down from such a caption finds only the part of the object that reaches past the
+caption's own lines (or nothing), so the object is looked for beside the caption first: drawn
+evidence (a picture, a chart's strokes, a table's rules) or rows of cells lying wholly to one side
+of the caption and level with most of it.  From that seed the object is walked up and down as any
+object is (the walk passed in: `regions._walk`), within the stretch beside the caption.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .graphics import Box
+from .lines import Line
+from .region_rows import _wordy
+
+
+def _level(b: Box, top: float, bottom: float) -> bool:
+    """Level with most of the caption block (its vertical overlap at least half the block's height)."""
+    return min(b[3], bottom) - max(b[1], top) >= 0.5 * (bottom - top)
+
+
+def _cell(pg, ln: Line) -> bool:
+    """A table's cell: cell-like (`_Page.cell_like`) and not a run of four words or more (a line of
+    the next column's running text shares a baseline with the caption's lines where the page's
+    columns were not found)."""
+    return pg.cell_like(ln) and not (len(ln.text.split()) >= 4 and _wordy(ln))
+
+
+def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool) -> Box | None:
+    """The union of the drawn parts and cell rows on one side of the caption, level with it and
+    within its column span `own`; None when that is no object (a thin mark, one stray label)."""
+    x0, top, x1, bottom = (min(ln.x0 for ln in cap), min(ln.top for ln in cap),
+                           max(ln.x1 for ln in cap), max(ln.bottom for ln in cap))
+    lo, hi = (x1 + 1, own[1]) if right else (own[0], x0 - 1)
+    if hi - lo < 4 * pg.body.size:
+        return None
+    mid = pg.width / 2
+    apart = [g for g in pg.gutters] or ([mid] if pg.two_columns else [])
+    if any(x0 + 8 < g < x1 - 8 for g in apart):
+        return None  # a caption across columns is set over or under its object, not beside it
+    size, mine = pg.body.size, {id(ln) for ln in cap}
+    drawn = [g for g in pg.graphics if g[3] > top and g[1] < bottom and lo - 1 <= g[0] and g[2] <= hi + 1
+             and _level(g, top, bottom) and (g[2] - g[0] >= 2 * size or g[3] - g[1] >= 2 * size)]
+    rows = [ln for ln in pg.lines if top - 0.5 * size <= (ln.top + ln.bottom) / 2 <= bottom + 0.5 * size
+            and lo - 1 <= ln.x0 and ln.x1 <= hi + 1 and id(ln) not in mine and _cell(pg, ln)]
+    big = any(min(g[2] - g[0], g[3] - g[1]) >= 2 * size and (g[2] - g[0]) * (g[3] - g[1]) >= 12 * size * size
+              for g in drawn)  # a picture or a chart's frame, not a long stroke
+    if not big and len(rows) < 2 and not (drawn and rows):
+        return None
+    boxes = drawn + [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in rows]
+    low = max(b[3] for b in boxes)
+    under = [ln for ln in pg.lines if bottom < ln.top < min(bottom + 1.5 * size, low - 1) and ln.x0 < x1
+             and ln.x1 > x0 and id(ln) not in mine]
+    if any(ln.x1 > lo or pg.cell_like(ln) for ln in under):
+        return None  # a row under the caption, level with the object: the object is under it, not beside it
+    seed = min(b[0] for b in boxes), max(b[2] for b in boxes)
+    if any(min(x1, seed[0]) - 1 <= g <= max(x0, seed[1]) + 1 and not x0 - 1 <= g <= x1 + 1 for g in apart):
+        return None  # another column's object, past a gutter
+    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+
+
+def beside_side(pg, cap: list[Line], own: tuple[float, float], stops: list[Line], walk) -> tuple | None:
+    """The object beside a narrow caption (at most half its column span `own`), as `_walk` gives a
+    side: (box, lines, evidence, ruled, parts); None when nothing is set beside it."""
+    x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
+    if x1 - x0 > 0.5 * (own[1] - own[0]):
+        return None
+    for right in (True, False):
+        seed = _seed(pg, cap, own, right)
+        if seed is None:
+            continue
+        span = (x1 + 1, own[1]) if right else (own[0], x0 - 1)
+        anchor = dataclasses.replace(cap[0], x0=span[0], x1=span[1], top=seed[1], bottom=seed[3], text="")
+        sides = [walk(pg, [anchor], span, up, stops + cap) for up in (True, False)]
+        box = seed
+        parts = [seed]
+        for s in sides:
+            if s is not None:
+                box = (min(box[0], s[0][0]), min(box[1], s[0][1]), max(box[2], s[0][2]), max(box[3], s[0][3]))
+                parts += s[4]
+        mine = {id(ln) for ln in cap}
+        lines = [ln for ln in pg.lines if box[1] - 1 <= ln.top and ln.bottom <= box[3] + 1
+                 and box[0] - 1 <= ln.x0 and ln.x1 <= box[2] + 1 and id(ln) not in mine]
+        wordy = sum(1 for ln in lines if len(ln.text.split()) >= 4 and _wordy(ln))
+        if wordy >= 3 and wordy >= 0.5 * len(lines) and not any(s is not None and s[3] for s in sides):
+            continue  # a column of running text beside the caption, nothing ruled: no object
+        ruled = any(s is not None and s[3] for s in sides)
+        evidence = sum(s[2] for s in sides if s is not None) + 1.0
+        return box, lines, evidence, ruled, parts
+    return None
