@@ -51,6 +51,9 @@ TIMEOUT = 300  # seconds for Tesseract on one page
 # Mean word confidence (0-100) under which a page may be turned: Tesseract reads an upright page of
 # print at 85-95 and an upside-down one, as gibberish, near 30.
 LOW_CONFIDENCE = 60
+# ...and under which a page read in Latin languages alone is taken for CJK print (read as English it
+# scores 20-30) and read with every language at once (ocr_langs.py).
+CJK_AS_LATIN = 40
 MIN_OSD_CONFIDENCE = 1.0  # Tesseract's orientation confidence; below it the guess is a coin toss
 MODES = ("auto", "always", "never")
 # A page "has text" when pdfium finds this many characters on it; a scanned page has none, a page
@@ -248,6 +251,13 @@ def _hocr(pytesseract, image, langs: Plan, number: int, osd: bool) -> tuple[byte
     used = langs.start()
     hocr = _read(pytesseract, image, used, number)
     confidence = mean_confidence(hocr)
+    if used != langs.full and confidence is not None and confidence < CJK_AS_LATIN:
+        # Read as gibberish: most likely CJK read as English, so every language at once (OSD's ≈ 1 s
+        # would only say so); a page still read poorly goes on to the orientation check below.
+        again = _read(pytesseract, image, langs.full, number)
+        if (mean_confidence(again) or 0.0) > confidence:
+            langs.cjk_seen = True
+            hocr, confidence, used = again, mean_confidence(again), langs.full
     if confidence is not None and confidence >= LOW_CONFIDENCE or confidence is None and used == langs.full:
         return hocr, 0, used
     found = _osd(pytesseract, image, number) if osd else None

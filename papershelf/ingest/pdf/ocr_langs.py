@@ -9,12 +9,13 @@ of a page (≈ 1 s), so it would eat the saving.
 So the cheap first pass is the page's read itself: each page is read first with the installed
 languages that are not CJK (`Plan.first`, ``eng``).  A page of Latin print reads at 85-95 mean
 word confidence; a Chinese or Japanese page read as English reads at 20-30 (measured on scans of
-bench/data/cjk, docs/measurements/scale7.md).  Only a page read poorly is looked at again, with OSD
-(which the orientation check ran on such pages already): when OSD names a CJK script, or is not
-sure what the script is, the page is read with every installed language, as before, and the better
-read kept; the file's other pages then start with every language (`Plan.cjk_seen`), so a Chinese
-scan pays the extra first pass on its first pages only.  A poor page OSD is sure is Latin keeps its
-``eng`` read (the CJK models would add nothing but noise and minutes).
+bench/data/cjk, docs/measurements/scale7.md).  Only a page read poorly is looked at again: one read
+as gibberish (under `ocr.CJK_AS_LATIN`) is read at once with every installed language, as before;
+one read merely poorly is checked with OSD (which the orientation check ran on such pages already),
+and when OSD names a CJK script, or is not sure what the script is, it is read with every language
+too.  The better read is kept; once a page was CJK the file's other pages start with every language
+(`Plan.cjk_seen`), so a Chinese scan pays the extra first pass on its first pages only.  A poor page
+OSD is sure is Latin keeps its ``eng`` read (the CJK models would add nothing but noise and minutes).
 """
 
 from __future__ import annotations
