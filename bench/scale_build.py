@@ -124,7 +124,7 @@ def run(
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     marks: dict = {"etas": [], "loads": [], "papers": []}
-    log = trace.open("w", encoding="utf-8")
+    log = trace.open("w", encoding="utf-8", buffering=1)  # line by line: a long run can be replayed while it runs
 
     def read_stdout() -> None:
         assert proc.stdout is not None

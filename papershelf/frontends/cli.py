@@ -107,7 +107,8 @@ def add(paths: list[str] = typer.Argument(..., help="Files or folders (recursive
         max_size: Optional[float] = typer.Option(None, "--max-size", help="Largest text file to read, in MiB."),
         ocr: str = typer.Option("auto", "--ocr", help="OCR PDF pages: auto (pages without text), always, never."),
         ocr_lang: Optional[str] = typer.Option(None, "--ocr-lang",
-                                               help="Tesseract languages, e.g. eng+jpn (default: those installed)."),
+                                               help="Tesseract languages, e.g. eng+jpn (default: eng, and every "
+                                                    "installed one on a page that may be CJK)."),
         reread: bool = typer.Option(False, "--reread", help="Parse unchanged files again (after an upgrade); "
                                                             "papers whose units stay the same keep their vectors."),
         as_json: bool = typer.Option(False, "--json", help="Print a JSON summary.")):

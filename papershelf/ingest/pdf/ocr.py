@@ -42,6 +42,7 @@ from xml.etree import ElementTree
 
 from ...errors import IngestError
 from .lines import Line
+from .ocr_langs import Osd, Plan, parse_osd, plan
 
 DPI = 300  # Tesseract's recommended resolution for body text; 200 loses small print (BENCHMARKS.md)
 MAX_PIXELS = 36_000_000  # an A2 page at 300 dpi; a letter page is 8.4 MP (one byte a pixel, grayscale)
@@ -50,6 +51,9 @@ TIMEOUT = 300  # seconds for Tesseract on one page
 # Mean word confidence (0-100) under which a page may be turned: Tesseract reads an upright page of
 # print at 85-95 and an upside-down one, as gibberish, near 30.
 LOW_CONFIDENCE = 60
+# ...and under which a page read in Latin languages alone is taken for CJK print (read as English it
+# scores 20-30) and read with every language at once (ocr_langs.py).
+CJK_AS_LATIN = 40
 MIN_OSD_CONFIDENCE = 1.0  # Tesseract's orientation confidence; below it the guess is a coin toss
 MODES = ("auto", "always", "never")
 # A page "has text" when pdfium finds this many characters on it; a scanned page has none, a page
@@ -57,7 +61,6 @@ MODES = ("auto", "always", "never")
 MIN_PAGE_CHARS = 40
 INSTALL_HINT = ("install Tesseract (Debian/Ubuntu: apt install tesseract-ocr tesseract-ocr-chi-sim "
                 "tesseract-ocr-jpn; macOS: brew install tesseract tesseract-lang) and pip install pytesseract")
-_KNOWN_LANGS = ("eng", "chi_sim", "chi_tra", "jpn", "kor")
 
 Page = tuple[list[Line], float, float]
 log = logging.getLogger("papershelf.ocr")
@@ -70,7 +73,7 @@ class PageRefused(Exception):
 @dataclass(frozen=True)
 class OcrSettings:
     mode: str = "auto"
-    languages: str | None = None  # Tesseract's "eng+jpn"; None: every known language installed
+    languages: str | None = None  # Tesseract's "eng+jpn"; None: chosen per page (ocr_langs.py)
     workers: int | None = None  # None: the cores this process may use
     progress: Callable[[int, int], None] | None = None  # (pages done, pages to OCR) of the current file
 
@@ -113,15 +116,15 @@ def may_help(reason: str) -> bool:
     return reason.startswith("no text layer") and current().mode != "never" and engine() is not None
 
 
-def _languages(pytesseract, wanted: str | None) -> str:
+def _languages(pytesseract, wanted: str | None) -> Plan:
+    """The file's language plan (ocr_langs.py); a named language that is not installed is an error."""
     installed = set(pytesseract.get_languages(config=""))
     if wanted:
         missing = [lang for lang in wanted.split("+") if lang not in installed]
         if missing:
             raise IngestError(f"OCR language not installed: {', '.join(missing)} (installed: "
                               f"{', '.join(sorted(installed - {'osd'})) or 'none'})")
-        return wanted
-    return "+".join(lang for lang in _KNOWN_LANGS if lang in installed) or "eng"
+    return plan(installed, wanted)
 
 
 def pages_to_ocr(pages: list[Page], mode: str) -> list[int]:
@@ -153,7 +156,6 @@ def fill_by_ocr(pdf, pages: list[Page]) -> tuple[list[Page], dict[int, str]]:
         return pages, {}
     pytesseract, name = found
     langs = _languages(pytesseract, s.languages)
-    label = f"{name} ({langs})"
     out, read, refused = _read_pages(pdf, pages, todo, pytesseract, langs)
     if bare and not read:
         raise IngestError(f"no text layer, and OCR read no page: {refused[0]}"
@@ -161,15 +163,17 @@ def fill_by_ocr(pdf, pages: list[Page]) -> tuple[list[Page], dict[int, str]]:
     for why in refused:
         log.warning("OCR skipped a page: %s", why)
     if bare and sum(len(ln.text) for lines, _, _ in out for ln in lines) < MIN_PAGE_CHARS:
-        raise IngestError(f"no text layer, and OCR ({label}) found no text either: drawings or blank pages")
-    return out, {i + 1: label for i in read}
+        raise IngestError(f"no text layer, and OCR ({name} ({langs.full})) found no text either: drawings or "
+                          "blank pages")
+    return out, {i + 1: f"{name} ({used})" for i, used in read.items()}
 
 
-def _read_pages(pdf, pages: list[Page], todo: list[int], pytesseract, langs: str
-                ) -> tuple[list[Page], list[int], list[str]]:
-    """The pages with those of `todo` read by Tesseract; which were read; why the others were not."""
+def _read_pages(pdf, pages: list[Page], todo: list[int], pytesseract, langs: Plan
+                ) -> tuple[list[Page], dict[int, str], list[str]]:
+    """The pages with those of `todo` read by Tesseract; which were read, in which languages; why the
+    others were not."""
     s = current()
-    out, read, refused = list(pages), [], []
+    out, read, refused = list(pages), {}, []
     osd = "osd" in set(pytesseract.get_languages(config=""))
     workers = s.workers or max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
     with _one_thread_each(), ThreadPoolExecutor(max_workers=workers) as pool:
@@ -191,11 +195,10 @@ def _read_pages(pdf, pages: list[Page], todo: list[int], pytesseract, langs: str
             # At most two images per worker wait in memory (each at most MAX_PIXELS bytes).
             while in_flight and (len(in_flight) > 2 * workers or n == len(todo) - 1):
                 j, w, h, dpi, fut = in_flight.popleft()
-                hocr, turned = fut.result()
+                hocr, turned, read[j] = fut.result()
                 if turned % 180:
                     w, h = h, w
                 out[j] = (hocr_lines(hocr, j + 1, 72.0 / dpi), w, h)
-                read.append(j)
                 done += 1
                 if s.progress:
                     s.progress(done, len(todo))
@@ -240,40 +243,52 @@ def render(page, number: int = 0):
         raise PageRefused(f"page {number}: not enough memory to render it for OCR") from None
 
 
-def _hocr(pytesseract, image, langs: str, number: int, osd: bool) -> tuple[bytes, int]:
-    """Tesseract's hOCR for the page (lines with their font size estimate, words with boxes), and the
-    degrees the image was turned (clockwise) to read it: a page read poorly is checked with OSD."""
-    hocr = _tesseract(pytesseract.image_to_pdf_or_hocr, pytesseract, number, image, lang=langs,
-                      config="--psm 3", extension="hocr", timeout=TIMEOUT)
+def _hocr(pytesseract, image, langs: Plan, number: int, osd: bool) -> tuple[bytes, int, str]:
+    """Tesseract's hOCR for the page (lines with their font size estimate, words with boxes), the
+    degrees the image was turned (clockwise) to read it, and the languages that read it.  A page read
+    poorly is checked with OSD: read again turned when it is not upright, and with every language when
+    its script may be CJK (ocr_langs.py: the first read is in the Latin languages alone)."""
+    used = langs.start()
+    hocr = _read(pytesseract, image, used, number)
     confidence = mean_confidence(hocr)
-    if confidence is None or confidence >= LOW_CONFIDENCE:
-        return hocr, 0
-    if not osd:
+    if used != langs.full and confidence is not None and confidence < CJK_AS_LATIN:
+        # Read as gibberish: most likely CJK read as English, so every language at once (OSD's ≈ 1 s
+        # would only say so); a page still read poorly goes on to the orientation check below.
+        again = _read(pytesseract, image, langs.full, number)
+        if (mean_confidence(again) or 0.0) > confidence:
+            langs.cjk_seen = True
+            hocr, confidence, used = again, mean_confidence(again), langs.full
+    if confidence is not None and confidence >= LOW_CONFIDENCE or confidence is None and used == langs.full:
+        return hocr, 0, used
+    found = _osd(pytesseract, image, number) if osd else None
+    cjk = used != langs.full and (found is None or found.may_be_cjk())
+    turn = found.turn if found is not None and found.turn_confidence >= MIN_OSD_CONFIDENCE else 0
+    if turn or cjk:
+        again_langs = langs.full if cjk else used
+        again = _read(pytesseract, image.rotate(-turn, expand=True) if turn else image, again_langs, number)
+        if (mean_confidence(again) or 0.0) > (confidence or 0.0):
+            langs.cjk_seen = langs.cjk_seen or cjk  # the file's other pages start with every language
+            return again, turn, again_langs
+    if confidence is not None and not osd:
         log.warning("OCR read page %d poorly (mean word confidence %.0f%%); it may be turned: install "
                     "Tesseract's orientation detection (tesseract-ocr-osd) to read such pages", number, confidence)
-        return hocr, 0
-    turn = _orientation(pytesseract, image, number)
-    if turn:
-        again = _tesseract(pytesseract.image_to_pdf_or_hocr, pytesseract, number, image.rotate(-turn, expand=True),
-                           lang=langs, config="--psm 3", extension="hocr", timeout=TIMEOUT)
-        if (mean_confidence(again) or 0.0) > confidence:
-            return again, turn
-    log.warning("OCR read page %d poorly (mean word confidence %.0f%%)", number, confidence)
-    return hocr, 0
+    elif confidence is not None:
+        log.warning("OCR read page %d poorly (mean word confidence %.0f%%)", number, confidence)
+    return hocr, 0, used
 
 
-def _orientation(pytesseract, image, number: int) -> int:
-    """Degrees (0, 90, 180, 270) to turn the page clockwise so it reads upright, by Tesseract's OSD;
-    0 when it is not sure or finds no text to judge by."""
+def _read(pytesseract, image, langs: str, number: int) -> bytes:
+    return _tesseract(pytesseract.image_to_pdf_or_hocr, pytesseract, number, image, lang=langs,
+                      config="--psm 3", extension="hocr", timeout=TIMEOUT)
+
+
+def _osd(pytesseract, image, number: int) -> Osd | None:
+    """Tesseract's OSD of the page (orientation and script); None when it finds no text to judge by."""
     try:
-        found = _tesseract(pytesseract.image_to_osd, pytesseract, number, image, config="--psm 0", timeout=TIMEOUT)
-    except IngestError:  # OSD refuses pages with too few characters: nothing to turn by
-        return 0
-    turn = re.search(r"Rotate: (\d+)", found)
-    sure = re.search(r"Orientation confidence: ([\d.]+)", found)
-    if not turn or not sure or float(sure.group(1)) < MIN_OSD_CONFIDENCE:
-        return 0
-    return int(turn.group(1)) % 360
+        return parse_osd(_tesseract(pytesseract.image_to_osd, pytesseract, number, image, config="--psm 0",
+                                    timeout=TIMEOUT))
+    except IngestError:  # OSD refuses pages with too few characters
+        return None
 
 
 def _tesseract(run, pytesseract, number: int, *args, **kwargs):
