@@ -12,6 +12,8 @@ next number in that very style is a heading even where a column's top hides the 
 
 from __future__ import annotations
 
+import re
+
 StyleKey = tuple[float, bool, bool, bool]
 
 
@@ -28,3 +30,12 @@ def style_ranks(candidates: set[StyleKey], standard: list[StyleKey]) -> dict[Sty
 def sibling_style(style: tuple, depth: int, numbered_styles: dict[tuple, list[int]]) -> bool:
     """Has the paper already set a numbered heading of this depth in exactly this style?"""
     return depth in numbered_styles.get(style, [])
+
+
+_LABEL = re.compile(r"^\((?:[a-zA-Z]|[ivx]{1,4}|\d{1,2})\)\s+(?=\S)")
+
+
+def unlabelled(text: str) -> str:
+    """A title without the bracketed label that opens it: "(a) The contribution of odorants" reads
+    as a title by its words after "(a)", whose lowercase letter would otherwise make it read as text."""
+    return _LABEL.sub("", text, count=1)

@@ -21,7 +21,7 @@ import re
 from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
-from .heading_levels import sibling_style, style_ranks
+from .heading_levels import sibling_style, style_ranks, unlabelled
 from .heading_lines import centred_line, centred_title, entry_like, short_field, small_bold
 from .heading_style import (
     _DIGITS,
@@ -110,11 +110,12 @@ class _Decider:
         ln = p.first
         if len(p.lines) > 2 or not all(strong(x, self.body) for x in p.lines) or not ln.alone or p.in_figure:
             return False
-        if CAPTION_RE.match(p.text) or len(p.text.split()) > _most_words(p) or p.text.endswith((".", ",", ";")):
+        if CAPTION_RE.match(p.text) or len(unlabelled(p.text).split()) > _most_words(p) \
+                or p.text.endswith((".", ",", ";")):
             return False
         if p.gap_above is not None and p.gap_above < 1.3 and not self.after_heading:
             return False  # no space above, unless right below a heading ("Methods" / "Setting")
-        return _plausible_title(p.text, True) and (p.indent < 2.5 * ln.size)
+        return _plausible_title(unlabelled(p.text), True) and (p.indent < 2.5 * ln.size)
 
     def decide(self, p: Para) -> tuple[str, int] | None:
         """(title, level) when the paragraph is a heading."""
