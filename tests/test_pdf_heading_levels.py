@@ -67,3 +67,40 @@ def test_numbered_subsection_at_a_page_top_in_its_siblings_style(tmp_path):
         ("1 Introduction", 1), ("2 Methods", 1), ("3 Experimental Results", 1), ("3.1 Simulation Experiments", 2),
         ("3.2 Experiments on Real Data", 2), ("4 Conclusion", 1),
     ]
+
+
+def _lettered(c: canvas.Canvas, y: float, label: str, lines: list[str]) -> float:
+    """A lettered sub-section title: the label in roman, the title in bold italics (Royal Society)."""
+    for k, line in enumerate(lines):
+        x = 72
+        if k == 0:
+            c.setFont("Times-Roman", 10)
+            c.drawString(x, y, label)
+            x += c.stringWidth(label + " ", "Times-Roman", 10)
+        else:
+            x += c.stringWidth(label + " ", "Times-Roman", 10)
+        c.setFont("Times-BoldItalic", 10)
+        c.drawString(x, y, line)
+        y -= 12
+    return y - 4
+
+
+def test_lettered_subsections_with_a_roman_label_before_a_bold_italic_title(tmp_path):
+    """"(a)" in roman before a bold-italic title, one line or wrapped onto two: a sub-section of the
+    numbered section above it; a paragraph that opens with "(b)" in roman is text."""
+    path = tmp_path / "lettered.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _section(c, _title(c), "1. INTRODUCTION", "Helvetica-Bold")
+    y = _flush(c, y - 10, "2. MATERIAL AND METHODS", "Helvetica-Bold", 12) - 4
+    y = _lettered(c, y - 6, "(a)", ["The contribution of individual odorants"])
+    y = _para(c, 72, y, 460) - 14
+    y = _lettered(c, y, "(b)", ["A mixture was more similar to a constant odorant", "than to a variable odorant"])
+    y = _para(c, 72, y, 460) - 14
+    y = _para(c, 72, y, 460, text="(c) the cells were washed twice and incubated again for an hour before they were "
+                                   "counted under the microscope by two observers who did not know the group.") - 14
+    _section(c, y, "3. RESULTS", "Helvetica-Bold")
+    c.save()
+    assert _headings(path) == [
+        ("1. INTRODUCTION", 1), ("2. MATERIAL AND METHODS", 1), ("(a) The contribution of individual odorants", 2),
+        ("(b) A mixture was more similar to a constant odorant than to a variable odorant", 2), ("3. RESULTS", 1),
+    ]
