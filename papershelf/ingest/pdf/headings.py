@@ -21,6 +21,7 @@ import re
 from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
+from .heading_levels import sibling_style, style_ranks, unlabelled
 from .heading_lines import centred_line, centred_title, entry_like, short_field, small_bold
 from .heading_style import (
     _DIGITS,
@@ -98,10 +99,8 @@ class _Decider:
     def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
         styles = {_style_key(p.first) for p in paras if self._unnumbered_candidate(p)}
-        ordered = sorted(styles, key=lambda s: (-s[0], not s[1], not s[2], s[3]))
         std = [_style_key(p.first) for p in paras if _STANDARD_RE.match(self._bare(p)) and strong(p.first, self.body)]
-        top = ordered.index(max(std, key=std.count)) if std and max(std, key=std.count) in ordered else 0
-        return {s: max(1, i - top + 1) for i, s in enumerate(ordered)}
+        return style_ranks(styles, std)
 
     @staticmethod
     def _bare(p: Para) -> str:
@@ -111,11 +110,12 @@ class _Decider:
         ln = p.first
         if len(p.lines) > 2 or not all(strong(x, self.body) for x in p.lines) or not ln.alone or p.in_figure:
             return False
-        if CAPTION_RE.match(p.text) or len(p.text.split()) > _most_words(p) or p.text.endswith((".", ",", ";")):
+        if CAPTION_RE.match(p.text) or len(unlabelled(p.text).split()) > _most_words(p) \
+                or p.text.endswith((".", ",", ";")):
             return False
         if p.gap_above is not None and p.gap_above < 1.3 and not self.after_heading:
             return False  # no space above, unless right below a heading ("Methods" / "Setting")
-        return _plausible_title(p.text, True) and (p.indent < 2.5 * ln.size)
+        return _plausible_title(unlabelled(p.text), True) and (p.indent < 2.5 * ln.size)
 
     def decide(self, p: Para) -> tuple[str, int] | None:
         """(title, level) when the paragraph is a heading."""
@@ -220,13 +220,19 @@ class _Decider:
         # In the body's own style: only the very next number, alone on its line with space above
         # (a letter only after the word "Appendix": amsart's "Appendix A. Tools from …").
         # (a centred title may be as long as any: a list item is never centred)
-        # (a centred title may be as long as any: a list item is never centred)
         most = 14 if centred_title(p, self.body) else (12 if centred_line(p) else 8)
         short = len(title.split()) <= most and _plausible_title(title, False)
-        apart = _standalone(p, self.body) or centred_title(p, self.body)
+        apart = _standalone(p, self.body) or centred_title(p, self.body) or self._column_top_sibling(m, p)
         if apart and short and (m.group("num")[0].isdigit() or m.group("app")):
             return self.numbering.accept(m, 0)
         return None
+
+    def _column_top_sibling(self, m: re.Match, p: Para) -> bool:
+        """A numbered line alone at a column's top (no space above to show) in exactly the style of
+        the paper's numbered headings of its depth ("3.2 Experiments" atop a column, set as "3.1")."""
+        depth = m.group("num").count(".") + 1
+        return p.gap_above is None and len(p.lines) == 1 and p.first.alone and depth >= 2 \
+            and sibling_style(_own_style(p.first), depth, self.numbered_styles)
 
     def _standard_level(self, bare: str, line) -> int:
         size = line.size

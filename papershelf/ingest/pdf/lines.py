@@ -94,6 +94,7 @@ _COMBINING = re.compile("[\u0300-\u036f]")
 _SPACED_MARK = re.compile(r"(?<=\w)\s+(?=[\u0300-\u036f])")
 _INNER_HYPHEN = re.compile(r"(?<=[a-z])[\ufffe\x02]\s*(?=[a-z])")
 _SPACES = re.compile(r"\s+")
+_LABEL = re.compile(r"\((?:[a-zA-Z]|[ivx]{1,4}|\d{1,2})\)\s+(?=\S)")  # "(a) ", "(iv) ", "(2) " opening a line
 _TRAILING_MARKS = "†‡∗*♦♠♣♥♢♡◦§¶#✉⋆—"  # and the dash closing a heading run in on the next line
 
 
@@ -311,8 +312,9 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.  A raised mark
     # opening the line (in roman beside bold names) is no part of its weight either.
     opening = first if size == tp.font_size(first) else _after_mark(tp, stripped, lead16, first, last)
+    opening = _after_label(tp, stripped, lead16, opening, last)
     bold_first, bold_last = tp.bold(opening), tp.bold(_last_word_char(tp, stripped, lead16, last, size))
-    face, italic = tp.face(first, last), tp.italic(first, last)
+    face, italic = tp.face(first, last), tp.italic(opening, last)
     pieces = _pieces(boxes, size)
     pieces, turns = sideways_split(pieces, piece_turns(tp.raw, first, last, pieces, tp.rotation, tp.char_box), size)
     gaps = set() if tp.rotation else glued(stripped, tp.char_index, tp.loose, lead16, size)
@@ -334,6 +336,17 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
                             runin_italic=bool(runin) and _italic_lead(tp, runin, lead16),
                             turn=turn))
     return out
+
+
+def _after_label(tp: _TextPage, stripped: str, lead16: int, first: int, last: int) -> int:
+    """The line's first glyph after a bracketed label that opens it in a font of its own ("(a)" in
+    roman before a bold-italic sub-section title, as the Royal Society sets them): the label's
+    font is no part of the title's weight or slant.  A label in the title's own font changes nothing."""
+    m = _LABEL.match(stripped)
+    if not m:
+        return first
+    at = tp.char_index(lead16 + u16(stripped[:m.end()]))
+    return at if first < at <= last and tp._font(at) != tp._font(first) else first
 
 
 def _after_mark(tp: _TextPage, stripped: str, lead16: int, first: int, last: int) -> int:

@@ -1,0 +1,106 @@
+"""Heading levels and numbered siblings from the paper's own heading styles (issue 38, round heads8),
+each drawn as a generated PDF: in a paper without numbering whose standard names are centred bold
+capitals, flush-left sub-headings in another face are level 2 below them (not level 1 for being the
+only candidates of their kind); a numbered sub-section in the body's own roman at a page's top,
+where no space above it shows, is a heading when "3.1" before it was set in that very style."""
+
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from .test_pdf_heading_styles import _headings, _para, _title
+
+W, H = letter
+
+
+def _centred_caps(c: canvas.Canvas, y: float, text: str) -> float:
+    c.setFont("Helvetica-Bold", 11)
+    c.drawCentredString(W / 2, y, text)
+    return y - 20
+
+
+def _flush(c: canvas.Canvas, y: float, text: str, font: str = "Helvetica", size: float = 10) -> float:
+    c.setFont(font, size)
+    c.drawString(72, y, text)
+    return y - 16
+
+
+def test_subheadings_below_centred_capital_sections_are_level_two(tmp_path):
+    path = tmp_path / "ranked.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _centred_caps(c, _title(c), "INTRODUCTION")
+    y = _para(c, 72, y, 460) - 14
+    y = _centred_caps(c, y, "MATERIALS AND METHODS")
+    y = _flush(c, y, "Eligibility criteria")
+    y = _para(c, 72, y, 460) - 14
+    y = _flush(c, y, "Data collection")
+    y = _para(c, 72, y, 460) - 14
+    y = _centred_caps(c, y, "RESULTS")
+    y = _flush(c, y, "Body mass between the two cohorts")
+    y = _para(c, 72, y, 460) - 14
+    y = _centred_caps(c, y, "DISCUSSION")
+    _para(c, 72, y, 460)
+    c.save()
+    assert _headings(path) == [
+        ("INTRODUCTION", 1), ("MATERIALS AND METHODS", 1), ("Eligibility criteria", 2), ("Data collection", 2),
+        ("RESULTS", 1), ("Body mass between the two cohorts", 2), ("DISCUSSION", 1),
+    ]
+
+
+def _section(c: canvas.Canvas, y: float, title: str, font: str) -> float:
+    y = _flush(c, y - 10, title, font, 12 if font.endswith("Bold") else 10) - 4
+    return _para(c, 72, y, 460) - 14
+
+
+def test_numbered_subsection_at_a_page_top_in_its_siblings_style(tmp_path):
+    path = tmp_path / "sibling.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _section(c, _title(c), "1 Introduction", "Helvetica-Bold")
+    y = _section(c, y, "2 Methods", "Helvetica-Bold")
+    y = _section(c, y, "3 Experimental Results", "Helvetica-Bold")
+    _section(c, y, "3.1 Simulation Experiments", "Times-Roman")
+    c.showPage()
+    y = _flush(c, H - 72, "3.2 Experiments on Real Data", "Times-Roman") - 4
+    y = _para(c, 72, y, 460) - 14
+    _section(c, y, "4 Conclusion", "Helvetica-Bold")
+    c.save()
+    assert _headings(path) == [
+        ("1 Introduction", 1), ("2 Methods", 1), ("3 Experimental Results", 1), ("3.1 Simulation Experiments", 2),
+        ("3.2 Experiments on Real Data", 2), ("4 Conclusion", 1),
+    ]
+
+
+def _lettered(c: canvas.Canvas, y: float, label: str, lines: list[str]) -> float:
+    """A lettered sub-section title: the label in roman, the title in bold italics (Royal Society)."""
+    for k, line in enumerate(lines):
+        x = 72
+        if k == 0:
+            c.setFont("Times-Roman", 10)
+            c.drawString(x, y, label)
+            x += c.stringWidth(label + " ", "Times-Roman", 10)
+        else:
+            x += c.stringWidth(label + " ", "Times-Roman", 10)
+        c.setFont("Times-BoldItalic", 10)
+        c.drawString(x, y, line)
+        y -= 12
+    return y - 4
+
+
+def test_lettered_subsections_with_a_roman_label_before_a_bold_italic_title(tmp_path):
+    """"(a)" in roman before a bold-italic title, one line or wrapped onto two: a sub-section of the
+    numbered section above it; a paragraph that opens with "(b)" in roman is text."""
+    path = tmp_path / "lettered.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _section(c, _title(c), "1. INTRODUCTION", "Helvetica-Bold")
+    y = _flush(c, y - 10, "2. MATERIAL AND METHODS", "Helvetica-Bold", 12) - 4
+    y = _lettered(c, y - 6, "(a)", ["The contribution of individual odorants"])
+    y = _para(c, 72, y, 460) - 14
+    y = _lettered(c, y, "(b)", ["A mixture was more similar to a constant odorant", "than to a variable odorant"])
+    y = _para(c, 72, y, 460) - 14
+    y = _para(c, 72, y, 460, text="(c) the cells were washed twice and incubated again for an hour before they were "
+                                   "counted under the microscope by two observers who did not know the group.") - 14
+    _section(c, y, "3. RESULTS", "Helvetica-Bold")
+    c.save()
+    assert _headings(path) == [
+        ("1. INTRODUCTION", 1), ("2. MATERIAL AND METHODS", 1), ("(a) The contribution of individual odorants", 2),
+        ("(b) A mixture was more similar to a constant odorant than to a variable odorant", 2), ("3. RESULTS", 1),
+    ]
