@@ -1,18 +1,23 @@
-"""The files of one `add`, run in input order: parsed here, or PDFs parsed ahead by worker processes.
+"""The files of one `add`: parsed here, or PDFs parsed ahead by worker processes and written as they finish.
 
 With parse workers (ingest/parse_pool.py: on by default for a folder of PDFs) files are read, hashed
-and handed to the workers ahead of the one being written; papers are still written one at a time, in
-the order of the input, each in its one transaction, so a rerun after a crash or Ctrl-C finds exactly
-the files before the interruption written.  At most `AHEAD` files per worker and `AHEAD_BYTES` of
-their bytes wait parsed or parsing: what waits in memory stays bounded whatever the folder's size.
-Why that many: the writer waits for files in order, so while one worker spends minutes on a scan
-(OCR), the others go on only as far as the read-ahead lets them (with 2 per worker, a 1,000-paper
-build left a core idle through every scan: docs/measurements/scale5.md).
+and handed to the workers ahead of the ones being written.  Papers are written one at a time, each
+in its one transaction once its parse is done, as they finish: the writer takes the first waiting
+file, in input order, that needs no worker or whose worker is done, and waits only when none is.
+Why not strictly in input order: the writer then waited on a slow file (a 30-page scan's OCR:
+minutes) while the papers behind it sat parsed, and once the read-ahead was full the other core
+idled; in a 1,000-paper add that was half the time (docs/measurements/scale7.md, scale8.md).
+
+What stays true: a rerun after a crash or Ctrl-C finds every written paper written and parses exactly
+the files that were not; a paper's id and units come from its file, not from when it was written.
+Only a tie is decided by which was written first, as it was by input order before: two different
+papers that derive the same readable id (the later one gets a letter), and two equally good files of
+one work (the paper's units come from the first).  At most `AHEAD` files per worker and `AHEAD_BYTES`
+of their bytes wait parsed or parsing: what waits in memory stays bounded whatever the folder's size.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -53,7 +58,7 @@ class _Begun:
 
 
 class Parser:
-    """Runs an `add`'s file jobs in order; owns the parse workers while it is open."""
+    """Runs an `add`'s file jobs, writing each paper as it is ready; owns the parse workers while open."""
 
     def __init__(self, importer: Importer, retry_failed: bool, max_bytes: int | None, workers: int | None = None,
                  pdfs: int = 0):
@@ -86,10 +91,11 @@ class Parser:
         return get
 
     def run(self, jobs: list[FileJob], report: AddReport, progress: Callable[[FileResult], None] | None) -> None:
-        """Each job's result appended to `report` (and told to `progress`) in the order of `jobs`.
+        """Each job's result appended to `report` (and told to `progress`) as its paper is written,
+        in the order the papers finish (`_next_ready`).
         Only PDFs are read ahead (for the workers); any other file is read at its turn, as without
         workers."""
-        ahead: deque[tuple[FileJob, FileResult | _Begun | None, int | None]] = deque()
+        ahead: list[tuple[FileJob, FileResult | _Begun | None, int | None]] = []
         todo = iter(jobs)
         limit = AHEAD * self.workers + 1 if self.pool is not None else 1
 
@@ -107,10 +113,20 @@ class Parser:
 
         fill()
         while ahead:
-            job, step, ticket = ahead.popleft()
+            job, step, ticket = ahead.pop(self._next_ready(ahead))
             step = step or self._begin(job)
             result = step if isinstance(step, FileResult) else self.importer._finish(step, self._parsed(step, ticket))
             report.files.append(result)
             if progress:
                 progress(result)
             fill()
+
+    def _next_ready(self, ahead: list[tuple[FileJob, FileResult | _Begun | None, int | None]]) -> int:
+        """Which waiting file to write next: the first that waits on no worker (read here, known
+        already, or its parse finished), else the first whose worker finishes, waiting for it."""
+        pool = self.pool
+        if pool is None:
+            return 0
+        tickets = [ticket for _, _, ticket in ahead]
+        ready = next((i for i, t in enumerate(tickets) if t is None or pool.finished(t)), None)
+        return ready if ready is not None else tickets.index(pool.first_done([t for t in tickets if t is not None]))

@@ -23,8 +23,8 @@ How it stays bounded, whatever a file does:
   and `close` stops the workers (terminate, then kill) before it propagates; a parent killed
   outright (SIGTERM, SIGKILL) is noticed by each worker within a second, and it exits.
 
-The caller keeps the order: it submits files ahead (a bounded number) and takes each result in
-input order (`result`), so papers are written in the order of the input.
+The caller bounds what waits: it submits files ahead (a bounded number) and takes each result as
+it finishes (`first_done`, then `result`), so a slow file holds up no other paper's write.
 """
 
 from __future__ import annotations
@@ -202,6 +202,22 @@ class ParsePool:
         if got.doc is None:
             raise IngestError(got.reason or "could not parse")
         return got.doc
+
+    def finished(self, ticket: int) -> bool:
+        """Whether the file's parse is over (its `result` will not wait)."""
+        return ticket in self._done
+
+    def first_done(self, tickets: list[int]) -> int:
+        """The first of `tickets` (in the caller's order) whose file is finished, waiting in polls of
+        `POLL` seconds until one is; with no worker able to start, the first (its `result` then
+        raises `InProcess`).  Each file's own deadline ends any wait."""
+        while True:
+            done = next((t for t in tickets if t in self._done), None)
+            if done is not None:
+                return done
+            if self._broken is not None:
+                return tickets[0]
+            self._step()
 
     def close(self) -> None:
         """Stop every worker: ask, then terminate, then kill; bounded by `STOP_TIMEOUT` each step."""
