@@ -152,13 +152,17 @@ def unreadable(lines: list[Line]) -> bool:
     character map: pdfium gives control codes for the glyphs, or the codes as ASCII each set apart).
     Judged from the text alone: a share of control, private-use or unassigned characters no page of
     text has (pdfium's hyphen mark \x02 is a control code, but one a line at most), or most "words"
-    of one character (text has a few: "a", "I", a variable; a glyph code per word is no text)."""
+    of one character (text has a few: "a", "I", a variable; a glyph code per word is no text), or
+    fewer letters than other signs (a font's codes from 33 up are punctuation and digits; the first
+    pages of the wide corpus' dev half are 78 % letters or more)."""
     chars = [c for ln in lines for c in ln.text if not c.isspace()]
     if len(chars) < MIN_PAGE_CHARS:
         return False
     codes = sum(unicodedata.category(c) in ("Cc", "Co", "Cn") and c != "\x02" for c in chars)
+    letters = sum(c.isalpha() for c in chars)
     words = [w for ln in lines for w in ln.text.split()]
-    return codes >= UNREADABLE_SHARE * len(chars) or sum(len(w) == 1 for w in words) > 0.5 * len(words)
+    return codes >= UNREADABLE_SHARE * len(chars) or letters < 0.5 * len(chars) \
+        or sum(len(w) == 1 for w in words) > 0.5 * len(words)
 
 
 def fill_by_ocr(pdf, pages: list[Page]) -> tuple[list[Page], dict[int, str]]:
