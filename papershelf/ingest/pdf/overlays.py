@@ -19,8 +19,7 @@ def _same_row(a: Box, b: Box, size: float) -> bool:
     """Overlapping, or middles apart by less than an em or the taller box: a raised badge and the comma
     after it, or a small badge's lower row and the names beside it, are on one row; the next line of
     text (a leading of more than an em below) is not."""
-    overlap = min(a[3], b[3]) - max(a[1], b[1])
-    return overlap > 0 or abs(a[1] + a[3] - b[1] - b[3]) / 2 < max(size, a[3] - a[1], b[3] - b[1])
+    return _overlap(a, b) > 0 or abs(a[1] + a[3] - b[1] - b[3]) / 2 < max(size, a[3] - a[1], b[3] - b[1])
 
 
 def jumps_back(boxes: list[Box], size: float) -> bool:
@@ -39,6 +38,8 @@ def overlay_cut(chunk: str, start16: int, size: float, char_index: Callable[[int
     far = 2.0 * size
     prev: Box | None = None
     before_run: Box | None = None  # the line's last glyph before it jumped right
+    band: Box | None = None  # the line's glyphs up to there, as one box: its row
+    row: Box | None = None
     opening = -1  # the chunk's first glyph
     offset16 = start16
     for k, ch in enumerate(chunk):
@@ -50,16 +51,21 @@ def overlay_cut(chunk: str, start16: int, size: float, char_index: Callable[[int
         if prev is None:
             opening = idx
         elif box[0] > prev[2] + far and _same_row(prev, box, size):
-            before_run = prev
+            before_run, band = prev, row
         elif box[2] < prev[0] - far and _same_row(prev, box, size):
-            if before_run is not None:
-                if -size <= box[0] - before_run[2] <= far:
+            if before_run is not None and band is not None:  # back where the line stopped, on its row
+                if -size <= box[0] - before_run[2] <= far and _overlap(band, box) >= 0.3 * (box[3] - box[1]):
                     return k
-            elif _other_style(style(opening), style(idx)) or len(chunk) - k >= 2 * k:
+            elif _overlap(prev, box) > 0 and (_other_style(style(opening), style(idx)) or len(chunk) - k >= 2 * k):
                 return k  # an overlay opening the line: in its own style, or a few words before a line of text
             return 0
         prev = box
+        row = box if row is None else (min(row[0], box[0]), min(row[1], box[1]), max(row[2], box[2]), max(row[3], box[3]))
     return 0
+
+
+def _overlap(a: Box, b: Box) -> float:
+    return min(a[3], b[3]) - max(a[1], b[1])
 
 
 def _other_style(a: tuple, b: tuple) -> bool:
