@@ -60,7 +60,8 @@ def overlay_cut(chunk: str, start16: int, size: float, char_index: Callable[[int
                 return k  # an overlay opening the line: in its own style, or a few words before a line of text
             return 0
         prev = box
-        row = box if row is None else (min(row[0], box[0]), min(row[1], box[1]), max(row[2], box[2]), max(row[3], box[3]))
+        row = box if row is None else (min(row[0], box[0]), min(row[1], box[1]),
+                                       max(row[2], box[2]), max(row[3], box[3]))
     return 0
 
 
