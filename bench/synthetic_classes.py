@@ -17,7 +17,10 @@ one layout is taught:
   after the names without a comma ("Anna Berg MD, Carl Dahl PhD"), an e-mail address in parentheses
   after each name, the surname first in capitals ("BERG Anna"), or names side by side with raised
   marks and no commas, wrapped over lines;
-* any byline may have a badge ("OPEN ACCESS", "Check for updates") at the right end of its first row.
+* any byline may have a badge ("OPEN ACCESS", "Check for updates") at the right end of its first row;
+  on half of those pages the badge is drawn *before* the names (as a Crossmark overlay often is), in
+  the names' size or smaller, on their baseline or raised, in one line or two ("Check for" over
+  "updates"), so that pdfium reads its words into the names' line.
 
     python bench/synthetic_front.py --set classes --half dev --n 120 [--show]
 """
@@ -68,10 +71,22 @@ def layout(seed: int) -> tuple[dict, dict]:
            "badge": rng.random() < 0.3,
            "logo_right": rng.random() < 0.4, "side_size": rng.choice([7, 7.5, 8.5, 9]), "side_colon": rng.random() < 0.6,
            "two_col": rng.random() < 0.4}
+    badge_rng = random.Random(seed * 31 + 7)  # its own stream: every other page is drawn as before
+    out["badge_first"] = out["badge"] and badge_rng.random() < 0.5
+    out["badge_scale"] = badge_rng.choice([1.0, 0.8, 0.6])
+    out["badge_rise"] = badge_rng.choice([0.0, 0.0, 0.3, -0.2])
+    out["badge_two_rows"] = badge_rng.random() < 0.4
+    truth_title = title
+    if badge_rng.random() < 0.25:  # the title in capitals, a subtitle under it in roman, smaller
+        words = badge_rng.sample(WORDS, badge_rng.choice([5, 7, 10]))
+        out["subtitle"] = " ".join([words[0].capitalize(), *words[1:]])
+        out["subtitle_scale"] = badge_rng.choice([0.6, 0.7, 0.8])
+        out["subtitle_bold"] = badge_rng.random() < 0.3
+        truth_title = f"{title.upper()}: {out['subtitle']}"
     if kind == "corner_title":
         out["centred"] = True
         out["logo_right"] = False
-    return out, {"title": title, "authors": names}
+    return out, {"title": truth_title, "authors": names}
 
 
 def draw(layout: dict, path: str, seed: int) -> None:
@@ -129,9 +144,17 @@ def _label(c, lay: dict, left: float, right: float, y: float) -> float:
 
 
 def _title(c, lay: dict, left: float, right: float, y: float) -> float:
+    """The title's lines; in capitals over a subtitle in roman (or bold) where the page has one."""
     regular, bold = lay["family"]
     font, size = (bold if lay["title_bold"] else regular), lay["title_size"]
-    for line in _wrapped(lay["title"].split(), font, size, right - left, c):
+    rows = [(line, font, size) for line in _wrapped(lay["title"].split(), font, size, right - left, c)]
+    if lay.get("subtitle"):
+        font = bold  # a title in capitals is set bold here, its subtitle smaller
+        rows = [(line.upper(), font, size) for line in _wrapped(lay["title"].upper().split(), font, size, right - left, c)]
+        small = max(round(size * lay["subtitle_scale"]), lay["body_size"] + 2)  # a subtitle is set over the body
+        sub_font = bold if lay["subtitle_bold"] else regular
+        rows += [(line, sub_font, small) for line in _wrapped(lay["subtitle"].split(), sub_font, small, right - left, c)]
+    for line, font, size in rows:
         c.setFont(font, size)
         if lay["centred"]:
             c.drawCentredString((left + right) / 2, y, line)
@@ -197,7 +220,8 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
     used = 0.0
     width = rng.choice([0.6, 0.8, 1.0]) * (right - left)
     badge = ""
-    if lay["badge"] and not lay["centred"]:  # a badge in the names' size at the right end of their first row
+    with_badge = lay["badge"] and (not lay["centred"] or lay.get("badge_first"))
+    if with_badge:  # a badge in the names' size or smaller at the right end of their first row
         badge = rng.choice(["OPEN ACCESS", "Check for updates", "RESEARCH"])
         width = min(width, right - left - c.stringWidth(badge, bold, size) - 24)
     for text, mark in pieces:
@@ -209,6 +233,8 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
         rows[-1].append((text, mark))
         used += need
     first_y = y
+    if with_badge and lay.get("badge_first"):  # drawn before the names: pdfium reads it into their line
+        _badge(c, lay, badge, bold, size, right, first_y)
     for row in rows:
         total = sum(c.stringWidth(t, font, size) + c.stringWidth(m, font, 0.6 * size) for t, m in row)
         x = (left + right - total) / 2 if lay["centred"] else left
@@ -221,7 +247,7 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
                 c.drawString(x, y + 0.35 * size, mark)
                 x += c.stringWidth(mark, regular, 0.6 * size)
         y -= 1.35 * size
-    if lay["badge"] and not lay["centred"]:  # drawn after the names (drawn before, pdfium reads it into their line)
+    if with_badge and not lay.get("badge_first"):  # drawn after the names
         c.setFont(bold, size)
         c.drawRightString(right, first_y, badge)
     c.setFont(regular, max(7, size - 3))
@@ -229,6 +255,18 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
         y -= size
         _put(c, lay, f"{k + 1} {INSTITUTES[k]}", left, right, y, regular, max(7, size - 3))
     return y
+
+
+def _badge(c, lay: dict, badge: str, font: str, size: float, right: float, y: float) -> None:
+    """A badge at the right end of the names' first row, in their size or smaller, raised or not, in
+    one line or two ("Check for" over "updates", as Crossmark's)."""
+    small = size * lay["badge_scale"]
+    y += lay["badge_rise"] * size
+    words = badge.split()
+    rows = [" ".join(words[:-1]), words[-1]] if lay["badge_two_rows"] and len(words) > 1 else [badge]
+    c.setFont(font, small)
+    for k, text in enumerate(rows):
+        c.drawRightString(right, y - k * 1.1 * small, text)
 
 
 def _left_column(c, kind: str, lay: dict, x: float, top: float, width: float, rng: random.Random) -> None:

@@ -267,8 +267,13 @@ def main() -> int:
             kind[1] += ok_title
             kind[2] += ok_authors
             kind[3] += non
+            if layout.get("badge_first"):  # a badge drawn before the names, across the kinds
+                badge = out["by_kind"].setdefault("(badge first)", [0, 0, 0, 0])
+                for k, v in enumerate((1, ok_title, ok_authors, non)):
+                    badge[k] += v
             if args.show and not (ok_title and ok_authors and not non):
-                keys = ("kind", "label", "marks", "sidebar", "centred", "byline_bold", "title_bold", "family")
+                keys = ("kind", "label", "marks", "sidebar", "centred", "byline_bold", "title_bold", "family",
+                        "badge_first")
                 print(f"{seed}: {doc.title!r} {doc.authors} | truth {truth} | {[layout.get(k) for k in keys]}")
     if args.json:
         print(json.dumps(out))

@@ -34,6 +34,7 @@ from .glyphs import (
     with_gaps,
 )
 from .hyphens import keep_hyphen
+from .overlays import jumps_back, overlay_cut
 from .rotation import piece_turns, shown_box, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
 from .script_boxes import _has_script, _nearest, _pieces, _stacked, sideways_split, text_size
@@ -309,6 +310,11 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     if not boxes:
         return []
     size = text_size(boxes, tp.font_size(first), tp.font_size, first, stripped)
+    if len(boxes) > 1 and jumps_back(boxes, size):  # an overlay's words drawn out of order into the line
+        cut = overlay_cut(chunk, start16, size, tp.char_index, tp.char_box, lambda i: (tp._font(i), tp.font_size(i)))
+        if cut:
+            return _chunk_lines(tp, chunk[:cut], start16, number) + \
+                _chunk_lines(tp, chunk[cut:], start16 + u16(chunk[:cut]), number)
     # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.  A raised mark
     # opening the line (in roman beside bold names) is no part of its weight either.
     opening = first if size == tp.font_size(first) else _after_mark(tp, stripped, lead16, first, last)

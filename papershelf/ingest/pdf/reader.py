@@ -325,8 +325,8 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title.
     `texts`, when given, gets every page's pdfium text (for `pdf_meta`, so it is extracted once)."""
     pages, graphics_of, turns = _read_pages(pdf, texts)
+    pages, ocr_pages = fill_by_ocr(pdf, pages)  # before the glyphs are settled: an unreadable page shows its codes
     settle_glyphs(pages)
-    pages, ocr_pages = fill_by_ocr(pdf, pages)
     _require_text(pages)
     with document_words(ln.text for lines, *_ in pages for ln in lines):  # for `keep_hyphen`, in every join
         return _layout(pdf, pages, graphics_of, turns, ocr_pages)

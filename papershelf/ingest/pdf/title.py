@@ -218,7 +218,9 @@ def _first_centred_bold(top_half: list[Line], width: float, body: float, title_p
 def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]:
     """The title's lines set on below it in another size or weight (a long title whose first line is
     set larger, a subtitle in roman): each the only line of its row, at the title's line pitch, larger
-    than the body, in capitals when the title is, and no author line, section heading or caption."""
+    than the body, and no author line, section heading or caption.  Under a title in capitals a line
+    in small letters goes on only as a subtitle: one that reads as a phrase (`_phrase`), which may be
+    set smaller than the title's lines go on in (down to a point over the body)."""
     out: list[Line] = []
     last = title[-1]
     capital = all(not c.islower() for c in " ".join(ln.text for ln in title))
@@ -231,14 +233,31 @@ def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]
         same_row = [o for o in rows if o.top - ln.top < 0.5 * ln.size]
         rows = rows[len(same_row):]
         beside = min(ln.x1, max(t.x1 for t in title)) - max(ln.x0, min(t.x0 for t in title))
-        if len(same_row) > 1 or ln.top - last.top > 1.5 * last.size or ln.size < max(body + 1, 0.7 * last.size) \
-                or beside < 0.5 * (ln.x1 - ln.x0) or (capital and any(c.islower() for c in ln.text)) \
-                or line_names(ln.text) is not None or is_standard(ln.text) or CAPTION_RE.match(ln.text) \
-                or FIRST_HEAD.match(ln.text):
+        subtitle = capital and any(c.islower() for c in ln.text)
+        if subtitle and not _phrase(ln.text):
+            break
+        smallest = body + 1 if subtitle else max(body + 1, 0.7 * last.size)
+        # a smaller subtitle's top is further below the title's than the title's own pitch: the room between
+        far = ln.top - last.bottom > 0.8 * last.size if subtitle else ln.top - last.top > 1.5 * last.size
+        if len(same_row) > 1 or far or ln.size < smallest \
+                or beside < 0.5 * (ln.x1 - ln.x0) or line_names(ln.text) is not None or is_standard(ln.text) \
+                or CAPTION_RE.match(ln.text) or FIRST_HEAD.match(ln.text):
             break
         out.append(ln)
         last = ln
+        capital = capital and not subtitle
     return out
+
+
+_PARTICLES = {"and", "de", "da", "di", "du", "do", "dos", "das", "del", "der", "den", "des", "la", "le", "van", "von",
+              "y", "e", "et", "al", "bin", "ibn"}
+
+
+def _phrase(text: str) -> bool:
+    """A line that reads as words of a phrase, not names: two words in small letters at least that no
+    byline has ("of", "in", "rural", but not "van", "and", "de")."""
+    words = re.findall(r"[^\W\d_]+", text)
+    return sum(w.islower() and w not in _PARTICLES for w in words) >= 2
 
 
 def _without_label(big: list[Line]) -> list[Line]:

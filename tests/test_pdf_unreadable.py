@@ -1,0 +1,90 @@
+"""A first page whose font has no character map (a Type 3 font of glyph procedures, as old TeX output
+has): pdfium gives the font's codes, not its letters, so the title and authors were read as garbage
+or not at all.  Such a page is told from its text alone and read by OCR (issue #38).  The PDF is
+written here by hand: each glyph's procedure draws its letter in Helvetica, so the page shows text."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from papershelf.ingest.pdf import ocr, read_pdf
+from papershelf.ingest.pdf.lines import Line
+
+FIRST = 33  # the font's first code: its codes read as punctuation and digits ("%372*5!'6!$'82")
+
+
+def _type3_pdf(lines: list[tuple[str, float, float, float]]) -> bytes:
+    letters = sorted({c for text, *_ in lines for c in text})
+    code = {c: FIRST + i for i, c in enumerate(letters)}
+    objs: list[bytes] = []
+
+    def add(obj: bytes) -> int:
+        objs.append(obj)
+        return len(objs)
+
+    def stream(data: bytes) -> bytes:
+        return b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+
+    helvetica = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    widths = {c: round(stringWidth(c, "Helvetica", 1000)) for c in letters}
+    procs = {c: add(stream(f"{widths[c]} 0 0 -200 {widths[c]} 800 d1 BT /H 1000 Tf 0 0 Td "
+                           f"({c.replace('(', '[').replace(')', ']')}) Tj ET".encode("latin-1"))) for c in letters}
+    names = " ".join(f"/g{code[c]}" for c in letters)
+    charprocs = " ".join(f"/g{code[c]} {procs[c]} 0 R" for c in letters)
+    font = add((f"<< /Type /Font /Subtype /Type3 /FontBBox [0 -200 1000 800] /FontMatrix [0.001 0 0 0.001 0 0] "
+                f"/CharProcs << {charprocs} >> /Encoding << /Type /Encoding /Differences [{FIRST} {names}] >> "
+                f"/FirstChar {FIRST} /LastChar {FIRST + len(letters) - 1} "
+                f"/Widths [{' '.join(str(widths[c]) for c in letters)}] "
+                f"/Resources << /Font << /H {helvetica} 0 R >> >> >>").encode())
+    shown = "\n".join(f"BT /T3 {size} Tf {x} {y} Td (" + "".join(f"\\{code[c]:03o}" for c in text) + ") Tj ET"
+                      for text, x, y, size in lines)
+    contents = add(stream(shown.encode()))
+    page = add(f"<< /Type /Page /Parent {len(objs) + 2} 0 R /MediaBox [0 0 612 792] /Contents {contents} 0 R "
+               f"/Resources << /Font << /T3 {font} 0 R >> >> >>".encode())
+    pages = add(f"<< /Type /Pages /Kids [{page} 0 R] /Count 1 >>".encode())
+    catalog = add(f"<< /Type /Catalog /Pages {pages} 0 R >>".encode())
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for i, obj in enumerate(objs):
+        offsets.append(len(out))
+        out += f"{i + 1} 0 obj\n".encode() + obj + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objs) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
+    out += f"trailer\n<< /Size {len(objs) + 1} /Root {catalog} 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+BODY = "The cells were grown in medium for three days before the assay was run"
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="Tesseract is not installed")
+def test_a_first_page_in_a_font_without_a_character_map_is_read_by_ocr():
+    lines = [("Rounds at Dawn", 150, 700, 24), ("Anna Berg", 150, 660, 12)]
+    lines += [(BODY, 72, 600 - 14 * k, 10) for k in range(30)]
+    doc = read_pdf(_type3_pdf(lines))
+    assert (doc.title, doc.authors) == ("Rounds at Dawn", ["Anna Berg"])
+    assert doc.ocr_pages == {1: doc.ocr_pages[1]}
+
+
+def _line(text: str, top: float = 100) -> Line:
+    return Line(1, 72, top, 400, top + 10, text, 10.0, False)
+
+
+def test_unreadable_text_is_told_from_the_text_alone():
+    text = [_line(BODY, 100 + 12 * k) for k in range(6)]
+    assert not ocr.unreadable(text)
+    assert not ocr.unreadable(text + [_line("x = a + b, y ≤ 2 and I ⊂ A", 200)])  # a little math is text
+    assert ocr.unreadable([_line("%372*5!'6!$'82 &.+!)+005!8+4+!-4382!/2!1+*/71!,34!6.4++", 100 + 12 * k)
+                           for k in range(3)])  # codes read as signs
+    assert ocr.unreadable([_line("! \" # $ % & ' ( ! ) \" * \" + , - ! Q O a T P Q R", 100 + 12 * k)
+                           for k in range(4)])  # a code per word
+    assert ocr.unreadable([_line("\x01\x04\x01\x06Ab\x05\x07\x01\t\x08\x0bcd\x0c\r\x0e", 100 + 12 * k)
+                           for k in range(4)])  # control codes
+    pages = [([_line("\x01\x04 ab\x05\x07\x01 \x08\x0b cd\x0c\x0e", 100 + 12 * k) for k in range(6)], 612.0, 792.0),
+             (text, 612.0, 792.0)]
+    assert ocr.pages_to_ocr(pages, "auto") == [0]
+    assert ocr.pages_to_ocr(pages, "never") == []
