@@ -19,6 +19,7 @@ from .pdf_fixtures import BODY
 
 VARIANTS3 = {"table": (None, None, None, "text_cells", "spanner", "body_under", "stacked", "margin_caption"),
              "figure": (None, None, None, "stacked", "margin_caption")}
+WRAPPED = 0.5  # share of plain tables drawn with cells wrapped over lines (`wrapped_cells`, own generator)
 CLOCKWISE = 0.5  # share of turned papers (/Rotate or content drawn turned) turned clockwise
 
 
@@ -249,3 +250,42 @@ def margin_picture_paper(path: str) -> None:
     for i, ln in enumerate(("Figure 1 Screenshot of the", "display during the test.")):
         c.drawString(30, 435 - 10 * i, ln)
     c.save()
+
+
+_LABEL_WORDS = ("goals in control group", "colonies kept at depth", "sites with recovery after summer",
+                "shallow reef under current", "survey of the deeper sites", "species mix per transect",
+                "water temperature over season")
+_WRAPPED_HEADS = ("Colonies surveyed", "Share bleached (%)", "Mean depth (m)", "Recovery after one year",
+                  "Cover lost per site", "Growth over season", "Survival at depth")
+
+
+def wrapped_cells(table, rng, width: float) -> bool:
+    """Cells set over two or three lines (`wrapped_cells`, helper cells8): the first column's labels
+    and some header cells wrap in their column, rows set at the line pitch or a little apart; the
+    truth is each cell's whole text (`table.whole`).  False (the table left as it was) when the
+    wrapped table does not fit `width`."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from .object_fixtures import _wrap_width
+
+    font, size = table.font, table.size
+    rows = [list(r) for r in table.rows]
+    labels = [rng.choice(_LABEL_WORDS) for _ in rows[1:]]
+    labels = [t[0].upper() + t[1:] for t in labels]
+    room0 = max(max(stringWidth(w, font[0], size) for t in labels for w in t.split()),
+                max(stringWidth(t, font[0], size) for t in labels) / rng.choice((2.0, 2.6, 3.2)))
+    for r, t in zip(rows[1:], labels, strict=True):
+        r[0] = _wrap_width(t, font[0], size, room0 + 1)
+    for k in range(1, len(rows[0])):
+        if rng.random() < 0.6:
+            head = rng.choice(_WRAPPED_HEADS)
+            room = max(max(stringWidth(t, font[0], size) for r in rows[1:] for t in r[k]),
+                       max(stringWidth(w, font[1], size) for w in head.split()))
+            rows[0][k] = _wrap_width(head, font[1], size, room + 1)
+    widths = [max(stringWidth(t, font[1], size) for r in rows for t in r[k]) + 1.2 * size for k in range(len(rows[0]))]
+    if sum(widths) > width:
+        return False
+    table.rows, table.widths, table.whole = rows, widths, True
+    table.row_gap = rng.choice((0.0, 0.0, 0.4, 0.8)) * table.lead
+    table.height = sum(max(len(c) for c in r) * table.lead + table.row_gap for r in rows) + 2 * table.pad
+    return True
