@@ -289,3 +289,47 @@ def wrapped_cells(table, rng, width: float) -> bool:
     table.row_gap = rng.choice((0.0, 0.0, 0.4, 0.8)) * table.lead
     table.height = sum(max(len(c) for c in r) * table.lead + table.row_gap for r in rows) + 2 * table.pad
     return True
+
+
+def wrapped_table_paper(path: str) -> None:
+    """A booktabs table whose header cells wrap (one head set a line lower than its neighbours, as
+    vertically centred heads are), whose first column's labels wrap with their values on the first
+    line, with a group label under a row of values and a note under the last rule."""
+    from reportlab.pdfgen import canvas
+
+    from .object_fixtures import Page
+
+    c = canvas.Canvas(path, pagesize=(420, 600))
+    p = Page(c, 420, 600)
+    p.text(BODY, chars=60)
+    p.caption("Table 1. Goals of the trials by group.")
+    y, xs = p.y - 6, (72, 170, 240, 320)
+    c.setLineWidth(0.6)
+    c.line(72, y, 380, y)
+    c.setFont("Times-Bold", 9)
+    for x, lines, drop in zip(xs, (["Study"], ["Goals", "in GDT group"], ["Goals", "in control", "group"], ["Timing"]),
+                              (1, 0, 0, 1), strict=True):
+        for i, t in enumerate(lines):
+            c.drawString(x, y - 10 - 10 * (i + drop), t)
+    y -= 40
+    c.line(72, y, 380, y)
+    c.setFont("Times-Roman", 9)
+    rows = [(["Goals met in", "the first week"], "26/25", "30/22", "6 hrs"),
+            (["Usual care"], "130/133", "50/50", "24 hrs"),
+            (["Study type"], None, None, None),
+            (["Adult patients", "with septic shock"], "31/32", "124/57", "72 hrs")]
+    for label, *values in rows:
+        y -= 11
+        for k, v in enumerate(values):
+            if v is not None:
+                c.drawString(xs[k + 1], y, v)
+        for i, t in enumerate(label):
+            c.drawString(72, y - 10 * i, t)
+        y -= 10 * (len(label) - 1)
+    y -= 5
+    c.line(72, y, 380, y)
+    c.setFont("Times-Roman", 7)
+    c.drawString(72, y - 9, "GDT, goal-directed therapy; RCT, randomized controlled trial; hrs, hours.")
+    p.y = y - 30
+    p.text(BODY, chars=60)
+    c.save()

@@ -9,8 +9,17 @@ import random
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from .object_classes import (CLOCKWISE, VARIANTS3, WRAPPED, draw_spanner, margin_width, place_beside, spanner,
-                             text_cells, wrapped_cells)
+from .object_classes import (
+    CLOCKWISE,
+    VARIANTS3,
+    WRAPPED,
+    draw_spanner,
+    margin_width,
+    place_beside,
+    spanner,
+    text_cells,
+    wrapped_cells,
+)
 from .pdf_fixtures import BODY, _wrap
 
 W, H = letter

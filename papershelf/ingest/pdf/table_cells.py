@@ -7,10 +7,10 @@ from a row of its own: it lies at the table's line pitch (rows set apart by a wi
 no ruling line runs between it and the row above, it holds no number (a row of values is a row),
 it fills fewer columns than the row above, and each of its lines starts under one cell of the row
 above (overlaps it in x, and no other).  Under a row of values, only lines that carry on in lower
-case join: a capitalised label there heads a group of rows.  Then each line joins the cell above it.  Between two rules, a band of
-lines that holds no number at all (a header of wrapped heads, read as several lines) is one row:
-its lines join by column.  A wrong join keeps every word in the table's text, so cell search
-loses little; a missed join splits a cell.
+case join: a capitalised label there heads a group of rows ("Study type").  Each such line joins
+the cell above it.  Between two rules, a band of lines that holds no number at all (a header of
+wrapped heads, read as several lines) is one row: its lines join by column.  A wrong join keeps
+every word in the table's text, so cell search loses little; a missed join splits a cell.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from .lines import Line
 
 SEP = " | "
 _NUMERIC = re.compile(r"^[(\[]?[-+−±<>≤≥]?\d[\d.,:/–-]*\s*%?[)\]]?[,;*]*$")
-PITCH_SLACK = 1.25
-_DESCENDERS = set("gjpqy(),;[]{}|$@")  # a row set further than this many line pitches below the row above is its own row
+PITCH_SLACK = 1.25  # a row set further than this many line pitches below the row above is its own row
+_DESCENDERS = set("gjpqy(),;[]{}|$@")
 
 
 def _numeric(ln: Line) -> bool:
