@@ -9,8 +9,10 @@ it fills fewer columns than the row above, and each of its lines starts under on
 above (overlaps it in x, and no other).  Under a row of values, only lines that carry on in lower
 case join: a capitalised label there heads a group of rows ("Study type").  Each such line joins
 the cell above it.  Between two rules, a band of lines that holds no number at all (a header of
-wrapped heads, read as several lines) is one row: its lines join by column.  A wrong join keeps
-every word in the table's text, so cell search loses little; a missed join splits a cell.
+wrapped heads, read as several lines) is one row: its lines join by column; so is the band above
+the first rule when no line of it lies over two of another (a group head over its columns).  A
+wrong join keeps every word in the table's text, so cell search loses little; a missed join splits
+a cell.
 """
 
 from __future__ import annotations
@@ -117,6 +119,13 @@ def _continues(row: list[Line], above: list[Line], cells: list[_Cell], pitch: fl
     return all(_under(cells, ln) is not None for ln in row)
 
 
+def _spans(band: list[list[Line]]) -> bool:
+    """Whether a line of the band lies over two lines of another of its rows (a group head)."""
+    def over(ln: Line, row: list[Line]) -> int:
+        return sum(1 for o in row if min(ln.x1, o.x1) > max(ln.x0, o.x0))
+    return any(over(ln, r2) > 1 for r in band for r2 in band if r2 is not r for ln in r)
+
+
 def _header_bands(rows: list[list[Line]], rules: list[float]) -> set[int]:
     """Rows (by index) that join the row above because a band between two rules holds no number."""
     joined: set[int] = set()
@@ -124,7 +133,7 @@ def _header_bands(rows: list[list[Line]], rules: list[float]) -> set[int]:
     for i in range(1, len(rows) + 1):
         if i == len(rows) or _ruled_between(rules, rows[i - 1], rows[i]):
             band = rows[start:i]
-            bounded = start > 0 or any(y < min(ln.top for ln in rows[start]) for y in rules)
+            bounded = start > 0 or any(y < min(ln.top for ln in rows[start]) for y in rules) or not _spans(band)
             if len(band) > 1 and bounded and i < len(rows) and not any(_numeric(ln) for r in band for ln in r):
                 joined.update(range(start + 1, i))
             start = i
