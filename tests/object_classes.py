@@ -19,6 +19,7 @@ from .pdf_fixtures import BODY
 
 VARIANTS3 = {"table": (None, None, None, "text_cells", "spanner", "body_under", "stacked", "margin_caption"),
              "figure": (None, None, None, "stacked", "margin_caption")}
+WRAPPED = 0.5  # share of plain tables drawn with cells wrapped over lines (`wrapped_cells`, own generator)
 CLOCKWISE = 0.5  # share of turned papers (/Rotate or content drawn turned) turned clockwise
 
 
@@ -248,4 +249,87 @@ def margin_picture_paper(path: str) -> None:
     c.setFont("Helvetica", 8)
     for i, ln in enumerate(("Figure 1 Screenshot of the", "display during the test.")):
         c.drawString(30, 435 - 10 * i, ln)
+    c.save()
+
+
+_LABEL_WORDS = ("goals in control group", "colonies kept at depth", "sites with recovery after summer",
+                "shallow reef under current", "survey of the deeper sites", "species mix per transect",
+                "water temperature over season")
+_WRAPPED_HEADS = ("Colonies surveyed", "Share bleached (%)", "Mean depth (m)", "Recovery after one year",
+                  "Cover lost per site", "Growth over season", "Survival at depth")
+
+
+def wrapped_cells(table, rng, width: float) -> bool:
+    """Cells set over two or three lines (`wrapped_cells`, helper cells8): the first column's labels
+    and some header cells wrap in their column, rows set at the line pitch or a little apart; the
+    truth is each cell's whole text (`table.whole`).  False (the table left as it was) when the
+    wrapped table does not fit `width`."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from .object_fixtures import _wrap_width
+
+    font, size = table.font, table.size
+    rows = [list(r) for r in table.rows]
+    labels = [rng.choice(_LABEL_WORDS) for _ in rows[1:]]
+    labels = [t[0].upper() + t[1:] for t in labels]
+    room0 = max(max(stringWidth(w, font[0], size) for t in labels for w in t.split()),
+                max(stringWidth(t, font[0], size) for t in labels) / rng.choice((2.0, 2.6, 3.2)))
+    for r, t in zip(rows[1:], labels, strict=True):
+        r[0] = _wrap_width(t, font[0], size, room0 + 1)
+    for k in range(1, len(rows[0])):
+        if rng.random() < 0.6:
+            head = rng.choice(_WRAPPED_HEADS)
+            room = max(max(stringWidth(t, font[0], size) for r in rows[1:] for t in r[k]),
+                       max(stringWidth(w, font[1], size) for w in head.split()))
+            rows[0][k] = _wrap_width(head, font[1], size, room + 1)
+    widths = [max(stringWidth(t, font[1], size) for r in rows for t in r[k]) + 1.2 * size for k in range(len(rows[0]))]
+    if sum(widths) > width:
+        return False
+    table.rows, table.widths, table.whole = rows, widths, True
+    table.row_gap = rng.choice((0.0, 0.0, 0.4, 0.8)) * table.lead
+    table.height = sum(max(len(c) for c in r) * table.lead + table.row_gap for r in rows) + 2 * table.pad
+    return True
+
+
+def wrapped_table_paper(path: str) -> None:
+    """A booktabs table whose header cells wrap (one head set a line lower than its neighbours, as
+    vertically centred heads are), whose first column's labels wrap with their values on the first
+    line, with a group label under a row of values and a note under the last rule."""
+    from reportlab.pdfgen import canvas
+
+    from .object_fixtures import Page
+
+    c = canvas.Canvas(path, pagesize=(420, 600))
+    p = Page(c, 420, 600)
+    p.text(BODY, chars=60)
+    p.caption("Table 1. Goals of the trials by group.")
+    y, xs = p.y - 6, (72, 170, 240, 320)
+    c.setLineWidth(0.6)
+    c.line(72, y, 380, y)
+    c.setFont("Times-Bold", 9)
+    for x, lines, drop in zip(xs, (["Study"], ["Goals", "in GDT group"], ["Goals", "in control", "group"], ["Timing"]),
+                              (1, 0, 0, 1), strict=True):
+        for i, t in enumerate(lines):
+            c.drawString(x, y - 10 - 10 * (i + drop), t)
+    y -= 40
+    c.line(72, y, 380, y)
+    c.setFont("Times-Roman", 9)
+    rows = [(["Goals met in", "the first week"], "26/25", "30/22", "6 hrs"),
+            (["Usual care"], "130/133", "50/50", "24 hrs"),
+            (["Study type"], None, None, None),
+            (["Adult patients", "with septic shock"], "31/32", "124/57", "72 hrs")]
+    for label, *values in rows:
+        y -= 11
+        for k, v in enumerate(values):
+            if v is not None:
+                c.drawString(xs[k + 1], y, v)
+        for i, t in enumerate(label):
+            c.drawString(72, y - 10 * i, t)
+        y -= 10 * (len(label) - 1)
+    y -= 5
+    c.line(72, y, 380, y)
+    c.setFont("Times-Roman", 7)
+    c.drawString(72, y - 9, "GDT, goal-directed therapy; RCT, randomized controlled trial; hrs, hours.")
+    p.y = y - 30
+    p.text(BODY, chars=60)
     c.save()

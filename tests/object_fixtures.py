@@ -9,7 +9,17 @@ import random
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from .object_classes import CLOCKWISE, VARIANTS3, draw_spanner, margin_width, place_beside, spanner, text_cells
+from .object_classes import (
+    CLOCKWISE,
+    VARIANTS3,
+    WRAPPED,
+    draw_spanner,
+    margin_width,
+    place_beside,
+    spanner,
+    text_cells,
+    wrapped_cells,
+)
 from .pdf_fixtures import BODY, _wrap
 
 W, H = letter
@@ -378,6 +388,8 @@ class _Table:
 
     variant: str | None = None  # the generated class it was drawn for (`VARIANTS`), None for the first set
     group: str | None = None  # a group head over the numeric columns (`object_classes.spanner`)
+    whole = False  # truth holds each cell's whole text, not its printed lines (`object_classes.wrapped_cells`)
+    row_gap = 0.0  # extra space between rows, beyond the line pitch
 
     STYLES = ("grid", "booktabs", "header_above", "unruled", "boxed")
 
@@ -413,6 +425,8 @@ class _Table:
         self.height = sum(max(len(c) for c in r) * self.lead for r in self.rows) + 2 * self.pad
 
     def cells(self) -> list[str]:
+        if self.whole:
+            return [" ".join(cell) for r in self.rows for cell in r]
         return ([self.group] if self.group else []) + [t for r in self.rows for cell in r for t in cell]
 
     def draw(self, c, x: float, top: float) -> tuple[TBox, list[tuple[str, TBox]]]:
@@ -427,7 +441,7 @@ class _Table:
                     face = self.font[1] if r == 0 else self.font[0]
                     texts.append((t, _text_box(c, cx + 0.4 * self.size, y - (i + 0.8) * self.lead, t, face, self.size)))
                 cx += self.widths[k]
-            y -= max(len(cell) for cell in row) * self.lead
+            y -= max(len(cell) for cell in row) * self.lead + self.row_gap
             rules.append(y - (self.pad if r == len(self.rows) - 1 else 0))
         right, bottom = x + sum(self.widths), rules[-1]
         c.setLineWidth(0.5)
@@ -535,6 +549,7 @@ class _Flow:
         self.counts = {"table": 0, "figure": 0}
         self.variants = variants  # draws the later classes (`synthetic_paper`), None for the first set
         self.sideways: random.Random | None = None  # draws the sideways tables (`SIDEWAYS`)
+        self.wrapped: random.Random | None = None  # draws the tables of wrapped cells (`wrapped_cells`)
         self.spans: random.Random | None = None  # draws how many of three columns an object spans (`three_columns`)
         self.collect: list | None = None  # tables held back to the end of the paper (`collected`)
         self.at_end = False  # placing the tables held back
@@ -609,12 +624,16 @@ class _Flow:
         if self.sideways is not None and kind == "table" and self.sideways.random() < 0.12:
             variant, wide = self.sideways.choice(SIDEWAYS), False  # a landscape table in the column
             width = min(0.6 * (self.top - self.bottom), 1.6 * self.colw)
+        if kind == "table" and variant is None and self.wrapped is not None and self.wrapped.random() < WRAPPED:
+            variant = "wrapped_cells"  # drawn by a generator of its own: the other papers stay as they were
         size = self.size - (variant != "body_under")
         thing = _Table(self.rng, width, self.font, size, variant) if kind == "table" else \
             _Figure(self.rng, width, self.font, self.size)
         thing.variant = variant
         if variant == "text_cells" and isinstance(thing, _Table) and not text_cells(thing, self.rng, width):
             variant = thing.variant = None  # no room in the column for a column of sentences
+        elif variant == "wrapped_cells" and isinstance(thing, _Table) and not wrapped_cells(thing, self.wrapped, width):
+            variant = thing.variant = None  # the wrapped table does not fit the column
         elif variant == "spanner" and isinstance(thing, _Table):
             spanner(thing, self.rng)
         if isinstance(thing, _Figure):
@@ -801,7 +820,8 @@ SIDEWAYS = ("sideways", "sideways_table")  # a landscape table in a portrait col
 LATER_LAYOUTS = {"three_columns": 0.3, "collected": 0.2}  # shares of papers set in three columns / tables at the end
 
 
-def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: bool = False) -> dict:
+def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: bool = False,
+                    wrapped: bool | None = None) -> dict:
     """A generated paper written to `path`; its truth: the layout and, per object, label, kind,
     page, bbox and caption, the centres of its own text (`inside`), its cells (tables), and per
     page the boxes of its running text (`prose`), all as the page is shown.  Unless `first_set`,
@@ -809,12 +829,15 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
     first set's papers stay as they were): a header of words set close above the first rule, rows
     set loosely, a paragraph full of numbers close under a table above its caption; and tables set
     sideways in a portrait column (`SIDEWAYS`, drawn by a third generator).  With `third_set`, also the
-    classes of `object_classes` (drawn by a fifth generator)."""
+    classes of `object_classes` (drawn by a fifth generator); with `wrapped` (the third set's default),
+    tables of cells wrapped over lines (`object_classes.wrapped_cells`, a sixth generator)."""
 
     rng = random.Random(seed)
     third = random.Random(f"third {seed}") if third_set and not first_set else None
     f = _Flow(rng, path, None if first_set else random.Random(f"variants {seed}"), third)
     f.sideways = None if first_set else random.Random(f"sideways {seed}")
+    wrapped = third_set if wrapped is None else wrapped
+    f.wrapped = random.Random(f"wrapped {seed}") if wrapped and not first_set else None
     layouts = random.Random(f"layouts {seed}")  # a fourth generator: three columns, tables at the end
     if not first_set and layouts.random() < LATER_LAYOUTS["three_columns"]:
         f.three_columns(layouts)

@@ -31,6 +31,7 @@ from .region_beside import beside_side
 from .region_page import between_neighbours, blank_side, in_span, narrow_columns, page_body, text_columns, text_extent
 from .region_rows import _WORD, _beside, _caption_lines, _gutters, _two_columns, _wordy, row_across
 from .rotation import unturned_box
+from .table_cells import table_text
 
 SEP = " | "
 _NUMBER = re.compile(r"^[(\[]?[-+−±]?\d[\d.,]*%?[)\]]?[,;]?$")
@@ -60,15 +61,8 @@ class Region:
         return {"page": self.page, "bbox": self._pdf(self.box), "caption_bbox": self._pdf(self.caption_box)}
 
     def cells(self) -> str | None:
-        """The table's text, rows as lines and cells separated; None when no text is there."""
-        rows: list[list[Line]] = []
-        for ln in sorted(self.lines, key=lambda ln: (ln.top, ln.x0)):
-            if rows and ln.top < max(r.bottom for r in rows[-1]) - 0.4 * ln.height:
-                rows[-1].append(ln)
-            else:
-                rows.append([ln])
-        text = "\n".join(SEP.join(ln.text for ln in sorted(r, key=lambda ln: ln.x0)) for r in rows)
-        return text.replace("\x02", "-") or None
+        """The table's text, rows as lines and cells separated (`table_cells`); None when no text is there."""
+        return table_text(self.lines, self.parts) or None
 
 
 def join_captions(lines: list[Line], regions: list[Region], join) -> list[Line]:

@@ -1,0 +1,162 @@
+"""A table's text as rows of whole cells, a cell's wrapped lines joined (issue #38).
+
+Lines sharing a baseline make a row.  A cell set over two or three lines ("Goals in" / "control
+group", a header "Colonies" / "surveyed") gives rows that hold only those continuations, so read
+line by line the cell is never one piece of text.  The table's own structure tells such a row
+from a row of its own: it lies at the table's line pitch (rows set apart by a wider gap are rows),
+no ruling line runs between it and the row above, it holds no number (a row of values is a row),
+it fills fewer columns than the row above, and each of its lines starts under one cell of the row
+above (overlaps it in x, and no other).  Under a row of values, only lines that carry on in lower
+case join: a capitalised label there heads a group of rows ("Study type").  Each such line joins
+the cell above it.  Between two rules, a band of lines that holds no number at all (a header of
+wrapped heads, read as several lines) is one row: its lines join by column; so is the band above
+the first rule when no line of it lies over two of another (a group head over its columns).  A
+wrong join keeps every word in the table's text, so cell search loses little; a missed join splits
+a cell.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .graphics import Box
+from .lines import Line
+
+SEP = " | "
+_NUMERIC = re.compile(r"^[(\[]?[-+−±<>≤≥]?\d[\d.,:/–-]*\s*%?[)\]]?[,;*]*$")
+PITCH_SLACK = 1.25  # a row set further than this many line pitches below the row above is its own row
+_DESCENDERS = set("gjpqy(),;[]{}|$@")
+
+
+def _numeric(ln: Line) -> bool:
+    return any(_NUMERIC.match(w) for w in ln.text.split())
+
+
+def _rows(lines: list[Line]) -> list[list[Line]]:
+    """Lines sharing a baseline, top to bottom, each row left to right."""
+    rows: list[list[Line]] = []
+    for ln in sorted(lines, key=lambda ln: (ln.top, ln.x0)):
+        if rows and ln.top < max(r.bottom for r in rows[-1]) - 0.4 * ln.height:
+            rows[-1].append(ln)
+        else:
+            rows.append([ln])
+    return [sorted(r, key=lambda ln: ln.x0) for r in rows]
+
+
+def _rules(parts: list[Box], lines: list[Line]) -> list[float]:
+    """The heights of the table's horizontal rules: thin strokes at one height that together cover
+    much of its width (a rule is often drawn as one segment per column)."""
+    if not parts:
+        return []
+    texts = {(ln.x0, ln.top, ln.x1, ln.bottom) for ln in lines}
+    left, right = min(p[0] for p in parts), max(p[2] for p in parts)
+    thin = sorted(((p[1] + p[3]) / 2, p[0], p[2]) for p in parts if p not in texts and p[3] - p[1] < 3)
+    out: list[float] = []
+    i = 0
+    while i < len(thin):
+        j = i
+        while j + 1 < len(thin) and thin[j + 1][0] - thin[i][0] < 1.0:
+            j += 1
+        covered = sum(x1 - x0 for _, x0, x1 in thin[i:j + 1])
+        if covered >= 0.4 * (right - left):
+            out.append(thin[i][0])
+        i = j + 1
+    return out
+
+
+def _ruled_between(rules: list[float], a: list[Line], b: list[Line]) -> bool:
+    lo, hi = max(ln.bottom for ln in a) - 1, min(ln.top for ln in b) + 1
+    return any(lo <= y <= hi for y in rules)
+
+
+class _Cell:
+    """One cell being read: its x-extent and its lines' texts."""
+
+    def __init__(self, ln: Line) -> None:
+        self.x0, self.x1, self.texts = ln.x0, ln.x1, [ln.text]
+
+    def overlap(self, ln: Line) -> float:
+        return min(self.x1, ln.x1) - max(self.x0, ln.x0)
+
+    def add(self, ln: Line) -> None:
+        self.x0, self.x1 = min(self.x0, ln.x0), max(self.x1, ln.x1)
+        self.texts.append(ln.text)
+
+
+def _under(cells: list[_Cell], ln: Line) -> _Cell | None:
+    """The cell the line starts under: the one it overlaps most, if any."""
+    best = max(cells, key=lambda c: c.overlap(ln))
+    return best if best.overlap(ln) > 0 else None
+
+
+def _baseline(ln: Line) -> float:
+    """Where the line sits: its bottom, raised by a descender's depth when it has letters that
+    go below the line (glyph boxes, not the font's, bound a line: "over" is shorter than "Site")."""
+    return ln.bottom - (0.21 * ln.size if any(ch in _DESCENDERS for ch in ln.text) else 0.0)
+
+
+def _step(a: list[Line], b: list[Line]) -> float:
+    """From one row's baseline to the next's."""
+    return max(_baseline(ln) for ln in b) - max(_baseline(ln) for ln in a)
+
+
+def _pitch(rows: list[list[Line]]) -> float:
+    """The table's line pitch: the smallest step from one row to the next."""
+    steps = [_step(a, b) for a, b in zip(rows, rows[1:]) if _step(a, b) > 0.5 * a[0].height]
+    return min(steps) if steps else 0.0
+
+
+def _continues(row: list[Line], above: list[Line], cells: list[_Cell], pitch: float, rules: list[float]) -> bool:
+    """Whether `row` only carries on cells of the row above (see the module's docstring)."""
+    if any(_numeric(ln) for ln in row) or len(row) >= len(cells) or _ruled_between(rules, above, row):
+        return False
+    if _step(above, row) > PITCH_SLACK * pitch:
+        return False
+    if any(sum(1 for c in cells if c.overlap(ln) > 0) > 1 for ln in row):
+        return False  # a line across two cells: a note under the table, a group head
+    if any(_numeric(ln) for ln in above) and not all(ln.text[:1].islower() for ln in row):
+        return False  # under a row of values a capitalised label starts a group of rows ("Study type")
+    return all(_under(cells, ln) is not None for ln in row)
+
+
+def _spans(band: list[list[Line]]) -> bool:
+    """Whether a line of the band lies over two lines of another of its rows (a group head)."""
+    def over(ln: Line, row: list[Line]) -> int:
+        return sum(1 for o in row if min(ln.x1, o.x1) > max(ln.x0, o.x0))
+    return any(over(ln, r2) > 1 for r in band for r2 in band if r2 is not r for ln in r)
+
+
+def _header_bands(rows: list[list[Line]], rules: list[float]) -> set[int]:
+    """Rows (by index) that join the row above because a band between two rules holds no number."""
+    joined: set[int] = set()
+    start = 0
+    for i in range(1, len(rows) + 1):
+        if i == len(rows) or _ruled_between(rules, rows[i - 1], rows[i]):
+            band = rows[start:i]
+            bounded = start > 0 or any(y < min(ln.top for ln in rows[start]) for y in rules) or not _spans(band)
+            if len(band) > 1 and bounded and i < len(rows) and not any(_numeric(ln) for r in band for ln in r):
+                joined.update(range(start + 1, i))
+            start = i
+    return joined
+
+
+def table_text(lines: list[Line], parts: list[Box]) -> str:
+    """The table's text: rows as lines, cells separated by `` | ``, a cell's wrapped lines as one."""
+    rows = _rows(lines)
+    rules = _rules(parts, lines)
+    pitch, banded = _pitch(rows), _header_bands(rows, rules)
+    out: list[list[_Cell]] = []
+    for i, row in enumerate(rows):
+        cells = out[-1] if out else []
+        if cells and (i in banded or _continues(row, rows[i - 1], cells, pitch, rules)):
+            for ln in row:
+                cell = _under(cells, ln)
+                if cell is None:
+                    cells.append(_Cell(ln))
+                    cells.sort(key=lambda c: c.x0)
+                else:
+                    cell.add(ln)
+            continue
+        out.append([_Cell(ln) for ln in row])
+    text = "\n".join(SEP.join(" ".join(c.texts) for c in r) for r in out)
+    return text.replace("\x02", "-")

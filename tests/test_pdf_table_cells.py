@@ -1,0 +1,57 @@
+"""A table's cells set over several lines are read as whole cells (`pdf/table_cells.py`, issue #38):
+wrapped header cells between two rules, wrapped labels in the first column, and what must stay
+apart (a group label under a row of values, a note under the table).  Fixtures in
+tests/object_classes.py and the generated papers' `wrapped_cells` class (truth by construction)."""
+
+import re
+
+from . import object_classes as F
+from .object_fixtures import synthetic_paper
+from .test_pdf_object_layouts import _objects
+
+
+def _rows(path) -> list[list[str]]:
+    text = _objects(path)["Table 1"].table_text or ""
+    return [row.split(" | ") for row in text.splitlines()]
+
+
+def test_wrapped_header_cells_are_one_cell_each(tmp_path):
+    path = tmp_path / "wrapped.pdf"
+    F.wrapped_table_paper(str(path))
+    cells = {c for row in _rows(path) for c in row}
+    assert "Goals in control group" in cells and "Goals in GDT group" in cells, cells
+
+
+def test_a_wrapped_label_is_one_cell_beside_its_values(tmp_path):
+    path = tmp_path / "wrapped.pdf"
+    F.wrapped_table_paper(str(path))
+    rows = _rows(path)
+    assert ["Goals met in the first week", "26/25", "30/22", "6 hrs"] in rows, rows
+    assert ["Adult patients with septic shock", "31/32", "124/57", "72 hrs"] in rows, rows
+
+
+def test_a_group_label_and_a_note_stay_rows_of_their_own(tmp_path):
+    path = tmp_path / "wrapped.pdf"
+    F.wrapped_table_paper(str(path))
+    rows = _rows(path)
+    assert ["Usual care", "130/133", "50/50", "24 hrs"] in rows, rows
+    assert ["Study type"] in rows, rows
+    assert not any("randomized" in c and len(row) > 1 for row in rows for c in row), rows
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def test_generated_wrapped_cells_are_found_whole(tmp_path):
+    """Seeds 30 and 194 draw tables of the `wrapped_cells` class; every cell's whole text is found."""
+    for seed in (30, 194):
+        path = tmp_path / f"{seed}.pdf"
+        truth = synthetic_paper(seed, str(path), False, True)
+        units = _objects(path)
+        wrapped = [o for o in truth["objects"] if o["variant"] == "wrapped_cells"]
+        assert wrapped
+        for obj in wrapped:
+            text = _norm(units[obj["label"]].table_text or "")
+            missing = [c for c in obj["cells"] if _norm(c) not in text]
+            assert not missing and any(len(c.split()) >= 3 for c in obj["cells"]), (seed, missing)
