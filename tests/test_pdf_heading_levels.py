@@ -104,3 +104,29 @@ def test_lettered_subsections_with_a_roman_label_before_a_bold_italic_title(tmp_
         ("1. INTRODUCTION", 1), ("2. MATERIAL AND METHODS", 1), ("(a) The contribution of individual odorants", 2),
         ("(b) A mixture was more similar to a constant odorant than to a variable odorant", 2), ("3. RESULTS", 1),
     ]
+
+
+def test_numbered_subsection_in_a_gap_of_its_siblings_sequence(tmp_path):
+    """"3.2" set tight under a paragraph (no more space above than a paragraph) between headings
+    "3.1" and "3.3" of its style fills the gap: a heading.  The same tight line with no "3.3" after
+    it stays text (nothing in the sequence vouches for it)."""
+    def paper(name: str, with_next: bool):
+        path = tmp_path / name
+        c = canvas.Canvas(str(path), pagesize=letter)
+        y = _section(c, _title(c), "1 Introduction", "Helvetica-Bold")
+        y = _section(c, y, "2 Methods", "Helvetica-Bold")
+        y = _section(c, y, "3 Experimental Results", "Helvetica-Bold")
+        y = _section(c, y, "3.1 Simulation Experiments", "Times-Roman") + 18
+        y = _flush(c, y, "3.2 Experiments on Real Data", "Times-Roman") + 2
+        y = _para(c, 72, y, 460) - 14
+        if with_next:
+            y = _section(c, y, "3.3 Ablations", "Times-Roman")
+        _section(c, y, "4 Conclusion", "Helvetica-Bold")
+        c.save()
+        return _headings(path)
+
+    assert paper("gap.pdf", True) == [
+        ("1 Introduction", 1), ("2 Methods", 1), ("3 Experimental Results", 1), ("3.1 Simulation Experiments", 2),
+        ("3.2 Experiments on Real Data", 2), ("3.3 Ablations", 2), ("4 Conclusion", 1),
+    ]
+    assert ("3.2 Experiments on Real Data", 2) not in paper("nogap.pdf", False)
