@@ -2,7 +2,8 @@
 each drawn as a generated PDF: in a paper without numbering whose standard names are centred bold
 capitals, flush-left sub-headings in another face are level 2 below them (not level 1 for being the
 only candidates of their kind); a numbered sub-section in the body's own roman at a page's top,
-where no space above it shows, is a heading when "3.1" before it was set in that very style."""
+where no space above it shows, is a heading when "3.1" before it was set in that very style (heads9:
+and so is one in a gap of the sequence; a lettered item that leaves its sentence open is none)."""
 
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
@@ -103,4 +104,50 @@ def test_lettered_subsections_with_a_roman_label_before_a_bold_italic_title(tmp_
     assert _headings(path) == [
         ("1. INTRODUCTION", 1), ("2. MATERIAL AND METHODS", 1), ("(a) The contribution of individual odorants", 2),
         ("(b) A mixture was more similar to a constant odorant than to a variable odorant", 2), ("3. RESULTS", 1),
+    ]
+
+
+def test_numbered_subsection_in_a_gap_of_its_siblings_sequence(tmp_path):
+    """"3.2" set tight under a paragraph (no more space above than a paragraph) between headings
+    "3.1" and "3.3" of its style fills the gap: a heading.  The same tight line with no "3.3" after
+    it stays text (nothing in the sequence vouches for it)."""
+    def paper(name: str, with_next: bool):
+        path = tmp_path / name
+        c = canvas.Canvas(str(path), pagesize=letter)
+        y = _section(c, _title(c), "1 Introduction", "Helvetica-Bold")
+        y = _section(c, y, "2 Methods", "Helvetica-Bold")
+        y = _section(c, y, "3 Experimental Results", "Helvetica-Bold")
+        y = _section(c, y, "3.1 Simulation Experiments", "Times-Roman") + 18
+        y = _flush(c, y, "3.2 Experiments on Real Data", "Times-Roman") + 2
+        y = _para(c, 72, y, 460) - 14
+        if with_next:
+            y = _section(c, y, "3.3 Ablations", "Times-Roman")
+        _section(c, y, "4 Conclusion", "Helvetica-Bold")
+        c.save()
+        return _headings(path)
+
+    assert paper("gap.pdf", True) == [
+        ("1 Introduction", 1), ("2 Methods", 1), ("3 Experimental Results", 1), ("3.1 Simulation Experiments", 2),
+        ("3.2 Experiments on Real Data", 2), ("3.3 Ablations", 2), ("4 Conclusion", 1),
+    ]
+    assert ("3.2 Experiments on Real Data", 2) not in paper("nogap.pdf", False)
+
+
+def test_lettered_list_items_that_leave_their_sentence_open_are_no_headings(tmp_path):
+    """Italic "a. If ε ≤ 1, then" / "b. If ε ≤ 1, then" lines under a lemma are list items (their
+    sentence goes on in the formula below), not sub-sections; taking them as headings also broke
+    the section numbering, so "3. DISCUSSION" after them was lost."""
+    path = tmp_path / "items.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = _section(c, _title(c), "1. INTRODUCTION", "Helvetica-Bold")
+    y = _section(c, y, "2. THE MAIN THEOREM", "Helvetica-Bold")
+    y = _flush(c, y, "Lemma 2.2. Let k be at most d. Then", "Times-Roman") - 8
+    for label in ("a.", "b."):
+        y = _flush(c, y, f"{label} If e is at most 1, then", "Times-Italic") - 8
+        y = _flush(c, y, "Pr[ L >= (1 + e) k / d ] <= exp( k / 2 (1 - b + ln b) )", "Times-Roman") - 8
+    y = _para(c, 72, y, 460) - 14
+    _section(c, y, "3. DISCUSSION", "Helvetica-Bold")
+    c.save()
+    assert _headings(path) == [
+        ("1. INTRODUCTION", 1), ("2. THE MAIN THEOREM", 1), ("3. DISCUSSION", 1),
     ]

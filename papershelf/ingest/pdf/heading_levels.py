@@ -7,7 +7,9 @@ where no other heading is (centred capitals over flush-left sub-headings), so th
 rank below it instead of taking level 1 for being the only candidates.
 
 A numbered paper sets all sub-sections of one depth in one style: a line that carries the very
-next number in that very style is a heading even where a column's top hides the space above it.
+next number in that very style is a heading even where a column's top hides the space above it, and
+so is one that fills a gap in the sequence ("3.2" between headings "3.1" and "3.3" of its style)
+though set with no more space above it than a paragraph.
 """
 
 from __future__ import annotations
@@ -30,6 +32,23 @@ def style_ranks(candidates: set[StyleKey], standard: list[StyleKey]) -> dict[Sty
 def sibling_style(style: tuple, depth: int, numbered_styles: dict[tuple, list[int]]) -> bool:
     """Has the paper already set a numbered heading of this depth in exactly this style?"""
     return depth in numbered_styles.get(style, [])
+
+
+def next_number(num: str) -> str:
+    """The sibling after a numbered heading's number ("3.2" -> "3.3"), for a digits-only number."""
+    head, _, last = num.rpartition(".")
+    if not last.isdigit():
+        return ""  # (a letter or roman numeral: no gap is read)
+    return f"{head}.{int(last) + 1}" if head else str(int(last) + 1)
+
+
+def numbered_lines(items: list[tuple[str, tuple]]) -> dict[str, set[tuple]]:
+    """Each number that opens a line of its own -> the styles it is set in; lets a heading in a gap
+    ("3.2" set tight under a paragraph) be known by the sibling after it ("3.3") in its style."""
+    seen: dict[str, set[tuple]] = {}
+    for num, style in items:
+        seen.setdefault(num, set()).add(style)
+    return seen
 
 
 _LABEL = re.compile(r"^\((?:[a-zA-Z]|[ivx]{1,4}|\d{1,2})\)\s+(?=\S)")

@@ -82,10 +82,16 @@ def capitals(title: str) -> bool:
     return len(letters) >= 4 and all(c.isupper() for c in letters)
 
 
+# Words that open a clause and need one after them: a line ending on one continues a sentence.
+_CLAUSE_OPENERS = frozenset({"then", "that", "where", "whereas", "which", "whenever", "if", "since", "because"})
+
+
 def _plausible_title(title: str, strong_style: bool) -> bool:
     words = title.split()
     if not words or len(words) > 14 or len(title) > 110 or title.endswith((",", ";")):
         return False
+    if words[-1].lower() in _CLAUSE_OPENERS and len(words) > 1:
+        return False  # "a. If ε ≤ 1, then": a list item that leaves its sentence open, no title
     if len(words) > 1 and all(len(w) == 1 for w in words):
         return False  # "P A S": a formula's symbols set apart, not words
     if not (title[0].isalnum() or title[0] in "\"'“‘(["):

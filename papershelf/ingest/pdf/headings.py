@@ -21,7 +21,7 @@ import re
 from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
-from .heading_levels import sibling_style, style_ranks, unlabelled
+from .heading_levels import next_number, numbered_lines, sibling_style, style_ranks, unlabelled
 from .heading_lines import centred_line, centred_title, entry_like, short_field, small_bold
 from .heading_style import (
     _DIGITS,
@@ -95,6 +95,8 @@ class _Decider:
                            if _OUTSIDE_RE.match(self._bare(p)) and small_style(p.first) in self.small_styles}
         self.back_matter = False  # the current section is front or back matter (Acknowledgements …)
         self.numbered_styles: dict[tuple, list[int]] = {}  # a numbered heading's style -> its numbers' depths
+        self.numbered_lines = numbered_lines([(m.group("num"), _own_style(p.first)) for p in paras
+                                              if len(p.lines) == 1 and (m := _NUMBERED.match(p.text.strip()))])
 
     def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
@@ -228,11 +230,12 @@ class _Decider:
         return None
 
     def _column_top_sibling(self, m: re.Match, p: Para) -> bool:
-        """A numbered line alone at a column's top (no space above to show) in exactly the style of
-        the paper's numbered headings of its depth ("3.2 Experiments" atop a column, set as "3.1")."""
-        depth = m.group("num").count(".") + 1
-        return p.gap_above is None and len(p.lines) == 1 and p.first.alone and depth >= 2 \
-            and sibling_style(_own_style(p.first), depth, self.numbered_styles)
+        """A numbered line at a column's top (no space above to show) or in a gap of the sequence (its
+        next sibling set in its style), in exactly the style of numbered headings of its depth."""
+        depth, style, after = m.group("num").count(".") + 1, _own_style(p.first), next_number(m.group("num"))
+        gap = p.gap_above is None or style in self.numbered_lines.get(after, ())
+        return gap and len(p.lines) == 1 and p.first.alone and depth >= 2 \
+            and sibling_style(style, depth, self.numbered_styles)
 
     def _standard_level(self, bare: str, line) -> int:
         size = line.size
