@@ -150,6 +150,9 @@ def _textless(pages: list[Page]) -> list[int]:
     return [i for i, (lines, _, _) in enumerate(pages) if sum(len(ln.text) for ln in lines) < MIN_PAGE_CHARS]
 
 
+_LEADERS = re.compile(r"([^\w])\1{2,}")
+
+
 def unreadable(lines: list[Line]) -> bool:
     """Whether a page's text is a font's glyph codes, not its letters (a Type 3 or embedded font without a
     character map: pdfium gives control codes for the glyphs, or the codes as ASCII each set apart).
@@ -158,12 +161,13 @@ def unreadable(lines: list[Line]) -> bool:
     of one character (text has a few: "a", "I", a variable; a glyph code per word is no text), or
     fewer letters than other signs (a font's codes from 33 up are punctuation and digits; the first
     pages of the wide corpus' dev half are 78 % letters or more)."""
-    chars = [c for ln in lines for c in ln.text if not c.isspace()]
+    # A contents page's dot leaders are no sign: runs of one repeated mark are left out of the count.
+    chars = list(_LEADERS.sub("", "".join(c for ln in lines for c in ln.text if not c.isspace())))
     if len(chars) < MIN_PAGE_CHARS:
         return False
     codes = sum(unicodedata.category(c) in ("Cc", "Co", "Cn") and c != "\x02" for c in chars)
     letters = sum(c.isalpha() for c in chars)
-    words = [w for ln in lines for w in ln.text.split()]
+    words = [w for ln in lines for w in ln.text.split() if any(c.isalnum() for c in w)]  # not ". . ."
     return codes >= UNREADABLE_SHARE * len(chars) or letters < 0.5 * len(chars) \
         or sum(len(w) == 1 for w in words) > 0.5 * len(words)
 
