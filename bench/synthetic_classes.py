@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 
-from synthetic_front import BODY, WORDS, _name, _wrapped
+from synthetic_front import BODY, WORDS, _name, _wrapped, name_rows
 
 KINDS = ("logo", "interleaved", "right_sidebar", "corner_title", "label", "marks")
 FAMILIES = [("Helvetica", "Helvetica-Bold"), ("Times-Roman", "Times-Bold"), ("Courier", "Courier-Bold")]
@@ -235,18 +235,7 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
     first_y = y
     if with_badge and lay.get("badge_first"):  # drawn before the names: pdfium reads it into their line
         _badge(c, lay, badge, bold, size, right, first_y)
-    for row in rows:
-        total = sum(c.stringWidth(t, font, size) + c.stringWidth(m, font, 0.6 * size) for t, m in row)
-        x = (left + right - total) / 2 if lay["centred"] else left
-        for text, mark in row:
-            c.setFont(font, size)
-            c.drawString(x, y, text)
-            x += c.stringWidth(text, font, size)
-            if mark:
-                c.setFont(regular, 0.6 * size)
-                c.drawString(x, y + 0.35 * size, mark)
-                x += c.stringWidth(mark, regular, 0.6 * size)
-        y -= 1.35 * size
+    y = name_rows(c, rows, (font, regular, size), left, right, y, lay["centred"])
     if with_badge and not lay.get("badge_first"):  # drawn after the names
         c.setFont(bold, size)
         c.drawRightString(right, first_y, badge)

@@ -169,18 +169,7 @@ def draw(layout: dict, path: str, seed: int) -> None:
             text = text.lstrip(", ") if text.startswith(", ") else text.lstrip()
         rows[-1].append((text, mark))
         used += need
-    for row in rows:
-        total = sum(c.stringWidth(t, font, size) + c.stringWidth(m, font, 0.6 * size) for t, m in row)
-        x = (left + right - total) / 2 if layout["centred"] else left
-        for text, mark in row:
-            c.setFont(font, size)
-            c.drawString(x, y, text)
-            x += c.stringWidth(text, font, size)
-            if mark:
-                c.setFont(mark_font, 0.6 * size)
-                c.drawString(x, y + 0.35 * size, mark)
-                x += c.stringWidth(mark, mark_font, 0.6 * size)
-        y -= 1.35 * size
+    y = name_rows(c, rows, (font, mark_font, size), left, right, y, layout["centred"])
     c.setFont("Times-Italic", 8)
     for k in range(rng.randint(1, 3)):
         y -= 10
@@ -205,6 +194,25 @@ def draw(layout: dict, path: str, seed: int) -> None:
         c.drawString(left, y - 16 - 12 * k, line)
     c.showPage()
     c.save()
+
+
+def name_rows(c, rows: list[list[tuple[str, str]]], fonts: tuple[str, str, float], left: float, right: float,
+              y: float, centred: bool) -> float:
+    """Draw byline rows of (name, raised mark) pieces, each row centred or flush left; the y under them."""
+    font, mark_font, size = fonts
+    for row in rows:
+        total = sum(c.stringWidth(t, font, size) + c.stringWidth(m, font, 0.6 * size) for t, m in row)
+        x = (left + right - total) / 2 if centred else left
+        for text, mark in row:
+            c.setFont(font, size)
+            c.drawString(x, y, text)
+            x += c.stringWidth(text, font, size)
+            if mark:
+                c.setFont(mark_font, 0.6 * size)
+                c.drawString(x, y + 0.35 * size, mark)
+                x += c.stringWidth(mark, mark_font, 0.6 * size)
+        y -= 1.35 * size
+    return y
 
 
 def _wrapped(words: list[str], font: str, size: float, width: float, c) -> list[str]:
