@@ -69,8 +69,16 @@ def main(library: Optional[str] = typer.Option(
     State.library = library
 
 
+def _file_event(r) -> dict:
+    """`index --json`'s line for one file done (FileEvent): its paper, status, pages and seconds."""
+    return {"event": "file", "path": r.path, "paper_id": r.paper_id, "status": r.status, "pages": r.pages,
+            "seconds": r.seconds}
+
+
 def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, max_size: float | None,
-            ocr: str = "auto", ocr_lang: str | None = None, reread: bool = False):
+            ocr: str = "auto", ocr_lang: str | None = None, reread: bool = False, events: bool = False):
+    """`events`: one `file` line on stdout per file done (`index --json`'s stream), before the summary."""
+
     from ..library import OCR_MODES, OcrSettings  # the PDF reader: loaded by the commands that add
     from .cli_progress import progress_bar
 
@@ -80,11 +88,18 @@ def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, m
         raise BadArgument(f"--ocr must be one of {', '.join(OCR_MODES)}, not {ocr!r}")
     with progress_bar(show) as bar:
         task = bar.add_task("adding", total=None)
+
+        def on_file(r) -> None:
+            bar.update(task, advance=1, description=os.path.basename(r.path)[:40])
+            if events:
+                dump(_file_event(r))
+                sys.stdout.flush()
+
         pages = OcrSettings(ocr, ocr_lang,
                             progress=lambda done, n: bar.update(task, description=f"OCR page {done}/{n}"))
         report = lib.add(paths, retry_failed=retry_failed, max_bytes=max_bytes, ocr=pages, reread=reread,
                          on_total=lambda n: bar.update(task, total=n),
-                         progress=lambda r: bar.update(task, advance=1, description=os.path.basename(r.path)[:40]))
+                         progress=lambda r: on_file(r))
     if as_json:
         dump(report.to_dict())
     else:
@@ -162,14 +177,19 @@ def index(paths: list[str] = typer.Argument(..., help="Files or folders (recursi
           workers: int = typer.Option(1, "--workers", "-w", min=1, max=64),
           provider: Optional[str] = typer.Option(None, "--provider", help=_PROVIDER_HELP),
           model: Optional[str] = typer.Option(None, "--model"),
-          as_json: bool = typer.Option(False, "--json")):
+          as_json: bool = typer.Option(False, "--json", help="NDJSON: file events, the add's summary, "
+                                                             "then the embedding's events.")):
     """Add papers and embed them: `add` then `embed` in one step.
 
     Every paper is searchable by words once it is added; the line saying so comes before the
-    embedding starts (meaning search follows, paper by paper)."""
+    embedding starts (meaning search follows, paper by paper).
+
+    --json: NDJSON on stdout. One `file` event per file as its paper is written (path, paper_id,
+    status, pages (PDFs), seconds: its parse and write), then the add's summary (one object with
+    `files`), then the embedding's events (start, paper, done) as `embed --json` prints them."""
     started = time.monotonic()
     with _library() as lib:
-        report = _do_add(lib, paths, as_json, False, None)
+        report = _do_add(lib, paths, as_json, False, None, events=as_json)
         if not as_json:
             err.print(f"searchable by words: {plural(lib.status().papers, 'paper')} "
                       f"({time.monotonic() - started:.0f} s); meaning search follows as they are embedded")
