@@ -10,7 +10,7 @@ import sys
 import pypdfium2 as pdfium
 import pytest
 
-from .pdf_fixtures import structured_paper, two_column_paper
+from .pdf_fixtures import scanned_pdf, structured_paper, two_column_paper
 
 
 def _index(tmp_path, workers: str) -> list[dict]:
@@ -44,3 +44,28 @@ def test_index_json_reports_each_file_as_its_paper_is_written(tmp_path, workers)
     # the summary is what `add --json` prints: the events add nothing to it
     assert [f["path"] for f in lines[3]["files"]] == [e["path"] for e in lines[:3]]
     assert all("seconds" not in f and "pages" not in f for f in lines[3]["files"])
+
+
+def test_a_scans_pages_cost_ocr_time_before_it_is_read(tmp_path):
+    """The whole-index estimate plans from each PDF's pages and pages without text (real PDFs): a
+    two-page scan outweighs a typed paper, and the rates learn from the files written."""
+    from papershelf.index_eta import PER_SCANNED, IndexEta, planned
+
+    typed, scan = tmp_path / "typed.pdf", tmp_path / "scan.pdf"
+    two_column_paper(str(typed))
+    scanned_pdf(str(scan))
+    eta = planned([str(tmp_path)])
+    costs = {os.path.basename(p): c for p, c in eta.left.items()}
+    assert costs["scan.pdf"].scanned == 2 and costs["scan.pdf"].typed == 0
+    assert costs["typed.pdf"].scanned == 0 and costs["typed.pdf"].typed == len(pdfium.PdfDocument(str(typed)))
+    now = [0.0]
+    eta = IndexEta(workers=2, clock=lambda: now[0])
+    eta.plan({"typed": costs["typed.pdf"], "scan": costs["scan.pdf"]})
+    assert eta.add_left() >= 2 * PER_SCANNED  # the scan on one worker is the add's critical path
+    now[0] = 1.0
+    eta.written("typed", 10.0 * costs["typed.pdf"].typed)  # a slow machine: 10 s a typed page
+    assert eta.per_typed() == pytest.approx(10.0)
+    now[0] = 30.0
+    before = eta.seconds_left()
+    eta.written("scan", 2 * 30.0)  # its OCR took 30 s a page
+    assert eta.per_scanned() == pytest.approx(30.0) and eta.add_left() == 0 and eta.seconds_left() < before
