@@ -10,7 +10,7 @@ showed before (the add's bar), to the end of the whole index.
 after: IndexEta during the add and until the embedding's first paper; then the embedding's own
 estimate (embed/eta.py, its `eta_seconds`).
 
-    python bench/index_eta_replay.py /tmp/eta9/trace.jsonl /tmp/eta9/costs.json --workers 2
+    python bench/index_eta_replay.py /tmp/eta9/trace.jsonl /tmp/eta9/costs.json --workers 2 [--follow 0.5]
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from papershelf import index_eta
 from papershelf.index_eta import FileCost, IndexEta
 
 
@@ -35,7 +36,10 @@ def main() -> None:
     ap.add_argument("trace", type=Path)
     ap.add_argument("costs", type=Path)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--follow", type=float, default=None, help="index_eta.FOLLOW for this replay")
     args = ap.parse_args()
+    if args.follow is not None:
+        index_eta.FOLLOW = args.follow
     events = [json.loads(line) for line in args.trace.read_text().splitlines()]
     costs = {p: FileCost(c[0] - c[1], c[1]) if c else FileCost(1, 0) for p, c in json.loads(args.costs.read_text()).items()}
     end = events[-1]["t"]

@@ -22,10 +22,15 @@ from dataclasses import dataclass
 
 # Priors, from other runs on this kind of machine (docs/measurements/eta9.md): seconds a worker takes
 # per typed / scanned page, windows a page gives the encoder, windows the encoder does a second.
-PER_TYPED = 0.3
-PER_SCANNED = 7.0
+# Reference: scale8's add (load 8: 552 typed pages in 130 worker-seconds, tm394's 30 scanned pages in
+# 215 s) and scale7's embedding (load 8-13: 14,144 windows of 1,009 pages in 754 s).
+PER_TYPED = 0.235
+PER_SCANNED = 7.2
 WINDOWS_PER_PAGE = 14.0
-WINDOWS_PER_SECOND = 19.0
+WINDOWS_PER_SECOND = 18.8
+# How much of the machine's speed seen on typed pages (learned / reference) the priors of OCR and of
+# the encoder follow: 1 = all in step, 0 = not at all (docs/measurements/eta9.md).
+FOLLOW = 1.0
 DECAY = 0.9  # each file written weighs the learned rates' past by this (recent files weigh most)
 
 
@@ -56,8 +61,13 @@ class IndexEta:
     def per_typed(self) -> float:
         return self._typed[0] / self._typed[1] if self._typed[1] else PER_TYPED
 
+    def speed(self) -> float:
+        """This machine's time per unit of work over the reference's, from its typed pages so far
+        (1 before any): what OCR and the encoder are assumed to take until they are seen."""
+        return min(4.0, max(0.1, self.per_typed() / PER_TYPED)) ** FOLLOW if self._typed[1] else 1.0
+
     def per_scanned(self) -> float:
-        return self._scanned[0] / self._scanned[1] if self._scanned[1] else PER_SCANNED
+        return self._scanned[0] / self._scanned[1] if self._scanned[1] else PER_SCANNED * self.speed()
 
     def written(self, path: str, seconds: float | None) -> None:
         """A file's paper written after `seconds` of parse and write: the rates learn from it."""
@@ -80,9 +90,10 @@ class IndexEta:
         since = self.clock() - self.started
         return max(sum(costs) / self.workers, max(costs) - since)
 
-    def embed_seconds(self, windows_per_second: float = WINDOWS_PER_SECOND) -> float:
-        """The embedding's whole time, before it starts: every page's windows at the encoder's rate."""
-        return self.pages_total * WINDOWS_PER_PAGE / windows_per_second
+    def embed_seconds(self) -> float:
+        """The embedding's whole time, before it starts: every page's windows at the encoder's
+        reference rate, scaled by the machine's speed seen so far."""
+        return self.pages_total * WINDOWS_PER_PAGE / WINDOWS_PER_SECOND * self.speed()
 
     def seconds_left(self) -> float:
         """The add's time left, then the whole embedding's."""
