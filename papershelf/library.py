@@ -55,6 +55,7 @@ if TYPE_CHECKING:  # loaded when first used: a search needs none of them (tests/
     from . import related as relatedness
     from .graph import GraphCache
     from .importer import Importer
+    from .index_eta import IndexEta
     from .ingest.metadata import Meta
     from .ingest.pdf.ocr import OcrSettings
     from .llm import LlmSettings
@@ -149,6 +150,12 @@ class Library:
 
         with ocr_settings(ocr or OcrSettings()):
             return self._importer.add(paths, retry_failed, max_bytes, progress, on_total, reread)
+
+    def index_eta(self, paths: list[str]) -> IndexEta:
+        """A whole `index`'s time left, planned from the files' pages before the add (index_eta.py)."""
+        from .index_eta import planned
+
+        return planned(paths)
 
     def prepare_search(self) -> bool:
         """Build the derived files a fast search reads (a large SQLite library's postings file) when

@@ -18,6 +18,7 @@ of their bytes wait parsed or parsing: what waits in memory stays bounded whatev
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -26,6 +27,7 @@ from .document import Document
 from .ingest import SourceFile, parse_source
 from .ingest.metadata import Meta
 from .ingest.parse_pool import InProcess, ParsePool, configured_workers
+from .ingest.pdf_cost import pdf_cost
 from .models import AddReport, FileResult, SourceRecord
 
 if TYPE_CHECKING:
@@ -114,8 +116,14 @@ class Parser:
         fill()
         while ahead:
             job, step, ticket = ahead.pop(self._next_ready(ahead))
+            began = time.monotonic()
             step = step or self._begin(job)
             result = step if isinstance(step, FileResult) else self.importer._finish(step, self._parsed(step, ticket))
+            in_worker = self.pool.seconds.pop(ticket, 0.0) if self.pool is not None and ticket is not None else 0.0
+            result.seconds = round(time.monotonic() - began + in_worker, 3)
+            if result.status in ("added", "updated") and result.path.lower().endswith(".pdf"):
+                cost = pdf_cost(result.path, text_layer=False)
+                result.pages = cost.pages if cost else None
             report.files.append(result)
             if progress:
                 progress(result)

@@ -70,21 +70,22 @@ def main(library: Optional[str] = typer.Option(
 
 
 def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, max_size: float | None,
-            ocr: str = "auto", ocr_lang: str | None = None, reread: bool = False):
+            ocr: str = "auto", ocr_lang: str | None = None, reread: bool = False, events: bool = False,
+            whole: bool = False):
+    """`events`: one `file` line on stdout per file done (`index --json`'s stream), before the summary.
+    `whole`: the bar shows the whole `index`'s time left (add and embedding, from the files' pages)."""
     from ..library import OCR_MODES, OcrSettings  # the PDF reader: loaded by the commands that add
-    from .cli_progress import progress_bar
+    from .cli_progress import AddProgress, progress_bar
 
     max_bytes = int(max_size * 2**20) if max_size else None
     show = err.is_terminal and not as_json
     if ocr not in OCR_MODES:
         raise BadArgument(f"--ocr must be one of {', '.join(OCR_MODES)}, not {ocr!r}")
     with progress_bar(show) as bar:
-        task = bar.add_task("adding", total=None)
-        pages = OcrSettings(ocr, ocr_lang,
-                            progress=lambda done, n: bar.update(task, description=f"OCR page {done}/{n}"))
+        shown = AddProgress(bar, lib.index_eta(paths) if whole and show else None, events)
+        pages = OcrSettings(ocr, ocr_lang, progress=shown.ocr_page)
         report = lib.add(paths, retry_failed=retry_failed, max_bytes=max_bytes, ocr=pages, reread=reread,
-                         on_total=lambda n: bar.update(task, total=n),
-                         progress=lambda r: bar.update(task, advance=1, description=os.path.basename(r.path)[:40]))
+                         on_total=shown.total, progress=shown.file)
     if as_json:
         dump(report.to_dict())
     else:
@@ -162,14 +163,19 @@ def index(paths: list[str] = typer.Argument(..., help="Files or folders (recursi
           workers: int = typer.Option(1, "--workers", "-w", min=1, max=64),
           provider: Optional[str] = typer.Option(None, "--provider", help=_PROVIDER_HELP),
           model: Optional[str] = typer.Option(None, "--model"),
-          as_json: bool = typer.Option(False, "--json")):
+          as_json: bool = typer.Option(False, "--json", help="NDJSON: file events, the add's summary, "
+                                                             "then the embedding's events.")):
     """Add papers and embed them: `add` then `embed` in one step.
 
     Every paper is searchable by words once it is added; the line saying so comes before the
-    embedding starts (meaning search follows, paper by paper)."""
+    embedding starts (meaning search follows, paper by paper).
+
+    --json: NDJSON on stdout. One `file` event per file as its paper is written (path, paper_id,
+    status, pages (PDFs), seconds: its parse and write), then the add's summary (one object with
+    `files`), then the embedding's events (start, paper, done) as `embed --json` prints them."""
     started = time.monotonic()
     with _library() as lib:
-        report = _do_add(lib, paths, as_json, False, None)
+        report = _do_add(lib, paths, as_json, False, None, events=as_json, whole=True)
         if not as_json:
             err.print(f"searchable by words: {plural(lib.status().papers, 'paper')} "
                       f"({time.monotonic() - started:.0f} s); meaning search follows as they are embedded")

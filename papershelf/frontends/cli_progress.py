@@ -5,6 +5,7 @@ never by a search (tests/test_cold_imports.py)."""
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from typing import Any
@@ -35,6 +36,34 @@ def time_left(seconds: float | None) -> str:
     m, sec = divmod(int(round(seconds)), 60)
     h, m = divmod(m, 60)
     return (f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}") + " left"
+
+
+class AddProgress:
+    """The add's bar (files written, the file or OCR page at hand) and, in `index`, the whole index's
+    time left (index_eta.py), refreshed with each file and OCR page; `events`: one `file` line (a
+    FileEvent) on stdout per file written, as `index --json` streams them."""
+
+    def __init__(self, bar: Progress, eta: Any = None, events: bool = False):
+        self.bar, self.eta, self.events = bar, eta, events
+        self.task = bar.add_task("adding", total=None)
+
+    def total(self, n: int) -> None:
+        self.bar.update(self.task, total=n)
+
+    def _left(self) -> str:
+        return f"  (index: {time_left(self.eta.seconds_left())})" if self.eta is not None else ""
+
+    def ocr_page(self, done: int, n: int) -> None:
+        self.bar.update(self.task, description=f"OCR page {done}/{n}{self._left()}")
+
+    def file(self, r: Any) -> None:
+        if self.eta is not None:
+            self.eta.written(r.path, r.seconds)
+        self.bar.update(self.task, advance=1, description=os.path.basename(r.path)[:40] + self._left())
+        if self.events:
+            dump({"event": "file", "path": r.path, "paper_id": r.paper_id, "status": r.status, "pages": r.pages,
+                  "seconds": r.seconds})
+            sys.stdout.flush()
 
 
 class EmbedProgress:

@@ -174,6 +174,8 @@ class ParsePool:
         self._ctx = get_context("spawn")
         self._queue: deque[tuple[int, SourceFile]] = deque()
         self._done: dict[int, _Result] = {}
+        self._sent: dict[int, float] = {}
+        self.seconds: dict[int, float] = {}  # a finished file's time in its worker (the `file` event's)
         self._pool: list[_Worker] = []
         self._next = 0
         self._broken: str | None = None  # why no worker could start: files are parsed in this process
@@ -275,6 +277,7 @@ class ParsePool:
                 self._replace(idle, None)
                 continue
             idle.ticket, idle.deadline, idle.files = ticket, time.monotonic() + self.timeout, idle.files + 1
+            self._sent[ticket] = time.monotonic()
 
     def _step(self) -> None:
         """One poll: read what the workers sent, then check deadlines and deaths."""
@@ -315,6 +318,7 @@ class ParsePool:
                         self._ocr_progress(*value)
                 else:
                     self._done[ticket] = _Result(value) if kind == "ok" else _Result(reason=value)
+                    self.seconds[ticket] = time.monotonic() - self._sent.pop(ticket, time.monotonic())
                     w.ticket = None
                     if w.files >= MAX_FILES_PER_WORKER:
                         self._replace(w, None)

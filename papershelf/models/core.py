@@ -428,9 +428,12 @@ class FileResult:
     # The file is another source of a paper that already existed (the same work); when it is not
     # the best source the paper's units are unchanged.
     joined: bool = False
+    # Wall seconds its parse (in a worker) and write took: the `file` event's, not the report's.
+    seconds: float | None = field(default=None, compare=False)
+    pages: int | None = field(default=None, compare=False)  # a PDF's page count, for the same event
 
     def to_dict(self) -> dict[str, Any]:
-        d = {k: v for k, v in asdict(self).items() if v not in (None, {}) and k != "joined"}
+        d = {k: v for k, v in asdict(self).items() if v not in (None, {}) and k not in ("joined", "seconds", "pages")}
         return {**d, "joined": True} if self.joined else d
 
 

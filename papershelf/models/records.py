@@ -100,6 +100,17 @@ class PaperEvent(TypedDict, total=False):
     eta_seconds: float | None
 
 
+class FileEvent(TypedDict):
+    """`index --json`: one file done, as its paper is written (before the add's summary)."""
+
+    event: Literal["file"]
+    path: str
+    paper_id: str | None
+    status: str  # a FileResult's: added, updated, unchanged, failed, metadata
+    pages: int | None  # a PDF's page count
+    seconds: float | None  # its parse (in a worker) and write
+
+
 class EncodedEvent(TypedDict):
     """One provider call done: the windows it encoded and the units it finished (progress between papers)."""
 

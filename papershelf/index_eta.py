@@ -1,0 +1,119 @@
+"""Time left in a whole `index` (add, then embed), from each file's cost known before it is read.
+
+Why not files or papers: a folder's files differ by a thousand times in cost.  A typed page parses
+in a fraction of a second; a scanned page (no text layer) is OCR'd in seconds, so five scans can be
+half an add (docs/measurements/scale7.md), and a rate of papers seen in the first minute cannot
+foresee them.  Each PDF's pages and pages without text are known before it is parsed
+(ingest/pdf_cost.py); its parse costs `typed * per_typed + scanned * per_scanned` worker-seconds,
+both rates learned from the files written so far (ratio of sums, recent files weighing most), a
+prior until a file of that kind is done.  The embedding that follows costs windows, about
+`WINDOWS_PER_PAGE` a page, at the encoder's rate (prior until the embedding's own estimate,
+embed/eta.py, takes over).
+
+The add's time left is the larger of (work left / workers) and the longest single file left (a
+long scan on one worker is the add's critical path; counted as started when the add started, the
+optimistic bound)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+# Priors, from other runs on this kind of machine (docs/measurements/eta9.md): seconds a worker takes
+# per typed / scanned page, windows a page gives the encoder, windows the encoder does a second.
+# Reference: scale8's add (load 8: 552 typed pages in 130 worker-seconds, tm394's 30 scanned pages in
+# 215 s) and scale7's embedding (load 8-13: 14,144 windows of 1,009 pages in 754 s).
+PER_TYPED = 0.235
+PER_SCANNED = 7.2
+WINDOWS_PER_PAGE = 14.0
+WINDOWS_PER_SECOND = 18.8
+# How much of the machine's speed seen on typed pages (learned / reference) the priors of OCR and of
+# the encoder follow: 1 = all in step, 0 = not at all (docs/measurements/eta9.md).
+FOLLOW = 1.0
+DECAY = 0.9  # each file written weighs the learned rates' past by this (recent files weigh most)
+
+
+@dataclass
+class FileCost:
+    """A file's cost facts: typed and scanned pages (a non-PDF counts as one typed page)."""
+
+    typed: int
+    scanned: int
+
+
+class IndexEta:
+    """Fed the files before the add (`plan`), each file written (`written`); asked `seconds_left`."""
+
+    def __init__(self, workers: int = 1, clock: Callable[[], float] = time.monotonic):
+        self.workers, self.clock = max(1, workers), clock
+        self.left: dict[str, FileCost] = {}
+        self.pages_total = 0
+        self.started = clock()
+        self._typed = [0.0, 0.0]  # weighted seconds, weighted pages (files without scanned pages)
+        self._scanned = [0.0, 0.0]  # weighted OCR seconds, weighted scanned pages
+
+    def plan(self, costs: dict[str, FileCost]) -> None:
+        self.left = dict(costs)
+        self.pages_total = sum(c.typed + c.scanned for c in costs.values())
+        self.started = self.clock()
+
+    def per_typed(self) -> float:
+        return self._typed[0] / self._typed[1] if self._typed[1] else PER_TYPED
+
+    def speed(self) -> float:
+        """This machine's time per unit of work over the reference's, from its typed pages so far
+        (1 before any): what OCR and the encoder are assumed to take until they are seen."""
+        return min(4.0, max(0.1, self.per_typed() / PER_TYPED)) ** FOLLOW if self._typed[1] else 1.0
+
+    def per_scanned(self) -> float:
+        return self._scanned[0] / self._scanned[1] if self._scanned[1] else PER_SCANNED * self.speed()
+
+    def written(self, path: str, seconds: float | None) -> None:
+        """A file's paper written after `seconds` of parse and write: the rates learn from it."""
+        cost = self.left.pop(path, None)
+        if cost is None or seconds is None:
+            return
+        if cost.scanned:
+            ocr = max(0.0, seconds - cost.typed * self.per_typed())
+            self._scanned = [self._scanned[0] * DECAY + ocr, self._scanned[1] * DECAY + cost.scanned]
+        else:
+            self._typed = [self._typed[0] * DECAY + seconds, self._typed[1] * DECAY + max(1, cost.typed)]
+
+    def cost(self, c: FileCost) -> float:
+        return c.typed * self.per_typed() + c.scanned * self.per_scanned()
+
+    def add_left(self) -> float:
+        costs = [self.cost(c) for c in self.left.values()]
+        if not costs:
+            return 0.0
+        since = self.clock() - self.started
+        return max(sum(costs) / self.workers, max(costs) - since)
+
+    def embed_seconds(self) -> float:
+        """The embedding's whole time, before it starts: every page's windows at the encoder's
+        reference rate, scaled by the machine's speed seen so far."""
+        return self.pages_total * WINDOWS_PER_PAGE / WINDOWS_PER_SECOND * self.speed()
+
+    def seconds_left(self) -> float:
+        """The add's time left, then the whole embedding's."""
+        return self.add_left() + self.embed_seconds()
+
+
+def planned(paths: list[str]) -> IndexEta:
+    """An estimate planned over the files an `add` of `paths` will find (their pages and pages
+    without text: about 2 ms a page, read before the add, once)."""
+    from .ingest import discover
+    from .ingest.parse_pool import configured_workers
+    from .ingest.pdf_cost import pdf_cost
+
+    costs: dict[str, FileCost] = {}
+    for path, problem in discover(paths):
+        if problem:
+            continue
+        c = pdf_cost(path) if path.lower().endswith(".pdf") else None
+        costs[path] = FileCost(c.pages - c.scanned, c.scanned) if c else FileCost(1, 0)
+    pdfs = sum(p.lower().endswith(".pdf") for p in costs)
+    eta = IndexEta(configured_workers(pdfs) or 1)
+    eta.plan(costs)
+    return eta

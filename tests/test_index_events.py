@@ -1,0 +1,71 @@
+"""`index --json`'s event stream: one `file` line per file as its paper is written (issue 42), before
+the add's summary and the embedding's events; real PDFs, a real SQLite library, the lines parsed."""
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+
+import pypdfium2 as pdfium
+import pytest
+
+from .pdf_fixtures import scanned_pdf, structured_paper, two_column_paper
+
+
+def _index(tmp_path, workers: str) -> list[dict]:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    two_column_paper(str(folder / "a.pdf"))
+    structured_paper(str(folder / "b.pdf"))
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4 not really")
+    env = dict(os.environ, PAPERSHELF_LIBRARY=str(tmp_path / "lib.db"), PAPERSHELF_PARSE_WORKERS=workers)
+    p = subprocess.run([sys.executable, "-m", "papershelf", "index", str(folder), "--provider", "hash", "--json"],
+                       env=env, capture_output=True, text=True, timeout=180)
+    assert p.returncode == 1, (p.stdout, p.stderr)  # the broken file failed
+    return [json.loads(line) for line in p.stdout.splitlines()]  # every line is one JSON object
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_index_json_reports_each_file_as_its_paper_is_written(tmp_path, workers):
+    lines = _index(tmp_path, workers)
+    kinds = [e.get("event", "summary" if "files" in e else "?") for e in lines]
+    assert kinds[:3] == ["file"] * 3 and kinds[3] == "summary" and kinds[4] == "start" and kinds[-1] == "done"
+    files = {os.path.basename(e["path"]): e for e in lines[:3]}
+    assert set(files) == {"a.pdf", "b.pdf", "broken.pdf"}
+    with sqlite3.connect(tmp_path / "lib.db") as db:
+        stored = {os.path.basename(path): pid for pid, path in db.execute("SELECT id, source_path FROM papers")}
+    for name in ("a.pdf", "b.pdf"):
+        e = files[name]
+        assert e["status"] == "added" and e["paper_id"] == stored[name]
+        assert e["pages"] == len(pdfium.PdfDocument(e["path"])) and e["pages"] >= 1
+        assert 0 < e["seconds"] < 120
+    assert files["broken.pdf"]["status"] == "failed" and files["broken.pdf"]["pages"] is None
+    # the summary is what `add --json` prints: the events add nothing to it
+    assert [f["path"] for f in lines[3]["files"]] == [e["path"] for e in lines[:3]]
+    assert all("seconds" not in f and "pages" not in f for f in lines[3]["files"])
+
+
+def test_a_scans_pages_cost_ocr_time_before_it_is_read(tmp_path):
+    """The whole-index estimate plans from each PDF's pages and pages without text (real PDFs): a
+    two-page scan outweighs a typed paper, and the rates learn from the files written."""
+    from papershelf.index_eta import PER_SCANNED, IndexEta, planned
+
+    typed, scan = tmp_path / "typed.pdf", tmp_path / "scan.pdf"
+    two_column_paper(str(typed))
+    scanned_pdf(str(scan))
+    eta = planned([str(tmp_path)])
+    costs = {os.path.basename(p): c for p, c in eta.left.items()}
+    assert costs["scan.pdf"].scanned == 2 and costs["scan.pdf"].typed == 0
+    assert costs["typed.pdf"].scanned == 0 and costs["typed.pdf"].typed == len(pdfium.PdfDocument(str(typed)))
+    now = [0.0]
+    eta = IndexEta(workers=2, clock=lambda: now[0])
+    eta.plan({"typed": costs["typed.pdf"], "scan": costs["scan.pdf"]})
+    assert eta.add_left() >= 2 * PER_SCANNED  # the scan on one worker is the add's critical path
+    now[0] = 1.0
+    eta.written("typed", 10.0 * costs["typed.pdf"].typed)  # a slow machine: 10 s a typed page
+    assert eta.per_typed() == pytest.approx(10.0)
+    now[0] = 30.0
+    before = eta.seconds_left()
+    eta.written("scan", 2 * 30.0)  # its OCR took 30 s a page
+    assert eta.per_scanned() == pytest.approx(30.0) and eta.add_left() == 0 and eta.seconds_left() < before
