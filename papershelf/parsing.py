@@ -3,7 +3,8 @@
 With parse workers (ingest/parse_pool.py: on by default for a folder of PDFs) files are read, hashed
 and handed to the workers ahead of the ones being written.  Papers are written one at a time, each
 in its one transaction once its parse is done, as they finish: the writer takes the first waiting
-file, in input order, that needs no worker or whose worker is done, and waits only when none is.
+PDF, in input order, whose worker is done, and waits only when none is; a file that needs no worker is
+written at its turn in input order (PDFs overtake only PDFs).
 Why not strictly in input order: the writer then waited on a slow file (a 30-page scan's OCR:
 minutes) while the papers behind it sat parsed, and once the read-ahead was full the other core
 idled; in a 1,000-paper add that was half the time (docs/measurements/scale7.md, scale8.md).
@@ -130,11 +131,19 @@ class Parser:
             fill()
 
     def _next_ready(self, ahead: list[tuple[FileJob, FileResult | _Begun | None, int | None]]) -> int:
-        """Which waiting file to write next: the first that waits on no worker (read here, known
-        already, or its parse finished), else the first whose worker finishes, waiting for it."""
+        """Which waiting file to write next: the first PDF whose parse finished, else the first whose
+        worker finishes, waiting for it. A file that needs no worker (read here, or known already) is
+        written at its turn in input order and no file passes it: PDFs overtake only PDFs, so a
+        folder's TEI or S2ORC twins still join the PDFs written before them, as without workers."""
         pool = self.pool
         if pool is None:
             return 0
-        tickets = [ticket for _, _, ticket in ahead]
-        ready = next((i for i, t in enumerate(tickets) if t is None or pool.finished(t)), None)
-        return ready if ready is not None else tickets.index(pool.first_done([t for t in tickets if t is not None]))
+        tickets = []
+        for _, _, ticket in ahead:
+            if ticket is None:
+                break
+            tickets.append(ticket)
+        if not tickets:
+            return 0
+        ready = next((i for i, t in enumerate(tickets) if pool.finished(t)), None)
+        return ready if ready is not None else tickets.index(pool.first_done(tickets))
