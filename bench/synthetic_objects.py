@@ -22,7 +22,7 @@ group heads over a short rule, a body-size table with a paragraph straight under
 with their captions on the same unusual side, captions in a side column beside the object, and turned
 pages turned clockwise (/Rotate 270, or content drawn turned clockwise: `mode=..._clockwise`).
 
-    python bench/synthetic_objects.py [--half dev|test] [--papers 150] [--first-set | --without-third] [--json] [-v]
+    python bench/synthetic_objects.py [--half dev|test] [--papers 150] [--first-set | --without-third] [--cells SHARE] [--json] [-v]
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT.parent))
 
 from papershelf.ingest.pdf import read_pdf  # noqa: E402
 from papershelf.units import build_units  # noqa: E402
+from tests import object_cells  # noqa: E402
 from tests.object_fixtures import synthetic_paper  # noqa: E402
 
 
@@ -92,7 +93,10 @@ def _classes(obj: dict, layout: dict) -> list[str]:
         (["collected_at_end"] if obj.get("collected") else [])
 
 
-def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_set: bool = True) -> dict:
+def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_set: bool = True,
+        cells: float | None = None) -> dict:
+    if cells is not None:
+        object_cells.CELLS = cells
     seeds = [2 * k + (half == "test") for k in range(papers)]
     tally: Counter = Counter()
     by_class: dict[str, Counter] = {}
@@ -100,7 +104,7 @@ def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_se
     with tempfile.TemporaryDirectory(prefix="papershelf-synthetic-") as tmp:
         for seed in seeds:
             path = str(Path(tmp) / f"{seed}.pdf")
-            truth = synthetic_paper(seed, path, first_set, third_set)
+            truth = synthetic_paper(seed, path, first_set, third_set, cells=cells != 0)
             units = {u.object_label: u for u in build_units(read_pdf(Path(path).read_bytes()), "p") if u.kind == "object"}
             for obj in truth["objects"]:
                 unit = units.get(obj["label"])
@@ -137,8 +141,11 @@ def main() -> None:
                     help="only the first set of classes (the papers measured before the later classes were added)")
     ap.add_argument("--without-third", action="store_true",
                     help="without the third set of classes (`tests/object_classes.py`, added by regions7)")
+    ap.add_argument("--cells", type=float, default=None,
+                    help="share of the plain tables drawn in the fourth set's cell layouts (`tests/object_cells.py`; "
+                         f"default {object_cells.CELLS}, 0 leaves the set out, 1 draws every plain table in it)")
     args = ap.parse_args()
-    out = run(args.half, args.papers, args.verbose, args.first_set, not args.without_third)
+    out = run(args.half, args.papers, args.verbose, args.first_set, not args.without_third, args.cells)
     if args.json:
         print(json.dumps(out, indent=1))
         return

@@ -9,6 +9,8 @@ import random
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
+from . import object_cells
+from .object_cells import CELL_CLASSES, cell_class, draw_groups, draw_marked
 from .object_classes import (
     CLOCKWISE,
     VARIANTS3,
@@ -390,6 +392,9 @@ class _Table:
     group: str | None = None  # a group head over the numeric columns (`object_classes.spanner`)
     whole = False  # truth holds each cell's whole text, not its printed lines (`object_classes.wrapped_cells`)
     row_gap = 0.0  # extra space between rows, beyond the line pitch
+    centred = False  # a row's cells set vertically centred on its tallest (`object_cells.centred_cells`)
+    marks = False  # cells carry raised or lowered marks written ``^a`` / ``_2`` (`object_cells.script_marks`)
+    groups: list[str] | None = None  # group heads over pairs of columns (`object_cells.group_heads`)
 
     STYLES = ("grid", "booktabs", "header_above", "unruled", "boxed")
 
@@ -427,19 +432,25 @@ class _Table:
     def cells(self) -> list[str]:
         if self.whole:
             return [" ".join(cell) for r in self.rows for cell in r]
-        return ([self.group] if self.group else []) + [t for r in self.rows for cell in r for t in cell]
+        return ([self.group] if self.group else []) + list(self.groups or []) + \
+            [t for r in self.rows for cell in r for t in cell]
 
     def draw(self, c, x: float, top: float) -> tuple[TBox, list[tuple[str, TBox]]]:
         if self.group:
             return draw_spanner(self, c, x, top)
+        if self.groups:
+            return draw_groups(self, c, x, top)
         texts: list[tuple[str, TBox]] = []
         y, rules = top - self.pad, [top]
+        draw = draw_marked if self.marks else _text_box
         for r, row in enumerate(self.rows):
-            cx = x
+            cx, tall = x, max(len(cell) for cell in row)
             for k, cell in enumerate(row):
+                drop = (tall - len(cell)) / 2 if self.centred else 0.0
                 for i, t in enumerate(cell):
                     face = self.font[1] if r == 0 else self.font[0]
-                    texts.append((t, _text_box(c, cx + 0.4 * self.size, y - (i + 0.8) * self.lead, t, face, self.size)))
+                    at = y - (i + drop + 0.8) * self.lead
+                    texts.append((t, draw(c, cx + 0.4 * self.size, at, t, face, self.size)))
                 cx += self.widths[k]
             y -= max(len(cell) for cell in row) * self.lead + self.row_gap
             rules.append(y - (self.pad if r == len(self.rows) - 1 else 0))
@@ -550,6 +561,7 @@ class _Flow:
         self.variants = variants  # draws the later classes (`synthetic_paper`), None for the first set
         self.sideways: random.Random | None = None  # draws the sideways tables (`SIDEWAYS`)
         self.wrapped: random.Random | None = None  # draws the tables of wrapped cells (`wrapped_cells`)
+        self.cells: random.Random | None = None  # draws the fourth set's cell layouts (`object_cells`)
         self.spans: random.Random | None = None  # draws how many of three columns an object spans (`three_columns`)
         self.collect: list | None = None  # tables held back to the end of the paper (`collected`)
         self.at_end = False  # placing the tables held back
@@ -624,16 +636,17 @@ class _Flow:
         if self.sideways is not None and kind == "table" and self.sideways.random() < 0.12:
             variant, wide = self.sideways.choice(SIDEWAYS), False  # a landscape table in the column
             width = min(0.6 * (self.top - self.bottom), 1.6 * self.colw)
-        if kind == "table" and variant is None and self.wrapped is not None and self.wrapped.random() < WRAPPED:
-            variant = "wrapped_cells"  # drawn by a generator of its own: the other papers stay as they were
+        if kind == "table" and variant is None:
+            variant = self._cell_layout()
         size = self.size - (variant != "body_under")
         thing = _Table(self.rng, width, self.font, size, variant) if kind == "table" else \
             _Figure(self.rng, width, self.font, self.size)
         thing.variant = variant
         if variant == "text_cells" and isinstance(thing, _Table) and not text_cells(thing, self.rng, width):
             variant = thing.variant = None  # no room in the column for a column of sentences
-        elif variant == "wrapped_cells" and isinstance(thing, _Table) and not wrapped_cells(thing, self.wrapped, width):
-            variant = thing.variant = None  # the wrapped table does not fit the column
+        elif variant in ("wrapped_cells",) + CELL_CLASSES and isinstance(thing, _Table) and \
+                not self._fits(thing, variant, width):
+            variant = thing.variant = None  # the table does not fit the column in that class
         elif variant == "spanner" and isinstance(thing, _Table):
             spanner(thing, self.rng)
         if isinstance(thing, _Figure):
@@ -657,6 +670,20 @@ class _Flow:
             self.pending.append((label, thing, above, True, span))
         else:
             self._place(label, thing, above, wide, span)
+
+    def _cell_layout(self) -> str | None:
+        """A plain table's cell layout: wrapped cells, else one of the fourth set (`object_cells`), each
+        drawn by a generator of its own (the other papers stay as they were), else None."""
+        if self.wrapped is not None and self.wrapped.random() < WRAPPED:
+            return "wrapped_cells"
+        if self.cells is not None and self.cells.random() < object_cells.CELLS:
+            return self.cells.choice(CELL_CLASSES)
+        return None
+
+    def _fits(self, thing, variant: str, width: float) -> bool:
+        if variant == "wrapped_cells":
+            return wrapped_cells(thing, self.wrapped, width)
+        return cell_class(thing, self.cells, width, variant)
 
     def _stack(self, kind: str, above: bool) -> None:
         """A second object of the kind straight after the first, captioned on the same side."""
@@ -821,7 +848,7 @@ LATER_LAYOUTS = {"three_columns": 0.3, "collected": 0.2}  # shares of papers set
 
 
 def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: bool = False,
-                    wrapped: bool | None = None) -> dict:
+                    wrapped: bool | None = None, cells: bool = True) -> dict:
     """A generated paper written to `path`; its truth: the layout and, per object, label, kind,
     page, bbox and caption, the centres of its own text (`inside`), its cells (tables), and per
     page the boxes of its running text (`prose`), all as the page is shown.  Unless `first_set`,
@@ -830,7 +857,8 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
     set loosely, a paragraph full of numbers close under a table above its caption; and tables set
     sideways in a portrait column (`SIDEWAYS`, drawn by a third generator).  With `third_set`, also the
     classes of `object_classes` (drawn by a fifth generator); with `wrapped` (the third set's default),
-    tables of cells wrapped over lines (`object_classes.wrapped_cells`, a sixth generator)."""
+    tables of cells wrapped over lines (`object_classes.wrapped_cells`, a sixth generator) and, unless not
+    `cells`, the fourth set's cell layouts (`object_cells`, a seventh generator)."""
 
     rng = random.Random(seed)
     third = random.Random(f"third {seed}") if third_set and not first_set else None
@@ -838,6 +866,7 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
     f.sideways = None if first_set else random.Random(f"sideways {seed}")
     wrapped = third_set if wrapped is None else wrapped
     f.wrapped = random.Random(f"wrapped {seed}") if wrapped and not first_set else None
+    f.cells = random.Random(f"cells {seed}") if wrapped and cells and not first_set else None
     layouts = random.Random(f"layouts {seed}")  # a fourth generator: three columns, tables at the end
     if not first_set and layouts.random() < LATER_LAYOUTS["three_columns"]:
         f.three_columns(layouts)

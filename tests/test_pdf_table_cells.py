@@ -5,6 +5,7 @@ tests/object_classes.py and the generated papers' `wrapped_cells` class (truth b
 
 import re
 
+from . import object_cells as OC
 from . import object_classes as F
 from .object_fixtures import synthetic_paper
 from .test_pdf_object_layouts import _objects
@@ -55,3 +56,46 @@ def test_generated_wrapped_cells_are_found_whole(tmp_path):
             text = _norm(units[obj["label"]].table_text or "")
             missing = [c for c in obj["cells"] if _norm(c) not in text]
             assert not missing and any(len(c.split()) >= 3 for c in obj["cells"]), (seed, missing)
+
+
+def test_a_row_of_cells_centred_on_a_wrapped_label_is_one_row(tmp_path):
+    """Values on the middle line of a three-line label, a two-line cell centred beside them, rows set
+    apart by a gap (`object_cells.centred_table_paper`): each band is one row of whole cells."""
+    path = tmp_path / "centred.pdf"
+    OC.centred_table_paper(str(path))
+    rows = _rows(path)
+    assert ["Tuchschmidt, Smith and Jones", "1992", "Adult patients with septic shock", "26/25", "57.7"] in rows, rows
+    assert ["Micek, Parker and Rowe", "2006", "Adult patients with severe sepsis", "60/60", "48.1"] in rows, rows
+
+
+def test_a_raised_mark_set_as_a_piece_of_its_own_stays_in_its_cell(tmp_path):
+    path = tmp_path / "centred.pdf"
+    OC.centred_table_paper(str(path))
+    assert _rows(path)[0] == ["Study", "Year", "Population", "No.", "I^2 (%)"], _rows(path)[0]
+
+
+def test_complete_rows_grouped_by_a_gap_stay_rows(tmp_path):
+    path = tmp_path / "centred.pdf"
+    OC.centred_table_paper(str(path))
+    text = _objects(path)["Table 2"].table_text or ""
+    rows = [row.split(" | ") for row in text.splitlines()]
+    assert ["Heron Reef", "9 m", "96", "2%"] in rows and ["Osprey Reef", "12 m", "143", "0%"] in rows, rows
+
+
+def test_generated_cell_classes_are_found(tmp_path):
+    """Seeds 224 (`centred_cells`) and 206 (`script_marks`, with the fourth set drawn for every plain
+    table): every cell (whole, marks written as the reader writes them) is found."""
+    for seed, share, variant in ((224, OC.CELLS, "centred_cells"), (206, 1.0, "script_marks")):
+        path = tmp_path / f"{seed}.pdf"
+        before, OC.CELLS = OC.CELLS, share
+        try:
+            truth = synthetic_paper(seed, str(path), False, True)
+        finally:
+            OC.CELLS = before
+        units = _objects(path)
+        drawn = [o for o in truth["objects"] if o["variant"] == variant]
+        assert drawn
+        for obj in drawn:
+            text = _norm(units[obj["label"]].table_text or "")
+            missing = [c for c in obj["cells"] if _norm(c) not in text]
+            assert not missing, (seed, missing)

@@ -21,6 +21,7 @@ import re
 
 from .graphics import Box
 from .lines import Line
+from .table_bands import logical_rows, mend_pieces
 
 SEP = " | "
 _NUMERIC = re.compile(r"^[(\[]?[-+−±<>≤≥]?\d[\d.,:/–-]*\s*%?[)\]]?[,;*]*$")
@@ -141,14 +142,17 @@ def _header_bands(rows: list[list[Line]], rules: list[float]) -> set[int]:
 
 
 def table_text(lines: list[Line], parts: list[Box]) -> str:
-    """The table's text: rows as lines, cells separated by `` | ``, a cell's wrapped lines as one."""
-    rows = _rows(lines)
+    """The table's text: rows as lines, cells separated by `` | ``, a cell's wrapped lines as one
+    (a cell's pieces and marks mended and a band of centred cells read as one row: `table_bands`)."""
+    rows = mend_pieces(_rows(lines))
     rules = _rules(parts, lines)
     pitch, banded = _pitch(rows), _header_bands(rows, rules)
+    starts = {i for i in range(1, len(rows)) if _ruled_between(rules, rows[i - 1], rows[i])}
+    logical = logical_rows(rows, starts, _baseline, _NUMERIC)
     out: list[list[_Cell]] = []
     for i, row in enumerate(rows):
         cells = out[-1] if out else []
-        if cells and (i in banded or _continues(row, rows[i - 1], cells, pitch, rules)):
+        if cells and (i in banded or i in logical or _continues(row, rows[i - 1], cells, pitch, rules)):
             for ln in row:
                 cell = _under(cells, ln)
                 if cell is None:
