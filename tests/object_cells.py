@@ -10,14 +10,17 @@ papers stay as they were.  Each one's truth is known by construction:
   own ("I²  (%)", "CO₂ flux", "0.42ᵃ"): the truth writes the mark as the reader does (``I^2 (%)``,
   ``CO_2 flux``, ``0.42^a``);
 * ``group_heads``: a header of two levels, group heads each over two columns with a short rule under
-  each (booktabs' ``cmidrule``), the column heads under them.
+  each (booktabs' ``cmidrule``), the column heads under them;
+* ``decimal_columns``: values of very different widths ("1,284.5", "0.27", "-3.1") aligned on their
+  decimal points, the table unruled or ruled only above and below its header (so nothing but the
+  alignment tells the columns).
 """
 
 from __future__ import annotations
 
 import re
 
-CELL_CLASSES = ("centred_cells", "script_marks", "group_heads")
+CELL_CLASSES = ("centred_cells", "script_marks", "group_heads", "decimal_columns")
 CELLS = 0.5  # share of the plain tables left by `object_classes.wrapped_cells` drawn in one of these classes
 
 _PHRASES = ("adult patients with septic shock", "colonies kept at depth", "shallow reef under a strong current",
@@ -55,8 +58,8 @@ def draw_marked(c, x: float, y: float, text: str, font: str, size: float):
 
 def cell_class(table, rng, width: float, kind: str) -> bool:
     """Draw `table` in the class `kind`; False (the table left as it was) when it does not fit `width`."""
-    return {"centred_cells": centred_cells, "script_marks": script_marks, "group_heads": group_heads}[kind](
-        table, rng, width)
+    return {"centred_cells": centred_cells, "script_marks": script_marks, "group_heads": group_heads,
+            "decimal_columns": decimal_columns}[kind](table, rng, width)
 
 
 def _fit(table, rows: list, width: float, step: int = 1) -> bool:
@@ -137,6 +140,35 @@ def group_heads(table, rng, width: float) -> bool:
     table.groups = rng.sample(_GROUPS, (len(table.rows[0]) - 1) // 2)
     table.height += table.lead
     return True
+
+
+def decimal_columns(table, rng, width: float) -> bool:
+    """Values of one to four integer digits, signed or not, aligned on their decimal points."""
+    rows = [list(r) for r in table.rows]
+    for r in rows[1:]:
+        for k in range(1, len(r)):
+            v = rng.choice((0.01, 0.1, 1, 10, 100, 1000)) * rng.uniform(1, 9.9)
+            sign = "-" if rng.random() < 0.15 else ""
+            r[k] = [sign + (f"{v:,.1f}" if v >= 100 else f"{v:.2f}" if v < 1 else f"{v:.1f}")]
+    table.decimal, table.style = True, rng.choice(("unruled", "header_above", "booktabs"))
+    if not _fit(table, rows, width):
+        return False
+    table.widths = [w + 0.5 * table.size for w in table.widths]  # room for the shift to the point
+    return sum(table.widths) <= width
+
+
+def point_offset(text: str, font: str, size: float) -> float:
+    """How far into `text` its decimal point (or its end, for a whole number) lies."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    head = text.split(".")[0] if "." in text else text.split(" ")[0]
+    return stringWidth(head, font, size)
+
+
+def decimal_points(table) -> list[float]:
+    """Per column, where its decimal points line up: the widest integer part among its values."""
+    return [max(point_offset(t, table.font[0], table.size) for r in table.rows[1:] for t in r[k])
+            for k in range(len(table.rows[0]))]
 
 
 def draw_groups(table, c, x: float, top: float):

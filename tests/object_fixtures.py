@@ -10,7 +10,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from . import object_cells
-from .object_cells import CELL_CLASSES, cell_class, draw_groups, draw_marked
+from .object_cells import CELL_CLASSES, cell_class, decimal_points, draw_groups, draw_marked, point_offset
 from .object_classes import (
     CLOCKWISE,
     VARIANTS3,
@@ -395,6 +395,7 @@ class _Table:
     centred = False  # a row's cells set vertically centred on its tallest (`object_cells.centred_cells`)
     marks = False  # cells carry raised or lowered marks written ``^a`` / ``_2`` (`object_cells.script_marks`)
     groups: list[str] | None = None  # group heads over pairs of columns (`object_cells.group_heads`)
+    decimal = False  # values aligned on their decimal points (`object_cells.decimal_columns`)
 
     STYLES = ("grid", "booktabs", "header_above", "unruled", "boxed")
 
@@ -443,6 +444,7 @@ class _Table:
         texts: list[tuple[str, TBox]] = []
         y, rules = top - self.pad, [top]
         draw = draw_marked if self.marks else _text_box
+        points = decimal_points(self) if self.decimal else None
         for r, row in enumerate(self.rows):
             cx, tall = x, max(len(cell) for cell in row)
             for k, cell in enumerate(row):
@@ -450,7 +452,8 @@ class _Table:
                 for i, t in enumerate(cell):
                     face = self.font[1] if r == 0 else self.font[0]
                     at = y - (i + drop + 0.8) * self.lead
-                    texts.append((t, draw(c, cx + 0.4 * self.size, at, t, face, self.size)))
+                    shift = points[k] - point_offset(t, face, self.size) if points and r and k else 0.0
+                    texts.append((t, draw(c, cx + 0.4 * self.size + shift, at, t, face, self.size)))
                 cx += self.widths[k]
             y -= max(len(cell) for cell in row) * self.lead + self.row_gap
             rules.append(y - (self.pad if r == len(self.rows) - 1 else 0))

@@ -12,9 +12,11 @@ tallest (a label on three lines and its values beside the middle one; "Adult pat
 shock" beside a value half-way down) reads as lines in rows of their own, the label's middle line
 sharing its baseline with the values.  Such rows come as bands: lines at the table's line pitch (the
 step from a line to the next line of its column), bands set apart by a wider step or by a rule.  A
-band is one row when it holds at most one value (a line opening with a number) per column and at
-most one of its rows fills every column (a group of complete rows is rows); and only when the
-table's body has more than one band (a table set at one even pitch throughout tells nothing).
+band is one row when it holds a value (a line opening with a number) and at most one per column, at
+most one of its rows fills every column (a group of complete rows is rows), and it is a logical row
+among others: no more than half of the table's rows, and the table has more than one band (a table
+set at one even pitch throughout tells nothing).  A table of text alone is left as it was: nothing
+there tells a band of one row from a group of rows.
 """
 
 from __future__ import annotations
@@ -74,7 +76,8 @@ _ENDS_MARKED = re.compile(r"[\^_][^\W_]+$")
 def _joined(a: Line, b: Line, size: float) -> Line:
     """Two pieces of one cell as one line; a raised or lowered piece written as a mark."""
     place = "" if b.text.startswith(("^", "_")) else _place(b, a)
-    sep = place or ("" if b.x0 - a.x1 < 0.12 * size else " ")
+    leading = not place and a.height < SMALL * b.height and a.bottom < b.bottom - 0.25 * b.height
+    sep = place or ("" if b.x0 - a.x1 < 0.12 * size and not leading else " ")  # a mark before a value: apart
     return dataclasses.replace(a, x1=max(a.x1, b.x1), top=min(a.top, b.top), bottom=max(a.bottom, b.bottom),
                                text=a.text + sep + b.text, size=max(a.size, b.size))
 
@@ -142,22 +145,23 @@ def logical_rows(rows: list[list[Line]], starts: set[int], baseline: Callable[[L
         return {}
     out: dict[int, int] = {}
     for band in bands:
-        if len(band) > 1 and _one_row(rows, band, lambda ln: _value(ln, number)):
+        if 1 < len(band) <= len(rows) / 2 and _one_row(rows, band, lambda ln: _value(ln, number)):
             out.update({i: band[0] for i in band[1:]})
     return out
 
 
 def _value(ln: Line, number: re.Pattern) -> bool:
-    """A line that is a value: a number opening a few words ("26/25", "6 hrs", "0.75 (0.63–0.88)"), not a
-    phrase holding one ("CVP 8–12 mm Hg")."""
+    """A line opening with a number ("26/25", "6 hrs", "0.75 (0.63–0.88)", a row pdfium read as one line),
+    not a phrase holding one ("CVP 8–12 mm Hg")."""
     words = ln.text.split()
-    return bool(words) and len(words) <= 4 and number.match(words[0]) is not None
+    return bool(words) and number.match(words[0]) is not None
 
 
 def _one_row(rows: list[list[Line]], band: list[int], numeric: Callable[[Line], bool]) -> bool:
     lines = [ln for i in band for ln in rows[i]]
     columns = _columns(lines)
-    if len(columns) < 2 or any(sum(1 for ln in col if numeric(ln)) > 1 for col in columns):
+    values = [sum(1 for ln in col if numeric(ln)) for col in columns]
+    if len(columns) < 2 or max(values) != 1:
         return False
     if not any(len(col) > 1 for col in columns):
         return False
