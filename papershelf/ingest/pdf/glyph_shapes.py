@@ -19,6 +19,8 @@ import ctypes
 import functools
 import math
 import re
+import weakref
+from dataclasses import dataclass
 
 import numpy as np
 from pypdfium2 import raw
@@ -30,7 +32,6 @@ _IN_SYMBOL = "=+−×±÷<>≤≥∼≈°′″()[]/|→∞∝∂"
 _CANDIDATES = "".join(dict.fromkeys(_IN_TEXT_FONTS + _IN_SYMBOL))
 SIZE = 24  # the side of the square drawings are compared in
 _INK = 64
-_POINTS = 160
 _ASPECT = 2.0  # a distance's weight on the aspects' log ratio
 LATIN1 = re.compile("[\u00a1-\u00ff]")  # the codes looked at (of a symbolic font only)
 _MATCH = 2.0  # a symbol's drawing must be at most this far …
@@ -60,28 +61,38 @@ def _ink(bitmap) -> np.ndarray | None:
         raw.FPDFBitmap_Destroy(bitmap)
 
 
-Drawing = tuple[np.ndarray, float]  # ink points stretched into a SIZE square, and the ink's width ÷ height
+_GRID = np.stack(np.meshgrid(np.arange(SIZE) + 0.5, np.arange(SIZE) + 0.5, indexing="ij"), axis=-1).reshape(-1, 2)
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A glyph's ink stretched into a SIZE square: the grid cells it covers, every cell's distance to
+    the nearest ink, and the ink's width ÷ height (kept apart: a minus and a square both fill it)."""
+
+    cells: np.ndarray  # flat indices of the cells holding ink
+    near: np.ndarray  # per cell, the distance to the nearest ink
+    aspect: float
 
 
 def drawing(ink: np.ndarray) -> Drawing | None:
-    """The ink's points (at least half as dark as its darkest: a thin bar drawn faint by anti-aliasing
-    counts like a thick one) stretched into a SIZE square, with the ink's aspect kept apart."""
+    """The drawing of rendered ink: points at least half as dark as the darkest (a thin bar drawn
+    faint by anti-aliasing counts like a thick one)."""
     ys, xs = np.nonzero(ink >= max(_INK, int(ink.max()) // 2))
     if not len(ys):
         return None
-    if len(ys) > _POINTS:  # bounded: every k-th point of a large glyph
-        keep = np.linspace(0, len(ys) - 1, _POINTS).astype(int)
-        ys, xs = ys[keep], xs[keep]
     h, w = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
-    points = np.stack([(ys - ys.min() + 0.5) / h * SIZE, (xs - xs.min() + 0.5) / w * SIZE], axis=1)
-    return points, float(w / h)
+    rows = np.minimum(((ys - ys.min() + 0.5) / h * SIZE).astype(int), SIZE - 1)
+    cols = np.minimum(((xs - xs.min() + 0.5) / w * SIZE).astype(int), SIZE - 1)
+    cells = np.unique(rows * SIZE + cols)
+    points = _GRID[cells]
+    near = np.sqrt(((_GRID[:, None, :] - points[None, :, :]) ** 2).sum(-1)).min(1)
+    return Drawing(cells, near, float(w / h))
 
 
 def distance(a: Drawing, b: Drawing) -> float:
     """How far apart two drawings are: the mean distance from each one's ink to the other's nearest
     (both ways; a wave is far from a straight bar), plus how much their aspects differ."""
-    d = np.sqrt(((a[0][:, None, :] - b[0][None, :, :]) ** 2).sum(-1))
-    return float(d.min(1).mean() + d.min(0).mean()) / 2 + _ASPECT * abs(math.log(a[1] / b[1]))
+    return float(b.near[a.cells].mean() + a.near[b.cells].mean()) / 2 + _ASPECT * abs(math.log(a.aspect / b.aspect))
 
 
 @functools.cache
@@ -109,12 +120,6 @@ def drawings(ch: str) -> tuple[Drawing, ...]:
 
 def read_drawing(drawn: Drawing, claimed: str) -> str | None:
     """The symbol `drawn` shows when it is clearly not the `claimed` letter, else None."""
-    return _read(drawn[0].round(1).tobytes(), drawn[1], claimed)
-
-
-@functools.lru_cache(maxsize=256)  # one font's symbol, drawn alike on every page
-def _read(points: bytes, aspect: float, claimed: str) -> str | None:
-    drawn = (np.frombuffer(points).reshape(-1, 2), aspect)
     # what the code claims, or what it means in StandardEncoding (then `glyphs` reads it)
     own = min((distance(drawn, d) for c in {claimed, _STANDARD.get(claimed, claimed)} for d in drawings(c)),
               default=None)
@@ -150,12 +155,29 @@ def glyph_drawing(page, textpage, index: int, box: tuple[float, float, float, fl
     return drawing(crop) if crop.size else None
 
 
+# What each (font, code) of a document was read as: a symbol is drawn alike on every page.
+_READ: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _text_letter(tp, idx: int, ch: str) -> bool:
+    """A letter code beside an ASCII letter of its own font: a text font's own accented letter."""
+    if not (ch.isalpha() or ch in _STANDARD and _STANDARD[ch].isalpha()):
+        return False
+    font = tp.font_name(idx)
+    for k in (idx - 1, idx + 1):
+        near = raw.FPDFText_GetUnicode(tp.raw, k) if k >= 0 else 0
+        if chr(near).isascii() and chr(near).isalpha() and tp.font_name(k) == font:
+            return True
+    return False
+
+
 def read_symbols(tp, text: str, lead16: int) -> str:
     """`text` (a line of `tp`, starting at UTF-16 offset `lead16`) with each Latin-1 code of a symbolic
     font replaced by the symbol its glyph draws, where it draws one (same length)."""
     chars = list(text)
     offset = lead16
     box = [ctypes.c_double() for _ in range(4)]
+    read = _READ.setdefault(tp.page.pdf, {})
     for i, ch in enumerate(chars):
         at = offset
         offset += 1 if ch < "\U00010000" else 2
@@ -164,13 +186,13 @@ def read_symbols(tp, text: str, lead16: int) -> str:
         if i and chars[i - 1].isalpha() and _STANDARD.get(ch, "").isalpha():
             continue  # a letter inside a word ("Garcõ´a": StandardEncoding's dotless i under an accent)
         idx = tp.char_index(at)
-        if idx < 0 or not tp.symbolic(idx):
+        if idx < 0 or not tp.symbolic(idx) or _text_letter(tp, idx, ch):
             continue
         key = (tp.font_name(idx), ch)
-        if key not in tp.drawn:
+        if key not in read:
             raw.FPDFText_GetCharBox(tp.raw, idx, *(ctypes.byref(v) for v in box))
             left, right, bottom, top = (v.value for v in box)
             drawn = glyph_drawing(tp.page, tp.raw, idx, (left, bottom, right, top))
-            tp.drawn[key] = None if drawn is None else read_drawing(drawn, ch)
-        chars[i] = tp.drawn[key] or ch
+            read[key] = None if drawn is None else read_drawing(drawn, ch)
+        chars[i] = read[key] or ch
     return "".join(chars)

@@ -154,7 +154,6 @@ class _TextPage:
         self.loose = LooseBoxes(self.raw)
         self.page = page  # `glyph_shapes.read_symbols` draws its symbols' glyphs
         self.symbolic_fonts: dict[bytes, bool] = {}
-        self.drawn: dict[tuple[str, str], str | None] = {}
 
     def shown(self, left: float, top: float, right: float, bottom: float) -> tuple[float, float, float, float]:
         # page space to the crop box shown (which need not start at (0, 0)), then turned as the page is shown
