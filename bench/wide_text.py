@@ -49,6 +49,9 @@ DATA = ROOT.parent / "shared" / "data"
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue000-\uf8ff\ufffd]")
 
 
+# A symbol a mathematical font set at a Latin-1 letter's code, standing alone between spaces: "CI ¼ 0.27"
+# ("="), "P þ ER" ("+"); none of these is a word on its own in any language of the corpus.
+_SYMBOL_CODE = re.compile(r"(?<=\s)[¼½¾þÞð](?=\s)")
 _WORD_AROUND = re.compile(r"(?<![\w^])([a-z]*)[_^]([a-z]{4,})(?![\w^])")
 
 
@@ -186,7 +189,7 @@ def score(rows: dict, records: dict, data: Path, show: str | None, hand: dict[st
     refcounts = refcounts or {}
     out = {"papers": 0, "failed": 0, "units": 0, "bad_units": 0, "titles": 0, "titles_right": 0,
            "years": 0, "years_right": 0, "years_wrong": 0, "authors": 0, "authors_right": 0,
-           "non_authors": 0, "ref_papers": 0, "ref_right": 0}
+           "non_authors": 0, "ref_papers": 0, "ref_right": 0, "symbol_units": 0}
     for name, row in sorted(rows.items()):
         rec = records[name]
         out["papers"] += 1
@@ -196,6 +199,7 @@ def score(rows: dict, records: dict, data: Path, show: str | None, hand: dict[st
         bad = artefacts(row["units"])
         out["units"] += len(row["units"])
         out["bad_units"] += len(bad)
+        out["symbol_units"] += sum(_SYMBOL_CODE.search(u) is not None for u in row["units"])
         if show == "glyphs" and bad:
             print(f"{name}: {len(bad)}/{len(row['units'])} {bad[:4]}")
         if rec.get("title"):
@@ -266,6 +270,7 @@ def main() -> int:
         return 0
     print(f"{s['papers']} papers ({args.half}), {s['failed']} failed")
     print(f"body units with a glyph artefact: {s['bad_units']}/{s['units']} = {s['bad_units'] / max(1, s['units']):.3f}")
+    print(f"body units with a symbol set as a Latin-1 letter (' ¼ ' for '='): {s['symbol_units']}")
     print(f"titles right: {s['titles_right']}/{s['titles']} = {s['titles_right'] / max(1, s['titles']):.3f}")
     print(f"years right / wrong: {s['years_right']} / {s['years_wrong']} of {s['years']} "
           f"= {s['years_right'] / max(1, s['years']):.3f}")

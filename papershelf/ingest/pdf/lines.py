@@ -20,6 +20,7 @@ from pypdfium2 import raw
 
 from .caption_cuts import caption_cuts
 from .glyph_codes import SPACES
+from .glyph_shapes import LATIN1, read_symbols
 from .glyphs import (
     GONE,
     SPACING_ACCENT,
@@ -151,6 +152,8 @@ class _TextPage:
         self.buf = ctypes.create_string_buffer(128)
         self.flags = ctypes.c_int()
         self.loose = LooseBoxes(self.raw)
+        self.page = page  # `glyph_shapes.read_symbols` draws its symbols' glyphs
+        self.symbolic_fonts: dict[bytes, bool] = {}
 
     def shown(self, left: float, top: float, right: float, bottom: float) -> tuple[float, float, float, float]:
         # page space to the crop box shown (which need not start at (0, 0)), then turned as the page is shown
@@ -217,6 +220,7 @@ class _TextPage:
             self.bold_fonts[name] = bool(_BOLD_NAME.search(text)) or bool(self.flags.value & 0x40000)
             plain = _PLAIN_FACE.search(text) or self.flags.value & (_FIXED | _SYMBOLIC | _ITALIC)
             self.faces[name] = "" if plain else text
+            self.symbolic_fonts[name] = bool(self.flags.value & _SYMBOLIC)
             self.italic_fonts[name] = bool(_ITALIC_NAME.search(text) or self.flags.value & _ITALIC)
             self.fixed_fonts[name] = bool(self.flags.value & _FIXED) or "mono" in text or "courier" in text \
                 or re.search(r"^(?:cm|sf|ec|t1x)(?:i|sl)?tt", text) is not None
@@ -225,6 +229,9 @@ class _TextPage:
     def font_name(self, idx: int) -> str:
         """The font's name, lowercase, without a subset's prefix ("ABCDEF+CMR10" -> "cmr10")."""
         return self._font(idx).decode("latin-1", "replace").lower().split("+")[-1]
+
+    def symbolic(self, idx: int) -> bool:
+        return self.symbolic_fonts[self._font(idx)]
 
     def fixed_pitch(self, idx: int) -> bool:
         return self.fixed_fonts[self._font(idx)]
@@ -292,6 +299,8 @@ def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float, gaps: set[int]
 def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[Line]:
     stripped = chunk.strip(SPACES)  # not str.strip(): a control code a font gives for a glyph is no space
     lead16 = start16 + u16(chunk[:len(chunk) - len(chunk.lstrip(SPACES))])
+    if LATIN1.search(stripped):
+        stripped = read_symbols(tp, stripped, lead16)
     if SUSPECT.search(stripped):
         stripped = repair_glyphs(tp, stripped, lead16)
     if SPACING_ACCENT.search(stripped):
