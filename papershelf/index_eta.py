@@ -100,15 +100,15 @@ class IndexEta:
         return self.add_left() + self.embed_seconds()
 
 
-def planned(paths: list[str]) -> IndexEta:
-    """An estimate planned over the files an `add` of `paths` will find (their pages and pages
-    without text: about 2 ms a page, read before the add, once)."""
-    from .ingest import discover
+def planned(files: list[tuple[str, str | None]]) -> IndexEta:
+    """An estimate planned over the files an `add` found, with their problems (its `on_found`: the
+    inputs are walked once, by the add): their pages and pages without text, about 2 ms a page, read
+    before any is parsed."""
     from .ingest.parse_pool import configured_workers
     from .ingest.pdf_cost import pdf_cost
 
     costs: dict[str, FileCost] = {}
-    for path, problem in discover(paths):
+    for path, problem in files:
         if problem:
             continue
         c = pdf_cost(path) if path.lower().endswith(".pdf") else None
