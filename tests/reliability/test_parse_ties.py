@@ -70,10 +70,10 @@ def test_a_tie_goes_to_the_earlier_file_whatever_finishes_first(tmp_path, monkey
     for i in range(3):
         (folder / f"c{i}.pdf").write_bytes(_pdf(f"Word{i} signals in paper number {i}"))
     with_workers, order = _library(tmp_path, folder, "2", monkeypatch, "on")
-    assert order.index("b-fast.pdf") < order.index("a-slow.pdf")  # the later file was written first...
-    assert order[-1] == "b-fast.pdf" and order.count("b-fast.pdf") == 2  # ...and again after the earlier
     in_order, _ = _library(tmp_path, folder, "0", monkeypatch, "off")
     assert with_workers == in_order
+    assert order.index("b-fast.pdf") < order.index("a-slow.pdf")  # the later file was written first...
+    assert order[-1] == "b-fast.pdf" and order.count("b-fast.pdf") == 2  # ...and again after the earlier
     if kind == "same readable id":
         assert with_workers["a-slow.pdf"][0] == "quietharbours"
         assert with_workers["b-fast.pdf"][0] == "quietharboursa"
