@@ -54,8 +54,9 @@ def test_a_scans_pages_cost_ocr_time_before_it_is_read(tmp_path):
     typed, scan = tmp_path / "typed.pdf", tmp_path / "scan.pdf"
     two_column_paper(str(typed))
     scanned_pdf(str(scan))
-    eta = planned([str(tmp_path)])
+    eta = planned([(str(typed), None), (str(scan), None), (str(tmp_path / "gone.pdf"), "no such file or folder")])
     costs = {os.path.basename(p): c for p, c in eta.left.items()}
+    assert set(costs) == {"typed.pdf", "scan.pdf"}  # a file that cannot be read is not planned
     assert costs["scan.pdf"].scanned == 2 and costs["scan.pdf"].typed == 0
     assert costs["typed.pdf"].scanned == 0 and costs["typed.pdf"].typed == len(pdfium.PdfDocument(str(typed)))
     now = [0.0]
