@@ -16,6 +16,7 @@ optimistic bound)."""
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ WINDOWS_PER_SECOND = 18.8
 # How much of the machine's speed seen on typed pages (learned / reference) the priors of OCR and of
 # the encoder follow: 1 = all in step, 0 = not at all (docs/measurements/eta9.md).
 FOLLOW = 1.0
+SCHEDULE = True  # the add's end from a list schedule of the files (False: eta9's bound; eta10.md)
 DECAY = 0.9  # each file written weighs the learned rates' past by this (recent files weigh most)
 
 
@@ -45,16 +47,19 @@ class FileCost:
 class IndexEta:
     """Fed the files before the add (`plan`), each file written (`written`); asked `seconds_left`."""
 
-    def __init__(self, workers: int = 1, clock: Callable[[], float] = time.monotonic):
-        self.workers, self.clock = max(1, workers), clock
+    def __init__(self, workers: int = 1, clock: Callable[[], float] = time.monotonic, timeout: float | None = None):
+        """`timeout`: the most one file can take (the parse workers' PAPERSHELF_PARSE_TIMEOUT)."""
+        self.workers, self.clock, self.timeout = max(1, workers), clock, timeout
         self.left: dict[str, FileCost] = {}
         self.pages_total = 0
+        self.order: list[str] = []  # the files in input order (the order the pool hands them out)
+        self.took: dict[str, float] = {}  # seconds each file written took
         self.started = clock()
         self._typed = [0.0, 0.0]  # weighted seconds, weighted pages (files without scanned pages)
         self._scanned = [0.0, 0.0]  # weighted OCR seconds, weighted scanned pages
 
     def plan(self, costs: dict[str, FileCost]) -> None:
-        self.left = dict(costs)
+        self.left, self.order, self.took = dict(costs), list(costs), {}
         self.pages_total = sum(c.typed + c.scanned for c in costs.values())
         self.started = self.clock()
 
@@ -69,26 +74,49 @@ class IndexEta:
     def per_scanned(self) -> float:
         return self._scanned[0] / self._scanned[1] if self._scanned[1] else PER_SCANNED * self.speed()
 
-    def written(self, path: str, seconds: float | None) -> None:
-        """A file's paper written after `seconds` of parse and write: the rates learn from it."""
+    def written(self, path: str, seconds: float | None, parsed: bool = True) -> None:
+        """A file done after `seconds` of parse and write: the rates learn from it when it was
+        `parsed` (added or updated; a failure - a parse stopped by its timeout reports 0 s - or an
+        unchanged file says nothing of the parse's speed)."""
         cost = self.left.pop(path, None)
-        if cost is None or seconds is None:
+        self.took[path] = seconds or 0.0
+        if cost is None or seconds is None or not parsed:
             return
         if cost.scanned:
-            ocr = max(0.0, seconds - cost.typed * self.per_typed())
-            self._scanned = [self._scanned[0] * DECAY + ocr, self._scanned[1] * DECAY + cost.scanned]
+            typed = cost.typed * self.per_typed()
+            if typed > cost.scanned * self.per_scanned():
+                return  # mostly typed: what is left after its typed pages is their noise, not OCR's rate
+            self._scanned = [self._scanned[0] * DECAY + max(0.0, seconds - typed),
+                             self._scanned[1] * DECAY + cost.scanned]
         else:
             self._typed = [self._typed[0] * DECAY + seconds, self._typed[1] * DECAY + max(1, cost.typed)]
 
     def cost(self, c: FileCost) -> float:
-        return c.typed * self.per_typed() + c.scanned * self.per_scanned()
+        seconds = c.typed * self.per_typed() + c.scanned * self.per_scanned()
+        return min(seconds, self.timeout) if self.timeout and SCHEDULE else seconds
 
     def add_left(self) -> float:
-        costs = [self.cost(c) for c in self.left.values()]
-        if not costs:
+        if not self.left:
             return 0.0
         since = self.clock() - self.started
-        return max(sum(costs) / self.workers, max(costs) - since)
+        if not SCHEDULE:
+            costs = [self.cost(c) for c in self.left.values()]
+            return max(sum(costs) / self.workers, max(costs) - since)
+        return max(0.0, self.add_end() - since)
+
+    def add_end(self) -> float:
+        """When the add ends, in seconds from its start: the files in input order handed to the first
+        free worker (as the parse pool hands them), each taking its real seconds when written, else
+        its cost.  A file in progress thus counts down as time passes, and a long scan late in the
+        input ends late (not "started at second 0")."""
+        free = [0.0] * self.workers
+        for path in self.order:
+            took = self.took.get(path)
+            if took is None:
+                c = self.left.get(path)
+                took = self.cost(c) if c is not None else 0.0
+            heapq.heappush(free, heapq.heappop(free) + took)
+        return max(free)
 
     def embed_seconds(self) -> float:
         """The embedding's whole time, before it starts: every page's windows at the encoder's
@@ -104,7 +132,7 @@ def planned(files: list[tuple[str, str | None]]) -> IndexEta:
     """An estimate planned over the files an `add` found, with their problems (its `on_found`: the
     inputs are walked once, by the add): their pages and pages without text, about 2 ms a page, read
     before any is parsed."""
-    from .ingest.parse_pool import configured_workers
+    from .ingest.parse_pool import configured_workers, env_number
     from .ingest.pdf_cost import pdf_cost
 
     costs: dict[str, FileCost] = {}
@@ -114,6 +142,7 @@ def planned(files: list[tuple[str, str | None]]) -> IndexEta:
         c = pdf_cost(path) if path.lower().endswith(".pdf") else None
         costs[path] = FileCost(c.pages - c.scanned, c.scanned) if c else FileCost(1, 0)
     pdfs = sum(p.lower().endswith(".pdf") for p in costs)
-    eta = IndexEta(configured_workers(pdfs) or 1)
+    workers = configured_workers(pdfs)
+    eta = IndexEta(workers or 1, timeout=env_number("PAPERSHELF_PARSE_TIMEOUT", 900.0) if workers else None)
     eta.plan(costs)
     return eta

@@ -63,7 +63,7 @@ class AddProgress:
 
     def file(self, r: Any) -> None:
         if self.eta is not None:
-            self.eta.written(r.path, r.seconds)
+            self.eta.written(r.path, r.seconds, r.status in ("added", "updated"))
         again = r.path in self.seen  # a paper written again (a tie settled by input order, parsing.py)
         self.seen.add(r.path)
         self.bar.update(self.task, advance=0 if again else 1,
