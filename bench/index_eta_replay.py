@@ -91,6 +91,8 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
                 done += 1
             elif e.get("event") == "paper":
                 embed_left = (e["t"], e.get("eta_seconds"))
+            elif e.get("event") == "start" and "this" in etas:
+                etas["this"].embedding()
             i += 1
         now[0] = t
         said["files_rate"].append((t, (len(files) - done) * t / done if done and done < len(files) else None))

@@ -21,14 +21,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-# Priors, from other runs on this kind of machine (docs/measurements/eta9.md): seconds a worker takes
-# per typed / scanned page, windows a page gives the encoder, windows the encoder does a second.
-# Reference: scale8's add (load 8: 552 typed pages in 130 worker-seconds, tm394's 30 scanned pages in
-# 215 s) and scale7's embedding (load 8-13: 14,144 windows of 1,009 pages in 754 s).
-PER_TYPED = 0.235
-PER_SCANNED = 7.2
-WINDOWS_PER_PAGE = 14.0
-WINDOWS_PER_SECOND = 18.8
+# Priors, all from ONE reference run (docs/measurements/eta9.md: 41 dev PDFs at load 2-3, 2 parse
+# workers, the local model): seconds a worker took per typed / scanned page, windows a page gave the
+# encoder, windows the encoder did a second.  One run, so their ratios hold: eta9's priors came from two
+# runs (scale8's add, scale7's embedding) whose ratio of encoder to parse speed was 2.5-3x off on every
+# trace since (docs/measurements/eta10.md).  Scaled by this machine's speed on typed pages so far.
+PER_TYPED = 0.049
+PER_SCANNED = 3.3
+WINDOWS_PER_PAGE = 14.9
+WINDOWS_PER_SECOND = 35.8
+SPEED_RANGE = (0.05, 50.0)  # learned / reference speed kept in this range (a first odd file)
 # How much of the machine's speed seen on typed pages (learned / reference) the priors of OCR and of
 # the encoder follow: 1 = all in step, 0 = not at all (docs/measurements/eta9.md).
 FOLLOW = 1.0
@@ -55,6 +57,7 @@ class IndexEta:
         self.order: list[str] = []  # the files in input order (the order the pool hands them out)
         self.took: dict[str, float] = {}  # seconds each file written took
         self.started = clock()
+        self.embed_started: float | None = None
         self._typed = [0.0, 0.0]  # weighted seconds, weighted pages (files without scanned pages)
         self._scanned = [0.0, 0.0]  # weighted OCR seconds, weighted scanned pages
 
@@ -69,7 +72,8 @@ class IndexEta:
     def speed(self) -> float:
         """This machine's time per unit of work over the reference's, from its typed pages so far
         (1 before any): what OCR and the encoder are assumed to take until they are seen."""
-        return min(4.0, max(0.1, self.per_typed() / PER_TYPED)) ** FOLLOW if self._typed[1] else 1.0
+        low, high = SPEED_RANGE
+        return min(high, max(low, self.per_typed() / PER_TYPED)) ** FOLLOW if self._typed[1] else 1.0
 
     def per_scanned(self) -> float:
         return self._scanned[0] / self._scanned[1] if self._scanned[1] else PER_SCANNED * self.speed()
@@ -123,8 +127,16 @@ class IndexEta:
         reference rate, scaled by the machine's speed seen so far."""
         return self.pages_total * WINDOWS_PER_PAGE / WINDOWS_PER_SECOND * self.speed()
 
+    def embedding(self) -> None:
+        """The embedding started (its `start` event): its time counts down from now until the
+        build's own estimate (embed/eta.py) takes over."""
+        self.left.clear()
+        self.embed_started = self.clock()
+
     def seconds_left(self) -> float:
-        """The add's time left, then the whole embedding's."""
+        """The add's time left, then the whole embedding's (less what has run of it)."""
+        if self.embed_started is not None:
+            return max(0.0, self.embed_seconds() - (self.clock() - self.embed_started))
         return self.add_left() + self.embed_seconds()
 
 

@@ -76,16 +76,17 @@ def test_the_adds_time_left_follows_the_pools_schedule():
     """The add's end is a list schedule of the files in input order on the workers (eta10): a long
     scan handed out late ends late, a file in progress counts down between files written, no file is
     planned past the parse timeout, and a failed file (a timeout reports 0 s) teaches no rate."""
-    from papershelf.index_eta import FileCost, IndexEta
+    from papershelf.index_eta import PER_SCANNED, FileCost, IndexEta
 
     now = [0.0]
-    eta = IndexEta(workers=2, clock=lambda: now[0], timeout=100.0)
+    timeout = 10 * PER_SCANNED  # less than the 20-page scan's cost
+    eta = IndexEta(workers=2, clock=lambda: now[0], timeout=timeout)
     eta.plan({"t1": FileCost(10, 0), "t2": FileCost(10, 0), "t3": FileCost(10, 0), "scan": FileCost(0, 20)})
     per_typed, per_scanned = eta.per_typed(), eta.per_scanned()
     typed = 10 * per_typed
     # t1 and t2 start at once; t3 and the scan start when they end: the scan (capped) ends last
-    assert eta.add_left() == pytest.approx(max(2 * typed, typed + 100.0))
-    assert 20 * per_scanned > 100.0 and eta.cost(FileCost(0, 20)) == 100.0  # capped by the timeout
+    assert eta.add_left() == pytest.approx(max(2 * typed, typed + timeout))
+    assert eta.cost(FileCost(0, 20)) == timeout  # capped by the timeout
     now[0] = typed
     eta.written("t1", typed)
     eta.written("t2", typed)
