@@ -10,9 +10,10 @@ prior until a file of that kind is done.  The embedding that follows costs windo
 `WINDOWS_PER_PAGE` a page, at the encoder's rate (prior until the embedding's own estimate,
 embed/eta.py, takes over).
 
-The add's time left is the larger of (work left / workers) and the longest single file left (a
-long scan on one worker is the add's critical path; counted as started when the add started, the
-optimistic bound)."""
+The add's end is a list schedule: the files in input order, each handed to the first free worker (as
+the parse pool hands them out), a written file taking its real seconds, the others their cost, none
+more than the parse timeout.  So a file in progress counts down as time passes, and a long scan handed
+out late ends late (docs/measurements/eta10.md)."""
 
 from __future__ import annotations
 
@@ -34,7 +35,6 @@ SPEED_RANGE = (0.05, 50.0)  # learned / reference speed kept in this range (a fi
 # How much of the machine's speed seen on typed pages (learned / reference) the priors of OCR and of
 # the encoder follow: 1 = all in step, 0 = not at all (docs/measurements/eta9.md).
 FOLLOW = 1.0
-SCHEDULE = True  # the add's end from a list schedule of the files (False: eta9's bound; eta10.md)
 DECAY = 0.9  # each file written weighs the learned rates' past by this (recent files weigh most)
 
 
@@ -97,16 +97,12 @@ class IndexEta:
 
     def cost(self, c: FileCost) -> float:
         seconds = c.typed * self.per_typed() + c.scanned * self.per_scanned()
-        return min(seconds, self.timeout) if self.timeout and SCHEDULE else seconds
+        return min(seconds, self.timeout) if self.timeout else seconds
 
     def add_left(self) -> float:
         if not self.left:
             return 0.0
-        since = self.clock() - self.started
-        if not SCHEDULE:
-            costs = [self.cost(c) for c in self.left.values()]
-            return max(sum(costs) / self.workers, max(costs) - since)
-        return max(0.0, self.add_end() - since)
+        return max(0.0, self.add_end() - (self.clock() - self.started))
 
     def add_end(self) -> float:
         """When the add ends, in seconds from its start: the files in input order handed to the first
