@@ -8,8 +8,12 @@ the variants run interleaved, reversed every other round.  Reported: CPU and wal
 (median over rounds), the ratio to the first, and the smallest cosine of any window's vector to the
 first variant's (fp32 must stay the same space: >= 0.9999).
 
-A variant is `graph:spin:threads[:batch]` - graph `plain` (standard operators, main's graph),
-`fused` (onnxruntime's Attention operator); spin 1/0 (intra-op threads spin-wait or sleep); threads.
+A variant is `graph:spin:threads[:batch[:callers]]` - graph `plain` (standard operators, main's graph),
+`fused` (onnxruntime's Attention operator); spin 1/0 (intra-op threads spin-wait or sleep); threads
+(the session's intra-op threads); batch (0 or absent: the provider's); callers: encoding threads
+calling the one session at once, each on its own calls (the build's `-w`; default 1).  E.g.
+`fused:0:2:0:1` (one encoding thread, a two-thread session: the default) against `fused:0:1:0:2`
+(two encoding threads, a one-thread session: build4.md's "left").
 
     python bench/encode_cpu.py --library /tmp/b4/s10/lib-0-0.db --variants plain:1:2,plain:0:2,fused:0:2 --rounds 3
 """
@@ -25,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +75,8 @@ def run_variant(variant: str, texts_file: str, folder: str) -> dict:
     from papershelf.embed.local import LocalProvider
 
     graph, spin, threads, *rest = variant.split(":")
-    provider = LocalProvider(batch_size=int(rest[0]) if rest else None)
+    provider = LocalProvider(batch_size=int(rest[0]) if rest and int(rest[0]) else None)
+    callers = int(rest[1]) if len(rest) > 1 else 1
     encoder: Any = provider._encoder  # the ONNX encoder: its session is replaced
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = int(threads)
@@ -86,7 +92,9 @@ def run_variant(variant: str, texts_file: str, folder: str) -> dict:
     provider.encode(texts[:16])  # warm-up
     r0, t0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
     step = provider.preferred_batch
-    vectors = np.concatenate([provider.encode(texts[i : i + step]) for i in range(0, len(texts), step)])
+    calls = [texts[i : i + step] for i in range(0, len(texts), step)]
+    with ThreadPoolExecutor(max_workers=callers) as pool:
+        vectors = np.concatenate(list(pool.map(provider.encode, calls)))
     r1, wall = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter() - t0
     np.save(Path(folder) / f"{variant.replace(':', '_')}.npy", vectors)
     return {

@@ -5,12 +5,17 @@ events of the add, the add's summary, the embedding's `start`/`paper`/`done`), a
 (`{path: [pages, pages without text]}`, from ingest/pdf_cost.py).  The estimate is asked every 5 s
 (what a refreshed display shows); its error at t is |t + said - real end| / (real end - t).
 
-before: the add's files rate (files left x seconds per file so far), the only estimate an `index`
-showed before (the add's bar), to the end of the whole index.
-after: IndexEta during the add and until the embedding's first paper; then the embedding's own
-estimate (embed/eta.py, its `eta_seconds`).
+Estimates replayed, each asked the same way:
+files_rate: the add's files rate (files left x seconds per file so far), what the add's bar showed
+before eta9;
+eta9: index_eta.py of `--before-tree` (loaded from that tree's file: eta9's estimator), then the
+embedding's own estimate (embed/eta.py, its `eta_seconds`) from the embedding's first paper on;
+this: index_eta.py of this tree, then the embedding's own estimate.
 
-    python bench/index_eta_replay.py /tmp/eta9/trace.jsonl /tmp/eta9/costs.json --workers 2 [--follow 0.5]
+    python bench/index_eta_replay.py /tmp/eta9/trace.jsonl /tmp/eta9/costs.json [TRACE2 COSTS2 ...] --workers 2
+
+Per trace and estimate: what it said at 60 s, its error then, the median and the worst error of the
+estimates after the first minute.
 """
 
 from __future__ import annotations
@@ -23,31 +28,53 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import importlib.util
+
 from papershelf import index_eta
-from papershelf.index_eta import FileCost, IndexEta
+
+
+def load_estimator(tree: Path):
+    """`index_eta` as another tree has it (its module imports nothing of the package at its top)."""
+    spec = importlib.util.spec_from_file_location("before_index_eta", tree / "papershelf" / "index_eta.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 def errors(said: list[tuple[float, float | None]], end: float) -> list[tuple[float, float]]:
     return [(t, abs(t + s - end) / (end - t)) for t, s in said if s is not None and t < end]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("trace", type=Path)
-    ap.add_argument("costs", type=Path)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--follow", type=float, default=None, help="index_eta.FOLLOW for this replay")
-    args = ap.parse_args()
-    if args.follow is not None:
-        index_eta.FOLLOW = args.follow
-    events = [json.loads(line) for line in args.trace.read_text().splitlines()]
-    costs = {p: FileCost(c[0] - c[1], c[1]) if c else FileCost(1, 0) for p, c in json.loads(args.costs.read_text()).items()}
+def summary(said: list[tuple[float, float | None]], end: float) -> dict:
+    errs = errors(said, end)
+    late = [x for tt, x in errs if tt >= 60]
+    return {
+        "said_at_60": next((round(s, 1) for tt, s in said if tt >= 60 and s is not None), None),
+        "error_at_60": next((round(x, 3) for tt, x in errs if tt >= 60), None),
+        "median_after_60": round(statistics.median(late), 3) if late else None,
+        "worst_after_60": round(max(late), 3) if late else None,
+        "within_20pct_after_60": round(sum(x <= 0.2 for x in late) / len(late), 2) if late else None,
+    }
+
+
+def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only: bool = False) -> dict:
+    """One trace through each estimate, asked every 5 s.  `add_only`: the add's time left against
+    the add's end (its summary line), for a trace whose embedding was not run to its end."""
+    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    if add_only:
+        events = events[: next(i for i, e in enumerate(events) if "files" in e) + 1]
+    raw = json.loads(costs_file.read_text())
     end = events[-1]["t"]
     files = [e for e in events if e.get("event") == "file"]
     now = [0.0]
-    eta = IndexEta(args.workers, clock=lambda: now[0])
-    eta.plan(costs)
-    before, after = [], []
+    etas = {}
+    for name, module in modules.items():
+        costs = {p: module.FileCost(c[0] - c[1], c[1]) if c else module.FileCost(1, 0) for p, c in raw.items()}
+        etas[name] = module.IndexEta(workers, clock=lambda: now[0], **({"timeout": 900.0} if name == "this" else {}))
+        etas[name].plan(costs)
+    said: dict[str, list] = {"files_rate": [], **{name: [] for name in modules}}
     queue = sorted(events, key=lambda e: e["t"])
     i, done, embed_left = 0, 0, None
     t = 5.0
@@ -56,29 +83,44 @@ def main() -> None:
             e = queue[i]
             now[0] = e["t"]
             if e.get("event") == "file":
-                eta.written(e["path"], e["seconds"])
+                for name, eta in etas.items():
+                    if name == "this":
+                        eta.written(e["path"], e["seconds"], e.get("status") in ("added", "updated"))
+                    else:
+                        eta.written(e["path"], e["seconds"])
                 done += 1
             elif e.get("event") == "paper":
                 embed_left = (e["t"], e.get("eta_seconds"))
+            elif e.get("event") == "start" and "this" in etas:
+                etas["this"].embedding()
             i += 1
         now[0] = t
-        if done < len(files):
-            before.append((t, (len(files) - done) * t / done if done else None))
-        else:
-            before.append((t, None))
-        if embed_left and embed_left[1] is not None:
-            after.append((t, max(0.0, embed_left[1] - (t - embed_left[0]))))
-        else:
-            after.append((t, eta.seconds_left()))
+        said["files_rate"].append((t, (len(files) - done) * t / done if done and done < len(files) else None))
+        for name, eta in etas.items():
+            if embed_left and embed_left[1] is not None and not add_only:
+                said[name].append((t, max(0.0, embed_left[1] - (t - embed_left[0]))))
+            else:
+                said[name].append((t, eta.add_left() if add_only else eta.seconds_left()))
         t += 5.0
-    for name, said in (("before (add's files rate)", before), ("after (IndexEta, then embed's)", after)):
-        errs = errors(said, end)
-        at = {m: next((x for tt, x in errs if tt >= m), None) for m in (60, 120, 300)}
-        late = [x for tt, x in errs if tt >= 60]
-        print(f"{name}: end {end:.0f} s; error at 60 s {at[60]}, 120 s {at[120]}, 300 s {at[300]}; "
-              f"median after minute one {statistics.median(late) if late else None}, "
-              f"estimates after minute one {len(late)} of {int(max(0, end - 60) // 5)}")
-        print("   said at 60 s:", next((s for tt, s in said if tt >= 60), None))
+    return {"trace": str(trace), "end_s": round(end, 1), "add_only": add_only,
+            **{name: summary(s, end) for name, s in said.items()}}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("pairs", nargs="+", type=Path, help="TRACE COSTS [TRACE COSTS ...]")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--before-tree", type=Path, default=Path("/tmp/before-base"),
+                    help="a tree whose index_eta.py is replayed as eta9")
+    ap.add_argument("--follow", type=float, default=None, help="FOLLOW of both estimators for this replay")
+    ap.add_argument("--add-only", action="store_true", help="the add's time left against the add's end")
+    args = ap.parse_args()
+    modules = {"eta9": load_estimator(args.before_tree), "this": index_eta}
+    if args.follow is not None:
+        for module in modules.values():
+            module.FOLLOW = args.follow
+    for trace, costs in zip(args.pairs[::2], args.pairs[1::2]):
+        print(json.dumps(replay(trace, costs, args.workers, modules, args.add_only)))
 
 
 if __name__ == "__main__":

@@ -92,6 +92,7 @@ class Document(Bibliographic):
     references: list[Reference] = field(default_factory=list)  # the reference list, kept out of the units
     # Pages read by OCR (a PDF's scanned pages): page number -> the engine, e.g. "tesseract 5.3.0 (eng)".
     ocr_pages: dict[int, str] = field(default_factory=dict)
+    pages: int | None = None  # a PDF's page count (its page tree), as read; None for other formats
 
     @property
     def has_structure(self) -> bool:

@@ -79,8 +79,10 @@ class Importer:
             self.store.record_failure(path, src.sha256 if src else None, str(e))
             return FileResult(path, "failed", reason=str(e))
 
-    def _finish(self, step: _Begun, parsed: Callable[[], Document]) -> FileResult:
-        """The parsed file written as its paper (or as another source of one), or its failure recorded."""
+    def _finish(self, step: _Begun, parsed: Callable[[], Document],
+                make_way: Callable[[Document, str], None] | None = None) -> FileResult:
+        """The parsed file written as its paper (or as another source of one), or its failure recorded.
+        `make_way`: told the final Document before its id is chosen (parsing.py: a tie goes by input order)."""
         path, src, meta, keep_id, known = step.path, step.src, step.meta, step.keep_id, step.known
         try:
             doc = parsed()
@@ -89,6 +91,8 @@ class Importer:
                 doc.blocks += zotero_blocks(meta)
             if keep_id:
                 doc.declared_id = keep_id
+            if make_way is not None:
+                make_way(doc, path)
             source = works.source_of(doc, path, src.sha256, len(src.data))
             mine = known.paper_id if known else None  # a derived id clashes only with another paper's
             source.paper_id = derive_paper_id(
@@ -190,17 +194,19 @@ class Importer:
 
     def add(self, paths: list[str], retry_failed: bool = False, max_bytes: int | None = None,
             progress: Callable[[FileResult], None] | None = None,
-            on_total: Callable[[int], None] | None = None, reread: bool = False) -> AddReport:
+            on_found: Callable[[list[tuple[str, str | None]]], None] | None = None, reread: bool = False) -> AddReport:
         """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again,
         unless `reread` (what a newer reader finds in old files, e.g. their reference lists; a
-        paper whose units come out the same keeps its vectors)."""
+        paper whose units come out the same keeps its vectors).  `on_found`: told every file found
+        (and why it cannot be read, if it cannot) before any is read: the bar's total and the whole
+        index's plan, from one walk of the inputs."""
         report = AddReport()
         zotero_dirs, attachments, unreadable = read_zotero_dirs(paths)
         report.files += [FileResult(d, "failed", reason=reason) for d, reason in unreadable]
         paths = [p for p in paths if p not in zotero_dirs]
         found = list(discover(paths)) if paths else []
-        if on_total:
-            on_total(len(found))
+        if on_found:
+            on_found(found + [(a.path, None if a.exists else "missing") for a in attachments])
         # Bibliographies first: they name the files the papers come from.
         metadata: dict[str, Meta] = {}
         all_entries: list[Meta] = []

@@ -10,24 +10,28 @@ prior until a file of that kind is done.  The embedding that follows costs windo
 `WINDOWS_PER_PAGE` a page, at the encoder's rate (prior until the embedding's own estimate,
 embed/eta.py, takes over).
 
-The add's time left is the larger of (work left / workers) and the longest single file left (a
-long scan on one worker is the add's critical path; counted as started when the add started, the
-optimistic bound)."""
+The add's end is a list schedule: the files in input order, each handed to the first free worker (as
+the parse pool hands them out), a written file taking its real seconds, the others their cost, none
+more than the parse timeout.  So a file in progress counts down as time passes, and a long scan handed
+out late ends late (docs/measurements/eta10.md)."""
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-# Priors, from other runs on this kind of machine (docs/measurements/eta9.md): seconds a worker takes
-# per typed / scanned page, windows a page gives the encoder, windows the encoder does a second.
-# Reference: scale8's add (load 8: 552 typed pages in 130 worker-seconds, tm394's 30 scanned pages in
-# 215 s) and scale7's embedding (load 8-13: 14,144 windows of 1,009 pages in 754 s).
-PER_TYPED = 0.235
-PER_SCANNED = 7.2
-WINDOWS_PER_PAGE = 14.0
-WINDOWS_PER_SECOND = 18.8
+# Priors, all from ONE reference run (docs/measurements/eta9.md: 41 dev PDFs at load 2-3, 2 parse
+# workers, the local model): seconds a worker took per typed / scanned page, windows a page gave the
+# encoder, windows the encoder did a second.  One run, so their ratios hold: eta9's priors came from two
+# runs (scale8's add, scale7's embedding) whose ratio of encoder to parse speed was 2.5-3x off on every
+# trace since (docs/measurements/eta10.md).  Scaled by this machine's speed on typed pages so far.
+PER_TYPED = 0.049
+PER_SCANNED = 3.3
+WINDOWS_PER_PAGE = 14.9
+WINDOWS_PER_SECOND = 35.8
+SPEED_RANGE = (0.05, 50.0)  # learned / reference speed kept in this range (a first odd file)
 # How much of the machine's speed seen on typed pages (learned / reference) the priors of OCR and of
 # the encoder follow: 1 = all in step, 0 = not at all (docs/measurements/eta9.md).
 FOLLOW = 1.0
@@ -45,16 +49,20 @@ class FileCost:
 class IndexEta:
     """Fed the files before the add (`plan`), each file written (`written`); asked `seconds_left`."""
 
-    def __init__(self, workers: int = 1, clock: Callable[[], float] = time.monotonic):
-        self.workers, self.clock = max(1, workers), clock
+    def __init__(self, workers: int = 1, clock: Callable[[], float] = time.monotonic, timeout: float | None = None):
+        """`timeout`: the most one file can take (the parse workers' PAPERSHELF_PARSE_TIMEOUT)."""
+        self.workers, self.clock, self.timeout = max(1, workers), clock, timeout
         self.left: dict[str, FileCost] = {}
         self.pages_total = 0
+        self.order: list[str] = []  # the files in input order (the order the pool hands them out)
+        self.took: dict[str, float] = {}  # seconds each file written took
         self.started = clock()
+        self.embed_started: float | None = None
         self._typed = [0.0, 0.0]  # weighted seconds, weighted pages (files without scanned pages)
         self._scanned = [0.0, 0.0]  # weighted OCR seconds, weighted scanned pages
 
     def plan(self, costs: dict[str, FileCost]) -> None:
-        self.left = dict(costs)
+        self.left, self.order, self.took = dict(costs), list(costs), {}
         self.pages_total = sum(c.typed + c.scanned for c in costs.values())
         self.started = self.clock()
 
@@ -64,56 +72,85 @@ class IndexEta:
     def speed(self) -> float:
         """This machine's time per unit of work over the reference's, from its typed pages so far
         (1 before any): what OCR and the encoder are assumed to take until they are seen."""
-        return min(4.0, max(0.1, self.per_typed() / PER_TYPED)) ** FOLLOW if self._typed[1] else 1.0
+        low, high = SPEED_RANGE
+        return min(high, max(low, self.per_typed() / PER_TYPED)) ** FOLLOW if self._typed[1] else 1.0
 
     def per_scanned(self) -> float:
         return self._scanned[0] / self._scanned[1] if self._scanned[1] else PER_SCANNED * self.speed()
 
-    def written(self, path: str, seconds: float | None) -> None:
-        """A file's paper written after `seconds` of parse and write: the rates learn from it."""
+    def written(self, path: str, seconds: float | None, parsed: bool = True) -> None:
+        """A file done after `seconds` of parse and write: the rates learn from it when it was
+        `parsed` (added or updated; a failure - a parse stopped by its timeout reports 0 s - or an
+        unchanged file says nothing of the parse's speed)."""
         cost = self.left.pop(path, None)
-        if cost is None or seconds is None:
+        self.took[path] = seconds or 0.0
+        if cost is None or seconds is None or not parsed:
             return
         if cost.scanned:
-            ocr = max(0.0, seconds - cost.typed * self.per_typed())
-            self._scanned = [self._scanned[0] * DECAY + ocr, self._scanned[1] * DECAY + cost.scanned]
+            typed = cost.typed * self.per_typed()
+            if typed > cost.scanned * self.per_scanned():
+                return  # mostly typed: what is left after its typed pages is their noise, not OCR's rate
+            self._scanned = [self._scanned[0] * DECAY + max(0.0, seconds - typed),
+                             self._scanned[1] * DECAY + cost.scanned]
         else:
             self._typed = [self._typed[0] * DECAY + seconds, self._typed[1] * DECAY + max(1, cost.typed)]
 
     def cost(self, c: FileCost) -> float:
-        return c.typed * self.per_typed() + c.scanned * self.per_scanned()
+        seconds = c.typed * self.per_typed() + c.scanned * self.per_scanned()
+        return min(seconds, self.timeout) if self.timeout else seconds
 
     def add_left(self) -> float:
-        costs = [self.cost(c) for c in self.left.values()]
-        if not costs:
+        if not self.left:
             return 0.0
-        since = self.clock() - self.started
-        return max(sum(costs) / self.workers, max(costs) - since)
+        return max(0.0, self.add_end() - (self.clock() - self.started))
+
+    def add_end(self) -> float:
+        """When the add ends, in seconds from its start: the files in input order handed to the first
+        free worker (as the parse pool hands them), each taking its real seconds when written, else
+        its cost.  A file in progress thus counts down as time passes, and a long scan late in the
+        input ends late (not "started at second 0")."""
+        free = [0.0] * self.workers
+        for path in self.order:
+            took = self.took.get(path)
+            if took is None:
+                c = self.left.get(path)
+                took = self.cost(c) if c is not None else 0.0
+            heapq.heappush(free, heapq.heappop(free) + took)
+        return max(free)
 
     def embed_seconds(self) -> float:
         """The embedding's whole time, before it starts: every page's windows at the encoder's
         reference rate, scaled by the machine's speed seen so far."""
         return self.pages_total * WINDOWS_PER_PAGE / WINDOWS_PER_SECOND * self.speed()
 
+    def embedding(self) -> None:
+        """The embedding started (its `start` event): its time counts down from now until the
+        build's own estimate (embed/eta.py) takes over."""
+        self.left.clear()
+        self.embed_started = self.clock()
+
     def seconds_left(self) -> float:
-        """The add's time left, then the whole embedding's."""
+        """The add's time left, then the whole embedding's (less what has run of it)."""
+        if self.embed_started is not None:
+            return max(0.0, self.embed_seconds() - (self.clock() - self.embed_started))
         return self.add_left() + self.embed_seconds()
 
 
-def planned(paths: list[str]) -> IndexEta:
-    """An estimate planned over the files an `add` of `paths` will find (their pages and pages
-    without text: about 2 ms a page, read before the add, once)."""
-    from .ingest import discover
-    from .ingest.parse_pool import configured_workers
+def planned(files: list[tuple[str, str | None]]) -> IndexEta:
+    """An estimate planned over the files an `add` found, with their problems (its `on_found`: the
+    inputs are walked once, by the add): their pages and pages without text, about 2 ms a page, read
+    before any is parsed."""
+    from .ingest.parse_pool import configured_workers, env_number
     from .ingest.pdf_cost import pdf_cost
 
     costs: dict[str, FileCost] = {}
-    for path, problem in discover(paths):
+    for path, problem in files:
         if problem:
             continue
         c = pdf_cost(path) if path.lower().endswith(".pdf") else None
         costs[path] = FileCost(c.pages - c.scanned, c.scanned) if c else FileCost(1, 0)
     pdfs = sum(p.lower().endswith(".pdf") for p in costs)
-    eta = IndexEta(configured_workers(pdfs) or 1)
+    workers = configured_workers(pdfs)
+    eta = IndexEta(workers or 1, timeout=env_number("PAPERSHELF_PARSE_TIMEOUT", 900.0) if workers else None)
     eta.plan(costs)
     return eta

@@ -140,7 +140,7 @@ class Library:
 
     def add(self, paths: list[str], retry_failed: bool = False, max_bytes: int | None = None,
             progress: Callable[[FileResult], None] | None = None,
-            on_total: Callable[[int], None] | None = None, ocr: OcrSettings | None = None,
+            on_found: Callable[[list[tuple[str, str | None]]], None] | None = None, ocr: OcrSettings | None = None,
             reread: bool = False) -> AddReport:
         """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again
         (`reread`: parse them anyway, for what a newer reader finds in them).
@@ -149,13 +149,14 @@ class Library:
         from .ingest.pdf.ocr import settings as ocr_settings
 
         with ocr_settings(ocr or OcrSettings()):
-            return self._importer.add(paths, retry_failed, max_bytes, progress, on_total, reread)
+            return self._importer.add(paths, retry_failed, max_bytes, progress, on_found, reread)
 
-    def index_eta(self, paths: list[str]) -> IndexEta:
-        """A whole `index`'s time left, planned from the files' pages before the add (index_eta.py)."""
+    def index_eta(self, files: list[tuple[str, str | None]]) -> IndexEta:
+        """A whole `index`'s time left, planned from the pages of the files an `add` found (its
+        `on_found`), before they are read (index_eta.py)."""
         from .index_eta import planned
 
-        return planned(paths)
+        return planned(files)
 
     def prepare_search(self) -> bool:
         """Build the derived files a fast search reads (a large SQLite library's postings file) when

@@ -11,9 +11,9 @@ idled; in a 1,000-paper add that was half the time (docs/measurements/scale7.md,
 
 What stays true: a rerun after a crash or Ctrl-C finds every written paper written and parses exactly
 the files that were not; a paper's id and units come from its file, not from when it was written.
-Only a tie is decided by which was written first, as it was by input order before: two different
-papers that derive the same readable id (the later one gets a letter), and two equally good files of
-one work (the paper's units come from the first).  At most `AHEAD` files per worker and `AHEAD_BYTES`
+A tie (two different papers deriving the same readable id; two equally good files of one work) goes
+to the file earlier in input order whatever order the parses finish in (ties.py: a paper written
+ahead of an earlier file it ties with is written again after it).  At most `AHEAD` files per worker and `AHEAD_BYTES`
 of their bytes wait parsed or parsing: what waits in memory stays bounded whatever the folder's size.
 """
 
@@ -28,8 +28,8 @@ from .document import Document
 from .ingest import SourceFile, parse_source
 from .ingest.metadata import Meta
 from .ingest.parse_pool import InProcess, ParsePool, configured_workers
-from .ingest.pdf_cost import pdf_cost
 from .models import AddReport, FileResult, SourceRecord
+from .ties import Ties
 
 if TYPE_CHECKING:
     from .importer import Importer
@@ -82,15 +82,18 @@ class Parser:
             return FileResult(job.path, "failed", reason=job.problem)
         return self.importer._begin(job.path, self.retry_failed, self.max_bytes, job.meta, job.keep_id, job.force)
 
-    def _parsed(self, step: _Begun, ticket: int | None) -> Callable[[], Document]:
-        """How to get the file's Document: from its worker, else (no worker, or none could start) here."""
+    def _parsed(self, step: _Begun, ticket: int | None, got: list[Document]) -> Callable[[], Document]:
+        """How to get the file's Document: from its worker, else (no worker, or none could start) here;
+        kept in `got` (its page count is the file event's)."""
         def get() -> Document:
+            doc = None
             if ticket is not None and self.pool is not None:
                 try:
-                    return self.pool.result(ticket)
+                    doc = self.pool.result(ticket)
                 except InProcess:
                     pass
-            return parse_source(step.src)
+            got.append(doc if doc is not None else parse_source(step.src))
+            return got[-1]
         return get
 
     def run(self, jobs: list[FileJob], report: AddReport, progress: Callable[[FileResult], None] | None) -> None:
@@ -114,21 +117,39 @@ class Parser:
                 ticket = self.pool.submit(step.src) if isinstance(step, _Begun) else None
                 ahead.append((job, step, ticket))
 
+        ties = Ties(self.importer.store, jobs)
         fill()
         while ahead:
             job, step, ticket = ahead.pop(self._next_ready(ahead))
-            began = time.monotonic()
+            began, got = time.monotonic(), list[Document]()
             step = step or self._begin(job)
-            result = step if isinstance(step, FileResult) else self.importer._finish(step, self._parsed(step, ticket))
+            result = step if isinstance(step, FileResult) else \
+                self.importer._finish(step, self._parsed(step, ticket, got), ties.make_way(job))
             in_worker = self.pool.seconds.pop(ticket, 0.0) if self.pool is not None and ticket is not None else 0.0
             result.seconds = round(time.monotonic() - began + in_worker, 3)
-            if result.status in ("added", "updated") and result.path.lower().endswith(".pdf"):
-                cost = pdf_cost(result.path, text_layer=False)
-                result.pages = cost.pages if cost else None
-            report.files.append(result)
-            if progress:
-                progress(result)
+            if result.status in ("added", "updated") and got:
+                result.pages = got[0].pages
+            self._record(result, job, ties, report, progress)
             fill()
+
+    def _record(self, result: FileResult, job: FileJob, ties: Ties, report: AddReport,
+                progress: Callable[[FileResult], None] | None) -> None:
+        """The result reported; then the papers it displaced (`Ties`) written again after it, in input
+        order, each replacing its earlier report (and told to `progress` once more)."""
+        report.files.append(result)
+        if progress:
+            progress(result)
+        ties.written(job, result)
+        for again in ties.displaced():
+            began, got = time.monotonic(), list[Document]()
+            step = self._begin(again)
+            redone = step if isinstance(step, FileResult) else \
+                self.importer._finish(step, self._parsed(step, None, got), ties.make_way(again))
+            redone.seconds = round(time.monotonic() - began, 3)
+            if redone.status in ("added", "updated") and got:
+                redone.pages = got[0].pages
+            report.files = [f for f in report.files if f.path != redone.path]
+            self._record(redone, again, ties, report, progress)
 
     def _next_ready(self, ahead: list[tuple[FileJob, FileResult | _Begun | None, int | None]]) -> int:
         """Which waiting file to write next: the first PDF whose parse finished, else the first whose

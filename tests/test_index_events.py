@@ -54,8 +54,9 @@ def test_a_scans_pages_cost_ocr_time_before_it_is_read(tmp_path):
     typed, scan = tmp_path / "typed.pdf", tmp_path / "scan.pdf"
     two_column_paper(str(typed))
     scanned_pdf(str(scan))
-    eta = planned([str(tmp_path)])
+    eta = planned([(str(typed), None), (str(scan), None), (str(tmp_path / "gone.pdf"), "no such file or folder")])
     costs = {os.path.basename(p): c for p, c in eta.left.items()}
+    assert set(costs) == {"typed.pdf", "scan.pdf"}  # a file that cannot be read is not planned
     assert costs["scan.pdf"].scanned == 2 and costs["scan.pdf"].typed == 0
     assert costs["typed.pdf"].scanned == 0 and costs["typed.pdf"].typed == len(pdfium.PdfDocument(str(typed)))
     now = [0.0]
@@ -69,3 +70,28 @@ def test_a_scans_pages_cost_ocr_time_before_it_is_read(tmp_path):
     before = eta.seconds_left()
     eta.written("scan", 2 * 30.0)  # its OCR took 30 s a page
     assert eta.per_scanned() == pytest.approx(30.0) and eta.add_left() == 0 and eta.seconds_left() < before
+
+
+def test_the_adds_time_left_follows_the_pools_schedule():
+    """The add's end is a list schedule of the files in input order on the workers (eta10): a long
+    scan handed out late ends late, a file in progress counts down between files written, no file is
+    planned past the parse timeout, and a failed file (a timeout reports 0 s) teaches no rate."""
+    from papershelf.index_eta import PER_SCANNED, FileCost, IndexEta
+
+    now = [0.0]
+    timeout = 10 * PER_SCANNED  # less than the 20-page scan's cost
+    eta = IndexEta(workers=2, clock=lambda: now[0], timeout=timeout)
+    eta.plan({"t1": FileCost(10, 0), "t2": FileCost(10, 0), "t3": FileCost(10, 0), "scan": FileCost(0, 20)})
+    per_typed, per_scanned = eta.per_typed(), eta.per_scanned()
+    typed = 10 * per_typed
+    # t1 and t2 start at once; t3 and the scan start when they end: the scan (capped) ends last
+    assert eta.add_left() == pytest.approx(max(2 * typed, typed + timeout))
+    assert eta.cost(FileCost(0, 20)) == timeout  # capped by the timeout
+    now[0] = typed
+    eta.written("t1", typed)
+    eta.written("t2", typed)
+    before = eta.add_left()
+    now[0] = typed + 5.0
+    assert eta.add_left() == pytest.approx(before - 5.0)  # counts down while nothing is written
+    eta.written("scan", 0.03, parsed=False)  # stopped by its timeout: 0.03 s says nothing of OCR
+    assert eta.per_scanned() == per_scanned

@@ -82,10 +82,10 @@ def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, m
     if ocr not in OCR_MODES:
         raise BadArgument(f"--ocr must be one of {', '.join(OCR_MODES)}, not {ocr!r}")
     with progress_bar(show) as bar:
-        shown = AddProgress(bar, lib.index_eta(paths) if whole and show else None, events)
+        shown = AddProgress(bar, lib.index_eta if whole and show else None, events)
         pages = OcrSettings(ocr, ocr_lang, progress=shown.ocr_page)
         report = lib.add(paths, retry_failed=retry_failed, max_bytes=max_bytes, ocr=pages, reread=reread,
-                         on_total=shown.total, progress=shown.file)
+                         on_found=shown.found, progress=shown.file)
     if as_json:
         dump(report.to_dict())
     else:

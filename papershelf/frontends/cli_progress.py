@@ -43,12 +43,17 @@ class AddProgress:
     time left (index_eta.py), refreshed with each file and OCR page; `events`: one `file` line (a
     FileEvent) on stdout per file written, as `index --json` streams them."""
 
-    def __init__(self, bar: Progress, eta: Any = None, events: bool = False):
-        self.bar, self.eta, self.events = bar, eta, events
+    def __init__(self, bar: Progress, plan: Any = None, events: bool = False):
+        """`plan`: makes the whole index's estimate from the files the add found (Library.index_eta)."""
+        self.bar, self.plan, self.events = bar, plan, events
+        self.eta: Any = None
+        self.seen: set[str] = set()
         self.task = bar.add_task("adding", total=None)
 
-    def total(self, n: int) -> None:
-        self.bar.update(self.task, total=n)
+    def found(self, files: list[tuple[str, str | None]]) -> None:
+        self.bar.update(self.task, total=len(files))
+        if self.plan is not None:
+            self.eta = self.plan(files)
 
     def _left(self) -> str:
         return f"  (index: {time_left(self.eta.seconds_left())})" if self.eta is not None else ""
@@ -58,8 +63,11 @@ class AddProgress:
 
     def file(self, r: Any) -> None:
         if self.eta is not None:
-            self.eta.written(r.path, r.seconds)
-        self.bar.update(self.task, advance=1, description=os.path.basename(r.path)[:40] + self._left())
+            self.eta.written(r.path, r.seconds, r.status in ("added", "updated"))
+        again = r.path in self.seen  # a paper written again (a tie settled by input order, parsing.py)
+        self.seen.add(r.path)
+        self.bar.update(self.task, advance=0 if again else 1,
+                        description=os.path.basename(r.path)[:40] + self._left())
         if self.events:
             dump({"event": "file", "path": r.path, "paper_id": r.paper_id, "status": r.status, "pages": r.pages,
                   "seconds": r.seconds})

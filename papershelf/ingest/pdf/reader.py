@@ -430,7 +430,9 @@ def read_pdf(data: bytes, texts: list[str] | None = None) -> Document:
     try:
         if len(pdf) == 0:
             raise IngestError("PDF has no pages")
-        return parse_pdf_pages(pdf, texts)
+        doc = parse_pdf_pages(pdf, texts)
+        doc.pages = len(pdf)
+        return doc
     except pdfium.PdfiumError as e:  # a page that cannot be loaded: damaged inside, not at the header
         raise IngestError(f"damaged PDF ({e})") from None
     finally:
