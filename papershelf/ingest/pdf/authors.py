@@ -302,10 +302,12 @@ class _Reading:
     carry: str = ""
 
     mark: str = ""  # the mark that closes the first line of names ("W. Bauer ✷"), if any
+    last: Line | None = None  # the last line names were read from
 
     def read(self, ln: Line) -> None:
         carry, self.carry = self.carry, ""
-        if self.style is not None and (abs(ln.size - self.style[0]) > 0.6 or ln.bold != self.style[1]):
+        if self.style is not None and (abs(ln.size - self.style[0]) > 0.6 or ln.bold != self.style[1]) \
+                and not self._list_goes_on(ln):
             # text in another style than the names: an affiliation or its continuation, or a later
             # group's names run on into its affiliation, the line mostly in the affiliation's style
             self.authors += [n for n in self._next_group(ln) if n not in self.authors]
@@ -321,6 +323,20 @@ class _Reading:
         self.with_affiliation = bool(more) if self.with_affiliation is None else self.with_affiliation
         self.authors += [n for n in names if n not in self.authors]
         self.carry = tail
+        self.last = ln
+
+    def _list_goes_on(self, ln: Line) -> bool:
+        """A line of names alone in the names' size but read in another weight goes on with the list of the
+        line above when the list runs on across the break (that line ends with a comma or "and", or this
+        one opens with "and"), at the names' line pitch: the weight of a line of names is that of its
+        first and last glyphs, and bold names with a roman "and" or roman marks between them read as
+        roman on one line and bold on the next."""
+        last = self.last
+        if last is None or self.style is None or abs(ln.size - self.style[0]) > 0.6 or not names_alone(ln.text):
+            return False
+        ends = _MARK_RUN.sub("", last.text).rstrip()
+        opens = re.match(r"\s*(?:and\b|&|,)", ln.text)
+        return 0 < ln.top - last.top <= 2 * ln.size and (bool(opens) or ends.endswith((",", "&", " and")))
 
 
     def _next_group(self, ln: Line) -> list[str]:
@@ -335,6 +351,8 @@ class _Reading:
         return names if names and not more and not tail and _INSTITUTION.search(after) else []
 
 
+# A raised mark as the line reader writes it, up to a comma that ends the line ("Berg^1,2," -> "Berg,").
+_MARK_RUN = re.compile(r"\^[^\s,]*(?:,[^\s,]+)*")
 # A symbol closing a line of names, tying them to the affiliation under it ("... and W. Bauer ✷").
 _CLOSING_MARK = re.compile(r"\s([†‡∗*✷✶✦★☆✩⋆♦♠♣♥§¶#])\s*$")
 

@@ -1,0 +1,132 @@
+"""Front matter read from where its lines break (issue #38, front9): a title whose lines were measured at
+slightly different sizes (an OCR'd title, a first line set larger), a title line that reads like names
+under a filled line, a label in the title's own style over a one-line title (the title's first word would
+have fitted beside it: no wrap), and a byline whose second line reads in another weight (bold names with
+a roman "and" or roman marks between them).  PDFs are made here with reportlab."""
+
+from __future__ import annotations
+
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from papershelf.ingest.pdf import read_pdf
+
+from .pdf_fixtures import BODY, _wrap
+
+W, H = letter
+
+
+def _body(c: canvas.Canvas, y: float) -> None:
+    c.setFont("Helvetica-Bold", 11)
+    c.drawString(72, y, "Abstract")
+    c.setFont("Times-Roman", 10)
+    for k, text in enumerate(_wrap(" ".join([BODY] * 8), 90)[:30]):
+        c.drawString(72, y - 16 - 12 * k, text)
+
+
+def _read(c: canvas.Canvas, path):
+    c.showPage()
+    c.save()
+    return read_pdf(path.read_bytes())
+
+
+def _byline(c: canvas.Canvas, y: float, text: str = "Anna Berg, Carl Dahl and Eva Fors") -> None:
+    c.setFont("Times-Roman", 11)
+    c.drawString(72, y, text)
+
+
+def test_a_title_whose_first_line_is_measured_smaller_keeps_it(tmp_path):
+    """"Database Metatheory:" a little smaller than the line under it (an OCR'd title's line heights):
+    the line above runs on into the title (it ends with a colon) and is its first line."""
+    c = canvas.Canvas(str(tmp_path / "up.pdf"), pagesize=letter)
+    c.setFont("Helvetica-Bold", 17.5)
+    c.drawString(72, H - 90, "Database Metatheory:")
+    c.setFont("Helvetica-Bold", 19)
+    c.drawString(72, H - 113, "Asking the Big Queries")
+    _byline(c, H - 145)
+    _body(c, H - 190)
+    doc = _read(c, tmp_path / "up.pdf")
+    assert doc.title == "Database Metatheory: Asking the Big Queries"
+    assert doc.authors == ["Anna Berg", "Carl Dahl", "Eva Fors"]
+
+
+def test_a_title_line_that_reads_like_names_goes_on_under_a_filled_line(tmp_path):
+    """A first line set a little larger, filled to the measure, over "Older Adults Of Giant Cells" in
+    the title's weight at its pitch: the second line is the title's, not a byline."""
+    c = canvas.Canvas(str(tmp_path / "down.pdf"), pagesize=letter)
+    first = "Outcomes of Long Haul Flights and Ward Rounds Among"
+    c.setFont("Helvetica-Bold", 19)
+    c.drawString(72, H - 90, first)
+    c.setFont("Helvetica-Bold", 17.5)
+    c.drawString(72, H - 112, "Older Adults With Giant Cells")
+    _byline(c, H - 145)
+    _body(c, H - 190)
+    doc = _read(c, tmp_path / "down.pdf")
+    assert doc.title == f"{first} Older Adults With Giant Cells"
+    assert doc.authors == ["Anna Berg", "Carl Dahl", "Eva Fors"]
+
+
+def test_a_label_in_the_titles_style_over_a_one_line_title_is_no_part_of_it(tmp_path):
+    """"Research Note" in the title's size and weight, at its line pitch, over a one-line title: the
+    title's first word would have fitted beside the label, so the label's line was no wrap."""
+    c = canvas.Canvas(str(tmp_path / "label.pdf"), pagesize=letter)
+    c.setFont("Helvetica-Bold", 20)
+    c.drawString(72, H - 90, "Field Note")
+    c.drawString(72, H - 114, "Ward Rounds at Dawn in Rural Hospitals")
+    _byline(c, H - 145)
+    _body(c, H - 190)
+    doc = _read(c, tmp_path / "label.pdf")
+    assert doc.title == "Ward Rounds at Dawn in Rural Hospitals"
+
+
+def test_a_balanced_two_line_title_keeps_its_first_line(tmp_path):
+    """A title broken by hand into two lines of about one width is not a label and a title."""
+    c = canvas.Canvas(str(tmp_path / "balanced.pdf"), pagesize=letter)
+    c.setFont("Helvetica-Bold", 20)
+    c.drawCentredString(W / 2, H - 90, "Deep Ward Rounds")
+    c.drawCentredString(W / 2, H - 114, "for Rural Hospitals")
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, H - 145, "Anna Berg, Carl Dahl and Eva Fors")
+    _body(c, H - 190)
+    doc = _read(c, tmp_path / "balanced.pdf")
+    assert doc.title == "Deep Ward Rounds for Rural Hospitals"
+
+
+def test_bold_names_with_a_roman_and_keep_the_second_line(tmp_path):
+    """Bold names, the commas and "and" in roman: the first line reads bold, the second ("and Ida
+    Juhl") roman; the list runs on across the break, so Ida Juhl is an author."""
+    c = canvas.Canvas(str(tmp_path / "weights.pdf"), pagesize=letter)
+    c.setFont("Helvetica-Bold", 18)
+    c.drawString(72, H - 90, "Ward Rounds at Dawn in Rural Hospitals")
+    x, y = 72.0, H - 120
+    for sep, name in (("", "Anna Berg"), (", ", "Carl Dahl"), (", ", "Eva Fors"), (", ", "Gus Holm")):
+        c.setFont("Times-Roman", 11)
+        c.drawString(x, y, sep)
+        x += c.stringWidth(sep, "Times-Roman", 11)
+        c.setFont("Times-Bold", 11)
+        c.drawString(x, y, name)
+        x += c.stringWidth(name, "Times-Bold", 11)
+    c.setFont("Times-Roman", 11)
+    c.drawString(72, y - 14, "and ")
+    c.setFont("Times-Bold", 11)
+    c.drawString(72 + c.stringWidth("and ", "Times-Roman", 11), y - 14, "Ida Juhl")
+    c.setFont("Times-Roman", 8)
+    c.drawString(72, y - 34, "Department of Medicine, University of Lund, Sweden")
+    _body(c, H - 200)
+    doc = _read(c, tmp_path / "weights.pdf")
+    assert doc.authors == ["Anna Berg", "Carl Dahl", "Eva Fors", "Gus Holm", "Ida Juhl"]
+
+
+def test_an_affiliation_line_in_another_weight_stays_out(tmp_path):
+    """Bold names closed on their line, then a roman line that reads like a name ("Naver Clova"): the
+    list does not run on across the break, so it is no author."""
+    c = canvas.Canvas(str(tmp_path / "affil.pdf"), pagesize=letter)
+    c.setFont("Helvetica-Bold", 18)
+    c.drawString(72, H - 90, "Ward Rounds at Dawn in Rural Hospitals")
+    c.setFont("Times-Bold", 11)
+    c.drawString(72, H - 120, "Anna Berg and Carl Dahl")
+    c.setFont("Times-Roman", 11)
+    c.drawString(72, H - 134, "Naver Clova")
+    _body(c, H - 200)
+    doc = _read(c, tmp_path / "affil.pdf")
+    assert doc.authors == ["Anna Berg", "Carl Dahl"]
