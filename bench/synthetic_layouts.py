@@ -11,12 +11,16 @@ and positions:
   sizes (an OCR'd title: one line 4-12 % smaller or larger than the other), its first line sometimes
   ending with a colon;
 * ``byline_wrap``: bylines wrapped over two or three lines: the last line holding one name, opening
-  with "and", each line ending with a mark, the lines centred one by one, a wider line pitch;
+  with "and", each line ending with a mark, the lines centred one by one, a wider line pitch, bold
+  names with the commas and "and" in roman (the lines then read in two weights), small capitals;
 * ``mark_forms``: affiliation marks in the forms that read as partial lists: raised "1,2", "a,b",
-  "1,*", marks in brackets or parentheses, marks with spaces ("1, 2"), unraised marks after a space,
-  daggers doubled;
+  "1,*", marks in brackets or parentheses, marks with spaces ("1, 2"), unraised marks after a space or
+  in brackets ("Berg [1,2]"), daggers doubled;
 * ``history``: a page dated several ways (a citation line with the issue's year, "Received … Accepted
   … Published …", a copyright line), the received date in the year before; truth: the year published.
+  Or dated by its history alone ("Received … ; Accepted …"), published one to six months after it was
+  accepted, the year published printed nowhere: no year is right, the year accepted is wrong a quarter
+  of the time or so.
 
     python bench/synthetic_front.py --set layouts --half dev --n 120 [--show]
 """
@@ -61,14 +65,20 @@ def layout(seed: int) -> tuple[dict, dict]:
            "doi_place": rng.choice(["row", "under", "over"]), "size_step": rng.choice([0.88, 0.92, 0.96, 1.05, 1.1]),
            "colon": rng.random() < 0.4, "wrap_style": rng.choice(["last_alone", "and_opens", "marked", "centred",
                                                                  "wide_pitch", "sep_roman", "small_caps"]),
-           "mark_form": rng.choice(["digits", "letters", "star", "brackets", "parens", "spaced", "plain", "daggers"]),
-           "history": rng.choice(["lines", "one_line", "sidebar", "footer"]), "two_col": rng.random() < 0.4}
+           "mark_form": rng.choice(["digits", "letters", "star", "brackets", "parens", "spaced", "plain", "daggers",
+                                     "plain_brackets"]),
+           "history": rng.choice(["lines", "one_line", "sidebar", "footer", "accepted_only"]), "two_col": rng.random() < 0.4}
     if kind == "two_line_title":  # long enough for two lines, in one weight, each line a size of its own
         out["title"] = " ".join(w.capitalize() for w in rng.sample(WORDS, rng.choice([7, 9, 11])))
         if out["colon"]:
             head = rng.choice(["Dawn Rounds:", "Giant Cells:", "Long Haul Flights:", "Ward Rounds Revisited:"])
             out["title"] = f"{head} {out['title']}"
         title = out["title"]
+    # a page dated by its history alone: accepted in a random month, published one to six months later (the
+    # year published, the truth, is printed nowhere on the page)
+    out["accepted"] = (rng.randint(1, 28), rng.randint(0, 11), year)
+    if out["history"] == "accepted_only":
+        year = out["year"] = year + (out["accepted"][1] + rng.randint(1, 6) > 11)
     if kind == "type_label" and out["label_style"] == "same":
         out["centred"] = False
     return out, {"title": title, "authors": names, "year": year}
@@ -165,6 +175,8 @@ def _marks(lay: dict, k: int, rng: random.Random) -> tuple[str, bool]:
         return digits.replace(",", ", "), True
     if form == "plain":
         return f" {digits}", False
+    if form == "plain_brackets":  # in the names' size, in brackets: "Anna Berg [1,2]"
+        return f" [{digits}]", False
     if form == "daggers":
         return "*†‡§"[k % 4] * (1 + k // 4), True
     return digits, True
@@ -276,6 +288,11 @@ def _history_head(c, lay: dict, left: float, right: float, y: float, rng: random
     regular, _ = lay["family"]
     year = lay["year"]
     c.setFont(regular, 8)
+    if lay["history"] == "accepted_only":  # the history alone: received and accepted, no citation line
+        day, month, accepted = lay["accepted"]
+        c.drawString(left, y + 10, f"Received: {rng.randint(1, 28)} {MONTHS[rng.randint(0, 11)]} {accepted - 1}; "
+                                   f"Accepted: {day} {MONTHS[month]} {accepted}")
+        return y - 10
     y -= 30  # the history over the title, clear of its tallest glyphs
     c.drawString(left, y + 40, f"Journal of Rural Health Research {year}; {rng.randint(3, 40)}({rng.randint(1, 12)}): "
                                f"{rng.randint(100, 300)}-{rng.randint(301, 400)}")

@@ -30,16 +30,18 @@ from .lines import Line, visual_rows
 # between names; AIP's footnote letters, "Haddad^a)" read as "Haddada)", where no parenthesis
 # opens on the line; affiliation letters set apart in the names' own size, "Maria Lopez a,b, John
 # Smith b,*", a lone letter only before a comma, "and" or the line's end; marks set before the names,
-# "^1Anna Berg, 2Carl Dahl", "^2J. Ruiz", "^1PETRA": a raised mark ends where a word or an initial begins).
+# "^1Anna Berg, 2Carl Dahl", "^2J. Ruiz", "^1PETRA": a raised mark ends where a word or an initial begins;
+# marks in brackets in the names' size, "Anna Berg [1], Carl Dahl [2]"; a bar between names is a separator).
 _MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗✷✶✦★☆✩⁰¹²³⁴⁵⁶⁷⁸⁹\x00-\x1f\x7f-\x9f\ue000-\uf8ff]"
           r"|\^(?:[^\sA-ZÀ-ÖØ-Þ]|[A-ZÀ-ÖØ-Þ](?![A-Za-zß-öø-ÿÀ-ÖØ-Þ.]))*"
           r"|(?<![\w^])\d{1,2}(?:,\d{1,2})*(?=[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ.])|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
           r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|(?<=[A-ZÀ-ÖØ-Þ]{2})\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
           r"|(?<=[a-z])[a-z](?=,[a-z](?:[,∗*†\d]|$))|(?<=,)[a-z](?=\s+[A-Z])|[·•‧]"
-          r"|(?<=[a-z] )[a-h](?:(?:,[a-h∗*†])+(?=\s+[A-Z])|(?:,[a-h∗*†])*(?=[,∗*†]|\s+and\s|$))")
+          r"|(?<=[a-z] )[a-h](?:(?:,[a-h∗*†])+(?=\s+[A-Z])|(?:,[a-h∗*†])*(?=[,∗*†]|\s+and\s|$))"
+          r"|\[(?:\d{1,2}|[*∗†‡a-h])(?:[,–-]\s?(?:\d{1,2}|[*∗†‡a-h]))*\]")
 _ROLE = re.compile(r"\([^()]*\)")
 _AIP_MARK = re.compile(r"(?:(?<=[a-z])|(?<=[\s,^]))[a-h]\)(?=[\s,]|$)")
-_SPLIT = re.compile(rf"{LEADING_SPACE}(?:{_MARKS}|,|;|\band\b|\bAND\b|&|\s{{3,}})\s*")
+_SPLIT = re.compile(rf"{LEADING_SPACE}(?:{_MARKS}|,|;|\||\band\b|\bAND\b|&|\s{{3,}})\s*")
 _PARTICLE = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "dos", "le", "la", "bin", "al", "el",
              "ter", "ten", "y"}
 # A name's word: capitalised (with a second capital after a prefix or a joined syllable: "McBride",
