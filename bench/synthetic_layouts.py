@@ -16,6 +16,8 @@ and positions:
 * ``mark_forms``: affiliation marks in the forms that read as partial lists: raised "1,2", "a,b",
   "1,*", marks in brackets or parentheses, marks with spaces ("1, 2"), unraised marks after a space or
   in brackets ("Berg [1,2]"), daggers doubled;
+* ``conjunction``: a byline whose last two names are joined by another language's "and" ("João Silva e
+  Maria Santos", "y", "und", "et", "en", "och"), raised marks between;
 * ``history``: a page dated several ways (a citation line with the issue's year, "Received … Accepted
   … Published …", a copyright line), the received date in the year before; truth: the year published.
   Or dated by its history alone ("Received … ; Accepted …"), published one to six months after it was
@@ -31,7 +33,9 @@ import random
 
 from synthetic_front import BODY, WORDS, _name, _wrapped
 
-KINDS = ("type_label", "doi_mark", "two_line_title", "byline_wrap", "mark_forms", "history")
+KINDS = ("type_label", "doi_mark", "two_line_title", "byline_wrap", "mark_forms", "history", "conjunction")
+# "and" as bylines in other languages print it (Portuguese and Italian, Spanish, German, French, Dutch, Swedish)
+CONJUNCTIONS = [" e ", " y ", " und ", " et ", " en ", " och "]
 FAMILIES = [("Helvetica", "Helvetica-Bold"), ("Times-Roman", "Times-Bold"), ("Courier", "Courier-Bold")]
 TYPE_LABELS = ["Research Article", "Case Report", "ORIGINAL ARTICLE", "Review", "Article", "Research Paper",
                "Registered Report", "Data Note", "Short Report", "Methods Article", "Clinical Research", "Resource"]
@@ -67,7 +71,8 @@ def layout(seed: int) -> tuple[dict, dict]:
                                                                  "wide_pitch", "sep_roman", "small_caps"]),
            "mark_form": rng.choice(["digits", "letters", "star", "brackets", "parens", "spaced", "plain", "daggers",
                                      "plain_brackets"]),
-           "history": rng.choice(["lines", "one_line", "sidebar", "footer", "accepted_only"]), "two_col": rng.random() < 0.4}
+           "history": rng.choice(["lines", "one_line", "sidebar", "footer", "accepted_only"]),
+           "conjunction": rng.choice(CONJUNCTIONS), "two_col": rng.random() < 0.4}
     if kind == "two_line_title":  # long enough for two lines, in one weight, each line a size of its own
         out["title"] = " ".join(w.capitalize() for w in rng.sample(WORDS, rng.choice([7, 9, 11])))
         if out["colon"]:
@@ -193,7 +198,8 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
         font = bold
     pieces = []  # (separator, name, raised mark)
     for k, name in enumerate(names):
-        sep = "" if k == 0 else " and " if k == len(names) - 1 else ", "
+        last_sep = lay["conjunction"] if lay["kind"] == "conjunction" else " and "
+        sep = "" if k == 0 else last_sep if k == len(names) - 1 else ", "
         mark, raised = _marks(lay, k, rng)
         pieces.append((sep, name + ("" if raised else mark), mark if raised else ""))
     width = rng.choice([0.55, 0.75, 0.95]) * (right - left)
@@ -209,9 +215,10 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
         if wrap:
             rows.append([])
             used = 0.0
-            sep = "" if sep == ", " else "and " if style == "and_opens" or rng.random() < 0.5 else ""
-            if sep == "" and rows[-2] and pieces[k][0] == " and ":  # the "and" closes the line above
-                rows[-2].append((" and", "", ""))
+            word = sep.strip()  # "and" (or another language's) opens the next line or closes this one
+            sep = "" if sep == ", " else f"{word} " if style == "and_opens" or rng.random() < 0.5 else ""
+            if sep == "" and rows[-2] and pieces[k][0] != ", ":
+                rows[-2].append((f" {word}", "", ""))
         rows[-1].append((sep, text, mark))
         used += need
     pitch = 1.6 if style == "wide_pitch" else 1.3

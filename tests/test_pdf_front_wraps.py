@@ -130,3 +130,23 @@ def test_an_affiliation_line_in_another_weight_stays_out(tmp_path):
     _body(c, H - 200)
     doc = _read(c, tmp_path / "affil.pdf")
     assert doc.authors == ["Anna Berg", "Carl Dahl"]
+
+
+def test_names_joined_by_another_languages_and_are_each_read():
+    """"e", "y", "und", "et" join the last two names as "and" does; a name holding "y" whose second side
+    is no name of its own stays one name; such a word closing a wrapped line is no affiliation."""
+    from papershelf.ingest.pdf.authors import line_names
+
+    assert line_names("João Silva^1, Ana Costa^2 e Maria Santos^1") == ["João Silva", "Ana Costa", "Maria Santos"]
+    assert line_names("Juan Pérez y María López") == ["Juan Pérez", "María López"]
+    assert line_names("Hans Müller und Eva Schmidt") == ["Hans Müller", "Eva Schmidt"]
+    assert line_names("José Ortega y Gasset") == ["José Ortega y Gasset"]
+    assert line_names("Gustav Holm^1,3, Ida Juhl^3 und") == ["Gustav Holm", "Ida Juhl"]
+    assert line_names("Laboratório de Física e Química") is None
+
+
+def test_marks_in_brackets_and_bars_between_names():
+    from papershelf.ingest.pdf.authors import line_names
+
+    assert line_names("Anna Berg [1,2], Carl Dahl [2] and Eva Fors [1]") == ["Anna Berg", "Carl Dahl", "Eva Fors"]
+    assert line_names("Anna Berg^1 | Carl Dahl^2") == ["Anna Berg", "Carl Dahl"]

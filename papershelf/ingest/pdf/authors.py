@@ -168,6 +168,23 @@ def _parts(text: str) -> list[str]:
     return [p for p in _SPLIT.split(unicodedata.normalize("NFC", text)) if p and p.strip()]
 
 
+# "and" in the languages bylines are printed in ("João Silva e Maria Santos", "Juan Pérez y María López",
+# "Hans Müller und Eva Schmidt", "Jean Dupont et Marie Curie", "Jan Jansen en Piet de Vries").
+_CONJUNCTION = re.compile(r"(?:^|\s)(?:e|y|und|et|och|en|og|ja|ve|és|i|a)\s")
+
+
+def _conjoined(part: str) -> list[str]:
+    """A part holding two names joined by another language's "and", as the two names; when each side
+    is a name of two words or more ("Ortega y Gasset" is one name: "Gasset" alone is none); a part
+    opening with the word after a mark ("^2 e Maria Santos") as the name after it."""
+    pieces = _CONJUNCTION.split(part.strip())
+    named = [q for q in pieces if q.strip()]
+    if 2 <= len(pieces) <= 3 and len(named) == len(pieces) - (not pieces[0].strip()) \
+            and all(len(q.split()) >= 2 and _name(q) for q in named):
+        return named
+    return [part]
+
+
 def _runs(part: str) -> list[str]:
     """Names set side by side with nothing between them ("Ruifang Ge Raymond J. Mooney"): cut
     after two or more words where the rest can still be a name of two or more words, and never
@@ -210,14 +227,14 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
     if "@" in text or _STOP.match(text):
         return None, "", ""
     names: list[str] = []
-    parts = _parts(text)
+    parts = [q for p in _parts(text) for q in _conjoined(p)]
     if len(parts) == 1 and len(parts[0].split()) >= 4:
         runs = _runs(parts[0])  # one run of words without separators: names side by side, each of them a name
         parts = runs if all(_name(r) for r in runs) else parts  # ("Max Planck Institute for Biology" is none)
     capitals = False  # the line's names so far are set in capitals (ACM: "BEN TROVATO, Inria Paris, France")
     for i, part in enumerate(parts):
-        if _GRADE.match(part.strip(" .")):
-            continue
+        if _GRADE.match(part.strip(" .")) or _CONJUNCTION.fullmatch(f" {part.strip()} "):
+            continue  # a grade after a name; another language's "and" closing a line ("Gustav Juhl^3 und")
         name = _name(part)
         if name is not None and capitals and not _in_capitals(part):
             name = None  # a part in another case than the names before it is their affiliation
