@@ -143,6 +143,8 @@ def test_names_joined_by_another_languages_and_are_each_read():
     assert line_names("José Ortega y Gasset") == ["José Ortega y Gasset"]
     assert line_names("Gustav Holm^1,3, Ida Juhl^3 und") == ["Gustav Holm", "Ida Juhl"]
     assert line_names("Laboratório de Física e Química") is None
+    for affiliation in ("Departamento de Física", "Facultad de Medicina", "Escola Paulista de Medicina"):
+        assert line_names(affiliation) is None  # an affiliation in the names' style reads as no name
 
 
 def test_marks_in_brackets_and_bars_between_names():

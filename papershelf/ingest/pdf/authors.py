@@ -62,7 +62,11 @@ _NOT_NAME = re.compile(
     r"facebook|meta|nvidia|yahoo|adobe|intel|submitted|accepted|published|corresponding|editor|copyright|"
     r"distributed|open|access|authors|equal|contribution|correspondence|collaboration|consortium|anonymous|"
     r"article|paper|review|letters?|communications?|transactions|systems|processing|recognition|learning|"
-    r"networks?|neural|information|intelligence|analysis|language|submission|studies|the)\b", re.IGNORECASE)
+    r"networks?|neural|information|intelligence|analysis|language|submission|studies|the|"
+    # the same words in the languages affiliations are printed in
+    r"departament\w*|facultad|faculdade|facolt[àa]|fakult[äa]t|escuela|escola|[ée]cole|centro|zentrum|servi[cç]o|"
+    r"servicio|programa|klinik\w*|cl[íi]nica|laborat[óo]rio|h[ôo]pital|unidad|unidade|grupo|instituto|"
+    r"ciencias|ciências|scienze|wissenschaften|medicina|pesquisa|investigaci[óo]n)\b", re.IGNORECASE)
 _AFFILIATION = re.compile(r"^(?:[\W\d]*)(?:universit\w*|department|dept\.|institut\w*|school of|faculty of|"
                           r"laborator\w*|college of|cent(?:er|re) for)\b", re.IGNORECASE)
 # An institution named anywhere in a text ("Clinical Institute of ...", "General Hospital").
