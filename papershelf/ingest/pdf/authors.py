@@ -73,7 +73,8 @@ _AFFILIATION = re.compile(r"^(?:[\W\d]*)(?:universit\w*|department|dept\.|instit
 _INSTITUTION = re.compile(r"\b(?:universit\w*|department|dept\.|institut\w*|school|faculty|laborator\w*|college|"
                           r"cent(?:er|re)|hospital|clinic|academy|ministry)\b", re.IGNORECASE)
 _STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|index ?terms|introduction|articleinfo|"
-                   r"(?:1|I)\.?\s+introduction)\b", re.IGNORECASE)
+                   r"(?:1|I)\.?\s+introduction|resumo|resumen|résumé|zusammenfassung|palavras[- ]chave|"
+                   r"palabras clave|mots[- ]cl[ée]s|introdu[cç][ãa]o|introducci[óo]n|einleitung)\b", re.IGNORECASE)
 
 
 # A title before a name ("Dr.", "Prof."), a byline's "By", or an ordinal ("1st", IEEE's template) is not part of it;
