@@ -152,3 +152,36 @@ def test_marks_in_brackets_and_bars_between_names():
 
     assert line_names("Anna Berg [1,2], Carl Dahl [2] and Eva Fors [1]") == ["Anna Berg", "Carl Dahl", "Eva Fors"]
     assert line_names("Anna Berg^1 | Carl Dahl^2") == ["Anna Berg", "Carl Dahl"]
+
+
+def test_a_title_cased_line_of_function_words_is_no_name():
+    """A title in title case holds "Of", "With", "And" capitalised; no person's name does."""
+    from papershelf.ingest.pdf.authors import line_names
+
+    assert line_names("Older Adults Of Giant Cells") is None
+    assert line_names("Ward Long Adults In And At Among Of Haul") is None
+    assert line_names("Anna Berg, Duc An and Thi Do") == ["Anna Berg", "Duc An", "Thi Do"]
+
+
+def test_a_centred_byline_cut_at_its_marks_keeps_its_first_name(tmp_path):
+    """A byline centred under a centred title and wider than it, drawn name by name with raised marks:
+    the piece that happens to start at the title's left edge is no flush-left line, and the names left
+    of it are the byline's, not a column of their own."""
+    c = canvas.Canvas(str(tmp_path / "centred.pdf"), pagesize=letter)
+    title = "Ward Rounds at Dawn"
+    c.setFont("Helvetica-Bold", 18)
+    c.drawCentredString(W / 2, H - 90, title)
+    edge = W / 2 - c.stringWidth(title, "Helvetica-Bold", 18) / 2
+    names = ["Li Nord", "Uma Haddad", "Olle Silva", "Ida Dahl", "Petra Chen"]
+    pieces = [("" if k == 0 else ", ") + n for k, n in enumerate(names)]
+    widths = [c.stringWidth(p, "Times-Roman", 11) + c.stringWidth("1", "Times-Roman", 6.6) for p in pieces]
+    x = edge - widths[0] - widths[1] + c.stringWidth(", ", "Times-Roman", 11) * 0  # the third piece starts at the edge
+    for p, w in zip(pieces, widths, strict=True):
+        c.setFont("Times-Roman", 11)
+        c.drawString(x, H - 125, p)
+        c.setFont("Times-Roman", 6.6)
+        c.drawString(x + c.stringWidth(p, "Times-Roman", 11), H - 121, "1")
+        x += w
+    _body(c, H - 200)
+    doc = _read(c, tmp_path / "centred.pdf")
+    assert doc.authors == names

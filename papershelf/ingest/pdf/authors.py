@@ -91,6 +91,9 @@ _GLUED_INITIAL = re.compile(r"\b([A-Z]\.)(?=[A-Z][a-z])")
 # English function words set in capitals: a title's line in small capitals ("ENDEMIC PLANT SPECIES IN
 # EXPERIMENTAL") holds them, a name in capitals never does.
 _CAPS_FUNCTION = {"A", "AN", "THE", "OF", "IN", "ON", "AT", "TO", "FOR", "WITH", "FROM", "BY", "VIA", "ALONG", "OR"}
+# The same words capitalised as a title in title case sets them ("Older Adults Of Giant Cells"): no name holds
+# them ("An", "In", "Do", "To" are names of people too and are left out).
+_TITLE_FUNCTION = {"Of", "The", "With", "For", "From", "Via", "And", "Or", "Into", "Among", "Between", "Versus", "Using"}
 
 
 def _name(part: str) -> str | None:
@@ -104,7 +107,8 @@ def _name(part: str) -> str | None:
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
     words = [t for t in tokens if t.lower() not in _PARTICLE]
-    if len(words) < 2 or not all(_TOKEN.match(_latin1(t)) for t in words) or any(t in _CAPS_FUNCTION for t in tokens):
+    if len(words) < 2 or not all(_TOKEN.match(_latin1(t)) for t in words) \
+            or any(t in _CAPS_FUNCTION or t in _TITLE_FUNCTION for t in tokens):
         return None
     if all(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)*", t) for t in words) or len(words[-1].rstrip(".")) < 2:
         return None
@@ -352,15 +356,15 @@ class _Reading:
     def _list_goes_on(self, ln: Line) -> bool:
         """A line of names alone in the names' size but read in another weight goes on with the list of the
         line above when the list runs on across the break (that line ends with a comma or "and", or this
-        one opens with "and"), at the names' line pitch: the weight of a line of names is that of its
+        one opens with "and" or runs on itself), at the names' line pitch: the weight of a line of names is that of its
         first and last glyphs, and bold names with a roman "and" or roman marks between them read as
         roman on one line and bold on the next."""
         last = self.last
         if last is None or self.style is None or abs(ln.size - self.style[0]) > 0.6 or not names_alone(ln.text):
             return False
-        ends = _MARK_RUN.sub("", last.text).rstrip()
+        ends, goes_on = (_MARK_RUN.sub("", t).rstrip().endswith((",", "&", " and")) for t in (last.text, ln.text))
         opens = re.match(r"\s*(?:and\b|&|,)", ln.text)
-        return 0 < ln.top - last.top <= 2 * ln.size and (bool(opens) or ends.endswith((",", "&", " and")))
+        return 0 < ln.top - last.top <= 2 * ln.size and (bool(opens) or ends or goes_on)
 
 
     def _next_group(self, ln: Line) -> list[str]:

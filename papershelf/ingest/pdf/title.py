@@ -241,7 +241,8 @@ def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]
         smallest = body + 1 if subtitle else max(body + 1, 0.7 * last.size)
         # a smaller subtitle's top is further below the title's than the title's own pitch: the room between
         far = ln.top - last.bottom > 0.8 * last.size if subtitle else ln.top - last.top > 1.5 * last.size
-        if len(same_row) > 1 or far or ln.size < smallest or beside < 0.5 * (ln.x1 - ln.x0) \
+        # over the title's span: half the narrower of the two (a title's head ending with a colon is short)
+        if len(same_row) > 1 or far or ln.size < smallest or beside < 0.5 * min(ln.x1 - ln.x0, right - left) \
                 or line_names(ln.text) is not None and not _wrapped_on(last, ln, title) or is_standard(ln.text) \
                 or CAPTION_RE.match(ln.text) or FIRST_HEAD.match(ln.text):
             break
