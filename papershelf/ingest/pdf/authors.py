@@ -93,7 +93,7 @@ _GLUED_INITIAL = re.compile(r"\b([A-Z]\.)(?=[A-Z][a-z])")
 _CAPS_FUNCTION = {"A", "AN", "THE", "OF", "IN", "ON", "AT", "TO", "FOR", "WITH", "FROM", "BY", "VIA", "ALONG", "OR"}
 # The same words capitalised as a title in title case sets them ("Older Adults Of Giant Cells"): no name holds
 # them ("An", "In", "Do", "To" are names of people too and are left out).
-_TITLE_FUNCTION = {"Of", "The", "With", "For", "From", "Via", "And", "Or", "Into", "Among", "Between", "Versus", "Using"}
+_TITLE_FUNCTION = {"Of", "The", "With", "For", "From", "Via", "And", "Or", "Into", "Among", "Between", "Using"}
 
 
 def _name(part: str) -> str | None:
