@@ -123,7 +123,13 @@ def answer_type(question: str, cands: list[Candidate]) -> None:
     holding a number: such sentences are marked (the answer type of classic question answering)."""
     if _QUANTITY.search(question):
         for c in cands:
-            c.typed = 1.0 if _NUMBER.search(_NOT_QUANTITY.sub(" ", c.unit.text[c.start:c.end])) else 0.0
+            c.typed = 1.0 if holds_number(c.unit.text[c.start:c.end]) else 0.0
+
+
+@functools.lru_cache(maxsize=16384)
+def holds_number(sentence: str) -> bool:
+    """Whether a sentence states a quantity (a figure's or a reference's number is none); kept per text."""
+    return bool(_NUMBER.search(_NOT_QUANTITY.sub(" ", sentence)))
 
 
 def candidates(units: list[tuple[Unit, float]]) -> list[Candidate]:
@@ -362,7 +368,7 @@ def rank_inputs(question: str, cands: list[Candidate]) -> dict:
     for i, c in enumerate(cands):  # candidates come unit by unit, in order: neighbours are i - 1 and i + 1
         near = [bags[j] for j in (i - 1, i + 1) if 0 <= j < len(cands) and cands[j].unit.id == c.unit.id]
         windows.append(bags[i].union(*near))
-    numbers = [bool(_NUMBER.search(_NOT_QUANTITY.sub(" ", c.unit.text[c.start:c.end]))) for c in cands]
+    numbers = [holds_number(c.unit.text[c.start:c.end]) for c in cands]
     return {"specific": specific_terms(question), "idf": pool_idf(cands), "bags": bags, "windows": windows,
             "numbers": numbers}
 

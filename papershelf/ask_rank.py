@@ -12,6 +12,7 @@ the answer type, a number, its length, and whether it states what the paper is a
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -42,6 +43,12 @@ class Scored(Protocol):
 FEATURES = ("cosine", "cos_gap", "cos_rank", "unit_margin", "unit_best", "neighbour", "lexical", "lex_gap",
             "lex_rank", "rare", "rare_window", "prior", "prior_rank", "best_paper", "paper_gap", "typed", "number",
             "length", "summary", "first")
+
+
+@functools.lru_cache(maxsize=16384)
+def _marks(sentence: str) -> tuple[float, float]:
+    """A sentence's log length in words, and whether it says what the paper is about; kept per text."""
+    return math.log(1 + len(_WORD.findall(sentence))), float(bool(_SUMMARY.search(sentence)))
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:
@@ -90,8 +97,7 @@ def features(question: str, cands: Sequence[Scored], best_paper: str | None, spe
             np.array([float(c.unit.paper_id == best_paper) for c in cands]),
             np.array([paper_best[c.unit.paper_id] for c in cands]) - cos.max(),
             np.array([c.typed for c in cands], dtype=float), np.array(numbers, dtype=float),
-            np.array([math.log(1 + len(_WORD.findall(t))) for t in text]),
-            np.array([float(bool(_SUMMARY.search(t))) for t in text]), first]
+            *np.array([_marks(t) for t in text]).reshape(-1, 2).T, first]
     return np.stack(cols, axis=1)
 
 

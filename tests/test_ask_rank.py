@@ -16,7 +16,7 @@ from papershelf.units import Unit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-import ask_learn as L  # noqa: E402
+import ask_learn as L
 
 
 def _cands() -> tuple[list[A.Candidate], list[tuple[Unit, float]]]:
@@ -72,5 +72,5 @@ def test_the_listwise_fit_learns_the_separating_column_deterministically():
         y[int(np.argmax(x[:, 3]))] = 1.0
         xs.append(x)
         ys.append(y)
-    a, b = L.fit_ranker(xs, ys), L.fit_ranker(xs, ys)
+    a, b = L.fit_ranker(xs, ys, names=R.FEATURES), L.fit_ranker(xs, ys, names=R.FEATURES)
     assert a == b and int(np.argmax(np.abs(a["coef"]))) == 3 and a["coef"][3] > 0
