@@ -27,7 +27,7 @@ from ..captions import CAPTION_RE, parse_caption
 from .graphics import Box
 from .headings import BodyStyle, names_section
 from .lines import Line
-from .region_beside import beside_side
+from .region_beside import beside_side, in_margin
 from .region_page import between_neighbours, blank_side, in_span, narrow_columns, page_body, text_columns, text_extent
 from .region_rows import _WORD, _beside, _caption_lines, _gutters, _two_columns, _wordy, row_across
 from .rotation import unturned_box
@@ -446,6 +446,9 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
             sides = tuple(s or _walk(pg, cap_lines, column, up, stops) for s, up in zip(sides, (True, False)))
         if (beside := beside_side(pg, cap_lines, own, stops, _walk)) is not None:
             sides = (None, beside)  # set level with its caption, in a side column (`region_beside`)
+        elif sides == (None, None) and (wider := in_margin(pg, cap_lines, column, stops, lambda ln: _prose(ln, pg))) \
+                and (beside := beside_side(pg, cap_lines, wider, stops, _walk, True)) is not None:
+            sides = (None, beside)  # a caption in a margin column of captions, its object in the next column
         out.append(Candidate(region, *sides, (blank_side(pg, cap_box, own, True), blank_side(pg, cap_box, own, False))))
     return out
 
