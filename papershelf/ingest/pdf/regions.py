@@ -418,7 +418,7 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
     extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
     two = _two_columns(lines, width)
-    strips = _gutters(lines, two) or narrow_columns(lines, width, two)
+    strips = _gutters(lines, two) or narrow_columns(lines, width, two) or _gutters(lines, two, width)
     gutters = [(a + b) / 2 for a, b in strips]
     text = text_columns(lines, strips)
     pg = _Page(lines, graphics, width, height, body, two, extent, *text_extent(lines, width),
