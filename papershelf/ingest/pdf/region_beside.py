@@ -69,14 +69,26 @@ def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool, across: bo
 
 
 def _ruled_ends(pg, box: Box, span: tuple[float, float]) -> Box:
-    """The box with a rule just above or below it (within a body size) across most of it: a table's
-    top or bottom rule, which a walk alone does not take (a thin line with no text is no object)."""
+    """The box with what ends the object just above or below it (within a body size): a rule across
+    most of it (a table's top or bottom rule) or a line of labels set smaller than the body, mostly
+    within its width (a chart's tick labels and axis title), which a walk from the seed alone does not take
+    (a thin line, or one or two lines of text, are no object by themselves)."""
     size = pg.body.size
-    for g in pg.graphics:
-        if g[3] - g[1] < 3 and span[0] - 1 <= g[0] and g[2] <= span[1] + 1 \
-                and min(g[2], box[2]) - max(g[0], box[0]) >= 0.5 * (box[2] - box[0]) \
-                and (-1 <= box[1] - g[3] < size or -1 <= g[1] - box[3] < size):
-            box = min(box[0], g[0]), min(box[1], g[1]), max(box[2], g[2]), max(box[3], g[3])
+    for _ in range(4):
+        grown = box
+        for g in pg.graphics:
+            if g[3] - g[1] < 3 and span[0] - 1 <= g[0] and g[2] <= span[1] + 1 \
+                    and min(g[2], box[2]) - max(g[0], box[0]) >= 0.5 * (box[2] - box[0]) \
+                    and (-1 <= box[1] - g[3] < size or -1 <= g[1] - box[3] < size):
+                grown = min(grown[0], g[0]), min(grown[1], g[1]), max(grown[2], g[2]), max(grown[3], g[3])
+        for ln in pg.lines:
+            if ln.size < size - 0.3 and span[0] - 1 <= ln.x0 and ln.x1 <= span[1] + 1 \
+                    and min(ln.x1, box[2]) - max(ln.x0, box[0]) >= 0.5 * (ln.x1 - ln.x0) \
+                    and (-1 <= box[1] - ln.bottom < 0.8 * size or -1 <= ln.top - box[3] < 0.8 * size):
+                grown = min(grown[0], ln.x0), min(grown[1], ln.top), max(grown[2], ln.x1), max(grown[3], ln.bottom)
+        if grown == box:
+            break
+        box = grown
     return box
 
 
