@@ -649,6 +649,11 @@ class _Flow:
         above = above and variant not in ("word_header", "numbers_under")  # these sit above their captions
         if variant in ("body_under", "stacked"):  # under the caption; stacked: captions on the unusual side
             above = variant == "body_under" or kind == "figure"
+        self._put(kind, label, thing, variant, above, (wide, span))
+
+    def _put(self, kind: str, label: str, thing, variant: str | None, above: bool, across: tuple[bool, int]) -> None:
+        """Place the object as its class sets it (`across`: page-wide, and over how many columns)."""
+        wide, span = across
         if variant == "margin_caption":
             place_beside(self, label, thing)
         elif variant == "margin_column":

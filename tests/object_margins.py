@@ -157,6 +157,7 @@ def empty_third_paper(path: str) -> None:
             c.line(226, top - 15, 386, top - 15)
     c.line(226, top - 62, 386, top - 62)
     c.setFont("Times-Roman", 10)
-    for i, ln in enumerate(_wrap("Shallow reefs bleached first, while deeper ones kept colour. " + " ".join([BODY] * 2), 34)):
+    text = "Shallow reefs bleached first, while deeper ones kept colour. " + " ".join([BODY] * 2)
+    for i, ln in enumerate(_wrap(text, 34)):
         c.drawString(226, top - 80 - 12.5 * i, ln)
     c.save()
