@@ -68,11 +68,12 @@ def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool, across: bo
     return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
 
 
-def _ruled_ends(pg, box: Box, span: tuple[float, float]) -> Box:
+def _ruled_ends(pg, box: Box, span: tuple[float, float], stops: set[int]) -> Box:
     """The box with what ends the object just above or below it (within a body size): a rule across
     most of it (a table's top or bottom rule) or a line of labels set smaller than the body, mostly
     within its width (a chart's tick labels and axis title), which a walk from the seed alone does not take
-    (a thin line, or one or two lines of text, are no object by themselves)."""
+    (a thin line, or one or two lines of text, are no object by themselves).  Never a line of a caption
+    (`stops`: their ids)."""
     size = pg.body.size
     for _ in range(4):
         grown = box
@@ -82,7 +83,7 @@ def _ruled_ends(pg, box: Box, span: tuple[float, float]) -> Box:
                     and (-1 <= box[1] - g[3] < size or -1 <= g[1] - box[3] < size):
                 grown = min(grown[0], g[0]), min(grown[1], g[1]), max(grown[2], g[2]), max(grown[3], g[3])
         for ln in pg.lines:
-            if ln.size < size - 0.3 and span[0] - 1 <= ln.x0 and ln.x1 <= span[1] + 1 \
+            if ln.size < size - 0.3 and id(ln) not in stops and span[0] - 1 <= ln.x0 and ln.x1 <= span[1] + 1 \
                     and min(ln.x1, box[2]) - max(ln.x0, box[0]) >= 0.5 * (ln.x1 - ln.x0) \
                     and (-1 <= box[1] - ln.bottom < 0.8 * size or -1 <= ln.top - box[3] < 0.8 * size):
                 grown = min(grown[0], ln.x0), min(grown[1], ln.top), max(grown[2], ln.x1), max(grown[3], ln.bottom)
@@ -126,7 +127,7 @@ def beside_side(pg, cap: list[Line], own: tuple[float, float], stops: list[Line]
             if s is not None:
                 box = (min(box[0], s[0][0]), min(box[1], s[0][1]), max(box[2], s[0][2]), max(box[3], s[0][3]))
                 parts += s[4]
-        box = _ruled_ends(pg, box, span)
+        box = _ruled_ends(pg, box, span, {id(ln) for ln in stops + cap})
         mine = {id(ln) for ln in cap}
         lines = [ln for ln in pg.lines if box[1] - 1 <= ln.top and ln.bottom <= box[3] + 1
                  and box[0] - 1 <= ln.x0 and ln.x1 <= box[2] + 1 and id(ln) not in mine]

@@ -51,14 +51,13 @@ def _two_columns(lines: list[Line], width: float) -> bool:
     return len(wide) >= 4 and crossing < 0.5 * len(wide)
 
 
-def _gutters(lines: list[Line], two_columns: bool, width: float = 0.0) -> list[tuple[float, float]]:
+def _gutters(lines: list[Line], two_columns: bool) -> list[tuple[float, float]]:
     """Where the page's text columns meet, when they are not two halves: each empty upright strip
     (its left and right edge; at least 3 pt wide) that (almost) no line of prose crosses, with two such lines
     wholly on either side (a narrow margin column for figures and captions beside two body columns,
     three even columns).  A few lines may cross a strip (an abstract or a caption set across two of
     three columns): at most a sixth of the prose lines beside it.  A page in two halves keeps the
-    middle (`_two_columns`), unless `width` is given and a sixth of the prose lines cross the middle
-    while one gutter lies elsewhere; [] when none is found."""
+    middle (`_two_columns`); [] when none is found."""
     wide = [(ln.x0, ln.x1) for ln in lines if len(ln.text) > 30 and _wordy(ln)]
     if len(wide) < 4:
         return []
@@ -74,11 +73,19 @@ def _gutters(lines: list[Line], two_columns: bool, width: float = 0.0) -> list[t
         if len(run) >= 3:
             out.append((run[0], run[-1]))
         run = []
-    if len(out) == 1 and two_columns and width:  # one gutter off the middle, which prose lines cross:
-        mid = width / 2  # the columns divide there, not at the middle (a third column left empty)
-        across = sum(1 for x0, x1 in wide if x0 < mid - 8 and x1 > mid + 8)
-        two_columns = not (across > len(wide) / 6 and not out[0][0] - 8 <= mid <= out[0][1] + 8)
     return out if len(out) >= 2 or (out and not two_columns) else []
+
+
+def off_middle(lines: list[Line], strips: list[tuple[float, float]], width: float) -> bool:
+    """One gutter (`_gutters` of a page not taken in two halves) off the middle of a page whose prose
+    lines cross the middle (a sixth of them or more): the columns divide there, not at the middle (a
+    third column left empty)."""
+    if len(strips) != 1:
+        return False
+    mid = width / 2
+    wide = [(ln.x0, ln.x1) for ln in lines if len(ln.text) > 30 and _wordy(ln)]
+    across = sum(1 for x0, x1 in wide if x0 < mid - 8 and x1 > mid + 8)
+    return across > len(wide) / 6 and not strips[0][0] - 8 <= mid <= strips[0][1] + 8
 
 
 def _caption_lines(lines: list[Line], first: Line, body: BodyStyle,
