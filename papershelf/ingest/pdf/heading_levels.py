@@ -58,3 +58,25 @@ def unlabelled(text: str) -> str:
     """A title without the bracketed label that opens it: "(a) The contribution of odorants" reads
     as a title by its words after "(a)", whose lowercase letter would otherwise make it read as text."""
     return _LABEL.sub("", text, count=1)
+
+
+def flat_levels(heads: list[tuple[int, tuple]], blocks: list, standard) -> None:
+    """Levels in an unnumbered paper that sets sections and sub-sections in one style ("Introduction"
+    and "HCI and smartphones" alike, ACM's extended abstracts): a heading set directly over another of
+    its style, no text between, opens a section whose sub-sections those are.  Where the paper shows
+    that, from its first such section on, a heading of that style is a section when it is a standard
+    name or stands over another, else a sub-section (level 2).  `heads`: (block index, style) of the
+    headings of an unnumbered paper decided on their own lines; `standard(text)`: a standard name."""
+    by_style: dict[tuple, list[int]] = {}
+    for i, style in heads:
+        if blocks[i].level == 1:
+            by_style.setdefault(style, []).append(i)
+    for members in by_style.values():
+        own = set(members)
+        parents = [i for i in members if i + 1 in own and not standard(blocks[i + 1].text)
+                   and blocks[i + 1].page == blocks[i].page]
+        if not parents:
+            continue
+        for i in members:
+            if i > parents[0] and i not in parents and not standard(blocks[i].text):
+                blocks[i].level = 2

@@ -21,8 +21,8 @@ import re
 from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
-from .heading_levels import next_number, numbered_lines, sibling_style, style_ranks, unlabelled
-from .heading_lines import centred_line, centred_title, entry_like, small_bold
+from .heading_levels import flat_levels, next_number, numbered_lines, sibling_style, style_ranks, unlabelled
+from .heading_lines import centred_line, centred_title, entry_like, one_style, small_bold, wrapped
 from .heading_runin import RunIn, lead_in
 from .heading_style import (
     _DIGITS,
@@ -94,8 +94,16 @@ class _Decider(RunIn):
                            if _OUTSIDE_RE.match(self._bare(p)) and small_style(p.first) in self.small_styles}
         self.back_matter = False  # the current section is front or back matter (Acknowledgements …)
         self.numbered_styles: dict[tuple, list[int]] = {}  # a numbered heading's style -> its numbers' depths
+        self.title_styles = {_wrap_key(p.first) for p in paras if self._title_line(p)}
         self.numbered_lines = numbered_lines([(m.group("num"), _own_style(p.first)) for p in paras
                                               if len(p.lines) == 1 and (m := _NUMBERED.match(p.text.strip()))])
+
+    def _title_line(self, p: Para) -> bool:
+        """A one-line title set apart from the body (bold, larger, italics, a small-print heading style)."""
+        ln = p.first
+        apart = strong(ln, self.body) or ln.italic or small_style(ln) in self.small_styles
+        return len(p.lines) == 1 and ln.alone and not p.in_figure and apart and len(p.text.split()) <= 12 \
+            and _plausible_title(p.text, False)
 
     def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
@@ -154,7 +162,38 @@ class _Decider(RunIn):
             return text, self._own_level(p)
         if self.level and (self._italic_candidate(p) or self._smaller_candidate(p)):
             return text, self._own_level(p)
-        return None
+        return self._wrapped(p, text) if self._wrapped_title(p) else None
+
+    def _wrapped_title(self, p: Para) -> bool:
+        """A long title wrapped onto two or three lines of its own style ("Effects of SIN-1 in nitration
+        and" / "hyperphosphorylation of tau and cell viability in" / "rat hippocampus"): each line
+        broken at the column's edge, in a style set apart (bold, larger, italics, a small-print
+        heading style) that the paper also sets one-line headings in, with space above, over text in
+        another style.  Read whole, as long as twenty words."""
+        nxt, ln = self.following, p.first
+        if not 2 <= len(p.lines) <= 3 or p.in_figure or not all(x.alone for x in p.lines) or not one_style(p.lines):
+            return False
+        if nxt is None or nxt.first.page != ln.page or one_style([ln, nxt.first]) or not nxt.text[:1].isupper():
+            return False
+        words, m = p.text.split(), _NUMBERED.match(p.text)
+        if len(words) > 20 or p.text.endswith((".", ",", ";", ":")) or not _plausible_title(" ".join(words[:12]), True):
+            return False
+        spaced = p.gap_above is None or p.gap_above >= 1.3 or self.after_heading
+        own = (bool(m) and self._title_line(Para([ln], text=ln.text))) or _wrap_key(ln) in self.title_styles
+        right = max((x.x1 for x in nxt.lines if x.page == ln.page and abs(x.x0 - ln.x0) < 3 * ln.size), default=0.0)
+        return spaced and own and right > ln.x1 and wrapped(p.lines, right)
+
+    def _wrapped(self, p: Para, text: str) -> tuple[str, int] | None:
+        """A wrapped title's level, as its one-line siblings' (a number's depth, its style's rank)."""
+        m = _NUMBERED.match(text)
+        if m:
+            key = self.numbering.accept(m, 1)
+            return (text, self._set_level(len(key), p.first.size)) if key else None
+        if small_style(p.first) in self.small_styles:
+            return text, 1 if self.back_matter else self._sub_level()
+        if not self.numbering.last and strong(p.first, self.body):  # (italics: below the current section)
+            return text, self._set_level(self.ranks.get(_style_key(p.first), 2), p.first.size)
+        return text, self._own_level(p)
 
     def _small_title(self, p: Para) -> bool:
         """A heading of a small-print part of the paper, in a style that heads two or more of its
@@ -282,6 +321,11 @@ def _own_style(line) -> tuple:
     return (round(line.size * 2) / 2, bool(line.bold), bool(line.italic), capitals(line.text), line.face)
 
 
+def _wrap_key(line) -> tuple:
+    """A title line's style, its case aside: size, weight, slant and face."""
+    return (round(line.size * 2) / 2, bool(line.bold), bool(line.italic), line.face)
+
+
 def _title_words(text: str) -> bool:
     """Does the text read as a title's words at all?  Not a reference entry's label ("[24] Bernd
     Bruegge, …"), not a list of terms ("Key Words and Phrases: time-sharing, operating system, file
@@ -348,6 +392,7 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
     decider = _Decider(paras, body)
     judge = review(paras, body, decider) if review else None
     blocks: list[Block] = []
+    own_lines: list[tuple[int, tuple]] = []  # headings on lines of their own: (block, style)
     skip = False
     for i, p in enumerate(paras):
         page = p.first.page
@@ -364,6 +409,7 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
             title = head[0]
             if decider.following is not None and _wraps_onto(p, decider.following, body):
                 title, skip = join_lines([title, decider.following.text]), True
+            own_lines.append((len(blocks), _wrap_key(p.first)))
             blocks.append(Block("heading", title, level=head[1], page=page))
             continue
         decider.in_references = decider.in_references or bool(len(p.lines) == 1 and REFERENCES_HEADING.match(p.text))
@@ -371,6 +417,8 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
         if lead:
             blocks.append(Block("heading", lead[0], level=lead[1], page=page))
         blocks.append(Block("text", p.text, page=page))
+    if not decider.numbering.last:  # (a numbered paper's levels are its numbers')
+        flat_levels(own_lines, blocks, lambda text: _standard(text.strip().rstrip(".:").strip()))
     _demote_contents_repeats(blocks)
     return blocks
 
