@@ -54,7 +54,8 @@ def test_italic_title_wrapped_onto_three_lines_is_one_heading(tmp_path):
         return _para(c, 72, _wrapped(c, y, title, "Times-Italic"), _COLUMN) - 14
 
     _paper(path, middle)
-    assert _headings(path) == [("RESULTS", 1), ("Cell viability", 2), ("Plant growth conditions", 2), (title, 2),
+    # (italics under the bold "Cell viability": a level below it, the one-line sibling and the wrapped one alike)
+    assert _headings(path) == [("RESULTS", 1), ("Cell viability", 2), ("Plant growth conditions", 3), (title, 3),
                                ("DISCUSSION", 1)]
 
 

@@ -180,7 +180,8 @@ class _Decider(RunIn):
             return False
         spaced = p.gap_above is None or p.gap_above >= 1.3 or self.after_heading
         own = (bool(m) and self._title_line(Para([ln], text=ln.text))) or _wrap_key(ln) in self.title_styles
-        right = max((x.x1 for x in nxt.lines if x.page == ln.page and abs(x.x0 - ln.x0) < 3 * ln.size), default=0.0)
+        around = nxt.lines + (self.preceding.lines if self.preceding else [])  # the column's text, for its edge
+        right = max((x.x1 for x in around if x.page == ln.page and abs(x.x0 - ln.x0) < 3 * ln.size), default=0.0)
         return spaced and own and right > ln.x1 and wrapped(p.lines, right)
 
     def _wrapped(self, p: Para, text: str) -> tuple[str, int] | None:
