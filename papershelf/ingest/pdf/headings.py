@@ -322,6 +322,9 @@ def _own_style(line) -> tuple:
     return (round(line.size * 2) / 2, bool(line.bold), bool(line.italic), capitals(line.text), line.face)
 
 
+_DIGIT_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*|[A-Z]\.\d+)[.)]?\s+\S")  # "2 Methods", "9.4 Open Problems", "A.1 Syntax"
+
+
 def _wrap_key(line) -> tuple:
     """A title line's style, its case aside: size, weight, slant and face."""
     return (round(line.size * 2) / 2, bool(line.bold), bool(line.italic), line.face)
@@ -418,7 +421,8 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
         if lead:
             blocks.append(Block("heading", lead[0], level=lead[1], page=page))
         blocks.append(Block("text", p.text, page=page))
-    if not decider.numbering.last:  # (a numbered paper's levels are its numbers')
+    numbered = decider.numbering.last or any(_DIGIT_NUMBER.match(b.text) for b in blocks if b.kind == "heading")
+    if not numbered:  # (a numbered paper's levels are its numbers')
         flat_levels(own_lines, blocks, lambda text: _standard(text.strip().rstrip(".:").strip()))
     _demote_contents_repeats(blocks)
     return blocks
