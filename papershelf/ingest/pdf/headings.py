@@ -101,9 +101,10 @@ class _Decider(RunIn):
     def _title_line(self, p: Para) -> bool:
         """A one-line title set apart from the body (bold, larger, italics, a small-print heading style)."""
         ln = p.first
+        if len(p.lines) != 1 or not ln.alone or p.in_figure or len(p.text) > 120:
+            return False
         apart = strong(ln, self.body) or ln.italic or small_style(ln) in self.small_styles
-        return len(p.lines) == 1 and ln.alone and not p.in_figure and apart and len(p.text.split()) <= 12 \
-            and _plausible_title(p.text, False)
+        return apart and len(p.text.split()) <= 12 and _plausible_title(p.text, False)
 
     def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
