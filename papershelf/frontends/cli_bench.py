@@ -37,8 +37,11 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
     modes = list(mode or MODES)
     if any(m not in MODES for m in modes):
         fail(f"--mode must be one of {', '.join(MODES)}", 2)
-    quantize = None if quantize == "none" else quantize
-    options = {k: v for k, v in (("window_tokens", window_tokens), ("quantize", quantize)) if v is not None}
+    options = {"window_tokens": window_tokens} if window_tokens is not None else {}
+    if quantize is not None:
+        from ..embed.config import quantize_options
+
+        options = quantize_options(options, quantize)
     settings = {"backend": backend} if backend else {}
     spec = ProviderSpec(provider or "local", model, tuple(sorted(options.items())), tuple(settings.items()))
     result = run_beir(folder, spec, modes, queries, qrels, workers, max_queries, keep,
