@@ -94,6 +94,8 @@ RECIPES: dict[str, dict] = {
     "pc-rr-nolast": {"reduce_range": True, "exclude": _layers(5)},
     "pc-rr-nofirstlast": {"reduce_range": True, "exclude": _layers(0, 5)},
     "pc-u8u8-noffn2": {"weight_type": "QUInt8", "exclude": _ffn_out()},
+    "pc-u8u8-noffn2-0": {"weight_type": "QUInt8", "exclude": _ffn_out()[:1]},
+    "pc-u8u8-noffn2-01": {"weight_type": "QUInt8", "exclude": _ffn_out()[:2]},
     "pc-noffn2-45": {"exclude": _ffn_out()[4:]},
     "pc-noffn2-0": {"exclude": _ffn_out()[:1]},
     "pc-noffn2-5": {"exclude": _ffn_out()[5:]},
