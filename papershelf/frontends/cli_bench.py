@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from ..library import ProviderSpec
+from ..library import ProviderSpec, quantize_options
 from ..search import MODES
 from .cli_app import PROVIDER_HELP, bench_app, fail, guarded
 from .cli_help import ReadableCommand
@@ -39,8 +39,6 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
         fail(f"--mode must be one of {', '.join(MODES)}", 2)
     options = {"window_tokens": window_tokens} if window_tokens is not None else {}
     if quantize is not None:
-        from ..embed.config import quantize_options
-
         options = quantize_options(options, quantize)
     settings = {"backend": backend} if backend else {}
     spec = ProviderSpec(provider or "local", model, tuple(sorted(options.items())), tuple(settings.items()))

@@ -12,7 +12,7 @@ import threading
 from rich.markup import escape
 
 from ..errors import PapershelfError
-from ..library import DEFAULT_MODELS, Library, ProviderSpec
+from ..library import DEFAULT_MODELS, Library, ProviderSpec, quantize_options
 from .cli_print import err, print_build
 
 
@@ -33,8 +33,6 @@ def spec_for(lib: Library, provider: str | None = None, model: str | None = None
     quantize = options.pop("quantize", None)
     merged = kept_options | options
     if quantize is not None:  # `--quantize int8|none`: int8 (the current recipe) or back to fp32 weights
-        from ..embed.config import quantize_options
-
         merged = quantize_options(merged, quantize)
     return ProviderSpec(provider, model, tuple(sorted(merged.items())),
                         tuple(sorted((kept_settings | settings).items())))
