@@ -295,58 +295,73 @@ def proxy(name: str, work: Path, rounds: int) -> dict:
     return out
 
 
-def quality(name: str, work: Path) -> dict:
+def _embedded(name: str, work: Path, base: str, spec, out: dict) -> Path:
+    """A copy of a base library embedded with this variant (its embedding CPU and wall in `out`)."""
+    from papershelf import Library
+
+    lib_path = work / f"{name}-{base}"
+    if not lib_path.exists():
+        shutil.copyfile(work / base, lib_path.with_suffix(".tmp"))
+        with Library(str(lib_path.with_suffix(".tmp"))) as lib:
+            t0, c0 = time.perf_counter(), cpu()
+            rep = lib.embed(spec)
+            out[f"embed_{base}"] = {"windows": rep.windows, "cpu_s": round(cpu() - c0, 1),
+                                    "wall_s": round(time.perf_counter() - t0, 1)}
+        os.replace(lib_path.with_suffix(".tmp"), lib_path)
+    return lib_path
+
+
+def _figure_and_short(lib, out: dict) -> None:
     from figure_queries import metrics as fig_metrics
     from figure_queries import target_rank
     from queryset import load_queries, paper_objects
     from short_queries import file_papers, run, summary
 
-    from papershelf import Filters, Library, SearchOptions
+    from papershelf import Filters, SearchOptions
+
+    sp = split()
+    lib.search("warm up")
+    papers = paper_objects(lib, DATA / "pdfs")
+    figs = [q for q in load_queries(str(ROOT / "bench/data/figure_queries.jsonl"))
+            if "_error" not in q and q["pdf"] in set(sp["figure_pdfs"]["A"])]
+    for cfg, opts in (("default", lambda: SearchOptions()),
+                      ("objects", lambda: SearchOptions(filters=Filters(sources=["object_unit"])))):
+        ranks = []
+        for q in figs:
+            pid = papers[q["pdf"]][0] if q["pdf"] in papers else None
+            ranks.append(target_rank(lib.search(q["query"], opts()).results, pid, q["label"]) if pid else None)
+        m = fig_metrics(ranks)
+        out[f"figure_{cfg}"] = {k: m[k] for k in ("n", "hit@1", "hit@5", "mrr")}
+        out[f"figure_{cfg}_ranks"] = ranks
+    shorts = [json.loads(x) for x in (ROOT / "bench/data/short_queries.jsonl").read_text().splitlines() if x.strip()]
+    fp = file_papers(lib, DATA)
+    shorts = [q for q in shorts if q["id"] in set(sp["short"]["A"]) and all(f in fp for f in q.get("files", []))]
+    rows = run(lib, shorts, fp, "hybrid")
+    out["short_hybrid"] = summary(rows)["hybrid"]
+    out["short_answered"], out["short_n"] = sum(1 for r in rows if r["answered"]), len(rows)
+
+
+def quality(name: str, work: Path) -> dict:
+    """The figure and short queries first (the set int8 failed on), then SciFact; a partial result
+    is written after each."""
+    from papershelf import Library
     from papershelf.beir import evaluate
     from papershelf.embed.base import ProviderSpec
 
     spec = ProviderSpec("local", None, (("quantize", "int8"),)) if name in RECIPES else ProviderSpec()
     out: dict = {}
+    partial = work / "results" / f"{name}-partial.json"
+    partial.parent.mkdir(exist_ok=True)
+    with Library(str(_embedded(name, work, "base-sq.db", spec, out))) as lib:
+        _figure_and_short(lib, out)
+    partial.write_text(json.dumps(out, indent=1), encoding="utf-8")
     _, queries, qrels = scifact_dev()
-    for base in ("base-sf.db", "base-sq.db"):
-        lib_path = work / f"{name}-{base}"
-        if not lib_path.exists():
-            shutil.copyfile(work / base, lib_path.with_suffix(".tmp"))
-            with Library(str(lib_path.with_suffix(".tmp"))) as lib:
-                t0, c0 = time.perf_counter(), cpu()
-                rep = lib.embed(spec)
-                out[f"embed_{base}"] = {"windows": rep.windows, "cpu_s": round(cpu() - c0, 1),
-                                        "wall_s": round(time.perf_counter() - t0, 1)}
-            os.replace(lib_path.with_suffix(".tmp"), lib_path)
-    with Library(str(work / f"{name}-base-sf.db")) as lib:
+    with Library(str(_embedded(name, work, "base-sf.db", spec, out))) as lib:
         lib.search("warm up", mode="vector")
         for mode in ("vector", "hybrid"):
             r = evaluate(lib, queries, qrels, mode)
             out[f"scifact_{mode}"] = {k: r[k] for k in ("queries", "ndcg@10", "mrr@10", "recall@100")}
-    sp = split()
-    pdfs = DATA / "pdfs"
-    with Library(str(work / f"{name}-base-sq.db")) as lib:
-        lib.search("warm up")
-        papers = paper_objects(lib, pdfs)
-        figs = [q for q in load_queries(str(ROOT / "bench/data/figure_queries.jsonl"))
-                if "_error" not in q and q["pdf"] in set(sp["figure_pdfs"]["A"])]
-        for cfg, opts in (("default", lambda: SearchOptions()),
-                          ("objects", lambda: SearchOptions(filters=Filters(sources=["object_unit"])))):
-            ranks = []
-            for q in figs:
-                pid = papers[q["pdf"]][0] if q["pdf"] in papers else None
-                ranks.append(target_rank(lib.search(q["query"], opts()).results, pid, q["label"]) if pid else None)
-            m = fig_metrics(ranks)
-            out[f"figure_{cfg}"] = {k: m[k] for k in ("n", "hit@1", "hit@5", "mrr")}
-            out[f"figure_{cfg}_ranks"] = ranks
-        shorts = [json.loads(x) for x in (ROOT / "bench/data/short_queries.jsonl").read_text().splitlines() if x.strip()]
-        shorts = [q for q in shorts if q["id"] in set(sp["short"]["A"])]
-        fp = file_papers(lib, DATA)
-        shorts = [q for q in shorts if all(f in fp for f in q.get("files", []))]
-        rows = run(lib, shorts, fp, "hybrid")
-        out["short_hybrid"] = summary(rows)["hybrid"]
-        out["short_answered"] = sum(1 for r in rows if r["answered"])
-        out["short_n"] = len(rows)
+    partial.write_text(json.dumps(out, indent=1), encoding="utf-8")
     return out
 
 
