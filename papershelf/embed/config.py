@@ -43,7 +43,8 @@ def quantize_options(options: dict, quantize: str) -> dict:
         return {k: v for k, v in options.items() if k not in ("quantize", "int8_recipe")}
     if options.get("quantize") == "int8":
         return dict(options)
-    return {k: v for k, v in options.items() if k != "int8_recipe"} | {"quantize": "int8", "int8_recipe": INT8_RECIPE}
+    recipe = {"int8_recipe": INT8_RECIPE} if INT8_RECIPE != 1 else {}  # recipe 1: the options int8 always had
+    return {k: v for k, v in options.items() if k != "int8_recipe"} | {"quantize": "int8"} | recipe
 
 
 def with_quantize(spec: ProviderSpec, quantize: str) -> ProviderSpec:
