@@ -146,10 +146,11 @@ def top3_count(recs: list[dict], scores: list[np.ndarray]) -> int:
     return sum(top3(r["cands"], s, r["right"]) for r, s in zip(recs, scores) if r["q"]["answerable"] and r["cands"])
 
 
-def refusal_rows(recs: list[dict], scores: list[np.ndarray] | None) -> list[dict]:
+def refusal_rows(recs: list[dict], scores: list[np.ndarray] | None) -> list:
     """ask.refusal_features of each question, its candidates ranked by `scores` (None: the hand weights)."""
-    rows = []
-    for r, s in zip(recs, scores or [None] * len(recs)):
+    rows: list = []  # a question without candidates: None
+    ranked: list = list(scores) if scores is not None else [None] * len(recs)
+    for r, s in zip(recs, ranked):
         for c, v in zip(r["cands"], s if s is not None else [None] * len(r["cands"])):
             c.learned = None if v is None else float(v)
         rows.append(A.refusal_features(r["q"]["question"], r["cands"], r["passages"]) if r["cands"] else None)

@@ -184,7 +184,7 @@ def patch_format(name: str) -> None:
     """Swap the build's window cutter for a lighter format (bench only; the space is this library's)."""
     import papershelf.embed.build as build
 
-    build.windows = format_windows(name)  # type: ignore[assignment]
+    build.windows = format_windows(name)
 
 
 def tokens_per_words(work: Path) -> dict:
@@ -280,7 +280,7 @@ def proxy(name: str, work: Path, rounds: int) -> dict:
     other = LocalProvider(quantize=None if name == "fp32" or name.startswith("fmt-") else "int8")
     mine = vectors(other)
     cos = (ref * mine).sum(axis=1)
-    out = {"windows": len(texts), "cos_mean": round(float(cos.mean()), 5), "cos_min": round(float(cos.min()), 5),
+    out: dict = {"windows": len(texts), "cos_mean": round(float(cos.mean()), 5), "cos_min": round(float(cos.min()), 5),
            "cos_p1": round(float(np.percentile(cos, 1)), 5)}
     times: dict[str, list[float]] = {"fp32": [], name: []}
     for r in range(rounds):
@@ -370,7 +370,7 @@ def variant(name: str, work: Path, proxy_only: bool, rounds: int) -> None:
         os.environ["PAPERSHELF_CACHE_DIR"] = str(work / "cache" / name)
         import papershelf.embed.onnx as onnx_mod
 
-        onnx_mod._quantize_int8 = make_quantizer(name)  # type: ignore[assignment]
+        onnx_mod._quantize_int8 = make_quantizer(name)
     elif name in FORMATS:
         patch_format(name)
     elif name != "fp32":

@@ -295,7 +295,7 @@ def main() -> int:
                         "badge_first", "label_style", "doi_place", "size_step", "wrap_style", "mark_form",
                         "history")
                 print(f"{seed}: {doc.title!r} {doc.authors} {doc.year} | truth {truth} | "
-                      f"{[v for k in keys if (v := layout.get(k)) is not None]}")
+                      f"{[val for k in keys if (val := layout.get(k)) is not None]}")
     if args.json:
         print(json.dumps(out))
         return 0

@@ -59,7 +59,7 @@ def layout(seed: int) -> tuple[dict, dict]:
     words = rng.sample(WORDS, n_words)
     title = " ".join(w.capitalize() if rng.random() < 0.6 or i == 0 else w for i, w in enumerate(words))
     year = rng.randint(1996, 2023)
-    out = {"kind": kind, "title": title, "names": names, "family": rng.choice(FAMILIES),
+    out: dict = {"kind": kind, "title": title, "names": names, "family": rng.choice(FAMILIES),
            "body_family": rng.choice(FAMILIES[:2]), "title_size": rng.choice([14, 16, 18, 20, 22]),
            "title_bold": rng.random() < 0.7, "name_size": rng.choice([9, 10, 11, 12]), "name_bold": rng.random() < 0.3,
            "body_size": rng.choice([9, 9.5, 10, 11]), "a4": rng.random() < 0.5, "margin": rng.choice([50, 60, 72, 85]),

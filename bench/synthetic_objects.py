@@ -115,16 +115,16 @@ def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_se
             for obj in truth["objects"]:
                 unit = units.get(obj["label"])
                 ok, iou, why = check(obj, unit, truth["prose"].get(obj["page"], []))
-                cells = [_norm(c) for c in obj["cells"]]
+                wanted = [_norm(c) for c in obj["cells"]]
                 text = _norm(unit.table_text or "") if unit is not None else ""
-                found = sum(1 for c in cells if c in text)
+                found = sum(1 for c in wanted if c in text)
                 tally.update(objects=1, right=ok, iou08=iou >= 0.8, captions=unit is not None,
-                             cells=len(cells), cells_found=found)
+                             cells=len(wanted), cells_found=found)
                 for cls in _classes(obj, truth["layout"]):
-                    by_class.setdefault(cls, Counter()).update(n=1, right=ok, cells=len(cells), found=found)
-                if not ok or found < len(cells):
+                    by_class.setdefault(cls, Counter()).update(n=1, right=ok, cells=len(wanted), found=found)
+                if not ok or found < len(wanted):
                     failures.append(f"seed {seed} {obj['label']} ({', '.join(_classes(obj, truth['layout']))}): "
-                                    f"{why or 'region ok'}; cells {found}/{len(cells)}")
+                                    f"{why or 'region ok'}; cells {found}/{len(wanted)}")
     n = max(tally["objects"], 1)
     out = {"half": half, "papers": papers, "set": "first" if first_set else "first two" if not third_set else "all" if fourth_set else "first three", "objects": tally["objects"], "regions_right": round(tally["right"] / n, 3),
            "iou_0.8": round(tally["iou08"] / n, 3), "captions_found": round(tally["captions"] / n, 3),

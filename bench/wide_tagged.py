@@ -143,17 +143,17 @@ def _page_truth(els: list[dict], objs: dict, textpage, page_no: int, size: tuple
         if box is None or not near:
             continue
         where: tuple = box
-        cap = min(near, key=lambda c: _distance(c["box"], where))
-        if strict and any(_distance(b, box) < _distance(cap["box"], box) for b in loose):
+        caption = min(near, key=lambda c: _distance(c["box"], where))
+        if strict and any(_distance(b, box) < _distance(caption["box"], box) for b in loose):
             continue  # a caption this reader's parser cannot read is nearer: not the named one's
-        named.append((i, cap, box, sub))
+        named.append((i, caption, box, sub))
     if strict:
         named = [n for n in _nearest_and_touching(named)
                  if els[n[0]]["type"] == "Table" or min(n[2][2] - n[2][0], n[2][3] - n[2][1]) >= 36]  # not a label
     found: dict[str, dict[str, Any]] = {}
-    for i, cap, box, sub in named:
+    for i, caption, box, sub in named:
         kind = {"Figure": "figure", "Table": "table"}[els[i]["type"]]
-        item = found.setdefault(cap["label"], {"label": cap["label"], "kind": kind, "page": page_no, "box": box,
+        item = found.setdefault(caption["label"], {"label": caption["label"], "kind": kind, "page": page_no, "box": box,
                                              "cells": []})
         item["box"] = _box([item["box"], box])
         if kind == "table":
