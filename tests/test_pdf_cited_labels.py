@@ -1,0 +1,82 @@
+"""A label cited in a running sentence and wrapped to the start of a justified line ("…shown in
+Supplemental / Figure S2. The numbers of motifs…") is no caption: it made a figure of its own with the
+paragraph as its caption, and a table's region took the paragraph's lines as its cells.  A generated
+page (truth by construction) and the shared RNA paper (cshl-rna-2013, dev half) where it was seen."""
+
+from __future__ import annotations
+
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from papershelf.ingest.pdf import read_pdf
+from papershelf.units import build_units
+
+from .conftest import shared
+
+_W, _H = letter
+_X, _WIDTH, _SIZE = 72.0, 300.0, 10.0
+
+
+def _justified(c: canvas.Canvas, y: float, text: str, last: bool = False) -> None:
+    """One line set flush left and (unless it ends its paragraph) flush right, by its word spaces."""
+    words = text.split()
+    t = c.beginText(_X, y)
+    t.setFont("Times-Roman", _SIZE)
+    if not last and len(words) > 1:
+        spare = _WIDTH - c.stringWidth(text, "Times-Roman", _SIZE)
+        t.setWordSpace(spare / (len(words) - 1))
+    t.textOut(text)
+    c.drawText(t)
+
+
+_PARAGRAPH = [
+    "The query motifs were selected from the reference set, and the",
+    "instances of every type were aligned to the first motif shown in",
+    "Supplemental Figure S2. The numbers of motifs in the query set and the",
+    "test set are listed together, with the distances between them and the",
+    "candidates generated from each query in the order of the algorithm in",
+    "Table 3. Then each candidate is superimposed on the query motif and a",
+    "distance is computed for the pair, which decides whether it is kept.",
+]
+
+
+def cited_labels_paper(path: str) -> None:
+    """A paragraph whose lines 3 and 6 open with a cited label, then a drawn figure and its caption."""
+    c = canvas.Canvas(path, pagesize=letter)
+    c.setFont("Times-Bold", 16)
+    c.drawString(_X, _H - 80, "Motif Recognition by Least Squares")
+    y = _H - 130
+    for i, line in enumerate(_PARAGRAPH):
+        _justified(c, y, line, last=i == len(_PARAGRAPH) - 1)
+        y -= 12
+    y -= 20
+    c.rect(_X + 40, y - 150, 200, 150)
+    c.line(_X + 50, y - 140, _X + 230, y - 20)
+    c.setFont("Helvetica", 7)
+    c.drawString(_X + 120, y - 147, "distance (k)")
+    y -= 172
+    c.setFont("Times-Roman", 9)
+    c.drawString(_X, y, "Figure 1. Least-squares distance against the number of nucleotides.")
+    c.showPage()
+    c.save()
+
+
+def test_a_label_cited_mid_sentence_at_a_line_start_is_no_caption(tmp_path):
+    path = tmp_path / "cited.pdf"
+    cited_labels_paper(str(path))
+    units = build_units(read_pdf(path.read_bytes()), "p")
+    labels = sorted(u.object_label for u in units if u.kind == "object")
+    assert labels == ["Figure 1"], labels
+    body = " ".join(u.text for u in units if u.kind != "object")
+    assert "Supplemental Figure S2. The numbers of motifs" in body, body
+    assert "in Table 3. Then each candidate" in body, body
+
+
+def test_the_rna_paper_cites_its_supplement_in_sentences_not_as_objects():
+    data = shared("pdfs-wide", "cshl-rna-2013-motif-recognition.pdf").read_bytes()
+    units = build_units(read_pdf(data), "p")
+    labels = sorted(u.object_label for u in units if u.kind == "object")
+    assert labels == ["Figure 1", "Figure 2", "Figure 3", "Figure 4", "Figure 5", "Table 1"], labels
+    body = " ".join(u.text for u in units if u.kind != "object")
+    assert "Figure S1. The rest of the instances" in body
+    assert "Given a query motif and a cutoff threshold" in body  # no table's cells
