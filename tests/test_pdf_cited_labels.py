@@ -80,3 +80,20 @@ def test_the_rna_paper_cites_its_supplement_in_sentences_not_as_objects():
     body = " ".join(u.text for u in units if u.kind != "object")
     assert "Figure S1. The rest of the instances" in body
     assert "Given a query motif and a cutoff threshold" in body  # no table's cells
+
+
+def test_a_table_printed_under_its_label_alone_is_found_by_its_cells():
+    from .test_units import _units
+
+    units = _units("# R\n\nText.\n\nTable 3.\n\n| base | yield |\n|---|---|\n| DABCO | 0 |\n\nFigure 3.\n")
+    objs = {u.object_label: u for u in units if u.kind == "object"}
+    assert objs["Table 3"].indexable and objs["Table 3"].veto_reason is None, objs["Table 3"]
+    assert "DABCO" in (objs["Table 3"].table_text or "")
+    assert not objs["Figure 3"].indexable and objs["Figure 3"].veto_reason == "empty_caption"
+
+
+def test_the_rsc_supplement_table_under_its_label_alone_is_searchable():
+    data = shared("pdfs-wide", "rsc-advances-2016-esi-polyimidization.pdf").read_bytes()
+    objs = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
+    table = objs["Table S2"]
+    assert table.indexable and "DIPEA (3.00)" in (table.table_text or ""), table
