@@ -97,3 +97,14 @@ def test_the_rsc_supplement_table_under_its_label_alone_is_searchable():
     objs = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
     table = objs["Table S2"]
     assert table.indexable and "DIPEA (3.00)" in (table.table_text or ""), table
+
+
+def test_a_german_schema_is_a_scheme():
+    from papershelf.captions import parse_caption
+
+    cap = parse_caption("Schema 2. Synthese von 7")
+    assert cap is not None and (cap.label, cap.object_kind, cap.text) == ("Scheme 2", "figure", "Synthese von 7")
+    assert parse_caption("Schema 1 zeigt die Synthese") is None  # a sentence citing it
+    data = shared("pdfs-wide", "wiley-zaac-2008-imidazolyliden-de.pdf").read_bytes()
+    objs = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
+    assert sorted(objs) == ["Figure 1", "Scheme 1"] and objs["Scheme 1"].page_start == 1, sorted(objs)
