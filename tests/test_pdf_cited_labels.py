@@ -108,3 +108,28 @@ def test_a_german_schema_is_a_scheme():
     data = shared("pdfs-wide", "wiley-zaac-2008-imidazolyliden-de.pdf").read_bytes()
     objs = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
     assert sorted(objs) == ["Figure 1", "Scheme 1"] and objs["Scheme 1"].page_start == 1, sorted(objs)
+
+
+def facing_footers_paper(path: str) -> None:
+    """Five pages of prose whose foot alternates: even pages "822 | www.example.org", odd pages
+    "Example Journal | vol. 9 | 821" (the first page's differs), so each stands on two pages."""
+    c = canvas.Canvas(path, pagesize=letter)
+    for page in range(1, 6):
+        y = _H - 80
+        for n in range(30):
+            c.setFont("Times-Roman", _SIZE)
+            c.drawString(_X, y, f"Page {page} line {n} of the running text about reef bleaching and its depth.")
+            y -= 12
+        c.setFont("Times-Roman", 7)
+        foot = f"{820 + page} | www.example.org" if page % 2 == 0 else f"Example Journal | vol. 9 | {820 + page}"
+        c.drawString(_X, 40, foot if page > 1 else "Example Journal | vol. 9 | 821-825")
+        c.showPage()
+    c.save()
+
+
+def test_running_feet_of_facing_pages_are_no_text(tmp_path):
+    path = tmp_path / "facing.pdf"
+    facing_footers_paper(str(path))
+    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    assert "www.example.org" not in text and "Example Journal | vol. 9 | 823" not in text, text[-400:]
+    assert "Page 5 line 29 of the running text" in text

@@ -84,7 +84,14 @@ def _repeating(pages: list[Page], edges: list[set[int]]) -> set[str]:
                 key = _DIGITS.sub("#", ln.text.lower())
                 seen.setdefault(key, set()).add(ln.page)
     need = 2 if len(pages) <= 4 else 3
-    return {k for k, v in seen.items() if len(v) >= need}
+    return {k for k, v in seen.items() if len(v) >= need or _facing(v)}
+
+
+def _facing(pages: set[int]) -> bool:
+    """Two pages two apart: a running head or foot that alternates between left and right pages (a
+    journal's "8922 | www.pnas.org" on even pages, "PNAS | August 1, 2000 | 8923" on odd ones) stands
+    on every other page only, so a short paper shows it twice."""
+    return len(pages) == 2 and max(pages) - min(pages) == 2
 
 
 def _read_pages(pdf, texts: list[str] | None) -> tuple[list[Page], list[list[Box]], list[int]]:
