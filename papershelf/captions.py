@@ -26,17 +26,17 @@ from .text import split_sentences
 
 # The words papers label their objects with, in the languages of the literature: a figure is also a
 # "Figura" (es, pt, it), "Figur"/"Figuur", "Abbildung"/"Abb.", a "Graph", "Chart", "Gráfico" or
-# "Scheme"/"Esquema"; a table a "Tabla", "Tabela", "Tabella", "Tableau", "Tabelle"/"Tabel", or a
+# "Scheme"/"Schema" (de, it, nl)/"Esquema"; a table a "Tabla", "Tabela", "Tabella", "Tableau", "Tabelle"/"Tabel", or a
 # Portuguese/Spanish "Quadro"/"Cuadro".  Each in title case or capitals (never lower case: "figure 3
 # shows" is a sentence).  A translation of "Figure"/"Table" reads as "Figure N" / "Table N", so `--kind`
 # and label queries find them alike; a series of its own ("Graph 2", "Scheme 1", numbered apart from
 # the paper's figures) keeps its name, of kind figure.
 _FIGURE_WORDS = ("Figure", "Fig", "Figura", "Figur", "Figuur", "Abbildung", "Abb", "Graph", "Chart", "Gráfico",
-                 "Grafico", "Scheme", "Esquema")
+                 "Grafico", "Scheme", "Schema", "Esquema")
 _TABLE_WORDS = ("Table", "Tab", "Tabla", "Tabela", "Tabella", "Tableau", "Tabelle", "Tabel", "Quadro", "Cuadro")
 _ABBREVIATED = ("Fig", "Abb", "Tab")
 _SERIES = {"graph": "Graph", "chart": "Chart", "gráfico": "Graph", "grafico": "Graph", "scheme": "Scheme",
-           "esquema": "Scheme"}
+           "schema": "Scheme", "esquema": "Scheme"}
 
 
 def _kind_words() -> str:

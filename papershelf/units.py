@@ -317,6 +317,8 @@ def _merge_repeat(existing: Unit, seen: _CaptionSeen, tables: str | None) -> Non
         existing.indexable, existing.veto_reason = True, None
     if tables:
         existing.table_text = "\n".join(filter(None, [existing.table_text, tables]))
+        if existing.veto_reason == "empty_caption":
+            existing.indexable, existing.veto_reason = True, None
     if existing.region is None:
         existing.region = seen.region
     if seen.page is not None:
@@ -353,7 +355,7 @@ def _object_units(captions: list[_CaptionSeen], cites: dict[str, list[str]], pap
             page_start=seen.page, page_end=seen.page, object_kind=cap.object_kind, object_label=cap.label,
             caption_text=cap.text, nearby_body_text=nearby, table_text=tables, region=seen.region,
         )
-        if not cap.text:
+        if not cap.text and not tables:  # a table printed under its label alone is found by its cells
             u.indexable, u.veto_reason = False, "empty_caption"
         by_label[cap.label] = u
     return list(by_label.values())

@@ -168,7 +168,8 @@ def print_show(d: dict) -> None:
         t = Table("label", "caption", "pages")
         for o in d["objects"]:
             why = {"empty_caption": "no caption text read"}.get(o["veto_reason"], o["veto_reason"])
-            cap = o["caption"] or f"[dim]({why}: not searchable)[/dim]"
+            alone = "[dim](printed under its label alone: found by its cells)[/dim]"
+            cap = o["caption"] or (alone if o.get("indexable") else f"[dim]({why}: not searchable)[/dim]")
             t.add_row(escape(o["label"]), escape(cap[:100]) if o["caption"] else cap, o["pages"] or "")
         out.print(t)
 

@@ -30,6 +30,7 @@ from ..captions import CAPTION_RE
 from . import heading_model
 from .authors import names_authors, printed_authors
 from .boxes import set_apart
+from .cited_labels import cited_label_lines
 from .columns import reading_order as _reading_order
 from .contents import contents_entries, demote_abstract_labels
 from .cover import without_cover_sheet
@@ -83,7 +84,14 @@ def _repeating(pages: list[Page], edges: list[set[int]]) -> set[str]:
                 key = _DIGITS.sub("#", ln.text.lower())
                 seen.setdefault(key, set()).add(ln.page)
     need = 2 if len(pages) <= 4 else 3
-    return {k for k, v in seen.items() if len(v) >= need}
+    return {k for k, v in seen.items() if len(v) >= need or _facing(v)}
+
+
+def _facing(pages: set[int]) -> bool:
+    """Two pages two apart: a running head or foot that alternates between left and right pages (a
+    journal's "8922 | www.pnas.org" on even pages, "PNAS | August 1, 2000 | 8923" on odd ones) stands
+    on every other page only, so a short paper shows it twice."""
+    return len(pages) == 2 and max(pages) - min(pages) == 2
 
 
 def _read_pages(pdf, texts: list[str] | None) -> tuple[list[Page], list[list[Box]], list[int]]:
@@ -179,12 +187,12 @@ def _column_left(column: list[Line]) -> float:
 
 
 def _breaks(prev: Line, ln: Line, left: float, body: BodyStyle, opens_heading: bool, prev_heading: bool,
-            block_len: int) -> bool:
-    """Does a new paragraph start at ``ln``?"""
+            block_len: int, cited: bool = False) -> bool:
+    """Does a new paragraph start at ``ln``?  (`cited`: its label is cited mid-sentence, `cited_labels`.)"""
     pitch = ln.bottom - prev.bottom
     if pitch > 1.75 * max(prev.size, 1.0) or pitch < -2 or abs(ln.size - prev.size) > 0.6:
         return True
-    if CAPTION_RE.match(ln.text) or lead_in(ln) or (opens_heading and not prev_heading):
+    if (CAPTION_RE.match(ln.text) and not cited) or lead_in(ln) or (opens_heading and not prev_heading):
         return True
     if prev_heading and block_len == 1 and not prev.text.endswith(("-", "\x02")) \
             and not _heading_goes_on(prev, ln, body, pitch):
@@ -197,16 +205,16 @@ def _breaks(prev: Line, ln: Line, left: float, body: BodyStyle, opens_heading: b
         and ln.text[:1].isupper()
 
 
-def _paragraphs(column: list[Line], body: BodyStyle) -> list[Para]:
-    """A column's lines cut into paragraphs."""
+def _paragraphs(column: list[Line], body: BodyStyle, cited: set[int] | None = None) -> list[Para]:
+    """A column's lines cut into paragraphs (`cited`: ids of lines opening with a label cited mid-sentence)."""
     left = _column_left(column)
     right = max(ln.x1 for ln in column)
     paras: list[Para] = []
     heading_like = [line_starts_heading(ln, body) for ln in column]
     opened_heading = False  # the paragraph so far is a heading's lines (its first line reads as one)
     for i, ln in enumerate(column):
-        cut = _breaks(column[i - 1], ln, left, body, heading_like[i], heading_like[i - 1], len(paras[-1].lines)) \
-            if i else True
+        cut = _breaks(column[i - 1], ln, left, body, heading_like[i], heading_like[i - 1], len(paras[-1].lines),
+                      id(ln) in (cited or ())) if i else True
         if not cut and not (opened_heading and _out_of_heading(paras[-1].lines, ln)):
             paras[-1].lines.append(ln)
             continue
@@ -345,6 +353,7 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
     columns: list[list[Line]] = []
     candidates: list[Candidate] = []
     sideways: list = []  # (caption text, region) of tables and figures set sideways beside upright text
+    cited: set[int] = set()  # lines opening with a label cited mid-sentence (`cited_labels`): no captions
     page_kept = []
     title_page_seen = False  # the first page with text (after a cover sheet) holds title and authors
     for (lines, width, height), graphics, turn, edge in zip(pages, graphics_of, turns, edges):
@@ -360,7 +369,10 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
             kept = rest
         kept, graphics, side = sideways_objects(kept, graphics, width, height, turn)
         sideways += side
-        candidates += find_candidates(kept, graphics, width, height, body, turn)
+        page_cited = cited_label_lines(kept)
+        cited |= page_cited
+        candidates += [c for c in find_candidates(kept, graphics, width, height, body, turn)
+                       if not c.region.caption_lines or id(c.region.caption_lines[0]) not in page_cited]
         page_kept.append((kept, width, graphics, title_lines))
     regions = choose_sides(candidates)
     drawn = _figure_labels(regions)
@@ -384,7 +396,7 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
         span = (min(ln.x0 for ln in flow), max(ln.x1 for ln in flow)) if flow else (0.0, 0.0)  # the text, edge to edge
         middle = sum(span) / 2 if strip else framed  # beside a sidebar strip the columns divide at the text's middle
         for column in _reading_order(join_captions(flow, regions, join_lines), width, middle):
-            for p in _paragraphs(column, body):
+            for p in _paragraphs(column, body, cited):
                 p.contents = bool(entries) and all(id(ln) in entries for ln in p.lines)
                 p.in_figure = all(id(ln) in drawn for ln in p.lines)
                 if p.column_start and p.gap_above is None:
