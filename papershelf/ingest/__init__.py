@@ -214,7 +214,8 @@ def _read_regular(path: str, limit: int) -> bytes:
 # sidebars, names surname-first or with degrees, figure labels and float names no headings, sidebars by width,
 # regions beside their captions; 17: symbols a mathematical font sets at Latin-1 codes read from their
 # drawing, titles wrapped over lines and bylines in two weights, wrapped headings and flat levels, table
-# rows centred on a multi-line label, captions in a margin column).
+# rows centred on a multi-line label, captions in a margin column, a wrapped mention of a figure no caption,
+# footers alternating between odd and even pages).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
 PDF_READER = "pdf-reader/17"
 
