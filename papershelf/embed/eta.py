@@ -20,19 +20,25 @@ from collections.abc import Callable
 
 HALF_LIFE = 20.0  # seconds: a rate change shows half in the estimate after this long
 MARKERS = 3  # tokens a window spends on the model's markers (embed/windows.py's _SPECIAL)
-SENTENCE = 25  # tokens of one sentence of prose (~19 words): what consecutive windows share
+WORDPIECES = 1.3  # a BERT vocabulary's wordpieces per estimated token (text.estimate_tokens) of paper prose
+HEAD = 20  # wordpieces of the head every window repeats (the paper's title)
+SENTENCE = 30  # wordpieces of a sentence of paper prose (~23 words)
 
 
 def unit_windows(tokens: int, window: int | None) -> int:
-    """The windows a unit of `tokens` (its token estimate) is cut into (embed/windows.py): one when
-    it fits or there is no window; else the first window's room, then a window each `room - SENTENCE`
-    tokens (consecutive windows share one sentence).  The paper title each window repeats is left
-    out: the correction by counted windows takes it in."""
-    room = (window or 0) - MARKERS
-    if not window or tokens <= room:
+    """The windows a unit of `tokens` (its token estimate) is cut into (embed/windows.py): one when it
+    fits or there is no window; else a first window's room, then one each `step`: a window is filled
+    with whole sentences (half a sentence left unfilled, on average) and shares its last sentence
+    with the next.  The constants are prose's averages (docs/measurements/eta11.md); a build corrects
+    the plan by the windows it counts as units are cut (`Eta.cut`)."""
+    if not window:
         return 1
-    step = max(1, room - SENTENCE)
-    return 1 + math.ceil((tokens - room) / step)
+    room = window - MARKERS - HEAD
+    pieces = tokens * WORDPIECES
+    if pieces <= room:
+        return 1
+    step = max(1.0, room - 1.5 * SENTENCE)
+    return 1 + math.ceil((pieces - room) / step)
 
 
 class Eta:

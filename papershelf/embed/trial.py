@@ -1,0 +1,44 @@
+"""A short trial encode while the add still parses: the encoder's speed on this machine, now.
+
+Why: before any encoding, the whole `index`'s time left had only a prior for the encoder, scaled by the
+parse's speed, and was 1.3-2.2x too fast on every trace (docs/measurements/eta10.md): the encoder's
+speed under another load is not the parse's.  So once the first paper is written, its first windows
+are encoded (`TRIAL_WINDOWS`, one call), on the main thread, with the provider the build then uses (no
+second model load).  The rate is measured while the parse workers still run beside it: that is the
+machine the first minute has (docs/measurements/eta11.md)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from ..units import embedding_parts
+from .provider import Provider
+from .windows import token_counter, windows
+
+TRIAL_WINDOWS = 32
+
+
+def trial_windows(store, paper_id: str, window: int | None, provider: Provider, n: int = TRIAL_WINDOWS) -> list[str]:
+    """The first `n` windows the build would encode for a paper (its indexable units in order)."""
+    paper, _, units = store.paper_snapshot(paper_id)
+    count = token_counter(provider)
+    out: list[str] = []
+    for u in (u for u in units if u.indexable):
+        out += windows(*embedding_parts(u, paper.title if paper else None), window, count)
+        if len(out) >= n:
+            break
+    return out[:n]
+
+
+def trial_rate(texts: list[str], provider: Provider,
+               clock: Callable[[], float] = time.perf_counter) -> tuple[float, float] | None:
+    """(windows per second, seconds) of one encode of `texts` after a one-text warm-up call (the
+    session's first call pays its set-up); None without texts."""
+    if not texts:
+        return None
+    provider.encode(texts[:1])
+    start = clock()
+    provider.encode(texts)
+    seconds = max(clock() - start, 1e-6)
+    return len(texts) / seconds, seconds
