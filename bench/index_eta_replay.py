@@ -124,7 +124,7 @@ def build_said(events: list[dict], eta_module, plan: dict[str, list[int]] | None
 
 
 def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only: bool = False,
-           builds: dict | None = None) -> dict:
+           builds: dict | None = None, no_trial: bool = False) -> dict:
     """One trace through each estimate, asked every 5 s.  `add_only`: the add's time left against
     the add's end (its summary line), for a trace whose embedding was not run to its end."""
     events = [json.loads(line) for line in trace.read_text().splitlines()]
@@ -146,7 +146,10 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
     plan = json.loads(plan_file.read_text()) if plan_file.exists() else None
     builds = {} if add_only or not any(e.get("event") == "paper" for e in events) else (builds or {})
     build = {name: build_said(events, m, plan) for name, m in builds.items()}
-    handover = {"eta9": "build_before", "this": "build_this"}
+    # eta9 hands over to what the build said live when the trace was recorded before eta11 (no planned
+    # windows in its `start`), else to the replayed old estimate; this, to the replayed new one.
+    old_trace = not any(e.get("event") == "start" and "windows" in e for e in events)
+    handover = {"eta9": "recorded" if old_trace else "build_before", "this": "build_this"}
     embed_left: dict[str, tuple[float, float | None]] = {}
     t = 5.0
     while t < end:
@@ -164,10 +167,11 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
                 for name in build:
                     embed_left[name] = next((tt, x) for tt, x in build[name] if tt >= e["t"])
                 embed_left["recorded"] = (e["t"], e.get("eta_seconds"))
-            elif e.get("event") == "trial" and "this" in etas:
+            elif e.get("event") == "trial" and "this" in etas and not no_trial:
                 etas["this"].encoder(e["windows_per_second"])
-            elif e.get("event") == "start" and "this" in etas:
-                etas["this"].embedding(e.get("windows"))
+            elif e.get("event") == "start" and "this" in etas:  # the windows as this tree plans them
+                etas["this"].embedding(sum(embed_eta.unit_windows(x, 128) for ts in plan.values() for x in ts)
+                                       if plan else e.get("windows"))
             i += 1
         now[0] = t
         said["files_rate"].append((t, (len(files) - done) * t / done if done and done < len(files) else None))
@@ -177,7 +181,7 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
                 said[name].append((t, max(0.0, left[1] - (t - left[0]))))
             else:
                 said[name].append((t, eta.add_left() if add_only else eta.seconds_left()))
-        for name in build:  # the embedding's own estimate alone, from its first paper
+        for name in [*build, "recorded"] if build else []:  # the embedding's own estimate alone
             left = embed_left.get(name)
             said.setdefault(name, []).append((t, max(0.0, left[1] - (t - left[0])) if left and left[1] is not None
                                               else None))
@@ -194,6 +198,7 @@ def main() -> None:
                     help="a tree whose index_eta.py is replayed as eta9")
     ap.add_argument("--follow", type=float, default=None, help="FOLLOW of both estimators for this replay")
     ap.add_argument("--add-only", action="store_true", help="the add's time left against the add's end")
+    ap.add_argument("--no-trial", action="store_true", help="this: ignore the trace's trial rate (the prior)")
     args = ap.parse_args()
     modules = {"eta9": load_estimator(args.before_tree), "this": index_eta}
     builds = {"build_before": load_estimator(args.before_tree, "embed/eta"), "build_this": embed_eta}
@@ -201,7 +206,7 @@ def main() -> None:
         for module in modules.values():
             module.FOLLOW = args.follow
     for trace, costs in zip(args.pairs[::2], args.pairs[1::2]):
-        print(json.dumps(replay(trace, costs, args.workers, modules, args.add_only, builds)))
+        print(json.dumps(replay(trace, costs, args.workers, modules, args.add_only, builds, args.no_trial)))
 
 
 if __name__ == "__main__":
