@@ -8,7 +8,8 @@ events of the add, the add's summary, the embedding's `start`/`paper`/`done`), a
 Estimates replayed, each asked the same way:
 files_rate: the add's files rate (files left x seconds per file so far), what the add's bar showed
 before eta9;
-eta9: index_eta.py of `--before-tree` (loaded from that tree's file: eta9's estimator), then the
+before: index_eta.py of `--before-tree` (loaded from that tree's file: /tmp/before-base has eta9's,
+main before eta11 eta10's), then the
 embedding's own estimate (embed/eta.py, its `eta_seconds`) from the embedding's first paper on;
 this: index_eta.py of this tree (told the trace's `trial` rate and the `start` event's planned
 windows when the trace has them), then the embedding's own estimate.
@@ -39,6 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import importlib.util
+import inspect
 
 from papershelf import index_eta
 from papershelf.embed import eta as embed_eta
@@ -137,7 +139,8 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
     etas = {}
     for name, module in modules.items():
         costs = {p: module.FileCost(c[0] - c[1], c[1]) if c else module.FileCost(1, 0) for p, c in raw.items()}
-        etas[name] = module.IndexEta(workers, clock=lambda: now[0], **({"timeout": 900.0} if name == "this" else {}))
+        newer = "timeout" in inspect.signature(module.IndexEta).parameters  # eta10 on: timeout, parsed
+        etas[name] = module.IndexEta(workers, clock=lambda: now[0], **({"timeout": 900.0} if newer else {}))
         etas[name].plan(costs)
     said: dict[str, list] = {"files_rate": [], **{name: [] for name in modules}}
     queue = sorted(events, key=lambda e: e["t"])
@@ -146,10 +149,10 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
     plan = json.loads(plan_file.read_text()) if plan_file.exists() else None
     builds = {} if add_only or not any(e.get("event") == "paper" for e in events) else (builds or {})
     build = {name: build_said(events, m, plan) for name, m in builds.items()}
-    # eta9 hands over to what the build said live when the trace was recorded before eta11 (no planned
+    # `before` hands over to what the build said live when the trace was recorded before eta11 (no planned
     # windows in its `start`), else to the replayed old estimate; this, to the replayed new one.
     old_trace = not any(e.get("event") == "start" and "windows" in e for e in events)
-    handover = {"eta9": "recorded" if old_trace else "build_before", "this": "build_this"}
+    handover = {"before": "recorded" if old_trace else "build_before", "this": "build_this"}
     embed_left: dict[str, tuple[float, float | None]] = {}
     t = 5.0
     while t < end:
@@ -157,8 +160,8 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
             e = queue[i]
             now[0] = e["t"]
             if e.get("event") == "file":
-                for name, eta in etas.items():
-                    if name == "this":
+                for eta in etas.values():
+                    if "parsed" in inspect.signature(eta.written).parameters:
                         eta.written(e["path"], e["seconds"], e.get("status") in ("added", "updated"))
                     else:
                         eta.written(e["path"], e["seconds"])
@@ -169,7 +172,9 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
                 embed_left["recorded"] = (e["t"], e.get("eta_seconds"))
             elif e.get("event") == "trial" and "this" in etas and not no_trial:
                 etas["this"].encoder(e["windows_per_second"])
-            elif e.get("event") == "start" and "this" in etas:  # the windows as this tree plans them
+            elif e.get("event") == "start" and "before" in etas and hasattr(etas["before"], "embedding"):
+                etas["before"].embedding()  # eta10's counts down from the start (eta9's has no such step)
+            if e.get("event") == "start" and "this" in etas:  # the windows as this tree plans them
                 etas["this"].embedding(sum(embed_eta.unit_windows(x, 128) for ts in plan.values() for x in ts)
                                        if plan else e.get("windows"))
             i += 1
@@ -195,12 +200,12 @@ def main() -> None:
     ap.add_argument("pairs", nargs="+", type=Path, help="TRACE COSTS [TRACE COSTS ...]")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--before-tree", type=Path, default=Path("/tmp/before-base"),
-                    help="a tree whose index_eta.py is replayed as eta9")
+                    help="a tree whose index_eta.py and embed/eta.py are replayed as `before`")
     ap.add_argument("--follow", type=float, default=None, help="FOLLOW of both estimators for this replay")
     ap.add_argument("--add-only", action="store_true", help="the add's time left against the add's end")
     ap.add_argument("--no-trial", action="store_true", help="this: ignore the trace's trial rate (the prior)")
     args = ap.parse_args()
-    modules = {"eta9": load_estimator(args.before_tree), "this": index_eta}
+    modules = {"before": load_estimator(args.before_tree), "this": index_eta}
     builds = {"build_before": load_estimator(args.before_tree, "embed/eta"), "build_this": embed_eta}
     if args.follow is not None:
         for module in modules.values():

@@ -107,10 +107,23 @@ def test_a_trial_encodes_the_first_papers_first_windows(tmp_path):
         got = trial_mod.trial_rate(texts, provider)
         assert got is not None and got[0] > 0
         ticks = iter([0.0, 2.0, 10.0, 11.0])  # the halves (3 then 2 windows) took 2 s and 1 s: the faster counts
-        assert trial_mod.trial_rate(texts, provider, clock=lambda: next(ticks)) == (2.0, 1.0)
+        pad = trial_mod.padding
+        halves = [(3 / 2 * pad(texts[:3], provider), 2.0), (2 / 1 * pad(texts[3:], provider), 1.0)]
+        assert trial_mod.trial_rate(texts, provider, clock=lambda: next(ticks)) == max(halves)
         assert trial_mod.trial_rate([], provider) is None
     finally:
         lib.close()
+
+
+def test_the_trials_padding_counts_each_mini_batch_to_its_longest():
+    provider = WINDOWED.create()
+    provider.batch_size = 2  # the hash provider counts words (the estimate); a local model has its own
+    texts = ["one two three four five six", "one two", "one two three four", "one"]
+    lengths = sorted((n + 2 for n in provider.count_tokens(texts)), reverse=True)
+    expected = (lengths[0] * 2 + lengths[2] * 2) / sum(lengths)
+    assert trial_mod.padding(texts, provider) == pytest.approx(expected) and expected > 1
+    provider.batch_size = 0
+    assert trial_mod.padding(texts, provider) == 1.0
 
 
 def test_the_index_estimate_takes_the_measured_rate_and_the_planned_windows():
