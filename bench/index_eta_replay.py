@@ -126,7 +126,7 @@ def build_said(events: list[dict], eta_module, plan: dict[str, list[int]] | None
 
 
 def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only: bool = False,
-           builds: dict | None = None, no_trial: bool = False) -> dict:
+           builds: dict | None = None, no_trial: bool = False, trial_scale: float = 1.0) -> dict:
     """One trace through each estimate, asked every 5 s.  `add_only`: the add's time left against
     the add's end (its summary line), for a trace whose embedding was not run to its end."""
     events = [json.loads(line) for line in trace.read_text().splitlines()]
@@ -171,7 +171,7 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
                     embed_left[name] = next((tt, x) for tt, x in build[name] if tt >= e["t"])
                 embed_left["recorded"] = (e["t"], e.get("eta_seconds"))
             elif e.get("event") == "trial" and "this" in etas and not no_trial:
-                etas["this"].encoder(e["windows_per_second"])
+                etas["this"].encoder(e["windows_per_second"] * trial_scale)
             elif e.get("event") == "start" and "before" in etas and hasattr(etas["before"], "embedding"):
                 etas["before"].embedding()  # eta10's counts down from the start (eta9's has no such step)
             if e.get("event") == "start" and "this" in etas:  # the windows as this tree plans them
@@ -204,6 +204,8 @@ def main() -> None:
     ap.add_argument("--follow", type=float, default=None, help="FOLLOW of both estimators for this replay")
     ap.add_argument("--add-only", action="store_true", help="the add's time left against the add's end")
     ap.add_argument("--no-trial", action="store_true", help="this: ignore the trace's trial rate (the prior)")
+    ap.add_argument("--trial-scale", type=float, default=1.0,
+                    help="multiply the trace's trial rate (a trace recorded before the trial's padding scale)")
     args = ap.parse_args()
     modules = {"before": load_estimator(args.before_tree), "this": index_eta}
     builds = {"build_before": load_estimator(args.before_tree, "embed/eta"), "build_this": embed_eta}
@@ -211,7 +213,7 @@ def main() -> None:
         for module in modules.values():
             module.FOLLOW = args.follow
     for trace, costs in zip(args.pairs[::2], args.pairs[1::2]):
-        print(json.dumps(replay(trace, costs, args.workers, modules, args.add_only, builds, args.no_trial)))
+        print(json.dumps(replay(trace, costs, args.workers, modules, args.add_only, builds, args.no_trial, args.trial_scale)))
 
 
 if __name__ == "__main__":

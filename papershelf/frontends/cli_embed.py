@@ -17,7 +17,7 @@ from ..library import DEFAULT_MODELS, Library, ProviderSpec
 from .cli_print import dump, err, print_build
 
 if TYPE_CHECKING:
-    from ..embed.provider import Provider
+    from ..library import Provider
 
 
 def spec_for(lib: Library, provider: str | None = None, model: str | None = None, options: dict | None = None,
@@ -74,14 +74,11 @@ class Trial:
         self.tried = False
 
     def __call__(self, paper_id: str, eta) -> None:
-        from ..embed.trial import trial_rate, trial_windows
-
         if self.tried:
             return
         self.tried = True
         try:
-            self.provider = p = self.spec.create()
-            got = trial_rate(trial_windows(self.lib.store, paper_id, p.window_tokens, p), p)
+            self.provider, got = self.lib.trial_encode(self.spec, paper_id)
         except Exception:  # noqa: BLE001 - the build meets the same problem and reports it
             return
         if got and eta is not None:
