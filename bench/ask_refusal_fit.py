@@ -5,8 +5,8 @@ score, cosine and word overlap, its margin over the next, the best passage's cal
 of the question's words no passage holds) is the input, "is it answerable" the label.  A logistic regression
 (standardized features, L2, classes weighted equally, Newton's method: no dependency) gives P(answers); the
 cut is the highest probability at which at most 10 % of answerable dev questions are flagged.  A few
-feature sets are compared by leave-one-out on dev (the in-sample numbers flatter) and the best is kept.  `--write` puts the result in papershelf/ask.py
-(the `REFUSAL = {...}` lines), so the decision ships with the code.
+feature sets are compared by leave-one-out on dev (the in-sample numbers flatter) and the best is kept.  `--write` puts the result in
+papershelf/ask_weights.py (`REFUSAL`), so the decision ships with the code.
 
     python bench/ask_refusal_fit.py LIBRARY.db [--write]
 """
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -88,13 +87,16 @@ def rates(flagged: np.ndarray, y: np.ndarray) -> dict:
             "answerable_flagged": round(float(flagged[y == 1].mean()), 3)}
 
 
-def write(model: dict) -> None:
-    path = ROOT / "papershelf" / "ask.py"
+def write(model: dict, ranker: dict | None = None, keep_ranker: bool = True) -> None:
+    """Put the refusal (and the ranker: the one shipped now unless given) in papershelf/ask_weights.py."""
+    from papershelf import ask_weights
+
+    path = ROOT / "papershelf" / "ask_weights.py"
     text = path.read_text()
-    body = "".join(f"    {json.dumps(k)}: {json.dumps(v)},\n" for k, v in model.items())
-    new = re.sub(r"REFUSAL: dict = \{.*?\n(?=\n)", lambda _: f"REFUSAL: dict = {{\n{body}}}\n", text, count=1,
-                 flags=re.S)
-    path.write_text(new)
+    ranker = ask_weights.RANKER if ranker is None and keep_ranker else ranker
+    path.write_text(text[:text.index("VERSION = ")] + f"VERSION = {ask_weights.VERSION}\nRANKER: dict | None = "
+                    + json.dumps(ranker, indent=4).replace("null", "None") + "\nREFUSAL: dict = "
+                    + json.dumps(model, indent=4) + "\n")
 
 
 def leave_one_out(x: np.ndarray, y: np.ndarray, names: tuple[str, ...]) -> dict:

@@ -194,7 +194,8 @@ def heading(p: Paper, level: int, number: str, title: str) -> None:
         _smallcaps(p, x, f"{number} {title}".strip(), size, "Times-Roman")
     else:
         font = "Times-Italic" if kind == "italic" else ("Helvetica-Bold" if kind == "numbered" else "Times-Bold")
-        font = "Times-BoldItalic" if level == 2 and kind == "bold" and s.top == "bold" else font
+        font = "Times-BoldItalic" if level == 2 and kind == "bold" and s.top == "bold" and "flat" not in s.traps \
+            else font
         p.c.setFont(font, size)
         lines = _lines(p, label, font, size)
         for k, line in enumerate(lines):  # a long title wraps onto a second line, flush left
@@ -285,6 +286,10 @@ def make(seed: int, path: str) -> tuple[list[dict], Style]:
     if "indent" in style.later and style.sub != "bold":
         style.sub = third.choice(("italic_runin", "bold_runin"))
     style.traps = gen_traps.draw_kinds(seed)
+    if "flat" in style.traps and style.top in ("bold", "capitals", "smallcaps"):
+        style.top, style.sub = "bold", "bold"  # sections and sub-sections in one style
+    else:
+        style.traps -= {"flat"}
     c = canvas.Canvas(path, pagesize=letter)
     p = Paper(style, c, rng, random.Random(seed * 15485863 + 11))
     c.setFont("Helvetica-Bold", 16)
@@ -330,7 +335,8 @@ def _body(p: Paper) -> None:
     for i, title in enumerate(tops, 1):
         number = ("IVX"[0] * i if i <= 3 else ("IV" if i == 4 else "V")) if p.style.top == "roman" else str(i)
         heading(p, 1, number if numbered else "", title)
-        paragraph(p)
+        if not ("flat" in p.style.traps and i in (2, 3)):  # (flat: the first sub-section right under its section)
+            paragraph(p)
         if i == 2 and "figure" in p.style.traps:
             gen_traps.figure(p, 1)
         if i == 4 and "fields" in p.style.traps:
@@ -338,26 +344,36 @@ def _body(p: Paper) -> None:
         if p.style.sub == "none" or i not in (2, 3):
             paragraph(p)
             continue
-        for j, sub in enumerate(p.rng.sample(_SUBS, 3), 1):
-            subnum = (chr(64 + j) if p.style.top == "roman" else f"{i}.{j}") if numbered else ""
-            subnum = "" if p.style.sub == "bold" else subnum  # unnumbered bold sub-headings under any sections
-            if p.style.sub.endswith("runin"):
-                font = "Times-Italic" if p.style.sub == "italic_runin" else "Times-Bold"
-                font = "Helvetica-Bold" if "indent" in p.style.later and font == "Times-Bold" else font
-                lead = f"{subnum}. {sub}." if subnum else f"{sub}."
-                p.truth.append({"level": 2, "number": subnum, "title": sub, "page": p.page})
-                p.need(3 * p.style.body_size)
-                p.truth[-1]["page"] = p.page
-                paragraph(p, (lead, font))
+        small = "smallprint" in p.style.traps and i == 2  # the methods' sub-sections in small print
+        p.style.body_size -= 1.5 if small else 0
+        _subs(p, i, numbered)
+        p.style.body_size += 1.5 if small else 0
+
+
+def _subs(p: Paper, i: int, numbered: bool) -> None:
+    """Section i's three sub-sections, in the paper's sub-heading style."""
+    for j, sub in enumerate(p.rng.sample(_SUBS, 3), 1):
+        subnum = (chr(64 + j) if p.style.top == "roman" else f"{i}.{j}") if numbered else ""
+        subnum = "" if p.style.sub == "bold" else subnum  # unnumbered bold sub-headings under any sections
+        if p.style.sub.endswith("runin"):
+            font = "Times-Italic" if p.style.sub == "italic_runin" else "Times-Bold"
+            font = "Helvetica-Bold" if "indent" in p.style.later and font == "Times-Bold" else font
+            lead = f"{subnum}. {sub}." if subnum else f"{sub}."
+            p.truth.append({"level": 2, "number": subnum, "title": sub, "page": p.page})
+            p.need(3 * p.style.body_size)
+            p.truth[-1]["page"] = p.page
+            paragraph(p, (lead, font))
+        else:
+            sub = p.rng.choice(_LONG) if "long" in p.style.extras and j == 2 else sub
+            if "wrap3" in p.style.traps and j == 3 and p.style.columns == 2:  # (one column: one line)
+                sub = gen_traps.long_title(p)
+            if p.style.sub in ("numbered", "bold"):
+                heading(p, 2, subnum, sub)
             else:
-                sub = p.rng.choice(_LONG) if "long" in p.style.extras and j == 2 else sub
-                if p.style.sub in ("numbered", "bold"):
-                    heading(p, 2, subnum, sub)
-                else:
-                    _italic(p, subnum, sub)
-                paragraph(p)
-                if "subsub" in p.style.extras and j == 1:
-                    _third_level(p, subnum)
+                _italic(p, subnum, sub)
+            paragraph(p)
+            if "subsub" in p.style.extras and j == 1:
+                _third_level(p, subnum)
 
 
 def _italic(p: Paper, number: str, title: str) -> None:

@@ -11,6 +11,14 @@ around them must still be found.
 * ``sidebar2``: a journal's front-page sidebar whose labels stand on lines of their own in bold at
   the body's size ("Citation", "Received", "Copyright", "Funding", "Competing interests") over
   values in the body's roman, a narrow column beside the first page's text, not drawn as a box.
+* ``wrap3`` (a heading, not a trap): a sub-section title of 12-18 words that wraps onto two or three
+  lines of a two-column paper in the sub-sections' own style (FASEB's and the Plant Journal's way),
+  to be read whole.
+* ``smallprint``: the methods section's sub-sections set in small print, headings and all (1.5 pt
+  below the body), as life-science journals set them; with ``wrap3`` its long title wraps there.
+* ``flat`` (levels, not a trap): an unnumbered paper setting sections and sub-sections in one style,
+  bold at the body's size (ACM's extended abstracts), each section's first sub-section set directly
+  under its title; drawn only into papers whose sections are unnumbered.
 * ``biblio``: a reference list under "References and Notes" whose entries open with their authors
   in bold on a first line of their own, broken inside a name (PeerJ's way: each such line reads
   like a bold heading of eleven words).
@@ -22,10 +30,20 @@ from __future__ import annotations
 
 import random
 
-KINDS = ("figure", "fields", "sidebar2", "biblio")
+KINDS = ("figure", "fields", "sidebar2", "biblio", "wrap3", "smallprint", "flat")  # (new kinds go last: earlier draws stay)
 _LABELS = ("Text", "Document", "Query", "Answer", "Index", "Hypothesis", "Passage", "Model")
 _SIDEBAR = ("Citation", "Editor", "Received", "Accepted", "Published", "Copyright", "Data Availability Statement",
             "Funding", "Competing interests")
+
+
+_LONG3 = ("Effects of the compound on nitration and phosphorylation of the pathway and on survival in the control cohort",
+          "Quantitative analysis of the cell nuclei and of the activated receptor in tissues from the treated cohort",
+          "Protein extraction, gel electrophoresis, western blot analysis, tissue prints and oxidase determinations")
+
+
+def long_title(p) -> str:
+    """A sub-section title long enough to wrap onto two or three lines of a column."""
+    return p.trap_rng.choice(_LONG3)
 
 
 def draw_kinds(seed: int) -> frozenset:

@@ -241,9 +241,11 @@ def main() -> int:
     ap.add_argument("--root", default=str(ROOT), help="the source tree whose reader to run (a before-tree)")
     ap.add_argument("--show", action="store_true", help="one line per page read wrong")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--set", choices=("front", "classes"), default="front", help="which generator draws the pages")
+    ap.add_argument("--set", choices=("front", "classes", "layouts"), default="front",
+                    help="which generator draws the pages")
     args = ap.parse_args()
     sys.path.insert(0, args.root)
+    from papershelf.ingest import load_source, parse_source
     from papershelf.ingest.pdf import read_pdf  # the tree's reader, before wide_text puts this tree first
 
     sys.path.insert(1, str(ROOT / "bench"))
@@ -256,13 +258,19 @@ def main() -> int:
         import synthetic_classes
 
         make, put = synthetic_classes.layout, synthetic_classes.draw
-    out: dict = {"pages": 0, "titles_right": 0, "authors_right": 0, "non_authors": 0, "authors_exact": 0, "by_kind": {}}
+    if args.set == "layouts":
+        import synthetic_layouts
+
+        make, put = synthetic_layouts.layout, synthetic_layouts.draw
+    out: dict = {"pages": 0, "titles_right": 0, "authors_right": 0, "non_authors": 0, "authors_exact": 0, "by_kind": {},
+                 "years": [0, 0, 0]}
     with tempfile.TemporaryDirectory() as tmp:
         for seed in seeds:
             layout, truth = make(seed)
             path = f"{tmp}/{seed}.pdf"
             put(layout, path, seed)
-            doc = read_pdf(Path(path).read_bytes())
+            # the layouts are read as a file is added (with the PDF's own metadata: its year)
+            doc = parse_source(load_source(path)) if args.set == "layouts" else read_pdf(Path(path).read_bytes())
             ok_title = title_right(doc.title, truth["title"])
             ok_authors, non = authors_right(doc.authors, truth["authors"])
             out["pages"] += 1
@@ -270,6 +278,8 @@ def main() -> int:
             out["authors_right"] += ok_authors
             out["non_authors"] += non
             out["authors_exact"] += grade_authors(doc.authors, truth["authors"])["exact"]
+            if truth.get("year") and layout.get("kind") == "history":  # right / wrong / none
+                out["years"][0 if doc.year == truth["year"] else 1 if doc.year else 2] += 1
             kind = out["by_kind"].setdefault(layout.get("kind", "front"), [0, 0, 0, 0])
             kind[0] += 1
             kind[1] += ok_title
@@ -279,10 +289,13 @@ def main() -> int:
                 badge = out["by_kind"].setdefault("(badge first)", [0, 0, 0, 0])
                 for k, v in enumerate((1, ok_title, ok_authors, non)):
                     badge[k] += v
-            if args.show and not (ok_title and ok_authors and not non):
+            ok_year = layout.get("kind") != "history" or doc.year == truth.get("year")
+            if args.show and not (ok_title and ok_authors and not non and ok_year):
                 keys = ("kind", "label", "marks", "sidebar", "centred", "byline_bold", "title_bold", "family",
-                        "badge_first")
-                print(f"{seed}: {doc.title!r} {doc.authors} | truth {truth} | {[layout.get(k) for k in keys]}")
+                        "badge_first", "label_style", "doi_place", "size_step", "wrap_style", "mark_form",
+                        "history")
+                print(f"{seed}: {doc.title!r} {doc.authors} {doc.year} | truth {truth} | "
+                      f"{[v for k in keys if (v := layout.get(k)) is not None]}")
     if args.json:
         print(json.dumps(out))
         return 0
@@ -291,7 +304,9 @@ def main() -> int:
     print(f"titles right: {out['titles_right']}/{n} = {out['titles_right'] / n:.3f}")
     print(f"authors (first + count) right: {out['authors_right']}/{n} = {out['authors_right'] / n:.3f}, "
           f"non-authors {out['non_authors']}; every name as printed, in order: {out['authors_exact']}/{n}")
-    if args.set == "classes":
+    if out["years"][0] + out["years"][1] + out["years"][2]:
+        print("years (history pages) right / wrong / none: {} / {} / {}".format(*out["years"]))
+    if args.set in ("classes", "layouts"):
         for kind, (pages, titles, authors, non) in sorted(out["by_kind"].items()):
             print(f"  {kind:14s} pages {pages:3d}  titles {titles:3d}  authors {authors:3d}  non-authors {non}")
     return 0

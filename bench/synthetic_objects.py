@@ -21,8 +21,12 @@ A third set (`tests/object_classes.py`, leave it out with `--without-third`): ta
 group heads over a short rule, a body-size table with a paragraph straight under it, two objects stacked
 with their captions on the same unusual side, captions in a side column beside the object, and turned
 pages turned clockwise (/Rotate 270, or content drawn turned clockwise: `mode=..._clockwise`).
+A fourth set (`tests/object_margins.py`, leave it out with `--without-fourth`): captions in a margin column
+beside the body column (`layout=margin_column`), three columns with the third left empty on some pages
+(`layout=empty_third`).
 
-    python bench/synthetic_objects.py [--half dev|test] [--papers 150] [--first-set | --without-third] [--cells SHARE] [--json] [-v]
+    python bench/synthetic_objects.py [--half dev|test] [--papers 150] [--first-set | --without-third | --without-fourth]
+        [--cells SHARE] [--json] [-v]
 """
 
 from __future__ import annotations
@@ -90,11 +94,12 @@ def _classes(obj: dict, layout: dict) -> list[str]:
             f"{obj['kind']}:caption_{side}", "wide" if obj["wide"] else "in_column",
             "close_paragraph" if obj["close"] else "gap_paragraph"] + \
         ([f"span={obj['span']}of{layout['columns']}"] if obj.get("span") else []) + \
-        (["collected_at_end"] if obj.get("collected") else [])
+        (["collected_at_end"] if obj.get("collected") else []) + \
+        ([f"layout={layout['fourth']}"] if layout.get("fourth") else [])
 
 
 def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_set: bool = True,
-        cells: float | None = None) -> dict:
+        cells: float | None = None, fourth_set: bool = True) -> dict:
     if cells is not None:
         object_cells.CELLS = cells
     seeds = [2 * k + (half == "test") for k in range(papers)]
@@ -104,7 +109,8 @@ def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_se
     with tempfile.TemporaryDirectory(prefix="papershelf-synthetic-") as tmp:
         for seed in seeds:
             path = str(Path(tmp) / f"{seed}.pdf")
-            truth = synthetic_paper(seed, path, first_set, third_set, cells=cells != 0)
+            truth = synthetic_paper(seed, path, first_set, third_set, cells=cells != 0,
+                                    fourth_set=fourth_set and third_set)
             units = {u.object_label: u for u in build_units(read_pdf(Path(path).read_bytes()), "p") if u.kind == "object"}
             for obj in truth["objects"]:
                 unit = units.get(obj["label"])
@@ -120,7 +126,7 @@ def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_se
                     failures.append(f"seed {seed} {obj['label']} ({', '.join(_classes(obj, truth['layout']))}): "
                                     f"{why or 'region ok'}; cells {found}/{len(cells)}")
     n = max(tally["objects"], 1)
-    out = {"half": half, "papers": papers, "set": "first" if first_set else "all" if third_set else "first two", "objects": tally["objects"], "regions_right": round(tally["right"] / n, 3),
+    out = {"half": half, "papers": papers, "set": "first" if first_set else "first two" if not third_set else "all" if fourth_set else "first three", "objects": tally["objects"], "regions_right": round(tally["right"] / n, 3),
            "iou_0.8": round(tally["iou08"] / n, 3), "captions_found": round(tally["captions"] / n, 3),
            "cells": tally["cells"], "cells_found": round(tally["cells_found"] / max(tally["cells"], 1), 3),
            "by_class": {k: {"n": v["n"], "regions_right": round(v["right"] / v["n"], 3),
@@ -142,10 +148,13 @@ def main() -> None:
     ap.add_argument("--without-third", action="store_true",
                     help="without the third set of classes (`tests/object_classes.py`, added by regions7)")
     ap.add_argument("--cells", type=float, default=None,
-                    help="share of the plain tables drawn in the fourth set's cell layouts (`tests/object_cells.py`; "
-                         f"default {object_cells.CELLS}, 0 leaves the set out, 1 draws every plain table in it)")
+                    help="share of the plain tables drawn in the cell layouts (`tests/object_cells.py`, added by "
+                         f"cells9; default {object_cells.CELLS}, 0 leaves them out, 1 draws every plain table in them)")
+    ap.add_argument("--without-fourth", action="store_true",
+                    help="without the fourth set of layouts (`tests/object_margins.py`, added by regions8)")
     args = ap.parse_args()
-    out = run(args.half, args.papers, args.verbose, args.first_set, not args.without_third, args.cells)
+    out = run(args.half, args.papers, args.verbose, args.first_set, not args.without_third, args.cells,
+              not args.without_fourth)
     if args.json:
         print(json.dumps(out, indent=1))
         return

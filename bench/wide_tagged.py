@@ -36,6 +36,7 @@ from papershelf.captions import CAPTION_RE, parse_caption
 
 ROOT = Path(__file__).resolve().parent
 TRUTH = ROOT / "data" / "wide_tagged.json"
+ZOTERO_TRUTH = ROOT / "data" / "wide_tagged_zotero.json"  # the Zotero library's tagged PDFs, dev half only
 SPLIT = ROOT / "data" / "wide_split.json"
 _CELLS = 8  # printed cells kept per table
 
@@ -110,8 +111,11 @@ def _distance(a: tuple, b: tuple) -> float:
     return dx + dy
 
 
-def _page_truth(els: list[dict], objs: dict, textpage, page_no: int, size: tuple) -> list[dict]:
-    """The captioned figures and tables of one page."""
+def _page_truth(els: list[dict], objs: dict, textpage, page_no: int, size: tuple, strict: bool = False) -> list[dict]:
+    """The captioned figures and tables of one page.  `strict` (the Zotero truth's build): an element
+    is left out when a caption-like text (one `parse_caption` cannot read, "Figures 1.10-1.15") lies
+    nearer it than the caption that names it, and a caption is given only its nearest element and the
+    elements touching it (an uncaptioned layout table beside a captioned one is not unioned into it)."""
     def own(i: int) -> list[tuple[tuple, str, float]]:
         return [o for m in els[i]["mcids"] for o in objs.get(m, [])]
 
@@ -126,7 +130,9 @@ def _page_truth(els: list[dict], objs: dict, textpage, page_no: int, size: tuple
         if cap is not None and (box := _box([o[0] for o in own(i)])) is not None:
             captions.append({"index": i, "label": cap.label, "kind": cap.object_kind, "box": box})
     cap_ids = {c["index"] for c in captions}
-    found: dict[str, dict[str, Any]] = {}
+    loose = [b for i in range(len(els)) if i not in cap_ids and _LOOSE.match(text(i))
+             and (b := _box([o[0] for o in own(i)])) is not None] if strict else []
+    named: list[tuple[int, dict, tuple, list[int]]] = []  # (element, its caption, box, subtree without captions)
     for i, e in enumerate(els):
         kind = {"Figure": "figure", "Table": "table"}.get(e["type"])
         if kind is None or any(els[j]["type"] in ("Figure", "Table") for j in _ancestors(els, i)):
@@ -137,9 +143,18 @@ def _page_truth(els: list[dict], objs: dict, textpage, page_no: int, size: tuple
         if box is None or not near:
             continue
         where: tuple = box
-        named = min(near, key=lambda c: _distance(c["box"], where))
-        item = found.setdefault(named["label"], {"label": named["label"], "kind": kind, "page": page_no, "box": box,
-                                               "cells": []})
+        cap = min(near, key=lambda c: _distance(c["box"], where))
+        if strict and any(_distance(b, box) < _distance(cap["box"], box) for b in loose):
+            continue  # a caption this reader's parser cannot read is nearer: not the named one's
+        named.append((i, cap, box, sub))
+    if strict:
+        named = [n for n in _nearest_and_touching(named)
+                 if els[n[0]]["type"] == "Table" or min(n[2][2] - n[2][0], n[2][3] - n[2][1]) >= 36]  # not a label
+    found: dict[str, dict[str, Any]] = {}
+    for i, cap, box, sub in named:
+        kind = {"Figure": "figure", "Table": "table"}[els[i]["type"]]
+        item = found.setdefault(cap["label"], {"label": cap["label"], "kind": kind, "page": page_no, "box": box,
+                                             "cells": []})
         item["box"] = _box([item["box"], box])
         if kind == "table":
             item["cells"] += [t for j in sub if els[j]["type"] in ("TD", "TH") and 3 <= len(t := text(j, True)) <= 40]
@@ -164,6 +179,19 @@ def _page_truth(els: list[dict], objs: dict, textpage, page_no: int, size: tuple
             item["outside"] = outside
         item["box"] = [round(v, 1) for v in box]
         out.append(item)
+    return out
+
+
+_LOOSE = re.compile(r"^\s*(fig(ure)?s?\.?|tables?)\s+\S", re.I)
+
+
+def _nearest_and_touching(named: list) -> list:
+    """Strict alignment: per caption, its nearest element and those touching it (within 2 pt)."""
+    out = []
+    for label in dict.fromkeys(n[1]["label"] for n in named):
+        mine = [n for n in named if n[1]["label"] == label]
+        first = min(mine, key=lambda n: _distance(n[1]["box"], n[2]))
+        out += [n for n in mine if n is first or _distance(n[2], first[2]) <= 2]
     return out
 
 
@@ -198,7 +226,7 @@ def _outside(textpage, box: tuple, paragraphs: list[tuple[str, tuple]]) -> str |
     return None
 
 
-def truth_of(path: Path) -> list[dict]:
+def truth_of(path: Path, strict: bool = False) -> list[dict]:
     """The captioned figures and tables a tagged PDF marks; [] for an untagged one."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as r
@@ -219,7 +247,7 @@ def truth_of(path: Path) -> list[dict]:
             if any(e["type"] in ("Figure", "Table") for e in els):
                 tp = page.get_textpage()
                 seen = {o["label"] for o in out}  # a table continued on the next pages counts once, on its first
-                out += [o for o in _page_truth(els, _objects(page, tp), tp, n + 1, page.get_size())
+                out += [o for o in _page_truth(els, _objects(page, tp), tp, n + 1, page.get_size(), strict)
                         if o["label"] not in seen]
                 tp.close()
             r.FPDF_StructTree_Close(tree)
@@ -239,18 +267,45 @@ def build(data: Path) -> None:
     TRUTH.write_text(json.dumps(truth, indent=1, ensure_ascii=False) + "\n")
 
 
-def run(data: Path, half: str, verbose: bool) -> dict:
+def build_zotero(data: Path) -> None:
+    """The Zotero library's tagged PDFs (dev half only: `pdf_authors_zotero.half_of`, the attachment
+    key's parity), aligned strictly (`_page_truth`), into bench/data/wide_tagged_zotero.json."""
+    from pdf_authors_zotero import half_of
+
+    truth: dict = {"_about": "figures/tables marked in the tagged PDFs of zotero/storage, dev half only "
+                             "(bench/wide_tagged.py --build-zotero; strict alignment)"}
+    for path in sorted((data / "zotero" / "storage").glob("*/*.pdf")):
+        if half_of(path.parent.name) != "dev":
+            continue
+        items = truth_of(path, strict=True)
+        if items:
+            truth[f"{path.parent.name}/{path.name}"] = {"half": "dev", "objects": items}
+            log(f"{path.parent.name}: {len(items)} objects")
+    ZOTERO_TRUTH.write_text(json.dumps(truth, indent=1, ensure_ascii=False) + "\n")
+
+
+def _truth(data: Path) -> dict[str, tuple[Path, dict]]:
+    """Every tagged file's truth by name, with its path (pdfs-wide, then the Zotero dev half)."""
+    out = {k: (wide_dir(data) / k, v) for k, v in json.loads(TRUTH.read_text()).items() if not k.startswith("_")}
+    if ZOTERO_TRUTH.exists():
+        out |= {k: (data / "zotero" / "storage" / k, v) for k, v in json.loads(ZOTERO_TRUTH.read_text()).items()
+                if not k.startswith("_")}
+    return out
+
+
+def run(data: Path, half: str, verbose: bool, wide_only: bool = False) -> dict:
     import pypdfium2 as pdfium
 
     from papershelf.ingest.pdf import read_pdf
     from papershelf.units import build_units
 
-    truth = {k: v for k, v in json.loads(TRUTH.read_text()).items() if not k.startswith("_")}
+    known = _truth(data)
+    truth = {k: v for k, (_, v) in known.items() if not (wide_only and "/" in k)}
     files = [f for f, v in sorted(truth.items()) if half == "all" or v["half"] == half]
     n = found = right = cells = cells_ok = 0
     failures = []
     for f in files:
-        raw = (wide_dir(data) / f).read_bytes()
+        raw = known[f][0].read_bytes()
         units = {u.object_label: u for u in build_units(read_pdf(raw), "p") if u.kind == "object"}
         pdf = pdfium.PdfDocument(raw)
         for item in truth[f]["objects"]:
@@ -277,15 +332,18 @@ def run(data: Path, half: str, verbose: bool) -> dict:
 def main() -> None:
     ap = wide_parser(__doc__)
     ap.add_argument("--build", action="store_true", help="write bench/data/wide_tagged.json from the PDFs")
+    ap.add_argument("--build-zotero", action="store_true",
+                    help="write bench/data/wide_tagged_zotero.json from the Zotero library's tagged PDFs (dev half)")
+    ap.add_argument("--wide-only", action="store_true", help="pdfs-wide's files only (the truth before regions8)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every failure")
     args = ap.parse_args()
     if corpus_missing(args.data):
         return
-    if args.build:
-        build(Path(args.data))
+    if args.build or args.build_zotero:
+        (build if args.build else build_zotero)(Path(args.data))
         return
-    out = run(Path(args.data), args.half, args.verbose)
+    out = run(Path(args.data), args.half, args.verbose, args.wide_only)
     print_result(out, args.json, 22)
 
 

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import ask_rank
+from .ask_weights import RANKER, REFUSAL
 from .embed.onnx import cache_root
 from .models.discover import AskResponse, Evidence
 from .search.features import stem
@@ -51,15 +53,6 @@ _NUMBER = re.compile(r"(?<![\w.])\d|\b(?:one|two|three|four|five|six|seven|eight
 # A number that only names a figure, table, section, equation or reference is no quantity.
 _NOT_QUANTITY = re.compile(r"\b(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|eqs?|equations?|appendix|step)\.?\s*"
                            r"[A-Z]?\d+(?:\.\d+)*|\[\d+(?:\s*[,–-]\s*\d+)*\]", re.I)
-# The refusal: written by bench/ask_refusal_fit.py (dev half only); see refusal_features for the names.
-REFUSAL: dict = {
-    "features": ["best", "relevance", "paper_missing_rare"],
-    "mean": [0.57955898, 0.85145455, 0.59963877],
-    "scale": [0.13182748, 0.26565288, 0.43892981],
-    "coef": [1.4679427, -0.87432755, -0.36620418],
-    "intercept": 0.16584192,
-    "cut": 0.32747546,
-}
 
 
 @dataclass
@@ -72,11 +65,18 @@ class Candidate:
     cosine: float = 0.0
     typed: float = 0.0
     vector: np.ndarray | None = None  # the sentence's unit vector (None when scored by words alone)
+    raw: float = 0.0  # the sentence's own cosine with the question (`cosine` borrows from its neighbours)
+    learned: float | None = None  # the learned ranker's score (ask_rank.py), when it ranked the sentences
+
+    @property
+    def hand(self) -> float:
+        """The hand-weighted score (WEIGHTS): the ranking without a learned model, and one of its features."""
+        w = WEIGHTS
+        return w[0] * self.cosine + w[1] * self.lexical + w[2] * self.prior + w[3] * self.typed
 
     @property
     def score(self) -> float:
-        w = WEIGHTS
-        return w[0] * self.cosine + w[1] * self.lexical + w[2] * self.prior + w[3] * self.typed
+        return self.hand if self.learned is None else self.learned
 
 
 @dataclass
@@ -123,7 +123,13 @@ def answer_type(question: str, cands: list[Candidate]) -> None:
     holding a number: such sentences are marked (the answer type of classic question answering)."""
     if _QUANTITY.search(question):
         for c in cands:
-            c.typed = 1.0 if _NUMBER.search(_NOT_QUANTITY.sub(" ", c.unit.text[c.start:c.end])) else 0.0
+            c.typed = 1.0 if holds_number(c.unit.text[c.start:c.end]) else 0.0
+
+
+@functools.lru_cache(maxsize=16384)
+def holds_number(sentence: str) -> bool:
+    """Whether a sentence states a quantity (a figure's or a reference's number is none); kept per text."""
+    return bool(_NUMBER.search(_NOT_QUANTITY.sub(" ", sentence)))
 
 
 def candidates(units: list[tuple[Unit, float]]) -> list[Candidate]:
@@ -176,6 +182,7 @@ def embed_scores(encoder: Encoder, question: str, cands: list[Candidate]) -> Non
         n = index.get(c.unit.id, 0)
         index[c.unit.id] = n + 1
         c.cosine = float(sims[keys[c.unit.id]][n])
+        c.raw = float(vectors[keys[c.unit.id]][n] @ q)
         c.vector = vectors[keys[c.unit.id]][n]
 
 
@@ -325,7 +332,8 @@ def rank_features(ranked: list[Candidate], passages: list[tuple[Unit, float]]) -
     by_lex = sum(c.lexical > best.lexical for c in ranked)
     by_cos = sum(c.cosine > best.cosine for c in ranked)
     rels = sorted((p for _, p in passages), reverse=True)
-    return {"z": float((scores[0] - scores.mean()) / (scores.std() + 1e-9)),
+    share = np.exp(scores - scores[0])
+    return {"z": float((scores[0] - scores.mean()) / (scores.std() + 1e-9)), "p_top": float(1 / share.sum()),
             "rank_lex": math.log1p(by_lex), "rank_cos": math.log1p(by_cos),
             "gap": best.score - rels[0], "rel_gap": rels[0] - (rels[1] if len(rels) > 1 else 0.0),
             "best_prior": best.prior}
@@ -352,6 +360,30 @@ def refusal_features(question: str, cands: list[Candidate], passages: list[tuple
             **coverage_features(question, ranked), **rank_features(ranked, passages)}
 
 
+def rank_inputs(question: str, cands: list[Candidate]) -> dict:
+    """What ask_rank.features reads besides the candidates: the question's specific terms and their rarity,
+    each sentence's terms alone and with its neighbours', and whether it states a number."""
+    bags = [term_set(c.unit.text[c.start:c.end]) for c in cands]
+    windows: list[frozenset[str]] = []
+    for i, c in enumerate(cands):  # candidates come unit by unit, in order: neighbours are i - 1 and i + 1
+        near = [bags[j] for j in (i - 1, i + 1) if 0 <= j < len(cands) and cands[j].unit.id == c.unit.id]
+        windows.append(bags[i].union(*near))
+    numbers = [holds_number(c.unit.text[c.start:c.end]) for c in cands]
+    return {"specific": specific_terms(question), "idf": pool_idf(cands), "bags": bags, "windows": windows,
+            "numbers": numbers}
+
+
+def learned_rank(question: str, cands: list[Candidate], passages: list[tuple[Unit, float]],
+                 model: dict | None) -> None:
+    """Score the candidates by the learned ranker (ask_weights.RANKER); without one, the hand weights stay."""
+    if model is None or not cands:
+        return
+    x = ask_rank.features(question, cands, passages[0][0].paper_id if passages else None,
+                         **rank_inputs(question, cands))
+    for c, v in zip(cands, ask_rank.scores(x, model)):
+        c.learned = float(v)
+
+
 def probability(features: dict) -> float:
     """P(the evidence answers the question), the logistic regression of `REFUSAL`."""
     r = REFUSAL
@@ -375,7 +407,8 @@ def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict
     else:
         resp.notices.append("no complete embedding space: sentences scored by their words alone")
         for c in cands:
-            c.cosine = c.lexical
+            c.cosine = c.raw = c.lexical
+    learned_rank(question, cands, passages, RANKER if encoder is not None else None)
     for i, c in enumerate(select(cands, limit), 1):
         paper = papers.get(c.unit.paper_id)
         quote = c.unit.text[c.start:c.end]

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from . import lookup, resolve
 from .embed import config
 from .embed.base import DEFAULT_MODELS, Provider, ProviderSpec
+from .embed.config import quantize_options
 from .embed.queries import QueryEmbedder
 from .errors import BadArgument, NotFound, VectorUnavailable
 from .models import (
@@ -67,7 +68,7 @@ ENV_LIBRARY = "PAPERSHELF_LIBRARY"
 # come from the module's __getattr__ (the PDF reader, loaded only when a command adds).
 __all__ = [  # noqa: F822
     "DEFAULT_MODELS", "OCR_MODES", "Library", "OcrSettings", "ProviderSpec", "default_library_path", "is_url",
-    "migrate_library"]
+    "migrate_library", "quantize_options"]
 
 
 def __getattr__(name: str):

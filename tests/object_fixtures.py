@@ -22,6 +22,7 @@ from .object_classes import (
     text_cells,
     wrapped_cells,
 )
+from .object_margins import FOURTH, empty_third, leaves_third, margin_column, place_in_margin
 from .pdf_fixtures import BODY, _wrap
 
 W, H = letter
@@ -564,10 +565,12 @@ class _Flow:
         self.variants = variants  # draws the later classes (`synthetic_paper`), None for the first set
         self.sideways: random.Random | None = None  # draws the sideways tables (`SIDEWAYS`)
         self.wrapped: random.Random | None = None  # draws the tables of wrapped cells (`wrapped_cells`)
-        self.cells: random.Random | None = None  # draws the fourth set's cell layouts (`object_cells`)
+        self.cells: random.Random | None = None  # draws the cell layouts (`object_cells`)
         self.spans: random.Random | None = None  # draws how many of three columns an object spans (`three_columns`)
         self.collect: list | None = None  # tables held back to the end of the paper (`collected`)
         self.at_end = False  # placing the tables held back
+        self.side_w = 0.0  # the margin column's width, captions set in it (`object_margins.margin_column`)
+        self.layout4: str | None = None  # the fourth set's layout (`object_margins`), None without it
         self._new_page()
 
     def three_columns(self, rng) -> None:
@@ -603,7 +606,7 @@ class _Flow:
     def _room(self, h: float) -> None:
         if self.ys[self.col] - h < self.bottom:
             self.col += 1
-            if self.col == self.ncols:
+            if self.col == self.ncols or (self.col == 2 and leaves_third(self)):
                 self._new_page()
 
     def line(self, text: str, font: str, size: float, indent: float = 0.0) -> None:
@@ -636,6 +639,8 @@ class _Flow:
         if third is not None and variant is None and self.collect is None:
             variant, wide, span = third, False, 0
             width = margin_width(self, kind) if third == "margin_caption" else self.colw
+        if self.side_w and self.collect is None:  # every object captioned in the margin column
+            variant, wide, span, width = "margin_column", False, 0, self.colw
         if self.sideways is not None and kind == "table" and self.sideways.random() < 0.12:
             variant, wide = self.sideways.choice(SIDEWAYS), False  # a landscape table in the column
             width = min(0.6 * (self.top - self.bottom), 1.6 * self.colw)
@@ -660,8 +665,15 @@ class _Flow:
         above = above and variant not in ("word_header", "numbers_under")  # these sit above their captions
         if variant in ("body_under", "stacked"):  # under the caption; stacked: captions on the unusual side
             above = variant == "body_under" or kind == "figure"
+        self._put(kind, label, thing, variant, above, (wide, span))
+
+    def _put(self, kind: str, label: str, thing, variant: str | None, above: bool, across: tuple[bool, int]) -> None:
+        """Place the object as its class sets it (`across`: page-wide, and over how many columns)."""
+        wide, span = across
         if variant == "margin_caption":
             place_beside(self, label, thing)
+        elif variant == "margin_column":
+            place_in_margin(self, label, thing)
         elif variant == "stacked":
             self._place(label, thing, above, False)
             self._stack(kind, above)
@@ -851,7 +863,7 @@ LATER_LAYOUTS = {"three_columns": 0.3, "collected": 0.2}  # shares of papers set
 
 
 def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: bool = False,
-                    wrapped: bool | None = None, cells: bool = True) -> dict:
+                    wrapped: bool | None = None, cells: bool = True, fourth_set: bool = False) -> dict:
     """A generated paper written to `path`; its truth: the layout and, per object, label, kind,
     page, bbox and caption, the centres of its own text (`inside`), its cells (tables), and per
     page the boxes of its running text (`prose`), all as the page is shown.  Unless `first_set`,
@@ -861,7 +873,9 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
     sideways in a portrait column (`SIDEWAYS`, drawn by a third generator).  With `third_set`, also the
     classes of `object_classes` (drawn by a fifth generator); with `wrapped` (the third set's default),
     tables of cells wrapped over lines (`object_classes.wrapped_cells`, a sixth generator) and, unless not
-    `cells`, the fourth set's cell layouts (`object_cells`, a seventh generator)."""
+    `cells`, the cell layouts of `object_cells` (a seventh generator).  With `fourth_set`, the layouts of
+    `object_margins` (a margin column for captions, a third column left empty), drawn by an eighth
+    generator."""
 
     rng = random.Random(seed)
     third = random.Random(f"third {seed}") if third_set and not first_set else None
@@ -875,6 +889,14 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
         f.three_columns(layouts)
     if not first_set and layouts.random() < LATER_LAYOUTS["collected"]:
         f.collect = []
+    fourth = random.Random(f"fourth {seed}") if fourth_set and not first_set else None
+    pick = fourth.random() if fourth is not None else 1.0
+    if fourth is not None and pick < FOURTH["margin_column"]:
+        margin_column(f, fourth)
+        f.layout4 = "margin_column"
+    elif fourth is not None and pick < FOURTH["margin_column"] + FOURTH["empty_third"]:
+        empty_third(f, fourth)
+        f.layout4 = "empty_third"
     _text_box(f.c, f.margin, f.top - 16, "Depth and recovery of reef corals, " + str(seed), f.font[1], 15)
     f.ys = [f.top - 40] * f.ncols
     section = 1
@@ -898,5 +920,5 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
     objects = [{**t, "bbox": f.shown(t["bbox"]), "inside": [f.shown(b) for _, b in t["texts"]], "texts": None}
                for t in f.truth]
     mode = f.mode + ("_clockwise" if f.clockwise and f.mode != "upright" else "")
-    return {"layout": {"mode": mode, "columns": f.ncols, "font": f.font[0], "size": f.size},
+    return {"layout": {"mode": mode, "columns": f.ncols, "font": f.font[0], "size": f.size, "fourth": f.layout4},
             "objects": objects, "prose": {p: [f.shown(b) for b in boxes] for p, boxes in f.prose.items()}}

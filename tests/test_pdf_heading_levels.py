@@ -151,3 +151,29 @@ def test_lettered_list_items_that_leave_their_sentence_open_are_no_headings(tmp_
     assert _headings(path) == [
         ("1. INTRODUCTION", 1), ("2. THE MAIN THEOREM", 1), ("3. DISCUSSION", 1),
     ]
+
+
+def test_one_style_for_sections_and_subsections_levels_by_stacking(tmp_path):
+    """heads10: sections and sub-sections all in bold at the body's size, no numbers; "Introduction"
+    set right over "Smartphones" shows the style serves two levels: standard names and headings set
+    over another are sections, the rest sub-sections.  Without a stacked pair all stay level 1."""
+    def paper(path, stacked: bool) -> None:
+        c = canvas.Canvas(str(path), pagesize=letter)
+        y = _title(c)
+        for title, text in (("Introduction", not stacked), ("Smartphones", True), ("Physiological parameters", True),
+                            ("Methods", True), ("Questionnaire", True), ("Results", True), ("Reaction time", True),
+                            ("Discussion", True)):
+            y = _flush(c, y - 8, title, "Times-Bold", 10)
+            y = _para(c, 72, y, 460, text=" ".join(["The measured response grew with the dose."] * 3)) - 8 \
+                if text else y
+            if y < 150:
+                c.showPage()
+                y = H - 72
+        c.save()
+
+    paper(tmp_path / "flat.pdf", True)
+    assert _headings(tmp_path / "flat.pdf") == [
+        ("Introduction", 1), ("Smartphones", 2), ("Physiological parameters", 2), ("Methods", 1),
+        ("Questionnaire", 2), ("Results", 1), ("Reaction time", 2), ("Discussion", 1)]
+    paper(tmp_path / "spaced.pdf", False)
+    assert {level for _, level in _headings(tmp_path / "spaced.pdf")} == {1}

@@ -114,6 +114,16 @@ def test_a_dated_line_gives_the_year_and_a_download_stamp_does_not():
     assert _dated_year(["June 7, 2004"]) is None  # a draft's date alone on its line
 
 
+def test_a_history_that_stops_before_publication_gives_no_year():
+    """Received and accepted dates bound the paper's year from below: accepted in December, it may be
+    published in January.  They date the paper only on a line that says it was published."""
+    assert _dated_year(["Received: 2 March 2009; Accepted: 14 December 2009"]) is None
+    assert _dated_year(["Submitted 16 December 2013; final version accepted 23 June 2014"]) is None
+    assert _dated_year(["Received 2 March 2009; accepted 14 December 2009; published online 4 January 2010"]) \
+        == 2010
+    assert _dated_year(["Accepted 14 September 2006", "Cladistics 23 (2007) 229–254"]) == 2007
+
+
 def _references_pdf(path, heading: str, entries: list[str], after: list[str]) -> bytes:
     c = canvas.Canvas(str(path), pagesize=letter)
     c.setFont("Times-Bold", 18)

@@ -32,11 +32,26 @@ def wanted_quantize() -> str | None:
     return value
 
 
+def quantize_options(options: dict, quantize: str) -> dict:
+    """Options with the local model's weights int8 or fp32 ("none").  Newly int8: the current recipe
+    (INT8_RECIPE); already int8: the library's own recipe is kept (switching recipes re-embeds)."""
+    from .onnx import INT8_RECIPE
+
+    if quantize not in QUANTIZE_CHOICES:
+        raise BadArgument(f"quantize must be int8 or none, not {quantize!r}")
+    if quantize != "int8":
+        return {k: v for k, v in options.items() if k not in ("quantize", "int8_recipe")}
+    if options.get("quantize") == "int8":
+        return dict(options)
+    recipe = {"int8_recipe": INT8_RECIPE} if INT8_RECIPE != 1 else {}  # recipe 1: the options int8 always had
+    return {k: v for k, v in options.items() if k != "int8_recipe"} | {"quantize": "int8"} | recipe
+
+
 def with_quantize(spec: ProviderSpec, quantize: str) -> ProviderSpec:
     """`spec` with the local model's weights int8 or fp32 ("none"); other providers as they are."""
     if spec.provider != "local":
         return spec
-    options = {k: v for k, v in spec.options if k != "quantize"} | ({"quantize": "int8"} if quantize == "int8" else {})
+    options = quantize_options(dict(spec.options), quantize)
     return ProviderSpec(spec.provider, spec.model, tuple(sorted(options.items())), spec.settings)
 
 

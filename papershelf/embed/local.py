@@ -14,7 +14,8 @@ default when onnxruntime is installed (no torch import once the model is
 exported, so a query process starts in a fraction of a second), and
 sentence-transformers on torch.  The backend is a setting, not an option: it
 does not change the space.  int8 weights (`quantize="int8"`, ONNX only) do,
-so quantisation is an option and gets its own space.
+so quantisation is an option and gets its own space, and so does each int8
+recipe (`int8_recipe`: absent = 1, the spaces made before recipe 2; embed/onnx.py).
 """
 
 from __future__ import annotations
@@ -102,16 +103,18 @@ class TorchEncoder:
                                   normalize_embeddings=True, show_progress_bar=False).astype(np.float32)
 
 
-def _onnx_encoder(model: str, quantize: str | None, threads: int | None, batch_size: int, required: bool):
+def _onnx_encoder(model: str, quantize: str | None, threads: int | None, batch_size: int, required: bool,
+                  int8_recipe: int | None = None):
     """The ONNX encoder, or None when it cannot run here and torch may take over instead."""
-    from .onnx import ExportUnavailable, OnnxEncoder, onnxruntime_available
+    from .onnx import ExportUnavailable, OnnxEncoder, onnxruntime_available, weights_tag
 
     if not onnxruntime_available():
         if required:
             raise ProviderError("the onnx backend needs onnxruntime and tokenizers: pip install onnxruntime tokenizers")
         return None
     try:
-        return OnnxEncoder(model, Path(resolve_model_path(model)), quantize, threads, batch_size)
+        return OnnxEncoder(model, Path(resolve_model_path(model)), weights_tag(quantize, int8_recipe), threads,
+                           batch_size)
     except ExportUnavailable:
         if required:
             raise
@@ -126,7 +129,7 @@ class LocalProvider(Provider):
 
     def __init__(self, model: str = "all-MiniLM-L6-v2", batch_size: int | None = None, device: str = "cpu",
                  window_tokens: int | None = 128, backend: str | None = None, quantize: str | None = None,
-                 threads: int | None = None, **_):
+                 threads: int | None = None, int8_recipe: int | None = None, **_):
         model = SHIPPED if model.lower() == SHIPPED.lower() else effective_model(model)
         self.model = model
         if model == SHIPPED and backend == "torch":
@@ -142,7 +145,8 @@ class LocalProvider(Provider):
         if backend != "torch" and device == "cpu":
             # 16: as fast as 32 on 2 cores (texts are length-sorted), a third less peak memory.
             encoder = _onnx_encoder(model, quantize, threads, int(batch_size or 16),
-                                    required=backend == "onnx" or bool(quantize) or model == SHIPPED)
+                                    required=backend == "onnx" or bool(quantize) or model == SHIPPED,
+                                    int8_recipe=int8_recipe)
         self._encoder = encoder if encoder is not None else TorchEncoder(model, int(batch_size or 32), device)
         self.backend = "torch" if isinstance(self._encoder, TorchEncoder) else "onnx"
         self.batch_size = self._encoder.batch_size

@@ -229,14 +229,58 @@ def _export_torch(model_dir: Path, out: Path) -> None:
             raise ExportUnavailable(f"could not export {model_dir.name} to ONNX: {type(e).__name__}: {e}") from None
 
 
-def _quantize_int8(src: Path, out: Path) -> None:
-    """Dynamic quantisation: int8 weights, activations quantised per batch at run time."""
+# int8 recipes by number.  1: per-channel dynamic quantisation of every weight MatMul, int8 weights (the
+# spaces made before recipe 2: a library's options without `int8_recipe`).  2: uint8 weights (asymmetric
+# per channel, onnxruntime's u8u8 kernel) and the feed-forward output projections
+# (encoder.layer.N.output.dense, whose GELU inputs span the widest range) left in fp32: the vectors'
+# cosine to fp32 on real windows 0.9931 -> 0.9973 mean, 0.988 -> 0.994 min (docs/measurements/space9.md).
+# Each recipe is its own space; a new int8 space gets INT8_RECIPE.
+INT8_RECIPES: dict[int, dict] = {1: {}, 2: {"weights": "QUInt8", "exclude": r"layer\.\d+\.output\.dense$"}}
+INT8_RECIPE = 1  # recipe 2 lost figure MRR on the dev half (space9.md): opt-in, `int8_recipe: 2`
+
+
+def weights_tag(quantize: str | None, recipe: int | None = None) -> str | None:
+    """The export's name for its weights: None (fp32), "int8" (recipe 1), "int8r2", ..."""
+    if not quantize:
+        return None
+    recipe = int(recipe or 1)
+    if recipe not in INT8_RECIPES:
+        raise ProviderError(f"unknown int8_recipe {recipe} (choose {', '.join(map(str, INT8_RECIPES))})")
+    return quantize if recipe == 1 else f"{quantize}r{recipe}"
+
+
+def _recipe_of(tag: str) -> dict:
+    return INT8_RECIPES[int(tag.partition("r")[2] or 1)]
+
+
+def _name_matmuls(src: Path, out: Path) -> None:
+    """The graph with each MatMul on a weight named after it (encoder.layer.3.output.dense), so a recipe
+    can leave nodes out by name (the graph writer leaves nodes unnamed; names do not change the vectors)."""
+    import onnx
+
+    model = onnx.load(str(src))
+    weights = {i.name for i in model.graph.initializer}
+    for n, node in enumerate(model.graph.node):
+        weight = next((i for i in node.input if i in weights and i.endswith(".weight")), None)
+        node.name = weight.removesuffix(".weight") if node.op_type == "MatMul" and weight else f"{node.op_type}_{n}"
+    onnx.save(model, str(out))
+
+
+def _quantize_int8(src: Path, out: Path, tag: str = "int8") -> None:
+    """Dynamic quantisation: int8 weights, activations quantised per batch at run time, as recipe `tag` says."""
     try:
         from onnxruntime.quantization import QuantType, quantize_dynamic
     except ImportError as e:
         raise ExportUnavailable(f"int8 quantisation needs the onnx package ({e}): pip install onnx") from None
     import logging
 
+    recipe = _recipe_of(tag)
+    named = out.with_name("named.onnx")
+    _name_matmuls(src, named)
+    import onnx
+
+    exclude = [n.name for n in onnx.load(str(named)).graph.node
+               if n.op_type == "MatMul" and recipe.get("exclude") and re.search(recipe["exclude"], n.name)]
     root = logging.getLogger()
     level = root.level
     root.setLevel(logging.ERROR)  # the quantizer logs advice on the root logger
@@ -244,10 +288,11 @@ def _quantize_int8(src: Path, out: Path) -> None:
         # Per-channel scales: one scale per weight matrix moved vectors to cosine ~0.95 of fp32 on
         # SciFact windows, per output channel ~0.994 (BENCHMARKS.md).  Only MatMul weights: the
         # embedding lookup costs nothing to run in fp32.
-        quantize_dynamic(str(src), str(out), weight_type=QuantType.QInt8, per_channel=True,
-                         op_types_to_quantize=["MatMul"])
+        quantize_dynamic(str(named), str(out), weight_type=getattr(QuantType, recipe.get("weights", "QInt8")),
+                         per_channel=True, op_types_to_quantize=["MatMul"], nodes_to_exclude=exclude)
     finally:
         root.setLevel(level)
+        named.unlink(missing_ok=True)
 
 
 def _writes_graph(model_dir: Path) -> bool:
@@ -271,11 +316,11 @@ def build_export(model: str, model_dir: Path, quantize: str | None, target: Path
     try:
         if quantize and (packaged_weights(model_dir) is not None or _writes_graph(model_dir)):
             _export_fp32(model_dir, tmp / "fp32.onnx", for_quantizing=True)
-            _quantize_int8(tmp / "fp32.onnx", tmp / "model.onnx")
+            _quantize_int8(tmp / "fp32.onnx", tmp / "model.onnx", quantize)
             (tmp / "fp32.onnx").unlink()
         elif quantize:  # torch's export: the same graph either way
             fp32 = ensure_export(model, model_dir, None)
-            _quantize_int8(fp32 / "model.onnx", tmp / "model.onnx")
+            _quantize_int8(fp32 / "model.onnx", tmp / "model.onnx", quantize)
         else:
             _export_fp32(model_dir, tmp / "model.onnx")
         shutil.copyfile(model_dir / "tokenizer.json", tmp / "tokenizer.json")

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from ..library import ProviderSpec
+from ..library import ProviderSpec, quantize_options
 from ..search import MODES
 from .cli_app import PROVIDER_HELP, bench_app, fail, guarded
 from .cli_help import ReadableCommand
@@ -37,8 +37,9 @@ def bench_beir(folder: str = typer.Argument(..., help="A BEIR folder: corpus.jso
     modes = list(mode or MODES)
     if any(m not in MODES for m in modes):
         fail(f"--mode must be one of {', '.join(MODES)}", 2)
-    quantize = None if quantize == "none" else quantize
-    options = {k: v for k, v in (("window_tokens", window_tokens), ("quantize", quantize)) if v is not None}
+    options = {"window_tokens": window_tokens} if window_tokens is not None else {}
+    if quantize is not None:
+        options = quantize_options(options, quantize)
     settings = {"backend": backend} if backend else {}
     spec = ProviderSpec(provider or "local", model, tuple(sorted(options.items())), tuple(settings.items()))
     result = run_beir(folder, spec, modes, queries, qrels, workers, max_queries, keep,

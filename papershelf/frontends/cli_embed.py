@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 
 from ..errors import PapershelfError
-from ..library import DEFAULT_MODELS, Library, ProviderSpec
+from ..library import DEFAULT_MODELS, Library, ProviderSpec, quantize_options
 from .cli_print import dump, err, print_build
 
 if TYPE_CHECKING:
@@ -34,9 +34,10 @@ def spec_for(lib: Library, provider: str | None = None, model: str | None = None
         model = current.model if provider == current.provider else DEFAULT_MODELS.get(provider)
     kept_settings = dict(current.settings) if provider == current.provider else {}
     kept_options = dict(current.options) if provider == current.provider and model == current.model_name else {}
+    quantize = options.pop("quantize", None)
     merged = kept_options | options
-    if merged.get("quantize") == "none":  # `--quantize none`: back to fp32 weights
-        del merged["quantize"]
+    if quantize is not None:  # `--quantize int8|none`: int8 (the current recipe) or back to fp32 weights
+        merged = quantize_options(merged, quantize)
     return ProviderSpec(provider, model, tuple(sorted(merged.items())),
                         tuple(sorted((kept_settings | settings).items())))
 

@@ -212,9 +212,11 @@ def _read_regular(path: str, limit: int) -> bytes:
 # numbered run-ins opening with math, filled panels and margin marks outside figure regions; 16: author-year
 # entries open at a surname after an entry's end, undated files keep a printed year, bylines beside logos and
 # sidebars, names surname-first or with degrees, figure labels and float names no headings, sidebars by width,
-# regions beside their captions).
+# regions beside their captions; 17: symbols a mathematical font sets at Latin-1 codes read from their
+# drawing, titles wrapped over lines and bylines in two weights, wrapped headings and flat levels, table
+# rows centred on a multi-line label, captions in a margin column).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/16"
+PDF_READER = "pdf-reader/17"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:

@@ -61,6 +61,10 @@ def _left_of_edge(ln: Line, title_lines: list[Line], region: list[Line]) -> bool
     first = min((o for o in region if o.x1 > edge and o.x0 < max(t.x1 for t in title_lines)),
                 key=lambda o: o.top, default=None)
     flush = all(abs(t.x0 - edge) < 2 for t in title_lines) and first is not None and abs(first.x0 - edge) < 2
+    # a piece of a row that goes on to the left (a centred byline cut at its marks) is set flush with nothing
+    flush = flush and first is not None and not any(
+        o is not first and min(o.bottom, first.bottom) - max(o.top, first.top) > 0.5 * min(o.height, first.height)
+        and 0 <= first.x0 - o.x1 < first.size for o in region)
     return flush and ln.x1 < edge - 2
 
 

@@ -30,16 +30,18 @@ from .lines import Line, visual_rows
 # between names; AIP's footnote letters, "Haddad^a)" read as "Haddada)", where no parenthesis
 # opens on the line; affiliation letters set apart in the names' own size, "Maria Lopez a,b, John
 # Smith b,*", a lone letter only before a comma, "and" or the line's end; marks set before the names,
-# "^1Anna Berg, 2Carl Dahl", "^2J. Ruiz", "^1PETRA": a raised mark ends where a word or an initial begins).
+# "^1Anna Berg, 2Carl Dahl", "^2J. Ruiz", "^1PETRA": a raised mark ends where a word or an initial begins;
+# marks in brackets in the names' size, "Anna Berg [1], Carl Dahl [2]"; a bar between names is a separator).
 _MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗✷✶✦★☆✩⁰¹²³⁴⁵⁶⁷⁸⁹\x00-\x1f\x7f-\x9f\ue000-\uf8ff]"
           r"|\^(?:[^\sA-ZÀ-ÖØ-Þ]|[A-ZÀ-ÖØ-Þ](?![A-Za-zß-öø-ÿÀ-ÖØ-Þ.]))*"
           r"|(?<![\w^])\d{1,2}(?:,\d{1,2})*(?=[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ.])|(?<=[a-zà-ÿ])\d+(?:,\d+)*"
           r"|(?<=\s)\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|(?<=[A-ZÀ-ÖØ-Þ]{2})\d{1,2}(?:,\d{1,2})*(?=[\s,]|$)|[α-ωΑ-Ω]+(?=[,\s∗*†]|$)"
           r"|(?<=[a-z])[a-z](?=,[a-z](?:[,∗*†\d]|$))|(?<=,)[a-z](?=\s+[A-Z])|[·•‧]"
-          r"|(?<=[a-z] )[a-h](?:(?:,[a-h∗*†])+(?=\s+[A-Z])|(?:,[a-h∗*†])*(?=[,∗*†]|\s+and\s|$))")
+          r"|(?<=[a-z] )[a-h](?:(?:,[a-h∗*†])+(?=\s+[A-Z])|(?:,[a-h∗*†])*(?=[,∗*†]|\s+and\s|$))"
+          r"|\[(?:\d{1,2}|[*∗†‡a-h])(?:[,–-]\s?(?:\d{1,2}|[*∗†‡a-h]))*\]")
 _ROLE = re.compile(r"\([^()]*\)")
 _AIP_MARK = re.compile(r"(?:(?<=[a-z])|(?<=[\s,^]))[a-h]\)(?=[\s,]|$)")
-_SPLIT = re.compile(rf"{LEADING_SPACE}(?:{_MARKS}|,|;|\band\b|\bAND\b|&|\s{{3,}})\s*")
+_SPLIT = re.compile(rf"{LEADING_SPACE}(?:{_MARKS}|,|;|\||\band\b|\bAND\b|&|\s{{3,}})\s*")
 _PARTICLE = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "dos", "le", "la", "bin", "al", "el",
              "ter", "ten", "y"}
 # A name's word: capitalised (with a second capital after a prefix or a joined syllable: "McBride",
@@ -60,14 +62,19 @@ _NOT_NAME = re.compile(
     r"facebook|meta|nvidia|yahoo|adobe|intel|submitted|accepted|published|corresponding|editor|copyright|"
     r"distributed|open|access|authors|equal|contribution|correspondence|collaboration|consortium|anonymous|"
     r"article|paper|review|letters?|communications?|transactions|systems|processing|recognition|learning|"
-    r"networks?|neural|information|intelligence|analysis|language|submission|studies|the)\b", re.IGNORECASE)
+    r"networks?|neural|information|intelligence|analysis|language|submission|studies|the|"
+    # the same words in the languages affiliations are printed in
+    r"departament\w*|facultad|faculdade|facolt[àa]|fakult[äa]t|escuela|escola|[ée]cole|centro|zentrum|servi[cç]o|"
+    r"servicio|programa|klinik\w*|cl[íi]nica|laborat[óo]rio|h[ôo]pital|unidad|unidade|grupo|instituto|"
+    r"ciencias|ciências|scienze|wissenschaften|medicina|pesquisa|investigaci[óo]n)\b", re.IGNORECASE)
 _AFFILIATION = re.compile(r"^(?:[\W\d]*)(?:universit\w*|department|dept\.|institut\w*|school of|faculty of|"
                           r"laborator\w*|college of|cent(?:er|re) for)\b", re.IGNORECASE)
 # An institution named anywhere in a text ("Clinical Institute of ...", "General Hospital").
 _INSTITUTION = re.compile(r"\b(?:universit\w*|department|dept\.|institut\w*|school|faculty|laborator\w*|college|"
                           r"cent(?:er|re)|hospital|clinic|academy|ministry)\b", re.IGNORECASE)
 _STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|index ?terms|introduction|articleinfo|"
-                   r"(?:1|I)\.?\s+introduction)\b", re.IGNORECASE)
+                   r"(?:1|I)\.?\s+introduction|resumo|resumen|résumé|zusammenfassung|palavras[- ]chave|"
+                   r"palabras clave|mots[- ]cl[ée]s|introdu[cç][ãa]o|introducci[óo]n|einleitung)\b", re.IGNORECASE)
 
 
 # A title before a name ("Dr.", "Prof."), a byline's "By", or an ordinal ("1st", IEEE's template) is not part of it;
@@ -84,6 +91,9 @@ _GLUED_INITIAL = re.compile(r"\b([A-Z]\.)(?=[A-Z][a-z])")
 # English function words set in capitals: a title's line in small capitals ("ENDEMIC PLANT SPECIES IN
 # EXPERIMENTAL") holds them, a name in capitals never does.
 _CAPS_FUNCTION = {"A", "AN", "THE", "OF", "IN", "ON", "AT", "TO", "FOR", "WITH", "FROM", "BY", "VIA", "ALONG", "OR"}
+# The same words capitalised as a title in title case sets them ("Older Adults Of Giant Cells"): no name holds
+# them ("An", "In", "Do", "To" are names of people too and are left out).
+_TITLE_FUNCTION = {"Of", "The", "With", "For", "From", "Via", "And", "Or", "Into", "Among", "Between", "Using"}
 
 
 def _name(part: str) -> str | None:
@@ -97,7 +107,8 @@ def _name(part: str) -> str | None:
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
     words = [t for t in tokens if t.lower() not in _PARTICLE]
-    if len(words) < 2 or not all(_TOKEN.match(_latin1(t)) for t in words) or any(t in _CAPS_FUNCTION for t in tokens):
+    if len(words) < 2 or not all(_TOKEN.match(_latin1(t)) for t in words) \
+            or any(t in _CAPS_FUNCTION or t in _TITLE_FUNCTION for t in tokens):
         return None
     if all(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)*", t) for t in words) or len(words[-1].rstrip(".")) < 2:
         return None
@@ -166,6 +177,23 @@ def _parts(text: str) -> list[str]:
     return [p for p in _SPLIT.split(unicodedata.normalize("NFC", text)) if p and p.strip()]
 
 
+# "and" in the languages bylines are printed in ("João Silva e Maria Santos", "Juan Pérez y María López",
+# "Hans Müller und Eva Schmidt", "Jean Dupont et Marie Curie", "Jan Jansen en Piet de Vries").
+_CONJUNCTION = re.compile(r"(?:^|\s)(?:e|y|und|et|och|en|og|ja|ve|és|i|a)\s")
+
+
+def _conjoined(part: str) -> list[str]:
+    """A part holding two names joined by another language's "and", as the two names; when each side
+    is a name of two words or more ("Ortega y Gasset" is one name: "Gasset" alone is none); a part
+    opening with the word after a mark ("^2 e Maria Santos") as the name after it."""
+    pieces = _CONJUNCTION.split(part.strip())
+    named = [q for q in pieces if q.strip()]
+    if 2 <= len(pieces) <= 3 and len(named) == len(pieces) - (not pieces[0].strip()) \
+            and all(len(q.split()) >= 2 and _name(q) for q in named):
+        return named
+    return [part]
+
+
 def _runs(part: str) -> list[str]:
     """Names set side by side with nothing between them ("Ruifang Ge Raymond J. Mooney"): cut
     after two or more words where the rest can still be a name of two or more words, and never
@@ -208,14 +236,14 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
     if "@" in text or _STOP.match(text):
         return None, "", ""
     names: list[str] = []
-    parts = _parts(text)
+    parts = [q for p in _parts(text) for q in _conjoined(p)]
     if len(parts) == 1 and len(parts[0].split()) >= 4:
         runs = _runs(parts[0])  # one run of words without separators: names side by side, each of them a name
         parts = runs if all(_name(r) for r in runs) else parts  # ("Max Planck Institute for Biology" is none)
     capitals = False  # the line's names so far are set in capitals (ACM: "BEN TROVATO, Inria Paris, France")
     for i, part in enumerate(parts):
-        if _GRADE.match(part.strip(" .")):
-            continue
+        if _GRADE.match(part.strip(" .")) or _CONJUNCTION.fullmatch(f" {part.strip()} "):
+            continue  # a grade after a name; another language's "and" closing a line ("Gustav Juhl^3 und")
         name = _name(part)
         if name is not None and capitals and not _in_capitals(part):
             name = None  # a part in another case than the names before it is their affiliation
@@ -302,10 +330,12 @@ class _Reading:
     carry: str = ""
 
     mark: str = ""  # the mark that closes the first line of names ("W. Bauer ✷"), if any
+    last: Line | None = None  # the last line names were read from
 
     def read(self, ln: Line) -> None:
         carry, self.carry = self.carry, ""
-        if self.style is not None and (abs(ln.size - self.style[0]) > 0.6 or ln.bold != self.style[1]):
+        if self.style is not None and (abs(ln.size - self.style[0]) > 0.6 or ln.bold != self.style[1]) \
+                and not self._list_goes_on(ln):
             # text in another style than the names: an affiliation or its continuation, or a later
             # group's names run on into its affiliation, the line mostly in the affiliation's style
             self.authors += [n for n in self._next_group(ln) if n not in self.authors]
@@ -321,6 +351,20 @@ class _Reading:
         self.with_affiliation = bool(more) if self.with_affiliation is None else self.with_affiliation
         self.authors += [n for n in names if n not in self.authors]
         self.carry = tail
+        self.last = ln
+
+    def _list_goes_on(self, ln: Line) -> bool:
+        """A line of names alone in the names' size but read in another weight goes on with the list of the
+        line above when the list runs on across the break (that line ends with a comma or "and", or this
+        one opens with "and" or runs on itself), at the names' line pitch: the weight of a line of names is that of its
+        first and last glyphs, and bold names with a roman "and" or roman marks between them read as
+        roman on one line and bold on the next."""
+        last = self.last
+        if last is None or self.style is None or abs(ln.size - self.style[0]) > 0.6 or not names_alone(ln.text):
+            return False
+        ends, goes_on = (_MARK_RUN.sub("", t).rstrip().endswith((",", "&", " and")) for t in (last.text, ln.text))
+        opens = re.match(r"\s*(?:and\b|&|,)", ln.text)
+        return 0 < ln.top - last.top <= 2 * ln.size and (bool(opens) or ends or goes_on)
 
 
     def _next_group(self, ln: Line) -> list[str]:
@@ -335,6 +379,8 @@ class _Reading:
         return names if names and not more and not tail and _INSTITUTION.search(after) else []
 
 
+# A raised mark as the line reader writes it, up to a comma that ends the line ("Berg^1,2," -> "Berg,").
+_MARK_RUN = re.compile(r"\^[^\s,]*(?:,[^\s,]+)*")
 # A symbol closing a line of names, tying them to the affiliation under it ("... and W. Bauer ✷").
 _CLOSING_MARK = re.compile(r"\s([†‡∗*✷✶✦★☆✩⋆♦♠♣♥§¶#])\s*$")
 

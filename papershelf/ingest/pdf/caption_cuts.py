@@ -7,7 +7,9 @@ into pieces (`script_boxes._pieces`, 2.5 em: a table's cells are set closer than
 caption would then be lost inside the first.  A line is cut where a caption's label opens after a gap
 wider than 0.6 em and than twice the line's usual word space (a loose justified line stretches all
 its spaces alike), so each caption starts a line of its own; a label cited in a sentence ("as Figure 8
-shows") is neither set after such a gap nor followed by a caption's separator.
+shows") is neither set after such a gap nor followed by a caption's separator.  A label starting left
+of the text before it on its row (a table's cell run in before a caption set in a margin column) is
+cut off likewise.
 """
 
 from __future__ import annotations
@@ -69,6 +71,8 @@ def _gutter(spaces: dict[int, tuple[float, float, float]], at: int, size: float,
     if at not in spaces:
         return False
     gap = spaces[at][0]
+    if gap < -size and not aligned:
+        return True  # the label starts left of the text before it on its row: text of another column run in
     words = sorted(w for k, (w, _, _) in spaces.items() if k != at)
     em, ratio = (0.3, 1.5) if aligned else (_WORD_SPACE, 2.0)
     return gap > em * size and (not words or gap > ratio * words[len(words) // 2])

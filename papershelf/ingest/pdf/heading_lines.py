@@ -109,3 +109,20 @@ def entry_like(text: str) -> bool:
     set their authors in bold look like headings line by line; a section that follows the list has a
     standard name, a number, or a title of words without a year."""
     return bool(_ENTRY.match(text)) and not is_standard(text) and not _APPENDIX.match(text)
+
+
+def one_style(lines: list) -> bool:
+    """Every line set in the first's size, weight, slant and face: a title's lines, not a heading
+    and the text under it."""
+    a = lines[0]
+    return all(abs(b.size - a.size) < 0.3 and (b.bold, b.italic, b.face) == (a.bold, a.italic, a.face) for b in lines)
+
+
+def wrapped(lines: list, right: float) -> bool:
+    """Lines broken where the column ends: each line but the last stops where the next line's first
+    word would have run past the column's right edge `right` (a list of short labels stops early)."""
+    for a, b in zip(lines, lines[1:]):
+        word = b.text.split()[0] if b.text.strip() else ""
+        if a.x1 + 0.55 * a.size * (len(word) + 1) < right - 1.5 * a.size:
+            return False
+    return True

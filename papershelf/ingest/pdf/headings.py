@@ -21,17 +21,16 @@ import re
 from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
-from .heading_levels import next_number, numbered_lines, sibling_style, style_ranks, unlabelled
-from .heading_lines import centred_line, centred_title, entry_like, short_field, small_bold
+from .heading_levels import flat_levels, next_number, numbered_lines, sibling_style, style_ranks, unlabelled
+from .heading_lines import centred_line, centred_title, entry_like, one_style, small_bold, wrapped
+from .heading_runin import RunIn, lead_in
 from .heading_style import (
     _DIGITS,
     _FLOAT,
     _NAME,
-    _NAMED_LEAD,
     _NUMBERED,
     _OUTSIDE_RE,
     _STANDARD_RE,
-    _THEOREM,
     _WORDS_ONLY,
     BodyStyle,
     Para,
@@ -73,7 +72,7 @@ def _style_key(line) -> tuple[float, bool, bool, bool]:
     return (round(line.size * 2) / 2, bool(line.bold), capitals(line.text), bool(line.bold and line.italic))
 
 
-class _Decider:
+class _Decider(RunIn):
     """Walks the paragraphs in reading order, keeping the numbering and the current level."""
 
     def __init__(self, paras: list[Para], body: BodyStyle) -> None:
@@ -95,8 +94,17 @@ class _Decider:
                            if _OUTSIDE_RE.match(self._bare(p)) and small_style(p.first) in self.small_styles}
         self.back_matter = False  # the current section is front or back matter (Acknowledgements …)
         self.numbered_styles: dict[tuple, list[int]] = {}  # a numbered heading's style -> its numbers' depths
+        self.title_styles = {_wrap_key(p.first) for p in paras if self._title_line(p)}
         self.numbered_lines = numbered_lines([(m.group("num"), _own_style(p.first)) for p in paras
                                               if len(p.lines) == 1 and (m := _NUMBERED.match(p.text.strip()))])
+
+    def _title_line(self, p: Para) -> bool:
+        """A one-line title set apart from the body (bold, larger, italics, a small-print heading style)."""
+        ln = p.first
+        if len(p.lines) != 1 or not ln.alone or p.in_figure or len(p.text) > 120:
+            return False
+        apart = strong(ln, self.body) or ln.italic or small_style(ln) in self.small_styles
+        return apart and len(p.text.split()) <= 12 and _plausible_title(p.text, False)
 
     def _style_ranks(self, paras: list[Para]) -> dict[tuple[float, bool, bool, bool], int]:
         """For papers without numbering: heading styles ranked, the standard names' style first."""
@@ -155,7 +163,39 @@ class _Decider:
             return text, self._own_level(p)
         if self.level and (self._italic_candidate(p) or self._smaller_candidate(p)):
             return text, self._own_level(p)
-        return None
+        return self._wrapped(p, text) if self._wrapped_title(p) else None
+
+    def _wrapped_title(self, p: Para) -> bool:
+        """A long title wrapped onto two or three lines of its own style ("Effects of SIN-1 in nitration
+        and" / "hyperphosphorylation of tau and cell viability in" / "rat hippocampus"): each line
+        broken at the column's edge, in a style set apart (bold, larger, italics, a small-print
+        heading style) that the paper also sets one-line headings in, with space above, over text in
+        another style.  Read whole, as long as twenty words."""
+        nxt, ln = self.following, p.first
+        if not 2 <= len(p.lines) <= 3 or p.in_figure or not all(x.alone for x in p.lines) or not one_style(p.lines):
+            return False
+        if nxt is None or nxt.first.page != ln.page or one_style([ln, nxt.first]) or not nxt.text[:1].isupper():
+            return False
+        words, m = p.text.split(), _NUMBERED.match(p.text)
+        if len(words) > 20 or p.text.endswith((".", ",", ";", ":")) or not _plausible_title(" ".join(words[:12]), True):
+            return False
+        spaced = p.gap_above is None or p.gap_above >= 1.3 or self.after_heading
+        own = (bool(m) and self._title_line(Para([ln], text=ln.text))) or _wrap_key(ln) in self.title_styles
+        around = nxt.lines + (self.preceding.lines if self.preceding else [])  # the column's text, for its edge
+        right = max((x.x1 for x in around if x.page == ln.page and abs(x.x0 - ln.x0) < 3 * ln.size), default=0.0)
+        return spaced and own and right > ln.x1 and wrapped(p.lines, right)
+
+    def _wrapped(self, p: Para, text: str) -> tuple[str, int] | None:
+        """A wrapped title's level, as its one-line siblings' (a number's depth, its style's rank)."""
+        m = _NUMBERED.match(text)
+        if m:
+            key = self.numbering.accept(m, 1)
+            return (text, self._set_level(len(key), p.first.size)) if key else None
+        if small_style(p.first) in self.small_styles:
+            return text, 1 if self.back_matter else self._sub_level()
+        if not self.numbering.last and strong(p.first, self.body):  # (italics: below the current section)
+            return text, self._set_level(self.ranks.get(_style_key(p.first), 2), p.first.size)
+        return text, self._own_level(p)
 
     def _small_title(self, p: Para) -> bool:
         """A heading of a small-print part of the paper, in a style that heads two or more of its
@@ -270,49 +310,6 @@ class _Decider:
             self.top_size = size
         return level
 
-    def runin(self, p: Para) -> tuple[str, int] | None:
-        """The lead-in a paragraph opens with, as a sub-heading (its text stays in the paragraph).  A
-        numbered lead-in set apart by its face alone may continue a numbering but not start one
-        ("1. Ovretveit J, Serouri A:" in a reference list), unless it is a standard name; one whose
-        number continues the scheme may be as long as any heading, an unnumbered one is short."""
-        title = self._lead_title(p)
-        if not title:
-            return None
-        bold = p.first.runin_bold
-        m = _NUMBERED.match(title)
-        if m and _plausible_title(_upper_first(m["title"]), True) \
-                and (bold or self.numbering.last or is_standard(m["title"])):
-            # a title opening in lowercase ("8.2. k-sparse vectors.") only with the very next number
-            key = self.numbering.accept(m, 0 if m["title"][:1].islower() else 1)
-            if key:
-                return title, self._set_level(len(key), p.first.size)
-        if len(title.split()) > 8 or not _plausible_title(title, True) \
-                or not (bold or p.first.runin_italic or is_standard(title)):
-            return None
-        return title, self._set_level(1, p.first.size) if _OUTSIDE_RE.match(title) else self._sub_level()
-
-    def _lead_title(self, p: Para) -> str:
-        """The title of the paragraph's lead-in, or "" where none can be a heading: in a paper whose
-        body claims to be bold, in the reference list, and for captions, floats and theorem labels."""
-        lead = lead_in(p.first) or _named_lead(p.text)
-        if not lead or self.body.bold or self.in_references or CAPTION_RE.match(p.text) or _FLOAT.match(lead) \
-                or _THEOREM.match(lead) or self._field_label(p, lead):
-            return ""
-        return lead.rstrip(".:—– ").strip()
-
-    def _field_label(self, p: Para, lead: str) -> bool:
-        """A label of front matter or of a figure's fields, not a section: on the title page, a
-        colon-ended lead-in of small print (a sidebar's or a footnote's "Received:", "Correspondence
-        to:", "To cite:"); anywhere, "Label: value" alone on its line with a value of a few words ("Accepted:
-        January 6, 2016", "Gold answer: Spain"), and a long value's label beside such a field (an
-        example's "Id: 87_1" / "Text: The most successful …": fields come in runs, sections do not
-        hold one-line values).  Front and back matter names stay headings."""
-        if _OUTSIDE_RE.match(lead.rstrip(".:—– ").strip()):
-            return False
-        if not lead.rstrip().endswith(":"):
-            return False  # "Purification and crystallization." opens PNAS's small-print methods on page 1
-        small_print = p.first.page == self.title_page and p.first.size < self.body.size - 0.7
-        return small_print or short_field(p, lead) or short_field(self.preceding) or short_field(self.following)
 
 
 def _standard(bare: str) -> bool:
@@ -324,6 +321,14 @@ def _standard(bare: str) -> bool:
 def _own_style(line) -> tuple:
     """A heading's style, all of it: size, weight, slant, capitals and face."""
     return (round(line.size * 2) / 2, bool(line.bold), bool(line.italic), capitals(line.text), line.face)
+
+
+_DIGIT_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*|[A-Z]\.\d+)[.)]?\s+\S")  # "2 Methods", "9.4 Open Problems", "A.1 Syntax"
+
+
+def _wrap_key(line) -> tuple:
+    """A title line's style, its case aside: size, weight, slant and face."""
+    return (round(line.size * 2) / 2, bool(line.bold), bool(line.italic), line.face)
 
 
 def _title_words(text: str) -> bool:
@@ -350,12 +355,6 @@ def _italic_lines(p: Para) -> bool:
     return len(p.lines) <= 2 and all(x.italic and x.alone for x in p.lines)
 
 
-def _upper_first(title: str) -> str:
-    """The title as if it opened with a capital: a symbol's name ("k-sparse") opens a title in
-    lowercase where a word would not."""
-    return title[:1].upper() + title[1:]
-
-
 def _heading_families(paras: list[Para], body: BodyStyle) -> set[str]:
     """Typeface families of the paper's sure headings (a standard name or a section number on a
     line of its own, set apart from the body), other than the body's own family: a paper that sets
@@ -367,32 +366,6 @@ def _heading_families(paras: list[Para], body: BodyStyle) -> set[str]:
                 and (_STANDARD_RE.match(_Decider._bare(p)) or _numbered_start(p.text)):
             out.add(_family(ln.face))
     return out - {_family(body.face), ""}
-
-
-def _named_lead(text: str) -> str:
-    """A paragraph opening with a front or back matter name and a colon or period, in the text's own
-    style ("Acknowledgements: we are grateful …"): the section is run in."""
-    m = _NAMED_LEAD.match(text)
-    return m.group(1) if m else ""
-
-
-def lead_in(line) -> str:
-    """The run-in lead-in a line offers as a heading: a bold one; one in italics that reads as a
-    short title ("Cell culture. The cells …"; not "E. coli" or "in vivo" ending a sentence); or one
-    set apart by its face alone (small capitals) when it is numbered or a standard name."""
-    lead = line.runin
-    if not lead or line.runin_bold:
-        return lead
-    if line.runin_italic and _italic_title(lead):
-        return lead
-    return lead if _numbered_start(lead) or is_standard(lead) else ""
-
-
-def _italic_title(lead: str) -> bool:
-    title = _NUMBERED.match(lead)
-    words = (title.group("title") if title else lead).rstrip(".:—– ").split()
-    return 1 <= len(words) <= 6 and len(words[0]) > 2 and words[0][0].isupper() \
-        and _plausible_title(" ".join(words), True)
 
 
 def _mark_figure_text(paras: list[Para]) -> None:
@@ -424,6 +397,7 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
     decider = _Decider(paras, body)
     judge = review(paras, body, decider) if review else None
     blocks: list[Block] = []
+    own_lines: list[tuple[int, tuple]] = []  # headings on lines of their own: (block, style)
     skip = False
     for i, p in enumerate(paras):
         page = p.first.page
@@ -440,6 +414,7 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
             title = head[0]
             if decider.following is not None and _wraps_onto(p, decider.following, body):
                 title, skip = join_lines([title, decider.following.text]), True
+            own_lines.append((len(blocks), _wrap_key(p.first)))
             blocks.append(Block("heading", title, level=head[1], page=page))
             continue
         decider.in_references = decider.in_references or bool(len(p.lines) == 1 and REFERENCES_HEADING.match(p.text))
@@ -447,6 +422,9 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
         if lead:
             blocks.append(Block("heading", lead[0], level=lead[1], page=page))
         blocks.append(Block("text", p.text, page=page))
+    numbered = decider.numbering.last or any(_DIGIT_NUMBER.match(b.text) for b in blocks if b.kind == "heading")
+    if not numbered:  # (a numbered paper's levels are its numbers')
+        flat_levels(own_lines, blocks, lambda text: _standard(text.strip().rstrip(".:").strip()))
     _demote_contents_repeats(blocks)
     return blocks
 

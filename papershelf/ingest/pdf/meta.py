@@ -260,6 +260,10 @@ _DATED = re.compile(rf"\bvol(?:ume)?\.?\s*\d|\b\d+\s*\(\d+(?:[-–]\d+)?\)\s*[:,
 _BARE_DATE = re.compile(rf"^(?:\d{{1,2}}\s+)?(?:{_MONTHS})[a-z]*\.?\s+(?:\d{{1,2}},?\s+)?{_YEAR}\.?$", re.IGNORECASE)
 # A date that is not the paper's: when a copy was downloaded or a page was looked at.
 _NOT_ITS_DATE = re.compile(r"download|upload|accessed|retrieved|current as of|printed on|generated on", re.IGNORECASE)
+# A manuscript's history ("Received 12 May 2009; accepted 3 December 2009") dates steps before publication,
+# which may fall in the next year: a bound, not the paper's year, unless the line says it was published.
+_HISTORY = re.compile(r"\b(?:received|revised|accepted|submitted)\b", re.IGNORECASE)
+_PUBLISHED_CUE = re.compile(r"\bpublished\b|\bonline\b|©|\bcopyright\b|\bcite\b", re.IGNORECASE)
 # A year inside a citation of another work: "(Tyler, 1995", "et al. 2009", "McKeown (2001)".
 _CITED_YEAR = re.compile(rf"(?:et al\.?,?|[A-Z][a-z]+,|[A-Z][a-z]+\s+\()\s*\(?({_YEAR})")
 
@@ -267,11 +271,13 @@ _CITED_YEAR = re.compile(rf"(?:et al\.?,?|[A-Z][a-z]+,|[A-Z][a-z]+\s+\()\s*\(?({
 def _dated_year(lines: list[str]) -> int | None:
     """The latest year on page 1's first or last lines (its header and footer, where the journal,
     copyright and history lines sit) that a line's own form says is a date of the paper: in a
-    journal citation, copyright or history line, beside a month; not a download stamp nor a year
-    of a cited work.  The latest, as a history runs received < accepted < published."""
+    journal citation, copyright or publication line, beside a month; not a download stamp, a year
+    of a cited work, nor a history that stops short of publication (received, accepted).  The latest,
+    as a history runs received < accepted < published."""
     years = []
     for line in [*lines[:15], *lines[-15:]]:
-        if len(line) > 200 or not _DATED.search(line) or _NOT_ITS_DATE.search(line) or _BARE_DATE.match(line):
+        if len(line) > 200 or not _DATED.search(line) or _NOT_ITS_DATE.search(line) or _BARE_DATE.match(line) \
+                or _HISTORY.search(line) and not _PUBLISHED_CUE.search(line):
             continue
         cited = {m.group(1) for m in _CITED_YEAR.finditer(line)}
         years += [int(y) for y in re.findall(rf"(?<![\d/.-])({_YEAR})(?![\d/])", line)

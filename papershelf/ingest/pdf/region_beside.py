@@ -30,9 +30,11 @@ def _cell(pg, ln: Line) -> bool:
     return pg.cell_like(ln) and not (len(ln.text.split()) >= 4 and _wordy(ln))
 
 
-def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool) -> Box | None:
+def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool, across: bool = False) -> Box | None:
     """The union of the drawn parts and cell rows on one side of the caption, level with it and
-    within its column span `own`; None when that is no object (a thin mark, one stray label)."""
+    within its column span `own`; None when that is no object (a thin mark, one stray label).
+    `across`: the caption sits in a margin column, so the object lies past the gutter beside it
+    (within one column still)."""
     x0, top, x1, bottom = (min(ln.x0 for ln in cap), min(ln.top for ln in cap),
                            max(ln.x1 for ln in cap), max(ln.bottom for ln in cap))
     lo, hi = (x1 + 1, own[1]) if right else (own[0], x0 - 1)
@@ -58,19 +60,62 @@ def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool) -> Box | N
     if any(ln.x1 > lo or pg.cell_like(ln) for ln in under):
         return None  # a row under the caption, level with the object: the object is under it, not beside it
     seed = min(b[0] for b in boxes), max(b[2] for b in boxes)
-    if any(min(x1, seed[0]) - 1 <= g <= max(x0, seed[1]) + 1 and not x0 - 1 <= g <= x1 + 1 for g in apart):
+    if across and any(seed[0] + 8 < g < seed[1] - 8 for g in apart):
+        return None  # things of two columns beside a margin caption: no one object
+    if not across and any(min(x1, seed[0]) - 1 <= g <= max(x0, seed[1]) + 1 and not x0 - 1 <= g <= x1 + 1
+                          for g in apart):
         return None  # another column's object, past a gutter
     return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
 
 
-def beside_side(pg, cap: list[Line], own: tuple[float, float], stops: list[Line], walk) -> tuple | None:
+def _ruled_ends(pg, box: Box, span: tuple[float, float], stops: set[int]) -> Box:
+    """The box with what ends the object just above or below it (within a body size): a rule across
+    most of it (a table's top or bottom rule) or a line of labels set smaller than the body, mostly
+    within its width (a chart's tick labels and axis title), which a walk from the seed alone does not take
+    (a thin line, or one or two lines of text, are no object by themselves).  Never a line of a caption
+    (`stops`: their ids)."""
+    size = pg.body.size
+    for _ in range(4):
+        grown = box
+        for g in pg.graphics:
+            if g[3] - g[1] < 3 and span[0] - 1 <= g[0] and g[2] <= span[1] + 1 \
+                    and min(g[2], box[2]) - max(g[0], box[0]) >= 0.5 * (box[2] - box[0]) \
+                    and (-1 <= box[1] - g[3] < size or -1 <= g[1] - box[3] < size):
+                grown = min(grown[0], g[0]), min(grown[1], g[1]), max(grown[2], g[2]), max(grown[3], g[3])
+        for ln in pg.lines:
+            if ln.size < size - 0.3 and id(ln) not in stops and span[0] - 1 <= ln.x0 and ln.x1 <= span[1] + 1 \
+                    and min(ln.x1, box[2]) - max(ln.x0, box[0]) >= 0.5 * (ln.x1 - ln.x0) \
+                    and (-1 <= box[1] - ln.bottom < 0.8 * size or -1 <= ln.top - box[3] < 0.8 * size):
+                grown = min(grown[0], ln.x0), min(grown[1], ln.top), max(grown[2], ln.x1), max(grown[3], ln.bottom)
+        if grown == box:
+            break
+        box = grown
+    return box
+
+
+def in_margin(pg, cap: list[Line], column: tuple[float, float], stops: list[Line], prose) -> tuple | None:
+    """The stretch to look beside a caption set in a margin column (`column`, between gutters, holds
+    no running text, only captions; `prose` tells running text): its column and the next on either
+    side, where its object lies level with it; None when the caption's column is no such margin."""
+    if not pg.gutters:
+        return None
+    mine = {id(ln) for ln in cap} | {id(ln) for ln in stops}
+    if any(prose(ln) for ln in pg.lines if id(ln) not in mine and column[0] - 1 <= ln.x0 and ln.x1 <= column[1] + 1):
+        return None
+    return (max((g for g in pg.gutters if g < column[0] - 1), default=0.0),
+            min((g for g in pg.gutters if g > column[1] + 1), default=pg.width))
+
+
+def beside_side(pg, cap: list[Line], own: tuple[float, float], stops: list[Line], walk,
+                across: bool = False) -> tuple | None:
     """The object beside a narrow caption (at most half its column span `own`), as `_walk` gives a
-    side: (box, lines, evidence, ruled, parts); None when nothing is set beside it."""
+    side: (box, lines, evidence, ruled, parts); None when nothing is set beside it.  `across`: `own`
+    is a margin column's caption's stretch (`in_margin`), past its gutters."""
     x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
     if x1 - x0 > 0.5 * (own[1] - own[0]):
         return None
     for right in (True, False):
-        seed = _seed(pg, cap, own, right)
+        seed = _seed(pg, cap, own, right, across)
         if seed is None:
             continue
         span = (x1 + 1, own[1]) if right else (own[0], x0 - 1)
@@ -82,6 +127,7 @@ def beside_side(pg, cap: list[Line], own: tuple[float, float], stops: list[Line]
             if s is not None:
                 box = (min(box[0], s[0][0]), min(box[1], s[0][1]), max(box[2], s[0][2]), max(box[3], s[0][3]))
                 parts += s[4]
+        box = _ruled_ends(pg, box, span, {id(ln) for ln in stops + cap})
         mine = {id(ln) for ln in cap}
         lines = [ln for ln in pg.lines if box[1] - 1 <= ln.top and ln.bottom <= box[3] + 1
                  and box[0] - 1 <= ln.x0 and ln.x1 <= box[2] + 1 and id(ln) not in mine]

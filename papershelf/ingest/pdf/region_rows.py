@@ -76,6 +76,18 @@ def _gutters(lines: list[Line], two_columns: bool) -> list[tuple[float, float]]:
     return out if len(out) >= 2 or (out and not two_columns) else []
 
 
+def off_middle(lines: list[Line], strips: list[tuple[float, float]], width: float) -> bool:
+    """One gutter (`_gutters` of a page not taken in two halves) off the middle of a page whose prose
+    lines cross the middle (a sixth of them or more): the columns divide there, not at the middle (a
+    third column left empty)."""
+    if len(strips) != 1:
+        return False
+    mid = width / 2
+    wide = [(ln.x0, ln.x1) for ln in lines if len(ln.text) > 30 and _wordy(ln)]
+    across = sum(1 for x0, x1 in wide if x0 < mid - 8 and x1 > mid + 8)
+    return across > len(wide) / 6 and not strips[0][0] - 8 <= mid <= strips[0][1] + 8
+
+
 def _caption_lines(lines: list[Line], first: Line, body: BodyStyle,
                    gutters: list[tuple[float, float]] | None = None) -> list[Line]:
     """The caption's own lines: the first one (with what follows it on its row) and the visual

@@ -27,9 +27,9 @@ from ..captions import CAPTION_RE, parse_caption
 from .graphics import Box
 from .headings import BodyStyle, names_section
 from .lines import Line
-from .region_beside import beside_side
+from .region_beside import beside_side, in_margin
 from .region_page import between_neighbours, blank_side, in_span, narrow_columns, page_body, text_columns, text_extent
-from .region_rows import _WORD, _beside, _caption_lines, _gutters, _two_columns, _wordy, row_across
+from .region_rows import _WORD, _beside, _caption_lines, _gutters, _two_columns, _wordy, off_middle, row_across
 from .rotation import unturned_box
 from .table_cells import table_text
 
@@ -418,7 +418,9 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
     extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
     two = _two_columns(lines, width)
-    strips = _gutters(lines, two) or narrow_columns(lines, width, two)
+    found = _gutters(lines, False)  # every strip; a page in two halves keeps only two or more
+    strips = (found if len(found) >= 2 or not two else []) or narrow_columns(lines, width, two) \
+        or (found if two and off_middle(lines, found, width) else [])
     gutters = [(a + b) / 2 for a, b in strips]
     text = text_columns(lines, strips)
     pg = _Page(lines, graphics, width, height, body, two, extent, *text_extent(lines, width),
@@ -446,6 +448,9 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
             sides = tuple(s or _walk(pg, cap_lines, column, up, stops) for s, up in zip(sides, (True, False)))
         if (beside := beside_side(pg, cap_lines, own, stops, _walk)) is not None:
             sides = (None, beside)  # set level with its caption, in a side column (`region_beside`)
+        elif sides == (None, None) and (wider := in_margin(pg, cap_lines, column, stops, lambda ln: _prose(ln, pg))) \
+                and (beside := beside_side(pg, cap_lines, wider, stops, _walk, True)) is not None:
+            sides = (None, beside)  # a caption in a margin column of captions, its object in the next column
         out.append(Candidate(region, *sides, (blank_side(pg, cap_box, own, True), blank_side(pg, cap_box, own, False))))
     return out
 

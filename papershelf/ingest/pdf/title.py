@@ -11,6 +11,7 @@ from .authors import line_names, names_alone
 from .headings import is_standard
 from .lines import Line, join_lines
 from .meta import ARTICLE_TYPE, VENUE_NAME, title_size
+from .title_wrap import runs_on, set_apart, width
 
 # A note's mark after the title: a raised symbol or number, or a number in brackets ("… Bicarbonate [1]")
 # or a note's symbol set apart on the line, unraised ("… Replacement Algorithm *")
@@ -49,6 +50,7 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
         # authors set as large in roman are not it; the lines in the order they are printed
         title_lines = _one_block(sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0)),
                                  top_half)
+        title_lines = _goes_up(title_lines, top_half, body) + title_lines
         title_lines = _one_language(title_lines + _goes_on(title_lines, top_half, body))
     else:
         title_lines = _first_centred_bold(top_half, width, body, _title_page(kept, width))
@@ -239,14 +241,45 @@ def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]
         smallest = body + 1 if subtitle else max(body + 1, 0.7 * last.size)
         # a smaller subtitle's top is further below the title's than the title's own pitch: the room between
         far = ln.top - last.bottom > 0.8 * last.size if subtitle else ln.top - last.top > 1.5 * last.size
-        if len(same_row) > 1 or far or ln.size < smallest \
-                or beside < 0.5 * (ln.x1 - ln.x0) or line_names(ln.text) is not None or is_standard(ln.text) \
+        # over the title's span: half the narrower of the two (a title's head ending with a colon is short)
+        if len(same_row) > 1 or far or ln.size < smallest or beside < 0.5 * min(ln.x1 - ln.x0, right - left) \
+                or line_names(ln.text) is not None and not _wrapped_on(last, ln, title) or is_standard(ln.text) \
                 or CAPTION_RE.match(ln.text) or FIRST_HEAD.match(ln.text):
             break
         out.append(ln)
         last = ln
         capital = capital and not subtitle
     return out
+
+
+def _wrapped_on(last: Line, ln: Line, title: list[Line]) -> bool:
+    """A line that reads as names goes on from the title's last line when it is that line's wrap: in its
+    weight, nearly its size (an OCR'd line measured a little smaller), at its line pitch, and the line
+    above was filled or runs on (`title_wrap.runs_on`: "… Among" over "Older Adults")."""
+    measure = max(width(t) for t in [*title, ln])
+    return ln.bold == last.bold and ln.size >= 0.88 * last.size and ln.top - last.top <= 1.35 * last.size \
+        and runs_on(last, ln, measure)
+
+
+def _goes_up(title: list[Line], top_half: list[Line], body: float) -> list[Line]:
+    """The title's first line when it was set (or measured) a little smaller than the rest: the line
+    right above the title, alone on its row over the title's span, in its weight, at 0.85 of its size
+    or more, at its pitch, which runs on into it (filled, or ending with a colon: "Database
+    Metatheory:" over "Asking the Big Queries"), and which is no label, journal's name, heading or caption."""
+    first = title[0]
+    left, right = min(t.x0 for t in title), max(t.x1 for t in title)
+    above = [ln for ln in top_half if ln.bottom <= first.top + 0.2 * first.size and ln not in title
+             and first.top - ln.top <= 1.5 * first.size and ln.x1 > left and ln.x0 < right]
+    if len(above) != 1:
+        return []
+    ln = above[0]
+    if ln.bold != first.bold or not 0.85 * first.size <= ln.size < first.size or ln.size < body + 1.5 \
+            or any(o.top < ln.bottom and o.bottom > ln.top and o is not ln for o in top_half):
+        return []
+    if all(w in ARTICLE_TYPE for w in ln.text.lower().split()) or VENUE_NAME.search(ln.text) \
+            or is_standard(ln.text) or CAPTION_RE.match(ln.text) or FIRST_HEAD.match(ln.text):
+        return []
+    return [ln] if runs_on(ln, first, max(width(t) for t in [*title, ln])) else []
 
 
 _PARTICLES = {"and", "de", "da", "di", "du", "do", "dos", "das", "del", "der", "den", "des", "la", "le", "van", "von",
@@ -263,8 +296,9 @@ def _phrase(text: str) -> bool:
 def _without_label(big: list[Line]) -> list[Line]:
     """The title's tier without an article-type label set as large above it (a word or three on a row
     of their own, "Case Report"), when what follows in that size is a longer text set apart from it by
-    its weight, a gap, more room than the title's own lines have between them, or the label's words
-    (all of an article type's), and reads as no author line:
+    its weight, a gap, more room than the title's own lines have between them, the label's words
+    (all of an article type's), or a break no wrap makes (`title_wrap.set_apart`), and reads as no
+    author line:
     else the label would be the title (in its weight) and the real title, in another, would be read
     as authors."""
     rows = sorted(big, key=lambda ln: ln.top)
@@ -276,8 +310,10 @@ def _without_label(big: list[Line]) -> list[Line]:
         or all(w in ARTICLE_TYPE for w in label.text.lower().split()) \
         or pitch is not None and rest[0].top - label.top > pitch + 0.15 * label.size  # more room than the title's lines
     alone = all(ln.top - label.top > 0.5 * label.size for ln in rest)
+    unfilled = set_apart(label, rest)  # the next line's first word would have fitted on it: no wrap
     typed = all(w in ARTICLE_TYPE for w in label.text.lower().split())  # a label by its words: any title follows
-    if len(label.text.split()) <= 3 and alone and apart and (typed or sum(len(ln.text.split()) for ln in rest) >= 4
-                                                              and not names_alone(" ".join(ln.text for ln in rest))):
+    longer = sum(len(ln.text.split()) for ln in rest) >= (2 if unfilled else 4)
+    if len(label.text.split()) <= 3 and alone and (apart or unfilled) and (
+            typed or longer and not names_alone(" ".join(ln.text for ln in rest))):
         return rest
     return big

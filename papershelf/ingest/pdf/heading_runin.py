@@ -1,0 +1,119 @@
+"""Run-in headings: a paragraph that opens with its own heading in bold, italics or a face of its own
+("Training. We …", "2.3. MTS Assay. The cells were …"), its text going on on the same line.
+
+The lead-in (`runin.py` reads it from the fonts) is offered as a sub-heading, and the paragraph keeps
+its text.  A numbered lead-in follows the paper's numbering like any numbered heading; an unnumbered
+one must be short and read as a title.  Not every lead-in is a section: theorem labels, floats, the
+reference list's bold authors, and labelled fields ("Received: …", "Id: 87_1") are not.
+"""
+
+from __future__ import annotations
+
+from ..captions import CAPTION_RE
+from .heading_lines import short_field
+from .heading_style import (
+    _FLOAT,
+    _NAMED_LEAD,
+    _NUMBERED,
+    _OUTSIDE_RE,
+    _THEOREM,
+    BodyStyle,
+    Para,
+    _numbered_start,
+    _plausible_title,
+    is_standard,
+)
+from .numbering import Numbering
+
+
+class RunIn:
+    """The run-in half of the heading decision (headings._Decider): what a paragraph's lead-in is."""
+
+    body: BodyStyle
+    numbering: Numbering
+    in_references: bool
+    title_page: int
+    preceding: Para | None
+    following: Para | None
+
+    def _set_level(self, level: int, size: float) -> int:
+        raise NotImplementedError
+
+    def _sub_level(self) -> int:
+        raise NotImplementedError
+
+    def runin(self, p: Para) -> tuple[str, int] | None:
+        """The lead-in a paragraph opens with, as a sub-heading (its text stays in the paragraph).  A
+        numbered lead-in set apart by its face alone may continue a numbering but not start one
+        ("1. Ovretveit J, Serouri A:" in a reference list), unless it is a standard name; one whose
+        number continues the scheme may be as long as any heading, an unnumbered one is short."""
+        title = self._lead_title(p)
+        if not title:
+            return None
+        bold = p.first.runin_bold
+        m = _NUMBERED.match(title)
+        if m and _plausible_title(_upper_first(m["title"]), True) \
+                and (bold or self.numbering.last or is_standard(m["title"])):
+            # a title opening in lowercase ("8.2. k-sparse vectors.") only with the very next number
+            key = self.numbering.accept(m, 0 if m["title"][:1].islower() else 1)
+            if key:
+                return title, self._set_level(len(key), p.first.size)
+        if len(title.split()) > 8 or not _plausible_title(title, True) \
+                or not (bold or p.first.runin_italic or is_standard(title)):
+            return None
+        return title, self._set_level(1, p.first.size) if _OUTSIDE_RE.match(title) else self._sub_level()
+
+    def _lead_title(self, p: Para) -> str:
+        """The title of the paragraph's lead-in, or "" where none can be a heading: in a paper whose
+        body claims to be bold, in the reference list, and for captions, floats and theorem labels."""
+        lead = lead_in(p.first) or _named_lead(p.text)
+        if not lead or self.body.bold or self.in_references or CAPTION_RE.match(p.text) or _FLOAT.match(lead) \
+                or _THEOREM.match(lead) or self._field_label(p, lead):
+            return ""
+        return lead.rstrip(".:—– ").strip()
+
+    def _field_label(self, p: Para, lead: str) -> bool:
+        """A label of front matter or of a figure's fields, not a section: on the title page, a
+        colon-ended lead-in of small print (a sidebar's or a footnote's "Received:", "Correspondence
+        to:", "To cite:"); anywhere, "Label: value" alone on its line with a value of a few words ("Accepted:
+        January 6, 2016", "Gold answer: Spain"), and a long value's label beside such a field (an
+        example's "Id: 87_1" / "Text: The most successful …": fields come in runs, sections do not
+        hold one-line values).  Front and back matter names stay headings."""
+        if _OUTSIDE_RE.match(lead.rstrip(".:—– ").strip()):
+            return False
+        if not lead.rstrip().endswith(":"):
+            return False  # "Purification and crystallization." opens PNAS's small-print methods on page 1
+        small_print = p.first.page == self.title_page and p.first.size < self.body.size - 0.7
+        return small_print or short_field(p, lead) or short_field(self.preceding) or short_field(self.following)
+
+
+def _upper_first(title: str) -> str:
+    """The title as if it opened with a capital: a symbol's name ("k-sparse") opens a title in
+    lowercase where a word would not."""
+    return title[:1].upper() + title[1:]
+
+
+def _named_lead(text: str) -> str:
+    """A paragraph opening with a front or back matter name and a colon or period, in the text's own
+    style ("Acknowledgements: we are grateful …"): the section is run in."""
+    m = _NAMED_LEAD.match(text)
+    return m.group(1) if m else ""
+
+
+def lead_in(line) -> str:
+    """The run-in lead-in a line offers as a heading: a bold one; one in italics that reads as a
+    short title ("Cell culture. The cells …"; not "E. coli" or "in vivo" ending a sentence); or one
+    set apart by its face alone (small capitals) when it is numbered or a standard name."""
+    lead = line.runin
+    if not lead or line.runin_bold:
+        return lead
+    if line.runin_italic and _italic_title(lead):
+        return lead
+    return lead if _numbered_start(lead) or is_standard(lead) else ""
+
+
+def _italic_title(lead: str) -> bool:
+    title = _NUMBERED.match(lead)
+    words = (title.group("title") if title else lead).rstrip(".:—– ").split()
+    return 1 <= len(words) <= 6 and len(words[0]) > 2 and words[0][0].isupper() \
+        and _plausible_title(" ".join(words), True)

@@ -1,0 +1,76 @@
+"""`ask`'s learned sentence ranker (ask_rank.py, weights in ask_weights.py, fitted by bench/ask_learn.py): the
+features read each sentence against the question's other sentences, the shipped weights name known features,
+the learned score orders the evidence, and the listwise fit learns a separating column deterministically."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from papershelf import ask as A
+from papershelf import ask_rank as R
+from papershelf import ask_weights as W
+from papershelf.units import Unit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+import ask_learn as L
+
+
+def _cands() -> tuple[list[A.Candidate], list[tuple[Unit, float]]]:
+    text = ("This paper studies coral reefs across the Pacific. Recovery took four to six years after bleaching. "
+            "The reefs were surveyed by divers every spring.")
+    other = "Coral reefs in the Atlantic were also studied by others. Their recovery was not measured at all."
+    u1, u2 = Unit("u1", "p1", "body", 0, text, page_start=1, page_end=1), Unit("u2", "p2", "body", 0, other)
+    cands = A.candidates([(u1, 0.9), (u2, 0.4)])
+    for c, cos in zip(cands, (0.6, 0.5, 0.3, 0.55, 0.4)):
+        c.cosine = c.raw = cos
+    A.lexical_scores("How many years did recovery take after bleaching?", cands)
+    A.answer_type("How many years did recovery take after bleaching?", cands)
+    return cands, [(u1, 0.9), (u2, 0.4)]
+
+
+def test_features_read_each_sentence_against_the_pool():
+    cands, passages = _cands()
+    question = "How many years did recovery take after bleaching?"
+    x = R.features(question, cands, "p1", **A.rank_inputs(question, cands))
+    col = {n: x[:, i] for i, n in enumerate(R.FEATURES)}
+    assert x.shape == (5, len(R.FEATURES)) and np.isfinite(x).all()
+    assert col["cos_gap"][0] == 0 and col["cos_rank"][0] == 0 and col["cos_gap"][2] < 0
+    assert list(col["best_paper"]) == [1, 1, 1, 0, 0] and list(col["first"]) == [1, 0, 0, 1, 0]
+    assert col["summary"][0] == 1 and col["number"][1] == 1 and col["typed"][1] == 1 and col["number"][2] == 0
+    assert col["unit_margin"][0] > 0 > col["unit_margin"][2]
+    assert col["rare"][1] > col["rare"][2]  # "recovery", "bleaching" are the question's specific words
+
+
+def test_the_learned_score_orders_the_evidence():
+    cands, passages = _cands()
+    model = {"features": ["number", "summary"], "mean": [0.0, 0.0], "scale": [1.0, 1.0], "coef": [2.0, -1.0]}
+    A.learned_rank("How many years did recovery take after bleaching?", cands, passages, model)
+    assert [c.learned for c in cands] == [-1.0, 2.0, 0.0, 0.0, 0.0]
+    assert "four to six years" in A.select(cands, 3)[0].unit.text[A.select(cands, 3)[0].start:]
+    A.learned_rank("q", cands, passages, None)  # no model: the scores stay
+    assert cands[1].score == 2.0
+
+
+def test_the_shipped_weights_name_known_features():
+    if W.RANKER is not None:
+        assert set(W.RANKER["features"]) <= set(R.FEATURES)
+        assert all(len(W.RANKER[k]) == len(W.RANKER["features"]) for k in ("mean", "scale", "coef"))
+    cands, passages = _cands()
+    assert set(W.REFUSAL["features"]) <= set(A.refusal_features("How many years?", cands, passages))
+
+
+def test_the_listwise_fit_learns_the_separating_column_deterministically():
+    rng = np.random.default_rng(0)
+    xs, ys = [], []
+    for _ in range(30):
+        x = rng.normal(size=(12, len(R.FEATURES)))
+        y = np.zeros(12)
+        y[int(np.argmax(x[:, 3]))] = 1.0
+        xs.append(x)
+        ys.append(y)
+    a, b = L.fit_ranker(xs, ys, names=R.FEATURES), L.fit_ranker(xs, ys, names=R.FEATURES)
+    assert a == b and int(np.argmax(np.abs(a["coef"]))) == 3 and a["coef"][3] > 0
