@@ -8,9 +8,20 @@ events of the add, the add's summary, the embedding's `start`/`paper`/`done`), a
 Estimates replayed, each asked the same way:
 files_rate: the add's files rate (files left x seconds per file so far), what the add's bar showed
 before eta9;
-eta9: index_eta.py of `--before-tree` (loaded from that tree's file: eta9's estimator), then the
+before: index_eta.py of `--before-tree` (loaded from that tree's file: /tmp/before-base has eta9's,
+main before eta11 eta10's), then the
 embedding's own estimate (embed/eta.py, its `eta_seconds`) from the embedding's first paper on;
-this: index_eta.py of this tree, then the embedding's own estimate.
+this: index_eta.py of this tree (told the trace's `trial` rate and the `start` event's planned
+windows when the trace has them), then the embedding's own estimate.
+
+The embedding's own estimate is replayed too, both ways, fed the same way from the trace's `paper`
+events (each paper's windows and units encoded at its time): `build_before` (embed/eta.py of
+`--before-tree`: windows extrapolated from units) and `build_this` (this tree's: windows counted as
+papers are cut).  The build cuts a group (papers until 256 units, the local model's batch) when it is
+handed out, two groups in flight (one worker): groups 0 and 1 at the start, group k+2 when group k's
+last paper is written.  Papers not cut yet count their planned windows (`plan.json` beside the trace:
+each paper's units' token estimates, bench/eta_windows_plan.py), else the counted ones (a trace whose
+units all fit in the first two groups needs none).
 
     python bench/index_eta_replay.py /tmp/eta9/trace.jsonl /tmp/eta9/costs.json [TRACE2 COSTS2 ...] --workers 2
 
@@ -29,13 +40,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import importlib.util
+import inspect
 
 from papershelf import index_eta
+from papershelf.embed import eta as embed_eta
 
 
-def load_estimator(tree: Path):
-    """`index_eta` as another tree has it (its module imports nothing of the package at its top)."""
-    spec = importlib.util.spec_from_file_location("before_index_eta", tree / "papershelf" / "index_eta.py")
+def load_estimator(tree: Path, module: str = "index_eta"):
+    """`index_eta` (or `embed/eta`) as another tree has it (imports nothing of the package at its top)."""
+    spec = importlib.util.spec_from_file_location(f"before_{module.replace('/', '_')}",
+                                                  tree / "papershelf" / f"{module}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up
@@ -59,7 +73,60 @@ def summary(said: list[tuple[float, float | None]], end: float) -> dict:
     }
 
 
-def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only: bool = False) -> dict:
+GROUP_UNITS = 256  # the local model's preferred batch: a group's units (embed/build.py next_group)
+
+
+def build_said(events: list[dict], eta_module, plan: dict[str, list[int]] | None, window: int = 128) -> list:
+    """The embedding's own estimate fed from the trace's paper events: [(t, seconds left)] after each."""
+    start = next(e for e in events if e.get("event") == "start")
+    papers = [e for e in events if e.get("event") == "paper"]
+    clock = [start["t"]]
+    eta = eta_module.Eta(start["units"], clock=lambda: clock[0])
+    unit_windows = getattr(eta_module, "unit_windows", None)
+    planned = {e["paper_id"]: float(sum(unit_windows(t, window) for t in plan[e["paper_id"]]))
+               if plan and unit_windows and e["paper_id"] in plan else float(e["windows"]) for e in papers}
+    if hasattr(eta, "plan"):
+        eta.plan(start["units"], sum(planned.values()))
+    groups, n = [[]], 0
+    for e in papers:
+        if n >= GROUP_UNITS:
+            groups.append([])
+            n = 0
+        groups[-1].append(e)
+        n += e["units"]
+    last = {g[-1]["paper_id"]: k for k, g in enumerate(groups)}
+
+    def cut(k: int) -> None:
+        if hasattr(eta, "cut") and k < len(groups):
+            eta.cut(sum(planned[e["paper_id"]] for e in groups[k]), sum(e["windows"] for e in groups[k]))
+
+    # Windows encoded when each paper is written: its group's windows go in batches of GROUP_UNITS,
+    # and a paper is delivered after the batch that holds its last window (embed/build.py `jobs`).
+    encoded_at, before = [], 0
+    for g in groups:
+        total, cum = sum(e["windows"] for e in g), 0
+        for e in g:
+            cum += e["windows"]
+            encoded_at.append(before + min(total, -(-cum // GROUP_UNITS) * GROUP_UNITS))
+        before += total
+    eta.start()
+    cut(0)
+    cut(1)
+    out, fed, units = [], 0, 0
+    for e, at in zip(papers, encoded_at):
+        clock[0] = e["t"]
+        units += e["units"]
+        if at > fed:
+            eta.encoded(at - fed, units)
+            fed, units = at, 0
+        if e["paper_id"] in last:
+            cut(last[e["paper_id"]] + 2)
+        out.append((e["t"], eta.seconds_left()))
+    return out
+
+
+def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only: bool = False,
+           builds: dict | None = None, no_trial: bool = False, trial_scale: float = 1.0) -> dict:
     """One trace through each estimate, asked every 5 s.  `add_only`: the add's time left against
     the add's end (its summary line), for a trace whose embedding was not run to its end."""
     events = [json.loads(line) for line in trace.read_text().splitlines()]
@@ -72,35 +139,57 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
     etas = {}
     for name, module in modules.items():
         costs = {p: module.FileCost(c[0] - c[1], c[1]) if c else module.FileCost(1, 0) for p, c in raw.items()}
-        etas[name] = module.IndexEta(workers, clock=lambda: now[0], **({"timeout": 900.0} if name == "this" else {}))
+        newer = "timeout" in inspect.signature(module.IndexEta).parameters  # eta10 on: timeout, parsed
+        etas[name] = module.IndexEta(workers, clock=lambda: now[0], **({"timeout": 900.0} if newer else {}))
         etas[name].plan(costs)
     said: dict[str, list] = {"files_rate": [], **{name: [] for name in modules}}
     queue = sorted(events, key=lambda e: e["t"])
-    i, done, embed_left = 0, 0, None
+    i, done = 0, 0
+    plan_file = trace.parent / "plan.json"
+    plan = json.loads(plan_file.read_text()) if plan_file.exists() else None
+    builds = {} if add_only or not any(e.get("event") == "paper" for e in events) else (builds or {})
+    build = {name: build_said(events, m, plan) for name, m in builds.items()}
+    # `before` hands over to what the build said live when the trace was recorded before eta11 (no planned
+    # windows in its `start`), else to the replayed old estimate; this, to the replayed new one.
+    old_trace = not any(e.get("event") == "start" and "windows" in e for e in events)
+    handover = {"before": "recorded" if old_trace else "build_before", "this": "build_this"}
+    embed_left: dict[str, tuple[float, float | None]] = {}
     t = 5.0
     while t < end:
         while i < len(queue) and queue[i]["t"] <= t:
             e = queue[i]
             now[0] = e["t"]
             if e.get("event") == "file":
-                for name, eta in etas.items():
-                    if name == "this":
+                for eta in etas.values():
+                    if "parsed" in inspect.signature(eta.written).parameters:
                         eta.written(e["path"], e["seconds"], e.get("status") in ("added", "updated"))
                     else:
                         eta.written(e["path"], e["seconds"])
                 done += 1
             elif e.get("event") == "paper":
-                embed_left = (e["t"], e.get("eta_seconds"))
-            elif e.get("event") == "start" and "this" in etas:
-                etas["this"].embedding()
+                for name in build:
+                    embed_left[name] = next((tt, x) for tt, x in build[name] if tt >= e["t"])
+                embed_left["recorded"] = (e["t"], e.get("eta_seconds"))
+            elif e.get("event") == "trial" and "this" in etas and not no_trial:
+                etas["this"].encoder(e["windows_per_second"] * trial_scale)
+            elif e.get("event") == "start" and "before" in etas and hasattr(etas["before"], "embedding"):
+                etas["before"].embedding()  # eta10's counts down from the start (eta9's has no such step)
+            if e.get("event") == "start" and "this" in etas:  # the windows as this tree plans them
+                etas["this"].embedding(sum(embed_eta.unit_windows(x, 128) for ts in plan.values() for x in ts)
+                                       if plan else e.get("windows"))
             i += 1
         now[0] = t
         said["files_rate"].append((t, (len(files) - done) * t / done if done and done < len(files) else None))
         for name, eta in etas.items():
-            if embed_left and embed_left[1] is not None and not add_only:
-                said[name].append((t, max(0.0, embed_left[1] - (t - embed_left[0]))))
+            left = embed_left.get(handover[name] if handover[name] in build else "recorded")
+            if left and left[1] is not None and not add_only:
+                said[name].append((t, max(0.0, left[1] - (t - left[0]))))
             else:
                 said[name].append((t, eta.add_left() if add_only else eta.seconds_left()))
+        for name in [*build, "recorded"] if build else []:  # the embedding's own estimate alone
+            left = embed_left.get(name)
+            said.setdefault(name, []).append((t, max(0.0, left[1] - (t - left[0])) if left and left[1] is not None
+                                              else None))
         t += 5.0
     return {"trace": str(trace), "end_s": round(end, 1), "add_only": add_only,
             **{name: summary(s, end) for name, s in said.items()}}
@@ -111,16 +200,20 @@ def main() -> None:
     ap.add_argument("pairs", nargs="+", type=Path, help="TRACE COSTS [TRACE COSTS ...]")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--before-tree", type=Path, default=Path("/tmp/before-base"),
-                    help="a tree whose index_eta.py is replayed as eta9")
+                    help="a tree whose index_eta.py and embed/eta.py are replayed as `before`")
     ap.add_argument("--follow", type=float, default=None, help="FOLLOW of both estimators for this replay")
     ap.add_argument("--add-only", action="store_true", help="the add's time left against the add's end")
+    ap.add_argument("--no-trial", action="store_true", help="this: ignore the trace's trial rate (the prior)")
+    ap.add_argument("--trial-scale", type=float, default=1.0,
+                    help="multiply the trace's trial rate (a trace recorded before the trial's padding scale)")
     args = ap.parse_args()
-    modules = {"eta9": load_estimator(args.before_tree), "this": index_eta}
+    modules = {"before": load_estimator(args.before_tree), "this": index_eta}
+    builds = {"build_before": load_estimator(args.before_tree, "embed/eta"), "build_this": embed_eta}
     if args.follow is not None:
         for module in modules.values():
             module.FOLLOW = args.follow
     for trace, costs in zip(args.pairs[::2], args.pairs[1::2]):
-        print(json.dumps(replay(trace, costs, args.workers, modules, args.add_only)))
+        print(json.dumps(replay(trace, costs, args.workers, modules, args.add_only, builds, args.no_trial, args.trial_scale)))
 
 
 if __name__ == "__main__":

@@ -7,8 +7,10 @@ foresee them.  Each PDF's pages and pages without text are known before it is pa
 (ingest/pdf_cost.py); its parse costs `typed * per_typed + scanned * per_scanned` worker-seconds,
 both rates learned from the files written so far (ratio of sums, recent files weighing most), a
 prior until a file of that kind is done.  The embedding that follows costs windows, about
-`WINDOWS_PER_PAGE` a page, at the encoder's rate (prior until the embedding's own estimate,
-embed/eta.py, takes over).
+`WINDOWS_PER_PAGE` a page until the build plans them from its units (its `start`), at the encoder's
+rate: measured by a trial encode of the first paper's windows once it is written (embed/trial.py),
+a prior scaled by the parse's speed before that; the embedding's own estimate (embed/eta.py) takes
+over from its first encoded batch.
 
 The add's end is a list schedule: the files in input order, each handed to the first free worker (as
 the parse pool hands them out), a written file taking its real seconds, the others their cost, none
@@ -58,6 +60,8 @@ class IndexEta:
         self.took: dict[str, float] = {}  # seconds each file written took
         self.started = clock()
         self.embed_started: float | None = None
+        self.embed_windows: float | None = None  # the build's planned windows (its `start` event)
+        self.encoder_rate: float | None = None  # windows a second, measured by a trial encode
         self._typed = [0.0, 0.0]  # weighted seconds, weighted pages (files without scanned pages)
         self._scanned = [0.0, 0.0]  # weighted OCR seconds, weighted scanned pages
 
@@ -118,16 +122,27 @@ class IndexEta:
             heapq.heappush(free, heapq.heappop(free) + took)
         return max(free)
 
-    def embed_seconds(self) -> float:
-        """The embedding's whole time, before it starts: every page's windows at the encoder's
-        reference rate, scaled by the machine's speed seen so far."""
-        return self.pages_total * WINDOWS_PER_PAGE / WINDOWS_PER_SECOND * self.speed()
+    def encoder(self, windows_per_second: float) -> None:
+        """The encoder's rate, measured (a trial encode while the add runs): replaces the prior."""
+        if windows_per_second > 0:
+            self.encoder_rate = windows_per_second
 
-    def embedding(self) -> None:
-        """The embedding started (its `start` event): its time counts down from now until the
-        build's own estimate (embed/eta.py) takes over."""
+    def embed_seconds(self) -> float:
+        """The embedding's whole time, before it starts: its windows (planned by the build, else
+        about `WINDOWS_PER_PAGE` a page) at the measured encoder rate, else at the reference rate
+        scaled by the machine's speed seen so far."""
+        windows = self.embed_windows if self.embed_windows is not None else self.pages_total * WINDOWS_PER_PAGE
+        if self.encoder_rate:
+            return windows / self.encoder_rate
+        return windows / WINDOWS_PER_SECOND * self.speed()
+
+    def embedding(self, windows: float | None = None) -> None:
+        """The embedding started (its `start` event, with the build's planned `windows`): its time
+        counts down from now until the build's own estimate (embed/eta.py) takes over."""
         self.left.clear()
         self.embed_started = self.clock()
+        if windows:
+            self.embed_windows = float(windows)
 
     def seconds_left(self) -> float:
         """The add's time left, then the whole embedding's (less what has run of it)."""

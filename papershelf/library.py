@@ -159,6 +159,14 @@ class Library:
 
         return planned(files)
 
+    def trial_encode(self, spec: ProviderSpec, paper_id: str) -> tuple[Provider, tuple[float, float] | None]:
+        """`index`'s trial encode (embed/trial.py): the spec's provider, made now, and its rate on the
+        paper's first windows as (windows per second, seconds), None without windows."""
+        from .embed.trial import trial_rate, trial_windows
+
+        provider = spec.create()
+        return provider, trial_rate(trial_windows(self.store, paper_id, provider.window_tokens, provider), provider)
+
     def prepare_search(self) -> bool:
         """Build the derived files a fast search reads (a large SQLite library's postings file) when
         they are missing or stale; True when something was built.  A long-running process gets them

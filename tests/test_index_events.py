@@ -29,6 +29,9 @@ def _index(tmp_path, workers: str) -> list[dict]:
 @pytest.mark.parametrize("workers", ["0", "2"])
 def test_index_json_reports_each_file_as_its_paper_is_written(tmp_path, workers):
     lines = _index(tmp_path, workers)
+    trials = [i for i, e in enumerate(lines) if e.get("event") == "trial"]  # after the first paper (eta11)
+    assert len(trials) == 1 and lines[trials[0] - 1]["event"] == "file"
+    lines = [e for e in lines if e.get("event") != "trial"]
     kinds = [e.get("event", "summary" if "files" in e else "?") for e in lines]
     assert kinds[:3] == ["file"] * 3 and kinds[3] == "summary" and kinds[4] == "start" and kinds[-1] == "done"
     files = {os.path.basename(e["path"]): e for e in lines[:3]}

@@ -27,19 +27,27 @@ class Clock:
         return self.now
 
 
-def _simulate(rate_at, seed: int = 1, papers: int = 1000, batch: int = 256, warmup: float = 12.0):
+def _simulate(rate_at, seed: int = 1, papers: int = 1000, batch: int = 256, warmup: float = 12.0,
+              planned_per_unit: float = 2.0):
     """Feed an Eta as a build would: (seconds left it said at each check time, the real end).
-    `rate_at(t)`: the encoder's true windows per second at time t."""
+    `rate_at(t)`: the encoder's true windows per second at time t.  The windows are planned at
+    `planned_per_unit` a unit (token estimates are rough) and counted as each batch's units are cut."""
     rng = random.Random(seed)
     units = [rng.choice((1, 1, 2, 3, 4)) for _ in range(sum(rng.randint(20, 80) for _ in range(papers)))]
     clock = Clock()
     eta = Eta(len(units), clock=clock)
+    eta.plan(len(units), planned_per_unit * len(units))
     eta.start()
     clock.now = warmup  # the model's load and warm-up: the first call is slow
     said: list[tuple[float, float | None]] = []
     ends = np.cumsum(units)  # each unit's last window
+    cut = 0
     for i in range(0, int(ends[-1]), batch):
         n = min(batch, int(ends[-1]) - i)
+        upto = int(np.searchsorted(ends, i + n)) + 1  # units this batch reaches: cut before it
+        if upto > cut:
+            eta.cut(planned_per_unit * (upto - cut), int(sum(units[cut:upto])))
+            cut = upto
         clock.now += n / rate_at(clock.now) * rng.uniform(0.8, 1.2)
         eta.encoded(n, int(np.count_nonzero((ends > i) & (ends <= i + n))))
         said.append((clock.now, eta.seconds_left()))

@@ -45,7 +45,7 @@ from ..models import (
 from ..units import RETRIEVAL_POLICY_VERSION, TEXT_FORMAT, embedding_parts
 from .base import ProviderSpec, fingerprint
 from .config import SPACE_SETTING
-from .eta import Eta
+from .eta import Eta, unit_windows
 from .provider import Provider, validate
 from .windows import token_counter, windows
 
@@ -71,6 +71,9 @@ class _Job:
     rows: list[VectorRow]  # one per indexable unit; vector filled by reuse or encoding
     texts: list[tuple[str, str]]  # (head, body) of each unit still to encode, kind by kind
     slots: list[int]  # rows[i] each text fills
+    planned: float = 0.0  # the texts' windows planned from their token estimates (embed/eta.py)
+    reused: float = 0.0  # ... and the reused units' planned windows
+    cut: bool = False  # its texts were cut into windows (counted once, even when encoded again alone)
 
 
 def _prepare(store, space: Space, paper_id: str, force: bool) -> _Job | None:
@@ -87,9 +90,12 @@ def _prepare(store, space: Space, paper_id: str, force: bool) -> _Job | None:
         row = VectorRow(kind.collection, u.id, u.kind, u.content_hash, manifest.hashes[kind.name],
                         RETRIEVAL_POLICY_VERSION, u.token_estimate, u.section_path, u.object_kind, u.object_label)
         old = stored.get(u.id)
+        planned = unit_windows(u.token_estimate, space.window_tokens)
         if old is not None and old.unit_hash == u.content_hash and old.vector and len(old.vector) % nbytes == 0:
             row.vector = old.vector
+            job.reused += planned
         else:
+            job.planned += planned
             todo.setdefault(kind.name, []).append((len(job.rows), embedding_parts(u, paper.title)))
         job.rows.append(row)
     for kind in UNIT_KINDS:  # payload by payload (body, objects, fulltext)
@@ -112,6 +118,8 @@ class _Encoder:
         # Told (windows, units finished) after each provider call: progress moves from the first
         # batch, not only when a whole paper is written.
         self.on_batch: Callable[[int, int], None] = lambda windows, units: None
+        # Told (planned windows, windows counted) when jobs' units are cut, before their first batch.
+        self.on_cut: Callable[[float, int], None] = lambda planned, windows: None
 
     def provider(self):
         p = getattr(self._local, "provider", None)
@@ -151,6 +159,10 @@ class _Encoder:
         ends = np.cumsum(sizes)
         unit_bounds = np.cumsum([0] + [len(job.texts) for job in jobs])
         window_bounds = [int(ends[b - 1]) if b else 0 for b in unit_bounds]
+        new = [i for i, job in enumerate(jobs) if not job.cut]
+        self.on_cut(sum(jobs[i].planned for i in new), sum(window_bounds[i + 1] - window_bounds[i] for i in new))
+        for i in new:
+            jobs[i].cut = True
         delivered = 0
 
         def ready(out: np.ndarray, done: int) -> None:
@@ -238,6 +250,7 @@ class _Build:
         self.report.failed[job.paper_id] = reason
         self.store.record_embed_failure(self.space.id, job.paper_id, reason)
         self.eta.skipped(len(job.rows))
+        self.eta.dropped(0.0 if job.cut else job.planned)
         event: PaperEvent = {"event": "paper", "paper_id": job.paper_id, "status": "failed", "reason": reason,
                              "units": len(job.texts)}
         event.update(self.progress())
@@ -263,6 +276,7 @@ class _Build:
             job = _prepare(self.store, self.space, paper_id, self.force)
             if job is None:
                 continue
+            self.eta.dropped(job.reused)
             if not job.texts:  # everything reused, or nothing left to embed
                 self.write(job, [])
                 continue
@@ -370,13 +384,11 @@ def _space_for(store, spec: ProviderSpec, probe: Provider) -> Space:
     return store.ensure_space(fp, probe.name, probe.model, dimension, TEXT_FORMAT, RETRIEVAL_POLICY_VERSION, options)
 
 
-def _indexable_units(store, paper_ids: list[str]) -> int:
-    """How many units the selected papers hold: the total the progress and its ETA count toward."""
-    total = 0
-    for pid in paper_ids:
-        m = store.manifest(pid)
-        total += sum(m.indexable.values()) if m else 0
-    return total
+def _planned(store, paper_ids: list[str], window: int | None) -> tuple[int, float]:
+    """How many units the selected papers hold and the windows they are planned to be cut into (from
+    their token estimates): the totals the progress and its ETA count toward (embed/eta.py)."""
+    tokens = [t for ts in store.unit_tokens(paper_ids).values() for t in ts]
+    return len(tokens), float(sum(unit_windows(t, window) for t in tokens))
 
 
 def _select(store, space: Space, paper_ids: list[str] | None, force: bool) -> tuple[list[str], int]:
@@ -410,10 +422,10 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
         report = BuildReport(space)
         selected, report.skipped = _select(store, space, paper_ids, force)
         report.selected = len(selected)
-        units = _indexable_units(store, selected)
+        units, windows = _planned(store, selected, space.window_tokens)
         start: StartEvent = {"event": "start", "space_id": space.id, "provider": space.provider,
                              "model": space.model, "dimension": space.dimension, "papers": len(selected),
-                             "units": units, "skipped": report.skipped, "workers": workers}
+                             "units": units, "windows": round(windows), "skipped": report.skipped, "workers": workers}
         emit(start)
         # Texts per provider call: asked for, else what the provider prefers (a local model
         # sorts a call's texts by length, so big calls pad less; an HTTP API has a request cap).
@@ -421,8 +433,8 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
         batch = max(1, int(batch_size or settings.get("batch_size") or probe.preferred_batch))
         encoder = _Encoder(factory, probe, space.dimension, batch, space.window_tokens, cancel)
         run = _Build(store, space, encoder, report, force, cancel, emit)
-        run.eta.units_total = units
-        encoder.on_batch = run.encoded
+        run.eta.plan(units, windows)
+        encoder.on_batch, encoder.on_cut = run.encoded, run.eta.cut
         run.run(selected, workers, max_in_flight or workers * 2)
         report.pending_after = len(store.pending(space.id))
         report.complete = report.pending_after == 0 and store.mark_complete(space.id)

@@ -31,7 +31,7 @@ from .cli_app import (
     fail,
     library,
 )
-from .cli_embed import run_embed, spec_for
+from .cli_embed import Trial, run_embed, spec_for
 from .cli_print import dump, err, out, plural
 
 _PROVIDER_HELP = PROVIDER_HELP
@@ -71,9 +71,10 @@ def main(library: Optional[str] = typer.Option(
 
 def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, max_size: float | None,
             ocr: str = "auto", ocr_lang: str | None = None, reread: bool = False, events: bool = False,
-            whole: bool = False):
+            whole: bool = False, trial=None):
     """`events`: one `file` line on stdout per file done (`index --json`'s stream), before the summary.
-    `whole`: the bar shows the whole `index`'s time left (add and embedding, from the files' pages)."""
+    `whole`: the bar shows the whole `index`'s time left (add and embedding, from the files' pages);
+    `trial`: index's trial encode (cli_embed.Trial).  Returns the add's report and that estimate."""
     from ..library import OCR_MODES, OcrSettings  # the PDF reader: loaded by the commands that add
     from .cli_progress import AddProgress, progress_bar
 
@@ -82,7 +83,7 @@ def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, m
     if ocr not in OCR_MODES:
         raise BadArgument(f"--ocr must be one of {', '.join(OCR_MODES)}, not {ocr!r}")
     with progress_bar(show) as bar:
-        shown = AddProgress(bar, lib.index_eta if whole and show else None, events)
+        shown = AddProgress(bar, lib.index_eta if whole and show else None, events, trial)
         pages = OcrSettings(ocr, ocr_lang, progress=shown.ocr_page)
         report = lib.add(paths, retry_failed=retry_failed, max_bytes=max_bytes, ocr=pages, reread=reread,
                          on_found=shown.found, progress=shown.file)
@@ -99,7 +100,7 @@ def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, m
     if lib.prepare_search() and not as_json:
         err.print(f"word index for fast search built ({time.monotonic() - started:.0f} s; "
                   f"a large library's postings file, kept beside it until the next change)")
-    return report
+    return report, shown.eta
 
 
 @command()
@@ -117,7 +118,7 @@ def add(paths: list[str] = typer.Argument(..., help="Files or folders (recursive
 
     Unchanged files are skipped; failed files get one line each and exit code 1."""
     with _library() as lib:
-        report = _do_add(lib, paths, as_json, retry_failed, max_size, ocr, ocr_lang, reread)
+        report, _ = _do_add(lib, paths, as_json, retry_failed, max_size, ocr, ocr_lang, reread)
     raise typer.Exit(1 if report.failed else 0)
 
 
@@ -171,15 +172,19 @@ def index(paths: list[str] = typer.Argument(..., help="Files or folders (recursi
     embedding starts (meaning search follows, paper by paper).
 
     --json: NDJSON on stdout. One `file` event per file as its paper is written (path, paper_id,
-    status, pages (PDFs), seconds: its parse and write), then the add's summary (one object with
-    `files`), then the embedding's events (start, paper, done) as `embed --json` prints them."""
+    status, pages (PDFs), seconds: its parse and write), one `trial` event after the first paper
+    added (its first windows encoded: the encoder's windows_per_second, which the time left uses),
+    then the add's summary (one object with `files`), then the embedding's events (start, paper,
+    done) as `embed --json` prints them."""
     started = time.monotonic()
     with _library() as lib:
-        report = _do_add(lib, paths, as_json, False, None, events=as_json, whole=True)
+        spec = spec_for(lib, provider, model)
+        trial = Trial(lib, spec, as_json)
+        report, eta = _do_add(lib, paths, as_json, False, None, events=as_json, whole=True, trial=trial)
         if not as_json:
             err.print(f"searchable by words: {plural(lib.status().papers, 'paper')} "
                       f"({time.monotonic() - started:.0f} s); meaning search follows as they are embedded")
-        code = run_embed(lib, spec_for(lib, provider, model), workers, False, None, as_json)
+        code = run_embed(lib, spec, workers, False, None, as_json, trial=trial, before=eta)
     if code == 130:
         sys.stdout.flush()
         sys.stderr.flush()

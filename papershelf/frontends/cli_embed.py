@@ -8,12 +8,16 @@ import os
 import signal
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
 from ..errors import PapershelfError
 from ..library import DEFAULT_MODELS, Library, ProviderSpec, quantize_options
-from .cli_print import err, print_build
+from .cli_print import dump, err, print_build
+
+if TYPE_CHECKING:
+    from ..library import Provider
 
 
 def spec_for(lib: Library, provider: str | None = None, model: str | None = None, options: dict | None = None,
@@ -60,18 +64,53 @@ def _cancel_on_signals():
             signal.signal(s, h)
 
 
+class Trial:
+    """`index`'s trial encode (embed/trial.py): on the first paper the add writes, the provider is made
+    and that paper's first windows encoded; the rate goes to the whole index's estimate (and, with
+    --json, a `trial` line); the provider is the build's first, so the model is loaded once."""
+
+    def __init__(self, lib: Library, spec: ProviderSpec, as_json: bool):
+        self.lib, self.spec, self.as_json = lib, spec, as_json
+        self.provider: Provider | None = None
+        self.tried = False
+
+    def __call__(self, paper_id: str, eta) -> None:
+        if self.tried:
+            return
+        self.tried = True
+        try:
+            self.provider, got = self.lib.trial_encode(self.spec, paper_id)
+        except Exception:  # noqa: BLE001 - the build meets the same problem and reports it
+            return
+        if got and eta is not None:
+            eta.encoder(got[0])
+        if got and self.as_json:
+            dump({"event": "trial", "paper_id": paper_id, "windows_per_second": round(got[0], 2),
+                  "seconds": round(got[1], 3)})
+            sys.stdout.flush()
+
+    def factory(self):
+        """The build's providers: the trial's first, then new ones."""
+        def make():
+            p, self.provider = self.provider, None
+            return p or self.spec.create()
+        return make
+
+
 def run_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, papers: list[str] | None,
-              as_json: bool, quantize_given: bool = False) -> int:
+              as_json: bool, quantize_given: bool = False, trial: Trial | None = None, before=None) -> int:
+    """`trial`: index's trial encode, whose provider the build takes; `before`: the whole index's
+    estimate (index_eta.py), shown on the embedding bar until the build has its own."""
     from .cli_progress import EmbedProgress  # Rich's progress bars: only for the commands that build
 
     if not quantize_given and (notice := lib.quantize_notice(spec)):
         err.print(f"[yellow]note:[/yellow] {escape(notice)}")
-    progress = EmbedProgress(as_json)
+    progress = EmbedProgress(as_json, before)
     with _cancel_on_signals() as cancel:
         try:
             with progress.bar:
                 report = lib.embed(spec, workers=workers, force=force, paper_ids=papers or None, cancel=cancel,
-                                   on_event=progress)
+                                   on_event=progress, provider_factory=trial.factory() if trial else None)
         except PapershelfError as e:
             if not cancel.is_set():
                 raise

@@ -43,9 +43,10 @@ class AddProgress:
     time left (index_eta.py), refreshed with each file and OCR page; `events`: one `file` line (a
     FileEvent) on stdout per file written, as `index --json` streams them."""
 
-    def __init__(self, bar: Progress, plan: Any = None, events: bool = False):
-        """`plan`: makes the whole index's estimate from the files the add found (Library.index_eta)."""
-        self.bar, self.plan, self.events = bar, plan, events
+    def __init__(self, bar: Progress, plan: Any = None, events: bool = False, trial: Any = None):
+        """`plan`: makes the whole index's estimate from the files the add found (Library.index_eta);
+        `trial`: told (paper id, estimate) of each paper added (index's trial encode, cli_embed.py)."""
+        self.bar, self.plan, self.events, self.trial = bar, plan, events, trial
         self.eta: Any = None
         self.seen: set[str] = set()
         self.task = bar.add_task("adding", total=None)
@@ -72,15 +73,18 @@ class AddProgress:
             dump({"event": "file", "path": r.path, "paper_id": r.paper_id, "status": r.status, "pages": r.pages,
                   "seconds": r.seconds})
             sys.stdout.flush()
+        if self.trial is not None and r.paper_id and r.status in ("added", "updated"):
+            self.trial(r.paper_id, self.eta)
 
 
 class EmbedProgress:
     """Build events as NDJSON (--json) or as a Rich bar over units that moves with every encoded
     batch (not only when a paper is written), with windows encoded, rate and the build's own time
-    left (embed/eta.py: windows left over a weighted recent rate, not Rich's units-per-second guess)."""
+    left (embed/eta.py: windows left over a weighted recent rate, not Rich's units-per-second guess);
+    until the build has one, `before`'s (index's whole estimate, told the build's planned windows)."""
 
-    def __init__(self, as_json: bool):
-        self.as_json = as_json
+    def __init__(self, as_json: bool, before: Any = None):
+        self.as_json, self.before = as_json, before
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("{task.fields[windows]} windows  {task.fields[rate]}"), TimeElapsedColumn(),
                             TextColumn("{task.fields[left]}"), console=err,
@@ -101,14 +105,21 @@ class EmbedProgress:
                 err.print(f"embedding {plural(e['papers'], 'paper')} ({plural(e.get('units') or 0, 'unit')}) with "
                           f"{e['provider']}/{e['model']} ({e['dimension']}d, {plural(e['workers'], 'worker')}); "
                           f"{e['skipped']} already embedded; searchable by words meanwhile")
+            if self.before is not None:
+                self.before.embedding(e.get("windows"))
             self.task = self.bar.add_task("embedding", total=e.get("units") or e["papers"], windows=0, rate="",
-                                          left="")
+                                          left=self._left(None))
+
+    def _left(self, seconds: float | None) -> str:
+        if seconds is None and self.before is not None:
+            seconds = self.before.seconds_left()
+        return time_left(seconds)
 
     def _move(self, e: dict) -> None:
         """The bar at the build's own count (units finished: encoded, reused or failed) and estimate."""
         with self.lock:
             assert self.task is not None
-            fields: dict[str, Any] = {"left": time_left(e.get("eta_seconds"))}
+            fields: dict[str, Any] = {"left": self._left(e.get("eta_seconds"))}
             if "windows_done" in e:
                 fields["windows"] = e["windows_done"]
             if e.get("units_per_second"):

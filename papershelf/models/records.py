@@ -79,6 +79,7 @@ class StartEvent(TypedDict):
     dimension: int
     papers: int
     units: int
+    windows: int  # planned from the units' token estimates (embed/eta.py), before any is cut
     skipped: int
     workers: int
 

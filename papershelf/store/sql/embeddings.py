@@ -147,6 +147,17 @@ class SqlEmbeddings(SqlConnection):
 
     # -- verification -------------------------------------------------------------------
 
+    def unit_tokens(self, paper_ids: list[str]) -> dict[str, list[int]]:
+        """Each paper's indexable units' token estimates (one read of every unit table): what a
+        build plans its windows from (embed/eta.py) before any unit is cut."""
+        wanted = set(paper_ids)
+        out: dict[str, list[int]] = {p: [] for p in paper_ids}
+        for k in UNIT_KINDS:
+            for r in self.query(f"SELECT paper_id, token_estimate FROM {k.table} WHERE indexable=1"):
+                if r["paper_id"] in wanted:
+                    out[r["paper_id"]].append(int(r["token_estimate"] or 0))
+        return out
+
     def verify_space(self, space: Space) -> SpaceCheck:
         """Check that what the space claims is true, unit by unit.
 
