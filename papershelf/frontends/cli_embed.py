@@ -75,7 +75,7 @@ class Trial:
         self.tried = False
 
     def __call__(self, paper_id: str, eta) -> None:
-        if self.tried:
+        if self.tried or self.spec.provider == "openai":  # an endpoint's requests cost money: its prior stands
             return
         self.tried = True
         try:
