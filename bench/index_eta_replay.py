@@ -51,10 +51,10 @@ def load_estimator(tree: Path, module: str = "index_eta"):
     spec = importlib.util.spec_from_file_location(f"before_{module.replace('/', '_')}",
                                                   tree / "papershelf" / f"{module}.py")
     assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    loaded = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = loaded  # dataclasses look their module up
+    spec.loader.exec_module(loaded)
+    return loaded
 
 
 def errors(said: list[tuple[float, float | None]], end: float) -> list[tuple[float, float]]:
@@ -87,7 +87,8 @@ def build_said(events: list[dict], eta_module, plan: dict[str, list[int]] | None
                if plan and unit_windows and e["paper_id"] in plan else float(e["windows"]) for e in papers}
     if hasattr(eta, "plan"):
         eta.plan(start["units"], sum(planned.values()))
-    groups, n = [[]], 0
+    groups: list[list] = [[]]
+    n = 0
     for e in papers:
         if n >= GROUP_UNITS:
             groups.append([])
