@@ -1,0 +1,76 @@
+"""Where a reference list ends, and which lines inside it are not its own, told by the list's own layout.
+
+What a paper prints after its list (a received date, an accession line, an editor's line, the authors'
+biographies) is no entry, whatever words it opens with.  The list shows where it ends: its entries open
+alike (a label counting up, a surname and initials), and what follows the last one that opens so starts
+after a gap wider than the list leaves between its entries, or is set in another size.  A figure and
+its caption that a list runs around (at the top of the column it goes on in) hold none of its lines.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+
+from .lines import Line
+
+Objects = list[tuple[int, tuple[float, float, float, float]]] | tuple[()]  # (page, box) of figures, tables, captions
+
+MIN_OPENINGS = 5  # entries the list must open alike before its end is judged by them
+WIDER_GAP = 1.3  # a step down this much wider than the list's steps before an entry starts ends the list
+OTHER_SIZE = 0.1  # a size this much off the list's own sets the text apart
+
+
+def without_back_matter(runs: list[list[Line]], opens: Callable[[str], bool]) -> list[list[Line]]:
+    """The runs cut before what follows the list: after the last line that opens an entry, the first
+    line that starts a block of its own (a wider gap above it than any entry has, or a size other than the
+    list's from there on) and opens no entry ends the list."""
+    lines = [ln for run in runs for ln in run]
+    flags = [opens(ln.text) for ln in lines]
+    if sum(flags) < MIN_OPENINGS:
+        return runs
+    last = max(i for i, f in enumerate(flags) if f)
+    first_in_run = {id(run[0]) for run in runs}
+    size = statistics.median(ln.size for ln in lines[:last + 1])
+    steps = [_step(lines, i) for i in range(1, last + 1) if flags[i] and id(lines[i]) not in first_in_run]
+    entry_steps = [s for s in steps if s is not None]
+    if not entry_steps:
+        return runs
+    usual = max(statistics.median(entry_steps), size)
+    cut = None
+    for i in range(last + 1, len(lines)):
+        step = _step(lines, i) if id(lines[i]) not in first_in_run else None
+        apart = step is not None and step > WIDER_GAP * usual
+        other = all(abs(ln.size - size) > OTHER_SIZE * size for ln in lines[i:i + 2]) and \
+            abs(lines[i - 1].size - size) <= OTHER_SIZE * size
+        if apart or other:
+            cut = lines[i]
+            break
+    if cut is None:
+        return runs
+    out: list[list[Line]] = []
+    for run in runs:
+        if any(ln is cut for ln in run):
+            head = run[:next(k for k, ln in enumerate(run) if ln is cut)]
+            return [*out, head] if head else out
+        out.append(run)
+    return out
+
+
+def _step(lines: list[Line], i: int) -> float | None:
+    """How far line `i` stands below the line before it (None at another page or above it)."""
+    a, b = lines[i - 1], lines[i]
+    return b.bottom - a.bottom if a.page == b.page and b.bottom > a.bottom else None
+
+
+def outside_objects(runs: list[list[Line]], objects: Objects) -> list[list[Line]]:
+    """The runs without the lines that stand inside a figure's or table's region or its caption."""
+    if not objects:
+        return runs
+
+    def inside(ln: Line) -> bool:
+        mx, my = (ln.x0 + ln.x1) / 2, (ln.top + ln.bottom) / 2
+        return any(page == ln.page and x0 <= mx <= x1 and top <= my <= bottom
+                   for page, (x0, top, x1, bottom) in objects)
+    kept = [[ln for ln in run if not inside(ln)] for run in runs]
+    return [run for run in kept if run]
