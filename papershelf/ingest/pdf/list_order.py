@@ -92,7 +92,7 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
     inside = False
     for page in sorted(p for p in pages if p >= heading.page):
         lines = pages[page]
-        own = [ln for ln in lines if page != heading.page or ln.top >= heading.top - 1]
+        own = lines if page != heading.page else _from_heading(lines, heading)
         gutters = _gutters(own) if len(own) >= 4 else []
         end = _section_below(own, stop, gutters) if not gutters else None
         if end is not None:
@@ -120,6 +120,15 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
         if run:
             runs.append(run)
     return runs
+
+
+def _from_heading(lines: list[Line], heading: Line) -> list[Line]:
+    """The heading page's lines the list may hold: those at and below the heading, and those in the
+    columns right of the heading's column at any height (a two-column paper whose list starts mid-column
+    goes on at the top of the next column, above the heading's height)."""
+    below = [ln for ln in lines if ln.top >= heading.top - 1]
+    edge = max((ln.x1 for ln in below if ln.x0 < heading.x0 + 2 * max(heading.size, 1.0)), default=None)
+    return below + [ln for ln in lines if ln.top < heading.top - 1 and edge is not None and ln.x0 > edge]
 
 
 def _opens(ln: Line, stop: str | None) -> bool:

@@ -183,6 +183,14 @@ def _left(run: list[Line]) -> float:
     return min(texts)
 
 
+def _lefts(runs: list[list[Line]], size: float) -> list[float]:
+    """Each run's left edge, taken with the runs of the same column elsewhere in the list: a column that
+    holds only an entry's indented last lines (the list's end at a column's top) has the edge of the
+    column it continues, not its own."""
+    own = [_left(run) for run in runs]
+    return [min(x for x in own if x0 - 2 * size < x <= x0) for x0 in own]
+
+
 def _bands_joined(runs: list[list[Line]]) -> list[list[Line]]:
     """Runs that the reading order cut only because a short line (a DOI under a full-width entry)
     does not cross the gutter: a run that starts on the next line below the last one, on the same
@@ -204,7 +212,7 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
     lines = [ln for run in runs for ln in run]
     sizes = [ln.size for ln in lines] or [10.0]
     size = statistics.median(sizes)
-    lefts = [_left(run) for run in runs]
+    lefts = _lefts(runs, size)
     indented = [ln.x0 - left > 0.4 * size for run, left in zip(runs, lefts, strict=True) for ln in run]
     hanging = 0.15 <= sum(indented) / max(1, len(indented)) <= 0.85
     first_in = hanging and _first_lines_indented(lines, indented)
@@ -226,7 +234,8 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
             elif hanging:
                 new = (ln.x0 - left <= 0.4 * size) != first_in
             elif prev is None:
-                new = _ended(entries[-1]) and ln.text[:1].isupper() and (not author_first or _opens(ln.text))
+                new = _ended(entries[-1]) and (ln.text[:1].isupper() or _opens(ln.text)) and \
+                    (not author_first or _opens(ln.text))
             else:
                 gap = ln.bottom - prev.bottom > 1.3 * pitch
                 short_end = prev.x1 < right - 3 * size and _ended(prev.text) and ln.text[:1].isupper()
