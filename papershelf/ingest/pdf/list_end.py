@@ -24,36 +24,43 @@ OTHER_SIZE = 0.1  # a size this much off the list's own sets the text apart
 def without_back_matter(runs: list[list[Line]], opens: Callable[[str], bool]) -> list[list[Line]]:
     """The runs cut before what follows the list: after the last line that opens an entry, the first
     line that starts a block of its own (a wider gap above it than any entry has, or a size other than the
-    list's from there on) and opens no entry ends the list."""
+    list's from there on) and opens no entry ends the list.  A block so set apart at the foot of a column
+    the list goes on after (a date or accession line under the column) is dropped alone."""
     lines = [ln for run in runs for ln in run]
     flags = [opens(ln.text) for ln in lines]
     if sum(flags) < MIN_OPENINGS:
         return runs
     last = max(i for i, f in enumerate(flags) if f)
-    first_in_run = {id(run[0]) for run in runs}
+    starts = {id(run[0]) for run in runs}
     size = statistics.median(ln.size for ln in lines[:last + 1])
-    steps = [_step(lines, i) for i in range(1, last + 1) if flags[i] and id(lines[i]) not in first_in_run]
+    steps = [_step(lines, i) for i in range(1, last + 1) if flags[i] and id(lines[i]) not in starts]
     entry_steps = [s for s in steps if s is not None]
     if not entry_steps:
         return runs
     usual = max(statistics.median(entry_steps), size)
-    cut = None
-    for i in range(last + 1, len(lines)):
-        step = _step(lines, i) if id(lines[i]) not in first_in_run else None
-        apart = step is not None and step > WIDER_GAP * usual
-        other = all(abs(ln.size - size) > OTHER_SIZE * size for ln in lines[i:i + 2]) and \
+
+    def apart(i: int) -> bool:
+        step = _step(lines, i) if id(lines[i]) not in starts else None
+        return step is not None and step > WIDER_GAP * usual
+
+    def other(i: int) -> bool:
+        return all(abs(ln.size - size) > OTHER_SIZE * size for ln in lines[i:i + 2]) and \
             abs(lines[i - 1].size - size) <= OTHER_SIZE * size
-        if apart or other:
-            cut = lines[i]
-            break
-    if cut is None:
-        return runs
+
+    cut = next((i for i in range(last + 1, len(lines)) if apart(i) or other(i)), len(lines))
     out: list[list[Line]] = []
+    at = 0
     for run in runs:
-        if any(ln is cut for ln in run):
-            head = run[:next(k for k, ln in enumerate(run) if ln is cut)]
-            return [*out, head] if head else out
-        out.append(run)
+        end = min(len(run), cut - at)
+        if at + len(run) <= last:  # a column the list goes on after: its foot set apart goes
+            foot = next((k for k in range(1, len(run)) if apart(at + k) and not any(flags[at + k:at + len(run)])),
+                        None)
+            end = foot if foot is not None else end
+        if end > 0:
+            out.append(run[:end])
+        at += len(run)
+        if at >= cut:
+            break
     return out
 
 
