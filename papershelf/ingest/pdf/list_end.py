@@ -33,15 +33,18 @@ def without_back_matter(runs: list[list[Line]], opens: Callable[[str], bool]) ->
     last = max(i for i, f in enumerate(flags) if f)
     starts = {id(run[0]) for run in runs}
     size = statistics.median(ln.size for ln in lines[:last + 1])
-    steps = [_step(lines, i) for i in range(1, last + 1) if flags[i] and id(lines[i]) not in starts]
-    entry_steps = [s for s in steps if s is not None]
-    if not entry_steps:
+    steps = {i: s for i in range(1, last + 1) if id(lines[i]) not in starts and (s := _step(lines, i)) is not None}
+    if len(steps) < 2:
         return runs
-    usual = max(statistics.median(entry_steps), size)
+    pitch = max(statistics.quantiles(steps.values(), n=4)[0], size)
+    gaps = [i for i, s in steps.items() if s > 1.15 * pitch]  # the gaps the list leaves, between its entries
+    usual = statistics.median(steps[i] for i in gaps) if len(gaps) >= 3 else pitch
+    # a list whose entries mostly open otherwise than the openings read here (names written out) is not judged
+    judged = len(gaps) < 3 or sum(flags[i] for i in gaps) >= 0.5 * len(gaps)
 
     def apart(i: int) -> bool:
         step = _step(lines, i) if id(lines[i]) not in starts else None
-        return step is not None and step > WIDER_GAP * usual
+        return judged and step is not None and step > WIDER_GAP * max(usual, pitch)
 
     def other(i: int) -> bool:
         return all(abs(ln.size - size) > OTHER_SIZE * size for ln in lines[i:i + 2]) and \
@@ -70,14 +73,20 @@ def _step(lines: list[Line], i: int) -> float | None:
     return b.bottom - a.bottom if a.page == b.page and b.bottom > a.bottom else None
 
 
-def outside_objects(runs: list[list[Line]], objects: Objects) -> list[list[Line]]:
-    """The runs without the lines that stand inside a figure's or table's region or its caption."""
+def outside_objects(runs: list[list[Line]], objects: Objects, opens: Callable[[str], bool]) -> list[list[Line]]:
+    """The runs without the lines that stand inside a figure's or table's region or its caption, when
+    none of those opens an entry."""
     if not objects:
         return runs
 
-    def inside(ln: Line) -> bool:
-        mx, my = (ln.x0 + ln.x1) / 2, (ln.top + ln.bottom) / 2
-        return any(page == ln.page and x0 <= mx <= x1 and top <= my <= bottom
-                   for page, (x0, top, x1, bottom) in objects)
-    kept = [[ln for ln in run if not inside(ln)] for run in runs]
+    lines = [ln for run in runs for ln in run]
+    held = [[ln for ln in lines if _inside(ln, page, box)] for page, box in objects]
+    # a region grown over the list (its entries' labels or names inside it) holds none of the list's lines
+    out = {id(ln) for group in held if group and not any(opens(ln.text) for ln in group) for ln in group}
+    kept = [[ln for ln in run if id(ln) not in out] for run in runs]
     return [run for run in kept if run]
+
+
+def _inside(ln: Line, page: int, box: tuple[float, float, float, float]) -> bool:
+    x0, top, x1, bottom = box
+    return page == ln.page and x0 <= (ln.x0 + ln.x1) / 2 <= x1 and top <= (ln.top + ln.bottom) / 2 <= bottom

@@ -63,7 +63,7 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block], objects: Obje
     each figure and table and of its caption, whose lines are none of the list's."""
     entries: list[str] | None = None
     for runs in _list_lines(columns, blocks):
-        found = _entries(outside_objects(runs, objects))
+        found = _entries(outside_objects(runs, objects, opens_entry))
         entries = found if entries is None or len(found) > 1 else entries
         if len(found) > 1:  # else an earlier "References" line may open the list (a later one is an item
             break  # of a supplement's contents: "Materials and Methods / Figs. S1 to S8 / References")
