@@ -92,8 +92,11 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
     inside = False
     for page in sorted(p for p in pages if p >= heading.page):
         lines = pages[page]
-        own = lines if page != heading.page else _from_heading(lines, heading)
+        own = [ln for ln in lines if page != heading.page or ln.top >= heading.top - 1]
         gutters = _gutters(own) if len(own) >= 4 else []
+        if not gutters and page == heading.page:  # too few lines below the heading to show the columns
+            wider = _columns_beside(lines, heading, own)
+            gutters = _gutters(wider) if len(wider) >= 4 and len(wider) > len(own) else []
         end = _section_below(own, stop, gutters) if not gutters else None
         if end is not None:
             gutters = _gutters([ln for ln in own if ln.top < end])
@@ -122,11 +125,10 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
     return runs
 
 
-def _from_heading(lines: list[Line], heading: Line) -> list[Line]:
+def _columns_beside(lines: list[Line], heading: Line, below: list[Line]) -> list[Line]:
     """The heading page's lines the list may hold: those at and below the heading, and those in the
-    columns right of the heading's column at any height (a two-column paper whose list starts mid-column
-    goes on at the top of the next column, above the heading's height)."""
-    below = [ln for ln in lines if ln.top >= heading.top - 1]
+    columns right of the heading's column at any height (a two-column paper whose list starts low in a
+    column goes on at the top of the next column, above the heading's height)."""
     edge = max((ln.x1 for ln in below if ln.x0 < heading.x0 + 2 * max(heading.size, 1.0)), default=None)
     return below + [ln for ln in lines if ln.top < heading.top - 1 and edge is not None and ln.x0 > edge]
 

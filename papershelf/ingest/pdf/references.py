@@ -184,11 +184,12 @@ def _left(run: list[Line]) -> float:
 
 
 def _lefts(runs: list[list[Line]], size: float) -> list[float]:
-    """Each run's left edge, taken with the runs of the same column elsewhere in the list: a column that
-    holds only an entry's indented last lines (the list's end at a column's top) has the edge of the
-    column it continues, not its own."""
+    """Each run's left edge; a run of a line or three (an entry's indented last lines at a column's top,
+    where the list ends) takes the edge of the runs in its column, when one stands less than two letters
+    left of it, not its own."""
     own = [_left(run) for run in runs]
-    return [min(x for x in own if x0 - 2 * size < x <= x0) for x0 in own]
+    return [min(y for y in own if x - 2 * size < y <= x) if len(run) <= 3 else x
+            for run, x in zip(runs, own, strict=True)]
 
 
 def _bands_joined(runs: list[list[Line]]) -> list[list[Line]]:
