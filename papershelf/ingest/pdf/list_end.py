@@ -21,13 +21,14 @@ WIDER_GAP = 1.3  # a step down this much wider than the list's steps before an e
 OTHER_SIZE = 0.1  # a size this much off the list's own sets the text apart
 
 
-def without_back_matter(runs: list[list[Line]], opens: Callable[[str], bool]) -> list[list[Line]]:
+def without_back_matter(runs: list[list[Line]], openings: Callable[[list[str]], list[bool]]) -> list[list[Line]]:
     """The runs cut before what follows the list: after the last line that opens an entry, the first
     line that starts a block of its own (a wider gap above it than any entry has, or a size other than the
     list's from there on) and opens no entry ends the list.  A block so set apart at the foot of a column
-    the list goes on after (a date or accession line under the column) is dropped alone."""
+    the list goes on after (a date or accession line under the column) is dropped alone.  `openings`:
+    which of the lines open an entry."""
     lines = [ln for run in runs for ln in run]
-    flags = [opens(ln.text) for ln in lines]
+    flags = openings([ln.text for ln in lines])
     if sum(flags) < MIN_OPENINGS:
         return runs
     last = max(i for i, f in enumerate(flags) if f)

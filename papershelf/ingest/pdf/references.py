@@ -19,7 +19,7 @@ import statistics
 from collections.abc import Iterator
 
 from ...document import Block, Reference
-from ..references import KEY, SAME_AUTHORS, entry_label, parsed_entries, split_keyed, split_numbered
+from ..references import KEY, MAX_LABEL_GAP, SAME_AUTHORS, entry_label, parsed_entries, split_keyed, split_numbered
 from .hyphens import keep_hyphen
 from .lines import Line
 from .list_end import Objects, outside_objects, without_back_matter
@@ -72,7 +72,7 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block], objects: Obje
 
 def _entries(runs: list[list[Line]]) -> list[str]:
     """A list's lines cut into entries, without what the paper prints after the list."""
-    runs = without_back_matter(runs, opens_entry)
+    runs = without_back_matter(runs, _openings)
     texts = [ln.text for run in runs for ln in run]
     numbered = split_numbered(texts)
     if numbered is not None and len(numbered) * 1.0 >= 0.5 * sum(entry_label(t) is not None for t in texts):
@@ -164,6 +164,18 @@ def _headed_by_structure(columns: list[list[Line]], headings: list[Block]) -> li
                 and sum(bool(_ENTRY_YEAR.search(e)) for e in entries) >= 0.8 * len(entries):
             return runs
     return None
+
+
+def _openings(texts: list[str]) -> list[bool]:
+    """Which lines open an entry: in a numbered list the labels that count up (a "1." of an appendix
+    after the list opens none), else the lines that open as entries open (`opens_entry`)."""
+    flags, expect = [], 1
+    for text in texts:
+        label = entry_label(text)
+        counts = label is not None and expect <= label <= expect + MAX_LABEL_GAP
+        expect = label + 1 if counts and label is not None else expect
+        flags.append(counts)
+    return flags if expect > MIN_LISTED else [opens_entry(t) for t in texts]
 
 
 def opens_entry(text: str) -> bool:
