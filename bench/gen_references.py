@@ -15,7 +15,12 @@ the reader gives one entry whose letters and digits are exactly the drawn entry'
 count is right within max(1, 5 %), as in `wide_text.py`.  Seeds split by parity: even seeds are dev, odd
 seeds test (report test once, at the end).
 
-    python bench/gen_references.py [--half dev|test] [--papers 60] [-v] [--keep DIR]
+    python bench/gen_references.py [--half dev|test] [--papers 60] [-v] [--keep DIR] [--more | --layouts]
+
+`--layouts` (refs8) draws the third stream: the first stream's lists, each paper with one layout class of the
+unseen papers (`LAYOUTS`): body in two columns with the heading mid-column, plain lines after the list, a heading
+the reader does not know, a figure and caption where the list goes on, biographies after the list, DOI and index
+lines in journals' forms.  Graded the same way, and reported per class.
 """
 
 from __future__ import annotations
@@ -85,6 +90,9 @@ class Paper:
     labels_right: bool = False
     paren: bool = False
     kinds: list[str] = field(default_factory=list)
+    # the third stream (--layouts): one layout class of the unseen papers per paper (LAYOUTS)
+    layout: str = ""
+    doi_form: str = ""
 
 
 def _entry(rng: random.Random) -> Entry:
@@ -100,12 +108,52 @@ def _entry(rng: random.Random) -> Entry:
 KINDS = ["article", "article", "article", "chapter", "body", "et al."]
 
 
-def make_paper(seed: int, more: bool = False) -> Paper:
+# The third stream's layout classes (issue #38's unseen papers), one per paper:
+# two_column_body: the body set in two columns, the heading mid-column, the list going on in both columns;
+# statement_plain: lines after the list that no statement word opens (a received date in parentheses, an
+#   accession line, an editor's line, a citation line), set apart by a gap and in another size;
+# heading_other: a heading the reader's list of headings does not know ("References Cited", "Kaynakça");
+# figure_in_list: a figure with its caption at the top of a column the list runs on into;
+# bio_after: the authors' biographies after the list, in the body's size and with no heading;
+# doi_forms: each entry's DOI or index line on a line of its own, in the forms journals print.
+LAYOUTS = ["two_column_body", "statement_plain", "heading_other", "figure_in_list", "bio_after", "doi_forms"]
+PLAIN_STATEMENTS = ["(Accepted March 27, 2009)", "GenBank accession numbers U88711 and AF104203.",
+                    "Handling editor: Kari Larsen", "Citation: Okafor M, Brandt K (2020) Observations on soil "
+                    "and thermal response. Synthetic Studies 12: 101–140.", "Editor: Thomas Dubois, Aix University",
+                    "Sequence data from this article have been deposited with the EMBL/GenBank libraries."]
+OTHER_HEADINGS = ["References Cited", "Referanser", "Kaynakça", "Referenser", "Bibliografie", "Cited Works",
+                  "Literaturliste", "Sources", "Lähteet", "REFERENCES CITED"]
+DOI_FORMS = ["doi:", "DOI: ", "PMID: ", "index", "Available from: https://doi.org/"]
+BIO = ("{name} received the B.S. degree in physics from the University of Lagos in 2009 and the Ph.D. "
+       "degree in environmental engineering from Aix University in 2015. She is now an associate professor "
+       "at the Institute of Coastal Studies. Her research interests include sediment transport, thermal "
+       "response of soils and the statistics of sparse observations.")
+
+
+def make_paper(seed: int, more: bool = False, layouts: bool = False) -> Paper:
     p = _first_stream(seed)
     if more:  # a stream of its own: the papers above stay as they were
         rng = random.Random(seed + 1_000_003)
         p.running, p.labels_right, p.paren = rng.random() < 0.6, rng.random() < 0.5, rng.random() < 0.3
         p.kinds = [rng.choice(KINDS) for _ in p.entries]
+    if layouts:  # a third stream: the first stream's list, one layout class drawn on top of it
+        rng = random.Random(seed + 2_000_003)
+        p.layout = LAYOUTS[(seed // 2) % len(LAYOUTS)]
+        p.running = rng.random() < 0.5
+        if p.layout == "statement_plain":
+            p.statement = rng.choice(PLAIN_STATEMENTS)
+        if p.layout == "heading_other":
+            p.heading = rng.choice(OTHER_HEADINGS)
+        if p.layout in ("two_column_body", "figure_in_list"):
+            p.columns = 2
+        if p.layout == "doi_forms":
+            p.doi_line, p.doi_form = True, rng.choice(DOI_FORMS)
+            for e in p.entries:
+                e.doi = e.doi or f"https://doi.org/10.{rng.randint(1000, 9999)}/x{rng.randint(10000, 99999)}"
+        if p.layout == "figure_in_list" and len(p.entries) < 20:
+            p.entries += [_entry(rng) for _ in range(20)]
+            if p.style in ("hanging", "gapped", "flush"):
+                p.entries.sort(key=lambda e: (e.authors[0][0], e.year))
     return p
 
 
@@ -182,14 +230,18 @@ def draw(p: Paper, path: Path) -> list[str]:
     c.setFont("Times-Bold", 15)
     c.drawCentredString(W / 2, H - 80, "Observations on " + " ".join(random.Random(p.seed).sample(WORDS, 4)))
     c.setFont("Times-Roman", 10)
-    y = H - 120
-    for ln in _wrap(BODY * 6, W - 144, "Times-Roman", 10):
-        c.drawString(72, y, ln)
-        y -= 12
-    c.setFont("Times-Bold", 11)
-    c.drawString(72, y - 14, p.heading)
-    pages = Pages(c, p.columns, y - 34)
+    if p.layout == "two_column_body":
+        pages = _two_column_body(c, p)
+    else:
+        y = H - 120
+        for ln in _wrap(BODY * 6, W - 144, "Times-Roman", 10):
+            c.drawString(72, y, ln)
+            y -= 12
+        c.setFont("Times-Bold", 11)
+        c.drawString(72, y - 14, p.heading)
+        pages = Pages(c, p.columns, y - 34)
     pages.running = p.running
+    figure_at = len(p.entries) // 2 if p.layout == "figure_in_list" else -1
     size, lead = 8.5, 10.5
     truth = []
     if p.running:
@@ -202,11 +254,15 @@ def draw(p: Paper, path: Path) -> list[str]:
             (pages.width, pages.width - (indent if p.style == "hanging" else 0))
         lines = _wrap(text, first_w, "Times-Roman", size)
         lines = lines[:1] + _wrap(" ".join(lines[1:]), rest_w, "Times-Roman", size) if len(lines) > 1 else lines
-        doi = [e.doi] if e.doi and p.doi_line else []
+        doi = [_doi_form(p, e.doi, n)] if e.doi and p.doi_line else []
         if e.doi and not p.doi_line:
             lines = _wrap(text + " " + e.doi, first_w, "Times-Roman", size)
         truth.append(" ".join([*lines, *doi]))
         for k, ln in enumerate([*lines, *doi]):
+            if n - 1 == figure_at and k == min(1, len(lines) + len(doi) - 1):  # the entry goes on in the next column, under a figure
+                pages.y = 0
+                pages.need(lead)
+                _figure(c, pages)
             pages.need(lead)
             x = pages.x + (indent if numbered or (p.style == "hanging" and k) else 0)
             c.setFont("Times-Roman", size)
@@ -224,6 +280,8 @@ def draw(p: Paper, path: Path) -> list[str]:
             c.drawString(x, pages.y, ln)
             pages.y -= lead
         pages.y -= 4 if p.style == "gapped" else 0.5
+    if p.layout == "bio_after":
+        _bios(c, pages, p)
     if p.statement:
         pages.need(3 * lead)
         pages.y -= 12
@@ -233,6 +291,59 @@ def draw(p: Paper, path: Path) -> list[str]:
             pages.y -= lead
     c.save()
     return truth
+
+
+def _doi_form(p: Paper, doi: str, n: int) -> str:
+    """The line an entry's DOI is printed on, in the paper's form (the link as drawn by default)."""
+    bare = doi.removeprefix("https://doi.org/")
+    form = p.doi_form
+    if form == "PMID: ":
+        return f"PMID: {31000000 + 7919 * n % 999983}"
+    if form == "index":
+        return "[PubMed] [CrossRef] [Google Scholar]"
+    return f"{form}{bare}" if form else doi
+
+
+def _two_column_body(c: canvas.Canvas, p: Paper) -> Pages:
+    """Body text in two columns, the list's heading where the body ends (in either column)."""
+    rng = random.Random(p.seed + 3)
+    pages = Pages(c, 2, H - 120)
+    c.setFont("Times-Roman", 10)
+    for ln in _wrap(BODY * rng.randint(3, 9), pages.width, "Times-Roman", 10):
+        pages.need(12)
+        c.drawString(pages.x, pages.y, ln)
+        pages.y -= 12
+    pages.need(60)
+    c.setFont("Times-Bold", 11)
+    c.drawString(pages.x, pages.y - 14, p.heading)
+    pages.y -= 34
+    return pages
+
+
+def _figure(c: canvas.Canvas, pages: Pages) -> None:
+    """A figure (a framed box) and its caption at the top of the column the list goes on in."""
+    c.rect(pages.x, pages.y - 90, pages.width, 90, stroke=1, fill=0)
+    c.setFont("Times-Roman", 8)
+    c.drawString(pages.x + 10, pages.y - 40, "0.5")
+    pages.y -= 104
+    for ln in _wrap("Figure 3. Seasonal counts at the two sites, read twice by independent observers; bars show "
+                    "one standard error.", pages.width, "Times-Roman", 9):
+        c.setFont("Times-Roman", 9)
+        c.drawString(pages.x, pages.y, ln)
+        pages.y -= 11
+    pages.y -= 14
+
+
+def _bios(c: canvas.Canvas, pages: Pages, p: Paper) -> None:
+    """Author biographies after the list, in the body's size, with no heading (IEEE's back matter)."""
+    for name in ("Mariam Okafor", "Kasper Brandt")[: 1 + p.seed % 2]:
+        pages.need(60)
+        pages.y -= 16
+        c.setFont("Times-Roman", 10)
+        for ln in _wrap(BIO.format(name=name), pages.width, "Times-Roman", 10):
+            pages.need(12)
+            c.drawString(pages.x, pages.y, ln)
+            pages.y -= 12
 
 
 def _running(c: canvas.Canvas, page: int) -> None:
@@ -267,26 +378,30 @@ def main() -> int:
     ap.add_argument("-v", action="store_true", help="one line per paper that is not all right")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--more", action="store_true", help="the second stream of classes (see Paper)")
+    ap.add_argument("--layouts", action="store_true", help="the third stream: layout classes (LAYOUTS)")
     args = ap.parse_args()
     folder = Path(args.keep or tempfile.mkdtemp(prefix="genrefs-"))
     folder.mkdir(parents=True, exist_ok=True)
     seeds = [2 * i + (args.half == "test") for i in range(args.papers)]
     total: Counter = Counter()
     by_style: dict[str, Counter] = {}
+    by_layout: dict[str, Counter] = {}
     for seed in seeds:
-        p = make_paper(seed, args.more)
+        p = make_paper(seed, args.more, args.layouts)
         path = folder / f"refs-{seed}.pdf"
         truth = draw(p, path)
         g = grade(p, truth, read_pdf(path.read_bytes()).references)
-        for c in (total, by_style.setdefault(p.style, Counter())):
+        groups = [total, by_style.setdefault(p.style, Counter())]
+        groups += [by_layout.setdefault(p.layout, Counter())] if p.layout else []
+        for c in groups:
             c.update({k: int(v) for k, v in g.items()} | {"papers": 1})
         if args.v and (not g["count_ok"] or g["whole"] < g["entries"]):
             print(f"seed {seed} {p.style} cols={p.columns} head={p.heading!r} doi_line={p.doi_line} "
-                  f"statement={bool(p.statement)} running={p.running} right={p.labels_right} paren={p.paren}: found {g['found']} of {g['entries']}, whole {g['whole']}")
+                  f"statement={bool(p.statement)} layout={p.layout} running={p.running} right={p.labels_right} paren={p.paren}: found {g['found']} of {g['entries']}, whole {g['whole']}")
     if args.json:
-        print(json.dumps({"total": total, "by_style": by_style}))
+        print(json.dumps({"total": total, "by_style": by_style, "by_layout": by_layout}))
         return 0
-    for name, c in [*sorted(by_style.items()), ("all", total)]:
+    for name, c in [*sorted(by_style.items()), *sorted(by_layout.items()), ("all", total)]:
         print(f"{name:12s} papers {c['papers']:3d}  counts within 5 % {c['count_ok']:3d}  entries whole "
               f"{c['whole']}/{c['entries']} = {c['whole'] / max(1, c['entries']):.3f}  years {c['years']}  "
               f"titles {c['titles']}")

@@ -78,7 +78,7 @@ def clean_entry(text: str) -> str:
 # A rule in place of the authors ("———, The tropical Grassmannian", "—— and B. Sturmfels, …"), or the
 # rule drawn as a line and only the comma after it left in the text (", Tropical geometry …"): the
 # entry's authors are those of the entry before it.
-_SAME_AUTHORS = re.compile(r"^(?:[—–‒―-]{2,}|_{3,})\.?|^(?=,\s)")
+SAME_AUTHORS = re.compile(r"^(?:[—–‒―-]{2,}|_{3,})\.?|^(?=,\s)")
 
 
 def parse_reference(text: str, n: int, before: Reference | None = None, full_names: bool = False) -> Reference:
@@ -88,7 +88,7 @@ def parse_reference(text: str, n: int, before: Reference | None = None, full_nam
     text = clean_entry(text)
     ref = Reference(n=n, text=text)
     body = _ALPHA_LABEL.sub("", _LABEL.sub("", text, count=1), count=1)
-    if before is not None and before.authors and (m := _SAME_AUTHORS.match(body)):
+    if before is not None and before.authors and (m := SAME_AUTHORS.match(body)):
         names = before.authors
         body = (", ".join(names[:-1]) + " and " if len(names) > 1 else "") + names[-1] + body[m.end():]
     if m := _DOI.search(body):
@@ -356,7 +356,7 @@ def split_numbered(texts: list[str]) -> list[str] | None:
 
 # A key in brackets opening an entry of an alphabetic list ("[ABTZ13]", "[Kle05a]", "[AFM^+ 95]"), alone
 # on its line when a rule stands for the authors after it.
-_KEY = re.compile(r"^\s*\[([^\W\d_](?:[^\[\]\s]|\s(?=[^\[\]\s])){1,13})\](?:\s|$)")
+KEY = re.compile(r"^\s*\[([^\W\d_](?:[^\[\]\s]|\s(?=[^\[\]\s])){1,13})\](?:\s|$)")
 
 
 def split_keyed(texts: list[str]) -> list[str] | None:
@@ -365,9 +365,9 @@ def split_keyed(texts: list[str]) -> list[str] | None:
     is sorted by its keys, so five keys at least, nine in ten of them in order, make a keyed list
     (a bracketed word opening a line inside an entry is out of that order, and no key)."""
     texts = _keys_joined(texts)
-    keys = [(i, m.group(1).replace("^", "").lower()) for i, line in enumerate(texts) if (m := _KEY.match(line))]
-    if len(keys) < 5:
-        return None
+    keys = [(i, m.group(1).replace("^", "").lower()) for i, line in enumerate(texts) if (m := KEY.match(line))]
+    if len(keys) < 5 or len({k for _, k in keys}) < 0.8 * len(keys):  # keys name one entry each: a bracketed
+        return None  # word that opens many lines ("[PubMed] [CrossRef]" under each entry) is no key
     ordered = sum(a <= b for (_, a), (_, b) in zip(keys, keys[1:], strict=False))
     if ordered < 0.9 * (len(keys) - 1):
         return None

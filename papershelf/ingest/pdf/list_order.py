@@ -94,6 +94,9 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
         lines = pages[page]
         own = [ln for ln in lines if page != heading.page or ln.top >= heading.top - 1]
         gutters = _gutters(own) if len(own) >= 4 else []
+        if not gutters and page == heading.page:  # too few lines below the heading to show the columns
+            wider = _columns_beside(lines, heading, own)
+            gutters = _gutters(wider) if len(wider) >= 4 and len(wider) > len(own) else []
         end = _section_below(own, stop, gutters) if not gutters else None
         if end is not None:
             gutters = _gutters([ln for ln in own if ln.top < end])
@@ -120,6 +123,14 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
         if run:
             runs.append(run)
     return runs
+
+
+def _columns_beside(lines: list[Line], heading: Line, below: list[Line]) -> list[Line]:
+    """The heading page's lines the list may hold: those at and below the heading, and those in the
+    columns right of the heading's column at any height (a two-column paper whose list starts low in a
+    column goes on at the top of the next column, above the heading's height)."""
+    edge = max((ln.x1 for ln in below if ln.x0 < heading.x0 + 2 * max(heading.size, 1.0)), default=None)
+    return below + [ln for ln in lines if ln.top < heading.top - 1 and edge is not None and ln.x0 > edge]
 
 
 def _opens(ln: Line, stop: str | None) -> bool:

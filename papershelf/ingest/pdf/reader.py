@@ -415,7 +415,8 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
     if outline:
         blocks = apply_outline(blocks, outline)
     doc.blocks = blocks
-    doc.references = pdf_references(columns, blocks)
+    doc.references = pdf_references(columns, blocks, [(r.page, b) for r in regions if not r.turn
+                                                      for b in (r.box, r.caption_box)])
     return doc
 
 

@@ -19,9 +19,10 @@ import statistics
 from collections.abc import Iterator
 
 from ...document import Block, Reference
-from ..references import entry_label, parsed_entries, split_keyed, split_numbered
+from ..references import KEY, MAX_LABEL_GAP, SAME_AUTHORS, entry_label, parsed_entries, split_keyed, split_numbered
 from .hyphens import keep_hyphen
 from .lines import Line
+from .list_end import Objects, outside_objects, without_back_matter
 from .list_order import reread
 from .unheaded import unheaded_start
 
@@ -57,11 +58,12 @@ _CONTINUATION = re.compile(r"^(?:doi\s*:|doi\s+10\.|https?://|www\.|10\.\d{4,9}/
                            r"retrieved from\b|accessed (?:on )?\d|arxiv:\s*\d|isbn\b)", re.IGNORECASE)
 
 
-def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Reference]:
-    """The entries of the paper's reference list, or [] when it has none."""
+def pdf_references(columns: list[list[Line]], blocks: list[Block], objects: Objects = ()) -> list[Reference]:
+    """The entries of the paper's reference list, or [] when it has none.  `objects`: the (page, box) of
+    each figure and table and of its caption, whose lines are none of the list's."""
     entries: list[str] | None = None
     for runs in _list_lines(columns, blocks):
-        found = _entries(runs)
+        found = _entries(outside_objects(runs, objects, opens_entry))
         entries = found if entries is None or len(found) > 1 else entries
         if len(found) > 1:  # else an earlier "References" line may open the list (a later one is an item
             break  # of a supplement's contents: "Materials and Methods / Figs. S1 to S8 / References")
@@ -70,6 +72,7 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block]) -> list[Refer
 
 def _entries(runs: list[list[Line]]) -> list[str]:
     """A list's lines cut into entries, without what the paper prints after the list."""
+    runs = without_back_matter(runs, _openings)
     texts = [ln.text for run in runs for ln in run]
     numbered = split_numbered(texts)
     if numbered is not None and len(numbered) * 1.0 >= 0.5 * sum(entry_label(t) is not None for t in texts):
@@ -103,11 +106,17 @@ def _until_statement(entries: list[str]) -> list[str]:
 def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> Iterator[list[list[Line]]]:
     """The lines after the References heading up to the next heading, as runs (one per column of
     each page, read by the page's geometry: `list_order`); candidates in turn when the heading is
-    not read as one.  With no heading at all, a numbered list of references at the paper's end."""
+    not read as one.  With no such heading, a section near the end whose text reads as a list of
+    references (a heading in another language: `_headed_by_structure`), else a numbered list of references
+    at the paper's end."""
     headings = [b for b in blocks if b.kind == "heading"]
     start = next((i for i, h in enumerate(headings) if REFERENCES_HEADING.match(h.text.strip())), None)
     at = [ln for column in columns for ln in column if REFERENCES_HEADING.match(ln.text.strip())]
     if not at:
+        runs = _headed_by_structure(columns, [b for b in blocks if b.kind == "heading" or _heading_like(b)])
+        if runs is not None:
+            yield runs
+            return
         first = unheaded_start(columns)
         if first is not None:
             yield reread(columns, first, None, include=True)
@@ -125,6 +134,56 @@ def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> Iterator[list
     yield reread(columns, line, after[0] if after else None)
 
 
+MAX_TRIED = 4  # headings from the paper's end tried as a list's heading in words the reader does not know
+MIN_LISTED = 5  # entries a section must hold to be taken for a list by its text alone
+
+
+# A heading's words: one to four words of letters, numbered or not ("Kaynakça", "7 References Cited").
+_HEADING_WORDS = re.compile(r"(?:[\dIVX]{1,3}\.?\s+)?[^\W\d_]+(?:\s[^\W\d_]+){0,3}\s*:?")
+
+
+def _heading_like(block: Block) -> bool:
+    """A paragraph of one short line of words alone: a heading the reader did not take for one."""
+    return block.kind == "text" and "\n" not in block.text and bool(_HEADING_WORDS.fullmatch(block.text.strip()))
+
+
+def _headed_by_structure(columns: list[list[Line]], headings: list[Block]) -> list[list[Line]] | None:
+    """The runs of the last section (of the paper's last few) whose entries read as references: nine in
+    ten of them at least open as entries open (a label, a surname and initials) and eight in ten cite a
+    year, five entries at least.  None when no section reads so."""
+    for k in range(len(headings) - 1, max(-1, len(headings) - 1 - MAX_TRIED), -1):
+        text = headings[k].text.strip()
+        line = next((ln for column in columns for ln in column if ln.page == headings[k].page and ln.text.strip()
+                     and text.startswith(ln.text.strip()) and 2 * len(ln.text.strip()) >= min(len(text), 40)), None)
+        if line is None:
+            continue
+        after = next((h.text.strip() for h in headings[k + 1:] if not _BRACKETED.match(h.text.strip())), None)
+        runs = reread(columns, line, after)
+        entries = _entries(runs)
+        if len(entries) >= MIN_LISTED and sum(opens_entry(e) for e in entries) >= 0.9 * len(entries) \
+                and sum(bool(_ENTRY_YEAR.search(e)) for e in entries) >= 0.8 * len(entries):
+            return runs
+    return None
+
+
+def _openings(texts: list[str]) -> list[bool]:
+    """Which lines open an entry: in a numbered list the labels that count up (a "1." of an appendix
+    after the list opens none), else the lines that open as entries open (`opens_entry`)."""
+    flags, expect = [], 1
+    for text in texts:
+        label = entry_label(text)
+        counts = label is not None and expect <= label <= expect + MAX_LABEL_GAP
+        expect = label + 1 if counts and label is not None else expect
+        flags.append(counts)
+    return flags if expect > MIN_LISTED else [opens_entry(t) for t in texts]
+
+
+def opens_entry(text: str) -> bool:
+    """The line opens an entry the way lists print them: a label, a key in brackets, a rule for the
+    authors before, a surname and initials, a body's name and its year."""
+    return entry_label(text) is not None or bool(KEY.match(text) or SAME_AUTHORS.match(text)) or _opens(text)
+
+
 _WORD_CHAR = re.compile(r"\w")
 _BRACKETED = re.compile(r"^\[\d{1,3}\]\s")
 
@@ -134,6 +193,15 @@ def _left(run: list[Line]) -> float:
     stray mark does not count)."""
     texts = [ln.x0 for ln in run if len(ln.text) > 12] or [ln.x0 for ln in run]
     return min(texts)
+
+
+def _lefts(runs: list[list[Line]], size: float) -> list[float]:
+    """Each run's left edge; a run of a line or three (an entry's indented last lines at a column's top,
+    where the list ends) takes the edge of the runs in its column, when one stands less than two letters
+    left of it, not its own."""
+    own = [_left(run) for run in runs]
+    return [min(y for y in own if x - 2 * size < y <= x) if len(run) <= 3 else x
+            for run, x in zip(runs, own, strict=True)]
 
 
 def _bands_joined(runs: list[list[Line]]) -> list[list[Line]]:
@@ -157,7 +225,7 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
     lines = [ln for run in runs for ln in run]
     sizes = [ln.size for ln in lines] or [10.0]
     size = statistics.median(sizes)
-    lefts = [_left(run) for run in runs]
+    lefts = _lefts(runs, size)
     indented = [ln.x0 - left > 0.4 * size for run, left in zip(runs, lefts, strict=True) for ln in run]
     hanging = 0.15 <= sum(indented) / max(1, len(indented)) <= 0.85
     first_in = hanging and _first_lines_indented(lines, indented)
@@ -179,7 +247,8 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
             elif hanging:
                 new = (ln.x0 - left <= 0.4 * size) != first_in
             elif prev is None:
-                new = _ended(entries[-1]) and ln.text[:1].isupper() and (not author_first or _opens(ln.text))
+                new = _ended(entries[-1]) and (ln.text[:1].isupper() or _opens(ln.text)) and \
+                    (not author_first or _opens(ln.text))
             else:
                 gap = ln.bottom - prev.bottom > 1.3 * pitch
                 short_end = prev.x1 < right - 3 * size and _ended(prev.text) and ln.text[:1].isupper()
