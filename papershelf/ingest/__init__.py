@@ -215,7 +215,8 @@ def _read_regular(path: str, limit: int) -> bytes:
 # regions beside their captions; 17: symbols a mathematical font sets at Latin-1 codes read from their
 # drawing, titles wrapped over lines and bylines in two weights, wrapped headings and flat levels, table
 # rows centred on a multi-line label, captions in a margin column, a wrapped mention of a figure no caption,
-# footers alternating between odd and even pages).
+# footers alternating between odd and even pages, a reference list ending where its entries stop opening
+# alike).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
 PDF_READER = "pdf-reader/17"
 
