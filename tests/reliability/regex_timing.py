@@ -28,7 +28,9 @@ MODULES = ["papershelf.ingest.references", "papershelf.ingest.metadata", "papers
            "papershelf.resolve", "papershelf.bibtex"] + [
     f"papershelf.ingest.pdf.{m}" for m in ("references", "meta", "authors", "author_block", "headings", "lines",
                                            "reader", "contents", "outline", "regions", "year", "tracking", "ocr",
-                                           "caption_cuts")]
+                                           "caption_cuts", "title", "title_wrap", "runin", "heading_runin",
+                                           "heading_lines", "numbering", "list_end", "cited_labels", "table_bands",
+                                           "unheaded")]
 
 # Pieces a reference or a title page is made of; repeated, each one alone or two together.
 UNITS = ["A-", "A.", "A. ", "A", "a", " ", "-", ".", ",", "A, ", "Ab ", "Ab-", "AB-", "“", '"', "'", "(", ")", "[",
