@@ -152,7 +152,7 @@ class OpenAIProvider(Provider):
     def __init__(self, model: str, base_url: str | None = None, api_key_env: str = "OPENAI_API_KEY",
                  batch_size: int = 64, max_retries: int = 5, timeout: float = 60.0, backoff: float = 0.5,
                  dimension: int | None = None, window_tokens: int | None = None, down_after: int = 4,
-                 cooldown: float = 5.0, max_wait: float = 20.0, query_timeout: float = 0.6,
+                 cooldown: float = 5.0, max_wait: float = 20.0, query_timeout: float = 0.4,
                  remember: float = 30.0, connect_timeout: float = 5.0, **_):
         self.model = model
         # API models read thousands of tokens, a whole unit: windows only when asked for.
