@@ -86,6 +86,30 @@ def write_papers(folder: Path, n: int, prefix: str = "p", words: int = 40) -> li
     return paths
 
 
+def lined_pdf(title: str, pages: int = 1, doi: str | None = None, rows: int = 60, top: float = 710) -> bytes:
+    """A PDF of `pages` pages: the title (then "Section n") in bold over `rows` lines of text from
+    `top` down; the DOI under the title on the first page when given."""
+    import io
+
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    for n in range(pages):
+        c.setFont("Helvetica-Bold", 16)
+        c.drawString(72, 740, title if n == 0 else f"Section {n}")
+        c.setFont("Helvetica", 10)
+        if doi and n == 0:
+            c.drawString(72, 722, f"https://doi.org/{doi}")
+        for row in range(rows):
+            c.drawString(72, top - 11 * row, f"Line {row} of page {n}: the measured {title.split()[0].lower()} "
+                                             f"signal rises with each condition we tried, in turn.")
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
 def openai_args(url: str, *extra: str) -> list[str]:
     return ["--provider", "openai", "--model", "test-embed", "--base-url", url, *extra]
 

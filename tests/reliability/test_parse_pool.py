@@ -9,7 +9,6 @@ pytest tests/reliability`` (docs/measurements/pool3.md).
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import signal
@@ -22,25 +21,11 @@ from papershelf.errors import IngestError, LibraryFileError
 from papershelf.ingest import load_source
 from papershelf.ingest.parse_pool import ParsePool
 
-from .common import cli, slack, start, write_papers
+from .common import cli, lined_pdf, slack, start, write_papers
 
 
 def _pdf(title: str, pages: int = 1) -> bytes:
-    from reportlab.lib.pagesizes import letter
-    from reportlab.pdfgen import canvas
-
-    buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=letter)
-    for n in range(pages):
-        c.setFont("Helvetica-Bold", 16)
-        c.drawString(72, 740, title if n == 0 else f"Section {n}")
-        c.setFont("Helvetica", 10)
-        for row in range(60):
-            c.drawString(72, 710 - 11 * row, f"Line {row} of page {n}: the measured {title.split()[0].lower()} "
-                                              f"signal rises with each condition we tried, in turn.")
-        c.showPage()
-    c.save()
-    return buf.getvalue()
+    return lined_pdf(title, pages)
 
 
 def _write(folder, n: int, pages: int = 1) -> list[str]:

@@ -6,7 +6,6 @@ from the add's own walk of the inputs (index_eta.planned)."""
 
 from __future__ import annotations
 
-import io
 import os
 
 import pypdfium2 as pdfium
@@ -14,25 +13,11 @@ import pytest
 
 from papershelf import Library
 
+from .common import lined_pdf
+
 
 def _pdf(title: str, pages: int = 1, doi: str | None = None) -> bytes:
-    from reportlab.lib.pagesizes import letter
-    from reportlab.pdfgen import canvas
-
-    buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=letter)
-    for n in range(pages):
-        c.setFont("Helvetica-Bold", 16)
-        c.drawString(72, 740, title if n == 0 else f"Section {n}")
-        c.setFont("Helvetica", 10)
-        if doi and n == 0:
-            c.drawString(72, 722, f"https://doi.org/{doi}")
-        for row in range(58):
-            c.drawString(72, 700 - 11 * row, f"Line {row} of page {n}: the measured {title.split()[0].lower()} "
-                                              f"signal rises with each condition we tried, in turn.")
-        c.showPage()
-    c.save()
-    return buf.getvalue()
+    return lined_pdf(title, pages, doi, rows=58, top=700)
 
 
 def _library(tmp_path, folder, workers: str, monkeypatch, name: str) -> tuple[dict, list[str]]:
