@@ -23,6 +23,8 @@ import pstats
 import statistics
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +53,28 @@ def right(lib: Library, q: dict, evidence: list) -> bool:
 def questions(half: str) -> list[dict]:
     qs = [json.loads(line) for line in QUESTIONS.read_text().splitlines() if line.strip()]
     return [q for q in qs if half == "all" or q["half"] == half]
+
+
+@contextmanager
+def capture() -> Iterator[dict]:
+    """What the last ask scored, while the block runs (ask's own functions wrapped, then put back):
+    "passages" as evidence_for was given them, "cands" the scored candidate sentences select was given."""
+    seen: dict = {}
+    inner_evidence, inner_select = A.evidence_for, A.select
+
+    def evidence_for(question, passages, *args, **kw):
+        seen["passages"] = list(passages)
+        return inner_evidence(question, passages, *args, **kw)
+
+    def select(cands, limit):
+        seen["cands"] = list(cands)
+        return inner_select(cands, limit)
+
+    A.evidence_for, A.select = evidence_for, select
+    try:
+        yield seen
+    finally:
+        A.evidence_for, A.select = inner_evidence, inner_select
 
 
 def record_features(sink: list) -> None:

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from ask_eval import questions  # noqa: E402
+from ask_eval import capture, questions  # noqa: E402
 from ask_refusal_fit import cut_for, logistic, predict, write  # noqa: E402
 from ask_rescore import right_flags, top3  # noqa: E402
 
@@ -50,21 +50,10 @@ REFUSAL_SETS = {"main": ("best", "relevance", "paper_missing_rare"),
 
 def collect(library: str) -> list[dict]:
     """Each dev question's passages, candidates (hand-scored) and which candidates are right."""
-    seen: dict = {}
-    inner_evidence, inner_select = A.evidence_for, A.select
-
-    def evidence_for(question, passages, *args, **kw):
-        seen["passages"] = list(passages)
-        return inner_evidence(question, passages, *args, **kw)
-
-    def select(cands, limit):
-        seen["cands"] = list(cands)
-        return inner_select(cands, limit)
-
-    A.evidence_for, A.select, ranker, A.RANKER = evidence_for, select, A.RANKER, None
+    ranker, A.RANKER = A.RANKER, None
     out = []
     try:
-        with Library(library, create=False) as lib:
+        with capture() as seen, Library(library, create=False) as lib:
             files = {pid: os.path.basename(lib.store.get_paper(pid).source_path or "") for pid in lib.store.paper_ids()}
             for q in questions("dev"):
                 seen.clear()
@@ -75,7 +64,7 @@ def collect(library: str) -> list[dict]:
                 group = q["file"] if q["answerable"] else (files.get(passages[0][0].paper_id, "") if passages else "")
                 out.append({"q": q, "passages": passages, "cands": cands, "right": right, "group": group})
     finally:
-        A.evidence_for, A.select, A.RANKER = inner_evidence, inner_select, ranker
+        A.RANKER = ranker
     return out
 
 

@@ -22,27 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from ask_eval import letters, questions, right  # noqa: E402
+from ask_eval import capture, letters, questions, right  # noqa: E402
 
 from papershelf import Library  # noqa: E402
 from papershelf import ask as A  # noqa: E402
-
-
-def capture() -> dict:
-    """Keep the passages and the scored candidates of the last ask (wrapping ask's own functions)."""
-    seen: dict = {}
-    inner_evidence, inner_select = A.evidence_for, A.select
-
-    def evidence_for(question, passages, *args, **kw):
-        seen["passages"] = list(passages)
-        return inner_evidence(question, passages, *args, **kw)
-
-    def select(cands, limit):
-        seen["cands"] = sorted(cands, key=lambda c: -c.score)
-        return inner_select(cands, limit)
-
-    A.evidence_for, A.select = evidence_for, select
-    return seen
 
 
 def truth_places(lib: Library, q: dict) -> list[tuple[str, int]]:
@@ -68,7 +51,7 @@ def classify(lib: Library, q: dict, seen: dict, by_file: dict) -> dict:
         out["holder_pages"] = sorted({(h.page_start, h.page_end) for h in holders}, key=str)
         out["holder_kinds"] = sorted({h.kind for h in holders})
         return out
-    cands = seen["cands"]
+    cands = sorted(seen["cands"], key=lambda c: -c.score)  # best first
     hits = [i for i, c in enumerate(cands) if phrase in letters(c.unit.text[c.start:c.end])]
     if not hits:
         out["class"] = "c"
@@ -91,9 +74,8 @@ def main() -> None:
     ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
     ap.add_argument("--json")
     args = ap.parse_args()
-    seen = capture()
     misses = []
-    with Library(args.library, create=False) as lib:
+    with capture() as seen, Library(args.library, create=False) as lib:
         by_file: dict[str, list[str]] = {}
         for pid in lib.store.paper_ids():
             p = lib.store.get_paper(pid)

@@ -1,6 +1,6 @@
 """Re-score `ask`'s candidate sentences offline: right evidence in the top 3 under another sentence score.
 
-Each answerable question of a half is asked once; its scored candidates are kept (wrapping ask.select, as
+Each answerable question of a half is asked once; its scored candidates are kept (ask_eval.capture, as
 bench/ask_misses.py does) with, for each, whether it is right evidence (holds the phrase, on a right page:
 bench/ask_eval.py's rule).  A scorer is then a function of the candidates only, so a variant costs no new
 search.  `top3` follows ask.select (at most PER_UNIT per passage, near-duplicates and restatements folded).
@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import ask_sentence_model as S  # noqa: E402
-from ask_eval import letters, questions  # noqa: E402
+from ask_eval import capture, letters, questions  # noqa: E402
 
 from papershelf import Library  # noqa: E402
 from papershelf import ask as A  # noqa: E402
@@ -59,23 +59,12 @@ def right_flags(lib: Library, q: dict, cands: list) -> list[bool]:
 
 def collect(library: str, half: str) -> list[tuple[dict, list, list[bool]]]:
     """(question, its scored candidates, which are right) for each answerable question of the half."""
-    seen: dict = {}
-    inner = A.select
-
-    def select(cands, limit):
-        seen["cands"] = list(cands)
-        return inner(cands, limit)
-
-    A.select = select
     out = []
-    try:
-        with Library(library, create=False) as lib:
-            for q in questions(half):
-                if q["answerable"]:
-                    lib.ask(q["question"], limit=8)
-                    out.append((q, seen["cands"], right_flags(lib, q, seen["cands"])))
-    finally:
-        A.select = inner
+    with capture() as seen, Library(library, create=False) as lib:
+        for q in questions(half):
+            if q["answerable"]:
+                lib.ask(q["question"], limit=8)
+                out.append((q, seen["cands"], right_flags(lib, q, seen["cands"])))
     return out
 
 
