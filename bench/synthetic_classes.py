@@ -29,10 +29,9 @@ from __future__ import annotations
 
 import random
 
-from synthetic_front import BODY, WORDS, _name, _wrapped, name_rows
+from synthetic_front import FAMILIES, WORDS, _name, _put, _wrapped, abstract_columns, name_rows
 
 KINDS = ("logo", "interleaved", "right_sidebar", "corner_title", "label", "marks")
-FAMILIES = [("Helvetica", "Helvetica-Bold"), ("Times-Roman", "Times-Bold"), ("Courier", "Courier-Bold")]
 NEW_LABELS = ["Resource", "Data Descriptor", "Hypothesis and Theory", "Investigación original", "Methods",
               "Technical Advance", "Rapid Publication", "Perspective Piece", "Mini-Review", "Clinical Trial",
               "Observational Study", "Primer"]
@@ -117,7 +116,7 @@ def draw(layout: dict, path: str, seed: int) -> None:
     y = _title(c, lay, left, right, y)
     y -= rng.choice([8, 12, 18])
     y = _interleaved(c, lay, left, right, y) if kind == "interleaved" else _byline(c, lay, left, right, y, rng)
-    _body(c, lay, left, right, y - 24)
+    abstract_columns(c, lay, left, right, y - 24, bottom=60)
     c.showPage()
     c.save()
 
@@ -155,21 +154,9 @@ def _title(c, lay: dict, left: float, right: float, y: float) -> float:
         sub_font = bold if lay["subtitle_bold"] else regular
         rows += [(line, sub_font, small) for line in _wrapped(lay["subtitle"].split(), sub_font, small, right - left, c)]
     for line, font, size in rows:
-        c.setFont(font, size)
-        if lay["centred"]:
-            c.drawCentredString((left + right) / 2, y, line)
-        else:
-            c.drawString(left, y, line)
+        _put(c, line, font, size, left, right, y, lay["centred"])
         y -= 1.2 * size
     return y
-
-
-def _put(c, lay: dict, text: str, left: float, right: float, y: float, font: str, size: float) -> None:
-    c.setFont(font, size)
-    if lay["centred"]:
-        c.drawCentredString((left + right) / 2, y, text)
-    else:
-        c.drawString(left, y, text)
 
 
 def _interleaved(c, lay: dict, left: float, right: float, y: float) -> float:
@@ -177,13 +164,13 @@ def _interleaved(c, lay: dict, left: float, right: float, y: float) -> float:
     regular, bold = lay["family"]
     font, size = (bold if lay["name_bold"] else regular), lay["name_size"]
     for k, name in enumerate(lay["names"]):
-        _put(c, lay, name, left, right, y, font, size)
+        _put(c, name, font, size, left, right, y, lay["centred"])
         y -= 1.25 * size
         for line in INSTITUTES[k % len(INSTITUTES)].split(", ", 1) if k % 2 else [INSTITUTES[k % len(INSTITUTES)]]:
-            _put(c, lay, line, left, right, y, font, size)
+            _put(c, line, font, size, left, right, y, lay["centred"])
             y -= 1.25 * size
         if k % 3 == 0:
-            _put(c, lay, f"{name.split()[-1].lower()}@univ.edu", left, right, y, font, size)
+            _put(c, f"{name.split()[-1].lower()}@univ.edu", font, size, left, right, y, lay["centred"])
             y -= 1.25 * size
         y -= 0.6 * size
     return y
@@ -242,7 +229,7 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
     c.setFont(regular, max(7, size - 3))
     for k in range(min(3, len(names))):
         y -= size
-        _put(c, lay, f"{k + 1} {INSTITUTES[k]}", left, right, y, regular, max(7, size - 3))
+        _put(c, f"{k + 1} {INSTITUTES[k]}", regular, max(7, size - 3), left, right, y, lay["centred"])
     return y
 
 
@@ -288,20 +275,3 @@ def _right_sidebar(c, lay: dict, x: float, top: float, rng: random.Random) -> No
         c.setFont(bold if line.endswith(":") or line.isupper() else regular, size)
         c.drawString(x, y, line.format(e=lay["editor"], r=lay["reviewer"]))
         y -= 1.3 * size
-
-
-def _body(c, lay: dict, left: float, right: float, y: float) -> None:
-    regular, bold = lay["body_family"]
-    size = lay["body_size"]
-    c.setFont(bold, size + 1)
-    c.drawString(left, y, "Abstract")
-    cols = [(left, right)]
-    if lay["two_col"]:
-        mid = (left + right) / 2
-        cols = [(left, mid - 9), (mid + 9, right)]
-    for x0, x1 in cols:
-        for k, line in enumerate(_wrapped((BODY * 10).split(), regular, size, x1 - x0, c)[:40]):
-            c.setFont(regular, size)
-            if y - 16 - 1.2 * size * k < 60:
-                break
-            c.drawString(x0, y - 16 - 1.2 * size * k, line)

@@ -39,6 +39,7 @@ FIRST = ["Anna", "Carl", "Eva", "Gustav", "Ida", "Karl", "Mona", "Olle", "Petra"
 LAST = ["Berg", "Dahl", "Fors", "Holm", "Juhl", "Lind", "Nord", "Pihl", "Ruiz-López", "Okafor", "Nakamura",
         "Kowalski", "Schönberg", "Haddad", "Gupta", "Chen", "O'Neil", "McAllister", "Papadopoulos", "Silva"]
 PARTICLE = ["van der", "de", "da", "von"]
+FAMILIES = [("Helvetica", "Helvetica-Bold"), ("Times-Roman", "Times-Bold"), ("Courier", "Courier-Bold")]
 WORDS = ("ward rounds at dawn and dusk in small rural hospitals with nurse staffing levels outcomes of giant "
          "cell arteritis after long haul flights among older adults a randomized trial cohort study").split()
 LABELS = ["Case Report", "Research Article", "Original Article", "Review Article", "Brief Communication",
@@ -232,6 +233,25 @@ def _put(c, text: str, font: str, size: float, left: float, right: float, y: flo
         c.drawCentredString((left + right) / 2, y, text)
     else:
         c.drawString(left, y, text)
+
+
+def abstract_columns(c, lay: dict, left: float, right: float, y: float, bottom: float) -> None:
+    """"Abstract" in bold at `y`, then BODY in the body family under it, in one column or two
+    (lay["two_col"]), each column stopping above `bottom` (the synthetic_classes and _layouts pages)."""
+    regular, bold = lay["body_family"]
+    size = lay["body_size"]
+    c.setFont(bold, size + 1)
+    c.drawString(left, y, "Abstract")
+    cols = [(left, right)]
+    if lay["two_col"]:
+        mid = (left + right) / 2
+        cols = [(left, mid - 9), (mid + 9, right)]
+    for x0, x1 in cols:
+        for k, line in enumerate(_wrapped((BODY * 10).split(), regular, size, x1 - x0, c)[:40]):
+            if y - 16 - 1.2 * size * k < bottom:
+                break
+            c.setFont(regular, size)
+            c.drawString(x0, y - 16 - 1.2 * size * k, line)
 
 
 def main() -> int:

@@ -31,12 +31,11 @@ from __future__ import annotations
 
 import random
 
-from synthetic_front import BODY, WORDS, _name, _wrapped
+from synthetic_front import FAMILIES, WORDS, _name, _put, _wrapped, abstract_columns
 
 KINDS = ("type_label", "doi_mark", "two_line_title", "byline_wrap", "mark_forms", "history", "conjunction")
 # "and" as bylines in other languages print it (Portuguese and Italian, Spanish, German, French, Dutch, Swedish)
 CONJUNCTIONS = [" e ", " y ", " und ", " et ", " en ", " och "]
-FAMILIES = [("Helvetica", "Helvetica-Bold"), ("Times-Roman", "Times-Bold"), ("Courier", "Courier-Bold")]
 TYPE_LABELS = ["Research Article", "Case Report", "ORIGINAL ARTICLE", "Review", "Article", "Research Paper",
                "Registered Report", "Data Note", "Short Report", "Methods Article", "Clinical Research", "Resource"]
 INSTITUTES = ["Department of Physics, University of Bergen, Norway", "Institute of Neuroscience, Kyoto, Japan",
@@ -108,17 +107,9 @@ def draw(layout: dict, path: str, seed: int) -> None:
     y = _byline(c, lay, left, right, y, rng)
     if lay["kind"] == "history" and lay["history"] == "footer":
         _history_foot(c, lay, left, rng)
-    _body(c, lay, left, right, y - 24)
+    abstract_columns(c, lay, left, right, y - 24, bottom=75)
     c.showPage()
     c.save()
-
-
-def _put(c, lay: dict, text: str, left: float, right: float, y: float, font: str, size: float) -> None:
-    c.setFont(font, size)
-    if lay["centred"]:
-        c.drawCentredString((left + right) / 2, y, text)
-    else:
-        c.drawString(left, y, text)
 
 
 def _type_label(c, lay: dict, left: float, right: float, y: float) -> float:
@@ -128,15 +119,15 @@ def _type_label(c, lay: dict, left: float, right: float, y: float) -> float:
     ts, style, text = lay["title_size"], lay["label_style"], lay["label"]
     font = bold if lay["title_bold"] else regular
     if style == "same":
-        _put(c, lay, text, left, right, y, font, ts)
+        _put(c, text, font, ts, left, right, y, lay["centred"])
         return y - 1.2 * ts
     if style == "badge_row":
-        _put(c, lay, text.upper(), left, right, y, bold, 10)
+        _put(c, text.upper(), bold, 10, left, right, y, lay["centred"])
         c.setFont(bold, 10)
         c.drawRightString(right, y, "OPEN ACCESS")
         return y - 10 - 14
     size = {"smaller": round(0.8 * ts), "larger": ts + 4, "caps": 11}[style]
-    _put(c, lay, text.upper() if style == "caps" else text, left, right, y, font, size)
+    _put(c, text.upper() if style == "caps" else text, font, size, left, right, y, lay["centred"])
     return y - size - 10
 
 
@@ -157,7 +148,7 @@ def _title(c, lay: dict, left: float, right: float, y: float) -> float:
     pitch = 1.2 * size
     for k, line in enumerate(lines):
         grown = size * lay["size_step"] if lay["kind"] == "two_line_title" and k == 0 else size
-        _put(c, lay, line, left, right, y, font, grown)
+        _put(c, line, font, grown, left, right, y, lay["centred"])
         y -= pitch
     return y
 
@@ -251,7 +242,7 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
     small = max(7, size - 3)
     for k in range(min(3, len(names))):
         y -= small + 2
-        _put(c, lay, f"{k + 1} {INSTITUTES[k]}", left, right, y, regular, small)
+        _put(c, f"{k + 1} {INSTITUTES[k]}", regular, small, left, right, y, lay["centred"])
     return y
 
 
@@ -321,20 +312,3 @@ def _history_foot(c, lay: dict, left: float, rng: random.Random) -> None:
     hist = _history_lines(lay, rng)
     c.drawString(left, 60, "; ".join(hist) + ".")
     c.drawString(left, 51, f"© {lay['year']} The Authors. Published by Rural Press. This is an open access article.")
-
-
-def _body(c, lay: dict, left: float, right: float, y: float) -> None:
-    regular, bold = lay["body_family"]
-    size = lay["body_size"]
-    c.setFont(bold, size + 1)
-    c.drawString(left, y, "Abstract")
-    cols = [(left, right)]
-    if lay["two_col"]:
-        mid = (left + right) / 2
-        cols = [(left, mid - 9), (mid + 9, right)]
-    for x0, x1 in cols:
-        for k, line in enumerate(_wrapped((BODY * 10).split(), regular, size, x1 - x0, c)[:40]):
-            if y - 16 - 1.2 * size * k < 75:
-                break
-            c.setFont(regular, size)
-            c.drawString(x0, y - 16 - 1.2 * size * k, line)
