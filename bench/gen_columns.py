@@ -16,15 +16,13 @@ and heading precision / recall as bench/gen_headings.py grades them.  Seeds spli
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import re
 import sys
-import tempfile
-from pathlib import Path
 
-from gen_headings import _WORDS, Paper, Style, _body, blocks_without_outline, half_of, heading, paragraph
+from gen_headings import _WORDS, Paper, Style, _body, heading, paragraph
+from gen_seeds import blocks_without_outline, seed_parser, seed_paths
 from pdf_headings_score import score_paper, sum_scores
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.pdfgen import canvas
@@ -121,29 +119,18 @@ def score(p: ColumnPaper, blocks) -> dict:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
-    ap.add_argument("--papers", type=int, default=20, help="seeds 0 .. N-1 (then the half's share of them)")
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("-v", action="store_true", help="per paper: its columns and scores")
-    ap.add_argument("--keep", type=Path, help="write the PDFs into this folder")
+    ap = seed_parser(__doc__, 20, "per paper: its columns and scores")
     args = ap.parse_args()
     scores = []
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = args.keep or Path(tmp)
-        folder.mkdir(parents=True, exist_ok=True)
-        for seed in range(args.papers):
-            if args.half != "all" and half_of(seed) != args.half:
-                continue
-            path = str(folder / f"cols-{seed:03d}.pdf")
-            paper, columns = make(seed, path)
-            s = score(paper, blocks_without_outline(path))
-            scores.append(s)
-            if args.v:
-                h = s["headings"]
-                print(f"seed {seed} columns {columns}: paragraphs {s['paragraphs_whole']}/{s['paragraphs']} "
-                      f"captions {s['captions_whole']}/{s['captions']} headings P {h['precision']} R {h['recall']}",
-                      file=sys.stderr)
+    for seed, path in seed_paths(args, "cols"):
+        paper, columns = make(seed, path)
+        s = score(paper, blocks_without_outline(path))
+        scores.append(s)
+        if args.v:
+            h = s["headings"]
+            print(f"seed {seed} columns {columns}: paragraphs {s['paragraphs_whole']}/{s['paragraphs']} "
+                  f"captions {s['captions_whole']}/{s['captions']} headings P {h['precision']} R {h['recall']}",
+                  file=sys.stderr)
     paras = sum(s["paragraphs"] for s in scores)
     caps = sum(s["captions"] for s in scores)
     heads = sum_scores([s["headings"] for s in scores])

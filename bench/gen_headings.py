@@ -25,21 +25,17 @@ Seeds split by parity: even seeds are dev, odd seeds are test (report test once,
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import gen_traps
+from gen_seeds import blocks_without_outline, seed_parser, seed_paths
 from pdf_headings_score import score_paper, sum_scores
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
-
-from papershelf.ingest.pdf import reader as pdf_reader
 
 W, H = letter
 _WORDS = ("cells were incubated with the compound for two days before the assay and the response was measured "
@@ -422,47 +418,21 @@ def _declarations(p: Paper) -> None:
         p.paras.append(text)
 
 
-def half_of(seed: int) -> str:
-    return "dev" if seed % 2 == 0 else "test"
-
-
-def blocks_without_outline(path: str) -> list:
-    """The reader's blocks of a generated paper, its outline ignored: the layout alone is graded
-    (reportlab writes no outline, but a bench must not depend on that)."""
-    real = pdf_reader.read_outline
-    pdf_reader.read_outline = lambda pdf: []
-    try:
-        return pdf_reader.read_pdf(Path(path).read_bytes()).blocks
-    finally:
-        pdf_reader.read_outline = real
-
-
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
-    ap.add_argument("--papers", type=int, default=60, help="seeds 0 .. N-1 (then the half's share of them)")
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("-v", action="store_true", help="per paper: its style, missed and spurious headings")
-    ap.add_argument("--keep", type=Path, help="write the PDFs into this folder")
+    ap = seed_parser(__doc__, 60, "per paper: its style, missed and spurious headings")
     args = ap.parse_args()
     scores: list[dict] = []
     by_kind: dict[str, list[dict]] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = args.keep or Path(tmp)
-        folder.mkdir(parents=True, exist_ok=True)
-        for seed in range(args.papers):
-            if args.half != "all" and half_of(seed) != args.half:
-                continue
-            path = str(folder / f"gen-{seed:03d}.pdf")
-            truth, style = make(seed, path)
-            s = score_paper(blocks_without_outline(path), truth)
-            scores.append(s)
-            for key in (f"top={style.top}", f"sub={style.sub}", f"sidebar={style.sidebar}",
-                        f"columns={style.columns}", *(f"extra={e}" for e in sorted(style.extras | style.later | style.traps))):
-                by_kind.setdefault(key, []).append(s)
-            if args.v:
-                print(f"seed {seed} {style}: P {s['precision']} R {s['recall']} missed {s['missed'][:4]} "
-                      f"spurious {s['spurious'][:4]}", file=sys.stderr)
+    for seed, path in seed_paths(args, "gen"):
+        truth, style = make(seed, path)
+        s = score_paper(blocks_without_outline(path), truth)
+        scores.append(s)
+        for key in (f"top={style.top}", f"sub={style.sub}", f"sidebar={style.sidebar}",
+                    f"columns={style.columns}", *(f"extra={e}" for e in sorted(style.extras | style.later | style.traps))):
+            by_kind.setdefault(key, []).append(s)
+        if args.v:
+            print(f"seed {seed} {style}: P {s['precision']} R {s['recall']} missed {s['missed'][:4]} "
+                  f"spurious {s['spurious'][:4]}", file=sys.stderr)
     total = {"half": args.half, **sum_scores(scores),
              "by_style": {k: {m: sum_scores(v)[m] for m in ("papers", "precision", "recall")}
                           for k, v in sorted(by_kind.items())}}

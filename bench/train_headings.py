@@ -130,7 +130,8 @@ def _shared_docs(data: Path, half: str) -> list[tuple[str, str, str, bytes, list
 
 def collect(data: Path, gen: int, half: str = "dev", shared: bool = True) -> list[dict]:
     """Every document's examples of one half, labelled (`shared`: the shared PDFs' outlines too)."""
-    from gen_headings import half_of, make
+    from gen_headings import make
+    from gen_seeds import half_of
 
     docs = _wide_docs(data, half) + (_shared_docs(data, half) if shared else [])
     with tempfile.TemporaryDirectory() as tmp:
