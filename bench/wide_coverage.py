@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from wide_truth import corpus_missing, text_layer_pdfs, wide_dir, wide_parser  # noqa: E402
+from wide_truth import corpus_missing, each_page, text_layer_pdfs, wide_dir, wide_parser  # noqa: E402
 
 from papershelf.errors import IngestError  # noqa: E402
 from papershelf.ingest import load_source, parse_source  # noqa: E402
@@ -39,20 +39,7 @@ def words(text: str) -> list[str]:
 
 
 def page_texts(path: Path) -> list[str]:
-    import pypdfium2 as pdfium
-
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        out = []
-        for n in range(len(pdf)):
-            page = pdf[n]
-            try:
-                out.append(page.get_textpage().get_text_range())
-            finally:
-                page.close()
-        return out
-    finally:
-        pdf.close()
+    return each_page(path, lambda page, n: page.get_textpage().get_text_range())
 
 
 def kept_words(doc) -> set[str]:

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from wide_truth import corpus_missing, text_layer_pdfs, wide_dir, wide_parser  # noqa: E402
+from wide_truth import corpus_missing, each_page, text_layer_pdfs, wide_dir, wide_parser  # noqa: E402
 
 from papershelf.errors import IngestError  # noqa: E402
 from papershelf.ingest import load_source, parse_source  # noqa: E402
@@ -48,19 +48,7 @@ def _rows(lines: list) -> list[list]:
 
 def running_texts(path: Path) -> set[str]:
     """The running heads and feet of one PDF, as printed (one text for each masked key, its first)."""
-    import pypdfium2 as pdfium
-
-    pdf = pdfium.PdfDocument(str(path))
-    pages = []
-    try:
-        for n in range(len(pdf)):
-            page = pdf[n]
-            try:
-                pages.append(page_lines(page, n + 1))
-            finally:
-                page.close()
-    finally:
-        pdf.close()
+    pages = each_page(path, lambda page, n: page_lines(page, n + 1))
     settle_glyphs(pages)
     seen: dict[str, set[int]] = {}
     printed: dict[str, str] = {}

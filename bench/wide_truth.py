@@ -24,6 +24,7 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,24 @@ def text_layer_pdfs(data: str | Path, half: str) -> list[str]:
     split = json.loads((Path(__file__).resolve().parent / "data" / "wide_split.json").read_text())
     return [n for n in sorted(records) if (half == "all" or split[n]["half"] == half)
             and records[n].get("text_layer") != "none"]
+
+
+def each_page(path: Path, read: Callable[[Any, int], Any]) -> list:
+    """`read(page, n)` of each page of a PDF (n from 0), pdfium's page and document closed after."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        out = []
+        for n in range(len(pdf)):
+            page = pdf[n]
+            try:
+                out.append(read(page, n))
+            finally:
+                page.close()
+        return out
+    finally:
+        pdf.close()
 
 
 def corpus_missing(data: str | Path) -> bool:
