@@ -72,7 +72,7 @@ def draw_spanner(table, c, x: float, top: float):
 def place_beside(flow, label: str, thing) -> None:
     """The caption in a side column of its own (a third of the column) beside the object, its first
     line level with the object's top; the object in the rest of the column."""
-    from .object_fixtures import _Table, _text_box, _wrap_width
+    from .object_fixtures import _wrap_width
 
     rng = flow.rng
     colw = flow.colw
@@ -88,17 +88,27 @@ def place_beside(flow, label: str, thing) -> None:
     y = flow.ys[flow.col]
     ox = x0 + side_w + 0.05 * colw
     box, texts = thing.draw(flow.c, ox, y)
-    top = y
+    caption_beside(flow, label, thing, (box, texts), cap, (x0, y), (flow.font[0], size), "margin_caption")
+
+
+def caption_beside(flow, label: str, thing, drawn: tuple, cap: list[str], at: tuple[float, float],
+                   font: tuple[str, float], variant: str) -> None:
+    """A side caption's lines drawn from `at` (x, top) down, then a gap (close or wide) under the object
+    or the caption, whichever ends lower, and the object's truth (place_beside, place_in_margin)."""
+    from .object_fixtures import _Table, _text_box
+
+    (box, texts), (x, top), (name, size) = drawn, at, font
+    y = flow.ys[flow.col]
     for ln in cap:
-        _text_box(flow.c, x0, top - size, ln, flow.font[0], size)
+        _text_box(flow.c, x, top - size, ln, name, size)
         top -= size * 1.2
-    after = rng.choice((rng.uniform(2, 5), rng.uniform(10, 18)))
+    after = flow.rng.choice((flow.rng.uniform(2, 5), flow.rng.uniform(10, 18)))
     flow.ys[flow.col] = min(y - thing.height, top) - after
     flow.truth.append({"label": label, "kind": "table" if label.startswith("Table") else "figure",
                        "page": flow.page, "bbox": box, "texts": texts,
                        "cells": thing.cells() if isinstance(thing, _Table) else [], "caption": " ".join(cap),
                        "style": thing.style if isinstance(thing, _Table) else thing.kind, "above": False,
-                       "wide": False, "close": after < 6, "variant": "margin_caption", "span": 1,
+                       "wide": False, "close": after < 6, "variant": variant, "span": 1,
                        "collected": flow.at_end})
 
 

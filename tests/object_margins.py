@@ -53,7 +53,8 @@ def leaves_third(flow) -> bool:
 
 def place_in_margin(flow, label: str, thing) -> None:
     """The object in the body column, its caption in the margin column beside it."""
-    from .object_fixtures import _Table, _text_box, _wrap_width
+    from .object_classes import caption_beside
+    from .object_fixtures import _Table, _wrap_width
 
     rng = flow.rng
     n = label.split()[1]
@@ -71,17 +72,7 @@ def place_in_margin(flow, label: str, thing) -> None:
     obj_w = sum(thing.widths) if isinstance(thing, _Table) else thing.width
     box, texts = thing.draw(flow.c, x0 + (flow.colw - obj_w) * rng.choice((0.0, 0.5)), y)
     top = y if not flow.side_foot or cap_h >= thing.height else y - thing.height + cap_h
-    for ln in cap:
-        _text_box(flow.c, flow.side_x, top - size, ln, font, size)
-        top -= size * 1.2
-    after = rng.choice((rng.uniform(2, 5), rng.uniform(10, 18)))
-    flow.ys[flow.col] = min(y - thing.height, top) - after
-    flow.truth.append({"label": label, "kind": "table" if label.startswith("Table") else "figure",
-                       "page": flow.page, "bbox": box, "texts": texts,
-                       "cells": thing.cells() if isinstance(thing, _Table) else [], "caption": " ".join(cap),
-                       "style": thing.style if isinstance(thing, _Table) else thing.kind, "above": False,
-                       "wide": False, "close": after < 6, "variant": "margin_column", "span": 1,
-                       "collected": flow.at_end})
+    caption_beside(flow, label, thing, (box, texts), cap, (flow.side_x, top), (font, size), "margin_column")
 
 
 def margin_column_paper(path: str) -> None:
