@@ -139,6 +139,15 @@ def title_and_body(c: canvas.Canvas, title: str, paragraphs: int) -> float:
     return y
 
 
+def abstract_body(c: canvas.Canvas, y: float) -> None:
+    """"Abstract" in bold at `y` over 30 lines of BODY in Times: the running text under a front page's byline."""
+    c.setFont("Helvetica-Bold", 11)
+    c.drawString(72, y, "Abstract")
+    c.setFont("Times-Roman", 10)
+    for k, text in enumerate(_wrap(" ".join([BODY] * 8), 90)[:30]):
+        c.drawString(72, y - 16 - 12 * k, text)
+
+
 def two_column_paper(path: str) -> None:
     w = Writer(path)
     w.title("Trans-Signalling Keeps Wound Macrophages Inflammatory", "Ada Okafor, Lena Brandt")

@@ -9,18 +9,10 @@ from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf import read_pdf
 
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import abstract_body
 
 W, H = letter
 TITLE = "Ward Rounds at Dawn and Dusk in Small Hospitals"
-
-
-def _body(c: canvas.Canvas, y: float) -> None:
-    c.setFont("Helvetica-Bold", 11)
-    c.drawString(72, y, "Abstract")
-    c.setFont("Times-Roman", 10)
-    for k, text in enumerate(_wrap(" ".join([BODY] * 8), 90)[:30]):
-        c.drawString(72, y - 16 - 12 * k, text)
 
 
 def _byline(c: canvas.Canvas, y: float, names: list[str], size: float = 11) -> None:
@@ -49,7 +41,7 @@ def _page(path, badge: str, size: float, rise: float, two_rows: bool = False) ->
     _byline(c, H - 130, names)
     c.setFont("Times-Roman", 8)
     c.drawString(72, H - 150, "1 Department of Physics, University of Bergen, Norway")
-    _body(c, H - 180)
+    abstract_body(c, H - 180)
     c.showPage()
     c.save()
     return read_pdf(path.read_bytes())
@@ -82,7 +74,7 @@ def _titled(path, subtitle: list[str], font: str = "Times-Roman", size: float = 
         y -= 1.2 * size
     c.setFont("Times-Roman", 11)
     c.drawString(72, y - 10, "Anna Berg, Carl Dahl and Eva Fors")
-    _body(c, y - 50)
+    abstract_body(c, y - 50)
     c.showPage()
     c.save()
     return read_pdf(path.read_bytes())

@@ -11,17 +11,9 @@ from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf import read_pdf
 
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import abstract_body
 
 W, H = letter
-
-
-def _body(c: canvas.Canvas, y: float) -> None:
-    c.setFont("Helvetica-Bold", 11)
-    c.drawString(72, y, "Abstract")
-    c.setFont("Times-Roman", 10)
-    for k, text in enumerate(_wrap(" ".join([BODY] * 8), 90)[:30]):
-        c.drawString(72, y - 16 - 12 * k, text)
 
 
 def _read(c: canvas.Canvas, path):
@@ -44,7 +36,7 @@ def test_a_title_whose_first_line_is_measured_smaller_keeps_it(tmp_path):
     c.setFont("Helvetica-Bold", 19)
     c.drawString(72, H - 113, "Asking the Big Queries")
     _byline(c, H - 145)
-    _body(c, H - 190)
+    abstract_body(c, H - 190)
     doc = _read(c, tmp_path / "up.pdf")
     assert doc.title == "Database Metatheory: Asking the Big Queries"
     assert doc.authors == ["Anna Berg", "Carl Dahl", "Eva Fors"]
@@ -60,7 +52,7 @@ def test_a_title_line_that_reads_like_names_goes_on_under_a_filled_line(tmp_path
     c.setFont("Helvetica-Bold", 17.5)
     c.drawString(72, H - 112, "Older Adults With Giant Cells")
     _byline(c, H - 145)
-    _body(c, H - 190)
+    abstract_body(c, H - 190)
     doc = _read(c, tmp_path / "down.pdf")
     assert doc.title == f"{first} Older Adults With Giant Cells"
     assert doc.authors == ["Anna Berg", "Carl Dahl", "Eva Fors"]
@@ -74,7 +66,7 @@ def test_a_label_in_the_titles_style_over_a_one_line_title_is_no_part_of_it(tmp_
     c.drawString(72, H - 90, "Field Note")
     c.drawString(72, H - 114, "Ward Rounds at Dawn in Rural Hospitals")
     _byline(c, H - 145)
-    _body(c, H - 190)
+    abstract_body(c, H - 190)
     doc = _read(c, tmp_path / "label.pdf")
     assert doc.title == "Ward Rounds at Dawn in Rural Hospitals"
 
@@ -87,7 +79,7 @@ def test_a_balanced_two_line_title_keeps_its_first_line(tmp_path):
     c.drawCentredString(W / 2, H - 114, "for Rural Hospitals")
     c.setFont("Times-Roman", 11)
     c.drawCentredString(W / 2, H - 145, "Anna Berg, Carl Dahl and Eva Fors")
-    _body(c, H - 190)
+    abstract_body(c, H - 190)
     doc = _read(c, tmp_path / "balanced.pdf")
     assert doc.title == "Deep Ward Rounds for Rural Hospitals"
 
@@ -112,7 +104,7 @@ def test_bold_names_with_a_roman_and_keep_the_second_line(tmp_path):
     c.drawString(72 + c.stringWidth("and ", "Times-Roman", 11), y - 14, "Ida Juhl")
     c.setFont("Times-Roman", 8)
     c.drawString(72, y - 34, "Department of Medicine, University of Lund, Sweden")
-    _body(c, H - 200)
+    abstract_body(c, H - 200)
     doc = _read(c, tmp_path / "weights.pdf")
     assert doc.authors == ["Anna Berg", "Carl Dahl", "Eva Fors", "Gus Holm", "Ida Juhl"]
 
@@ -127,7 +119,7 @@ def test_an_affiliation_line_in_another_weight_stays_out(tmp_path):
     c.drawString(72, H - 120, "Anna Berg and Carl Dahl")
     c.setFont("Times-Roman", 11)
     c.drawString(72, H - 134, "Naver Clova")
-    _body(c, H - 200)
+    abstract_body(c, H - 200)
     doc = _read(c, tmp_path / "affil.pdf")
     assert doc.authors == ["Anna Berg", "Carl Dahl"]
 
@@ -182,6 +174,6 @@ def test_a_centred_byline_cut_at_its_marks_keeps_its_first_name(tmp_path):
         c.setFont("Times-Roman", 6.6)
         c.drawString(x + c.stringWidth(p, "Times-Roman", 11), H - 121, "1")
         x += w
-    _body(c, H - 200)
+    abstract_body(c, H - 200)
     doc = _read(c, tmp_path / "centred.pdf")
     assert doc.authors == names
