@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 
-from synthetic_front import FAMILIES, WORDS, _name, _put, _wrapped, abstract_columns, name_rows
+from synthetic_draw import FAMILIES, WORDS, abstract_columns, name_rows, put_line, random_name, wrap_words
 
 KINDS = ("logo", "interleaved", "right_sidebar", "corner_title", "label", "marks")
 NEW_LABELS = ["Resource", "Data Descriptor", "Hypothesis and Theory", "Investigación original", "Methods",
@@ -51,7 +51,7 @@ def layout(seed: int) -> tuple[dict, dict]:
     names: list[str] = []
     count = rng.randint(1, 3) if kind == "interleaved" and rng.random() < 0.5 else rng.randint(2, 7)
     while len(names) < count:
-        n = _name(rng)
+        n = random_name(rng)
         if n.split()[-1] not in {m.split()[-1] for m in names}:
             names.append(n)
     n_words = rng.choice([3, 4, 5]) if kind == "corner_title" else rng.choice([4, 6, 9, 12])
@@ -66,7 +66,7 @@ def layout(seed: int) -> tuple[dict, dict]:
            "top": rng.choice([50, 62, 75]) if kind in ("logo", "corner_title") else rng.choice([70, 90, 110]),
            "centred": rng.random() < 0.5, "label": rng.choice(NEW_LABELS), "label_style": rng.choice(["caps", "small",
                                                                                                      "large", "band", "same"]),
-           "editor": _name(rng), "reviewer": _name(rng), "mark_style": rng.choice(["plain", "symbol", "comma", "bare", "degree", "mail", "surname_first"]),
+           "editor": random_name(rng), "reviewer": random_name(rng), "mark_style": rng.choice(["plain", "symbol", "comma", "bare", "degree", "mail", "surname_first"]),
            "badge": rng.random() < 0.3,
            "logo_right": rng.random() < 0.4, "side_size": rng.choice([7, 7.5, 8.5, 9]), "side_colon": rng.random() < 0.6,
            "two_col": rng.random() < 0.4}
@@ -146,15 +146,15 @@ def _title(c, lay: dict, left: float, right: float, y: float) -> float:
     """The title's lines; in capitals over a subtitle in roman (or bold) where the page has one."""
     regular, bold = lay["family"]
     font, size = (bold if lay["title_bold"] else regular), lay["title_size"]
-    rows = [(line, font, size) for line in _wrapped(lay["title"].split(), font, size, right - left, c)]
+    rows = [(line, font, size) for line in wrap_words(lay["title"].split(), font, size, right - left, c)]
     if lay.get("subtitle"):
         font = bold  # a title in capitals is set bold here, its subtitle smaller
-        rows = [(line.upper(), font, size) for line in _wrapped(lay["title"].upper().split(), font, size, right - left, c)]
+        rows = [(line.upper(), font, size) for line in wrap_words(lay["title"].upper().split(), font, size, right - left, c)]
         small = max(round(size * lay["subtitle_scale"]), lay["body_size"] + 2)  # a subtitle is set over the body
         sub_font = bold if lay["subtitle_bold"] else regular
-        rows += [(line, sub_font, small) for line in _wrapped(lay["subtitle"].split(), sub_font, small, right - left, c)]
+        rows += [(line, sub_font, small) for line in wrap_words(lay["subtitle"].split(), sub_font, small, right - left, c)]
     for line, font, size in rows:
-        _put(c, line, font, size, left, right, y, lay["centred"])
+        put_line(c, line, font, size, left, right, y, lay["centred"])
         y -= 1.2 * size
     return y
 
@@ -164,13 +164,13 @@ def _interleaved(c, lay: dict, left: float, right: float, y: float) -> float:
     regular, bold = lay["family"]
     font, size = (bold if lay["name_bold"] else regular), lay["name_size"]
     for k, name in enumerate(lay["names"]):
-        _put(c, name, font, size, left, right, y, lay["centred"])
+        put_line(c, name, font, size, left, right, y, lay["centred"])
         y -= 1.25 * size
         for line in INSTITUTES[k % len(INSTITUTES)].split(", ", 1) if k % 2 else [INSTITUTES[k % len(INSTITUTES)]]:
-            _put(c, line, font, size, left, right, y, lay["centred"])
+            put_line(c, line, font, size, left, right, y, lay["centred"])
             y -= 1.25 * size
         if k % 3 == 0:
-            _put(c, f"{name.split()[-1].lower()}@univ.edu", font, size, left, right, y, lay["centred"])
+            put_line(c, f"{name.split()[-1].lower()}@univ.edu", font, size, left, right, y, lay["centred"])
             y -= 1.25 * size
         y -= 0.6 * size
     return y
@@ -229,7 +229,7 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
     c.setFont(regular, max(7, size - 3))
     for k in range(min(3, len(names))):
         y -= size
-        _put(c, f"{k + 1} {INSTITUTES[k]}", regular, max(7, size - 3), left, right, y, lay["centred"])
+        put_line(c, f"{k + 1} {INSTITUTES[k]}", regular, max(7, size - 3), left, right, y, lay["centred"])
     return y
 
 

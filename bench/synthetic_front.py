@@ -32,16 +32,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from synthetic_draw import BODY, WORDS, name_rows, put_line, random_name, wrap_words
+
 ROOT = Path(__file__).resolve().parent.parent
 
-FIRST = ["Anna", "Carl", "Eva", "Gustav", "Ida", "Karl", "Mona", "Olle", "Petra", "Rui", "Sana", "Tomás", "Uma",
-         "Wei", "Yusuf", "Zofia", "Jean-Pierre", "Hae-Won", "María", "Jörg", "Li", "Nikos", "Aiko", "Kwame"]
-LAST = ["Berg", "Dahl", "Fors", "Holm", "Juhl", "Lind", "Nord", "Pihl", "Ruiz-López", "Okafor", "Nakamura",
-        "Kowalski", "Schönberg", "Haddad", "Gupta", "Chen", "O'Neil", "McAllister", "Papadopoulos", "Silva"]
-PARTICLE = ["van der", "de", "da", "von"]
-FAMILIES = [("Helvetica", "Helvetica-Bold"), ("Times-Roman", "Times-Bold"), ("Courier", "Courier-Bold")]
-WORDS = ("ward rounds at dawn and dusk in small rural hospitals with nurse staffing levels outcomes of giant "
-         "cell arteritis after long haul flights among older adults a randomized trial cohort study").split()
 LABELS = ["Case Report", "Research Article", "Original Article", "Review Article", "Brief Communication",
           "Original Research", "Short Communication", "Clinical Study"]
 SIDEBAR = ["OPEN ACCESS", "", "Citation: {a} (2020) {t}.", "PLoS ONE 15(3): e0231234.", "", "Editor: {e},",
@@ -49,21 +43,6 @@ SIDEBAR = ["OPEN ACCESS", "", "Citation: {a} (2020) {t}.", "PLoS ONE 15(3): e023
            "Published: June 1, 2020", "", "Copyright: © 2020 {s} et al. This is an", "open access article."]
 EDITED = ["Edited by:", "{e},", "Karolinska Institute, Sweden", "", "Reviewed by:", "{r},", "Uppsala University,",
           "Sweden", "", "*Correspondence:", "{c}", "", "Received: 3 March 2020", "Accepted: 4 May 2020"]
-BODY = ("The cells were grown in medium for three days before the assay was run, and the counts were taken by two "
-        "observers who did not know the group of each dish. We report the method and the results here in full. ")
-
-
-def _name(rng: random.Random) -> str:
-    first = rng.choice(FIRST)
-    style = rng.random()
-    if style < 0.2:
-        first = f"{first[0]}."
-    elif style < 0.4:
-        first = f"{first} {rng.choice('ABCDEFGHJKLMNPRST')}."
-    last = rng.choice(LAST)
-    if rng.random() < 0.08:
-        last = f"{rng.choice(PARTICLE)} {last}"
-    return f"{first} {last}"
 
 
 def paper(seed: int) -> tuple[dict, dict]:
@@ -71,7 +50,7 @@ def paper(seed: int) -> tuple[dict, dict]:
     rng = random.Random(seed)
     names: list[str] = []
     while len(names) < rng.randint(2, 12):
-        n = _name(rng)
+        n = random_name(rng)
         if n.split()[-1] not in {m.split()[-1] for m in names}:
             names.append(n)
     words = rng.sample(WORDS, rng.choice([3, 4, 6, 9, 12, 16]))
@@ -88,7 +67,7 @@ def paper(seed: int) -> tuple[dict, dict]:
         "joiner": rng.choice([" and ", " and ", " & ", ", "]), "byline_size": rng.choice([9.5, 10, 11, 12]),
         "byline_bold": rng.random() < 0.4, "centred": rng.random() < 0.4,
         "sidebar": rng.choice([None, None, "plos", "frontiers"]), "width": rng.choice([0.55, 0.7, 0.9]),
-        "editor": _name(rng), "reviewer": _name(rng),
+        "editor": random_name(rng), "reviewer": random_name(rng),
     }
     layout["caps_names"] = rng.random() < 0.1
     layout["caps_title"] = rng.random() < 0.1
@@ -138,8 +117,8 @@ def draw(layout: dict, path: str, seed: int) -> None:
         y -= size + rng.choice([8, 14, 20])
     tfont = "Helvetica-Bold" if layout["title_bold"] else "Helvetica"
     ts = layout["title_size"]
-    for line in _wrapped(layout["title"].split(), tfont, ts, right - left, c):
-        _put(c, line, tfont, ts, left, right, y, layout["centred"])
+    for line in wrap_words(layout["title"].split(), tfont, ts, right - left, c):
+        put_line(c, line, tfont, ts, left, right, y, layout["centred"])
         y -= 1.2 * ts
     y -= 10
     font = "Times-Bold" if layout["byline_bold"] else "Times-Roman"
@@ -191,67 +170,10 @@ def draw(layout: dict, path: str, seed: int) -> None:
     c.setFont("Helvetica-Bold", 11)
     c.drawString(left, y, "Abstract")
     c.setFont("Times-Roman", 10)
-    for k, line in enumerate(_wrapped((BODY * 10).split(), "Times-Roman", 10, right - left, c)[:32]):
+    for k, line in enumerate(wrap_words((BODY * 10).split(), "Times-Roman", 10, right - left, c)[:32]):
         c.drawString(left, y - 16 - 12 * k, line)
     c.showPage()
     c.save()
-
-
-def name_rows(c, rows: list[list[tuple[str, str]]], fonts: tuple[str, str, float], left: float, right: float,
-              y: float, centred: bool) -> float:
-    """Draw byline rows of (name, raised mark) pieces, each row centred or flush left; the y under them."""
-    font, mark_font, size = fonts
-    for row in rows:
-        total = sum(c.stringWidth(t, font, size) + c.stringWidth(m, font, 0.6 * size) for t, m in row)
-        x = (left + right - total) / 2 if centred else left
-        for text, mark in row:
-            c.setFont(font, size)
-            c.drawString(x, y, text)
-            x += c.stringWidth(text, font, size)
-            if mark:
-                c.setFont(mark_font, 0.6 * size)
-                c.drawString(x, y + 0.35 * size, mark)
-                x += c.stringWidth(mark, mark_font, 0.6 * size)
-        y -= 1.35 * size
-    return y
-
-
-def _wrapped(words: list[str], font: str, size: float, width: float, c) -> list[str]:
-    lines = [""]
-    for word in words:
-        trial = f"{lines[-1]} {word}".strip()
-        if c.stringWidth(trial, font, size) > width and lines[-1]:
-            lines.append(word)
-        else:
-            lines[-1] = trial
-    return lines
-
-
-def _put(c, text: str, font: str, size: float, left: float, right: float, y: float, centred: bool) -> None:
-    c.setFont(font, size)
-    if centred:
-        c.drawCentredString((left + right) / 2, y, text)
-    else:
-        c.drawString(left, y, text)
-
-
-def abstract_columns(c, lay: dict, left: float, right: float, y: float, bottom: float) -> None:
-    """"Abstract" in bold at `y`, then BODY in the body family under it, in one column or two
-    (lay["two_col"]), each column stopping above `bottom` (the synthetic_classes and _layouts pages)."""
-    regular, bold = lay["body_family"]
-    size = lay["body_size"]
-    c.setFont(bold, size + 1)
-    c.drawString(left, y, "Abstract")
-    cols = [(left, right)]
-    if lay["two_col"]:
-        mid = (left + right) / 2
-        cols = [(left, mid - 9), (mid + 9, right)]
-    for x0, x1 in cols:
-        for k, line in enumerate(_wrapped((BODY * 10).split(), regular, size, x1 - x0, c)[:40]):
-            if y - 16 - 1.2 * size * k < bottom:
-                break
-            c.setFont(regular, size)
-            c.drawString(x0, y - 16 - 1.2 * size * k, line)
 
 
 def main() -> int:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 
-from synthetic_front import FAMILIES, WORDS, _name, _put, _wrapped, abstract_columns
+from synthetic_draw import FAMILIES, WORDS, abstract_columns, put_line, random_name, wrap_words
 
 KINDS = ("type_label", "doi_mark", "two_line_title", "byline_wrap", "mark_forms", "history", "conjunction")
 # "and" as bylines in other languages print it (Portuguese and Italian, Spanish, German, French, Dutch, Swedish)
@@ -51,7 +51,7 @@ def layout(seed: int) -> tuple[dict, dict]:
     names: list[str] = []
     count = rng.randint(5, 10) if kind == "byline_wrap" else rng.randint(2, 7)
     while len(names) < count:
-        n = _name(rng)
+        n = random_name(rng)
         if n.split()[-1] not in {m.split()[-1] for m in names}:
             names.append(n)
     n_words = rng.choice([3, 4, 5, 6]) if kind == "type_label" else rng.choice([6, 9, 12])
@@ -119,36 +119,36 @@ def _type_label(c, lay: dict, left: float, right: float, y: float) -> float:
     ts, style, text = lay["title_size"], lay["label_style"], lay["label"]
     font = bold if lay["title_bold"] else regular
     if style == "same":
-        _put(c, text, font, ts, left, right, y, lay["centred"])
+        put_line(c, text, font, ts, left, right, y, lay["centred"])
         return y - 1.2 * ts
     if style == "badge_row":
-        _put(c, text.upper(), bold, 10, left, right, y, lay["centred"])
+        put_line(c, text.upper(), bold, 10, left, right, y, lay["centred"])
         c.setFont(bold, 10)
         c.drawRightString(right, y, "OPEN ACCESS")
         return y - 10 - 14
     size = {"smaller": round(0.8 * ts), "larger": ts + 4, "caps": 11}[style]
-    _put(c, text.upper() if style == "caps" else text, font, size, left, right, y, lay["centred"])
+    put_line(c, text.upper() if style == "caps" else text, font, size, left, right, y, lay["centred"])
     return y - size - 10
 
 
 def _title(c, lay: dict, left: float, right: float, y: float) -> float:
     regular, bold = lay["family"]
     font, size = (bold if lay["title_bold"] else regular), lay["title_size"]
-    lines = _wrapped(lay["title"].split(), font, size, right - left, c)
+    lines = wrap_words(lay["title"].split(), font, size, right - left, c)
     if lay["kind"] == "type_label":
         while len(lines) > 1:  # one line: a smaller size until it fits
             size -= 1
-            lines = _wrapped(lay["title"].split(), font, size, right - left, c)
+            lines = wrap_words(lay["title"].split(), font, size, right - left, c)
     if lay["kind"] == "two_line_title":
         if lay["colon"]:  # a head ending with a colon on a line of its own
             head = lay["title"].split(":")[0] + ":"
-            lines = [head, *_wrapped(lay["title"][len(head):].split(), font, size, right - left, c)]
+            lines = [head, *wrap_words(lay["title"][len(head):].split(), font, size, right - left, c)]
         elif len(lines) < 2:
-            lines = _wrapped(lay["title"].split(), font, size, 0.6 * (right - left), c)
+            lines = wrap_words(lay["title"].split(), font, size, 0.6 * (right - left), c)
     pitch = 1.2 * size
     for k, line in enumerate(lines):
         grown = size * lay["size_step"] if lay["kind"] == "two_line_title" and k == 0 else size
-        _put(c, line, font, grown, left, right, y, lay["centred"])
+        put_line(c, line, font, grown, left, right, y, lay["centred"])
         y -= pitch
     return y
 
@@ -242,7 +242,7 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
     small = max(7, size - 3)
     for k in range(min(3, len(names))):
         y -= small + 2
-        _put(c, f"{k + 1} {INSTITUTES[k]}", regular, small, left, right, y, lay["centred"])
+        put_line(c, f"{k + 1} {INSTITUTES[k]}", regular, small, left, right, y, lay["centred"])
     return y
 
 
