@@ -105,7 +105,7 @@ def test_a_builder_whose_claim_was_taken_over_writes_nothing(many_pg):
         a.lease_seconds = 0.0  # a's lease is over the moment it is granted
         assert a.claim(space, "p00")
         assert b.claim(space, "p00")  # b takes the expired claim over
-        assert not a.claim(space, "p00") or True  # a may or may not re-claim: b's lease is live, so not
+        assert not a.claim(space, "p00")  # b's lease is live: a's own lapsed lease gives it no way back
         a.lease_seconds = 900.0
         assert not a.claim(space, "p00")
         assert not a.write_paper_vectors(space, "p00", [], {"body": "", "object": "", "chunk": ""},
