@@ -39,6 +39,15 @@ def _list(c: canvas.Canvas, y: float, n: int, numbered: bool, x: float = 72, ext
     return y
 
 
+def _headed(path, heading: str = "References", paragraphs: int = 3) -> tuple[canvas.Canvas, float]:
+    """A page of a title and `paragraphs` of body over `heading` in bold: the canvas, and where the list starts."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = title_and_body(c, "Observations on Coastal Sediment", paragraphs)
+    c.setFont("Times-Bold", 11)
+    c.drawString(72, y - 14, heading)
+    return c, y - 34
+
+
 def _read(path, c: canvas.Canvas) -> list:
     c.save()
     return read_pdf(path.read_bytes()).references
@@ -47,11 +56,8 @@ def _read(path, c: canvas.Canvas) -> list:
 def test_plain_lines_after_a_list_are_no_entries(tmp_path):
     for numbered in (True, False):
         path = tmp_path / f"plain-{numbered}.pdf"
-        c = canvas.Canvas(str(path), pagesize=letter)
-        y = title_and_body(c, "Observations on Coastal Sediment", 3)
-        c.setFont("Times-Bold", 11)
-        c.drawString(72, y - 14, "References")
-        y = _list(c, y - 34, 8, numbered)
+        c, y = _headed(path)
+        y = _list(c, y, 8, numbered)
         c.setFont("Times-Roman", 8.5)
         c.drawString(72, y - 14, "(Accepted March 27, 2009)")
         c.drawString(72, y - 26, "Handling editor: Kari Larsen")
@@ -63,11 +69,8 @@ def test_plain_lines_after_a_list_are_no_entries(tmp_path):
 
 def test_biographies_after_a_list_in_the_body_size_are_no_entries(tmp_path):
     path = tmp_path / "bios.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    y = title_and_body(c, "Observations on Coastal Sediment", 3)
-    c.setFont("Times-Bold", 11)
-    c.drawString(72, y - 14, "References")
-    y = _list(c, y - 34, 9, False) - 16
+    c, y = _headed(path)
+    y = _list(c, y, 9, False) - 16
     c.setFont("Times-Roman", 10)
     for ln in ["Mariam Okafor received the B.S. degree in physics from the University of Lagos in 2009 and",
                "the Ph.D. degree from Aix University in 2015. Her research interests include sediment",
@@ -81,11 +84,8 @@ def test_biographies_after_a_list_in_the_body_size_are_no_entries(tmp_path):
 
 def test_a_list_under_a_heading_in_unknown_words_is_found_by_its_entries(tmp_path):
     path = tmp_path / "kaynakca.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    y = title_and_body(c, "Observations on Coastal Sediment", 3)
-    c.setFont("Times-Bold", 11)
-    c.drawString(72, y - 14, "Kaynakça")
-    _list(c, y - 34, 7, False)
+    c, y = _headed(path, "Kaynakça")
+    _list(c, y, 7, False)
     refs = _read(path, c)
     assert len(refs) == 7
     assert refs[0].text.startswith("Abebe, A.") and refs[0].year == 1990
@@ -93,11 +93,8 @@ def test_a_list_under_a_heading_in_unknown_words_is_found_by_its_entries(tmp_pat
 
 def test_a_figure_and_its_caption_inside_a_list_hold_none_of_its_lines(tmp_path):
     path = tmp_path / "figure.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    y = title_and_body(c, "Observations on Coastal Sediment", 3)
-    c.setFont("Times-Bold", 11)
-    c.drawString(72, y - 14, "References")
-    _list(c, y - 34, 6, True)
+    c, y = _headed(path)
+    _list(c, y, 6, True)
     c.showPage()
     c.rect(72, H - 180, 300, 100, stroke=1, fill=0)
     c.setFont("Times-Roman", 8)
@@ -117,11 +114,8 @@ def test_a_figure_and_its_caption_inside_a_list_hold_none_of_its_lines(tmp_path)
 
 def test_an_index_line_under_each_entry_is_no_key(tmp_path):
     path = tmp_path / "index.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    y = title_and_body(c, "Observations on Coastal Sediment", 2)
-    c.setFont("Times-Bold", 11)
-    c.drawString(72, y - 14, "References")
-    _list(c, y - 34, 8, False, extra=["[PubMed] [CrossRef] [Google Scholar]"])
+    c, y = _headed(path, paragraphs=2)
+    _list(c, y, 8, False, extra=["[PubMed] [CrossRef] [Google Scholar]"])
     refs = _read(path, c)
     assert len(refs) == 8
     assert all(r.text.startswith(SURNAMES[k]) and r.text.endswith("[Google Scholar]") for k, r in enumerate(refs))
