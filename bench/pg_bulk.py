@@ -18,6 +18,8 @@ import time
 
 import numpy as np
 import psycopg
+from pg_units import Text
+from pg_units import load as load_units
 from psycopg.rows import dict_row
 
 from papershelf import Library
@@ -28,12 +30,10 @@ _SHARED: dict = {}  # the loaders' inputs, inherited through fork (the vectors a
 
 
 def _load_range(url: str, lo: int, hi: int) -> None:
-    from pg_lab_scale import Text, load
-
     with Library(url) as lib:
         for a in range(lo, hi, CHUNK):
             text = Text(_SHARED["corpus"], seed=a)  # (deterministic per chunk, whatever the split)
-            load(lib, _SHARED["space"], text, a, min(hi, a + CHUNK), _SHARED["x"])
+            load_units(lib, _SHARED["space"], text, a, min(hi, a + CHUNK), _SHARED["x"])
 
 
 def _parallel(target, args_list: list[tuple]) -> None:
