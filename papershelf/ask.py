@@ -27,7 +27,7 @@ import numpy as np
 
 from . import ask_rank
 from .ask_pool import Pool, asks_quantity, content_terms, covered, unit_table
-from .ask_refusal import probability, refusal_features, specific_terms
+from .ask_refusal import asks_name, focus_terms, probability, refusal_features, specific_terms
 from .ask_weights import RANKER, REFUSAL
 from .embed.onnx import cache_root
 from .models.discover import AskResponse, Evidence
@@ -35,7 +35,7 @@ from .sentence_vectors import SentenceVectors, normalized, unit_key, vectors_for
 from .units import Unit
 
 WEIGHTS = (0.55, 0.30, 0.15, 0.20)  # cosine, lexical overlap, passage relevance, answer type
-PASSAGES = 12  # passages (search hits) whose sentences are scored
+PASSAGES = 20  # passages (search hits) whose sentences are scored (dev, leave-paper-out: 12 / 20 / 30 -> 69 / 70 / 71)
 PER_PAPER = 4  # at most this many passages from one paper
 PER_UNIT = 2  # at most this many pieces of evidence from one passage
 _WORD = re.compile(r"\w+")
@@ -147,8 +147,11 @@ def embed_scores(encoder: Encoder, question: str, cands: list[Candidate], pool: 
     pool = pool or Pool(cands)
     units = {c.unit.id: c.unit for c in cands}
     keys = {uid: _unit_key(encoder.space, u.text) for uid, u in units.items()}
-    texts = {keys[uid]: [u.text[a:b] for a, b in answer_spans(u.text)] for uid, u in units.items()}
-    vectors = vectors_for(sentence_cache(), encoder.space, encoder.encode, texts)
+    vectors = sentence_cache().get(list(keys.values()))  # a warm process has them all: no sentence is sliced
+    texts = {keys[uid]: [u.text[a:b] for a, b in answer_spans(u.text)] for uid, u in units.items()
+             if keys[uid] not in vectors}
+    if texts:
+        vectors.update(vectors_for(sentence_cache(), encoder.space, encoder.encode, texts))
     q = normalized(encoder.encode([question]) if encoder.question is None
                    else np.asarray(encoder.question, dtype=np.float32)[None, :])[0]
     vecs = np.zeros((pool.n, len(q)), dtype=np.float32)
@@ -271,7 +274,11 @@ def rank_inputs(question: str, cands: list[Candidate], pool: Pool | None = None)
     pool = pool or Pool(cands)
     held = pool.holds(specific_terms(question))
     idf = pool.rarity(held)
-    return {"pool": pool, "rare": covered(held, idf), "rare_window": covered(pool.same_unit_neighbours(held), idf)}
+    focus = pool.holds(focus_terms(question))
+    even = np.ones(focus.shape[1])
+    return {"pool": pool, "rare": covered(held, idf), "rare_window": covered(pool.same_unit_neighbours(held), idf),
+            "focus": covered(focus, even), "focus_window": covered(pool.same_unit_neighbours(focus), even),
+            "names": asks_name(question)}
 
 
 def learned_rank(question: str, cands: list[Candidate], passages: list[tuple[Unit, float]],

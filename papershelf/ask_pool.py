@@ -65,7 +65,7 @@ class UnitTable:
 
     spans: tuple[tuple[int, int], ...]
     postings: dict[str, np.ndarray]  # content term -> indices of the sentences holding it
-    marks: np.ndarray  # per sentence: states a quantity, log(1 + words), says what the paper is about (sentence_marks)
+    marks: np.ndarray  # per sentence: sentence_marks (MARKS)
     row: dict[int, int]  # a sentence's start -> its index
 
 
@@ -76,14 +76,21 @@ def unit_table(text: str) -> UnitTable:
     for i, (a, b) in enumerate(spans):
         for t in term_set(text[a:b]):
             postings.setdefault(t, []).append(i)
-    marks = np.array([sentence_marks(text[a:b]) for a, b in spans], dtype=float).reshape(-1, 3)
+    marks = np.array([sentence_marks(text[a:b]) for a, b in spans], dtype=float).reshape(-1, len(MARKS))
     return UnitTable(spans, {t: np.array(v) for t, v in postings.items()}, marks,
                      {a: i for i, (a, _) in enumerate(spans)})
 
 
-def sentence_marks(sentence: str) -> tuple[bool, float, bool]:
-    """Whether a sentence states a number, its log length in words, whether it says what the paper is about."""
-    return holds_number(sentence), math.log(1 + len(_WORD.findall(sentence))), bool(_SUMMARY.search(sentence))
+# A name or a code: CamelCase, an acronym, letters mixed with digits, a file name (TensorFlow, GPU, A6000, x.pl).
+_NAMED = re.compile(r"\b(?:[A-Z][a-z]+[A-Z]\w*|[A-Z]{2,}[a-z]?\b|[A-Za-z]+\d+[A-Za-z]*\w*|\w+\.(?:pl|py|sh|c|R)\b)")
+MARKS = ("number", "length", "summary", "named")
+
+
+def sentence_marks(sentence: str) -> tuple[bool, float, bool, bool]:
+    """Whether a sentence states a number, its log length in words, whether it says what the paper is about,
+    whether it names something (a tool, a model, a data set: _NAMED)."""
+    return (holds_number(sentence), math.log(1 + len(_WORD.findall(sentence))), bool(_SUMMARY.search(sentence)),
+            bool(_NAMED.search(sentence)))
 
 
 class Pool:
@@ -103,7 +110,7 @@ class Pool:
         self.rows: list[np.ndarray] = []  # per table: its sentence -> the row holding it (-1: none)
         self.odd: dict[int, str] = {}  # rows that are no sentence of their unit's split (hand-made): their text
         self.group = np.zeros(n, dtype=int)
-        self.marks = np.zeros((n, 3))
+        self.marks = np.zeros((n, len(MARKS)))
         self._cols: dict[str, np.ndarray] = {}
         ids: dict[str, int] = {}
         cuts = [0, *(k for k in range(1, n) if units[k] is not units[k - 1]), n]
@@ -136,8 +143,8 @@ class Pool:
                 self.marks[k] = sentence_marks(text[a:b])
 
     def mark(self, name: str) -> np.ndarray:
-        """A sentence mark (number, length, summary) over the rows."""
-        return self.marks[:, ("number", "length", "summary").index(name)]
+        """A sentence mark (MARKS) over the rows."""
+        return self.marks[:, MARKS.index(name)]
 
     def holds(self, terms: Sequence[str]) -> np.ndarray:
         """Which of `terms` each row's sentence holds (rows x terms, bool); each term's column kept."""

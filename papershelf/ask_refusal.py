@@ -29,6 +29,37 @@ _ASKING = frozenset("how what which who whom whose when where why many much did 
                     "make made get got take taken given".split())
 
 
+_WH = frozenset("which what how many much".split())
+_SKIP = frozenset("was were is are the a an did does do".split())
+_AFTER = frozenset("under over per during after before between about across within without".split())
+
+
+def focus_terms(question: str) -> list[str]:
+    """What the question asks for, stemmed: the words right after its "which / what / how many / how much"
+    ("Which GPU model was used" -> gpu, model; "What was the BLEU score of" -> bleu, score), up to the next
+    function word, at most three.  A near miss names the right paper but a detail it lacks: its focus is absent
+    from the best evidence while its topic words are there."""
+    words = _WORD.findall(question.lower())
+    for i, w in enumerate(words):
+        if w in _WH and not (w == "how" and i + 1 < len(words) and words[i + 1] not in ("many", "much")):
+            rest = words[i + 1:]
+            while rest and (rest[0] in _SKIP or rest[0] in _WH):
+                rest = rest[1:]
+            out: list[str] = []
+            for r in rest:
+                if r in STOPWORDS or r in _ASKING or r in _AFTER or (r.endswith("ed") and not r.endswith("eed")) \
+                        or len(out) == 3:
+                    break
+                out.append(stem(r))
+            return sorted(set(out))
+    return []
+
+
+def asks_name(question: str) -> bool:
+    """A "which / what X" question that asks for no quantity: its answer names something (a tool, a data set)."""
+    return bool(re.search(r"\b(?:which|what)\b", question, re.I)) and not asks_quantity(question)
+
+
 def specific_terms(question: str) -> list[str]:
     """The question's content terms that name what it asks about (not how it asks), stemmed, sorted."""
     return sorted({stem(w) for w in _WORD.findall(question.lower())
@@ -50,7 +81,15 @@ def coverage_features(question: str, cands: Sequence, pool: Pool, best: int, ord
     def rarest(missing: np.ndarray) -> float:
         return float(idf[missing].max()) if missing.any() else 0.0
 
-    return {"cover_best": float(covered(window[None, :], idf, 1.0)[0]),
+    focus = [terms.index(t) for t in focus_terms(question) if t in terms]
+    f_held = held[:, focus]
+
+    def share(rows: np.ndarray) -> float:
+        return float(rows.mean()) if len(focus) else 1.0
+
+    return {"focus_window": share(f_held[near].any(axis=0)), "focus_top3": max(share(f_held[i]) for i in order[:3]),
+            "focus_paper": share(f_held[pool.paper == pool.paper[best]].any(axis=0)),
+            "cover_best": float(covered(window[None, :], idf, 1.0)[0]),
             "cover_top3": float(covered(held[order[:3]], idf, 1.0).max()),
             "missing_rare": rarest(~window), "unit_missing_rare": rarest(~unit_held),
             "paper_missing": 1 - float(covered(paper[None, :], idf, 1.0)[0]), "paper_missing_rare": rarest(~paper)}
