@@ -8,10 +8,12 @@ passage's calibrated relevance.  The best 3-8, near-duplicates folded, are the e
 vectors are encoded once and kept (sentence_vectors.py: keyed by the unit's text and the space), so a warm
 question costs its search and the encoding of the question alone.
 
-`no_confident_answer` is a learned decision: a logistic regression (`REFUSAL`) over a few features of the
-scored sentences (`refusal_features`), fitted on the dev half of bench/data/ask_questions.jsonl (answerable
-questions against unanswerable ones, near misses included) by bench/ask_refusal_fit.py; `confidence` is its
-probability that the evidence answers.
+`no_confident_answer` is a learned decision (ask_refusal.py): a logistic regression (`REFUSAL`) over a few
+features of the scored sentences, fitted on the dev half of bench/data/ask_questions.jsonl (answerable questions
+against unanswerable ones, near misses included) by bench/ask_learn.py; `confidence` is its probability that the
+evidence answers.  With an embedding space the sentences are ordered by a learned ranker (ask_rank.py, `RANKER`).
+A question's candidates are scored as arrays (ask_pool.Pool): each unit's sentences, their words and marks are
+read once per text and kept, so a warm question's word features are a few matrix products.
 """
 
 from __future__ import annotations
