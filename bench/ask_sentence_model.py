@@ -23,7 +23,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from papershelf.ask import _NOT_QUANTITY, _NUMBER, _QUANTITY, _WORD, content_terms, specific_terms, term_set
+from papershelf.ask_pool import _NOT_QUANTITY, _NUMBER, _QUANTITY, _WORD, content_terms, term_set
+from papershelf.ask_refusal import specific_terms
 
 
 def holds_number(sentence: str) -> bool:
@@ -43,7 +44,7 @@ def lexical(question: str, bags: Sequence[frozenset[str]]) -> np.ndarray:
 def rare_coverage(question: str, bags: Sequence[frozenset[str]]) -> np.ndarray:
     """The share of the question's specific terms a sentence holds, each weighted by its rarity in the pool
     (0..1, 1: no sentence holds it): the GPU or the sampling rate weigh, "model" or "trained" hardly."""
-    terms = specific_terms(question)
+    terms = set(specific_terms(question))
     df = Counter(t for bag in bags for t in bag & terms)
     top = math.log(len(bags) + 1)
     idf = {t: math.log((len(bags) + 1) / (df[t] + 1)) / top for t in terms}

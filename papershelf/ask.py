@@ -8,16 +8,17 @@ passage's calibrated relevance.  The best 3-8, near-duplicates folded, are the e
 vectors are encoded once and kept (sentence_vectors.py: keyed by the unit's text and the space), so a warm
 question costs its search and the encoding of the question alone.
 
-`no_confident_answer` is a learned decision: a logistic regression (`REFUSAL`) over a few features of the
-scored sentences (`refusal_features`), fitted on the dev half of bench/data/ask_questions.jsonl (answerable
-questions against unanswerable ones, near misses included) by bench/ask_refusal_fit.py; `confidence` is its
-probability that the evidence answers.
+`no_confident_answer` is a learned decision (ask_refusal.py): a logistic regression (`REFUSAL`) over a few
+features of the scored sentences, fitted on the dev half of bench/data/ask_questions.jsonl (answerable questions
+against unanswerable ones, near misses included) by bench/ask_learn.py; `confidence` is its probability that the
+evidence answers.  With an embedding space the sentences are ordered by a learned ranker (ask_rank.py, `RANKER`).
+A question's candidates are scored as arrays (ask_pool.Pool): each unit's sentences, their words and marks are
+read once per text and kept, so a warm question's word features are a few matrix products.
 """
 
 from __future__ import annotations
 
 import functools
-import math
 import os
 import re
 from collections import Counter
@@ -27,34 +28,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import ask_rank
+from .ask_pool import Pool, asks_quantity, content_terms, covered, unit_table
+from .ask_refusal import asks_name, focus_terms, probability, refusal_features, specific_terms
 from .ask_weights import RANKER, REFUSAL
 from .embed.onnx import cache_root
 from .models.discover import AskResponse, Evidence
-from .search.features import stem
-from .search.query import STOPWORDS
 from .sentence_vectors import SentenceVectors, normalized, unit_key, vectors_for
-from .sentences import sentence_spans
 from .units import Unit
 
 WEIGHTS = (0.55, 0.30, 0.15, 0.20)  # cosine, lexical overlap, passage relevance, answer type
-PASSAGES = 12  # passages (search hits) whose sentences are scored
+PASSAGES = 20  # passages (search hits) whose sentences are scored (dev, leave-paper-out: 12 / 20 / 30 -> 69 / 70 / 71)
 PER_PAPER = 4  # at most this many passages from one paper
 PER_UNIT = 2  # at most this many pieces of evidence from one passage
 _WORD = re.compile(r"\w+")
 # A question asking for a quantity (how many, how narrow, how accurate, what share...; not how is / how did): its
 # answer holds a number, one standing alone: the digit of a name (F0, AE100) is no quantity.
-_QUANTITY = re.compile(r"\bhow (?!(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|to|"
-                       r"they|it|the|this|these|that|those|he|she|we|you|i)\b)[a-z]+\b|"
-                       r"\b(what|which) (share|fraction|percentage|proportion|number|value|rate|size|amount|"
-                       r"accuracy|score|speed|dose|length|duration)\b", re.I)
-_NUMBER = re.compile(r"(?<![\w.])\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|"
-                     r"thirty|forty|fifty|hundreds?|thousands?|millions?|billions?|dozens?|half|twice|thrice|double|"
-                     r"triple)\b", re.I)
-# A number that only names a figure, table, section, equation or reference is no quantity.
-_NOT_QUANTITY = re.compile(r"\b(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|eqs?|equations?|appendix|step)\.?\s*"
-                           r"[A-Z]?\d+(?:\.\d+)*|\[\d+(?:\s*[,–-]\s*\d+)*\]", re.I)
-
-
 @dataclass
 class Candidate:
     unit: Unit
@@ -89,47 +77,30 @@ class Encoder:
     question: object = None
 
 
-def content_terms(text: str) -> list[str]:
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 1]
-
-
-@functools.lru_cache(maxsize=8192)
-def term_set(text: str) -> frozenset[str]:
-    """A sentence's or a passage's content terms, kept: warm questions meet the same passages again."""
-    return frozenset(content_terms(text))
-
-
-@functools.lru_cache(maxsize=4096)
 def answer_spans(text: str) -> tuple[tuple[int, int], ...]:
-    """The sentences that could answer (a heading or a bare number is no answer); kept per text, since
-    a warm question splits the same passages again."""
-    return tuple((a, b) for a, b in sentence_spans(text) if len(_WORD.findall(text[a:b])) >= 4)
+    """The sentences that could answer (a heading or a bare number is no answer); kept per text (ask_pool),
+    since a warm question splits the same passages again."""
+    return unit_table(text).spans
 
 
-def lexical_scores(question: str, cands: list[Candidate]) -> None:
+def lexical_scores(question: str, cands: list[Candidate], pool: Pool | None = None) -> None:
     """Share of the question's content terms each sentence holds, weighted by rarity among the candidates."""
-    terms = set(content_terms(question))
-    bags = [term_set(c.unit.text[c.start:c.end]) for c in cands]
-    df = Counter(t for bag in bags for t in bag & terms)
-    n = len(bags) or 1
-    idf = {t: math.log(1 + n / (1 + df[t])) for t in terms}
-    total = sum(idf.values()) or 1.0
-    for c, bag in zip(cands, bags):
-        c.lexical = sum(idf[t] for t in terms & bag) / total
+    pool = pool or Pool(cands)
+    held = pool.holds(sorted(set(content_terms(question))))
+    idf = np.log(1 + max(1, pool.n) / (1 + held.sum(axis=0)))
+    pool.values["lexical"] = lexical = covered(held, idf)
+    for c, v in zip(cands, lexical.tolist()):
+        c.lexical = v
 
 
-def answer_type(question: str, cands: list[Candidate]) -> None:
+def answer_type(question: str, cands: list[Candidate], pool: Pool | None = None) -> None:
     """A question asking for a quantity (how many, how long, what share...) is answered by a sentence
     holding a number: such sentences are marked (the answer type of classic question answering)."""
-    if _QUANTITY.search(question):
-        for c in cands:
-            c.typed = 1.0 if holds_number(c.unit.text[c.start:c.end]) else 0.0
-
-
-@functools.lru_cache(maxsize=16384)
-def holds_number(sentence: str) -> bool:
-    """Whether a sentence states a quantity (a figure's or a reference's number is none); kept per text."""
-    return bool(_NUMBER.search(_NOT_QUANTITY.sub(" ", sentence)))
+    if asks_quantity(question):
+        pool = pool or Pool(cands)
+        pool.values["typed"] = typed = pool.mark("number").copy()
+        for c, v in zip(cands, typed.tolist()):
+            c.typed = v
 
 
 def candidates(units: list[tuple[Unit, float]]) -> list[Candidate]:
@@ -168,22 +139,36 @@ def sentence_cache() -> SentenceVectors:
     return _CACHE[root]
 
 
-def embed_scores(encoder: Encoder, question: str, cands: list[Candidate]) -> None:
+@functools.lru_cache(maxsize=4096)
+def _unit_key(space: str, text: str) -> str:
+    return unit_key(space, text)
+
+
+def embed_scores(encoder: Encoder, question: str, cands: list[Candidate], pool: Pool | None = None) -> None:
     """Cosine of each sentence with the question: the question encoded now, the sentences from the cache."""
+    pool = pool or Pool(cands)
     units = {c.unit.id: c.unit for c in cands}
-    keys = {uid: unit_key(encoder.space, u.text) for uid, u in units.items()}
-    texts = {keys[uid]: [u.text[a:b] for a, b in answer_spans(u.text)] for uid, u in units.items()}
-    vectors = vectors_for(sentence_cache(), encoder.space, encoder.encode, texts)
+    keys = {uid: _unit_key(encoder.space, u.text) for uid, u in units.items()}
+    vectors = sentence_cache().get(list(keys.values()))  # a warm process has them all: no sentence is sliced
+    texts = {keys[uid]: [u.text[a:b] for a, b in answer_spans(u.text)] for uid, u in units.items()
+             if keys[uid] not in vectors}
+    if texts:
+        vectors.update(vectors_for(sentence_cache(), encoder.space, encoder.encode, texts))
     q = normalized(encoder.encode([question]) if encoder.question is None
                    else np.asarray(encoder.question, dtype=np.float32)[None, :])[0]
-    sims = {k: neighbours(v @ q) for k, v in vectors.items()}
-    index: dict[str, int] = {}
-    for c in cands:  # candidates come unit by unit, sentences in order: the n-th of a unit is its row n
-        n = index.get(c.unit.id, 0)
-        index[c.unit.id] = n + 1
-        c.cosine = float(sims[keys[c.unit.id]][n])
-        c.raw = float(vectors[keys[c.unit.id]][n] @ q)
-        c.vector = vectors[keys[c.unit.id]][n]
+    vecs = np.zeros((pool.n, len(q)), dtype=np.float32)
+    raw, cos = np.zeros(pool.n), np.zeros(pool.n)
+    for uid, rows in zip(units, pool.rows):  # units in first-seen order: the pool's groups
+        v = vectors[keys[uid]]
+        ok = rows >= 0
+        vecs[rows[ok]], raw[rows[ok]] = v[ok], (v @ q)[ok]
+        cos[rows[ok]] = neighbours(v @ q)[ok]
+    for k, text in pool.odd.items():  # not a sentence of its unit's split (a hand-made candidate): its own vector
+        vecs[k] = normalized(encoder.encode([text]))[0]
+        raw[k] = cos[k] = float(vecs[k] @ q)
+    pool.values["raw"], pool.values["cosine"] = raw, cos
+    for c, r, s, v in zip(cands, raw.tolist(), cos.tolist(), vecs):
+        c.raw, c.cosine, c.vector = r, s, v
 
 
 NEIGHBOUR = 0.2  # share of a sentence's cosine taken from its closer neighbour (dev: 0.15 and 0.3 tie)
@@ -198,8 +183,13 @@ def neighbours(sims: np.ndarray) -> np.ndarray:
     return (1 - NEIGHBOUR) * sims + NEIGHBOUR * np.maximum(pad[:-2], pad[2:])
 
 
+@functools.lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text.lower()))
+
+
 def _near_duplicate(a: str, b: str) -> bool:
-    x, y = set(_WORD.findall(a.lower())), set(_WORD.findall(b.lower()))
+    x, y = _words(a), _words(b)
     return bool(x and y) and len(x & y) / len(x | y) >= 0.7
 
 
@@ -221,7 +211,11 @@ def select(cands: list[Candidate], limit: int) -> list[Candidate]:
     """The best sentences, near-duplicates and restatements folded, at most PER_UNIT from one passage."""
     chosen: list[Candidate] = []
     per_unit: Counter[str] = Counter()
-    for c in sorted(cands, key=lambda c: (-c.score, c.unit.id, c.start)):
+    ids = sorted({c.unit.id for c in cands})
+    rank = {u: i for i, u in enumerate(ids)}
+    keys = np.array([(c.start, rank[c.unit.id], -c.score) for c in cands], dtype=float).reshape(-1, 3)
+    for i in np.lexsort(keys.T).tolist():  # by score, then unit id and start (ties in a fixed order)
+        c = cands[i]
         if per_unit[c.unit.id] >= PER_UNIT or restates(c, chosen):
             continue
         chosen.append(c)
@@ -276,120 +270,28 @@ def page_of(unit: Unit, quote: str, pdf_path: str | None) -> int | None:
     return next((unit.page_start + i for i, text in enumerate(pages) if probe in text), unit.page_start)
 
 
-def pool_idf(cands: list[Candidate]) -> Callable[[str], float]:
-    """A term's rarity among the scored sentences, 0..1 (1: no sentence holds it): the question's specific
-    words (the GPU, the sampling rate) are the rare ones, its generic ones (model, trained) common."""
-    n = len(cands)
-    df = Counter(t for c in cands for t in term_set(c.unit.text[c.start:c.end]))
-    top = math.log(n + 1)
-    return lambda t: math.log((n + 1) / (df[t] + 1)) / top
-
-
-# Words of the question's form, not its content: no evidence need hold them.
-_ASKING = frozenset("how what which who whom whose when where why many much did does do could would can may might "
-                    "should was were is are be been being has have had long well far often kind value use used using "
-                    "make made get got take taken given".split())
-
-
-def specific_terms(question: str) -> set[str]:
-    return {stem(w) for w in _WORD.findall(question.lower()) if w not in STOPWORDS and w not in _ASKING and len(w) > 1}
-
-
-def coverage(terms: set[str], idf: Callable[[str], float], bag: frozenset[str]) -> float:
-    """The rarity-weighted share of the question's terms a text holds."""
-    total = sum(idf(t) for t in terms)
-    return sum(idf(t) for t in terms & bag) / total if total else 1.0
-
-
-def window(cands: list[Candidate], best: Candidate) -> frozenset[str]:
-    """The best sentence's terms with its neighbours' in the same unit (an answer spans two sentences)."""
-    near = [c for c in cands if c.unit.id == best.unit.id and abs(c.start - best.start) <= 400]
-    return frozenset().union(*(term_set(c.unit.text[c.start:c.end]) for c in near))
-
-
-def coverage_features(question: str, ranked: list[Candidate]) -> dict:
-    """Whether the best evidence holds the question's specific content: a near miss (right paper, a detail
-    it does not report) matches the question's topic words but not the rare word that names the detail."""
-    terms = specific_terms(question)
-    idf = pool_idf(ranked)
-    best = ranked[0]
-    paper = frozenset().union(*(term_set(c.unit.text[c.start:c.end]) for c in ranked
-                                if c.unit.paper_id == best.unit.paper_id))
-    missing = [idf(t) for t in terms - window(ranked, best)]
-    top3 = [coverage(terms, idf, term_set(c.unit.text[c.start:c.end])) for c in ranked[:3]]
-    unit_missing = [idf(t) for t in terms - term_set(best.unit.text)]
-    return {"cover_best": coverage(terms, idf, window(ranked, best)), "cover_top3": max(top3),
-            "missing_rare": max(missing, default=0.0), "unit_missing_rare": max(unit_missing, default=0.0),
-            "paper_missing": 1 - coverage(terms, idf, paper),
-            "paper_missing_rare": max((idf(t) for t in terms - paper), default=0.0)}
-
-
-def rank_features(ranked: list[Candidate], passages: list[tuple[Unit, float]]) -> dict:
-    """How the best sentence stands among this question's sentences: its z-score, and whether the words and
-    the vectors agree on it (its rank by each alone, log-scaled)."""
-    scores = np.array([c.score for c in ranked])
-    best = ranked[0]
-    by_lex = sum(c.lexical > best.lexical for c in ranked)
-    by_cos = sum(c.cosine > best.cosine for c in ranked)
-    rels = sorted((p for _, p in passages), reverse=True)
-    share = np.exp(scores - scores[0])
-    return {"z": float((scores[0] - scores.mean()) / (scores.std() + 1e-9)), "p_top": float(1 / share.sum()),
-            "rank_lex": math.log1p(by_lex), "rank_cos": math.log1p(by_cos),
-            "gap": best.score - rels[0], "rel_gap": rels[0] - (rels[1] if len(rels) > 1 else 0.0),
-            "best_prior": best.prior}
-
-
-def refusal_features(question: str, cands: list[Candidate], passages: list[tuple[Unit, float]]) -> dict:
-    """What the refusal looks at: how well the best sentence answers (its score, cosine and word overlap),
-    how far it stands above the next one, the search's calibrated relevance of the best passage, and the
-    share of the question's content words that no passage holds at all (a near miss asks for something
-    the library's passages never mention); coverage_features and rank_features add whether the best
-    evidence holds the question's rare words and how it stands among the question's sentences."""
-    ranked = sorted(cands, key=lambda c: -c.score)
-    best, second = ranked[0], ranked[1] if len(ranked) > 1 else None
-    terms = set(content_terms(question))
-    seen = frozenset().union(*(term_set(u.text) for u, _ in passages)) if terms else frozenset()
-    top = frozenset().union(*(term_set(u.text) for u, _ in passages[:3])) if terms else frozenset()
-    quantity = bool(_QUANTITY.search(question))
-    return {"best": best.score, "cosine": max(c.cosine for c in cands), "lexical": max(c.lexical for c in cands),
-            "margin": best.score - (second.score if second else 0.0), "relevance": max(p for _, p in passages),
-            "unseen": len(terms - seen) / len(terms) if terms else 1.0,
-            "unseen_top": len(terms - top) / len(terms) if terms else 1.0,
-            "best_lexical": best.lexical, "best_cosine": best.cosine,
-            "quantity_miss": float(quantity and not any(c.typed for c in ranked[:3])),
-            **coverage_features(question, ranked), **rank_features(ranked, passages)}
-
-
-def rank_inputs(question: str, cands: list[Candidate]) -> dict:
-    """What ask_rank.features reads besides the candidates: the question's specific terms and their rarity,
-    each sentence's terms alone and with its neighbours', and whether it states a number."""
-    bags = [term_set(c.unit.text[c.start:c.end]) for c in cands]
-    windows: list[frozenset[str]] = []
-    for i, c in enumerate(cands):  # candidates come unit by unit, in order: neighbours are i - 1 and i + 1
-        near = [bags[j] for j in (i - 1, i + 1) if 0 <= j < len(cands) and cands[j].unit.id == c.unit.id]
-        windows.append(bags[i].union(*near))
-    numbers = [holds_number(c.unit.text[c.start:c.end]) for c in cands]
-    return {"specific": specific_terms(question), "idf": pool_idf(cands), "bags": bags, "windows": windows,
-            "numbers": numbers}
+def rank_inputs(question: str, cands: list[Candidate], pool: Pool | None = None) -> dict:
+    """What ask_rank.features reads besides the candidates: the pool (ask_pool: its sentences' marks), and the
+    rarity-weighted share of the question's specific terms each sentence holds, alone and with its neighbours."""
+    pool = pool or Pool(cands)
+    held = pool.holds(specific_terms(question))
+    idf = pool.rarity(held)
+    focus = pool.holds(focus_terms(question))
+    even = np.ones(focus.shape[1])
+    return {"pool": pool, "rare": covered(held, idf), "rare_window": covered(pool.same_unit_neighbours(held), idf),
+            "focus": covered(focus, even), "focus_window": covered(pool.same_unit_neighbours(focus), even),
+            "names": asks_name(question)}
 
 
 def learned_rank(question: str, cands: list[Candidate], passages: list[tuple[Unit, float]],
-                 model: dict | None) -> None:
+                 model: dict | None, pool: Pool | None = None) -> None:
     """Score the candidates by the learned ranker (ask_weights.RANKER); without one, the hand weights stay."""
     if model is None or not cands:
         return
     x = ask_rank.features(question, cands, passages[0][0].paper_id if passages else None,
-                         **rank_inputs(question, cands))
-    for c, v in zip(cands, ask_rank.scores(x, model)):
-        c.learned = float(v)
-
-
-def probability(features: dict) -> float:
-    """P(the evidence answers the question), the logistic regression of `REFUSAL`."""
-    r = REFUSAL
-    z = r["intercept"] + sum(c * (features[f] - m) / s
-                             for f, m, s, c in zip(r["features"], r["mean"], r["scale"], r["coef"]))
-    return 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
+                         **rank_inputs(question, cands, pool))
+    for c, v in zip(cands, ask_rank.scores(x, model).tolist()):
+        c.learned = v
 
 
 def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict, encoder: Encoder | None,
@@ -400,15 +302,17 @@ def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict
     if not cands:
         resp.notices.append("nothing in the library answers this")
         return resp
-    lexical_scores(question, cands)
-    answer_type(question, cands)
+    pool = Pool(cands)
+    lexical_scores(question, cands, pool)
+    answer_type(question, cands, pool)
     if encoder is not None:
-        embed_scores(encoder, question, cands)
+        embed_scores(encoder, question, cands, pool)
     else:
         resp.notices.append("no complete embedding space: sentences scored by their words alone")
         for c in cands:
             c.cosine = c.raw = c.lexical
-    learned_rank(question, cands, passages, RANKER if encoder is not None else None)
+        pool.values["cosine"] = pool.values["raw"] = pool.values["lexical"]
+    learned_rank(question, cands, passages, RANKER if encoder is not None else None, pool)
     for i, c in enumerate(select(cands, limit), 1):
         paper = papers.get(c.unit.paper_id)
         quote = c.unit.text[c.start:c.end]
@@ -417,6 +321,6 @@ def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict
         resp.evidence.append(Evidence(f"e{i}", c.unit.paper_id, paper.title if paper else None,
                                       paper.year if paper else None, c.unit.id, c.unit.section_path, page, quote,
                                       before, after, round(c.score, 4), link(c.unit.paper_id, page)))
-    resp.confidence = round(probability(refusal_features(question, cands, passages)), 4)
+    resp.confidence = round(probability(refusal_features(question, cands, passages, pool)), 4)
     resp.no_confident_answer = resp.confidence < REFUSAL["cut"]
     return resp

@@ -12,17 +12,12 @@ the answer type, a number, its length, and whether it states what the paper is a
 
 from __future__ import annotations
 
-import functools
-import math
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 import numpy as np
 
-_WORD = re.compile(r"\w+")
-_SUMMARY = re.compile(r"\b(?:this (?:paper|work|article|study)|in this (?:paper|work)|we (?:propose|present|introduce|"
-                      r"describe)|our (?:approach|method|system|model|framework))\b", re.I)
+from .ask_pool import Pool
 
 
 class Scored(Protocol):
@@ -42,13 +37,7 @@ class Scored(Protocol):
 
 FEATURES = ("cosine", "cos_gap", "cos_rank", "unit_margin", "unit_best", "neighbour", "lexical", "lex_gap",
             "lex_rank", "rare", "rare_window", "prior", "prior_rank", "best_paper", "paper_gap", "typed", "number",
-            "length", "summary", "first")
-
-
-@functools.lru_cache(maxsize=16384)
-def _marks(sentence: str) -> tuple[float, float]:
-    """A sentence's log length in words, and whether it says what the paper is about; kept per text."""
-    return math.log(1 + len(_WORD.findall(sentence))), float(bool(_SUMMARY.search(sentence)))
+            "length", "summary", "first", "focus", "focus_window", "named")
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:
@@ -57,47 +46,39 @@ def _ranks(values: np.ndarray) -> np.ndarray:
     return np.log1p(np.searchsorted(-order, -values, side="left").astype(float))
 
 
-def _unit_stats(cands: Sequence[Scored], raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _unit_stats(pool: Pool, starts: np.ndarray, raw: np.ndarray) -> tuple[np.ndarray, ...]:
     """Per candidate: its unit's mean and best raw cosine, its better neighbour's, whether it opens the unit."""
-    n = len(cands)
-    mean, best, near, first = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
-    groups: dict[str, list[int]] = {}
-    for i, c in enumerate(cands):
-        groups.setdefault(c.unit.id, []).append(i)
-    for idx in groups.values():
-        idx = sorted(idx, key=lambda i: cands[i].start)
-        vals = raw[idx]
-        mean[idx], best[idx] = vals.mean(), vals.max()
-        pad = np.concatenate([[vals.min()], vals, [vals.min()]])
-        near[idx] = np.maximum(pad[:-2], pad[2:])
-        first[idx[0]] = 1.0
-    return mean, best, near, first
+    g = pool.group
+    count = np.bincount(g)
+    mean = (np.bincount(g, raw) / count)[g]
+    best, low = np.full(len(count), -np.inf), np.full(len(count), np.inf)
+    np.maximum.at(best, g, raw)
+    np.minimum.at(low, g, raw)
+    order = np.lexsort((starts, g))  # unit by unit, in reading order
+    gs, vs = g[order], raw[order]
+    prev = np.where(np.r_[False, gs[1:] == gs[:-1]], np.r_[0.0, vs[:-1]], low[gs])
+    after = np.where(np.r_[gs[1:] == gs[:-1], False], np.r_[vs[1:], 0.0], low[gs])
+    near, first = np.empty(len(g)), np.zeros(len(g))
+    near[order] = np.maximum(prev, after)
+    first[order[np.r_[True, gs[1:] != gs[:-1]]]] = 1.0
+    return mean, best[g], near, first
 
 
-def features(question: str, cands: Sequence[Scored], best_paper: str | None, specific: set[str],
-             idf: Callable[[str], float], bags: Sequence[frozenset[str]], windows: Sequence[frozenset[str]],
-             numbers: Sequence[bool]) -> np.ndarray:
-    """The candidates' feature rows (FEATURES' order), one question's pool at a time."""
-    cos = np.array([c.cosine for c in cands], dtype=float)
-    raw = np.array([c.raw for c in cands], dtype=float)
-    lex = np.array([c.lexical for c in cands], dtype=float)
-    prior = np.array([c.prior for c in cands], dtype=float)
-    mean, best, near, first = _unit_stats(cands, raw)
-    total = sum(idf(t) for t in specific)
-
-    def cover(bag: frozenset[str]) -> float:
-        return sum(idf(t) for t in specific & bag) / total if total else 0.0
-
-    paper_best: dict[str, float] = {}
-    for c, v in zip(cands, cos):
-        paper_best[c.unit.paper_id] = max(paper_best.get(c.unit.paper_id, -1.0), float(v))
-    text = [c.unit.text[c.start:c.end] for c in cands]
+def features(question: str, cands: Sequence[Scored], best_paper: str | None, pool: Pool, rare: np.ndarray,
+             rare_window: np.ndarray, focus: np.ndarray, focus_window: np.ndarray, names: bool) -> np.ndarray:
+    """The candidates' feature rows (FEATURES' order), one question's pool at a time (ask.rank_inputs gives the
+    pool and the specific terms' coverage of each sentence, alone and with its neighbours)."""
+    cos, raw, lex, typed = (pool.column(name, cands) for name in ("cosine", "raw", "lexical", "typed"))
+    prior = pool.prior
+    mean, best, near, first = _unit_stats(pool, pool.start, raw)
+    paper_best = np.full(len(pool.paper_ids), -1.0)
+    np.maximum.at(paper_best, pool.paper, cos)
+    in_best = np.array([p == best_paper for p in pool.paper_ids], dtype=float)[pool.paper] \
+        if len(cands) else np.zeros(0)
     cols = [cos, cos - cos.max(), _ranks(cos), raw - mean, best, near, lex, lex - lex.max(), _ranks(lex),
-            np.array([cover(b) for b in bags]), np.array([cover(w) for w in windows]), prior, _ranks(prior),
-            np.array([float(c.unit.paper_id == best_paper) for c in cands]),
-            np.array([paper_best[c.unit.paper_id] for c in cands]) - cos.max(),
-            np.array([c.typed for c in cands], dtype=float), np.array(numbers, dtype=float),
-            *np.array([_marks(t) for t in text]).reshape(-1, 2).T, first]
+            rare, rare_window, prior, _ranks(prior), in_best, paper_best[pool.paper] - cos.max(), typed,
+            pool.mark("number"), pool.mark("length"), pool.mark("summary"), first, focus, focus_window,
+            pool.mark("named") * float(names)]
     return np.stack(cols, axis=1)
 
 

@@ -74,3 +74,33 @@ def test_the_listwise_fit_learns_the_separating_column_deterministically():
         ys.append(y)
     a, b = L.fit_ranker(xs, ys, names=R.FEATURES), L.fit_ranker(xs, ys, names=R.FEATURES)
     assert a == b and int(np.argmax(np.abs(a["coef"]))) == 3 and a["coef"][3] > 0
+
+
+def test_the_pool_reads_each_sentence_as_its_own_words_would():
+    """ask_pool.Pool's postings give what each sentence's own words give, for hand-made candidates too."""
+    from papershelf.ask_pool import Pool, sentence_marks, term_set
+
+    cands, _ = _cands()
+    odd = A.Candidate(cands[0].unit, 0, 27, 0.9)  # "This paper studies coral reefs": no sentence of the split
+    pool = Pool([*cands, odd])
+    terms = ["coral", "recoveri", "reef", "bleach", "studi"]
+    held = pool.holds(terms)
+    for i, c in enumerate([*cands, odd]):
+        words = term_set(c.unit.text[c.start:c.end])
+        assert list(held[i]) == [t in words for t in terms]
+        assert list(pool.marks[i]) == [float(v) for v in sentence_marks(c.unit.text[c.start:c.end])]
+    assert list(pool.group) == [0, 0, 0, 1, 1, 0] and list(pool.paper) == [0, 0, 0, 1, 1, 0]
+    assert set(pool.odd) == {5}
+
+
+def test_the_focus_is_what_the_question_asks_for():
+    from papershelf.ask_refusal import focus_terms
+
+    assert focus_terms("Which GPU model was used to train the tagger?") == ["gpu", "model"]
+    assert focus_terms("What was the BLEU score of the paraphrase system?") == ["bleu", "score"]
+    assert focus_terms("How many people answered the survey?") == ["peopl"]
+    assert focus_terms("How long does training take?") == []  # asks for a duration, names no thing
+    cands, _ = _cands()
+    question = "How many years did recovery take after bleaching?"
+    x = R.features(question, cands, "p1", **A.rank_inputs(question, cands))
+    assert list(x[:, R.FEATURES.index("focus")]) == [0, 1, 0, 0, 0]  # only the second sentence says "years"

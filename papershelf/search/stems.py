@@ -26,5 +26,8 @@ def stem(word: str) -> str:
     return stemmer.stemWord(word)
 
 
-def stems(text: str) -> set[str]:
-    return {stem(w) for w in query_terms(fold(text))}
+@lru_cache(maxsize=8192)
+def stems(text: str) -> frozenset[str]:
+    """The stems of a text's words, kept per text: a warm search (or `ask`) folds and stems the same hits'
+    texts again, and folding a long non-ASCII text character by character was most of a warm ask's search."""
+    return frozenset(stem(w) for w in query_terms(fold(text)))
