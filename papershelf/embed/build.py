@@ -218,6 +218,7 @@ class _Build:
         rate = done / elapsed if elapsed > 0 and done else None
         left = self.eta.seconds_left()
         return {"units_done": done, "units_total": self.eta.units_total, "windows_done": self.eta.windows_done,
+                "windows_left": round(self.eta.windows_left(), 1),
                 "units_per_second": round(rate, 2) if rate else None,
                 "eta_seconds": round(left, 1) if left is not None else None}
 
@@ -227,6 +228,7 @@ class _Build:
         p = self.progress()
         self.emit(EncodedEvent(event="encoded", windows=windows, units=units, units_done=p["units_done"],
                                units_total=p["units_total"], windows_done=p["windows_done"],
+                               windows_left=p["windows_left"],
                                eta_seconds=p["eta_seconds"]))
 
     def write(self, job: _Job, vectors: Vectors) -> None:

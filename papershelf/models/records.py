@@ -97,6 +97,7 @@ class PaperEvent(TypedDict, total=False):
     units_done: int
     units_total: int
     windows_done: int
+    windows_left: float  # embed/eta.py: cut and not encoded, plus the corrected plan of the rest
     units_per_second: float | None
     eta_seconds: float | None
 
@@ -121,6 +122,7 @@ class EncodedEvent(TypedDict):
     units_done: int  # the build's progress after it (units finished: encoded, reused or failed)
     units_total: int
     windows_done: int
+    windows_left: float  # embed/eta.py: cut and not encoded, plus the corrected plan of the rest
     eta_seconds: float | None  # embed/eta.py: windows left over the recent rate
 
 
