@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from papershelf.index_eta import IndexEta, FileCost
+from papershelf.index_eta import FileCost, IndexEta
 
 
 class Clock:
