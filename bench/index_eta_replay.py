@@ -70,6 +70,9 @@ def summary(said: list[tuple[float, float | None]], end: float) -> dict:
         "median_after_60": round(statistics.median(late), 3) if late else None,
         "worst_after_60": round(max(late), 3) if late else None,
         "within_20pct_after_60": round(sum(x <= 0.2 for x in late) / len(late), 2) if late else None,
+        # swings: asks after 60 s whose time left rose over the previous ask's by more than 10 %
+        "rises_after_60": sum(1 for (ta, a), (_, b) in zip(said, said[1:])
+                              if ta >= 60 and a is not None and b is not None and b > a * 1.1 + 1),
     }
 
 
