@@ -118,6 +118,8 @@ def build_said(events: list[dict], eta_module, plan: dict[str, list[int]] | None
     cut(0)
     cut(1)
     out, fed, units = [], 0, 0
+    if hasattr(eta, "windows_left"):  # the build tells progress at its cut, before its first call
+        out.append((start["t"], eta.seconds_left(), 0, eta.windows_left()))
     for e, at in zip(papers, encoded_at):
         clock[0] = e["t"]
         units += e["units"]
@@ -204,8 +206,10 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
                         # eta10's counts down from the start (eta9's has no such step); eta11's takes windows
                         etas[name].embedding(*([planned_windows or e.get("windows")]
                                                if name == "before" and fed else []))
-                if "this" in etas:  # the windows as this tree plans them
+                if "this" in etas:  # the windows as this tree plans them, then as its first cut counts them
                     etas["this"].embedding(planned_windows or e.get("windows"))
+                    if "build_this" in build and build["build_this"] and build["build_this"][0][0] == e["t"]:
+                        etas["this"].build(0, build["build_this"][0][3])
             i += 1
         now[0] = t
         said["files_rate"].append((t, (len(files) - done) * t / done if done and done < len(files) else None))

@@ -88,7 +88,12 @@ def test_a_build_plans_its_windows_and_ends_at_zero(tmp_path):
         assert start["windows"] == sum(unit_windows(t, 48) for ts in tokens.values() for t in ts)
         assert report.windows > report.units  # long units were cut into several windows
         encoded = [e for e in events if e["event"] == "encoded"]
-        assert encoded[0]["eta_seconds"] is not None  # from the first batch, not the first paper
+        # the cut is told before the first call (no windows yet): the windows left as counted, no rate
+        assert encoded[0]["windows"] == 0 and encoded[0]["eta_seconds"] is None
+        assert events.index(encoded[0]) == 1 and encoded[0]["windows_left"] > 0
+        calls = [e for e in encoded if e["windows"]]
+        assert calls[0]["eta_seconds"] is not None  # from the first batch, not the first paper
+        assert calls[-1]["windows_left"] == 0 and calls[-1]["windows_done"] == report.windows
         assert [e for e in events if e["event"] == "paper"][-1]["eta_seconds"] == 0
     finally:
         lib.close()
