@@ -7,10 +7,13 @@ foresee them.  Each PDF's pages and pages without text are known before it is pa
 (ingest/pdf_cost.py); its parse costs `typed * per_typed + scanned * per_scanned` worker-seconds,
 both rates learned from the files written so far (ratio of sums, recent files weighing most), a
 prior until a file of that kind is done.  The embedding that follows costs windows, about
-`WINDOWS_PER_PAGE` a page until the build plans them from its units (its `start`), at the encoder's
-rate: measured by a trial encode of the first paper's windows once it is written (embed/trial.py),
-a prior scaled by the parse's speed before that; the embedding's own estimate (embed/eta.py) takes
-over from its first encoded batch.
+`WINDOWS_PER_PAGE` a page until the build plans them from its units (its `start`) and then counts
+them (its progress: `windows_left`), at the encoder's rate: a prior (the reference rate scaled by
+the parse's speed, joined with a trial encode of the first paper's windows, embed/trial.py) worth a
+few hundred windows of evidence, which gives way to the windows the build encodes as it reports
+them (`build`; measurements forget with a 20-s half-life).  The shown time left is smoothed: the
+estimated end follows the raw one with a 10-s time constant, so one batch does not swing it
+(docs/measurements/eta12.md).
 
 The add's end is a list schedule: the files in input order, each handed to the first free worker (as
 the parse pool hands them out), a written file taking its real seconds, the others their cost, none

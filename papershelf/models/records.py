@@ -114,7 +114,8 @@ class FileEvent(TypedDict):
 
 
 class EncodedEvent(TypedDict):
-    """One provider call done: the windows it encoded and the units it finished (progress between papers)."""
+    """One provider call done: the windows it encoded and the units it finished (progress between papers);
+    or units cut into windows before their first call (windows 0, units 0: `windows_left` counted)."""
 
     event: Literal["encoded"]
     windows: int
