@@ -70,6 +70,9 @@ def summary(said: list[tuple[float, float | None]], end: float) -> dict:
         "median_after_60": round(statistics.median(late), 3) if late else None,
         "worst_after_60": round(max(late), 3) if late else None,
         "within_20pct_after_60": round(sum(x <= 0.2 for x in late) / len(late), 2) if late else None,
+        # swings: asks after 60 s whose time left rose over the previous ask's by more than 10 %
+        "rises_after_60": sum(1 for (ta, a), (_, b) in zip(said, said[1:])
+                              if ta >= 60 and a is not None and b is not None and b > a * 1.1 + 1),
     }
 
 
@@ -77,7 +80,8 @@ GROUP_UNITS = 256  # the local model's preferred batch: a group's units (embed/b
 
 
 def build_said(events: list[dict], eta_module, plan: dict[str, list[int]] | None, window: int = 128) -> list:
-    """The embedding's own estimate fed from the trace's paper events: [(t, seconds left)] after each."""
+    """The embedding's own estimate fed from the trace's paper events: [(t, seconds left, windows done,
+    windows left)] after each."""
     start = next(e for e in events if e.get("event") == "start")
     papers = [e for e in events if e.get("event") == "paper"]
     clock = [start["t"]]
@@ -114,6 +118,8 @@ def build_said(events: list[dict], eta_module, plan: dict[str, list[int]] | None
     cut(0)
     cut(1)
     out, fed, units = [], 0, 0
+    if hasattr(eta, "windows_left"):  # the build tells progress at its cut, before its first call
+        out.append((start["t"], eta.seconds_left(), 0, eta.windows_left()))
     for e, at in zip(papers, encoded_at):
         clock[0] = e["t"]
         units += e["units"]
@@ -122,12 +128,14 @@ def build_said(events: list[dict], eta_module, plan: dict[str, list[int]] | None
             fed, units = at, 0
         if e["paper_id"] in last:
             cut(last[e["paper_id"]] + 2)
-        out.append((e["t"], eta.seconds_left()))
+        out.append((e["t"], eta.seconds_left(), eta.windows_done,
+                    eta.windows_left() if hasattr(eta, "windows_left") else None))
     return out
 
 
 def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only: bool = False,
-           builds: dict | None = None, no_trial: bool = False, trial_scale: float = 1.0) -> dict:
+           builds: dict | None = None, no_trial: bool = False, trial_scale: float = 1.0,
+           series: str | None = None) -> dict:
     """One trace through each estimate, asked every 5 s.  `add_only`: the add's time left against
     the add's end (its summary line), for a trace whose embedding was not run to its end."""
     events = [json.loads(line) for line in trace.read_text().splitlines()]
@@ -144,16 +152,30 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
         etas[name] = module.IndexEta(workers, clock=lambda: now[0], **({"timeout": 900.0} if newer else {}))
         etas[name].plan(costs)
     said: dict[str, list] = {"files_rate": [], **{name: [] for name in modules}}
-    queue = sorted(events, key=lambda e: e["t"])
-    i, done = 0, 0
     plan_file = trace.parent / "plan.json"
     plan = json.loads(plan_file.read_text()) if plan_file.exists() else None
+    queue = sorted(events, key=lambda e: e["t"])
+    i, done = 0, 0
     builds = {} if add_only or not any(e.get("event") == "paper" for e in events) else (builds or {})
     build = {name: build_said(events, m, plan) for name, m in builds.items()}
     # `before` hands over to what the build said live when the trace was recorded before eta11 (no planned
     # windows in its `start`), else to the replayed old estimate; this, to the replayed new one.
     old_trace = not any(e.get("event") == "start" and "windows" in e for e in events)
-    handover = {"before": "recorded" if old_trace else "build_before", "this": "build_this"}
+    # `before`: the before tree fed as its CLI feeds it (the trial's rate and the start's planned windows
+    # when its IndexEta takes them), then the build's own estimate (the before tree's, replayed).
+    # `before_unfed`: as eta11's replay fed it (no trial, no planned windows; old traces hand over to
+    # what the build said live).  `this` is not handed over: the build's progress is fed to it (`build`).
+    fed = hasattr(modules["before"].IndexEta, "encoder") if "before" in modules else False
+    handover = {"before": "build_before" if fed else ("recorded" if old_trace else "build_before"),
+                "before_unfed": "recorded" if old_trace else "build_before"}
+    if "before" in etas:
+        etas["before_unfed"] = modules["before"].IndexEta(workers, clock=lambda: now[0], **(
+            {"timeout": 900.0} if "timeout" in inspect.signature(modules["before"].IndexEta).parameters else {}))
+        etas["before_unfed"].plan({p: modules["before"].FileCost(c[0] - c[1], c[1]) if c else
+                                   modules["before"].FileCost(1, 0) for p, c in raw.items()})
+        said["before_unfed"] = []
+    planned_windows = (sum(embed_eta.unit_windows(x, 128) for ts in plan.values() for x in ts)
+                       if plan else None)
     embed_left: dict[str, tuple[float, float | None]] = {}
     t = 5.0
     while t < end:
@@ -169,20 +191,31 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
                 done += 1
             elif e.get("event") == "paper":
                 for name in build:
-                    embed_left[name] = next((tt, x) for tt, x in build[name] if tt >= e["t"])
+                    embed_left[name] = next((x[0], x[1]) for x in build[name] if x[0] >= e["t"])
                 embed_left["recorded"] = (e["t"], e.get("eta_seconds"))
-            elif e.get("event") == "trial" and "this" in etas and not no_trial:
-                etas["this"].encoder(e["windows_per_second"] * trial_scale)
-            elif e.get("event") == "start" and "before" in etas and hasattr(etas["before"], "embedding"):
-                etas["before"].embedding()  # eta10's counts down from the start (eta9's has no such step)
-            if e.get("event") == "start" and "this" in etas:  # the windows as this tree plans them
-                etas["this"].embedding(sum(embed_eta.unit_windows(x, 128) for ts in plan.values() for x in ts)
-                                       if plan else e.get("windows"))
+                if "this" in etas and "build_this" in build:
+                    _, _, w_done, w_left = next(x for x in build["build_this"] if x[0] >= e["t"])
+                    etas["this"].build(w_done, w_left)
+            elif e.get("event") == "trial" and not no_trial:
+                for name in ("this", "before") if fed else ("this",):
+                    if name in etas:
+                        etas[name].encoder(e["windows_per_second"] * trial_scale)
+            elif e.get("event") == "start":
+                for name in ("before", "before_unfed"):
+                    if name in etas and hasattr(etas[name], "embedding"):
+                        # eta10's counts down from the start (eta9's has no such step); eta11's takes windows
+                        etas[name].embedding(*([planned_windows or e.get("windows")]
+                                               if name == "before" and fed else []))
+                if "this" in etas:  # the windows as this tree plans them, then as its first cut counts them
+                    etas["this"].embedding(planned_windows or e.get("windows"))
+                    if "build_this" in build and build["build_this"] and build["build_this"][0][0] == e["t"]:
+                        etas["this"].build(0, build["build_this"][0][3])
             i += 1
         now[0] = t
         said["files_rate"].append((t, (len(files) - done) * t / done if done and done < len(files) else None))
         for name, eta in etas.items():
-            left = embed_left.get(handover[name] if handover[name] in build else "recorded")
+            left = (embed_left.get(handover[name] if handover[name] in build else "recorded")
+                    if name in handover else None)
             if left and left[1] is not None and not add_only:
                 said[name].append((t, max(0.0, left[1] - (t - left[0]))))
             else:
@@ -192,6 +225,10 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
             said.setdefault(name, []).append((t, max(0.0, left[1] - (t - left[0])) if left and left[1] is not None
                                               else None))
         t += 5.0
+    if series:
+        for (tt, x), (_, y) in zip(said[series], said.get("before", said[series])):
+            print(f"{tt:6.0f} real {end - tt:6.0f} {series} {x if x is None else round(x)} before "
+                  f"{y if y is None else round(y)}", file=sys.stderr)
     return {"trace": str(trace), "end_s": round(end, 1), "add_only": add_only,
             **{name: summary(s, end) for name, s in said.items()}}
 
@@ -207,6 +244,7 @@ def main() -> None:
     ap.add_argument("--no-trial", action="store_true", help="this: ignore the trace's trial rate (the prior)")
     ap.add_argument("--trial-scale", type=float, default=1.0,
                     help="multiply the trace's trial rate (a trace recorded before the trial's padding scale)")
+    ap.add_argument("--series", help="print this estimate's every answer (t, real left, said) to stderr")
     args = ap.parse_args()
     modules = {"before": load_estimator(args.before_tree), "this": index_eta}
     builds = {"build_before": load_estimator(args.before_tree, "embed/eta"), "build_this": embed_eta}
@@ -214,7 +252,8 @@ def main() -> None:
         for module in modules.values():
             module.FOLLOW = args.follow
     for trace, costs in zip(args.pairs[::2], args.pairs[1::2]):
-        print(json.dumps(replay(trace, costs, args.workers, modules, args.add_only, builds, args.no_trial, args.trial_scale)))
+        print(json.dumps(replay(trace, costs, args.workers, modules, args.add_only, builds, args.no_trial,
+                                args.trial_scale, args.series)))
 
 
 if __name__ == "__main__":

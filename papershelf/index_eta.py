@@ -7,10 +7,13 @@ foresee them.  Each PDF's pages and pages without text are known before it is pa
 (ingest/pdf_cost.py); its parse costs `typed * per_typed + scanned * per_scanned` worker-seconds,
 both rates learned from the files written so far (ratio of sums, recent files weighing most), a
 prior until a file of that kind is done.  The embedding that follows costs windows, about
-`WINDOWS_PER_PAGE` a page until the build plans them from its units (its `start`), at the encoder's
-rate: measured by a trial encode of the first paper's windows once it is written (embed/trial.py),
-a prior scaled by the parse's speed before that; the embedding's own estimate (embed/eta.py) takes
-over from its first encoded batch.
+`WINDOWS_PER_PAGE` a page until the build plans them from its units (its `start`) and then counts
+them (its progress: `windows_left`), at the encoder's rate: a prior (the reference rate scaled by
+the parse's speed, joined with a trial encode of the first paper's windows, embed/trial.py) worth a
+few hundred windows of evidence, which gives way to the windows the build encodes as it reports
+them (`build`; measurements forget with a 20-s half-life).  The shown time left is smoothed: the
+estimated end follows the raw one with a 10-s time constant, so one batch does not swing it
+(docs/measurements/eta12.md).
 
 The add's end is a list schedule: the files in input order, each handed to the first free worker (as
 the parse pool hands them out), a written file taking its real seconds, the others their cost, none
@@ -20,6 +23,7 @@ out late ends late (docs/measurements/eta10.md)."""
 from __future__ import annotations
 
 import heapq
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +42,14 @@ SPEED_RANGE = (0.05, 50.0)  # learned / reference speed kept in this range (a fi
 # the encoder follow: 1 = all in step, 0 = not at all (docs/measurements/eta9.md).
 FOLLOW = 1.0
 DECAY = 0.9  # each file written weighs the learned rates' past by this (recent files weigh most)
+# The encoder's rate (docs/measurements/eta12.md): the prior (reference x speed, joined with the trial's
+# sample) counts as REFERENCE_WINDOWS (+ TRIAL_WINDOWS: the trial encodes 64) windows encoded;
+# measurements forget with HALF_LIFE seconds; the shown end follows the raw one with SMOOTH seconds'
+# time constant.
+REFERENCE_WINDOWS = 128.0
+TRIAL_WINDOWS = 64.0
+HALF_LIFE = 20.0
+SMOOTH = 10.0
 
 
 @dataclass
@@ -62,6 +74,13 @@ class IndexEta:
         self.embed_started: float | None = None
         self.embed_windows: float | None = None  # the build's planned windows (its `start` event)
         self.encoder_rate: float | None = None  # windows a second, measured by a trial encode
+        self.reported: float | None = None  # when the build last reported windows encoded
+        self.windows_done = 0
+        self.windows_left: float | None = None  # the build's count of windows left
+        self.measured = (0.0, 0.0)  # decayed windows encoded, decayed seconds they took
+        self.prior_weight = 1.0  # the prior rate's share of PRIOR_WINDOWS, decayed like the measures
+        self._end: float | None = None  # the shown end (seconds on the clock), smoothed
+        self._asked = clock()
         self._typed = [0.0, 0.0]  # weighted seconds, weighted pages (files without scanned pages)
         self._scanned = [0.0, 0.0]  # weighted OCR seconds, weighted scanned pages
 
@@ -123,32 +142,85 @@ class IndexEta:
         return max(free)
 
     def encoder(self, windows_per_second: float) -> None:
-        """The encoder's rate, measured (a trial encode while the add runs): replaces the prior."""
+        """The encoder's rate, measured by a trial encode while the add runs: a few seconds' sample,
+        so it joins the reference prior with `TRIAL_WINDOWS`' weight rather than replacing it."""
         if windows_per_second > 0:
             self.encoder_rate = windows_per_second
 
+    def prior_rate(self) -> float:
+        """Windows a second the encoder is believed to do before the build has encoded any: the
+        reference rate scaled by the machine's speed on typed pages, joined with the trial's rate
+        (seconds a window averaged, each weighted by the windows behind it)."""
+        reference = WINDOWS_PER_SECOND / self.speed()
+        if not self.encoder_rate:
+            return reference
+        seconds = REFERENCE_WINDOWS / reference + TRIAL_WINDOWS / self.encoder_rate
+        return (REFERENCE_WINDOWS + TRIAL_WINDOWS) / seconds
+
+    def rate(self) -> float:
+        """The encoder's rate: the prior as the windows' worth of evidence behind it, then every
+        window the build encodes; the past (prior included) forgets with a half-life of `HALF_LIFE` s,
+        so the measured rate takes over as windows are encoded and follows the machine's load."""
+        windows, seconds = self.measured
+        prior = (REFERENCE_WINDOWS + (TRIAL_WINDOWS if self.encoder_rate else 0.0)) * self.prior_weight
+        return (prior + windows) / (prior / self.prior_rate() + seconds)
+
     def embed_seconds(self) -> float:
-        """The embedding's whole time, before it starts: its windows (planned by the build, else
-        about `WINDOWS_PER_PAGE` a page) at the measured encoder rate, else at the reference rate
-        scaled by the machine's speed seen so far."""
-        windows = self.embed_windows if self.embed_windows is not None else self.pages_total * WINDOWS_PER_PAGE
-        if self.encoder_rate:
-            return windows / self.encoder_rate
-        return windows / WINDOWS_PER_SECOND * self.speed()
+        """The embedding's time left: its windows left (the build's count once it runs; its planned
+        windows from its `start`; about `WINDOWS_PER_PAGE` a page before) over the encoder's rate,
+        less the time since the build last reported."""
+        if self.windows_left is not None:
+            windows = self.windows_left
+        else:
+            windows = self.embed_windows if self.embed_windows is not None else self.pages_total * WINDOWS_PER_PAGE
+        since = self.clock() - (self.reported if self.reported is not None else self.clock())
+        return max(0.0, windows / self.rate() - since)
 
     def embedding(self, windows: float | None = None) -> None:
-        """The embedding started (its `start` event, with the build's planned `windows`): its time
-        counts down from now until the build's own estimate (embed/eta.py) takes over."""
+        """The embedding started (its `start` event, with the build's planned `windows`)."""
         self.left.clear()
-        self.embed_started = self.clock()
+        self.embed_started = self.reported = self.clock()
         if windows:
             self.embed_windows = float(windows)
 
-    def seconds_left(self) -> float:
-        """The add's time left, then the whole embedding's (less what has run of it)."""
+    def build(self, windows_done: int, windows_left: float | None) -> None:
+        """The build's progress (its `encoded`/`paper` events): windows encoded so far and left.  Without
+        a trial the build's first call also loaded and warmed the model (eta11: tp10's first batch took
+        165 s, the later ones ~65 s): its seconds are not taken for the encoder's rate."""
+        now = self.clock()
+        if self.reported is None:
+            self.embedding()
+        assert self.reported is not None
+        done = windows_done - self.windows_done
+        if done > 0 and not self.windows_done and not self.encoder_rate:
+            self.windows_done, self.reported = windows_done, now  # its first call held the model's load
+        elif done > 0:
+            decay = 0.5 ** ((now - self.reported) / HALF_LIFE)
+            self.measured = (self.measured[0] * decay + done, self.measured[1] * decay + now - self.reported)
+            self.prior_weight *= decay
+            self.windows_done, self.reported = windows_done, now
+        if windows_left is not None:
+            self.windows_left = windows_left
+
+    def raw_left(self) -> float:
+        """The add's time left, then the embedding's."""
         if self.embed_started is not None:
-            return max(0.0, self.embed_seconds() - (self.clock() - self.embed_started))
+            return self.embed_seconds()
         return self.add_left() + self.embed_seconds()
+
+    def seconds_left(self) -> float:
+        """The time left as shown: the estimated end moves toward the raw one with a time constant
+        of `SMOOTH` seconds, so one file or batch does not swing it; it counts down in between."""
+        now = self.clock()
+        end = now + self.raw_left()
+        if self._end is None:
+            self._end = end
+        else:
+            self._end += (end - self._end) * (1 - math.exp(-max(0.0, now - self._asked) / SMOOTH))
+        self._asked = now
+        if self.embed_started is not None and self.windows_left == 0:
+            self._end = now
+        return max(0.0, self._end - now)
 
 
 def planned(files: list[tuple[str, str | None]]) -> IndexEta:

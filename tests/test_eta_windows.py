@@ -88,7 +88,12 @@ def test_a_build_plans_its_windows_and_ends_at_zero(tmp_path):
         assert start["windows"] == sum(unit_windows(t, 48) for ts in tokens.values() for t in ts)
         assert report.windows > report.units  # long units were cut into several windows
         encoded = [e for e in events if e["event"] == "encoded"]
-        assert encoded[0]["eta_seconds"] is not None  # from the first batch, not the first paper
+        # the cut is told before the first call (no windows yet): the windows left as counted, no rate
+        assert encoded[0]["windows"] == 0 and encoded[0]["eta_seconds"] is None
+        assert events.index(encoded[0]) == 1 and encoded[0]["windows_left"] > 0
+        calls = [e for e in encoded if e["windows"]]
+        assert calls[0]["eta_seconds"] is not None  # from the first batch, not the first paper
+        assert calls[-1]["windows_left"] == 0 and calls[-1]["windows_done"] == report.windows
         assert [e for e in events if e["event"] == "paper"][-1]["eta_seconds"] == 0
     finally:
         lib.close()
@@ -126,21 +131,22 @@ def test_the_trials_padding_counts_each_mini_batch_to_its_longest():
     assert trial_mod.padding(texts, provider) == 1.0
 
 
-def test_the_index_estimate_takes_the_measured_rate_and_the_planned_windows():
+def test_the_index_estimate_joins_the_trial_to_its_prior_and_takes_the_planned_windows():
     clock = Clock()
     eta = IndexEta(1, clock=clock)
     eta.plan({"a.pdf": FileCost(10, 0)})
-    prior = eta.embed_seconds()
-    eta.encoder(2.0)  # windows a second, measured
-    assert eta.embed_seconds() == pytest.approx(eta.pages_total * 14.9 / 2.0) and eta.embed_seconds() != prior
+    reference = eta.prior_rate()
+    eta.encoder(2.0)  # windows a second, a trial's few seconds
+    assert 2.0 < eta.prior_rate() < reference  # joined, weighted by the windows behind each
     eta.written("a.pdf", 1.0)
     eta.embedding(300)  # the build's `start`: its planned windows
-    assert eta.seconds_left() == pytest.approx(150.0)
-    clock.now = 100.0
-    assert eta.seconds_left() == pytest.approx(50.0)  # counts down until the build's own estimate
+    said = eta.embed_seconds()
+    assert said == pytest.approx(300 / eta.prior_rate())
+    clock.now = 20.0
+    assert eta.embed_seconds() == pytest.approx(said - 20.0)  # counts down until the build reports
 
 
-def test_the_embedding_bar_counts_down_before_the_builds_first_estimate():
+def test_the_embedding_bar_shows_the_index_estimate_fed_by_the_build():
     from papershelf.frontends.cli_progress import EmbedProgress
 
     clock = Clock()
@@ -150,14 +156,15 @@ def test_the_embedding_bar_counts_down_before_the_builds_first_estimate():
     bar = EmbedProgress(as_json=False, before=eta)
     bar({"event": "start", "space_id": 1, "provider": "hash", "model": "m", "dimension": 8, "papers": 1,
          "units": 10, "windows": 40, "skipped": 0, "workers": 1})
-    assert bar.task is not None and bar.bar.tasks[0].fields["left"] == "0:10 left"
-    clock.now = 4.0
-    bar({"event": "encoded", "windows": 4, "units": 1, "units_done": 1, "units_total": 10, "windows_done": 4,
-         "eta_seconds": None})
-    assert bar.bar.tasks[0].fields["left"] == "0:06 left"
-    bar({"event": "encoded", "windows": 4, "units": 1, "units_done": 2, "units_total": 10, "windows_done": 8,
-         "eta_seconds": 20.0})
-    assert bar.bar.tasks[0].fields["left"] == "0:20 left"  # the build's own, once it has one
+    first = eta.seconds_left()
+    assert bar.task is not None and first > 0
+    for k in range(1, 5):
+        clock.now = 4.0 * k
+        bar({"event": "encoded", "windows": 4, "units": 1, "units_done": k, "units_total": 10, "windows_done": 4 * k,
+             "windows_left": 40.0 - 4 * k, "eta_seconds": 99.0})
+    assert eta.windows_done == 16 and eta.windows_left == 24.0
+    assert bar.bar.tasks[0].fields["left"] != "1:39 left"  # the whole index's, not the build's own
+    assert eta.seconds_left() < first
 
 
 def test_index_json_has_one_trial_line_after_the_first_paper(tmp_path):

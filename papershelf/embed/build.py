@@ -218,15 +218,26 @@ class _Build:
         rate = done / elapsed if elapsed > 0 and done else None
         left = self.eta.seconds_left()
         return {"units_done": done, "units_total": self.eta.units_total, "windows_done": self.eta.windows_done,
+                "windows_left": round(self.eta.windows_left(), 1),
                 "units_per_second": round(rate, 2) if rate else None,
                 "eta_seconds": round(left, 1) if left is not None else None}
 
     def encoded(self, windows: int, units: int) -> None:
         """One provider call done (an encoding thread): progress moves between papers."""
         self.eta.encoded(windows, units)
+        self._progressed(windows, units)
+
+    def cut(self, planned: float, windows: int) -> None:
+        """Units cut into windows (an encoding thread, before their first call): the windows left are
+        known better now, so progress is told (an `encoded` event of no windows) before the call."""
+        self.eta.cut(planned, windows)
+        self._progressed(0, 0)
+
+    def _progressed(self, windows: int, units: int) -> None:
         p = self.progress()
         self.emit(EncodedEvent(event="encoded", windows=windows, units=units, units_done=p["units_done"],
                                units_total=p["units_total"], windows_done=p["windows_done"],
+                               windows_left=p["windows_left"],
                                eta_seconds=p["eta_seconds"]))
 
     def write(self, job: _Job, vectors: Vectors) -> None:
@@ -434,7 +445,7 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
         encoder = _Encoder(factory, probe, space.dimension, batch, space.window_tokens, cancel)
         run = _Build(store, space, encoder, report, force, cancel, emit)
         run.eta.plan(units, windows)
-        encoder.on_batch, encoder.on_cut = run.encoded, run.eta.cut
+        encoder.on_batch, encoder.on_cut = run.encoded, run.cut
         run.run(selected, workers, max_in_flight or workers * 2)
         report.pending_after = len(store.pending(space.id))
         report.complete = report.pending_after == 0 and store.mark_complete(space.id)

@@ -81,7 +81,8 @@ class EmbedProgress:
     """Build events as NDJSON (--json) or as a Rich bar over units that moves with every encoded
     batch (not only when a paper is written), with windows encoded, rate and the build's own time
     left (embed/eta.py: windows left over a weighted recent rate, not Rich's units-per-second guess);
-    until the build has one, `before`'s (index's whole estimate, told the build's planned windows)."""
+    in `index`, `before`'s instead (the whole index's estimate, told the build's planned windows and
+    its progress: the trial's rate gives way to the build's as windows are encoded, index_eta.py)."""
 
     def __init__(self, as_json: bool, before: Any = None):
         self.as_json, self.before = as_json, before
@@ -111,7 +112,7 @@ class EmbedProgress:
                                           left=self._left(None))
 
     def _left(self, seconds: float | None) -> str:
-        if seconds is None and self.before is not None:
+        if self.before is not None:
             seconds = self.before.seconds_left()
         return time_left(seconds)
 
@@ -119,6 +120,8 @@ class EmbedProgress:
         """The bar at the build's own count (units finished: encoded, reused or failed) and estimate."""
         with self.lock:
             assert self.task is not None
+            if self.before is not None and "windows_done" in e:
+                self.before.build(e["windows_done"], e.get("windows_left"))
             fields: dict[str, Any] = {"left": self._left(e.get("eta_seconds"))}
             if "windows_done" in e:
                 fields["windows"] = e["windows_done"]

@@ -97,6 +97,7 @@ class PaperEvent(TypedDict, total=False):
     units_done: int
     units_total: int
     windows_done: int
+    windows_left: float  # embed/eta.py: cut and not encoded, plus the corrected plan of the rest
     units_per_second: float | None
     eta_seconds: float | None
 
@@ -113,7 +114,8 @@ class FileEvent(TypedDict):
 
 
 class EncodedEvent(TypedDict):
-    """One provider call done: the windows it encoded and the units it finished (progress between papers)."""
+    """One provider call done: the windows it encoded and the units it finished (progress between papers);
+    or units cut into windows before their first call (windows 0, units 0: `windows_left` counted)."""
 
     event: Literal["encoded"]
     windows: int
@@ -121,6 +123,7 @@ class EncodedEvent(TypedDict):
     units_done: int  # the build's progress after it (units finished: encoded, reused or failed)
     units_total: int
     windows_done: int
+    windows_left: float  # embed/eta.py: cut and not encoded, plus the corrected plan of the rest
     eta_seconds: float | None  # embed/eta.py: windows left over the recent rate
 
 
