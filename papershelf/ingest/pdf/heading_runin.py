@@ -9,6 +9,8 @@ reference list's bold authors, and labelled fields ("Received: …", "Id: 87_1")
 
 from __future__ import annotations
 
+import re
+
 from ..captions import CAPTION_RE
 from .heading_lines import short_field
 from .heading_style import (
@@ -68,7 +70,7 @@ class RunIn:
         body claims to be bold, in the reference list, and for captions, floats and theorem labels."""
         lead = lead_in(p.first) or _named_lead(p.text)
         if not lead or self.body.bold or self.in_references or CAPTION_RE.match(p.text) or _FLOAT.match(lead) \
-                or _THEOREM.match(lead) or self._field_label(p, lead):
+                or _THEOREM.match(lead) or self._field_label(p, lead) or self._holds_entries(p):
             return ""
         return lead.rstrip(".:—– ").strip()
 
@@ -78,13 +80,35 @@ class RunIn:
         to:", "To cite:"); anywhere, "Label: value" alone on its line with a value of a few words ("Accepted:
         January 6, 2016", "Gold answer: Spain"), and a long value's label beside such a field (an
         example's "Id: 87_1" / "Text: The most successful …": fields come in runs, sections do not
-        hold one-line values).  Front and back matter names stay headings."""
-        if _OUTSIDE_RE.match(lead.rstrip(".:—– ").strip()):
-            return False
+        hold one-line values).  Front and back matter names stay headings, but in a title page's footnotes."""
         if not lead.rstrip().endswith(":"):
             return False  # "Purification and crystallization." opens PNAS's small-print methods on page 1
+        if self._footnote(p):
+            return True
+        if _OUTSIDE_RE.match(lead.rstrip(".:—– ").strip()):
+            return False
         small_print = p.first.page == self.title_page and p.first.size < self.body.size - 0.7
         return small_print or short_field(p, lead) or short_field(self.preceding) or short_field(self.following)
+
+    def _footnote(self, p: Para) -> bool:
+        """A title page's footnote that opens with a name in its own style ("Abbreviations: D-Ala,
+        D-alanine; …" in 6 pt at a column's foot): small print among small print on that page (the
+        notes beside it) or ending a column, not a back matter section."""
+        def small(q: Para | None) -> bool:
+            return q is not None and q.first.page == p.first.page and q.first.size <= 0.8 * self.body.size
+
+        return not p.first.runin and p.first.page == self.title_page and small(p) \
+            and (small(self.preceding) or small(self.following) or p.column_end)
+
+    def _holds_entries(self, p: Para) -> bool:
+        """The paragraph runs on into a numbered reference entry, or is a short one before one
+        ("Kristallogr. zur Veröffentlichung eingereicht." / "[2] Übersicht: M. Regitz, Angew. Chem.
+        1996, …"): its lead-in is an entry's journal, not a heading, in a list with no heading."""
+        nxt = self.following.first.text if self.following and len(p.lines) <= 2 else ""
+        return any(_ENTRY.match(ln.text) for ln in p.lines[1:]) or bool(_ENTRY.match(nxt))
+
+
+_ENTRY = re.compile(r"^\[\d{1,3}\]\s+\S.*\b(?:1[89]|20)\d\d\b")
 
 
 def _upper_first(title: str) -> str:

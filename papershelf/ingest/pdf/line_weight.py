@@ -13,6 +13,8 @@ if TYPE_CHECKING:
     from .lines import _TextPage
 
 _LABEL = re.compile(r"\((?:[a-zA-Z]|[ivx]{1,4}|\d{1,2})\)\s+(?=\S)")  # "(a) ", "(iv) ", "(2) " opening a line
+# a closing citation of the paper's figures or plates, "(Figs 1 and 2)", "(Fig. 3)", "(Pl. II, figs 4–6)"
+_FIGURE_TAIL = re.compile(r"\s*\((?:Figs?|Figures?|Plates?|Pls?|Tables?)\.?\s[^()]{1,30}\)$")
 _TRAILING_MARKS = "†‡∗*♦♠♣♥♢♡◦§¶#✉⋆—"  # and the dash closing a heading run in on the next line
 
 
@@ -36,7 +38,13 @@ def after_mark(tp: _TextPage, stripped: str, lead16: int, first: int, last: int)
 
 def last_word_char(tp: _TextPage, stripped: str, lead16: int, last: int, size: float) -> int:
     """The line's last letter or digit: a closing mark (a footnote's †, ♣ or ∗) is often set in a
-    symbol font without weight, and would make a bold author line or title read as roman."""
+    symbol font without weight, and would make a bold author line or title read as roman.  So is a
+    closing citation of the paper's figures in roman ("Philometra saltatrix Ramachandran, 1973 (Figs 4
+    and 5)", a taxonomic paper's heading for a species): the weight is the words' before it."""
+    tail = _FIGURE_TAIL.search(stripped)
+    if tail and tail.start() > 0 and not tp.bold(last):
+        at = tp.char_index(lead16 + u16(stripped[:tail.start()]) - 1)
+        return at if 0 <= at <= last else last
     end = len(stripped.rstrip(_TRAILING_MARKS + ",; 0123456789"))
     # a closing symbol, or a raised number in a smaller size (an affiliation's mark, "Holm and ^1")
     closing = stripped[-1:] in _TRAILING_MARKS or stripped[-1:].isdigit() and tp.font_size(last) < 0.85 * size
