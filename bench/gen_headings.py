@@ -17,7 +17,8 @@ section titles centred and wrapped onto two centred lines, and run-in sub-headin
 paragraph is indented, in the body's italics or in the sections' bold sans-serif.  From a fourth
 (bench/gen_traps.py) and a fifth stream (bench/gen_traps2.py: species headings ending in a roman
 figure citation, a title page's small-print footnotes, a heading-less reference list with italic
-journals), the traps and classes of later rounds.
+journals, italic sub-headings a point below the body's size, a bold run-in sub-heading that fills its
+line), the traps and classes of later rounds.
 The truth is what was drawn: every heading with its number, title, level and page.  The sidebar's
 labels are no headings, so a reader that takes them counts them against its precision.
 
@@ -354,6 +355,8 @@ def _body(p: Paper) -> None:
             gen_traps.fields(p)
         if i == 4 and "taxon" in p.style.traps:
             gen_traps2.taxa(p, p.style.gap, paragraph)
+        if i == 5 and "italic_small" in p.style.traps:
+            gen_traps2.italic_small(p, max(p.style.gap, 0.8), paragraph)
         if p.style.sub == "none" or i not in (2, 3):
             paragraph(p)
             continue
@@ -372,6 +375,9 @@ def _subs(p: Paper, i: int, numbered: bool) -> None:
             font = "Times-Italic" if p.style.sub == "italic_runin" else "Times-Bold"
             font = "Helvetica-Bold" if "indent" in p.style.later and font == "Times-Bold" else font
             lead = f"{subnum}. {sub}." if subnum else f"{sub}."
+            if "filled" in p.style.traps and j == 2 and font != "Times-Italic":  # its line filled by the lead-in
+                gen_traps2.filled(p, subnum, font, paragraph)
+                continue
             p.truth.append({"level": 2, "number": subnum, "title": sub, "page": p.page})
             p.need(3 * p.style.body_size)
             p.truth[-1]["page"] = p.page

@@ -13,6 +13,14 @@ from a stream of their own so that every earlier draw stays as it was.
   their journals in italics, one entry broken so that its second line opens with the journal's
   abbreviation ("Kristallogr. 2004, 219, 1–12." under "[1] … Z."): no heading (a ``trap`` entry).
 
+* ``italic_small`` (headings): a section's sub-sections titled in italics one point below the body's
+  size, each alone over its paragraph of upright body text (Cold Spring Harbor's "K-turn", "Ribose
+  zipper"): the paper's own sub-heading style, used three or four times.
+
+* ``filled`` (headings): in a paper that runs its sub-headings in, in bold ("Cell culture. The …"), one
+  long enough to fill its line, its text starting on the next (PNAS's "Structure of VanA in Complex
+  with ADP and Phosphinate Inhibitor.").
+
 The functions take gen_headings' Paper (duck-typed: this module does not import gen_headings).
 """
 
@@ -20,7 +28,7 @@ from __future__ import annotations
 
 import random
 
-KINDS = ("taxon", "footnote", "entries")  # (new kinds go last: earlier draws stay)
+KINDS = ("taxon", "footnote", "entries", "italic_small", "filled")  # (new kinds go last: earlier draws stay)
 _GENERA = ("Philometra", "Paracapillaria", "Rhabdochona", "Camallanus", "Spinitectus", "Contracaecum")
 _EPITHETS = ("carolinensis", "floridensis", "saltatrix", "americana", "gotlandica", "lateralis", "minor")
 _AUTHORS = ("Moravec", "de Buron et Roumillat", "Fajer-Avila et Bakenhaster", "Ramachandran", "Rasheed",
@@ -48,6 +56,40 @@ def taxa(p, gap: float, paragraph) -> None:
         _draw_words(p, words, s.body_size)
         p.y -= 0.3 * s.body_size
         paragraph(p)
+
+
+def italic_small(p, gap: float, paragraph) -> None:
+    """Three or four italic sub-headings a point below the body's size, each over a paragraph."""
+    s = p.style
+    names = ("Tetraloop", "Ribose zipper", "K-turn", "Core of the loop", "Kink motif", "Sarcin loop")
+    for title in p.rng5.sample(names, p.rng5.randint(3, 4)):
+        p.need(5 * s.body_size)
+        p.y -= gap * s.body_size
+        p.truth.append({"level": 2, "number": "", "title": title, "page": p.page})
+        _draw_words(p, [(title, "Times-Italic")], s.body_size - 1)
+        p.y -= 0.3 * s.body_size
+        paragraph(p)
+
+
+_FILLED = ("Structure of the receptor in complex with the compound and its inhibitor",
+           "Comparison of the pathway in treated and control tissues of the cohort")
+
+
+def filled(p, subnum: str, font: str, paragraph) -> None:
+    """A bold run-in sub-heading on a line of its own, its paragraph starting on the next line."""
+    s = p.style
+    words = p.rng5.choice(_FILLED).split()
+    while True:  # as many words as fill the line (a narrow column's title is shorter)
+        title = " ".join(words)
+        lead = f"{subnum}. {title}." if subnum else f"{title}."
+        if len(words) <= 4 or p.c.stringWidth(lead, font, s.body_size) <= p.col_w():
+            break
+        words = words[:-1] if words[-2] not in ("the", "and", "in", "of", "with", "its") else words[:-2]
+    p.need(4 * s.body_size)
+    p.y -= 0.5 * s.body_size  # (space above, as over PNAS's run-in sub-headings)
+    p.truth.append({"level": 2, "number": subnum, "title": title, "page": p.page})
+    _draw_words(p, [(lead, font)], s.body_size)
+    paragraph(p)
 
 
 def _draw_words(p, words: list[tuple[str, str]], size: float) -> None:

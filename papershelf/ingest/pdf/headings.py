@@ -90,6 +90,7 @@ class _Decider(RunIn):
         self.title_page = min((p.first.page for p in paras), default=1)
         self.small_styles = small_heading_styles(paras, body)
         self.italics = italic_title_sizes(paras, body)  # italic sub-headings set below the body's size
+        self.runin_sizes = {round(2 * p.first.size) / 2 for p in paras if p.first.runin and p.first.runin_bold}
         # small-print styles that set a back matter name ("Funding"): the other names they set are back matter too
         self.small_back = {small_style(p.first) for p in paras
                            if _OUTSIDE_RE.match(self._bare(p)) and small_style(p.first) in self.small_styles}
@@ -164,7 +165,7 @@ class _Decider(RunIn):
             return text, self._own_level(p)
         if self.level and (self._italic_candidate(p) or self._smaller_candidate(p)):
             return text, self._own_level(p)
-        return self._wrapped(p, text) if self._wrapped_title(p) else None
+        return self.filled(p) or (self._wrapped(p, text) if self._wrapped_title(p) else None)
 
     def _wrapped_title(self, p: Para) -> bool:
         """A long title wrapped onto two or three lines of its own style ("Effects of SIN-1 in nitration
