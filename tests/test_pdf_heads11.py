@@ -12,10 +12,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-import gen_headings  # noqa: E402
-from pdf_headings_score import score_paper  # noqa: E402
+import gen_headings
+from pdf_headings_score import score_paper
 
-from papershelf.ingest.pdf import reader  # noqa: E402
+from papershelf.ingest.pdf import reader
 
 
 def _score(tmp_path, seed: int) -> tuple[dict, frozenset]:
