@@ -133,11 +133,11 @@ def italic_title_sizes(paras: list[Para], body: BodyStyle) -> set[float]:
     with space above and over a paragraph of larger upright text ("K-turn" and "Ribose zipper" in
     9 pt italics over 10 pt text): a sub-heading style when it heads three paragraphs or more (a
     lone italic line over text may be a quotation or a formula's name; a style used three times
-    with the same spacing is the paper's own)."""
+    with the same spacing is the paper's own; a column's first line has no space above to show)."""
     counts: dict[float, int] = {}
     for p, nxt in zip(paras, paras[1:]):
         ln = p.first
-        if len(p.lines) != 1 or not ln.italic or not ln.alone or p.in_figure or (p.gap_above or 0) < 1.45:
+        if len(p.lines) != 1 or not ln.italic or not ln.alone or p.in_figure or (p.gap_above or 9) < 1.45:
             continue
         if not 0.8 * body.size <= ln.size < body.size - 0.6 or len(p.text.split()) > 10:
             continue

@@ -137,7 +137,7 @@ class RunIn:
         lead-in is an entry's journal, not a heading, in a list with no heading."""
         short = len(p.lines) <= 2
         nxt = self.following.first.text if self.following and short else ""
-        prev = self.preceding.first.text if self.preceding and short else ""
+        prev = self.preceding.lines[-1].text if self.preceding and short else ""
         return any(_ENTRY.match(ln.text) for ln in p.lines[1:]) or bool(_ENTRY.match(nxt) or _OPENS_ENTRY.match(prev))
 
 
