@@ -14,7 +14,11 @@ applicable."), and reference entries opening with their authors in bold (no head
 stream, the classes of the next round: a front-page sidebar whose labels are run in with colons in
 small print ("Funding: The authors received …", "Competing interests: …"; no headings), numbered
 section titles centred and wrapped onto two centred lines, and run-in sub-headings whose
-paragraph is indented, in the body's italics or in the sections' bold sans-serif.
+paragraph is indented, in the body's italics or in the sections' bold sans-serif.  From a fourth
+(bench/gen_traps.py) and a fifth stream (bench/gen_traps2.py: species headings ending in a roman
+figure citation, a title page's small-print footnotes, a heading-less reference list with italic
+journals, italic sub-headings a point below the body's size, a bold run-in sub-heading that fills its
+line), the traps and classes of later rounds.
 The truth is what was drawn: every heading with its number, title, level and page.  The sidebar's
 labels are no headings, so a reader that takes them counts them against its precision.
 
@@ -32,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import gen_traps
+import gen_traps2
 from gen_seeds import blocks_without_outline, seed_parser, seed_paths
 from pdf_headings_score import score_paper, sum_scores
 from reportlab.lib.pagesizes import letter
@@ -81,6 +86,8 @@ class Paper:
     c: canvas.Canvas
     rng: random.Random
     trap_rng: random.Random = field(default_factory=random.Random)  # the traps' own draws (gen_traps.py)
+    rng5: random.Random = field(default_factory=random.Random)  # the fifth stream's (gen_traps2.py)
+    floor: float = 60.0  # where the title page's first column ends (above its footnotes)
     truth: list[dict] = field(default_factory=list)
     paras: list[str] = field(default_factory=list)  # every paragraph's text as drawn, in reading order
     page: int = 1
@@ -100,7 +107,7 @@ class Paper:
         return (full - 18 * (self.style.columns - 1)) / self.style.columns
 
     def need(self, h: float) -> None:
-        if self.y - h >= 60:
+        if self.y - h >= (self.floor if self.page == 1 and self.col == 0 else 60):
             return
         if self.col < self.style.columns - 1:
             self.col, self.y = self.col + 1, self.top_y
@@ -281,13 +288,13 @@ def make(seed: int, path: str) -> tuple[list[dict], Style]:
         style.top = "dotted"
     if "indent" in style.later and style.sub != "bold":
         style.sub = third.choice(("italic_runin", "bold_runin"))
-    style.traps = gen_traps.draw_kinds(seed)
+    style.traps = gen_traps.draw_kinds(seed) | gen_traps2.draw_kinds(seed)
     if "flat" in style.traps and style.top in ("bold", "capitals", "smallcaps"):
         style.top, style.sub = "bold", "bold"  # sections and sub-sections in one style
     else:
         style.traps -= {"flat"}
     c = canvas.Canvas(path, pagesize=letter)
-    p = Paper(style, c, rng, random.Random(seed * 15485863 + 11))
+    p = Paper(style, c, rng, random.Random(seed * 15485863 + 11), random.Random(seed * 32452843 + 5))
     c.setFont("Helvetica-Bold", 16)
     c.drawCentredString(W / 2, p.y, "Signalling " + " ".join(rng.choice(_WORDS) for _ in range(5)))
     c.setFont("Helvetica", 10)
@@ -299,6 +306,8 @@ def make(seed: int, path: str) -> tuple[list[dict], Style]:
         _sidebar(p)
     elif "sidebar2" in style.traps:
         gen_traps.sidebar(p)
+    if "footnote" in style.traps:
+        p.floor = gen_traps2.footnote(p)
     p.top_y = p.y
     heading_abstract = style.top not in ("roman",)
     if heading_abstract:
@@ -310,9 +319,12 @@ def make(seed: int, path: str) -> tuple[list[dict], Style]:
     _body(p)
     if "back" in style.extras:
         _declarations(p)
-    heading(p, 1, "", "References and Notes" if "biblio" in style.traps else "References")
-    p.truth[-1]["optional"] = True  # set in the sections' style, whatever number scheme they use
-    if "biblio" in style.traps:
+    if "entries" in style.traps:  # a list with no heading, its journals in italics
+        gen_traps2.entries(p)
+    else:
+        heading(p, 1, "", "References and Notes" if "biblio" in style.traps else "References")
+        p.truth[-1]["optional"] = True  # set in the sections' style, whatever number scheme they use
+    if "biblio" in style.traps and "entries" not in style.traps:
         gen_traps.bibliography(p)
     for k in range(6 if "refs" in style.extras else 4):
         # "refs": entries opening with their authors in bold, numbered or not: no headings
@@ -337,6 +349,10 @@ def _body(p: Paper) -> None:
             gen_traps.figure(p, 1)
         if i == 4 and "fields" in p.style.traps:
             gen_traps.fields(p)
+        if i == 4 and "taxon" in p.style.traps:
+            gen_traps2.taxa(p, p.style.gap, paragraph)
+        if i == 5 and "italic_small" in p.style.traps:
+            gen_traps2.italic_small(p, max(p.style.gap, 0.8), paragraph)
         if p.style.sub == "none" or i not in (2, 3):
             paragraph(p)
             continue
@@ -355,6 +371,9 @@ def _subs(p: Paper, i: int, numbered: bool) -> None:
             font = "Times-Italic" if p.style.sub == "italic_runin" else "Times-Bold"
             font = "Helvetica-Bold" if "indent" in p.style.later and font == "Times-Bold" else font
             lead = f"{subnum}. {sub}." if subnum else f"{sub}."
+            if "filled" in p.style.traps and j == 2 and font != "Times-Italic":  # its line filled by the lead-in
+                gen_traps2.filled(p, subnum, font, paragraph)
+                continue
             p.truth.append({"level": 2, "number": subnum, "title": sub, "page": p.page})
             p.need(3 * p.style.body_size)
             p.truth[-1]["page"] = p.page

@@ -1,6 +1,8 @@
 """Scoring a PDF reader's headings against a hand-made truth set (used by pdf_quality.py).
 
-A truth entry is ``{"level", "number", "title", "page"}``; entries marked ``"optional": true``
+A truth entry is ``{"level", "number", "title", "page"}``; one marked ``"trap": true`` is text that
+must be no heading (a footnote's run-in "Abbreviations:"): found as one, run in or not, it counts
+against precision.  Entries marked ``"optional": true``
 (unnumbered bold sub-headings, run-in lead-ins) are neither rewarded nor penalised.  A found
 heading matches an entry with the same number whose title reads the same (case, punctuation,
 ligatures and spacing ignored; a near-identical title still matches, as when a two-line
@@ -71,10 +73,14 @@ def score_paper(blocks, truth: list[dict]) -> dict:
                 spurious.append(b.text)
             continue
         used.add(match)
+        if truth[match].get("trap"):  # text that must not be a heading, run in or not
+            fp += 1
+            spurious.append(b.text)
+            continue
         if not truth[match].get("optional"):
             tp += 1
             level_ok += truth[match]["level"] == b.level
-    required = [k for k, e in enumerate(truth) if not e.get("optional")]
+    required = [k for k, e in enumerate(truth) if not e.get("optional") and not e.get("trap")]
     missed = [((truth[k].get("number") or "") + " " + truth[k]["title"]).strip() for k in required if k not in used]
     return {"truth": len(required), "tp": tp, "fp": fp, "level_ok": level_ok,
             "precision": round(tp / (tp + fp), 3) if tp + fp else 1.0,

@@ -126,3 +126,25 @@ def wrapped(lines: list, right: float) -> bool:
         if a.x1 + 0.55 * a.size * (len(word) + 1) < right - 1.5 * a.size:
             return False
     return True
+
+
+def italic_title_sizes(paras: list[Para], body: BodyStyle) -> set[float]:
+    """Sizes in which the paper sets short italic titles a little below the body's size, each alone
+    with space above and over a paragraph of larger upright text ("K-turn" and "Ribose zipper" in
+    9 pt italics over 10 pt text): a sub-heading style when it heads three paragraphs or more (a
+    lone italic line over text may be a quotation or a formula's name; a style used three times
+    with the same spacing is the paper's own; a column's first line has no space above to show)."""
+    counts: dict[float, int] = {}
+    for p, nxt in zip(paras, paras[1:]):
+        ln = p.first
+        if len(p.lines) != 1 or not ln.italic or not ln.alone or p.in_figure or (p.gap_above or 9) < 1.45:
+            continue
+        if not 0.8 * body.size <= ln.size < body.size - 0.6 or len(p.text.split()) > 10:
+            continue
+        below = nxt.first
+        if below.italic or below.size < ln.size + 0.5 or below.page != ln.page or not nxt.text[:1].isupper():
+            continue
+        if _plausible_title(p.text, False):
+            key = round(ln.size * 2) / 2
+            counts[key] = counts.get(key, 0) + 1
+    return {size for size, n in counts.items() if n >= 3}

@@ -9,6 +9,8 @@ reference list's bold authors, and labelled fields ("Received: …", "Id: 87_1")
 
 from __future__ import annotations
 
+import re
+
 from ..captions import CAPTION_RE
 from .heading_lines import short_field
 from .heading_style import (
@@ -33,6 +35,7 @@ class RunIn:
     numbering: Numbering
     in_references: bool
     title_page: int
+    runin_sizes: set[float]
     preceding: Para | None
     following: Para | None
 
@@ -63,12 +66,41 @@ class RunIn:
             return None
         return title, self._set_level(1, p.first.size) if _OUTSIDE_RE.match(title) else self._sub_level()
 
+    def _filled_runin(self, p: Para) -> bool:
+        """A run-in heading that fills its line, its paragraph starting on the next ("Structure of
+        VanA in Complex with ADP and Phosphinate Inhibitor." in bold over roman text): one bold line
+        closed by a period, in the size of the paper's own bold run-in lead-ins, set close over
+        its paragraph with space above."""
+        ln, nxt = p.first, self.following
+        if len(p.lines) != 1 or not ln.bold or not ln.alone or self.body.bold \
+                or round(2 * ln.size) / 2 not in self.runin_sizes:
+            return False
+        if not p.text.endswith(".") or len(p.text.split()) > 14 or nxt is None or nxt.first.page != ln.page:
+            return False
+        below = nxt.gap_above is not None and nxt.gap_above < 1.5 and not nxt.first.bold and nxt.text[:1].isupper()
+        spaced = p.gap_above is None or p.gap_above >= 1.3
+        m = _NUMBERED.match(p.text)
+        title = (m["title"] if m else p.text).rstrip(".")
+        return below and spaced and not _THEOREM.match(p.text) and _plausible_title(title, True) \
+            and not CAPTION_RE.match(p.text) and not _FLOAT.match(p.text)
+
+    def filled(self, p: Para) -> tuple[str, int] | None:
+        """A run-in heading that fills its line, at its number's depth (the very next number only)
+        or below the current section."""
+        if not self._filled_runin(p):
+            return None
+        text, m = p.text.rstrip(".:—– "), _NUMBERED.match(p.text)
+        if not m:
+            return text, self._sub_level()
+        key = self.numbering.accept(m, 0)
+        return (text, self._set_level(len(key), p.first.size)) if key else None
+
     def _lead_title(self, p: Para) -> str:
         """The title of the paragraph's lead-in, or "" where none can be a heading: in a paper whose
         body claims to be bold, in the reference list, and for captions, floats and theorem labels."""
         lead = lead_in(p.first) or _named_lead(p.text)
         if not lead or self.body.bold or self.in_references or CAPTION_RE.match(p.text) or _FLOAT.match(lead) \
-                or _THEOREM.match(lead) or self._field_label(p, lead):
+                or _THEOREM.match(lead) or self._field_label(p, lead) or self._holds_entries(p):
             return ""
         return lead.rstrip(".:—– ").strip()
 
@@ -78,13 +110,39 @@ class RunIn:
         to:", "To cite:"); anywhere, "Label: value" alone on its line with a value of a few words ("Accepted:
         January 6, 2016", "Gold answer: Spain"), and a long value's label beside such a field (an
         example's "Id: 87_1" / "Text: The most successful …": fields come in runs, sections do not
-        hold one-line values).  Front and back matter names stay headings."""
-        if _OUTSIDE_RE.match(lead.rstrip(".:—– ").strip()):
-            return False
+        hold one-line values).  Front and back matter names stay headings, but in a title page's footnotes."""
         if not lead.rstrip().endswith(":"):
             return False  # "Purification and crystallization." opens PNAS's small-print methods on page 1
+        if self._footnote(p):
+            return True
+        if _OUTSIDE_RE.match(lead.rstrip(".:—– ").strip()):
+            return False
         small_print = p.first.page == self.title_page and p.first.size < self.body.size - 0.7
         return small_print or short_field(p, lead) or short_field(self.preceding) or short_field(self.following)
+
+    def _footnote(self, p: Para) -> bool:
+        """A title page's footnote that opens with a name in its own style ("Abbreviations: D-Ala,
+        D-alanine; …" in 6 pt at a column's foot): small print among small print on that page (the
+        notes beside it) or ending a column, not a back matter section."""
+        def small(q: Para | None) -> bool:
+            return q is not None and q.first.page == p.first.page and q.first.size <= 0.8 * self.body.size
+
+        return not p.first.runin and p.first.page == self.title_page and small(p) \
+            and (small(self.preceding) or small(self.following) or p.column_end)
+
+    def _holds_entries(self, p: Para) -> bool:
+        """The paragraph runs on into a numbered reference entry, or is a short one before one
+        ("Kristallogr. zur Veröffentlichung eingereicht." / "[2] Übersicht: M. Regitz, Angew. Chem.
+        1996, …"), or after one's first line ("[1] L. Brandt, P. Novak, Z." / "Kristallogr. 2008"): its
+        lead-in is an entry's journal, not a heading, in a list with no heading."""
+        short = len(p.lines) <= 2
+        nxt = self.following.first.text if self.following and short else ""
+        prev = self.preceding.lines[-1].text if self.preceding and short else ""
+        return any(_ENTRY.match(ln.text) for ln in p.lines[1:]) or bool(_ENTRY.match(nxt) or _OPENS_ENTRY.match(prev))
+
+
+_ENTRY = re.compile(r"^\[\d{1,3}\]\s+\S.*\b(?:1[89]|20)\d\d\b")
+_OPENS_ENTRY = re.compile(r"^\[\d{1,3}\]\s+[A-Z][^.]{0,2}\.")  # "[1] L. Brandt, …": a numbered entry's authors
 
 
 def _upper_first(title: str) -> str:

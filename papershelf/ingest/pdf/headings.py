@@ -22,7 +22,7 @@ from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
 from .heading_levels import flat_levels, next_number, numbered_lines, sibling_style, style_ranks, unlabelled
-from .heading_lines import centred_line, centred_title, entry_like, one_style, small_bold, wrapped
+from .heading_lines import centred_line, centred_title, entry_like, italic_title_sizes, one_style, small_bold, wrapped
 from .heading_runin import RunIn, lead_in
 from .heading_style import (
     _DIGITS,
@@ -89,6 +89,8 @@ class _Decider(RunIn):
         self.head_families = _heading_families(paras, body)
         self.title_page = min((p.first.page for p in paras), default=1)
         self.small_styles = small_heading_styles(paras, body)
+        self.italics = italic_title_sizes(paras, body)  # italic sub-headings set below the body's size
+        self.runin_sizes = {round(2 * p.first.size) / 2 for p in paras if p.first.runin and p.first.runin_bold}
         # small-print styles that set a back matter name ("Funding"): the other names they set are back matter too
         self.small_back = {small_style(p.first) for p in paras
                            if _OUTSIDE_RE.match(self._bare(p)) and small_style(p.first) in self.small_styles}
@@ -163,7 +165,7 @@ class _Decider(RunIn):
             return text, self._own_level(p)
         if self.level and (self._italic_candidate(p) or self._smaller_candidate(p)):
             return text, self._own_level(p)
-        return self._wrapped(p, text) if self._wrapped_title(p) else None
+        return self.filled(p) or (self._wrapped(p, text) if self._wrapped_title(p) else None)
 
     def _wrapped_title(self, p: Para) -> bool:
         """A long title wrapped onto two or three lines of its own style ("Effects of SIN-1 in nitration
@@ -226,7 +228,8 @@ class _Decider(RunIn):
         ln = p.first
         if not _italic_lines(p) or p.in_figure or CAPTION_RE.match(p.text):
             return False
-        if abs(ln.size - self.body.size) > 0.6 or p.indent > 1.5 * ln.size or len(p.text.split()) > _most_words(p):
+        sized = abs(ln.size - self.body.size) <= 0.6 or len(p.lines) == 1 and round(2 * ln.size) / 2 in self.italics
+        if not sized or p.indent > 1.5 * ln.size or len(p.text.split()) > _most_words(p):
             return False
         spaced = p.gap_above is None or p.gap_above >= 1.45 or self.after_heading
         nxt = self.following
@@ -412,7 +415,9 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
         if head:
             decider.in_references = bool(REFERENCES_HEADING.match(p.text.strip()))
             title = head[0]
-            if decider.following is not None and _wraps_onto(p, decider.following, body):
+            around = [x for q in paras[max(0, i - 1):i + 3] for x in q.lines if x.page == page]
+            right = max((x.x1 for x in around if abs(x.x0 - p.first.x0) < 3 * p.first.size), default=0.0)
+            if decider.following is not None and _wraps_onto(p, decider.following, body, right):
                 title, skip = join_lines([title, decider.following.text]), True
             own_lines.append((len(blocks), _wrap_key(p.first)))
             blocks.append(Block("heading", title, level=head[1], page=page))
@@ -430,7 +435,7 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
 
 
 
-def _wraps_onto(head: Para, nxt: Para, body: BodyStyle) -> bool:
+def _wraps_onto(head: Para, nxt: Para, body: BodyStyle, right: float = 0.0) -> bool:
     """A strong one-line heading's title goes on in the next paragraph: one line in the same size,
     weight and face set close below it, starting at the heading's left edge or indented to its
     title's (a hanging indent after "3.2"), and no number or standard name of its own.  (Cut apart
@@ -441,7 +446,8 @@ def _wraps_onto(head: Para, nxt: Para, body: BodyStyle) -> bool:
     centred = head.centred and nxt.centred and abs((a.x0 + a.x1) / 2 - (b.x0 + b.x1) / 2) < a.size  # "CALL-SLT"
     if len(head.lines) != 1 or len(nxt.lines) != 1 or not (strong(a, body) or centred) or nxt.gap_above is None:
         return False
-    same = abs(a.size - b.size) < 0.3 and a.bold == b.bold and a.face == b.face and a.italic == b.italic \
+    slant = a.italic == b.italic and a.face == b.face or a.bold and b.bold and right > 0 and wrapped([a, b], right)
+    same = abs(a.size - b.size) < 0.3 and a.bold == b.bold and slant \
         and (capitals(a.text) == capitals(b.text)  # "METHODS" / "School recruitment" are two headings
              or (centred and not capitals(a.text)))  # a centred title's acronym on its own line
     aligned = (-2 < b.x0 - a.x0 < 4 * a.size or centred) and b.page == a.page and b.top > a.top

@@ -35,6 +35,7 @@ from .glyphs import (
     with_gaps,
 )
 from .hyphens import keep_hyphen
+from .line_weight import after_label, after_mark, last_word_char
 from .overlays import jumps_back, overlay_cut
 from .rotation import piece_turns, shown_box, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
@@ -96,8 +97,6 @@ _COMBINING = re.compile("[\u0300-\u036f]")
 _SPACED_MARK = re.compile(r"(?<=\w)\s+(?=[\u0300-\u036f])")
 _INNER_HYPHEN = re.compile(r"(?<=[a-z])[\ufffe\x02]\s*(?=[a-z])")
 _SPACES = re.compile(r"\s+")
-_LABEL = re.compile(r"\((?:[a-zA-Z]|[ivx]{1,4}|\d{1,2})\)\s+(?=\S)")  # "(a) ", "(iv) ", "(2) " opening a line
-_TRAILING_MARKS = "†‡∗*♦♠♣♥♢♡◦§¶#✉⋆—"  # and the dash closing a heading run in on the next line
 
 
 def clean(text: str) -> str:
@@ -326,9 +325,9 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
                 _chunk_lines(tp, chunk[cut:], start16 + u16(chunk[:cut]), number)
     # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.  A raised mark
     # opening the line (in roman beside bold names) is no part of its weight either.
-    opening = first if size == tp.font_size(first) else _after_mark(tp, stripped, lead16, first, last)
-    opening = _after_label(tp, stripped, lead16, opening, last)
-    bold_first, bold_last = tp.bold(opening), tp.bold(_last_word_char(tp, stripped, lead16, last, size))
+    opening = first if size == tp.font_size(first) else after_mark(tp, stripped, lead16, first, last)
+    opening = after_label(tp, stripped, lead16, opening, last)
+    bold_first, bold_last = tp.bold(opening), tp.bold(last_word_char(tp, stripped, lead16, last, size))
     face, italic = tp.face(first, last), tp.italic(opening, last)
     pieces = _pieces(boxes, size)
     pieces, turns = sideways_split(pieces, piece_turns(tp.raw, first, last, pieces, tp.rotation, tp.char_box), size)
@@ -351,38 +350,6 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
                             runin_italic=bool(runin) and _italic_lead(tp, runin, lead16),
                             turn=turn))
     return out
-
-
-def _after_label(tp: _TextPage, stripped: str, lead16: int, first: int, last: int) -> int:
-    """The line's first glyph after a bracketed label that opens it in a font of its own ("(a)" in
-    roman before a bold-italic sub-section title, as the Royal Society sets them): the label's
-    font is no part of the title's weight or slant.  A label in the title's own font changes nothing."""
-    m = _LABEL.match(stripped)
-    if not m:
-        return first
-    at = tp.char_index(lead16 + u16(stripped[:m.end()]))
-    return at if first < at <= last and tp._font(at) != tp._font(first) else first
-
-
-def _after_mark(tp: _TextPage, stripped: str, lead16: int, first: int, last: int) -> int:
-    """The line's first glyph after the raised mark that opens it ("1,3*" before "Gus Holm")."""
-    k = len(stripped) - len(stripped.lstrip("0123456789,;.*∗†‡§¶# "))
-    at = tp.char_index(lead16 + u16(stripped[:k])) if 0 < k < len(stripped) else first
-    return at if first <= at <= last else first
-
-
-def _last_word_char(tp: _TextPage, stripped: str, lead16: int, last: int, size: float) -> int:
-    """The line's last letter or digit: a closing mark (a footnote's †, ♣ or ∗) is often set in a
-    symbol font without weight, and would make a bold author line or title read as roman."""
-    end = len(stripped.rstrip(_TRAILING_MARKS + ",; 0123456789"))
-    # a closing symbol, or a raised number in a smaller size (an affiliation's mark, "Holm and ^1")
-    closing = stripped[-1:] in _TRAILING_MARKS or stripped[-1:].isdigit() and tp.font_size(last) < 0.85 * size
-    if not closing or end == 0:
-        end = _before_math_word(tp, stripped, lead16, last)
-        if end == 0:
-            return last
-    at = tp.char_index(lead16 + u16(stripped[:end]) - 1)
-    return at if 0 <= at <= last else last
 
 
 def _hidden_lead(tp: _TextPage, text: str, lead16: int) -> int:
@@ -432,18 +399,6 @@ def _hidden_tail(tp: _TextPage, text: str, lead16: int) -> int:
 
 def _height(box: tuple[float, float, float, float]) -> float:
     return box[3] - box[1]
-
-
-def _before_math_word(tp: _TextPage, stripped: str, lead16: int, last: int) -> int:
-    """Where a bold line's text ends before a closing symbol ("… of the increment mµ", its "mµ" in a
-    math font that has no weight), or 0 when the line ends in a word of text (or is not bold)."""
-    name = tp._font(last)
-    cut = stripped.rfind(" ")
-    if tp.faces[name] or tp.bold_fonts[name] or cut < 1 or len(stripped) - cut > 5:
-        return 0
-    symbol = stripped[cut + 1:]
-    math = tp.italic_fonts[name] or not symbol.isascii()  # a symbol in math italic, or a Greek letter
-    return len(stripped[:cut].rstrip()) if math and tp.bold(tp.char_index(lead16 + u16(stripped[:cut]) - 1)) else 0
 
 
 def _box_at(tp: _TextPage, text: str, lead16: int, i: int) -> tuple[float, float, float, float] | None:
