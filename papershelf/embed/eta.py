@@ -30,8 +30,8 @@ SENTENCE = 30  # wordpieces of a sentence of paper prose (~23 words)
 def unit_windows(tokens: int, window: int | None, window_format: int = 1) -> int:
     """The windows a unit of `tokens` (its token estimate) is cut into (embed/windows.py): one when it
     fits or there is no window; else a first window's room, then one each `step`: a window is filled
-    with whole sentences (half a sentence left unfilled, on average) and, in format 1 and 2, shares its
-    last sentence with the next; in format 1 every window repeats the head.  The constants are prose's
+    with whole sentences (half a sentence left unfilled, on average) and, in formats 1 and 3, shares its
+    last sentence with the next; in formats 1 and 2 every window repeats the head.  The constants are prose's
     averages (docs/measurements/eta11.md); a build corrects the plan by the windows it counts as units
     are cut (`Eta.cut`)."""
     if not window:

@@ -64,8 +64,8 @@ NEW_WINDOW_FORMAT = 2  # what a new space gets (embed/build.py `space_options`; 
 def windows(head: str, body: str, budget: int | None, count: Callable[[list[str]], list[int]],
             window_format: int = 1) -> list[str]:
     """The texts to embed for one unit: `head + body` whole when it fits `budget`
-    (or there is no budget), else sentence-aligned windows prefixed by `head` (every window in
-    format 1, the first only in the lighter formats)."""
+    (or there is no budget), else sentence-aligned windows prefixed by `head` (every window, or
+    the first only: WINDOW_FORMATS)."""
     head, parts = cut(head, body, budget, count, window_format)
     every = WINDOW_FORMATS[window_format][0]
     return [f"{head}\n{p}" if head and (every or i == 0) else p for i, p in enumerate(parts)]
@@ -88,7 +88,7 @@ def cut(head: str, body: str, budget: int | None, count: Callable[[list[str]], l
         head = " ".join(head.split()[:max(1, len(head.split()) * (budget // 2) // head_tokens)])
         head_tokens = budget // 2
     every, share = WINDOW_FORMATS[window_format]
-    room = max(1, budget - head_tokens - _SPECIAL)  # the first window's (every window's in format 1)
+    room = max(1, budget - head_tokens - _SPECIAL)  # the first window's (every window's with the head in each)
     later = room if every else max(1, budget - _SPECIAL)
     pieces: list[tuple[str, int]] = []
     for s, n in zip(sentences, lengths):
