@@ -141,7 +141,7 @@ def format_windows(name: str):
 
     every, share, title_only = FORMATS[name]
 
-    def windows(head: str, body: str, budget, count) -> list[str]:
+    def windows(head: str, body: str, budget, count, *_) -> list[str]:  # the space's own format ignored
         if title_only and "\n" in head:
             head = head.split("\n", 1)[0]
         if every and share:

@@ -162,10 +162,13 @@ class Library:
     def trial_encode(self, spec: ProviderSpec, paper_id: str) -> tuple[Provider, tuple[float, float] | None]:
         """`index`'s trial encode (embed/trial.py): the spec's provider, made now, and its rate on the
         paper's first windows as (windows per second, seconds), None without windows."""
+        from .embed.build import space_options
         from .embed.trial import trial_rate, trial_windows
 
         provider = spec.create()
-        return provider, trial_rate(trial_windows(self.store, paper_id, provider.window_tokens, provider), provider)
+        fmt = int(space_options(self.store, spec, provider).get("window_format", 1))
+        texts = trial_windows(self.store, paper_id, provider.window_tokens, provider, window_format=fmt)
+        return provider, trial_rate(texts, provider)
 
     def prepare_search(self) -> bool:
         """Build the derived files a fast search reads (a large SQLite library's postings file) when

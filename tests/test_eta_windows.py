@@ -14,7 +14,7 @@ import pytest
 from papershelf.embed import trial as trial_mod
 from papershelf.embed.base import ProviderSpec
 from papershelf.embed.eta import Eta, unit_windows
-from papershelf.embed.windows import token_counter, windows
+from papershelf.embed.windows import NEW_WINDOW_FORMAT, token_counter, windows
 from papershelf.index_eta import FileCost, IndexEta
 from papershelf.library import Library
 from papershelf.units import embedding_parts
@@ -85,7 +85,7 @@ def test_a_build_plans_its_windows_and_ends_at_zero(tmp_path):
         report = lib.embed(WINDOWED, on_event=events.append, batch_size=4)
         start = events[0]
         assert start["event"] == "start" and start["units"] == sum(len(t) for t in tokens.values())
-        assert start["windows"] == sum(unit_windows(t, 48) for ts in tokens.values() for t in ts)
+        assert start["windows"] == sum(unit_windows(t, 48, NEW_WINDOW_FORMAT) for ts in tokens.values() for t in ts)
         assert report.windows > report.units  # long units were cut into several windows
         encoded = [e for e in events if e["event"] == "encoded"]
         # the cut is told before the first call (no windows yet): the windows left as counted, no rate

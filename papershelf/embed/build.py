@@ -47,7 +47,7 @@ from .base import ProviderSpec, fingerprint
 from .config import SPACE_SETTING
 from .eta import Eta, unit_windows
 from .provider import Provider, validate
-from .windows import token_counter, windows
+from .windows import NEW_WINDOW_FORMAT, token_counter, windows
 
 Vectors = list[np.ndarray]  # one (windows, dim) array per unit encoded
 CANCEL_GRACE = 1.0  # seconds a cancelled build waits for papers already being encoded
@@ -90,7 +90,7 @@ def _prepare(store, space: Space, paper_id: str, force: bool) -> _Job | None:
         row = VectorRow(kind.collection, u.id, u.kind, u.content_hash, manifest.hashes[kind.name],
                         RETRIEVAL_POLICY_VERSION, u.token_estimate, u.section_path, u.object_kind, u.object_label)
         old = stored.get(u.id)
-        planned = unit_windows(u.token_estimate, space.window_tokens)
+        planned = unit_windows(u.token_estimate, space.window_tokens, space.window_format)
         if old is not None and old.unit_hash == u.content_hash and old.vector and len(old.vector) % nbytes == 0:
             row.vector = old.vector
             job.reused += planned
@@ -109,8 +109,9 @@ class _Encoder:
     """Turns units' (head, body) texts into window vectors with a thread's own provider."""
 
     def __init__(self, factory: Callable[[], Provider], probe: Provider, dimension: int, batch_size: int,
-                 window: int | None, cancel: threading.Event):
+                 window: int | None, cancel: threading.Event, window_format: int = 1):
         self.factory, self.dimension, self.batch_size, self.window = factory, dimension, batch_size, window
+        self.window_format = window_format  # embed/windows.py WINDOW_FORMATS: the space's own
         self.cancel = cancel
         self._spare = [probe]  # the probe serves the first worker; every other worker gets its own instance
         self._local = threading.local()
@@ -136,7 +137,7 @@ class _Encoder:
         texts: list[str] = []
         sizes: list[int] = []
         for head, body in parts:
-            w = windows(head, body, self.window, count)
+            w = windows(head, body, self.window, count, self.window_format)
             texts += w
             sizes.append(len(w))
         return texts, sizes
@@ -382,24 +383,49 @@ def _known_dimension(store, name: str, model: str, options: dict) -> int | None:
     return None
 
 
-def _space_for(store, spec: ProviderSpec, probe: Provider) -> Space:
-    """The space the probe's vectors belong to; windowing changes the vectors, so it is
-    part of the space (and its fingerprint)."""
+def _window_format(store, name: str, model: str, options: dict, asked: object) -> int:
+    """The window format of the space: as the spec asks, else the format of this library's latest
+    space that differs from it in nothing else (a library keeps its windows: format 1 for a space
+    made before formats existed), else the format for a new space (NEW_WINDOW_FORMAT)."""
+    if asked is not None:
+        return int(str(asked))
+    for s in reversed(store.spaces()):
+        rest = {k: v for k, v in s.options.items() if k != "window_format"}
+        if (s.provider, s.model, s.text_format, s.policy_version, rest) == (
+                name, model, TEXT_FORMAT, RETRIEVAL_POLICY_VERSION, options):
+            return s.window_format
+    return NEW_WINDOW_FORMAT
+
+
+def space_options(store, spec: ProviderSpec, probe: Provider) -> dict:
+    """The options of the space a build of `spec` fills: windowing (size and format) changes the
+    vectors, so it is part of the space (and its fingerprint).  Format 1 is left out, so a space made
+    before formats existed keeps its fingerprint."""
     options = dict(spec.options)
     options.pop("window_tokens", None)
+    asked = options.pop("window_format", None)
     window = probe.window_tokens
     if window:
         options["window_tokens"] = int(window)
+        fmt = _window_format(store, probe.name, probe.model, options, asked)
+        if fmt != 1:
+            options["window_format"] = fmt
+    return options
+
+
+def _space_for(store, spec: ProviderSpec, probe: Provider) -> Space:
+    """The space the probe's vectors belong to (its options: `space_options`)."""
+    options = space_options(store, spec, probe)
     dimension = _known_dimension(store, probe.name, probe.model, options) or int(probe.dimension)
     fp = fingerprint(probe.name, probe.model, dimension, options)
     return store.ensure_space(fp, probe.name, probe.model, dimension, TEXT_FORMAT, RETRIEVAL_POLICY_VERSION, options)
 
 
-def _planned(store, paper_ids: list[str], window: int | None) -> tuple[int, float]:
+def _planned(store, paper_ids: list[str], window: int | None, window_format: int) -> tuple[int, float]:
     """How many units the selected papers hold and the windows they are planned to be cut into (from
     their token estimates): the totals the progress and its ETA count toward (embed/eta.py)."""
     tokens = [t for ts in store.unit_tokens(paper_ids).values() for t in ts]
-    return len(tokens), float(sum(unit_windows(t, window) for t in tokens))
+    return len(tokens), float(sum(unit_windows(t, window, window_format) for t in tokens))
 
 
 def _select(store, space: Space, paper_ids: list[str] | None, force: bool) -> tuple[list[str], int]:
@@ -433,7 +459,7 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
         report = BuildReport(space)
         selected, report.skipped = _select(store, space, paper_ids, force)
         report.selected = len(selected)
-        units, windows = _planned(store, selected, space.window_tokens)
+        units, windows = _planned(store, selected, space.window_tokens, space.window_format)
         start: StartEvent = {"event": "start", "space_id": space.id, "provider": space.provider,
                              "model": space.model, "dimension": space.dimension, "papers": len(selected),
                              "units": units, "windows": round(windows), "skipped": report.skipped, "workers": workers}
@@ -442,7 +468,7 @@ def build(store, spec: ProviderSpec, *, workers: int = 1, force: bool = False,
         # sorts a call's texts by length, so big calls pad less; an HTTP API has a request cap).
         settings: dict[str, Any] = dict(spec.settings)
         batch = max(1, int(batch_size or settings.get("batch_size") or probe.preferred_batch))
-        encoder = _Encoder(factory, probe, space.dimension, batch, space.window_tokens, cancel)
+        encoder = _Encoder(factory, probe, space.dimension, batch, space.window_tokens, cancel, space.window_format)
         run = _Build(store, space, encoder, report, force, cancel, emit)
         run.eta.plan(units, windows)
         encoder.on_batch, encoder.on_cut = run.encoded, run.cut

@@ -18,6 +18,8 @@ import threading
 import time
 from collections.abc import Callable
 
+from .windows import WINDOW_FORMATS
+
 HALF_LIFE = 20.0  # seconds: a rate change shows half in the estimate after this long
 MARKERS = 3  # tokens a window spends on the model's markers (embed/windows.py's _SPECIAL)
 WORDPIECES = 1.3  # a BERT vocabulary's wordpieces per estimated token (text.estimate_tokens) of paper prose
@@ -25,19 +27,21 @@ HEAD = 20  # wordpieces of the head every window repeats (the paper's title)
 SENTENCE = 30  # wordpieces of a sentence of paper prose (~23 words)
 
 
-def unit_windows(tokens: int, window: int | None) -> int:
+def unit_windows(tokens: int, window: int | None, window_format: int = 1) -> int:
     """The windows a unit of `tokens` (its token estimate) is cut into (embed/windows.py): one when it
     fits or there is no window; else a first window's room, then one each `step`: a window is filled
-    with whole sentences (half a sentence left unfilled, on average) and shares its last sentence
-    with the next.  The constants are prose's averages (docs/measurements/eta11.md); a build corrects
-    the plan by the windows it counts as units are cut (`Eta.cut`)."""
+    with whole sentences (half a sentence left unfilled, on average) and, in formats 1 and 3, shares its
+    last sentence with the next; in formats 1 and 2 every window repeats the head.  The constants are prose's
+    averages (docs/measurements/eta11.md); a build corrects the plan by the windows it counts as units
+    are cut (`Eta.cut`)."""
     if not window:
         return 1
     room = window - MARKERS - HEAD
     pieces = tokens * WORDPIECES
     if pieces <= room:
         return 1
-    step = max(1.0, room - 1.5 * SENTENCE)
+    every, share = WINDOW_FORMATS[window_format]
+    step = max(1.0, (room if every else window - MARKERS) - (1.5 if share else 0.5) * SENTENCE)
     return 1 + math.ceil((pieces - room) / step)
 
 

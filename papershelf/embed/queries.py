@@ -96,7 +96,7 @@ class QueryEmbedder:
             return None
         try:
             count = token_counter(self.provider(space))
-            _, parts = cut(*embedding_parts(unit, paper.title), space.window_tokens, count)
+            _, parts = cut(*embedding_parts(unit, paper.title), space.window_tokens, count, space.window_format)
         except Exception:  # noqa: BLE001 - a snippet must never break search
             return None
         return parts[window] if window < len(parts) else None

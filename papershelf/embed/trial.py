@@ -22,13 +22,15 @@ from .windows import token_counter, windows
 TRIAL_WINDOWS = 64
 
 
-def trial_windows(store, paper_id: str, window: int | None, provider: Provider, n: int = TRIAL_WINDOWS) -> list[str]:
-    """The first `n` windows the build would encode for a paper (its indexable units in order)."""
+def trial_windows(store, paper_id: str, window: int | None, provider: Provider, n: int = TRIAL_WINDOWS,
+                  window_format: int = 1) -> list[str]:
+    """The first `n` windows the build would encode for a paper (its indexable units in order, cut in
+    the space's `window_format`)."""
     paper, _, units = store.paper_snapshot(paper_id)
     count = token_counter(provider)
     out: list[str] = []
     for u in (u for u in units if u.indexable):
-        out += windows(*embedding_parts(u, paper.title if paper else None), window, count)
+        out += windows(*embedding_parts(u, paper.title if paper else None), window, count, window_format)
         if len(out) >= n:
             break
     return out[:n]

@@ -11,8 +11,14 @@ this lifted vector-only nDCG@10 from 0.671 to 0.703 (BENCHMARKS.md).
 
 Windows are cut where the provider counts tokens (a local model's own
 tokenizer), so the budget is exact; a provider without a tokenizer gets the
-word-based estimate.  Consecutive windows share one sentence, so a statement
-split across a window boundary still appears whole in one of them.
+word-based estimate.  In format 1 consecutive windows share one sentence, so a
+statement split across a window boundary still appears whole in one of them.
+
+That layout carries ~1.7x the wordpieces of the same words cut into plain 90-word texts (the head
+in every window, every shared sentence twice; docs/measurements/space9.md).  A space made now cuts
+windows that share no sentence (format 2: ~1.3x, the same dev-half quality; dropping the head from
+the later windows cost quality: docs/measurements/space10.md); a space keeps the format it was
+built with (`WINDOW_FORMATS`, `NEW_WINDOW_FORMAT`).
 """
 
 from __future__ import annotations
@@ -43,15 +49,30 @@ def _split_long(sentence: str, tokens: int, room: int) -> list[tuple[str, int]]:
     return [(p, max(1, tokens * len(p.split()) // max(len(words), 1))) for p in pieces]
 
 
-def windows(head: str, body: str, budget: int | None, count: Callable[[list[str]], list[int]]) -> list[str]:
+# Window formats by number: a space's `window_format` option (absent: 1, every space made before it
+# existed), so a library keeps the windows its vectors were built from.  (head in every window,
+# neighbouring windows share a sentence):
+# 1: the head (title + section path) in every window, neighbours share one sentence;
+# 2: the head in every window, no shared sentence;
+# 3: the head only in a unit's first window (the later ones take the whole budget for body),
+#    neighbours share one sentence;
+# 4: the head only in the first window, no shared sentence.
+WINDOW_FORMATS: dict[int, tuple[bool, bool]] = {1: (True, True), 2: (True, False), 3: (False, True), 4: (False, False)}
+NEW_WINDOW_FORMAT = 2  # what a new space gets (embed/build.py `space_options`; space10.md)
+
+
+def windows(head: str, body: str, budget: int | None, count: Callable[[list[str]], list[int]],
+            window_format: int = 1) -> list[str]:
     """The texts to embed for one unit: `head + body` whole when it fits `budget`
-    (or there is no budget), else sentence-aligned windows, each prefixed by `head`."""
-    head, parts = cut(head, body, budget, count)
-    return [f"{head}\n{p}" if head else p for p in parts]
+    (or there is no budget), else sentence-aligned windows prefixed by `head` (every window, or
+    the first only: WINDOW_FORMATS)."""
+    head, parts = cut(head, body, budget, count, window_format)
+    every = WINDOW_FORMATS[window_format][0]
+    return [f"{head}\n{p}" if head and (every or i == 0) else p for i, p in enumerate(parts)]
 
 
-def cut(head: str, body: str, budget: int | None,
-        count: Callable[[list[str]], list[int]]) -> tuple[str, list[str]]:
+def cut(head: str, body: str, budget: int | None, count: Callable[[list[str]], list[int]],
+        window_format: int = 1) -> tuple[str, list[str]]:
     """(head, body part of each window): `windows` without the head prefixed, which
     search also uses to show the passage of a unit that matched best."""
     if not budget:
@@ -66,19 +87,21 @@ def cut(head: str, body: str, budget: int | None,
     if head and head_tokens > budget // 2:
         head = " ".join(head.split()[:max(1, len(head.split()) * (budget // 2) // head_tokens)])
         head_tokens = budget // 2
-    room = max(1, budget - head_tokens - _SPECIAL)
+    every, share = WINDOW_FORMATS[window_format]
+    room = max(1, budget - head_tokens - _SPECIAL)  # the first window's (every window's with the head in each)
+    later = room if every else max(1, budget - _SPECIAL)
     pieces: list[tuple[str, int]] = []
     for s, n in zip(sentences, lengths):
         pieces += _split_long(s, n, room) if n > room else [(s, n)]
     out: list[str] = []
     start = 0
     while start < len(pieces):
-        end, used = start, 0
-        while end < len(pieces) and (end == start or used + pieces[end][1] + 1 <= room):
+        end, used, fits = start, 0, later if out else room
+        while end < len(pieces) and (end == start or used + pieces[end][1] + 1 <= fits):
             used += pieces[end][1] + 1
             end += 1
         out.append(" ".join(p for p, _ in pieces[start:end]))
         if end >= len(pieces):
             break
-        start = end - 1 if end - 1 > start else end  # share one sentence with the next window
+        start = end - 1 if share and end - 1 > start else end  # share one sentence with the next window
     return head, out

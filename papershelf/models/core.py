@@ -279,12 +279,18 @@ class Space:
         return self.options.get("window_tokens") or None
 
     @property
+    def window_format(self) -> int:
+        """How long units are cut into windows (embed/windows.py WINDOW_FORMATS); 1 when absent."""
+        return int(self.options.get("window_format") or 1)
+
+    @property
     def complete(self) -> bool:
         return self.completed_at is not None
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "provider": self.provider, "model": self.model, "dimension": self.dimension,
                 "fingerprint": self.fingerprint, "window_tokens": self.window_tokens,
+                "window_format": self.window_format,
                 "completed_at": self.completed_at}
 
 
