@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pypdfium2 import raw
 
 from .caption_cuts import caption_cuts
+from .glyph_apart import read_apart
 from .glyph_codes import SPACES
 from .glyph_shapes import LATIN1, read_symbols
 from .glyphs import (
@@ -155,6 +156,7 @@ class _TextPage:
         self.loose = LooseBoxes(self.raw)
         self.page = page  # `glyph_shapes.read_symbols` draws its symbols' glyphs
         self.symbolic_fonts: dict[bytes, bool] = {}
+        self.page_rects: list[tuple[float, float, float, float]] = []
 
     def shown(self, left: float, top: float, right: float, bottom: float) -> tuple[float, float, float, float]:
         # page space to the crop box shown (which need not start at (0, 0)), then turned as the page is shown
@@ -165,9 +167,11 @@ class _TextPage:
         left, top, right, bottom = self.d
         n = raw.FPDFText_CountRects(self.raw, first, count)
         out = []
+        self.page_rects = []  # as pdfium gives them (page space): `glyph_apart` finds glyphs set apart
         for r in range(n):
             raw.FPDFText_GetRect(self.raw, r, left, top, right, bottom)
-            out.append(self.shown(left.value, top.value, right.value, bottom.value))
+            self.page_rects.append((left.value, top.value, right.value, bottom.value))
+            out.append(self.shown(*self.page_rects[-1]))
         return out
 
     def char_box(self, index: int) -> tuple[float, float, float, float]:
@@ -319,12 +323,15 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     boxes = tp.rects(first, last - first + 1)
     if not boxes:
         return []
+    rects = tp.page_rects
     size = text_size(boxes, tp.font_size(first), tp.font_size, first, stripped)
     if len(boxes) > 1 and jumps_back(boxes, size):  # an overlay's words drawn out of order into the line
         cut = overlay_cut(chunk, start16, size, tp.char_index, tp.char_box, lambda i: (tp._font(i), tp.font_size(i)))
         if cut:
             return _chunk_lines(tp, chunk[:cut], start16, number) + \
                 _chunk_lines(tp, chunk[cut:], start16 + u16(chunk[:cut]), number)
+    if len(boxes) > 1:
+        stripped = read_apart(tp, stripped, lead16, rects, size)
     # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.  A raised mark
     # opening the line (in roman beside bold names) is no part of its weight either.
     opening = first if size == tp.font_size(first) else _after_mark(tp, stripped, lead16, first, last)
