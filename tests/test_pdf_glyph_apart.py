@@ -1,6 +1,7 @@
 """Symbols a font sets at ASCII letters' codes (or control codes), read from the glyph's drawing where
 it stands apart in a text object of its own; a text font's letters never change."""
 
+from papershelf.ingest import SourceFile, parse_source
 from papershelf.ingest.pdf.reader import read_pdf
 
 from .conftest import shared
@@ -88,13 +89,21 @@ def test_a_text_fonts_letters_standing_apart_stay():
 
 def test_pnas_prints_its_doi_with_a_slash():
     data = shared("pdfs-wide", "pnas-2000-vana-ligase.pdf").read_bytes()
-    text = " ".join(b.text for b in read_pdf(data).blocks)
+    doc = parse_source(SourceFile("pnas.pdf", data, ""))
+    text = " ".join(b.text for b in doc.blocks)
     assert "10.1073/pnas.150116497" in text and "10.1073ypnas" not in text
-    assert "≈40% identity" in text
+    assert "≈40% identity" in text and "PNAS | August 1, 2000 | vol. 97" in text
+    assert doc.doi == "10.1073/pnas.150116497"  # the metadata reader sees the slash too
 
 
 def test_ijsem_primes_and_units_read_from_their_drawing():
     data = shared("pdfs-wide", "ijsem-2013-sulfurimonas-gotlandica.pdf").read_bytes()
     text = " ".join(b.text for b in read_pdf(data).blocks)
     assert "4′,6′-diamidino" in text and "49,69-diamidino" not in text
-    assert "µM" in text
+    assert "(mean=0.66 µm, SD=0.083 µm, n=112)" in text and "at 15 °C" in text
+
+
+def test_a_symbol_fonts_minus_at_a_control_code_is_kept():
+    data = shared("pdfs-wide", "wiley-zaac-2008-imidazolyliden-de.pdf").read_bytes()
+    text = " ".join(b.text for b in read_pdf(data).blocks)
+    assert "823−824" in text and "823824" not in text and "−75 °C" in text

@@ -275,19 +275,35 @@ def read_apart(tp, text: str, lead16: int, rects: list[tuple[float, float, float
     found: dict[int, str] = {}
     wordy: set[bytes] | None = None  # the fonts of the line's wider text objects (set lazily)
     for left, top, right, bottom in narrow:
-        idx = raw.FPDFText_GetCharIndexAtPos(tp.raw, (left + right) / 2, (top + bottom) / 2, 0.5, 0.5)
-        for k in (idx - 1, idx, idx + 1) if idx >= 0 else ():
-            ch = chr(raw.FPDFText_GetUnicode(tp.raw, k))
-            if ch not in _CLAIMS or k in found or not _inside(tp, k, left, right):
+        k = raw.FPDFText_GetCharIndexAtPos(tp.raw, (left + right) / 2, (top + bottom) / 2, 0.5, 0.5)
+        ch = chr(raw.FPDFText_GetUnicode(tp.raw, k)) if k >= 0 else ""
+        if ch not in _CLAIMS or doc.text_font(font := tp._font(k)):
+            continue
+        if (font, ch) not in doc.codes:
+            wordy = _wordy(tp, rects, narrow) if wordy is None else wordy
+            if font in wordy:  # a font that sets the line's words is a text font
+                doc.own[font] = _TEXT_FONT
                 continue
-            if (tp._font(k), ch) not in doc.codes:
-                wordy = _wordy(tp, rects, narrow) if wordy is None else wordy
-                if tp._font(k) in wordy:  # a font that sets the line's words is a text font
-                    doc.own[tp._font(k)] = _TEXT_FONT
-            symbol = _read(tp, doc, k, ch)
-            if symbol:
-                found[k] = symbol
-    return _written(tp, text, lead16, found) if found else text
+        symbol = _read(tp, doc, k, ch)
+        if symbol:
+            found[k] = symbol
+    if not found:
+        return text
+    tp.read_apart.update(found)
+    return _written(tp, text, lead16, found)
+
+
+def with_read(textpage, text: str, found: dict[int, str]) -> str:
+    """A page's pdfium `text` with the characters read as symbols (by index) written as those (a page
+    whose text leaves the BMP, where positions are UTF-16 units, as it is)."""
+    if len(text.encode("utf-16-le")) != 2 * len(text):
+        return text
+    chars = list(text)
+    for idx, symbol in found.items():
+        at = raw.FPDFText_GetTextIndexFromCharIndex(textpage, idx)
+        if 0 <= at < len(chars):
+            chars[at] = symbol
+    return "".join(chars)
 
 
 def _wordy(tp, rects: list[tuple[float, float, float, float]], narrow: list) -> set[bytes]:
@@ -299,13 +315,6 @@ def _wordy(tp, rects: list[tuple[float, float, float, float]], narrow: list) -> 
             if idx >= 0:
                 fonts.add(tp._font(idx))
     return fonts
-
-
-def _inside(tp, k: int, left: float, right: float) -> bool:
-    box = [ctypes.c_double() for _ in range(4)]
-    raw.FPDFText_GetCharBox(tp.raw, k, *(ctypes.byref(v) for v in box))
-    middle = (box[0].value + box[1].value) / 2
-    return left - 0.1 <= middle <= right + 0.1
 
 
 def _written(tp, text: str, lead16: int, found: dict[int, str]) -> str:

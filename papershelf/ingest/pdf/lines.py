@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pypdfium2 import raw
 
 from .caption_cuts import caption_cuts
-from .glyph_apart import read_apart
+from .glyph_apart import read_apart, with_read
 from .glyph_codes import SPACES
 from .glyph_shapes import LATIN1, read_symbols
 from .glyphs import (
@@ -157,6 +157,7 @@ class _TextPage:
         self.page = page  # `glyph_shapes.read_symbols` draws its symbols' glyphs
         self.symbolic_fonts: dict[bytes, bool] = {}
         self.page_rects: list[tuple[float, float, float, float]] = []
+        self.read_apart: dict[int, str] = {}  # characters `glyph_apart` read as symbols: index -> symbol
 
     def shown(self, left: float, top: float, right: float, bottom: float) -> tuple[float, float, float, float]:
         # page space to the crop box shown (which need not start at (0, 0)), then turned as the page is shown
@@ -436,6 +437,8 @@ def page_lines(page, number: int, texts: list[str] | None = None,
             if chunk.strip():
                 for piece, piece16 in caption_cuts(tp, chunk, start16, gutters):
                     out.extend(_chunk_lines(tp, piece, piece16, number))
+        if texts is not None and tp.read_apart:  # the metadata reader sees them too (a DOI's "/")
+            texts[-1] = with_read(tp.raw, texts[-1], tp.read_apart)
     finally:
         tp.close()
     return out, width, height
