@@ -5,9 +5,9 @@ MathematicalPi-Three sets "/" at "y" ("10.1073ypnas…", so no DOI is found), Ad
 at "9" ("49,69-diamidino"), "=" at "5", "°" at "u", "µ" at "m" (some flagged *non*-symbolic), and
 MathematicalPi-One a minus at the control code 4 (dropped: "823824").  A code in a text font is the
 letter it claims, and checking every glyph of a page would cost more than reading it, so only a glyph
-that stands apart is looked at: the one character of a text object of its own (pdfium starts a new
-text rectangle for each object) no wider than a glyph or two, set upright, as a symbol font's glyph
-between text of another font is.  A font that sets the line's wider objects (its words) is a text
+that stands apart is looked at: the character at the middle of a text object of its own (pdfium starts
+a new text rectangle for each object) no wider than a glyph or two, set upright, as a symbol font's
+glyph between text of another font is.  A font that sets the line's wider objects (its words) is a text
 font; so is one whose first letters are drawn as the letters they claim; neither is looked at again
 in the document.  TeX's own fonts are left to their known encodings (`glyphs`).  Any other code is
 read once per document and font (`glyph_shapes`' drawings, plus where the ink stands on the
@@ -54,6 +54,7 @@ _MARGIN_IN_SYMBOLS, _OWN_IN_SYMBOLS = 0.75, 1.0
 _MARGIN_CODE = 1.0
 _CLEAR = 0.1  # the nearest symbol must be this much nearer than any other (but its kin)
 _TEXT_FONT = 2  # a font whose first this-many letters or digits read as themselves is a text font
+_OWN_AT_ONCE = 0.4  # … or whose first is drawn this near its own
 _READS, _SECONDS = 80, 0.4  # a document's bound: renders, and time spent reading
 _PLACE = 2.0  # a distance's weight on the ink's foot and head (ems)
 _NARROW = 1.2  # a text object at most this many ems wide holds a glyph or two
@@ -152,16 +153,16 @@ def _own(seen: Seen, claimed: str) -> float:
     return math.inf if bank is None else bank.nearest(seen)[0]
 
 
-def read_claim(seen: Seen, claimed: str, symbol_font: bool = False) -> tuple[str | None, bool]:
-    """The symbol a glyph shows instead of the `claimed` letter (or None), and whether it is drawn as
-    that letter.  In a font known to set symbols at letters' codes (`symbol_font`) a nearer symbol
+def read_claim(seen: Seen, claimed: str, symbol_font: bool = False) -> tuple[str | None, float]:
+    """The symbol a glyph shows instead of the `claimed` letter (or None), and how far it is from that
+    letter's drawings.  In a font known to set symbols at letters' codes (`symbol_font`) a nearer symbol
     needs less of a margin (it still must be far from the letter)."""
     own = _own(seen, claimed)
     far, symbol, other = _symbols().two_nearest(seen, leave=claimed)
     margin = _MARGIN_IN_SYMBOLS if symbol_font and own > _OWN_IN_SYMBOLS else _MARGIN
     if far <= _MATCH and own - far >= margin and other - far >= _CLEAR:
-        return _WRITTEN.get(symbol, symbol), False
-    return None, own <= _OWN
+        return _WRITTEN.get(symbol, symbol), own
+    return None, own
 
 
 def read_code(seen: Seen) -> str | None:
@@ -198,20 +199,6 @@ def _state(tp) -> _Document:
     return _DOCUMENTS.setdefault(tp.page.pdf, _Document())
 
 
-def _alone(tp, idx: int) -> bool:
-    """Is character `idx` the only one of its text object?  (A ligature's glyph gives two letters
-    of one drawing: "fi" read as one "i" is drawn like no letter.)"""
-    obj = raw.FPDFText_GetTextObject(tp.raw, idx)
-    if not obj:
-        return False
-    size = raw.FPDFTextObj_GetText(obj, tp.raw, None, 0)
-    if size > 64:
-        return False
-    buf = ctypes.create_string_buffer(size)
-    raw.FPDFTextObj_GetText(obj, tp.raw, ctypes.cast(buf, ctypes.POINTER(ctypes.c_ushort)), size)
-    return len(buf.raw[:max(0, size - 2)].decode("utf-16-le", "replace").strip()) == 1
-
-
 def _upright(tp, idx: int) -> bool:
     """Is character `idx` set upright (not turned, slanted nor mirrored)?  A turned glyph's drawing is
     turned too: a margin's vertical "Downloaded from …" would read as dashes."""
@@ -246,17 +233,17 @@ def _read(tp, doc: _Document, idx: int, ch: str) -> str | None:
     _symbols(), _letters(ch)  # the standard fonts' drawings, made once per process, are no document's time
     start = time.perf_counter()
     seen = _glyph(tp, idx)
-    symbol, own = None, False
+    symbol, own = None, math.inf
     if seen is not None:
         known = bool(doc.symbols.get(font)) and not doc.own.get(font)
-        symbol, own = read_claim(seen, ch, known) if ch in _CLAIMS else (read_code(seen), False)
+        symbol, own = read_claim(seen, ch, known) if ch in _CLAIMS else (read_code(seen), math.inf)
     doc.reads += 1
     doc.seconds += time.perf_counter() - start
     doc.codes[key] = symbol
     if symbol:
         doc.symbols[font] = doc.symbols.get(font, 0) + 1
-    elif own and ch.isalnum():
-        doc.own[font] = doc.own.get(font, 0) + 1
+    elif own <= _OWN and ch.isalnum():  # a letter drawn as its own (very near: says it at once)
+        doc.own[font] = doc.own.get(font, 0) + (_TEXT_FONT if own <= _OWN_AT_ONCE else 1)
     return symbol
 
 
