@@ -32,7 +32,7 @@ _IN_SYMBOL = "=+−×±÷<>≤≥∼≈°′″()[]/|→∞∝∂"
 _CANDIDATES = "".join(dict.fromkeys(_IN_TEXT_FONTS + _IN_SYMBOL))
 SIZE = 24  # the side of the square drawings are compared in
 _INK = 64
-_ASPECT = 2.0  # a distance's weight on the aspects' log ratio
+ASPECT = 2.0  # a distance's weight on the aspects' log ratio
 LATIN1 = re.compile("[\u00a1-\u00ff]")  # the codes looked at (of a symbolic font only)
 _MATCH = 2.0  # a symbol's drawing must be at most this far …
 _MARGIN = 1.0  # … and this much nearer than the letter the code claims
@@ -64,6 +64,12 @@ def _ink(bitmap) -> np.ndarray | None:
 _GRID = np.stack(np.meshgrid(np.arange(SIZE) + 0.5, np.arange(SIZE) + 0.5, indexing="ij"), axis=-1).reshape(-1, 2)
 
 
+@functools.cache
+def _apart() -> np.ndarray:
+    """The distance between every two cells of the grid."""
+    return np.sqrt(((_GRID[:, None, :] - _GRID[None, :, :]) ** 2).sum(-1))
+
+
 @dataclass(frozen=True)
 class Drawing:
     """A glyph's ink stretched into a SIZE square: the grid cells it covers, every cell's distance to
@@ -84,15 +90,13 @@ def drawing(ink: np.ndarray) -> Drawing | None:
     rows = np.minimum(((ys - ys.min() + 0.5) / h * SIZE).astype(int), SIZE - 1)
     cols = np.minimum(((xs - xs.min() + 0.5) / w * SIZE).astype(int), SIZE - 1)
     cells = np.unique(rows * SIZE + cols)
-    points = _GRID[cells]
-    near = np.sqrt(((_GRID[:, None, :] - points[None, :, :]) ** 2).sum(-1)).min(1)
-    return Drawing(cells, near, float(w / h))
+    return Drawing(cells, _apart()[:, cells].min(1), float(w / h))
 
 
 def distance(a: Drawing, b: Drawing) -> float:
     """How far apart two drawings are: the mean distance from each one's ink to the other's nearest
     (both ways; a wave is far from a straight bar), plus how much their aspects differ."""
-    return float(b.near[a.cells].mean() + a.near[b.cells].mean()) / 2 + _ASPECT * abs(math.log(a.aspect / b.aspect))
+    return float(b.near[a.cells].mean() + a.near[b.cells].mean()) / 2 + ASPECT * abs(math.log(a.aspect / b.aspect))
 
 
 @functools.cache
@@ -100,22 +104,26 @@ def _document():  # a blank document the standard fonts draw the candidates in (
     return raw.FPDF_CreateNewDocument()
 
 
+def standard_glyph(ch: str, font: bytes) -> tuple[Drawing, float, float] | None:
+    """`ch` as pdfium's standard font `font` draws it, and where its ink starts and ends above the
+    baseline, in ems (None when the font has no such glyph)."""
+    obj = raw.FPDFPageObj_NewTextObj(_document(), font, ctypes.c_float(40.0))
+    text = ctypes.create_string_buffer((ch + "\0").encode("utf-16-le"))
+    raw.FPDFText_SetText(obj, ctypes.cast(text, ctypes.POINTER(ctypes.c_ushort)))
+    bounds = [ctypes.c_float() for _ in range(4)]
+    raw.FPDFPageObj_GetBounds(obj, *(ctypes.byref(v) for v in bounds))
+    ink = _ink(raw.FPDFTextObj_GetRenderedBitmap(_document(), None, obj, ctypes.c_float(2.0)))
+    raw.FPDFPageObj_Destroy(obj)
+    drawn = None if ink is None else drawing(ink)
+    return None if drawn is None else (drawn, bounds[1].value / 40.0, bounds[3].value / 40.0)
+
+
 @functools.cache
 def drawings(ch: str) -> tuple[Drawing, ...]:
     """The character as the standard fonts draw it (those that have it)."""
     fonts = (_TEXT_FONTS if ch in _IN_TEXT_FONTS or ch not in _IN_SYMBOL else ()) \
         + ((b"Symbol",) if ch in _IN_SYMBOL else ())
-    out = []
-    for font in fonts:
-        obj = raw.FPDFPageObj_NewTextObj(_document(), font, ctypes.c_float(40.0))
-        text = ctypes.create_string_buffer((ch + "\0").encode("utf-16-le"))
-        raw.FPDFText_SetText(obj, ctypes.cast(text, ctypes.POINTER(ctypes.c_ushort)))
-        ink = _ink(raw.FPDFTextObj_GetRenderedBitmap(_document(), None, obj, ctypes.c_float(2.0)))
-        raw.FPDFPageObj_Destroy(obj)
-        drawn = None if ink is None else drawing(ink)
-        if drawn is not None:
-            out.append(drawn)
-    return tuple(out)
+    return tuple(g[0] for g in (standard_glyph(ch, font) for font in fonts) if g is not None)
 
 
 def read_drawing(drawn: Drawing, claimed: str) -> str | None:
@@ -159,11 +167,11 @@ def glyph_drawing(page, textpage, index: int, box: tuple[float, float, float, fl
 _READ: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _text_letter(tp, idx: int, ch: str) -> bool:
-    """A letter code beside an ASCII letter of its own font: a text font's own accented letter."""
+def _text_letter(tp, idx: int, ch: str, font: str) -> bool:
+    """A letter code beside an ASCII letter of its own font (`font`, the font's name at `idx`): a text
+    font's own accented letter."""
     if not (ch.isalpha() or ch in _STANDARD and _STANDARD[ch].isalpha()):
         return False
-    font = tp.font_name(idx)
     for k in (idx - 1, idx + 1):
         near = raw.FPDFText_GetUnicode(tp.raw, k) if k >= 0 else 0
         if chr(near).isascii() and chr(near).isalpha() and tp.font_name(k) == font:
@@ -186,9 +194,12 @@ def read_symbols(tp, text: str, lead16: int) -> str:
         if i and chars[i - 1].isalpha() and _STANDARD.get(ch, "").isalpha():
             continue  # a letter inside a word ("Garcõ´a": StandardEncoding's dotless i under an accent)
         idx = tp.char_index(at)
-        if idx < 0 or not tp.symbolic(idx) or _text_letter(tp, idx, ch):
+        if idx < 0 or not tp.symbolic(idx):
             continue
-        key = (tp.font_name(idx), ch)
+        font = tp.font_name(idx)
+        if _text_letter(tp, idx, ch, font):
+            continue
+        key = (font, ch)
         if key not in read:
             raw.FPDFText_GetCharBox(tp.raw, idx, *(ctypes.byref(v) for v in box))
             left, right, bottom, top = (v.value for v in box)

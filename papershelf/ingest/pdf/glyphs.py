@@ -29,6 +29,7 @@ from typing import Protocol
 
 from pypdfium2 import raw
 
+from .glyph_apart import drawn_code
 from .glyph_codes import decode, has_marks, mark, without_marked_words
 
 GONE = "\u200b"  # stands in (one UTF-16 unit, so positions hold) for text taken out of a word
@@ -255,6 +256,8 @@ def repair_glyphs(tp: GlyphPage, text: str, lead16: int) -> str:
         known = _encoded(tp.font_name(idx), ord(ch))
         if known is not None and u16(known) == 1:
             chars[i] = known
+        elif not lettered and (ch < " " or ch == "\ufffd") and (drawn := drawn_code(tp, idx, ch)):
+            chars[i] = drawn  # a symbol font's glyph at a control code ("823\x04824": an en dash)
         else:  # a code a broken font gives for a letter is read once for the document (`glyph_codes`)
             code = mark(ch) if lettered and _em_width(tp, idx, letters) >= 0.2 else None
             chars[i] = code or (_ligature(tp, idx, letters) if word else GONE)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pypdfium2 import raw
 
 from .caption_cuts import caption_cuts
+from .glyph_apart import read_apart, with_read
 from .glyph_codes import SPACES
 from .glyph_shapes import LATIN1, read_symbols
 from .glyphs import (
@@ -34,6 +35,7 @@ from .glyphs import (
     unknown_glyph,
     with_gaps,
 )
+from .hidden_runs import hidden_lead, hidden_tail
 from .hyphens import keep_hyphen
 from .line_weight import after_label, after_mark, last_word_char
 from .overlays import jumps_back, overlay_cut
@@ -153,6 +155,8 @@ class _TextPage:
         self.loose = LooseBoxes(self.raw)
         self.page = page  # `glyph_shapes.read_symbols` draws its symbols' glyphs
         self.symbolic_fonts: dict[bytes, bool] = {}
+        self.page_rects: list[tuple[float, float, float, float]] = []
+        self.read_apart: dict[int, str] = {}  # characters `glyph_apart` read as symbols: index -> symbol
 
     def shown(self, left: float, top: float, right: float, bottom: float) -> tuple[float, float, float, float]:
         # page space to the crop box shown (which need not start at (0, 0)), then turned as the page is shown
@@ -163,9 +167,11 @@ class _TextPage:
         left, top, right, bottom = self.d
         n = raw.FPDFText_CountRects(self.raw, first, count)
         out = []
+        self.page_rects = []  # as pdfium gives them (page space): `glyph_apart` finds glyphs set apart
         for r in range(n):
             raw.FPDFText_GetRect(self.raw, r, left, top, right, bottom)
-            out.append(self.shown(left.value, top.value, right.value, bottom.value))
+            self.page_rects.append((left.value, top.value, right.value, bottom.value))
+            out.append(self.shown(*self.page_rects[-1]))
         return out
 
     def char_box(self, index: int) -> tuple[float, float, float, float]:
@@ -305,11 +311,11 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     if SPACING_ACCENT.search(stripped):
         stripped = place_accents(tp, stripped, lead16)
     stripped = untracked(stripped, lambda i: _box_at(tp, stripped, lead16, i), GONE)
-    hidden = _hidden_lead(tp, stripped, lead16)
+    hidden = hidden_lead(tp, stripped, lead16)
     if hidden:
         lead16 += u16(stripped[:hidden])
         stripped = stripped[hidden:]
-    stripped = stripped[:_hidden_tail(tp, stripped, lead16)].rstrip(SPACES)
+    stripped = stripped[:hidden_tail(tp, stripped, lead16)].rstrip(SPACES)
     first = tp.char_index(lead16)
     last = tp.char_index(lead16 + u16(stripped) - 1)
     if first < 0 or last < first:
@@ -317,12 +323,15 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     boxes = tp.rects(first, last - first + 1)
     if not boxes:
         return []
+    rects = tp.page_rects
     size = text_size(boxes, tp.font_size(first), tp.font_size, first, stripped)
     if len(boxes) > 1 and jumps_back(boxes, size):  # an overlay's words drawn out of order into the line
         cut = overlay_cut(chunk, start16, size, tp.char_index, tp.char_box, lambda i: (tp._font(i), tp.font_size(i)))
         if cut:
             return _chunk_lines(tp, chunk[:cut], start16, number) + \
                 _chunk_lines(tp, chunk[cut:], start16 + u16(chunk[:cut]), number)
+    if len(boxes) > 1:
+        stripped = read_apart(tp, stripped, lead16, rects, size)
     # Bold only when the whole line is: a run-in heading starts bold and goes on in roman.  A raised mark
     # opening the line (in roman beside bold names) is no part of its weight either.
     opening = first if size == tp.font_size(first) else after_mark(tp, stripped, lead16, first, last)
@@ -350,55 +359,6 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
                             runin_italic=bool(runin) and _italic_lead(tp, runin, lead16),
                             turn=turn))
     return out
-
-
-def _hidden_lead(tp: _TextPage, text: str, lead16: int) -> int:
-    """How many of the line's first characters are set under its own text in a far smaller size (a
-    publisher's name in 2 pt hidden under a title's first word): they are no part of the line, and
-    would give it their size (a line's size is its first glyph's).  0 for any other line."""
-    first = tp.char_index(lead16)
-    last = tp.char_index(lead16 + u16(text) - 1)
-    if first < 0 or last <= first or tp.font_size(first) >= 0.4 * tp.font_size(last):
-        return 0
-    small = 0.4 * tp.font_size(last)
-    run: list[tuple[float, float, float, float]] = []  # the small glyphs' boxes
-    for k in range(min(len(text), 120)):
-        idx = tp.char_index(lead16 + u16(text[:k]))
-        if idx < 0 or text[k].isspace():
-            continue
-        box = tp.char_box(idx)
-        if tp.font_size(idx) < small:
-            run.append(box)
-            continue
-        # under the text: the small run reaches past where the large text starts, on its row, and its
-        # glyphs are far shorter than the large one's (a font size alone may be a scaled font's)
-        tall = max(b[3] - b[1] for b in run)
-        return k if run[-1][2] > box[0] and run[0][1] < box[3] and box[1] < run[0][3] \
-            and tall < 0.5 * (box[3] - box[1]) else 0
-    return 0
-
-
-def _hidden_tail(tp: _TextPage, text: str, lead16: int) -> int:
-    """Where the line's text ends before a run set in a size far too small to read (under 2 pt) at its end (a
-    typesetter's job slug in 0.5 pt glued to a title's last word: "Queenslandaen_759 221..233"): such
-    a run is no part of the line.  The whole text's length for any other line."""
-    first, last = tp.char_index(lead16), tp.char_index(lead16 + u16(text) - 1)
-    if first < 0 or last <= first or tp.font_size(last) >= 0.2 * tp.font_size(first):
-        return len(text)
-    small = 0.2 * tp.font_size(first)
-    # its glyphs are that small on the page too (a scaled font's size alone may say otherwise)
-    low = min(2.0, 0.2 * max(_height(tp.char_box(i)) for i in range(first, min(first + 3, last))))  # unreadable
-    k = len(text)
-    while k > 0:
-        idx = tp.char_index(lead16 + u16(text[:k - 1]))
-        if not (text[k - 1].isspace() or idx >= 0 and tp.font_size(idx) < small and _height(tp.char_box(idx)) < low):
-            break
-        k -= 1
-    return k if k > 0 and sum(c.isalnum() for c in text[k:]) >= 3 else len(text)
-
-
-def _height(box: tuple[float, float, float, float]) -> float:
-    return box[3] - box[1]
 
 
 def _box_at(tp: _TextPage, text: str, lead16: int, i: int) -> tuple[float, float, float, float] | None:
@@ -432,6 +392,8 @@ def page_lines(page, number: int, texts: list[str] | None = None,
             if chunk.strip():
                 for piece, piece16 in caption_cuts(tp, chunk, start16, gutters):
                     out.extend(_chunk_lines(tp, piece, piece16, number))
+        if texts is not None and tp.read_apart:  # the metadata reader sees them too (a DOI's "/")
+            texts[-1] = with_read(tp.raw, texts[-1], tp.read_apart)
     finally:
         tp.close()
     return out, width, height
