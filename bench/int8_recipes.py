@@ -1,6 +1,8 @@
 """int8 recipes and window formats for the local model, measured on the DEV half only (issue 42, space9).
 
-Half A of bench/data/space9_split.json (bench/space9_split.py) is all this script reads:
+Half A of bench/data/space9_split.json (bench/space9_split.py) is what this script reads by default
+(`--half B`: the held-out half, read once to confirm a choice made on A, never to tune; its SciFact
+sub-corpus is its own library, base-sf-B.db, built by `prepare --half B` the same way):
 
 * SciFact: the half-A train queries over a sub-corpus (every abstract they judge, plus distractors
   chosen by a fixed hash of the doc id): vector and hybrid nDCG@10;
@@ -39,6 +41,17 @@ DATA = ROOT.parent / "shared" / "data"
 if not (DATA / "scifact").is_dir():
     DATA = Path("/work/shared/data")
 DISTRACTORS = 700
+HALF = "A"  # `--half B`: the held-out half, read once (the lead's confirmation), never tuned on
+
+
+def sf_base() -> str:
+    """The SciFact sub-corpus library of the half read: half B's is built the same way as half A's."""
+    return "base-sf.db" if HALF == "A" else f"base-sf-{HALF}.db"
+
+
+def tag(name: str) -> str:
+    """A variant's results name: half A keeps space9's names."""
+    return name if HALF == "A" else f"{name}-{HALF}"
 
 
 def cpu() -> float:
@@ -224,7 +237,7 @@ def scifact_dev():
     from papershelf.beir import load_beir
 
     corpus, queries, qrels, _ = load_beir(str(DATA / "scifact"), None, str(DATA / "scifact" / "qrels-train.tsv"))
-    half = set(split()["scifact"]["A"])
+    half = set(split()["scifact"][HALF])
     queries = {q: t for q, t in queries.items() if q in half}
     judged = {d for q in queries for d in qrels[q]}
     rest = sorted((hashlib.sha256(f"space9:{d['_id']}".encode()).hexdigest(), d["_id"]) for d in corpus
@@ -239,15 +252,15 @@ def prepare(work: Path) -> None:
 
     work.mkdir(parents=True, exist_ok=True)
     corpus, queries, _ = scifact_dev()
-    if not (work / "base-sf.db").exists():
-        with Library(str(work / "base-sf.db")) as lib:
+    if not (work / sf_base()).exists():
+        with Library(str(work / sf_base())) as lib:
             build_library(lib, corpus)
     if not (work / "base-sq.db").exists():  # the 27 shared PDFs: figure queries, and short queries on them
         with Library(str(work / "base-sq.db")) as lib:
             lib.add([str(DATA / "pdfs")])
     from encode_cpu import library_windows
 
-    if (work / "sample.json").exists():
+    if (work / "sample.json").exists() or HALF != "A":
         return
     sample: list[str] = []
     for name in ("base-sq.db", "base-sf.db"):
@@ -323,7 +336,7 @@ def _figure_and_short(lib, out: dict) -> None:
     lib.search("warm up")
     papers = paper_objects(lib, DATA / "pdfs")
     figs = [q for q in load_queries(str(ROOT / "bench/data/figure_queries.jsonl"))
-            if "_error" not in q and q["pdf"] in set(sp["figure_pdfs"]["A"])]
+            if "_error" not in q and q["pdf"] in set(sp["figure_pdfs"][HALF])]
     for cfg, opts in (("default", lambda: SearchOptions()),
                       ("objects", lambda: SearchOptions(filters=Filters(sources=["object_unit"])))):
         ranks = []
@@ -335,7 +348,7 @@ def _figure_and_short(lib, out: dict) -> None:
         out[f"figure_{cfg}_ranks"] = ranks
     shorts = [json.loads(x) for x in (ROOT / "bench/data/short_queries.jsonl").read_text().splitlines() if x.strip()]
     fp = file_papers(lib, DATA)
-    shorts = [q for q in shorts if q["id"] in set(sp["short"]["A"]) and all(f in fp for f in q.get("files", []))]
+    shorts = [q for q in shorts if q["id"] in set(sp["short"][HALF]) and all(f in fp for f in q.get("files", []))]
     rows = run(lib, shorts, fp, "hybrid")
     out["short_hybrid"] = summary(rows)["hybrid"]
     out["short_answered"], out["short_n"] = sum(1 for r in rows if r["answered"]), len(rows)
@@ -348,15 +361,17 @@ def quality(name: str, work: Path) -> dict:
     from papershelf.beir import evaluate
     from papershelf.embed.base import ProviderSpec
 
-    spec = ProviderSpec("local", None, (("quantize", "int8"),)) if name in RECIPES else ProviderSpec()
-    out: dict = {}
-    partial = work / "results" / f"{name}-partial.json"
+    # fp32 is main's window format (1) explicitly: a new library would get NEW_WINDOW_FORMAT.
+    spec = (ProviderSpec("local", None, (("quantize", "int8"),)) if name in RECIPES
+            else ProviderSpec("local", None, (("window_format", 1),)) if name == "fp32" else ProviderSpec())
+    out: dict = {"half": HALF}
+    partial = work / "results" / f"{tag(name)}-partial.json"
     partial.parent.mkdir(exist_ok=True)
     with Library(str(_embedded(name, work, "base-sq.db", spec, out))) as lib:
         _figure_and_short(lib, out)
     partial.write_text(json.dumps(out, indent=1), encoding="utf-8")
     _, queries, qrels = scifact_dev()
-    with Library(str(_embedded(name, work, "base-sf.db", spec, out))) as lib:
+    with Library(str(_embedded(name, work, sf_base(), spec, out))) as lib:
         lib.search("warm up", mode="vector")
         for mode in ("vector", "hybrid"):
             r = evaluate(lib, queries, qrels, mode)
@@ -385,7 +400,7 @@ def variant(name: str, work: Path, proxy_only: bool, rounds: int) -> None:
         log(json.dumps({k: v for k, v in result["quality"].items() if not k.endswith("ranks")}))
     (work / "results").mkdir(exist_ok=True)
     suffix = "-proxy" if proxy_only else ""
-    (work / "results" / f"{name}{suffix}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
+    (work / "results" / f"{tag(name)}{suffix}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
 
 
 def main() -> None:
@@ -395,7 +410,10 @@ def main() -> None:
     ap.add_argument("--work", default="/tmp/space9")
     ap.add_argument("--proxy-only", action="store_true")
     ap.add_argument("--rounds", type=int, default=0, help="CPU rounds (0: cosine only)")
+    ap.add_argument("--half", choices=("A", "B"), default="A", help="B: the held-out half, read once")
     args = ap.parse_args()
+    global HALF
+    HALF = args.half
     work = Path(args.work)
     if args.what == "prepare":
         prepare(work)

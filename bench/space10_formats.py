@@ -14,6 +14,11 @@ unit's first window) is never encoded twice.
     python bench/space10_formats.py prepare --work /tmp/space10      # copies /tmp/space9's libraries
     python bench/space10_formats.py variant fmt-headfirst-noshare --work /tmp/space10
     python bench/space10_formats.py variant fp32 --work /tmp/space10  # main's format, evaluated again
+
+Half B (spaceB: the held-out confirmation, read once): a work directory with copies of the PDF
+libraries and the vector cache, then `prepare --half B` (half B's SciFact sub-corpus) and
+`variant fp32|fmt-noshare --half B`; the figure and short queries of half B run on the same 27-PDF
+libraries, and SciFact windows already in the cache are not encoded again.
 """
 
 from __future__ import annotations
@@ -138,12 +143,12 @@ def variant(name: str, work: Path) -> None:
         ir.patch_format(name)
     elif name != "fp32":
         sys.exit(f"unknown variant {name}")
-    result: dict = {"variant": name, "load": os.getloadavg(), "started": time.strftime("%H:%M:%S")}
+    result: dict = {"variant": name, "half": ir.HALF, "load": os.getloadavg(), "started": time.strftime("%H:%M:%S")}
     result["quality"] = ir.quality(name, work)
     result["cache"] = {"hits": cache.hits, "misses": cache.misses}
     ir.log(json.dumps({k: v for k, v in result["quality"].items() if not k.endswith("ranks")} | result["cache"]))
     (work / "results").mkdir(exist_ok=True)
-    (work / "results" / f"{name}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
+    (work / "results" / f"{ir.tag(name)}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
 
 
 def main() -> None:
@@ -152,9 +157,14 @@ def main() -> None:
     ap.add_argument("name", nargs="?")
     ap.add_argument("--work", default="/tmp/space10")
     ap.add_argument("--src", default="/tmp/space9", help="space9's work directory (its libraries)")
+    ap.add_argument("--half", choices=("A", "B"), default="A",
+                    help="B: the held-out half, read once (its SciFact sub-corpus: `prepare --half B`)")
     args = ap.parse_args()
+    ir.HALF = args.half
     work = Path(args.work)
-    if args.what == "prepare":
+    if args.what == "prepare" and args.half != "A":
+        ir.prepare(work)  # half B's SciFact sub-corpus (no vectors); the PDF libraries are half A's
+    elif args.what == "prepare":
         prepare(work, Path(args.src))
     elif args.what == "variant":
         variant(args.name, work)
