@@ -134,6 +134,11 @@ def embed(force: bool = typer.Option(False, "--force", help="Re-embed every sele
               None, "--window-tokens", min=0,
               help="Embed long units as windows of this many tokens, scored by the best window "
                    "(local default 128; 0 = one truncated text per unit). A new value is a new space."),
+          window_format: Optional[int] = typer.Option(
+              None, "--window-format", min=1, max=4,
+              help="How long units are cut: 1 (default) the title and section in every window, neighbours "
+                   "share a sentence; 2 no shared sentence (0.76x the tokens, 0.85x the index CPU; vector-only "
+                   "search 0.005 nDCG lower); 3 and 4 the head in the first window only. A new value is a new space."),
           backend: Optional[str] = typer.Option(
               None, "--backend", help="local: onnx (default when onnxruntime is installed) or torch; same vectors."),
           quantize: Optional[str] = typer.Option(
@@ -147,7 +152,8 @@ def embed(force: bool = typer.Option(False, "--force", help="Re-embed every sele
         raise BadArgument(f"--quantize must be int8 or none, not {quantize!r}")
     with _library(create=False) as lib:
         spec = spec_for(lib, provider, model,
-                     {"dimension": dimension, "window_tokens": window_tokens, "quantize": quantize},
+                     {"dimension": dimension, "window_tokens": window_tokens, "quantize": quantize,
+                      "window_format": window_format},
                      {"base_url": base_url, "batch_size": batch_size, "backend": backend})
         papers = [lib.resolve_paper(p) for p in paper or []]  # any form a paper is named by
         code = run_embed(lib, spec, workers, force, papers, as_json, quantize_given=quantize is not None)
