@@ -91,7 +91,8 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
     runs: list[list[Line]] = []
     inside = False
     for page in sorted(p for p in pages if p >= heading.page):
-        lines = pages[page]
+        # a column left of the heading's on its page is read before it, whatever the gutters show
+        lines = [ln for ln in pages[page] if page != heading.page or ln.x1 > heading.x0 - 1]
         own = [ln for ln in lines if page != heading.page or ln.top >= heading.top - 1]
         gutters = _gutters(own) if len(own) >= 4 else []
         if not gutters and page == heading.page:  # too few lines below the heading to show the columns
