@@ -345,8 +345,9 @@ def split_numbered(texts: list[str]) -> list[str] | None:
     entries: list[str] = []
     expect = 1
     for line, label, after in zip(texts, labels, following, strict=True):
-        if label is None and _BARE_NUMBER.match(line) and int(line) == expect \
-                and (after is None or expect < after <= expect + 1 + MAX_LABEL_GAP):
+        # (before the first entry only with the very next label after it: a chemist's raised "1" of "1H-NMR")
+        if label is None and _BARE_NUMBER.match(line) and int(line) == expect and (after == expect + 1 or (
+                entries and (after is None or expect < after <= expect + 1 + MAX_LABEL_GAP))):
             label = expect  # a raised label the line builder set apart on a line of its own ("7" over its entry)
         resumes = bool(entries) and expect < label <= expect + MAX_LABEL_GAP and after == label + 1 \
             if label is not None else False

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ..references import MAX_LABEL_GAP, YEAR_START, entry_label
+from ..references import KEY, MAX_LABEL_GAP, YEAR_START, entry_label
 from .lines import Line
 
 _END_LABEL = re.compile(r"\s(\[(\d{1,4})\]|\^?(\d{1,4}))$")
@@ -58,7 +58,7 @@ def end_labels_moved(runs: list[list[Line]]) -> list[list[Line]]:
             continue
         # a label past the one expected (one lost) only when the next the list prints is the one after it
         if _follows(texts, ends, i + 1, end[0], end[0] > expect) and texts[i + 1][:1].isupper():
-            texts[i] = texts[i][: len(texts[i]) - len(_END_LABEL.search(texts[i]).group(0))]  # type: ignore[union-attr]
+            texts[i] = _END_LABEL.sub("", texts[i])
             texts[i + 1] = f"{end[1]} {texts[i + 1]}"
             moved, expect = True, end[0]
     if not moved:
@@ -100,7 +100,8 @@ def _token_label(text: str) -> bool:
 def gutter_labels(runs: list[list[Line]]) -> list[list[Line]]:
     """The runs with each label set in a gutter of its own (a line of one label-like token beside the start
     of a line of text on its baseline) joined to that line: the line then starts at the label's edge, and
-    holds the label when it reads as one ("[3]"), else not (a garbled "PI" is no part of the entry)."""
+    holds the label when it reads as one ("[3]", a key "[BJ03]"), else not (a garbled "PI" is no part of the
+    entry)."""
     lines = [ln for run in runs for ln in run]
     alone = [ln for ln in lines if _token_label(ln.text) and not _BARE.match(ln.text)]  # (a bare number set
     # apart is a raised label over the line below, `split_numbered`'s)
@@ -113,7 +114,7 @@ def gutter_labels(runs: list[list[Line]]) -> list[list[Line]]:
         if text is None or id(text) in joined:
             continue
         token = label.text.strip()
-        read = entry_label(f"{token} A") is not None and not token[:1].isalpha()
+        read = (entry_label(f"{token} A") is not None and not token[:1].isalpha()) or bool(KEY.match(f"{token} "))
         joined[id(text)] = replace(text, x0=label.x0, text=f"{token} {text.text}" if read else text.text)
     gone = {id(label) for label in alone if id(beside.get(id(label), label)) in joined}
     out = [[joined.get(id(ln), ln) for ln in run if id(ln) not in gone] for run in runs]
@@ -130,8 +131,9 @@ def _beside(label: Line, lines: list[Line]) -> Line | None:
 
 
 # A label OCR garbled at a line's start: digits with the letters and marks they are misread as, in or out of
-# brackets ("P9I", "[141", "II7I", "[l8I", "I22l"), a digit or a bracket in it at least.
-_GARBLED = re.compile(r"^(?=[^\s]*[\d\[\]])[\[\(PIl|]?[\dIlOo|]{1,3}[\]\)Il1|]?\s+(?=[A-Z])")
+# brackets ("P9I", "[141", "II7I", "[l8I", "I22l"), a digit or a bracket in it at least; or a bracketed one read
+# as letters alone ("PI", "WI").
+_GARBLED = re.compile(r"^(?:(?=[^\s]*[\d\[\]])[\[\(PIl|]?[\dIlOo|]{1,3}[\]\)Il1|]?|[PVWIJ][Il1|]{1,2})\s+(?=[A-Z])")
 
 
 def garbled_labels(runs: list[list[Line]]) -> list[list[Line]]:
@@ -150,12 +152,15 @@ def garbled_labels(runs: list[list[Line]]) -> list[list[Line]]:
         at |= {id(ln): own[len(own) // 2] if own else edges[len(edges) // 2] for ln in run}
     texts, expect = [ln.text for ln in lines], 1
     for i, ln in enumerate(lines):
-        if starts[i] is not None:
-            expect = starts[i] + 1 if expect <= starts[i] <= expect + MAX_LABEL_GAP else expect  # type: ignore[operator]
+        start = starts[i]
+        if start is not None:
+            expect = start + 1 if expect <= start <= expect + MAX_LABEL_GAP else expect
             continue
         m = _GARBLED.match(ln.text)
+        if m is None or abs(ln.x0 - at[id(ln)]) > 0.5 * max(ln.size, 1.0):
+            continue
         later = next((s for s in starts[i + 1:] if s is not None and s >= expect), None)
-        if m and abs(ln.x0 - at[id(ln)]) <= 0.5 * max(ln.size, 1.0) and (later is None or later > expect):
+        if later is None or later > expect:
             texts[i], expect = f"[{expect}] {ln.text[m.end():]}", expect + 1
     new = iter(texts)
     return [[replace(ln, text=next(new)) for ln in run] for run in runs]

@@ -152,8 +152,8 @@ def _kept(lines: list[Line], width: float, height: float, repeating: set[str], e
     stand, `_edge_rows`), and page numbers."""
     kept = []
     for ln in lines:
-        # (one glyph is no vertical text, however narrow: a raised label in the margin, "1")
-        vertical = ln.height > 2 * max(1.0, ln.x1 - ln.x0) and len(ln.text.strip()) > 1
+        # (a digit alone is no vertical text, however narrow: a raised label in the margin, "1")
+        vertical = ln.height > 2 * max(1.0, ln.x1 - ln.x0) and not re.fullmatch(r"\s*\d\s*", ln.text)
         if (vertical and (ln.x1 < 0.12 * width or ln.x0 > 0.88 * width) and not in_sideways_table(ln, lines)) \
                 or _STAMP.match(ln.text):
             continue  # vertical margin text such as arXiv's identifier stamp
