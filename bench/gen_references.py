@@ -21,6 +21,12 @@ seeds test (report test once, at the end).
 unseen papers (`LAYOUTS`): body in two columns with the heading mid-column, plain lines after the list, a heading
 the reader does not know, a figure and caption where the list goes on, biographies after the list, DOI and index
 lines in journals' forms.  Graded the same way, and reported per class.
+
+`--unseen` (refs11) draws a fourth stream: the first stream's lists, each paper with one class the earlier streams
+lacked (`UNSEEN`): a numbered list whose labels the text layer gives at the end of the line before ("… 2009. [3]"),
+a list with no heading whose labels are set small and raised on lines of their own (a letter journal's), labels
+in a gutter of their own as OCR reads them (another size and baseline, some garbled: "PI", "[31", "I161"), an
+author–year list with no heading at the paper's end, and a list of notes and references mixed (notes cite no year).
 """
 
 from __future__ import annotations
@@ -93,6 +99,7 @@ class Paper:
     # the third stream (--layouts): one layout class of the unseen papers per paper (LAYOUTS)
     layout: str = ""
     doi_form: str = ""
+    notes: set[int] = field(default_factory=set)  # --unseen's notes_mixed: the entries printed as notes
 
 
 def _entry(rng: random.Random) -> Entry:
@@ -130,7 +137,52 @@ BIO = ("{name} received the B.S. degree in physics from the University of Lagos 
        "response of soils and the statistics of sparse observations.")
 
 
-def make_paper(seed: int, more: bool = False, layouts: bool = False) -> Paper:
+# The fourth stream's classes (--unseen), one per paper:
+# label_line_end: a numbered list whose labels the text layer gives at the end of the line before;
+# raised_unheaded: no heading, each label set small and raised on a line of its own, left of its entry;
+# ocr_labels: labels in a gutter of their own, in another size and off the baseline, half of them garbled;
+# unheaded_author_year: an author-year list at the paper's end with no heading;
+# notes_mixed: a numbered list of references and notes (a note cites no year).
+UNSEEN = ["label_line_end", "raised_unheaded", "ocr_labels", "unheaded_author_year", "notes_mixed"]
+NOTES = ["See the supplementary text for the derivation of the rate at the two sites.",
+         "We thank the observers at both sites for reading each sample twice.",
+         "The counts of the third season are given in full in the online tables; they do not change the "
+         "conclusions drawn here.", "Materials and methods are available as supporting material.",
+         "A second reading of the same samples gave the same ranking of the sites."]
+
+
+def _unseen(p: Paper, seed: int) -> None:
+    rng = random.Random(seed + 3_000_003)
+    p.layout = UNSEEN[(seed // 2) % len(UNSEEN)]
+    p.running = rng.random() < 0.4
+    if p.layout in ("label_line_end", "ocr_labels", "notes_mixed") and p.style not in ("bracket", "dotted"):
+        p.style = rng.choice(["bracket", "dotted"])
+    if p.layout == "raised_unheaded":
+        p.style = "superscript"
+    if p.layout == "unheaded_author_year" and p.style not in ("hanging", "gapped", "flush"):
+        p.style = rng.choice(["hanging", "gapped", "flush"])
+        p.entries.sort(key=lambda e: (e.authors[0][0], e.year))
+    if p.layout in ("raised_unheaded", "unheaded_author_year"):
+        p.heading, p.statement = "", None
+    if p.layout == "notes_mixed":
+        p.heading = "References and Notes"
+        p.notes = {i for i in range(len(p.entries)) if rng.random() < 0.3}
+    if len(p.entries) < 8:
+        p.entries += [_entry(rng) for _ in range(8)]
+        if p.style in ("hanging", "gapped", "flush"):
+            p.entries.sort(key=lambda e: (e.authors[0][0], e.year))
+
+
+def _garbled(n: int, rng: random.Random) -> str:
+    """A label "[n]" as OCR may read it: brackets read as letters or digits, ones as I or l."""
+    text = f"[{n}]"
+    if rng.random() < 0.5:
+        return text
+    text = text.replace("[", rng.choice(["P", "I", "[", "["]), 1).replace("]", rng.choice(["I", "l", "1", ""]), 1)
+    return text.replace("1", rng.choice(["1", "l", "I"]), 1).replace("0", "O")
+
+
+def make_paper(seed: int, more: bool = False, layouts: bool = False, unseen: bool = False) -> Paper:
     p = _first_stream(seed)
     if more:  # a stream of its own: the papers above stay as they were
         rng = random.Random(seed + 1_000_003)
@@ -154,6 +206,8 @@ def make_paper(seed: int, more: bool = False, layouts: bool = False) -> Paper:
             p.entries += [_entry(rng) for _ in range(20)]
             if p.style in ("hanging", "gapped", "flush"):
                 p.entries.sort(key=lambda e: (e.authors[0][0], e.year))
+    if unseen:  # a fourth stream, drawn on top of the first
+        _unseen(p, seed)
     return p
 
 
@@ -169,6 +223,8 @@ def _first_stream(seed: int) -> Paper:
 
 def entry_text(p: Paper, e: Entry, kind: str = "article") -> str:
     """The entry as printed (without its label), the DOI apart: the text its lines wrap."""
+    if kind == "note":
+        return NOTES[(e.year + len(e.title)) % len(NOTES)]
     if kind == "body":
         return f"World Health Organization ({e.year}). {e.title}. Geneva: WHO Press."
     if kind == "chapter":
@@ -238,24 +294,27 @@ def draw(p: Paper, path: Path) -> list[str]:
             c.drawString(72, y, ln)
             y -= 12
         c.setFont("Times-Bold", 11)
-        c.drawString(72, y - 14, p.heading)
-        pages = Pages(c, p.columns, y - 34)
+        if p.heading:
+            c.drawString(72, y - 14, p.heading)
+        pages = Pages(c, p.columns, y - (34 if p.heading else 20))
     pages.running = p.running
     figure_at = len(p.entries) // 2 if p.layout == "figure_in_list" else -1
     size, lead = 8.5, 10.5
     truth = []
     if p.running:
         _running(c, 1)
+    garble, last_end = random.Random(p.seed + 5), None  # where the entry before ended: (page, x, y)
     for n, e in enumerate(p.entries, start=1):
-        text = entry_text(p, e, p.kinds[n - 1] if p.kinds else "article")
+        kind = "note" if n - 1 in p.notes else p.kinds[n - 1] if p.kinds else "article"
+        text = entry_text(p, e, kind)
         numbered = p.style in ("bracket", "dotted", "superscript")
-        indent = 16 if numbered else 12
+        indent = {"raised_unheaded": 5, "ocr_labels": 22}.get(p.layout, 16 if numbered else 12)
         first_w, rest_w = (pages.width - indent, pages.width - indent) if numbered else \
             (pages.width, pages.width - (indent if p.style == "hanging" else 0))
         lines = _wrap(text, first_w, "Times-Roman", size)
         lines = lines[:1] + _wrap(" ".join(lines[1:]), rest_w, "Times-Roman", size) if len(lines) > 1 else lines
-        doi = [_doi_form(p, e.doi, n)] if e.doi and p.doi_line else []
-        if e.doi and not p.doi_line:
+        doi = [_doi_form(p, e.doi, n)] if e.doi and p.doi_line and kind != "note" else []
+        if e.doi and not p.doi_line and kind != "note":
             lines = _wrap(text + " " + e.doi, first_w, "Times-Roman", size)
         truth.append(" ".join([*lines, *doi]))
         for k, ln in enumerate([*lines, *doi]):
@@ -266,7 +325,9 @@ def draw(p: Paper, path: Path) -> list[str]:
             pages.need(lead)
             x = pages.x + (indent if numbered or (p.style == "hanging" and k) else 0)
             c.setFont("Times-Roman", size)
-            if k == 0 and numbered:
+            if k == 0 and numbered and p.layout in ("label_line_end", "raised_unheaded", "ocr_labels"):
+                _unseen_label(c, p, n, pages, last_end, garble)
+            elif k == 0 and numbered:
                 if p.style == "superscript":
                     c.setFont("Times-Roman", 6)
                     c.drawString(pages.x, pages.y + 2.5, str(n))
@@ -278,6 +339,7 @@ def draw(p: Paper, path: Path) -> list[str]:
                     else:
                         c.drawString(pages.x, pages.y, label)
             c.drawString(x, pages.y, ln)
+            last_end = (c.getPageNumber(), x + stringWidth(ln, "Times-Roman", size), pages.y)
             pages.y -= lead
         pages.y -= 4 if p.style == "gapped" else 0.5
     if p.layout == "bio_after":
@@ -291,6 +353,28 @@ def draw(p: Paper, path: Path) -> list[str]:
             pages.y -= lead
     c.save()
     return truth
+
+
+def _unseen_label(c: canvas.Canvas, p: Paper, n: int, pages: Pages, last_end: tuple | None,
+                  garble: random.Random) -> None:
+    """An entry's label in the fourth stream's forms: at the end of the line before (on the same page), small
+    and raised on a line of its own, or in a gutter of its own in another size, off the baseline, garbled."""
+    size = 8.5
+    if p.layout == "label_line_end":
+        label = f"[{n}]" if p.style == "bracket" else str(n)
+        if last_end is not None and last_end[0] == c.getPageNumber():
+            c.setFont("Times-Roman", size)
+            c.drawString(last_end[1] + stringWidth(" ", "Times-Roman", size), last_end[2], label)
+        else:
+            c.setFont("Times-Roman", size)
+            c.drawString(pages.x, pages.y, label)
+    elif p.layout == "raised_unheaded":
+        c.setFont("Times-Roman", 5.5)
+        c.drawString(pages.x, pages.y + 5.5, str(n))  # inside the column, the entry's text just right of it
+    else:
+        c.setFont("Times-Roman", 11)
+        c.drawString(pages.x, pages.y + garble.uniform(-1.5, 1.5), _garbled(n, garble))
+    c.setFont("Times-Roman", size)
 
 
 def _doi_form(p: Paper, doi: str, n: int) -> str:
@@ -365,9 +449,10 @@ def grade(p: Paper, truth: list[str], found: list) -> dict:
     n = len(truth)
     return {"count_ok": abs(len(found) - n) <= max(1, 0.05 * n), "entries": n, "found": len(found),
             "whole": sum(r is not None for r in whole),
-            "years": sum(r is not None and r.year == e.year for r, e in zip(whole, p.entries, strict=True)),
-            "titles": sum(r is not None and (r.title or "").rstrip(".").lower() == e.title.lower()
-                          for r, e in zip(whole, p.entries, strict=True))}
+            "years": sum(r is not None and r.year == (None if i in p.notes else e.year)
+                         for i, (r, e) in enumerate(zip(whole, p.entries, strict=True))),
+            "titles": sum(r is not None and (i in p.notes or (r.title or "").rstrip(".").lower() == e.title.lower())
+                          for i, (r, e) in enumerate(zip(whole, p.entries, strict=True)))}
 
 
 def main() -> int:
@@ -379,6 +464,7 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--more", action="store_true", help="the second stream of classes (see Paper)")
     ap.add_argument("--layouts", action="store_true", help="the third stream: layout classes (LAYOUTS)")
+    ap.add_argument("--unseen", action="store_true", help="the fourth stream: classes of unseen lists (UNSEEN)")
     args = ap.parse_args()
     folder = Path(args.keep or tempfile.mkdtemp(prefix="genrefs-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -387,7 +473,7 @@ def main() -> int:
     by_style: dict[str, Counter] = {}
     by_layout: dict[str, Counter] = {}
     for seed in seeds:
-        p = make_paper(seed, args.more, args.layouts)
+        p = make_paper(seed, args.more, args.layouts, args.unseen)
         path = folder / f"refs-{seed}.pdf"
         truth = draw(p, path)
         g = grade(p, truth, read_pdf(path.read_bytes()).references)

@@ -25,10 +25,11 @@ from ..document import Reference, parse_year
 from ..text import LEADING_SPACE
 
 MAX_AUTHOR_CHARS = 2000  # a longer run of text is no author list: bounds the checks made on each initial
-# An entry's label: "[3]", "3.", "(3)", a bare "3" before a name (or a raised "^3", the reader's mark), or a
-# raised label alone on its line.
+# An entry's label: "[3]", "3.", "(3)", a bare "3" before a name (or a raised "^3", the reader's mark), a
+# raised label alone on its line, or one set close before a name ("^10M. Kleiber").
 _LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s|$)|\((\d{1,4})\)|"
-                    r"\^?(\d{1,4})(?=\s+(?:[A-Z]|(?:van|von|de|der|den|da|di|du|la|le)\s))|\^(\d{1,4})$)\s*")
+                    r"\^?(\d{1,4})(?=\s+(?:[A-Z]|(?:van|von|de|der|den|da|di|du|la|le)\s))|\^(\d{1,4})$|"
+                    r"\^(\d{1,4})(?=[A-Z](?:\.|[a-z])))\s*")
 _ALPHA_LABEL = re.compile(r"^\s*\[[A-Z][A-Za-z+\-]{0,9}\d{2,4}[a-z]?\]\s*")  # "[Arn94]", "[ABTZ13]": no number
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
 _ARXIV = re.compile(r"(?:arxiv[:\s]*(?:preprint\s*)?(?:arxiv:)?\s*|abs/|arxiv\.org/(?:abs|pdf)/)"
@@ -325,6 +326,8 @@ def _last_year(body: str) -> int | None:
 
 
 _BARE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")
+# A line opening with a year ("2009.", "(1975). [3]"): an entry's last line, no label.
+YEAR_START = re.compile(r"^\s*\(?(?:1[89]|20)\d\d[a-z]?\)?\.?(?:\s|$)")
 MAX_LABEL_GAP = 3  # entries a numbered list may lack (a number lost to a page break or a typo) and go on
 
 
@@ -334,15 +337,17 @@ def split_numbered(texts: list[str]) -> list[str] | None:
     A label past the one expected (a number missing, up to `MAX_LABEL_GAP`) starts an entry when the
     next label the list prints is the one after it: the count goes on from there.  Without that,
     200 entries with one number missing became one entry of 20,000 characters."""
-    labels = [entry_label(line) for line in texts]
+    labels = [None if YEAR_START.match(line) else entry_label(line) for line in texts]
     following: list[int | None] = [None] * len(texts)  # the next label printed after each line
     for i in range(len(texts) - 2, -1, -1):
-        following[i] = labels[i + 1] if labels[i + 1] is not None else following[i + 1]
+        bare = int(texts[i + 1]) if _BARE_NUMBER.match(texts[i + 1]) else None  # a raised label set apart
+        following[i] = labels[i + 1] if labels[i + 1] is not None else bare if bare is not None else following[i + 1]
     entries: list[str] = []
     expect = 1
     for line, label, after in zip(texts, labels, following, strict=True):
-        if label is None and entries and _BARE_NUMBER.match(line) and int(line) == expect \
-                and after in (None, expect + 1):
+        # (before the first entry only with the very next label after it: a chemist's raised "1" of "1H-NMR")
+        if label is None and _BARE_NUMBER.match(line) and int(line) == expect and (after == expect + 1 or (
+                entries and (after is None or expect < after <= expect + 1 + MAX_LABEL_GAP))):
             label = expect  # a raised label the line builder set apart on a line of its own ("7" over its entry)
         resumes = bool(entries) and expect < label <= expect + MAX_LABEL_GAP and after == label + 1 \
             if label is not None else False

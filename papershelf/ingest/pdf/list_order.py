@@ -91,7 +91,9 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
     runs: list[list[Line]] = []
     inside = False
     for page in sorted(p for p in pages if p >= heading.page):
-        lines = pages[page]
+        # a column left of the heading's on its page is read before it, whatever the gutters show
+        edge = _column_edge(pages[page], heading) if page == heading.page else None
+        lines = [ln for ln in pages[page] if edge is None or ln.x1 > edge - 1]
         own = [ln for ln in lines if page != heading.page or ln.top >= heading.top - 1]
         gutters = _gutters(own) if len(own) >= 4 else []
         if not gutters and page == heading.page:  # too few lines below the heading to show the columns
@@ -123,6 +125,14 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
         if run:
             runs.append(run)
     return runs
+
+
+def _column_edge(lines: list[Line], heading: Line) -> float:
+    """The left edge of the heading's column: where a quarter of the lines below it that run under its
+    start start (a centred heading's column starts left of it, and a hanging list's entries open at the
+    column's edge; a stray line run across the gutter is one of many)."""
+    under = sorted(ln.x0 for ln in lines if ln.top >= heading.top - 1 and ln.x0 <= heading.x0 + 1 < ln.x1)
+    return min(heading.x0, under[len(under) // 4]) if under else heading.x0
 
 
 def _columns_beside(lines: list[Line], heading: Line, below: list[Line]) -> list[Line]:

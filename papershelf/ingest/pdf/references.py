@@ -23,6 +23,7 @@ from ..references import KEY, MAX_LABEL_GAP, SAME_AUTHORS, entry_label, parsed_e
 from .hyphens import keep_hyphen
 from .lines import Line
 from .list_end import Objects, outside_objects, without_back_matter
+from .list_labels import end_labels_moved, garbled_labels, gutter_labels
 from .list_order import reread
 from .unheaded import unheaded_start
 
@@ -72,7 +73,7 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block], objects: Obje
 
 def _entries(runs: list[list[Line]]) -> list[str]:
     """A list's lines cut into entries, without what the paper prints after the list."""
-    runs = without_back_matter(runs, _openings)
+    runs = without_back_matter(end_labels_moved(garbled_labels(gutter_labels(runs))), _openings)
     texts = [ln.text for run in runs for ln in run]
     numbered = split_numbered(texts)
     if numbered is not None and len(numbered) * 1.0 >= 0.5 * sum(entry_label(t) is not None for t in texts):
@@ -120,6 +121,10 @@ def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> Iterator[list
         first = unheaded_start(columns)
         if first is not None:
             yield reread(columns, first, None, include=True)
+            return
+        runs = _unheaded_authors(columns)
+        if runs is not None:
+            yield runs
         return
     if start is None:  # the heading not read as one (a language or style the headings do not know):
         # the list runs from the last line that is only such a heading to the first statement after it
@@ -136,6 +141,7 @@ def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> Iterator[list
 
 MAX_TRIED = 4  # headings from the paper's end tried as a list's heading in words the reader does not know
 MIN_LISTED = 5  # entries a section must hold to be taken for a list by its text alone
+LISTED_TEXT = 0.7  # of a section's text its entries must hold to be taken for a list
 
 
 # A heading's words: one to four words of letters, numbered or not ("Kaynakça", "7 References Cited").
@@ -159,11 +165,41 @@ def _headed_by_structure(columns: list[list[Line]], headings: list[Block]) -> li
             continue
         after = next((h.text.strip() for h in headings[k + 1:] if not _BRACKETED.match(h.text.strip())), None)
         runs = reread(columns, line, after)
-        entries = _entries(runs)
-        if len(entries) >= MIN_LISTED and sum(opens_entry(e) for e in entries) >= 0.9 * len(entries) \
-                and sum(bool(_ENTRY_YEAR.search(e)) for e in entries) >= 0.8 * len(entries):
+        if _reads_as_list(runs):
             return runs
     return None
+
+
+MAX_STARTS = 8  # lines opening as an author-year entry tried as an unheaded list's first line
+FIRST_OPENING = 3  # an unheaded list's first entries all open as entries (not a running head over the body)
+
+
+def _unheaded_authors(columns: list[list[Line]]) -> list[list[Line]] | None:
+    """An author-year list printed with no heading at the paper's end: from the first line of its last three
+    pages that opens as such an entry ("Surname, I."), the lines to the end read as a list of references
+    (`_reads_as_list`); the next such line is tried when they do not (a sentence opening with a name)."""
+    lines = [ln for column in columns for ln in column]
+    if not lines:
+        return None
+    last_page = max(ln.page for ln in lines)
+    starts = [ln for ln in lines if ln.page >= last_page - 2 and _opens(ln.text)]
+    for line in starts[:MAX_STARTS]:
+        runs = reread(columns, line, None, include=True)
+        if _reads_as_list(runs, FIRST_OPENING):
+            return runs
+    return None
+
+
+def _reads_as_list(runs: list[list[Line]], first: int = 1) -> bool:
+    """The lines cut into five entries at least, nine in ten opening as entries open (the `first` ones all),
+    eight in ten citing a year, and the entries hold most of the text (a numbered list's cut drops what
+    comes before label 1)."""
+    entries = _entries(runs)
+    if not all(opens_entry(e) for e in entries[:first]):
+        return False
+    held = sum(len(e) for e in entries) >= LISTED_TEXT * sum(len(ln.text) + 1 for run in runs for ln in run)
+    return len(entries) >= MIN_LISTED and held and sum(opens_entry(e) for e in entries) >= 0.9 * len(entries) \
+        and sum(bool(_ENTRY_YEAR.search(e)) for e in entries) >= 0.8 * len(entries)
 
 
 def _openings(texts: list[str]) -> list[bool]:
@@ -204,6 +240,14 @@ def _lefts(runs: list[list[Line]], size: float) -> list[float]:
             for run, x in zip(runs, own, strict=True)]
 
 
+def _indent(runs: list[list[Line]], lefts: list[float], size: float) -> float:
+    """How far right of its column's edge a line starts to be indented: 0.4 of the size, or half the list's
+    usual indent when that is deeper (a scan's labels start a few points apart, its hanging lines 20 on)."""
+    steps = sorted(ln.x0 - left for run, left in zip(runs, lefts, strict=True) for ln in run
+                   if ln.x0 - left > 0.4 * size)
+    return max(0.4 * size, 0.5 * steps[len(steps) // 2]) if steps else 0.4 * size
+
+
 def _bands_joined(runs: list[list[Line]]) -> list[list[Line]]:
     """Runs that the reading order cut only because a short line (a DOI under a full-width entry)
     does not cross the gutter: a run that starts on the next line below the last one, on the same
@@ -226,7 +270,8 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
     sizes = [ln.size for ln in lines] or [10.0]
     size = statistics.median(sizes)
     lefts = _lefts(runs, size)
-    indented = [ln.x0 - left > 0.4 * size for run, left in zip(runs, lefts, strict=True) for ln in run]
+    depth = _indent(runs, lefts, size)
+    indented = [ln.x0 - left > depth for run, left in zip(runs, lefts, strict=True) for ln in run]
     hanging = 0.15 <= sum(indented) / max(1, len(indented)) <= 0.85
     first_in = hanging and _first_lines_indented(lines, indented)
     pitches = [b.bottom - a.bottom for run in runs for a, b in zip(run, run[1:], strict=False) if b.bottom > a.bottom]
@@ -245,7 +290,7 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
             if _CONTINUATION.match(ln.text) or _link_goes_on(entries[-1], ln.text):
                 new = False
             elif hanging:
-                new = (ln.x0 - left <= 0.4 * size) != first_in
+                new = (ln.x0 - left <= depth) != first_in
             elif prev is None:
                 new = _ended(entries[-1]) and (ln.text[:1].isupper() or _opens(ln.text)) and \
                     (not author_first or _opens(ln.text))

@@ -1,7 +1,8 @@
 """A reference list printed with no heading: letter journals (APL, PNAS) and short communications
 set their numbered notes straight after the text or the acknowledgements.
 
-Such a list shows itself by its labels: at the paper's end, lines open with ``1.`` / ``[1]`` and the
+Such a list shows itself by its labels: at the paper's end, lines open with ``1.`` / ``[1]`` (or a small raised
+number on a line of its own) and the
 labels count up by one, each entry citing a year.  The list starts at the last line labelled 1 that
 opens such a run (a numbered procedure or a "1. Introduction" heading opens no run of cited years).
 """
@@ -15,6 +16,8 @@ from .lines import Line
 
 MIN_ENTRIES = 5  # fewer labels than this are a numbered paragraph list as often as notes
 _YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
+_BARE = re.compile(r"^\s*\d{1,4}\s*$")
+RAISED = 0.25  # a raised label's baseline stands this many of its entry's sizes above the entry's at least
 
 
 def unheaded_start(columns: list[list[Line]]) -> Line | None:
@@ -24,11 +27,23 @@ def unheaded_start(columns: list[list[Line]]) -> Line | None:
         return None
     last_page = max(ln.page for ln in lines)
     tail = [ln for ln in lines if ln.page >= last_page - 2]  # notes end a letter: its last three pages
-    labels = [entry_label(ln.text) for ln in tail]
+    labels = [_label(ln, nxt) for ln, nxt in zip(tail, [*tail[1:], None], strict=True)]
     for i in range(len(tail) - 1, -1, -1):
         if labels[i] == 1 and _counts_up(tail[i:], labels[i:]):
             return tail[i]
     return None
+
+
+def _label(line: Line, after: Line | None) -> int | None:
+    """The line's label: a printed one, or a bare number alone on its line raised beside the start of the
+    line after it (a letter journal's raised label, which the line builder sets apart)."""
+    label = entry_label(line.text)
+    if label is None and after is not None and _BARE.match(line.text) and line.page == after.page:
+        size = max(after.size, 1.0)
+        raised = after.bottom - 1.2 * size < line.bottom < after.bottom - RAISED * size
+        if raised and line.x1 <= after.x0 + size:
+            return int(line.text)
+    return label
 
 
 def _counts_up(lines: list[Line], labels: list[int | None]) -> bool:
