@@ -7,6 +7,7 @@ paragraph-like lines.  `pg` is the walk's page (`regions._Page`)."""
 from __future__ import annotations
 
 import re
+import statistics
 from typing import TYPE_CHECKING
 
 from ..captions import CAPTION_RE
@@ -22,12 +23,28 @@ if TYPE_CHECKING:
 _NUMBER = re.compile(r"^[(\[]?[-+−±]?\d[\d.,]*%?[)\]]?[,;]?$")
 
 
+def letter_pitch(lines: list[Line]) -> float:
+    """The page's usual advance per character, in ems, along lines of words (0 when none is long)."""
+    pitches = [(ln.x1 - ln.x0) / len(ln.text) / ln.size for ln in lines if len(ln.text) >= 40 and ln.size > 0
+               and sum(1 for w in ln.text.split() if _WORD.match(w)) >= 0.7 * len(ln.text.split())]
+    return statistics.median(pitches) if len(pitches) >= 3 else 0.0
+
+
+def sparse(ln: Line, pitch: float) -> bool:
+    """A row of a table's cells read as one line ("T = top VACM, Sensor Latitude Longitude Start
+    Date &"): its words spread far wider apart than a line of text ever is, stretched or not."""
+    words = len(ln.text.split())
+    return pitch > 0 and words >= 5 and len(ln.text) >= 25 and ln.size > 0 \
+        and (ln.x1 - ln.x0) / len(ln.text) / ln.size > 1.4 * pitch
+
+
 def _prose(ln: Line, pg: _Page) -> bool:
     """`_is_prose`, once per line of the page (every walk asks about the same lines)."""
     known = pg.prose.get(id(ln))
     if known is None:
         known = pg.prose[id(ln)] = _is_prose(ln, pg)
     return known
+
 
 def _is_prose(ln: Line, pg: _Page) -> bool:
     """A line of running body text: alone on its baseline, in the body size, filling its column.
@@ -36,7 +53,7 @@ def _is_prose(ln: Line, pg: _Page) -> bool:
     words = ln.text.split()
     wordy = sum(1 for w in words if _WORD.match(w))
     measures = sum(1 for w in words if _NUMBER.match(w) or len(w.strip(".,;:()")) == 1)
-    if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 3 \
+    if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 3 or sparse(ln, pg.pitch) \
             or wordy < 0.6 * (len(words) - measures) or wordy < 0.4 * len(words):
         return False
     if pg.cell_like(ln) and sum(1 for w in words if w[0].islower()) < 2:
@@ -46,10 +63,12 @@ def _is_prose(ln: Line, pg: _Page) -> bool:
         return wordy == len(words) and ln.x1 - ln.x0 >= 0.8 * pg.column_width(ln) and pg.column_width(ln) < 30 * ln.size
     return sentence or ln.x1 - ln.x0 >= 0.7 * pg.column_width(ln)
 
+
 def _text_edge(pg: _Page, span: tuple[float, float]) -> float | None:
     """Where the running text of the span starts: the leftmost start of its prose lines."""
     edges = [ln.x0 for ln in pg.lines if in_span((ln.x0, ln.top, ln.x1, ln.bottom), span) and _prose(ln, pg)]
     return min(edges) if edges else None
+
 
 def _paragraph_like(ln: Line, pg: _Page, left: float | None, art: Box | None) -> bool:
     """A line as a paragraph sets it, short or long: alone on its baseline, in the body size,
@@ -64,12 +83,14 @@ def _paragraph_like(ln: Line, pg: _Page, left: float | None, art: Box | None) ->
     return not (inside or pg.cell_like(ln) or abs(ln.size - pg.body.size) > 0.6 or not words
                 or wordy < 0.6 * len(words) or not -1 <= ln.x0 - left < 2.5 * ln.size)
 
+
 def _trim_paragraph(taken: list[tuple[Box, Line | None]], pg: _Page, left: float | None, art: Box | None) -> None:
     """An object ends with its own evidence (a graphic, a row of cells, a label inside a drawing),
     never with running text: paragraph-like lines at the far end of the walk are a paragraph set
     close to the object, however short it is."""
     while len(taken) > 1 and (ln := taken[-1][1]) is not None and _paragraph_like(ln, pg, left, art):
         taken.pop()
+
 
 def _ends_object(pg: _Page, ln: Line, rest, taken: list[tuple[Box, Line | None]], where: tuple) -> bool:
     """Does the walk stop at `ln` (a line outside the drawing taken so far)?  At a heading, another
@@ -90,6 +111,7 @@ def _ends_object(pg: _Page, ln: Line, rest, taken: list[tuple[Box, Line | None]]
         return True
     return False
 
+
 def _drop_paragraph_end(taken: list[tuple[Box, Line | None]], prose: Line, leading: float, pg: _Page) -> None:
     """Lines taken just before reaching a paragraph that are that paragraph's own short last (or
     first) lines: set at its line gap, size and left edge, alone on their baselines."""
@@ -100,6 +122,7 @@ def _drop_paragraph_end(taken: list[tuple[Box, Line | None]], prose: Line, leadi
             break
         taken.pop()
         prose = ln
+
 
 def _prose_follows(rest, ln: Line, up: bool, para) -> float | None:
     """A prose-like line is a paragraph's when the next line beyond it is a paragraph's line too

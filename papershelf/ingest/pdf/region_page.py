@@ -54,18 +54,29 @@ def page_body(lines: list[Line], body: BodyStyle, width: float) -> BodyStyle:
     paper's body size then being the small one), so that a paragraph in that size ends an object.
     Text set outside the page (a stray copy of the text layer) is not what a reader sees."""
     sizes: dict[float, list[int]] = {}
+    measures: dict[float, list[int]] = {}
     for ln in lines:
         if len(ln.text.split()) >= 5 and _wordy(ln) and ln.x0 >= 0 and ln.x1 <= width:
             sizes.setdefault(round(ln.size * 2) / 2, []).append(len(ln.text))
+            measures.setdefault(round(ln.size * 2) / 2, []).append(round(ln.x1 - ln.x0))
     if not sizes:
         return body
     size = max(sizes, key=lambda k: sum(sizes[k]))
     # a page of running text: ten lines at least (a long caption beside a full-page figure is not),
-    # and larger than the paper's body (a page of a table set in small type is no running text)
-    if size - body.size <= 0.6 or len(sizes[size]) < 10 \
-            or sum(sizes[size]) < 0.6 * sum(sum(v) for v in sizes.values()):
+    # most of the page's words; larger than the paper's body, or smaller and justified to one
+    # measure (a journal setting its methods small: a table's small type is no column of equal lines)
+    if abs(size - body.size) <= 0.6 or len(sizes[size]) < 10 \
+            or sum(sizes[size]) < 0.6 * sum(sum(v) for v in sizes.values()) \
+            or size < body.size and not _justified(measures[size], size):
         return body
     return dataclasses.replace(body, size=size)
+
+
+def _justified(widths: list[int], size: float) -> bool:
+    """Lines of running text set to one measure: most of them within a point of the same width, a
+    column's width (20 ems at least)."""
+    common = max(set(widths), key=lambda w: sum(1 for v in widths if abs(v - w) <= 1))
+    return common >= 20 * size and sum(1 for v in widths if abs(v - common) <= 1) >= max(8, 0.5 * len(widths))
 
 
 def text_columns(lines: list[Line], strips: list[tuple[float, float]]) -> list[tuple[float, float]]:

@@ -27,9 +27,10 @@ from .graphics import Box
 from .headings import BodyStyle
 from .lines import Line
 from .region_beside import beside_side, in_margin
-from .region_ends import _NUMBER, _ends_object, _prose, _text_edge, _trim_paragraph
+from .region_ends import _NUMBER, _ends_object, _prose, _text_edge, _trim_paragraph, letter_pitch, sparse
 from .region_page import between_neighbours, blank_side, in_span, narrow_columns, page_body, text_columns, text_extent
 from .region_rows import _beside, _caption_lines, _gutters, _two_columns, _wordy, off_middle, row_across
+from .region_wrap import wrapped_span
 from .rotation import unturned_box
 from .table_cells import table_text
 
@@ -131,6 +132,7 @@ class _Page:
     prose: dict[int, bool] = field(default_factory=dict)  # `_prose` of each line asked about, by id
     widths: dict[tuple[float, float], float] = field(default_factory=dict)  # `_text_between`, by column
     strips: dict[float, tuple[float, float]] = field(default_factory=dict)  # each gutter's strip, by its middle
+    pitch: float = 0.0  # the usual advance per character along lines of words, in ems (`letter_pitch`)
 
     def alone(self, ln: Line) -> bool:
         """No other line of its column on its baseline.  Not `Line.alone`, which also says no when
@@ -138,10 +140,11 @@ class _Page:
         return id(ln) not in self.beside
 
     def cell_like(self, ln: Line) -> bool:
-        """Set beside other text on its baseline, or mostly numbers: what table rows look like."""
+        """Set beside other text on its baseline, mostly numbers, or words spread a row of cells apart
+        (`sparse`): what table rows look like."""
         words = ln.text.split()
         numbers = sum(1 for w in words if _NUMBER.match(w))
-        return not self.alone(ln) or (numbers >= 2 and numbers >= 0.4 * len(words))
+        return not self.alone(ln) or (numbers >= 2 and numbers >= 0.4 * len(words)) or sparse(ln, self.pitch)
 
     def column_width(self, ln: Line) -> float:
         """The width of the line's column: between its gutters, or the text's edge and a gutter."""
@@ -339,6 +342,7 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     pg = _Page(lines, graphics, width, height, body, two, extent, *text_extent(lines, width),
                _beside(lines, width, two, [(a + b) / 2 for a, b in text]), gutters)
     pg.strips = dict(zip(gutters, strips, strict=True))
+    pg.pitch = letter_pitch(lines)
     pg.graphics = _drawings(pg)
     starts = [ln for ln in lines if CAPTION_RE.match(ln.text) and parse_caption(ln.text)]
     out: list[Candidate] = []
@@ -347,7 +351,7 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         cap = parse_caption(first.text)
         assert cap is not None
         stops = [ln for other in blocks if other is not cap_lines for ln in other]
-        span = pg.span(cap_lines, stops)
+        span = wrapped_span(lines, cap_lines, pg.span(cap_lines, stops), body.size)  # text wrapped beside it
         cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
                    max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
         region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines, width, turn)
