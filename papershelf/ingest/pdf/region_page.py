@@ -106,3 +106,15 @@ def blank_side(pg, cap: Box, span: tuple[float, float], up: bool) -> tuple | Non
         return None
     inside = [ln for ln in pg.lines if span[0] <= ln.x0 and ln.x1 <= span[1]] or pg.lines
     return (max(span[0], min(ln.x0 for ln in inside)), top, min(span[1], max(ln.x1 for ln in inside)), bottom), [], 0.0
+
+
+def without_margin_marks(lines: list[Line]) -> list[Line]:
+    """The page's lines but text turned across the reading direction wholly beside the text's
+    extent: a running foot set up the margin of a landscape page read turned ("…2016;6:e012335"),
+    which a page's furniture check, reading across, does not see.  A chart's turned axis title
+    lies within the text's extent or beside its drawing, not in the margin."""
+    upright = [ln for ln in lines if ln.turn == 0 and len(ln.text) >= 12]
+    if not upright or all(ln.turn == 0 for ln in lines):
+        return lines
+    left, right = min(ln.x0 for ln in upright), max(ln.x1 for ln in upright)
+    return [ln for ln in lines if ln.turn == 0 or left - 2 < ln.x1 and ln.x0 < right + 2]

@@ -28,7 +28,16 @@ from .headings import BodyStyle
 from .lines import Line
 from .region_beside import beside_side, in_margin
 from .region_ends import _NUMBER, _ends_object, _prose, _text_edge, _trim_paragraph, letter_pitch, sparse
-from .region_page import between_neighbours, blank_side, in_span, narrow_columns, page_body, text_columns, text_extent
+from .region_page import (
+    between_neighbours,
+    blank_side,
+    in_span,
+    narrow_columns,
+    page_body,
+    text_columns,
+    text_extent,
+    without_margin_marks,
+)
 from .region_rows import _beside, _caption_lines, _gutters, _two_columns, _wordy, off_middle, row_across
 from .region_wrap import wrapped_span
 from .rotation import unturned_box
@@ -330,6 +339,7 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     """Each caption of one page (lines are the page's kept lines, `width` and `height` its size as
     read, `turn` how it is read turned from how it is shown) with the object evidence on either
     side of it."""
+    lines = without_margin_marks(lines)
     body = page_body(lines, body, width)
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
     extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
