@@ -61,6 +61,7 @@ class Region:
     width: float = 0.0  # page width as read
     turn: int = 0  # the page is read turned by this much from how it is shown (`rotation.text_turn`)
     parts: list[Box] = field(default_factory=list)  # the boxes of the graphics and lines it holds
+    more: list[tuple[list[Line], list[Box]]] = field(default_factory=list)  # its rows continued overleaf
 
     def _pdf(self, b: Box) -> list[float]:
         return [round(v, 1) for v in unturned_box(self.turn, self.width, self.height, b)]
@@ -71,7 +72,8 @@ class Region:
 
     def cells(self) -> str | None:
         """The table's text, rows as lines and cells separated (`table_cells`); None when no text is there."""
-        return table_text(self.lines, self.parts) or None
+        return "\n".join(t for lines, parts in [(self.lines, self.parts), *self.more]
+                         if (t := table_text(lines, parts))) or None
 
 
 def join_captions(lines: list[Line], regions: list[Region], join) -> list[Line]:
@@ -95,7 +97,7 @@ def join_captions(lines: list[Line], regions: list[Region], join) -> list[Line]:
 
 def outside_tables(lines: list[Line], regions: list[Region]) -> list[Line]:
     """The page's lines without those a table's region holds: its cells are the table's text."""
-    held = {id(ln) for r in regions if r.kind == "table" for ln in r.lines}
+    held = {id(ln) for r in regions if r.kind == "table" for ln in [*r.lines, *(m for more, _ in r.more for m in more)]}
     return [ln for ln in lines if id(ln) not in held]
 
 
@@ -334,11 +336,9 @@ class Candidate:
         return self.above if up else self.below
 
 
-def find_candidates(lines: list[Line], graphics: list[Box], width: float, height: float,
-                    body: BodyStyle, turn: int = 0) -> list[Candidate]:
-    """Each caption of one page (lines are the page's kept lines, `width` and `height` its size as
-    read, `turn` how it is read turned from how it is shown) with the object evidence on either
-    side of it."""
+def page_layout(lines: list[Line], graphics: list[Box], width: float, height: float,
+                body: BodyStyle) -> tuple[_Page, list[tuple[float, float]]]:
+    """The page as the walks read it, and the strips between its columns of running text."""
     lines = without_margin_marks(lines)
     body = page_body(lines, body, width)
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
@@ -354,6 +354,16 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     pg.strips = dict(zip(gutters, strips, strict=True))
     pg.pitch = letter_pitch(lines)
     pg.graphics = _drawings(pg)
+    return pg, text
+
+
+def find_candidates(lines: list[Line], graphics: list[Box], width: float, height: float,
+                    body: BodyStyle, turn: int = 0) -> list[Candidate]:
+    """Each caption of one page (lines are the page's kept lines, `width` and `height` its size as
+    read, `turn` how it is read turned from how it is shown) with the object evidence on either
+    side of it."""
+    pg, text = page_layout(lines, graphics, width, height, body)
+    lines, body = pg.lines, pg.body
     starts = [ln for ln in lines if CAPTION_RE.match(ln.text) and parse_caption(ln.text)]
     out: list[Candidate] = []
     blocks = [_caption_lines(lines, first, body, text) for first in starts]
