@@ -47,13 +47,14 @@ def _prose(ln: Line, pg: _Page) -> bool:
 
 
 def _is_prose(ln: Line, pg: _Page) -> bool:
-    """A line of running body text: alone on its baseline, in the body size, filling its column.
+    """A line of running body text: alone on its baseline, in the body size and weight, filling its column.
     Its words are mostly words of prose, not counting the numbers and units a results sentence
     holds ("were 3.0 m s⁻¹ for the SAR wind"); a table's row of numbers shares its baseline anyway."""
     words = ln.text.split()
     wordy = sum(1 for w in words if _WORD.match(w))
     measures = sum(1 for w in words if _NUMBER.match(w) or len(w.strip(".,;:()")) == 1)
     if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 3 or sparse(ln, pg.pitch) \
+            or ln.bold and not pg.body.bold \
             or wordy < 0.6 * (len(words) - measures) or wordy < 0.4 * len(words):
         return False
     if pg.cell_like(ln) and sum(1 for w in words if w[0].islower()) < 2:
@@ -81,7 +82,7 @@ def _paragraph_like(ln: Line, pg: _Page, left: float | None, art: Box | None) ->
     inside = art is not None and ln.top >= art[1] - 1 and ln.bottom <= art[3] + 1 and ln.x0 >= art[0] - 1 \
         and ln.x1 <= art[2] + 1
     return not (inside or pg.cell_like(ln) or abs(ln.size - pg.body.size) > 0.6 or not words
-                or wordy < 0.6 * len(words) or not -1 <= ln.x0 - left < 2.5 * ln.size)
+                or ln.bold and not pg.body.bold or wordy < 0.6 * len(words) or not -1 <= ln.x0 - left < 2.5 * ln.size)
 
 
 def _trim_paragraph(taken: list[tuple[Box, Line | None]], pg: _Page, left: float | None, art: Box | None) -> None:
