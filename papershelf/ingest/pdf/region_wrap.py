@@ -15,16 +15,16 @@ from .region_rows import _wordy
 
 
 def _wordy_line(ln: Line, size: float) -> bool:
-    return abs(ln.size - size) <= 0.6 and len(ln.text.split()) >= 3 and _wordy(ln)
+    return abs(ln.size - size) <= 0.6 and len(ln.text.split()) >= 2 and _wordy(ln)
 
 
-def _stack(lines: list[Line], seed: list[Line], cap: Box, size: float) -> list[Line]:
+def _stack(lines: list[Line], seed: list[Line], cap: Box, size: float, left: bool) -> list[Line]:
     """The wrapped column the lines beside the caption belong to: lines of words starting where they
-    start and ending no further than they end, up from the caption and down from it, as long as the
-    rows follow at a line's pitch."""
-    x0, x1 = min(ln.x0 for ln in seed), max(ln.x1 for ln in seed)
-    held = sorted((ln for ln in lines if abs(ln.x0 - x0) <= 1.5 and ln.x1 <= x1 + 1.5 and _wordy_line(ln, size)),
-                  key=lambda ln: ln.top)
+    start and, left of the caption, ending before it, up from the caption and down from it, as long
+    as the rows follow at a line's pitch."""
+    x0 = min(ln.x0 for ln in seed)
+    held = sorted((ln for ln in lines if abs(ln.x0 - x0) <= 1.5 and (ln.x1 < cap[0] - 2 or not left)
+                   and _wordy_line(ln, size)), key=lambda ln: ln.top)
     out = [ln for ln in seed]
     for step in (1, -1):
         edge = min(ln.top for ln in seed) if step == 1 else max(ln.bottom for ln in seed)
@@ -53,7 +53,7 @@ def wrapped_span(lines: list[Line], cap: list[Line], span: tuple[float, float], 
         seed = [ln for ln in level if (ln.x1 < box[0] - 2 if left else ln.x0 > box[2] + 2)]
         if not seed:
             continue
-        stack = _stack(lines, seed, box, size)
+        stack = _stack(lines, seed, box, size, left)
         edge = max(ln.x1 for ln in stack) if left else min(ln.x0 for ln in stack)
         full = sum(1 for ln in stack if abs(ln.x1 - max(s.x1 for s in stack)) <= 1.5)
         if len(stack) < 3 or full < 2:

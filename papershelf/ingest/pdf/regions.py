@@ -371,7 +371,8 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         cap = parse_caption(first.text)
         assert cap is not None
         stops = [ln for other in blocks if other is not cap_lines for ln in other]
-        span = wrapped_span(lines, cap_lines, pg.span(cap_lines, stops), body.size)  # text wrapped beside it
+        wide = pg.span(cap_lines, stops)
+        span = wrapped_span(lines, cap_lines, wide, body.size)  # narrowed past text wrapped beside it
         cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
                    max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
         region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines, width, turn)
@@ -383,7 +384,9 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         column = between_neighbours(cap_box, [o for o in blocks if o is not cap_lines], pg.column_of(cap_lines))
         if column != own and None in sides:  # widened by a rule or row near it: maybe another object's
             sides = tuple(s or _walk(pg, cap_lines, column, up, stops) for s, up in zip(sides, (True, False)))
-        if (beside := beside_side(pg, cap_lines, own, stops, _walk)) is not None:
+        if span != wide:  # the text beside the caption is wrapped around its object, no object of its own
+            pass
+        elif (beside := beside_side(pg, cap_lines, own, stops, _walk)) is not None:
             sides = (None, beside)  # set level with its caption, in a side column (`region_beside`)
         elif sides == (None, None) and (wider := in_margin(pg, cap_lines, column, stops, lambda ln: _prose(ln, pg))) \
                 and (beside := beside_side(pg, cap_lines, wider, stops, _walk, True)) is not None:
