@@ -134,8 +134,11 @@ def _goes_on(out: list[Line], edges: list[tuple[float, float]], row: list[Line],
     ("a mobile user.") is not a gap."""
     size, lead = first.size, row[0]
     widest = max(ln.x1 for ln in out)
-    last = [ln for ln in out if ln.bottom > edges[-1][0] + 0.5 and ln.top < edges[-1][1] - 0.5] or out[-1:]
-    if max(ln.x1 for ln in last) < widest - 2.5 * size and not out[-1].text.endswith(("-", "\x02")):
+    last = max((ln.x1 for ln in out if ln.bottom > edges[-1][0] + 0.5 and ln.top < edges[-1][1] - 0.5),
+               default=out[-1].x1)  # a row under half a wide caption's width ended its paragraph
+    short = max(ln.x1 for ln in out[-3:]) < widest - 2.5 * size \
+        or widest - first.x0 > 20 * size and last < first.x0 + 0.5 * (widest - first.x0)
+    if short and not out[-1].text.endswith(("-", "\x02")):
         return False
     left, is_centred = centred
     middle = abs(lead.x0 + row[-1].x1 - first.x0 - first.x1)
