@@ -24,8 +24,13 @@ pages turned clockwise (/Rotate 270, or content drawn turned clockwise: `mode=..
 A fourth set (`tests/object_margins.py`, leave it out with `--without-fourth`): captions in a margin column
 beside the body column (`layout=margin_column`), three columns with the third left empty on some pages
 (`layout=empty_third`).
+A fifth set (`tests/object_pages.py`, leave it out with `--without-fifth`): text wrapped beside an object
+(`fifth=wrap_text`), a table continued overleaf with no repeated caption (`fifth=continued`), a caption's
+label set larger (`fifth=label_caption`), running text set smaller past the first page (`layout5=small_text`),
+a running foot turned up a turned page's margin (`layout5=turned_foot`).
 
-    python bench/synthetic_objects.py [--half dev|test] [--papers 150] [--first-set | --without-third | --without-fourth]
+    python bench/synthetic_objects.py [--half dev|test] [--papers 150] [--first-set | --without-third | --without-fourth
+        | --without-fifth]
         [--cells SHARE] [--json] [-v]
 """
 
@@ -95,11 +100,13 @@ def _classes(obj: dict, layout: dict) -> list[str]:
             "close_paragraph" if obj["close"] else "gap_paragraph"] + \
         ([f"span={obj['span']}of{layout['columns']}"] if obj.get("span") else []) + \
         (["collected_at_end"] if obj.get("collected") else []) + \
-        ([f"layout={layout['fourth']}"] if layout.get("fourth") else [])
+        ([f"layout={layout['fourth']}"] if layout.get("fourth") else []) + \
+        ([f"fifth={obj['fifth']}"] if obj.get("fifth") else []) + \
+        ([f"layout5={layout['fifth']}"] if layout.get("fifth") else [])
 
 
 def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_set: bool = True,
-        cells: float | None = None, fourth_set: bool = True) -> dict:
+        cells: float | None = None, fourth_set: bool = True, fifth_set: bool = True) -> dict:
     if cells is not None:
         object_cells.CELLS = cells
     seeds = [2 * k + (half == "test") for k in range(papers)]
@@ -110,7 +117,7 @@ def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_se
         for seed in seeds:
             path = str(Path(tmp) / f"{seed}.pdf")
             truth = synthetic_paper(seed, path, first_set, third_set, cells=cells != 0,
-                                    fourth_set=fourth_set and third_set)
+                                    fourth_set=fourth_set and third_set, fifth_set=fifth_set and third_set)
             units = {u.object_label: u for u in build_units(read_pdf(Path(path).read_bytes()), "p") if u.kind == "object"}
             for obj in truth["objects"]:
                 unit = units.get(obj["label"])
@@ -126,7 +133,7 @@ def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_se
                     failures.append(f"seed {seed} {obj['label']} ({', '.join(_classes(obj, truth['layout']))}): "
                                     f"{why or 'region ok'}; cells {found}/{len(wanted)}")
     n = max(tally["objects"], 1)
-    out = {"half": half, "papers": papers, "set": "first" if first_set else "first two" if not third_set else "all" if fourth_set else "first three", "objects": tally["objects"], "regions_right": round(tally["right"] / n, 3),
+    out = {"half": half, "papers": papers, "set": "first" if first_set else "first two" if not third_set else "all" if fourth_set and fifth_set else "first four" if fourth_set else "first three", "objects": tally["objects"], "regions_right": round(tally["right"] / n, 3),
            "iou_0.8": round(tally["iou08"] / n, 3), "captions_found": round(tally["captions"] / n, 3),
            "cells": tally["cells"], "cells_found": round(tally["cells_found"] / max(tally["cells"], 1), 3),
            "by_class": {k: {"n": v["n"], "regions_right": round(v["right"] / v["n"], 3),
@@ -152,9 +159,11 @@ def main() -> None:
                          f"cells9; default {object_cells.CELLS}, 0 leaves them out, 1 draws every plain table in them)")
     ap.add_argument("--without-fourth", action="store_true",
                     help="without the fourth set of layouts (`tests/object_margins.py`, added by regions8)")
+    ap.add_argument("--without-fifth", action="store_true",
+                    help="without the fifth set of classes (`tests/object_pages.py`, added by regions11)")
     args = ap.parse_args()
     out = run(args.half, args.papers, args.verbose, args.first_set, not args.without_third, args.cells,
-              not args.without_fourth)
+              not args.without_fourth, not args.without_fifth)
     if args.json:
         print(json.dumps(out, indent=1))
         return

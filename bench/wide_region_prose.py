@@ -51,7 +51,7 @@ def _prose_inside(name: str, wide: str) -> tuple[str, list[str]]:
 
 
 def _listed(region, lines, beside: set[int], body) -> str | None:
-    from papershelf.ingest.pdf.regions import _WORD
+    from papershelf.ingest.pdf.region_rows import _WORD
 
     x0, y0, x1, y1 = region.box
     found = []

@@ -23,6 +23,16 @@ from .object_classes import (
     wrapped_cells,
 )
 from .object_margins import FOURTH, empty_third, leaves_third, margin_column, place_in_margin
+from .object_pages import (
+    FIFTH,
+    FIFTH_ONE,
+    PAPERS5,
+    draw_caption,
+    place_continued,
+    place_wrapped,
+    small_paragraph,
+    turned_foot,
+)
 from .pdf_fixtures import BODY, _wrap
 
 W, H = letter
@@ -571,6 +581,8 @@ class _Flow:
         self.at_end = False  # placing the tables held back
         self.side_w = 0.0  # the margin column's width, captions set in it (`object_margins.margin_column`)
         self.layout4: str | None = None  # the fourth set's layout (`object_margins`), None without it
+        self.fifth: random.Random | None = None  # draws the fifth set's object classes (`object_pages`)
+        self.layout5: str | None = None  # the fifth set's paper class (`object_pages.PAPERS5`)
         self._new_page()
 
     def three_columns(self, rng) -> None:
@@ -598,6 +610,8 @@ class _Flow:
         self.col, self.ys = 0, [self.top] * self.ncols
         c.setFont(self.font[0], self.size - 1)
         c.drawString(self.fw / 2, self.bottom - 2.5 * self.size, str(self.page))
+        if getattr(self, "layout5", None) == "turned_foot":
+            turned_foot(self)
         pending, self.pending = self.pending, []
         for item in pending:
             if item is not None:
@@ -617,6 +631,8 @@ class _Flow:
         self.ys[self.col] -= step
 
     def paragraph(self) -> None:
+        if small_paragraph(self):
+            return
         text = " ".join(_sentence(self.rng, self.rng.randint(6, 20)) for _ in range(self.rng.randint(2, 6)))
         indent = self.size * 1.5 if self.rng.random() < 0.5 else 0.0
         for i, ln in enumerate(_wrap_width(text, self.font[0], self.size, self.colw - indent)):
@@ -646,6 +662,9 @@ class _Flow:
             width = min(0.6 * (self.top - self.bottom), 1.6 * self.colw)
         if kind == "table" and variant is None:
             variant = self._cell_layout()
+        fifth = self._fifth(kind)
+        if fifth is not None:  # the fifth set's class replaces the object's other class
+            variant, wide, span, width = None, False, 0, self.colw * (0.6 if fifth == "wrap_text" else 1.0)
         size = self.size - (variant != "body_under")
         thing = _Table(self.rng, width, self.font, size, variant) if kind == "table" else \
             _Figure(self.rng, width, self.font, self.size)
@@ -665,7 +684,25 @@ class _Flow:
         above = above and variant not in ("word_header", "numbers_under")  # these sit above their captions
         if variant in ("body_under", "stacked"):  # under the caption; stacked: captions on the unusual side
             above = variant == "body_under" or kind == "figure"
-        self._put(kind, label, thing, variant, above, (wide, span))
+        thing.fifth = fifth
+        if fifth == "wrap_text":
+            place_wrapped(self, label, thing)
+        elif fifth != "continued" or not place_continued(self, label, thing):
+            thing.fifth = None if fifth == "continued" else fifth
+            self._put(kind, label, thing, variant, above, (wide, span))
+
+    def _fifth(self, kind: str) -> str | None:
+        """The fifth set's class for an object (`object_pages.FIFTH`, its own generator), else None."""
+        if self.fifth is None:
+            return None
+        pick, at = self.fifth.random(), 0.0
+        if self.side_w or self.collect is not None:
+            return None
+        for name, share in (FIFTH_ONE if kind == "table" and self.ncols == 1 else FIFTH).items():
+            at += share
+            if pick < at:
+                return None if name == "wrap_text" and self.colw < 200 else name
+        return None
 
     def _put(self, kind: str, label: str, thing, variant: str | None, above: bool, across: tuple[bool, int]) -> None:
         """Place the object as its class sets it (`across`: page-wide, and over how many columns)."""
@@ -771,6 +808,8 @@ class _Flow:
         ox = x0 + (width - obj_w) / 2 if rng.random() < 0.6 else x0
 
         def caption_at(top: float) -> float:
+            if getattr(thing, "fifth", None) == "label_caption":
+                return draw_caption(self, (cap, font, size, centred), x0, top, width, True)
             for ln in cap:
                 cx = x0 + (width - stringWidth(ln, font, size)) / 2 if centred else x0
                 _text_box(self.c, cx, top - size, ln, font, size)
@@ -793,7 +832,8 @@ class _Flow:
                            "cells": thing.cells() if isinstance(thing, _Table) else [], "caption": " ".join(cap),
                            "style": thing.style if isinstance(thing, _Table) else thing.kind, "above": above,
                            "wide": wide, "close": after < 6, "variant": getattr(thing, "variant", None),
-                           "span": (span or self.ncols) if wide else 1, "collected": self.at_end})
+                           "span": (span or self.ncols) if wide else 1, "collected": self.at_end,
+                           "fifth": getattr(thing, "fifth", None)})
         if getattr(thing, "variant", None) == "body_under":  # a paragraph straight under the table
             self.ys[self.col] += after - 2
             self.paragraph()
@@ -863,7 +903,8 @@ LATER_LAYOUTS = {"three_columns": 0.3, "collected": 0.2}  # shares of papers set
 
 
 def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: bool = False,
-                    wrapped: bool | None = None, cells: bool = True, fourth_set: bool = False) -> dict:
+                    wrapped: bool | None = None, cells: bool = True, fourth_set: bool = False,
+                    fifth_set: bool = False) -> dict:
     """A generated paper written to `path`; its truth: the layout and, per object, label, kind,
     page, bbox and caption, the centres of its own text (`inside`), its cells (tables), and per
     page the boxes of its running text (`prose`), all as the page is shown.  Unless `first_set`,
@@ -875,7 +916,9 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
     tables of cells wrapped over lines (`object_classes.wrapped_cells`, a sixth generator) and, unless not
     `cells`, the cell layouts of `object_cells` (a seventh generator).  With `fourth_set`, the layouts of
     `object_margins` (a margin column for captions, a third column left empty), drawn by an eighth
-    generator."""
+    generator.  With `fifth_set`, the classes of `object_pages` (text wrapped beside an object, a table
+    continued overleaf, a caption's label set larger, running text set smaller past the first page, a
+    turned running foot), drawn by a ninth generator."""
 
     rng = random.Random(seed)
     third = random.Random(f"third {seed}") if third_set and not first_set else None
@@ -897,6 +940,14 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
     elif fourth is not None and pick < FOURTH["margin_column"] + FOURTH["empty_third"]:
         empty_third(f, fourth)
         f.layout4 = "empty_third"
+    if fifth_set and not first_set:
+        f.fifth = random.Random(f"fifth {seed}")
+        paper = f.fifth.random()
+        if paper < PAPERS5["small_text"]:
+            f.layout5 = "small_text"
+        elif f.mode != "upright" and f.fifth.random() < PAPERS5["turned_foot"]:
+            f.layout5 = "turned_foot"
+            turned_foot(f)
     _text_box(f.c, f.margin, f.top - 16, "Depth and recovery of reef corals, " + str(seed), f.font[1], 15)
     f.ys = [f.top - 40] * f.ncols
     section = 1
@@ -920,5 +971,6 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
     objects = [{**t, "bbox": f.shown(t["bbox"]), "inside": [f.shown(b) for _, b in t["texts"]], "texts": None}
                for t in f.truth]
     mode = f.mode + ("_clockwise" if f.clockwise and f.mode != "upright" else "")
-    return {"layout": {"mode": mode, "columns": f.ncols, "font": f.font[0], "size": f.size, "fourth": f.layout4},
+    return {"layout": {"mode": mode, "columns": f.ncols, "font": f.font[0], "size": f.size, "fourth": f.layout4,
+                       "fifth": f.layout5},
             "objects": objects, "prose": {p: [f.shown(b) for b in boxes] for p, boxes in f.prose.items()}}

@@ -42,6 +42,7 @@ from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
 from .ocr import fill_by_ocr
 from .outline import apply_outline, read_outline
 from .references import pdf_references
+from .region_next import continue_tables
 from .regions import (
     Candidate,
     attach,
@@ -355,6 +356,7 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
     sideways: list = []  # (caption text, region) of tables and figures set sideways beside upright text
     cited: set[int] = set()  # lines opening with a label cited mid-sentence (`cited_labels`): no captions
     page_kept = []
+    sheets: dict[int, tuple] = {}  # each page's kept lines, graphics and size, for tables continued overleaf
     title_page_seen = False  # the first page with text (after a cover sheet) holds title and authors
     for (lines, width, height), graphics, turn, edge in zip(pages, graphics_of, turns, edges):
         kept = _kept(lines, width, height, repeating, edge)
@@ -374,7 +376,9 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
         candidates += [c for c in find_candidates(kept, graphics, width, height, body, turn)
                        if not c.region.caption_lines or id(c.region.caption_lines[0]) not in page_cited]
         page_kept.append((kept, width, graphics, title_lines))
+        sheets.update({kept[0].page: (kept, graphics, width, height)} if kept else {})
     regions = choose_sides(candidates)
+    continue_tables(regions, sheets, body)
     drawn = _figure_labels(regions)
     column_width = usual_width([ln for lines, *_ in pages[1:4] for ln in lines])  # beside no title page's sidebar
     boxed: list[Para] = []

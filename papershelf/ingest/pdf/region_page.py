@@ -54,18 +54,29 @@ def page_body(lines: list[Line], body: BodyStyle, width: float) -> BodyStyle:
     paper's body size then being the small one), so that a paragraph in that size ends an object.
     Text set outside the page (a stray copy of the text layer) is not what a reader sees."""
     sizes: dict[float, list[int]] = {}
+    measures: dict[float, list[int]] = {}
     for ln in lines:
         if len(ln.text.split()) >= 5 and _wordy(ln) and ln.x0 >= 0 and ln.x1 <= width:
             sizes.setdefault(round(ln.size * 2) / 2, []).append(len(ln.text))
+            measures.setdefault(round(ln.size * 2) / 2, []).append(round(ln.x1 - ln.x0))
     if not sizes:
         return body
     size = max(sizes, key=lambda k: sum(sizes[k]))
     # a page of running text: ten lines at least (a long caption beside a full-page figure is not),
-    # and larger than the paper's body (a page of a table set in small type is no running text)
-    if size - body.size <= 0.6 or len(sizes[size]) < 10 \
-            or sum(sizes[size]) < 0.6 * sum(sum(v) for v in sizes.values()):
+    # most of the page's words; larger than the paper's body, or smaller and justified to one
+    # measure (a journal setting its methods small: a table's small type is no column of equal lines)
+    if abs(size - body.size) <= 0.6 or len(sizes[size]) < 10 \
+            or sum(sizes[size]) < 0.6 * sum(sum(v) for v in sizes.values()) \
+            or size < body.size and not _justified(measures[size], size):
         return body
     return dataclasses.replace(body, size=size)
+
+
+def _justified(widths: list[int], size: float) -> bool:
+    """Lines of running text set to one measure: most of them within a point of the same width, a
+    column's width (20 ems at least)."""
+    common = max(set(widths), key=lambda w: sum(1 for v in widths if abs(v - w) <= 1))
+    return common >= 20 * size and sum(1 for v in widths if abs(v - common) <= 1) >= max(8, 0.5 * len(widths))
 
 
 def text_columns(lines: list[Line], strips: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -95,3 +106,15 @@ def blank_side(pg, cap: Box, span: tuple[float, float], up: bool) -> tuple | Non
         return None
     inside = [ln for ln in pg.lines if span[0] <= ln.x0 and ln.x1 <= span[1]] or pg.lines
     return (max(span[0], min(ln.x0 for ln in inside)), top, min(span[1], max(ln.x1 for ln in inside)), bottom), [], 0.0
+
+
+def without_margin_marks(lines: list[Line]) -> list[Line]:
+    """The page's lines but text turned across the reading direction wholly beside the text's
+    extent: a running foot set up the margin of a landscape page read turned ("…2016;6:e012335"),
+    which a page's furniture check, reading across, does not see.  A chart's turned axis title
+    lies within the text's extent or beside its drawing, not in the margin."""
+    upright = [ln for ln in lines if ln.turn == 0 and len(ln.text) >= 12]
+    if not upright or all(ln.turn == 0 for ln in lines):
+        return lines
+    left, right = min(ln.x0 for ln in upright), max(ln.x1 for ln in upright)
+    return [ln for ln in lines if ln.turn == 0 or left - 2 < ln.x1 and ln.x0 < right + 2]

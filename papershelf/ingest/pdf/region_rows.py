@@ -134,7 +134,11 @@ def _goes_on(out: list[Line], edges: list[tuple[float, float]], row: list[Line],
     ("a mobile user.") is not a gap."""
     size, lead = first.size, row[0]
     widest = max(ln.x1 for ln in out)
-    if max(ln.x1 for ln in out[-3:]) < widest - 2.5 * size and not out[-1].text.endswith(("-", "\x02")):
+    last = max((ln.x1 for ln in out if ln.bottom > edges[-1][0] + 0.5 and ln.top < edges[-1][1] - 0.5),
+               default=out[-1].x1)  # a row under half a wide caption's width ended its paragraph
+    short = max(ln.x1 for ln in out[-3:]) < widest - 2.5 * size \
+        or widest - first.x0 > 20 * size and last < first.x0 + 0.5 * (widest - first.x0)
+    if short and not out[-1].text.endswith(("-", "\x02")):
         return False
     left, is_centred = centred
     middle = abs(lead.x0 + row[-1].x1 - first.x0 - first.x1)
@@ -144,8 +148,20 @@ def _goes_on(out: list[Line], edges: list[tuple[float, float]], row: list[Line],
     limit = 1.45 * size if len(edges) == 1 else min(1.7 * size, _step(edges[-2], edges[-1]) + 0.25 * size)
     aligned = abs(lead.x0 - first.x0) < 2 * size or middle < 4 * size
     words = re.search(r"[^\W\d_]", " ".join(ln.text for ln in row))
-    return pitch <= limit and abs(lead.size - size) <= 0.6 and not CAPTION_RE.match(lead.text) and aligned \
-        and bool(words)
+    return pitch <= limit and (abs(lead.size - size) <= 0.6 or _smaller_text(row, out)
+                                      or abs(lead.size - out[-1].size) <= 0.6 and out[-1].size < size) \
+        and not CAPTION_RE.match(lead.text) and aligned and bool(words)
+
+
+def _smaller_text(row: list[Line], out: list[Line]) -> bool:
+    """A line of the caption's text a point or so smaller than its first line, whose size the label
+    or a name in it set ("Fig. 4. *Philometra saltatrix*" over 9-point text): one piece (a table's
+    head row is several), its letters as closely set as the caption's (a head row read as one line
+    spreads its words apart)."""
+    ln, first = row[0], out[0]
+    if len(row) > 1 or not 0 < max(o.size for o in out) - ln.size <= 1.6:
+        return False
+    return (ln.x1 - ln.x0) / len(ln.text) / ln.size <= 1.25 * (first.x1 - first.x0) / len(first.text) / first.size
 
 
 def _step(above: tuple[float, float], below: tuple[float, float]) -> float:

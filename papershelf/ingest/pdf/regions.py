@@ -19,22 +19,31 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import re
 from dataclasses import dataclass, field
 
 from ...document import Block
 from ..captions import CAPTION_RE, parse_caption
 from .graphics import Box
-from .headings import BodyStyle, names_section
+from .headings import BodyStyle
 from .lines import Line
 from .region_beside import beside_side, in_margin
-from .region_page import between_neighbours, blank_side, in_span, narrow_columns, page_body, text_columns, text_extent
-from .region_rows import _WORD, _beside, _caption_lines, _gutters, _two_columns, _wordy, off_middle, row_across
+from .region_ends import _NUMBER, _ends_object, _prose, _text_edge, _trim_paragraph, letter_pitch, sparse
+from .region_page import (
+    between_neighbours,
+    blank_side,
+    in_span,
+    narrow_columns,
+    page_body,
+    text_columns,
+    text_extent,
+    without_margin_marks,
+)
+from .region_rows import _beside, _caption_lines, _gutters, _two_columns, _wordy, off_middle, row_across
+from .region_wrap import wrapped_span
 from .rotation import unturned_box
 from .table_cells import table_text
 
 SEP = " | "
-_NUMBER = re.compile(r"^[(\[]?[-+−±]?\d[\d.,]*%?[)\]]?[,;]?$")
 
 
 @dataclass
@@ -52,6 +61,7 @@ class Region:
     width: float = 0.0  # page width as read
     turn: int = 0  # the page is read turned by this much from how it is shown (`rotation.text_turn`)
     parts: list[Box] = field(default_factory=list)  # the boxes of the graphics and lines it holds
+    more: list[tuple[list[Line], list[Box]]] = field(default_factory=list)  # its rows continued overleaf
 
     def _pdf(self, b: Box) -> list[float]:
         return [round(v, 1) for v in unturned_box(self.turn, self.width, self.height, b)]
@@ -62,7 +72,8 @@ class Region:
 
     def cells(self) -> str | None:
         """The table's text, rows as lines and cells separated (`table_cells`); None when no text is there."""
-        return table_text(self.lines, self.parts) or None
+        return "\n".join(t for lines, parts in [(self.lines, self.parts), *self.more]
+                         if (t := table_text(lines, parts))) or None
 
 
 def join_captions(lines: list[Line], regions: list[Region], join) -> list[Line]:
@@ -86,7 +97,7 @@ def join_captions(lines: list[Line], regions: list[Region], join) -> list[Line]:
 
 def outside_tables(lines: list[Line], regions: list[Region]) -> list[Line]:
     """The page's lines without those a table's region holds: its cells are the table's text."""
-    held = {id(ln) for r in regions if r.kind == "table" for ln in r.lines}
+    held = {id(ln) for r in regions if r.kind == "table" for ln in [*r.lines, *(m for more, _ in r.more for m in more)]}
     return [ln for ln in lines if id(ln) not in held]
 
 
@@ -132,6 +143,7 @@ class _Page:
     prose: dict[int, bool] = field(default_factory=dict)  # `_prose` of each line asked about, by id
     widths: dict[tuple[float, float], float] = field(default_factory=dict)  # `_text_between`, by column
     strips: dict[float, tuple[float, float]] = field(default_factory=dict)  # each gutter's strip, by its middle
+    pitch: float = 0.0  # the usual advance per character along lines of words, in ems (`letter_pitch`)
 
     def alone(self, ln: Line) -> bool:
         """No other line of its column on its baseline.  Not `Line.alone`, which also says no when
@@ -139,10 +151,11 @@ class _Page:
         return id(ln) not in self.beside
 
     def cell_like(self, ln: Line) -> bool:
-        """Set beside other text on its baseline, or mostly numbers: what table rows look like."""
+        """Set beside other text on its baseline, mostly numbers, or words spread a row of cells apart
+        (`sparse`): what table rows look like."""
         words = ln.text.split()
         numbers = sum(1 for w in words if _NUMBER.match(w))
-        return not self.alone(ln) or (numbers >= 2 and numbers >= 0.4 * len(words))
+        return not self.alone(ln) or (numbers >= 2 and numbers >= 0.4 * len(words)) or sparse(ln, self.pitch)
 
     def column_width(self, ln: Line) -> float:
         """The width of the line's column: between its gutters, or the text's edge and a gutter."""
@@ -229,30 +242,8 @@ class _Page:
         return False
 
 
-def _prose(ln: Line, pg: _Page) -> bool:
-    """`_is_prose`, once per line of the page (every walk asks about the same lines)."""
-    known = pg.prose.get(id(ln))
-    if known is None:
-        known = pg.prose[id(ln)] = _is_prose(ln, pg)
-    return known
 
 
-def _is_prose(ln: Line, pg: _Page) -> bool:
-    """A line of running body text: alone on its baseline, in the body size, filling its column.
-    Its words are mostly words of prose, not counting the numbers and units a results sentence
-    holds ("were 3.0 m s⁻¹ for the SAR wind"); a table's row of numbers shares its baseline anyway."""
-    words = ln.text.split()
-    wordy = sum(1 for w in words if _WORD.match(w))
-    measures = sum(1 for w in words if _NUMBER.match(w) or len(w.strip(".,;:()")) == 1)
-    if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 3 \
-            or wordy < 0.6 * (len(words) - measures) or wordy < 0.4 * len(words):
-        return False
-    if pg.cell_like(ln) and sum(1 for w in words if w[0].islower()) < 2:
-        return False  # a table's row read as one line ("Heron Reef 97% 94.2 42.2"): no sentence has no small words
-    sentence = len(words) >= 6 and ln.text.rstrip().endswith((".", "?", "!")) and wordy >= 0.8 * len(words)
-    if len(words) < 5:  # a narrow column's full line (three columns in a large type) holds three or four
-        return wordy == len(words) and ln.x1 - ln.x0 >= 0.8 * pg.column_width(ln) and pg.column_width(ln) < 30 * ln.size
-    return sentence or ln.x1 - ln.x0 >= 0.7 * pg.column_width(ln)
 
 
 def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops: list[Line]):
@@ -320,80 +311,16 @@ def _short_of(graphics: list[Box], edge: float, cap: list[Line], up: bool, stops
     return [g for g in cut if g[3] >= g[1]]
 
 
-def _text_edge(pg: _Page, span: tuple[float, float]) -> float | None:
-    """Where the running text of the span starts: the leftmost start of its prose lines."""
-    edges = [ln.x0 for ln in pg.lines if in_span((ln.x0, ln.top, ln.x1, ln.bottom), span) and _prose(ln, pg)]
-    return min(edges) if edges else None
 
 
-def _paragraph_like(ln: Line, pg: _Page, left: float | None, art: Box | None) -> bool:
-    """A line as a paragraph sets it, short or long: alone on its baseline, in the body size,
-    mostly words, starting at the column's text edge or a paragraph's indent from it, and not
-    inside a drawing."""
-    if left is None:
-        return False
-    words = ln.text.split()
-    wordy = sum(1 for w in words if _WORD.match(w))
-    inside = art is not None and ln.top >= art[1] - 1 and ln.bottom <= art[3] + 1 and ln.x0 >= art[0] - 1 \
-        and ln.x1 <= art[2] + 1
-    return not (inside or pg.cell_like(ln) or abs(ln.size - pg.body.size) > 0.6 or not words
-                or wordy < 0.6 * len(words) or not -1 <= ln.x0 - left < 2.5 * ln.size)
 
 
-def _trim_paragraph(taken: list[tuple[Box, Line | None]], pg: _Page, left: float | None, art: Box | None) -> None:
-    """An object ends with its own evidence (a graphic, a row of cells, a label inside a drawing),
-    never with running text: paragraph-like lines at the far end of the walk are a paragraph set
-    close to the object, however short it is."""
-    while len(taken) > 1 and (ln := taken[-1][1]) is not None and _paragraph_like(ln, pg, left, art):
-        taken.pop()
 
 
-def _ends_object(pg: _Page, ln: Line, rest, taken: list[tuple[Box, Line | None]], where: tuple) -> bool:
-    """Does the walk stop at `ln` (a line outside the drawing taken so far)?  At a heading, another
-    caption, running text right next to the caption (no object on this side), or a paragraph
-    (whose short end lines already taken are given back)."""
-    stops, left, art, up = where
-    # not a glyph mis-sized, nor a table row smaller than the body that opens with a number
-    heading = pg.body.size - 0.3 <= ln.size < 1.6 * pg.body.size and names_section(ln.text)
-    if heading or ln in stops or CAPTION_RE.match(ln.text):
-        return True
-    if all(t is not None and not pg.cell_like(t) for _, t in taken) and _paragraph_like(ln, pg, left, art):
-        return True  # running text next to the caption: the object is not on this side
-
-    def para(other: Line) -> bool:
-        return _prose(other, pg) or _paragraph_like(other, pg, left, art)
-    if _prose(ln, pg) and (leading := _prose_follows(rest, ln, up, para)) is not None:
-        _drop_paragraph_end(taken, ln, leading or 0.3 * ln.size, pg)
-        return True
-    return False
 
 
-def _drop_paragraph_end(taken: list[tuple[Box, Line | None]], prose: Line, leading: float, pg: _Page) -> None:
-    """Lines taken just before reaching a paragraph that are that paragraph's own short last (or
-    first) lines: set at its line gap, size and left edge, alone on their baselines."""
-    while taken and (ln := taken[-1][1]) is not None:
-        gap = max(ln.top - prose.bottom, prose.top - ln.bottom)
-        if not (pg.alone(ln) and gap < leading + 1.0 and abs(ln.size - prose.size) < 0.6
-                and abs(ln.x0 - prose.x0) < 2.5 * prose.size):
-            break
-        taken.pop()
-        prose = ln
 
 
-def _prose_follows(rest, ln: Line, up: bool, para) -> float | None:
-    """A prose-like line is a paragraph's when the next line beyond it is a paragraph's line too
-    (`para`: prose, or a paragraph's short last line), or none is near: a single wide label inside
-    a figure is not.  Returns the paragraph's line gap (0 when unknown), or None when the line is
-    not a paragraph's."""
-    for _, _, _b, other in rest:
-        if other is None or min(other.x1, ln.x1) - max(other.x0, ln.x0) <= 0:
-            continue  # a graphic, or a line of another column
-        gap = (ln.top - other.bottom) if up else (other.top - ln.bottom)
-        if gap > 1.2 * ln.size:
-            return 0.0
-        if gap > -0.5 * ln.height:
-            return max(gap, 0.0) if para(other) else None
-    return 0.0
 
 
 @dataclass
@@ -409,11 +336,10 @@ class Candidate:
         return self.above if up else self.below
 
 
-def find_candidates(lines: list[Line], graphics: list[Box], width: float, height: float,
-                    body: BodyStyle, turn: int = 0) -> list[Candidate]:
-    """Each caption of one page (lines are the page's kept lines, `width` and `height` its size as
-    read, `turn` how it is read turned from how it is shown) with the object evidence on either
-    side of it."""
+def page_layout(lines: list[Line], graphics: list[Box], width: float, height: float,
+                body: BodyStyle) -> tuple[_Page, list[tuple[float, float]]]:
+    """The page as the walks read it, and the strips between its columns of running text."""
+    lines = without_margin_marks(lines)
     body = page_body(lines, body, width)
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
     extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
@@ -426,7 +352,18 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     pg = _Page(lines, graphics, width, height, body, two, extent, *text_extent(lines, width),
                _beside(lines, width, two, [(a + b) / 2 for a, b in text]), gutters)
     pg.strips = dict(zip(gutters, strips, strict=True))
+    pg.pitch = letter_pitch(lines)
     pg.graphics = _drawings(pg)
+    return pg, text
+
+
+def find_candidates(lines: list[Line], graphics: list[Box], width: float, height: float,
+                    body: BodyStyle, turn: int = 0) -> list[Candidate]:
+    """Each caption of one page (lines are the page's kept lines, `width` and `height` its size as
+    read, `turn` how it is read turned from how it is shown) with the object evidence on either
+    side of it."""
+    pg, text = page_layout(lines, graphics, width, height, body)
+    lines, body = pg.lines, pg.body
     starts = [ln for ln in lines if CAPTION_RE.match(ln.text) and parse_caption(ln.text)]
     out: list[Candidate] = []
     blocks = [_caption_lines(lines, first, body, text) for first in starts]
@@ -434,7 +371,8 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         cap = parse_caption(first.text)
         assert cap is not None
         stops = [ln for other in blocks if other is not cap_lines for ln in other]
-        span = pg.span(cap_lines, stops)
+        wide = pg.span(cap_lines, stops)
+        span = wrapped_span(lines, cap_lines, wide, body.size)  # narrowed past text wrapped beside it
         cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
                    max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
         region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines, width, turn)
@@ -446,7 +384,9 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         column = between_neighbours(cap_box, [o for o in blocks if o is not cap_lines], pg.column_of(cap_lines))
         if column != own and None in sides:  # widened by a rule or row near it: maybe another object's
             sides = tuple(s or _walk(pg, cap_lines, column, up, stops) for s, up in zip(sides, (True, False)))
-        if (beside := beside_side(pg, cap_lines, own, stops, _walk)) is not None:
+        if span != wide:  # the text beside the caption is wrapped around its object, no object of its own
+            pass
+        elif (beside := beside_side(pg, cap_lines, own, stops, _walk)) is not None:
             sides = (None, beside)  # set level with its caption, in a side column (`region_beside`)
         elif sides == (None, None) and (wider := in_margin(pg, cap_lines, column, stops, lambda ln: _prose(ln, pg))) \
                 and (beside := beside_side(pg, cap_lines, wider, stops, _walk, True)) is not None:
