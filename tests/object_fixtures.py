@@ -400,6 +400,7 @@ class _Table:
     """A table planned to fit `width`: its rows (each cell a list of printed lines) and rule style."""
 
     variant: str | None = None  # the generated class it was drawn for (`VARIANTS`), None for the first set
+    fifth: str | None = None  # the fifth set's class it was drawn for (`object_pages.FIFTH`), else None
     group: str | None = None  # a group head over the numeric columns (`object_classes.spanner`)
     whole = False  # truth holds each cell's whole text, not its printed lines (`object_classes.wrapped_cells`)
     row_gap = 0.0  # extra space between rows, beyond the line pitch
@@ -493,6 +494,7 @@ class _Figure:
     """A chart drawn with paths (axes, bars or points, tick labels) or a raster picture."""
 
     variant: str | None = None  # the generated class it was drawn for (tables only)
+    fifth: str | None = None  # the fifth set's class it was drawn for (`object_pages.FIFTH`), else None
 
     def __init__(self, rng, width: float, font: tuple[str, str], size: float) -> None:
         self.rng, self.font, self.size = rng, font, size
