@@ -43,7 +43,7 @@ _ROLE = re.compile(r"\([^()]*\)")
 _AIP_MARK = re.compile(r"(?:(?<=[a-z])|(?<=[\s,^]))[a-h]\)(?=[\s,]|$)")
 _SPLIT = re.compile(rf"{LEADING_SPACE}(?:{_MARKS}|,|;|\||\band\b|\bAND\b|&|\s{{3,}})\s*")
 _PARTICLE = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "dos", "le", "la", "bin", "al", "el",
-             "ter", "ten", "y"}
+             "ter", "ten", "y", "st.", "ste.", "'t", "’t"}
 # A name's word: capitalised (with a second capital after a prefix or a joined syllable: "McBride",
 # "LeCun", "ZaoDung"), an initial, capitals, or with an apostrophe ("O'Brien").
 _TOKEN = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’\-]*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]*)?|[A-ZÀ-ÖØ-Þ]\.(?:-?[A-Z]\.)*|"
@@ -102,7 +102,7 @@ def _name(part: str) -> str | None:
     tokens = part.strip(" .,:;()").split()
     while len(tokens) > 2 and _degree(tokens[-1], tokens[:-1]):
         tokens.pop()  # a degree after the name without a comma ("Anna Berg MD", "Carl Dahl PhD")
-    tokens = _given_first(tokens)
+    tokens = _initials_first(_given_first(tokens))
     part = " ".join(tokens)
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
@@ -127,6 +127,36 @@ def _given_first(tokens: list[str]) -> list[str]:
                                       for t in rest):
         return [f"{t}." if re.fullmatch(r"[A-Z]", t) else t for t in rest] + tokens[:lead]
     return tokens
+
+
+# Initials as a byline set after a surname prints them: "A.", "A.K.", "A. K.", "AK", "J.-P."
+_INITIALS = re.compile(r"[A-ZÀ-ÖØ-Þ](?:\.?-?[A-ZÀ-ÖØ-Þ]){0,2}\.?")
+
+
+def _initials_first(tokens: list[str]) -> list[str]:
+    """A name set surname first with the initials after it ("Berg A. K.", "Berg AK", "Ruiz-López J.-P."),
+    read initials first ("A. K. Berg"); any other name as it stands."""
+    if len(tokens) < 2 or len(tokens[0]) < 2 or not _TOKEN.match(_latin1(tokens[0])) or tokens[0].isupper() \
+            or not all(_INITIALS.fullmatch(t) for t in tokens[1:]):
+        return tokens
+    initials = [t.rstrip(".") + "." if "-" in t else " ".join(f"{c}." for c in t if c.isalpha()) for t in tokens[1:]]
+    return " ".join(initials).split() + tokens[:1]
+
+
+def _surname_first(parts: list[str]) -> list[str]:
+    """A line of names set "Berg, A. K., Dahl, C." (cut at its commas into surnames and initials): each
+    surname joined to the initials after it, when the line opens that way."""
+    def pairs(k: int) -> bool:
+        head, tail = parts[k].strip(), parts[k + 1].strip() if k + 1 < len(parts) else ""
+        return len(head.split()) == 1 and _initials_first([head, *tail.split()]) != [head, *tail.split()]
+
+    if not pairs(0):
+        return parts
+    out, k = [], 0
+    while k < len(parts):
+        out.append(f"{parts[k].strip()} {parts[k + 1].strip()}" if pairs(k) else parts[k])
+        k += 2 if pairs(k) else 1
+    return out
 
 
 def _degree(token: str, before: list[str]) -> bool:
@@ -219,6 +249,7 @@ def line_names(text: str) -> list[str] | None:
 # An e-mail address in parentheses or angle brackets right after a name: no part of it, and no sign
 # that the line is an e-mail line. The space before it is taken only from its first blank (the
 # lookbehind), so a long run of blanks is scanned once, not once per blank.
+_RULE_RUN = re.compile(r"(?<!\S)_+(?!\S)")
 _MAIL_AFTER = re.compile(r"(?<!\s)\s*[(<][^()<>@\s]+@[^()<>\s]+[)>]")
 
 
@@ -233,10 +264,11 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
     Stanford University"; or an affiliation's own line that opens like a name: "Naver Clova,
     Seongnam"); and the start of a name the line breaks off ("..., Oluwaseun H." + "Adeyemi")."""
     text = _MAIL_AFTER.sub("", text)  # "Anna Berg (anna@lu.se), Carl Dahl (carl@uio.no)"
+    text = _RULE_RUN.sub(" ", text)  # an OCR'd underline after a name is no word of it ("Peter Bishop __")
     if "@" in text or _STOP.match(text):
         return None, "", ""
     names: list[str] = []
-    parts = [q for p in _parts(text) for q in _conjoined(p)]
+    parts = [q for p in _surname_first(_parts(text)) for q in _conjoined(p)]
     if len(parts) == 1 and len(parts[0].split()) >= 4:
         runs = _runs(parts[0])  # one run of words without separators: names side by side, each of them a name
         parts = runs if all(_name(r) for r in runs) else parts  # ("Max Planck Institute for Biology" is none)

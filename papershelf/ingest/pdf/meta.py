@@ -45,6 +45,8 @@ _TO_APPEAR = re.compile(r"^(?:To appear in|Appearing in|Accepted (?:at|to|for|in
                         r"\s+(?:the\s+)?(.+)", re.IGNORECASE)
 # "Clinical Science (2014) 126, 305–313", "International Psychogeriatrics (2014), 26:1, 147–154"
 _JOURNAL_PAREN = re.compile(rf"^([A-Z][A-Za-z.&' -]{{2,80}}?)\s*\(({_YEAR})\)\s*,?\s*\d+\s*[,:(]")
+# "Nuclear Physics B 246 (1984) 1-30": a volume, the year in parentheses, the pages as a range
+_JOURNAL_VOLUME = re.compile(rf"^([A-Z][A-Za-z.&' -]{{2,80}}?)\s+\d{{1,4}}\s*\(({_YEAR})\)\s*,?\s*\d+\s*[-–]\s*\d+")
 # "BMC Health Services Research 2014, 14:1", "Nature 2019; 566:195"
 _JOURNAL_PLAIN = re.compile(rf"([A-Z][A-Za-z.&' -]{{2,80}}?)\s+({_YEAR})\s*[,;]\s*\d+\s*[:(]\s*[\w-]+")
 _HOW_TO_CITE = re.compile(rf"^(?:How to cite this article|Cite this article as)\b.*?\(({_YEAR})\)")
@@ -225,7 +227,8 @@ def _from_lines(lines: list[str], meta: PdfMeta) -> None:
             found["proceedings"] = (_year_near(lines, i), _venue_from(m.group(1)))
         elif (m := _TO_APPEAR.match(line)) and re.search(_YEAR, line) and "to appear" not in found:
             found["to appear"] = (_year_near(lines, i, 0), _venue_from(m.group(1)))
-        elif (m := _JOURNAL_PAREN.match(line) or _JOURNAL_PLAIN.search(line)) and "journal line" not in found:
+        elif (m := _JOURNAL_PAREN.match(line) or _JOURNAL_VOLUME.match(line) or _JOURNAL_PLAIN.search(line)) \
+                and "journal line" not in found:
             name = re.sub(r"^.*?\bet al\.?\s*", "", m.group(1)).strip()
             found["journal line"] = (plausible_year(m.group(2)), name or None)
         elif (m := _HOW_TO_CITE.match(line)) and "how to cite" not in found:
@@ -298,7 +301,8 @@ def _own_years(lines: list[str]) -> set[int]:
     accepted dates: those come before the publication by any convention)."""
     years = set()
     for i, line in enumerate(lines):
-        found = [_JOURNAL_PAREN.match(line), _JOURNAL_PLAIN.search(line), *_OWN_COPYRIGHT.finditer(line),
+        found = [_JOURNAL_PAREN.match(line), _JOURNAL_VOLUME.match(line), _JOURNAL_PLAIN.search(line),
+                 *_OWN_COPYRIGHT.finditer(line),
                  *_PUBLISHED.finditer(line), _MEETING.match(line)]
         if len(line) <= 40:
             found.append(_ACRONYM_YEAR.match(line))
@@ -348,8 +352,10 @@ def _doi_from(first: list[str], last: list[str], middle_pages: list[str]) -> tup
     text1 = "\n".join(first)
     for pattern, rule in ((DOI_LABELLED, "doi on page 1"), (DOI, "doi on page 1")):
         m = pattern.search(text1)
-        if m:
-            return strip_doi(m.group(1)), rule
+        if m:  # a DOI a sidebar wraps after a hyphen is printed whole elsewhere on the page (its foot)
+            doi = strip_doi(m.group(1))
+            whole = [d for d in map(strip_doi, DOI.findall(text1)) if doi.endswith("-") and d.startswith(doi)]
+            return max([doi, *whole], key=len), rule
     for i, line in enumerate(last):
         labelled = DOI_LABELLED.search(line)
         if labelled and any("Cite this article" in x for x in last[i:i + 2]):
