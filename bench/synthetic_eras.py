@@ -14,13 +14,17 @@ authors in order, the paper's year), in varied fonts, sizes, page sizes and posi
 * ``orcid``: each name followed by an ORCID badge: a drawn green disc without text, "iD" written in the
   disc (raised or on the baseline), or a link box;
 * ``long_list``: eight to sixteen names over three or four lines, "&" before the last name, raised marks;
-* ``corresponding``: a byline with a star on one or two names, and a "*Correspondence: Anna Berg, …" line
-  under the affiliations or a corresponding-author footnote at the page's foot (names in both);
+* ``corresponding``: a byline with a star on one or two names, and a "*Corresponding author: Anna Berg"
+  line in the names' size right under them, a "*Correspondence: Anna Berg, …" line under the
+  affiliations, or a corresponding-author footnote at the page's foot (names in all three);
 * ``translated``: a title in Portuguese, Spanish or French with its English translation under it
   (italic, smaller or in the same size); the truth is the first, the paper's own language;
 * ``name_forms``: surname first with the initials after it ("Berg, A. K.", "Berg A.K.", "Berg AK"), or
   a name with a particle or suffix ("Maria St. John", "Jan 't Hooft", "Carl Dahl Jr.");
-* ``reprint``: the volume's year in a header ("Journal … 12 (1987) 101–120"), a history in the years
+* ``interleaved``: each name on its own line over its affiliation in italic and smaller (one or two
+  lines), "and" closing the last but one name sometimes;
+* ``reprint``: the volume's year in a header ("Journal … 12 (1987) 101–120", "Journal …, Vol. 12, No. 3,
+  March 1987, pp. 101-120"), a history in the years
   before, and a reprint's copyright years later at the foot ("© 2005 … reprinted with permission"); or
   a header and a later "Published online" date of a digitised archive. Truth: the volume's year.
 
@@ -34,7 +38,8 @@ import random
 from synthetic_front import BODY, WORDS, _name, _wrapped
 from synthetic_layouts import FAMILIES, INSTITUTES, MONTHS
 
-KINDS = ("by_line", "one_size", "grid", "orcid", "long_list", "corresponding", "translated", "reprint", "name_forms")
+KINDS = ("by_line", "one_size", "grid", "orcid", "long_list", "corresponding", "translated", "reprint", "name_forms",
+         "interleaved")
 # names with a particle or suffix most bylines never print: "St.", "'t", "Jr.", "ter"
 ODD_NAMES = ["Maria St. John", "Jan 't Hooft", "Carl Dahl Jr.", "Eva ter Horst", "Luc Van de Velde", "Ana dos Santos"]
 SUBJECTS = ["Physics", "Mathematics", "Chemistry", "Physiology", "Botany"]
@@ -77,6 +82,10 @@ def layout(seed: int) -> tuple[dict, dict]:
                  "trans_style": rng.choice(["smaller", "same"]), "meeting": rng.choice(MEETING),
                  "reprint": rng.choice(["copyright", "online"]), "subject": rng.choice(SUBJECTS),
                  "year_graded": kind in ("by_line", "reprint")}
+    out["by_caps"] = rng.random() < 0.3  # "BY" in capitals too
+    out["header"] = rng.choice(["paren", "vol_no"])
+    if rng.random() < 0.4:
+        out["corr"] = "under"  # "*Corresponding author" in the names' size right under them
     if kind == "name_forms":  # surname first with initials after it ("Berg, A.", "Berg A.", "Berg AB") or odd names
         out["form"] = rng.choice(["comma", "dotted", "vancouver", "odd"])
         if out["form"] == "odd":
@@ -126,8 +135,10 @@ def draw(layout: dict, path: str, seed: int) -> None:
         c.setTitle(lay["title"])  # a scanned archive's document info names the paper
     if lay["kind"] in ("by_line", "reprint"):
         c.setFont(lay["family"][0], 8)
-        c.drawString(left, h - 40, f"Journal of Rural Health Research {rng.randint(3, 60)} ({lay['year']}) "
-                                   f"{rng.randint(100, 300)}-{rng.randint(301, 400)}")
+        vol, first = rng.randint(3, 60), rng.randint(100, 300)
+        c.drawString(left, h - 40, f"Journal of Rural Health Research {vol} ({lay['year']}) {first}-{first + 20}"
+                     if lay["header"] == "paren" else f"Journal of Rural Health Research, Vol. {vol}, No. "
+                     f"{rng.randint(1, 4)}, {MONTHS[rng.randint(0, 11)]} {lay['year']}, pp. {first}-{first + 20}")
         y -= 14
     if lay["kind"] == "one_size":
         _one_size(c, lay, left, right, y, w)
@@ -182,7 +193,7 @@ def _small_caps(c, text: str, font: str, size: float, x: float, y: float, draw: 
 def _by_pieces(lay: dict) -> list[tuple[str, bool]]:
     """The byline as (text, in small capitals) pieces: "By", the names' initials in capitals, surnames in
     small capitals, ", F.R.S." after the first sometimes, "and" between the last two."""
-    out: list[tuple[str, bool]] = [("By ", False)]
+    out: list[tuple[str, bool]] = [("By ", lay["by_caps"])]
     names = lay["names"]
     for k, name in enumerate(names):
         if k:
@@ -263,6 +274,8 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
     kind = lay["kind"]
     if kind == "grid":
         return _grid(c, lay, left, right, y)
+    if kind == "interleaved":
+        return _interleaved(c, lay, left, right, y)
     regular, bold = lay["family"]
     font, size = (bold if lay["name_bold"] else regular), lay["name_size"]
     names = lay["names"]
@@ -292,6 +305,10 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
             if kind == "orcid":
                 x = _orcid(c, lay, x, y, size)
         y -= 1.35 * size
+    if kind == "corresponding" and lay["corr"] == "under":  # in the names' size right under them
+        _put(c, lay, f"*Corresponding author: {names[0]} ({names[0].split()[-1].lower()}@lu.se)", left, right, y,
+             font, size)
+        y -= 1.35 * size
     small = max(7, size - 2)
     for k in range(min(3, len(names))):
         y -= small + 2
@@ -303,7 +320,7 @@ def _byline(c, lay: dict, left: float, right: float, y: float, rng: random.Rando
         if lay["corr"] == "line":
             y -= small + 6
             _put(c, lay, text[:95], left, right, y, regular, small)
-        else:
+        elif lay["corr"] == "foot":
             c.setFont(regular, 7)
             c.drawString(left, 52, f"* Corresponding author: {first} ({mail}); {names[-1]} ({INSTITUTES[1]}).")
             c.drawString(left, 43, f"† {first} and {names[-1]} contributed equally to this work.")
@@ -322,6 +339,23 @@ def _orcid(c, lay: dict, x: float, y: float, size: float) -> float:
         c.drawCentredString(cx, cy - 0.14 * size, "iD")
     c.setFillColorRGB(0, 0, 0)
     return cx + r + 2
+
+
+def _interleaved(c, lay: dict, left: float, right: float, y: float) -> float:
+    """Each name (bold or not) on its line, its affiliation under it in italic and smaller, one or two lines."""
+    regular, bold = lay["family"]
+    italic = {"Helvetica": "Helvetica-Oblique", "Times-Roman": "Times-Italic", "Courier": "Courier-Oblique"}[regular]
+    size = lay["name_size"]
+    for k, name in enumerate(lay["names"]):
+        _put(c, lay, name + (" and" if k == len(lay["names"]) - 2 and lay["frs"] else ""), left, right, y,
+             bold if lay["name_bold"] else regular, size)
+        y -= 1.25 * size
+        dept, *place = INSTITUTES[k % 4].split(", ")
+        for text in [dept, ", ".join(place)][:1 + (k % 2)]:
+            _put(c, lay, text, left, right, y, italic, size - 1.5)
+            y -= 1.2 * size
+        y -= 0.4 * size
+    return y
 
 
 def _grid(c, lay: dict, left: float, right: float, y: float) -> float:

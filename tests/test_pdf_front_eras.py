@@ -10,7 +10,8 @@ from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.pdf.authors import line_names
-from papershelf.ingest.pdf.meta import PdfMeta, _doi_from, _from_lines
+from papershelf.ingest.pdf.meta import PdfMeta, _from_lines
+from papershelf.ingest.pdf.meta_doi import doi_from
 
 from .pdf_fixtures import BODY, _wrap
 
@@ -105,8 +106,24 @@ def test_a_journal_line_with_its_volume_before_the_year_dates_the_paper():
 def test_a_doi_wrapped_after_a_hyphen_is_taken_whole_from_the_page_foot():
     first = ["DOI: 10.1136/bmjopen-2016-", "012335", "Received 3 May 2016",
              "Corder K, et al. BMJ Open 2016;6:e012335. doi:10.1136/bmjopen-2016-012335"]
-    assert _doi_from(first, [], [])[0] == "10.1136/bmjopen-2016-012335"
+    assert doi_from(first, [], [])[0] == "10.1136/bmjopen-2016-012335"
 
 
 def test_an_underline_after_a_name_is_no_word_of_it():
     assert line_names("Peter Bishop __") == ["Peter Bishop"]
+
+
+def test_a_byline_set_surname_first_with_initials_after_is_read_initials_first():
+    """"Berg, A. K., Dahl, C." (cut at its commas), "Berg A.K.", Vancouver's "Berg A": before, no name; a
+    surname of two capitals after a given name stays a surname."""
+    assert line_names("Berg, A. K.^1, Dahl, C.^2 and Fors, E.^1") == ["A. K. Berg", "C. Dahl", "E. Fors"]
+    assert line_names("Berg A.K.^1, Dahl C.^2") == ["A. K. Berg", "C. Dahl"]
+    assert line_names("Berg A, Dahl C, Ruiz-López J.-P.") == ["A. Berg", "C. Dahl", "J.-P. Ruiz-López"]
+    assert line_names("Wei LI, Jun WU and Xiaofeng WANG") == ["Wei LI", "Jun WU", "Xiaofeng Wang"]
+    assert line_names("Lund, Sweden") is None
+    assert line_names("JJ Furman, Anna Berg") == ["JJ Furman", "Anna Berg"]
+
+
+def test_names_with_st_and_t_are_names():
+    assert line_names("Maria St. John and Eva Fors") == ["Maria St. John", "Eva Fors"]
+    assert line_names("Jan 't Hooft and Eva Fors") == ["Jan 't Hooft", "Eva Fors"]

@@ -79,7 +79,8 @@ _STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|in
 
 # A title before a name ("Dr.", "Prof."), a byline's "By", or an ordinal ("1st", IEEE's template) is not part of it;
 # an initial set against the name after it ("G.Anandharaj", "Dr.G.Anandharaj") is a word of its own.
-_HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms|Sir)\.?(?=\s|[A-Z])|\d+(?:st|nd|rd|th)?\b|[Bb]y(?=\s))\s*")
+_HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms|Sir)\.?(?=\s|[A-Z])|\d+(?:st|nd|rd|th)?\b|"
+                        r"[Bb][yY](?=\s))\s*")
 # A society's grade after a name ("Member, IEEE"; "Senior Member, IEEE") is a mark, not the end of the names;
 # so are degrees and titles after a name ("Paquito Bernard, PhD,^1,2 Gregory Ninot, Pr,^1", "Ann Lee, MD, MPH").
 _GRADE = re.compile(r"^(?:(?:Student|Senior|Life|Graduate Student)\s+)?(?:Member|Fellow)$|^(?:IEEE|ACM|SIAM|OSA|SPIE)$|"
@@ -129,12 +130,13 @@ def _given_first(tokens: list[str]) -> list[str]:
     return tokens
 
 
-# Initials as a byline set after a surname prints them: "A.", "A.K.", "A. K.", "AK", "J.-P."
-_INITIALS = re.compile(r"[A-ZÀ-ÖØ-Þ](?:\.?-?[A-ZÀ-ÖØ-Þ]){0,2}\.?")
+# Initials as a byline set after a surname prints them: "A", "A.", "A.K.", "A. K.", "J.-P."; two or three
+# capitals without points are a surname as often ("Wei LI", "Jun WU") and are not taken for initials
+_INITIALS = re.compile(r"[A-ZÀ-ÖØ-Þ](?:\.-?[A-ZÀ-ÖØ-Þ]){0,2}\.?")
 
 
 def _initials_first(tokens: list[str]) -> list[str]:
-    """A name set surname first with the initials after it ("Berg A. K.", "Berg AK", "Ruiz-López J.-P."),
+    """A name set surname first with the initials after it ("Berg A. K.", "Berg A", "Ruiz-López J.-P."),
     read initials first ("A. K. Berg"); any other name as it stands."""
     if len(tokens) < 2 or len(tokens[0]) < 2 or not _TOKEN.match(_latin1(tokens[0])) or tokens[0].isupper() \
             or not all(_INITIALS.fullmatch(t) for t in tokens[1:]):
@@ -147,8 +149,10 @@ def _surname_first(parts: list[str]) -> list[str]:
     """A line of names set "Berg, A. K., Dahl, C." (cut at its commas into surnames and initials): each
     surname joined to the initials after it, when the line opens that way."""
     def pairs(k: int) -> bool:
-        head, tail = parts[k].strip(), parts[k + 1].strip() if k + 1 < len(parts) else ""
-        return len(head.split()) == 1 and _initials_first([head, *tail.split()]) != [head, *tail.split()]
+        if k + 1 >= len(parts):
+            return False
+        head, tail = parts[k].strip(), parts[k + 1].split()
+        return len(head.split()) == 1 and _initials_first([head, *tail]) != [head, *tail]
 
     if not pairs(0):
         return parts

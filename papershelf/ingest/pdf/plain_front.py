@@ -18,7 +18,7 @@ from .lines import Line
 from .title_wrap import open_end
 
 # "By" opening a line or a sentence of it, the rest of the line the names ("plates. By H . B. G. CASIMIR.")
-_BY = re.compile(r"(?:^|[.;:]\s+|[-–—]\s+)By\s+(?=[A-ZÀ-ÖØ-Þ])(.+?)\.?\s*$")
+_BY = re.compile(r"(?:^|[.;:]\s+|[-–—]\s+)B[yY]\s+(?=[A-ZÀ-ÖØ-Þ])(.+?)\.?\s*$")
 _LOOSE_INITIAL = re.compile(r"\b([A-ZÀ-ÖØ-Þ])\s+\.")  # an OCR'd initial with its point set apart ("H . B.")
 
 
