@@ -103,7 +103,7 @@ def _name(part: str) -> str | None:
     tokens = part.strip(" .,:;()").split()
     while len(tokens) > 2 and _degree(tokens[-1], tokens[:-1]):
         tokens.pop()  # a degree after the name without a comma ("Anna Berg MD", "Carl Dahl PhD")
-    tokens = _initials_first(_given_first(tokens))
+    tokens = _given_first(tokens)
     part = " ".join(tokens)
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
@@ -146,20 +146,25 @@ def _initials_first(tokens: list[str]) -> list[str]:
 
 
 def _surname_first(parts: list[str]) -> list[str]:
-    """A line of names set "Berg, A. K., Dahl, C." (cut at its commas into surnames and initials): each
-    surname joined to the initials after it, when the line opens that way."""
-    def pairs(k: int) -> bool:
-        if k + 1 >= len(parts):
-            return False
-        head, tail = parts[k].strip(), parts[k + 1].split()
-        return len(head.split()) == 1 and _initials_first([head, *tail]) != [head, *tail]
+    """A line of names set surname first, "Berg, A. K., Dahl, C." (cut at its commas into surnames and
+    initials) or "Berg A.K., Dahl C.", read initials first ("A. K. Berg"), when the line opens that way (a
+    line ending "…, Oluwaseun H." breaks a name off: it opens given name first)."""
+    def turned(k: int) -> tuple[str, int] | None:  # the name at part k, initials first, and the parts it takes
+        words = parts[k].split()
+        if len(words) >= 2 and _initials_first(words) != words:
+            return " ".join(_initials_first(words)), 1
+        tail = parts[k + 1].split() if k + 1 < len(parts) else []
+        if len(words) == 1 and tail and _initials_first(words + tail) != words + tail:
+            return " ".join(_initials_first(words + tail)), 2
+        return None
 
-    if not pairs(0):
+    if not parts or turned(0) is None:
         return parts
     out, k = [], 0
     while k < len(parts):
-        out.append(f"{parts[k].strip()} {parts[k + 1].strip()}" if pairs(k) else parts[k])
-        k += 2 if pairs(k) else 1
+        name, used = turned(k) or (parts[k], 1)
+        out.append(name)
+        k += used
     return out
 
 
