@@ -114,12 +114,15 @@ def test_an_underline_after_a_name_is_no_word_of_it():
 
 
 def test_a_byline_set_surname_first_with_initials_after_is_read_initials_first():
-    """"Berg, A. K., Dahl, C." (cut at its commas), "Berg A.K.", Vancouver's "Berg A": before, no name; a
-    surname of two capitals after a given name stays a surname."""
+    """"Berg, A. K., Dahl, C." (cut at its commas), "Berg A.K.", Vancouver's "Berg A" and "Juhl IF" (where a
+    name on the line has a single capital): before, no name; a surname of two capitals after a given name
+    stays a surname; a name broken off at a line's end ("Oluwaseun H.") is not turned."""
     assert line_names("Berg, A. K.^1, Dahl, C.^2 and Fors, E.^1") == ["A. K. Berg", "C. Dahl", "E. Fors"]
     assert line_names("Berg A.K.^1, Dahl C.^2") == ["A. K. Berg", "C. Dahl"]
     assert line_names("Berg A, Dahl C, Ruiz-López J.-P.") == ["A. Berg", "C. Dahl", "J.-P. Ruiz-López"]
     assert line_names("Wei LI, Jun WU and Xiaofeng WANG") == ["Wei LI", "Jun WU", "Xiaofeng Wang"]
+    assert line_names("Juhl IF, Fors YE, Dahl A") == ["I. F. Juhl", "Y. E. Fors", "A. Dahl"]
+    assert line_names("M. L. Hartmann, Ngozi Okonkwo, Oluwaseun H.") == ["M. L. Hartmann", "Ngozi Okonkwo"]
     assert line_names("Lund, Sweden") is None
     assert line_names("JJ Furman, Anna Berg") == ["JJ Furman", "Anna Berg"]
 

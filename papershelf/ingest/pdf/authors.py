@@ -24,6 +24,9 @@ from dataclasses import dataclass, field, replace
 from ...text import LEADING_SPACE
 from .author_block import author_block
 from .lines import Line, visual_rows
+from .name_order import TOKEN as _TOKEN
+from .name_order import latin1 as _latin1
+from .name_order import surname_first as _surname_first
 
 # Marks between a name and its affiliation (and superscripts the line reader wrote as ^...; and
 # affiliation letters not set as superscripts, "Krishnana,c" or "Bang,i S. Holtzer"; middle dots
@@ -44,11 +47,6 @@ _AIP_MARK = re.compile(r"(?:(?<=[a-z])|(?<=[\s,^]))[a-h]\)(?=[\s,]|$)")
 _SPLIT = re.compile(rf"{LEADING_SPACE}(?:{_MARKS}|,|;|\||\band\b|\bAND\b|&|\s{{3,}})\s*")
 _PARTICLE = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "dos", "le", "la", "bin", "al", "el",
              "ter", "ten", "y", "st.", "ste.", "'t", "’t"}
-# A name's word: capitalised (with a second capital after a prefix or a joined syllable: "McBride",
-# "LeCun", "ZaoDung"), an initial, capitals, or with an apostrophe ("O'Brien").
-_TOKEN = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’\-]*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]*)?|[A-ZÀ-ÖØ-Þ]\.(?:-?[A-Z]\.)*|"
-                    r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{1,3}[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{2,}|"
-                    r"[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]+|[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]*(?:['’][A-Za-zß-öø-ÿ]+)+)$")
 # Words of institutions, places, venues and article types: a part holding one is no person's name.
 _NOT_NAME = re.compile(
     r"\b(univ\w*|institut\w*|department|dept|school|college|laborator\w*|labs?|research|sciences?|"
@@ -130,44 +128,6 @@ def _given_first(tokens: list[str]) -> list[str]:
     return tokens
 
 
-# Initials as a byline set after a surname prints them: "A", "A.", "A.K.", "A. K.", "J.-P."; two or three
-# capitals without points are a surname as often ("Wei LI", "Jun WU") and are not taken for initials
-_INITIALS = re.compile(r"[A-ZÀ-ÖØ-Þ](?:\.-?[A-ZÀ-ÖØ-Þ]){0,2}\.?")
-
-
-def _initials_first(tokens: list[str]) -> list[str]:
-    """A name set surname first with the initials after it ("Berg A. K.", "Berg A", "Ruiz-López J.-P."),
-    read initials first ("A. K. Berg"); any other name as it stands."""
-    if len(tokens) < 2 or len(tokens[0]) < 2 or not _TOKEN.match(_latin1(tokens[0])) or tokens[0].isupper() \
-            or not all(_INITIALS.fullmatch(t) for t in tokens[1:]):
-        return tokens
-    initials = [t.rstrip(".") + "." if "-" in t else " ".join(f"{c}." for c in t if c.isalpha()) for t in tokens[1:]]
-    return " ".join(initials).split() + tokens[:1]
-
-
-def _surname_first(parts: list[str]) -> list[str]:
-    """A line of names set surname first, "Berg, A. K., Dahl, C." (cut at its commas into surnames and
-    initials) or "Berg A.K., Dahl C.", read initials first ("A. K. Berg"), when the line opens that way (a
-    line ending "…, Oluwaseun H." breaks a name off: it opens given name first)."""
-    def turned(k: int) -> tuple[str, int] | None:  # the name at part k, initials first, and the parts it takes
-        words = parts[k].split()
-        if len(words) >= 2 and _initials_first(words) != words:
-            return " ".join(_initials_first(words)), 1
-        tail = parts[k + 1].split() if k + 1 < len(parts) else []
-        if len(words) == 1 and tail and _initials_first(words + tail) != words + tail:
-            return " ".join(_initials_first(words + tail)), 2
-        return None
-
-    if not parts or turned(0) is None:
-        return parts
-    out, k = [], 0
-    while k < len(parts):
-        name, used = turned(k) or (parts[k], 1)
-        out.append(name)
-        k += used
-    return out
-
-
 def _degree(token: str, before: list[str]) -> bool:
     """The token is a degree or title set after a name ("MD", "PhD", "MSc"); in a name set in capitals a
     token of two capitals may be a surname ("SHUANG MA") and is not taken for one."""
@@ -190,23 +150,6 @@ def _cased(token: str) -> str:
     # letters after a hyphen is not ("EUN-JI" -> "Eun-ji": capitals cannot tell, the usual spelling)
     return re.sub(r"(?<![^\W\d_])[^\W\d_]+", lambda m: m.group().capitalize()
                   if m.start() == 0 or len(m.group()) > 2 else m.group().lower(), token)
-
-
-def _latin1(token: str) -> str:
-    """The token with letters beyond Latin-1 folded to their base letter ("Dvořák" -> "Dvorák",
-    "Łukasz" -> "Lukasz"), so that the case patterns of `_TOKEN` see every Latin script."""
-    if token.isascii() or all(ord(c) < 256 for c in token):
-        return token
-    out = []
-    for c in token:
-        if ord(c) >= 256:
-            base = unicodedata.normalize("NFKD", c)[0]
-            c = _STROKED.get(c, base if ord(base) < 256 else c)
-        out.append(c)
-    return "".join(out)
-
-
-_STROKED = {"Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h", "ı": "i", "Œ": "O", "œ": "o"}
 
 
 def _parts(text: str) -> list[str]:
