@@ -183,7 +183,7 @@ def main() -> int:
     ap.add_argument("--root", default=str(ROOT), help="the source tree whose reader to run (a before-tree)")
     ap.add_argument("--show", action="store_true", help="one line per page read wrong")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--set", choices=("front", "classes", "layouts"), default="front",
+    ap.add_argument("--set", choices=("front", "classes", "layouts", "eras"), default="front",
                     help="which generator draws the pages")
     args = ap.parse_args()
     sys.path.insert(0, args.root)
@@ -204,6 +204,10 @@ def main() -> int:
         import synthetic_layouts
 
         make, put = synthetic_layouts.layout, synthetic_layouts.draw
+    if args.set == "eras":
+        import synthetic_eras
+
+        make, put = synthetic_eras.layout, synthetic_eras.draw
     out: dict = {"pages": 0, "titles_right": 0, "authors_right": 0, "non_authors": 0, "authors_exact": 0, "by_kind": {},
                  "years": [0, 0, 0]}
     with tempfile.TemporaryDirectory() as tmp:
@@ -212,7 +216,7 @@ def main() -> int:
             path = f"{tmp}/{seed}.pdf"
             put(layout, path, seed)
             # the layouts are read as a file is added (with the PDF's own metadata: its year)
-            doc = parse_source(load_source(path)) if args.set == "layouts" else read_pdf(Path(path).read_bytes())
+            doc = parse_source(load_source(path)) if args.set in ("layouts", "eras") else read_pdf(Path(path).read_bytes())
             ok_title = title_right(doc.title, truth["title"])
             ok_authors, non = authors_right(doc.authors, truth["authors"])
             out["pages"] += 1
@@ -220,7 +224,8 @@ def main() -> int:
             out["authors_right"] += ok_authors
             out["non_authors"] += non
             out["authors_exact"] += grade_authors(doc.authors, truth["authors"])["exact"]
-            if truth.get("year") and layout.get("kind") == "history":  # right / wrong / none
+            dated = layout.get("kind") == "history" or layout.get("year_graded")
+            if truth.get("year") and dated:  # right / wrong / none
                 out["years"][0 if doc.year == truth["year"] else 1 if doc.year else 2] += 1
             kind = out["by_kind"].setdefault(layout.get("kind", "front"), [0, 0, 0, 0])
             kind[0] += 1
@@ -231,11 +236,11 @@ def main() -> int:
                 badge = out["by_kind"].setdefault("(badge first)", [0, 0, 0, 0])
                 for k, v in enumerate((1, ok_title, ok_authors, non)):
                     badge[k] += v
-            ok_year = layout.get("kind") != "history" or doc.year == truth.get("year")
+            ok_year = not dated or doc.year == truth.get("year")
             if args.show and not (ok_title and ok_authors and not non and ok_year):
                 keys = ("kind", "label", "marks", "sidebar", "centred", "byline_bold", "title_bold", "family",
                         "badge_first", "label_style", "doi_place", "size_step", "wrap_style", "mark_form",
-                        "history")
+                        "history", "by_style", "per_line", "orcid", "corr", "trans_style", "reprint")
                 print(f"{seed}: {doc.title!r} {doc.authors} {doc.year} | truth {truth} | "
                       f"{[val for k in keys if (val := layout.get(k)) is not None]}")
     if args.json:
@@ -248,7 +253,7 @@ def main() -> int:
           f"non-authors {out['non_authors']}; every name as printed, in order: {out['authors_exact']}/{n}")
     if out["years"][0] + out["years"][1] + out["years"][2]:
         print("years (history pages) right / wrong / none: {} / {} / {}".format(*out["years"]))
-    if args.set in ("classes", "layouts"):
+    if args.set in ("classes", "layouts", "eras"):
         for kind, (pages, titles, authors, non) in sorted(out["by_kind"].items()):
             print(f"  {kind:14s} pages {pages:3d}  titles {titles:3d}  authors {authors:3d}  non-authors {non}")
     return 0

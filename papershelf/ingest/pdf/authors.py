@@ -24,6 +24,9 @@ from dataclasses import dataclass, field, replace
 from ...text import LEADING_SPACE
 from .author_block import author_block
 from .lines import Line, visual_rows
+from .name_order import TOKEN as _TOKEN
+from .name_order import latin1 as _latin1
+from .name_order import surname_first as _surname_first
 
 # Marks between a name and its affiliation (and superscripts the line reader wrote as ^...; and
 # affiliation letters not set as superscripts, "Krishnana,c" or "Bang,i S. Holtzer"; middle dots
@@ -43,12 +46,7 @@ _ROLE = re.compile(r"\([^()]*\)")
 _AIP_MARK = re.compile(r"(?:(?<=[a-z])|(?<=[\s,^]))[a-h]\)(?=[\s,]|$)")
 _SPLIT = re.compile(rf"{LEADING_SPACE}(?:{_MARKS}|,|;|\||\band\b|\bAND\b|&|\s{{3,}})\s*")
 _PARTICLE = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "dos", "le", "la", "bin", "al", "el",
-             "ter", "ten", "y"}
-# A name's word: capitalised (with a second capital after a prefix or a joined syllable: "McBride",
-# "LeCun", "ZaoDung"), an initial, capitals, or with an apostrophe ("O'Brien").
-_TOKEN = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’\-]*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]*)?|[A-ZÀ-ÖØ-Þ]\.(?:-?[A-Z]\.)*|"
-                    r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{1,3}[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{2,}|"
-                    r"[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]+|[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]*(?:['’][A-Za-zß-öø-ÿ]+)+)$")
+             "ter", "ten", "y", "st.", "ste.", "'t", "’t"}
 # Words of institutions, places, venues and article types: a part holding one is no person's name.
 _NOT_NAME = re.compile(
     r"\b(univ\w*|institut\w*|department|dept|school|college|laborator\w*|labs?|research|sciences?|"
@@ -79,7 +77,8 @@ _STOP = re.compile(r"^(?:abstract|a b s t r a c t|summary|background|keywords|in
 
 # A title before a name ("Dr.", "Prof."), a byline's "By", or an ordinal ("1st", IEEE's template) is not part of it;
 # an initial set against the name after it ("G.Anandharaj", "Dr.G.Anandharaj") is a word of its own.
-_HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms|Sir)\.?(?=\s|[A-Z])|\d+(?:st|nd|rd|th)?\b|[Bb]y(?=\s))\s*")
+_HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms|Sir)\.?(?=\s|[A-Z])|\d+(?:st|nd|rd|th)?\b|"
+                        r"[Bb][yY](?=\s))\s*")
 # A society's grade after a name ("Member, IEEE"; "Senior Member, IEEE") is a mark, not the end of the names;
 # so are degrees and titles after a name ("Paquito Bernard, PhD,^1,2 Gregory Ninot, Pr,^1", "Ann Lee, MD, MPH").
 _GRADE = re.compile(r"^(?:(?:Student|Senior|Life|Graduate Student)\s+)?(?:Member|Fellow)$|^(?:IEEE|ACM|SIAM|OSA|SPIE)$|"
@@ -153,23 +152,6 @@ def _cased(token: str) -> str:
                   if m.start() == 0 or len(m.group()) > 2 else m.group().lower(), token)
 
 
-def _latin1(token: str) -> str:
-    """The token with letters beyond Latin-1 folded to their base letter ("Dvořák" -> "Dvorák",
-    "Łukasz" -> "Lukasz"), so that the case patterns of `_TOKEN` see every Latin script."""
-    if token.isascii() or all(ord(c) < 256 for c in token):
-        return token
-    out = []
-    for c in token:
-        if ord(c) >= 256:
-            base = unicodedata.normalize("NFKD", c)[0]
-            c = _STROKED.get(c, base if ord(base) < 256 else c)
-        out.append(c)
-    return "".join(out)
-
-
-_STROKED = {"Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h", "ı": "i", "Œ": "O", "œ": "o"}
-
-
 def _parts(text: str) -> list[str]:
     """The line cut at separators and marks; a role in parentheses after a name ("(Researcher)")
     is left out, and so are AIP's footnote letters where no parenthesis opens on the line."""
@@ -219,6 +201,7 @@ def line_names(text: str) -> list[str] | None:
 # An e-mail address in parentheses or angle brackets right after a name: no part of it, and no sign
 # that the line is an e-mail line. The space before it is taken only from its first blank (the
 # lookbehind), so a long run of blanks is scanned once, not once per blank.
+_RULE_RUN = re.compile(r"(?<!\S)_+(?!\S)")
 _MAIL_AFTER = re.compile(r"(?<!\s)\s*[(<][^()<>@\s]+@[^()<>\s]+[)>]")
 
 
@@ -233,10 +216,11 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
     Stanford University"; or an affiliation's own line that opens like a name: "Naver Clova,
     Seongnam"); and the start of a name the line breaks off ("..., Oluwaseun H." + "Adeyemi")."""
     text = _MAIL_AFTER.sub("", text)  # "Anna Berg (anna@lu.se), Carl Dahl (carl@uio.no)"
+    text = _RULE_RUN.sub(" ", text)  # an OCR'd underline after a name is no word of it ("Peter Bishop __")
     if "@" in text or _STOP.match(text):
         return None, "", ""
     names: list[str] = []
-    parts = [q for p in _parts(text) for q in _conjoined(p)]
+    parts = [q for p in _surname_first(_parts(text)) for q in _conjoined(p)]
     if len(parts) == 1 and len(parts[0].split()) >= 4:
         runs = _runs(parts[0])  # one run of words without separators: names side by side, each of them a name
         parts = runs if all(_name(r) for r in runs) else parts  # ("Max Planck Institute for Biology" is none)

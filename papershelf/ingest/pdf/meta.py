@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ...document import Bibliographic
 from .authors import confirmed_info_authors, names_alone
+from .meta_doi import doi_from, strip_doi
 from .year import creation_date
 
 MIN_YEAR = 1900
@@ -37,14 +38,19 @@ ARXIV_STAMP = re.compile(
 ARXIV_ID = re.compile(r"\barXiv:\s?(\d{4}\.\d{4,5})(v\d+)?", re.IGNORECASE)
 ARXIV_FILE = re.compile(r"^(?:arxiv[-_.:]?)?(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?(?:$|[-_ .])", re.IGNORECASE)
 
-DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)")
-DOI_LABELLED = re.compile(r"(?:\bdoi\s*:?\s*|doi\.org/)(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
 
 _PROCEEDINGS = re.compile(r"^(?:\(?(?:In|Appearing in|Appeared in|Published in)\s+)?(Proceedings of .+)", re.IGNORECASE)
 _TO_APPEAR = re.compile(r"^(?:To appear in|Appearing in|Accepted (?:at|to|for|in)|Published (?:in|at)|Presented at)"
                         r"\s+(?:the\s+)?(.+)", re.IGNORECASE)
 # "Clinical Science (2014) 126, 305–313", "International Psychogeriatrics (2014), 26:1, 147–154"
 _JOURNAL_PAREN = re.compile(rf"^([A-Z][A-Za-z.&' -]{{2,80}}?)\s*\(({_YEAR})\)\s*,?\s*\d+\s*[,:(]")
+# "Nuclear Physics B 246 (1984) 1-30": a volume, the year in parentheses, the pages as a range
+_JOURNAL_VOLUME = re.compile(rf"^([A-Z][A-Za-z.&' -]{{2,80}}?)\s+\d{{1,4}}\s*\(({_YEAR})\)\s*,?\s*\d+\s*[-–]\s*\d+")
+# A journal's running line with volume and issue: "IEEE TRANSACTIONS ON …, VOL. 12, NO. 3, MARCH 1990",
+# "Journal …—Volume 19, Number 4—Fall 2005—Pages 25–42" (in a header or footer, no label, digit or "et al."
+# before it: a reference's)
+_JOURNAL_ISSUE = re.compile(rf"^(?!.*\bet al\b)([^\d\[\]()]{{0,120}}?)[\s,—–-]*\bvol(?:ume)?\.?\s*\d+\s*[,—–-]\s*"
+                            rf"(?:no|number|issue)\.?\s*\d+[^\d]{{0,30}}?\b({_YEAR})\b", re.IGNORECASE)
 # "BMC Health Services Research 2014, 14:1", "Nature 2019; 566:195"
 _JOURNAL_PLAIN = re.compile(rf"([A-Z][A-Za-z.&' -]{{2,80}}?)\s+({_YEAR})\s*[,;]\s*\d+\s*[:(]\s*[\w-]+")
 _HOW_TO_CITE = re.compile(rf"^(?:How to cite this article|Cite this article as)\b.*?\(({_YEAR})\)")
@@ -163,14 +169,6 @@ def plausible_year(year: int | str | None) -> int | None:
     return y if MIN_YEAR <= y <= datetime.date.today().year + 1 else None
 
 
-def strip_doi(doi: str) -> str:
-    """A DOI as printed, without the sentence punctuation or bracket that followed it."""
-    doi = doi.rstrip(".,;:'\"")
-    while doi and doi[-1] in ")]" and doi.count(doi[-1]) > doi.count("(" if doi[-1] == ")" else "["):
-        doi = doi[:-1].rstrip(".,;:")
-    return doi
-
-
 def page_lines(text: str) -> list[str]:
     """A page's lines up to a References heading (a reference list dates other papers)."""
     out = []
@@ -225,7 +223,9 @@ def _from_lines(lines: list[str], meta: PdfMeta) -> None:
             found["proceedings"] = (_year_near(lines, i), _venue_from(m.group(1)))
         elif (m := _TO_APPEAR.match(line)) and re.search(_YEAR, line) and "to appear" not in found:
             found["to appear"] = (_year_near(lines, i, 0), _venue_from(m.group(1)))
-        elif (m := _JOURNAL_PAREN.match(line) or _JOURNAL_PLAIN.search(line)) and "journal line" not in found:
+        elif (m := _JOURNAL_PAREN.match(line) or _JOURNAL_VOLUME.match(line) or _JOURNAL_PLAIN.search(line)
+              or (_JOURNAL_ISSUE.match(line) if i < 15 or i >= len(lines) - 15 else None)) \
+                and "journal line" not in found:
             name = re.sub(r"^.*?\bet al\.?\s*", "", m.group(1)).strip()
             found["journal line"] = (plausible_year(m.group(2)), name or None)
         elif (m := _HOW_TO_CITE.match(line)) and "how to cite" not in found:
@@ -298,7 +298,9 @@ def _own_years(lines: list[str]) -> set[int]:
     accepted dates: those come before the publication by any convention)."""
     years = set()
     for i, line in enumerate(lines):
-        found = [_JOURNAL_PAREN.match(line), _JOURNAL_PLAIN.search(line), *_OWN_COPYRIGHT.finditer(line),
+        found = [_JOURNAL_PAREN.match(line), _JOURNAL_VOLUME.match(line), _JOURNAL_PLAIN.search(line),
+                 _JOURNAL_ISSUE.match(line) if i < 15 or i >= len(lines) - 15 else None,
+                 *_OWN_COPYRIGHT.finditer(line),
                  *_PUBLISHED.finditer(line), _MEETING.match(line)]
         if len(line) <= 40:
             found.append(_ACRONYM_YEAR.match(line))
@@ -339,27 +341,6 @@ def running_lines(pages: list[str]) -> list[str]:
         for line in {*lines[:3], *lines[-3:]}:
             seen.setdefault(re.sub(r"(?<!\d)\d{1,3}(?!\d)", "#", line), []).append(line)
     return [re.sub(r"^\d{1,3}\s+|\s+\d{1,3}$", "", found[0]) for found in seen.values() if len(found) >= 2]
-
-
-def _doi_from(first: list[str], last: list[str], middle_pages: list[str]) -> tuple[str | None, str | None]:
-    """The paper's own DOI: labelled on page 1, else any on page 1, else the one a
-    "Cite this article" block on the last page names, else one repeated in the running text
-    of most pages (a footer)."""
-    text1 = "\n".join(first)
-    for pattern, rule in ((DOI_LABELLED, "doi on page 1"), (DOI, "doi on page 1")):
-        m = pattern.search(text1)
-        if m:
-            return strip_doi(m.group(1)), rule
-    for i, line in enumerate(last):
-        labelled = DOI_LABELLED.search(line)
-        if labelled and any("Cite this article" in x for x in last[i:i + 2]):
-            return strip_doi(labelled.group(1)), "cite-this-article doi"
-    counts: dict[str, int] = {}
-    for text in middle_pages:
-        for doi in {strip_doi(d) for d in DOI.findall(text)}:
-            counts[doi] = counts.get(doi, 0) + 1
-    repeated = [d for d, n in counts.items() if n >= max(2, len(middle_pages) // 2 + 1)]
-    return (repeated[0], "doi in page footers") if len(repeated) == 1 else (None, None)
 
 
 def _from_info(info: dict, xmp: str | None, meta: PdfMeta) -> None:
@@ -441,7 +422,7 @@ def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None 
         meta.year, meta.evidence["year"] = year, "dated line"
     meta.created = creation_date(info)
     _unless_two_own_years(first, meta)
-    meta.doi, rule = _doi_from(first, last, middle)
+    meta.doi, rule = doi_from(first, last, middle)
     if rule:
         meta.evidence["doi"] = rule
     if meta.year is None and not meta.year_unsure and meta.doi and (year := doi_year(meta.doi)):

@@ -41,6 +41,7 @@ from .hyphens import document_words
 from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
 from .ocr import fill_by_ocr
 from .outline import apply_outline, read_outline
+from .plain_front import by_line
 from .references import pdf_references
 from .region_next import continue_tables
 from .regions import (
@@ -367,7 +368,7 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
             left = {id(ln) for ln in rest}
             title_lines = [ln for ln in kept if id(ln) not in left]
             doc.title = supplement_title(doc.title, title_lines, lines)
-            doc.authors = printed_authors(rest, title_lines, body.size)
+            doc.authors = printed_authors(rest, title_lines, body.size) or by_line(rest)
             kept = rest
         kept, graphics, side = sideways_objects(kept, graphics, width, height, turn)
         sideways += side

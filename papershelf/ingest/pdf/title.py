@@ -11,6 +11,7 @@ from .authors import line_names, names_alone
 from .headings import is_standard
 from .lines import Line, join_lines
 from .meta import ARTICLE_TYPE, VENUE_NAME, title_size
+from .plain_front import centred_stack
 from .title_wrap import runs_on, set_apart, width
 
 # A note's mark after the title: a raised symbol or number, or a number in brackets ("… Bicarbonate [1]")
@@ -51,12 +52,15 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
         title_lines = _one_block(sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0)),
                                  top_half)
         title_lines = _goes_up(title_lines, top_half, body) + title_lines
-        title_lines = _one_language(title_lines + _goes_on(title_lines, top_half, body))
+        title_lines = title_lines + _goes_on(title_lines, top_half, body)
     else:
-        title_lines = _first_centred_bold(top_half, width, body, _title_page(kept, width))
+        title_lines = _first_centred_bold(top_half, width, body, _title_page(kept, width)) \
+            or centred_stack(top_half, width, body)
     if not title_lines:
         return None, kept
-    title = _TITLE_NOTE.sub("", join_lines([ln.text for ln in title_lines])) or None  # a hyphen broken title joins
+    own = _one_language(title_lines)  # the title's translation under it is set aside with it
+    title_lines = own + _translation(own, top_half)
+    title = _TITLE_NOTE.sub("", join_lines([ln.text for ln in own])) or None  # a hyphen broken title joins
     return title, [ln for ln in kept if ln not in title_lines]
 
 
@@ -92,25 +96,44 @@ _FUNCTION_WORDS = {
 }
 
 
-def _languages(text: str) -> set[str]:
-    """The languages a line's function words point to most (two such words at least), or none."""
+def _languages(text: str, least: int = 2) -> set[str]:
+    """The languages a line's function words point to most (`least` such words at least), or none."""
     words = re.findall(r"[^\W\d_]+", text.lower())
     scores = {lang: sum(w in vocab for w in words) for lang, vocab in _FUNCTION_WORDS.items()}
     best = max(scores.values())
-    return {lang for lang, n in scores.items() if n == best} if best >= 2 else set()
+    return {lang for lang, n in scores.items() if n == best} if best >= least else set()
+
+
+def _other_language(first: Line, ln: Line) -> bool:
+    """`ln` is in another language than `first`: told by two function words each, or by one where it is
+    set in another slant (a translation in italic under a roman title)."""
+    least = 1 if ln.italic != first.italic else 2
+    one, other = _languages(first.text, least), _languages(ln.text, least)
+    return bool(one and other and not one & other)
 
 
 def _one_language(lines: list[Line]) -> list[Line]:
     """The title's lines up to one set in another language than its first (a bilingual journal prints
     the title's translation under it, in the same or a near size)."""
-    first = _languages(lines[0].text) if lines else set()
-    if not first:
-        return lines
     for k, ln in enumerate(lines[1:], start=1):
-        other = _languages(ln.text)
-        if other and not other & first:
+        if _other_language(lines[0], ln):
             return lines[:k]
     return lines
+
+
+def _translation(title: list[Line], top_half: list[Line]) -> list[Line]:
+    """The title's translation set right under it in another language (`_other_language`), smaller or
+    not: the lines under the title, each within a line and a half of the one above, at least 0.6 of the
+    title's size, and no names.  No part of the title, nor of the byline under it."""
+    out: list[Line] = []
+    last = title[-1]
+    for ln in sorted((ln for ln in top_half if ln.top > last.top and ln not in title), key=lambda ln: ln.top):
+        if ln.top - last.bottom > 1.5 * ln.size or ln.size < 0.6 * title[0].size or names_alone(ln.text) \
+                or not _other_language(title[0], ln):
+            break
+        out.append(ln)
+        last = ln
+    return out
 
 
 _WEB = re.compile(r"\bwww\.|https?://|\bhomepage\b", re.IGNORECASE)
