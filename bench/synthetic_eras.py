@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import random
 
-from synthetic_front import BODY, WORDS, _name, _wrapped
+from synthetic_draw import random_name, wrap_words
+from synthetic_front import BODY, WORDS
 from synthetic_layouts import FAMILIES, INSTITUTES, MONTHS
 
 KINDS = ("by_line", "one_size", "grid", "orcid", "long_list", "corresponding", "translated", "reprint", "name_forms",
@@ -60,7 +61,7 @@ def layout(seed: int) -> tuple[dict, dict]:
     count = {"long_list": rng.randint(8, 16), "grid": rng.randint(2, 8), "by_line": rng.randint(1, 3),
              "one_size": rng.randint(1, 4)}.get(kind, rng.randint(2, 7))
     while len(names) < count:
-        n = _name(rng)
+        n = random_name(rng)
         if kind in ("by_line", "one_size") and "." not in n and rng.random() < 0.5:
             n = f"{n[0]}. {rng.choice('ABGHJKLMPRT')}. {n.split()[-1]}"  # initials, as old journals print them
         if n.split()[-1] not in {m.split()[-1] for m in names}:
@@ -166,13 +167,13 @@ def _put(c, lay: dict, text: str, left: float, right: float, y: float, font: str
 def _title(c, lay: dict, left: float, right: float, y: float) -> float:
     regular, bold = lay["family"]
     font, size = (bold if lay["title_bold"] else regular), lay["title_size"]
-    for line in _wrapped(lay["title"].split(), font, size, right - left, c):
+    for line in wrap_words(lay["title"].split(), font, size, right - left, c):
         _put(c, lay, line, left, right, y, font, size)
         y -= 1.2 * size
     if lay["kind"] == "translated":
         italic = {"Helvetica": "Helvetica-Oblique", "Times-Roman": "Times-Italic", "Courier": "Courier-Oblique"}[regular]
         tsize = size if lay["trans_style"] == "same" else round(0.75 * size)
-        for line in _wrapped(lay["translated"][1].split(), italic, tsize, right - left, c):
+        for line in wrap_words(lay["translated"][1].split(), italic, tsize, right - left, c):
             _put(c, lay, line, left, right, y - 2, italic, tsize)
             y -= 1.2 * tsize
     return y
@@ -211,7 +212,7 @@ def _by_line(c, lay: dict, left: float, right: float, y: float, rng: random.Rand
     pieces = _by_pieces(lay)
     if lay["by_style"] == "run_in":  # all in the body's size: "Subject. - Title ... By NAMES."
         head = f"{lay['subject']}. - {lay['title']}."
-        lines = _wrapped(head.split(), regular, size, right - left, c)
+        lines = wrap_words(head.split(), regular, size, right - left, c)
         for line in lines[:-1]:
             c.setFont(regular, size)
             c.drawString(left, y, line)
@@ -250,7 +251,7 @@ def _one_size(c, lay: dict, left: float, right: float, y: float, w: float) -> No
     for k, text in enumerate(t for t in lay["meeting"] if t):  # the meeting's header in the top right corner
         c.drawString(right - 110, c._pagesize[1] - 36 - 11 * k, text)
     y = min(y, c._pagesize[1] - 90)
-    for line in _wrapped(lay["title"].split(), font, size, 0.55 * (right - left), c):
+    for line in wrap_words(lay["title"].split(), font, size, 0.55 * (right - left), c):
         c.drawCentredString(mid, y, line)
         y -= 11
     names = lay["names"]
@@ -264,7 +265,7 @@ def _one_size(c, lay: dict, left: float, right: float, y: float, w: float) -> No
         y -= 22
     y -= 4
     c.drawCentredString(mid, y, "Abstract")
-    for k, line in enumerate(_wrapped((BODY * 8).split(), font, size, right - left, c)[:45]):
+    for k, line in enumerate(wrap_words((BODY * 8).split(), font, size, right - left, c)[:45]):
         if y - 12 - 11 * k < 60:
             break
         c.drawString(left, y - 12 - 11 * k, line)
@@ -400,7 +401,7 @@ def _body(c, lay: dict, left: float, right: float, y: float, heading: bool = Tru
         c.setFont(bold, size + 1)
         c.drawString(left, y, "Abstract")
         y -= 16
-    for k, line in enumerate(_wrapped((BODY * 10).split(), regular, size, right - left, c)[:45]):
+    for k, line in enumerate(wrap_words((BODY * 10).split(), regular, size, right - left, c)[:45]):
         if y - 1.2 * size * k < 75:
             break
         c.setFont(regular, size)
