@@ -216,9 +216,12 @@ def _read_regular(path: str, limit: int) -> bytes:
 # drawing, titles wrapped over lines and bylines in two weights, wrapped headings and flat levels, table
 # rows centred on a multi-line label, captions in a margin column, a wrapped mention of a figure no caption,
 # footers alternating between odd and even pages, a reference list ending where its entries stop opening
-# alike).
+# alike; 18: symbols a font sets at ASCII codes read from their drawing, species headings and italic
+# sub-headings, title-page footnotes no headings, bylines of other eras ("By", one-size pages, surname
+# first), volume lines date a paper, reference labels at a line's end or in a gutter, unheaded author-year
+# lists, regions beside wrapped text, smaller-body pages, tables continued overleaf).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/17"
+PDF_READER = "pdf-reader/18"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
