@@ -22,7 +22,8 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 
-MODULES = ["papershelf.ingest.references", "papershelf.ingest.metadata", "papershelf.ingest.structured_references",
+MODULES = ["papershelf.ask_pool", "papershelf.ask_refusal",
+           "papershelf.ingest.references", "papershelf.ingest.metadata", "papershelf.ingest.structured_references",
            "papershelf.ingest.captions", "papershelf.ingest.markdown", "papershelf.ingest.structured",
            "papershelf.ingest.zotero", "papershelf.works", "papershelf.text", "papershelf.document",
            "papershelf.resolve", "papershelf.bibtex"] + [
@@ -30,7 +31,8 @@ MODULES = ["papershelf.ingest.references", "papershelf.ingest.metadata", "papers
                                            "reader", "contents", "outline", "regions", "year", "tracking", "ocr",
                                            "caption_cuts", "title", "title_wrap", "runin", "heading_runin",
                                            "heading_lines", "numbering", "list_end", "cited_labels", "table_bands",
-                                           "unheaded")]
+                                           "unheaded", "glyph_apart", "list_labels", "meta_doi", "name_order",
+                                           "plain_front", "line_weight", "region_wrap", "region_ends")]
 
 # Pieces a reference or a title page is made of; repeated, each one alone or two together.
 UNITS = ["A-", "A.", "A. ", "A", "a", " ", "-", ".", ",", "A, ", "Ab ", "Ab-", "AB-", "“", '"', "'", "(", ")", "[",

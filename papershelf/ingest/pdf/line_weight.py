@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 _LABEL = re.compile(r"\((?:[a-zA-Z]|[ivx]{1,4}|\d{1,2})\)\s+(?=\S)")  # "(a) ", "(iv) ", "(2) " opening a line
 # a closing citation of the paper's figures or plates, "(Figs 1 and 2)", "(Fig. 3)", "(Pl. II, figs 4–6)"
-_FIGURE_TAIL = re.compile(r"\s*\((?:Figs?|Figures?|Plates?|Pls?|Tables?)\.?\s[^()]{1,30}\)$")
+_FIGURE_TAIL = re.compile(r"\((?:Figs?|Figures?|Plates?|Pls?|Tables?)\.?\s[^()]{1,30}\)$")  # no leading \s*: linear
 _TRAILING_MARKS = "†‡∗*♦♠♣♥♢♡◦§¶#✉⋆—"  # and the dash closing a heading run in on the next line
 
 
@@ -42,8 +42,9 @@ def last_word_char(tp: _TextPage, stripped: str, lead16: int, last: int, size: f
     closing citation of the paper's figures in roman ("Philometra saltatrix Ramachandran, 1973 (Figs 4
     and 5)", a taxonomic paper's heading for a species): the weight is the words' before it."""
     tail = _FIGURE_TAIL.search(stripped)
-    if tail and tail.start() > 0 and not tp.bold(last):
-        at = tp.char_index(lead16 + u16(stripped[:tail.start()]) - 1)
+    before = stripped[:tail.start()].rstrip() if tail else ""  # the words before the citation
+    if tail and before and not tp.bold(last):
+        at = tp.char_index(lead16 + u16(before) - 1)
         return at if 0 <= at <= last else last
     end = len(stripped.rstrip(_TRAILING_MARKS + ",; 0123456789"))
     # a closing symbol, or a raised number in a smaller size (an affiliation's mark, "Holm and ^1")

@@ -48,7 +48,7 @@ def _initials_first(tokens: list[str]) -> list[str]:
 
 # Vancouver's "Juhl IF": capitals without points after a surname, initials on a line where one name has a single
 # one ("Juhl IF, Dahl A"); "Wei LI, Jun WU" (no single capital) stays given name first
-_VANCOUVER = re.compile(r"([A-ZÀ-ÖØ-Þ]['’]?[^\W\d_]['’\w-]*) ([A-ZÀ-ÖØ-Þ]{1,3})")
+_VANCOUVER = re.compile(r"([A-ZÀ-ÖØ-Þ]['’]?[^\W\d_]['’\w-]{0,40}) ([A-ZÀ-ÖØ-Þ]{1,3})")  # bounded: linear in any search
 
 
 def surname_first(parts: list[str]) -> list[str]:
