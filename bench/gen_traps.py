@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import random
 
+from synthetic_draw import wrap_words
+
 KINDS = ("figure", "fields", "sidebar2", "biblio", "wrap3", "smallprint", "flat")  # (new kinds go last: earlier draws stay)
 _LABELS = ("Text", "Document", "Query", "Answer", "Index", "Hypothesis", "Passage", "Model")
 _SIDEBAR = ("Citation", "Editor", "Received", "Accepted", "Published", "Copyright", "Data Availability Statement",
@@ -153,7 +155,7 @@ def bibliography(p) -> None:
                                                                           for _ in range(14)) + "."
         p.need(3.6 * s.body_size)
         for text, font in ((authors, "Times-Bold"), (rest, s.body_font)):
-            for line in _wrap(p, text, font, s.body_size):
+            for line in wrap_column(p, text, font, s.body_size):
                 p.need(1.2 * s.body_size)
                 p.c.setFont(font, s.body_size)
                 p.c.drawString(p.col_x(), p.y, line)
@@ -162,13 +164,6 @@ def bibliography(p) -> None:
         p.y -= 0.4 * s.body_size
 
 
-def _wrap(p, text: str, font: str, size: float) -> list[str]:
-    out, cur = [], ""
-    for w in text.split():
-        trial = f"{cur} {w}".strip()
-        if p.c.stringWidth(trial, font, size) > p.col_w() and cur:
-            out.append(cur)
-            cur = w
-        else:
-            cur = trial
-    return out + [cur] if cur else out
+def wrap_column(p, text: str, font: str, size: float) -> list[str]:
+    """The text's lines at the column's width."""
+    return [ln for ln in wrap_words(text.split(), font, size, p.col_w(), p.c) if ln]

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import random
 
+from gen_traps import wrap_column
+
 KINDS = ("taxon", "footnote", "entries", "italic_small", "filled")  # (new kinds go last: earlier draws stay)
 _GENERA = ("Philometra", "Paracapillaria", "Rhabdochona", "Camallanus", "Spinitectus", "Contracaecum")
 _EPITHETS = ("carolinensis", "floridensis", "saltatrix", "americana", "gotlandica", "lateralis", "minor")
@@ -116,7 +118,7 @@ def footnote(p) -> float:
              "MTS, tetrazolium salt", "ROS, reactive oxygen species", "WT, wild type")
     notes = ["Abbreviations: " + "; ".join(rng.sample(terms, 4)) + ".",
              "Data deposition: The sequences have been deposited in the archive (accession no. 1E4E)."]
-    lines = [ln for text in notes for ln in _wrap(p, text, s.body_font, size)]
+    lines = [ln for text in notes for ln in wrap_column(p, text, s.body_font, size)]
     y = 62 + 1.2 * size * len(lines)
     p.c.setLineWidth(0.4)
     p.c.line(p.col_x(), y + 0.9 * size, p.col_x() + 0.3 * p.col_w(), y + 0.9 * size)
@@ -153,14 +155,3 @@ def entries(p) -> None:
         p.paras.append(" ".join(t for row in parts for t, _ in row))
     p.truth.append({"level": 0, "number": "", "title": "Kristallogr", "page": p.page, "trap": True})
 
-
-def _wrap(p, text: str, font: str, size: float) -> list[str]:
-    out, cur = [], ""
-    for w in text.split():
-        trial = f"{cur} {w}".strip()
-        if p.c.stringWidth(trial, font, size) > p.col_w() and cur:
-            out.append(cur)
-            cur = w
-        else:
-            cur = trial
-    return out + [cur] if cur else out
