@@ -220,6 +220,7 @@ class SpaceJson(Shape):
     dimension: int
     fingerprint: str
     window_tokens: int | None
+    window_format: int  # how long units are cut into windows (embed/windows.py WINDOW_FORMATS)
     completed_at: float | None
 
 
