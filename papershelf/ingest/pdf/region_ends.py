@@ -53,7 +53,7 @@ def _is_prose(ln: Line, pg: _Page) -> bool:
     words = ln.text.split()
     wordy = sum(1 for w in words if _WORD.match(w))
     measures = sum(1 for w in words if _NUMBER.match(w) or len(w.strip(".,;:()")) == 1)
-    if not pg.alone(ln) or abs(ln.size - pg.body.size) > 0.6 or len(words) < 3 or sparse(ln, pg.pitch) \
+    if not pg.alone(ln) or not pg.body_sized(ln) or len(words) < 3 or sparse(ln, pg.pitch) \
             or ln.bold and not pg.body.bold \
             or wordy < 0.6 * (len(words) - measures) or wordy < 0.4 * len(words):
         return False
@@ -81,7 +81,7 @@ def _paragraph_like(ln: Line, pg: _Page, left: float | None, art: Box | None) ->
     wordy = sum(1 for w in words if _WORD.match(w))
     inside = art is not None and ln.top >= art[1] - 1 and ln.bottom <= art[3] + 1 and ln.x0 >= art[0] - 1 \
         and ln.x1 <= art[2] + 1
-    return not (inside or pg.cell_like(ln) or abs(ln.size - pg.body.size) > 0.6 or not words
+    return not (inside or pg.cell_like(ln) or not pg.body_sized(ln) or not words
                 or ln.bold and not pg.body.bold or wordy < 0.6 * len(words) or not -1 <= ln.x0 - left < 2.5 * ln.size)
 
 

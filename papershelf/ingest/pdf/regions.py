@@ -144,6 +144,12 @@ class _Page:
     widths: dict[tuple[float, float], float] = field(default_factory=dict)  # `_text_between`, by column
     strips: dict[float, tuple[float, float]] = field(default_factory=dict)  # each gutter's strip, by its middle
     pitch: float = 0.0  # the usual advance per character along lines of words, in ems (`letter_pitch`)
+    paper_size: float = 0.0  # the paper's body size, where the page's running text is set in another
+
+    def body_sized(self, ln: Line) -> bool:
+        """Set in the page's body size, or in the paper's where the page sets its running text smaller (a
+        Methods column in small type beside Results in the body size: both are running text)."""
+        return abs(ln.size - self.body.size) <= 0.6 or (self.paper_size > 0 and abs(ln.size - self.paper_size) <= 0.6)
 
     def alone(self, ln: Line) -> bool:
         """No other line of its column on its baseline.  Not `Line.alone`, which also says no when
@@ -340,7 +346,7 @@ def page_layout(lines: list[Line], graphics: list[Box], width: float, height: fl
                 body: BodyStyle) -> tuple[_Page, list[tuple[float, float]]]:
     """The page as the walks read it, and the strips between its columns of running text."""
     lines = without_margin_marks(lines)
-    body = page_body(lines, body, width)
+    paper, body = body, page_body(lines, body, width)
     wide = [ln for ln in lines if len(ln.text) > 30] or lines
     extent = max(ln.x1 for ln in wide) - min(ln.x0 for ln in wide) if wide else width
     two = _two_columns(lines, width)
@@ -353,6 +359,7 @@ def page_layout(lines: list[Line], graphics: list[Box], width: float, height: fl
                _beside(lines, width, two, [(a + b) / 2 for a, b in text]), gutters)
     pg.strips = dict(zip(gutters, strips, strict=True))
     pg.pitch = letter_pitch(lines)
+    pg.paper_size = paper.size if body.size < paper.size else 0.0
     pg.graphics = _drawings(pg)
     return pg, text
 
