@@ -139,6 +139,23 @@ def title_and_body(c: canvas.Canvas, title: str, paragraphs: int) -> float:
     return y
 
 
+def headed_page(path, heading: str = "References", paragraphs: int = 3) -> tuple[canvas.Canvas, float]:
+    """A page of a title and `paragraphs` of body over `heading` in bold: the canvas, and where the list starts."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = title_and_body(c, "Observations on Coastal Sediment", paragraphs)
+    c.setFont("Times-Bold", 11)
+    c.drawString(72, y - 14, heading)
+    return c, y - 34
+
+
+def read_references(path, c: canvas.Canvas) -> list:
+    """The reference entries the reader finds in the page `c` draws (saved to `path` first)."""
+    from papershelf.ingest.pdf import read_pdf
+
+    c.save()
+    return read_pdf(path.read_bytes()).references
+
+
 def abstract_body(c: canvas.Canvas, y: float) -> None:
     """"Abstract" in bold at `y` over 30 lines of BODY in Times: the running text under a front page's byline."""
     c.setFont("Helvetica-Bold", 11)

@@ -9,10 +9,9 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.references import split_numbered
 
-from .pdf_fixtures import title_and_body
+from .pdf_fixtures import headed_page, read_references, title_and_body
 
 W, H = letter
 SURNAMES = ["Abebe", "Brandt", "Chen", "Dubois", "Engel", "Fischer", "Garcia", "Haddad", "Ivanova", "Jansen",
@@ -25,18 +24,9 @@ def _lines(k: int) -> list[str]:
             f"response. J. Mol. Biol. {k + 3}, 10-20 ({1990 + k})."]
 
 
-def _read(path, c: canvas.Canvas) -> list:
-    c.save()
-    return read_pdf(path.read_bytes()).references
-
-
 def test_a_label_printed_at_the_end_of_the_line_before_opens_the_next_entry(tmp_path):
     path = tmp_path / "end.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    y = title_and_body(c, "Observations on Coastal Sediment", 3)
-    c.setFont("Times-Bold", 11)
-    c.drawString(72, y - 14, "References")
-    y -= 34
+    c, y = headed_page(path)
     c.setFont("Times-Roman", 8.5)
     for k in range(9):
         lines = _lines(k)
@@ -47,7 +37,7 @@ def test_a_label_printed_at_the_end_of_the_line_before_opens_the_next_entry(tmp_
             y -= 10.5
         if k < 8:  # the next label, read at the end of this entry's last line
             c.drawString(90 + stringWidth(lines[-1] + " ", "Times-Roman", 8.5), y + 10.5, f"[{k + 2}]")
-    refs = _read(path, c)
+    refs = read_references(path, c)
     assert len(refs) == 9
     assert all(r.text.endswith(f"({1990 + k}).") for k, r in enumerate(refs))
     assert refs[4].year == 1994 and "Engel" in refs[4].text
@@ -73,7 +63,7 @@ def test_raised_labels_on_lines_of_their_own_open_a_list_with_no_heading(tmp_pat
         for ln in _lines(k):
             c.drawString(77, y, ln)
             y -= 10.5
-    refs = _read(path, c)
+    refs = read_references(path, c)
     assert len(refs) == 16
     assert refs[0].text.startswith("1 A. Abebe") or refs[0].text.startswith("A. Abebe")
     assert all(f"({1990 + k})" in r.text for k, r in enumerate(refs))
@@ -81,11 +71,7 @@ def test_raised_labels_on_lines_of_their_own_open_a_list_with_no_heading(tmp_pat
 
 def test_ocr_labels_in_a_gutter_of_their_own_or_garbled_open_entries(tmp_path):
     path = tmp_path / "ocr.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    y = title_and_body(c, "Observations on Coastal Sediment", 3)
-    c.setFont("Times-Bold", 11)
-    c.drawString(72, y - 14, "References")
-    y -= 34
+    c, y = headed_page(path)
     garbled = {3: "PI", 4: "[51", 7: "I81", 8: "P9I", 11: "[l2]"}
     for k in range(14):
         label = garbled.get(k, f"[{k + 1}]")
@@ -96,7 +82,7 @@ def test_ocr_labels_in_a_gutter_of_their_own_or_garbled_open_entries(tmp_path):
             c.drawString(100, y, ln)
             y -= 10.5
         y -= 2
-    refs = _read(path, c)
+    refs = read_references(path, c)
     assert len(refs) == 14
     assert all(r.text.endswith(f"({1990 + k}).") for k, r in enumerate(refs))
     assert not any(r.text.startswith(("PI", "P9I")) for r in refs)
@@ -113,7 +99,7 @@ def test_an_author_year_list_with_no_heading_at_the_papers_end(tmp_path):
                                 f"and their thermal response. J. Mol. Biol. {k + 3}, 10-20."]):
             c.drawString(72 + (12 if i else 0), y, ln)
             y -= 10.5
-    refs = _read(path, c)
+    refs = read_references(path, c)
     assert len(refs) == 10
     assert refs[0].text.startswith("Abebe, A.") and refs[-1].text.endswith("12, 10-20.")
 
@@ -127,4 +113,4 @@ def test_a_paper_with_no_list_finds_none(tmp_path):
                "them again. We read them a third time and found the same ranking of the sites."]:
         c.drawString(72, y, ln)
         y -= 12
-    assert _read(path, c) == []
+    assert read_references(path, c) == []

@@ -8,9 +8,7 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-
-from .pdf_fixtures import title_and_body
+from .pdf_fixtures import headed_page, read_references
 
 W, H = letter
 SURNAMES = ["Abebe", "Brandt", "Chen", "Dubois", "Engel", "Fischer", "Garcia", "Haddad", "Ivanova", "Jansen",
@@ -39,29 +37,15 @@ def _list(c: canvas.Canvas, y: float, n: int, numbered: bool, x: float = 72, ext
     return y
 
 
-def _headed(path, heading: str = "References", paragraphs: int = 3) -> tuple[canvas.Canvas, float]:
-    """A page of a title and `paragraphs` of body over `heading` in bold: the canvas, and where the list starts."""
-    c = canvas.Canvas(str(path), pagesize=letter)
-    y = title_and_body(c, "Observations on Coastal Sediment", paragraphs)
-    c.setFont("Times-Bold", 11)
-    c.drawString(72, y - 14, heading)
-    return c, y - 34
-
-
-def _read(path, c: canvas.Canvas) -> list:
-    c.save()
-    return read_pdf(path.read_bytes()).references
-
-
 def test_plain_lines_after_a_list_are_no_entries(tmp_path):
     for numbered in (True, False):
         path = tmp_path / f"plain-{numbered}.pdf"
-        c, y = _headed(path)
+        c, y = headed_page(path)
         y = _list(c, y, 8, numbered)
         c.setFont("Times-Roman", 8.5)
         c.drawString(72, y - 14, "(Accepted March 27, 2009)")
         c.drawString(72, y - 26, "Handling editor: Kari Larsen")
-        refs = _read(path, c)
+        refs = read_references(path, c)
         assert len(refs) == 8, numbered
         assert "Accepted" not in refs[-1].text and "editor" not in refs[-1].text
         assert refs[-1].text.endswith("10-20 (1997).") or refs[-1].text.endswith("10-20.")
@@ -69,7 +53,7 @@ def test_plain_lines_after_a_list_are_no_entries(tmp_path):
 
 def test_biographies_after_a_list_in_the_body_size_are_no_entries(tmp_path):
     path = tmp_path / "bios.pdf"
-    c, y = _headed(path)
+    c, y = headed_page(path)
     y = _list(c, y, 9, False) - 16
     c.setFont("Times-Roman", 10)
     for ln in ["Mariam Okafor received the B.S. degree in physics from the University of Lagos in 2009 and",
@@ -77,23 +61,23 @@ def test_biographies_after_a_list_in_the_body_size_are_no_entries(tmp_path):
                "transport and the statistics of sparse observations."]:
         c.drawString(72, y, ln)
         y -= 12
-    refs = _read(path, c)
+    refs = read_references(path, c)
     assert len(refs) == 9
     assert not any("Okafor" in r.text for r in refs)
 
 
 def test_a_list_under_a_heading_in_unknown_words_is_found_by_its_entries(tmp_path):
     path = tmp_path / "kaynakca.pdf"
-    c, y = _headed(path, "Kaynakça")
+    c, y = headed_page(path, "Kaynakça")
     _list(c, y, 7, False)
-    refs = _read(path, c)
+    refs = read_references(path, c)
     assert len(refs) == 7
     assert refs[0].text.startswith("Abebe, A.") and refs[0].year == 1990
 
 
 def test_a_figure_and_its_caption_inside_a_list_hold_none_of_its_lines(tmp_path):
     path = tmp_path / "figure.pdf"
-    c, y = _headed(path)
+    c, y = headed_page(path)
     _list(c, y, 6, True)
     c.showPage()
     c.rect(72, H - 180, 300, 100, stroke=1, fill=0)
@@ -107,16 +91,16 @@ def test_a_figure_and_its_caption_inside_a_list_hold_none_of_its_lines(tmp_path)
         for i, ln in enumerate(_entry(k, True)):
             c.drawString(72 + (12 if i else 0), y, ln)
             y -= 10.5
-    refs = _read(path, c)
+    refs = read_references(path, c)
     assert len(refs) == 12
     assert not any("Seasonal" in r.text or "0.5" in r.text for r in refs)
 
 
 def test_an_index_line_under_each_entry_is_no_key(tmp_path):
     path = tmp_path / "index.pdf"
-    c, y = _headed(path, paragraphs=2)
+    c, y = headed_page(path, paragraphs=2)
     _list(c, y, 8, False, extra=["[PubMed] [CrossRef] [Google Scholar]"])
-    refs = _read(path, c)
+    refs = read_references(path, c)
     assert len(refs) == 8
     assert all(r.text.startswith(SURNAMES[k]) and r.text.endswith("[Google Scholar]") for k, r in enumerate(refs))
 
@@ -143,6 +127,6 @@ def test_a_list_mid_column_goes_on_at_the_next_columns_top(tmp_path):
         k += 1
     c.drawString(330, H - 120, f"{k + 1}. A. Pieter, K. Rossi. Late entry set at the next")
     c.drawString(342, H - 130.5, "column's top. J. Mol. Biol. 3, 10-20 (2001).")
-    refs = _read(path, c)
+    refs = read_references(path, c)
     assert len(refs) == k + 1
     assert "Late entry" in refs[-1].text
