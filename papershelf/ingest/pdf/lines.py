@@ -42,6 +42,7 @@ from .overlays import jumps_back, overlay_cut
 from .rotation import piece_turns, shown_box, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
 from .script_boxes import _has_script, _nearest, _pieces, _stacked, sideways_split, text_size
+from .stacked_signs import BROKEN_PAIR, PAIR, join_signs, outside
 from .tracking import untracked
 from .word_gaps import LooseBoxes, glued, spaced
 
@@ -301,15 +302,24 @@ def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float, gaps: set[int]
     return marked(tp, chars, size)
 
 
+def _repaired(tp: _TextPage, text: str, lead16: int) -> tuple[str, list[tuple[float, float, float, float]]]:
+    """The text with the glyphs it misnames read from the font and the page (each repair keeps the
+    length in UTF-16 units), and the boxes of glyphs folded into their neighbour (`join_signs`)."""
+    if LATIN1.search(text):
+        text = read_symbols(tp, text, lead16)
+    if SUSPECT.search(text):
+        text = repair_glyphs(tp, text, lead16)
+    if SPACING_ACCENT.search(text):
+        text = place_accents(tp, text, lead16)
+    if PAIR.search(text):  # "±" drawn as "+" over "−"
+        return join_signs(tp, text, lead16)
+    return text, []
+
+
 def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[Line]:
     stripped = chunk.strip(SPACES)  # not str.strip(): a control code a font gives for a glyph is no space
     lead16 = start16 + u16(chunk[:len(chunk) - len(chunk.lstrip(SPACES))])
-    if LATIN1.search(stripped):
-        stripped = read_symbols(tp, stripped, lead16)
-    if SUSPECT.search(stripped):
-        stripped = repair_glyphs(tp, stripped, lead16)
-    if SPACING_ACCENT.search(stripped):
-        stripped = place_accents(tp, stripped, lead16)
+    stripped, gone = _repaired(tp, stripped, lead16)
     stripped = untracked(stripped, lambda i: _box_at(tp, stripped, lead16, i), GONE)
     hidden = hidden_lead(tp, stripped, lead16)
     if hidden:
@@ -321,6 +331,8 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     if first < 0 or last < first:
         return []
     boxes = tp.rects(first, last - first + 1)
+    if gone:
+        boxes = outside(boxes, gone)
     if not boxes:
         return []
     rects = tp.page_rects
@@ -386,7 +398,7 @@ def page_lines(page, number: int, texts: list[str] | None = None,
         # pdfium's text is UTF-16: a character outside the BMP takes two text indices.
         units16 = 0
         gutters: list[list[float]] = []  # where captions set side by side were cut apart (`caption_cuts`)
-        for chunk in text.split("\r\n"):
+        for chunk in BROKEN_PAIR.sub("  ", text).split("\r\n"):
             start16 = units16
             units16 += u16(chunk) + 2
             if chunk.strip():
