@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import ask_rank
+from .ask_kinds import question_kind
 from .ask_pool import Pool, asks_quantity, content_terms, covered, unit_table
 from .ask_refusal import asks_name, focus_terms, probability, refusal_features, specific_terms
 from .ask_weights import RANKER, REFUSAL
@@ -280,18 +281,37 @@ def rank_inputs(question: str, cands: list[Candidate], pool: Pool | None = None)
     even = np.ones(focus.shape[1])
     return {"pool": pool, "rare": covered(held, idf), "rare_window": covered(pool.same_unit_neighbours(held), idf),
             "focus": covered(focus, even), "focus_window": covered(pool.same_unit_neighbours(focus), even),
-            "names": asks_name(question)}
+            "names": asks_name(question), "kind": question_kind(question)}
 
 
 def learned_rank(question: str, cands: list[Candidate], passages: list[tuple[Unit, float]],
-                 model: dict | None, pool: Pool | None = None) -> None:
-    """Score the candidates by the learned ranker (ask_weights.RANKER); without one, the hand weights stay."""
+                 model: dict | None, pool: Pool | None = None) -> np.ndarray | None:
+    """Score the candidates by the learned ranker (ask_weights.RANKER); without one, the hand weights stay.
+    Gives the feature rows (None without a ranker)."""
     if model is None or not cands:
-        return
+        return None
     x = ask_rank.features(question, cands, passages[0][0].paper_id if passages else None,
                          **rank_inputs(question, cands, pool))
     for c, v in zip(cands, ask_rank.scores(x, model).tolist()):
         c.learned = v
+    return x
+
+
+def confidence(question: str, cands: list[Candidate], passages: list[tuple[Unit, float]], pool: Pool,
+               x: np.ndarray | None) -> float:
+    """The refusal's probability that the evidence answers, read on the scores of its own ranker
+    (REFUSAL["ranker"], the ranker without `kind`: bench/ask_learn.py) when the sentences were ranked."""
+    own = REFUSAL.get("ranker")
+    if x is None or own is None:
+        return probability(refusal_features(question, cands, passages, pool))
+    kept = [c.learned for c in cands]
+    for c, v in zip(cands, ask_rank.scores(x, own).tolist()):
+        c.learned = v
+    try:
+        return probability(refusal_features(question, cands, passages, pool))
+    finally:
+        for c, v in zip(cands, kept):
+            c.learned = v
 
 
 def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict, encoder: Encoder | None,
@@ -312,7 +332,7 @@ def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict
         for c in cands:
             c.cosine = c.raw = c.lexical
         pool.values["cosine"] = pool.values["raw"] = pool.values["lexical"]
-    learned_rank(question, cands, passages, RANKER if encoder is not None else None, pool)
+    x = learned_rank(question, cands, passages, RANKER if encoder is not None else None, pool)
     for i, c in enumerate(select(cands, limit), 1):
         paper = papers.get(c.unit.paper_id)
         quote = c.unit.text[c.start:c.end]
@@ -321,6 +341,6 @@ def evidence_for(question: str, passages: list[tuple[Unit, float]], papers: dict
         resp.evidence.append(Evidence(f"e{i}", c.unit.paper_id, paper.title if paper else None,
                                       paper.year if paper else None, c.unit.id, c.unit.section_path, page, quote,
                                       before, after, round(c.score, 4), link(c.unit.paper_id, page)))
-    resp.confidence = round(probability(refusal_features(question, cands, passages, pool)), 4)
+    resp.confidence = round(confidence(question, cands, passages, pool, x), 4)
     resp.no_confident_answer = resp.confidence < REFUSAL["cut"]
     return resp

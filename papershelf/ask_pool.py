@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .ask_kinds import NAMES as KIND_NAMES
+from .ask_kinds import sentence_kinds
 from .search.features import stem
 from .search.query import STOPWORDS
 from .sentences import sentence_spans
@@ -83,14 +85,15 @@ def unit_table(text: str) -> UnitTable:
 
 # A name or a code: CamelCase, an acronym, letters mixed with digits, a file name (TensorFlow, GPU, A6000, x.pl).
 _NAMED = re.compile(r"\b(?:[A-Z][a-z]+[A-Z]\w*|[A-Z]{2,}[a-z]?\b|[A-Za-z]+\d+[A-Za-z]*\w*|\w+\.(?:pl|py|sh|c|R)\b)")
-MARKS = ("number", "length", "summary", "named")
+MARKS = ("number", "length", "summary", "named", *KIND_NAMES)
 
 
-def sentence_marks(sentence: str) -> tuple[bool, float, bool, bool]:
+def sentence_marks(sentence: str) -> tuple:
     """Whether a sentence states a number, its log length in words, whether it says what the paper is about,
-    whether it names something (a tool, a model, a data set: _NAMED)."""
+    whether it names something (a tool, a model, a data set: _NAMED), and which detail kinds it states
+    (ask_kinds: compute, software, funding, license)."""
     return (holds_number(sentence), math.log(1 + len(_WORD.findall(sentence))), bool(_SUMMARY.search(sentence)),
-            bool(_NAMED.search(sentence)))
+            bool(_NAMED.search(sentence)), *sentence_kinds(sentence))
 
 
 class Pool:

@@ -37,7 +37,7 @@ class Scored(Protocol):
 
 FEATURES = ("cosine", "cos_gap", "cos_rank", "unit_margin", "unit_best", "neighbour", "lexical", "lex_gap",
             "lex_rank", "rare", "rare_window", "prior", "prior_rank", "best_paper", "paper_gap", "typed", "number",
-            "length", "summary", "first", "focus", "focus_window", "named")
+            "length", "summary", "first", "focus", "focus_window", "named", "kind")
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:
@@ -65,7 +65,8 @@ def _unit_stats(pool: Pool, starts: np.ndarray, raw: np.ndarray) -> tuple[np.nda
 
 
 def features(question: str, cands: Sequence[Scored], best_paper: str | None, pool: Pool, rare: np.ndarray,
-             rare_window: np.ndarray, focus: np.ndarray, focus_window: np.ndarray, names: bool) -> np.ndarray:
+             rare_window: np.ndarray, focus: np.ndarray, focus_window: np.ndarray, names: bool,
+             kind: str | None = None) -> np.ndarray:
     """The candidates' feature rows (FEATURES' order), one question's pool at a time (ask.rank_inputs gives the
     pool and the specific terms' coverage of each sentence, alone and with its neighbours)."""
     cos, raw, lex, typed = (pool.column(name, cands) for name in ("cosine", "raw", "lexical", "typed"))
@@ -78,7 +79,7 @@ def features(question: str, cands: Sequence[Scored], best_paper: str | None, poo
     cols = [cos, cos - cos.max(), _ranks(cos), raw - mean, best, near, lex, lex - lex.max(), _ranks(lex),
             rare, rare_window, prior, _ranks(prior), in_best, paper_best[pool.paper] - cos.max(), typed,
             pool.mark("number"), pool.mark("length"), pool.mark("summary"), first, focus, focus_window,
-            pool.mark("named") * float(names)]
+            pool.mark("named") * float(names), pool.mark(kind) if kind else np.zeros(len(cands))]
     return np.stack(cols, axis=1)
 
 

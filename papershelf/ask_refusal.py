@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .ask_kinds import question_kind
 from .ask_pool import Pool, asks_quantity, content_terms, covered, term_set
 from .ask_weights import REFUSAL
 from .search.features import stem
@@ -87,12 +88,42 @@ def coverage_features(question: str, cands: Sequence, pool: Pool, best: int, ord
     def share(rows: np.ndarray) -> float:
         return float(rows.mean()) if len(focus) else 1.0
 
-    return {"focus_window": share(f_held[near].any(axis=0)), "focus_top3": max(share(f_held[i]) for i in order[:3]),
+    return {**agreement(question, pool, cands, held, idf, order),
+            "focus_window": share(f_held[near].any(axis=0)), "focus_top3": max(share(f_held[i]) for i in order[:3]),
             "focus_paper": share(f_held[pool.paper == pool.paper[best]].any(axis=0)),
             "cover_best": float(covered(window[None, :], idf, 1.0)[0]),
             "cover_top3": float(covered(held[order[:3]], idf, 1.0).max()),
             "missing_rare": rarest(~window), "unit_missing_rare": rarest(~unit_held),
             "paper_missing": 1 - float(covered(paper[None, :], idf, 1.0)[0]), "paper_missing_rare": rarest(~paper)}
+
+
+def agreement(question: str, pool: Pool, cands: Sequence, held: np.ndarray, idf: np.ndarray, order: np.ndarray) -> dict:
+    """Whether the best sentence itself says what is asked (an on-topic sentence that does not answer holds the
+    topic words but not the rest), how it stands in its own passage, and whether the top sentences agree on one
+    paper (an answer is found in one place; a near miss scatters over papers that each touch the topic)."""
+    best, top = int(order[0]), order[:5]
+    raw = pool.column("raw", cands)
+    unit = pool.group == pool.group[best]
+    scores = np.array([c.score for c in cands], dtype=float)
+    other = scores[pool.paper != pool.paper[best]]
+    return {"sent_cover": float(held[best].mean()) if held.shape[1] else 1.0,
+            "sent_cover_rare": float(covered(held[best][None, :], idf, 1.0)[0]),
+            "sent_unit_margin": float(raw[best] - raw[unit].mean()),
+            "paper_agree": float((pool.paper[top] == pool.paper[best]).mean()),
+            "paper_gap": float(scores[best] - (other.max() if len(other) else scores.min()))}
+
+
+def kind_features(question: str, pool: Pool, order: np.ndarray, top_paper: str | None) -> dict:
+    """When the question asks for a kind of detail (ask_kinds: the GPU, the framework, the grant, the license):
+    whether none of the top 3 sentences, the best one, or any sentence of the search's best paper states one
+    (a near miss names a paper that never reports it; the ranker may still lift another paper's GPU sentence)."""
+    kind = question_kind(question)
+    if kind is None:
+        return {"kind_miss": 0.0, "kind_best_miss": 0.0, "kind_paper_miss": 0.0}
+    states = pool.mark(kind) > 0
+    mine = pool.paper == (pool.paper_ids.index(top_paper) if top_paper in pool.paper_ids else -1)
+    return {"kind_miss": float(not states[order[:3]].any()), "kind_best_miss": float(not states[order[0]]),
+            "kind_paper_miss": float(not states[mine].any())}
 
 
 def rank_features(cands: Sequence, passages: list[tuple[Unit, float]], pool: Pool, scores: np.ndarray,
@@ -135,7 +166,8 @@ def refusal_features(question: str, cands: Sequence, passages: list[tuple[Unit, 
             "unseen": unseen(terms, units), "unseen_top": unseen(terms, units[:3]),
             "best_lexical": b.lexical, "best_cosine": b.cosine,
             "quantity_miss": float(asks_quantity(question) and not any(cands[i].typed for i in order[:3])),
-            **coverage_features(question, cands, pool, best, order), **ranks}
+            **coverage_features(question, cands, pool, best, order), **ranks,
+            **kind_features(question, pool, order, passages[0][0].paper_id if passages else None)}
 
 
 def probability(features: dict) -> float:

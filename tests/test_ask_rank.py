@@ -104,3 +104,28 @@ def test_the_focus_is_what_the_question_asks_for():
     question = "How many years did recovery take after bleaching?"
     x = R.features(question, cands, "p1", **A.rank_inputs(question, cands))
     assert list(x[:, R.FEATURES.index("focus")]) == [0, 1, 0, 0, 0]  # only the second sentence says "years"
+
+
+def test_a_sentence_stating_the_kind_of_detail_asked_for_is_marked():
+    """ask_kinds: "On what hardware...?" is answered by "two RTX A6000 GPUs", which shares no word with it; the
+    `kind` column marks that sentence, and the refusal sees a kind question whose best paper states none."""
+    from papershelf.ask_kinds import question_kind, sentence_kinds
+    from papershelf.ask_refusal import kind_features
+
+    assert question_kind("On what hardware were the models fine-tuned?") == "compute"
+    assert question_kind("Which deep learning framework was it implemented in?") == "software"
+    assert question_kind("Which grant funded the work?") == "funding"
+    assert question_kind("How many years did recovery take?") is None
+    assert sentence_kinds("The models are trained on two RTX A6000 GPUs.")[0]
+    assert not any(sentence_kinds("The reefs were surveyed by divers every spring."))
+    text = "We fine-tune the summarizers for six epochs. Training ran on two RTX A6000 GPUs with 48 GB each."
+    u1, u2 = Unit("u1", "p1", "body", 0, text), Unit("u2", "p2", "body", 0, "The lawsuits are long documents.")
+    cands = A.candidates([(u1, 0.9), (u2, 0.5)])
+    question = "On what hardware were the summarizers fine-tuned?"
+    x = R.features(question, cands, "p1", **A.rank_inputs(question, cands))
+    assert list(x[:, R.FEATURES.index("kind")]) == [0, 1, 0]
+    pool = A.Pool(cands)
+    assert kind_features(question, pool, np.array([1, 0, 2]), "p1") == \
+        {"kind_miss": 0.0, "kind_best_miss": 0.0, "kind_paper_miss": 0.0}
+    assert kind_features(question, pool, np.array([2, 0, 1]), "p2")["kind_paper_miss"] == 1.0
+    assert kind_features("How long are the lawsuits?", pool, np.array([2, 0, 1]), "p2")["kind_miss"] == 0.0
