@@ -22,7 +22,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 
-MODULES = ["papershelf.ask_pool", "papershelf.ask_refusal",
+MODULES = ["papershelf.ask_pool", "papershelf.ask_refusal", "papershelf.ask_kinds",
            "papershelf.ingest.references", "papershelf.ingest.metadata", "papershelf.ingest.structured_references",
            "papershelf.ingest.captions", "papershelf.ingest.markdown", "papershelf.ingest.structured",
            "papershelf.ingest.zotero", "papershelf.works", "papershelf.text", "papershelf.document",
