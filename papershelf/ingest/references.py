@@ -346,9 +346,12 @@ def split_numbered(texts: list[str]) -> list[str] | None:
     expect = 1
     for line, label, after in zip(texts, labels, following, strict=True):
         # (before the first entry only with the very next label after it: a chemist's raised "1" of "1H-NMR")
-        if label is None and _BARE_NUMBER.match(line) and int(line) == expect and (after == expect + 1 or (
+        bare = int(line) if label is None and _BARE_NUMBER.match(line) else None
+        if bare == expect and (after == expect + 1 or (
                 entries and (after is None or expect < after <= expect + 1 + MAX_LABEL_GAP))):
             label = expect  # a raised label the line builder set apart on a line of its own ("7" over its entry)
+        elif bare is not None and entries and expect < bare <= expect + MAX_LABEL_GAP and after == bare + 1:
+            label = bare  # such a label past one the page lost (a raised label at a page's top went with its head)
         resumes = bool(entries) and expect < label <= expect + MAX_LABEL_GAP and after == label + 1 \
             if label is not None else False
         if label is not None and (label == expect or resumes):

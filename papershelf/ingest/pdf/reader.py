@@ -42,6 +42,7 @@ from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
 from .ocr import fill_by_ocr
 from .outline import apply_outline, read_outline
 from .plain_front import by_line
+from .list_marks import page_marks
 from .references import pdf_references
 from .region_next import continue_tables
 from .regions import (
@@ -357,10 +358,12 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
     sideways: list = []  # (caption text, region) of tables and figures set sideways beside upright text
     cited: set[int] = set()  # lines opening with a label cited mid-sentence (`cited_labels`): no captions
     page_kept = []
+    marks: list[Line] = []  # bare numbers the pages' cleaning dropped: page numbers, a raised label at an edge
     sheets: dict[int, tuple] = {}  # each page's kept lines, graphics and size, for tables continued overleaf
     title_page_seen = False  # the first page with text (after a cover sheet) holds title and authors
     for (lines, width, height), graphics, turn, edge in zip(pages, graphics_of, turns, edges):
         kept = _kept(lines, width, height, repeating, edge)
+        marks += page_marks(lines, kept)
         title_lines: list[Line] = []
         if kept and not doc.title and not title_page_seen:
             title_page_seen = True
@@ -421,7 +424,7 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
         blocks = apply_outline(blocks, outline)
     doc.blocks = blocks
     doc.references = pdf_references(columns, blocks, [(r.page, b) for r in regions if not r.turn
-                                                      for b in (r.box, r.caption_box)])
+                                                      for b in (r.box, r.caption_box)], marks)
     return doc
 
 

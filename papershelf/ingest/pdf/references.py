@@ -24,6 +24,7 @@ from .hyphens import keep_hyphen
 from .lines import Line
 from .list_end import Objects, outside_objects, without_back_matter
 from .list_labels import end_labels_moved, garbled_labels, gutter_labels
+from .list_marks import with_raised_marks
 from .list_order import reread
 from .unheaded import unheaded_start
 
@@ -59,9 +60,12 @@ _CONTINUATION = re.compile(r"^(?:doi\s*:|doi\s+10\.|https?://|www\.|10\.\d{4,9}/
                            r"retrieved from\b|accessed (?:on )?\d|arxiv:\s*\d|isbn\b)", re.IGNORECASE)
 
 
-def pdf_references(columns: list[list[Line]], blocks: list[Block], objects: Objects = ()) -> list[Reference]:
+def pdf_references(columns: list[list[Line]], blocks: list[Block], objects: Objects = (),
+                   marks: list[Line] | None = None) -> list[Reference]:
     """The entries of the paper's reference list, or [] when it has none.  `objects`: the (page, box) of
-    each figure and table and of its caption, whose lines are none of the list's."""
+    each figure and table and of its caption, whose lines are none of the list's; `marks`: the bare numbers
+    the pages' cleaning dropped, a raised label at a page's top or foot among them (`with_raised_marks`)."""
+    columns = with_raised_marks(columns, marks or [])
     entries: list[str] | None = None
     for runs in _list_lines(columns, blocks):
         found = _entries(outside_objects(runs, objects, opens_entry))
