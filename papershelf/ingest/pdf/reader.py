@@ -39,10 +39,10 @@ from .heading_lines import _OWN_NUMBER, _heading_goes_on, _out_of_heading
 from .headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .hyphens import document_words
 from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
+from .list_marks import page_marks
 from .ocr import fill_by_ocr
 from .outline import apply_outline, read_outline
 from .plain_front import by_line
-from .list_marks import page_marks
 from .references import pdf_references
 from .region_next import continue_tables
 from .regions import (
