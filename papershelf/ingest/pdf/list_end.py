@@ -47,9 +47,15 @@ def without_back_matter(runs: list[list[Line]], openings: Callable[[list[str]], 
         step = _step(lines, i) if id(lines[i]) not in starts else None
         return judged and step is not None and step > WIDER_GAP * max(usual, pitch)
 
+    # the list's sizes: its lines', and its lines' inside an entry (a scan's label, read larger, sets its line's)
+    sizes = {size, statistics.median([ln.size for ln, f in zip(lines[:last + 1], flags, strict=False) if not f]
+                                     or [size])}
+
+    def off(ln: Line) -> bool:
+        return all(abs(ln.size - s) > OTHER_SIZE * s for s in sizes)
+
     def other(i: int) -> bool:
-        return all(abs(ln.size - size) > OTHER_SIZE * size for ln in lines[i:i + 2]) and \
-            abs(lines[i - 1].size - size) <= OTHER_SIZE * size
+        return all(off(ln) for ln in lines[i:i + 2]) and not off(lines[i - 1])
 
     cut = next((i for i in range(last + 1, len(lines)) if apart(i) or other(i)), len(lines))
     out: list[list[Line]] = []
