@@ -27,6 +27,9 @@ lacked (`UNSEEN`): a numbered list whose labels the text layer gives at the end 
 a list with no heading whose labels are set small and raised on lines of their own (a letter journal's), labels
 in a gutter of their own as OCR reads them (another size and baseline, some garbled: "PI", "[31", "I161"), an
 author–year list with no heading at the paper's end, and a list of notes and references mixed (notes cite no year).
+
+`--tails` (refs12) draws a fifth stream (`gen_refs_tails.py`): statement lines set straight after the list in its
+own size and pitch, in several languages, and each entry's link on a line of its own in other journals' forms.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ from gen_refs_draw import (  # noqa: E402,F401
     _unseen_label,
     _wrap,
 )
+from gen_refs_tails import tails  # noqa: E402
 
 from papershelf.ingest.pdf import read_pdf  # noqa: E402
 
@@ -110,6 +114,7 @@ class Paper:
     layout: str = ""
     doi_form: str = ""
     notes: set[int] = field(default_factory=set)  # --unseen's notes_mixed: the entries printed as notes
+    tail: list[str] = field(default_factory=list)  # --tails' statement_flush: lines set straight after the list
 
 
 def _entry(rng: random.Random) -> Entry:
@@ -180,7 +185,8 @@ def _unseen(p: Paper, seed: int) -> None:
             p.entries.sort(key=lambda e: (e.authors[0][0], e.year))
 
 
-def make_paper(seed: int, more: bool = False, layouts: bool = False, unseen: bool = False) -> Paper:
+def make_paper(seed: int, more: bool = False, layouts: bool = False, unseen: bool = False,
+               tail: bool = False) -> Paper:
     p = _first_stream(seed)
     if more:  # a stream of its own: the papers above stay as they were
         rng = random.Random(seed + 1_000_003)
@@ -206,6 +212,8 @@ def make_paper(seed: int, more: bool = False, layouts: bool = False, unseen: boo
                 p.entries.sort(key=lambda e: (e.authors[0][0], e.year))
     if unseen:  # a fourth stream, drawn on top of the first
         _unseen(p, seed)
+    if tail:  # a fifth stream, drawn on top of the first
+        tails(p, seed, _entry)
     return p
 
 
@@ -306,6 +314,11 @@ def draw(p: Paper, path: Path) -> list[str]:
         pages.y -= 4 if p.style == "gapped" else 0.5
     if p.layout == "bio_after":
         _bios(c, pages, p)
+    for text in p.tail:  # straight after the list: its size, its pitch, its edge
+        for ln in _wrap(text, pages.width, "Times-Roman", size):
+            pages.need(lead)
+            c.drawString(pages.x, pages.y, ln)
+            pages.y -= lead
     if p.statement:
         pages.need(3 * lead)
         pages.y -= 12
@@ -345,6 +358,7 @@ def main() -> int:
     ap.add_argument("--more", action="store_true", help="the second stream of classes (see Paper)")
     ap.add_argument("--layouts", action="store_true", help="the third stream: layout classes (LAYOUTS)")
     ap.add_argument("--unseen", action="store_true", help="the fourth stream: classes of unseen lists (UNSEEN)")
+    ap.add_argument("--tails", action="store_true", help="the fifth stream: what follows entries and lists (TAILS)")
     args = ap.parse_args()
     folder = Path(args.keep or tempfile.mkdtemp(prefix="genrefs-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -353,7 +367,7 @@ def main() -> int:
     by_style: dict[str, Counter] = {}
     by_layout: dict[str, Counter] = {}
     for seed in seeds:
-        p = make_paper(seed, args.more, args.layouts, args.unseen)
+        p = make_paper(seed, args.more, args.layouts, args.unseen, args.tails)
         path = folder / f"refs-{seed}.pdf"
         truth = draw(p, path)
         g = grade(p, truth, read_pdf(path.read_bytes()).references)

@@ -99,6 +99,8 @@ def _doi_form(p: Paper, doi: str, n: int) -> str:
         return f"PMID: {31000000 + 7919 * n % 999983}"
     if form == "index":
         return "[PubMed] [CrossRef] [Google Scholar]"
+    if "{" in form:  # --tails' link forms
+        return form.format(doi=doi, bare=bare)
     return f"{form}{bare}" if form else doi
 
 
