@@ -284,6 +284,8 @@ def draw(p: Paper, path: Path) -> list[str]:
         lines = _wrap(text, first_w, "Times-Roman", size)
         lines = lines[:1] + _wrap(" ".join(lines[1:]), rest_w, "Times-Roman", size) if len(lines) > 1 else lines
         doi = [_doi_form(p, e.doi, n)] if e.doi and p.doi_line and kind != "note" else []
+        if doi and "{" in p.doi_form:  # --tails' link lines, wrapped to the column (a DOI line fits one)
+            doi = _wrap(doi[0], rest_w, "Times-Roman", size)
         if e.doi and not p.doi_line and kind != "note":
             lines = _wrap(text + " " + e.doi, first_w, "Times-Roman", size)
         truth.append(" ".join([*lines, *doi]))

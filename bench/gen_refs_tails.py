@@ -6,7 +6,7 @@ gap and in the list's own size, in the forms of papers from other publishers and
   English, Portuguese, Spanish, German and French;
 - `link_lines`: each entry's link on a line of its own, in the forms other journals print ("doi.org/…",
   "<https://…>", "Disponível em: <…>. Acesso em: …", "Disponible en: …", "Recuperado de …", "URL: …",
-  "Epub 2019 May 3. doi: …").
+  "Online: …").
 
 Truth by construction: the entries as drawn (a link line is its entry's), the tail no entry.
 """
@@ -38,7 +38,7 @@ TAIL_STATEMENTS = [
     "Correspondence and requests for materials should be addressed to M. Okafor.",
 ]
 LINK_FORMS = ["doi.org/{bare}", "<{doi}>", "Disponível em: <{doi}>. Acesso em: 3 maio 2020.",
-              "Disponible en: {doi}", "Recuperado de {doi}", "URL: {doi}", "Epub 2019 May 3. doi: {bare}"]
+              "Disponible en: {doi}", "Recuperado de {doi}", "URL: {doi}", "Online: {doi}"]
 
 
 def tails(p: Paper, seed: int, entry) -> None:

@@ -52,13 +52,12 @@ from .regions import (
     join_captions,
     outside_tables,
 )
-from .sheets import back_sheet, in_margin, next_article
+from .sheets import back_sheet, in_margin, next_article, running_key
 from .sides import choose_sides
 from .sideways import in_sideways_table, sideways_objects, with_sideways
 from .strips import side_strip, usual_width
 from .title import FIRST_HEAD, supplement_title, take_title
 
-_DIGITS = re.compile(r"\d+")
 # A raised mark closing the title is its footnote's anchor ("... Markov Chains^∗", "Style^∗†",
 # "Networks^1"), not part of it; a raised number after a one- or two-letter symbol ("R^2") stays.
 _STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
@@ -84,7 +83,7 @@ def _repeating(pages: list[Page], edges: list[set[int]]) -> set[str]:
     for (lines, _, _), edge in zip(pages, edges):
         for ln in lines:
             if id(ln) in edge and not CAPTION_RE.match(ln.text):
-                key = _DIGITS.sub("#", ln.text.lower())
+                key = running_key(ln.text)
                 seen.setdefault(key, set()).add(ln.page)
     need = 2 if len(pages) <= 4 else 3
     return {k for k, v in seen.items() if len(v) >= need or _facing(v)}
@@ -162,7 +161,7 @@ def _kept(lines: list[Line], width: float, height: float, repeating: set[str], e
         if ln.bottom <= 0 or ln.top >= height or ln.x1 <= 0 or ln.x0 >= width:
             continue  # set outside the page: never printed (a heading's copy left off the sheet)
         marginal = in_margin(ln, height)
-        if id(ln) in edge and _DIGITS.sub("#", ln.text.lower()) in repeating:
+        if id(ln) in edge and running_key(ln.text) in repeating:
             continue
         if marginal and re.fullmatch(r"[\d\s\-–—|/ivx]+", ln.text):
             continue
