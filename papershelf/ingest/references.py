@@ -316,9 +316,15 @@ def _venue(text: str) -> str | None:
     return _tidy(text)[:200] or None
 
 
+# The date a link was read on: "Acesso em: 3 maio 2020", "accessed 12 May 2021", "[cited 2020 May 3]".
+_ACCESSED = re.compile(r"(?:\b(?:acess(?:o|ado) em|accessed(?: on)?|last accessed|consultad[oa](?: el| en| em)?|"
+                       r"abgerufen am|consult[ée] le|retrieved(?: on)?|visited(?: on)?)\s*:?|\[cited)[^.;\]]*",
+                       re.IGNORECASE)
+
+
 def _last_year(body: str) -> int | None:
-    """The last year printed, not a page of a range ("pp 1905-1930")."""
-    body = _PAGE_RANGE.sub(" ", body)
+    """The last year printed, not a page of a range ("pp 1905-1930") nor the date a link was read on."""
+    body = _ACCESSED.sub(" ", _PAGE_RANGE.sub(" ", body))
     years = [int(y) for y in re.findall(r"(?<![\d.:/])((?:1[89]|20)\d\d)[a-z]?(?![\d/]|\.\d)", body)]
     # a number in a range is a page sooner than a year ("Can. J. Microbiol. 1996, 42, 1953–1958")
     alone = [int(y) for y in re.findall(r"(?<![\d.:/\-–])((?:1[89]|20)\d\d)[a-z]?(?![\d/]|\.\d|\s?[\-–]\s?\d)", body)]
