@@ -63,15 +63,19 @@ _CONTINUATION = re.compile(r"^(?:doi\s*:|doi\s+10\.|https?://|www\.|10\.\d{4,9}/
                            r"\[?crossref\b|\[?google scholar\b|\[?cas\b|available (?:at|from|online)\b|"
                            r"retrieved from\b|accessed (?:on )?\d|arxiv:\s*\d|isbn\b)", re.IGNORECASE)
 
+LINK_WORDS = 3  # words before a link on a line that introduces it ("Disponível em: <https://…>")
 # A link inside a line, in whatever words it is introduced ("Disponível em: <https://…>", "URL: …", "doi.org/…").
 _LINK = re.compile(r"https?://|\bdoi\.org/|\bdoi:\s*10\.|\b10\.\d{4,9}/", re.IGNORECASE)
 
 
 def _goes_on(text: str) -> bool:
     """The line goes on with the entry before it whatever its place: it opens as a link or an index's line
-    does, or it holds a link and opens no entry (an entry's link on a line of its own, introduced in the
-    journal's words and language)."""
-    return bool(_CONTINUATION.match(text)) or (bool(_LINK.search(text)) and not opens_entry(text))
+    does, or a link starts within its first three words and it opens no entry (an entry's link on a line of
+    its own, introduced in the journal's words and language: "Disponível em: <https://…>", "URL: …")."""
+    if _CONTINUATION.match(text):
+        return True
+    link = _LINK.search(text)
+    return link is not None and len(text[:link.start()].split()) <= LINK_WORDS and not opens_entry(text)
 
 
 def pdf_references(columns: list[list[Line]], blocks: list[Block], objects: Objects = (),
