@@ -27,6 +27,9 @@ lacked (`UNSEEN`): a numbered list whose labels the text layer gives at the end 
 a list with no heading whose labels are set small and raised on lines of their own (a letter journal's), labels
 in a gutter of their own as OCR reads them (another size and baseline, some garbled: "PI", "[31", "I161"), an
 author–year list with no heading at the paper's end, and a list of notes and references mixed (notes cite no year).
+
+`--tails` (refs12) draws a fifth stream (`gen_refs_tails.py`): statement lines set straight after the list in its
+own size and pitch, in several languages, and each entry's link on a line of its own in other journals' forms.
 """
 
 from __future__ import annotations
@@ -48,9 +51,24 @@ from reportlab.pdfgen import canvas
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from gen_refs_draw import (  # noqa: E402,F401
+    BODY,
+    H,
+    Pages,
+    W,
+    _bios,
+    _doi_form,
+    _figure,
+    _garbled,
+    _running,
+    _two_column_body,
+    _unseen_label,
+    _wrap,
+)
+from gen_refs_tails import tails  # noqa: E402
+
 from papershelf.ingest.pdf import read_pdf  # noqa: E402
 
-W, H = letter
 SURNAMES = ["Okafor", "Brandt", "Nakamura", "Silva", "García", "Müller", "O'Neil", "van der Berg", "Kowalski",
             "Chen", "Haddad", "Ivanova", "Larsen", "Mbeki", "Dubois", "Rossi", "Schmidt", "Tanaka", "Abebe",
             "Fernández", "Johansson", "Papadopoulos", "Nguyen", "Kaplan", "Sørensen", "Wójcik", "Patel"]
@@ -68,10 +86,6 @@ STATEMENTS = ["Conflict of interest: The authors declare no competing interests.
               "Received 3 May 2019; accepted 12 August 2019.",
               "Funding: This work was supported by the National Science Foundation.",
               "Publisher's Note: Springer Nature remains neutral with regard to jurisdictional claims."]
-BODY = ("The measurements reported here were taken over three seasons at two sites, and each sample was "
-        "read twice by independent observers before the counts were pooled for the analysis below. ")
-
-
 @dataclass
 class Entry:
     authors: list[tuple[str, str]]  # (surname, initials)
@@ -100,6 +114,7 @@ class Paper:
     layout: str = ""
     doi_form: str = ""
     notes: set[int] = field(default_factory=set)  # --unseen's notes_mixed: the entries printed as notes
+    tail: list[str] = field(default_factory=list)  # --tails' statement_flush: lines set straight after the list
 
 
 def _entry(rng: random.Random) -> Entry:
@@ -131,10 +146,7 @@ PLAIN_STATEMENTS = ["(Accepted March 27, 2009)", "GenBank accession numbers U887
 OTHER_HEADINGS = ["References Cited", "Referanser", "Kaynakça", "Referenser", "Bibliografie", "Cited Works",
                   "Literaturliste", "Sources", "Lähteet", "REFERENCES CITED"]
 DOI_FORMS = ["doi:", "DOI: ", "PMID: ", "index", "Available from: https://doi.org/"]
-BIO = ("{name} received the B.S. degree in physics from the University of Lagos in 2009 and the Ph.D. "
-       "degree in environmental engineering from Aix University in 2015. She is now an associate professor "
-       "at the Institute of Coastal Studies. Her research interests include sediment transport, thermal "
-       "response of soils and the statistics of sparse observations.")
+
 
 
 # The fourth stream's classes (--unseen), one per paper:
@@ -173,16 +185,8 @@ def _unseen(p: Paper, seed: int) -> None:
             p.entries.sort(key=lambda e: (e.authors[0][0], e.year))
 
 
-def _garbled(n: int, rng: random.Random) -> str:
-    """A label "[n]" as OCR may read it: brackets read as letters or digits, ones as I or l."""
-    text = f"[{n}]"
-    if rng.random() < 0.5:
-        return text
-    text = text.replace("[", rng.choice(["P", "I", "[", "["]), 1).replace("]", rng.choice(["I", "l", "1", ""]), 1)
-    return text.replace("1", rng.choice(["1", "l", "I"]), 1).replace("0", "O")
-
-
-def make_paper(seed: int, more: bool = False, layouts: bool = False, unseen: bool = False) -> Paper:
+def make_paper(seed: int, more: bool = False, layouts: bool = False, unseen: bool = False,
+               tail: bool = False) -> Paper:
     p = _first_stream(seed)
     if more:  # a stream of its own: the papers above stay as they were
         rng = random.Random(seed + 1_000_003)
@@ -208,6 +212,8 @@ def make_paper(seed: int, more: bool = False, layouts: bool = False, unseen: boo
                 p.entries.sort(key=lambda e: (e.authors[0][0], e.year))
     if unseen:  # a fourth stream, drawn on top of the first
         _unseen(p, seed)
+    if tail:  # a fifth stream, drawn on top of the first
+        tails(p, seed, _entry)
     return p
 
 
@@ -244,42 +250,6 @@ def entry_text(p: Paper, e: Entry, kind: str = "article") -> str:
     return f"{names}. {e.title}. {e.venue} ({e.year})."
 
 
-def _wrap(text: str, width: float, font: str, size: float) -> list[str]:
-    lines, cur = [], ""
-    for word in text.split():
-        trial = f"{cur} {word}".strip()
-        if cur and stringWidth(trial, font, size) > width:
-            lines.append(cur)
-            cur = word
-        else:
-            cur = trial
-    return [*lines, cur] if cur else lines
-
-
-class Pages:
-    """Where the next line goes: down a column, then the next column, then a new page."""
-
-    def __init__(self, c: canvas.Canvas, columns: int, top: float):
-        self.c, self.columns, self.col, self.y, self.top = c, columns, 0, top, top
-        self.width = (W - 144 - 24 * (columns - 1)) / columns
-        self.running = False
-
-    @property
-    def x(self) -> float:
-        return 72 + self.col * (self.width + 24)
-
-    def need(self, height: float) -> None:
-        if self.y - height < 72:
-            if self.col + 1 < self.columns:
-                self.col += 1
-            else:
-                self.c.showPage()
-                self.col, self.top = 0, H - 72
-                if self.running:
-                    _running(self.c, self.c.getPageNumber())
-            self.y = self.top
-
-
 def draw(p: Paper, path: Path) -> list[str]:
     """The paper drawn to `path`; the entries' texts as drawn (DOIs included), the truth."""
     c = canvas.Canvas(str(path), pagesize=letter)
@@ -314,6 +284,8 @@ def draw(p: Paper, path: Path) -> list[str]:
         lines = _wrap(text, first_w, "Times-Roman", size)
         lines = lines[:1] + _wrap(" ".join(lines[1:]), rest_w, "Times-Roman", size) if len(lines) > 1 else lines
         doi = [_doi_form(p, e.doi, n)] if e.doi and p.doi_line and kind != "note" else []
+        if doi and "{" in p.doi_form:  # --tails' link lines, wrapped to the column (a DOI line fits one)
+            doi = _wrap(doi[0], rest_w, "Times-Roman", size)
         if e.doi and not p.doi_line and kind != "note":
             lines = _wrap(text + " " + e.doi, first_w, "Times-Roman", size)
         truth.append(" ".join([*lines, *doi]))
@@ -344,6 +316,11 @@ def draw(p: Paper, path: Path) -> list[str]:
         pages.y -= 4 if p.style == "gapped" else 0.5
     if p.layout == "bio_after":
         _bios(c, pages, p)
+    for text in p.tail:  # straight after the list: its size, its pitch, its edge
+        for ln in _wrap(text, pages.width, "Times-Roman", size):
+            pages.need(lead)
+            c.drawString(pages.x, pages.y, ln)
+            pages.y -= lead
     if p.statement:
         pages.need(3 * lead)
         pages.y -= 12
@@ -353,88 +330,6 @@ def draw(p: Paper, path: Path) -> list[str]:
             pages.y -= lead
     c.save()
     return truth
-
-
-def _unseen_label(c: canvas.Canvas, p: Paper, n: int, pages: Pages, last_end: tuple | None,
-                  garble: random.Random) -> None:
-    """An entry's label in the fourth stream's forms: at the end of the line before (on the same page), small
-    and raised on a line of its own, or in a gutter of its own in another size, off the baseline, garbled."""
-    size = 8.5
-    if p.layout == "label_line_end":
-        label = f"[{n}]" if p.style == "bracket" else str(n)
-        if last_end is not None and last_end[0] == c.getPageNumber():
-            c.setFont("Times-Roman", size)
-            c.drawString(last_end[1] + stringWidth(" ", "Times-Roman", size), last_end[2], label)
-        else:
-            c.setFont("Times-Roman", size)
-            c.drawString(pages.x, pages.y, label)
-    elif p.layout == "raised_unheaded":
-        c.setFont("Times-Roman", 5.5)
-        c.drawString(pages.x, pages.y + 5.5, str(n))  # inside the column, the entry's text just right of it
-    else:
-        c.setFont("Times-Roman", 11)
-        c.drawString(pages.x, pages.y + garble.uniform(-1.5, 1.5), _garbled(n, garble))
-    c.setFont("Times-Roman", size)
-
-
-def _doi_form(p: Paper, doi: str, n: int) -> str:
-    """The line an entry's DOI is printed on, in the paper's form (the link as drawn by default)."""
-    bare = doi.removeprefix("https://doi.org/")
-    form = p.doi_form
-    if form == "PMID: ":
-        return f"PMID: {31000000 + 7919 * n % 999983}"
-    if form == "index":
-        return "[PubMed] [CrossRef] [Google Scholar]"
-    return f"{form}{bare}" if form else doi
-
-
-def _two_column_body(c: canvas.Canvas, p: Paper) -> Pages:
-    """Body text in two columns, the list's heading where the body ends (in either column)."""
-    rng = random.Random(p.seed + 3)
-    pages = Pages(c, 2, H - 120)
-    c.setFont("Times-Roman", 10)
-    for ln in _wrap(BODY * rng.randint(3, 9), pages.width, "Times-Roman", 10):
-        pages.need(12)
-        c.drawString(pages.x, pages.y, ln)
-        pages.y -= 12
-    pages.need(60)
-    c.setFont("Times-Bold", 11)
-    c.drawString(pages.x, pages.y - 14, p.heading)
-    pages.y -= 34
-    return pages
-
-
-def _figure(c: canvas.Canvas, pages: Pages) -> None:
-    """A figure (a framed box) and its caption at the top of the column the list goes on in."""
-    c.rect(pages.x, pages.y - 90, pages.width, 90, stroke=1, fill=0)
-    c.setFont("Times-Roman", 8)
-    c.drawString(pages.x + 10, pages.y - 40, "0.5")
-    pages.y -= 104
-    for ln in _wrap("Figure 3. Seasonal counts at the two sites, read twice by independent observers; bars show "
-                    "one standard error.", pages.width, "Times-Roman", 9):
-        c.setFont("Times-Roman", 9)
-        c.drawString(pages.x, pages.y, ln)
-        pages.y -= 11
-    pages.y -= 14
-
-
-def _bios(c: canvas.Canvas, pages: Pages, p: Paper) -> None:
-    """Author biographies after the list, in the body's size, with no heading (IEEE's back matter)."""
-    for name in ("Mariam Okafor", "Kasper Brandt")[: 1 + p.seed % 2]:
-        pages.need(60)
-        pages.y -= 16
-        c.setFont("Times-Roman", 10)
-        for ln in _wrap(BIO.format(name=name), pages.width, "Times-Roman", 10):
-            pages.need(12)
-            c.drawString(pages.x, pages.y, ln)
-            pages.y -= 12
-
-
-def _running(c: canvas.Canvas, page: int) -> None:
-    """A running head and foot: the journal's line and the page number (no entry's text)."""
-    c.setFont("Times-Italic", 8)
-    c.drawString(72, H - 45, "Journal of Synthetic Studies 12 (2020) 101–140")
-    c.drawRightString(W - 72, 40, str(100 + page))
 
 
 def _letters(text: str) -> str:
@@ -465,6 +360,7 @@ def main() -> int:
     ap.add_argument("--more", action="store_true", help="the second stream of classes (see Paper)")
     ap.add_argument("--layouts", action="store_true", help="the third stream: layout classes (LAYOUTS)")
     ap.add_argument("--unseen", action="store_true", help="the fourth stream: classes of unseen lists (UNSEEN)")
+    ap.add_argument("--tails", action="store_true", help="the fifth stream: what follows entries and lists (TAILS)")
     args = ap.parse_args()
     folder = Path(args.keep or tempfile.mkdtemp(prefix="genrefs-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -473,7 +369,7 @@ def main() -> int:
     by_style: dict[str, Counter] = {}
     by_layout: dict[str, Counter] = {}
     for seed in seeds:
-        p = make_paper(seed, args.more, args.layouts, args.unseen)
+        p = make_paper(seed, args.more, args.layouts, args.unseen, args.tails)
         path = folder / f"refs-{seed}.pdf"
         truth = draw(p, path)
         g = grade(p, truth, read_pdf(path.read_bytes()).references)

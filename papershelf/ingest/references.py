@@ -316,9 +316,15 @@ def _venue(text: str) -> str | None:
     return _tidy(text)[:200] or None
 
 
+# The date a link was read on: "Acesso em: 3 maio 2020", "accessed 12 May 2021", "[cited 2020 May 3]".
+_ACCESSED = re.compile(r"(?:\b(?:acess(?:o|ado) em|accessed(?: on)?|last accessed|consultad[oa](?: el| en| em)?|"
+                       r"abgerufen am|consult[ée] le|retrieved(?: on)?|visited(?: on)?)\s*:?|\[cited)[^.;\]]*",
+                       re.IGNORECASE)
+
+
 def _last_year(body: str) -> int | None:
-    """The last year printed, not a page of a range ("pp 1905-1930")."""
-    body = _PAGE_RANGE.sub(" ", body)
+    """The last year printed, not a page of a range ("pp 1905-1930") nor the date a link was read on."""
+    body = _ACCESSED.sub(" ", _PAGE_RANGE.sub(" ", body))
     years = [int(y) for y in re.findall(r"(?<![\d.:/])((?:1[89]|20)\d\d)[a-z]?(?![\d/]|\.\d)", body)]
     # a number in a range is a page sooner than a year ("Can. J. Microbiol. 1996, 42, 1953–1958")
     alone = [int(y) for y in re.findall(r"(?<![\d.:/\-–])((?:1[89]|20)\d\d)[a-z]?(?![\d/]|\.\d|\s?[\-–]\s?\d)", body)]
@@ -346,9 +352,12 @@ def split_numbered(texts: list[str]) -> list[str] | None:
     expect = 1
     for line, label, after in zip(texts, labels, following, strict=True):
         # (before the first entry only with the very next label after it: a chemist's raised "1" of "1H-NMR")
-        if label is None and _BARE_NUMBER.match(line) and int(line) == expect and (after == expect + 1 or (
+        bare = int(line) if label is None and _BARE_NUMBER.match(line) else None
+        if bare == expect and (after == expect + 1 or (
                 entries and (after is None or expect < after <= expect + 1 + MAX_LABEL_GAP))):
             label = expect  # a raised label the line builder set apart on a line of its own ("7" over its entry)
+        elif bare is not None and entries and expect < bare <= expect + MAX_LABEL_GAP and after == bare + 1:
+            label = bare  # such a label past one the page lost (a raised label at a page's top went with its head)
         resumes = bool(entries) and expect < label <= expect + MAX_LABEL_GAP and after == label + 1 \
             if label is not None else False
         if label is not None and (label == expect or resumes):

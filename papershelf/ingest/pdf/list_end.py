@@ -47,11 +47,18 @@ def without_back_matter(runs: list[list[Line]], openings: Callable[[list[str]], 
         step = _step(lines, i) if id(lines[i]) not in starts else None
         return judged and step is not None and step > WIDER_GAP * max(usual, pitch)
 
-    def other(i: int) -> bool:
-        return all(abs(ln.size - size) > OTHER_SIZE * size for ln in lines[i:i + 2]) and \
-            abs(lines[i - 1].size - size) <= OTHER_SIZE * size
+    # the list's sizes: its lines', and its lines' inside an entry (a scan's label, read larger, sets its line's)
+    sizes = {size, statistics.median([ln.size for ln, f in zip(lines[:last + 1], flags, strict=False) if not f]
+                                     or [size])}
 
-    cut = next((i for i in range(last + 1, len(lines)) if apart(i) or other(i)), len(lines))
+    def off(ln: Line) -> bool:
+        return all(abs(ln.size - s) > OTHER_SIZE * s for s in sizes)
+
+    def other(i: int) -> bool:
+        return all(off(ln) for ln in lines[i:i + 2]) and not off(lines[i - 1])
+
+    at_edge = _edge_after(runs, flags, last)
+    cut = next((i for i in range(last + 1, len(lines)) if apart(i) or other(i) or i == at_edge), len(lines))
     out: list[list[Line]] = []
     at = 0
     for run in runs:
@@ -66,6 +73,31 @@ def without_back_matter(runs: list[list[Line]], openings: Callable[[list[str]], 
         if at >= cut:
             break
     return out
+
+
+INDENTED = 0.95  # of a list's lines inside an entry that stand right of its openings' edge, for `_edge_after`
+
+
+def _edge_after(runs: list[list[Line]], flags: list[bool], last: int) -> int | None:
+    """The first line after the list's last opening (`last`) that starts at the edge its entries open at with
+    no opening, in a list whose lines inside an entry all stand right of that edge (a label's gutter, a
+    hanging indent): a statement set straight after the list, in its size and pitch.  None otherwise."""
+    at, inside, indented, first = 0, 0, 0, None
+    for run in runs:
+        edges = sorted(ln.x0 for ln, f in zip(run, flags[at:at + len(run)], strict=False) if f)
+        if edges:
+            edge = edges[len(edges) // 2]
+            for k, ln in enumerate(run):
+                i, depth = at + k, ln.x0 - edge
+                if flags[i] or (i < last and not ln.text.strip()):
+                    continue
+                if i < last:
+                    inside += 1
+                    indented += depth > 0.4 * max(ln.size, 1.0)
+                elif first is None and abs(depth) <= 0.4 * max(ln.size, 1.0):
+                    first = i
+        at += len(run)
+    return first if inside >= MIN_OPENINGS and indented >= INDENTED * inside else None
 
 
 def _step(lines: list[Line], i: int) -> float | None:

@@ -115,7 +115,10 @@ def gutter_labels(runs: list[list[Line]]) -> list[list[Line]]:
             continue
         token = label.text.strip()
         read = (entry_label(f"{token} A") is not None and not token[:1].isalpha()) or bool(KEY.match(f"{token} "))
-        joined[id(text)] = replace(text, x0=label.x0, text=f"{token} {text.text}" if read else text.text)
+        # a garbled one ("P22I") is kept, marked, for `garbled_labels` to read by the list's sequence or drop
+        garbled = not read and bool(_GARBLED.match(f"{token} A"))
+        joined[id(text)] = replace(text, x0=label.x0, text=f"{token} {text.text}" if read else
+                                   f"{_MARK}{token} {text.text}" if garbled else text.text)
     gone = {id(label) for label in alone if id(beside.get(id(label), label)) in joined}
     out = [[joined.get(id(ln), ln) for ln in run if id(ln) not in gone] for run in runs]
     return [run for run in out if run]
@@ -132,18 +135,33 @@ def _beside(label: Line, lines: list[Line]) -> Line | None:
 
 # A label OCR garbled at a line's start: digits with the letters and marks they are misread as, in or out of
 # brackets ("P9I", "[141", "II7I", "[l8I", "I22l"), a digit or a bracket in it at least; or a bracketed one read
-# as letters alone ("PI", "WI").
-_GARBLED = re.compile(r"^(?:(?=[^\s]*[\d\[\]])[\[\(PIl|]?[\dIlOo|]{1,3}[\]\)Il1|]?|[PVWIJ][Il1|]{1,2})\s+(?=[A-Z])")
+# as letters alone ("PI", "WI", "IlO" for 10); or one with a digit run into the first author's initials
+# ("P22IG.B. Brandt").
+_GARBLED = re.compile(r"^(?:(?:(?=[^\s]*[\d\[\]])[\[\(PIl|]?[\dIlOo|]{1,3}[\]\)Il1|]?|[PVWIJ][Il1|]{1,2}|"
+                      r"[Il|][IlOo|]{1,2})\s+(?=[A-Z])|"
+                      r"(?=[^\s]*\d)[\[\(PIl|]?[\dIlOo|]{1,3}[\]\)Il1|]?(?=[A-Z]\.))")
+
+
+_MARK = "\x00"  # before a garbled label `gutter_labels` joined to its line, which no other reading takes
 
 
 def garbled_labels(runs: list[list[Line]]) -> list[list[Line]]:
     """The runs with a label OCR garbled at a line's start ("P9I D. Johansson") read as the number the list
     expects there, when the line starts where the list's clean labels start and the next clean label the
-    list prints comes after it (the labels' own sequence decides the number)."""
+    list prints comes after it (the labels' own sequence decides the number).  A garbled label from a gutter
+    that is not read so is no part of its entry."""
+    out = _garbled_read(runs)
+    if not any(ln.text.startswith(_MARK) for run in out for ln in run):
+        return out
+    return [[replace(ln, text=ln.text.split(" ", 1)[-1]) if ln.text.startswith(_MARK) else ln for ln in run]
+            for run in out]
+
+
+def _garbled_read(runs: list[list[Line]]) -> list[list[Line]]:
     lines = [ln for run in runs for ln in run]
     starts = [None if YEAR_START.match(ln.text) else entry_label(ln.text) for ln in lines]
     edges = sorted(ln.x0 for ln, s in zip(lines, starts, strict=True) if s is not None)
-    if len(edges) < MIN_GUTTER_LABELS or not any(_GARBLED.match(ln.text) for ln in lines):
+    if len(edges) < MIN_GUTTER_LABELS or not any(_GARBLED.match(ln.text.removeprefix(_MARK)) for ln in lines):
         return runs
     # where the labels start, in each run (a column of a page) that prints a clean one, else in the list
     at: dict[int, float] = {}
@@ -156,11 +174,12 @@ def garbled_labels(runs: list[list[Line]]) -> list[list[Line]]:
         if start is not None:
             expect = start + 1 if expect <= start <= expect + MAX_LABEL_GAP else expect
             continue
-        m = _GARBLED.match(ln.text)
+        plain = ln.text.removeprefix(_MARK)
+        m = _GARBLED.match(plain)
         if m is None or abs(ln.x0 - at[id(ln)]) > 0.5 * max(ln.size, 1.0):
             continue
         later = next((s for s in starts[i + 1:] if s is not None and s >= expect), None)
         if later is None or later > expect:
-            texts[i], expect = f"[{expect}] {ln.text[m.end():]}", expect + 1
+            texts[i], expect = f"[{expect}] {plain[m.end():]}", expect + 1
     new = iter(texts)
     return [[replace(ln, text=next(new)) for ln in run] for run in runs]

@@ -39,6 +39,7 @@ from .heading_lines import _OWN_NUMBER, _heading_goes_on, _out_of_heading
 from .headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
 from .hyphens import document_words
 from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
+from .list_marks import page_marks
 from .ocr import fill_by_ocr
 from .outline import apply_outline, read_outline
 from .plain_front import by_line
@@ -51,13 +52,12 @@ from .regions import (
     join_captions,
     outside_tables,
 )
-from .sheets import back_sheet, in_margin, next_article
+from .sheets import back_sheet, in_margin, next_article, running_key
 from .sides import choose_sides
 from .sideways import in_sideways_table, sideways_objects, with_sideways
 from .strips import side_strip, usual_width
 from .title import FIRST_HEAD, supplement_title, take_title
 
-_DIGITS = re.compile(r"\d+")
 # A raised mark closing the title is its footnote's anchor ("... Markov Chains^∗", "Style^∗†",
 # "Networks^1"), not part of it; a raised number after a one- or two-letter symbol ("R^2") stays.
 _STAMP = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?\s*\[")
@@ -83,7 +83,7 @@ def _repeating(pages: list[Page], edges: list[set[int]]) -> set[str]:
     for (lines, _, _), edge in zip(pages, edges):
         for ln in lines:
             if id(ln) in edge and not CAPTION_RE.match(ln.text):
-                key = _DIGITS.sub("#", ln.text.lower())
+                key = running_key(ln.text)
                 seen.setdefault(key, set()).add(ln.page)
     need = 2 if len(pages) <= 4 else 3
     return {k for k, v in seen.items() if len(v) >= need or _facing(v)}
@@ -161,7 +161,7 @@ def _kept(lines: list[Line], width: float, height: float, repeating: set[str], e
         if ln.bottom <= 0 or ln.top >= height or ln.x1 <= 0 or ln.x0 >= width:
             continue  # set outside the page: never printed (a heading's copy left off the sheet)
         marginal = in_margin(ln, height)
-        if id(ln) in edge and _DIGITS.sub("#", ln.text.lower()) in repeating:
+        if id(ln) in edge and running_key(ln.text) in repeating:
             continue
         if marginal and re.fullmatch(r"[\d\s\-–—|/ivx]+", ln.text):
             continue
@@ -357,10 +357,12 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
     sideways: list = []  # (caption text, region) of tables and figures set sideways beside upright text
     cited: set[int] = set()  # lines opening with a label cited mid-sentence (`cited_labels`): no captions
     page_kept = []
+    marks: list[Line] = []  # bare numbers the pages' cleaning dropped: page numbers, a raised label at an edge
     sheets: dict[int, tuple] = {}  # each page's kept lines, graphics and size, for tables continued overleaf
     title_page_seen = False  # the first page with text (after a cover sheet) holds title and authors
     for (lines, width, height), graphics, turn, edge in zip(pages, graphics_of, turns, edges):
         kept = _kept(lines, width, height, repeating, edge)
+        marks += page_marks(lines, kept)
         title_lines: list[Line] = []
         if kept and not doc.title and not title_page_seen:
             title_page_seen = True
@@ -421,7 +423,7 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
         blocks = apply_outline(blocks, outline)
     doc.blocks = blocks
     doc.references = pdf_references(columns, blocks, [(r.page, b) for r in regions if not r.turn
-                                                      for b in (r.box, r.caption_box)])
+                                                      for b in (r.box, r.caption_box)], marks)
     return doc
 
 

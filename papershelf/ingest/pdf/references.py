@@ -24,6 +24,7 @@ from .hyphens import keep_hyphen
 from .lines import Line
 from .list_end import Objects, outside_objects, without_back_matter
 from .list_labels import end_labels_moved, garbled_labels, gutter_labels
+from .list_marks import with_raised_marks
 from .list_order import reread
 from .unheaded import unheaded_start
 
@@ -51,17 +52,38 @@ _STATEMENT = re.compile(
     r"(?-i:[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+ is (?:a|an|the) [a-z])|"
     r"(?:(?:manuscript|article|first) )?(?:received|accepted|revised|published(?: online)?)(?: for publication)?"
     r"\s*:?\s*(?:\d|[A-Z][a-z]+ \d)|copyright\b|©|"
-    r"(?:this|the) (?:article|work) is (?:licensed|distributed)|open access\b|e-?mail(?: address(?:es)?)?\s*:)",
+    r"(?:this|the) (?:article|work) is (?:licensed|distributed)|open access\b|e-?mail(?: address(?:es)?)?\s*:|"
+    # the same in the languages the headings know: dates, how to cite, conflicts, correspondence
+    r"(?:recebido|recibido|aceito|aceptado|submitted|eingegangen|re[çc]u)\b\s*(?:em|el|am|le|on)?\s*:?\s*\d|"
+    r"(?:how to cite|como citar|c[oó]mo citar|pour citer)\b|confl[ií]c?tos? de inter[eé]s|"
+    r"correspondence\b\s*(?::|and\b|to\b|should\b))",
     re.IGNORECASE)
 # A line that goes on with the entry before it whatever its place: a DOI, a link, an index's identifier.
 _CONTINUATION = re.compile(r"^(?:doi\s*:|doi\s+10\.|https?://|www\.|10\.\d{4,9}/|pmid\b|pmcid\b|\[?pubmed\b|"
                            r"\[?crossref\b|\[?google scholar\b|\[?cas\b|available (?:at|from|online)\b|"
                            r"retrieved from\b|accessed (?:on )?\d|arxiv:\s*\d|isbn\b)", re.IGNORECASE)
 
+LINK_WORDS = 3  # words before a link on a line that introduces it ("Disponível em: <https://…>")
+# A link inside a line, in whatever words it is introduced ("Disponível em: <https://…>", "URL: …", "doi.org/…").
+_LINK = re.compile(r"https?://|\bdoi\.org/|\bdoi:\s*10\.|\b10\.\d{4,9}/", re.IGNORECASE)
 
-def pdf_references(columns: list[list[Line]], blocks: list[Block], objects: Objects = ()) -> list[Reference]:
+
+def _goes_on(text: str) -> bool:
+    """The line goes on with the entry before it whatever its place: it opens as a link or an index's line
+    does, or a link starts within its first three words and it opens no entry (an entry's link on a line of
+    its own, introduced in the journal's words and language: "Disponível em: <https://…>", "URL: …")."""
+    if _CONTINUATION.match(text):
+        return True
+    link = _LINK.search(text)
+    return link is not None and len(text[:link.start()].split()) <= LINK_WORDS and not opens_entry(text)
+
+
+def pdf_references(columns: list[list[Line]], blocks: list[Block], objects: Objects = (),
+                   marks: list[Line] | None = None) -> list[Reference]:
     """The entries of the paper's reference list, or [] when it has none.  `objects`: the (page, box) of
-    each figure and table and of its caption, whose lines are none of the list's."""
+    each figure and table and of its caption, whose lines are none of the list's; `marks`: the bare numbers
+    the pages' cleaning dropped, a raised label at a page's top or foot among them (`with_raised_marks`)."""
+    columns = with_raised_marks(columns, marks or [])
     entries: list[str] | None = None
     for runs in _list_lines(columns, blocks):
         found = _entries(outside_objects(runs, objects, opens_entry))
@@ -287,7 +309,7 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
                 entries.append(ln.text)
                 continue
             prev = run[i - 1] if i else None
-            if _CONTINUATION.match(ln.text) or _link_goes_on(entries[-1], ln.text):
+            if _goes_on(ln.text) or _link_goes_on(entries[-1], ln.text):
                 new = False
             elif hanging:
                 new = (ln.x0 - left <= depth) != first_in

@@ -13,6 +13,20 @@ import re
 from .lines import Line
 
 _DIGITS = re.compile(r"\d+")
+_LINK = re.compile(r"(?:https?://|doi\.org/|doi:\s*|\b10\.\d{4,9}/)\S*")
+
+
+def running_key(text: str) -> str:
+    """A line's text as running heads and feet repeat it: its numbers (a page's, a volume's) stand for any, but
+    not those in a link (each entry's DOI line at a page's foot differs; a journal's foot repeats its own)."""
+    text = text.lower()
+    if "10." not in text and "//" not in text:
+        return _DIGITS.sub("#", text)
+    out, at = [], 0
+    for m in _LINK.finditer(text):
+        out += [_DIGITS.sub("#", text[at:m.start()]), m.group()]
+        at = m.end()
+    return "".join(out) + _DIGITS.sub("#", text[at:])
 
 Page = tuple[list[Line], float, float]
 
