@@ -28,3 +28,24 @@ def test_smaller_running_text_in_three_narrow_columns(tmp_path):
     wide: the base asked 20 ems of a justified measure): the picture above Figure 2's caption is its
     region, not the paragraph under it."""
     _check(tmp_path, 164, "Figure 2", "small_text", sixth=True)
+
+
+def test_a_caption_beside_wrapped_text_on_the_title_page_keeps_its_region(tmp_path):
+    """Seed 14 (and 292 of the sixth set): a figure at the right of the first page, its caption level
+    with the text wrapped at its left; the title page's side strip took the caption for a sidebar, and
+    the region was never attached."""
+    _check(tmp_path, 14, "Figure 2", "wrap_text")
+    _check(tmp_path, 292, "Figure 1", "wrap_text", sixth=True)
+
+
+def test_a_paragraph_beside_a_middle_column_ends_a_table(tmp_path):
+    """Seed 286 page 2 (three columns drawn turned, the third holding a few lines): the paragraph over
+    Table 2 in the first column shares its baselines with the second column's lines; divided at the
+    page's middle (inside the second column) they read as cells, and the table took the paragraph."""
+    _check(tmp_path, 286, "Table 2", "label_caption")
+
+
+def test_a_margin_caption_level_with_its_tables_foot(tmp_path):
+    """Seed 262: Table 1's caption in the margin column, its first line a row under the table's last:
+    the table beside it is its region (the base gave the blank margin under the caption)."""
+    _check(tmp_path, 262, "Table 1", "margin_column")

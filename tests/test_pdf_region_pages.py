@@ -37,7 +37,7 @@ def _check(tmp_path, seed: int, label: str, kind: str, sixth: bool = False) -> N
     path = tmp_path / f"{seed}.pdf"
     truth = synthetic_paper(seed, str(path), False, True, fourth_set=True, fifth_set=True, sixth_set=sixth)
     obj = next(o for o in truth["objects"] if o["label"] == label)
-    assert kind in (obj.get("fifth"), truth["layout"].get("fifth"))
+    assert kind in (obj.get("fifth"), truth["layout"].get("fifth"), obj.get("variant"), truth["layout"].get("fourth"))
     unit = _objects(path)[label]
     region = unit.region
     assert region is not None and region["page"] == obj["page"], (seed, label)
