@@ -28,9 +28,12 @@ A fifth set (`tests/object_pages.py`, leave it out with `--without-fifth`): text
 (`fifth=wrap_text`), a table continued overleaf with no repeated caption (`fifth=continued`), a caption's
 label set larger (`fifth=label_caption`), running text set smaller past the first page (`layout5=small_text`),
 a running foot turned up a turned page's margin (`layout5=turned_foot`).
+A sixth set (`tests/object_pages.py`, added by regions12, leave it out with `--without-sixth`): a table
+continued into the next column of a two-column paper (`fifth=continued_column`), text wrapped round an object
+set ragged-right (`fifth=wrap_ragged`).
 
     python bench/synthetic_objects.py [--half dev|test] [--papers 150] [--first-set | --without-third | --without-fourth
-        | --without-fifth]
+        | --without-fifth | --without-sixth]
         [--cells SHARE] [--json] [-v]
 """
 
@@ -106,7 +109,8 @@ def _classes(obj: dict, layout: dict) -> list[str]:
 
 
 def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_set: bool = True,
-        cells: float | None = None, fourth_set: bool = True, fifth_set: bool = True) -> dict:
+        cells: float | None = None, fourth_set: bool = True, fifth_set: bool = True,
+        sixth_set: bool = True) -> dict:
     if cells is not None:
         object_cells.CELLS = cells
     seeds = [2 * k + (half == "test") for k in range(papers)]
@@ -117,7 +121,8 @@ def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_se
         for seed in seeds:
             path = str(Path(tmp) / f"{seed}.pdf")
             truth = synthetic_paper(seed, path, first_set, third_set, cells=cells != 0,
-                                    fourth_set=fourth_set and third_set, fifth_set=fifth_set and third_set)
+                                    fourth_set=fourth_set and third_set, fifth_set=fifth_set and third_set,
+                                    sixth_set=sixth_set and fifth_set and third_set)
             units = {u.object_label: u for u in build_units(read_pdf(Path(path).read_bytes()), "p") if u.kind == "object"}
             for obj in truth["objects"]:
                 unit = units.get(obj["label"])
@@ -133,7 +138,7 @@ def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_se
                     failures.append(f"seed {seed} {obj['label']} ({', '.join(_classes(obj, truth['layout']))}): "
                                     f"{why or 'region ok'}; cells {found}/{len(wanted)}")
     n = max(tally["objects"], 1)
-    out = {"half": half, "papers": papers, "set": "first" if first_set else "first two" if not third_set else "all" if fourth_set and fifth_set else "first four" if fourth_set else "first three", "objects": tally["objects"], "regions_right": round(tally["right"] / n, 3),
+    out = {"half": half, "papers": papers, "set": "first" if first_set else "first two" if not third_set else "all" if fourth_set and fifth_set and sixth_set else "first five" if fourth_set and fifth_set else "first four" if fourth_set else "first three", "objects": tally["objects"], "regions_right": round(tally["right"] / n, 3),
            "iou_0.8": round(tally["iou08"] / n, 3), "captions_found": round(tally["captions"] / n, 3),
            "cells": tally["cells"], "cells_found": round(tally["cells_found"] / max(tally["cells"], 1), 3),
            "by_class": {k: {"n": v["n"], "regions_right": round(v["right"] / v["n"], 3),
@@ -161,9 +166,11 @@ def main() -> None:
                     help="without the fourth set of layouts (`tests/object_margins.py`, added by regions8)")
     ap.add_argument("--without-fifth", action="store_true",
                     help="without the fifth set of classes (`tests/object_pages.py`, added by regions11)")
+    ap.add_argument("--without-sixth", action="store_true",
+                    help="without the sixth set of classes (`tests/object_pages.py`, added by regions12)")
     args = ap.parse_args()
     out = run(args.half, args.papers, args.verbose, args.first_set, not args.without_third, args.cells,
-              not args.without_fourth, not args.without_fifth)
+              not args.without_fourth, not args.without_fifth, not args.without_sixth)
     if args.json:
         print(json.dumps(out, indent=1))
         return

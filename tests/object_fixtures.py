@@ -27,6 +27,8 @@ from .object_pages import (
     FIFTH,
     FIFTH_ONE,
     PAPERS5,
+    SIXTH,
+    SIXTH_TWO,
     draw_caption,
     place_continued,
     place_wrapped,
@@ -585,6 +587,7 @@ class _Flow:
         self.layout4: str | None = None  # the fourth set's layout (`object_margins`), None without it
         self.fifth: random.Random | None = None  # draws the fifth set's object classes (`object_pages`)
         self.layout5: str | None = None  # the fifth set's paper class (`object_pages.PAPERS5`)
+        self.sixth: random.Random | None = None  # draws the sixth set's object classes (`object_pages.SIXTH`)
         self._new_page()
 
     def three_columns(self, rng) -> None:
@@ -664,9 +667,9 @@ class _Flow:
             width = min(0.6 * (self.top - self.bottom), 1.6 * self.colw)
         if kind == "table" and variant is None:
             variant = self._cell_layout()
-        fifth = self._fifth(kind)
+        fifth = self._fifth(kind) or self._sixth(kind)
         if fifth is not None:  # the fifth set's class replaces the object's other class
-            variant, wide, span, width = None, False, 0, self.colw * (0.6 if fifth == "wrap_text" else 1.0)
+            variant, wide, span, width = None, False, 0, self.colw * (0.6 if fifth.startswith("wrap") else 1.0)
         size = self.size - (variant != "body_under")
         thing = _Table(self.rng, width, self.font, size, variant) if kind == "table" else \
             _Figure(self.rng, width, self.font, self.size)
@@ -687,10 +690,11 @@ class _Flow:
         if variant in ("body_under", "stacked"):  # under the caption; stacked: captions on the unusual side
             above = variant == "body_under" or kind == "figure"
         thing.fifth = fifth
-        if fifth == "wrap_text":
-            place_wrapped(self, label, thing)
-        elif fifth != "continued" or not place_continued(self, label, thing):
-            thing.fifth = None if fifth == "continued" else fifth
+        if fifth in ("wrap_text", "wrap_ragged"):
+            place_wrapped(self, label, thing, fifth == "wrap_ragged")
+        elif not fifth or not fifth.startswith("continued") \
+                or not place_continued(self, label, thing, fifth == "continued_column"):
+            thing.fifth = None if fifth and fifth.startswith("continued") else fifth
             self._put(kind, label, thing, variant, above, (wide, span))
 
     def _fifth(self, kind: str) -> str | None:
@@ -704,6 +708,17 @@ class _Flow:
             at += share
             if pick < at:
                 return None if name == "wrap_text" and self.colw < 200 else name
+        return None
+
+    def _sixth(self, kind: str) -> str | None:
+        """The sixth set's class for an object the fifth set left alone (`object_pages.SIXTH`), else None."""
+        if self.sixth is None or self.side_w or self.collect is not None or self.ncols == 3:
+            return None
+        pick, at = self.sixth.random(), 0.0
+        for name, share in (SIXTH_TWO if kind == "table" and self.ncols == 2 else SIXTH).items():
+            at += share
+            if pick < at:
+                return None if name == "wrap_ragged" and self.colw < 200 else name
         return None
 
     def _put(self, kind: str, label: str, thing, variant: str | None, above: bool, across: tuple[bool, int]) -> None:
@@ -906,7 +921,7 @@ LATER_LAYOUTS = {"three_columns": 0.3, "collected": 0.2}  # shares of papers set
 
 def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: bool = False,
                     wrapped: bool | None = None, cells: bool = True, fourth_set: bool = False,
-                    fifth_set: bool = False) -> dict:
+                    fifth_set: bool = False, sixth_set: bool = False) -> dict:
     """A generated paper written to `path`; its truth: the layout and, per object, label, kind,
     page, bbox and caption, the centres of its own text (`inside`), its cells (tables), and per
     page the boxes of its running text (`prose`), all as the page is shown.  Unless `first_set`,
@@ -920,7 +935,8 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
     `object_margins` (a margin column for captions, a third column left empty), drawn by an eighth
     generator.  With `fifth_set`, the classes of `object_pages` (text wrapped beside an object, a table
     continued overleaf, a caption's label set larger, running text set smaller past the first page, a
-    turned running foot), drawn by a ninth generator."""
+    turned running foot), drawn by a ninth generator; with `sixth_set` (and `fifth_set`), the sixth set's
+    classes of `object_pages` (a table continued into the next column, wrapped text set ragged), a tenth."""
 
     rng = random.Random(seed)
     third = random.Random(f"third {seed}") if third_set and not first_set else None
@@ -950,6 +966,7 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
         elif f.mode != "upright" and f.fifth.random() < PAPERS5["turned_foot"]:
             f.layout5 = "turned_foot"
             turned_foot(f)
+        f.sixth = random.Random(f"sixth {seed}") if sixth_set else None
     _text_box(f.c, f.margin, f.top - 16, "Depth and recovery of reef corals, " + str(seed), f.font[1], 15)
     f.ys = [f.top - 40] * f.ncols
     section = 1

@@ -13,12 +13,21 @@ earlier sets' papers stay as they were:
   smaller than the first page's and justified (a journal's methods in small type);
 * ``turned_foot`` (paper, turned pages only): a running foot set up the page's margin, turned a
   quarter across the reading direction.
+
+A sixth set (helper regions12, ``random.Random(f"sixth {seed}")``), for objects the fifth set left alone:
+
+* ``continued_column`` (table, two-column papers): a column-wide table at its column's foot whose rows
+  go on at the top of the next column: the right column of the same page, or the next page's first
+  column (no caption or header repeated; truth: every row's cells, the region is the first part's);
+* ``wrap_ragged`` (object): as ``wrap_text``, the wrapped text set ragged-right (not justified).
 """
 
 from __future__ import annotations
 
 FIFTH = {"wrap_text": 0.25, "label_caption": 0.2}  # shares of objects, drawn by the fifth generator
 FIFTH_ONE = {"continued": 0.4, "wrap_text": 0.2, "label_caption": 0.15}  # of the tables of one-column papers
+SIXTH_TWO = {"continued_column": 0.35, "wrap_ragged": 0.1}  # of the tables of two-column papers
+SIXTH = {"wrap_ragged": 0.15}  # of other objects (in columns 200 pt wide or more)
 PAPERS5 = {"small_text": 0.2, "turned_foot": 0.5}  # shares of papers (turned_foot: of turned papers)
 
 
@@ -102,9 +111,10 @@ def _truth(flow, label: str, thing, box, texts, cap, above: bool, variant: str, 
             "collected": flow.at_end, "fifth": variant}
 
 
-def place_wrapped(flow, label: str, thing) -> None:
+def place_wrapped(flow, label: str, thing, ragged: bool = False) -> None:
     """`wrap_text`: the object (drawn `thing.width` or its columns' width wide) and its caption at the
-    column's right, justified running text wrapped beside them at the left."""
+    column's right, justified running text wrapped beside them at the left (`ragged`: set ragged-right,
+    `wrap_ragged`)."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     from .object_fixtures import _sentence, _Table, _wrap_width
@@ -134,12 +144,12 @@ def place_wrapped(flow, label: str, thing) -> None:
     lines = _wrap_width(" ".join(words), flow.font[0], size, text_w)[:rows]
     ty = y
     for ln in lines:
-        full = stringWidth(ln, flow.font[0], size) > 0.8 * text_w
+        full = stringWidth(ln, flow.font[0], size) > 0.8 * text_w and not ragged
         b = draw_justified(flow, x0, ty - 0.85 * size, ln, flow.font[0], size, text_w, not full)
         flow.prose.setdefault(flow.page, []).append(b)
         ty -= flow.lead
     flow.ys[flow.col] = min(ty, y - span_h) - rng.uniform(4, 10)
-    flow.truth.append(_truth(flow, label, thing, box, texts, cap, above, "wrap_text", 8.0))
+    flow.truth.append(_truth(flow, label, thing, box, texts, cap, above, "wrap_ragged" if ragged else "wrap_text", 8.0))
 
 
 def _fit(rows: list, lead: float, room: float) -> int:
@@ -153,14 +163,26 @@ def _fit(rows: list, lead: float, room: float) -> int:
     return n
 
 
-def place_continued(flow, label: str, thing) -> bool:
+def _next_column(flow) -> None:
+    """Go on at the top of the next column: the page's next, or the next page's first; the objects
+    waiting for the next page are placed after the caller's."""
+    if flow.col + 1 < flow.ncols:
+        flow.col += 1
+        return
+    pending, flow.pending = flow.pending, []
+    flow._new_page()
+    flow.pending = pending
+
+
+def place_continued(flow, label: str, thing, columns: bool = False) -> bool:
     """`continued`: the caption above a table whose rows run past the page's foot and go on at the top
-    of the next page (no caption, no header repeated), in a one-column paper.  False when the layout does
-    not allow it (several columns, the table a kind drawn otherwise, or no room for three rows here)."""
+    of the next page (no caption, no header repeated), in a one-column paper; with `columns`
+    (`continued_column`), at the top of the next column of a two-column paper.  False when the layout does
+    not allow it (other columns, the table a kind drawn otherwise, or no room for three rows here)."""
     from .object_fixtures import _number, _Table
 
     if flow.at_end or not isinstance(thing, _Table) or thing.group or thing.groups or thing.centred \
-            or thing.decimal or flow.ncols != 1:
+            or thing.decimal or flow.ncols != (2 if columns else 1):
         return False
     rng = flow.rng
     heads, rows = thing.rows[0], thing.rows[1:]
@@ -170,27 +192,37 @@ def place_continued(flow, label: str, thing) -> bool:
     def room() -> float:
         return flow.ys[flow.col] - flow.bottom - cap_h - 2 * thing.pad - max(len(c) for c in heads) * thing.lead
     if room() < 4 * max(len(c) for c in rows[0]) * thing.lead:
-        flow._new_page()
+        if columns:
+            _next_column(flow)
+        else:
+            flow._new_page()
     while _fit(rows, thing.lead, room()) > len(rows) - 5:  # rows enough to run five or more past the foot
         rows.append([[rng.choice(("Lizard", "Heron", "Ningaloo", "Osprey", "Moore", "Davies"))]]
                     + [[_number(rng)] for _ in heads[1:]])
     first = _fit(rows, thing.lead + thing.row_gap, room())
-    x0 = flow.xs[flow.col]
+    x0, page = flow.xs[flow.col], flow.page
     top = draw_caption(flow, cap, x0, flow.ys[flow.col], flow.colw, False) - 6
     thing.rows = [heads] + rows[:first]
     box, texts = thing.draw(flow.c, x0, top)
     cells = [" ".join(cell) if thing.whole else t for r in [heads] + rows for cell in r
              for t in (cell[:1] if thing.whole else cell)]
     pending, flow.pending = flow.pending, []
-    flow._new_page()
+    if columns:
+        flow.ys[flow.col] = flow.bottom  # the column is full
+        _next_column(flow)
+        if flow.page == page:  # the page's next column: what waits for the next page waits on
+            pending, flow.pending = [], pending
+    else:
+        flow._new_page()
+    x0 = flow.xs[flow.col]
     rest = _Table.__new__(_Table)
     rest.__dict__.update(thing.__dict__)
     rest.rows = [[[""] for _ in heads]] + rows[first:]  # an empty first row: no header drawn bold
     rest.height = sum(max(len(c) for c in r) * thing.lead + thing.row_gap for r in rest.rows[1:]) + 2 * thing.pad
     rest.draw(flow.c, x0, flow.ys[flow.col] + thing.lead + thing.row_gap)
     flow.ys[flow.col] -= rest.height + rng.uniform(10, 18)
-    truth = _truth(flow, label, thing, box, texts, cap, True, "continued", 12.0)
-    truth["page"] = flow.page - 1
+    truth = _truth(flow, label, thing, box, texts, cap, True, "continued_column" if columns else "continued", 12.0)
+    truth["page"] = page
     truth["cells"] = cells
     flow.truth.append(truth)
     for item in pending:

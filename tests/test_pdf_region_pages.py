@@ -33,11 +33,11 @@ def _iou(a, b) -> float:
     return w * h / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h)
 
 
-def _check(tmp_path, seed: int, label: str, kind: str) -> None:
+def _check(tmp_path, seed: int, label: str, kind: str, sixth: bool = False) -> None:
     path = tmp_path / f"{seed}.pdf"
-    truth = synthetic_paper(seed, str(path), False, True, fourth_set=True, fifth_set=True)
+    truth = synthetic_paper(seed, str(path), False, True, fourth_set=True, fifth_set=True, sixth_set=sixth)
     obj = next(o for o in truth["objects"] if o["label"] == label)
-    assert kind in (obj.get("fifth"), truth["layout"].get("fifth"))
+    assert kind in (obj.get("fifth"), truth["layout"].get("fifth"), obj.get("variant"), truth["layout"].get("fourth"))
     unit = _objects(path)[label]
     region = unit.region
     assert region is not None and region["page"] == obj["page"], (seed, label)

@@ -414,7 +414,8 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
         for box in sidebars:
             boxed += _paragraphs(box, body)
     heads = to_blocks(_join_across_columns(paras, body), body, heading_model.review)
-    blocks = with_sideways(_with_sidebars(attach(heads, regions), boxed), sideways)
+    # a caption read as a sidebar's (beside text wrapped round its figure on a title page) keeps its region
+    blocks = with_sideways(attach(_with_sidebars(heads, boxed), regions), sideways)
     _demote_front_matter(blocks)
     demote_abstract_labels(blocks)
     _demote_title_and_authors(blocks, doc.title, doc.authors)

@@ -47,7 +47,8 @@ def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool, across: bo
     size, mine = pg.body.size, {id(ln) for ln in cap}
     drawn = [g for g in pg.graphics if g[3] > top and g[1] < bottom and lo - 1 <= g[0] and g[2] <= hi + 1
              and _level(g, top, bottom) and (g[2] - g[0] >= 2 * size or g[3] - g[1] >= 2 * size)]
-    rows = [ln for ln in pg.lines if top - 0.5 * size <= (ln.top + ln.bottom) / 2 <= bottom + 0.5 * size
+    reach = 2.0 * size if across else 0.5 * size  # a margin column's caption set level with its object's foot
+    rows = [ln for ln in pg.lines if top - reach <= (ln.top + ln.bottom) / 2 <= bottom + 0.5 * size
             and lo - 1 <= ln.x0 and ln.x1 <= hi + 1 and id(ln) not in mine and _cell(pg, ln)]
     big = any(min(g[2] - g[0], g[3] - g[1]) >= 2 * size and (g[2] - g[0]) * (g[3] - g[1]) >= 12 * size * size
               for g in drawn)  # a picture or a chart's frame, not a long stroke

@@ -41,10 +41,21 @@ def _stack(lines: list[Line], seed: list[Line], cap: Box, size: float, left: boo
     return out
 
 
+def _ragged(stack: list[Line], size: float) -> bool:
+    """A column of running text set ragged-right: four lines or more, nearly all of them reaching past
+    three fifths of the column's widest line (six ems or wider) and going on with a sentence (opening
+    in lower case) or of three words or more.  A table's first column holds capitalised names of a
+    word or two, a chart's labels are short."""
+    x0, x1 = min(ln.x0 for ln in stack), max(ln.x1 for ln in stack)
+    prose = sum(1 for ln in stack if (len(ln.text.split()) >= 3 or ln.text[:1].islower())
+                and ln.x1 - x0 >= 0.6 * (x1 - x0))
+    return len(stack) >= 4 and x1 - x0 >= 6 * size and prose >= 0.75 * len(stack)
+
+
 def wrapped_span(lines: list[Line], cap: list[Line], span: tuple[float, float], size: float) -> tuple[float, float]:
     """The span narrowed past a column of text wrapped beside the caption (on either side), else
     `span`.  The wrapped column is three lines at least, two of them full (ending at its edge):
-    a justified paragraph, not a figure's labels or a table's cells."""
+    a justified paragraph, not a figure's labels or a table's cells; or set ragged (`_ragged`)."""
     box = (min(ln.x0 for ln in cap), min(ln.top for ln in cap), max(ln.x1 for ln in cap), max(ln.bottom for ln in cap))
     lo, hi = span
     level = [ln for ln in lines if ln not in cap and min(ln.bottom, box[3]) - max(ln.top, box[1]) > 0.5 * ln.height
@@ -56,7 +67,7 @@ def wrapped_span(lines: list[Line], cap: list[Line], span: tuple[float, float], 
         stack = _stack(lines, seed, box, size, left)
         edge = max(ln.x1 for ln in stack) if left else min(ln.x0 for ln in stack)
         full = sum(1 for ln in stack if abs(ln.x1 - max(s.x1 for s in stack)) <= 1.5)
-        if len(stack) < 3 or full < 2:
+        if len(stack) < 3 or (full < 2 and not _ragged(stack, size)):
             continue
         if left:
             lo = max(lo, edge + 1)

@@ -355,8 +355,10 @@ def page_layout(lines: list[Line], graphics: list[Box], width: float, height: fl
         or (found if two and off_middle(lines, found, width) else [])
     gutters = [(a + b) / 2 for a, b in strips]
     text = text_columns(lines, strips)
+    divide = [(a + b) / 2 for a, b in text] or (gutters if two and len(gutters) >= 2 and not any(
+        a - 8 <= width / 2 <= b + 8 for a, b in strips) else [])  # a middle column of text crosses the middle
     pg = _Page(lines, graphics, width, height, body, two, extent, *text_extent(lines, width),
-               _beside(lines, width, two, [(a + b) / 2 for a, b in text]), gutters)
+               _beside(lines, width, two, divide), gutters)
     pg.strips = dict(zip(gutters, strips, strict=True))
     pg.pitch = letter_pitch(lines)
     pg.paper_size = paper.size if body.size < paper.size else 0.0
