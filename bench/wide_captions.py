@@ -5,7 +5,8 @@ Every PDF of a half of bench/data/wide_split.json goes through the reader (`read
 body text cites ("as Figure 8 shows", `captions.cited_labels`) with no caption of that label in the
 paper is a missed caption, or a citation of an object the paper does not print (a supplement's
 "Figure S1", a panel "Figure C"): read the list by paper.  Counts, then one line per paper with a
-symptom.  A symptom count, not a rate against truth.
+symptom.  A symptom count, not a rate against truth.  A cited label matches a caption by its number read
+("Table V" is "Table 5").
 
     python bench/wide_captions.py [--half dev|test] [--data ../shared/data] [--only NAME]
 """
@@ -21,7 +22,11 @@ ROOT = Path(__file__).resolve().parent
 
 
 def _scan(args: tuple[str, str]) -> tuple[str, dict]:
-    from papershelf.captions import cited_labels, parse_caption
+    from papershelf.captions import cited_labels, number_parts, parse_caption
+
+    def key(label: str) -> tuple[str, tuple[int, ...]]:  # "Table V" cites the caption "Table 5"
+        head, _, num = label.rpartition(" ")
+        return head, number_parts(num)
     from papershelf.ingest.pdf import read_pdf
 
     name, wide = args
@@ -43,7 +48,8 @@ def _scan(args: tuple[str, str]) -> tuple[str, dict]:
                 no_region.append(f"p{b.page} {b.text[:50]}")
         elif b.kind == "text":
             cited |= cited_labels(b.text)
-    missing = sorted(label for label in cited if label not in caps and not label.startswith("Supplementary"))
+    keys = {key(label) for label in caps}
+    missing = sorted(label for label in cited if key(label) not in keys and not label.startswith("Supplementary"))
     return name, {"captions": len(caps), "with_region": sum(caps.values()), "cited_not_captioned": missing,
                   "no_region": no_region, "as_heading": as_heading}
 

@@ -58,6 +58,9 @@ def _check(path, unit, page: int, inside: list[str], outside: list[str]) -> None
     ("Tabela 2.1 – Características", "Table 2.1", "table"), ("Abbildung 3.2: Die Werte", "Figure 3.2", "figure"),
     ("Graph 4.1 Distribution of ages", "Graph 4.1", "figure"),
     ("Table A1. Results by region", "Table A1", "table"), ("Figure B.2: Throughput", "Figure B.2", "figure"),
+    ("Fig. 1A - Spectrogram", "Figure 1", "figure"), ("Figure 2B: Hash details", "Figure 2", "figure"),
+    ("T ABLE II. Results", "Table II", "table"), ("F IG. 3. Setup of the probe", "Figure 3", "figure"),
+    ("Plate 2. Views of the holotype", "Plate 2", "figure"), ("PLATE IV. Leaves", "Plate IV", "figure"),
 ])
 def test_labels_in_other_languages_and_styles_are_captions(printed, label, kind):
     cap = parse_caption(printed)
@@ -65,13 +68,24 @@ def test_labels_in_other_languages_and_styles_are_captions(printed, label, kind)
 
 
 @pytest.mark.parametrize("sentence", ["Tabla 1 muestra los resultados", "Figura 3 mostra", "Table 1 shows the",
-                                      "Graph 2 was drawn", "tabela 1 – x", "Table A1 shows the"])
+                                      "Graph 2 was drawn", "tabela 1 – x", "Table A1 shows the", "Table 2A shows the",
+                                      "Figure 1B shows", "Plate 3 shows the", "T ABLES"])
 def test_a_sentence_opening_with_a_label_is_no_caption(sentence):
     assert parse_caption(sentence) is None
 
 
 def test_citations_in_other_languages_name_the_same_objects():
     assert cited_labels("como mostra a Figura 2 e a Tabela 3, e Abb. 4") == {"Figure 2", "Table 3", "Figure 4"}
+
+
+@pytest.mark.parametrize("sentence,labels", [
+    ("(Fig. 2, A to C)", {"Figure 2"}), ("as shown in Figure 1, 476 candidates were assessed", {"Figure 1"}),
+    ("[Fig76] T. Figiel. On the moduli", set()), ("Tables II, III and IV", {"Table II", "Table III", "Table IV"}),
+    ("see Fig.3 and Fig 4", {"Figure 3", "Figure 4"}),
+])
+def test_a_citation_lists_labels_of_one_kind_of_number(sentence, labels):
+    """Panel letters after a comma are no roman Figure C; a count after a label is no Figure 476."""
+    assert cited_labels(sentence) == labels
 
 
 def test_a_table_above_its_caption_keeps_its_header_and_not_the_paragraphs(tmp_path):
