@@ -22,6 +22,7 @@ from .object_classes import (
     text_cells,
     wrapped_cells,
 )
+from .object_labels import label_style, printed_label, styled_label
 from .object_margins import FOURTH, empty_third, leaves_third, margin_column, place_in_margin
 from .object_pages import (
     FIFTH,
@@ -585,6 +586,7 @@ class _Flow:
         self.layout4: str | None = None  # the fourth set's layout (`object_margins`), None without it
         self.fifth: random.Random | None = None  # draws the fifth set's object classes (`object_pages`)
         self.layout5: str | None = None  # the fifth set's paper class (`object_pages.PAPERS5`)
+        self.labels: str | None = None  # the sixth set's label style (`object_labels`)
         self._new_page()
 
     def three_columns(self, rng) -> None:
@@ -681,7 +683,7 @@ class _Flow:
         if isinstance(thing, _Figure):
             thing.height = min(thing.height, 0.5 * (self.top - self.bottom))
         self.counts[kind] += 1
-        label = f"{'Table' if kind == 'table' else 'Figure'} {self.counts[kind]}"
+        label = styled_label(self.labels, kind, self.counts[kind])
         above = self.rng.random() < (0.7 if kind == "table" else 0.15)
         above = above and variant not in ("word_header", "numbers_under")  # these sit above their captions
         if variant in ("body_under", "stacked"):  # under the caption; stacked: captions on the unusual side
@@ -748,7 +750,7 @@ class _Flow:
         thing.variant = "stacked"
         self.counts[kind] += 1
         self.ys[self.col] += 4  # the first object's block ends a few points above the second
-        self._place(f"{'Table' if kind == 'table' else 'Figure'} {self.counts[kind]}", thing, above, False)
+        self._place(styled_label(self.labels, kind, self.counts[kind]), thing, above, False)
 
     def _width(self, wide: bool, span: int) -> float:
         """An object's width: its column's, the page's, or `span` columns' with the gutters between."""
@@ -779,6 +781,7 @@ class _Flow:
         n = label.split()[1]
         printed = rng.choice((f"Table {n}.", f"TABLE {n}", f"Table {n}:")) if label.startswith("Table") else \
             rng.choice((f"Figure {n}.", f"Fig. {n}.", f"FIGURE {n}", f"Fig. {n}:"))
+        printed = printed_label(self.labels, label, printed)
         font = rng.choice((self.font, ("Helvetica", "Helvetica-Bold")))
         size = self.size - rng.choice((0.0, 1.0, 1.5))
         text = f"{printed} {_sentence(rng, rng.randint(4, 35))}"
@@ -906,7 +909,7 @@ LATER_LAYOUTS = {"three_columns": 0.3, "collected": 0.2}  # shares of papers set
 
 def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: bool = False,
                     wrapped: bool | None = None, cells: bool = True, fourth_set: bool = False,
-                    fifth_set: bool = False) -> dict:
+                    fifth_set: bool = False, sixth_set: bool = False) -> dict:
     """A generated paper written to `path`; its truth: the layout and, per object, label, kind,
     page, bbox and caption, the centres of its own text (`inside`), its cells (tables), and per
     page the boxes of its running text (`prose`), all as the page is shown.  Unless `first_set`,
@@ -920,7 +923,8 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
     `object_margins` (a margin column for captions, a third column left empty), drawn by an eighth
     generator.  With `fifth_set`, the classes of `object_pages` (text wrapped beside an object, a table
     continued overleaf, a caption's label set larger, running text set smaller past the first page, a
-    turned running foot), drawn by a ninth generator."""
+    turned running foot), drawn by a ninth generator.  With `sixth_set`, the label styles of `object_labels`
+    (labels in other languages, roman-numbered tables, plates, a first panel's letter), drawn by a tenth."""
 
     rng = random.Random(seed)
     third = random.Random(f"third {seed}") if third_set and not first_set else None
@@ -950,6 +954,7 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
         elif f.mode != "upright" and f.fifth.random() < PAPERS5["turned_foot"]:
             f.layout5 = "turned_foot"
             turned_foot(f)
+    f.labels = label_style(seed) if sixth_set and not first_set else None
     _text_box(f.c, f.margin, f.top - 16, "Depth and recovery of reef corals, " + str(seed), f.font[1], 15)
     f.ys = [f.top - 40] * f.ncols
     section = 1
@@ -974,5 +979,5 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
                for t in f.truth]
     mode = f.mode + ("_clockwise" if f.clockwise and f.mode != "upright" else "")
     return {"layout": {"mode": mode, "columns": f.ncols, "font": f.font[0], "size": f.size, "fourth": f.layout4,
-                       "fifth": f.layout5},
+                       "fifth": f.layout5, "labels": f.labels},
             "objects": objects, "prose": {p: [f.shown(b) for b in boxes] for p, boxes in f.prose.items()}}

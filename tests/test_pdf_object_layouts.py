@@ -394,3 +394,13 @@ def test_a_table_under_its_caption_stacked_over_a_figure_above_its_caption_parts
     assert _holds(objs["Figure 1"].region, first_chart)
     assert not _holds(objs["Figure 1"].region, _center(path, 1, "Ningaloo"))
     assert "Share of colonies" not in objs["Table 1"].table_text
+
+
+@pytest.mark.parametrize("seed", [10, 40, 8])  # plates, a first panel's capital letter, Portuguese labels
+def test_generated_label_styles_give_every_object_its_label(tmp_path, seed):
+    """Generated papers of the sixth set (`object_labels`): every object found under the label it prints."""
+    path = tmp_path / "labels.pdf"
+    truth = F.synthetic_paper(seed, str(path), False, True, fourth_set=True, fifth_set=True, sixth_set=True)
+    assert truth["layout"]["labels"] is not None
+    labels = {u.object_label for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
+    assert [o["label"] for o in truth["objects"] if o["label"] not in labels] == []
