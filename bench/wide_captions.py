@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parent
 def _scan(args: tuple[str, str]) -> tuple[str, dict]:
     from papershelf.captions import cited_labels, number_parts, parse_caption
 
-    def key(label: str) -> tuple[str, tuple[int, ...]]:  # "Table V" cites the caption "Table 5"
+    def key(label: str) -> tuple[str, bool, tuple[int, ...]]:  # "Table V" cites the caption "Table 5"
         head, _, num = label.rpartition(" ")
-        return head, number_parts(num)
+        return head, num[:1] == "S", number_parts(num)  # "Figure S1" is no "Figure 1"
     from papershelf.ingest.pdf import read_pdf
 
     name, wide = args
