@@ -55,10 +55,10 @@ _CJK_KIND = r"(?P<kind>[图圖図表표]|그림)"
 # A chapter-numbered label ("Figure 2.1", a thesis's or a book's) is one number: its dot is followed
 # by a digit, so "Figure 2. The results" keeps "2" and its separator.
 # An appendix's objects carry its letter: "Table A1", "Figure B.2" (A-H: "S1" is a supplement's).
-# A panel's letter follows the number: "Fig. 2b", or in capitals before a separator ("Fig. 1A - Spectrogram",
-# one caption a panel): the panels are one object.
+# A panel's letter follows the number: "Fig. 2b", or in capitals before a colon or a dash ("Fig. 1A - Spectrogram",
+# one caption a panel: the panels are one object; not a period: "… in Fig. 1A. For the …" wrapped is a citation).
 _NUM = (r"(?P<num>S?\d+(?:\.\d+)?(?!\.?\d)|[A-H]\.?\d+(?:\.\d+)?(?!\.?\d)|[IVXLC]+)"
-        r"(?P<panel>[a-z]|(?<=\d)[A-Z](?=\s*[:.|\u2014\u2013]|\s+-\s))?")
+        r"(?P<panel>[a-z]|(?<=\d)[A-Z](?=\s*[:|\u2014\u2013]|\s+-\s))?")
 _APPENDIX = re.compile(r"([A-H])\.?(\d+(?:\.\d+)?)$")
 _SUPP = r"(?P<supp>(?:Supplementary|Supplemental|SUPPLEMENTARY|Extended\s+Data)\s+)?"
 

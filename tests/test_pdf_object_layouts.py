@@ -69,7 +69,7 @@ def test_labels_in_other_languages_and_styles_are_captions(printed, label, kind)
 
 @pytest.mark.parametrize("sentence", ["Tabla 1 muestra los resultados", "Figura 3 mostra", "Table 1 shows the",
                                       "Graph 2 was drawn", "tabela 1 – x", "Table A1 shows the", "Table 2A shows the",
-                                      "Figure 1B shows", "Plate 3 shows the", "T ABLES"])
+                                      "Figure 1B shows", "Plate 3 shows the", "T ABLES", "Fig. 1A.For somatic drug"])
 def test_a_sentence_opening_with_a_label_is_no_caption(sentence):
     assert parse_caption(sentence) is None
 
