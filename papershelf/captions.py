@@ -68,12 +68,13 @@ _CJK_CAPTION = (r"(?:[*_]{1,2})?" + _CJK_KIND.replace("kind", "ckind") + r"\s*(?
                 r"(?:[*_]{1,2})?(?P<csep>\s*[:.：．|\u2014\u2013]\s*|\s+|$)")
 CAPTION_RE = re.compile(r"^\s*(?:" + _LATIN_CAPTION + "|" + _CJK_CAPTION + ")")
 
-# "Fig. 3b", "Figures 2 and 3", "Table S1", "Figs. 2-4", "Tables II, III"
+# "Fig. 3b", "Figures 2 and 3", "Table S1", "Figs. 2-4", "Tables II, III" (a roman number is a word of its own:
+# "FIGURE CAPTION" cites no Figure C)
 _REF_RE = re.compile(
     r"\b(?P<supp>Supplementary\s+|Extended\s+Data\s+)?"
     r"(?P<kind>Figures?|Figs?(?:\.|(?=\s))|FIGURES?|FIGS?(?:\.|(?=\s))|Tables?|TABLES?|Tabs?\.|Figuras?|Abb\.|Abbildungs?|Tablas?|"
     r"Tabelas?|Tabellen?|Tableaux?)\s*"
-    r"(?P<nums>(?:S?\d+(?:\.\d+)?|[IVXLC]+)[a-z]?(?:\s*(?:,|and|&|\u2013|-|to)\s*(?:S?\d+(?:\.\d+)?|[IVXLC]+)[a-z]?)*)"
+    r"(?P<nums>(?:S?\d+(?:\.\d+)?|[IVXLC]+(?![A-Za-z]))[a-z]?(?:\s*(?:,|and|&|\u2013|-|to)\s*(?:S?\d+(?:\.\d+)?|[IVXLC]+(?![A-Za-z]))[a-z]?)*)"
 )
 # "如图1所示", "见表 2", "図3に示す", "表1和表2": CJK words are not set apart by spaces.
 _CJK_AND = r"[,，、]|和|与|及|と"

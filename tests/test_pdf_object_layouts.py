@@ -81,7 +81,8 @@ def test_citations_in_other_languages_name_the_same_objects():
 @pytest.mark.parametrize("sentence,labels", [
     ("(Fig. 2, A to C)", {"Figure 2"}), ("as shown in Figure 1, 476 candidates were assessed", {"Figure 1"}),
     ("[Fig76] T. Figiel. On the moduli", set()), ("Tables II, III and IV", {"Table II", "Table III", "Table IV"}),
-    ("see Fig.3 and Fig 4", {"Figure 3", "Figure 4"}),
+    ("see Fig.3 and Fig 4", {"Figure 3", "Figure 4"}), ("<FIGURE CAPTION=x/>", set()),
+    ("in Fig. 1A and Table IV", {"Figure 1", "Table IV"}),
 ])
 def test_a_citation_lists_labels_of_one_kind_of_number(sentence, labels):
     """Panel letters after a comma are no roman Figure C; a count after a label is no Figure 476."""

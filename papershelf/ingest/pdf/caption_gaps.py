@@ -5,8 +5,9 @@ Map of the sites"); `parse_caption` then wants a capital after the label, since 
 sentence.  A caption whose text opens with a lower-case word ("Figure 8 struct definition for stack
 element", "Table 2 mRNA levels …") was lost.  The paper's own structure decides: when at least two of its
 captions of that label word are set in that style, a short paragraph (or a line read as a heading) opening
-with the same label word and a number the paper captions nowhere else, and ending as those captions end,
-is a caption too (`Block.object_label`).  A long paragraph opening with a label is running text.
+with the same label word and a number the paper captions nowhere else (a thesis's list of figures names it
+too: both are marked, units keep the printed one), and ending as those captions end, is a caption too
+(`Block.object_label`).  A long paragraph opening with a label is running text.
 """
 
 from __future__ import annotations
@@ -47,4 +48,3 @@ def lower_case_captions(blocks: list[Block]) -> None:
         if label is None or label.label in labels:
             continue
         b.kind, b.level, b.object_kind, b.object_label = "caption", 0, label.object_kind, label.label
-        labels.add(label.label)
