@@ -40,7 +40,9 @@ def _scan(args: tuple[str, str]) -> tuple[str, dict]:
     cited: set[str] = set()
     for b in doc.blocks:
         cap = parse_caption(b.text) if b.kind in ("text", "heading") else None
-        if cap and b.kind == "heading":
+        if b.kind == "caption" and b.object_label:  # recognised by the reader from the paper's structure
+            caps.setdefault(b.object_label, b.region is not None)
+        elif cap and b.kind == "heading":
             as_heading.append(b.text[:40])
         elif cap:
             caps.setdefault(cap.label, b.region is not None)

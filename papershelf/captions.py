@@ -66,7 +66,9 @@ _LATIN_CAPTION = (r"(?:[*_]{1,2})?" + _SUPP + _KIND + r"\s*" + _NUM +
                   r"(?:[*_]{1,2})?(?P<sep>\s*[:.|\u2014\u2013]\s*|\s+-\s+|\s*$|\s+(?=[A-Z(\[]))")
 _CJK_CAPTION = (r"(?:[*_]{1,2})?" + _CJK_KIND.replace("kind", "ckind") + r"\s*(?P<cnum>S?\d+)(?P<cpanel>[a-z])?"
                 r"(?:[*_]{1,2})?(?P<csep>\s*[:.：．|\u2014\u2013]\s*|\s+|$)")
-CAPTION_RE = re.compile(r"^\s*(?:" + _LATIN_CAPTION + "|" + _CJK_CAPTION + ")")
+# A caption's first character is one of few (most lines fail there, before the label words are tried).
+_OPENS = "".join(sorted({w[0] for w in _FIGURE_WORDS + _TABLE_WORDS} | set("*_SE" + _CJK_FIGURE + _CJK_TABLE)))
+CAPTION_RE = re.compile(r"^\s*(?=[" + _OPENS + "])(?:" + _LATIN_CAPTION + "|" + _CJK_CAPTION + ")")
 
 # "Fig. 3b", "Figures 2 and 3", "Table S1", "Figs. 2-4", "Tables II, III" (a roman number is a word of its own:
 # "FIGURE CAPTION" cites no Figure C)
