@@ -42,6 +42,7 @@ def _scan(args: tuple[str, str]) -> tuple[str, dict]:
         cap = parse_caption(b.text) if b.kind in ("text", "heading") else None
         if b.kind == "caption" and b.object_label:  # recognised by the reader from the paper's structure
             caps.setdefault(b.object_label, b.region is not None)
+            no_region += [] if b.region is not None else [f"p{b.page} {b.text[:50]}"]
         elif cap and b.kind == "heading":
             as_heading.append(b.text[:40])
         elif cap:
