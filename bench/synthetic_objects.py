@@ -31,9 +31,12 @@ a running foot turned up a turned page's margin (`layout5=turned_foot`).
 A sixth set (`tests/object_pages.py`, added by regions12, leave it out with `--without-sixth`): a table
 continued into the next column of a two-column paper (`fifth=continued_column`), text wrapped round an object
 set ragged-right (`fifth=wrap_ragged`).
+A seventh set (`tests/object_labels.py`, added by objects12, leave it out with `--without-seventh`): labels printed in another
+language ("Figura", "Tabela", "Tabla", "Abbildung", "Tabelle"), tables numbered in roman capitals, figures
+as plates, a caption opening with its first panel's capital letter (`labels=<style>`).
 
     python bench/synthetic_objects.py [--half dev|test] [--papers 150] [--first-set | --without-third | --without-fourth
-        | --without-fifth | --without-sixth]
+        | --without-fifth | --without-sixth | --without-seventh]
         [--cells SHARE] [--json] [-v]
 """
 
@@ -105,12 +108,13 @@ def _classes(obj: dict, layout: dict) -> list[str]:
         (["collected_at_end"] if obj.get("collected") else []) + \
         ([f"layout={layout['fourth']}"] if layout.get("fourth") else []) + \
         ([f"fifth={obj['fifth']}"] if obj.get("fifth") else []) + \
-        ([f"layout5={layout['fifth']}"] if layout.get("fifth") else [])
+        ([f"layout5={layout['fifth']}"] if layout.get("fifth") else []) + \
+        ([f"labels={layout['labels']}"] if layout.get("labels") else [])
 
 
 def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_set: bool = True,
         cells: float | None = None, fourth_set: bool = True, fifth_set: bool = True,
-        sixth_set: bool = True) -> dict:
+        sixth_set: bool = True, seventh_set: bool = True) -> dict:
     if cells is not None:
         object_cells.CELLS = cells
     seeds = [2 * k + (half == "test") for k in range(papers)]
@@ -122,7 +126,8 @@ def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_se
             path = str(Path(tmp) / f"{seed}.pdf")
             truth = synthetic_paper(seed, path, first_set, third_set, cells=cells != 0,
                                     fourth_set=fourth_set and third_set, fifth_set=fifth_set and third_set,
-                                    sixth_set=sixth_set and fifth_set and third_set)
+                                    sixth_set=sixth_set and fifth_set and third_set,
+                                    seventh_set=seventh_set and third_set)
             units = {u.object_label: u for u in build_units(read_pdf(Path(path).read_bytes()), "p") if u.kind == "object"}
             for obj in truth["objects"]:
                 unit = units.get(obj["label"])
@@ -133,16 +138,18 @@ def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_se
                 tally.update(objects=1, right=ok, iou08=iou >= 0.8, captions=unit is not None,
                              cells=len(wanted), cells_found=found)
                 for cls in _classes(obj, truth["layout"]):
-                    by_class.setdefault(cls, Counter()).update(n=1, right=ok, cells=len(wanted), found=found)
+                    by_class.setdefault(cls, Counter()).update(n=1, right=ok, cells=len(wanted), found=found,
+                                                               captions=unit is not None)
                 if not ok or found < len(wanted):
                     failures.append(f"seed {seed} {obj['label']} ({', '.join(_classes(obj, truth['layout']))}): "
                                     f"{why or 'region ok'}; cells {found}/{len(wanted)}")
     n = max(tally["objects"], 1)
-    out = {"half": half, "papers": papers, "set": "first" if first_set else "first two" if not third_set else "all" if fourth_set and fifth_set and sixth_set else "first five" if fourth_set and fifth_set else "first four" if fourth_set else "first three", "objects": tally["objects"], "regions_right": round(tally["right"] / n, 3),
+    out = {"half": half, "papers": papers, "set": "first" if first_set else "first two" if not third_set else "all" if fourth_set and fifth_set and sixth_set and seventh_set else "first five" if fourth_set and fifth_set else "first four" if fourth_set else "first three", "objects": tally["objects"], "regions_right": round(tally["right"] / n, 3),
            "iou_0.8": round(tally["iou08"] / n, 3), "captions_found": round(tally["captions"] / n, 3),
            "cells": tally["cells"], "cells_found": round(tally["cells_found"] / max(tally["cells"], 1), 3),
            "by_class": {k: {"n": v["n"], "regions_right": round(v["right"] / v["n"], 3),
-                            "cells_found": round(v["found"] / v["cells"], 3) if v["cells"] else None}
+                            "cells_found": round(v["found"] / v["cells"], 3) if v["cells"] else None,
+                            "captions_found": round(v["captions"] / v["n"], 3)}
                         for k, v in sorted(by_class.items())}}
     if verbose:
         out["failures"] = failures
@@ -168,9 +175,11 @@ def main() -> None:
                     help="without the fifth set of classes (`tests/object_pages.py`, added by regions11)")
     ap.add_argument("--without-sixth", action="store_true",
                     help="without the sixth set of classes (`tests/object_pages.py`, added by regions12)")
+    ap.add_argument("--without-seventh", action="store_true",
+                    help="without the seventh set, label styles (`tests/object_labels.py`, added by objects12)")
     args = ap.parse_args()
     out = run(args.half, args.papers, args.verbose, args.first_set, not args.without_third, args.cells,
-              not args.without_fourth, not args.without_fifth, not args.without_sixth)
+              not args.without_fourth, not args.without_fifth, not args.without_sixth, not args.without_seventh)
     if args.json:
         print(json.dumps(out, indent=1))
         return

@@ -5,7 +5,8 @@ Every PDF of a half of bench/data/wide_split.json goes through the reader (`read
 body text cites ("as Figure 8 shows", `captions.cited_labels`) with no caption of that label in the
 paper is a missed caption, or a citation of an object the paper does not print (a supplement's
 "Figure S1", a panel "Figure C"): read the list by paper.  Counts, then one line per paper with a
-symptom.  A symptom count, not a rate against truth.
+symptom.  A symptom count, not a rate against truth.  A cited label matches a caption by its number read
+("Table V" is "Table 5").
 
     python bench/wide_captions.py [--half dev|test] [--data ../shared/data] [--only NAME]
 """
@@ -21,7 +22,11 @@ ROOT = Path(__file__).resolve().parent
 
 
 def _scan(args: tuple[str, str]) -> tuple[str, dict]:
-    from papershelf.captions import cited_labels, parse_caption
+    from papershelf.captions import cited_labels, number_parts, parse_caption
+
+    def key(label: str) -> tuple[str, bool, tuple[int, ...]]:  # "Table V" cites the caption "Table 5"
+        head, _, num = label.rpartition(" ")
+        return head, num[:1] == "S", number_parts(num)  # "Figure S1" is no "Figure 1"
     from papershelf.ingest.pdf import read_pdf
 
     name, wide = args
@@ -35,7 +40,10 @@ def _scan(args: tuple[str, str]) -> tuple[str, dict]:
     cited: set[str] = set()
     for b in doc.blocks:
         cap = parse_caption(b.text) if b.kind in ("text", "heading") else None
-        if cap and b.kind == "heading":
+        if b.kind == "caption" and b.object_label:  # recognised by the reader from the paper's structure
+            caps.setdefault(b.object_label, b.region is not None)
+            no_region += [] if b.region is not None else [f"p{b.page} {b.text[:50]}"]
+        elif cap and b.kind == "heading":
             as_heading.append(b.text[:40])
         elif cap:
             caps.setdefault(cap.label, b.region is not None)
@@ -43,7 +51,8 @@ def _scan(args: tuple[str, str]) -> tuple[str, dict]:
                 no_region.append(f"p{b.page} {b.text[:50]}")
         elif b.kind == "text":
             cited |= cited_labels(b.text)
-    missing = sorted(label for label in cited if label not in caps and not label.startswith("Supplementary"))
+    keys = {key(label) for label in caps}
+    missing = sorted(label for label in cited if key(label) not in keys and not label.startswith("Supplementary"))
     return name, {"captions": len(caps), "with_region": sum(caps.values()), "cited_not_captioned": missing,
                   "no_region": no_region, "as_heading": as_heading}
 

@@ -30,20 +30,22 @@ from .text import split_sentences
 # Portuguese/Spanish "Quadro"/"Cuadro".  Each in title case or capitals (never lower case: "figure 3
 # shows" is a sentence).  A translation of "Figure"/"Table" reads as "Figure N" / "Table N", so `--kind`
 # and label queries find them alike; a series of its own ("Graph 2", "Scheme 1", numbered apart from
-# the paper's figures) keeps its name, of kind figure.
+# the paper's figures, or a "Plate" of an older paper's illustrations) keeps its name, of kind figure.
+# Capitals set as small capitals may come out of the PDF with a space after the first letter ("T ABLE I",
+# "F IG. 3": the full capital and the smaller ones are two runs).
 _FIGURE_WORDS = ("Figure", "Fig", "Figura", "Figur", "Figuur", "Abbildung", "Abb", "Graph", "Chart", "Gráfico",
-                 "Grafico", "Scheme", "Schema", "Esquema")
+                 "Grafico", "Scheme", "Schema", "Esquema", "Plate")
 _TABLE_WORDS = ("Table", "Tab", "Tabla", "Tabela", "Tabella", "Tableau", "Tabelle", "Tabel", "Quadro", "Cuadro")
 _ABBREVIATED = ("Fig", "Abb", "Tab")
 _SERIES = {"graph": "Graph", "chart": "Chart", "gráfico": "Graph", "grafico": "Graph", "scheme": "Scheme",
-           "schema": "Scheme", "esquema": "Scheme"}
+           "schema": "Scheme", "esquema": "Scheme", "plate": "Plate"}
 
 
 def _kind_words() -> str:
     forms = []
     for w in sorted(_FIGURE_WORDS + _TABLE_WORDS, key=len, reverse=True):
         dot = r"\.?" if w in ("Fig",) else (r"\." if w in _ABBREVIATED else "")
-        forms += [w + dot, w.upper() + dot]
+        forms += [w + dot, w.upper() + dot, w[0] + " " + w[1:].upper() + dot]
     return "|".join(forms)
 
 
@@ -53,7 +55,10 @@ _CJK_KIND = r"(?P<kind>[图圖図表표]|그림)"
 # A chapter-numbered label ("Figure 2.1", a thesis's or a book's) is one number: its dot is followed
 # by a digit, so "Figure 2. The results" keeps "2" and its separator.
 # An appendix's objects carry its letter: "Table A1", "Figure B.2" (A-H: "S1" is a supplement's).
-_NUM = r"(?P<num>S?\d+(?:\.\d+)?(?!\.?\d)|[A-H]\.?\d+(?:\.\d+)?(?!\.?\d)|[IVXLC]+)(?P<panel>[a-z])?"
+# A panel's letter follows the number: "Fig. 2b", or in capitals before a colon or a dash ("Fig. 1A - Spectrogram",
+# one caption a panel: the panels are one object; not a period: "… in Fig. 1A. For the …" wrapped is a citation).
+_NUM = (r"(?P<num>S?\d+(?:\.\d+)?(?!\.?\d)|[A-H]\.?\d+(?:\.\d+)?(?!\.?\d)|[IVXLC]+)"
+        r"(?P<panel>[a-z]|(?<=\d)[A-Z](?=\s*[:|\u2014\u2013]|\s+-\s))?")
 _APPENDIX = re.compile(r"([A-H])\.?(\d+(?:\.\d+)?)$")
 _SUPP = r"(?P<supp>(?:Supplementary|Supplemental|SUPPLEMENTARY|Extended\s+Data)\s+)?"
 
@@ -61,14 +66,17 @@ _LATIN_CAPTION = (r"(?:[*_]{1,2})?" + _SUPP + _KIND + r"\s*" + _NUM +
                   r"(?:[*_]{1,2})?(?P<sep>\s*[:.|\u2014\u2013]\s*|\s+-\s+|\s*$|\s+(?=[A-Z(\[]))")
 _CJK_CAPTION = (r"(?:[*_]{1,2})?" + _CJK_KIND.replace("kind", "ckind") + r"\s*(?P<cnum>S?\d+)(?P<cpanel>[a-z])?"
                 r"(?:[*_]{1,2})?(?P<csep>\s*[:.：．|\u2014\u2013]\s*|\s+|$)")
-CAPTION_RE = re.compile(r"^\s*(?:" + _LATIN_CAPTION + "|" + _CJK_CAPTION + ")")
+# A caption's first character is one of few (most lines fail there, before the label words are tried).
+_OPENS = "".join(sorted({w[0] for w in _FIGURE_WORDS + _TABLE_WORDS} | set("*_SE" + _CJK_FIGURE + _CJK_TABLE)))
+CAPTION_RE = re.compile(r"^\s*(?=[" + _OPENS + "])(?:" + _LATIN_CAPTION + "|" + _CJK_CAPTION + ")")
 
-# "Fig. 3b", "Figures 2 and 3", "Table S1", "Figs. 2-4", "Tables II, III"
+# "Fig. 3b", "Figures 2 and 3", "Table S1", "Figs. 2-4", "Tables II, III" (a roman number is a word of its own:
+# "FIGURE CAPTION" cites no Figure C)
 _REF_RE = re.compile(
     r"\b(?P<supp>Supplementary\s+|Extended\s+Data\s+)?"
-    r"(?P<kind>Figures?|Figs?\.?|FIGURES?|FIGS?\.?|Tables?|TABLES?|Tabs?\.|Figuras?|Abb\.|Abbildungs?|Tablas?|"
+    r"(?P<kind>Figures?|Figs?(?:\.|(?=\s))|FIGURES?|FIGS?(?:\.|(?=\s))|Tables?|TABLES?|Tabs?\.|Figuras?|Abb\.|Abbildungs?|Tablas?|"
     r"Tabelas?|Tabellen?|Tableaux?)\s*"
-    r"(?P<nums>(?:S?\d+(?:\.\d+)?|[IVXLC]+)[a-z]?(?:\s*(?:,|and|&|\u2013|-|to)\s*(?:S?\d+(?:\.\d+)?|[IVXLC]+)[a-z]?)*)"
+    r"(?P<nums>(?:S?\d+(?:\.\d+)?|[IVXLC]+(?![A-Za-z]))[a-z]?(?:\s*(?:,|and|&|\u2013|-|to)\s*(?:S?\d+(?:\.\d+)?|[IVXLC]+(?![A-Za-z]))[a-z]?)*)"
 )
 # "如图1所示", "见表 2", "図3に示す", "表1和表2": CJK words are not set apart by spaces.
 _CJK_AND = r"[,，、]|和|与|及|と"
@@ -167,7 +175,7 @@ _TABLE_STEMS = tuple(w.lower() for w in _TABLE_WORDS)
 
 
 def _kind_of(word: str) -> str:
-    w = word.lower().rstrip(".s")
+    w = word.lower().replace(" ", "").rstrip(".s")
     return "table" if w.startswith(_TABLE_STEMS) or word in _CJK_TABLE else "figure"
 
 
@@ -192,7 +200,7 @@ def parse_caption(paragraph: str) -> Caption | None:
     num = m.group("num")
     text = paragraph.lstrip()[m.end():].strip()
     text = text.strip("*_ ").strip()
-    series = _SERIES.get(m.group("kind").lower())
+    series = _SERIES.get(m.group("kind").lower().replace(" ", ""))
     name = f"{series} {num}" if series else make_label(label.kind, num, bool(m.group("supp")))
     return Caption(label.kind, name, num, text)
 
@@ -210,6 +218,9 @@ def _cites(sep: str, rest: str) -> bool:
 
 
 def _expand(nums: str) -> list[str]:
+    """The labels a citation's numbers name: "2, 3 and 5", "2–4", "2.1–2.3".  A list goes on in the kind of
+    number it started with, close to the last: "Fig. 2, A to C" cites panels (no Figure C, a roman 100),
+    "Figure 1, 476 candidates" a count (no Figure 476)."""
     parts = re.split(r"\s*(,|and|&|\u2013|-|to)\s*", nums)
     out: list[str] = []
     prev: str | None = None
@@ -222,6 +233,8 @@ def _expand(nums: str) -> list[str]:
             is_range = True
             continue
         n = p.rstrip("abcdefghijklmnopqrstuvwxyz") or p
+        if prev is not None and not _goes_on(out[0], prev, n):
+            break
         head, _, tail = n.rpartition(".")  # "2.1–2.4": the chapter's figures 2.2 to 2.4
         phead, _, ptail = (prev or "").rpartition(".")
         if is_range and head == phead and ptail.isdigit() and tail.isdigit() and 0 < int(tail) - int(ptail) <= 20:
@@ -231,6 +244,15 @@ def _expand(nums: str) -> list[str]:
         prev = n
         is_range = False
     return out
+
+
+def _goes_on(first: str, last: str, n: str) -> bool:
+    """Does number `n` go on a list of labels that opened with `first` and has come to `last`: both roman
+    or both not, and no more than 30 past the last."""
+    if bool(_ROMAN.match(first)) != bool(_ROMAN.match(n)):
+        return False
+    a, b = number_parts(last), number_parts(n)
+    return not (a[:1] and b[:1] and b[0] - a[0] > 30)
 
 
 def cited_labels(sentence: str) -> set[str]:

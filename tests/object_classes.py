@@ -15,6 +15,7 @@ seen on unseen papers, drawn by a generator of its own so the earlier sets' pape
 
 from __future__ import annotations
 
+from .object_labels import printed_label
 from .pdf_fixtures import BODY
 
 VARIANTS3 = {"table": (None, None, None, "text_cells", "spanner", "body_under", "stacked", "margin_caption"),
@@ -79,7 +80,7 @@ def place_beside(flow, label: str, thing) -> None:
     side_w = 0.3 * colw
     x0 = flow.xs[flow.col]
     n = label.split()[1]
-    printed = f"{'Table' if label.startswith('Table') else 'Figure'} {n}."
+    printed = printed_label(flow.labels, label, f"{'Table' if label.startswith('Table') else 'Figure'} {n}.")
     text = f"{printed} {' '.join(rng.sample(('reef', 'depth', 'colonies', 'by', 'site', 'season', 'mean'), 5))}."
     size = flow.size - 1
     cap = _wrap_width(text, flow.font[0], size, side_w)

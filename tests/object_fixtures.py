@@ -22,6 +22,7 @@ from .object_classes import (
     text_cells,
     wrapped_cells,
 )
+from .object_labels import label_style, printed_label, styled_label
 from .object_margins import FOURTH, empty_third, leaves_third, margin_column, place_in_margin
 from .object_pages import (
     FIFTH,
@@ -588,6 +589,7 @@ class _Flow:
         self.fifth: random.Random | None = None  # draws the fifth set's object classes (`object_pages`)
         self.layout5: str | None = None  # the fifth set's paper class (`object_pages.PAPERS5`)
         self.sixth: random.Random | None = None  # draws the sixth set's object classes (`object_pages.SIXTH`)
+        self.labels: str | None = None  # the seventh set's label style (`object_labels`)
         self._new_page()
 
     def three_columns(self, rng) -> None:
@@ -684,7 +686,7 @@ class _Flow:
         if isinstance(thing, _Figure):
             thing.height = min(thing.height, 0.5 * (self.top - self.bottom))
         self.counts[kind] += 1
-        label = f"{'Table' if kind == 'table' else 'Figure'} {self.counts[kind]}"
+        label = styled_label(self.labels, kind, self.counts[kind])
         above = self.rng.random() < (0.7 if kind == "table" else 0.15)
         above = above and variant not in ("word_header", "numbers_under")  # these sit above their captions
         if variant in ("body_under", "stacked"):  # under the caption; stacked: captions on the unusual side
@@ -763,7 +765,7 @@ class _Flow:
         thing.variant = "stacked"
         self.counts[kind] += 1
         self.ys[self.col] += 4  # the first object's block ends a few points above the second
-        self._place(f"{'Table' if kind == 'table' else 'Figure'} {self.counts[kind]}", thing, above, False)
+        self._place(styled_label(self.labels, kind, self.counts[kind]), thing, above, False)
 
     def _width(self, wide: bool, span: int) -> float:
         """An object's width: its column's, the page's, or `span` columns' with the gutters between."""
@@ -794,6 +796,7 @@ class _Flow:
         n = label.split()[1]
         printed = rng.choice((f"Table {n}.", f"TABLE {n}", f"Table {n}:")) if label.startswith("Table") else \
             rng.choice((f"Figure {n}.", f"Fig. {n}.", f"FIGURE {n}", f"Fig. {n}:"))
+        printed = printed_label(self.labels, label, printed)
         font = rng.choice((self.font, ("Helvetica", "Helvetica-Bold")))
         size = self.size - rng.choice((0.0, 1.0, 1.5))
         text = f"{printed} {_sentence(rng, rng.randint(4, 35))}"
@@ -921,7 +924,7 @@ LATER_LAYOUTS = {"three_columns": 0.3, "collected": 0.2}  # shares of papers set
 
 def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: bool = False,
                     wrapped: bool | None = None, cells: bool = True, fourth_set: bool = False,
-                    fifth_set: bool = False, sixth_set: bool = False) -> dict:
+                    fifth_set: bool = False, sixth_set: bool = False, seventh_set: bool = False) -> dict:
     """A generated paper written to `path`; its truth: the layout and, per object, label, kind,
     page, bbox and caption, the centres of its own text (`inside`), its cells (tables), and per
     page the boxes of its running text (`prose`), all as the page is shown.  Unless `first_set`,
@@ -936,7 +939,9 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
     generator.  With `fifth_set`, the classes of `object_pages` (text wrapped beside an object, a table
     continued overleaf, a caption's label set larger, running text set smaller past the first page, a
     turned running foot), drawn by a ninth generator; with `sixth_set` (and `fifth_set`), the sixth set's
-    classes of `object_pages` (a table continued into the next column, wrapped text set ragged), a tenth."""
+    classes of `object_pages` (a table continued into the next column, wrapped text set ragged), a tenth.
+    With `seventh_set`, the label styles of `object_labels` (labels in other languages, roman-numbered
+    tables, plates, a first panel's letter), drawn by an eleventh."""
 
     rng = random.Random(seed)
     third = random.Random(f"third {seed}") if third_set and not first_set else None
@@ -967,6 +972,7 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
             f.layout5 = "turned_foot"
             turned_foot(f)
         f.sixth = random.Random(f"sixth {seed}") if sixth_set else None
+    f.labels = label_style(seed) if seventh_set and not first_set else None
     _text_box(f.c, f.margin, f.top - 16, "Depth and recovery of reef corals, " + str(seed), f.font[1], 15)
     f.ys = [f.top - 40] * f.ncols
     section = 1
@@ -991,5 +997,5 @@ def synthetic_paper(seed: int, path: str, first_set: bool = True, third_set: boo
                for t in f.truth]
     mode = f.mode + ("_clockwise" if f.clockwise and f.mode != "upright" else "")
     return {"layout": {"mode": mode, "columns": f.ncols, "font": f.font[0], "size": f.size, "fourth": f.layout4,
-                       "fifth": f.layout5},
+                       "fifth": f.layout5, "labels": f.labels},
             "objects": objects, "prose": {p: [f.shown(b) for b in boxes] for p, boxes in f.prose.items()}}

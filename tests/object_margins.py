@@ -12,6 +12,7 @@ earlier sets' papers stay as they were:
 
 from __future__ import annotations
 
+from .object_labels import printed_label
 from .pdf_fixtures import BODY
 
 FOURTH = {"margin_column": 0.15, "empty_third": 0.15}  # shares of papers, drawn by the fourth generator
@@ -60,6 +61,7 @@ def place_in_margin(flow, label: str, thing) -> None:
     n = label.split()[1]
     printed = rng.choice((f"Table {n}.", f"TABLE {n}")) if label.startswith("Table") else \
         rng.choice((f"Figure {n}.", f"Fig. {n}", f"FIGURE {n}."))
+    printed = printed_label(flow.labels, label, printed)
     words = " ".join(rng.sample(_WORDS, rng.randint(4, 12)))
     text = f"{printed} {words[0].upper()}{words[1:]}."
     size = flow.size - rng.choice((1.0, 1.5, 2.0))

@@ -58,6 +58,9 @@ def _check(path, unit, page: int, inside: list[str], outside: list[str]) -> None
     ("Tabela 2.1 – Características", "Table 2.1", "table"), ("Abbildung 3.2: Die Werte", "Figure 3.2", "figure"),
     ("Graph 4.1 Distribution of ages", "Graph 4.1", "figure"),
     ("Table A1. Results by region", "Table A1", "table"), ("Figure B.2: Throughput", "Figure B.2", "figure"),
+    ("Fig. 1A - Spectrogram", "Figure 1", "figure"), ("Figure 2B: Hash details", "Figure 2", "figure"),
+    ("T ABLE II. Results", "Table II", "table"), ("F IG. 3. Setup of the probe", "Figure 3", "figure"),
+    ("Plate 2. Views of the holotype", "Plate 2", "figure"), ("PLATE IV. Leaves", "Plate IV", "figure"),
 ])
 def test_labels_in_other_languages_and_styles_are_captions(printed, label, kind):
     cap = parse_caption(printed)
@@ -65,13 +68,25 @@ def test_labels_in_other_languages_and_styles_are_captions(printed, label, kind)
 
 
 @pytest.mark.parametrize("sentence", ["Tabla 1 muestra los resultados", "Figura 3 mostra", "Table 1 shows the",
-                                      "Graph 2 was drawn", "tabela 1 – x", "Table A1 shows the"])
+                                      "Graph 2 was drawn", "tabela 1 – x", "Table A1 shows the", "Table 2A shows the",
+                                      "Figure 1B shows", "Plate 3 shows the", "T ABLES", "Fig. 1A.For somatic drug"])
 def test_a_sentence_opening_with_a_label_is_no_caption(sentence):
     assert parse_caption(sentence) is None
 
 
 def test_citations_in_other_languages_name_the_same_objects():
     assert cited_labels("como mostra a Figura 2 e a Tabela 3, e Abb. 4") == {"Figure 2", "Table 3", "Figure 4"}
+
+
+@pytest.mark.parametrize("sentence,labels", [
+    ("(Fig. 2, A to C)", {"Figure 2"}), ("as shown in Figure 1, 476 candidates were assessed", {"Figure 1"}),
+    ("[Fig76] T. Figiel. On the moduli", set()), ("Tables II, III and IV", {"Table II", "Table III", "Table IV"}),
+    ("see Fig.3 and Fig 4", {"Figure 3", "Figure 4"}), ("<FIGURE CAPTION=x/>", set()),
+    ("in Fig. 1A and Table IV", {"Figure 1", "Table IV"}),
+])
+def test_a_citation_lists_labels_of_one_kind_of_number(sentence, labels):
+    """Panel letters after a comma are no roman Figure C; a count after a label is no Figure 476."""
+    assert cited_labels(sentence) == labels
 
 
 def test_a_table_above_its_caption_keeps_its_header_and_not_the_paragraphs(tmp_path):
@@ -380,3 +395,13 @@ def test_a_table_under_its_caption_stacked_over_a_figure_above_its_caption_parts
     assert _holds(objs["Figure 1"].region, first_chart)
     assert not _holds(objs["Figure 1"].region, _center(path, 1, "Ningaloo"))
     assert "Share of colonies" not in objs["Table 1"].table_text
+
+
+@pytest.mark.parametrize("seed", [10, 40, 8])  # plates, a first panel's capital letter, Portuguese labels
+def test_generated_label_styles_give_every_object_its_label(tmp_path, seed):
+    """Generated papers of the seventh set (`object_labels`): every object found under the label it prints."""
+    path = tmp_path / "labels.pdf"
+    truth = F.synthetic_paper(seed, str(path), False, True, fourth_set=True, fifth_set=True, seventh_set=True)
+    assert truth["layout"]["labels"] is not None
+    labels = {u.object_label for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
+    assert [o["label"] for o in truth["objects"] if o["label"] not in labels] == []

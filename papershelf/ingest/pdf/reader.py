@@ -30,6 +30,7 @@ from ..captions import CAPTION_RE
 from . import heading_model
 from .authors import names_authors, printed_authors
 from .boxes import set_apart
+from .caption_gaps import lower_case_captions
 from .cited_labels import cited_label_lines
 from .columns import reading_order as _reading_order
 from .contents import contents_entries, demote_abstract_labels
@@ -419,6 +420,7 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
     _demote_front_matter(blocks)
     demote_abstract_labels(blocks)
     _demote_title_and_authors(blocks, doc.title, doc.authors)
+    lower_case_captions(blocks)
     outline = read_outline(pdf)
     if outline:
         blocks = apply_outline(blocks, outline)
