@@ -146,6 +146,8 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
     raw = json.loads(costs_file.read_text())
     end = events[-1]["t"]
     files = [e for e in events if e.get("event") == "file"]
+    # files that joined a paper already there (the add's summary says so; live, its FileResult does)
+    joined = {f["path"] for e in events if "files" in e for f in e["files"] if f.get("joined")}
     now = [0.0]
     etas = {}
     for name, module in modules.items():
@@ -190,8 +192,11 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
             now[0] = e["t"]
             if e.get("event") == "file":
                 for eta in etas.values():
-                    if "parsed" in inspect.signature(eta.written).parameters:
-                        eta.written(e["path"], e["seconds"], e.get("status") in ("added", "updated"))
+                    parsed = e.get("status") in ("added", "updated")
+                    if "embeds" in inspect.signature(eta.written).parameters:
+                        eta.written(e["path"], e["seconds"], parsed, parsed and e["path"] not in joined)
+                    elif "parsed" in inspect.signature(eta.written).parameters:
+                        eta.written(e["path"], e["seconds"], parsed)
                     else:
                         eta.written(e["path"], e["seconds"])
                 done += 1

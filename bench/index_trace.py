@@ -58,7 +58,7 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0, help="only the first N PDFs by name")
     ap.add_argument("--skip", type=int, default=0, help="leave out the first N PDFs by name (before --first)")
     ap.add_argument("--library", type=Path, help="index into this library and keep it (a second `index` on a library "
-                    "that grows: its folder `--out`/in gets the new files beside the ones it holds)")
+                    "that grows): the new files are linked into its folder (LIBRARY's dir/in) beside its own")
     ap.add_argument("--first-file", help="this PDF's name is put first (000-NAME)")
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--tree", default=str(ROOT))
@@ -69,16 +69,15 @@ def main() -> None:
     if args.first_file:
         files += [f for f in select(args.pdfs, args.split, args.half, 0) if f.name == args.first_file and f not in files]
     args.out.mkdir(parents=True, exist_ok=True)
-    folder = args.out / "in"
-    if folder.exists():
-        shutil.rmtree(folder)
-    link(files, folder, args.first_file)
     library = args.library or args.out / "library.db"
-    if args.library:  # the library's earlier files are indexed again (unchanged) with the new ones
-        old = args.library.parent / "in"
-        if old.is_dir() and old.resolve() != folder.resolve():
-            link([f for f in sorted(old.iterdir()) if not (folder / f.name).exists()], folder, None)
+    if args.library:  # the new files join the library's own folder, whose files are then unchanged
+        folder = args.library.parent / "in"
+        link([f for f in files if not (folder / f.name).exists()], folder, args.first_file)
     else:
+        folder = args.out / "in"
+        if folder.exists():
+            shutil.rmtree(folder)
+        link(files, folder, args.first_file)
         for p in args.out.glob("library.db*"):
             p.unlink()
     cmd = ["nice", "-n", str(args.nice), sys.executable, "-m", "papershelf", "-L", str(library), "index",

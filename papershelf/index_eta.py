@@ -113,12 +113,16 @@ class IndexEta:
     def per_scanned(self) -> float:
         return self._scanned[0] / self._scanned[1] if self._scanned[1] else PER_SCANNED * self.speed()
 
-    def written(self, path: str, seconds: float | None, parsed: bool = True) -> None:
+    def written(self, path: str, seconds: float | None, parsed: bool = True, embeds: bool | None = None) -> None:
         """A file done after `seconds` of parse and write: the rates learn from it when it was
         `parsed` (added or updated; a failure - a parse stopped by its timeout reports 0 s - or an
-        unchanged file says nothing of the parse's speed)."""
+        unchanged file says nothing of the parse's speed).  `embeds` (default: `parsed`): its paper
+        has windows to encode; an unchanged file, or one joining a paper already there, has none, so
+        its pages leave the embedding's windows (a second `index` of a folder that grew)."""
         cost = self.left.pop(path, None)
         self.took[path] = seconds or 0.0
+        if cost is not None and not (parsed if embeds is None else embeds):
+            self.pages_total -= cost.typed + cost.scanned
         if cost is None or seconds is None or not parsed:
             return
         if cost.scanned:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from papershelf.index_eta import FileCost, IndexEta
+from papershelf.index_eta import WINDOWS_PER_PAGE, FileCost, IndexEta
 
 
 class Clock:
@@ -119,3 +119,13 @@ def test_the_last_builds_rate_stands_in_for_the_reference():
         clock.now = 20.0 * k
         eta.build(120 * k, 600.0 - 120 * k)
     assert eta.rate() == pytest.approx(6.0, rel=0.1)
+
+
+def test_files_without_windows_leave_the_embeddings_pages():
+    eta = IndexEta(1, clock=Clock())
+    eta.plan({"old.pdf": FileCost(20, 0), "moved.pdf": FileCost(10, 0), "new.pdf": FileCost(5, 0)})
+    eta.written("old.pdf", 0.01, parsed=False)  # unchanged: nothing to encode
+    eta.written("moved.pdf", 1.0, parsed=True, embeds=False)  # joined a paper already embedded
+    eta.written("new.pdf", 1.0)
+    assert eta.pages_total == 5  # only new.pdf's pages are left to embed
+    assert eta.embed_seconds() == pytest.approx(5 * WINDOWS_PER_PAGE / eta.rate())

@@ -65,7 +65,8 @@ class AddProgress:
 
     def file(self, r: Any) -> None:
         if self.eta is not None:
-            self.eta.written(r.path, r.seconds, r.status in ("added", "updated"))
+            parsed = r.status in ("added", "updated")
+            self.eta.written(r.path, r.seconds, parsed, parsed and not r.joined)
         again = r.path in self.seen  # a paper written again (a tie settled by input order, parsing.py)
         self.seen.add(r.path)
         self.bar.update(self.task, advance=0 if again else 1,
