@@ -11,8 +11,9 @@ before eta9;
 before: index_eta.py of `--before-tree` (loaded from that tree's file: /tmp/before-base has eta9's,
 main before eta11 eta10's), then the
 embedding's own estimate (embed/eta.py, its `eta_seconds`) from the embedding's first paper on;
-this: index_eta.py of this tree (told the trace's `trial` rate and the `start` event's planned
-windows when the trace has them), then the embedding's own estimate.
+this: index_eta.py of this tree (told the trace's `trial` rate, the `start` event's planned windows
+when the trace has them, and the last build's rate from `prior.json` beside the trace when there is
+one: bench/index_trace_prior.py), fed the build's progress.
 
 The embedding's own estimate is replayed too, both ways, fed the same way from the trace's `paper`
 events (each paper's windows and units encoded at its time): `build_before` (embed/eta.py of
@@ -47,8 +48,9 @@ from papershelf.embed import eta as embed_eta
 
 
 def load_estimator(tree: Path, module: str = "index_eta"):
-    """`index_eta` (or `embed/eta`) as another tree has it (imports nothing of the package at its top)."""
-    spec = importlib.util.spec_from_file_location(f"before_{module.replace('/', '_')}",
+    """`index_eta` (or `embed/eta`) as another tree has it; its relative imports (embed/eta.py's
+    `.windows`) are this tree's modules."""
+    spec = importlib.util.spec_from_file_location(f"papershelf.{module.replace('/', '.')}_before",
                                                   tree / "papershelf" / f"{module}.py")
     assert spec is not None and spec.loader is not None
     loaded = importlib.util.module_from_spec(spec)
@@ -135,7 +137,7 @@ def build_said(events: list[dict], eta_module, plan: dict[str, list[int]] | None
 
 def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only: bool = False,
            builds: dict | None = None, no_trial: bool = False, trial_scale: float = 1.0,
-           series: str | None = None) -> dict:
+           series: str | None = None, stored: bool = True) -> dict:
     """One trace through each estimate, asked every 5 s.  `add_only`: the add's time left against
     the add's end (its summary line), for a trace whose embedding was not run to its end."""
     events = [json.loads(line) for line in trace.read_text().splitlines()]
@@ -144,6 +146,8 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
     raw = json.loads(costs_file.read_text())
     end = events[-1]["t"]
     files = [e for e in events if e.get("event") == "file"]
+    # files that joined a paper already there (the add's summary says so; live, its FileResult does)
+    joined = {f["path"] for e in events if "files" in e for f in e["files"] if f.get("joined")}
     now = [0.0]
     etas = {}
     for name, module in modules.items():
@@ -152,6 +156,10 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
         etas[name] = module.IndexEta(workers, clock=lambda: now[0], **({"timeout": 900.0} if newer else {}))
         etas[name].plan(costs)
     said: dict[str, list] = {"files_rate": [], **{name: [] for name in modules}}
+    prior_file = trace.parent / "prior.json"  # the last build's rate (bench/index_trace_prior.py)
+    prior = json.loads(prior_file.read_text()) if prior_file.exists() and stored else None
+    if prior and "this" in etas and hasattr(etas["this"], "last_build"):
+        etas["this"].last_build(prior["windows_per_second"], prior.get("per_typed"))
     plan_file = trace.parent / "plan.json"
     plan = json.loads(plan_file.read_text()) if plan_file.exists() else None
     queue = sorted(events, key=lambda e: e["t"])
@@ -184,8 +192,11 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
             now[0] = e["t"]
             if e.get("event") == "file":
                 for eta in etas.values():
-                    if "parsed" in inspect.signature(eta.written).parameters:
-                        eta.written(e["path"], e["seconds"], e.get("status") in ("added", "updated"))
+                    parsed = e.get("status") in ("added", "updated")
+                    if "embeds" in inspect.signature(eta.written).parameters:
+                        eta.written(e["path"], e["seconds"], parsed, parsed and e["path"] not in joined)
+                    elif "parsed" in inspect.signature(eta.written).parameters:
+                        eta.written(e["path"], e["seconds"], parsed)
                     else:
                         eta.written(e["path"], e["seconds"])
                 done += 1
@@ -229,7 +240,7 @@ def replay(trace: Path, costs_file: Path, workers: int, modules: dict, add_only:
         for (tt, x), (_, y) in zip(said[series], said.get("before", said[series])):
             print(f"{tt:6.0f} real {end - tt:6.0f} {series} {x if x is None else round(x)} before "
                   f"{y if y is None else round(y)}", file=sys.stderr)
-    return {"trace": str(trace), "end_s": round(end, 1), "add_only": add_only,
+    return {"trace": str(trace), "end_s": round(end, 1), "add_only": add_only, "prior": prior,
             **{name: summary(s, end) for name, s in said.items()}}
 
 
@@ -244,6 +255,9 @@ def main() -> None:
     ap.add_argument("--no-trial", action="store_true", help="this: ignore the trace's trial rate (the prior)")
     ap.add_argument("--trial-scale", type=float, default=1.0,
                     help="multiply the trace's trial rate (a trace recorded before the trial's padding scale)")
+    ap.add_argument("--no-stored", action="store_true", help="this: ignore prior.json (the last build's rate)")
+    ap.add_argument("--stored-follow", type=float, default=None, help="this: STORED_FOLLOW for this replay")
+    ap.add_argument("--stored-windows", type=float, default=None, help="this: STORED_WINDOWS for this replay")
     ap.add_argument("--series", help="print this estimate's every answer (t, real left, said) to stderr")
     args = ap.parse_args()
     modules = {"before": load_estimator(args.before_tree), "this": index_eta}
@@ -251,9 +265,13 @@ def main() -> None:
     if args.follow is not None:
         for module in modules.values():
             module.FOLLOW = args.follow
+    if args.stored_windows is not None:
+        index_eta.STORED_WINDOWS = args.stored_windows
+    if args.stored_follow is not None:
+        index_eta.STORED_FOLLOW = args.stored_follow
     for trace, costs in zip(args.pairs[::2], args.pairs[1::2]):
         print(json.dumps(replay(trace, costs, args.workers, modules, args.add_only, builds, args.no_trial,
-                                args.trial_scale, args.series)))
+                                args.trial_scale, args.series, not args.no_stored)))
 
 
 if __name__ == "__main__":

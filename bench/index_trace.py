@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def select(pdfs: Path, split: str | None, half: str, first: int) -> list[Path]:
+def select(pdfs: Path, split: str | None, half: str, first: int, skip: int = 0) -> list[Path]:
     files = sorted(pdfs.glob("*.pdf"))
     if split:
         data = json.loads(Path(split).read_text(encoding="utf-8"))
@@ -36,6 +36,7 @@ def select(pdfs: Path, split: str | None, half: str, first: int) -> list[Path]:
         else:  # {name: {"half": ...}}
             names = {n for n, v in data.items() if isinstance(v, dict) and v.get("half") == half}
         files = [f for f in files if f.name in names]
+    files = files[skip:]
     return files[:first] if first else files
 
 
@@ -55,23 +56,30 @@ def main() -> None:
     ap.add_argument("--split")
     ap.add_argument("--half", default="dev")
     ap.add_argument("--first", type=int, default=0, help="only the first N PDFs by name")
+    ap.add_argument("--skip", type=int, default=0, help="leave out the first N PDFs by name (before --first)")
+    ap.add_argument("--library", type=Path, help="index into this library and keep it (a second `index` on a library "
+                    "that grows): the new files are linked into its folder (LIBRARY's dir/in) beside its own")
     ap.add_argument("--first-file", help="this PDF's name is put first (000-NAME)")
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--tree", default=str(ROOT))
     ap.add_argument("--nice", type=int, default=10)
     ap.add_argument("--provider", default=None)
     args = ap.parse_args()
-    files = select(args.pdfs, args.split, args.half, args.first)
+    files = select(args.pdfs, args.split, args.half, args.first, args.skip)
     if args.first_file:
         files += [f for f in select(args.pdfs, args.split, args.half, 0) if f.name == args.first_file and f not in files]
     args.out.mkdir(parents=True, exist_ok=True)
-    folder = args.out / "in"
-    if folder.exists():
-        shutil.rmtree(folder)
-    link(files, folder, args.first_file)
-    library = args.out / "library.db"
-    for p in args.out.glob("library.db*"):
-        p.unlink()
+    library = args.library or args.out / "library.db"
+    if args.library:  # the new files join the library's own folder, whose files are then unchanged
+        folder = args.library.parent / "in"
+        link([f for f in files if not (folder / f.name).exists()], folder, args.first_file)
+    else:
+        folder = args.out / "in"
+        if folder.exists():
+            shutil.rmtree(folder)
+        link(files, folder, args.first_file)
+        for p in args.out.glob("library.db*"):
+            p.unlink()
     cmd = ["nice", "-n", str(args.nice), sys.executable, "-m", "papershelf", "-L", str(library), "index",
            str(folder), "--json", *(["--provider", args.provider] if args.provider else [])]
     env = dict(os.environ, PYTHONPATH=args.tree, HF_HUB_OFFLINE="1")

@@ -23,6 +23,7 @@ out late ends late (docs/measurements/eta10.md)."""
 from __future__ import annotations
 
 import heapq
+import json
 import math
 import time
 from collections.abc import Callable
@@ -48,6 +49,12 @@ DECAY = 0.9  # each file written weighs the learned rates' past by this (recent 
 # time constant.
 REFERENCE_WINDOWS = 128.0
 TRIAL_WINDOWS = 64.0
+# The library's last build's rate (windows a second after its first call, stored by `remember`), when
+# there is one, stands in for the reference rate: this machine and this model rather than eta9's run.
+# STORED_FOLLOW: how much of the parse's speed now against then it follows (0: taken as it was).
+STORED_FOLLOW = 0.0
+STORED_WINDOWS = 128.0  # the windows of evidence the last build's rate counts as
+RATE_SETTING = "encoder_rate"
 HALF_LIFE = 20.0
 SMOOTH = 10.0
 
@@ -74,6 +81,7 @@ class IndexEta:
         self.embed_started: float | None = None
         self.embed_windows: float | None = None  # the build's planned windows (its `start` event)
         self.encoder_rate: float | None = None  # windows a second, measured by a trial encode
+        self.stored: tuple[float, float | None] | None = None  # last build's (windows/s, s a typed page)
         self.reported: float | None = None  # when the build last reported windows encoded
         self.windows_done = 0
         self.windows_left: float | None = None  # the build's count of windows left
@@ -92,6 +100,10 @@ class IndexEta:
     def per_typed(self) -> float:
         return self._typed[0] / self._typed[1] if self._typed[1] else PER_TYPED
 
+    def typed_seen(self) -> float | None:
+        """Seconds a typed page took in this add, None before any typed file was parsed."""
+        return self.per_typed() if self._typed[1] else None
+
     def speed(self) -> float:
         """This machine's time per unit of work over the reference's, from its typed pages so far
         (1 before any): what OCR and the encoder are assumed to take until they are seen."""
@@ -101,12 +113,16 @@ class IndexEta:
     def per_scanned(self) -> float:
         return self._scanned[0] / self._scanned[1] if self._scanned[1] else PER_SCANNED * self.speed()
 
-    def written(self, path: str, seconds: float | None, parsed: bool = True) -> None:
+    def written(self, path: str, seconds: float | None, parsed: bool = True, embeds: bool | None = None) -> None:
         """A file done after `seconds` of parse and write: the rates learn from it when it was
         `parsed` (added or updated; a failure - a parse stopped by its timeout reports 0 s - or an
-        unchanged file says nothing of the parse's speed)."""
+        unchanged file says nothing of the parse's speed).  `embeds` (default: `parsed`): its paper
+        has windows to encode; an unchanged file, or one joining a paper already there, has none, so
+        its pages leave the embedding's windows (a second `index` of a folder that grew)."""
         cost = self.left.pop(path, None)
         self.took[path] = seconds or 0.0
+        if cost is not None and not (parsed if embeds is None else embeds):
+            self.pages_total -= cost.typed + cost.scanned
         if cost is None or seconds is None or not parsed:
             return
         if cost.scanned:
@@ -147,22 +163,41 @@ class IndexEta:
         if windows_per_second > 0:
             self.encoder_rate = windows_per_second
 
+    def last_build(self, windows_per_second: float, per_typed: float | None = None) -> None:
+        """The library's last build's encoder rate (and the seconds a typed page took in its add)."""
+        if windows_per_second > 0:
+            self.stored = (windows_per_second, per_typed)
+
+    def reference_windows(self) -> float:
+        return STORED_WINDOWS if self.stored is not None else REFERENCE_WINDOWS
+
+    def reference_rate(self) -> float:
+        """The encoder's rate before any is measured here: the last build's (scaled by the parse's speed
+        now against then, as `STORED_FOLLOW` says), else the reference run's scaled by the machine's speed."""
+        if self.stored is None:
+            return WINDOWS_PER_SECOND / self.speed()
+        rate, per_typed = self.stored
+        if per_typed and self._typed[1]:
+            low, high = SPEED_RANGE
+            rate /= min(high, max(low, self.per_typed() / per_typed)) ** STORED_FOLLOW
+        return rate
+
     def prior_rate(self) -> float:
         """Windows a second the encoder is believed to do before the build has encoded any: the
-        reference rate scaled by the machine's speed on typed pages, joined with the trial's rate
-        (seconds a window averaged, each weighted by the windows behind it)."""
-        reference = WINDOWS_PER_SECOND / self.speed()
+        reference rate (`reference_rate`), joined with the trial's rate (seconds a window averaged,
+        each weighted by the windows behind it)."""
+        reference = self.reference_rate()
         if not self.encoder_rate:
             return reference
-        seconds = REFERENCE_WINDOWS / reference + TRIAL_WINDOWS / self.encoder_rate
-        return (REFERENCE_WINDOWS + TRIAL_WINDOWS) / seconds
+        seconds = self.reference_windows() / reference + TRIAL_WINDOWS / self.encoder_rate
+        return (self.reference_windows() + TRIAL_WINDOWS) / seconds
 
     def rate(self) -> float:
         """The encoder's rate: the prior as the windows' worth of evidence behind it, then every
         window the build encodes; the past (prior included) forgets with a half-life of `HALF_LIFE` s,
         so the measured rate takes over as windows are encoded and follows the machine's load."""
         windows, seconds = self.measured
-        prior = (REFERENCE_WINDOWS + (TRIAL_WINDOWS if self.encoder_rate else 0.0)) * self.prior_weight
+        prior = (self.reference_windows() + (TRIAL_WINDOWS if self.encoder_rate else 0.0)) * self.prior_weight
         return (prior + windows) / (prior / self.prior_rate() + seconds)
 
     def embed_seconds(self) -> float:
@@ -223,10 +258,29 @@ class IndexEta:
         return max(0.0, self._end - now)
 
 
-def planned(files: list[tuple[str, str | None]]) -> IndexEta:
+def remember(store, key: str, windows_per_second: float | None, per_typed: float | None) -> None:
+    """Keep a build's encoder rate in the library (a setting per spec `key`), for the next `index`."""
+    if windows_per_second and windows_per_second > 0:
+        value = {"key": key, "windows_per_second": round(windows_per_second, 3),
+                 "per_typed": round(per_typed, 5) if per_typed else None}
+        store.set_setting(RATE_SETTING, json.dumps(value))
+
+
+def recall(store, key: str) -> tuple[float, float | None] | None:
+    """The rate `remember` kept for this spec `key` (None if none, or another spec's)."""
+    try:
+        value = json.loads(store.get_setting(RATE_SETTING) or "null")
+    except ValueError:
+        return None
+    if not isinstance(value, dict) or value.get("key") != key or not value.get("windows_per_second"):
+        return None
+    return float(value["windows_per_second"]), value.get("per_typed")
+
+
+def planned(files: list[tuple[str, str | None]], stored: tuple[float, float | None] | None = None) -> IndexEta:
     """An estimate planned over the files an `add` found, with their problems (its `on_found`: the
     inputs are walked once, by the add): their pages and pages without text, about 2 ms a page, read
-    before any is parsed."""
+    before any is parsed.  `stored`: the library's last build's rate (`recall`)."""
     from .ingest.parse_pool import configured_workers, env_number
     from .ingest.pdf_cost import pdf_cost
 
@@ -240,4 +294,6 @@ def planned(files: list[tuple[str, str | None]]) -> IndexEta:
     workers = configured_workers(pdfs)
     eta = IndexEta(workers or 1, timeout=env_number("PAPERSHELF_PARSE_TIMEOUT", 900.0) if workers else None)
     eta.plan(costs)
+    if stored:
+        eta.last_build(*stored)
     return eta

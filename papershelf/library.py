@@ -152,12 +152,18 @@ class Library:
         with ocr_settings(ocr or OcrSettings()):
             return self._importer.add(paths, retry_failed, max_bytes, progress, on_found, reread)
 
-    def index_eta(self, files: list[tuple[str, str | None]]) -> IndexEta:
+    def index_eta(self, files: list[tuple[str, str | None]], spec: ProviderSpec | None = None) -> IndexEta:
         """A whole `index`'s time left, planned from the pages of the files an `add` found (its
-        `on_found`), before they are read (index_eta.py)."""
-        from .index_eta import planned
+        `on_found`), before they are read, and the spec's last build's rate here (index_eta.py)."""
+        from .index_eta import planned, recall
 
-        return planned(files)
+        return planned(files, recall(self.store, (spec or self.configured_spec()).to_json()))
+
+    def remember_encoder_rate(self, spec: ProviderSpec, rate: float | None, per_typed: float | None) -> None:
+        """Keep a build's encoder rate (windows a second) for the next `index`'s time left."""
+        from .index_eta import remember
+
+        remember(self.store, spec.to_json(), rate, per_typed)
 
     def trial_encode(self, spec: ProviderSpec, paper_id: str) -> tuple[Provider, tuple[float, float] | None]:
         """`index`'s trial encode (embed/trial.py): the spec's provider, made now, and its rate on the

@@ -181,3 +181,28 @@ def test_index_json_has_one_trial_line_after_the_first_paper(tmp_path):
     assert kinds[:4] == ["file", "trial", "file", "summary"] and kinds[4] == "start"
     trial = lines[1]
     assert trial["paper_id"] == lines[0]["paper_id"] and trial["windows_per_second"] > 0
+
+
+def test_a_builds_rate_is_kept_for_the_next_index_of_its_spec(tmp_path, monkeypatch):
+    from papershelf.frontends import cli_progress
+    from papershelf.index_eta import recall, remember
+
+    bar = cli_progress.EmbedProgress(as_json=True)
+    bar.task = bar.bar.add_task("embedding", total=10, windows=0, rate="", left="")
+    stamps = iter([100.0, 104.0, 110.0])
+    monkeypatch.setattr(cli_progress.time, "monotonic", lambda: next(stamps))
+    for done in (256, 512, 768):  # the first call (it may hold the model's load) is not timed
+        bar({"event": "encoded", "windows": 256, "units": 1, "units_done": 1, "units_total": 10,
+             "windows_done": done, "windows_left": 1000.0 - done})
+    monkeypatch.undo()
+    assert bar.rate() == pytest.approx(512 / 10.0)
+    with Library(str(tmp_path / "lib.db")) as lib:
+        lib.remember_encoder_rate(WINDOWED, bar.rate(), 0.3)
+        assert recall(lib.store, WINDOWED.to_json()) == (pytest.approx(51.2), 0.3)
+        other = ProviderSpec("hash", "hash-v1", (("dimension", 16),))
+        assert recall(lib.store, other.to_json()) is None  # another spec's rate is not this one's
+        eta = lib.index_eta([], WINDOWED)
+        assert eta.stored is not None and eta.prior_rate() == pytest.approx(51.2)
+        assert lib.index_eta([], other).stored is None
+        remember(lib.store, other.to_json(), None, None)  # no rate measured: the kept one stays
+        assert recall(lib.store, WINDOWED.to_json()) is not None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from papershelf.index_eta import FileCost, IndexEta
+from papershelf.index_eta import WINDOWS_PER_PAGE, FileCost, IndexEta
 
 
 class Clock:
@@ -101,3 +101,31 @@ def test_a_long_scan_first_is_foreseen_and_counts_down():
         left.append(eta.add_left())
     assert all(b < a for a, b in zip(left, left[1:]))  # the scan in progress counts down
     assert eta.seconds_left() > eta.add_left()  # and the embedding follows it
+
+
+def test_the_last_builds_rate_stands_in_for_the_reference():
+    clock = Clock()
+    eta = IndexEta(1, clock=clock)
+    eta.plan({"a.pdf": FileCost(10, 0)})
+    eta.written("a.pdf", 10 * 0.2)  # a machine four times slower than the reference on typed pages
+    reference = eta.prior_rate()
+    eta.last_build(3.0, 0.4)  # this library's last build: 3 windows a second (its add: 0.4 s a typed page)
+    assert eta.prior_rate() == pytest.approx(3.0)  # taken as it was (STORED_FOLLOW = 0), not the reference
+    assert eta.prior_rate() != pytest.approx(reference)
+    eta.encoder(6.0)  # the trial joins it as it joins the reference
+    assert 3.0 < eta.prior_rate() < 6.0
+    eta.embedding(600)
+    for k in range(1, 6):  # the build runs at 6 windows a second: the stored rate gives way
+        clock.now = 20.0 * k
+        eta.build(120 * k, 600.0 - 120 * k)
+    assert eta.rate() == pytest.approx(6.0, rel=0.1)
+
+
+def test_files_without_windows_leave_the_embeddings_pages():
+    eta = IndexEta(1, clock=Clock())
+    eta.plan({"old.pdf": FileCost(20, 0), "moved.pdf": FileCost(10, 0), "new.pdf": FileCost(5, 0)})
+    eta.written("old.pdf", 0.01, parsed=False)  # unchanged: nothing to encode
+    eta.written("moved.pdf", 1.0, parsed=True, embeds=False)  # joined a paper already embedded
+    eta.written("new.pdf", 1.0)
+    assert eta.pages_total == 5  # only new.pdf's pages are left to embed
+    assert eta.embed_seconds() == pytest.approx(5 * WINDOWS_PER_PAGE / eta.rate())

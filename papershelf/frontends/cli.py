@@ -71,7 +71,7 @@ def main(library: Optional[str] = typer.Option(
 
 def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, max_size: float | None,
             ocr: str = "auto", ocr_lang: str | None = None, reread: bool = False, events: bool = False,
-            whole: bool = False, trial=None):
+            whole: bool = False, trial=None, spec=None):
     """`events`: one `file` line on stdout per file done (`index --json`'s stream), before the summary.
     `whole`: the bar shows the whole `index`'s time left (add and embedding, from the files' pages);
     `trial`: index's trial encode (cli_embed.Trial).  Returns the add's report and that estimate."""
@@ -83,7 +83,8 @@ def _do_add(lib: Library, paths: list[str], as_json: bool, retry_failed: bool, m
     if ocr not in OCR_MODES:
         raise BadArgument(f"--ocr must be one of {', '.join(OCR_MODES)}, not {ocr!r}")
     with progress_bar(show) as bar:
-        shown = AddProgress(bar, lib.index_eta if whole and show else None, events, trial)
+        plan = (lambda files: lib.index_eta(files, spec)) if whole and show else None
+        shown = AddProgress(bar, plan, events, trial)
         pages = OcrSettings(ocr, ocr_lang, progress=shown.ocr_page)
         report = lib.add(paths, retry_failed=retry_failed, max_bytes=max_bytes, ocr=pages, reread=reread,
                          on_found=shown.found, progress=shown.file)
@@ -186,7 +187,7 @@ def index(paths: list[str] = typer.Argument(..., help="Files or folders (recursi
     with _library() as lib:
         spec = spec_for(lib, provider, model)
         trial = Trial(lib, spec, as_json)
-        report, eta = _do_add(lib, paths, as_json, False, None, events=as_json, whole=True, trial=trial)
+        report, eta = _do_add(lib, paths, as_json, False, None, events=as_json, whole=True, trial=trial, spec=spec)
         if not as_json:
             err.print(f"searchable by words: {plural(lib.status().papers, 'paper')} "
                       f"({time.monotonic() - started:.0f} s); meaning search follows as they are embedded")

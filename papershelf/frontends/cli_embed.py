@@ -117,6 +117,8 @@ def run_embed(lib: Library, spec: ProviderSpec, workers: int, force: bool, paper
             err.print(f"cancelled: {escape(str(e))}")  # e.g. Ctrl-C during the provider's first call
             return 130
     d = report.to_dict()
+    # the encoder's rate, for the next index's time left (index_eta.py)
+    lib.remember_encoder_rate(spec, progress.rate(), before.typed_seen() if before is not None else None)
     if not as_json:
         print_build(d)
     if cancel.is_set():

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from typing import Any
 
 from rich.progress import (
@@ -64,7 +65,8 @@ class AddProgress:
 
     def file(self, r: Any) -> None:
         if self.eta is not None:
-            self.eta.written(r.path, r.seconds, r.status in ("added", "updated"))
+            parsed = r.status in ("added", "updated")
+            self.eta.written(r.path, r.seconds, parsed, parsed and not r.joined)
         again = r.path in self.seen  # a paper written again (a tie settled by input order, parsing.py)
         self.seen.add(r.path)
         self.bar.update(self.task, advance=0 if again else 1,
@@ -92,6 +94,13 @@ class EmbedProgress:
                             disable=not (err.is_terminal and not as_json), transient=True)
         self.task: TaskID | None = None
         self.lock = threading.Lock()
+        self.timed: list[tuple[float, int]] = []  # (clock, windows done) at the first and last report
+
+    def rate(self) -> float | None:
+        """Windows a second the build encoded after its first call (which may hold the model's load)."""
+        if len(self.timed) < 2 or self.timed[1][0] <= self.timed[0][0]:
+            return None
+        return (self.timed[1][1] - self.timed[0][1]) / (self.timed[1][0] - self.timed[0][0])
 
     def __call__(self, e: dict) -> None:
         if e["event"] in ("encoded", "paper") and self.task is not None:
@@ -120,6 +129,8 @@ class EmbedProgress:
         """The bar at the build's own count (units finished: encoded, reused or failed) and estimate."""
         with self.lock:
             assert self.task is not None
+            if e.get("windows_done"):
+                self.timed[1:] = [(time.monotonic(), e["windows_done"])]
             if self.before is not None and "windows_done" in e:
                 self.before.build(e["windows_done"], e.get("windows_left"))
             fields: dict[str, Any] = {"left": self._left(e.get("eta_seconds"))}
