@@ -106,6 +106,8 @@ def _name(part: str) -> str | None:
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
     words = [t for t in tokens if t.lower() not in _PARTICLE]
+    if len(words) == 1 and len(tokens) == 2 and re.fullmatch(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+", tokens[0]):
+        words = tokens  # a particle elsewhere opening a name of two is its given name ("Da Luo", "Bin Li", "Le Song")
     if len(words) < 2 or not all(_TOKEN.match(_latin1(t)) for t in words) \
             or any(t in _CAPS_FUNCTION or t in _TITLE_FUNCTION for t in tokens):
         return None
@@ -240,7 +242,9 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
                 return names or None, " ".join(parts[i:]), ""  # an affiliation, address or other words
             continue  # a stray mark or number
         names.append(name)
-        capitals = _in_capitals(part)
+        # every name so far in capitals: one in capitals after names in mixed case is "DURAI S." among
+        # "KINNEY Rodney, …", whose next name "SHENKER Scott" is no affiliation
+        capitals = _in_capitals(part) and (capitals or len(names) == 1)
     return names or None, "", ""
 
 
@@ -294,14 +298,22 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
 
 def _affiliation_row(row: list[Line]) -> bool:
     """A row of cells most of which are affiliations, a cell of names counting once per name.  Only
-    cells in the size of the row's names vote: a sidebar's line in a smaller size that shares the row
-    ("Editor: Peter Lund, Karolinska") is no cell of the block's."""
+    cells in the size and weight of the row's names vote: a sidebar's line in a smaller size that shares the
+    row ("Editor: Peter Lund, Karolinska") is no cell of the block's, nor a bold badge beside a line of one
+    roman name ("Daniel S. Weld^1 | Check for updates"), nor one with no word of a place (`_placed`)."""
     kinds = [(ln, *_line_names(ln.text)[:2]) for ln in row]
-    sizes = [ln.size for ln, names, _ in kinds if names is not None]
-    others = sum(names is None and bool(more) and (not sizes or any(abs(ln.size - s) <= 0.6 for s in sizes))
+    styles = [(ln.size, ln.bold) for ln, names, _ in kinds if names is not None]
+    others = sum(names is None and _placed(more) and (not styles or any(abs(ln.size - s) <= 0.6 and ln.bold == b
+                                                                        for s, b in styles))
                  for ln, names, more in kinds)
     # a cell holding a list of names outweighs a word or two beside it ("OPEN ACCESS" right of the byline)
     return sum(len(names) for _, names, _ in kinds if names is not None) <= others
+
+
+def _placed(text: str) -> bool:
+    """Words an affiliation holds: an institution's, a place's or a country's word, a number, or a comma
+    between its parts ("Check for updates" beside a name holds none)."""
+    return bool(text) and bool(_NOT_NAME.search(text) or _INSTITUTION.search(text) or re.search(r"[\d,]", text))
 
 
 @dataclass
