@@ -46,7 +46,7 @@ def fold(text: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    return [fold(w) for w in re.findall(r"[^\W_]+", unicodedata.normalize("NFKD", text)) if fold(w)]
+    return [fold(w) for w in re.findall(r"[^\W\d_]+", unicodedata.normalize("NFC", text)) if fold(w)]  # marks apart
 
 
 def _jats(path: Path) -> dict:
