@@ -185,6 +185,7 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--set", choices=("front", "classes", "layouts", "eras"), default="front",
                     help="which generator draws the pages")
+    ap.add_argument("--real", action="store_true", help="names and titles from real records (bench/synthetic_real.py)")
     args = ap.parse_args()
     sys.path.insert(0, args.root)
     from papershelf.ingest import load_source, parse_source
@@ -208,11 +209,18 @@ def main() -> int:
         import synthetic_eras
 
         make, put = synthetic_eras.layout, synthetic_eras.draw
+    titles: list[str] = []
+    if args.real:
+        import synthetic_real
+
+        titles = synthetic_real.install(args.half)
     out: dict = {"pages": 0, "titles_right": 0, "authors_right": 0, "non_authors": 0, "authors_exact": 0, "by_kind": {},
                  "years": [0, 0, 0]}
     with tempfile.TemporaryDirectory() as tmp:
         for seed in seeds:
             layout, truth = make(seed)
+            if args.real:
+                synthetic_real.retitle(layout, truth, titles, seed)
             path = f"{tmp}/{seed}.pdf"
             put(layout, path, seed)
             # the layouts are read as a file is added (with the PDF's own metadata: its year)

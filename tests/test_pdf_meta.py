@@ -194,7 +194,7 @@ def test_a_year_written_into_the_papers_doi_dates_a_page_that_prints_none(tmp_pa
 def test_a_journal_logo_above_the_title_is_no_title_whatever_order_pdfium_gives():
     """Wiley's "Cladistics" set at 21 pt over the 17 pt title: the one-word label above a longer,
     larger-than-body title is the journal's logo, even where pdfium lists the logo after the title."""
-    from papershelf.ingest.pdf.meta import title_size
+    from papershelf.ingest.pdf.title_tiers import title_size
 
     title = (16.9, "The role of wood anatomy in phylogeny reconstruction of Ericales", 146.0)
     logo, names = (21.2, "Cladistics", 69.0), (13.0, "Frederic Lens, Pieter Baas and Erik Smets", 174.0)

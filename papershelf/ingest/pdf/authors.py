@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ...text import LEADING_SPACE
 from .author_block import author_block
-from .lines import Line, visual_rows
+from .author_rows import block_rows as _rows
+from .author_rows import join_pieces as _joined  # noqa: F401  (tests read a row's pieces joined)
+from .lines import Line
 from .name_order import TOKEN as _TOKEN
 from .name_order import latin1 as _latin1
 from .name_order import surname_first as _surname_first
@@ -106,6 +108,8 @@ def _name(part: str) -> str | None:
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
     words = [t for t in tokens if t.lower() not in _PARTICLE]
+    if len(words) == 1 and len(tokens) == 2 and re.fullmatch(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+", tokens[0]):
+        words = tokens  # a particle elsewhere opening a name of two is its given name ("Da Luo", "Bin Li", "Le Song")
     if len(words) < 2 or not all(_TOKEN.match(_latin1(t)) for t in words) \
             or any(t in _CAPS_FUNCTION or t in _TITLE_FUNCTION for t in tokens):
         return None
@@ -240,7 +244,9 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
                 return names or None, " ".join(parts[i:]), ""  # an affiliation, address or other words
             continue  # a stray mark or number
         names.append(name)
-        capitals = _in_capitals(part)
+        # every name so far in capitals: one in capitals after names in mixed case is "DURAI S." among
+        # "KINNEY Rodney, …", whose next name "SHENKER Scott" is no affiliation
+        capitals = _in_capitals(part) and (capitals or len(names) == 1)
     return names or None, "", ""
 
 
@@ -294,14 +300,22 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
 
 def _affiliation_row(row: list[Line]) -> bool:
     """A row of cells most of which are affiliations, a cell of names counting once per name.  Only
-    cells in the size of the row's names vote: a sidebar's line in a smaller size that shares the row
-    ("Editor: Peter Lund, Karolinska") is no cell of the block's."""
+    cells in the size and weight of the row's names vote: a sidebar's line in a smaller size that shares the
+    row ("Editor: Peter Lund, Karolinska") is no cell of the block's, nor a bold badge beside a line of one
+    roman name ("Daniel S. Weld^1 | Check for updates"), nor one with no word of a place (`_placed`)."""
     kinds = [(ln, *_line_names(ln.text)[:2]) for ln in row]
-    sizes = [ln.size for ln, names, _ in kinds if names is not None]
-    others = sum(names is None and bool(more) and (not sizes or any(abs(ln.size - s) <= 0.6 for s in sizes))
+    styles = [(ln.size, ln.bold) for ln, names, _ in kinds if names is not None]
+    others = sum(names is None and _placed(more) and (not styles or any(abs(ln.size - s) <= 0.6 and ln.bold == b
+                                                                        for s, b in styles))
                  for ln, names, more in kinds)
     # a cell holding a list of names outweighs a word or two beside it ("OPEN ACCESS" right of the byline)
     return sum(len(names) for _, names, _ in kinds if names is not None) <= others
+
+
+def _placed(text: str) -> bool:
+    """Words an affiliation holds: an institution's, a place's or a country's word, a number, or a comma
+    between its parts ("Check for updates" beside a name holds none)."""
+    return bool(text) and bool(_NOT_NAME.search(text) or _INSTITUTION.search(text) or re.search(r"[\d,]", text))
 
 
 @dataclass
@@ -399,34 +413,3 @@ def confirmed_info_authors(info_authors: list[str], page_text: str) -> list[str]
     if not names or len(names) != len(info_authors):
         return []
     return names if all(_key(n) and _key(n) in plain for n in names) else []
-
-
-def _rows(lines: list[Line]) -> list[list[Line]]:
-    """The lines' visual rows (pdf_lines.visual_rows), pieces that touch joined into one line,
-    and without the values of labelled fields: what follows "To appear in:" or "Journal:" on its
-    row is a venue, a date or an identifier of a cover sheet, never an author."""
-    out: list[list[Line]] = []
-    for row in visual_rows(lines, by_middle=True):
-        joined: list[Line] = []
-        for ln in row:
-            if ln.text.rstrip().endswith(":"):
-                break
-            if joined and ln.x0 - joined[-1].x1 < 0.6 * max(ln.size, joined[-1].size):
-                joined[-1] = _joined(joined[-1], ln)
-            else:
-                joined.append(ln)
-        if joined:
-            out.append(joined)
-    return out
-
-
-def _joined(a: Line, b: Line) -> Line:
-    """Two touching pieces of one row as one line ("1" + "st Xu Li", "Núñez-Garc" + "ía, and"),
-    in the style of the longer: pdfium cuts a line at a raised ordinal or an accent set apart.
-    A short raised piece is a mark and written as the line reader writes one ("André^a")."""
-    small = b.size < 0.8 * a.size or b.height < 0.6 * a.height  # pdfium may give a mark the line's size
-    raised = len(b.text) <= 4 and small and b.bottom < a.bottom - 0.15 * a.height
-    gap = "^" if raised else "" if b.x0 - a.x1 < 0.15 * b.size or b.text[:1] in ",;" else " "
-    style = a if len(a.text) >= len(b.text) else b
-    return replace(style, x0=a.x0, x1=b.x1, top=min(a.top, b.top), bottom=max(a.bottom, b.bottom),
-                   text=a.text + gap + b.text)

@@ -10,8 +10,9 @@ from ..captions import CAPTION_RE
 from .authors import line_names, names_alone
 from .headings import is_standard
 from .lines import Line, join_lines
-from .meta import ARTICLE_TYPE, VENUE_NAME, title_size
+from .meta import ARTICLE_TYPE, VENUE_NAME
 from .plain_front import centred_stack
+from .title_tiers import title_size
 from .title_wrap import runs_on, set_apart, width
 
 # A note's mark after the title: a raised symbol or number, or a number in brackets ("… Bicarbonate [1]")
@@ -40,7 +41,7 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
                 and not _corner(ln, width, height, kept)]
     if not top_half:
         return None, kept
-    biggest = title_size([(ln.size, ln.text, ln.top) for ln in top_half], body)
+    biggest = title_size([(ln.size, ln.text, ln.top) for ln in top_half], body, top_half)
     if biggest >= body + 1.5:
         big = _without_headings(_without_label([ln for ln in top_half if biggest - 0.5 <= ln.size < biggest + 0.5
                                                 and not is_standard(ln.text)]))
