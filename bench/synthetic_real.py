@@ -104,7 +104,7 @@ def install(half: str) -> list[str]:
     main = sys.modules.get("__main__")  # synthetic_front run as a script draws its own set from __main__
     for mod in (synthetic_draw, synthetic_front, synthetic_classes, synthetic_layouts, synthetic_eras, main):
         if mod is not None and hasattr(mod, "random_name"):
-            mod.random_name = real_name  # type: ignore[attr-defined]
+            mod.random_name = real_name
     return titles
 
 
