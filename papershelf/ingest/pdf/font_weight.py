@@ -1,4 +1,4 @@
-"""A font's weight read from its own glyphs, for fonts whose name and flags say nothing of it.
+"""A font's weight read from its own glyphs, for fonts under hashed names that say nothing of it.
 
 Typesetting systems that subset fonts under hashed names ("AdvOT2cba4af3", "AdvP4AD05B") drop the
 words ("Bold", "Semibold") that say a font's weight, and many set no ForceBold flag either, so a
@@ -16,16 +16,21 @@ import re
 
 import pypdfium2.raw as raw
 
-# A name that states a weight (bold or not): the name is believed.  Only a name with no weight in it
-# (a hashed subset's) is weighed by its glyphs.
+# A name that states a weight (bold or not), or a face's name: the name is believed (a face's own
+# design, Calibri's or Verdana's, or its small capitals, may draw thick stems at its text weight).  Only
+# a hashed name (a run of hexadecimal characters with a digit: "advp4ad05d", "advot212dd343.bi") that
+# states no weight is weighed by its glyphs.
 _WEIGHED_NAME = re.compile(r"bold|black|heavy|demi|medi|semi|book|regu|roman|light|thin|norm|plain|lt\b|"
                            r"^(?:cm|ec|sf|t1x|lm|rm|mt|ms)|math|symbol|dingbat|mono|courier|italic|oblique")
+_HASH = re.compile(r"[0-9a-f]{4,}")
 _STEMS = (("l", 0.115), ("i", 0.100))  # (glyph, thickness in ems from which the face is bold)
 
 
 def says_weight(name: str) -> bool:
-    """The font's name (lowercase, no subset prefix) states its weight, or its kind (maths, symbols, code)."""
-    return _WEIGHED_NAME.search(name) is not None
+    """The font's name (lowercase, no subset prefix) states its weight, its kind (maths, symbols,
+    code), or is a face's name rather than a hash."""
+    hashed = any(any(c.isdigit() for c in m.group()) for m in _HASH.finditer(name))
+    return not hashed or _WEIGHED_NAME.search(name) is not None
 
 
 def _area_height(font, ch: str) -> tuple[float, float] | None:
