@@ -18,7 +18,8 @@ paragraph is indented, in the body's italics or in the sections' bold sans-serif
 (bench/gen_traps.py) and a fifth stream (bench/gen_traps2.py: species headings ending in a roman
 figure citation, a title page's small-print footnotes, a heading-less reference list with italic
 journals, italic sub-headings a point below the body's size, a bold run-in sub-heading that fills its
-line), the traps and classes of later rounds.
+line), the traps and classes of later rounds.  From a sixth (bench/gen_traps3.py): papers set in
+fonts subset under hashed names with no weight in name or flags, bold only in the glyphs' strokes.
 The truth is what was drawn: every heading with its number, title, level and page.  The sidebar's
 labels are no headings, so a reader that takes them counts them against its precision.
 
@@ -37,6 +38,7 @@ from dataclasses import dataclass, field
 
 import gen_traps
 import gen_traps2
+import gen_traps3
 from gen_seeds import blocks_without_outline, seed_parser, seed_paths
 from pdf_headings_score import score_paper, sum_scores
 from reportlab.lib.pagesizes import letter
@@ -218,7 +220,10 @@ def _sidebar(p: Paper) -> None:
         y -= 9
         p.c.setFont("Helvetica", 7)
         for _ in range(p.rng.randint(1, 3)):
-            p.c.drawString(54, y, " ".join(p.rng.choice(_WORDS) for _ in range(4)))
+            words = [p.rng.choice(_WORDS) for _ in range(4)]
+            while len(words) > 1 and p.c.stringWidth(" ".join(words), "Helvetica", 7) > 135:
+                words.pop()  # (the strip ends clear of the text beside it; the draws stay as they were)
+            p.c.drawString(54, y, " ".join(words))
             y -= 8.5
         y -= 5
     p.left = 54 + 150
@@ -293,7 +298,8 @@ def make(seed: int, path: str) -> tuple[list[dict], Style]:
         style.top, style.sub = "bold", "bold"  # sections and sub-sections in one style
     else:
         style.traps -= {"flat"}
-    c = canvas.Canvas(path, pagesize=letter)
+    style.traps |= gen_traps3.draw_kinds(seed)
+    c = gen_traps3.paper_canvas(seed, path, style.traps)
     p = Paper(style, c, rng, random.Random(seed * 15485863 + 11), random.Random(seed * 32452843 + 5))
     c.setFont("Helvetica-Bold", 16)
     c.drawCentredString(W / 2, p.y, "Signalling " + " ".join(rng.choice(_WORDS) for _ in range(5)))

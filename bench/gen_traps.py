@@ -94,7 +94,10 @@ def _caption(p, number: int, cont: str) -> None:
     s = p.style
     text = f"Figure {number}{cont}. " + " ".join(p.trap_rng.choice(_LABELS).lower() for _ in range(8)) + "."
     p.c.setFont(s.body_font, s.body_size - 1)
-    p.c.drawString(p.col_x(), p.y, text[:int(p.col_w() / (0.5 * s.body_size))])
+    shown = text[:int(p.col_w() / (0.5 * s.body_size))]
+    while p.c.stringWidth(shown, s.body_font, s.body_size - 1) > p.col_w():  # (a wider face: within the column)
+        shown = shown[:-1]
+    p.c.drawString(p.col_x(), p.y, shown)
     p.paras.append(text)
     p.y -= 1.6 * s.body_size
 
@@ -131,6 +134,7 @@ def sidebar(p) -> None:
     """Bold body-size labels on lines of their own over roman values, a narrow column at the left."""
     s = p.style
     y = p.y
+    widest = max(p.c.stringWidth(label, "Helvetica-Bold", s.body_size) for label in _SIDEBAR)
     for label in _SIDEBAR:
         p.c.setFont("Helvetica-Bold", s.body_size)
         p.c.drawString(54, y, label)
@@ -140,7 +144,7 @@ def sidebar(p) -> None:
             p.c.drawString(54, y, " ".join(p.trap_rng.choice(("cells", "dose", "model", "2016", "doi")) for _ in range(3)))
             y -= 1.2 * s.body_size
         y -= 0.6 * s.body_size
-    p.left = 54 + 150
+    p.left = 54 + max(150, widest + 18)  # the text beside starts clear of the widest label (wider faces)
 
 
 def bibliography(p) -> None:

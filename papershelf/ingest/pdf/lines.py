@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pypdfium2 import raw
 
 from .caption_cuts import caption_cuts
+from .font_weight import drawn_bold, says_weight
 from .glyph_apart import read_apart, with_read
 from .glyph_codes import SPACES
 from .glyph_shapes import LATIN1, read_symbols
@@ -223,7 +224,8 @@ class _TextPage:
         name = self.font_at[idx] = self.buf.raw[:max(0, n - 1)]
         if name not in self.bold_fonts:
             text = name.decode("latin-1", "replace").lower().split("+")[-1]
-            self.bold_fonts[name] = bool(_BOLD_NAME.search(text)) or bool(self.flags.value & 0x40000)
+            self.bold_fonts[name] = bool(_BOLD_NAME.search(text)) or bool(self.flags.value & 0x40000) \
+                or (not says_weight(text) and drawn_bold(self.raw, idx))  # a hashed name: weigh the glyphs
             plain = _PLAIN_FACE.search(text) or self.flags.value & (_FIXED | _SYMBOLIC | _ITALIC)
             self.faces[name] = "" if plain else text
             self.symbolic_fonts[name] = bool(self.flags.value & _SYMBOLIC)

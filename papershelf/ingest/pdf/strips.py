@@ -43,7 +43,7 @@ def side_strip(lines: list[Line], width: float, body: float, column: float = 0.0
     as the strip there, but a column of three is as narrow on every page)."""
     for left in (True, False):
         band = [ln for ln in lines if (ln.x1 < _MAX_SHARE * width if left else ln.x0 > (1 - _MAX_SHARE) * width)]
-        strip = _strip(band, body, left)
+        strip = _clear_of_text(_strip(band, body, left), lines, body, left)
         if len(strip) < _MIN_LINES:
             continue
         edge = max(ln.x1 for ln in strip) if left else min(ln.x0 for ln in strip)
@@ -65,6 +65,22 @@ def _strip(band: list[Line], body: float, left: bool) -> list[Line]:
     edge = min(ln.x0 for ln in band) if left else max(ln.x1 for ln in band)
     flush = [ln for ln in band if (ln.x0 < edge + 2 * body if left else ln.x1 > edge - 2 * body)]
     return flush if len(flush) >= 2 * _MIN_LINES else []
+
+
+def _clear_of_text(strip: list[Line], lines: list[Line], body: float, left: bool) -> list[Line]:
+    """The strip's lines that end before the body-size text beside it begins: small print inside
+    that text (a figure's labels in the column beside a sidebar) is no part of the strip."""
+    if not strip:
+        return strip
+    top, bottom = min(ln.top for ln in strip), max(ln.bottom for ln in strip)
+    level = [ln for ln in lines if ln.bottom > top and ln.top < bottom and _body_size(ln, body)]
+    if left:
+        lead = min(ln.x0 for ln in strip)
+        start = min((ln.x0 for ln in level if ln.x0 > lead + 4 * body), default=None)
+        return strip if start is None else [ln for ln in strip if ln.x0 < start - 6]
+    lead = max(ln.x1 for ln in strip)
+    start = max((ln.x1 for ln in level if ln.x1 < lead - 4 * body), default=None)
+    return strip if start is None else [ln for ln in strip if ln.x1 > start + 6]
 
 
 def _runs_beside(strip: list[Line], beside: list[Line], width: float, left: bool, column: float = 0.0) -> bool:
