@@ -150,6 +150,7 @@ class _TextPage:
         self.fixed_fonts: dict[bytes, bool] = {}
         self.index: list[int] | None = None
         self.font_at: dict[int, bytes] = {}
+        self.sizes: dict[int, float] = {}
         self.buf = ctypes.create_string_buffer(128)
         self.flags = ctypes.c_int()
         self.loose = LooseBoxes(self.raw)
@@ -196,8 +197,16 @@ class _TextPage:
         return raw.FPDFText_GetCharIndexFromTextIndex(self.raw, text_index)
 
     def font_size(self, idx: int) -> float:
-        """The size text is shown at: the font size scaled by the text matrix (many PDFs set
-        ``Tf`` to 1 and scale with ``Tm``, so the bare font size says nothing)."""
+        """The size text is shown at (asked of pdfium once per character: a line's ends are asked
+        about several times)."""
+        size = self.sizes.get(idx)
+        if size is None:
+            size = self.sizes[idx] = self._font_size(idx)
+        return size
+
+    def _font_size(self, idx: int) -> float:
+        """The font size scaled by the text matrix (many PDFs set ``Tf`` to 1 and scale with ``Tm``,
+        so the bare font size says nothing)."""
         size = raw.FPDFText_GetFontSize(self.raw, idx)
         if raw.FPDFText_GetMatrix(self.raw, idx, ctypes.byref(self.matrix)):
             m = self.matrix
