@@ -323,12 +323,14 @@ class _Trigrams:
 
     def __init__(self, texts: list[str]) -> None:
         self.tri: Counter[str] = Counter(_prior())
+        words: Counter[str] = Counter()  # (each word's trigrams counted once, times the word's count)
         for text in texts:
-            if _UNKNOWN_GLYPH.search(text) or has_marks(text):
-                continue
-            for w in _WORDS.findall(text.lower()):
-                w = f"<<{w}>"
-                self.tri.update(w[k:k + 3] for k in range(len(w) - 2))
+            if not (_UNKNOWN_GLYPH.search(text) or has_marks(text)):
+                words.update(_WORDS.findall(text.lower()))
+        for word, n in words.items():
+            w = f"<<{word}>"
+            for k in range(len(w) - 2):
+                self.tri[w[k:k + 3]] += n
         self.bi: Counter[str] = Counter()
         for t, n in self.tri.items():
             self.bi[t[:2]] += n
