@@ -143,11 +143,12 @@ def _close_gap(chars: list[str], boxes: dict, i: int) -> None:
                 chars[k] = GONE
 
 
-def with_gaps(textpage, text: str) -> tuple[str, list[int] | None]:
+def with_gaps(textpage, text: str, positions: list[int]) -> tuple[str, list[int] | None]:
     """pdfium leaves out of a page's text a glyph whose code maps to a control character (the
     ``ffi`` of "di?cult" in a font without a ToUnicode map), though it counts it among the page's
     characters: such glyphs are put back where they stand, as their bare codes, for `repair_glyphs`
-    to read.  Returns the text and, when it changed, each UTF-16 position's character index."""
+    to read.  Returns the text and, when it changed, each UTF-16 position's character index
+    (`positions`: pdfium's own, `text_index.char_indices`)."""
     n = raw.FPDFText_CountChars(textpage)
     if n <= u16(text):
         return text, None
@@ -173,7 +174,7 @@ def with_gaps(textpage, text: str) -> tuple[str, list[int] | None]:
             out.append(gap)
             index.append(c)
         out.append(ch)
-        index.extend(raw.FPDFText_GetCharIndexFromTextIndex(textpage, pos + k) for k in range(u16(ch)))
+        index.extend(positions[pos:pos + u16(ch)])
         pos += u16(ch)
     return "".join(out), index
 

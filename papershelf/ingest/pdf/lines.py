@@ -42,6 +42,7 @@ from .overlays import jumps_back, overlay_cut
 from .rotation import piece_turns, shown_box, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
 from .script_boxes import _has_script, _nearest, _pieces, _stacked, sideways_split, text_size
+from .text_index import char_indices
 from .tracking import untracked
 from .word_gaps import LooseBoxes, glued, spaced
 
@@ -149,6 +150,7 @@ class _TextPage:
         self.italic_fonts: dict[bytes, bool] = {}
         self.fixed_fonts: dict[bytes, bool] = {}
         self.index: list[int] | None = None
+        self.positions: list[int] = []  # pdfium's own character index of each text position (`text_index`)
         self.font_at: dict[int, bytes] = {}
         self.sizes: dict[int, float] = {}
         self.buf = ctypes.create_string_buffer(128)
@@ -194,6 +196,8 @@ class _TextPage:
     def char_index(self, text_index: int) -> int:
         if self.index is not None:  # the page's text with the glyphs pdfium left out put back
             return self.index[text_index] if 0 <= text_index < len(self.index) else -1
+        if 0 <= text_index < len(self.positions):
+            return self.positions[text_index]
         return raw.FPDFText_GetCharIndexFromTextIndex(self.raw, text_index)
 
     def font_size(self, idx: int) -> float:
@@ -391,7 +395,8 @@ def page_lines(page, number: int, texts: list[str] | None = None,
         text = tp.tp.get_text_range()
         if texts is not None:
             texts.append(text)
-        text, tp.index = with_gaps(tp.raw, text)
+        tp.positions = char_indices(tp.raw, u16(text))
+        text, tp.index = with_gaps(tp.raw, text, tp.positions)
         # pdfium's text is UTF-16: a character outside the BMP takes two text indices.
         units16 = 0
         gutters: list[list[float]] = []  # where captions set side by side were cut apart (`caption_cuts`)
