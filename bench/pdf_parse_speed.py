@@ -16,6 +16,9 @@ both see the same machine load; it reports both and their ratio.
 
     python bench/pdf_parse_speed.py [--rounds 5] [--profile] [--digest out.json] [--compare base.json]
     python bench/pdf_parse_speed.py --ab ../main --rounds 5
+
+``--wide 4`` measures every 4th PDF of pdfs-wide's dev half (bench/data/wide_split.json; 21 PDFs,
+274 pages) instead of the 27 shared PDFs.
 """
 
 from __future__ import annotations
@@ -39,9 +42,14 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
 
 
-def _pdfs(data: Path) -> list[tuple[Path, int]]:
-    manifest = json.loads((data / "pdfs" / "manifest.json").read_text())
-    return [(data / m["file"], int(m["pages"])) for m in manifest]
+def _pdfs(data: Path, wide: int = 0) -> list[tuple[Path, int]]:
+    if not wide:
+        manifest = json.loads((data / "pdfs" / "manifest.json").read_text())
+        return [(data / m["file"], int(m["pages"])) for m in manifest]
+    pages = {m["file"]: int(m["pages"]) for m in json.loads((data / "pdfs-wide" / "manifest.json").read_text())}
+    split = json.loads((ROOT / "bench" / "data" / "wide_split.json").read_text())
+    dev = sorted(name for name, v in split.items() if v["half"] == "dev")
+    return [(data / "pdfs-wide" / name, pages[name]) for name in dev[::wide]]
 
 
 def _parse(path: Path, data: bytes):
@@ -137,7 +145,7 @@ def _ab(args, pages: dict[str, int]) -> None:
     for _ in range(args.rounds):
         for label, root in trees.items():
             env = dict(os.environ, PYTHONPATH=root)
-            cmd = [sys.executable, __file__, "--data", args.data, "--rounds", "1", "--raw"]
+            cmd = [sys.executable, __file__, "--data", args.data, "--rounds", "1", "--raw", "--wide", str(args.wide)]
             out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
             runs[label].append({k: tuple(v) for k, v in json.loads(out).items()})
     report = {label: _summary(_best(r), pages) for label, r in runs.items()}
@@ -158,13 +166,15 @@ def main() -> None:
     ap.add_argument("--digest", help="write the parse output per PDF to this JSON file")
     ap.add_argument("--compare", help="check the parse output against a digest written before")
     ap.add_argument("--ab", metavar="OTHER_ROOT", help="measure against another source tree, interleaved")
+    ap.add_argument("--wide", type=int, default=0, metavar="STRIDE",
+                    help="instead of the shared PDFs: every STRIDE-th dev PDF of pdfs-wide (bench/data/wide_split.json)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--raw", action="store_true", help=argparse.SUPPRESS)  # --ab's child processes
     args = ap.parse_args()
     if not (Path(args.data) / "pdfs" / "manifest.json").exists():
         print(f"shared data not found at {args.data}: nothing to measure", file=sys.stderr)
         return
-    listed = _pdfs(Path(args.data))
+    listed = _pdfs(Path(args.data), args.wide)
     pages = {p.name: n for p, n in listed}
     if args.ab:
         _ab(args, pages)

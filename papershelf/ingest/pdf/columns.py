@@ -20,7 +20,7 @@ import itertools
 import math
 
 from .lines import Line
-from .region_rows import _WORD
+from .region_rows import _wordy
 
 _MIN_CHARS = 12  # a line of running text, not a chart's label or a table's cell
 _MIN_LINES = 5  # lines wholly on each side of a gutter, and in each column
@@ -119,12 +119,6 @@ def _filled(prose: list[tuple[float, float]], a: float, b: float) -> bool:
         return False
     widths = sorted(x1 - x0 for x0, x1 in held)
     return widths[len(widths) // 2] >= _FILL * (max(x1 for _, x1 in held) - min(x0 for x0, _ in held))
-
-
-def _wordy(ln: Line) -> bool:
-    """Mostly words of prose: a table's row of codes and numbers shows no column of the page."""
-    words = ln.text.split()
-    return sum(1 for w in words if _WORD.match(w)) >= 0.6 * len(words)
 
 
 def _crosses(ln: Line, gutters: list[tuple[float, float]]) -> bool:

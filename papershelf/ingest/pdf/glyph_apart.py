@@ -259,6 +259,8 @@ def read_apart(tp, text: str, lead16: int, rects: list[tuple[float, float, float
     if not narrow or 2 * len(narrow) > len(rects) + 6:
         return text  # no glyph apart, or a page that sets every glyph alone (nothing stands apart)
     doc = _state(tp)
+    if doc.spent() and not any(doc.codes.values()):
+        return text  # nothing read so far, nothing more to read: every glyph stays as it is
     found: dict[int, str] = {}
     wordy: set[bytes] | None = None  # the fonts of the line's wider text objects (set lazily)
     for left, top, right, bottom in narrow:
@@ -296,8 +298,9 @@ def with_read(textpage, text: str, found: dict[int, str]) -> str:
 def _wordy(tp, rects: list[tuple[float, float, float, float]], narrow: list) -> set[bytes]:
     """The fonts of the line's text objects wider than a glyph or two (they set its words)."""
     fonts = set()
+    apart = set(narrow)
     for left, top, right, bottom in rects:
-        if (left, top, right, bottom) not in narrow:
+        if (left, top, right, bottom) not in apart:
             idx = raw.FPDFText_GetCharIndexAtPos(tp.raw, left + 0.5, (top + bottom) / 2, 1.0, 1.0)
             if idx >= 0:
                 fonts.add(tp._font(idx))

@@ -61,13 +61,17 @@ def _ink(bitmap) -> np.ndarray | None:
         raw.FPDFBitmap_Destroy(bitmap)
 
 
-_GRID = np.stack(np.meshgrid(np.arange(SIZE) + 0.5, np.arange(SIZE) + 0.5, indexing="ij"), axis=-1).reshape(-1, 2)
+# (a - b)² for every two rows (or columns) of the grid; 4 · SIZE² is farther than any two cells are.
+_SQUARES = (np.arange(SIZE)[:, None] - np.arange(SIZE)[None, :]) ** 2
+_NONE = 4 * SIZE * SIZE
 
 
-@functools.cache
-def _apart() -> np.ndarray:
-    """The distance between every two cells of the grid."""
-    return np.sqrt(((_GRID[:, None, :] - _GRID[None, :, :]) ** 2).sum(-1))
+def _nearest_ink(held: np.ndarray) -> np.ndarray:
+    """Per cell of the grid (flat), the distance to the nearest cell of `held` (a SIZE × SIZE mask, not
+    empty), in two passes: along each row, then across the rows.  Squared distances are whole numbers,
+    so the root of the least is exactly the least of the roots."""
+    along = np.where(held[:, None, :], _SQUARES[None, :, :], _NONE).min(-1)  # [row of ink, column]
+    return np.sqrt((_SQUARES[:, :, None] + along[None, :, :]).min(1).astype(float)).reshape(-1)
 
 
 @dataclass(frozen=True)
@@ -89,8 +93,9 @@ def drawing(ink: np.ndarray) -> Drawing | None:
     h, w = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
     rows = np.minimum(((ys - ys.min() + 0.5) / h * SIZE).astype(int), SIZE - 1)
     cols = np.minimum(((xs - xs.min() + 0.5) / w * SIZE).astype(int), SIZE - 1)
-    cells = np.unique(rows * SIZE + cols)
-    return Drawing(cells, _apart()[:, cells].min(1), float(w / h))
+    held = np.zeros(SIZE * SIZE, dtype=bool)
+    held[rows * SIZE + cols] = True
+    return Drawing(np.flatnonzero(held), _nearest_ink(held.reshape(SIZE, SIZE)), float(w / h))
 
 
 def distance(a: Drawing, b: Drawing) -> float:

@@ -143,11 +143,12 @@ def _close_gap(chars: list[str], boxes: dict, i: int) -> None:
                 chars[k] = GONE
 
 
-def with_gaps(textpage, text: str) -> tuple[str, list[int] | None]:
+def with_gaps(textpage, text: str, positions: list[int]) -> tuple[str, list[int] | None]:
     """pdfium leaves out of a page's text a glyph whose code maps to a control character (the
     ``ffi`` of "di?cult" in a font without a ToUnicode map), though it counts it among the page's
     characters: such glyphs are put back where they stand, as their bare codes, for `repair_glyphs`
-    to read.  Returns the text and, when it changed, each UTF-16 position's character index."""
+    to read.  Returns the text and, when it changed, each UTF-16 position's character index
+    (`positions`: pdfium's own, `text_index.char_indices`)."""
     n = raw.FPDFText_CountChars(textpage)
     if n <= u16(text):
         return text, None
@@ -173,7 +174,7 @@ def with_gaps(textpage, text: str) -> tuple[str, list[int] | None]:
             out.append(gap)
             index.append(c)
         out.append(ch)
-        index.extend(raw.FPDFText_GetCharIndexFromTextIndex(textpage, pos + k) for k in range(u16(ch)))
+        index.extend(positions[pos:pos + u16(ch)])
         pos += u16(ch)
     return "".join(out), index
 
@@ -323,12 +324,14 @@ class _Trigrams:
 
     def __init__(self, texts: list[str]) -> None:
         self.tri: Counter[str] = Counter(_prior())
+        words: Counter[str] = Counter()  # (each word's trigrams counted once, times the word's count)
         for text in texts:
-            if _UNKNOWN_GLYPH.search(text) or has_marks(text):
-                continue
-            for w in _WORDS.findall(text.lower()):
-                w = f"<<{w}>"
-                self.tri.update(w[k:k + 3] for k in range(len(w) - 2))
+            if not (_UNKNOWN_GLYPH.search(text) or has_marks(text)):
+                words.update(_WORDS.findall(text.lower()))
+        for word, n in words.items():
+            w = f"<<{word}>"
+            for k in range(len(w) - 2):
+                self.tri[w[k:k + 3]] += n
         self.bi: Counter[str] = Counter()
         for t, n in self.tri.items():
             self.bi[t[:2]] += n

@@ -35,7 +35,7 @@ _FIRST_WORD = re.compile(r"^[^\W\d_]+")
 def words_of(lines: Iterable[str]) -> Counter[str]:
     """Lowercase words and hyphenated compounds with how often the lines (in reading order) print
     them; the two fragments of a word broken across lines are not words of their own."""
-    counts: Counter[str] = Counter()
+    kept = []
     broken = False
     for text in lines:
         text = text.strip()
@@ -43,8 +43,8 @@ def words_of(lines: Iterable[str]) -> Counter[str]:
             text = _FIRST_WORD.sub("", text)
         end = _BROKEN_END.search(text, max(0, len(text) - 60))  # the tail only: a search from every letter is slow
         broken = end is not None
-        counts.update(WORDS.findall((text[:end.start()] if end else text).lower()))
-    return counts
+        kept.append(text[:end.start()] if end else text)
+    return Counter(WORDS.findall("\n".join(kept).lower()))  # (no word goes on over a line break)
 
 
 @contextmanager

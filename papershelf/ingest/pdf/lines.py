@@ -44,6 +44,7 @@ from .rotation import piece_turns, shown_box, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
 from .script_boxes import _has_script, _nearest, _pieces, _stacked, sideways_split, text_size
 from .stacked_signs import BROKEN_PAIR, PAIR, join_signs, outside
+from .text_index import char_indices
 from .tracking import untracked
 from .word_gaps import LooseBoxes, glued, spaced
 
@@ -151,7 +152,9 @@ class _TextPage:
         self.italic_fonts: dict[bytes, bool] = {}
         self.fixed_fonts: dict[bytes, bool] = {}
         self.index: list[int] | None = None
+        self.positions: list[int] = []  # pdfium's own character index of each text position (`text_index`)
         self.font_at: dict[int, bytes] = {}
+        self.sizes: dict[int, float] = {}
         self.buf = ctypes.create_string_buffer(128)
         self.flags = ctypes.c_int()
         self.loose = LooseBoxes(self.raw)
@@ -195,11 +198,21 @@ class _TextPage:
     def char_index(self, text_index: int) -> int:
         if self.index is not None:  # the page's text with the glyphs pdfium left out put back
             return self.index[text_index] if 0 <= text_index < len(self.index) else -1
+        if 0 <= text_index < len(self.positions):
+            return self.positions[text_index]
         return raw.FPDFText_GetCharIndexFromTextIndex(self.raw, text_index)
 
     def font_size(self, idx: int) -> float:
-        """The size text is shown at: the font size scaled by the text matrix (many PDFs set
-        ``Tf`` to 1 and scale with ``Tm``, so the bare font size says nothing)."""
+        """The size text is shown at (asked of pdfium once per character: a line's ends are asked
+        about several times)."""
+        size = self.sizes.get(idx)
+        if size is None:
+            size = self.sizes[idx] = self._font_size(idx)
+        return size
+
+    def _font_size(self, idx: int) -> float:
+        """The font size scaled by the text matrix (many PDFs set ``Tf`` to 1 and scale with ``Tm``,
+        so the bare font size says nothing)."""
         size = raw.FPDFText_GetFontSize(self.raw, idx)
         if raw.FPDFText_GetMatrix(self.raw, idx, ctypes.byref(self.matrix)):
             m = self.matrix
@@ -396,7 +409,8 @@ def page_lines(page, number: int, texts: list[str] | None = None,
         text = tp.tp.get_text_range()
         if texts is not None:
             texts.append(text)
-        text, tp.index = with_gaps(tp.raw, text)
+        tp.positions = char_indices(tp.raw, u16(text))
+        text, tp.index = with_gaps(tp.raw, text, tp.positions)
         # pdfium's text is UTF-16: a character outside the BMP takes two text indices.
         units16 = 0
         gutters: list[list[float]] = []  # where captions set side by side were cut apart (`caption_cuts`)

@@ -15,7 +15,7 @@ from .graphics import Box
 from .headings import names_section
 from .lines import Line
 from .region_page import in_span
-from .region_rows import _WORD
+from .region_rows import prose_words
 
 if TYPE_CHECKING:
     from .regions import _Page
@@ -26,7 +26,7 @@ _NUMBER = re.compile(r"^[(\[]?[-+−±]?\d[\d.,]*%?[)\]]?[,;]?$")
 def letter_pitch(lines: list[Line]) -> float:
     """The page's usual advance per character, in ems, along lines of words (0 when none is long)."""
     pitches = [(ln.x1 - ln.x0) / len(ln.text) / ln.size for ln in lines if len(ln.text) >= 40 and ln.size > 0
-               and sum(1 for w in ln.text.split() if _WORD.match(w)) >= 0.7 * len(ln.text.split())]
+               and prose_words(ln.text)[1] >= 0.7 * prose_words(ln.text)[0]]
     return statistics.median(pitches) if len(pitches) >= 3 else 0.0
 
 
@@ -51,7 +51,7 @@ def _is_prose(ln: Line, pg: _Page) -> bool:
     Its words are mostly words of prose, not counting the numbers and units a results sentence
     holds ("were 3.0 m s⁻¹ for the SAR wind"); a table's row of numbers shares its baseline anyway."""
     words = ln.text.split()
-    wordy = sum(1 for w in words if _WORD.match(w))
+    wordy = prose_words(ln.text)[1]
     measures = sum(1 for w in words if _NUMBER.match(w) or len(w.strip(".,;:()")) == 1)
     if not pg.alone(ln) or not pg.body_sized(ln) or len(words) < 3 or sparse(ln, pg.pitch) \
             or ln.bold and not pg.body.bold \
@@ -78,7 +78,7 @@ def _paragraph_like(ln: Line, pg: _Page, left: float | None, art: Box | None) ->
     if left is None:
         return False
     words = ln.text.split()
-    wordy = sum(1 for w in words if _WORD.match(w))
+    wordy = prose_words(ln.text)[1]
     inside = art is not None and ln.top >= art[1] - 1 and ln.bottom <= art[3] + 1 and ln.x0 >= art[0] - 1 \
         and ln.x1 <= art[2] + 1
     return not (inside or pg.cell_like(ln) or not pg.body_sized(ln) or not words
