@@ -55,7 +55,9 @@ _MARGIN_CODE = 1.0
 _CLEAR = 0.1  # the nearest symbol must be this much nearer than any other (but its kin)
 _TEXT_FONT = 2  # a font whose first this-many letters or digits read as themselves is a text font
 _OWN_AT_ONCE = 0.4  # … or whose first is drawn this near its own
-_READS, _SECONDS = 80, 0.4  # a document's bound: renders, and time spent reading
+# A document's bound: renders (what decides, so a file reads the same on a busy machine), and time spent
+# reading (only against a hostile font whose glyphs take long to draw: 80 renders take about 0.3 s)
+_READS, _SECONDS = 80, 4.0
 _PLACE = 2.0  # a distance's weight on the ink's foot and head (ems)
 _NARROW = 1.2  # a text object at most this many ems wide holds a glyph or two
 # TeX's own fonts, whose encodings are known by name (`glyphs`): their codes are not guessed from drawings
