@@ -219,9 +219,14 @@ def _read_regular(path: str, limit: int) -> bytes:
 # alike; 18: symbols a font sets at ASCII codes read from their drawing, species headings and italic
 # sub-headings, title-page footnotes no headings, bylines of other eras ("By", one-size pages, surname
 # first), volume lines date a paper, reference labels at a line's end or in a gutter, unheaded author-year
-# lists, regions beside wrapped text, smaller-body pages, tables continued overleaf).
+# lists, regions beside wrapped text, smaller-body pages, tables continued overleaf; 19: a "±" drawn as a
+# plus over a minus, bold read from the glyphs' strokes of fonts with hashed names, title-page sidebar strips
+# kept apart from the text beside them, tables continued into the next column, ragged text wrapped round an
+# object, captions in other languages and small capitals, raised reference labels at a page's top or foot,
+# statement and link lines after a reference list, names opening with a particle, article-type labels over
+# short titles).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/18"
+PDF_READER = "pdf-reader/19"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
