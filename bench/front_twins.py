@@ -103,10 +103,14 @@ def records(data: Path) -> list[dict]:
     return out
 
 
-def page_one(pdf: Path) -> str:
+def page_one(pdf: Path) -> str | None:
+    """Page 1's text; None for a file pdfium cannot open (a damaged attachment: no truth from it)."""
     import pypdfium2 as pdfium
 
-    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        doc = pdfium.PdfDocument(str(pdf))
+    except pdfium.PdfiumError:
+        return None
     try:
         return str(doc[0].get_textpage().get_text_range())
     finally:
@@ -198,7 +202,10 @@ def run(data: Path, half: str, show: bool) -> dict:
         key = f"{rec['source']}:{rec['id']}"
         if split.get(key, {}).get("half") != half or not rec["pdf"].exists():
             continue
-        truth = align(rec, page_one(rec["pdf"]))
+        text = page_one(rec["pdf"])
+        if text is None:
+            continue
+        truth = align(rec, text)
         doc = parse_source(load_source(str(rec["pdf"])))
         row = {"key": key, "family": split[key]["family"], "found": {"authors": doc.authors, "title": doc.title,
                "year": doc.year}, "truth": {k: v for k, v in truth.items() if k != "dropped"},
