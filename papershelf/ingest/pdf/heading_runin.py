@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ...document import Block
 from ..captions import CAPTION_RE
 from .heading_lines import short_field
 from .heading_style import (
@@ -25,6 +26,7 @@ from .heading_style import (
     _plausible_title,
     is_standard,
 )
+from .lines import join_lines
 from .numbering import Numbering
 
 
@@ -95,6 +97,19 @@ class RunIn:
         key = self.numbering.accept(m, 0)
         return (text, self._set_level(len(key), p.first.size)) if key else None
 
+    def wrapped_runin(self, p: Para, lead: str) -> tuple[str, int] | None:
+        """A run-in heading in bold wrapped over lines of its own and ending in the next paragraph's
+        bold lead-in (`wrapped_lead`), where the rules found no heading: its bold lines, to which
+        `headings.to_blocks` joins the lead-in, below the current section."""
+        if self.body.bold or self.in_references or CAPTION_RE.match(p.text) or _FLOAT.match(p.text) \
+                or _THEOREM.match(p.text):
+            return None
+        title = p.text.strip() + " " + lead.rstrip(".:—– ").strip()
+        words = title.split()  # a sentence longer than other titles ("… show a reduced uptake of glucose")
+        plausible = len(words) <= 30 and _plausible_title(" ".join(words[:14]), True) \
+            and not re.search(r"[.!?]\s+[A-Za-z]", title)
+        return (p.text.strip(), self._sub_level()) if plausible else None
+
     def _lead_title(self, p: Para) -> str:
         """The title of the paragraph's lead-in, or "" where none can be a heading: in a paper whose
         body claims to be bold, in the reference list, and for captions, floats and theorem labels."""
@@ -143,6 +158,47 @@ class RunIn:
 
 _ENTRY = re.compile(r"^\[\d{1,3}\]\s+\S.*\b(?:1[89]|20)\d\d\b")
 _OPENS_ENTRY = re.compile(r"^\[\d{1,3}\]\s+[A-Z][^.]{0,2}\.")  # "[1] L. Brandt, …": a numbered entry's authors
+
+
+def wrapped_lead(p: Para, nxt: Para | None) -> str:
+    """The bold lead-in that closes a run-in heading wrapped over whole lines ("Inositol-requiring
+    kinase–1α (IRE-1α)" / "plays a crucial role in insulin receptor" / "signaling. In the presence
+    …"): the paragraph's one to three lines are all bold and run to the column's edge, and the next
+    line, set close below in the same size, opens with a bold lead-in closed by a period, the text
+    going on in roman.  The bold run is the heading, read from the fonts alone."""
+    if nxt is None or not nxt.first.runin or not nxt.first.runin_bold or not nxt.first.runin.endswith("."):
+        return ""
+    a, b = p.lines[-1], nxt.first
+    if len(p.lines) > 3 or not all(ln.bold and ln.alone for ln in p.lines) or p.text.rstrip().endswith((".", ":", ";")):
+        return ""
+    close = nxt.gap_above is not None and nxt.gap_above < 1.3 and b.page == a.page and b.top > a.top
+    edge = abs(a.x1 - b.x1) < a.size and -a.size < a.x0 - b.x0 < 3 * a.size and abs(a.size - b.size) < 0.3
+    return b.runin if close and edge and _lead_end(nxt.text, b.runin) > 0 else ""
+
+
+def _lead_end(text: str, lead: str) -> int:
+    """Where the lead-in ends in the paragraph's text, which writes raised and lowered glyphs after
+    "^" and "_" ("XBP-1^+/-- mice." for "XBP-1+/-- mice."); 0 when it is not there."""
+    i = 0
+    for ch in lead:
+        while i < len(text) and text[i] != ch and text[i] in "^_ ":
+            i += 1
+        if i >= len(text) or text[i] != ch:
+            return 0
+        i += 1
+    return i
+
+
+def join_runin(blocks: list[Block], lead: str, nxt: Para | None) -> bool:
+    """The heading just read ends in the next paragraph's bold lead-in, and that paragraph's text
+    starts after it (its block is made here)."""
+    if nxt is None:
+        return False
+    end = _lead_end(nxt.text, lead)
+    blocks[-1].text = join_lines([blocks[-1].text, nxt.text[:end].rstrip(".:—– ")])
+    if rest := nxt.text[end:].lstrip():
+        blocks.append(Block("text", rest, page=nxt.first.page))
+    return True
 
 
 def _upper_first(title: str) -> str:

@@ -23,7 +23,7 @@ from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
 from .heading_levels import flat_levels, next_number, numbered_lines, sibling_style, style_ranks, unlabelled
 from .heading_lines import centred_line, centred_title, entry_like, italic_title_sizes, one_style, small_bold, wrapped
-from .heading_runin import RunIn, lead_in
+from .heading_runin import RunIn, join_runin, lead_in, wrapped_lead
 from .heading_style import (
     _DIGITS,
     _FLOAT,
@@ -411,6 +411,8 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
             continue
         head = decider.decide(p)
         head = judge(i, p, head) if judge else head
+        if not head and (tail := wrapped_lead(p, decider.following)):
+            head = decider.wrapped_runin(p, tail)
         decider.after_heading = bool(head)
         if head:
             decider.in_references = bool(REFERENCES_HEADING.match(p.text.strip()))
@@ -421,6 +423,8 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
                 title, skip = join_lines([title, decider.following.text]), True
             own_lines.append((len(blocks), _wrap_key(p.first)))
             blocks.append(Block("heading", title, level=head[1], page=page))
+            if not skip and (tail := wrapped_lead(p, decider.following)):  # a bold run-in heading's last line
+                skip = join_runin(blocks, tail, decider.following)
             continue
         decider.in_references = decider.in_references or bool(len(p.lines) == 1 and REFERENCES_HEADING.match(p.text))
         lead = decider.runin(p)
