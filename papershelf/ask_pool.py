@@ -37,6 +37,13 @@ _NUMBER = re.compile(r"(?<![\w.])\d|\b(?:one|two|three|four|five|six|seven|eight
 # A number that only names a figure, table, section, equation or reference is no quantity.
 _NOT_QUANTITY = re.compile(r"\b(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|eqs?|equations?|appendix|step)\.?\s*"
                            r"[A-Z]?\d+(?:\.\d+)*|\[\d+(?:\s*[,–-]\s*\d+)*\]", re.I)
+# A quantity with what it measures or counts: a unit of measure (12 ms, 3.4 GHz, 4 GB, 5 mg, 80.5%, 10x) or a counted
+# noun of scientific reporting (1,200 participants, 3 epochs, 50k documents).  A detail states one; a topic sentence
+# ("we propose a model for ...") seldom does.
+_MEASURE = re.compile(r"(?<![\w.])\d[\d.,]*\s?(?:%|percent|×|x\b|ms|s\b|sec|seconds?|min(?:utes?)?|h\b|hours?|days?|"
+                      r"weeks?|months?|years?|[kMGT]?Hz|[KMGT]i?B|[kMGT]?bps|[mµnk]?[gLlmsVW]\b|mm|cm|km|nm|°C?|K\b|dB|"
+                      r"epochs?|steps?|iterations?|layers?|samples?|images?|words?|tokens?|sentences?|documents?|papers?|"
+                      r"participants?|subjects?|users?|pairs?|examples?|instances?)", re.I)
 _SUMMARY = re.compile(r"\b(?:this (?:paper|work|article|study)|in this (?:paper|work)|we (?:propose|present|introduce|"
                       r"describe)|our (?:approach|method|system|model|framework))\b", re.I)
 
@@ -85,15 +92,17 @@ def unit_table(text: str) -> UnitTable:
 
 # A name or a code: CamelCase, an acronym, letters mixed with digits, a file name (TensorFlow, GPU, A6000, x.pl).
 _NAMED = re.compile(r"\b(?:[A-Z][a-z]+[A-Z]\w*|[A-Z]{2,}[a-z]?\b|[A-Za-z]+\d+[A-Za-z]*\w*|\w+\.(?:pl|py|sh|c|R)\b)")
-MARKS = ("number", "length", "summary", "named", *KIND_NAMES)
+MARKS = ("number", "length", "summary", "named", "measure", *KIND_NAMES)
 
 
 def sentence_marks(sentence: str) -> tuple:
     """Whether a sentence states a number, its log length in words, whether it says what the paper is about,
-    whether it names something (a tool, a model, a data set: _NAMED), and which detail kinds it states
-    (ask_kinds: compute, software, funding, license)."""
+    whether it names something (a tool, a model, a data set: _NAMED), whether it states a quantity with its unit
+    (_MEASURE; a figure's or a reference's number is none), and which detail kinds it states (ask_kinds: compute,
+    software, funding, license)."""
     return (holds_number(sentence), math.log(1 + len(_WORD.findall(sentence))), bool(_SUMMARY.search(sentence)),
-            bool(_NAMED.search(sentence)), *sentence_kinds(sentence))
+            bool(_NAMED.search(sentence)), bool(_MEASURE.search(_NOT_QUANTITY.sub(" ", sentence))),
+            *sentence_kinds(sentence))
 
 
 class Pool:

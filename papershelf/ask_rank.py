@@ -7,7 +7,7 @@ cosine with the question and that cosine's gap to the best, its margin over its 
 passage's specific sentence stands out of it, a topic paragraph's sentences all look alike), its
 neighbours' cosine, the word overlap and its gap, the rarity-weighted share of the question's specific words
 it holds (alone and with its neighbours), the passage's relevance and rank, whether it is in the best paper,
-the answer type, a number, its length, and whether it states what the paper is about rather than a detail.
+the answer type, a number, a quantity with its unit, its length, and whether it states what the paper is about rather than a detail.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ class Scored(Protocol):
 
 FEATURES = ("cosine", "cos_gap", "cos_rank", "unit_margin", "unit_best", "neighbour", "lexical", "lex_gap",
             "lex_rank", "rare", "rare_window", "prior", "prior_rank", "best_paper", "paper_gap", "typed", "number",
-            "length", "summary", "first", "focus", "focus_window", "named", "kind")
+            "length", "summary", "first", "focus", "focus_window", "named", "kind",
+            "measure")
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:
@@ -79,7 +80,7 @@ def features(question: str, cands: Sequence[Scored], best_paper: str | None, poo
     cols = [cos, cos - cos.max(), _ranks(cos), raw - mean, best, near, lex, lex - lex.max(), _ranks(lex),
             rare, rare_window, prior, _ranks(prior), in_best, paper_best[pool.paper] - cos.max(), typed,
             pool.mark("number"), pool.mark("length"), pool.mark("summary"), first, focus, focus_window,
-            pool.mark("named") * float(names), pool.mark(kind) if kind else np.zeros(len(cands))]
+            pool.mark("named") * float(names), pool.mark(kind) if kind else np.zeros(len(cands)), pool.mark("measure")]
     return np.stack(cols, axis=1)
 
 
