@@ -7,7 +7,8 @@ cosine with the question and that cosine's gap to the best, its margin over its 
 passage's specific sentence stands out of it, a topic paragraph's sentences all look alike), its
 neighbours' cosine, the word overlap and its gap, the rarity-weighted share of the question's specific words
 it holds (alone and with its neighbours), the passage's relevance and rank, whether it is in the best paper,
-the answer type, a number, a quantity with its unit, its length, and whether it states what the paper is about rather than a detail.
+the answer type, a number, a quantity with its unit, its length, and whether it states what the paper is about
+rather than a detail.
 """
 
 from __future__ import annotations

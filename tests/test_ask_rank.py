@@ -129,3 +129,23 @@ def test_a_sentence_stating_the_kind_of_detail_asked_for_is_marked():
         {"kind_miss": 0.0, "kind_best_miss": 0.0, "kind_paper_miss": 0.0}
     assert kind_features(question, pool, np.array([2, 0, 1]), "p2")["kind_paper_miss"] == 1.0
     assert kind_features("How long are the lawsuits?", pool, np.array([2, 0, 1]), "p2")["kind_miss"] == 0.0
+
+
+def test_a_quantity_with_its_unit_or_what_it_counts_is_marked():
+    """ask_pool._MEASURE: a detail states a quantity with what it measures or counts (`measure` column); a bare
+    number, a year, or a figure's, table's or reference's number does not."""
+    from papershelf.ask_pool import MARKS, sentence_marks
+
+    m = MARKS.index("measure")
+    for s in ("Training took 12 hours on one machine.", "The error fell to 3.2% on the held-out set.",
+              "We recruited 1,200 participants online.", "Each image is 481 px wide and weighs 4 GB in total.",
+              "Doses of 5 mg were given twice."):
+        assert sentence_marks(s)[m], s
+    for s in ("Results are shown in Table 3 and Figure 2.", "As reported in 2019 by others [12].",
+              "This paper studies coral reefs across the Pacific."):
+        assert not sentence_marks(s)[m], s
+    text = "This paper studies coral reefs across the Pacific. Each reef was surveyed over 6 days by two divers."
+    cands = A.candidates([(Unit("u1", "p1", "body", 0, text), 0.9)])
+    question = "How long did the survey of a reef take?"
+    x = R.features(question, cands, "p1", **A.rank_inputs(question, cands))
+    assert list(x[:, R.FEATURES.index("measure")]) == [0, 1]
