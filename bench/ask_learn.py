@@ -265,9 +265,9 @@ def main() -> None:
         res = refusal_cv(by_set, recs, by_set_key, names)
         report[f"refusal_{name}"] = {"leave_set_out": res,
                                      "leave_paper_out": refusal_cv(by_paper, recs, by_paper_key, names)}
-        key = (res["answerable_flagged"] <= 0.10 + 1e-9, res["unanswerable_flagged"], -res["answerable_flagged"])
-        if chosen is None or key > chosen[0]:  # chosen leave-set-out; a tie keeps the earlier (simpler) set
-            chosen = (key, name)
+        rank = (res["answerable_flagged"] <= 0.10 + 1e-9, res["unanswerable_flagged"], -res["answerable_flagged"])
+        if chosen is None or rank > chosen[0]:  # chosen leave-set-out; a tie keeps the earlier (simpler) set
+            chosen = (rank, name)
     assert chosen is not None
     names = REFUSAL_SETS[chosen[1]]
     report["refusal_chosen"] = chosen[1]
