@@ -59,3 +59,45 @@ def test_a_centred_titles_last_word_alone_in_the_top_corner_is_the_titles(tmp_pa
     doc = read_pdf(path.read_bytes())
     assert doc.title == "GAPDH Mediates Nitrosylation of Nuclear Proteins"
     assert doc.authors == ["Dale Woodford", "Stefan Candra", "Katja Haberecht"]
+
+
+def _small_caps(c: canvas.Canvas, text: str, x: float, y: float, size: float = 10) -> float:
+    """A name in small capitals drawn glyph by glyph (the small letters as capitals 0.78 as large); the x after it."""
+    for ch in text:
+        c.setFont("Courier", 0.78 * size if ch.islower() else size)
+        c.drawString(x, y, ch.upper())
+        x += c.stringWidth(ch.upper(), "Courier", 0.78 * size if ch.islower() else size)
+    return x
+
+
+def test_a_mark_drawn_in_one_piece_before_names_in_small_capitals_gives_the_line_no_size(tmp_path):
+    """pdfium opens the second name's line with the first name's raised mark ("2,4*"), drawn in one piece
+    while the small capitals after it come in pieces of a glyph: the line is the names' size, not the mark's
+    (before, the names after the mark were read in another style than the first and dropped)."""
+    path = tmp_path / "smallcaps.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 20)
+    c.drawString(72, H - 80, "Dynamic analysis of filopodial interactions")
+    y = H - 115
+    x = 72.0
+    for k, (name, mark) in enumerate([("Ida Lind", "2,4*"), ("R. von Mcallister", "1"), ("Uma S. Silva", "4"),
+                                      ("Jörg Kowalski", "4")]):
+        if k:
+            c.setFont("Courier", 10)
+            c.drawString(x, y, ", ")
+            x += c.stringWidth(", ", "Courier", 10)
+        x = _small_caps(c, name, x, y)
+        c.setFont("Courier", 6)
+        c.drawString(x + 0.5, y + 4, mark)
+        x += c.stringWidth(mark, "Courier", 6) + 1
+    c.setFont("Times-Roman", 8)
+    c.drawString(72, H - 140, "1 Department of Physics, University of Bergen, Norway")
+    c.setFont("Times-Bold", 11)
+    c.drawString(72, H - 165, "Abstract")
+    c.setFont("Times-Roman", 10)
+    for k, text in enumerate(_wrap(" ".join([BODY] * 6), 90)[:25]):
+        c.drawString(72, H - 180 - 12 * k, text)
+    c.showPage()
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["Ida Lind", "R. von Mcallister", "Uma S. Silva", "Jörg Kowalski"]
