@@ -101,3 +101,28 @@ def test_a_mark_drawn_in_one_piece_before_names_in_small_capitals_gives_the_line
     c.save()
     doc = read_pdf(path.read_bytes())
     assert doc.authors == ["Ida Lind", "R. von Mcallister", "Uma S. Silva", "Jörg Kowalski"]
+
+
+def test_a_badge_drawn_before_the_names_with_its_lower_row_under_their_baseline_is_cut_off(tmp_path):
+    """"Check for" over "updates", drawn before the names, its lower row a little under the names'
+    baseline: pdfium reads "updates" into the names' line, and the line reader cuts it off (before, only a
+    badge row overlapping the names was cut: the first names were read as "updates Carl Gupta…" and dropped)."""
+    path = tmp_path / "badge.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    _centred(c, "Staffing small Cohort levels", "Courier-Bold", 20, 390, H - 80)
+    y = H - 140
+    c.setFont("Courier-Bold", 7.2)
+    c.drawRightString(540, y + 3.7, "Check for")
+    c.drawRightString(540, y + 3.7 - 7.92, "updates")
+    for k, line in enumerate(["Carl Gupta, Karl Chen", "Nikos E. Kowalski", "and Eva F. Pihl"]):
+        _centred(c, line, "Courier", 12, 390, y - 16 * k)
+    _centred(c, "1 Department of Physics, University of Bergen, Norway", "Courier", 9, 390, y - 60)
+    c.setFont("Helvetica-Bold", 10)
+    c.drawString(230, y - 85, "Abstract")
+    c.setFont("Times-Roman", 10)
+    for k, text in enumerate(_wrap(" ".join([BODY] * 6), 60)[:25]):
+        c.drawString(230, y - 100 - 12 * k, text)
+    c.showPage()
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    assert doc.authors == ["Carl Gupta", "Karl Chen", "Nikos E. Kowalski", "Eva F. Pihl"]
