@@ -58,7 +58,8 @@ def overlay_cut(chunk: str, start16: int, size: float, char_index: Callable[[int
                     return k
             # an overlay opening the line: in its own style, or a few words before a line of text; overlapping the
             # text's row or a little under it (a badge's lower row "updates" just under the names' baseline)
-            elif _overlap(prev, box) > -0.25 * size and (_other_style(style(opening), style(idx)) or len(chunk) - k >= 2 * k):
+            elif _overlap(prev, box) > -0.25 * size and (_other_style(style(opening), style(idx))
+                                                         or len(chunk) - k >= 2 * k):
                 return k
             return 0
         prev = box

@@ -109,4 +109,5 @@ def text_size(boxes: list[tuple], size: float, size_at: Callable[[int], float], 
 
 
 _MARK = re.compile(r"[\d\s,.;*∗†‡§¶#⋆a-h]+")
-_NAME_AFTER = re.compile(r"[\s,]*[A-ZÀ-ÖØ-Þ][A-Za-zß-öø-ÿÀ-ÖØ-Þ.'’-]")  # a capitalised word: a name, an institution, a note
+# a capitalised word (or one in capitals, accented too): a name, an institution, a note
+_NAME_AFTER = re.compile(r"[\s,]*[A-ZÀ-ÖØ-Þ][A-Za-zß-öø-ÿÀ-ÖØ-Þ.'’-]")
