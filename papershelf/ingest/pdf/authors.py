@@ -225,7 +225,7 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
         return None, "", ""
     names: list[str] = []
     parts = [q for p in _surname_first(_parts(text)) for q in _conjoined(p)]
-    if len(parts) == 1 and len(parts[0].split()) >= 4:
+    if len(parts) == 1 and len(parts[0].split()) >= 4 and not _marked(text):
         runs = _runs(parts[0])  # one run of words without separators: names side by side, each of them a name
         parts = runs if all(_name(r) for r in runs) else parts  # ("Max Planck Institute for Biology" is none)
     capitals = False  # the line's names so far are set in capitals (ACM: "BEN TROVATO, Inria Paris, France")
@@ -245,9 +245,16 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
             continue  # a stray mark or number
         names.append(name)
         # every name so far in capitals: one in capitals after names in mixed case is "DURAI S." among
-        # "KINNEY Rodney, …", whose next name "SHENKER Scott" is no affiliation
-        capitals = _in_capitals(part) and (capitals or len(names) == 1)
+        # "KINNEY Rodney, …", whose next name "SHENKER Scott" is no affiliation; nor is a name read surname
+        # first with initials after it ("CASIMIR H. B. G., ROLIG Lindsay"): its capitals are its surname's
+        capitals = _in_capitals(part) and (capitals or len(names) == 1) and _given_first(part.split()) == part.split()
     return names or None, "", ""
+
+
+def _marked(text: str) -> bool:
+    """The line carries a mark (raised, or a symbol): a byline that marks its names marks each of them, so
+    a run of words with one mark is one name ("Josephine Nana Afrakoma Agyeman-Duah^3"), not names side by side."""
+    return "^" in text or bool(re.search(r"[\d†‡∗*♦♠♣♥§¶#✉⋆✷✶✦★☆✩⁰¹²³⁴⁵⁶⁷⁸⁹]", text))
 
 
 def _in_capitals(part: str) -> bool:

@@ -56,8 +56,11 @@ def overlay_cut(chunk: str, start16: int, size: float, char_index: Callable[[int
             if before_run is not None and band is not None:  # back where the line stopped, on its row
                 if -size <= box[0] - before_run[2] <= far and _overlap(band, box) >= 0.3 * (box[3] - box[1]):
                     return k
-            elif _overlap(prev, box) > 0 and (_other_style(style(opening), style(idx)) or len(chunk) - k >= 2 * k):
-                return k  # an overlay opening the line: in its own style, or a few words before a line of text
+            # an overlay opening the line: in its own style, or a few words before a line of text; overlapping the
+            # text's row or a little under it (a badge's lower row "updates" just under the names' baseline)
+            elif _overlap(prev, box) > -0.25 * size and (_other_style(style(opening), style(idx))
+                                                         or len(chunk) - k >= 2 * k):
+                return k
             return 0
         prev = box
         row = box if row is None else (min(row[0], box[0]), min(row[1], box[1]),

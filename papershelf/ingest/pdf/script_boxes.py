@@ -97,8 +97,10 @@ def text_size(boxes: list[tuple], size: float, size_at: Callable[[int], float], 
     if len(boxes) < 2:
         return size
     main, lead = _main_box(boxes), boxes[0]
+    if lead is main:  # a mark of several glyphs drawn in one piece, the names after it in pieces of a glyph or
+        main = max(boxes[1:], key=lambda b: b[3] - b[1])  # a few (small capitals): the tallest of those is the text
     tall = main[3] - main[1]
-    if lead is main or lead[3] - lead[1] >= 0.8 * tall or main[3] - lead[3] < 0.15 * tall:
+    if lead[3] - lead[1] >= 0.8 * tall or main[3] - lead[3] < 0.15 * tall:
         return size
     for k in range(1, 9):
         if (later := size_at(first + k)) > 1.2 * size:
@@ -107,4 +109,5 @@ def text_size(boxes: list[tuple], size: float, size_at: Callable[[int], float], 
 
 
 _MARK = re.compile(r"[\d\s,.;*∗†‡§¶#⋆a-h]+")
-_NAME_AFTER = re.compile(r"[\s,]*[A-ZÀ-ÖØ-Þ][A-Za-zß-öø-ÿ.'’-]")  # a capitalised word: a name, an institution, a note
+# a capitalised word (or one in capitals, accented too): a name, an institution, a note
+_NAME_AFTER = re.compile(r"[\s,]*[A-ZÀ-ÖØ-Þ][A-Za-zß-öø-ÿÀ-ÖØ-Þ.'’-]")

@@ -193,7 +193,7 @@ def _corner(ln: Line, width: float, height: float, page: list[Line]) -> bool:
     header set in the top right corner, never a title (a title starts at the text's left edge or is
     centred on the page), however large it is set; unless it is centred over the block of smaller text
     set right under it and about as wide at least: a title centred over a column right of a sidebar."""
-    if not (ln.top < 0.09 * height and ln.x0 > 0.5 * width):
+    if not (ln.top < 0.09 * height and ln.x0 > 0.5 * width) or _wraps_from(ln, width, page):
         return False
     under = [o for o in page if ln.bottom <= o.top < ln.bottom + 4 * ln.size and o.x1 > ln.x0 and o.x0 < ln.x1
              and o.size < ln.size - 0.5]  # smaller text: a header's own next lines (its size) head nothing
@@ -202,6 +202,14 @@ def _corner(ln: Line, width: float, height: float, page: list[Line]) -> bool:
     left, right = min(o.x0 for o in under), max(o.x1 for o in under)
     centred = abs((left + right) / 2 - (ln.x0 + ln.x1) / 2) < 0.02 * width
     return not (centred and right - left > 0.8 * (ln.x1 - ln.x0))
+
+
+def _wraps_from(ln: Line, width: float, page: list[Line]) -> bool:
+    """The line is the wrapped end of a line right above it in its size and weight that starts left of the
+    page's middle and spans it (a centred title's last word alone on its line, "… of Nuclear" / "Proteins"),
+    not a header of its own in the corner."""
+    return any(o.bottom <= ln.top + 0.2 * ln.size and ln.top - o.top <= 1.5 * ln.size and abs(o.size - ln.size) < 0.5
+               and o.bold == ln.bold and o.x0 < 0.5 * width < o.x1 and o.x1 > ln.x0 for o in page if o is not ln)
 
 
 def _title_page(kept: list[Line], width: float) -> bool:
