@@ -31,6 +31,7 @@ from .region_ends import _NUMBER, _ends_object, _prose, _text_edge, _trim_paragr
 from .region_page import (
     between_neighbours,
     blank_side,
+    body_columns,
     in_span,
     narrow_columns,
     page_body,
@@ -353,8 +354,10 @@ def page_layout(lines: list[Line], graphics: list[Box], width: float, height: fl
     found = _gutters(lines, False)  # every strip; a page in two halves keeps only two or more
     strips = (found if len(found) >= 2 or not two else []) or narrow_columns(lines, width, two) \
         or (found if two and off_middle(lines, found, width) else [])
-    gutters = [(a + b) / 2 for a, b in strips]
     text = text_columns(lines, strips)
+    if not strips and not two:
+        strips = text = body_columns(lines, body)
+    gutters = [(a + b) / 2 for a, b in strips]
     divide = [(a + b) / 2 for a, b in text] or (gutters if two and len(gutters) >= 2 and not any(
         a - 8 <= width / 2 <= b + 8 for a, b in strips) else [])  # a middle column of text crosses the middle
     pg = _Page(lines, graphics, width, height, body, two, extent, *text_extent(lines, width),
