@@ -275,8 +275,9 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     for i, (_, _, b, ln) in enumerate(items):
         gap = (reach - b[3]) if up else (b[1] - reach)
         # a table set loosely (double-spaced rows) starts further from its caption: its first row or
-        # graphic may lie a wider gap away than running text ever would
-        first = not taken and (ln is None or pg.cell_like(ln))
+        # graphic may lie a wider gap away than running text ever would; so may a chart's axis title,
+        # set far smaller than the body (no running text is)
+        first = not taken and (ln is None or pg.cell_like(ln) or ln.size < 0.7 * pg.body.size)
         if gap > (1.6 * limit if first else limit):
             break
         inside = art is not None and b[1] >= art[1] - 1 and b[3] <= art[3] + 1 and b[0] >= art[0] - 1 \
