@@ -404,6 +404,10 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         elif sides == (None, None) and (wider := in_margin(pg, cap_lines, column, stops, lambda ln: _prose(ln, pg))) \
                 and (beside := beside_side(pg, cap_lines, wider, stops, _walk, True)) is not None:
             sides = (None, beside)  # a caption in a margin column of captions, its object in the next column
+        elif sides == (None, None) and pg.two_columns and not pg.gutters \
+                and (beside := beside_side(pg, cap_lines, (0.0, pg.width), stops, _walk, True)) is not None \
+                and beside[0][0] < width / 2 - 8 < width / 2 + 8 < beside[0][2]:
+            sides = (None, beside)  # a narrow caption in one half, level with a picture across the middle
         out.append(Candidate(region, *sides, (blank_side(pg, cap_box, own, True), blank_side(pg, cap_box, own, False))))
     return out
 
