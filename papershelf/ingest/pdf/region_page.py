@@ -9,7 +9,7 @@ from .columns import gutters as column_gutters
 from .graphics import Box
 from .headings import BodyStyle
 from .lines import Line
-from .region_rows import _wordy
+from .region_rows import _gutters, _wordy
 
 
 def text_extent(lines: list[Line], width: float) -> tuple[float, float]:
@@ -86,6 +86,17 @@ def text_columns(lines: list[Line], strips: list[tuple[float, float]]) -> list[t
         return []
     found = column_gutters(lines)
     return strips if len(found) >= len(strips) else []
+
+
+def body_columns(lines: list[Line], body: BodyStyle) -> list[tuple[float, float]]:
+    """The gutter of columns of running text that the page's other text hides: on a page of tables set
+    across it in a smaller size (long cells crossing the middle), the two columns of body text under
+    them are found from the lines in the body's size alone (a strip those lines leave, which the
+    reading order finds between columns of them).  Else, lines of the two columns sharing a baseline
+    read as a row of cells, and a table's region takes the paragraphs under it."""
+    own = [ln for ln in lines if abs(ln.size - body.size) <= 0.6]
+    found = _gutters(own, False)
+    return text_columns(own, found)
 
 
 def in_span(box: Box, span: tuple[float, float]) -> bool:

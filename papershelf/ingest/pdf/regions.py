@@ -31,6 +31,7 @@ from .region_ends import _NUMBER, _ends_object, _prose, _text_edge, _trim_paragr
 from .region_page import (
     between_neighbours,
     blank_side,
+    body_columns,
     in_span,
     narrow_columns,
     page_body,
@@ -274,8 +275,9 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     for i, (_, _, b, ln) in enumerate(items):
         gap = (reach - b[3]) if up else (b[1] - reach)
         # a table set loosely (double-spaced rows) starts further from its caption: its first row or
-        # graphic may lie a wider gap away than running text ever would
-        first = not taken and (ln is None or pg.cell_like(ln))
+        # graphic may lie a wider gap away than running text ever would; so may a chart's axis title,
+        # set far smaller than the body (no running text is)
+        first = not taken and (ln is None or pg.cell_like(ln) or ln.size < 0.7 * pg.body.size)
         if gap > (1.6 * limit if first else limit):
             break
         inside = art is not None and b[1] >= art[1] - 1 and b[3] <= art[3] + 1 and b[0] >= art[0] - 1 \
@@ -353,8 +355,10 @@ def page_layout(lines: list[Line], graphics: list[Box], width: float, height: fl
     found = _gutters(lines, False)  # every strip; a page in two halves keeps only two or more
     strips = (found if len(found) >= 2 or not two else []) or narrow_columns(lines, width, two) \
         or (found if two and off_middle(lines, found, width) else [])
-    gutters = [(a + b) / 2 for a, b in strips]
     text = text_columns(lines, strips)
+    if not strips and not two:
+        strips = text = body_columns(lines, body)
+    gutters = [(a + b) / 2 for a, b in strips]
     divide = [(a + b) / 2 for a, b in text] or (gutters if two and len(gutters) >= 2 and not any(
         a - 8 <= width / 2 <= b + 8 for a, b in strips) else [])  # a middle column of text crosses the middle
     pg = _Page(lines, graphics, width, height, body, two, extent, *text_extent(lines, width),
@@ -400,6 +404,10 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         elif sides == (None, None) and (wider := in_margin(pg, cap_lines, column, stops, lambda ln: _prose(ln, pg))) \
                 and (beside := beside_side(pg, cap_lines, wider, stops, _walk, True)) is not None:
             sides = (None, beside)  # a caption in a margin column of captions, its object in the next column
+        elif sides == (None, None) and pg.two_columns and not pg.gutters \
+                and (beside := beside_side(pg, cap_lines, (0.0, pg.width), stops, _walk, True)) is not None \
+                and beside[0][0] < width / 2 - 8 < width / 2 + 8 < beside[0][2]:
+            sides = (None, beside)  # a narrow caption in one half, level with a picture across the middle
         out.append(Candidate(region, *sides, (blank_side(pg, cap_box, own, True), blank_side(pg, cap_box, own, False))))
     return out
 
