@@ -294,7 +294,9 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
     lefts = _lefts(runs, size)
     depth = _indent(runs, lefts, size)
     indented = [ln.x0 - left > depth for run, left in zip(runs, lefts, strict=True) for ln in run]
-    hanging = 0.15 <= sum(indented) / max(1, len(indented)) <= 0.85
+    pieces = [i > 0 and _same_row(run[i - 1], ln, size) for run in runs for i, ln in enumerate(run)]
+    rows = [ind for ind, piece in zip(indented, pieces, strict=True) if not piece]  # a row's pieces count once
+    hanging = 0.15 <= sum(rows) / max(1, len(rows)) <= 0.85
     first_in = hanging and _first_lines_indented(lines, indented)
     pitches = [b.bottom - a.bottom for run in runs for a, b in zip(run, run[1:], strict=False) if b.bottom > a.bottom]
     # the pitch inside an entry: a low quantile, as in a list of one- and two-line entries set apart by a gap
@@ -309,7 +311,7 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
                 entries.append(ln.text)
                 continue
             prev = run[i - 1] if i else None
-            if _goes_on(ln.text) or _link_goes_on(entries[-1], ln.text):
+            if _goes_on(ln.text) or _link_goes_on(entries[-1], ln.text) or _same_row(prev, ln, size):
                 new = False
             elif hanging:
                 new = (ln.x0 - left <= depth) != first_in
@@ -326,6 +328,13 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
             else:
                 entries[-1] += "\n" + ln.text
     return entries
+
+
+def _same_row(prev: Line | None, ln: Line, size: float) -> bool:
+    """The line is a piece of the row the line before it ends: on its baseline, right of it (a justified line
+    whose wide word gaps the line builder cut, "1-18.      Retrieved      2019,      from").  No entry opens
+    mid-row."""
+    return prev is not None and abs(ln.bottom - prev.bottom) < 0.5 * size and ln.x0 >= prev.x1 - 1
 
 
 _SURNAME_FIRST = re.compile(r"^[A-Z][\w'’\-]*+(?:,|\s[A-Z]\.|\s[A-Z]{1,3}\b)")
