@@ -19,7 +19,8 @@ NAMES = ["Novak", "Walsh", "Bugg", "Park", "Reynolds", "Fan", "Ellsworth", "Huyt
 def _band_page(c: canvas.Canvas, heading: str | None) -> None:
     """A page of two body columns (9 pt) over a list of 20 entries (7 pt) in two columns across its foot."""
     c.showPage()
-    body = _wrap(" ".join([BODY] * 9), 60)
+    words = BODY.split()
+    body = _wrap(" ".join(words[k % len(words)] for k in range(0, 1400, 3)), 60)  # no line repeats page 1's
     for col, x in enumerate((54, 316)):
         c.setFont("Times-Roman", 9)
         y = H - 60

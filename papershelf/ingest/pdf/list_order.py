@@ -142,6 +142,10 @@ def _without_band_above(lines: list[Line], own: list[Line], heading: Line,
     goes on at the top of the next runs on there in its own size and pitch, and keeps those lines."""
     size = statistics.median(ln.size for ln in own) or 10.0
     home = _column(heading, gutters)
+    tol = max(heading.height, 0.5 * size)
+    # the list's first line: the heading, or the line under it in its column (a band's columns start level with it)
+    under = [ln.top for ln in own if _column(ln, gutters) == home and ln.top > heading.top + tol]
+    first = min(under, default=heading.top)
     dropped: set[int] = set()
     for col in {_column(ln, gutters) for ln in own} - {home}:
         if col < home:
@@ -150,7 +154,7 @@ def _without_band_above(lines: list[Line], own: list[Line], heading: Line,
                        key=lambda ln: ln.top)
         above = sorted((ln for ln in lines if ln.top < heading.top - 1 and _column(ln, gutters) == col
                         and not _crosses(ln, gutters)), key=lambda ln: ln.top)
-        if not below or not above or abs(below[0].top - heading.top) > max(heading.height, 0.5 * size):
+        if not below or not above or not heading.top - tol <= below[0].top <= first + tol:
             continue
         other = abs(statistics.median(ln.size for ln in above) - size) > APART_SIZE * size
         if other or below[0].top - above[-1].bottom > APART_GAP * size:
