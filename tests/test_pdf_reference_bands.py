@@ -78,3 +78,24 @@ def test_a_justified_lines_pieces_on_one_baseline_open_no_entry(tmp_path):
     refs = read_references(path, c)
     assert len(refs) == 8
     assert all(r.text.startswith(NAMES[k]) for k, r in enumerate(refs))
+
+
+CAPITALS = ["Abebe", "Åström", "Brandt", "Chen", "Dubois", "Élie", "Fischer", "Garcia", "Haddad", "Özdemir", "Rossi",
+            "Silva", "Šimek", "Tanaka", "Ødegaard", "Weber"]
+
+
+@pytest.mark.parametrize("gap", [0, 6])
+def test_surnames_opening_with_a_capital_outside_ascii_open_their_entries(tmp_path, gap):
+    path = tmp_path / "capitals.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = title_and_body(c, "Sediment Transport in Coastal Systems", 3) - 14
+    c.setFont("Times-Bold", 11)
+    c.drawString(72, y, "References")
+    y -= 20
+    c.setFont("Times-Roman", 9)
+    for k, name in enumerate(CAPITALS):  # flush author-year entries, one after another with no indent
+        c.drawString(72, y, f"{name}, K., Rossi, A., {1990 + k}. Sediment transport in coastal systems and the thermal")
+        c.drawString(72, y - 11, f"response of estuaries. J. Coast. Res. {k + 3}, 10-20.")
+        y -= 22 + gap
+    refs = read_references(path, c)
+    assert [r.text.split(",")[0] for r in refs] == CAPITALS

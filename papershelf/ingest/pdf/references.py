@@ -19,6 +19,7 @@ import statistics
 from collections.abc import Iterator
 
 from ...document import Block, Reference
+from ..references import CAPITAL as C
 from ..references import KEY, MAX_LABEL_GAP, SAME_AUTHORS, entry_label, parsed_entries, split_keyed, split_numbered
 from .hyphens import keep_hyphen
 from .lines import Line
@@ -337,7 +338,7 @@ def _same_row(prev: Line | None, ln: Line, size: float) -> bool:
     return prev is not None and abs(ln.bottom - prev.bottom) < 0.5 * size and ln.x0 >= prev.x1 - 1
 
 
-_SURNAME_FIRST = re.compile(r"^[A-Z][\w'’\-]*+(?:,|\s[A-Z]\.|\s[A-Z]{1,3}\b)")
+_SURNAME_FIRST = re.compile(rf"^[{C}][\w'’\-]*+(?:,|\s[{C}]\.|\s[A-Z]{{1,3}}\b)")
 
 
 def _first_lines_indented(lines: list[Line], indented: list[bool]) -> bool:
@@ -352,8 +353,9 @@ def _first_lines_indented(lines: list[Line], indented: list[bool]) -> bool:
 
 # An author-year entry's first author ("Höfle, M. G.", "de Zeeuw, C.H.", "Smith AB,"); a year printed
 # after the authors, bare or in parentheses.
-_FIRST_AUTHOR = re.compile(r"^(?:(?:van|von|de|der|den|da|di|du|la|le)\s)*[A-Z][\w'’\-]*+(?:\s[A-Z][\w'’\-]*+)?"
-                           r"(?:,\s?(?:[A-Z]\.\s?-?){1,4}(?:,|\s\(|\s&|\sand\b|\set\sal\b|\s(?:1[89]|20)\d\d)|\s[A-Z]{1,3}(?:,|\s\())")
+_FIRST_AUTHOR = re.compile(rf"^(?:(?:van|von|de|der|den|da|di|du|la|le)\s)*[{C}][\w'’\-]*+(?:\s[{C}][\w'’\-]*+)?"
+                           rf"(?:,\s?(?:[{C}]\.\s?-?){{1,4}}(?:,|\s\(|\s&|\sand\b|\set\sal\b|\s(?:1[89]|20)\d\d)|"
+                           r"\s[A-Z]{1,3}(?:,|\s\())")
 _ENTRY_YEAR = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?\b")
 
 
@@ -377,7 +379,7 @@ def _ended(text: str) -> bool:
 
 
 # A body as author, its year right after it: "World Health Organization (2019).", "NASA. 2004."
-_BODY_YEAR = re.compile(r"^[A-Z][\w'’&\-]*+(?:\s[\w'’&\-]++){0,8}?\s?"
+_BODY_YEAR = re.compile(rf"^[{C}][\w'’&\-]*+(?:\s[\w'’&\-]++){{0,8}}?\s?"
                         r"(?:\((?:1[89]|20)\d\d[a-z]?\)|\.\s(?:1[89]|20)\d\d[a-z]?\.)")
 
 
