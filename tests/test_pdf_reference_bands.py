@@ -99,3 +99,22 @@ def test_surnames_opening_with_a_capital_outside_ascii_open_their_entries(tmp_pa
         y -= 22 + gap
     refs = read_references(path, c)
     assert [r.text.split(",")[0] for r in refs] == CAPITALS
+
+
+def test_lines_after_the_last_entry_that_open_as_no_entry_does_are_none(tmp_path):
+    path = tmp_path / "tail.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = title_and_body(c, "Sediment Transport in Coastal Systems", 3) - 14
+    c.setFont("Times-Bold", 11)
+    c.drawString(72, y, "References")
+    y -= 20
+    c.setFont("Times-Roman", 9)
+    for k, name in enumerate(CAPITALS[:12]):  # flush entries set apart by a gap
+        c.drawString(72, y, f"{name}, K., Rossi, A., {1990 + k}. Sediment transport in coastal systems and the thermal")
+        c.drawString(72, y - 11, f"response of estuaries. J. Coast. Res. {k + 3}, 10-20.")
+        y -= 28
+    for text in ("Handling editor: Maria Rossi, University of Lisbon.", "Zitiervorschlag: Engel, K. (2021), Heft 4."):
+        c.drawString(72, y, text)  # in the list's size and pitch, in words no pattern knows
+        y -= 28
+    refs = read_references(path, c)
+    assert [r.text.split(",")[0] for r in refs] == CAPITALS[:12]

@@ -104,7 +104,21 @@ def _entries(runs: list[list[Line]]) -> list[str]:
     else:
         entries = split_keyed(texts) or _split_by_layout(runs)
     # a page's stray marks read as lines of their own ("«", "il", "8") are no entries
-    return [e for e in _until_statement(entries) if len(_WORD_CHAR.findall(e)) >= 3]
+    return _without_tail([e for e in _until_statement(entries) if len(_WORD_CHAR.findall(e)) >= 3])
+
+
+OPEN_ALIKE = 0.9  # of a list's entries that open as entries open, for what follows its last such entry to be none
+
+
+def _without_tail(entries: list[str]) -> list[str]:
+    """The entries without those after the last one that opens as entries open (a label, a key, a surname and
+    initials), when nine in ten of the others open so (five at least): what a paper prints straight after its
+    list in the list's own size and pitch (a statement, a date, a line of rights), in whatever words."""
+    opening = [opens_entry(e) for e in entries]
+    last = max((i for i, f in enumerate(opening) if f), default=-1)
+    if last < 0 or last == len(entries) - 1 or last + 1 < MIN_LISTED or sum(opening) < OPEN_ALIKE * (last + 1):
+        return entries
+    return entries[:last + 1]
 
 
 def _until_statement(entries: list[str]) -> list[str]:
