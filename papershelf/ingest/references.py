@@ -25,11 +25,14 @@ from ..document import Reference, parse_year
 from ..text import LEADING_SPACE
 
 MAX_AUTHOR_CHARS = 2000  # a longer run of text is no author list: bounds the checks made on each initial
+# A capital letter of the Latin alphabets names are printed in ("Özcan", "Łukasz"; Latin Extended-A mixes
+# cases, so some small letters pass: a name's first letter is checked, not spelled).
+CAPITAL = "A-ZÀ-ÖØ-ÞĀ-ſ"
 # An entry's label: "[3]", "3.", "(3)", a bare "3" before a name (or a raised "^3", the reader's mark), a
 # raised label alone on its line, or one set close before a name ("^10M. Kleiber").
 _LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s|$)|\((\d{1,4})\)|"
-                    r"\^?(\d{1,4})(?=\s+(?:[A-Z]|(?:van|von|de|der|den|da|di|du|la|le)\s))|\^(\d{1,4})$|"
-                    r"\^(\d{1,4})(?=[A-Z](?:\.|[a-z])))\s*")
+                    rf"\^?(\d{{1,4}})(?=\s+(?:[{CAPITAL}]|(?:van|von|de|der|den|da|di|du|la|le)\s))|\^(\d{{1,4}})$|"
+                    rf"\^(\d{{1,4}})(?=[{CAPITAL}](?:\.|[a-z])))\s*")
 _ALPHA_LABEL = re.compile(r"^\s*\[[A-Z][A-Za-z+\-]{0,9}\d{2,4}[a-z]?\]\s*")  # "[Arn94]", "[ABTZ13]": no number
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
 _ARXIV = re.compile(r"(?:arxiv[:\s]*(?:preprint\s*)?(?:arxiv:)?\s*|abs/|arxiv\.org/(?:abs|pdf)/)"
@@ -46,17 +49,14 @@ _INITIALS_ONLY = re.compile(r"^(?:[A-Z]\.?[\s\-]*){1,4}$")
 _INITIAL = re.compile(r"^\(?(?:[A-Z]\.-?)*[A-Z]$")
 _ABBREVIATION = re.compile(r"\b(?:proc|conf|trans|natl|acad|intl|univ|dept|symp|assoc|comput|ling|sci|eng|appl|phys|"
                            r"chem|biol|vol|no)$", re.IGNORECASE)  # "vol. 30", "no. 4" end no sentence
-# A capital letter of the Latin alphabets names are printed in ("Özcan", "Łukasz"; Latin Extended-A mixes
-# cases, so some small letters pass: a name's first letter is checked, not spelled).
-_CAPITAL = "A-ZÀ-ÖØ-ÞĀ-ſ"
 _PARTICLES = r"(?:van|von|de|der|den|del|da|di|du|dos|la|le|y|bin|al|II|III|IV|Jr\.?|Sr\.?)"
 # A hyphen before a capital joins two name words ("Jean-Pierre"), one before a small letter goes on
 # with the word ("Al-khalifa"); taken possessively and atomically (a capitalized particle, "IV",
 # is read one way), a run of hyphenated capitals or of "IV IV ..." has one reading, not 2^n (it once
 # hung `add` on a 120-character entry).
-_NAME_WORD = rf"(?>[{_CAPITAL}][^\s,;:()\d\-]*+(?:-[a-z][^\s,;:()\d\-]*+)*+|" + _PARTICLES + r"(?![^\s\-]))"
+_NAME_WORD = rf"(?>[{CAPITAL}][^\s,;:()\d\-]*+(?:-[a-z][^\s,;:()\d\-]*+)*+|" + _PARTICLES + r"(?![^\s\-]))"
 _PERSON = re.compile(rf"^{_NAME_WORD}(?:[\s\-]+{_NAME_WORD})*$")
-_VANCOUVER_NAME = rf"[{_CAPITAL}][\w'’\-]+(?:\s[{_CAPITAL}][\w'’\-]+)?\s[A-Z]{{1,3}}"
+_VANCOUVER_NAME = rf"[{CAPITAL}][\w'’\-]+(?:\s[{CAPITAL}][\w'’\-]+)?\s[A-Z]{{1,3}}"
 _VANCOUVER = re.compile(rf"^(?:{_VANCOUVER_NAME},\s*)*{_VANCOUVER_NAME}(?:,?\s*et al)?$")
 _SPLIT_AUTHORS = re.compile(LEADING_SPACE + r"(?:;|,\s*(?:and|AND|&)\s+|,|\b(?:and|AND)\b|&)\s*")  # USENIX: "AND"
 # Pages printed as a range after "pp"/"pages": "pp 1905-1930" holds no year.
@@ -209,13 +209,13 @@ def _sentences(body: str) -> list[str]:
 
 
 # The last name of a "Surname, I." list, after its "and": "... and Thompson, K." / "..., AND WOODFORD, D."
-_LAST_NAME = re.compile(rf"(?:(?:^|[\s,])(?:and|AND|&)\s+|;\s*)[{_CAPITAL}][\w'’\-]+,\s*(?:[A-Z]\.\s*-?\s*)*[A-Z]$")
-_LONE_NAME = re.compile(rf"[{_CAPITAL}][\w'’\-]{{0,40}},\s*(?:[A-Z]\.\s*-?\s*){{0,4}}[A-Z]$")
+_LAST_NAME = re.compile(rf"(?:(?:^|[\s,])(?:and|AND|&)\s+|;\s*)[{CAPITAL}][\w'’\-]+,\s*(?:[A-Z]\.\s*-?\s*)*[A-Z]$")
+_LONE_NAME = re.compile(rf"[{CAPITAL}][\w'’\-]{{0,40}},\s*(?:[A-Z]\.\s*-?\s*){{0,4}}[A-Z]$")
 _LONE_NAME_NEXT = re.compile(r"[A-Z][\w'’\-]{0,40},\s*[A-Z]\.|(?:[A-Z]\s+)?(?:and|AND|&)\s")
 
 
 # A name going on after an initial: "Michael J. Bommarito II, Daniel …", "Ada B. Lovelace and …".
-_NAME_GOES_ON = re.compile(rf"(?<![\w'’\-])[{_CAPITAL}][\w'’\-]++(?:\s+(?:II|III|IV|Jr\.?))?(?:,|\s+(?:and|&)\s)")
+_NAME_GOES_ON = re.compile(rf"(?<![\w'’\-])[{CAPITAL}][\w'’\-]++(?:\s+(?:II|III|IV|Jr\.?))?(?:,|\s+(?:and|&)\s)")
 
 
 def _vancouver_ends(body: str, start: int, end: int, after: int) -> bool:

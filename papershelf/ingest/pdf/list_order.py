@@ -99,6 +99,8 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
         if not gutters and page == heading.page:  # too few lines below the heading to show the columns
             wider = _columns_beside(lines, heading, own)
             gutters = _gutters(wider) if len(wider) >= 4 and len(wider) > len(own) else []
+        if page == heading.page and gutters:
+            lines = _without_band_above(lines, own, heading, gutters)
         end = _section_below(own, stop, gutters) if not gutters else None
         if end is not None:
             gutters = _gutters([ln for ln in own if ln.top < end])
@@ -125,6 +127,39 @@ def reread(columns: list[list[Line]], heading: Line, stop: str | None, include: 
         if run:
             runs.append(run)
     return runs
+
+
+APART_SIZE = 0.1  # lines whose size is this much off the list's are set apart from it
+APART_GAP = 2.0  # a blank this many of the list's sizes high sets a band of the page apart
+
+
+def _without_band_above(lines: list[Line], own: list[Line], heading: Line,
+                        gutters: list[tuple[float, float]]) -> list[Line]:
+    """The heading page's lines without those standing above the list's band in the columns right of the
+    heading's: a list set in a band across the page's foot (a journal's notes under the body's two columns)
+    starts each of its columns level with its first line, and what stands above that in a column is the
+    body's (another size, or a blank line or more above the band).  A list that starts low in one column and
+    goes on at the top of the next runs on there in its own size and pitch, and keeps those lines."""
+    size = statistics.median(ln.size for ln in own) or 10.0
+    home = _column(heading, gutters)
+    tol = max(heading.height, 0.5 * size)
+    # the list's first line: the heading, or the line under it in its column (a band's columns start level with it)
+    under = [ln.top for ln in own if _column(ln, gutters) == home and ln.top > heading.top + tol]
+    first = min(under, default=heading.top)
+    dropped: set[int] = set()
+    for col in {_column(ln, gutters) for ln in own} - {home}:
+        if col < home:
+            continue
+        below = sorted((ln for ln in own if _column(ln, gutters) == col and not _crosses(ln, gutters)),
+                       key=lambda ln: ln.top)
+        above = sorted((ln for ln in lines if ln.top < heading.top - 1 and _column(ln, gutters) == col
+                        and not _crosses(ln, gutters)), key=lambda ln: ln.top)
+        if not below or not above or not heading.top - tol <= below[0].top <= first + tol:
+            continue
+        other = abs(statistics.median(ln.size for ln in above) - size) > APART_SIZE * size
+        if other or below[0].top - above[-1].bottom > APART_GAP * size:
+            dropped |= {id(ln) for ln in above}
+    return [ln for ln in lines if id(ln) not in dropped]
 
 
 def _column_edge(lines: list[Line], heading: Line) -> float:

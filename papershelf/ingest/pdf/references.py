@@ -19,6 +19,7 @@ import statistics
 from collections.abc import Iterator
 
 from ...document import Block, Reference
+from ..references import CAPITAL as C
 from ..references import KEY, MAX_LABEL_GAP, SAME_AUTHORS, entry_label, parsed_entries, split_keyed, split_numbered
 from .hyphens import keep_hyphen
 from .lines import Line
@@ -103,7 +104,21 @@ def _entries(runs: list[list[Line]]) -> list[str]:
     else:
         entries = split_keyed(texts) or _split_by_layout(runs)
     # a page's stray marks read as lines of their own ("«", "il", "8") are no entries
-    return [e for e in _until_statement(entries) if len(_WORD_CHAR.findall(e)) >= 3]
+    return _without_tail([e for e in _until_statement(entries) if len(_WORD_CHAR.findall(e)) >= 3])
+
+
+OPEN_ALIKE = 0.9  # of a list's entries that open as entries open, for what follows its last such entry to be none
+
+
+def _without_tail(entries: list[str]) -> list[str]:
+    """The entries without those after the last one that opens as entries open (a label, a key, a surname and
+    initials), when nine in ten of the others open so (five at least): what a paper prints straight after its
+    list in the list's own size and pitch (a statement, a date, a line of rights), in whatever words."""
+    opening = [opens_entry(e) for e in entries]
+    last = max((i for i, f in enumerate(opening) if f), default=-1)
+    if last < 0 or last == len(entries) - 1 or last + 1 < MIN_LISTED or sum(opening) < OPEN_ALIKE * (last + 1):
+        return entries
+    return entries[:last + 1]
 
 
 def _until_statement(entries: list[str]) -> list[str]:
@@ -294,7 +309,9 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
     lefts = _lefts(runs, size)
     depth = _indent(runs, lefts, size)
     indented = [ln.x0 - left > depth for run, left in zip(runs, lefts, strict=True) for ln in run]
-    hanging = 0.15 <= sum(indented) / max(1, len(indented)) <= 0.85
+    pieces = [i > 0 and _same_row(run[i - 1], ln, size) for run in runs for i, ln in enumerate(run)]
+    rows = [ind for ind, piece in zip(indented, pieces, strict=True) if not piece]  # a row's pieces count once
+    hanging = 0.15 <= sum(rows) / max(1, len(rows)) <= 0.85
     first_in = hanging and _first_lines_indented(lines, indented)
     pitches = [b.bottom - a.bottom for run in runs for a, b in zip(run, run[1:], strict=False) if b.bottom > a.bottom]
     # the pitch inside an entry: a low quantile, as in a list of one- and two-line entries set apart by a gap
@@ -309,7 +326,7 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
                 entries.append(ln.text)
                 continue
             prev = run[i - 1] if i else None
-            if _goes_on(ln.text) or _link_goes_on(entries[-1], ln.text):
+            if _goes_on(ln.text) or _link_goes_on(entries[-1], ln.text) or _same_row(prev, ln, size):
                 new = False
             elif hanging:
                 new = (ln.x0 - left <= depth) != first_in
@@ -328,7 +345,14 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
     return entries
 
 
-_SURNAME_FIRST = re.compile(r"^[A-Z][\w'’\-]*+(?:,|\s[A-Z]\.|\s[A-Z]{1,3}\b)")
+def _same_row(prev: Line | None, ln: Line, size: float) -> bool:
+    """The line is a piece of the row the line before it ends: on its baseline, right of it (a justified line
+    whose wide word gaps the line builder cut, "1-18.      Retrieved      2019,      from").  No entry opens
+    mid-row."""
+    return prev is not None and abs(ln.bottom - prev.bottom) < 0.5 * size and ln.x0 >= prev.x1 - 1
+
+
+_SURNAME_FIRST = re.compile(rf"^[{C}][\w'’\-]*+(?:,|\s[{C}]\.|\s[A-Z]{{1,3}}\b)")
 
 
 def _first_lines_indented(lines: list[Line], indented: list[bool]) -> bool:
@@ -343,8 +367,9 @@ def _first_lines_indented(lines: list[Line], indented: list[bool]) -> bool:
 
 # An author-year entry's first author ("Höfle, M. G.", "de Zeeuw, C.H.", "Smith AB,"); a year printed
 # after the authors, bare or in parentheses.
-_FIRST_AUTHOR = re.compile(r"^(?:(?:van|von|de|der|den|da|di|du|la|le)\s)*[A-Z][\w'’\-]*+(?:\s[A-Z][\w'’\-]*+)?"
-                           r"(?:,\s?(?:[A-Z]\.\s?-?){1,4}(?:,|\s\(|\s&|\sand\b|\set\sal\b|\s(?:1[89]|20)\d\d)|\s[A-Z]{1,3}(?:,|\s\())")
+_FIRST_AUTHOR = re.compile(rf"^(?:(?:van|von|de|der|den|da|di|du|la|le)\s)*[{C}][\w'’\-]*+(?:\s[{C}][\w'’\-]*+)?"
+                           rf"(?:,\s?(?:[{C}]\.\s?-?){{1,4}}(?:,|\s\(|\s&|\sand\b|\set\sal\b|\s(?:1[89]|20)\d\d)|"
+                           r"\s[A-Z]{1,3}(?:,|\s\())")
 _ENTRY_YEAR = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?\b")
 
 
@@ -368,7 +393,7 @@ def _ended(text: str) -> bool:
 
 
 # A body as author, its year right after it: "World Health Organization (2019).", "NASA. 2004."
-_BODY_YEAR = re.compile(r"^[A-Z][\w'’&\-]*+(?:\s[\w'’&\-]++){0,8}?\s?"
+_BODY_YEAR = re.compile(rf"^[{C}][\w'’&\-]*+(?:\s[\w'’&\-]++){{0,8}}?\s?"
                         r"(?:\((?:1[89]|20)\d\d[a-z]?\)|\.\s(?:1[89]|20)\d\d[a-z]?\.)")
 
 
