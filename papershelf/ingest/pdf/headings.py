@@ -21,8 +21,9 @@ import re
 from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
+from .heading_cues import wraps_onto
 from .heading_levels import flat_levels, next_number, numbered_lines, sibling_style, style_ranks, unlabelled
-from .heading_lines import centred_line, centred_title, entry_like, italic_title_sizes, one_style, small_bold, wrapped
+from .heading_lines import centred_line, centred_title, entry_like, italic_title_sizes, one_style, wrapped
 from .heading_runin import RunIn, join_runin, lead_in, wrapped_lead
 from .heading_style import (
     _DIGITS,
@@ -39,7 +40,6 @@ from .heading_style import (
     _other_face,
     _plausible_title,
     capitals,
-    is_standard,
     strong,
 )
 from .lines import join_lines
@@ -218,7 +218,7 @@ class _Decider(RunIn):
         if nxt is None or nxt.first.page != ln.page or nxt.gap_above is None or nxt.gap_above > 1.6:
             return False
         below = nxt.first.top > ln.top and nxt.first.x0 < ln.x0 + ln.size
-        return below and nxt.text[:1].islower() and not lead_in(nxt.first) and not _wraps_onto(p, nxt, self.body)
+        return below and nxt.text[:1].islower() and not lead_in(nxt.first) and not wraps_onto(p, nxt, self.body)
 
     def _italic_candidate(self, p: Para) -> bool:
         """A short title in italics on a line of its own, flush with the column, in the body's size
@@ -419,7 +419,7 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
             title = head[0]
             around = [x for q in paras[max(0, i - 1):i + 3] for x in q.lines if x.page == page]
             right = max((x.x1 for x in around if abs(x.x0 - p.first.x0) < 3 * p.first.size), default=0.0)
-            if decider.following is not None and _wraps_onto(p, decider.following, body, right):
+            if decider.following is not None and wraps_onto(p, decider.following, body, right):
                 title, skip = join_lines([title, decider.following.text]), True
             own_lines.append((len(blocks), _wrap_key(p.first)))
             blocks.append(Block("heading", title, level=head[1], page=page))
@@ -436,53 +436,3 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
         flat_levels(own_lines, blocks, lambda text: _standard(text.strip().rstrip(".:").strip()))
     _demote_contents_repeats(blocks)
     return blocks
-
-
-
-def _wraps_onto(head: Para, nxt: Para, body: BodyStyle, right: float = 0.0) -> bool:
-    """A strong one-line heading's title goes on in the next paragraph: one line in the same size,
-    weight and face set close below it, starting at the heading's left edge or indented to its
-    title's (a hanging indent after "3.2"), and no number or standard name of its own.  (Cut apart
-    when the heading crosses the page's middle and its short second line does not.)  A centred
-    title goes on in a line centred under it, in any weight and even in capitals ("3. Constructing
-    language courses in" / "CALL-SLT"): two centred lines in a row are no paragraph's."""
-    a, b = head.first, nxt.first
-    centred = head.centred and nxt.centred and abs((a.x0 + a.x1) / 2 - (b.x0 + b.x1) / 2) < a.size  # "CALL-SLT"
-    if len(head.lines) != 1 or len(nxt.lines) != 1 or not (strong(a, body) or centred) or nxt.gap_above is None:
-        return False
-    slant = a.italic == b.italic and a.face == b.face or a.bold and b.bold and right > 0 and wrapped([a, b], right)
-    same = abs(a.size - b.size) < 0.3 and a.bold == b.bold and slant \
-        and (capitals(a.text) == capitals(b.text)  # "METHODS" / "School recruitment" are two headings
-             or (centred and not capitals(a.text)))  # a centred title's acronym on its own line
-    aligned = (-2 < b.x0 - a.x0 < 4 * a.size or centred) and b.page == a.page and b.top > a.top
-    own = _NUMBERED.match(nxt.text) or is_standard(nxt.text) or CAPTION_RE.match(nxt.text) \
-        or (is_standard(head.text) and not nxt.text[:1].islower())  # "Introduction" is a whole title
-    return same and aligned and nxt.gap_above < 1.5 and not own and nxt.text[:1].isalpha()
-
-
-def line_starts_heading(line, body: BodyStyle) -> bool:
-    """Cheap test while cutting paragraphs: could this line open a heading?"""
-    text = line.text
-    if len(text.split()) > 14:
-        return False
-    if strong(line, body) or _STANDARD_RE.match(text.rstrip(".:")) or small_bold(line, body):
-        return True
-    if line.italic and line.alone and len(text.split()) <= 12 and not text.endswith((".", ":", ",")) \
-            and _plausible_title(text, False):
-        return True  # an italic sub-heading: the paragraph below it starts anew
-    m = _NUMBERED.match(text)
-    # A roman or letter number opens a heading when its title is in capitals ("I. INTRODUCTION" in
-    # IEEE's small capitals, set in the body's size and weight); otherwise it is as often a list item.
-    return bool(m and (m.group("num")[0].isdigit() or capitals(m.group("title")) or line.italic)
-                and _plausible_title(m.group("title"), False))
-
-
-def names_section(text: str) -> bool:
-    """Does the text read as a section title by its words alone (a standard name, or a number
-    that opens a plausible title)?  Style is left out: figures are full of bold short labels."""
-    if len(text.split()) > 14:
-        return False
-    if _STANDARD_RE.match(text.rstrip(".:")):
-        return True
-    m = _NUMBERED.match(text)
-    return bool(m and m.group("num")[0].isdigit() and _plausible_title(m.group("title"), False))

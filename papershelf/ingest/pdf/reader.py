@@ -36,8 +36,10 @@ from .columns import reading_order as _reading_order
 from .contents import contents_entries, demote_abstract_labels
 from .cover import without_cover_sheet
 from .graphics import Box, page_graphics
+from .heading_cues import line_starts_heading
 from .heading_lines import _OWN_NUMBER, _heading_goes_on, _out_of_heading
-from .headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
+from .heading_style import is_standard
+from .headings import BodyStyle, Para, lead_in, strong, to_blocks
 from .hyphens import document_words
 from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
 from .list_marks import page_marks
