@@ -22,7 +22,15 @@ from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
 from .heading_cues import wraps_onto
-from .heading_levels import flat_levels, next_number, numbered_lines, sibling_style, style_ranks, unlabelled
+from .heading_levels import (
+    flat_levels,
+    next_number,
+    no_skipped_levels,
+    numbered_lines,
+    sibling_style,
+    style_ranks,
+    unlabelled,
+)
 from .heading_lines import centred_line, centred_title, entry_like, italic_title_sizes, one_style, wrapped
 from .heading_runin import RunIn, join_runin, lead_in, wrapped_lead
 from .heading_style import (
@@ -172,14 +180,15 @@ class _Decider(RunIn):
         and" / "hyperphosphorylation of tau and cell viability in" / "rat hippocampus"): each line
         broken at the column's edge, in a style set apart (bold, larger, italics, a small-print
         heading style) that the paper also sets one-line headings in, with space above, over text in
-        another style.  Read whole, as long as twenty words."""
+        another style.  Read whole, as long as ten words a line (a narrow column's three-line title may
+        hold 21: "Dynamic changes of Na+ and Cl− contents in different / compartments of … / under NaCl stress")."""
         nxt, ln = self.following, p.first
         if not 2 <= len(p.lines) <= 3 or p.in_figure or not all(x.alone for x in p.lines) or not one_style(p.lines):
             return False
         if nxt is None or nxt.first.page != ln.page or one_style([ln, nxt.first]) or not nxt.text[:1].isupper():
             return False
         words, m = p.text.split(), _NUMBERED.match(p.text)
-        if len(words) > 20 or p.text.endswith((".", ",", ";", ":")) or not _plausible_title(" ".join(words[:12]), True):
+        if len(words) > 10 * len(p.lines) or p.text.endswith((".", ",", ";", ":")) or not _plausible_title(" ".join(words[:12]), True):
             return False
         spaced = p.gap_above is None or p.gap_above >= 1.3 or self.after_heading
         own = (bool(m) and self._title_line(Para([ln], text=ln.text))) or _wrap_key(ln) in self.title_styles
@@ -435,4 +444,5 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
     if not numbered:  # (a numbered paper's levels are its numbers')
         flat_levels(own_lines, blocks, lambda text: _standard(text.strip().rstrip(".:").strip()))
     _demote_contents_repeats(blocks)
+    no_skipped_levels(blocks, lambda text: bool(_NUMBERED.match(text)))
     return blocks
