@@ -97,9 +97,12 @@ def no_skipped_levels(blocks: list, numbered) -> None:
     for b in blocks:
         if b.kind != "heading":
             continue
-        decided = b.level
+        decided, sibling = b.level, None
         while open_ and open_[-1][0] >= decided:
-            open_.pop()
-        if open_ and decided > open_[-1][1] + 1 and not numbered(b.text):
+            d, given = open_.pop()
+            sibling = given if d == decided else sibling
+        if not numbered(b.text) and sibling is not None:
+            b.level = sibling  # the level its sibling was given
+        elif not numbered(b.text) and open_ and decided > open_[-1][1] + 1:
             b.level = open_[-1][1] + 1
         open_.append((decided, b.level))
