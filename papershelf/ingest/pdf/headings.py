@@ -150,7 +150,7 @@ class _Decider(RunIn):
             return None  # ... or set far smaller than the body: text inside a figure
         is_strong = all(strong(x, self.body) for x in p.lines) or self._small_title(p)
         m = _NUMBERED.match(text)
-        if m and not re.match(r"^\d+(\.\d+)*\s+\d", text):
+        if m and not re.match(r"^\d+(\.\d+)*\s+\d+(?:[.,:]\d+)*(?:\s|$)", text):  # ("2 3 4": no title; "2 2Q …" one)
             # (a centred line is no list item: amsart centres "1. Introduction" in the body's size;
             # nor is a title in capitals: small capitals set "1 INTRODUCTION" in the body's face)
             listed = not is_strong and not (p.centred and len(p.lines) == 1) and not capitals(m.group("title")) \
