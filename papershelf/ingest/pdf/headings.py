@@ -188,7 +188,8 @@ class _Decider(RunIn):
         if nxt is None or nxt.first.page != ln.page or one_style([ln, nxt.first]) or not nxt.text[:1].isupper():
             return False
         words, m = p.text.split(), _NUMBERED.match(p.text)
-        if len(words) > 10 * len(p.lines) or p.text.endswith((".", ",", ";", ":")) or not _plausible_title(" ".join(words[:12]), True):
+        if len(words) > 10 * len(p.lines) or p.text.endswith((".", ",", ";", ":")) \
+                or not _plausible_title(" ".join(words[:12]), True):
             return False
         spaced = p.gap_above is None or p.gap_above >= 1.3 or self.after_heading
         own = (bool(m) and self._title_line(Para([ln], text=ln.text))) or _wrap_key(ln) in self.title_styles
@@ -389,7 +390,7 @@ def _mark_figure_text(paras: list[Para]) -> None:
 
     for i, p in enumerate(paras):
         m = CAPTION_RE.match(p.text)
-        if not m:
+        if not m or (i and _sentence_tail(paras[i - 1], p, m)):
             continue
         j = i - 1
         while j >= 0 and short(paras[j], p.first.page) and not CAPTION_RE.match(paras[j].text):
@@ -400,6 +401,15 @@ def _mark_figure_text(paras: list[Para]) -> None:
             while j < len(paras) and short(paras[j], p.first.page) and not CAPTION_RE.match(paras[j].text):
                 paras[j].in_figure = True
                 j += 1
+
+
+def _sentence_tail(before: Para, p: Para, m: re.Match) -> bool:
+    """A bare label ("Table 1.") set tight under a paragraph whose sentence has not ended ("… as shown
+    in Figure 2 and" / "Table 1."): the sentence's last words, cut off at a column's or page's top, not
+    a caption; the short title below it is no table cell."""
+    bare = len(p.lines) == 1 and not p.text[m.end():].strip()
+    tight = p.gap_above is not None and p.gap_above < 1.2
+    return bare and tight and not before.text.rstrip().endswith((".", ":", "?", "!"))
 
 
 def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
