@@ -71,3 +71,12 @@ def test_shared_dev_papers():
     thesis = [t for _, t in _wide("thesis-cmu-1996-okasaki.pdf")]
     assert "1.6 Overview" in thesis and "1.6 Overview 5" not in thesis and "2.1 Streams 9" not in thesis
     assert (3, "Smart Tiling Evaluation for Randomly Generated Programs") in _wide("usenix-atc-2015-spartan.pdf")
+
+
+def test_shared_dev_papers_numbers_and_tails():
+    """"2 2Q Algorithm Description" is section 2 (its title opens with a digit); a bare "Table 1." set
+    under an unfinished sentence is its tail, and the bold title below it no table cell."""
+    assert (1, "2 2Q Algorithm Description") in _wide("vldb-1994-2q-buffer.pdf")
+    assert (2, "Induction of Apoptosis") in _wide("tandf-nnna-2006.pdf")
+    bsa = _wide("bsa-ajb-2000-endemic-plants.pdf")
+    assert (2, "Effect of experimental removal of neighbors (experiment 3)") in bsa
