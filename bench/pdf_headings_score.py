@@ -8,7 +8,9 @@ heading matches an entry with the same number whose title reads the same (case, 
 ligatures and spacing ignored; a near-identical title still matches, as when a two-line
 heading lost a word), preferring an entry on the heading's own page.  Precision counts every found heading that matches no entry as wrong,
 except the lead-ins of run-in headings, which the reader keeps in the text and only offers
-as sub-headings.
+as sub-headings.  A run-in lead-in matches only an entry on its own page: a structured abstract's
+"Results" label must not take the "Results" section pages later, leaving the real heading to
+count as spurious.
 """
 
 from __future__ import annotations
@@ -67,6 +69,9 @@ def score_paper(blocks, truth: list[dict]) -> dict:
     for i, b in found:
         parts = split_number(b.text)
         match = _match(parts, b.page, truth, used)
+        if match is not None and _runin(blocks, i) and truth[match].get("page") not in (None, b.page) \
+                and not truth[match].get("trap"):
+            match = None  # a run-in label ("Results" in a structured abstract) takes no section on another page
         if match is None:
             if not _runin(blocks, i):
                 fp += 1

@@ -84,3 +84,25 @@ def flat_levels(heads: list[tuple[int, tuple]], blocks: list, standard) -> None:
         for i in members:
             if i > parents[0] and i not in parents and not standard(blocks[i].text):
                 blocks[i].level = 2
+
+
+def no_skipped_levels(blocks: list, numbered) -> None:
+    """An unnumbered heading opens at most one level below the heading it sits under: a paper's
+    outline never skips a level.  Style ranks count every style a candidate was set in (the authors'
+    bold line, a bold abstract, a larger label), so a paper's only sub-heading style may rank fourth
+    under its sections ("Results" then "Effect of NaCl on …" at level 4): it is their sub-section,
+    and its siblings (the same level before) with it.  `numbered(text)`: the heading carries a
+    number, whose depth is its level."""
+    open_: list[tuple[int, int]] = []  # (level decided, level given) of the headings above, outermost first
+    for b in blocks:
+        if b.kind != "heading":
+            continue
+        decided, sibling = b.level, None
+        while open_ and open_[-1][0] >= decided:
+            d, given = open_.pop()
+            sibling = given if d == decided else sibling
+        if not numbered(b.text) and sibling is not None:
+            b.level = sibling  # the level its sibling was given
+        elif not numbered(b.text) and open_ and decided > open_[-1][1] + 1:
+            b.level = open_[-1][1] + 1
+        open_.append((decided, b.level))

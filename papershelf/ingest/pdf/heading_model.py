@@ -22,8 +22,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .heading_cues import wraps_onto as _wraps_onto
 from .heading_features import NAMES, DocContext, candidate, features
-from .headings import _NUMBERED, BodyStyle, Para, _Decider, _style_key, _wraps_onto
+from .headings import _NUMBERED, BodyStyle, Para, _Decider, _style_key
 from .lines import join_lines
 
 WEIGHTS = Path(__file__).with_name("heading_model.json")

@@ -164,9 +164,10 @@ def wrapped_lead(p: Para, nxt: Para | None) -> str:
     """The bold lead-in that closes a run-in heading wrapped over whole lines ("Inositol-requiring
     kinase–1α (IRE-1α)" / "plays a crucial role in insulin receptor" / "signaling. In the presence
     …"): the paragraph's one to three lines are all bold and run to the column's edge, and the next
-    line, set close below in the same size, opens with a bold lead-in closed by a period, the text
-    going on in roman.  The bold run is the heading, read from the fonts alone."""
-    if nxt is None or not nxt.first.runin or not nxt.first.runin_bold or not nxt.first.runin.endswith("."):
+    line, set close below in the same size, opens with a bold lead-in closed by a period, a colon or
+    a dash ("Programs:", "2a and 2b)—"), the text going on in roman.  The bold run is the heading,
+    read from the fonts alone."""
+    if nxt is None or not nxt.first.runin or not nxt.first.runin_bold or not nxt.first.runin.endswith((".", ":", "—")):
         return ""
     a, b = p.lines[-1], nxt.first
     if len(p.lines) > 3 or not all(ln.bold and ln.alone for ln in p.lines) or p.text.rstrip().endswith((".", ":", ";")):

@@ -21,8 +21,17 @@ import re
 from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
-from .heading_levels import flat_levels, next_number, numbered_lines, sibling_style, style_ranks, unlabelled
-from .heading_lines import centred_line, centred_title, entry_like, italic_title_sizes, one_style, small_bold, wrapped
+from .heading_cues import wraps_onto
+from .heading_levels import (
+    flat_levels,
+    next_number,
+    no_skipped_levels,
+    numbered_lines,
+    sibling_style,
+    style_ranks,
+    unlabelled,
+)
+from .heading_lines import centred_line, centred_title, entry_like, italic_title_sizes, one_style, wrapped
 from .heading_runin import RunIn, join_runin, lead_in, wrapped_lead
 from .heading_style import (
     _DIGITS,
@@ -39,7 +48,6 @@ from .heading_style import (
     _other_face,
     _plausible_title,
     capitals,
-    is_standard,
     strong,
 )
 from .lines import join_lines
@@ -142,7 +150,7 @@ class _Decider(RunIn):
             return None  # ... or set far smaller than the body: text inside a figure
         is_strong = all(strong(x, self.body) for x in p.lines) or self._small_title(p)
         m = _NUMBERED.match(text)
-        if m and not re.match(r"^\d+(\.\d+)*\s+\d", text):
+        if m and not re.match(r"^\d+(\.\d+)*\s+\d+(?:[.,:]\d+)*(?:\s|$)", text):  # ("2 3 4": no title; "2 2Q …" one)
             # (a centred line is no list item: amsart centres "1. Introduction" in the body's size;
             # nor is a title in capitals: small capitals set "1 INTRODUCTION" in the body's face)
             listed = not is_strong and not (p.centred and len(p.lines) == 1) and not capitals(m.group("title")) \
@@ -172,14 +180,16 @@ class _Decider(RunIn):
         and" / "hyperphosphorylation of tau and cell viability in" / "rat hippocampus"): each line
         broken at the column's edge, in a style set apart (bold, larger, italics, a small-print
         heading style) that the paper also sets one-line headings in, with space above, over text in
-        another style.  Read whole, as long as twenty words."""
+        another style.  Read whole, as long as ten words a line (a narrow column's three-line title may
+        hold 21: "Dynamic changes of Na+ and Cl− contents in different / compartments of … / under NaCl stress")."""
         nxt, ln = self.following, p.first
         if not 2 <= len(p.lines) <= 3 or p.in_figure or not all(x.alone for x in p.lines) or not one_style(p.lines):
             return False
         if nxt is None or nxt.first.page != ln.page or one_style([ln, nxt.first]) or not nxt.text[:1].isupper():
             return False
         words, m = p.text.split(), _NUMBERED.match(p.text)
-        if len(words) > 20 or p.text.endswith((".", ",", ";", ":")) or not _plausible_title(" ".join(words[:12]), True):
+        if len(words) > 10 * len(p.lines) or p.text.endswith((".", ",", ";", ":")) \
+                or not _plausible_title(" ".join(words[:12]), True):
             return False
         spaced = p.gap_above is None or p.gap_above >= 1.3 or self.after_heading
         own = (bool(m) and self._title_line(Para([ln], text=ln.text))) or _wrap_key(ln) in self.title_styles
@@ -218,7 +228,7 @@ class _Decider(RunIn):
         if nxt is None or nxt.first.page != ln.page or nxt.gap_above is None or nxt.gap_above > 1.6:
             return False
         below = nxt.first.top > ln.top and nxt.first.x0 < ln.x0 + ln.size
-        return below and nxt.text[:1].islower() and not lead_in(nxt.first) and not _wraps_onto(p, nxt, self.body)
+        return below and nxt.text[:1].islower() and not lead_in(nxt.first) and not wraps_onto(p, nxt, self.body)
 
     def _italic_candidate(self, p: Para) -> bool:
         """A short title in italics on a line of its own, flush with the column, in the body's size
@@ -380,7 +390,7 @@ def _mark_figure_text(paras: list[Para]) -> None:
 
     for i, p in enumerate(paras):
         m = CAPTION_RE.match(p.text)
-        if not m:
+        if not m or (i and _sentence_tail(paras[i - 1], p, m)):
             continue
         j = i - 1
         while j >= 0 and short(paras[j], p.first.page) and not CAPTION_RE.match(paras[j].text):
@@ -391,6 +401,15 @@ def _mark_figure_text(paras: list[Para]) -> None:
             while j < len(paras) and short(paras[j], p.first.page) and not CAPTION_RE.match(paras[j].text):
                 paras[j].in_figure = True
                 j += 1
+
+
+def _sentence_tail(before: Para, p: Para, m: re.Match) -> bool:
+    """A bare label ("Table 1.") set tight under a paragraph whose sentence has not ended ("… as shown
+    in Figure 2 and" / "Table 1."): the sentence's last words, cut off at a column's or page's top, not
+    a caption; the short title below it is no table cell."""
+    bare = len(p.lines) == 1 and not p.text[m.end():].strip()
+    tight = p.gap_above is not None and p.gap_above < 1.2
+    return bare and tight and not before.text.rstrip().endswith((".", ":", "?", "!"))
 
 
 def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
@@ -419,7 +438,7 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
             title = head[0]
             around = [x for q in paras[max(0, i - 1):i + 3] for x in q.lines if x.page == page]
             right = max((x.x1 for x in around if abs(x.x0 - p.first.x0) < 3 * p.first.size), default=0.0)
-            if decider.following is not None and _wraps_onto(p, decider.following, body, right):
+            if decider.following is not None and wraps_onto(p, decider.following, body, right):
                 title, skip = join_lines([title, decider.following.text]), True
             own_lines.append((len(blocks), _wrap_key(p.first)))
             blocks.append(Block("heading", title, level=head[1], page=page))
@@ -435,54 +454,5 @@ def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
     if not numbered:  # (a numbered paper's levels are its numbers')
         flat_levels(own_lines, blocks, lambda text: _standard(text.strip().rstrip(".:").strip()))
     _demote_contents_repeats(blocks)
+    no_skipped_levels(blocks, lambda text: bool(_NUMBERED.match(text)))
     return blocks
-
-
-
-def _wraps_onto(head: Para, nxt: Para, body: BodyStyle, right: float = 0.0) -> bool:
-    """A strong one-line heading's title goes on in the next paragraph: one line in the same size,
-    weight and face set close below it, starting at the heading's left edge or indented to its
-    title's (a hanging indent after "3.2"), and no number or standard name of its own.  (Cut apart
-    when the heading crosses the page's middle and its short second line does not.)  A centred
-    title goes on in a line centred under it, in any weight and even in capitals ("3. Constructing
-    language courses in" / "CALL-SLT"): two centred lines in a row are no paragraph's."""
-    a, b = head.first, nxt.first
-    centred = head.centred and nxt.centred and abs((a.x0 + a.x1) / 2 - (b.x0 + b.x1) / 2) < a.size  # "CALL-SLT"
-    if len(head.lines) != 1 or len(nxt.lines) != 1 or not (strong(a, body) or centred) or nxt.gap_above is None:
-        return False
-    slant = a.italic == b.italic and a.face == b.face or a.bold and b.bold and right > 0 and wrapped([a, b], right)
-    same = abs(a.size - b.size) < 0.3 and a.bold == b.bold and slant \
-        and (capitals(a.text) == capitals(b.text)  # "METHODS" / "School recruitment" are two headings
-             or (centred and not capitals(a.text)))  # a centred title's acronym on its own line
-    aligned = (-2 < b.x0 - a.x0 < 4 * a.size or centred) and b.page == a.page and b.top > a.top
-    own = _NUMBERED.match(nxt.text) or is_standard(nxt.text) or CAPTION_RE.match(nxt.text) \
-        or (is_standard(head.text) and not nxt.text[:1].islower())  # "Introduction" is a whole title
-    return same and aligned and nxt.gap_above < 1.5 and not own and nxt.text[:1].isalpha()
-
-
-def line_starts_heading(line, body: BodyStyle) -> bool:
-    """Cheap test while cutting paragraphs: could this line open a heading?"""
-    text = line.text
-    if len(text.split()) > 14:
-        return False
-    if strong(line, body) or _STANDARD_RE.match(text.rstrip(".:")) or small_bold(line, body):
-        return True
-    if line.italic and line.alone and len(text.split()) <= 12 and not text.endswith((".", ":", ",")) \
-            and _plausible_title(text, False):
-        return True  # an italic sub-heading: the paragraph below it starts anew
-    m = _NUMBERED.match(text)
-    # A roman or letter number opens a heading when its title is in capitals ("I. INTRODUCTION" in
-    # IEEE's small capitals, set in the body's size and weight); otherwise it is as often a list item.
-    return bool(m and (m.group("num")[0].isdigit() or capitals(m.group("title")) or line.italic)
-                and _plausible_title(m.group("title"), False))
-
-
-def names_section(text: str) -> bool:
-    """Does the text read as a section title by its words alone (a standard name, or a number
-    that opens a plausible title)?  Style is left out: figures are full of bold short labels."""
-    if len(text.split()) > 14:
-        return False
-    if _STANDARD_RE.match(text.rstrip(".:")):
-        return True
-    m = _NUMBERED.match(text)
-    return bool(m and m.group("num")[0].isdigit() and _plausible_title(m.group("title"), False))

@@ -36,8 +36,10 @@ from .columns import reading_order as _reading_order
 from .contents import contents_entries, demote_abstract_labels
 from .cover import without_cover_sheet
 from .graphics import Box, page_graphics
+from .heading_cues import line_starts_heading
 from .heading_lines import _OWN_NUMBER, _heading_goes_on, _out_of_heading
-from .headings import BodyStyle, Para, is_standard, lead_in, line_starts_heading, strong, to_blocks
+from .heading_style import is_standard
+from .headings import BodyStyle, Para, lead_in, strong, to_blocks
 from .hyphens import document_words
 from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
 from .list_marks import page_marks
@@ -53,7 +55,7 @@ from .regions import (
     join_captions,
     outside_tables,
 )
-from .sheets import back_sheet, in_margin, next_article, running_key
+from .sheets import back_sheet, in_margin, next_article, paged_heads, running_key
 from .sides import choose_sides
 from .sideways import in_sideways_table, sideways_objects, with_sideways
 from .strips import side_strip, usual_width
@@ -81,13 +83,12 @@ def _edge_rows(lines: list[Line], height: float, body_size: float, first: bool) 
 def _repeating(pages: list[Page], edges: list[set[int]]) -> set[str]:
     """Normalized texts of lines at a page's top or foot (`edges`, `_edge_rows`) that repeat on several pages."""
     seen: dict[str, set[int]] = {}
-    for (lines, _, _), edge in zip(pages, edges):
-        for ln in lines:
-            if id(ln) in edge and not CAPTION_RE.match(ln.text):
-                key = running_key(ln.text)
-                seen.setdefault(key, set()).add(ln.page)
+    at_edge = [ln for (lines, _, _), edge in zip(pages, edges) for ln in lines
+               if id(ln) in edge and not CAPTION_RE.match(ln.text)]
+    for ln in at_edge:
+        seen.setdefault(running_key(ln.text), set()).add(ln.page)
     need = 2 if len(pages) <= 4 else 3
-    return {k for k, v in seen.items() if len(v) >= need or _facing(v)}
+    return {k for k, v in seen.items() if len(v) >= need or _facing(v)} | paged_heads(at_edge, need)
 
 
 def _facing(pages: set[int]) -> bool:

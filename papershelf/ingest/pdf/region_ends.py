@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..captions import CAPTION_RE
 from .graphics import Box
-from .headings import names_section
+from .heading_cues import names_section
 from .lines import Line
 from .region_page import in_span
 from .region_rows import prose_words

@@ -107,3 +107,20 @@ def repeated_texts(lines: list[tuple[str, int]]) -> set[str]:
         if len(text) < 120:
             pages.setdefault(_DIGITS.sub("#", text), set()).add(page)
     return {t for t, seen in pages.items() if len(seen) >= 3}
+
+
+_TRAILING_NUMBER = re.compile(r"^(?=.*[^\W\d_]{2}).*\S\s+(\d{1,4})$")
+
+
+def paged_heads(edge_lines: list[Line], need: int) -> set[str]:
+    """Keys (`running_key`) of running heads that carry the page's own number after the current
+    section's title ("1.6 Overview 5", "Lazy Rebuilding 51"): a thesis or book sets a new title every
+    few pages, so no text repeats, but their numbers are the pages' own — each page's index less its
+    number is one constant — on `need` pages or more.  `edge_lines`: lines where a running head can stand."""
+    by_offset: dict[int, list[Line]] = {}
+    for ln in edge_lines:
+        m = _TRAILING_NUMBER.match(ln.text.strip())
+        if m:
+            by_offset.setdefault(ln.page - int(m.group(1)), []).append(ln)
+    best = max(by_offset.values(), key=lambda lns: len({ln.page for ln in lns}), default=[])
+    return {running_key(ln.text) for ln in best} if len({ln.page for ln in best}) >= need else set()

@@ -8,7 +8,7 @@ import re
 from ...text import LEADING_SPACE
 from ..captions import CAPTION_RE
 from .authors import line_names, names_alone
-from .headings import is_standard
+from .heading_style import is_standard
 from .lines import Line, join_lines
 from .meta import ARTICLE_TYPE, VENUE_NAME
 from .plain_front import centred_stack
