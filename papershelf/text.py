@@ -82,7 +82,7 @@ def estimate_tokens(text: str) -> int:
     hold CJK characters one by one)."""
     if not text.strip():
         return 0
-    cjk = len(_CJK.findall(text))
+    cjk = 0 if text.isascii() else len(_CJK.findall(text))  # (no CJK character is ASCII)
     return max(1, (len(_WORD.findall(_CJK.sub(" ", text) if cjk else text)) * 4 + 2) // 3 + cjk)
 
 

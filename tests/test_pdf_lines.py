@@ -1,9 +1,10 @@
 """Dealing a cut line's characters to its pieces: `_nearest` is the first box nearest a point
-(vertical distance counting twice), the rule the line cutting was written with."""
+(vertical distance counting twice), the rule the line cutting was written with; `nearest_all`, which
+deals them, answers the same for every point at once."""
 
 import random
 
-from papershelf.ingest.pdf.lines import _nearest
+from papershelf.ingest.pdf.script_boxes import _nearest, nearest_all
 
 
 def _reference(bounds, x, y):
@@ -14,6 +15,7 @@ def _reference(bounds, x, y):
 
 def test_nearest_is_the_first_nearest_box_even_for_overlapping_or_inverted_boxes():
     rnd = random.Random(21)
+    points = []
     for _ in range(5000):
         bounds = []
         for _ in range(rnd.randint(1, 5)):
@@ -24,6 +26,12 @@ def test_nearest_is_the_first_nearest_box_even_for_overlapping_or_inverted_boxes
             bounds.append(bounds[0])  # the same box twice: the first one wins
         x, y = rnd.choice([bounds[0][0], bounds[-1][2], rnd.random() * 120]), rnd.random() * 60
         assert _nearest(bounds, x, y) == _reference(bounds, x, y)
+        points.append((bounds, x, y))
+    xs = [rnd.choice([0.0, 30.0, rnd.random() * 120]) for _ in range(50)]
+    ys = [rnd.choice([0.0, 5.0, rnd.random() * 60]) for _ in range(50)]
+    for bounds, x, y in points[:500]:  # every point of a line at once, as `lines._deal` deals them
+        assert nearest_all(bounds, xs + [x], ys + [y]) == [_reference(bounds, a, b) for a, b in zip(xs + [x], ys + [y])]
+    assert nearest_all([(0.0, 0.0, 1.0, 1.0)], [], []) == []
 
 
 def test_a_smaller_letter_with_a_descender_on_the_baseline_is_no_subscript(tmp_path):

@@ -18,6 +18,7 @@ character, or `GONE` (taken out later by `lines.clean`).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import math
@@ -153,17 +154,10 @@ def with_gaps(textpage, text: str, positions: list[int]) -> tuple[str, list[int]
     if n <= u16(text):
         return text, None
     before: dict[int, list[tuple[str, int]]] = {}
-    pending: list[tuple[str, int]] = []
-    for c in range(n):
-        at = raw.FPDFText_GetTextIndexFromCharIndex(textpage, c)
-        if at >= 0:
-            if pending:
-                before.setdefault(at, []).extend(pending)
-                pending = []
-            continue
+    for at, c in _left_out(textpage, n, positions):
         code = raw.FPDFText_GetUnicode(textpage, c)
         if 0 < code < 0x20 or 0x7F <= code < 0xA0 or 0xE000 <= code <= 0xF8FF:
-            pending.append((chr(code) if code != 2 else "\ufffd", c))  # (\x02 is pdfium's hyphen mark)
+            before.setdefault(at, []).append((chr(code) if code != 2 else "\ufffd", c))  # (\x02: pdfium's hyphen)
     if not before:
         return text, _realigned(textpage, text, n)
     out: list[str] = []
@@ -177,6 +171,27 @@ def with_gaps(textpage, text: str, positions: list[int]) -> tuple[str, list[int]
         index.extend(positions[pos:pos + u16(ch)])
         pos += u16(ch)
     return "".join(out), index
+
+
+def _left_out(textpage, n: int, positions: list[int]) -> list[tuple[int, int]]:
+    """(text position of the next character in the text, character index) of each of the page's `n`
+    characters that pdfium leaves out of its text and that some character in the text follows.
+    `positions` already holds the text's characters (`FPDFText_GetTextIndexFromCharIndex` is their
+    inverse map): only the others are asked, whether pdfium places them past the text's end."""
+    kept = [c for c in positions if c >= 0]
+    others = sorted(set(range(n)).difference(kept))
+    past = [(c, at) for c in others if (at := raw.FPDFText_GetTextIndexFromCharIndex(textpage, c)) >= 0]
+    past_chars = [c for c, _ in past]
+    out = []
+    for c in others:
+        k, j = bisect.bisect_left(kept, c), bisect.bisect_left(past_chars, c)
+        if j < len(past) and past[j][0] == c:
+            continue  # in the text after all (past `positions`)
+        if k < len(kept) and (j == len(past) or kept[k] < past[j][0]):
+            out.append((k, c))
+        elif j < len(past):
+            out.append((past[j][1], c))
+    return out
 
 
 def _realigned(textpage, text: str, n: int) -> list[int] | None:

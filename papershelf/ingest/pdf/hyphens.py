@@ -30,6 +30,7 @@ _words: ContextVar[Mapping[str, int] | None] = ContextVar("hyphen_words", defaul
 
 _BROKEN_END = re.compile("[^\\W\\d_]+[-\\x02\\ufffe\\u00ad]$")
 _FIRST_WORD = re.compile(r"^[^\W\d_]+")
+_HYPHENS = ("-", "\x02", "\ufffe", "\u00ad")  # what `_BROKEN_END` ends with
 
 
 def words_of(lines: Iterable[str]) -> Counter[str]:
@@ -41,7 +42,8 @@ def words_of(lines: Iterable[str]) -> Counter[str]:
         text = text.strip()
         if broken:
             text = _FIRST_WORD.sub("", text)
-        end = _BROKEN_END.search(text, max(0, len(text) - 60))  # the tail only: a search from every letter is slow
+        # the tail only, and only a line that ends in a hyphen: a search from every letter is slow
+        end = _BROKEN_END.search(text, max(0, len(text) - 60)) if text.endswith(_HYPHENS) else None
         broken = end is not None
         kept.append(text[:end.start()] if end else text)
     return Counter(WORDS.findall("\n".join(kept).lower()))  # (no word goes on over a line break)

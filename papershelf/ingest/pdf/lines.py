@@ -42,7 +42,7 @@ from .line_weight import after_label, after_mark, last_word_char
 from .overlays import jumps_back, overlay_cut
 from .rotation import piece_turns, shown_box, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
-from .script_boxes import _has_script, _nearest, _pieces, _stacked, sideways_split, text_size
+from .script_boxes import _has_script, _pieces, _stacked, nearest_all, sideways_split, span, text_size
 from .stacked_signs import BROKEN_PAIR, PAIR, join_signs, outside
 from .text_index import char_indices
 from .tracking import untracked
@@ -101,7 +101,6 @@ def visual_rows(lines: list[Line], by_middle: bool = False) -> list[list[Line]]:
 _COMBINING = re.compile("[\u0300-\u036f]")
 _SPACED_MARK = re.compile(r"(?<=\w)\s+(?=[\u0300-\u036f])")
 _INNER_HYPHEN = re.compile(r"(?<=[a-z])[\ufffe\x02]\s*(?=[a-z])")
-_SPACES = re.compile(r"\s+")
 
 
 def clean(text: str) -> str:
@@ -113,9 +112,11 @@ def clean(text: str) -> str:
     text = expand(text.replace(GONE, ""))
     if _COMBINING.search(text):
         text = _SPACED_MARK.sub("", text)
-    text = unicodedata.normalize("NFC", text)
-    text = _INNER_HYPHEN.sub("", text)
-    text = _SPACES.sub(" ", text).strip()
+    if not text.isascii():  # (ASCII text is NFC already)
+        text = unicodedata.normalize("NFC", text)
+    if "\ufffe" in text or "\x02" in text:
+        text = _INNER_HYPHEN.sub("", text)
+    text = " ".join(text.split())  # (`str.split` splits at what `\s` matches: runs of spaces as one)
     end = text[-1:] if text[-1:] in ("\ufffe", "\x02") else ""
     return text[:len(text) - len(end)].replace("\ufffe", "-").replace("\x02", "-") + ("\x02" if end else "")
 
@@ -146,6 +147,7 @@ class _TextPage:
         self.turn = text_turn(self.raw, page.get_rotation())  # text drawn turned on the page: read it upright
         self.rotation = (page.get_rotation() + self.turn) % 360
         self.matrix = raw.FS_MATRIX()
+        self.matrix_ref = ctypes.byref(self.matrix)
         self.d = [ctypes.c_double() for _ in range(4)]
         self.bold_fonts: dict[bytes, bool] = {}
         self.faces: dict[bytes, str] = {}
@@ -157,6 +159,7 @@ class _TextPage:
         self.sizes: dict[int, float] = {}
         self.buf = ctypes.create_string_buffer(128)
         self.flags = ctypes.c_int()
+        self.flags_ref = ctypes.byref(self.flags)
         self.loose = LooseBoxes(self.raw)
         self.page = page  # `glyph_shapes.read_symbols` draws its symbols' glyphs
         self.symbolic_fonts: dict[bytes, bool] = {}
@@ -170,14 +173,16 @@ class _TextPage:
 
     def rects(self, first: int, count: int) -> list[tuple[float, float, float, float]]:
         left, top, right, bottom = self.d
-        n = raw.FPDFText_CountRects(self.raw, first, count)
-        out = []
-        self.page_rects = []  # as pdfium gives them (page space): `glyph_apart` finds glyphs set apart
-        for r in range(n):
-            raw.FPDFText_GetRect(self.raw, r, left, top, right, bottom)
-            self.page_rects.append((left.value, top.value, right.value, bottom.value))
-            out.append(self.shown(*self.page_rects[-1]))
-        return out
+        textpage, get = self.raw, raw.FPDFText_GetRect
+        page_rects = []  # as pdfium gives them (page space): `glyph_apart` finds glyphs set apart
+        for r in range(raw.FPDFText_CountRects(textpage, first, count)):
+            get(textpage, r, left, top, right, bottom)
+            page_rects.append((left.value, top.value, right.value, bottom.value))
+        self.page_rects = page_rects
+        if self.rotation:
+            return [self.shown(*r) for r in page_rects]
+        x0, y0, h = self.x0, self.y0, self.h  # `shown` inlined (the same sums): this runs for every line
+        return [(a - x0, h - (b - y0), c - x0, h - (d - y0)) for a, b, c, d in page_rects]
 
     def char_box(self, index: int) -> tuple[float, float, float, float]:
         left, right, bottom, top = self.d
@@ -214,7 +219,7 @@ class _TextPage:
         """The font size scaled by the text matrix (many PDFs set ``Tf`` to 1 and scale with ``Tm``,
         so the bare font size says nothing)."""
         size = raw.FPDFText_GetFontSize(self.raw, idx)
-        if raw.FPDFText_GetMatrix(self.raw, idx, ctypes.byref(self.matrix)):
+        if raw.FPDFText_GetMatrix(self.raw, idx, self.matrix_ref):
             m = self.matrix
             scale = math.hypot(m.b, m.d) or math.hypot(m.a, m.c)
             if scale > 0:
@@ -233,8 +238,8 @@ class _TextPage:
         name = self.font_at.get(idx)
         if name is not None:
             return name
-        n = raw.FPDFText_GetFontInfo(self.raw, idx, self.buf, 128, ctypes.byref(self.flags))
-        name = self.font_at[idx] = self.buf.raw[:max(0, n - 1)]
+        n = raw.FPDFText_GetFontInfo(self.raw, idx, self.buf, 128, self.flags_ref)
+        name = self.font_at[idx] = self.buf.raw[:n - 1 if n > 0 else 0]
         if name not in self.bold_fonts:
             text = name.decode("latin-1", "replace").lower().split("+")[-1]
             self.bold_fonts[name] = bool(_BOLD_NAME.search(text)) or bool(self.flags.value & 0x40000) \
@@ -286,18 +291,23 @@ def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]], siz
     """Characters of a chunk dealt to the pieces whose boxes hold them, each piece's super- and
     subscripts written as on a line of its own (``10^10`` whether or not pdfium ran the line
     into the other column's)."""
-    bounds = [(min(b[0] for b in p), min(b[1] for b in p), max(b[2] for b in p), max(b[3] for b in p))
-              for p in pieces]
-    dealt: list[list[tuple[str, int]]] = [[] for _ in pieces]
-    offset16, j = lead16, 0
-    for k, ch in enumerate(chunk):
+    indices, xs, ys = [], [], []
+    offset16 = lead16
+    for ch in chunk:
         idx = -1
         if not ch.isspace():
             idx = tp.char_index(offset16)
             x0, y0, x1, y1 = tp.char_box(idx)
-            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-            j = _nearest(bounds, cx, cy)
+            xs.append((x0 + x1) / 2)
+            ys.append((y0 + y1) / 2)
         offset16 += 1 if ch < "\U00010000" else 2  # its UTF-16 length
+        indices.append(idx)
+    nearest = iter(nearest_all([span(p) for p in pieces], xs, ys))
+    dealt: list[list[tuple[str, int]]] = [[] for _ in pieces]
+    j = 0
+    for k, (ch, idx) in enumerate(zip(chunk, indices)):
+        if not ch.isspace():  # (a space goes with the piece of the character before it)
+            j = next(nearest)
         dealt[j].append((ch, idx))
         if k in gaps:  # a word space pdfium left out (`word_gaps`)
             dealt[j].append((" ", -1))
@@ -379,8 +389,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     out: list[Line] = []
     for piece, part, turn in zip(pieces, parts, turns):
         if part.strip():
-            out.append(Line(number, min(b[0] for b in piece), min(b[1] for b in piece), max(b[2] for b in piece),
-                            max(b[3] for b in piece), clean(part), round(size, 1), bold_first and bold_last,
+            out.append(Line(number, *span(piece), clean(part), round(size, 1), bold_first and bold_last,
                             runin=runin if not out else "", runin_bold=bool(runin) and _bold_lead(tp, runin, lead16),
                             alone=len(pieces) == 1 or stacked, face=face, italic=italic,
                             runin_italic=bool(runin) and _italic_lead(tp, runin, lead16),

@@ -62,7 +62,11 @@ def char_turn(textpage, index: int, rotation: int) -> int:
     (90: it reads up the page)."""
     from pypdfium2 import raw
 
-    angle = raw.FPDFText_GetCharAngle(textpage, index)
+    return _turn(raw.FPDFText_GetCharAngle(textpage, index), rotation)
+
+
+def _turn(angle: float, rotation: int) -> int:
+    """`char_turn` of a character at pdfium's `angle` (radians; negative: none)."""
     if angle < 0:
         return 0
     return ((4 - round(math.degrees(angle) / 90) % 4) % 4 * 90 - rotation) % 360
@@ -84,8 +88,13 @@ def sideways_box(box: Box, turn: int) -> Box:
 def piece_turns(textpage, first: int, last: int, pieces: list[list[Box]], rotation: int, char_box) -> list[int]:
     """Each piece's `char_turn`: pdfium may run upright text and a sideways table's into one line of
     its text; then each piece takes the turn most of the characters whose centre it holds are set at."""
-    ends = char_turn(textpage, first, rotation), char_turn(textpage, last, rotation)
-    if ends[0] == ends[1] or len(pieces) == 1:
+    from pypdfium2 import raw
+
+    angle = raw.FPDFText_GetCharAngle  # (imported once a line: this runs for every line of every page)
+    if len(pieces) == 1:
+        return [_turn(angle(textpage, first), rotation)]
+    ends = _turn(angle(textpage, first), rotation), _turn(angle(textpage, last), rotation)
+    if ends[0] == ends[1]:
         return [ends[0]] * len(pieces)
     votes = [[0, 0, 0, 0] for _ in pieces]
     spans = [(min(b[0] for b in p), min(b[1] for b in p), max(b[2] for b in p), max(b[3] for b in p)) for p in pieces]
@@ -94,7 +103,7 @@ def piece_turns(textpage, first: int, last: int, pieces: list[list[Box]], rotati
         cx, cy = (x0 + x1) / 2, (top + bottom) / 2
         k = next((k for k, b in enumerate(spans) if b[0] - 1 <= cx <= b[2] + 1 and b[1] - 1 <= cy <= b[3] + 1), None)
         if k is not None:
-            votes[k][char_turn(textpage, i, rotation) // 90] += 1
+            votes[k][_turn(angle(textpage, i), rotation) // 90] += 1
     return [max(range(4), key=lambda q: v[q]) * 90 for v in votes]
 
 

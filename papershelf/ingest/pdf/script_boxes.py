@@ -8,6 +8,10 @@ import math
 import re
 from collections.abc import Callable
 
+import numpy as np
+
+from .rotation import sideways_box, upright_box
+
 
 def _pieces(boxes: list[tuple], size: float) -> list[list[tuple]]:
     """Boxes grouped into visual lines: cut at a wide gap on one baseline (two columns) or where
@@ -31,8 +35,8 @@ def _pieces(boxes: list[tuple], size: float) -> list[list[tuple]]:
 def sideways_split(pieces: list[list[tuple]], turns: list[int], size: float) -> tuple[list[list[tuple]], list[int]]:
     """The pieces with those of text set sideways (a turn of 90 or 270) cut into its own visual lines:
     `_pieces` cuts upright text, so a sideways piece is cut in the frame that sets it upright."""
-    from .rotation import sideways_box, upright_box
-
+    if 90 not in turns and 270 not in turns:
+        return pieces, turns
     out: list[list[tuple]] = []
     out_turns: list[int] = []
     for piece, turn in zip(pieces, turns):
@@ -66,6 +70,24 @@ def _nearest(bounds: list[tuple], x: float, y: float) -> int:
                 return k
             best, best_d = k, d
     return best
+
+
+def nearest_all(bounds: list[tuple], xs: list[float], ys: list[float]) -> list[int]:
+    """`_nearest` of every point (xs[i], ys[i]) at once: the same numbers (the same sums of the same
+    doubles), and the first box of the least distance (`argmin`), as `_nearest` returns."""
+    if not xs:
+        return []
+    b = np.asarray(bounds, dtype=float)
+    x, y = np.asarray(xs, dtype=float)[:, None], np.asarray(ys, dtype=float)[:, None]
+    dx = np.maximum(np.maximum(b[:, 0] - x, x - b[:, 2]), 0.0)
+    dy = np.maximum(np.maximum(b[:, 1] - y, y - b[:, 3]), 0.0)
+    return (dx + 2 * dy).argmin(axis=1).tolist()
+
+
+def span(boxes: list[tuple]) -> tuple[float, float, float, float]:
+    """The box around `boxes` (x0, top, x1, bottom)."""
+    x0, top, x1, bottom = zip(*boxes)
+    return min(x0), min(top), max(x1), max(bottom)
 
 
 def _stacked(pieces: list[list[tuple]]) -> bool:
