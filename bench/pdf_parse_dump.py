@@ -28,7 +28,9 @@ import pdf_parse_speed as speed
 
 
 def _plain(x):
-    return dataclasses.asdict(x) if dataclasses.is_dataclass(x) else vars(x)
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return dataclasses.asdict(x)
+    return vars(x)
 
 
 def dump(data: Path, wide: int) -> dict:
