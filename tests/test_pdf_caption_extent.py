@@ -60,3 +60,11 @@ def test_a_label_in_a_phrase_set_in_capitals_cites_nothing():
     assert cited_labels("a help example for something like ASK-FOR POLITELY TABLE 2 PERSON will be formed") == set()
     assert cited_labels("as TABLE 2 and FIGURE 3 show") == {"Table 2", "Figure 3"}
     assert cited_labels("(TABLE 2) and Table 3") == {"Table 2", "Table 3"}
+
+
+def test_an_indented_line_after_a_caption_and_a_caption_joined_by_its_region_take_nothing_more():
+    first = _line(53, 445, 277, "Figure 2: Zipf input comparison with parameter 0.8", 9.8)
+    indented = _line(61, 457, 281, "As a reference point, we included the hit rate of", 9.8)
+    assert not caption_wraps([first], indented, 281, set())
+    joined = Line(1, 49, 445, 281, 504, "Figure 2: Zipf input comparison with parameter 0.8 fice", 9.8, False)
+    assert not caption_wraps([joined], _line(49, 507, 281, "the A0 algorithm replaces the page", 9.8), 281, set())
