@@ -3,8 +3,9 @@ caption carries, captions without a region, and captions read as section heading
 
 Every PDF of a half of bench/data/wide_split.json goes through the reader (`read_pdf`).  A label the
 body text cites ("as Figure 8 shows", `captions.cited_labels`) with no caption of that label in the
-paper is a missed caption, or a citation of an object the paper does not print (a supplement's
-"Figure S1", a panel "Figure C"): read the list by paper.  Counts, then one line per paper with a
+paper is a missed caption, or a citation of an object the paper does not print (a panel "Figure C"): read
+the list by paper.  An S-numbered label ("Figure S1", "Table S2") is counted apart (`cited_supplement`):
+mostly a supplement printed in another file.  Counts, then one line per paper with a
 symptom.  A symptom count, not a rate against truth.  A cited label matches a caption by its number read
 ("Table V" is "Table 5").
 
@@ -53,7 +54,9 @@ def _scan(args: tuple[str, str]) -> tuple[str, dict]:
             cited |= cited_labels(b.text)
     keys = {key(label) for label in caps}
     missing = sorted(label for label in cited if key(label) not in keys and not label.startswith("Supplementary"))
-    return name, {"captions": len(caps), "with_region": sum(caps.values()), "cited_not_captioned": missing,
+    return name, {"captions": len(caps), "with_region": sum(caps.values()),
+                  "cited_not_captioned": [m for m in missing if not key(m)[1]],
+                  "cited_supplement": [m for m in missing if key(m)[1]],  # "Figure S1": mostly a supplement's file
                   "no_region": no_region, "as_heading": as_heading}
 
 
@@ -67,7 +70,8 @@ def main() -> None:
     split = json.loads((ROOT / "data" / "wide_split.json").read_text())
     names = sorted(n for n, v in split.items() if args.half in ("all", v["half"]) and args.only in n)
     wide = str(Path(args.data) / "pdfs-wide")
-    totals = {"captions": 0, "with_region": 0, "cited_not_captioned": 0, "no_region": 0, "as_heading": 0}
+    totals = {"captions": 0, "with_region": 0, "cited_not_captioned": 0, "cited_supplement": 0, "no_region": 0,
+              "as_heading": 0}
     with ProcessPoolExecutor(args.workers) as ex:
         for name, r in ex.map(_scan, [(n, wide) for n in names]):
             if "failed" in r:
@@ -75,7 +79,7 @@ def main() -> None:
                 continue
             for k in totals:
                 totals[k] += r[k] if isinstance(r[k], int) else len(r[k])
-            if r["cited_not_captioned"] or r["no_region"] or r["as_heading"]:
+            if r["cited_not_captioned"] or r["cited_supplement"] or r["no_region"] or r["as_heading"]:
                 print(name, json.dumps({k: v for k, v in r.items() if v}, ensure_ascii=False)[:400])
     print(json.dumps({"half": args.half, "files": len(names), **totals}))
 

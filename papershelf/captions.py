@@ -84,6 +84,7 @@ _CJK_NUM = r"S?\d+[a-z]?"
 _CJK_REF_RE = re.compile(_CJK_KIND + r"\s*(?P<nums>" + _CJK_NUM + r"(?:\s*(?:" + _CJK_AND + r"|~|～|\u2013|-)\s*"
                          + _CJK_NUM + ")*)")
 _ROMAN = re.compile(r"^[IVXLC]+$")
+_CAPITALS_BEFORE = re.compile(r"\b[A-Z][A-Z-]+\s+$")  # a word in capitals just before a label in capitals
 # A label as a query writes it: any case, "fig"/"tab" with or without the dot, a panel letter.
 _QUERY_LABEL_RE = re.compile(
     r"\b(?P<supp>(?:supplementary|supplemental|suppl?\.?|extended\s+data)\s+)?"
@@ -259,6 +260,8 @@ def cited_labels(sentence: str) -> set[str]:
     """Labels ("Figure 3", "Table 2") a sentence cites."""
     found: set[str] = set()
     for m in _REF_RE.finditer(sentence):
+        if m.group("kind").isupper() and _CAPITALS_BEFORE.search(sentence, 0, m.start()):
+            continue  # a phrase set in capitals ("ASK-FOR POLITELY TABLE 2 PERSON", an example utterance) cites nothing
         kind = _kind_of(m.group("kind"))
         for n in _expand(m.group("nums")):
             found.add(make_label(kind, n, bool(m.group("supp"))))

@@ -17,6 +17,7 @@ from collections import Counter
 
 from ...document import Block
 from ..captions import CAPTION_RE, parse_caption
+from .lines import Line
 
 _LOOSE = re.compile(r"^\s*(?P<kind>[A-Z][A-Za-z]{1,11}\.?)\s*(?P<num>\d+(?:\.\d+)?)\s+(?P<first>\S)")
 _SHORT = 200  # characters: a caption of a phrase or two, not a paragraph of running text
@@ -48,3 +49,21 @@ def lower_case_captions(blocks: list[Block]) -> None:
         if label is None or label.label in labels:
             continue
         b.kind, b.level, b.object_kind, b.object_label = "caption", 0, label.object_kind, label.label
+
+
+def caption_wraps(para: list[Line], ln: Line, right: float, cited: set[int]) -> bool:
+    """Does a caption's first line wrap into `ln`?  The paragraph so far is one printed line opening with a
+    caption's label (not a label cited mid-sentence) that fills its column to `right`, ends in a hyphen, or
+    ends where `ln` ends (a side caption's narrower measure, beside the body's column): a line that stops
+    short is a whole caption.  `ln` is set right under it at a line's pitch, from the caption's left edge
+    (not indented as a paragraph opens), in its size or up to 1.6 points smaller (the label's size set the
+    first line's: "Figure 8:" over 8-point text), and opens no caption of its own.  The first line read as a
+    heading (a bold label) or a size step would otherwise cut the caption after its first line."""
+    if len(para) != 1 or id(first := para[0]) in cited or not CAPTION_RE.match(first.text) or CAPTION_RE.match(ln.text):
+        return False
+    size = max(first.size, 1.0)
+    if first.bottom - first.top > 2 * size or abs(ln.x0 - first.x0) > 0.6 * size:
+        return False  # a caption its region read already, joined into one line; or `ln` indented, a paragraph's start
+    full = first.x1 >= right - 2.5 * size or first.text.endswith(("-", "\x02")) or abs(ln.x1 - first.x1) < size
+    pitch = ln.bottom - first.bottom
+    return full and 0 < pitch <= 1.45 * max(size, ln.size) and -0.6 <= first.size - ln.size <= 1.6

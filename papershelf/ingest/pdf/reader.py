@@ -30,7 +30,7 @@ from ..captions import CAPTION_RE
 from . import heading_model
 from .authors import names_authors, printed_authors
 from .boxes import set_apart
-from .caption_gaps import lower_case_captions
+from .caption_gaps import caption_wraps, lower_case_captions
 from .cited_labels import cited_label_lines
 from .columns import reading_order as _reading_order
 from .contents import contents_entries, demote_abstract_labels
@@ -219,6 +219,7 @@ def _paragraphs(column: list[Line], body: BodyStyle, cited: set[int] | None = No
     for i, ln in enumerate(column):
         cut = _breaks(column[i - 1], ln, left, body, heading_like[i], heading_like[i - 1], len(paras[-1].lines),
                       id(ln) in (cited or ())) if i else True
+        cut = cut and not (i and caption_wraps(paras[-1].lines, ln, right, cited or set()))
         if not cut and not (opened_heading and _out_of_heading(paras[-1].lines, ln)):
             paras[-1].lines.append(ln)
             continue

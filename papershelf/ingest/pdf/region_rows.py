@@ -115,6 +115,8 @@ def _caption_lines(lines: list[Line], first: Line, body: BodyStyle,
     edges = [(first.top, first.bottom)]
     centred = _centred(lines, first)
     for row in visual_rows(below):
+        if not "".join(ln.text for ln in row).strip():
+            continue  # a stray mark between the caption's rows (an accent set apart, a rule's dot): no row of text
         if not _goes_on(out, edges, row, first, centred):
             break
         out += row
@@ -152,15 +154,25 @@ def _goes_on(out: list[Line], edges: list[tuple[float, float]], row: list[Line],
         return False
     left, is_centred = centred
     middle = abs(lead.x0 + row[-1].x1 - first.x0 - first.x1)
-    if is_centred and len(edges) == 1 and (middle > 4 * size or lead.x0 - left < size):
-        return False
+    if is_centred and len(edges) == 1 and (middle > 4 * size and abs(lead.x0 - first.x0) > 1 or lead.x0 - left < size):
+        return False  # a centred caption goes on centred, or from its own first line's edge (a block set centred)
     pitch = _step(edges[-1], (min(ln.top for ln in row), max(ln.bottom for ln in row)))
-    limit = 1.45 * size if len(edges) == 1 else min(1.7 * size, _step(edges[-2], edges[-1]) + 0.25 * size)
+    em = _em(first)
+    limit = 1.45 * em if len(edges) == 1 else min(1.7 * em, _step(edges[-2], edges[-1]) + 0.25 * em)
     aligned = abs(lead.x0 - first.x0) < 2 * size or middle < 4 * size
     words = re.search(r"[^\W\d_]", " ".join(ln.text for ln in row))
-    return pitch <= limit and (abs(lead.size - size) <= 0.6 or _smaller_text(row, out)
+    return pitch <= limit and (abs(_em(lead) - em) <= max(0.6, 0.12 * em * (em != size)) or _smaller_text(row, out)
                                       or abs(lead.size - out[-1].size) <= 0.6 and out[-1].size < size) \
         and not CAPTION_RE.match(lead.text) and aligned and bool(words)
+
+
+def _em(ln: Line) -> float:
+    """The line's type size: as the PDF states it, unless its glyphs stand far taller than that (a text
+    matrix that scales the font, which pdfium's size leaves out: "5.2" for 9-point lines 9 points tall,
+    while the same font's next lines say 9.0); then from the line's height (a line of text stands about
+    0.9 of its size tall)."""
+    tall = ln.bottom - ln.top
+    return tall / 0.9 if tall > 1.3 * ln.size else ln.size
 
 
 def _smaller_text(row: list[Line], out: list[Line]) -> bool:
