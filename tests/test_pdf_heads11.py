@@ -4,7 +4,6 @@ bold ending in a roman figure citation, italic sub-headings a point below the bo
 page's small-print "Abbreviations:" footnote and a heading-less reference list's italic journal
 (no headings); and the shared dev papers they were seen in."""
 
-import os
 import sys
 from pathlib import Path
 
@@ -15,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import gen_headings
 from pdf_headings_score import score_paper
 
-from papershelf.ingest.pdf import reader
+from tests.wide_headings import wide_headings
 
 
 def _score(tmp_path, seed: int) -> tuple[dict, frozenset]:
@@ -50,20 +49,7 @@ def test_footnote_label_and_an_entrys_journal_are_no_headings(tmp_path, seed):
     assert "Abbreviations" not in s["spurious"] and "Kristallogr" not in s["spurious"]
 
 
-_WIDE = Path(os.environ.get("PAPERSHELF_SHARED_DATA", "/nonexistent")) / "pdfs-wide"
-
-
-def _wide(name: str) -> list[tuple[int, str]]:
-    path = next(_WIDE.rglob(name), None)
-    if path is None:
-        pytest.skip("shared wide corpus not available")
-    real = reader.read_outline
-    reader.read_outline = lambda pdf: []
-    try:
-        blocks = reader.read_pdf(path.read_bytes()).blocks
-    finally:
-        reader.read_outline = real
-    return [(b.level, b.text) for b in blocks if b.kind == "heading"]
+_wide = wide_headings
 
 
 def test_shared_dev_papers():

@@ -3,16 +3,13 @@ heading style ranked several places below the sections (no level is skipped), ru
 carry the page's own number after the current section's title, three-line wrapped titles, and bold
 run-in headings wrapped over whole lines whose lead-in closes with a colon."""
 
-import os
-from pathlib import Path
 
-import pytest
 
 from papershelf.document import Block
-from papershelf.ingest.pdf import reader
 from papershelf.ingest.pdf.heading_levels import no_skipped_levels
 from papershelf.ingest.pdf.lines import Line
 from papershelf.ingest.pdf.sheets import paged_heads, running_key
+from tests.wide_headings import wide_headings
 
 
 def _heads(levels: list[tuple[int, str]]) -> list[Block]:
@@ -47,20 +44,7 @@ def test_running_heads_with_the_page_number():
     assert not paged_heads([_line(5, "Results 2"), _line(9, "Methods 3"), _line(12, "Notes 4")], 3)
 
 
-_WIDE = Path(os.environ.get("PAPERSHELF_SHARED_DATA", "/nonexistent")) / "pdfs-wide"
-
-
-def _wide(name: str) -> list[tuple[int, str]]:
-    path = next(_WIDE.rglob(name), None)
-    if path is None:
-        pytest.skip("shared wide corpus not available")
-    real = reader.read_outline
-    reader.read_outline = lambda pdf: []
-    try:
-        blocks = reader.read_pdf(path.read_bytes()).blocks
-    finally:
-        reader.read_outline = real
-    return [(b.level, b.text) for b in blocks if b.kind == "heading"]
+_wide = wide_headings
 
 
 def test_shared_dev_papers():
