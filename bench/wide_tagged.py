@@ -5,7 +5,9 @@ tree (``Figure``, ``Table`` with ``TR`` / ``TD`` rows and cells) whose marked-co
 page objects drawn for them.  That is truth written by the publisher's typesetter, not by anyone here,
 and it scales with the corpus: `--build` walks every PDF of ../shared/data/pdfs-wide with pypdfium2,
 keeps each ``Figure`` / ``Table`` element that a caption on its page names (an element whose own
-text is a caption, "Table 2." / "Fig. 3"; the nearest of its kind), and writes
+text is a caption, "Table 2." / "Fig. 3"; the nearest of its kind, or, where captions on the element's
+two sides are about as near, the one on the side the paper's other captions of that kind use, the
+pairing left out when that does not settle it: `_pick`, `habit_of`), and writes
 bench/data/wide_tagged.json: per object its label, page, box (PDF points, the union of its objects
 without the caption's), a few printed cells (tables), a point inside (figures) and a phrase of the
 nearest paragraph outside it.  Layout tables (a front page's "Received / Accepted" grid) have no
@@ -111,18 +113,21 @@ def _distance(a: tuple, b: tuple) -> float:
     return dx + dy
 
 
-def _page_truth(els: list[dict], objs: dict, textpage, page_no: int, size: tuple, strict: bool = False) -> list[dict]:
-    """The captioned figures and tables of one page.  `strict` (the Zotero truth's build): an element
-    is left out when a caption-like text (one `parse_caption` cannot read, "Figures 1.10-1.15") lies
-    nearer it than the caption that names it, and a caption is given only its nearest element and the
-    elements touching it (an uncaptioned layout table beside a captioned one is not unioned into it)."""
+def _texts(els: list[dict], objs: dict):
+    """The element's own objects and its text (own, or its whole subtree's) as two functions."""
     def own(i: int) -> list[tuple[tuple, str, float]]:
         return [o for m in els[i]["mcids"] for o in objs.get(m, [])]
 
     def text(i: int, whole: bool = False) -> str:
         parts = _subtree(els, i) if whole else [i]
         return re.sub(r"\s+", " ", "".join(t for j in parts for _, t, _ in own(j))).strip()
+    return own, text
 
+
+def _candidates(els: list[dict], objs: dict) -> tuple[list[dict], list[tuple[int, str, tuple, list[int]]]]:
+    """The page's captions (an element whose own text is one) and its outermost Figure / Table elements
+    as (index, kind, box without the captions, subtree without the captions)."""
+    own, text = _texts(els, objs)
     captions: list[dict[str, Any]] = []
     for i in range(len(els)):
         t = text(i)
@@ -130,25 +135,105 @@ def _page_truth(els: list[dict], objs: dict, textpage, page_no: int, size: tuple
         if cap is not None and (box := _box([o[0] for o in own(i)])) is not None:
             captions.append({"index": i, "label": cap.label, "kind": cap.object_kind, "box": box})
     cap_ids = {c["index"] for c in captions}
-    loose = [b for i in range(len(els)) if i not in cap_ids and _LOOSE.match(text(i))
-             and (b := _box([o[0] for o in own(i)])) is not None] if strict else []
-    named: list[tuple[int, dict, tuple, list[int]]] = []  # (element, its caption, box, subtree without captions)
+    out = []
     for i, e in enumerate(els):
         kind = {"Figure": "figure", "Table": "table"}.get(e["type"])
         if kind is None or any(els[j]["type"] in ("Figure", "Table") for j in _ancestors(els, i)):
             continue
         sub = [j for j in _subtree(els, i) if j not in cap_ids]
         box = _box([o[0] for j in sub for o in own(j)])
-        near = [c for c in captions if c["kind"] == kind]
-        if box is None or not near:
+        if box is not None:
+            out.append((i, kind, box, sub))
+    return captions, out
+
+
+_SIMILAR = 6.0  # pt: captions within this of an element's nearest caption are about as near it
+
+
+def _side(cap: tuple, box: tuple) -> str:
+    """Where a caption lies from an element, by their centres: "above" or "below"."""
+    return "above" if cap[1] + cap[3] > box[1] + box[3] else "below"
+
+
+def _centred(cap: tuple, box: tuple) -> bool:
+    """The caption's middle lies within the element's width (a caption set over or under its own)."""
+    return box[0] <= (cap[0] + cap[2]) / 2 <= box[2]
+
+
+def _pick(box: tuple, near: list[dict], habit: str | None) -> tuple[dict | None, list[dict]]:
+    """The caption an element goes with, and the captions about as near it (within `_SIMILAR` of the
+    nearest).  The nearest one when it is alone; else the one of those on the side the paper's captions
+    of this kind use (`habit`: a grid of pictures, each captioned under its own), and of those the one
+    centred on the element; else none (unsure)."""
+    ranked = sorted(near, key=lambda c: _distance(c["box"], box))
+    gap = _distance(ranked[0]["box"], box)
+    might = [c for c in ranked if _distance(c["box"], box) <= gap + _SIMILAR]
+    if len(might) == 1:
+        return might[0], might
+    sided = [c for c in might if habit is None or _side(c["box"], box) == habit]
+    if len(sided) > 1:
+        sided = [c for c in sided if _centred(c["box"], box)]
+    if len(sided) > 1 or habit is None and any(_side(c["box"], box) != _side(sided[0]["box"], box) for c in might):
+        return None, might
+    return (sided[0] if sided else None), might
+
+
+def _votes(els: list[dict], objs: dict) -> list[tuple[str, str]]:
+    """(kind, side) of each caption of the page plainly set by its element: the nearest element of its
+    kind (not a label-sized one) lies within 24 pt and nearer by over `_SIMILAR` than any on its other side."""
+    captions, elements = _candidates(els, objs)
+    out = []
+    for c in captions:
+        boxes = sorted((_distance(c["box"], box), box) for _, kind, box, _ in elements
+                       if kind == c["kind"] and min(box[2] - box[0], box[3] - box[1]) >= 36)
+        if not boxes or boxes[0][0] > 4 * _SIMILAR:
             continue
-        where: tuple = box
-        caption = min(near, key=lambda c: _distance(c["box"], where))
+        side = _side(c["box"], boxes[0][1])
+        if all(d > boxes[0][0] + _SIMILAR for d, box in boxes if _side(c["box"], box) != side):
+            out.append((c["kind"], side))
+    return out
+
+
+def habit_of(votes: list[tuple[str, str]]) -> dict[str, str]:
+    """The side each kind's captions lie on in this paper: three in four plain pairings (two at least)."""
+    out = {}
+    for kind in ("figure", "table"):
+        sides = [s for k, s in votes if k == kind]
+        for side in ("above", "below"):
+            if len(sides) >= 2 and sides.count(side) * 4 >= len(sides) * 3:
+                out[kind] = side
+    return out
+
+
+def _page_truth(els: list[dict], objs: dict, textpage, page_no: int, size: tuple, strict: bool = False,
+                habit: dict[str, str] | None = None) -> list[dict]:
+    """The captioned figures and tables of one page.  Each element goes with its caption (`_pick`: an
+    element between two about equally near captions goes with the one on the side of the paper's
+    `habit`; without one, neither caption is kept).  `strict` (the Zotero truth's build): an element
+    is left out when a caption-like text (one `parse_caption` cannot read, "Figures 1.10-1.15") lies
+    nearer it than the caption that names it, and a caption is given only its nearest element and the
+    elements touching it (an uncaptioned layout table beside a captioned one is not unioned into it)."""
+    own, text = _texts(els, objs)
+    captions, elements = _candidates(els, objs)
+    cap_ids = {c["index"] for c in captions}
+    loose = [b for i in range(len(els)) if i not in cap_ids and _LOOSE.match(text(i))
+             and (b := _box([o[0] for o in own(i)])) is not None] if strict else []
+    named: list[tuple[int, dict, tuple, list[int]]] = []  # (element, its caption, box, subtree without captions)
+    unsure: set[str] = set()  # captions an element might go with but cannot surely be given
+    for i, kind, box, sub in elements:
+        near = [c for c in captions if c["kind"] == kind]
+        if not near:
+            continue
+        caption, might = _pick(box, near, (habit or {}).get(kind))
+        if caption is None:
+            unsure |= {c["label"] for c in might}
+            continue
         if strict and any(_distance(b, box) < _distance(caption["box"], box) for b in loose):
             continue  # a caption this reader's parser cannot read is nearer: not the named one's
         named.append((i, caption, box, sub))
+    named = [n for n in named if n[1]["label"] not in unsure]
     if strict:
-        named = [n for n in _nearest_and_touching(named)
+        named = [n for n in _nearest_and_touching(named, habit or {})
                  if els[n[0]]["type"] == "Table" or min(n[2][2] - n[2][0], n[2][3] - n[2][1]) >= 36]  # not a label
     found: dict[str, dict[str, Any]] = {}
     for i, caption, box, sub in named:
@@ -185,12 +270,25 @@ def _page_truth(els: list[dict], objs: dict, textpage, page_no: int, size: tuple
 _LOOSE = re.compile(r"^\s*(fig(ure)?s?\.?|tables?)\s+\S", re.I)
 
 
-def _nearest_and_touching(named: list) -> list:
-    """Strict alignment: per caption, its nearest element and those touching it (within 2 pt)."""
+def _nearest_and_touching(named: list, habit: dict[str, str]) -> list:
+    """Strict alignment: per caption, its nearest element and those touching it (within 2 pt).  When
+    an element not touching it is about as near (within `_SIMILAR`), its own is the one on the side of
+    the paper's `habit`, and of those the one it is centred on; the caption is left out if that is not
+    one alone."""
     out = []
     for label in dict.fromkeys(n[1]["label"] for n in named):
-        mine = [n for n in named if n[1]["label"] == label]
-        first = min(mine, key=lambda n: _distance(n[1]["box"], n[2]))
+        mine = sorted((n for n in named if n[1]["label"] == label), key=lambda n: _distance(n[1]["box"], n[2]))
+        first = mine[0]
+        rivals = [n for n in mine if _distance(n[2], first[2]) > 2
+                  and _distance(n[1]["box"], n[2]) <= _distance(first[1]["box"], first[2]) + _SIMILAR]
+        if rivals:
+            kind = first[1]["kind"]
+            sided = [n for n in [first, *rivals] if _side(n[1]["box"], n[2]) == habit.get(kind, _side(n[1]["box"], n[2]))]
+            if len(sided) > 1:
+                sided = [n for n in sided if _centred(n[1]["box"], n[2])]
+            if len(sided) != 1:
+                continue
+            first = sided[0]
         out += [n for n in mine if n is first or _distance(n[2], first[2]) <= 2]
     return out
 
@@ -226,31 +324,46 @@ def _outside(textpage, box: tuple, paragraphs: list[tuple[str, tuple]]) -> str |
     return None
 
 
-def truth_of(path: Path, strict: bool = False) -> list[dict]:
-    """The captioned figures and tables a tagged PDF marks; [] for an untagged one."""
-    import pypdfium2 as pdfium
+def _tagged_pages(pdf):
+    """Each page whose structure tree marks a figure or table: (page number, page, its elements)."""
     import pypdfium2.raw as r
+
+    for n in range(len(pdf)):
+        page = pdf[n]
+        tree = r.FPDF_StructTree_GetForPage(page.raw)
+        if not tree:
+            continue
+        els: list[dict] = []
+        for k in range(r.FPDF_StructTree_CountChildren(tree)):
+            el = r.FPDF_StructTree_GetChildAtIndex(tree, k)
+            if el:
+                _elements(r, el, -1, els)
+        r.FPDF_StructTree_Close(tree)
+        if any(e["type"] in ("Figure", "Table") for e in els):
+            yield n + 1, page, els
+
+
+def truth_of(path: Path, strict: bool = False) -> list[dict]:
+    """The captioned figures and tables a tagged PDF marks; [] for an untagged one.  Two passes: the
+    paper's habit (which side of its figures and of its tables the captions lie, `habit_of`), then
+    the objects."""
+    import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(str(path))
     out: list[dict] = []
     try:
-        for n in range(len(pdf)):
-            page = pdf[n]
-            tree = r.FPDF_StructTree_GetForPage(page.raw)
-            if not tree:
-                continue
-            els: list[dict] = []
-            for k in range(r.FPDF_StructTree_CountChildren(tree)):
-                el = r.FPDF_StructTree_GetChildAtIndex(tree, k)
-                if el:
-                    _elements(r, el, -1, els)
-            if any(e["type"] in ("Figure", "Table") for e in els):
-                tp = page.get_textpage()
-                seen = {o["label"] for o in out}  # a table continued on the next pages counts once, on its first
-                out += [o for o in _page_truth(els, _objects(page, tp), tp, n + 1, page.get_size(), strict)
-                        if o["label"] not in seen]
-                tp.close()
-            r.FPDF_StructTree_Close(tree)
+        votes: list[tuple[str, str]] = []
+        for _, page, els in _tagged_pages(pdf):
+            tp = page.get_textpage()
+            votes += _votes(els, _objects(page, tp))
+            tp.close()
+        habit = habit_of(votes)
+        for n, page, els in _tagged_pages(pdf):
+            tp = page.get_textpage()
+            seen = {o["label"] for o in out}  # a table continued on the next pages counts once, on its first
+            out += [o for o in _page_truth(els, _objects(page, tp), tp, n, page.get_size(), strict, habit)
+                    if o["label"] not in seen]
+            tp.close()
     finally:
         pdf.close()
     return out
