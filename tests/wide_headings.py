@@ -3,19 +3,16 @@ what a paper without an outline would give.  Skips when the shared data is not t
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from papershelf.ingest.pdf import reader
 
-WIDE = Path(os.environ.get("PAPERSHELF_SHARED_DATA", "/nonexistent")) / "pdfs-wide"
+from .conftest import shared
 
 
 def wide_headings(name: str) -> list[tuple[int, str]]:
     """(level, text) of every heading the reader finds in pdfs-wide/**/name, its outline ignored."""
-    path = next(WIDE.rglob(name), None)
+    path = next(shared("pdfs-wide").rglob(name), None)
     if path is None:
         pytest.skip("shared wide corpus not available")
     real = reader.read_outline
