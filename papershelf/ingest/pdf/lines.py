@@ -40,9 +40,9 @@ from .hidden_runs import hidden_lead, hidden_tail
 from .hyphens import keep_hyphen
 from .line_weight import after_label, after_mark, last_word_char
 from .overlays import jumps_back, overlay_cut
-from .rotation import piece_turns, shown_box, text_turn, user_size
+from .rotation import piece_turns, shown_box, span, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
-from .script_boxes import _has_script, _pieces, _stacked, nearest_all, sideways_split, span, text_size
+from .script_boxes import _has_script, _pieces, _stacked, nearest_all, sideways_split, text_size
 from .stacked_signs import BROKEN_PAIR, PAIR, join_signs, outside
 from .text_index import char_indices
 from .tracking import untracked

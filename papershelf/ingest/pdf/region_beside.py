@@ -16,6 +16,7 @@ import dataclasses
 from .graphics import Box
 from .lines import Line
 from .region_rows import _wordy
+from .rotation import span
 
 
 def _level(b: Box, top: float, bottom: float) -> bool:
@@ -60,14 +61,15 @@ def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool, across: bo
              and ln.x1 > x0 and id(ln) not in mine]
     if any(ln.x1 > lo or pg.cell_like(ln) for ln in under):
         return None  # a row under the caption, level with the object: the object is under it, not beside it
-    seed = min(b[0] for b in boxes), max(b[2] for b in boxes)
+    around = span(boxes)
+    seed = around[0], around[2]
     whole = any(g[0] <= seed[0] + 1 and g[2] >= seed[1] - 1 for g in drawn)  # one picture holds it all
     if across and any(seed[0] + 8 < g < seed[1] - 8 for g in apart) and not whole:
         return None  # things of two columns beside a margin caption: no one object
     if not across and any(min(x1, seed[0]) - 1 <= g <= max(x0, seed[1]) + 1 and not x0 - 1 <= g <= x1 + 1
                           for g in apart):
         return None  # another column's object, past a gutter
-    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+    return around
 
 
 def _ruled_ends(pg, box: Box, span: tuple[float, float], stops: set[int]) -> Box:

@@ -15,6 +15,12 @@ import math
 Box = tuple[float, float, float, float]
 
 
+def span(boxes: list[Box]) -> Box:
+    """The box around `boxes` (x0, top, x1, bottom)."""
+    x0, top, x1, bottom = zip(*boxes)
+    return min(x0), min(top), max(x1), max(bottom)
+
+
 def user_size(page) -> tuple[float, float]:
     """The page's width and height in user space (pdfium's page size is the shown one)."""
     width, height = page.get_size()
@@ -97,7 +103,7 @@ def piece_turns(textpage, first: int, last: int, pieces: list[list[Box]], rotati
     if ends[0] == ends[1]:
         return [ends[0]] * len(pieces)
     votes = [[0, 0, 0, 0] for _ in pieces]
-    spans = [(min(b[0] for b in p), min(b[1] for b in p), max(b[2] for b in p), max(b[3] for b in p)) for p in pieces]
+    spans = [span(p) for p in pieces]
     for i in range(first, last + 1):
         x0, top, x1, bottom = char_box(i)
         cx, cy = (x0 + x1) / 2, (top + bottom) / 2

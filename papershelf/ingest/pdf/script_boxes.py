@@ -84,12 +84,6 @@ def nearest_all(bounds: list[tuple], xs: list[float], ys: list[float]) -> list[i
     return (dx + 2 * dy).argmin(axis=1).tolist()
 
 
-def span(boxes: list[tuple]) -> tuple[float, float, float, float]:
-    """The box around `boxes` (x0, top, x1, bottom)."""
-    x0, top, x1, bottom = zip(*boxes)
-    return min(x0), min(top), max(x1), max(bottom)
-
-
 def _stacked(pieces: list[list[tuple]]) -> bool:
     """Pieces one above the other (a line pdfium joined to the next) rather than side by side."""
     tops = [min(b[1] for b in p) for p in pieces]
