@@ -158,3 +158,17 @@ def small_text_table_paper(path: str) -> None:
             _column(c, rng, 316, 558, 720, 60, "Times-Roman", 10)
         c.showPage()
     c.save()
+
+
+def justified_prose(c: canvas.Canvas, words: list[str], x: float, y: float, lines: int, size: float,
+                    pitch: float, per_line: int, width: float = 240.0) -> None:
+    """`lines` lines of running text in Times-Roman `size`, `per_line` of `words` a line (cycling), set
+    justified to `width` (word gaps stretched, as a journal's column sets them) from (x, y) down."""
+    c.setFont("Times-Roman", size)
+    for i in range(lines):
+        row = [words[(i * 5 + k) % len(words)] for k in range(per_line)]
+        gap = (width - sum(c.stringWidth(w, "Times-Roman", size) for w in row)) / (len(row) - 1)
+        at = x
+        for w in row:
+            c.drawString(at, y - i * pitch, w)
+            at += c.stringWidth(w, "Times-Roman", size) + gap

@@ -13,6 +13,7 @@ from papershelf.ingest.pdf import read_pdf
 from papershelf.units import build_units
 
 from .conftest import shared
+from .region_fixtures import justified_prose
 
 _L, _COL = 54.0, 240.0
 _TEXT = ("the scheduling algorithm performs well on simple cases and its ratio for the minsum criterion is "
@@ -20,14 +21,7 @@ _TEXT = ("the scheduling algorithm performs well on simple cases and its ratio f
 
 
 def _prose(c: canvas.Canvas, x: float, y: float, lines: int) -> None:
-    c.setFont("Times-Roman", 9)
-    for i in range(lines):
-        words = [_TEXT[(i * 5 + k) % len(_TEXT)] for k in range(9)]
-        gap = (_COL - sum(c.stringWidth(w, "Times-Roman", 9) for w in words)) / (len(words) - 1)
-        at = x
-        for w in words:
-            c.drawString(at, y - i * 10.5, w)
-            at += c.stringWidth(w, "Times-Roman", 9) + gap
+    justified_prose(c, _TEXT, x, y, lines, 9, 10.5, 9, _COL)
 
 
 def _chart(c: canvas.Canvas, x: float, top: float, bottom: float) -> float:

@@ -16,6 +16,7 @@ from papershelf.ingest.pdf import read_pdf
 from papershelf.units import build_units
 
 from .conftest import shared
+from .region_fixtures import justified_prose
 
 _L, _COL = 54.0, 240.0
 _TEXT = ("myotubes expressing the tagged peptides were stained with antibodies and the striations of the "
@@ -23,14 +24,7 @@ _TEXT = ("myotubes expressing the tagged peptides were stained with antibodies a
 
 
 def _prose(c: canvas.Canvas, x: float, y: float, lines: int) -> None:
-    c.setFont("Times-Roman", 9.5)
-    for i in range(lines):
-        words = [_TEXT[(i * 5 + k) % len(_TEXT)] for k in range(8)]
-        gap = (_COL - sum(c.stringWidth(w, "Times-Roman", 9.5) for w in words)) / (len(words) - 1)
-        at = x
-        for w in words:
-            c.drawString(at, y - i * 11.5, w)
-            at += c.stringWidth(w, "Times-Roman", 9.5) + gap
+    justified_prose(c, _TEXT, x, y, lines, 9.5, 11.5, 8, _COL)
 
 
 def test_a_side_caption_beside_a_picture_across_the_middle(tmp_path):
