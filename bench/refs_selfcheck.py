@@ -9,6 +9,8 @@ references heading, and:
   label of the *unbroken* run 1, 2, …, N (every number there, in order) and by the largest number the body
   cites in brackets (``[12]``, ``[3-7]``, ``[1, 4]``) — a body citing [31] of a list read as 30 entries has
   lost one;
+* a **keyed** list ("[ABTZ13]", "[Aho 85]") has one entry at least for each distinct key the body cites that
+  opens a line of the list;
 * an **author–year** list (no such run) has one entry at least for each distinct (surname, year) pair the body
   cites ("Smith (2019)", "(Smith and Jones, 2019a; Doe et al. 2020)") whose surname and year are both printed
   in the list's text — a lower bound (a list may hold works the body cites in no such form).
@@ -105,7 +107,8 @@ def author_year_pairs(body: str, listed: str) -> set[tuple[str, str]]:
     entry, or a list the excerpt cuts short, is no evidence)."""
     out = set()
     for s, y in set(_CITE.findall(body)):
-        at = [m.end() for m in re.finditer(rf"(?m)^\s*{re.escape(s)}\b", listed)]
+        # the surname among a line's first three words: "Smith, J.", "SMITH, J.", "John Smith. 2019."
+        at = [m.end() for m in re.finditer(rf"(?mi)^\s*(?:\S+\s+){{0,2}}{re.escape(s)}\b", listed)]
         if any(y[:4] in listed[a:a + 400] for a in at):
             out.add((s, y))
     return out
@@ -116,23 +119,36 @@ def evidence(text: str) -> dict:
     if cut is None:
         return {}
     body, listed = cut
-    run = unbroken_run(listed)
-    if run >= 5:
-        return {"kind": "numbered", "run": run, "cited": body_max_cited(body)}
+    run, cited = unbroken_run(listed), body_max_cited(body)
+    if run >= 5 or (run >= 1 and cited >= 5):
+        return {"kind": "numbered", "run": run, "cited": cited}
+    keys = cited_keys(body, listed)
+    if len(keys) >= 5:
+        return {"kind": "keyed", "pairs": len(keys), "sample": sorted(keys)[:8]}
     pairs = author_year_pairs(body, listed)
     return {"kind": "author-year", "pairs": len(pairs), "sample": sorted(pairs)[:8]} if len(pairs) >= 5 else {}
+
+
+_KEY = re.compile(r"\[([A-Z][A-Za-z+\-]{0,10}\s?\d{2,4}[a-z]?)\]")
+
+
+def cited_keys(body: str, listed: str) -> set[str]:
+    """Distinct keys ("[ABTZ13]", "[Aho 85]") the body cites that open a line of the list."""
+    opening = {m.group(1) for m in re.finditer(r"(?m)^\s*\[([^\[\]]{1,16})\]", listed)}
+    return {k for k in _KEY.findall(body) if k in opening}
 
 
 def disagrees(n: int, ev: dict) -> str | None:
     """Why the reader's count `n` disagrees with the document's evidence, or None."""
     if ev.get("kind") == "numbered":
         run, cited = ev["run"], ev["cited"]
-        if abs(n - run) > max(1, 0.05 * run) and not (cited > run and abs(n - cited) <= max(1, 0.05 * cited)):
+        near_run, near_cited = abs(n - run) <= max(1, 0.05 * run), abs(n - cited) <= max(1, 0.05 * cited)
+        if run >= 5 and not near_run and not (cited > run and near_cited):
             return f"read {n}, unbroken run 1..{run}, body cites up to [{cited}]"
-        if run < cited <= 2 * run and n < cited - max(1, 0.05 * cited):
+        if run < cited <= 2 * max(run, n) and not near_cited:
             return f"read {n}, body cites up to [{cited}] past the run 1..{run}"
-    elif ev.get("kind") == "author-year" and n < 0.95 * ev["pairs"]:
-        return f"read {n}, the body cites {ev['pairs']} distinct (surname, year) pairs the list prints"
+    elif ev.get("kind") in ("author-year", "keyed") and n < 0.95 * ev["pairs"]:
+        return f"read {n}, the body cites {ev['pairs']} distinct {ev['kind']} citations the list prints"
     return None
 
 
