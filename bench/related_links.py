@@ -21,7 +21,7 @@ as it is.
     python bench/related_links.py LIBRARY.db --write-truth           # once: the links of this library
     python bench/related_links.py LIBRARY.db --half dev [--fit]
     python bench/related_links.py LIBRARY.db --half test             # once, at the end
-    python bench/related_links.py LIBRARY.db --linker                # links the graph finds / misses / invents
+    python bench/related_links.py LIBRARY.db --linker --half dev     # links the graph finds / misses / invents
 
 Truth derived at scale (a sanity check of the machinery, not evidence about real papers: the synthetic
 library draws both its vectors and its citations from the same topics):
@@ -100,8 +100,7 @@ def write_truth(lib: Library, truth: Path, sample: int | None = None) -> None:
         links = sorted(random.Random(0).sample(links, sample)) if len(links) > sample else links
     else:
         links = sorted({(_file(lib, a), _file(lib, b)) for a, b in harvest(lib)} - NOT_LINKS)
-    rows = [{"citing": a, "cited": b, "half": "dev" if int(hashlib.sha1(a.encode()).hexdigest(), 16) % 2 else "test"}
-            for a, b in links]
+    rows = [{"citing": a, "cited": b, "half": half_of(a)} for a, b in links]
     truth.write_text(json.dumps(rows, indent=1) + "\n")
     print(f"{len(rows)} links written to {truth}: {sum(r['half'] == 'dev' for r in rows)} dev")
 
@@ -134,13 +133,19 @@ def ranks(lib: Library, half: str, weights_sets: dict[str, dict[str, float]],
     return out
 
 
-def linker(lib: Library, truth: Path = TRUTH) -> dict[str, int]:
+def half_of(citing: str) -> str:
+    """The half a link falls in: by a hash of its citing file, as `write_truth` split them."""
+    return "dev" if int(hashlib.sha1(citing.encode()).hexdigest(), 16) % 2 else "test"
+
+
+def linker(lib: Library, truth: Path = TRUTH, half: str = "all") -> dict[str, int]:
     """How many of the truth's links the citation graph finds, misses, and how many it finds that the truth
-    does not hold (false links, when the truth is complete)."""
+    does not hold (false links, when the truth is complete); of the links whose citing file is in `half`."""
     graph = build(lib.store)
     files = {p: _file(lib, p) for p in graph.papers}
-    found = {(files[a], files[b]) for a in graph.papers for b in graph.cited_papers(a)}
-    true = {(r["citing"], r["cited"]) for r in json.loads(truth.read_text())}
+    found = {(files[a], files[b]) for a in graph.papers for b in graph.cited_papers(a)
+             if half == "all" or half_of(files[a]) == half}
+    true = {(r["citing"], r["cited"]) for r in json.loads(truth.read_text()) if half in ("all", r["half"])}
     for a, b in sorted(true - found):
         print("missed:", a, "->", b, file=sys.stderr)
     for a, b in sorted(found - true):
@@ -182,7 +187,7 @@ def main() -> None:
                 print(json.dumps({"citing": _file(lib, a), "cited": _file(lib, b), "entry": text[:300]}))
             return
         if args.linker:
-            print(json.dumps(linker(lib, args.truth)))
+            print(json.dumps(linker(lib, args.truth, args.half)))
             return
         if args.write_truth:
             write_truth(lib, args.truth, args.sample)
