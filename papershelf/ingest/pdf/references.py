@@ -176,7 +176,7 @@ def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> Iterator[list
     yield reread(columns, line, after[0] if after else None)
 
 
-MAX_TRIED = 4  # headings from the paper's end tried as a list's heading in words the reader does not know
+BACK_PART = 0.5  # the part of the paper's pages, from its end, whose headings are tried as an unknown list heading
 MIN_LISTED = 5  # entries a section must hold to be taken for a list by its text alone
 LISTED_TEXT = 0.7  # of a section's text its entries must hold to be taken for a list
 
@@ -191,10 +191,18 @@ def _heading_like(block: Block) -> bool:
 
 
 def _headed_by_structure(columns: list[list[Line]], headings: list[Block]) -> list[list[Line]] | None:
-    """The runs of the last section (of the paper's last few) whose entries read as references: nine in
+    """The runs of the last section in the paper's back half whose entries read as references: nine in
     ten of them at least open as entries open (a label, a surname and initials) and eight in ten cite a
-    year, five entries at least.  None when no section reads so."""
-    for k in range(len(headings) - 1, max(-1, len(headings) - 1 - MAX_TRIED), -1):
+    year, five entries at least.  None when no section reads so.  Every heading of the back half is tried
+    from the end, not a fixed few: a list may be followed by many headed parts (appendices, the authors'
+    contributions, funding, dates, how to cite), each a heading of its own."""
+    pages = [ln.page for column in columns for ln in column]
+    if not pages:
+        return None
+    first_page = max(pages) - BACK_PART * (max(pages) - min(pages))
+    for k in range(len(headings) - 1, -1, -1):
+        if (page := headings[k].page) is not None and page < first_page:
+            break
         text = headings[k].text.strip()
         line = next((ln for column in columns for ln in column if ln.page == headings[k].page and ln.text.strip()
                      and text.startswith(ln.text.strip()) and 2 * len(ln.text.strip()) >= min(len(text), 40)), None)
