@@ -88,3 +88,20 @@ def test_unreadable_text_is_told_from_the_text_alone():
              (text, 612.0, 792.0)]
     assert ocr.pages_to_ocr(pages, "auto") == [0]
     assert ocr.pages_to_ocr(pages, "never") == []
+
+
+def test_every_page_of_glyph_codes_is_read_by_ocr_when_they_are_most_of_the_document():
+    """A document whose fonts give codes throughout (a Type 3 bitmap font without glyph names on every
+    page) has all such pages read, not the first alone; a page of a table's figures among pages of
+    text, which holds few letters too, keeps its own text; a page of control codes of many kinds is
+    read wherever it stands."""
+    text = ([_line(BODY, 100 + 12 * k) for k in range(6)], 612.0, 792.0)
+    signs = ([_line("! \" # $ % & ' ( ! ) \" * \" + , - ! Q O a T P Q R", 100 + 12 * k) for k in range(4)], 612.0, 792.0)
+    figures = ([_line("12.4 (3.1) 0.82 <0.001 17.9 (2.2) 0.45 0.031", 100 + 12 * k) for k in range(6)], 612.0, 792.0)
+    codes = ([_line("\x01\x04 ab\x05\x07\x01 \x08\x10 cd\x0f\x0e", 100 + 12 * k) for k in range(6)], 612.0, 792.0)
+    blank = ([], 612.0, 792.0)
+    assert ocr.pages_to_ocr([signs, signs, blank, signs, text], "auto") == [0, 1, 2, 3]
+    assert ocr.pages_to_ocr([text, figures, text, text], "auto") == []
+    assert ocr.pages_to_ocr([text, figures, figures, figures], "auto") == []  # a document of tables
+    assert ocr.pages_to_ocr([text, text, codes, text], "auto") == [2]
+    assert ocr.pages_to_ocr([signs] * (ocr.CODE_PAGES + 5), "auto") == list(range(ocr.CODE_PAGES))
