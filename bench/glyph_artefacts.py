@@ -12,9 +12,13 @@ one of these classes (`classes`):
 * ``private``: a private-use code point (U+E000–U+F8FF, planes 15–16);
 * ``fffd``: U+FFFD;
 * ``cid``: "(cid:NN)", a glyph id printed by a tool that could not map it;
-* ``hole``: a ``_``/``^`` inside a lowercase word, four letters at least after it, where the word
-  read without it, or with a ligature (fi fl ff ffi ffl) in its place, is a word the paper prints
-  elsewhere (``_gure``, ``s_pectrum``, ``m^esons``; not ``C_max`` nor ``w_ij``: `bench/wide_text.py`'s rule);
+* ``hole``: a ``_``/``^`` in a lowercase word, four letters at least after it, where the word read
+  with a ligature (fi fl ff ffi ffl) in its place, or (inside the word: a letter before it) without
+  it, is a word the paper prints elsewhere (``_gure``, ``s_pectrum``, ``m^esons``; not ``C_max``
+  nor ``w_ij``).  `bench/wide_text.py`'s rule, less a script opening after a space or a sign whose
+  text is a word as it stands (``PrDAG ≡_poly``, ``x ^test``, ``[^continuation``: a real script; a
+  ligature's hole opens a word only when the word needs the ligature, an accent's or a stray code's
+  sits inside a word);
 * ``symbol``: a symbol a mathematical font set at a Latin-1 letter's code, alone between spaces
   (" ¼ " for "=", " þ " for "+");
 * ``garbled``: the unit reads as a font's glyph codes, not words (a Type 3 bitmap font without a
@@ -40,7 +44,6 @@ from pathlib import Path
 
 from pdf_authors_zotero import half_of
 from queryset import DEFAULT_DATA
-from wide_text import artefact
 
 from papershelf.errors import IngestError
 from papershelf.ingest import load_source, parse_source
@@ -82,14 +85,24 @@ def garbled(text: str) -> bool:
     return len(runs) >= 5 and sum(_per_letter(r) > -4.0 for r in runs) < 0.35 * len(runs)
 
 
+_WORD_AROUND = re.compile(r"(?<![\w^])([a-z]*)[_^]([a-z]{4,})(?![\w^])")
+
+
+def hole(text: str, vocabulary: set[str]) -> str | None:
+    """The first ``_``/``^`` hole in the text (see the module's doc), or None."""
+    for w in _WORD_AROUND.finditer(text):
+        readings = [f"{w.group(1)}{lig}{w.group(2)}" for lig in ("fi", "fl", "ff", "ffi", "ffl")]
+        if any(r in vocabulary for r in readings + ([w.group(1) + w.group(2)] if w.group(1) else [])):
+            return w.group(0)
+    return None
+
+
 def classes(text: str, vocabulary: set[str]) -> list[str]:
     """The artefact classes a unit's text holds, in `CLASSES`' order."""
     found = [name for name, hit in (("control", _CONTROL.search(text)), ("private", _PRIVATE.search(text)),
                                     ("fffd", "\ufffd" in text), ("cid", _CID.search(text))) if hit]
-    if "_" in text or "^" in text:
-        hole = artefact(text.replace("\ufffd", " "), vocabulary)
-        if hole and not _CONTROL.search(hole) and not _PRIVATE.search(hole):
-            found.append("hole")
+    if ("_" in text or "^" in text) and hole(text, vocabulary):
+        found.append("hole")
     if _SYMBOL.search(text):
         found.append("symbol")
     if garbled(text):
@@ -108,7 +121,7 @@ def pdfs(data: Path, half: str) -> list[tuple[str, str, Path]]:
     if PDF_SPLIT.exists() and (data / "pdfs").exists():
         split = json.loads(PDF_SPLIT.read_text())
         for name in sorted(split["dev"] + split["test"] if half == "all" else split[half]):
-            out.append(("pdfs", re.match(r"[a-z]*", name).group(0) or name, data / "pdfs" / name))
+            out.append(("pdfs", re.sub(r"[^a-z].*", "", name) or name, data / "pdfs" / name))
     if (data / "zotero").exists():
         for a in read_zotero(str(data / "zotero")):
             if a.exists and a.path.lower().endswith(".pdf") and half in ("all", half_of(a.key)):

@@ -95,11 +95,13 @@ def test_every_page_of_glyph_codes_is_read_by_ocr_when_they_are_most_of_the_docu
     page) has all such pages read, not the first alone; a page of a table's figures among pages of
     text, which holds few letters too, keeps its own text; a page of control codes of many kinds is
     read wherever it stands."""
-    text = ([_line(BODY, 100 + 12 * k) for k in range(6)], 612.0, 792.0)
-    signs = ([_line("! \" # $ % & ' ( ! ) \" * \" + , - ! Q O a T P Q R", 100 + 12 * k) for k in range(4)], 612.0, 792.0)
-    figures = ([_line("12.4 (3.1) 0.82 <0.001 17.9 (2.2) 0.45 0.031", 100 + 12 * k) for k in range(6)], 612.0, 792.0)
-    codes = ([_line("\x01\x04 ab\x05\x07\x01 \x08\x10 cd\x0f\x0e", 100 + 12 * k) for k in range(6)], 612.0, 792.0)
-    blank = ([], 612.0, 792.0)
+    def page(text: str) -> tuple[list[Line], float, float]:
+        return [_line(text, 100 + 12 * k) for k in range(6)], 612.0, 792.0
+
+    text, blank = page(BODY), ([], 612.0, 792.0)
+    signs = page("! \" # $ % & ' ( ! ) \" * \" + , - ! Q O a T P Q R")
+    figures = page("12.4 (3.1) 0.82 <0.001 17.9 (2.2) 0.45 0.031")
+    codes = page("\x01\x04 ab\x05\x07\x01 \x08\x10 cd\x0f\x0e")
     assert ocr.pages_to_ocr([signs, signs, blank, signs, text], "auto") == [0, 1, 2, 3]
     assert ocr.pages_to_ocr([text, figures, text, text], "auto") == []
     assert ocr.pages_to_ocr([text, figures, figures, figures], "auto") == []  # a document of tables
