@@ -107,3 +107,5 @@ def test_every_page_of_glyph_codes_is_read_by_ocr_when_they_are_most_of_the_docu
     assert ocr.pages_to_ocr([text, figures, figures, figures], "auto") == []  # a document of tables
     assert ocr.pages_to_ocr([text, text, codes, text], "auto") == [2]
     assert ocr.pages_to_ocr([signs] * (ocr.CODE_PAGES + 5), "auto") == list(range(ocr.CODE_PAGES))
+    spaced = page("数 字 金 融 发 展 对 企 业 创 新 的 影 响 研 究 表 明")  # CJK print that pdfium spaced: text
+    assert ocr.pages_to_ocr([spaced, spaced, spaced], "auto") == []

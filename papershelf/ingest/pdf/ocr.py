@@ -192,7 +192,8 @@ def reading(lines: list[Line]) -> str:
         return "codes"
     letters = sum(c.isalpha() for c in chars)
     words = [w for ln in lines for w in ln.text.split() if any(c.isalnum() for c in w)]  # not ". . ."
-    if sum(len(w) == 1 for w in words) > 0.5 * len(words):
+    # (a word of one CJK character is a word: those scripts write without spaces, and pdfium may space them)
+    if sum(len(w) == 1 and w < "\u2e80" for w in words) > 0.5 * len(words):
         return "apart"
     return "signs" if letters < 0.5 * len(chars) else ""
 
