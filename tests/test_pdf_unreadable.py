@@ -88,3 +88,24 @@ def test_unreadable_text_is_told_from_the_text_alone():
              (text, 612.0, 792.0)]
     assert ocr.pages_to_ocr(pages, "auto") == [0]
     assert ocr.pages_to_ocr(pages, "never") == []
+
+
+def test_every_page_of_glyph_codes_is_read_by_ocr_when_they_are_most_of_the_document():
+    """A document whose fonts give codes throughout (a Type 3 bitmap font without glyph names on every
+    page) has all such pages read, not the first alone; a page of a table's figures among pages of
+    text, which holds few letters too, keeps its own text; a page of control codes of many kinds is
+    read wherever it stands."""
+    def page(text: str) -> tuple[list[Line], float, float]:
+        return [_line(text, 100 + 12 * k) for k in range(6)], 612.0, 792.0
+
+    text, blank = page(BODY), ([], 612.0, 792.0)
+    signs = page("! \" # $ % & ' ( ! ) \" * \" + , - ! Q O a T P Q R")
+    figures = page("12.4 (3.1) 0.82 <0.001 17.9 (2.2) 0.45 0.031")
+    codes = page("\x01\x04 ab\x05\x07\x01 \x08\x10 cd\x0f\x0e")
+    assert ocr.pages_to_ocr([signs, signs, blank, signs, text], "auto") == [0, 1, 2, 3]
+    assert ocr.pages_to_ocr([text, figures, text, text], "auto") == []
+    assert ocr.pages_to_ocr([text, figures, figures, figures], "auto") == []  # a document of tables
+    assert ocr.pages_to_ocr([text, text, codes, text], "auto") == [2]
+    assert ocr.pages_to_ocr([signs] * (ocr.CODE_PAGES + 5), "auto") == list(range(ocr.CODE_PAGES))
+    spaced = page("数 字 金 融 发 展 对 企 业 创 新 的 影 响 研 究 表 明")  # CJK print that pdfium spaced: text
+    assert ocr.pages_to_ocr([spaced, spaced, spaced], "auto") == []

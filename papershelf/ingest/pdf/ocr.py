@@ -65,6 +65,9 @@ MIN_PAGE_CHARS = 40
 # ligature's private code in every "ch").
 UNREADABLE_SHARE = 0.05
 UNREADABLE_KINDS = 8
+# At most this many pages of a document are read by OCR for their text being glyph codes (about five
+# minutes of Tesseract on two cores); a scan's pages, with no text at all, have no such bound.
+CODE_PAGES = 40
 INSTALL_HINT = ("install Tesseract (Debian/Ubuntu: apt install tesseract-ocr tesseract-ocr-chi-sim "
                 "tesseract-ocr-jpn; macOS: brew install tesseract tesseract-lang) and pip install pytesseract")
 
@@ -134,17 +137,26 @@ def _languages(pytesseract, wanted: str | None) -> Plan:
 
 
 def pages_to_ocr(pages: list[Page], mode: str) -> list[int]:
-    """Indexes of the pages OCR should read: those without a text layer (auto), and a first page whose
-    text is unreadable (`unreadable`: its title and authors are read from the print, one page at
-    most, as the rest of such a document would cost a page of OCR each); all (always)."""
+    """Indexes of the pages OCR should read: those without a text layer and those whose text is a font's
+    glyph codes (`code_pages`) (auto); all (always)."""
     if mode == "never":
         return []
     if mode == "always":
         return list(range(len(pages)))
-    todo = _textless(pages)
-    if pages and 0 not in todo and unreadable(pages[0][0]):
-        todo.insert(0, 0)
-    return todo
+    textless = _textless(pages)
+    return sorted(set(textless) | set(code_pages(pages, textless)))
+
+
+def code_pages(pages: list[Page], textless: list[int]) -> list[int]:
+    """The pages with text whose text is a font's glyph codes, not its letters (`reading`), that OCR
+    reads, at most `CODE_PAGES`: a first page (its title and authors are read from the print); a page of
+    control or private-use codes of many kinds (no page of text holds them); and every page of codes or
+    of a code per word when such pages are most of the document's pages with text (its fonts give codes
+    throughout: a Type 3 bitmap font without glyph names).  A page of a table's figures or of formulas
+    among pages of text, which holds few letters too, keeps its own text; so does a document of tables."""
+    readings = {i: reading(lines) for i, (lines, _, _) in enumerate(pages) if i not in textless}
+    most = sum(r in ("codes", "apart") for r in readings.values()) > 0.5 * len(readings)
+    return [i for i, r in readings.items() if r and (i == 0 or r == "codes" or most and r == "apart")][:CODE_PAGES]
 
 
 def _textless(pages: list[Page]) -> list[int]:
@@ -155,25 +167,35 @@ _LEADERS = re.compile(r"([^\w])\1{2,}")
 
 
 def unreadable(lines: list[Line]) -> bool:
-    """Whether a page's text is a font's glyph codes, not its letters (a Type 3 or embedded font without a
-    character map: pdfium gives control codes for the glyphs, or the codes as ASCII each set apart).
-    Judged from the text alone: a share of control, private-use or unassigned characters no page of
-    text has (pdfium's hyphen mark \x02 is a control code, but one a line at most), or most "words"
-    of one character (text has a few: "a", "I", a variable; a glyph code per word is no text), or
-    fewer letters than other signs (a font's codes from 33 up are punctuation and digits; the first
-    pages of the wide corpus' dev half are 78 % letters or more)."""
+    """Whether a page's text is a font's glyph codes, not its letters (`reading`)."""
+    return bool(reading(lines))
+
+
+def reading(lines: list[Line]) -> str:
+    """How a page's text shows it is a font's glyph codes (a Type 3 or embedded font without a
+    character map: pdfium gives control codes for the glyphs, or the codes as ASCII each set apart):
+    "codes" for a share of control, private-use or unassigned characters of many kinds no page of text
+    has (pdfium's hyphen mark \x02 is a control code, but one a line at most); "apart" for most
+    "words" of one character (text has a few: "a", "I", a variable; a glyph code per word is no text);
+    "signs" for fewer letters than other signs (a font's codes from 33 up are punctuation and digits;
+    the first pages of the wide corpus' dev half are 78 % letters or more; a page of a table's figures
+    is one too); "" for text.  Judged from the text alone."""
     # A contents page's dot leaders are no sign: runs of one repeated mark are left out of the count.
     chars = list(_LEADERS.sub("", "".join(c for ln in lines for c in ln.text if not c.isspace())))
     if len(chars) < MIN_PAGE_CHARS:
-        return False
-    found = [c for c in chars if unicodedata.category(c) in ("Cc", "Co", "Cn") and c != "\x02"]
+        return ""
+    found = [c for c in chars if (c < " " or c >= "\x7f") and unicodedata.category(c) in ("Cc", "Co", "Cn")
+             and c != "\x02"]  # (printable ASCII is none of these: not asked)
     # A font that lacks a letter or two gives one code each, which the glyph repair reads from the
     # document's own words; a font without any map gives a code per glyph (47 kinds on the dev pages).
-    codes = len(found) if len(set(found)) >= UNREADABLE_KINDS else 0
+    if len(set(found)) >= UNREADABLE_KINDS and len(found) >= UNREADABLE_SHARE * len(chars):
+        return "codes"
     letters = sum(c.isalpha() for c in chars)
     words = [w for ln in lines for w in ln.text.split() if any(c.isalnum() for c in w)]  # not ". . ."
-    return codes >= UNREADABLE_SHARE * len(chars) or letters < 0.5 * len(chars) \
-        or sum(len(w) == 1 for w in words) > 0.5 * len(words)
+    # (a word of one CJK character is a word: those scripts write without spaces, and pdfium may space them)
+    if sum(len(w) == 1 and w < "\u2e80" for w in words) > 0.5 * len(words):
+        return "apart"
+    return "signs" if letters < 0.5 * len(chars) else ""
 
 
 def fill_by_ocr(pdf, pages: list[Page]) -> tuple[list[Page], dict[int, str]]:
