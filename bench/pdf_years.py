@@ -48,9 +48,10 @@ def truths(data: Path) -> dict[Path, tuple[str, int]]:
     out: dict[Path, tuple[str, int]] = {}
     wide = data / "pdfs-wide"
     split = json.loads(SPLIT.read_text())
+    years = json.loads((SPLIT.parent / "wide_years.json").read_text())  # read from page 1 where the manifest errs
     for rec in json.loads((wide / "manifest.json").read_text()):
         if split[rec["file"]]["half"] == "dev" and rec.get("year") and rec.get("text_layer") != "none":
-            out[wide / rec["file"]] = ("wide-dev", rec["year"])
+            out[wide / rec["file"]] = ("wide-dev", years.get(rec["file"], rec["year"]))
     out.update({f: ("zotero", y) for f, y in zotero_years(data).items()})
     for rec in json.loads((data / "pdfs" / "manifest.json").read_text()):
         if m := re.search(r"\b((?:19|20)\d\d)\b", rec.get("venue") or ""):
