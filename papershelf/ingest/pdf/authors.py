@@ -312,11 +312,19 @@ def _affiliation_row(row: list[Line]) -> bool:
     roman name ("Daniel S. Weld^1 | Check for updates"), nor one with no word of a place (`_placed`)."""
     kinds = [(ln, *_line_names(ln.text)[:2]) for ln in row]
     styles = [(ln.size, ln.bold) for ln, names, _ in kinds if names is not None]
-    others = sum(names is None and _placed(more) and (not styles or any(abs(ln.size - s) <= 0.6 and ln.bold == b
-                                                                        for s, b in styles))
+    mixed = any(names is not None and not _in_capitals(ln.text) for ln, names, _ in kinds)
+    others = sum(names is None and _placed(more) and not (mixed and _badge(more))
+                 and (not styles or any(abs(ln.size - s) <= 0.6 and ln.bold == b for s, b in styles))
                  for ln, names, more in kinds)
     # a cell holding a list of names outweighs a word or two beside it ("OPEN ACCESS" right of the byline)
     return sum(len(names) for _, names, _ in kinds if names is not None) <= others
+
+
+def _badge(text: str) -> bool:
+    """A cell in capitals naming no institution, with no number or comma ("OPEN ACCESS"): beside names the
+    byline sets in mixed case it is a badge or label set in the names' row, not their affiliation, which a
+    byline sets in its names' case or names an institution, a place's number, or parts apart by commas."""
+    return _in_capitals(text) and not _INSTITUTION.search(text) and not re.search(r"[\d,]", text)
 
 
 def _placed(text: str) -> bool:
