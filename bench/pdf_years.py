@@ -53,9 +53,13 @@ def truths(data: Path) -> dict[Path, tuple[str, int]]:
         if split[rec["file"]]["half"] == "dev" and rec.get("year") and rec.get("text_layer") != "none":
             out[wide / rec["file"]] = ("wide-dev", years.get(rec["file"], rec["year"]))
     out.update({f: ("zotero", y) for f, y in zotero_years(data).items()})
+    printed = json.loads((SPLIT.parent / "pdf_years.json").read_text())  # dev PDFs whose venue gives no year
     for rec in json.loads((data / "pdfs" / "manifest.json").read_text()):
+        name = Path(rec["file"]).name
         if m := re.search(r"\b((?:19|20)\d\d)\b", rec.get("venue") or ""):
-            out[data / "pdfs" / Path(rec["file"]).name] = ("shared", int(m.group(1)))
+            out[data / "pdfs" / name] = ("shared", int(m.group(1)))
+        elif name in printed:
+            out[data / "pdfs" / name] = ("shared", printed[name])
     return out
 
 
