@@ -11,6 +11,7 @@ from reportlab.pdfgen import canvas
 
 from papershelf.ingest import load_source, parse_source
 from papershelf.ingest.pdf import read_pdf
+from papershelf.ingest.pdf.authors import line_names
 from papershelf.ingest.pdf.info_title import confirmed_title
 
 from .pdf_fixtures import BODY, _wrap
@@ -91,3 +92,23 @@ def test_confirmed_title_reads_the_page():
     assert confirmed_title(whole, "Research Article: " + whole, page) == whole  # the info adds a label only
     assert confirmed_title("J. Freyer-Adam", whole, page) == "J. Freyer-Adam"  # not right above it
     assert confirmed_title(whole, "acl07.dvi and a draft title", page) == whole
+
+
+def test_a_city_and_its_region_code_in_a_bylines_column_is_no_name(tmp_path):
+    path = tmp_path / "columns.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    _centred(c, "Scaling Distributed Queries over Sparse Graphs", "Times-Bold", 18, H - 80)
+    columns = [["Ana Ruiz", "Allen Institute for AI", "Seattle, WA", "anar@allenai.org"],
+               ["Jane Doe", "Google Inc.", "Mountain View, CA 94043", "jane@google.com"],
+               ["Lin Zhou", "Stanford", "Palo Alto, CA", "lzhou@stanford.edu"]]
+    c.setFont("Times-Roman", 11)  # name, affiliation, city and e-mail in one size and weight
+    for i, column in enumerate(columns):
+        for k, text in enumerate(column):
+            x = W * (i + 0.5) / len(columns) - c.stringWidth(text, "Times-Roman", 11) / 2
+            c.drawString(x, H - 115 - 13 * k, text)
+    _body(c, 72, H - 200)
+    c.showPage()
+    c.save()
+    assert read_pdf(path.read_bytes()).authors == ["Ana Ruiz", "Jane Doe", "Lin Zhou"]
+    assert line_names("Mountain View, CA") is None and line_names("La Jolla, CA 92093, USA") is None
+    assert line_names("Jane Doe, MD") == ["Jane Doe"]  # a grade, not a region
