@@ -32,6 +32,5 @@ def confirmed_title(read: str | None, info: str | None, first_page: str) -> str 
             return read
         return info
     at = page.find(whole)
-    if len(read.split()) <= 4 and page.rfind(part, 0, at + 1) >= 0 and page.rfind(part, 0, at + 1) + len(part) == at:
-        return info
-    return read
+    right_above = page[:at].endswith(part)  # the read line printed right before the info's title
+    return info if len(read.split()) <= 4 and right_above else read
