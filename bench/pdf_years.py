@@ -6,12 +6,13 @@ year is worse than none: `year.checked_year` drops a printed year that breaks a 
 For each PDF the row keeps what the year module decides from (the printed year and its rule, the file's
 creation date, the reference years), so a rule can be tried on the cache without reading the PDFs again.
 
-    python bench/pdf_years.py --cache /tmp/years.json [--show]
+    python bench/pdf_years.py --half dev --cache /tmp/years.json [--show]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import sqlite3
@@ -29,6 +30,10 @@ DATA = ROOT.parent / "shared" / "data"
 SPLIT = ROOT / "bench" / "data" / "wide_split.json"
 
 
+def _half_of(key: str) -> str:
+    return "test" if int(hashlib.sha1(key.encode()).hexdigest()[:8], 16) % 2 else "dev"  # pdf_authors_zotero's
+
+
 def zotero_years(data: Path) -> dict[Path, int]:
     """Each stored PDF of the Zotero library and its parent item's year."""
     db = sqlite3.connect(f"file:{data / 'zotero' / 'zotero.sqlite'}?mode=ro", uri=True)
@@ -43,18 +48,27 @@ def zotero_years(data: Path) -> dict[Path, int]:
     return out
 
 
-def truths(data: Path) -> dict[Path, tuple[str, int]]:
-    """PDF -> (set, year)."""
+def truths(data: Path, half: str = "all") -> dict[Path, tuple[str, int]]:
+    """PDF -> (set, year); `half` "dev": the Zotero PDFs of the dev half (`pdf_authors_zotero.half_of` of the
+    attachment key, the storage folder's name) and the shared PDFs of bench/data/pdf_split.json's dev list."""
     out: dict[Path, tuple[str, int]] = {}
     wide = data / "pdfs-wide"
     split = json.loads(SPLIT.read_text())
+    years = json.loads((SPLIT.parent / "wide_years.json").read_text())  # read from page 1 where the manifest errs
     for rec in json.loads((wide / "manifest.json").read_text()):
         if split[rec["file"]]["half"] == "dev" and rec.get("year") and rec.get("text_layer") != "none":
-            out[wide / rec["file"]] = ("wide-dev", rec["year"])
-    out.update({f: ("zotero", y) for f, y in zotero_years(data).items()})
+            out[wide / rec["file"]] = ("wide-dev", years.get(rec["file"], rec["year"]))
+    out.update({f: ("zotero", y) for f, y in zotero_years(data).items() if half == "all" or _half_of(f.parent.name) == half})
+    printed = json.loads((SPLIT.parent / "pdf_years.json").read_text())  # dev PDFs whose venue gives no year
+    shared_dev = set(json.loads((SPLIT.parent / "pdf_split.json").read_text())["dev"])
     for rec in json.loads((data / "pdfs" / "manifest.json").read_text()):
+        name = Path(rec["file"]).name
+        if half != "all" and name not in shared_dev:
+            continue
         if m := re.search(r"\b((?:19|20)\d\d)\b", rec.get("venue") or ""):
-            out[data / "pdfs" / Path(rec["file"]).name] = ("shared", int(m.group(1)))
+            out[data / "pdfs" / name] = ("shared", int(m.group(1)))
+        elif name in printed:
+            out[data / "pdfs" / name] = ("shared", printed[name])
     return out
 
 
@@ -74,9 +88,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=str(DATA))
     ap.add_argument("--cache")
+    ap.add_argument("--half", choices=("dev", "all"), default="all", help="dev: Zotero and shared PDFs of the dev half only")
     ap.add_argument("--show", action="store_true", help="one line per PDF whose year is not right")
     args = ap.parse_args()
-    truth = truths(Path(args.data))
+    truth = truths(Path(args.data), args.half)
     if args.cache and Path(args.cache).exists():
         rows = json.loads(Path(args.cache).read_text())
     else:

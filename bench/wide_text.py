@@ -40,6 +40,7 @@ from papershelf.units import build_units  # noqa: E402
 from papershelf.works import surname  # noqa: E402
 
 SPLIT = ROOT / "bench" / "data" / "wide_split.json"
+YEARS = ROOT / "bench" / "data" / "wide_years.json"  # years read from page 1 where the manifest's is not the paper's
 HAND = ROOT / "bench" / "data" / "wide_authors.json"  # printed authors of dev-half PDFs, read from rendered pages
 HAND_TEST = ROOT / "bench" / "data" / "wide_authors_test.json"  # the same for the test half, kept apart (may be absent)
 REFCOUNTS = {"dev": ROOT / "bench" / "data" / "wide_refcounts.json",
@@ -190,8 +191,9 @@ def score(rows: dict, records: dict, data: Path, show: str | None, hand: dict[st
     out = {"papers": 0, "failed": 0, "units": 0, "bad_units": 0, "titles": 0, "titles_right": 0,
            "years": 0, "years_right": 0, "years_wrong": 0, "authors": 0, "authors_right": 0,
            "non_authors": 0, "ref_papers": 0, "ref_right": 0, "symbol_units": 0}
+    years = json.loads(YEARS.read_text()) if YEARS.exists() else {}
     for name, row in sorted(rows.items()):
-        rec = records[name]
+        rec = {**records[name], "year": years[name]} if name in years else records[name]
         out["papers"] += 1
         if "error" in row:
             out["failed"] += 1

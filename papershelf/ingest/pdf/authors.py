@@ -232,6 +232,8 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
     for i, part in enumerate(parts):
         if _GRADE.match(part.strip(" .")) or _CONJUNCTION.fullmatch(f" {part.strip()} "):
             continue  # a grade after a name; another language's "and" closing a line ("Gustav Juhl^3 und")
+        if i == 1 and len(names) == 1 and _REGION_CODE.fullmatch(part.strip()):
+            return None, " ".join(parts), ""  # "Mountain View, CA 94043": a place and its region's code
         name = _name(part)
         if name is not None and capitals and not _in_capitals(part):
             name = None  # a part in another case than the names before it is their affiliation
@@ -249,6 +251,11 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
         # first with initials after it ("CASIMIR H. B. G., ROLIG Lindsay"): its capitals are its surname's
         capitals = _in_capitals(part) and (capitals or len(names) == 1) and _given_first(part.split()) == part.split()
     return names or None, "", ""
+
+
+# A region's code of two capitals, a postal code after it or not ("CA", "NY 10027", "PA 15213-3890"): after the
+# line's one "name" it makes the line an address's ("Mountain View, CA" under a name in a column of the byline).
+_REGION_CODE = re.compile(r"[A-Z]{2}(?:[\s-]{0,3}\d{4,6}(?:-\d{4})?)?")
 
 
 def _marked(text: str) -> bool:
@@ -312,11 +319,19 @@ def _affiliation_row(row: list[Line]) -> bool:
     roman name ("Daniel S. Weld^1 | Check for updates"), nor one with no word of a place (`_placed`)."""
     kinds = [(ln, *_line_names(ln.text)[:2]) for ln in row]
     styles = [(ln.size, ln.bold) for ln, names, _ in kinds if names is not None]
-    others = sum(names is None and _placed(more) and (not styles or any(abs(ln.size - s) <= 0.6 and ln.bold == b
-                                                                        for s, b in styles))
+    mixed = any(names is not None and not _in_capitals(ln.text) for ln, names, _ in kinds)
+    others = sum(names is None and _placed(more) and not (mixed and _badge(more))
+                 and (not styles or any(abs(ln.size - s) <= 0.6 and ln.bold == b for s, b in styles))
                  for ln, names, more in kinds)
     # a cell holding a list of names outweighs a word or two beside it ("OPEN ACCESS" right of the byline)
     return sum(len(names) for _, names, _ in kinds if names is not None) <= others
+
+
+def _badge(text: str) -> bool:
+    """A cell in capitals naming no institution, with no number or comma ("OPEN ACCESS"): beside names the
+    byline sets in mixed case it is a badge or label set in the names' row, not their affiliation, which a
+    byline sets in its names' case or names an institution, a place's number, or parts apart by commas."""
+    return _in_capitals(text) and not _INSTITUTION.search(text) and not re.search(r"[\d,]", text)
 
 
 def _placed(text: str) -> bool:

@@ -80,6 +80,7 @@ class PdfMeta(Bibliographic):
     # page 1 prints two years of its own and the file's making cannot tell which one is the paper's
     # (`_unless_two_own_years`): no year is taken from any other source either
     year_unsure: bool = False
+    first_page: str = ""  # page 1's text, to check the document info's title against what the page prints
     # field -> the rule that supplied it, so a wrong value can be traced to its rule
     evidence: dict[str, str] = field(default_factory=dict)
 
@@ -352,7 +353,8 @@ def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None 
         n = len(pdf)
         if n == 0:
             return meta
-        first = page_lines(_page_text(pdf, 0, texts))
+        meta.first_page = _page_text(pdf, 0, texts)
+        first = page_lines(meta.first_page)
         last = [clean_line(x) for x in _page_text(pdf, n - 1, texts).splitlines() if x.strip()] if n > 1 else []
         middle = [_page_text(pdf, i, texts) for i in range(1, min(n - 1, 6))]
         info = pdf.get_metadata_dict(skip_empty=True)
