@@ -31,6 +31,7 @@ ASCENT = 0.7
 # a pixel or two (a point in 10 at 300 dpi is 4 pixels), and a text layer sets a font at one size.
 SAME_SIZE = 0.07  # a document with fewer measured words gives no body weight to compare against
 
+SPECK = 6  # pixels: at 300 dpi a fifth of a 10-pt line; a line of such marks alone holds no text
 _BBOX = re.compile(r"bbox (\d+) (\d+) (\d+) (\d+)")
 _XSIZE = re.compile(r"x_size ([\d.]+)")
 _BASELINE = re.compile(r"baseline (-?[\d.]+) (-?[\d.]+)")
@@ -76,12 +77,20 @@ def hocr_lines(hocr: bytes, page_no: int, scale: float, pixels=None) -> tuple[li
     lines, inks = [], []
     for _words, size_px, parts in cut:
         for piece in parts:
+            if _speck(piece):
+                continue
             piece_px = size_px if len(parts) == 1 else ratio * _height(piece)
             ln = _line(piece, page_no, scale, piece_px)
             lines.append(ln)
             if pixels is not None:
                 inks.append(Ink(ln, line_words(piece, pixels, piece_px)))
     return lines, inks
+
+
+def _speck(words: list) -> bool:
+    """A "line" that is dust on the scan: no letter or digit, each mark under `SPECK` pixels high
+    (Tesseract reads a speck as ":" or "," and gives it a line of its own)."""
+    return all(not any(c.isalnum() for c in t) and b[3] - b[1] < SPECK for t, b in words)
 
 
 def _box(word) -> tuple[int, int, int, int]:
