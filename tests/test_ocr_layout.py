@@ -124,3 +124,25 @@ def test_a_scan_keeps_a_bold_heading_at_body_size_and_an_italic_lead_in(tmp_path
     assert any(h.startswith("Coral sampling") for h in headings), headings
     assert any(h.startswith("Tank design") for h in headings), headings
     assert not any("colonies" in h for h in headings), headings
+
+
+_LETTERHEAD = """<?xml version="1.0" encoding="UTF-8"?>
+<html xmlns="http://www.w3.org/1999/xhtml"><body><div class='ocr_page' title='bbox 0 0 2550 3300'>
+<span class='ocr_line' title="bbox 506 231 2298 456; baseline 0 -100; x_size 60; x_descenders 10; x_ascenders 10">
+ <span class='ocrx_word' title='bbox 506 275 1119 358; x_wconf 96'>LABORATORY</span>
+ <span class='ocrx_word' title='bbox 1151 292 1316 357; x_wconf 96'>FOR</span>
+ <span class='ocrx_word' title='bbox 1441 231 1690 456; x_wconf 42'>ace</span>
+ <span class='ocrx_word' title='bbox 1728 262 2298 311; x_wconf 96'>MASSACHUSETTS</span></span>
+<span class='ocr_line' title="bbox 506 394 2187 490; baseline 0 -30; x_size 60; x_descenders 10; x_ascenders 10">
+ <span class='ocrx_word' title='bbox 506 395 994 460; x_wconf 96'>COMPUTER</span>
+ <span class='ocrx_word' title='bbox 1029 394 1379 458; x_wconf 95'>SCIENCE</span>
+ <span class='ocrx_word' title='bbox 1597 397 1620 451; x_wconf 48'>i</span>
+ <span class='ocrx_word' title='bbox 1727 408 2187 490; x_wconf 96'>TECHNOLOGY</span></span>
+</div></body></html>"""
+
+
+def test_a_logo_read_as_letters_is_no_word_of_the_letterhead_beside_it():
+    """A drawing Tesseract reads as a word it is unsure of, in a box four times a word's height ("ace"),
+    is left out: the letterhead's line is cut at the gap it leaves."""
+    texts = [ln.text for ln in hocr_lines(_LETTERHEAD.encode(), 1, 72 / 300)[0]]
+    assert texts[:2] == ["LABORATORY FOR", "MASSACHUSETTS"] and "ace" not in " ".join(texts)

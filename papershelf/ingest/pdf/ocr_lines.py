@@ -32,6 +32,8 @@ ASCENT = 0.7
 SAME_SIZE = 0.07  # a document with fewer measured words gives no body weight to compare against
 
 SPECK = 6  # pixels: at 300 dpi a fifth of a 10-pt line; a line of such marks alone holds no text
+UNSURE = 50  # Tesseract's word confidence (0-100) under which a word may be a drawing: print reads 85-96
+_WCONF = re.compile(r"x_wconf (\d+)")
 _BBOX = re.compile(r"bbox (\d+) (\d+) (\d+) (\d+)")
 _XSIZE = re.compile(r"x_size ([\d.]+)")
 _BASELINE = re.compile(r"baseline (-?[\d.]+) (-?[\d.]+)")
@@ -66,7 +68,9 @@ def hocr_lines(hocr: bytes, page_no: int, scale: float, pixels=None) -> tuple[li
     for el in root.iter():
         if el.get("class") not in _LINE_CLASSES:
             continue
-        words = [(text, _box(w)) for w in el.iter() if w.get("class") == "ocrx_word" and (text := _text(w))]
+        read = [(text, _box(w), _confidence(w)) for w in el.iter()
+                if w.get("class") == "ocrx_word" and (text := _text(w))]
+        words = _drawn_out(read)
         title = el.get("title", "")
         box = _BBOX.search(title)
         if words and box:
@@ -85,6 +89,19 @@ def hocr_lines(hocr: bytes, page_no: int, scale: float, pixels=None) -> tuple[li
             if pixels is not None:
                 inks.append(Ink(ln, line_words(piece, pixels, piece_px)))
     return lines, inks
+
+
+def _drawn_out(words: list) -> list:
+    """The line's words as (text, box) without those that are a drawing read as letters: a word Tesseract
+    is unsure of (under `UNSURE`) whose box stands over twice as tall as the line's usual word (a logo
+    beside a letterhead read as "ace")."""
+    usual = _median([b[3] - b[1] for _, b, _ in words])
+    return [(t, b) for t, b, sure in words if sure >= UNSURE or b[3] - b[1] <= 2 * usual]
+
+
+def _confidence(word) -> int:
+    found = _WCONF.search(word.get("title", ""))
+    return int(found.group(1)) if found else 100
 
 
 def _speck(words: list) -> bool:
@@ -148,17 +165,20 @@ def settle_sizes(lines: list[Line]) -> None:
     centre: dict[float, float] = {}
     for size in sorted(letters, key=lambda v: -letters[v]):
         centre[size] = next((c for c in dict.fromkeys(centre.values()) if abs(size - c) <= SAME_SIZE * c), size)
-    settled = {}
-    for c in set(centre.values()):
-        group = sorted((v, letters[v]) for v in centre if centre[v] == c)
-        half, seen = sum(n for _, n in group) / 2, 0
-        for value, n in group:
-            seen += n
-            if seen >= half:
-                settled[c] = value
-                break
+    settled = {c: _settled(centre, letters, c) for c in set(centre.values())}
     for ln in lines:
         ln.size = settled[centre[ln.size]]
+
+
+def _settled(centre: dict[float, float], letters: dict[float, int], c: float) -> float:
+    """The size half a group's letters are read under or at."""
+    group = sorted((v, letters[v]) for v in centre if centre[v] == c)
+    half, seen = sum(n for _, n in group) / 2, 0
+    for value, n in group:
+        seen += n
+        if seen >= half:
+            return value
+    return c
 
 
 def ocr_text(lines: list[Line]) -> str:
