@@ -6,8 +6,8 @@ pytesseract (which runs the ``tesseract`` program: any install works, nothing is
 BENCHMARKS.md has the comparison with tesserocr), and Tesseract's lines and word boxes (its
 hOCR output) become `pdf_lines.Line` objects in PDF points.
 From there the page goes through the born-digital pipeline unchanged: columns, running
-headers, paragraphs, headings (by numbering and standard names; Tesseract reports no font,
-so size comes from the line's height and nothing is bold) and captions.
+headers, paragraphs, headings and captions.  Tesseract reports no font: a line's size and weight
+are read from its letters' heights and strokes on the image (ocr_lines.py).
 
 Pages are OCR'd in parallel, one ``tesseract`` process per core (OpenMP off inside each, so
 two processes on two cores do not fight), while pdfium renders the next page in this thread
@@ -39,11 +39,12 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from xml.etree import ElementTree
 
 from ...errors import IngestError
 from .lines import Line
 from .ocr_langs import Osd, Plan, parse_osd, plan
+from .ocr_lines import hocr_lines, settle_sizes
+from .ocr_style import Ink, weights
 
 DPI = 300  # Tesseract's recommended resolution for body text; 200 loses small print (BENCHMARKS.md)
 MAX_PIXELS = 36_000_000  # an A2 page at 300 dpi; a letter page is 8.4 MP (one byte a pixel, grayscale)
@@ -261,6 +262,7 @@ def _read_pages(pdf, pages: list[Page], todo: list[int], pytesseract, langs: Pla
     others were not."""
     s = current()
     out, read, refused = list(pages), {}, []
+    inks: list[Ink] = []
     osd = "osd" in set(pytesseract.get_languages(config=""))
     workers = s.workers or max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
     with _one_thread_each(), ThreadPoolExecutor(max_workers=workers) as pool:
@@ -276,20 +278,34 @@ def _read_pages(pdf, pages: list[Page], todo: list[int], pytesseract, langs: Pla
             finally:
                 page.close()
             if image is not None:
-                in_flight.append((i, width, height, dpi, pool.submit(_hocr, pytesseract, image, langs, i + 1, osd)))
+                in_flight.append((i, width, height, dpi, image,
+                                  pool.submit(_hocr, pytesseract, image, langs, i + 1, osd)))
             else:
                 done += 1
             # At most two images per worker wait in memory (each at most MAX_PIXELS bytes).
             while in_flight and (len(in_flight) > 2 * workers or n == len(todo) - 1):
-                j, w, h, dpi, fut = in_flight.popleft()
+                j, w, h, dpi, image, fut = in_flight.popleft()
                 hocr, turned, read[j] = fut.result()
                 if turned % 180:
                     w, h = h, w
-                out[j] = (hocr_lines(hocr, j + 1, 72.0 / dpi), w, h)
+                out[j] = (_page_lines(hocr, j + 1, dpi, image, turned, inks), w, h)
                 done += 1
                 if s.progress:
                     s.progress(done, len(todo))
+    settle_sizes([ln for j in read for ln in out[j][0]])
+    weights(inks)
     return out, read, refused
+
+
+def _page_lines(hocr: bytes, number: int, dpi: float, image, turned: int, inks: list[Ink]) -> list[Line]:
+    """A page's lines from its hOCR, each word's ink measured on the image Tesseract read (turned as
+    it was read); `inks` gets them, for the weights the whole document's lines set (`ocr_lines`)."""
+    import numpy as np
+
+    pixels = np.asarray(image.rotate(-turned, expand=True) if turned else image)
+    lines, page_inks = hocr_lines(hocr, number, 72.0 / dpi, pixels)
+    inks += page_inks
+    return lines
 
 
 @contextmanager
@@ -398,42 +414,3 @@ def mean_confidence(hocr: bytes) -> float | None:
     """Tesseract's mean word confidence (0-100) in hOCR, None with no words."""
     values = [int(v) for v in re.findall(rb"x_wconf (\d+)", hocr)]
     return sum(values) / len(values) if values else None
-
-
-_BBOX = re.compile(r"bbox (\d+) (\d+) (\d+) (\d+)")
-_XSIZE = re.compile(r"x_size ([\d.]+)")
-_LINE_CLASSES = {"ocr_line", "ocr_caption", "ocr_header", "ocr_textfloat"}
-
-
-def hocr_lines(hocr: bytes, page_no: int, scale: float) -> list[Line]:
-    """hOCR's lines as `Line`s in points.  A line's size is Tesseract's ``x_size`` (its estimate of
-    the font's height, ascender to descender, from the whole line), rounded to half a point so
-    that body lines agree; a word box alone varies with the letters it holds (g, l, x)."""
-    root = ElementTree.fromstring(hocr)
-    lines = []
-    for el in root.iter():
-        if el.get("class") not in _LINE_CLASSES:
-            continue
-        words = [w for w in el.iter() if w.get("class") == "ocrx_word" and "".join(w.itertext()).strip()]
-        box, size = _BBOX.search(el.get("title", "")), _XSIZE.search(el.get("title", ""))
-        if not words or not box:
-            continue
-        x0, top, x1, bottom = (int(v) * scale for v in box.groups())
-        pts = float(size.group(1)) * scale if size else bottom - top
-        text = _join_words(["".join(w.itertext()).strip() for w in words])
-        if re.search(r"[a-z]-$", text):  # hyphenated at the line's end: the paragraph join decides,
-            text = text[:-1] + "\x02"  # as for the soft hyphen pdfium marks (pdf_lines.clean)
-        lines.append(Line(page_no, x0, top, x1, bottom, text, round(2 * pts) / 2, bold=False))
-    return lines
-
-
-def _join_words(words: list[str]) -> str:
-    """Words of one line: CJK words (Tesseract splits them per character) join without spaces."""
-    from ...index_text import has_cjk
-
-    out = ""
-    for w in words:
-        if out and not (has_cjk(out[-1]) and has_cjk(w[0])):
-            out += " "
-        out += w
-    return out

@@ -44,6 +44,7 @@ from .hyphens import document_words
 from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
 from .list_marks import page_marks
 from .ocr import fill_by_ocr
+from .ocr_lines import ocr_text
 from .outline import apply_outline, read_outline
 from .plain_front import by_line
 from .references import pdf_references
@@ -339,6 +340,9 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     `texts`, when given, gets every page's pdfium text (for `pdf_meta`, so it is extracted once)."""
     pages, graphics_of, turns = _read_pages(pdf, texts)
     pages, ocr_pages = fill_by_ocr(pdf, pages)  # before the glyphs are settled: an unreadable page shows its codes
+    if texts is not None and len(texts) == len(pages):  # the metadata (year, DOI) reads a scan's print too
+        for number in ocr_pages:
+            texts[number - 1] = ocr_text(pages[number - 1][0])
     settle_glyphs(pages)
     _require_text(pages)
     with document_words(ln.text for lines, *_ in pages for ln in lines):  # for `keep_hyphen`, in every join
