@@ -29,6 +29,7 @@ _CAPTION = ("Fig. 4. (A and B) Whole-animal staining revealed that the mutants p
 
 def _set(c: canvas.Canvas, words: list[str], x: float, y: float, width: float) -> list[str]:
     """One justified caption line of `words` filling `width` from (x, y); returns the words left."""
+    c.setFont("Helvetica", 8)
     line = [words.pop(0)]
     while words and c.stringWidth(" ".join([*line, words[0]]), "Helvetica", 8) < width:
         line.append(words.pop(0))
@@ -71,3 +72,31 @@ def test_the_starvation_paper_panels_beside_their_captions():
         assert region is not None and region["page"] == 4, label
         x0, y0, x1, y1 = region["bbox"]
         assert x0 > 150 and x1 > 550 and bottom < y0 < bottom + 12 and top - 4 < y1 < top + 4, (label, region)
+
+
+def test_a_narrow_caption_beside_a_picture_across_two_of_three_columns(tmp_path):
+    """aaas-science-2004 Figure 4 (dev half): a caption in the first of three columns, level with one
+    picture set across the other two; the side search across the page ran on pages in two halves only."""
+    path = tmp_path / "three.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.drawImage(ImageReader(Image.new("RGB", (90, 60), (60, 60, 60))), 160, 500, width=400, height=250)
+    words, y = list(_CAPTION), 742.0
+    while y > 560:
+        words = _set(c, words, 40, y, 100)
+        y -= 10
+    for x in (40, 226, 412):  # three columns of running text under the figure
+        justified_prose(c, _TEXT, x, 470, 36, 9, 11, 5, 160)
+    c.save()
+    objs = {u.object_label: u for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
+    region = objs["Figure 4"].region
+    assert region is not None, objs["Figure 4"]
+    x0, y0, x1, y1 = region["bbox"]
+    assert 155 < x0 < 162 and 558 < x1 < 565 and 495 < y0 < 502 and 748 < y1 < 755, region  # the picture
+
+
+def test_the_obesity_paper_charts_beside_their_caption():
+    data = shared("pdfs-wide", "aaas-science-2004-er-stress-obesity.pdf").read_bytes()
+    region = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}["Figure 4"].region
+    assert region is not None and region["page"] == 5, region
+    x0, y0, x1, y1 = region["bbox"]
+    assert 145 < x0 < 155 and x1 > 550 and 475 < y0 < 485 and y1 > 720, region
