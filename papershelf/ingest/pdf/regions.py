@@ -396,7 +396,8 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         assert cap is not None
         stops = [ln for other in blocks if other is not cap_lines for ln in other]
         wide = pg.span(cap_lines, stops)
-        span = wrapped_span(lines, cap_lines, wide, body.size)  # narrowed past text wrapped beside it
+        others = {id(ln) for ln in stops}  # another caption's lines beside it are no text wrapped around it
+        span = wrapped_span([ln for ln in lines if id(ln) not in others], cap_lines, wide, body.size)
         cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
                    max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
         region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines, width, turn)
