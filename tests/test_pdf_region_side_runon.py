@@ -100,3 +100,14 @@ def test_the_obesity_paper_charts_beside_their_caption():
     assert region is not None and region["page"] == 5, region
     x0, y0, x1, y1 = region["bbox"]
     assert 145 < x0 < 155 and x1 > 550 and 475 < y0 < 485 and y1 > 720, region
+
+
+def test_the_gene_therapy_paper_pet_scans_beside_their_l_shaped_caption():
+    """aaas-science-2000 Figure 2 (dev half): the caption runs on under two panels, beside the column of
+    Figure 1's caption; that column read as running text wrapped around the object, so the side search
+    never ran.  Another caption's lines are no wrapped text."""
+    data = shared("pdfs-wide", "aaas-science-2000-parkinson-gene-therapy.pdf").read_bytes()
+    region = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}["Figure 2"].region
+    assert region is not None and region["page"] == 3, region
+    x0, y0, x1, y1 = region["bbox"]
+    assert 310 < x0 < 320 and x1 > 560 and 85 < y0 < 100 and 275 < y1 < 290, region  # the PET scans
