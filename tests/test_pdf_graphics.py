@@ -46,3 +46,33 @@ def test_boxes_of_paths_forms_and_wrapped_objects_in_page_space(tmp_path):
     assert len(boxes) == len(want)
     for got, expected in zip(boxes, want):
         assert got == pytest.approx(expected, abs=0.5)
+
+
+def test_a_form_shows_only_what_its_clip_lets_through(tmp_path):
+    """A figure placed as a form holding far more than it shows (a plot's whole canvas), cropped by the
+    including page's clip to the figure's frame (arxiv-cvpr-2016, dev half: three figures' boxes spread
+    over the column beside them, and the captions found no region): the box is the clip's part; a form
+    drawn wholly outside its clip shows nothing."""
+    path = tmp_path / "clip.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.beginForm("canvas", 0, 0, 450, 260)  # the artwork: much wider and taller than the part shown
+    c.rect(0, 0, 450, 260, stroke=1, fill=0)
+    c.line(20, 20, 430, 240)
+    c.endForm()
+    for clip in ((50, 500, 236, 104), (500, 100, 50, 50)):  # the shown frame; a frame missing the form
+        c.saveState()
+        frame = c.beginPath()
+        frame.rect(*clip)
+        c.clipPath(frame, stroke=0, fill=0)
+        c.translate(0, 480)
+        c.doForm("canvas")
+        c.restoreState()
+    c.save()
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        page = pdf[0]
+        boxes = page_graphics(page)
+        page.close()
+    finally:
+        pdf.close()
+    assert boxes == [pytest.approx((50, 188, 286, 292), abs=0.5)]

@@ -13,6 +13,7 @@ from .rotation import shown_box, user_size
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom (y grows downwards)
 _IMAGE, _PATH, _SHADING, _FORM = 3, 2, 4, 5
 _MAX_DEPTH = 3  # forms inside forms looked into
+_MAX_CLIPS = 64  # paths of a clip, and points of a path, read for its bounds (a rectangle has five)
 
 
 def page_graphics(page, turn: int = 0) -> list[Box]:
@@ -54,8 +55,10 @@ def _collect(page, form, level: int, to_page: tuple[float, ...], width: float, h
             continue
         if not raw.FPDFPageObj_GetBounds(obj, *edges):
             raise PdfiumError("Failed to locate pageobject.")
-        box = (edges[0].value, edges[1].value, edges[2].value, edges[3].value)
-        left, bottom, right, top = _transform(to_page, box)
+        shown = _clipped(obj, (edges[0].value, edges[1].value, edges[2].value, edges[3].value), kind)
+        if shown is None:
+            continue  # drawn wholly outside its clip: nothing of it shows
+        left, bottom, right, top = _transform(to_page, shown)
         big = (right - left) * (top - bottom) > 0.5 * width * height
         if kind == _FORM and big:  # a wrapper: its own objects are looked at one by one
             if level < _MAX_DEPTH - 1:
@@ -66,6 +69,31 @@ def _collect(page, form, level: int, to_page: tuple[float, ...], width: float, h
         if right < 0 or left > width or top < 0 or bottom > height:
             continue
         out.append((max(0.0, left), max(0.0, height - top), min(width, right), min(height, height - bottom)))
+
+
+def _clipped(obj, box: tuple[float, float, float, float], kind: int) -> tuple[float, float, float, float] | None:
+    """The part of an object's bounds its clip path lets show (None when none does).  A figure placed
+    as a form often holds far more than it shows (a plot's whole canvas, a page's worth of artwork
+    cropped by the including document's clip to the figure's frame): its bounds alone would spread
+    the figure over the text around it.  The clip is in the same space as the bounds; the shown part
+    is within every path of it.  Paths are taken as bounded (a page holds thousands of strokes)."""
+    from pypdfium2 import raw
+
+    clip = raw.FPDFPageObj_GetClipPath(obj) if kind in (_IMAGE, _FORM) else None
+    if not clip:
+        return box
+    x, y = ctypes.c_float(), ctypes.c_float()
+    left, bottom, right, top = box
+    for i in range(min(raw.FPDFClipPath_CountPaths(clip), _MAX_CLIPS)):
+        xs, ys = [], []
+        for j in range(min(raw.FPDFClipPath_CountPathSegments(clip, i), _MAX_CLIPS)):
+            seg = raw.FPDFClipPath_GetPathSegment(clip, i, j)
+            if seg and raw.FPDFPathSegment_GetPoint(seg, x, y):
+                xs.append(x.value)
+                ys.append(y.value)
+        if xs:
+            left, bottom, right, top = max(left, min(xs)), max(bottom, min(ys)), min(right, max(xs)), min(top, max(ys))
+    return (left, bottom, right, top) if left < right and bottom < top else None
 
 
 def _matrix(obj) -> tuple[float, ...]:

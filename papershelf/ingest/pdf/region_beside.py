@@ -31,11 +31,27 @@ def _cell(pg, ln: Line) -> bool:
     return pg.cell_like(ln) and not (len(ln.text.split()) >= 4 and _wordy(ln))
 
 
-def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool, across: bool = False) -> Box | None:
+def side_block(cap: list[Line], size: float) -> list[Line]:
+    """The caption's lines set beside its object: all of them, or, when a side caption runs on under
+    the object it stood beside (its last lines go on across the object's width, from the caption's
+    own left edge: Science's captions), the lines of its first, narrow measure (three at least)."""
+    right = cap[0].x1
+    narrow = [ln for ln in cap if ln.x1 <= right + size]
+    tail = cap[len(narrow):]
+    if len(narrow) < 3 or not tail or narrow != cap[:len(narrow)] \
+            or any(ln.x1 < right + 4 * size or abs(ln.x0 - cap[0].x0) > size for ln in tail[:1]) \
+            or min(ln.top for ln in tail) < max(ln.bottom for ln in narrow) - 1:
+        return cap
+    return narrow
+
+
+def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool, across: bool = False,
+          mine: set[int] | None = None) -> Box | None:
     """The union of the drawn parts and cell rows on one side of the caption, level with it and
     within its column span `own`; None when that is no object (a thin mark, one stray label).
     `across`: the caption sits in a margin column, so the object lies past the gutter beside it
-    (within one column still)."""
+    (within one column still).  `mine`: the ids of the whole caption's lines, where `cap` is its
+    side block (`side_block`)."""
     x0, top, x1, bottom = (min(ln.x0 for ln in cap), min(ln.top for ln in cap),
                            max(ln.x1 for ln in cap), max(ln.bottom for ln in cap))
     lo, hi = (x1 + 1, own[1]) if right else (own[0], x0 - 1)
@@ -45,7 +61,7 @@ def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool, across: bo
     apart = [g for g in pg.gutters] or ([mid] if pg.two_columns else [])
     if any(x0 + 8 < g < x1 - 8 for g in apart):
         return None  # a caption across columns is set over or under its object, not beside it
-    size, mine = pg.body.size, {id(ln) for ln in cap}
+    size, mine = pg.body.size, mine or {id(ln) for ln in cap}
     drawn = [g for g in pg.graphics if g[3] > top and g[1] < bottom and lo - 1 <= g[0] and g[2] <= hi + 1
              and _level(g, top, bottom) and (g[2] - g[0] >= 2 * size or g[3] - g[1] >= 2 * size)]
     reach = 2.0 * size if across else 0.5 * size  # a margin column's caption set level with its object's foot
@@ -64,10 +80,12 @@ def _seed(pg, cap: list[Line], own: tuple[float, float], right: bool, across: bo
     around = span(boxes)
     seed = around[0], around[2]
     whole = any(g[0] <= seed[0] + 1 and g[2] >= seed[1] - 1 for g in drawn)  # one picture holds it all
-    if across and any(seed[0] + 8 < g < seed[1] - 8 for g in apart) and not whole:
+    # a gutter a drawn part lies across: the object is set over the page's columns, not in one of them
+    unbridged = [g for g in apart if not any(d[0] < g - 8 and d[2] > g + 8 for d in drawn)]
+    if across and any(seed[0] + 8 < g < seed[1] - 8 for g in unbridged) and not whole:
         return None  # things of two columns beside a margin caption: no one object
-    if not across and any(min(x1, seed[0]) - 1 <= g <= max(x0, seed[1]) + 1 and not x0 - 1 <= g <= x1 + 1
-                          for g in apart):
+    if not across and unbridged == apart and any(min(x1, seed[0]) - 1 <= g <= max(x0, seed[1]) + 1
+                                                 and not x0 - 1 <= g <= x1 + 1 for g in apart):
         return None  # another column's object, past a gutter
     return around
 
@@ -114,12 +132,15 @@ def beside_side(pg, cap: list[Line], own: tuple[float, float], stops: list[Line]
                 across: bool = False) -> tuple | None:
     """The object beside a narrow caption (at most half its column span `own`), as `_walk` gives a
     side: (box, lines, evidence, ruled, parts); None when nothing is set beside it.  `across`: `own`
-    is a margin column's caption's stretch (`in_margin`), past its gutters."""
-    x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
+    is a margin column's caption's stretch (`in_margin`), past its gutters.  A caption running on
+    under its object is looked beside from its narrow first lines (`side_block`)."""
+    mine = {id(ln) for ln in cap}
+    block = side_block(cap, pg.body.size)
+    x0, x1 = min(ln.x0 for ln in block), max(ln.x1 for ln in block)
     if x1 - x0 > 0.5 * (own[1] - own[0]):
         return None
     for right in (True, False):
-        seed = _seed(pg, cap, own, right, across)
+        seed = _seed(pg, block, own, right, across, mine)
         if seed is None:
             continue
         span = (x1 + 1, own[1]) if right else (own[0], x0 - 1)
@@ -132,7 +153,6 @@ def beside_side(pg, cap: list[Line], own: tuple[float, float], stops: list[Line]
                 box = (min(box[0], s[0][0]), min(box[1], s[0][1]), max(box[2], s[0][2]), max(box[3], s[0][3]))
                 parts += s[4]
         box = _ruled_ends(pg, box, span, {id(ln) for ln in stops + cap})
-        mine = {id(ln) for ln in cap}
         lines = [ln for ln in pg.lines if box[1] - 1 <= ln.top and ln.bottom <= box[3] + 1
                  and box[0] - 1 <= ln.x0 and ln.x1 <= box[2] + 1 and id(ln) not in mine]
         wordy = sum(1 for ln in lines if len(ln.text.split()) >= 4 and _wordy(ln))

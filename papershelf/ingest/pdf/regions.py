@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import re
 from dataclasses import dataclass, field
 
 from ...document import Block
@@ -45,6 +46,7 @@ from .rotation import unturned_box
 from .table_cells import table_text
 
 SEP = " | "
+_PANEL = re.compile(r"^\(?[a-z]\) \S")  # "(b) Channel usage …", "b) …": a panel's own caption
 
 
 @dataclass
@@ -282,7 +284,8 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
             break
         inside = art is not None and b[1] >= art[1] - 1 and b[3] <= art[3] + 1 and b[0] >= art[0] - 1 \
             and b[2] <= art[2] + 1
-        if ln is not None and not inside and _ends_object(pg, ln, items[i + 1:], taken, (stops, left, art, up)):
+        if ln is not None and not inside and not _sub_caption(ln, cap) \
+                and _ends_object(pg, ln, items[i + 1:], taken, (stops, left, art, up)):
             break
         if ln is None:
             art = union(art, b)
@@ -302,6 +305,14 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
         return None  # a table is cells side by side or ruled, a figure is drawn: lone lines of text are neither
     ruled = any(ln is None and b[3] - b[1] < 3 and b[2] - b[0] >= 0.5 * (box[2] - box[0]) for b, ln in taken)
     return box, lines, evidence, ruled, [b for b, _ in taken]
+
+
+def _sub_caption(ln: Line, cap: list[Line]) -> bool:
+    """A panel's own caption ("(b) Channel usage of the primary cell"), set centred on the caption's
+    measure: the walk goes on past it to the panel (a paragraph of items "(a) …" met there is running text
+    the next line stops at, and `_trim_paragraph` gives its first line back)."""
+    x0, x1 = min(c.x0 for c in cap), max(c.x1 for c in cap)
+    return bool(_PANEL.match(ln.text)) and abs(ln.x0 + ln.x1 - x0 - x1) < 2 * ln.size
 
 
 def _short_of(graphics: list[Box], edge: float, cap: list[Line], up: bool, stops: list[Line]) -> list[Box]:
@@ -385,7 +396,8 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         assert cap is not None
         stops = [ln for other in blocks if other is not cap_lines for ln in other]
         wide = pg.span(cap_lines, stops)
-        span = wrapped_span(lines, cap_lines, wide, body.size)  # narrowed past text wrapped beside it
+        others = {id(ln) for ln in stops}  # another caption's lines beside it are no text wrapped around it
+        span = wrapped_span([ln for ln in lines if id(ln) not in others], cap_lines, wide, body.size)
         cap_box = (min(ln.x0 for ln in cap_lines), min(ln.top for ln in cap_lines),
                    max(ln.x1 for ln in cap_lines), max(ln.bottom for ln in cap_lines))
         region = Region(cap.label, cap.object_kind, first.page, cap_box, cap_box, [], height, cap_lines, width, turn)
@@ -404,10 +416,10 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         elif sides == (None, None) and (wider := in_margin(pg, cap_lines, column, stops, lambda ln: _prose(ln, pg))) \
                 and (beside := beside_side(pg, cap_lines, wider, stops, _walk, True)) is not None:
             sides = (None, beside)  # a caption in a margin column of captions, its object in the next column
-        elif sides == (None, None) and pg.two_columns and not pg.gutters \
+        elif sides == (None, None) and (pg.two_columns or pg.gutters) \
                 and (beside := beside_side(pg, cap_lines, (0.0, pg.width), stops, _walk, True)) is not None \
-                and beside[0][0] < width / 2 - 8 < width / 2 + 8 < beside[0][2]:
-            sides = (None, beside)  # a narrow caption in one half, level with a picture across the middle
+                and any(beside[0][0] < g - 8 < g + 8 < beside[0][2] for g in pg.gutters or [width / 2]):
+            sides = (None, beside)  # a narrow caption in one column, level with a picture across a gutter
         out.append(Candidate(region, *sides, (blank_side(pg, cap_box, own, True), blank_side(pg, cap_box, own, False))))
     return out
 
