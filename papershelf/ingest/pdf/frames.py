@@ -14,7 +14,7 @@ from .lines import Line
 
 _THIN = 2.0  # points: a rule's thickness
 _TOUCH = 2.0  # points two rules' ends may lie apart and still meet
-_MOST_RULES = 400  # a chart's strokes: no frame is looked for among so many
+_MOST_RULES = 300  # a chart's strokes: no frame is looked for among so many
 
 
 def _rules(graphics: list[Box]) -> list[Box]:
