@@ -137,3 +137,12 @@ def test_zotero_truth_holds_dev_half_pdfs_only():
         assert paper["publisher"] and paper["headings"], name
         pages = [h["page"] for h in paper["headings"]]
         assert pages == sorted(pages) and all(h["level"] in (1, 2, 3) for h in paper["headings"]), name
+
+
+def test_small_bold_number_in_another_size_than_its_depth_is_no_heading():
+    """mdpi-ijerph-2016 repeats page 21's "4. Discussion" hidden at 8 pt at page 20's foot; its numbered
+    sections are 10 pt bold, so the small copy opens no section."""
+    from tests.wide_headings import wide_headings
+
+    heads = wide_headings("mdpi-ijerph-2016-anf-hypertension.pdf")
+    assert [t for _, t in heads].count("4. Discussion") == 1

@@ -275,7 +275,7 @@ class _Decider(RunIn):
             return self.numbering.accept(m, int(plausible)) if plausible or _NAME.match(title) else None
         # A slanted line of its own is a heading only with the very next number ("A." under "II."), and
         # so are bold lines a little smaller than the body ("I. Website Data Scraping: …" in 9 pt under 10).
-        small = all(small_bold(x, self.body) for x in p.lines) and one_style(p.lines)
+        small = all(small_bold(x, self.body) for x in p.lines) and one_style(p.lines) and self._first_of_depth(m, p)
         if (_italic_lines(p) or small) and (_plausible_title(title, False) or _NAME.match(title)):
             return self.numbering.accept(m, 0)
         # In the body's own style: only the very next number, alone on its line with space above
@@ -287,6 +287,13 @@ class _Decider(RunIn):
         if apart and short and (m.group("num")[0].isdigit() or m.group("app")):
             return self.numbering.accept(m, 0)
         return None
+
+    def _first_of_depth(self, m: re.Match, p: Para) -> bool:
+        """No numbered heading of this depth was set in another size: a paper keeps one style per depth
+        (an 8 pt bold "4. Discussion" under 10 pt bold "3. Results" is a hidden duplicate's, not a heading)."""
+        depth = m.group("num").count(".") + 1
+        sizes = [style[0] for style, depths in self.numbered_styles.items() if depth in depths]
+        return all(abs(size - p.first.size) < 0.5 for size in sizes)
 
     def _column_top_sibling(self, m: re.Match, p: Para) -> bool:
         """A numbered line at a column's top (no space above to show) or in a gap of the sequence (its
