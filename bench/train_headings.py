@@ -8,7 +8,9 @@ nobody tuned by hand, aligned as bench/pdf_headings_score.py matches headings:
 * the outlines (bookmarks) of the dev halves of ../shared/data/pdfs-wide (bench/data/wide_split.json)
   and ../shared/data/pdfs (bench/data/pdf_split.json), as bench/pdf_outline_headings.py reads them;
 * the section titles of the wide corpus's structured twins on the dev half (bench/data/wide_twins.json);
-* generated papers with headings by construction (bench/gen_headings.py, dev seeds).
+* generated papers with headings by construction (bench/gen_headings.py, dev seeds);
+* with --hand, the hand-read headings of dev PDFs without outline (bench/data/wide_headings_dev.json)
+  and of the Zotero library's dev PDFs (bench/data/zotero_headings_dev.json), source "hand".
 
 A paragraph matching a required entry is a heading (1), one matching nothing is not (0); one that
 matches only an optional entry (deeper levels, front and back matter an outline leaves out, titles
@@ -19,7 +21,9 @@ Leave-publisher-out: for each publisher family of the real dev papers, the model
 other families (and the generated papers), its thresholds chosen by the same procedure inside the
 training families only, and the held-out family's papers are scored as the reader would print them.
 
-    python bench/train_headings.py [--collect] [--cache FILE] [--gen 300] [--kind trees|logistic] [--write [--adopt]] [--json]
+    python bench/train_headings.py [--collect] [--cache FILE] [--gen 300] [--hand] [--kind trees|logistic] [--write [--adopt]] [--json]
+    python bench/train_headings.py --hand --cache FILE --train-without hand   # same held-out papers, no hand truth in training
+    python bench/train_headings.py --hand --cache FILE --fixed-thresholds [--train-without hand]   # a quick reading
     python bench/train_headings.py --score-half test --gen 0   # the shipped model on the test half, once
 """
 
@@ -35,7 +39,7 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices: threads only contend on shared cores
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 import fit_headings
-from fit_headings import fit, folds_of, lpo_probs, pick_thresholds, simulate_scores
+from fit_headings import doc_probs, fit, folds_of, lpo_probs, pick_thresholds, simulate_scores
 from pdf_headings_score import _same as same_heading
 from pdf_headings_score import split_number
 
@@ -128,12 +132,34 @@ def _shared_docs(data: Path, half: str) -> list[tuple[str, str, str, bytes, list
     return out
 
 
-def collect(data: Path, gen: int, half: str = "dev", shared: bool = True) -> list[dict]:
-    """Every document's examples of one half, labelled (`shared`: the shared PDFs' outlines too)."""
+def _hand_docs(data: Path, half: str) -> list[tuple[str, str, str, bytes, list[dict]]]:
+    """The hand-read dev PDFs (wide corpus without outline, Zotero library) with their truth; none for
+    the test half, whose hand-read truth is not in the repository."""
+    from pdf_authors_zotero import half_of as zotero_half
+    from wide_headings import truth_entries
+
+    if half != "dev":
+        return []
+    split = json.loads((ROOT / "bench" / "data" / "wide_split.json").read_text())
+    out = []
+    for file, folder in (("wide_headings_dev.json", data / "pdfs-wide"), ("zotero_headings_dev.json", data / "zotero" / "storage")):
+        for name, paper in json.loads((ROOT / "bench" / "data" / file).read_text()).items():
+            path = folder / name
+            dev = split.get(name, {}).get("half") == "dev" if "/" not in name else zotero_half(name.split("/")[0]) == "dev"
+            if name.startswith("_") or not dev or not path.exists():
+                continue
+            family = split[name]["family"] if "/" not in name else paper["publisher"]
+            out.append((name, family, "hand", path.read_bytes(), truth_entries(paper["headings"])))
+    return out
+
+
+def collect(data: Path, gen: int, half: str = "dev", shared: bool = True, hand: bool = False) -> list[dict]:
+    """Every document's examples of one half, labelled (`shared`: the shared PDFs' outlines too; `hand`:
+    the hand-read dev PDFs)."""
     from gen_headings import make
     from gen_seeds import half_of
 
-    docs = _wide_docs(data, half) + (_shared_docs(data, half) if shared else [])
+    docs = _wide_docs(data, half) + (_shared_docs(data, half) if shared else []) + (_hand_docs(data, half) if hand else [])
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(gen):
             if half_of(seed) == half:
@@ -169,6 +195,12 @@ def main() -> int:
     ap.add_argument("--adopt", action="store_true", help="with --write: the reader uses the model")
     ap.add_argument("--score-half", choices=("dev", "test"), help="no training: score the shipped model on this "
                     "half (rules alone, model alone, combined), e.g. the test half's one reading")
+    ap.add_argument("--hand", action="store_true", help="collect the hand-read dev PDFs too (source 'hand')")
+    ap.add_argument("--train-without", default="", help="a source left out of every training set (not of "
+                    "the held-out papers): 'hand' measures what the hand-read truth adds")
+    ap.add_argument("--fixed-thresholds", action="store_true", help="each fold uses the shipped model's veto "
+                    "and admit instead of choosing them leave-family-out inside the fold (one fit per fold, not one "
+                    "per pair of families: minutes instead of hours on a shared machine)")
     ap.add_argument("--kind", choices=("trees", "logistic"), default="trees")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -179,14 +211,19 @@ def main() -> int:
         if not (args.data / "pdfs-wide").exists():
             print(f"no wide corpus under {args.data}: nothing to train on", file=sys.stderr)
             return 1
-        args.cache.write_text(json.dumps(collect(args.data, args.gen)))
+        args.cache.write_text(json.dumps(collect(args.data, args.gen, hand=args.hand)))
     docs = json.loads(args.cache.read_text())
     folds = folds_of(docs)
     rows = []
     for held, train_docs, test_docs in folds:
-        probs = lpo_probs(train_docs, test_docs)
+        train = [d for d in train_docs if d["source"] != args.train_without]
+        probs = lpo_fixed(train, test_docs) if args.fixed_thresholds else lpo_probs(train, test_docs)
         rows.append({"family": held, **simulate_scores(test_docs, probs)})
     report: dict = {"folds": rows, "total": _total(rows)}
+    if args.fixed_thresholds:  # a measurement only: no weights are fitted with thresholds not chosen in the folds
+        _print(rows + [report["total"]], args.json)
+        return 0
+    docs = [d for d in docs if d["source"] != args.train_without]
     fitted = fit(docs)
     veto, admit = pick_thresholds(docs)
     about = {"documents": len(docs), "examples": sum(r["y"] is not None for d in docs for r in d["records"]),
@@ -201,6 +238,12 @@ def main() -> int:
         _print(rows + [report["total"]], False)
         print(f"thresholds veto {veto} admit {admit}; {about}")
     return 0
+
+
+def lpo_fixed(train: list[dict], test: list[dict]) -> dict:
+    """`fit_headings.lpo_probs` with the shipped model's thresholds instead of ones chosen in the fold."""
+    shipped, model = heading_model.load(), fit(train)
+    return {"probs": [doc_probs(model, d) for d in test], "veto": shipped["veto"], "admit": shipped["admit"]}
 
 
 def score_shipped(args) -> int:

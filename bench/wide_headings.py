@@ -11,7 +11,12 @@ may fairly leave in the text are optional (neither rewarded nor penalised): run-
 ("Purification and Crystallization. The ..."), entries marked optional (Keywords, structured
 abstract labels), and levels below 2 unless --deep.
 
-    python bench/wide_headings.py DIR [--truth bench/data/wide_headings_dev.json] [--deep] [--json] [-v]
+bench/data/zotero_headings_dev.json holds the same kind of truth for the shared Zotero library's dev-half
+PDFs (keys are paths under zotero/storage); several carry an outline, which --no-outline hides so
+that the layout rules are graded, as bench/pdf_outline_headings.py does.
+
+    python bench/wide_headings.py DIR [--truth bench/data/wide_headings_dev.json] [--deep] [--no-outline] [--json] [-v]
+    python bench/wide_headings.py ../shared/data/zotero/storage --truth bench/data/zotero_headings_dev.json --no-outline
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from pdf_headings_score import score_paper, split_number, sum_scores
+from pdf_outline_headings import layout_blocks
 
 from papershelf.ingest.pdf import reader as pdf_reader
 
@@ -40,7 +46,7 @@ def truth_entries(headings: list[dict], deep: bool = False) -> list[dict]:
     return entries
 
 
-def grade(folder: Path, truth: dict, deep: bool = False, verbose: bool = False) -> dict:
+def grade(folder: Path, truth: dict, deep: bool = False, verbose: bool = False, outline: bool = True) -> dict:
     """Scores per publisher and overall; PDFs missing from the folder are counted, not graded."""
     by_publisher: dict[str, list[dict]] = defaultdict(list)
     absent = []
@@ -51,7 +57,7 @@ def grade(folder: Path, truth: dict, deep: bool = False, verbose: bool = False) 
         if not path.exists():
             absent.append(name)
             continue
-        blocks = pdf_reader.read_pdf(path.read_bytes()).blocks
+        blocks = pdf_reader.read_pdf(path.read_bytes()).blocks if outline else layout_blocks(path.read_bytes())
         s = score_paper(blocks, truth_entries(paper["headings"], deep))
         by_publisher[paper["publisher"]].append(s)
         if verbose:
@@ -67,10 +73,11 @@ def main() -> int:
     ap.add_argument("folder", type=Path, help="the pdfs-wide folder")
     ap.add_argument("--truth", type=Path, default=TRUTH)
     ap.add_argument("--deep", action="store_true", help="grade level-3 headings too")
+    ap.add_argument("--no-outline", action="store_true", help="hide each PDF's outline: grade the layout rules")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("-v", action="store_true", help="per PDF: missed and spurious headings")
     args = ap.parse_args()
-    result = grade(args.folder, json.loads(args.truth.read_text()), args.deep, args.v)
+    result = grade(args.folder, json.loads(args.truth.read_text()), args.deep, args.v, not args.no_outline)
     if args.json:
         print(json.dumps(result, indent=1))
         return 0

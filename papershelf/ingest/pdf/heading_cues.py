@@ -42,9 +42,16 @@ def line_starts_heading(line, body: BodyStyle) -> bool:
             and _plausible_title(text, False):
         return True  # an italic sub-heading: the paragraph below it starts anew
     m = _NUMBERED.match(text)
-    # A roman or letter number opens a heading when its title is in capitals ("I. INTRODUCTION" in
-    # IEEE's small capitals, set in the body's size and weight); otherwise it is as often a list item.
-    return bool(m and (m.group("num")[0].isdigit() or capitals(m.group("title")) or line.italic)
+    return bool(m and m.group("num")[0].isdigit() and _plausible_title(m.group("title"), False)) \
+        or lettered_heading(line)
+
+
+def lettered_heading(line) -> bool:
+    """A roman or letter number opens a heading when its title is in capitals ("IV. EXPERIMENTAL
+    RESULTS" in IEEE's small capitals, set in the body's size and weight) or the line is in italics
+    ("E. AIRS-Parallel"); otherwise it is as often a list item."""
+    m = _NUMBERED.match(line.text)
+    return bool(m and not m.group("num")[0].isdigit() and (capitals(m.group("title")) or line.italic)
                 and _plausible_title(m.group("title"), False))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .heading_style import BodyStyle, Para, _plausible_title, capitals, is_standard, strong
+from .heading_style import _NUMBERED, BodyStyle, Para, _plausible_title, capitals, is_standard, strong
 
 # A line opening with a section number: "3", "3.1", "A.1", or "II." / "A." with their period (a bare
 # "A" may be the article starting a title's second line).
@@ -31,18 +31,28 @@ def _heading_goes_on(prev, ln, body: BodyStyle, pitch: float) -> bool:
         and not (capitals(prev.text) and not capitals(ln.text))
     )
     whole = is_standard(prev.text) and not ln.text[:1].islower()
-    apart = strong(prev, body) or prev.italic or small_bold(prev, body)
+    apart = strong(prev, body) or prev.italic or small_bold(prev, body) or _centred_capitals(prev, ln)
     return same_style and apart and pitch < 1.5 * prev.size and not _OWN_NUMBER.match(ln.text) and not whole
+
+
+def _centred_capitals(prev, ln) -> bool:
+    """A numbered title in capitals of the body's own weight (IEEE's small capitals) wrapped onto a
+    shorter line centred under it ("V. COMPARATIVE ANALYSIS OF FEATURE SELECTION" / "TECHNIQUES
+    BASED ON QUALITY METRICS"): two centred lines in capitals are no paragraph's."""
+    mid_a, mid_b = (prev.x0 + prev.x1) / 2, (ln.x0 + ln.x1) / 2
+    return bool(_OWN_NUMBER.match(prev.text)) and capitals(prev.text) and capitals(ln.text) \
+        and abs(mid_a - mid_b) < prev.size and ln.x0 > prev.x0 + prev.size and ln.x1 < prev.x1 - prev.size
 
 
 def _out_of_heading(lines: list, ln) -> bool:
     """A heading wrapped onto a second line ends where the text leaves its style: the body's first
     line under a two-line heading set half a point larger in another face of the family, or upright
-    under a heading in italics."""
+    under a heading in italics, or in mixed case under a title in capitals of the body's own face."""
     head = lines[0]
     other_face = bool(head.face and ln.face) and ln.face != head.face
     return 1 < len(lines) <= 3 and (
         other_face or abs(ln.size - head.size) >= 0.3 or ln.bold != head.bold or ln.italic != head.italic
+        or (all(capitals(x.text) for x in lines) and not capitals(ln.text))
     )
 
 
@@ -52,6 +62,7 @@ def small_bold(line, body: BodyStyle) -> bool:
     "Availability of data and materials" over statements in 8.5 pt under 10 pt text), so the roman
     text under it starts a paragraph of its own."""
     text = line.text
+    m = _NUMBERED.match(text)  # ("II. Acoustical Feature Preprocessing": the number's stop ends no sentence)
     return (
         line.bold
         and not body.bold
@@ -59,7 +70,7 @@ def small_bold(line, body: BodyStyle) -> bool:
         and line.alone
         and len(text.split()) <= 10
         and not text.endswith((".", ",", ";", "-"))
-        and _plausible_title(text, True)
+        and _plausible_title(m.group("title") if m else text, True)
     )
 
 

@@ -53,7 +53,7 @@ class RunIn:
         ("1. Ovretveit J, Serouri A:" in a reference list), unless it is a standard name; one whose
         number continues the scheme may be as long as any heading, an unnumbered one is short."""
         title = self._lead_title(p)
-        if not title:
+        if not title or p.framed:  # (a lead-in inside a drawn frame heads the frame's text: frames.py)
             return None
         bold = p.first.runin_bold
         m = _NUMBERED.match(title)

@@ -35,7 +35,8 @@ _NAMED_LEAD = re.compile(rf"^((?:{_OUTSIDE})[:.])\s+\S", re.IGNORECASE)
 # A title of words alone: no formula ("α > 0"), no sentence's comma or end ("Suppose that, …").
 _WORDS_ONLY = re.compile(r"^[^\W\d_][\w'’/&()-]*(?: [\w'’/&()-]+)*$")
 _DIGITS = re.compile(r"\d+")
-_NAME = re.compile(r"^[A-Z][\w+#-]{0,11}$")  # a system's or a language's name: "F1", "Go", "C++"
+# a system's, a language's or a standard's name: "F1", "Go", "C++", "P.563", "MeGaCo/H.248"
+_NAME = re.compile(r"^[A-Z][\w+#./-]{0,15}(?<![./])$")
 
 
 @dataclass
@@ -58,6 +59,7 @@ class Para:
     centred: bool = False  # the first line sits in the middle of its column, well away from its left edge
     indent: float = 0.0  # first line's x0 minus the column's left edge
     contents: bool = False  # entries of a table of contents (pdf_contents): they name sections, are none
+    framed: bool = False  # inside a drawn frame among a few lines (boxes.framed): an algorithm's or a figure's text
 
     @property
     def first(self):

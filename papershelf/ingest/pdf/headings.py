@@ -31,7 +31,7 @@ from .heading_levels import (
     style_ranks,
     unlabelled,
 )
-from .heading_lines import centred_line, centred_title, entry_like, italic_title_sizes, one_style, wrapped
+from .heading_lines import centred_line, centred_title, entry_like, italic_title_sizes, one_style, small_bold, wrapped
 from .heading_runin import RunIn, join_runin, lead_in, wrapped_lead
 from .heading_style import (
     _DIGITS,
@@ -88,12 +88,13 @@ class _Decider(RunIn):
         self.numbering = Numbering()
         self.level = 0
         self.top_size: float | None = None
+        self.nested = 0  # levels above the paper's numbered headings: its unnumbered sections, when set larger
         self.after_heading = False  # the paragraph before was a heading
         self.ranks = self._style_ranks(paras)
         self.in_references = False  # inside the reference list no lead-in (an author's name) is a heading
         self.following: Para | None = None  # the paragraph after the one being decided
         self.preceding: Para | None = None  # and the one before it
-        self.running = repeated_texts([(p.text, p.first.page) for p in paras if len(p.lines) == 1])
+        self.running = repeated_texts([(p.text, p.first.page, p.first.top) for p in paras if len(p.lines) == 1])
         self.head_families = _heading_families(paras, body)
         self.title_page = min((p.first.page for p in paras), default=1)
         self.small_styles = small_heading_styles(paras, body)
@@ -145,7 +146,7 @@ class _Decider(RunIn):
             return None  # a paragraph run in under its lead-in, which `runin` offers as the heading
         if not _title_words(text) or (self.in_references and not _NUMBERED.match(text) and entry_like(text)):
             return None  # (an entry of a reference list that sets its authors in bold)
-        if p.contents or len(p.lines) > 3 or CAPTION_RE.match(text) or _FLOAT.match(text) \
+        if p.contents or p.framed or len(p.lines) > 3 or CAPTION_RE.match(text) or _FLOAT.match(text) \
                 or p.first.size < 0.66 * self.body.size or _DIGITS.sub("#", text) in self.running:
             return None  # ... or set far smaller than the body: text inside a figure
         is_strong = all(strong(x, self.body) for x in p.lines) or self._small_title(p)
@@ -155,10 +156,13 @@ class _Decider(RunIn):
             # nor is a title in capitals: small capitals set "1 INTRODUCTION" in the body's face)
             listed = not is_strong and not (p.centred and len(p.lines) == 1) and not capitals(m.group("title")) \
                 and self.numbering.list_item(m)
+            first_number = self.numbering.last is None
             key = None if listed else self._numbered(m, p, is_strong)
             if key:
                 self.numbered_styles.setdefault(_own_style(p.first), []).append(len(key))
-                return text, self._set_level(len(key), p.first.size)
+                if first_number and self.level and small_bold(p.first, self.body):
+                    self.nested = self.level  # numbers only below larger unnumbered sections ("Methodology" / "I. …")
+                return text, self._set_level(len(key), p.first.size) + self.nested
         bare = self._bare(p)
         if _standard(bare) and len(p.lines) == 1 and (is_strong or capitals(bare) or _standalone(p, self.body)
                                                                or _small_back_matter(p, self.body)):
@@ -269,8 +273,10 @@ class _Decider(RunIn):
         if is_strong or caps:  # a one-word name ("5.4 F1") only with the very next number
             plausible = _plausible_title(title, True)
             return self.numbering.accept(m, int(plausible)) if plausible or _NAME.match(title) else None
-        # A slanted line of its own is a heading only with the very next number ("A." under "II.").
-        if _italic_lines(p) and _plausible_title(title, False):
+        # A slanted line of its own is a heading only with the very next number ("A." under "II."), and
+        # so are bold lines a little smaller than the body ("I. Website Data Scraping: …" in 9 pt under 10).
+        small = all(small_bold(x, self.body) for x in p.lines) and one_style(p.lines) and self._first_of_depth(m, p)
+        if (_italic_lines(p) or small) and (_plausible_title(title, False) or _NAME.match(title)):
             return self.numbering.accept(m, 0)
         # In the body's own style: only the very next number, alone on its line with space above
         # (a letter only after the word "Appendix": amsart's "Appendix A. Tools from …").
@@ -281,6 +287,13 @@ class _Decider(RunIn):
         if apart and short and (m.group("num")[0].isdigit() or m.group("app")):
             return self.numbering.accept(m, 0)
         return None
+
+    def _first_of_depth(self, m: re.Match, p: Para) -> bool:
+        """No numbered heading of this depth was set in another size: a paper keeps one style per depth
+        (an 8 pt bold "4. Discussion" under 10 pt bold "3. Results" is a hidden duplicate's, not a heading)."""
+        depth = m.group("num").count(".") + 1
+        sizes = [style[0] for style, depths in self.numbered_styles.items() if depth in depths]
+        return all(abs(size - p.first.size) < 0.5 for size in sizes)
 
     def _column_top_sibling(self, m: re.Match, p: Para) -> bool:
         """A numbered line at a column's top (no space above to show) or in a gap of the sequence (its
@@ -310,6 +323,8 @@ class _Decider(RunIn):
         inside one (bold "Cell culture" under bold "2. Methods") is below it."""
         depths = self.numbered_styles.get(_own_style(p.first))
         depth = max(set(depths), key=depths.count) if depths else 0
+        if self.nested and not depths and not small_bold(p.first, self.body):
+            return self._set_level(self.nested, p.first.size)  # another of the larger unnumbered sections
         return depth if depth >= 2 else self._sub_level()
 
     def _sub_level(self) -> int:

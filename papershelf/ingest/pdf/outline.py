@@ -32,7 +32,9 @@ logging.getLogger("pypdfium2._helpers.document").addHandler(logging.NullHandler(
 
 MIN_ENTRIES = 3
 _MAX_ENTRIES = 1000
-_NUMBER = re.compile(r"^\s*(?:appendix\s+)?(?:\d+(?:\.\d+)*|[IVX]+|[A-Z](?:\.\d+)*)[.):]?\s+", re.IGNORECASE)
+# ("II-A": hyperref's name for IEEE's "A." under "II.", which the page prints as "A.")
+_NUMBER = re.compile(r"^\s*(?:appendix\s+)?(?:\d+(?:\.\d+)*|[IVX]+(?:-[A-Z\d]+)*|[A-Z](?:\.\d+)*)[.):]?\s+",
+                     re.IGNORECASE)
 _KEEP = re.compile(r"^(?:[\dIVX]+\.?\s*)?(?:abstract|references|bibliography|acknowledge?ments?|literature cited|"
                    r"works cited)$", re.IGNORECASE)
 
@@ -58,7 +60,29 @@ def read_outline(pdf) -> list[Entry]:
                 break
     except Exception:  # noqa: BLE001 - a damaged outline is no outline: layout rules decide
         return []
+    entries = unwrapped(entries)
     return entries if len(entries) >= MIN_ENTRIES else []
+
+
+def unwrapped(entries: list[Entry]) -> list[Entry]:
+    """The outline without the entries that wrap all of it: a paper's title (one entry, or a title cut
+    in two) and then its author line, each an unnumbered top entry pointing no later than the first
+    section, with every other entry below it.  Their children are the sections: levels move up so the
+    shallowest entry left is level 1 (a title entry kept as level 1 would put each section a level or
+    two too deep, and match a section that repeats the title's words)."""
+    most = 2  # a title cut in two; below it one author line
+    while entries:
+        top = entries[0].level
+        k = next((i for i, e in enumerate(entries) if e.level != top), len(entries))
+        rest = entries[k:]
+        first = rest[0].page if rest else None
+        if not (0 < k <= most and rest and all(e.level > top for e in rest)
+                and all(not _NUMBER.match(e.title) and (e.page is None or first is None or e.page <= first)
+                        for e in entries[:k])):
+            break
+        entries, most = rest, 1
+    shift = min((e.level for e in entries), default=1) - 1
+    return [dataclasses.replace(e, level=e.level - shift) for e in entries] if shift else entries
 
 
 def _norm(text: str) -> str:

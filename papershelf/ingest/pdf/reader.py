@@ -35,6 +35,7 @@ from .cited_labels import cited_label_lines
 from .columns import reading_order as _reading_order
 from .contents import contents_entries, demote_abstract_labels
 from .cover import without_cover_sheet
+from .frames import framed_lines
 from .graphics import Box, page_graphics
 from .heading_cues import line_starts_heading
 from .heading_lines import _OWN_NUMBER, _heading_goes_on, _out_of_heading
@@ -409,9 +410,11 @@ def _layout(pdf, pages: list[Page], graphics_of: list[list[Box]], turns: list[in
             sidebars += _reading_order(after, width) if after else []
         span = (min(ln.x0 for ln in flow), max(ln.x1 for ln in flow)) if flow else (0.0, 0.0)  # the text, edge to edge
         middle = sum(span) / 2 if strip else framed  # beside a sidebar strip the columns divide at the text's middle
+        boxed_in = framed_lines(flow, graphics)
         for column in _reading_order(join_captions(flow, regions, join_lines), width, middle):
             for p in _paragraphs(column, body, cited):
                 p.contents = bool(entries) and all(id(ln) in entries for ln in p.lines)
+                p.framed = all(id(ln) in boxed_in for ln in p.lines)
                 p.in_figure = all(id(ln) in drawn for ln in p.lines)
                 if p.column_start and p.gap_above is None:
                     p.gap_above = _gap_from_above(p.first, flow)

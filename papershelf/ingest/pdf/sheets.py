@@ -98,15 +98,26 @@ def next_article(lines: list[Line], title_size: float, body_size: float) -> tupl
     return [ln for ln in lines if ln.top < top], [ln for ln in lines if ln.top >= top]
 
 
-def repeated_texts(lines: list[tuple[str, int]]) -> set[str]:
-    """Short one-line texts (page numbers masked) printed on three or more pages, of (text, page)
-    pairs: a running head ("2 JEAN BOURGAIN, SJOERD DIRKSEN, AND JELANI NELSON") set inside the text
-    area, where the margin test of the reader does not reach."""
-    pages: dict[str, set[int]] = {}
-    for text, page in lines:
+def repeated_texts(lines: list[tuple[str, int, float]]) -> set[str]:
+    """Short one-line texts (page numbers masked) printed at one height on three or more pages, of
+    (text, page, top) triples: a running head ("2 JEAN BOURGAIN, SJOERD DIRKSEN, AND JELANI NELSON")
+    set inside the text area, where the margin test of the reader does not reach.  A running head
+    stands where it stood on the last page; a sub-heading that each section repeats ("8.2.2. Call
+    stages", "8.3.3. Call stages", its number masked like a page's) stands wherever its section
+    reaches, so it is no running head."""
+    tops: dict[str, dict[int, float]] = {}
+    for text, page, top in lines:
         if len(text) < 120:
-            pages.setdefault(_DIGITS.sub("#", text), set()).add(page)
-    return {t for t, seen in pages.items() if len(seen) >= 3}
+            tops.setdefault(_DIGITS.sub("#", text), {}).setdefault(page, top)
+    return {t for t, seen in tops.items() if len(seen) >= 3 and _one_place(list(seen.values())) >= 3}
+
+
+def _one_place(tops: list[float]) -> int:
+    """The most pages that set a text at one height."""
+    return max(sum(abs(y - x) <= _SAME_HEIGHT for y in tops) for x in tops)
+
+
+_SAME_HEIGHT = 6.0  # pt: a running head's place from page to page (a two-line title above it moves it a little)
 
 
 _TRAILING_NUMBER = re.compile(r"^(?=.*[^\W\d_]{2}).*\S\s+(\d{1,4})$")
