@@ -231,9 +231,14 @@ def _read_regular(path: str, limit: int) -> bytes:
 # stray mark, reference lists in a band under the body, pieces of one justified line no entry, entries
 # opening with a capital outside ASCII, statements after a list's last alike entry dropped, surnames in
 # capitals no longer making a byline an affiliation, four-word names, a title's last word in the corner,
-# a raised mark or a badge no longer ending a byline).
+# a raised mark or a badge no longer ending a byline; 21: pages of bitmap fonts without glyph names read by
+# OCR, scanned lines given sizes, weights and run-in lead-ins from the image, a figure's box cut to its clip
+# path, side captions running on under their panels, panel captions no stop, bookmarks whose top entry is
+# the title, labels in a ruled frame no headings, a running head only at one height, a PDF's own title
+# where page 1 prints it whole, a badge beside a name, a city and region code no author, reference lists
+# under any late heading).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/20"
+PDF_READER = "pdf-reader/21"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
