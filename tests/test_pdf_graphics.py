@@ -10,6 +10,18 @@ from reportlab.pdfgen import canvas
 from papershelf.ingest.pdf.graphics import page_graphics
 
 
+def _first_page_boxes(path):
+    """The graphics boxes of a PDF's first page, the document closed again."""
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        page = pdf[0]
+        boxes = page_graphics(page)
+        page.close()
+    finally:
+        pdf.close()
+    return boxes
+
+
 def test_boxes_of_paths_forms_and_wrapped_objects_in_page_space(tmp_path):
     path = tmp_path / "g.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)  # 612 x 792 points
@@ -33,13 +45,7 @@ def test_boxes_of_paths_forms_and_wrapped_objects_in_page_space(tmp_path):
     c.setFont("Helvetica", 10)
     c.drawString(72, 300, "Some text that is not a picture.")
     c.save()
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        page = pdf[0]
-        boxes = page_graphics(page)
-        page.close()
-    finally:
-        pdf.close()
+    boxes = _first_page_boxes(path)
     want = [(72, 102, 192, 192),  # the path, top-down
             (298, 190, 502, 294),  # the form, scaled by 2 (its 1-point stroke too), taken whole
             (310, 612, 390, 672)]  # the wrapped box, moved by the wrapper's matrix
@@ -68,11 +74,5 @@ def test_a_form_shows_only_what_its_clip_lets_through(tmp_path):
         c.doForm("canvas")
         c.restoreState()
     c.save()
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        page = pdf[0]
-        boxes = page_graphics(page)
-        page.close()
-    finally:
-        pdf.close()
+    boxes = _first_page_boxes(path)
     assert boxes == [pytest.approx((50, 188, 286, 292), abs=0.5)]
