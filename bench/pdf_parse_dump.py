@@ -50,6 +50,7 @@ def _dev(data: Path) -> set[str]:
 
 def dump(paths: list[Path], out_path: Path) -> str:
     """Full parse output per PDF, one JSON line each; the sha256 of the file."""
+    from papershelf.errors import IngestError
     from papershelf.ingest.pdf import reader
 
     seen: list = []
@@ -64,8 +65,11 @@ def dump(paths: list[Path], out_path: Path) -> str:
     with out_path.open("w") as f:
         for p in paths:
             seen.clear()
-            doc, units = speed._parse(p, p.read_bytes())
-            one = {"lines": list(seen), "doc": dataclasses.asdict(doc), "units": [_plain(u) for u in units]}
+            try:
+                doc, units = speed._parse(p, p.read_bytes())
+                one = {"lines": list(seen), "doc": dataclasses.asdict(doc), "units": [_plain(u) for u in units]}
+            except IngestError as e:  # a damaged file: its refusal is its output
+                one = {"lines": list(seen), "error": repr(e)}
             name = f"{p.parent.name}/{p.name}" if p.parent.parent.name == "storage" else p.name
             line = json.dumps([name, one], sort_keys=True, ensure_ascii=False, default=repr) + "\n"
             sha.update(line.encode())
