@@ -110,7 +110,7 @@ def main() -> None:
     args = ap.parse_args()
     data = Path(args.data)
     if args.diff:
-        sys.exit(1 if diff(*args.diff, _dev(data)) else 0)
+        sys.exit(1 if diff(args.diff[0], args.diff[1], _dev(data)) else 0)
     paths = _every(data) if args.every else [p for p, _ in speed._pdfs(data, 0) + speed._pdfs(data, args.wide)]
     sha = dump(paths, Path(args.out))
     import papershelf
