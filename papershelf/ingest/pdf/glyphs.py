@@ -168,8 +168,9 @@ def with_gaps(textpage, text: str, positions: list[int]) -> tuple[str, list[int]
             out.append(gap)
             index.append(c)
         out.append(ch)
-        index.extend(positions[pos:pos + u16(ch)])
-        pos += u16(ch)
+        step = 1 if ch < "\U00010000" else 2  # (`u16` of one character, without the call)
+        index.extend(positions[pos:pos + step])
+        pos += step
     return "".join(out), index
 
 

@@ -42,18 +42,22 @@ def _collect(page, form, level: int, to_page: tuple[float, ...], width: float, h
     """`page_graphics` of the objects of the page (`form` None) or of a wrapping form at `level`."""
     from pypdfium2 import PdfiumError, raw
 
+    from . import bare_calls as pdfium
+
     n = raw.FPDFFormObj_CountObjects(form) if form else raw.FPDFPage_CountObjects(page)
     if n < 0:
         raise PdfiumError("Failed to get number of pageobjects.")
     edges = [ctypes.c_float() for _ in range(4)]
+    refs = [ctypes.byref(e) for e in edges]
+    holder, get = (form, pdfium.GetFormObject) if form else (page, pdfium.GetPageObject)
     for i in range(n):
-        obj = raw.FPDFFormObj_GetObject(form, i) if form else raw.FPDFPage_GetObject(page, i)
+        obj = get(holder, i)
         if not obj:
             raise PdfiumError("Failed to get pageobject.")
-        kind = raw.FPDFPageObj_GetType(obj)
+        kind = pdfium.GetObjectType(obj)
         if kind not in (_IMAGE, _PATH, _SHADING, _FORM):
             continue
-        if not raw.FPDFPageObj_GetBounds(obj, *edges):
+        if not pdfium.GetObjectBounds(obj, *refs):
             raise PdfiumError("Failed to locate pageobject.")
         shown = _clipped(obj, (edges[0].value, edges[1].value, edges[2].value, edges[3].value), kind)
         if shown is None:

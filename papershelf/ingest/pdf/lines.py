@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from pypdfium2 import raw
 
+from . import bare_calls as pdfium
 from .caption_cuts import caption_cuts
 from .font_weight import drawn_bold, says_weight
 from .glyph_apart import read_apart, with_read
@@ -149,6 +150,7 @@ class _TextPage:
         self.matrix = raw.FS_MATRIX()
         self.matrix_ref = ctypes.byref(self.matrix)
         self.d = [ctypes.c_double() for _ in range(4)]
+        self.d_refs = [ctypes.byref(d) for d in self.d]  # (`bare_calls` pass results' places by reference)
         self.bold_fonts: dict[bytes, bool] = {}
         self.faces: dict[bytes, str] = {}
         self.italic_fonts: dict[bytes, bool] = {}
@@ -173,10 +175,10 @@ class _TextPage:
 
     def rects(self, first: int, count: int) -> list[tuple[float, float, float, float]]:
         left, top, right, bottom = self.d
-        textpage, get = self.raw, raw.FPDFText_GetRect
+        textpage, get, refs = self.raw, pdfium.GetRect, self.d_refs
         page_rects = []  # as pdfium gives them (page space): `glyph_apart` finds glyphs set apart
-        for r in range(raw.FPDFText_CountRects(textpage, first, count)):
-            get(textpage, r, left, top, right, bottom)
+        for r in range(pdfium.CountRects(textpage, first, count)):
+            get(textpage, r, *refs)
             page_rects.append((left.value, top.value, right.value, bottom.value))
         self.page_rects = page_rects
         if self.rotation:
@@ -186,18 +188,34 @@ class _TextPage:
 
     def char_box(self, index: int) -> tuple[float, float, float, float]:
         left, right, bottom, top = self.d
-        raw.FPDFText_GetCharBox(self.raw, index, left, right, bottom, top)
+        pdfium.GetCharBox(self.raw, index, *self.d_refs)
         if not self.rotation:  # `shown` inlined: this runs for most characters of a page
             return (left.value - self.x0, self.h - top.value + self.y0, right.value - self.x0,
                     self.h - bottom.value + self.y0)
         return self.shown(left.value, top.value, right.value, bottom.value)
 
+    def centres(self, indices: list[int]) -> tuple[list[float], list[float]]:
+        """The middle of each character's box as `char_box` gives it (the same sums), x and y apart:
+        one loop for a cut line's characters, not a method call each."""
+        if self.rotation:
+            boxes = [self.char_box(i) for i in indices]
+            return [(b[0] + b[2]) / 2 for b in boxes], [(b[1] + b[3]) / 2 for b in boxes]
+        left, right, bottom, top = self.d
+        get, textpage, refs = pdfium.GetCharBox, self.raw, self.d_refs
+        x0, y0, h = self.x0, self.y0, self.h
+        xs, ys = [], []
+        for i in indices:
+            get(textpage, i, *refs)
+            xs.append((left.value - x0 + (right.value - x0)) / 2)
+            ys.append((h - top.value + y0 + (h - bottom.value + y0)) / 2)
+        return xs, ys
+
     def baseline(self, index: int) -> float:
         """Where the glyph stands (its origin, y down): a descender's box goes below it."""
         if self.rotation:
             return self.char_box(index)[3]
-        x, y = self.d[0], self.d[1]
-        raw.FPDFText_GetCharOrigin(self.raw, index, x, y)
+        y = self.d[1]
+        pdfium.GetCharOrigin(self.raw, index, self.d_refs[0], self.d_refs[1])
         return self.h - y.value + self.y0
 
     def char_index(self, text_index: int) -> int:
@@ -205,7 +223,7 @@ class _TextPage:
             return self.index[text_index] if 0 <= text_index < len(self.index) else -1
         if 0 <= text_index < len(self.positions):
             return self.positions[text_index]
-        return raw.FPDFText_GetCharIndexFromTextIndex(self.raw, text_index)
+        return pdfium.GetCharIndexFromTextIndex(self.raw, text_index)
 
     def font_size(self, idx: int) -> float:
         """The size text is shown at (asked of pdfium once per character: a line's ends are asked
@@ -218,8 +236,8 @@ class _TextPage:
     def _font_size(self, idx: int) -> float:
         """The font size scaled by the text matrix (many PDFs set ``Tf`` to 1 and scale with ``Tm``,
         so the bare font size says nothing)."""
-        size = raw.FPDFText_GetFontSize(self.raw, idx)
-        if raw.FPDFText_GetMatrix(self.raw, idx, self.matrix_ref):
+        size = pdfium.GetFontSize(self.raw, idx)
+        if pdfium.GetMatrix(self.raw, idx, self.matrix_ref):
             m = self.matrix
             scale = math.hypot(m.b, m.d) or math.hypot(m.a, m.c)
             if scale > 0:
@@ -238,7 +256,7 @@ class _TextPage:
         name = self.font_at.get(idx)
         if name is not None:
             return name
-        n = raw.FPDFText_GetFontInfo(self.raw, idx, self.buf, 128, self.flags_ref)
+        n = pdfium.GetFontInfo(self.raw, idx, self.buf, 128, self.flags_ref)
         name = self.font_at[idx] = self.buf.raw[:n - 1 if n > 0 else 0]
         if name not in self.bold_fonts:
             text = name.decode("latin-1", "replace").lower().split("+")[-1]
@@ -291,17 +309,16 @@ def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]], siz
     """Characters of a chunk dealt to the pieces whose boxes hold them, each piece's super- and
     subscripts written as on a line of its own (``10^10`` whether or not pdfium ran the line
     into the other column's)."""
-    indices, xs, ys = [], [], []
+    indices = []
     offset16 = lead16
+    table = tp.index if tp.index is not None else tp.positions  # (`char_index` without a call per character)
     for ch in chunk:
         idx = -1
         if not ch.isspace():
-            idx = tp.char_index(offset16)
-            x0, y0, x1, y1 = tp.char_box(idx)
-            xs.append((x0 + x1) / 2)
-            ys.append((y0 + y1) / 2)
+            idx = table[offset16] if 0 <= offset16 < len(table) else tp.char_index(offset16)
         offset16 += 1 if ch < "\U00010000" else 2  # its UTF-16 length
         indices.append(idx)
+    xs, ys = tp.centres([idx for ch, idx in zip(chunk, indices) if not ch.isspace()])
     nearest = iter(nearest_all([span(p) for p in pieces], xs, ys))
     dealt: list[list[tuple[str, int]]] = [[] for _ in pieces]
     j = 0
@@ -319,9 +336,13 @@ def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float, gaps: set[int]
     """The chunk with raised small glyphs written after ``^`` and lowered ones after ``_``."""
     chars = []
     offset16 = lead16
+    table = tp.index if tp.index is not None else tp.positions  # (`char_index` without a call per character)
     for k, ch in enumerate(chunk):
-        chars.append((ch, -1 if ch.isspace() else tp.char_index(offset16)))
-        offset16 += u16(ch)
+        idx = -1
+        if not ch.isspace():
+            idx = table[offset16] if 0 <= offset16 < len(table) else tp.char_index(offset16)
+        chars.append((ch, idx))
+        offset16 += 1 if ch < "\U00010000" else 2  # its UTF-16 length
         if k in gaps:
             chars.append((" ", -1))
     return marked(tp, chars, size)

@@ -50,10 +50,12 @@ def text_turn(textpage, rotation: int) -> int:
     read in that frame (the extra turn), else as shown (0)."""
     from pypdfium2 import raw
 
+    from .bare_calls import GetCharAngle
+
     n = raw.FPDFText_CountChars(textpage)
     votes = [0, 0, 0, 0]
     for i in range(0, max(n, 0), max(1, n // 40)):
-        angle = raw.FPDFText_GetCharAngle(textpage, i)
+        angle = GetCharAngle(textpage, i)
         if angle >= 0:
             votes[round(math.degrees(angle) / 90) % 4] += 1
     best = max(range(4), key=lambda k: votes[k])
@@ -94,9 +96,8 @@ def sideways_box(box: Box, turn: int) -> Box:
 def piece_turns(textpage, first: int, last: int, pieces: list[list[Box]], rotation: int, char_box) -> list[int]:
     """Each piece's `char_turn`: pdfium may run upright text and a sideways table's into one line of
     its text; then each piece takes the turn most of the characters whose centre it holds are set at."""
-    from pypdfium2 import raw
+    from .bare_calls import GetCharAngle as angle  # (imported once a line: this runs for every line of every page)
 
-    angle = raw.FPDFText_GetCharAngle  # (imported once a line: this runs for every line of every page)
     if len(pieces) == 1:
         return [_turn(angle(textpage, first), rotation)]
     ends = _turn(angle(textpage, first), rotation), _turn(angle(textpage, last), rotation)

@@ -10,7 +10,7 @@ few calls per run.
 
 from __future__ import annotations
 
-from pypdfium2 import raw
+from . import bare_calls as pdfium
 
 
 def char_indices(textpage, length: int) -> list[int]:
@@ -18,7 +18,7 @@ def char_indices(textpage, length: int) -> list[int]:
     out = [-1] * length
     if length <= 0:
         return out
-    ask = raw.FPDFText_GetCharIndexFromTextIndex
+    ask = pdfium.GetCharIndexFromTextIndex
     spans = [(0, length - 1, ask(textpage, 0), ask(textpage, length - 1))]
     while spans:
         a, b, at_a, at_b = spans.pop()

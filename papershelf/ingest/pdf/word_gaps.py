@@ -25,6 +25,7 @@ import statistics
 
 from pypdfium2 import raw
 
+from . import bare_calls as pdfium
 from .glyphs import GONE, u16
 
 # A word gap under this share of the size is tight: pdfium's threshold (half a space of 0.25–0.33
@@ -48,7 +49,7 @@ class LooseBoxes:
         self.ref = ctypes.byref(self.box)
 
     def __call__(self, idx: int) -> tuple[float, float, float]:
-        raw.FPDFText_GetLooseCharBox(self.raw, idx, self.ref)
+        pdfium.GetLooseCharBox(self.raw, idx, self.ref)
         return self.box.left, self.box.right, self.box.bottom
 
 
