@@ -27,6 +27,7 @@ measures the reader's structure without OCR's minutes; its "tesseract" seconds a
 reads', and its "wall" the rest of the scan's read (render, hOCR to lines, layout) beside "digital_wall".
 
     python bench/scan_structure.py --half dev --hocr-cache
+    python bench/scan_structure.py --half test --hocr-cache --every 6   # report this, once
     python bench/scan_structure.py --half dev --hocr-cache --show headings   # per-file differences
 """
 
@@ -65,13 +66,13 @@ from papershelf.works import surname  # noqa: E402
 FIELDS = ("title", "authors", "year", "headings", "captions", "regions", "refs")
 
 
-def dev_files() -> list[Path]:
-    """The born-digital dev PDFs of both corpora."""
+def half_files(half: str = "dev") -> list[Path]:
+    """The born-digital PDFs of one half of both corpora (tune on dev; the test half is read once)."""
     split = json.loads((DATA / "wide_split.json").read_text())
     manifest = {r["file"]: r for r in json.loads((SHARED / "pdfs-wide" / "manifest.json").read_text())}
     wide = [SHARED / "pdfs-wide" / f for f, v in split.items()
-            if v.get("half") == "dev" and manifest.get(f, {}).get("text_layer") == "digital"]
-    own = [SHARED / "pdfs" / f for f in json.loads((DATA / "pdf_split.json").read_text())["dev"]]
+            if v.get("half") == half and manifest.get(f, {}).get("text_layer") == "digital"]
+    own = [SHARED / "pdfs" / f for f in json.loads((DATA / "pdf_split.json").read_text())[half]]
     return sorted(wide) + sorted(own)
 
 
@@ -168,9 +169,10 @@ class Truth:
             return {k: v for k, v in json.loads((DATA / name).read_text()).items() if not k.startswith("_")}
 
         manifest = {r["file"]: r for r in json.loads((SHARED / "pdfs-wide" / "manifest.json").read_text())}
-        self.titles = {f: r["title"] for f, r in manifest.items()} | load("wide_titles.json") | load("pdf_titles.json")
+        self.titles = {f: r["title"] for f, r in manifest.items()} | load("wide_titles.json") | load("pdf_titles.json") | load(
+            "wide_titles_test.json")
         self.years = {f: r["year"] for f, r in manifest.items() if r.get("year")}
-        self.authors = load("wide_authors.json") | load("pdf_authors.json")
+        self.authors = load("wide_authors.json") | load("pdf_authors.json") | load("wide_authors_test.json")
         self.headings: dict[str, list[tuple[str, int]]] = {}
         for f, v in load("wide_headings_dev.json").items():
             self.headings[f] = [(h["text"], h["page"]) for h in v["headings"]]
@@ -179,7 +181,7 @@ class Truth:
         self.objects = {f: {(o["label"], o["page"]) for o in v} for f, v in load("pdf_objects.json").items()}
         for f, v in load("wide_tagged.json").items():
             self.objects[f] = {(o["label"], o["page"]) for o in v["objects"]}
-        self.refcounts = load("wide_refcounts.json")
+        self.refcounts = load("wide_refcounts.json") | load("wide_refcounts_test.json")
 
 
 def headings_of(doc: Document) -> list[tuple[str, int, int]]:
@@ -377,7 +379,7 @@ def report(t: Tally, a, files: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--half", choices=("dev",), default="dev", help="the dev halves only (tune here)")
+    ap.add_argument("--half", choices=("dev", "test"), default="dev", help="tune on dev; the test half is read once")
     ap.add_argument("--pages", type=int, default=2, help="the first N pages of each PDF")
     ap.add_argument("--last", type=int, default=1, help="and its last N pages")
     ap.add_argument("--dpi", type=int, default=300)
@@ -392,7 +394,7 @@ def main() -> None:
     a = ap.parse_args()
     if a.hocr_cache:
         keep_hocr()
-    files = [p for p in dev_files()[::a.every] if not a.only or a.only in p.name][:a.limit]
+    files = [p for p in half_files(a.half)[::a.every] if not a.only or a.only in p.name][:a.limit]
     truth, t = Truth(), Tally()
     diffs: list[tuple] = []
     for path in files:
