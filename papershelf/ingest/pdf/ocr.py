@@ -165,6 +165,8 @@ def _textless(pages: list[Page]) -> list[int]:
 
 
 _LEADERS = re.compile(r"([^\w])\1{2,}")
+_ASKED = re.compile(r"[^\x20-\x7e]")  # a character below the space or from DEL up
+_ALNUM = re.compile(r"[^\W_]")  # a character `str.isalnum` says yes to (`\w` is those and "_")
 
 
 def unreadable(lines: list[Line]) -> bool:
@@ -182,17 +184,19 @@ def reading(lines: list[Line]) -> str:
     the first pages of the wide corpus' dev half are 78 % letters or more; a page of a table's figures
     is one too); "" for text.  Judged from the text alone."""
     # A contents page's dot leaders are no sign: runs of one repeated mark are left out of the count.
-    chars = list(_LEADERS.sub("", "".join(c for ln in lines for c in ln.text if not c.isspace())))
+    # (whole strings at a time: `str.split` drops what `isspace` calls space, `_ASKED` finds what is not
+    # printable ASCII, `map` asks each character; a page's characters one by one in Python cost more)
+    chars = _LEADERS.sub("", "".join("".join(ln.text.split()) for ln in lines))
     if len(chars) < MIN_PAGE_CHARS:
         return ""
-    found = [c for c in chars if (c < " " or c >= "\x7f") and unicodedata.category(c) in ("Cc", "Co", "Cn")
+    found = [c for c in _ASKED.findall(chars) if unicodedata.category(c) in ("Cc", "Co", "Cn")
              and c != "\x02"]  # (printable ASCII is none of these: not asked)
     # A font that lacks a letter or two gives one code each, which the glyph repair reads from the
     # document's own words; a font without any map gives a code per glyph (47 kinds on the dev pages).
     if len(set(found)) >= UNREADABLE_KINDS and len(found) >= UNREADABLE_SHARE * len(chars):
         return "codes"
-    letters = sum(c.isalpha() for c in chars)
-    words = [w for ln in lines for w in ln.text.split() if any(c.isalnum() for c in w)]  # not ". . ."
+    letters = sum(map(str.isalpha, chars))
+    words = [w for ln in lines for w in ln.text.split() if _ALNUM.search(w)]  # not ". . ."
     # (a word of one CJK character is a word: those scripts write without spaces, and pdfium may space them)
     if sum(len(w) == 1 and w < "\u2e80" for w in words) > 0.5 * len(words):
         return "apart"

@@ -50,12 +50,13 @@ def _is_prose(ln: Line, pg: _Page) -> bool:
     """A line of running body text: alone on its baseline, in the body size and weight, filling its column.
     Its words are mostly words of prose, not counting the numbers and units a results sentence
     holds ("were 3.0 m s⁻¹ for the SAR wind"); a table's row of numbers shares its baseline anyway."""
+    count, wordy = prose_words(ln.text)
+    if not pg.alone(ln) or not pg.body_sized(ln) or count < 3 or ln.bold and not pg.body.bold \
+            or wordy < 0.4 * count or sparse(ln, pg.pitch):
+        return False  # the cheap tests first: every line of a page is asked once
     words = ln.text.split()
-    wordy = prose_words(ln.text)[1]
     measures = sum(1 for w in words if _NUMBER.match(w) or len(w.strip(".,;:()")) == 1)
-    if not pg.alone(ln) or not pg.body_sized(ln) or len(words) < 3 or sparse(ln, pg.pitch) \
-            or ln.bold and not pg.body.bold \
-            or wordy < 0.6 * (len(words) - measures) or wordy < 0.4 * len(words):
+    if wordy < 0.6 * (len(words) - measures):
         return False
     if pg.cell_like(ln) and sum(1 for w in words if w[0].islower()) < 2:
         return False  # a table's row read as one line ("Heron Reef 97% 94.2 42.2"): no sentence has no small words

@@ -9,7 +9,7 @@ from .columns import gutters as column_gutters
 from .graphics import Box
 from .headings import BodyStyle
 from .lines import Line
-from .region_rows import _gutters, _wordy
+from .region_rows import _gutters, _wordy, prose_words
 
 
 def text_extent(lines: list[Line], width: float) -> tuple[float, float]:
@@ -56,7 +56,7 @@ def page_body(lines: list[Line], body: BodyStyle, width: float) -> BodyStyle:
     sizes: dict[float, list[int]] = {}
     measures: dict[float, list[int]] = {}
     for ln in lines:
-        if len(ln.text.split()) >= 5 and _wordy(ln) and ln.x0 >= 0 and ln.x1 <= width:
+        if prose_words(ln.text)[0] >= 5 and _wordy(ln) and ln.x0 >= 0 and ln.x1 <= width:  # (counted once a text)
             sizes.setdefault(round(ln.size * 2) / 2, []).append(len(ln.text))
             measures.setdefault(round(ln.size * 2) / 2, []).append(round(ln.x1 - ln.x0))
     if not sizes:

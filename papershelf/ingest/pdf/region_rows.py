@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import math
 import re
 
 from ..captions import CAPTION_RE
@@ -73,17 +74,28 @@ def _gutters(lines: list[Line], two_columns: bool) -> list[tuple[float, float]]:
         return []
     starts, ends = sorted(x0 for x0, _ in wide), sorted(x1 for _, x1 in wide)
     out: list[tuple[float, float]] = []
-    run: list[int] = []
-    for x in range(int(starts[0]), int(ends[-1]) + 2):
+    run: list[int] = []  # the first and last point of the strip so far
+    for x, after in _stretches(starts, ends):
         left, right = bisect.bisect_right(ends, x), len(wide) - bisect.bisect_left(starts, x)
         crossing = len(wide) - left - right
         if left >= 2 and right >= 2 and crossing <= (left + right) / 6:
-            run.append(x)
+            run = [run[0] if run else x, after - 1]
             continue
-        if len(run) >= 3:
-            out.append((run[0], run[-1]))
+        if run and run[1] - run[0] >= 2:
+            out.append((run[0], run[1]))
         run = []
     return out if len(out) >= 2 or (out and not two_columns) else []
+
+
+def _stretches(starts: list[float], ends: list[float]) -> list[tuple[int, int]]:
+    """The whole points from the first line's start to past the last one's end, in stretches over which
+    no line starts or ends (x to before `after`): the counts `_gutters` tests are the same at each
+    point of a stretch, so one test a stretch answers for every point.  A line ending at e is left of
+    the points from ceil(e) on; one starting at s is right of those up to floor(s)."""
+    lo, hi = int(starts[0]), int(ends[-1]) + 2
+    cuts = {lo, hi} | {math.ceil(e) for e in ends} | {math.floor(s) + 1 for s in starts}
+    points = sorted(c for c in cuts if lo <= c <= hi)
+    return list(zip(points, points[1:]))
 
 
 def off_middle(lines: list[Line], strips: list[tuple[float, float]], width: float) -> bool:

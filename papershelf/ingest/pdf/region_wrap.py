@@ -9,6 +9,7 @@ column's edge.  A caption set alone across a page-wide object has no text on its
 from __future__ import annotations
 
 from .graphics import Box
+from .held_lines import Held
 from .lines import Line
 from .region_page import in_span
 from .region_rows import _wordy
@@ -58,7 +59,8 @@ def wrapped_span(lines: list[Line], cap: list[Line], span: tuple[float, float], 
     a justified paragraph, not a figure's labels or a table's cells; or set ragged (`_ragged`)."""
     box = (min(ln.x0 for ln in cap), min(ln.top for ln in cap), max(ln.x1 for ln in cap), max(ln.bottom for ln in cap))
     lo, hi = span
-    level = [ln for ln in lines if ln not in cap and min(ln.bottom, box[3]) - max(ln.top, box[1]) > 0.5 * ln.height
+    held = Held(cap)
+    level = [ln for ln in lines if ln not in held and min(ln.bottom, box[3]) - max(ln.top, box[1]) > 0.5 * ln.height
              and in_span((ln.x0, ln.top, ln.x1, ln.bottom), span) and _wordy_line(ln, size)]
     for left in (True, False):
         seed = [ln for ln in level if (ln.x1 < box[0] - 2 if left else ln.x0 > box[2] + 2)]

@@ -26,6 +26,7 @@ from ...document import Block
 from ..captions import CAPTION_RE, parse_caption
 from .graphics import Box
 from .headings import BodyStyle
+from .held_lines import Held
 from .lines import Line
 from .region_beside import beside_side, in_margin
 from .region_ends import _NUMBER, _ends_object, _prose, _text_edge, _trim_paragraph, letter_pitch, sparse
@@ -240,7 +241,8 @@ class _Page:
         x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
         near = 3 * self.body.size
         boxes = [g for g in self.graphics if g[3] - g[1] < 3 and 0.07 * self.height < g[1] < 0.93 * self.height]
-        rows = [ln for ln in self.lines if ln not in cap and ln not in others and not _prose(ln, self)]
+        held, other = Held(cap), Held(others)
+        rows = [ln for ln in self.lines if ln not in held and ln not in other and not _prose(ln, self)]
         if row_across(rows, boxes, cap, sides, near, others):
             return True
         boxes += [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in rows]
@@ -263,10 +265,11 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
         near = edge - g[3] if up else g[1] - edge
         if near > -2 and in_span(g, span) and not (g[1] > 0.93 * pg.height or g[3] < 0.07 * pg.height):
             items.append((near, 0, g, None))
+    held = Held(cap)
     for line in pg.lines:
         b = (line.x0, line.top, line.x1, line.bottom)
         near = edge - line.bottom if up else line.top - edge
-        if near > -1 and line not in cap and in_span(b, span):
+        if near > -1 and line not in held and in_span(b, span):
             items.append((near, 1, b, line))
     items.sort(key=lambda it: (it[0], it[1]))
     art: Box | None = None  # the graphics taken so far: text inside them is the object's
