@@ -20,24 +20,7 @@ from dataclasses import dataclass, field
 from . import works
 from .models import PaperSource
 from .store import Store
-
-
-class _UnionFind:
-    def __init__(self) -> None:
-        self.parent: dict[str, str] = {}
-
-    def find(self, x: str) -> str:
-        root = self.parent.setdefault(x, x)
-        while root != self.parent[root]:
-            root = self.parent[root]
-        while x != root:  # path compression keeps later finds flat
-            self.parent[x], x = root, self.parent[x]
-        return root
-
-    def union(self, a: str, b: str) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)  # the smaller key wins: the same root whatever the order
+from .union_find import UnionFind
 
 
 @dataclass
@@ -128,7 +111,7 @@ def build(store: Store) -> Graph:
     """Read every reference entry's keys once and group them into works."""
     graph = Graph(token(store), set(store.paper_ids()))
     by = _index(store.sources())
-    uf = _UnionFind()
+    uf: UnionFind[str] = UnionFind()
     rows: list[tuple[str, int, list[str]]] = []
     for paper_id, n, doi, arxiv, tkey, year in store.reference_key_rows():
         # A title key is one work within a year (a journal version a year after the proceedings is another).

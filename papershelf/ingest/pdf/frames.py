@@ -9,6 +9,7 @@ name: none of these is such a frame.  Sidebars of prose are set apart before (bo
 
 from __future__ import annotations
 
+from ...union_find import UnionFind
 from .graphics import Box
 from .lines import Line
 
@@ -23,21 +24,15 @@ def _rules(graphics: list[Box]) -> list[Box]:
 
 def _groups(rules: list[Box]) -> list[list[Box]]:
     """Rules that meet, end to end or crossing, in groups (union-find)."""
-    parent = list(range(len(rules)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
+    sets: UnionFind[int] = UnionFind()
     for i, a in enumerate(rules):
         for j in range(i):
             b = rules[j]
             if a[0] <= b[2] + _TOUCH and b[0] <= a[2] + _TOUCH and a[1] <= b[3] + _TOUCH and b[1] <= a[3] + _TOUCH:
-                parent[root(i)] = root(j)
+                sets.union(i, j)
     out: dict[int, list[Box]] = {}
     for i, r in enumerate(rules):
-        out.setdefault(root(i), []).append(r)
+        out.setdefault(sets.find(i), []).append(r)
     return list(out.values())
 
 
