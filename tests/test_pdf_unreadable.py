@@ -76,14 +76,14 @@ def _line(text: str, top: float = 100) -> Line:
 
 def test_unreadable_text_is_told_from_the_text_alone():
     text = [_line(BODY, 100 + 12 * k) for k in range(6)]
-    assert not ocr.unreadable(text)
-    assert not ocr.unreadable(text + [_line("x = a + b, y ≤ 2 and I ⊂ A", 200)])  # a little math is text
-    assert ocr.unreadable([_line("%372*5!'6!$'82 &.+!)+005!8+4+!-4382!/2!1+*/71!,34!6.4++", 100 + 12 * k)
-                           for k in range(3)])  # codes read as signs
-    assert ocr.unreadable([_line("! \" # $ % & ' ( ! ) \" * \" + , - ! Q O a T P Q R", 100 + 12 * k)
-                           for k in range(4)])  # a code per word
-    assert ocr.unreadable([_line("\x01\x04\x01\x06Ab\x05\x07\x01\t\x08\x0bcd\x0c\r\x0e", 100 + 12 * k)
-                           for k in range(4)])  # control codes
+    assert not ocr.reading(text)
+    assert not ocr.reading(text + [_line("x = a + b, y ≤ 2 and I ⊂ A", 200)])  # a little math is text
+    assert ocr.reading([_line("%372*5!'6!$'82 &.+!)+005!8+4+!-4382!/2!1+*/71!,34!6.4++", 100 + 12 * k)
+                        for k in range(3)])  # codes read as signs
+    assert ocr.reading([_line("! \" # $ % & ' ( ! ) \" * \" + , - ! Q O a T P Q R", 100 + 12 * k)
+                        for k in range(4)])  # a code per word
+    assert ocr.reading([_line("\x01\x04\x01\x06Ab\x05\x07\x01\t\x08\x0bcd\x0c\r\x0e", 100 + 12 * k)
+                        for k in range(4)])  # control codes
     pages = [([_line("\x01\x04 ab\x05\x07\x01 \x08\x0b cd\x0c\x0e", 100 + 12 * k) for k in range(6)], 612.0, 792.0),
              (text, 612.0, 792.0)]
     assert ocr.pages_to_ocr(pages, "auto") == [0]

@@ -169,11 +169,6 @@ _ASKED = re.compile(r"[^\x20-\x7e]")  # a character below the space or from DEL 
 _ALNUM = re.compile(r"[^\W_]")  # a character `str.isalnum` says yes to (`\w` is those and "_")
 
 
-def unreadable(lines: list[Line]) -> bool:
-    """Whether a page's text is a font's glyph codes, not its letters (`reading`)."""
-    return bool(reading(lines))
-
-
 def reading(lines: list[Line]) -> str:
     """How a page's text shows it is a font's glyph codes (a Type 3 or embedded font without a
     character map: pdfium gives control codes for the glyphs, or the codes as ASCII each set apart):
