@@ -56,6 +56,8 @@ from .references import REFERENCES_HEADING
 from .sheets import repeated_texts
 from .small_print import small_heading_styles, small_style, small_title
 
+_TABLE_GAP = 6.0  # a pitch of this many font sizes after a caption: rows were set there (and taken out as a region)
+
 
 def _standalone(p: Para, body: BodyStyle) -> bool:
     """A line on its own, at least body size, with space above it, as headings are set (a column's
@@ -407,15 +409,25 @@ def _mark_figure_text(paras: list[Para]) -> None:
         m = CAPTION_RE.match(p.text)
         if not m or (i and _sentence_tail(paras[i - 1], p, m)):
             continue
+        table = (m.group("kind") or m.group("ckind")).lower().startswith(("tab", "表", "표"))
+        if table and _set_below(paras, i):
+            continue  # its cells, taken out as a region, sit right below: the short text around is not the table's
         j = i - 1
         while j >= 0 and short(paras[j], p.first.page) and not CAPTION_RE.match(paras[j].text):
             paras[j].in_figure = True
             j -= 1
-        if (m.group("kind") or m.group("ckind")).lower().startswith(("tab", "表", "표")):
+        if table:
             j = i + 1
             while j < len(paras) and short(paras[j], p.first.page) and not CAPTION_RE.match(paras[j].text):
                 paras[j].in_figure = True
                 j += 1
+
+
+def _set_below(paras: list[Para], i: int) -> bool:
+    """The caption's table sits below it, taken out of the text as a region: the next paragraph
+    on its page follows only after a gap of many lines (the table's rows)."""
+    nxt = paras[i + 1] if i + 1 < len(paras) else None
+    return nxt is not None and nxt.first.page == paras[i].first.page and (nxt.gap_above or 0) > _TABLE_GAP
 
 
 def _sentence_tail(before: Para, p: Para, m: re.Match) -> bool:
