@@ -6,6 +6,7 @@ ends at one), and does a heading's title go on in the next paragraph (a title br
 from __future__ import annotations
 
 from ..captions import CAPTION_RE
+from .heading_levels import spaced_number
 from .heading_lines import small_bold, wrapped
 from .heading_style import _NUMBERED, _STANDARD_RE, BodyStyle, Para, _plausible_title, capitals, is_standard, strong
 
@@ -33,7 +34,7 @@ def wraps_onto(head: Para, nxt: Para, body: BodyStyle, right: float = 0.0) -> bo
 
 def line_starts_heading(line, body: BodyStyle) -> bool:
     """Cheap test while cutting paragraphs: could this line open a heading?"""
-    text = line.text
+    text = spaced_number(line.text)
     if len(text.split()) > 14:
         return False
     if strong(line, body) or _STANDARD_RE.match(text.rstrip(".:")) or small_bold(line, body):
@@ -50,7 +51,7 @@ def lettered_heading(line) -> bool:
     """A roman or letter number opens a heading when its title is in capitals ("IV. EXPERIMENTAL
     RESULTS" in IEEE's small capitals, set in the body's size and weight) or the line is in italics
     ("E. AIRS-Parallel"); otherwise it is as often a list item."""
-    m = _NUMBERED.match(line.text)
+    m = _NUMBERED.match(spaced_number(line.text))
     return bool(m and not m.group("num")[0].isdigit() and (capitals(m.group("title")) or line.italic)
                 and _plausible_title(m.group("title"), False))
 

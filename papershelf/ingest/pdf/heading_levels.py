@@ -63,6 +63,19 @@ def unlabelled(text: str) -> str:
     return _LABEL.sub("", text, count=1)
 
 
+_TIGHT = re.compile(r"^((?:[IVX]{1,5}|\d{1,2}(?:\.\d{1,2}){0,2})\.)(?=[A-Z]{2})")
+
+
+def spaced_number(text: str) -> str:
+    """A number run into its title in capitals, as a text layer drops the narrow space a heading set in
+    small capitals prints ("VII.CONFLICT OF INTEREST"), with that space back.  Only a title without a
+    lowercase letter and of few words: "1.SMITH J, Jones K" (a reference entry) stays as printed."""
+    m = _TIGHT.match(text)
+    if not m or any(c.islower() for c in text) or len(text.split()) > 8:
+        return text
+    return f"{m.group(1)} {text[m.end():]}"
+
+
 def flat_levels(heads: list[tuple[int, tuple]], blocks: list, standard) -> None:
     """Levels in an unnumbered paper that sets sections and sub-sections in one style ("Introduction"
     and "HCI and smartphones" alike, ACM's extended abstracts): a heading set directly over another of

@@ -28,6 +28,7 @@ from .heading_levels import (
     no_skipped_levels,
     numbered_lines,
     sibling_style,
+    spaced_number,
     style_ranks,
     unlabelled,
 )
@@ -142,7 +143,7 @@ class _Decider(RunIn):
 
     def decide(self, p: Para) -> tuple[str, int] | None:
         """(title, level) when the paragraph is a heading."""
-        text = p.text.strip()
+        text = spaced_number(p.text.strip())
         lead = lead_in(p.first)
         if lead and len(text) > len(lead) + 1:
             return None  # a paragraph run in under its lead-in, which `runin` offers as the heading
