@@ -17,7 +17,13 @@ rewarded nor penalised).  A found heading that matches no entry
 counts against precision, so precision is a lower bound where an outline leaves headings out.
 PDFs are split by the parity of sha1(file name) into dev and test halves.
 
+The truth is read from each outline through papershelf's own outline code, so a change to that code
+moves the denominator between rounds.  --truth-out FILE freezes the dev half's truth in a file (never
+the test half's); --truth-in FILE grades against such a file instead, so rounds compare on one truth.
+
     python bench/pdf_outline_headings.py DIR [--half dev|test|all] [--split bench/data/wide_split.json] [--json] [-v]
+    python bench/pdf_outline_headings.py DIR --split bench/data/wide_split.json --half dev --truth-out /tmp/dev-truth.json
+    python bench/pdf_outline_headings.py DIR --split bench/data/wide_split.json --half dev --truth-in /tmp/dev-truth.json
 """
 
 from __future__ import annotations
@@ -96,35 +102,56 @@ def layout_blocks(data: bytes):
         pdf_reader.read_outline = real
 
 
-def main() -> int:
+def _args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", type=Path)
     ap.add_argument("--half", choices=("dev", "test", "all"), default="dev")
     ap.add_argument("--split", type=Path, help="halves from this JSON (file -> {half, family}), e.g. "
                     "bench/data/wide_split.json (by publisher), instead of the file name's hash")
+    ap.add_argument("--truth-out", type=Path, help="write the truth read from the outlines here (dev half only)")
+    ap.add_argument("--truth-in", type=Path, help="grade against truth written by --truth-out, not the outlines")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("-v", action="store_true", help="per PDF: missed and spurious headings")
     args = ap.parse_args()
+    if args.truth_out and args.half != "dev":
+        ap.error("--truth-out writes the dev half's truth only")
+    return args
+
+
+def _truth(path: Path, data: bytes, frozen: dict | None) -> list[dict]:
+    """The PDF's truth: from a frozen file when given (absent there: none), else from its outline."""
+    if frozen is not None:
+        return frozen.get(path.name, [])
+    return outline_truth(data)
+
+
+def main() -> int:
+    args = _args()
     scores, skipped = [], 0
     split = json.loads(args.split.read_text()) if args.split else None
+    frozen = json.loads(args.truth_in.read_text()) if args.truth_in else None
+    written: dict[str, list[dict]] = {}
     for path in sorted(args.folder.rglob("*.pdf")):
         half = split.get(path.name, {}).get("half") if split is not None else half_of(path.name)
         if args.half != "all" and half != args.half:
             continue
         data = path.read_bytes()
         try:
-            truth = outline_truth(data)
+            truth = _truth(path, data, frozen)
             blocks = layout_blocks(data) if truth else None
         except Exception:  # noqa: BLE001 — a PDF the reader refuses has no score here
             blocks = None
         if not truth or blocks is None:
             skipped += 1
             continue
+        written[path.name] = truth
         s = score_paper(blocks, truth)
         scores.append(s)
         if args.v:
             print(f"{path.name}: P {s['precision']} R {s['recall']}  missed {s['missed'][:5]}  "
                   f"spurious {s['spurious'][:5]}", file=sys.stderr)
+    if args.truth_out:
+        args.truth_out.write_text(json.dumps(written, indent=1, ensure_ascii=False) + "\n")
     total = {"half": args.half, "pdfs": len(scores), "without_outline_or_unreadable": skipped, **sum_scores(scores)}
     print(json.dumps(total, indent=1) if args.json else
           f"{total['pdfs']} PDFs with an outline ({args.half}): " +
