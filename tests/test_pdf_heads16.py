@@ -1,6 +1,6 @@
 """Heading classes of round heads16 (issue 38): a number run into its capitals title by a text layer
-that dropped the narrow space ("VII.CONFLICT OF INTEREST"), and section headings set just above a
-table caption or right below the table (its rows taken out as a region) read as the table's text."""
+that dropped the narrow space ("VII.CONFLICT OF INTEREST"), section headings set just above a table
+caption or right below the table (its rows taken out as a region) read as the table's text."""
 
 from __future__ import annotations
 

@@ -60,7 +60,6 @@ _PLAIN_FACE = re.compile(_SLANTED + r"|(?:cm|sf|ec|t1x)tt|mono|courier|"
                          r"inconsolata|symbol|dingbat|math|cmmi|cmsy|cmex|msam|msbm|mtsy|mtmi|txsy|txmi|wasy|stmary|"
                          r"fontawesome")
 _FIXED, _SYMBOLIC, _ITALIC = 0x1, 0x4, 0x40
-_WORDS = re.compile(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}")  # a line of words, not of symbols
 
 
 @dataclass
@@ -154,7 +153,6 @@ class _TextPage:
         self.d_refs = [ctypes.byref(d) for d in self.d]  # (`bare_calls` pass results' places by reference)
         self.bold_fonts: dict[bytes, bool] = {}
         self.faces: dict[bytes, str] = {}
-        self.word_faces: dict[bytes, str] = {}  # the face of a text font flagged symbolic (subsets often are)
         self.italic_fonts: dict[bytes, bool] = {}
         self.fixed_fonts: dict[bytes, bool] = {}
         self.index: list[int] | None = None
@@ -264,9 +262,8 @@ class _TextPage:
             text = name.decode("latin-1", "replace").lower().split("+")[-1]
             self.bold_fonts[name] = bool(_BOLD_NAME.search(text)) or bool(self.flags.value & 0x40000) \
                 or (not says_weight(text) and drawn_bold(self.raw, idx))  # a hashed name: weigh the glyphs
-            plain = _PLAIN_FACE.search(text) or self.flags.value & (_FIXED | _ITALIC)
-            self.word_faces[name] = "" if plain else text
-            self.faces[name] = "" if plain or self.flags.value & _SYMBOLIC else text
+            plain = _PLAIN_FACE.search(text) or self.flags.value & (_FIXED | _SYMBOLIC | _ITALIC)
+            self.faces[name] = "" if plain else text
             self.symbolic_fonts[name] = bool(self.flags.value & _SYMBOLIC)
             self.italic_fonts[name] = bool(_ITALIC_NAME.search(text) or self.flags.value & _ITALIC)
             self.fixed_fonts[name] = bool(self.flags.value & _FIXED) or "mono" in text or "courier" in text \
@@ -297,14 +294,11 @@ class _TextPage:
     def italic(self, first: int, last: int) -> bool:
         return self.italic_fonts[self._font(first)] and self.italic_fonts[self._font(last)]
 
-    def face(self, first: int, last: int, text: str = "") -> str:
+    def face(self, first: int, last: int) -> str:
         """The upright text face that sets both ends of a line ("" when they differ or the face
-        is italic, fixed-pitch or symbols: those mark emphasis, code and math, not headings).  A font
-        flagged symbolic that sets a line of words is a text face all the same (an Arial subset)."""
+        is italic, fixed-pitch or symbols: those mark emphasis, code and math, not headings)."""
         name = self._font(first)
-        if self._font(last) != name:
-            return ""
-        return self.faces[name] or (self.word_faces[name] if _WORDS.search(text) else "")
+        return self.faces[name] if self._font(last) == name else ""
 
     def close(self) -> None:
         self.tp.close()
@@ -401,7 +395,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     opening = first if size == tp.font_size(first) else after_mark(tp, stripped, lead16, first, last)
     opening = after_label(tp, stripped, lead16, opening, last)
     bold_first, bold_last = tp.bold(opening), tp.bold(last_word_char(tp, stripped, lead16, last, size))
-    face, italic = tp.face(first, last, stripped), tp.italic(opening, last)
+    face, italic = tp.face(first, last), tp.italic(opening, last)
     pieces = _pieces(boxes, size)
     pieces, turns = sideways_split(pieces, piece_turns(tp.raw, first, last, pieces, tp.rotation, tp.char_box), size)
     gaps = set() if tp.rotation else glued(stripped, tp.char_index, tp.loose, lead16, size)
