@@ -1,6 +1,7 @@
 """Heading classes of round heads16 (issue 38): a number run into its capitals title by a text layer
 that dropped the narrow space ("VII.CONFLICT OF INTEREST"), section headings set just above a table
-caption or right below the table (its rows taken out as a region) read as the table's text."""
+caption or right below the table (its rows taken out as a region) read as the table's text, and a
+column's running text inside a drawn box taken for a sidebar (its "DISCUSSION" then no section)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from papershelf.ingest.pdf import reader
+from papershelf.ingest.pdf.boxes import _sidebar
 from papershelf.ingest.pdf.heading_levels import spaced_number
+from papershelf.ingest.pdf.lines import Line
 
 from .conftest import shared
 
@@ -49,6 +52,24 @@ def test_headings_around_a_table_set_below_its_caption():
     heads = _headings(shared("pdfs-wide", "rsc-advances-2016-esi-polyimidization.pdf"))
     assert [(p, text) for p, _, text in heads if p == 2] == [
         (2, "Materials"), (2, "General Procedures"), (2, "Methods")]
+
+
+def test_a_box_that_opens_mid_sentence_is_no_sidebar():
+    """AJB 2000 p7: a box drawn round the right column's text under a figure opens mid-sentence
+    ("herbaceous species common in …", the left column's sentence going on): running text, so its
+    centred "DISCUSSION" opens the section."""
+    heads = _headings(shared("pdfs-wide", "bsa-ajb-2000-endemic-plants.pdf"))
+    assert (7, 1, "DISCUSSION") in heads and (4, 1, "RESULTS") in heads
+
+
+def test_sidebar_rules_still_hold():
+    """A box of prose that opens with a capital stays a sidebar; one opening in lowercase does not."""
+    def lines(first: str) -> list[Line]:
+        texts = [first, *["the competing interests of the authors are none at all"] * 3]
+        return [Line(page=1, x0=50.0, top=100.0 + 12 * k, x1=250.0, bottom=110.0 + 12 * k, text=t, size=9.0,
+                     bold=False) for k, t in enumerate(texts)]
+    assert _sidebar(lines("Competing interests: the authors declare none here"), 40)
+    assert not _sidebar(lines("herbaceous species common in open areas, were the"), 40)
 
 
 def test_pdfs_heading_truth_holds_dev_half_pdfs_only():

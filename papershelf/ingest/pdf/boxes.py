@@ -45,6 +45,8 @@ def _sidebar(held: list[Line], page_lines: int) -> bool:
     first = held[0].text.strip().rstrip(".:").lower()
     if first.startswith(("abstract", "summary", "algorithm")):
         return False
+    if held[0].text.strip()[:1].islower():
+        return False  # it opens mid-sentence: the column's running text goes on in it (a box drawn round a column)
     return not any(CAPTION_RE.match(ln.text) for ln in held)
 
 
