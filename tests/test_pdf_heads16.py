@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from papershelf.ingest.pdf import reader
-from papershelf.ingest.pdf.boxes import _sidebar
+from papershelf.ingest.pdf.boxes import _mid_sentence, _sidebar
 from papershelf.ingest.pdf.heading_levels import spaced_number
 from papershelf.ingest.pdf.lines import Line
 
@@ -63,13 +63,15 @@ def test_a_box_that_opens_mid_sentence_is_no_sidebar():
 
 
 def test_sidebar_rules_still_hold():
-    """A box of prose that opens with a capital stays a sidebar; one opening in lowercase does not."""
+    """A box of prose is a sidebar by its lines; one that opens in lowercase goes on the column's text."""
     def lines(first: str) -> list[Line]:
         texts = [first, *["the competing interests of the authors are none at all"] * 3]
         return [Line(page=1, x0=50.0, top=100.0 + 12 * k, x1=250.0, bottom=110.0 + 12 * k, text=t, size=9.0,
                      bold=False) for k, t in enumerate(texts)]
-    assert _sidebar(lines("Competing interests: the authors declare none here"), 40)
-    assert not _sidebar(lines("herbaceous species common in open areas, were the"), 40)
+    own = lines("Competing interests: the authors declare none here")
+    running = lines("herbaceous species common in the")
+    assert _sidebar(own, 40) and _sidebar(running, 40)
+    assert not _mid_sentence(own) and _mid_sentence(running)
 
 
 def test_pdfs_heading_truth_holds_dev_half_pdfs_only():

@@ -45,8 +45,6 @@ def _sidebar(held: list[Line], page_lines: int) -> bool:
     first = held[0].text.strip().rstrip(".:").lower()
     if first.startswith(("abstract", "summary", "algorithm")):
         return False
-    if held[0].text.strip()[:1].islower():
-        return False  # it opens mid-sentence: the column's running text goes on in it (a box drawn round a column)
     return not any(CAPTION_RE.match(ln.text) for ln in held)
 
 
@@ -93,7 +91,17 @@ def set_apart(lines: list[Line], graphics: list[Box], objects: list[Box], keep: 
         return lines, [], None
     if len(rest) < _FRAMED * len(lines):
         return lines, [], _between(boxes)  # a frame per column (a recreated 1970s journal page): no sidebars
+    if any(_mid_sentence(held) for held in boxes):
+        boxes = [held for held in boxes if not _mid_sentence(held)]
+        taken = {id(ln) for held in boxes for ln in held}
+        rest = [ln for ln in lines if id(ln) not in taken]
     return rest, boxes, None
+
+
+def _mid_sentence(held: list[Line]) -> bool:
+    """The box opens mid-sentence (lowercase): the column's running text goes on in it, as where a
+    box is drawn round a column's text under a figure; a sidebar starts a text of its own."""
+    return held[0].text.strip()[:1].islower()
 
 
 def _between(boxes: list[list[Line]]) -> float | None:
