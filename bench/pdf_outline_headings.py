@@ -20,6 +20,7 @@ PDFs are split by the parity of sha1(file name) into dev and test halves.
 The truth is read from each outline through papershelf's own outline code, so a change to that code
 moves the denominator between rounds.  --truth-out FILE freezes the dev half's truth in a file (never
 the test half's); --truth-in FILE grades against such a file instead, so rounds compare on one truth.
+bench/data/outline_headings_dev.json is the wide corpus's dev half frozen at c3ac2c4 (heads16: 15 PDFs, 305).
 
     python bench/pdf_outline_headings.py DIR [--half dev|test|all] [--split bench/data/wide_split.json] [--json] [-v]
     python bench/pdf_outline_headings.py DIR --split bench/data/wide_split.json --half dev --truth-out /tmp/dev-truth.json
