@@ -82,3 +82,5 @@ def test_pdfs_heading_truth_holds_dev_half_pdfs_only():
     wide = json.loads((BENCH_DATA / "wide_split.json").read_text())
     hand = json.loads((BENCH_DATA / "wide_headings_dev.json").read_text())
     assert all(wide[name]["half"] == "dev" for name in hand if not name.startswith("_"))
+    outline = json.loads((BENCH_DATA / "outline_headings_dev.json").read_text())  # the frozen outline truth
+    assert outline and all(wide[name]["half"] == "dev" for name in outline)
