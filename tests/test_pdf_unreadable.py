@@ -10,15 +10,16 @@ import shutil
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from papershelf.errors import IngestError
 from papershelf.ingest.pdf import ocr, read_pdf
 from papershelf.ingest.pdf.lines import Line
 
 FIRST = 33  # the font's first code: its codes read as punctuation and digits ("%372*5!'6!$'82")
 
 
-def _type3_pdf(lines: list[tuple[str, float, float, float]]) -> bytes:
+def _type3_pdf(lines: list[tuple[str, float, float, float]], first: int = FIRST, apart: int = 0) -> bytes:
     letters = sorted({c for text, *_ in lines for c in text})
-    code = {c: FIRST + i for i, c in enumerate(letters)}
+    code = {c: first + i for i, c in enumerate(letters)}
     objs: list[bytes] = []
 
     def add(obj: bytes) -> int:
@@ -35,12 +36,13 @@ def _type3_pdf(lines: list[tuple[str, float, float, float]]) -> bytes:
     names = " ".join(f"/g{code[c]}" for c in letters)
     charprocs = " ".join(f"/g{code[c]} {procs[c]} 0 R" for c in letters)
     font = add((f"<< /Type /Font /Subtype /Type3 /FontBBox [0 -200 1000 800] /FontMatrix [0.001 0 0 0.001 0 0] "
-                f"/CharProcs << {charprocs} >> /Encoding << /Type /Encoding /Differences [{FIRST} {names}] >> "
-                f"/FirstChar {FIRST} /LastChar {FIRST + len(letters) - 1} "
+                f"/CharProcs << {charprocs} >> /Encoding << /Type /Encoding /Differences [{first} {names}] >> "
+                f"/FirstChar {first} /LastChar {first + len(letters) - 1} "
                 f"/Widths [{' '.join(str(widths[c]) for c in letters)}] "
                 f"/Resources << /Font << /H {helvetica} 0 R >> >> >>").encode())
-    shown = "\n".join(f"BT /T3 {size} Tf {x} {y} Td (" + "".join(f"\\{code[c]:03o}" for c in text) + ") Tj ET"
-                      for text, x, y, size in lines)
+    gap = f") {-apart} (" if apart else ""  # each glyph set apart (a bitmap font's placed glyphs)
+    shown = "\n".join(f"BT /T3 {size} Tf {x} {y} Td [(" + gap.join(f"\\{code[c]:03o}" for c in text) + ")] TJ ET"
+                       for text, x, y, size in lines)
     contents = add(stream(shown.encode()))
     page = add(f"<< /Type /Page /Parent {len(objs) + 2} 0 R /MediaBox [0 0 612 792] /Contents {contents} 0 R "
                f"/Resources << /Font << /T3 {font} 0 R >> >> >>".encode())
@@ -109,3 +111,19 @@ def test_every_page_of_glyph_codes_is_read_by_ocr_when_they_are_most_of_the_docu
     assert ocr.pages_to_ocr([signs] * (ocr.CODE_PAGES + 5), "auto") == list(range(ocr.CODE_PAGES))
     spaced = page("数 字 金 融 发 展 对 企 业 创 新 的 影 响 研 究 表 明")  # CJK print that pdfium spaced: text
     assert ocr.pages_to_ocr([spaced, spaced, spaced], "auto") == []
+
+
+def test_without_tesseract_a_document_of_glyph_codes_fails_as_needing_ocr(monkeypatch):
+    """Its words would be the font's control codes: the file is not indexed, it fails as a scan does
+    without Tesseract, and the next `add` reads it again once OCR can run; a document whose fonts give
+    codes on one page among text keeps its text."""
+    lines = [(BODY, 72, 700 - 14 * k, 10) for k in range(30)]
+    coded = _type3_pdf(lines, apart=400)
+    monkeypatch.setattr(ocr, "engine", lambda: None)
+    with pytest.raises(IngestError, match="glyph codes") as failed:
+        read_pdf(coded)
+    assert "needs OCR" in str(failed.value)
+    assert read_pdf(_type3_pdf(lines)).ocr_pages == {}  # codes read as signs (a table's page): kept
+    monkeypatch.setattr(ocr, "engine", lambda: (object(), "tesseract 5"))
+    assert ocr.may_help(str(failed.value))
+    assert not ocr.may_help("damaged or truncated PDF")

@@ -45,6 +45,8 @@ from .rotation import piece_turns, shown_box, span, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
 from .script_boxes import _has_script, _pieces, _stacked, nearest_all, sideways_split, text_size
 from .stacked_signs import BROKEN_PAIR, PAIR, join_signs, outside
+from .tex_signs import CANDIDATE as TEX_SIGN
+from .tex_signs import read_tex_signs
 from .text_index import char_indices
 from .tracking import untracked
 from .word_gaps import LooseBoxes, glued, spaced
@@ -355,6 +357,8 @@ def _repaired(tp: _TextPage, text: str, lead16: int) -> tuple[str, list[tuple[fl
         text = read_symbols(tp, text, lead16)
     if SUSPECT.search(text):
         text = repair_glyphs(tp, text, lead16)
+    if TEX_SIGN.search(text):  # "hz, xi" for ⟨z, x⟩ in TeX's symbol font
+        text = read_tex_signs(tp, text, lead16)
     if SPACING_ACCENT.search(text):
         text = place_accents(tp, text, lead16)
     if PAIR.search(text):  # "±" drawn as "+" over "−"

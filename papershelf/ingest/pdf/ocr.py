@@ -69,6 +69,9 @@ UNREADABLE_KINDS = 8
 # At most this many pages of a document are read by OCR for their text being glyph codes (about five
 # minutes of Tesseract on two cores); a scan's pages, with no text at all, have no such bound.
 CODE_PAGES = 40
+# Why a document whose fonts give glyph codes throughout fails without Tesseract (rather than index the codes
+# as words): `may_help` reads it again once OCR can run, as a scan.
+CODES_REASON = "no readable text layer (its fonts give glyph codes, not letters)"
 INSTALL_HINT = ("install Tesseract (Debian/Ubuntu: apt install tesseract-ocr tesseract-ocr-chi-sim "
                 "tesseract-ocr-jpn; macOS: brew install tesseract tesseract-lang) and pip install pytesseract")
 
@@ -123,7 +126,7 @@ def engine() -> tuple[object, str] | None:
 
 def may_help(reason: str) -> bool:
     """Whether a file that failed for `reason` is worth reading again now that OCR can run."""
-    return reason.startswith("no text layer") and current().mode != "never" and engine() is not None
+    return reason.startswith(("no text layer", CODES_REASON)) and current().mode != "never" and engine() is not None
 
 
 def _languages(pytesseract, wanted: str | None) -> Plan:
@@ -155,9 +158,18 @@ def code_pages(pages: list[Page], textless: list[int]) -> list[int]:
     of a code per word when such pages are most of the document's pages with text (its fonts give codes
     throughout: a Type 3 bitmap font without glyph names).  A page of a table's figures or of formulas
     among pages of text, which holds few letters too, keeps its own text; so does a document of tables."""
-    readings = {i: reading(lines) for i, (lines, _, _) in enumerate(pages) if i not in textless}
-    most = sum(r in ("codes", "apart") for r in readings.values()) > 0.5 * len(readings)
+    readings = _readings(pages, textless)
+    most = _codes_throughout(readings)
     return [i for i, r in readings.items() if r and (i == 0 or r == "codes" or most and r == "apart")][:CODE_PAGES]
+
+
+def _readings(pages: list[Page], textless: list[int]) -> dict[int, str]:
+    return {i: reading(lines) for i, (lines, _, _) in enumerate(pages) if i not in textless}
+
+
+def _codes_throughout(readings: dict[int, str]) -> bool:
+    """Most pages with text are a font's glyph codes (codes, or a code per word)."""
+    return sum(r in ("codes", "apart") for r in readings.values()) > 0.5 * len(readings)
 
 
 def _textless(pages: list[Page]) -> list[int]:
@@ -202,8 +214,9 @@ def fill_by_ocr(pdf, pages: list[Page]) -> tuple[list[Page], dict[int, str]]:
     """`pages` with the pages that need it read by OCR, and {page number: engine} for those.
 
     Without Tesseract the pages stay as they are: a scan fails as before ("no text layer: needs
-    OCR") with how to install it, a PDF with a text layer keeps it (with a warning under
-    ``--ocr always``)."""
+    OCR") with how to install it, and so does a PDF whose fonts give glyph codes on most pages
+    (`CODES_REASON`: indexed, its codes would be searchable garbage); a PDF with a text layer keeps
+    it (with a warning under ``--ocr always``), a page or two of codes among text pages included."""
     s = current()
     todo = pages_to_ocr(pages, s.mode)
     if not todo:
@@ -213,6 +226,8 @@ def fill_by_ocr(pdf, pages: list[Page]) -> tuple[list[Page], dict[int, str]]:
     if found is None:
         if bare:
             raise IngestError(f"no text layer: needs OCR ({INSTALL_HINT})")
+        if _codes_throughout(_readings(pages, _textless(pages))):  # its words would be glyph codes
+            raise IngestError(f"{CODES_REASON}: needs OCR ({INSTALL_HINT})")
         if s.mode == "always":
             log.warning("OCR cannot run (Tesseract not found): the PDF's text layer is kept; %s", INSTALL_HINT)
         return pages, {}
