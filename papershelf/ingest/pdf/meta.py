@@ -276,6 +276,23 @@ def _unless_two_own_years(first: list[str], meta: PdfMeta) -> None:
         meta.evidence["year"] = f"none: page 1 prints {' and '.join(map(str, sorted(years)))} as its own"
 
 
+# A step of a manuscript's history and its date ("Received 23 February 2008", "…; accepted 11 July 2002",
+# "Submitted: 21 November 2014", "revision accepted 10 August 1999"): the step opens the line or a clause of
+# it (after ";", ",", "(", "•", "|"), a word or three before it at most; its year within the clause.
+_HISTORY_STEP = re.compile(rf"(?:^|[;,(|•·]\s*)(?:[A-Za-z]+\s+){{0,3}}?(?:received|revised|accepted|submitted|"
+                           rf"registered)\b[^;.|]{{0,40}}?\b({_YEAR})\b", re.IGNORECASE)
+
+
+def _before_history(first: list[str], meta: PdfMeta) -> None:
+    """No year when the one read is earlier than a step of the manuscript's history page 1 prints
+    (received, revised, accepted): a paper is published after it is accepted, so such a year is
+    another date (a cited work's, a data set's, a misread line) and the page disagrees with it."""
+    steps = [int(m.group(1)) for line in first for m in _HISTORY_STEP.finditer(line) if plausible_year(m.group(1))]
+    if meta.year is not None and steps and meta.year < max(steps):
+        meta.evidence["year"] = f"none: {meta.year} ({meta.evidence.get('year')}) before the history's {max(steps)}"
+        meta.year, meta.year_unsure = None, True
+
+
 def running_lines(pages: list[str]) -> list[str]:
     """Lines set at the top or foot of two or more pages (a running header or footer such as
     "NIPS 2011" or "Proceedings of ... 2019"), page numbers aside: a venue line the paper
@@ -374,6 +391,7 @@ def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None 
     if meta.year is None and not meta.year_unsure and meta.doi and (year := doi_year(meta.doi)):
         meta.year, meta.evidence["year"] = year, "year in the doi"
     _from_info(info, document_xmp(data), meta)
+    _before_history(first, meta)
     meta.authors = confirmed_info_authors(meta.authors, "\n".join(first))
     if meta.year is None and not meta.year_unsure and path:
         _from_file_name(path, meta)
