@@ -85,3 +85,12 @@ def test_a_year_before_the_manuscripts_acceptance_is_no_year(tmp_path):
     assert read_pdf_meta(early).year is None
     agreed = _dated_page(tmp_path / "agreed.pdf", ["Copyright © 2015 Lakes Society", history])
     assert read_pdf_meta(agreed).year == 2015
+
+
+def test_a_year_outside_the_arxiv_id_or_the_download_date_is_no_year(tmp_path):
+    posted = _dated_page(tmp_path / "posted.pdf", ["Lakes Research 2016; 12:101-118", "Preprint arXiv:1703.01234"])
+    assert read_pdf_meta(posted).year is None  # the journal line's year before the month the id names
+    fetched = _dated_page(tmp_path / "fetched.pdf", ["Downloaded from lakes.org on April 29, 2012", "© 2015 Lakes"])
+    assert read_pdf_meta(fetched).year is None
+    plain = _dated_page(tmp_path / "plain.pdf", ["Lakes Research 2016; 12:101-118", "Preprint arXiv:1603.01234"])
+    assert read_pdf_meta(plain).year == 2016
