@@ -62,6 +62,9 @@ def test_a_city_and_its_region_code_without_a_comma_under_names_is_no_name(tmp_p
     assert _byline(tmp_path / "stack.pdf", stack) == ["Ana Ruiz", "Jane Doe"]
     # a byline setting surnames of two capitals keeps them: "Yi MA" is a name there
     assert _byline(tmp_path / "caps.pdf", [[["Jun HE", "Yi MA", "Wei LI"]]]) == ["Jun HE", "Yi MA", "Wei LI"]
+    # a name in capitals whose surname has two letters, wrapped to a line of its own, is a name
+    wrapped = [[["ANA RUIZ, JANE DOE, and", "KYLE LO"]]]
+    assert _byline(tmp_path / "wrapped.pdf", wrapped) == ["Ana Ruiz", "Jane Doe", "Kyle LO"]
 
 
 def _dated_page(path, lines: list[str]) -> bytes:

@@ -368,10 +368,9 @@ class _Reading:
             return  # the block sets names alone: a line going on past its "names" is an affiliation,
             # unless what follows them names an institution (a later group of authors with its own
             # affiliation run on: "T. Erker and W. Jaeger ✷ Department of Pharmaceutical Chemistry")
-        if self.authors and not any(_PLACE_CODE.fullmatch(a) for a in self.authors):
-            names = [n for n in names if not _PLACE_CODE.fullmatch(n)]  # "Seattle WA" under a byline's names
-            if not names:
-                return
+        place = _PLACE_CODE.fullmatch(ln.text.strip())
+        if place and self.authors and not any(_PLACE_CODE.fullmatch(a) for a in self.authors):
+            return  # a line "Seattle WA" under a byline's names, none of which sets a surname of two capitals
         if self.style is None and (m := _CLOSING_MARK.search(ln.text)):
             self.mark = m.group(1)
         self.style = self.style or (ln.size, ln.bold)
@@ -406,8 +405,9 @@ class _Reading:
         return names if names and not more and not tail and _INSTITUTION.search(after) else []
 
 
-# A city and its region's code without a comma ("Seattle WA", "Palo Alto CA"): read as a name, it is a place
-# in a byline whose names so far set no surname of two capitals ("Jun HE", "Yi MA" are names there).
+# A line of a city and its region's code without a comma ("Seattle WA", "Palo Alto CA"): read as a name, it is
+# a place in a byline whose names so far set no surname of two capitals ("Jun HE", "Yi MA" are names there);
+# a name in capitals ("KYLE LO", read "Kyle LO") is no such line.
 _PLACE_CODE = re.compile(r"(?:[A-Z][a-z]+ ){1,2}[A-Z]{2}")
 # A raised mark as the line reader writes it, up to a comma that ends the line ("Berg^1,2," -> "Berg,").
 _MARK_RUN = re.compile(r"\^[^\s,]*(?:,[^\s,]+)*")
