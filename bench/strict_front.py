@@ -15,11 +15,14 @@ nothing else is taken for a name.  Truth, per source:
   spelled as Zotero's and its first given name starts with the same letter.
 * ``shared``: the 27 shared PDFs' hand-read authors (bench/data/pdf_authors.json); titles from
   bench/data/pdf_titles.json (read from page 1).
+* ``printed``: 23 dev PDFs (the 7 Zotero ones, 16 wide pages whose years disagree) read by hand from
+  page 1 (bench/data/front_printed.json): title, every author, and the years the page prints as the
+  paper's own; a year is graded right / other own / wrong / none / unprinted (`grade_year`).
 
 Halves: wide by bench/data/wide_split.json, zotero by `pdf_authors_zotero.half_of`, shared by
 bench/data/pdf_split.json.  Only ``--half dev`` may be looked at.
 
-    python bench/strict_front.py --source wide|zotero|shared|all [--root OTHER_TREE] [--show] [--json]
+    python bench/strict_front.py --source wide|zotero|shared|printed|all [--root OTHER_TREE] [--show] [--json]
 """
 
 from __future__ import annotations
@@ -130,7 +133,35 @@ def _shared(data: Path, half: str) -> list[dict]:
              "publisher": f.split("-")[0].split("_")[0]} for f in files]
 
 
-SOURCES = {"wide": _wide, "zotero": _zotero, "shared": _shared}
+def _printed(data: Path, half: str) -> list[dict]:
+    """bench/data/front_printed.json: title, authors and the page's own years read by hand from page 1 of
+    dev PDFs (Zotero's by attachment key, the wide corpus's by file name); dev half only."""
+    if half != "dev":
+        return []
+    truth = {k: v for k, v in json.loads((BENCH / "front_printed.json").read_text()).items() if not k.startswith("_")}
+    out = []
+    for key, t in sorted(truth.items()):
+        source, name = key.split(":", 1)
+        path = (next((data / "zotero" / "storage" / name).glob("*.pdf"), None) if source == "zotero"
+                else data / "pdfs-wide" / name)
+        if path is not None:
+            out.append({"id": key, "path": path, "authors": t["authors"], "title": t["title"], "years": t["years"],
+                        "publisher": source})
+    return out
+
+
+SOURCES = {"wide": _wide, "zotero": _zotero, "shared": _shared, "printed": _printed}
+
+
+def grade_year(found: int | None, years: list[int]) -> str:
+    """A year read against the years page 1 prints as the paper's own: `right` (the publication's),
+    `other own` (another year the page gives as its own: an online date beside the issue's), `wrong`,
+    `none` (none read), `unprinted` (a year read where the page prints none of its own)."""
+    if found is None:
+        return "none"
+    if not years:
+        return "unprinted"
+    return "right" if found == years[0] else "other own" if found in years else "wrong"
 
 
 def run(source: str, data: Path, half: str, show: bool) -> dict:
@@ -138,7 +169,7 @@ def run(source: str, data: Path, half: str, show: bool) -> dict:
     from papershelf.ingest import load_source, parse_source
 
     out: dict = {"papers": 0, "authors": 0, "exact": 0, "names": 0, "names_in_place": 0, "found": 0, "right_anywhere": 0,
-           "non_authors": 0, "misspelled": 0, "order": 0, "titles": 0, "titles_exact": 0, "failed": 0, "rows": []}
+           "non_authors": 0, "misspelled": 0, "order": 0, "titles": 0, "titles_exact": 0, "failed": 0, "rows": [], "years": {}}
     for item in SOURCES[source](data, half):
         out["papers"] += 1
         try:
@@ -169,6 +200,11 @@ def run(source: str, data: Path, half: str, show: bool) -> dict:
             row["title_exact"] = ok
             if show and not ok:
                 print(f"T {item['id'][:60]}: {doc.title!r} | truth {item['title']!r}")
+        if "years" in item:
+            row["year"] = grade_year(doc.year, item["years"])
+            out["years"][row["year"]] = out["years"].get(row["year"], 0) + 1
+            if show and row["year"] != "right":
+                print(f"Y {item['id'][:60]}: {doc.year} ({row['year']}) | printed {item['years']}")
         out["rows"].append(row)
     return out
 
@@ -178,7 +214,8 @@ def summary(s: dict) -> str:
     return (f"authors exact {s['exact']}/{s['authors']}; names in place {s['names_in_place']}/{s['names']} "
             f"= {s['names_in_place'] / names:.3f}; precision {s['right_anywhere']}/{s['found']} "
             f"= {s['right_anywhere'] / found:.3f}; non-authors {s['non_authors']}, misspelled {s['misspelled']}, "
-            f"out of order {s['order']}; titles exact {s['titles_exact']}/{s['titles']}; failed {s['failed']}")
+            f"out of order {s['order']}; titles exact {s['titles_exact']}/{s['titles']}; failed {s['failed']}"
+            + (f"; years {', '.join(f'{k} {v}' for k, v in sorted(s['years'].items()))}" if s["years"] else ""))
 
 
 def main() -> int:

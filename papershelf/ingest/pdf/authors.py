@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ...text import LEADING_SPACE
 from .author_block import author_block
+from .author_grid import affiliation_rows
 from .author_rows import block_rows as _rows
 from .author_rows import join_pieces as _joined  # noqa: F401  (tests read a row's pieces joined)
 from .lines import Line
@@ -300,13 +301,15 @@ def printed_authors(lines: list[Line], title_lines: list[Line], body_size: float
         return []  # no title, no band: a guess from the top of the page would take headers for names
     reading = _Reading()
     left, right = min(ln.x0 for ln in title_lines), max(ln.x1 for ln in title_lines)
-    for row in _rows(author_block(lines, title_lines, lambda ln: ends_block(ln, body_size))):
+    rows = _rows(author_block(lines, title_lines, lambda ln: ends_block(ln, body_size)))
+    grid = affiliation_rows(rows, lambda text: _line_names(text)[:2], _marked)
+    for k, row in enumerate(rows):
         # the block ends at a line under the title's span; a sidebar's "ARTICLE INFO" beside the names does not end it
         ends = any(ends_block(ln, body_size) and ln.x1 > left and ln.x0 < right for ln in row)
         if ends or len(reading.authors) >= 40:
             break
-        if len(row) > 1 and _affiliation_row(row):
-            continue
+        if k in grid or len(row) > 1 and _affiliation_row(row):
+            continue  # a row of a grid's columns under their names, or of cells most of which are affiliations
         for ln in row:
             reading.read(ln)
     return reading.authors
@@ -365,6 +368,9 @@ class _Reading:
             return  # the block sets names alone: a line going on past its "names" is an affiliation,
             # unless what follows them names an institution (a later group of authors with its own
             # affiliation run on: "T. Erker and W. Jaeger ✷ Department of Pharmaceutical Chemistry")
+        place = _PLACE_CODE.fullmatch(ln.text.strip())
+        if place and self.authors and not any(_PLACE_CODE.fullmatch(a) for a in self.authors):
+            return  # a line "Seattle WA" under a byline's names, none of which sets a surname of two capitals
         if self.style is None and (m := _CLOSING_MARK.search(ln.text)):
             self.mark = m.group(1)
         self.style = self.style or (ln.size, ln.bold)
@@ -399,6 +405,10 @@ class _Reading:
         return names if names and not more and not tail and _INSTITUTION.search(after) else []
 
 
+# A line of a city and its region's code without a comma ("Seattle WA", "Palo Alto CA"): read as a name, it is
+# a place in a byline whose names so far set no surname of two capitals ("Jun HE", "Yi MA" are names there);
+# a name in capitals ("KYLE LO", read "Kyle LO") is no such line.
+_PLACE_CODE = re.compile(r"(?:[A-Z][a-z]+ ){1,2}[A-Z]{2}")
 # A raised mark as the line reader writes it, up to a comma that ends the line ("Berg^1,2," -> "Berg,").
 _MARK_RUN = re.compile(r"\^[^\s,]*(?:,[^\s,]+)*")
 # A symbol closing a line of names, tying them to the affiliation under it ("... and W. Bauer ✷").

@@ -276,6 +276,38 @@ def _unless_two_own_years(first: list[str], meta: PdfMeta) -> None:
         meta.evidence["year"] = f"none: page 1 prints {' and '.join(map(str, sorted(years)))} as its own"
 
 
+# A step of a manuscript's history and its date ("Received 23 February 2008", "…; accepted 11 July 2002",
+# "Submitted: 21 November 2014", "revision accepted 10 August 1999"): the step opens the line or a clause of
+# it (after ";", ",", "(", "•", "|"), a word or three before it at most; its year within the clause.
+_HISTORY_STEP = re.compile(rf"(?:^|[;,(|•·]\s*)(?:[A-Za-z]+\s+){{0,3}}?(?:received|revised|accepted|submitted|"
+                           rf"registered)\b[^;.|]{{0,40}}?\b({_YEAR})\b", re.IGNORECASE)
+
+
+# A copy's own later date, when it was downloaded or looked at ("Downloaded from … on April 29, 2017",
+# "Download by: … Date: 29 April 2016", "current as of March 17, 2012"): the paper came out before it.
+# A stamp opens its line ("Downloaded from", "Download by:"); prose's "data downloaded in 2013" is no stamp.
+_COPY_DATE = re.compile(rf"(?:^download(?:ed)?\s+(?:from|by)\b|\bcurrent as of\b)[^|]{{0,80}}?\b({_YEAR})\b",
+                        re.IGNORECASE)
+
+
+def _outside_page_dates(first: list[str], meta: PdfMeta) -> None:
+    """No year when the one read falls outside the dates page 1 prints around the paper: before a step
+    of the manuscript's history (received, revised, accepted: a paper is published after it is
+    accepted), before the month of the arXiv id the page names (not its stamp, which dates the version
+    shown), or after the date the copy was downloaded.  Such a year is another date (a cited work's, a
+    data set's, a misread line) and the page disagrees with it: no year is better than a wrong one."""
+    if meta.year is None:
+        return
+    floors = [int(m.group(1)) for line in first for m in _HISTORY_STEP.finditer(line) if plausible_year(m.group(1))]
+    if meta.arxiv_id and meta.evidence.get("year") != "arxiv stamp" and re.match(r"\d{4}\.", meta.arxiv_id):
+        floors.append(2000 + int(meta.arxiv_id[:2]))
+    ceilings = [int(m.group(1)) for line in first for m in _COPY_DATE.finditer(line) if plausible_year(m.group(1))]
+    if floors and meta.year < max(floors) or ceilings and meta.year > min(ceilings):
+        meta.evidence["year"] = f"none: {meta.year} ({meta.evidence.get('year')}) outside the page's dates " \
+                                f"{max(floors, default='-')}..{min(ceilings, default='-')}"
+        meta.year, meta.year_unsure = None, True
+
+
 def running_lines(pages: list[str]) -> list[str]:
     """Lines set at the top or foot of two or more pages (a running header or footer such as
     "NIPS 2011" or "Proceedings of ... 2019"), page numbers aside: a venue line the paper
@@ -374,6 +406,7 @@ def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None 
     if meta.year is None and not meta.year_unsure and meta.doi and (year := doi_year(meta.doi)):
         meta.year, meta.evidence["year"] = year, "year in the doi"
     _from_info(info, document_xmp(data), meta)
+    _outside_page_dates(first, meta)
     meta.authors = confirmed_info_authors(meta.authors, "\n".join(first))
     if meta.year is None and not meta.year_unsure and path:
         _from_file_name(path, meta)
