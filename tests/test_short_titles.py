@@ -84,3 +84,33 @@ def test_a_library_from_before_keys_its_two_word_titles_on_upgrade(tmp_path):
     con.close()
     with Library(str(db)) as lib:
         assert lib.references(citer).references[0].paper_id == ntru
+
+
+def _cites_cell(title: str) -> str:
+    return f"""---
+title: {title}
+authors: [Ada Okafor]
+year: 2005
+---
+# Introduction
+
+Stress in the endoplasmic reticulum.
+
+# References
+
+1. Y. Ma, L. M. Hendershot, Cell 107, 827 (2001).
+"""
+
+
+def test_a_two_word_key_does_not_make_two_entries_one_work(lib, tmp_path):
+    """An entry with no title ("Cell 107", a venue read as one) keys as a short title: it may name a library
+    paper, but two such entries of two papers stay two works in the graph (coupling counts shared works)."""
+    (tmp_path / "a.md").write_text(_cites_cell("Unfolded Protein Response in Liver Cells"), encoding="utf-8")
+    (tmp_path / "b.md").write_text(_cites_cell("Chaperones of the Secretory Pathway"), encoding="utf-8")
+    assert not lib.add([str(tmp_path)]).failed
+    from papershelf.graph import build
+
+    graph = build(lib.store)
+    a, b = (s.paper.id for s in sorted(lib.papers(), key=lambda s: s.paper.title or ""))
+    assert lib.references(a).references[0].ref.title == "Cell 107"  # what the key is made of
+    assert len(graph.cites[a]) == len(graph.cites[b]) == 1 and not graph.cites[a] & graph.cites[b]
