@@ -21,6 +21,12 @@ its rendered pages; the evidence can be wrong too (a run that counts a second li
 a supplement's numbers), which is why this is a list to read, not a score to tune on.
 
     python bench/refs_selfcheck.py [--data ../shared/data] [--cache /tmp/x.json] [--only NAME] [-v]
+    python bench/refs_selfcheck.py --truth [-v]   # the hand counts checked against the same evidence
+
+`--truth` reads no entries: it checks the hand-read counts of bench/data (wide_refcounts.json for the wide
+dev half, references_truth.json for the shared PDFs, zotero_refcounts.json for the Zotero dev files) against
+each document's evidence, by the same rule — a hand count the document's own numbers contradict is read
+again on the page.
 """
 
 from __future__ import annotations
@@ -152,6 +158,18 @@ def disagrees(n: int, ev: dict) -> str | None:
     return None
 
 
+def hand_counts() -> dict[str, int]:
+    """name (as `dev_papers` names it) -> the count read by hand, from the three truth files."""
+    data = ROOT / "bench" / "data"
+    wide = json.loads((data / "wide_refcounts.json").read_text())
+    out = {f"wide/{k}": v for k, v in wide.items() if not k.startswith("_")}
+    shared = json.loads((data / "references_truth.json").read_text())["papers"]
+    out.update({k: v["count"] for k, v in shared.items() if k.startswith("pdfs/")})
+    zotero = json.loads((data / "zotero_refcounts.json").read_text())
+    out.update({f"zotero/{k}": v for k, v in zotero.items() if not k.startswith("_")})
+    return out
+
+
 def read(path: Path) -> dict:
     try:
         return {"refs": [r.text for r in parse_source(load_source(str(path))).references]}
@@ -166,14 +184,23 @@ def main() -> int:
                                     "written (the evidence is read from the page text each time)")
     ap.add_argument("--only", help="a substring of the names to read")
     ap.add_argument("-v", action="store_true", help="print every paper's count and evidence")
+    ap.add_argument("--truth", action="store_true", help="check the hand counts, not the reader's")
     args = ap.parse_args()
     papers = [(n, p) for n, p in dev_papers(Path(args.data)) if not args.only or args.only in n]
+    if args.truth:
+        hand = hand_counts()
+        papers = [(n, p) for n, p in papers if n in hand]
+        return report({n: {"refs": [""] * hand[n]} for n, _ in papers}, dict(papers), args.v)
     cache = Path(args.cache) if args.cache else None
     rows = json.loads(cache.read_text()) if cache and cache.exists() else {n: read(p) for n, p in papers}
     if cache and not cache.exists():
         cache.write_text(json.dumps(rows))
+    return report(rows, dict(papers), args.v)
+
+
+def report(rows: dict, paths: dict[str, Path], verbose: bool) -> int:
+    """Print each paper whose count (`rows[name]["refs"]`'s length) disagrees with its evidence, and a tally."""
     tally = {"papers": 0, "with evidence": 0, "agree": 0, "disagree": 0}
-    paths = dict(papers)
     for name, row in sorted(rows.items()):
         if name not in paths:
             continue
@@ -184,7 +211,7 @@ def main() -> int:
         tally["with evidence"] += 1
         why = disagrees(len(row["refs"]), ev)
         tally["disagree" if why else "agree"] += 1
-        if why or args.v:
+        if why or verbose:
             print(f"{'DISAGREE' if why else 'ok'} {name}: {why or len(row['refs'])} {ev.get('sample', '')}")
     print(json.dumps(tally))
     return 0

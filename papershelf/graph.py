@@ -114,9 +114,11 @@ def build(store: Store) -> Graph:
     uf: UnionFind[str] = UnionFind()
     rows: list[tuple[str, int, list[str]]] = []
     for paper_id, n, doi, arxiv, tkey, year in store.reference_key_rows():
-        # A title key is one work within a year (a journal version a year after the proceedings is another).
-        keys = [f"{k}:{v}" for k, v in (("d", doi), ("a", arxiv), ("t", tkey and f"{tkey}:{year or '?'}")) if v] \
-            or [f"e:{paper_id}:{n}"]
+        # A title key is one work within a year (a journal version a year after the proceedings is another);
+        # a two-word one only names a library paper: "Cell 107" of two entries by one Ma in 2001 (a venue read
+        # as the title) may be two works.
+        title = tkey and not works.short_title(tkey) and f"{tkey}:{year or '?'}"
+        keys = [f"{k}:{v}" for k, v in (("d", doi), ("a", arxiv), ("t", title)) if v] or [f"e:{paper_id}:{n}"]
         target = _link(by, PaperSource(path="", paper_id="", doi=doi, arxiv_id=arxiv, title_key=tkey, year=year))
         if target and target != paper_id:
             keys.append(f"p:{target}")

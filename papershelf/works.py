@@ -9,7 +9,7 @@ existing paper when they share
 3. the normalized title (at least three words) *and* the first author's surname, with the same
    year — or no year on one side, when that leaves exactly one paper (GROBID and S2ORC often
    carry no year; a journal version of a conference paper a year later must stay apart) — and
-   no two different DOIs.
+   no two different DOIs.  A shorter title (two words) never joins two files.
 
 A file that names its paper — a citekey or id in its front matter, a bibliography entry, a
 Zotero item — is that paper: it joins only the paper of that name (two citekeys are two items the
@@ -19,11 +19,12 @@ learning for X" by two groups are two papers.
 A reference entry names a library paper by the same keys, looser where an entry is not a file
 (`matching_paper(..., cited=True)`): the year printed in the entry may be the journal version's
 several years after the preprint (or the revised edition's) the library holds, when title and first
-author agree exactly and one paper has that key; and a side with no first author at all (a tech
-report's front page names none; a misread entry) matches on a long title alone (`TITLE_ONLY_WORDS`,
-the title-only key ``"title|"``), exactly after folding.  Neither merges two files.  Of a paper's
-sources the best supplies its units and metadata: structured full text (JATS, TEI, S2ORC,
-Markdown) over PDF and plain text, then the newer file.
+author agree exactly and one paper has that key; a two-word title ("NTRU Prime", "Database Metatheory")
+names a paper only with the same first author *and the same year* (`SHORT_TITLE_WORDS`); and a side
+with no first author at all (a tech report's front page names none; a misread entry) matches on a long
+title alone (`TITLE_ONLY_WORDS`, the title-only key ``"title|"``), exactly after folding.  Neither
+merges two files.  Of a paper's sources the best supplies its units and metadata: structured full text
+(JATS, TEI, S2ORC, Markdown) over PDF and plain text, then the newer file.
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ from .text import normalized_title
 
 STRUCTURED_FORMATS = ("jats", "tei", "s2orc", "markdown")
 MIN_TITLE_WORDS = 3
+# A title this short has a key too, but it names a paper only for a citation with the same first author and
+# the same year (a two-word title is a name a work gives itself: "NTRU Prime", "Database Metatheory", "The
+# Anatomy"); it never joins two files and takes none of the looser rules (another year, no year, subtitle).
+SHORT_TITLE_WORDS = 2
 # A title this long is distinctive enough to name a work alone, when one side has no author to check.
 TITLE_ONLY_WORDS = 6
 # How far an entry's year may stray from a library paper's with the same title key: a preprint and its
@@ -81,7 +86,7 @@ def title_key(title: str | None, authors: list[str]) -> str | None:
     words = normalized_title(title)
     first = surname(authors[0]) if authors else ""
     n = len(words.split())
-    if first and n >= MIN_TITLE_WORDS:
+    if first and n >= SHORT_TITLE_WORDS:
         return f"{words}|{first}"
     return f"{words}|" if not first and n >= TITLE_ONLY_WORDS else None
 
@@ -91,12 +96,18 @@ def title_only(key: str | None) -> str | None:
     return key[:key.index("|") + 1] if key and "|" in key else None
 
 
+def short_title(key: str | None) -> bool:
+    """A title key whose title has fewer than `MIN_TITLE_WORDS` words (see `SHORT_TITLE_WORDS`)."""
+    return key is not None and len(key.split("|", 1)[0].split()) < MIN_TITLE_WORDS
+
+
 def _keys_meet(a: str | None, b: str | None, cited: bool) -> bool:
-    """Same title key; for a citation, also one side title-only with the same title."""
+    """Same title key; for a citation, also one side title-only with the same title.  A short title's
+    key meets only for a citation (`matching_paper` then asks for the same year too)."""
     if not a or not b:
         return False
     if a == b:
-        return cited or not a.endswith("|")
+        return cited if short_title(a) else (cited or not a.endswith("|"))
     return cited and (a.endswith("|") or b.endswith("|")) and title_only(a) == title_only(b)
 
 
@@ -153,7 +164,10 @@ def matching_paper(new: PaperSource, candidates: Iterable[PaperSource], cited: b
         if ids:
             return ids[0] if len(ids) == 1 else None
     years: dict[str, set[int]] = {}
+    short = short_title(new.title_key)
     for c in candidates:
+        if short and not (new.year and c.year == new.year):
+            continue  # a two-word title names a paper of its own year only
         if _keys_meet(new.title_key, c.title_key, cited) and not (new.doi and c.doi and c.doi != new.doi):
             years.setdefault(c.paper_id, set()).update([c.year] if c.year else [])  # two DOIs: two works
     same_year = [p for p, ys in years.items() if new.year and new.year in ys]

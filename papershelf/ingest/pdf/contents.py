@@ -174,3 +174,14 @@ def demote_abstract_labels(blocks: list[Block]) -> None:
 def _name(text: str) -> str:
     """A heading's name without its number ("3 Results", "III. RESULTS" and "Results" are one name)."""
     return _key(re.sub(r"^\s*(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+", "", text))
+
+
+_PAGE_ALONE = re.compile(r"(?:\d{1,4}|[ivxlc]{1,6})")
+
+
+def row_ends_in_page(line: Line, lines: list[Line]) -> bool:
+    """The line's row ends in a page number set apart at its right ("Bibliography ........ 137", the
+    number a piece of its own): an entry of a contents page, or a running head, and no heading of its
+    own — even on a contents page too short to be read as one (a last page of two entries)."""
+    return any(o.page == line.page and o is not line and o.x0 > line.x1 and _PAGE_ALONE.fullmatch(o.text.strip())
+               and abs(o.bottom - line.bottom) < 0.5 * max(line.size, 1.0) for o in lines)

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from ...document import Block, Reference
 from ..references import CAPITAL as C
 from ..references import KEY, MAX_LABEL_GAP, SAME_AUTHORS, entry_label, parsed_entries, split_keyed, split_numbered
+from .contents import row_ends_in_page
 from .hyphens import keep_hyphen
 from .lines import Line
 from .list_end import Objects, outside_objects, without_back_matter
@@ -84,9 +85,10 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block], objects: Obje
     """The entries of the paper's reference list, or [] when it has none.  `objects`: the (page, box) of
     each figure and table and of its caption, whose lines are none of the list's; `marks`: the bare numbers
     the pages' cleaning dropped, a raised label at a page's top or foot among them (`with_raised_marks`)."""
-    columns = with_raised_marks(columns, marks or [])
+    beside = marks or []
+    columns = with_raised_marks(columns, beside)
     entries: list[str] | None = None
-    for runs in _list_lines(columns, blocks):
+    for runs in _list_lines(columns, blocks, beside):
         found = _entries(outside_objects(runs, objects, opens_entry))
         entries = found if entries is None or len(found) > 1 else entries
         if len(found) > 1:  # else an earlier "References" line may open the list (a later one is an item
@@ -141,15 +143,21 @@ def _until_statement(entries: list[str]) -> list[str]:
     return out
 
 
-def _list_lines(columns: list[list[Line]], blocks: list[Block]) -> Iterator[list[list[Line]]]:
+def _list_lines(columns: list[list[Line]], blocks: list[Block], marks: list[Line]) -> Iterator[list[list[Line]]]:
     """The lines after the References heading up to the next heading, as runs (one per column of
     each page, read by the page's geometry: `list_order`); candidates in turn when the heading is
     not read as one.  With no such heading, a section near the end whose text reads as a list of
     references (a heading in another language: `_headed_by_structure`), else a numbered list of references
-    at the paper's end."""
+    at the paper's end.  `marks`: the bare numbers the pages' cleaning dropped (a contents entry's page)."""
     headings = [b for b in blocks if b.kind == "heading"]
-    start = next((i for i, h in enumerate(headings) if REFERENCES_HEADING.match(h.text.strip())), None)
-    at = [ln for column in columns for ln in column if REFERENCES_HEADING.match(ln.text.strip())]
+    lines = [ln for column in columns for ln in column]
+    at = [ln for ln in lines if REFERENCES_HEADING.match(ln.text.strip())]
+    # a heading line whose row ends in a page number is a contents entry (or a running head), not the list's
+    own = [ln for ln in at if not row_ends_in_page(ln, lines + marks)]
+    entries_only = {ln.page for ln in at} - {ln.page for ln in own}
+    named = [i for i, h in enumerate(headings) if REFERENCES_HEADING.match(h.text.strip())]
+    start = next((i for i in named if headings[i].page not in entries_only), named[0] if named else None)
+    at = own or at
     if not at:
         runs = _headed_by_structure(columns, [b for b in blocks if b.kind == "heading" or _heading_like(b)])
         if runs is not None:

@@ -344,3 +344,12 @@ def _m018_title_only_keys(db) -> None:
 
 
 MIGRATIONS.append(_m018_title_only_keys)
+
+
+# 19: title keys for two-word titles with a first author, as SQLite's m013_short_title_keys
+def _m019_short_title_keys(db) -> None:
+    """Title keys for two-word titles with a first author: the rows with no key keyed again, as 18 did."""
+    _m018_title_only_keys(db)
+
+
+MIGRATIONS.append(_m019_short_title_keys)

@@ -332,3 +332,11 @@ def m012_lexical_generation(db: sqlite3.Connection) -> None:
         CREATE TRIGGER IF NOT EXISTS search_docs_update_generation AFTER UPDATE ON search_docs
             BEGIN UPDATE lexical_state SET generation = generation + 1; END;
     """)
+
+
+@migration
+def m013_short_title_keys(db: sqlite3.Connection) -> None:
+    """Title keys for two-word titles with a first author (works.SHORT_TITLE_WORDS: "NTRU Prime" cited by
+    its author and year links the paper), so a library from before links them without re-adding: the
+    rows with no key are keyed again, as migration 11 keyed them."""
+    m011_title_only_keys(db)
