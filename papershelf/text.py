@@ -9,6 +9,7 @@ changes content hashes, so it must be made in one place.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import re
 import unicodedata
@@ -103,8 +104,19 @@ def repaired(text: str) -> str:
         return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """A dataclass's field names (its fields are fixed with the class: asked once per class)."""
+    return tuple(f.name for f in dataclasses.fields(kind))
+
+
+_SCALARS = frozenset((int, float, bool, type(None)))  # hold no string: `repaired_all` passes them by
+
+
 def repaired_all(value):
     """`repaired` over every string in `value`: lists and dicts (rebuilt), dataclasses (fields set in place)."""
+    if type(value) in _SCALARS:  # (most of a document's values: asked first)
+        return value
     if isinstance(value, str):
         return repaired(value)
     if isinstance(value, list):
@@ -114,6 +126,8 @@ def repaired_all(value):
     if isinstance(value, dict):
         return {repaired_all(k): repaired_all(v) for k, v in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            object.__setattr__(value, f.name, repaired_all(getattr(value, f.name)))
+        for name in _field_names(type(value)):
+            field_value = getattr(value, name)
+            if type(field_value) not in _SCALARS:
+                object.__setattr__(value, name, repaired_all(field_value))
     return value

@@ -389,6 +389,8 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
     """Each caption of one page (lines are the page's kept lines, `width` and `height` its size as
     read, `turn` how it is read turned from how it is shown) with the object evidence on either
     side of it."""
+    if not any(CAPTION_RE.match(ln.text) and parse_caption(ln.text) for ln in lines):
+        return []  # no caption: the page's layout (a tenth of a parse) is not needed
     pg, text = page_layout(lines, graphics, width, height, body)
     lines, body = pg.lines, pg.body
     starts = [ln for ln in lines if CAPTION_RE.match(ln.text) and parse_caption(ln.text)]
@@ -432,9 +434,11 @@ def _drawings(pg: _Page) -> list[Box]:
     journals set each text block on a filled box, which would make a paragraph look drawn), nor a
     mark in the margin beside all the text (a download stamp running up the page's edge; a picture
     there, wide and tall, is a margin column's figure)."""
-    prose = [ln for ln in pg.lines if _prose(ln, pg)]
-    left = min((ln.x0 for ln in prose), default=0.0)
-    right = max((ln.x1 for ln in prose), default=pg.width)
+    if not pg.graphics:
+        return []
+    # the text's extent: the leftmost start and rightmost end of its prose (asked only until found)
+    left = next((ln.x0 for ln in sorted(pg.lines, key=lambda ln: ln.x0) if _prose(ln, pg)), 0.0)
+    right = next((ln.x1 for ln in sorted(pg.lines, key=lambda ln: -ln.x1) if _prose(ln, pg)), pg.width)
     by_top = sorted(pg.lines, key=lambda ln: ln.top)
     tops = [ln.top for ln in by_top]
     big = 4 * pg.body.size  # a picture in a margin column (set beside the text: CHI's extended abstracts)
