@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from papershelf.ingest.pdf import reader
 from papershelf.ingest.pdf.frames import drawn_frames, framed_lines
 from papershelf.ingest.pdf.heading_cues import lettered_heading
 from papershelf.ingest.pdf.lines import Line
@@ -16,6 +15,7 @@ from papershelf.ingest.pdf.outline import Entry, unwrapped
 from papershelf.ingest.pdf.sheets import repeated_texts
 
 from .conftest import shared
+from .wide_headings import pdf_headings
 
 
 def test_outline_title_and_author_entries_unwrapped():
@@ -82,14 +82,7 @@ def _zotero(key: str, outline: bool = False) -> list[tuple[int, int, str]]:
     path = next(folder.glob("*.pdf"), None)
     if path is None:
         pytest.skip("Zotero PDF not available")
-    real = reader.read_outline
-    if not outline:
-        reader.read_outline = lambda pdf: []
-    try:
-        blocks = reader.read_pdf(path.read_bytes()).blocks
-    finally:
-        reader.read_outline = real
-    return [(b.page or 0, b.level, b.text) for b in blocks if b.kind == "heading"]
+    return pdf_headings(path, outline)
 
 
 def test_zotero_dev_ieee_tables_frames_and_capitals():

@@ -10,25 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from papershelf.ingest.pdf import reader
 from papershelf.ingest.pdf.boxes import _mid_sentence, _sidebar
 from papershelf.ingest.pdf.heading_levels import spaced_number
 from papershelf.ingest.pdf.lines import Line
 
 from .conftest import shared
+from .wide_headings import pdf_headings
 
 BENCH_DATA = Path(__file__).resolve().parents[1] / "bench" / "data"
 
 
 def _headings(path: Path) -> list[tuple[int, int, str]]:
     """The PDF's headings as the layout rules read them (its outline hidden)."""
-    real = reader.read_outline
-    reader.read_outline = lambda pdf: []
-    try:
-        blocks = reader.read_pdf(path.read_bytes()).blocks
-    finally:
-        reader.read_outline = real
-    return [(b.page or 0, b.level, b.text) for b in blocks if b.kind == "heading"]
+    return pdf_headings(path)
 
 
 def test_spaced_number():
