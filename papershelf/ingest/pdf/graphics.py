@@ -32,6 +32,7 @@ def page_graphics(page, turn: int = 0) -> list[Box]:
     x0, y0 = page.get_bbox()[:2]  # page space to the crop box shown, which need not start at (0, 0)
     out: list[Box] = []
     _collect(page.raw, None, 0, (1.0, 0.0, 0.0, 1.0, -x0, -y0), width, height, out)
+    out = _without_strips(out, width, height)
     rotation = (page.get_rotation() + turn) % 360
     return [shown_box(rotation, width, height, b[0], height - b[3], b[2], height - b[1]) for b in out] \
         if rotation else out
@@ -73,6 +74,16 @@ def _collect(page, form, level: int, to_page: tuple[float, ...], width: float, h
         if right < 0 or left > width or top < 0 or bottom > height:
             continue
         out.append((max(0.0, left), max(0.0, height - top), min(width, right), min(height, height - bottom)))
+
+
+def _without_strips(boxes: list[Box], width: float, height: float) -> list[Box]:
+    """The boxes but a page split into bands across its whole width: a scanned page stored as strips
+    of image one above the other (a page-sized picture, which bounds everything, as a page-sized one
+    is left out).  A figure set across the page lies within the text's margins, and a rule is thin."""
+    strips = [b for b in boxes if b[2] - b[0] > 0.85 * width and b[3] - b[1] > 0.02 * height]
+    if sum(b[3] - b[1] for b in strips) < 0.6 * height:
+        return boxes
+    return [b for b in boxes if b not in strips]
 
 
 def _clipped(obj, box: tuple[float, float, float, float], kind: int) -> tuple[float, float, float, float] | None:

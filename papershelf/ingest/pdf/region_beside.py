@@ -162,3 +162,21 @@ def beside_side(pg, cap: list[Line], own: tuple[float, float], stops: list[Line]
         evidence = sum(s[2] for s in sides if s is not None) + 1.0
         return box, lines, evidence, ruled, parts
     return None
+
+
+def over_gutter(pg, cap: list[Line], own: tuple[float, float], up: bool, stops: list[Line], side, walk):
+    """A side's object, walked again over the gutter at its span's edge when it reaches that edge and a
+    drawn part level with it lies across the gutter (a chart set across the page beside a caption in
+    one column: only the part in the caption's column was walked); kept when the new walk (`walk`,
+    `regions._walk`) holds it."""
+    if side is None:
+        return side
+    box = side[0]
+    for edge, wider in ((own[0], (0.0, own[1])), (own[1], (own[0], pg.width))):
+        if 0 < edge < pg.width and min(abs(box[0] - edge), abs(box[2] - edge)) <= 8 and any(
+                g[0] < edge - 8 and g[2] > edge + 8 and box[1] - 2 <= g[1] and g[3] <= box[3] + 2 for g in pg.graphics):
+            again = walk(pg, cap, wider, up, stops)
+            if again is not None and again[0][0] <= box[0] + 1 and again[0][2] >= box[2] - 1 \
+                    and again[0][1] <= box[1] + 1 and again[0][3] >= box[3] - 1:
+                return again
+    return side

@@ -171,11 +171,27 @@ def _goes_on(out: list[Line], edges: list[tuple[float, float]], row: list[Line],
     pitch = _step(edges[-1], (min(ln.top for ln in row), max(ln.bottom for ln in row)))
     em = _em(first)
     limit = 1.45 * em if len(edges) == 1 else min(1.7 * em, _step(edges[-2], edges[-1]) + 0.25 * em)
-    aligned = abs(lead.x0 - first.x0) < 2 * size or middle < 4 * size
+    hang = _hanging(out, edges, first)
+    aligned = abs(lead.x0 - first.x0) < 2 * size or middle < 4 * size \
+        or hang is not None and len(row) == 1 and abs(lead.x0 - hang) < 1.5 * size
     words = re.search(r"[^\W\d_]", " ".join(ln.text for ln in row))
     return pitch <= limit and (abs(_em(lead) - em) <= max(0.6, 0.12 * em * (em != size)) or _smaller_text(row, out)
                                       or abs(lead.size - out[-1].size) <= 0.6 and out[-1].size < size) \
         and not CAPTION_RE.match(lead.text) and aligned and bool(words)
+
+
+def _hanging(out: list[Line], edges: list[tuple[float, float]], first: Line) -> float | None:
+    """Where the lines of a caption set with a hanging label start ("Figure 6   Binding of …" with
+    its later lines under "Binding"), else None: under its first line's words after the label (as
+    far in as the label's share of the line's letters), and once a row went on there, at that row."""
+    if len(edges) > 1:
+        lead = min((ln.x0 for ln in out if ln.top > edges[0][1] - 0.5), default=first.x0)
+        return lead if lead - first.x0 >= 2 * first.size else None
+    m = CAPTION_RE.match(first.text)
+    if m is None or m.end() >= len(first.text):
+        return None
+    start = first.x0 + (first.x1 - first.x0) * m.end() / len(first.text)
+    return start if start - first.x0 >= 2 * first.size else None
 
 
 def _em(ln: Line) -> float:

@@ -28,7 +28,7 @@ from .graphics import Box
 from .headings import BodyStyle
 from .held_lines import Held
 from .lines import Line
-from .region_beside import beside_side, in_margin
+from .region_beside import beside_side, in_margin, over_gutter
 from .region_ends import _NUMBER, _ends_object, _prose, _text_edge, _trim_paragraph, letter_pitch, sparse
 from .region_page import (
     between_neighbours,
@@ -47,6 +47,7 @@ from .rotation import unturned_box
 from .table_cells import table_text
 
 SEP = " | "
+SMALL = 0.75  # lines set under this share of the body size are labels or listings: no running text is that small
 _PANEL = re.compile(r"^\(?[a-z]\) \S")  # "(b) Channel usage …", "b) …": a panel's own caption
 
 
@@ -277,21 +278,22 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
     reach = edge
     limit = max(24.0, 2.5 * pg.body.size)
     left = _text_edge(pg, span)
+    undrawn = all(kind for _, kind, _, _ in items)  # no drawn part on this side: a scan, or text alone
     for i, (_, _, b, ln) in enumerate(items):
         gap = (reach - b[3]) if up else (b[1] - reach)
         # a table set loosely (double-spaced rows) starts further from its caption: its first row or
         # graphic may lie a wider gap away than running text ever would; so may a chart's axis title,
         # set far smaller than the body (no running text is)
-        first = not taken and (ln is None or pg.cell_like(ln) or ln.size < 0.7 * pg.body.size)
-        if gap > (1.6 * limit if first else limit):
+        first = not taken and (ln is None or pg.cell_like(ln) or ln.size < SMALL * pg.body.size)
+        if gap > max(1.6 * limit if first else limit, _label_reach(pg, ln, taken, limit, undrawn)):
             break
         inside = art is not None and b[1] >= art[1] - 1 and b[3] <= art[3] + 1 and b[0] >= art[0] - 1 \
             and b[2] <= art[2] + 1
         if ln is not None and not inside and not _sub_caption(ln, cap) \
                 and _ends_object(pg, ln, items[i + 1:], taken, (stops, left, art, up)):
             break
-        if ln is None:
-            art = union(art, b)
+        if ln is None and not (not taken and b[3] - b[1] < 3 and gap < pg.body.size):
+            art = union(art, b)  # but a rule along the caption, its own border: no drawing holds text by it
         taken.append((b, ln))
         reach = min(reach, b[1]) if up else max(reach, b[3])
     _trim_paragraph(taken, pg, left, art)
@@ -308,6 +310,19 @@ def _walk(pg: _Page, cap: list[Line], span: tuple[float, float], up: bool, stops
         return None  # a table is cells side by side or ruled, a figure is drawn: lone lines of text are neither
     ruled = any(ln is None and b[3] - b[1] < 3 and b[2] - b[0] >= 0.5 * (box[2] - box[0]) for b, ln in taken)
     return box, lines, evidence, ruled, [b for b, _ in taken]
+
+
+def _label_reach(pg: _Page, ln: Line | None, taken: list[tuple[Box, Line | None]], limit: float,
+                 undrawn: bool) -> float:
+    """How wide a gap a chart's label may lie past those already taken (0 when `ln` is none): a line
+    in no size of running text, met after one set under 0.75 x the body size (no running text is that
+    small), is the object's too 1.6 x the usual gap away.  A small one on a side with nothing drawn
+    (`undrawn`) lies any gap within the page away: a scanned chart's strokes are pixels of the page's
+    picture, which leave its labels apart with nothing between them."""
+    small = SMALL * pg.body.size
+    if ln is None or pg.body_sized(ln) or not any(t is not None and t.size < small for _, t in taken):
+        return 0.0
+    return 0.4 * pg.height if undrawn and ln.size < small else 1.6 * limit
 
 
 def _sub_caption(ln: Line, cap: list[Line]) -> bool:
@@ -414,6 +429,7 @@ def find_candidates(lines: list[Line], graphics: list[Box], width: float, height
         column = between_neighbours(cap_box, [o for o in blocks if o is not cap_lines], pg.column_of(cap_lines))
         if column != own and None in sides:  # widened by a rule or row near it: maybe another object's
             sides = tuple(s or _walk(pg, cap_lines, column, up, stops) for s, up in zip(sides, (True, False)))
+        sides = tuple(over_gutter(pg, cap_lines, own, up, stops, s, _walk) for s, up in zip(sides, (True, False)))
         if span != wide:  # the text beside the caption is wrapped around its object, no object of its own
             pass
         elif (beside := beside_side(pg, cap_lines, own, stops, _walk)) is not None:
