@@ -236,9 +236,15 @@ def _read_regular(path: str, limit: int) -> bytes:
 # path, side captions running on under their panels, panel captions no stop, bookmarks whose top entry is
 # the title, labels in a ruled frame no headings, a running head only at one height, a PDF's own title
 # where page 1 prints it whole, a badge beside a name, a city and region code no author, reference lists
-# under any late heading).
+# under any late heading; 22: TeX math-symbol signs (⟨ ⟩ ‖ ′) read from the font's own encoding, a PDF of
+# glyph codes failing (pending OCR) rather than indexed when Tesseract is missing, a number run into a
+# capitals heading spaced, short text round a table caption no table text, a box round running text kept in
+# the column, byline grids' rows under the names read as affiliations, a city and region code without a comma
+# a place, no year earlier than the page's received or arXiv date, a contents row "References 137" no list
+# heading, scanned image strips no drawing, charts' labels bridging an undrawn plot, hanging-label captions
+# read on, a caption's own rule no part of its figure, a side object sought over the gutter it reaches).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/21"
+PDF_READER = "pdf-reader/22"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
