@@ -52,11 +52,20 @@ def read_tex_signs(tp: FontPage, text: str, lead16: int) -> str:
 
 def _read(tp: FontPage, chars: list[str], places: list[int], lead16: int) -> set[int]:
     """Read the characters at `places` that a cmsy font sets; the places read."""
-    read = set()
+    read, units = set(), _units_before(chars)
     for i in places:
-        at = lead16 + len("".join(chars[:i]).encode("utf-16-le")) // 2
-        idx = tp.char_index(at)
+        idx = tp.char_index(lead16 + units[i])
         if idx >= 0 and _CMSY.match(tp.font_name(idx)):
             chars[i] = OMS[chars[i]]
             read.add(i)
     return read
+
+
+def _units_before(chars: list[str]) -> list[int]:
+    """UTF-16 units before each character (pdfium counts positions in them; a sign read keeps the count):
+    one pass, so a long line with many candidates stays linear."""
+    units, at = [], 0
+    for c in chars:
+        units.append(at)
+        at += 2 if ord(c) > 0xFFFF else 1
+    return units
