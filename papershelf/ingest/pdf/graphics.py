@@ -80,10 +80,10 @@ def _without_strips(boxes: list[Box], width: float, height: float) -> list[Box]:
     """The boxes but a page split into bands across its whole width: a scanned page stored as strips
     of image one above the other (a page-sized picture, which bounds everything, as a page-sized one
     is left out).  A figure set across the page lies within the text's margins, and a rule is thin."""
-    strips = [b for b in boxes if b[2] - b[0] > 0.85 * width and b[3] - b[1] > 0.02 * height]
-    if sum(b[3] - b[1] for b in strips) < 0.6 * height:
+    strip = [b[2] - b[0] > 0.85 * width and b[3] - b[1] > 0.02 * height for b in boxes]
+    if sum(b[3] - b[1] for b, s in zip(boxes, strip) if s) < 0.6 * height:
         return boxes
-    return [b for b in boxes if b not in strips]
+    return [b for b, s in zip(boxes, strip) if not s]
 
 
 def _clipped(obj, box: tuple[float, float, float, float], kind: int) -> tuple[float, float, float, float] | None:
