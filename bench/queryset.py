@@ -55,6 +55,15 @@ def manifest_captions(pdfs: Path) -> dict[str, dict[str, str]]:
     return out
 
 
+def iou(a, b) -> float:
+    """Intersection over union of two boxes (x0, y0, x1, y1); 0 for boxes that do not meet or have no area."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    inter = max(0.0, w) * max(0.0, h)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
 def words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text or "")]
 

@@ -18,20 +18,11 @@ import argparse
 import json
 from pathlib import Path
 
-from queryset import DEFAULT_DATA, print_result
+from queryset import DEFAULT_DATA, iou, print_result
 
 ROOT = Path(__file__).resolve().parent
 TRUTH = ROOT / "data" / "regions_hand.json"
 RIGHT = 0.5
-
-
-def iou(a, b) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
 def grade(units, items: list[dict]) -> list[tuple[dict, bool, float, str]]:

@@ -56,6 +56,8 @@ SHARED = Path(os.environ.get("PAPERSHELF_SHARED_DATA", ROOT.parent / "shared" / 
 DATA = ROOT / "bench" / "data"
 CACHE = Path("/tmp/scan15")
 
+from queryset import iou  # noqa: E402
+
 from papershelf.captions import parse_caption  # noqa: E402
 from papershelf.document import Document  # noqa: E402
 from papershelf.errors import IngestError  # noqa: E402
@@ -197,14 +199,6 @@ def captions_of(doc: Document) -> dict[tuple[str, int], dict | None]:
         if cap is not None:
             out.setdefault((cap.label, b.page or 0), b.region)
     return out
-
-
-def iou(a: list[float], b: list[float]) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    inter = max(0.0, w) * max(0.0, h)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 class Tally:

@@ -53,6 +53,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 
+from queryset import iou  # noqa: E402
+
 from papershelf.ingest.pdf import read_pdf  # noqa: E402
 from papershelf.units import build_units  # noqa: E402
 from tests import object_cells  # noqa: E402
@@ -61,15 +63,6 @@ from tests.object_fixtures import synthetic_paper  # noqa: E402
 
 def _norm(s: str) -> str:
     return re.sub(r"\s+", " ", s).strip().lower()
-
-
-def _iou(a, b) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
 def _inside(box, bbox, slack: float = 2.0) -> bool:
@@ -86,17 +79,17 @@ def check(obj: dict, unit, prose: list) -> tuple[bool, float, str]:
     region = unit.region if unit is not None else None
     if region is None:
         return False, 0.0, "no unit" if unit is None else "no region"
-    iou = _iou(region["bbox"], obj["bbox"])
+    overlap = iou(region["bbox"], obj["bbox"])
     if region["page"] != obj["page"]:
         return False, 0.0, "wrong page"
     outside = [b for b in obj["inside"] if not _inside(b, region["bbox"])]
     if outside:
-        return False, iou, f"{len(outside)} own texts outside"
+        return False, overlap, f"{len(outside)} own texts outside"
     if any(_meets(b, region["bbox"]) for b in prose):
-        return False, iou, "holds running text"
-    if iou < 0.5:
-        return False, iou, f"IoU {iou:.2f}"
-    return True, iou, ""
+        return False, overlap, "holds running text"
+    if overlap < 0.5:
+        return False, overlap, f"IoU {overlap:.2f}"
+    return True, overlap, ""
 
 
 def _classes(obj: dict, layout: dict) -> list[str]:
