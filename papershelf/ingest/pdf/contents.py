@@ -19,8 +19,9 @@ from .lines import Line, join_lines, visual_rows
 # Leaders are matched from the start of their run of dots and spaces only, and taken whole
 # (possessive): a line of 2000 dots is scanned once, not once per dot (issue #43).
 _LEADERS = re.compile(r"(?<![\s.])\s*(?:\.\s*){3,}(?=\S*$)|(?<![\s…])\s*(?:…\s*)+(?=\S*$)")
-_PAGE_NO = re.compile(r"^(.*?[^\s.])\s*+(?:\.\s*+){3,}+(\d{1,4}|[ivxlc]{1,6})$|^(.*?\S)\s+(\d{1,4}|[ivxlc]{1,6})$")
-_ENDS_IN_NUMBER = re.compile(r"(?:^|[\s.…])(?:\d{1,4}|[ivxlc]{1,6})$")
+_PAGE = r"(?:\d{1,4}|[ivxlc]{1,6})"  # a page number as a contents row prints it: arabic, or roman in lower case
+_PAGE_NO = re.compile(rf"^(.*?[^\s.])\s*+(?:\.\s*+){{3,}}+({_PAGE})$|^(.*?\S)\s+({_PAGE})$")
+_ENDS_IN_NUMBER = re.compile(rf"(?:^|[\s.…]){_PAGE}$")
 _MIN_ENTRIES = 3
 
 
@@ -176,7 +177,7 @@ def _name(text: str) -> str:
     return _key(re.sub(r"^\s*(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+", "", text))
 
 
-_PAGE_ALONE = re.compile(r"(?:\d{1,4}|[ivxlc]{1,6})")
+_PAGE_ALONE = re.compile(_PAGE)
 
 
 def row_ends_in_page(line: Line, lines: list[Line]) -> bool:
