@@ -153,7 +153,8 @@ def _list_lines(columns: list[list[Line]], blocks: list[Block], marks: list[Line
     lines = [ln for column in columns for ln in column]
     at = [ln for ln in lines if REFERENCES_HEADING.match(ln.text.strip())]
     # a heading line whose row ends in a page number is a contents entry (or a running head), not the list's
-    own = [ln for ln in at if not row_ends_in_page(ln, lines + marks)]
+    page_marks = lines + marks  # where a row's page number may stand: a kept line or a dropped bare number
+    own = [ln for ln in at if not row_ends_in_page(ln, page_marks)]
     entries_only = {ln.page for ln in at} - {ln.page for ln in own}
     named = [i for i, h in enumerate(headings) if REFERENCES_HEADING.match(h.text.strip())]
     start = next((i for i in named if headings[i].page not in entries_only), named[0] if named else None)
