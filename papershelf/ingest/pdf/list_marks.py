@@ -6,6 +6,7 @@ where page numbers do, and goes with them.  The list shows it was one of its own
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from .lines import Line
@@ -29,6 +30,22 @@ def raised_beside(mark: Line, line: Line) -> bool:
         and line.x0 - 2 * size <= mark.x1 <= line.x0 + size
 
 
+class _Starts:
+    """A page's lines of more than five characters sorted by where they start, so a mark meets only the lines
+    starting within a letter or two of its end (a page of number cells would otherwise pair every cell with
+    every line)."""
+
+    def __init__(self, lines: list[Line]) -> None:
+        self.lines = sorted((ln for ln in lines if len(ln.text) > 5), key=lambda ln: ln.x0)
+        self.starts = [ln.x0 for ln in self.lines]
+        self.reach = 2 * max((ln.size for ln in self.lines), default=1.0) + 2.0
+
+    def beside(self, mark: Line) -> list[Line]:
+        lo = bisect.bisect_left(self.starts, mark.x1 - self.reach)
+        hi = bisect.bisect_right(self.starts, mark.x1 + self.reach)
+        return [ln for ln in self.lines[lo:hi] if raised_beside(mark, ln)]
+
+
 def with_raised_marks(columns: list[list[Line]], marks: list[Line]) -> list[list[Line]]:
     """The columns with each dropped number that stands raised beside the start of one of their lines put
     back before that line, when the kept lines show such raised labels MIN_RAISED times at least."""
@@ -38,14 +55,15 @@ def with_raised_marks(columns: list[list[Line]], marks: list[Line]) -> list[list
     for column in columns:
         for ln in column:
             by_page.setdefault(ln.page, []).append(ln)
+    starts = {page: _Starts(lines) for page, lines in by_page.items()}
     # (the line builder's reading order may put such labels in a column of their own: a page's lines are seen)
-    shown = sum(1 for page in by_page.values() for a in page if _BARE.match(a.text)
-                and any(len(b.text) > 5 and raised_beside(a, b) for b in page))
+    shown = sum(1 for page, lines in by_page.items() for a in lines if _BARE.match(a.text)
+                and starts[page].beside(a))
     if shown < MIN_RAISED:
         return columns
     before: dict[int, Line] = {}
     for mark in marks:
-        beside = [ln for ln in by_page.get(mark.page, []) if len(ln.text) > 5 and raised_beside(mark, ln)]
+        beside = starts[mark.page].beside(mark) if mark.page in starts else []
         if len(beside) == 1:
             before[id(beside[0])] = mark
     if not before:
