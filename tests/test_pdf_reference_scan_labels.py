@@ -1,5 +1,5 @@
-"""Numbered reference lists whose labels a scan's specks misread (issue #38, refs17): a period doubled
-("3... Richards", "19.. Galperin"), the digits lost and the period kept (". Otoguro, M." one digit's width
+"""Numbered reference lists whose labels a scan's specks misread (issue #38, refs17): a digit read as a letter
+("1O.", "I2."), a period doubled ("3... Richards", "19.. Galperin"), the digits lost and the period kept (". Otoguro, M." one digit's width
 right of where the labels start), and a list with no heading whose labels lose one on the way.  The list's
 own sequence gives each such label its number.  PDFs made with reportlab, the labels drawn as a scan reads
 them."""
@@ -42,6 +42,8 @@ def test_labels_with_a_doubled_period_or_only_their_period_open_entries_by_the_l
             y = _draw(c, y, f"{k + 1}...", k)
         elif k in (4, 8):  # the digit lost: the period stands where it stood after it
             y = _draw(c, y, ".", k, 72 + digit)
+        elif k in (9, 11):  # a digit read as a letter: "1O.", "I2."
+            y = _draw(c, y, {9: "1O.", 11: "I2."}[k], k)
         else:
             y = _draw(c, y, f"{k + 1}.", k)
     refs = read_references(path, c)
