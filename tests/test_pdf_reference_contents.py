@@ -68,7 +68,8 @@ def test_a_contents_page_whose_references_row_is_the_papers_only_one_opens_no_li
     """An excerpt of a paper (its first pages: the contents, the body; its last: the list's end, whose heading
     was on a page cut) whose contents page names the list on a row ending in its page number set apart (as
     OCR sets it, and one number misread, "71" for "11", so the page is not read as contents): among a page of
-    such rows it is a contents entry, never the list's heading, however the rest is read (refs17: a scan's excerpt read 56 entries, the contents page's notes and the body among them)."""
+    such rows it is a contents entry, never the list's heading, however the rest is read (refs17: a scan's
+    excerpt read 56 entries, the contents page's notes and the body among them)."""
     path = tmp_path / "excerpt.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
     c.setFont("Times-Bold", 16)

@@ -1,8 +1,8 @@
 """Numbered reference lists whose labels a scan's specks misread (issue #38, refs17): a digit read as a letter
-("1O.", "I2."), a period doubled ("3... Richards", "19.. Galperin"), the digits lost and the period kept (". Otoguro, M." one digit's width
-right of where the labels start), and a list with no heading whose labels lose one on the way.  The list's
-own sequence gives each such label its number.  PDFs made with reportlab, the labels drawn as a scan reads
-them."""
+("1O.", "I2."), a period doubled ("3... Richards", "19.. Galperin"), the digits lost and the period kept
+(". Otoguro, M." one digit's width right of where the labels start), and a list with no heading whose labels
+lose one on the way.  The list's own sequence gives each such label its number.  PDFs made with reportlab,
+the labels drawn as a scan reads them."""
 
 from __future__ import annotations
 

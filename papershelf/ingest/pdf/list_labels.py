@@ -136,8 +136,9 @@ def _beside(label: Line, lines: list[Line]) -> Line | None:
 # A label OCR garbled at a line's start: digits with the letters and marks they are misread as, in or out of
 # brackets ("P9I", "[141", "II7I", "[l8I", "I22l"), a digit or a bracket in it at least; or a bracketed one read
 # as letters alone ("PI", "WI", "IlO" for 10); or one with a digit run into the first author's initials
-# ("P22IG.B. Brandt"); or a numbered one misread with its period ("1O. Vagin", "I2. Brunger"), the period doubled by
-# the scan's specks ("3... Richards", "19.. Galperin"), or its digits lost, the period kept (". Otoguro" for "5. Otoguro").
+# ("P22IG.B. Brandt"); or a numbered one misread with its period ("1O. Vagin", "I2. Brunger"), the period
+# doubled by the scan's specks ("3... Richards", "19.. Galperin"), or its digits lost, the period kept
+# (". Otoguro" for "5. Otoguro").
 _GARBLED = re.compile(r"^(?:(?:(?=[^\s]*[\d\[\]])[\[\(PIl|]?[\dIlOo|]{1,3}(?:[\]\)Il1|]|\.{1,3})?|[PVWIJ][Il1|]{1,2}|"
                       r"[Il|][IlOo|]{1,2}|\.)\s+(?=[A-Z])|"
                       r"(?=[^\s]*\d)[\[\(PIl|]?[\dIlOo|]{1,3}[\]\)Il1|]?(?=[A-Z]\.))")
