@@ -186,3 +186,8 @@ def row_ends_in_page(line: Line, lines: list[Line]) -> bool:
     own — even on a contents page too short to be read as one (a last page of two entries)."""
     return any(o.page == line.page and o is not line and o.x0 > line.x1 and _PAGE_ALONE.fullmatch(o.text.strip())
                and abs(o.bottom - line.bottom) < 0.5 * max(line.size, 1.0) for o in lines)
+
+
+def is_page_number(text: str) -> bool:
+    """The text is a page number alone, as a contents row prints it."""
+    return bool(_PAGE_ALONE.fullmatch(text.strip()))

@@ -136,9 +136,11 @@ def _beside(label: Line, lines: list[Line]) -> Line | None:
 # A label OCR garbled at a line's start: digits with the letters and marks they are misread as, in or out of
 # brackets ("P9I", "[141", "II7I", "[l8I", "I22l"), a digit or a bracket in it at least; or a bracketed one read
 # as letters alone ("PI", "WI", "IlO" for 10); or one with a digit run into the first author's initials
-# ("P22IG.B. Brandt").
-_GARBLED = re.compile(r"^(?:(?:(?=[^\s]*[\d\[\]])[\[\(PIl|]?[\dIlOo|]{1,3}[\]\)Il1|]?|[PVWIJ][Il1|]{1,2}|"
-                      r"[Il|][IlOo|]{1,2})\s+(?=[A-Z])|"
+# ("P22IG.B. Brandt"); or a numbered one misread with its period ("1O. Vagin", "I2. Brunger"), the period
+# doubled by the scan's specks ("3... Richards", "19.. Galperin"), or its digits lost, the period kept
+# (". Otoguro" for "5. Otoguro").
+_GARBLED = re.compile(r"^(?:(?:(?=[^\s]*[\d\[\]])[\[\(PIl|]?[\dIlOo|]{1,3}(?:[\]\)Il1|]|\.{1,3})?|[PVWIJ][Il1|]{1,2}|"
+                      r"[Il|][IlOo|]{1,2}|\.)\s+(?=[A-Z])|"
                       r"(?=[^\s]*\d)[\[\(PIl|]?[\dIlOo|]{1,3}[\]\)Il1|]?(?=[A-Z]\.))")
 
 
@@ -176,10 +178,24 @@ def _garbled_read(runs: list[list[Line]]) -> list[list[Line]]:
             continue
         plain = ln.text.removeprefix(_MARK)
         m = _GARBLED.match(plain)
-        if m is None or abs(ln.x0 - at[id(ln)]) > 0.5 * max(ln.size, 1.0):
+        if m is None or not _at_labels(ln, at[id(ln)], plain.startswith(".")):
             continue
         later = next((s for s in starts[i + 1:] if s is not None and s >= expect), None)
         if later is None or later > expect:
             texts[i], expect = f"[{expect}] {plain[m.end():]}", expect + 1
     new = iter(texts)
     return [[replace(ln, text=next(new)) for ln in run] for run in runs]
+
+
+PERIOD_AFTER_DIGIT = (0.2, 0.75)  # where a label's period stands right of its start, in the line's size
+
+
+def _at_labels(line: Line, start: float, period_only: bool) -> bool:
+    """The line starts where the list's labels start (within half a size), or, for a label whose digits the
+    scan lost, where a one-digit label's period stands: a digit's width right of that, short of the
+    entries' hanging lines a full size in."""
+    size = max(line.size, 1.0)
+    if period_only:
+        low, high = PERIOD_AFTER_DIGIT
+        return low * size <= line.x0 - start <= high * size
+    return abs(line.x0 - start) <= 0.5 * size

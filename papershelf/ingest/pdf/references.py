@@ -21,26 +21,16 @@ from collections.abc import Iterator
 from ...document import Block, Reference
 from ..references import CAPITAL as C
 from ..references import KEY, MAX_LABEL_GAP, SAME_AUTHORS, entry_label, parsed_entries, split_keyed, split_numbered
-from .contents import row_ends_in_page
 from .hyphens import keep_hyphen
 from .lines import Line
 from .list_end import Objects, outside_objects, without_back_matter
+from .list_heading import REFERENCES_HEADING as REFERENCES_HEADING
+from .list_heading import heading_start
 from .list_labels import end_labels_moved, garbled_labels, gutter_labels
 from .list_marks import with_raised_marks
 from .list_order import reread
 from .unheaded import unheaded_start
 
-# The list's heading, in the languages papers are printed in (Portuguese, Spanish, French, German,
-# Italian, Dutch, the Nordic languages, Polish and Czech, Turkish, Indonesian, Chinese and Japanese).
-REFERENCES_HEADING = re.compile(
-    r"^(?:§\s*)?(?:[\dIVX]+\.?\s*)?(references|bibliography|works cited|literature cited|references and notes|"
-    r"references and links|"
-    r"cited literature|reference list|literature|refer[eê]ncias(?: bibliogr[aá]ficas)?|"
-    r"referencias(?: bibliogr[aá]ficas)?|bibliograf[ií]a(?: citada| consultada)?|obras citadas|bibliographie|"
-    r"r[ée]f[ée]rences(?: bibliographiques)?|literatur|literaturverzeichnis|quellenverzeichnis|"
-    r"riferimenti(?: bibliografici)?|literatuur|litteratur|kirjallisuus|literatura(?: citada| consultada)?|"
-    r"kaynaklar|daftar pustaka|参考文献|參考文獻|引用文献)"
-    r"\s*:?\s*$", re.IGNORECASE)
 # What a paper prints after its list: statements, dates, rights, notes.  A line opening so ends the list.
 _STATEMENT = re.compile(
     r"^(?:conflicts? of interest|competing (?:financial )?interests?|declarations?\b|disclosures?\b|funding\b|"
@@ -150,15 +140,7 @@ def _list_lines(columns: list[list[Line]], blocks: list[Block], marks: list[Line
     references (a heading in another language: `_headed_by_structure`), else a numbered list of references
     at the paper's end.  `marks`: the bare numbers the pages' cleaning dropped (a contents entry's page)."""
     headings = [b for b in blocks if b.kind == "heading"]
-    lines = [ln for column in columns for ln in column]
-    at = [ln for ln in lines if REFERENCES_HEADING.match(ln.text.strip())]
-    # a heading line whose row ends in a page number is a contents entry (or a running head), not the list's
-    page_marks = lines + marks  # where a row's page number may stand: a kept line or a dropped bare number
-    own = [ln for ln in at if not row_ends_in_page(ln, page_marks)]
-    entries_only = {ln.page for ln in at} - {ln.page for ln in own}
-    named = [i for i, h in enumerate(headings) if REFERENCES_HEADING.match(h.text.strip())]
-    start = next((i for i in named if headings[i].page not in entries_only), named[0] if named else None)
-    at = own or at
+    at, start = heading_start([ln for column in columns for ln in column], headings, marks)
     if not at:
         runs = _headed_by_structure(columns, [b for b in blocks if b.kind == "heading" or _heading_like(b)])
         if runs is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..references import entry_label
+from ..references import MAX_LABEL_GAP, entry_label
 from .lines import Line
 
 MIN_ENTRIES = 5  # fewer labels than this are a numbered paragraph list as often as notes
@@ -48,13 +48,20 @@ def _label(line: Line, after: Line | None) -> int | None:
 
 def _counts_up(lines: list[Line], labels: list[int | None]) -> bool:
     """Labels 1, 2, 3, … open lines from here on, MIN_ENTRIES of them at least, and the text between
-    one label and the next cites a year in nine entries of ten."""
-    expect, with_year, text = 1, 0, ""
-    for ln, label in zip(lines, labels, strict=True):
-        if label == expect:
-            with_year += bool(_YEAR.search(text)) if expect > 1 else 0
-            expect, text = expect + 1, ""
+    one label and the next cites a year in nine entries of ten.  A label or a few the page lost (a scan's
+    specks read "3." as "Ww") do not end the run: the count goes on from the next label, when the one
+    after it is printed too (the labels' own sequence, as `split_numbered` reads it)."""
+    expect, with_year, text, entries = 1, 0, "", 0
+    for i, (ln, label) in enumerate(zip(lines, labels, strict=True)):
+        if label is not None and (label == expect or (entries and _resumes(label, expect, labels[i + 1:]))):
+            with_year += bool(_YEAR.search(text)) if entries else 0
+            expect, text, entries = label + 1, "", entries + 1
         text += " " + ln.text
     with_year += bool(_YEAR.search(text))
-    n = expect - 1
-    return n >= MIN_ENTRIES and with_year >= 0.9 * n
+    return entries >= MIN_ENTRIES and with_year >= 0.9 * entries
+
+
+def _resumes(label: int, expect: int, later: list[int | None]) -> bool:
+    """A label a few past the one expected goes on with the list when the next label printed is the one after it."""
+    following = next((n for n in later if n is not None), None)
+    return expect < label <= expect + MAX_LABEL_GAP and following == label + 1
