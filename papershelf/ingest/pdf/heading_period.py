@@ -5,15 +5,16 @@ nov." or "Emended description of the genus X Smith et al.": the final period bel
 abbreviation, not to a sentence, and the line is set in the very style of the paper's other
 headings.  The rules that reject a line ending in a period (a sentence, a run-in heading's
 paragraph) would drop it; this module accepts it on the paper's own evidence: a line alone with
-space above, in a style the paper already sets unnumbered headings in, whose every period is an
-abbreviation's (followed by a lowercase word, or closing a short lowercase word at the end).
+space above, in a style the paper already sets unnumbered headings in, that ends in two abbreviations
+("sp. nov.", "gen. nov.", "et al.": one short word with a period could be a sentence's last) and opens
+no new sentence inside.
 """
 
 from __future__ import annotations
 
 import re
 
-_ABBREVIATED_END = re.compile(r"\s[a-z]{1,4}\.$")  # "... sp. nov.", "... et al."
+_ABBREVIATED_END = re.compile(r"\s(?:[a-z]{1,6}\.|et)\s[a-z]{1,4}\.$")  # two in a row: "sp. nov.", "et al."
 _SENTENCE_BREAK = re.compile(r"[.!?:;]\s+[A-Z0-9]")  # a new sentence (or a run-in label's text) opens
 
 

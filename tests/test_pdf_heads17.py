@@ -1,0 +1,82 @@
+"""Heading classes of round heads17 (issue 38): a title ending in abbreviations ("Description of
+Sulfurimonas gotlandica sp. nov.") in the paper's own heading style, numbered titles too long for
+one line (wrapped over up to four lines, or of more than fourteen words), a wrapped title whose
+lines reach past a ragged-right column's text, and small-print headings of twelve words."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from papershelf.ingest.pdf.heading_long import long_numbered_title
+from papershelf.ingest.pdf.heading_period import abbreviated_title
+from papershelf.ingest.pdf.heading_style import Para
+from papershelf.ingest.pdf.lines import Line
+
+from .conftest import shared
+from .wide_headings import pdf_headings
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+
+def _line(text: str, top: float, size: float = 10.0, bold: bool = True) -> Line:
+    return Line(page=1, x0=50.0, top=top, x1=250.0, bottom=top + size, text=text, size=size, bold=bold)
+
+
+def _para(text: str, top: float = 100.0, gap: float = 2.5, **kw) -> Para:
+    return Para(lines=[_line(text, top, **kw)], text=text, gap_above=gap)
+
+
+def test_a_title_ending_in_abbreviations_in_the_headings_style():
+    styles = {(10.0, True, False)}
+    body = _para("The type strain is isolated from the central Baltic Sea.", 120.0, bold=False)
+    assert abbreviated_title(_para("Description of Sulfurimonas gotlandica sp. nov."), body, styles)
+    assert abbreviated_title(_para("Emended description of the genus Smith et al."), body, styles)
+    # a sentence's end, a second sentence, another style, no space above, nothing under it: no heading
+    assert not abbreviated_title(_para("The strain was used."), body, styles)
+    assert not abbreviated_title(_para("Cells were grown. Growth was fast in sp. nov."), body, styles)
+    assert not abbreviated_title(_para("Description of Sulfurimonas gotlandica sp. nov.", bold=False), body, styles)
+    assert not abbreviated_title(_para("Description of Sulfurimonas gotlandica sp. nov.", gap=1.0), body, styles)
+    assert not abbreviated_title(_para("Description of Sulfurimonas gotlandica sp. nov."), None, styles)
+
+
+def test_long_numbered_title_over_lines_of_one_style():
+    title = "Protein extraction, gel electrophoresis, western blot analysis, tissue prints and oxidase determinations"
+    words = title.split()
+    lines = [_line(" ".join(words[k:k + 3]), 100.0 + 12 * k) for k in range(0, len(words), 3)]
+    assert len(lines) == 4 and long_numbered_title(lines, title, True)
+    assert not long_numbered_title(lines, title, False)  # in the body's own style: a list item may be as long
+    assert not long_numbered_title(lines[:1], title, True)  # one line of 12 words is the one-line rules' case
+    mixed = lines[:3] + [_line(lines[3].text, 136.0, bold=False)]
+    assert not long_numbered_title(mixed, title, True)  # a title's lines and the text under it
+    assert not long_numbered_title(lines, "Cells were lysed. Then the proteins were run on gels and blotted", True)
+
+
+def test_taxonomic_description_headings_are_read():
+    heads = pdf_headings(shared("pdfs-wide", "ijsem-2013-sulfurimonas-gotlandica.pdf"))
+    texts = [(p, t) for p, _, t in heads]
+    assert (6, "Emended description of the genus Sulfurimonas") in texts
+    assert (6, "Description of Sulfurimonas gotlandica sp. nov.") in texts
+    assert (7, "Acknowledgements") in texts and (7, "References") in texts
+
+
+@pytest.mark.parametrize("seed, wanted", [
+    (88, ["2.3 Protein extraction, gel electrophoresis, western blot analysis, tissue prints and oxidase "
+          "determinations", "3.3 Effects of the compound on nitration and phosphorylation of the pathway and on "
+          "survival in the control cohort"]),
+    (16, ["Protein extraction, gel electrophoresis, western blot analysis, tissue prints and oxidase determinations"]),
+    (106, ["Effects of the compound on survival of cells from the control cohort"]),
+])
+def test_generated_long_titles_are_read_whole(tmp_path, seed, wanted):
+    """Seed 88: numbered titles on four lines and of eighteen words; seed 16: an unnumbered bold title
+    wrapped in a ragged-right column; seed 106: a twelve-word heading in small print."""
+    from gen_headings import make
+
+    path = tmp_path / f"gen{seed}.pdf"
+    make(seed, str(path))
+    texts = [t for _, _, t in pdf_headings(path)]
+    for title in wanted:
+        number, _, rest = title.partition(" ")
+        assert title in texts or f"{number}. {rest}" in texts, title
