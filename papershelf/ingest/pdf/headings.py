@@ -211,8 +211,8 @@ class _Decider(RunIn):
         own = (bool(m) and self._title_line(Para([ln], text=ln.text))) or _wrap_key(ln) in self.title_styles
         around = nxt.lines + (self.preceding.lines if self.preceding else [])  # the column's text, for its edge
         right = max((x.x1 for x in around if x.page == ln.page and abs(x.x0 - ln.x0) < 3 * ln.size), default=0.0)
-        # (the title's lines may reach past a ragged-right column's text, bold being wider)
-        return spaced and own and right > ln.x1 - 1.5 * ln.size and wrapped(p.lines, right)
+        reach = 1.5 * ln.size if ln.bold else 0.0  # (bold lines may reach past a ragged-right column's text)
+        return spaced and own and right > ln.x1 - reach and wrapped(p.lines, right)
 
     def _wrapped(self, p: Para, text: str) -> tuple[str, int] | None:
         """A wrapped title's level, as its one-line siblings' (a number's depth, its style's rank)."""
