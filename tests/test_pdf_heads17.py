@@ -80,3 +80,23 @@ def test_generated_long_titles_are_read_whole(tmp_path, seed, wanted):
     for title in wanted:
         number, _, rest = title.partition(" ")
         assert title in texts or f"{number}. {rest}" in texts, title
+
+
+def test_a_heading_on_its_own_line_stands_for_the_section_not_the_abstracts_label():
+    """Termedia 2016 prints "Introduction:" opening its structured abstract's paragraph (an optional
+    truth entry) and "Introduction" as the section below it, both on page 1: the section's heading
+    found takes the required entry, whichever the truth lists first; a run-in one takes the label."""
+    from pdf_headings_score import score_paper
+
+    from papershelf.document import Block
+
+    truth = [{"level": 2, "number": "", "title": "Introduction:", "page": 1, "optional": True},
+             {"level": 1, "number": "", "title": "Introduction", "page": 1, "optional": False}]
+    own_line = [Block(kind="heading", text="Introduction", level=1, page=1),
+                Block(kind="text", text="Hepatocellular carcinoma is common.", page=1)]
+    s = score_paper(own_line, truth)
+    assert (s["tp"], s["missed"]) == (1, [])
+    run_in = [Block(kind="heading", text="Introduction:", level=2, page=1),
+              Block(kind="text", text="Introduction: COX-2 is believed to matter.", page=1)]
+    s = score_paper(run_in, truth)
+    assert (s["tp"], s["missed"]) == (0, ["Introduction"])
