@@ -100,3 +100,19 @@ def test_a_heading_on_its_own_line_stands_for_the_section_not_the_abstracts_labe
               Block(kind="text", text="Introduction: COX-2 is believed to matter.", page=1)]
     s = score_paper(run_in, truth)
     assert (s["tp"], s["missed"]) == (0, ["Introduction"])
+
+
+def test_a_lettered_section_above_a_table_is_no_row_of_it():
+    """IACR 2016 p34: "B Parameters", set bold and larger than the body as the paper's sections are,
+    sits above a table whose caption is below it; the table's region stops there (its title in mixed
+    case, which `lettered_heading` alone asks in capitals or italics of a body-size line)."""
+    from papershelf.ingest.pdf.heading_cues import lettered_section
+    from papershelf.ingest.pdf.heading_style import BodyStyle
+
+    body = BodyStyle(size=10.0, bold=False)
+    assert lettered_section(_line("B Parameters", 100.0, size=12.0), body)
+    assert not lettered_section(_line("B Parameters", 100.0, size=10.0), body)  # a table's group row
+    assert not lettered_section(_line("B Parameters", 100.0, size=12.0, bold=False), body)
+    assert not lettered_section(_line("2 Parameters", 100.0, size=12.0), body)  # numbers: names_section's
+    heads = pdf_headings(shared("pdfs-wide", "iacr-eprint-2016-ntru-prime.pdf"))
+    assert (34, 1, "B Parameters") in heads and (29, 1, "A Avoiding rings with worrisome structure") in heads
