@@ -54,11 +54,17 @@ def _runin(blocks, i: int) -> bool:
     return nxt is not None and nxt.kind == "text" and nxt.text.startswith(blocks[i].text)
 
 
-def _match(parts: tuple[str, str], page: int | None, truth: list[dict], used: set[int]) -> int | None:
+def _match(parts: tuple[str, str], page: int | None, truth: list[dict], used: set[int],
+           runin: bool = False) -> int | None:
     """The truth entry a found heading stands for: one on the same page first (a paper may print
-    "Background" twice, as a structured abstract's label and as a section), else the first unused."""
+    "Background" twice, as a structured abstract's label and as a section), else the first unused.
+    On one page, a heading on a line of its own stands for the required entry (the section), a
+    run-in one for the optional label ("Introduction:" opening an abstract's paragraph), whichever
+    the truth lists first."""
     same = [k for k, e in enumerate(truth) if k not in used and _same(parts, e)]
-    return next((k for k in same if truth[k].get("page") == page), same[0] if same else None)
+    here = sorted((k for k in same if truth[k].get("page") == page),
+                  key=lambda k: bool(truth[k].get("optional")) != runin)
+    return here[0] if here else (same[0] if same else None)
 
 
 def score_paper(blocks, truth: list[dict]) -> dict:
@@ -68,7 +74,7 @@ def score_paper(blocks, truth: list[dict]) -> dict:
     spurious = []
     for i, b in found:
         parts = split_number(b.text)
-        match = _match(parts, b.page, truth, used)
+        match = _match(parts, b.page, truth, used, _runin(blocks, i))
         if match is not None and _runin(blocks, i) and truth[match].get("page") not in (None, b.page) \
                 and not truth[match].get("trap"):
             match = None  # a run-in label ("Results" in a structured abstract) takes no section on another page

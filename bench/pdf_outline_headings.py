@@ -21,6 +21,10 @@ The truth is read from each outline through papershelf's own outline code, so a 
 moves the denominator between rounds.  --truth-out FILE freezes the dev half's truth in a file (never
 the test half's); --truth-in FILE grades against such a file instead, so rounds compare on one truth.
 bench/data/outline_headings_dev.json is the wide corpus's dev half frozen at c3ac2c4 (heads16: 15 PDFs, 305).
+Corrected by heads17 where the rendered page shows the outline wrong (295 required): cacm-1974's
+author line and its nine list items ("1. Its owner.") are no headings; pomacs-2022 prints no "Abstract"
+(the word was found in "Abstracting with credit"); arxiv-2015's five unnumbered level-3 headings under
+A.2, which the outline leaves out, are listed as optional.
 
     python bench/pdf_outline_headings.py DIR [--half dev|test|all] [--split bench/data/wide_split.json] [--json] [-v]
     python bench/pdf_outline_headings.py DIR --split bench/data/wide_split.json --half dev --truth-out /tmp/dev-truth.json

@@ -56,6 +56,15 @@ def lettered_heading(line) -> bool:
                 and _plausible_title(m.group("title"), False))
 
 
+def lettered_section(line, body: BodyStyle) -> bool:
+    """A letter-numbered line set as a paper's sections are, bold and larger than the body ("B
+    Parameters", an appendix's): a heading whatever its title's case, where `lettered_heading` asks
+    capitals or italics of a line in the body's own size (a list's "B. Second item")."""
+    m = _NUMBERED.match(line.text)
+    return bool(m and not m.group("num")[0].isdigit() and line.bold and line.size >= body.size + 0.8
+                and _plausible_title(m.group("title"), True))
+
+
 def names_section(text: str) -> bool:
     """Does the text read as a section title by its words alone (a standard name, or a number
     that opens a plausible title)?  Style is left out: figures are full of bold short labels."""

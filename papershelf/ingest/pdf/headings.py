@@ -33,6 +33,8 @@ from .heading_levels import (
     unlabelled,
 )
 from .heading_lines import centred_line, centred_title, entry_like, italic_title_sizes, one_style, small_bold, wrapped
+from .heading_long import long_numbered_title
+from .heading_period import abbreviated_title, heading_key
 from .heading_runin import RunIn, join_runin, lead_in, wrapped_lead
 from .heading_style import (
     _DIGITS,
@@ -94,6 +96,7 @@ class _Decider(RunIn):
         self.nested = 0  # levels above the paper's numbered headings: its unnumbered sections, when set larger
         self.after_heading = False  # the paragraph before was a heading
         self.ranks = self._style_ranks(paras)
+        self.head_keys = {heading_key(p.first) for p in paras if self._unnumbered_candidate(p)}
         self.in_references = False  # inside the reference list no lead-in (an author's name) is a heading
         self.following: Para | None = None  # the paragraph after the one being decided
         self.preceding: Para | None = None  # and the one before it
@@ -149,7 +152,8 @@ class _Decider(RunIn):
             return None  # a paragraph run in under its lead-in, which `runin` offers as the heading
         if not _title_words(text) or (self.in_references and not _NUMBERED.match(text) and entry_like(text)):
             return None  # (an entry of a reference list that sets its authors in bold)
-        if p.contents or p.framed or len(p.lines) > 3 or CAPTION_RE.match(text) or _FLOAT.match(text) \
+        if p.contents or p.framed or len(p.lines) > (4 if _NUMBERED.match(text) else 3) or CAPTION_RE.match(text) \
+                or _FLOAT.match(text) \
                 or p.first.size < 0.66 * self.body.size or _DIGITS.sub("#", text) in self.running:
             return None  # ... or set far smaller than the body: text inside a figure
         is_strong = all(strong(x, self.body) for x in p.lines) or self._small_title(p)
@@ -166,6 +170,8 @@ class _Decider(RunIn):
                 if first_number and self.level and small_bold(p.first, self.body):
                     self.nested = self.level  # numbers only below larger unnumbered sections ("Methodology" / "I. …")
                 return text, self._set_level(len(key), p.first.size) + self.nested
+        if len(p.lines) > 3:
+            return None  # (four lines: a long numbered title's, or no heading)
         bare = self._bare(p)
         if _standard(bare) and len(p.lines) == 1 and (is_strong or capitals(bare) or _standalone(p, self.body)
                                                                or _small_back_matter(p, self.body)):
@@ -178,6 +184,9 @@ class _Decider(RunIn):
             return text, self._set_level(self.ranks.get(_style_key(p.first), 2), p.first.size)
         if self.numbering.last and not _numbered_start(text) and self._unnumbered_candidate(p):
             return text, self._own_level(p)
+        if abbreviated_title(p, self.following, self.head_keys):  # ("… sp. nov.", in the headings' style)
+            level = self.ranks.get(_style_key(p.first), 2)
+            return text, self._own_level(p) if self.numbering.last else self._set_level(level, p.first.size)
         if self.level and (self._italic_candidate(p) or self._smaller_candidate(p)):
             return text, self._own_level(p)
         return self.filled(p) or (self._wrapped(p, text) if self._wrapped_title(p) else None)
@@ -202,7 +211,8 @@ class _Decider(RunIn):
         own = (bool(m) and self._title_line(Para([ln], text=ln.text))) or _wrap_key(ln) in self.title_styles
         around = nxt.lines + (self.preceding.lines if self.preceding else [])  # the column's text, for its edge
         right = max((x.x1 for x in around if x.page == ln.page and abs(x.x0 - ln.x0) < 3 * ln.size), default=0.0)
-        return spaced and own and right > ln.x1 and wrapped(p.lines, right)
+        reach = 1.5 * ln.size if ln.bold else 0.0  # (bold lines may reach past a ragged-right column's text)
+        return spaced and own and right > ln.x1 - reach and wrapped(p.lines, right)
 
     def _wrapped(self, p: Para, text: str) -> tuple[str, int] | None:
         """A wrapped title's level, as its one-line siblings' (a number's depth, its style's rank)."""
@@ -274,7 +284,7 @@ class _Decider(RunIn):
         title = m.group("title")
         caps = capitals(title) and p.first.size >= self.body.size - 1.0  # not a running head's small capitals
         if is_strong or caps:  # a one-word name ("5.4 F1") only with the very next number
-            plausible = _plausible_title(title, True)
+            plausible = _plausible_title(title, True) or long_numbered_title(p.lines, title, is_strong)
             return self.numbering.accept(m, int(plausible)) if plausible or _NAME.match(title) else None
         # A slanted line of its own is a heading only with the very next number ("A." under "II."), and
         # so are bold lines a little smaller than the body ("I. Website Data Scraping: …" in 9 pt under 10).

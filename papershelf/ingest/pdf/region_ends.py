@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..captions import CAPTION_RE
 from .graphics import Box
-from .heading_cues import lettered_heading, names_section
+from .heading_cues import lettered_heading, lettered_section, names_section
 from .lines import Line
 from .region_page import in_span
 from .region_rows import prose_words
@@ -102,7 +102,7 @@ def _ends_object(pg: _Page, ln: Line, rest, taken: list[tuple[Box, Line | None]]
     # not a glyph mis-sized, nor a table row smaller than the body that opens with a number
     # (a lettered one alone on its baseline: a table row's label has cells beside it)
     heading = pg.body.size - 0.3 <= ln.size < 1.6 * pg.body.size \
-        and (names_section(ln.text) or pg.alone(ln) and lettered_heading(ln))
+        and (names_section(ln.text) or pg.alone(ln) and (lettered_heading(ln) or lettered_section(ln, pg.body)))
     if heading or ln in stops or CAPTION_RE.match(ln.text):
         return True
     if all(t is not None and not pg.cell_like(t) for _, t in taken) and _paragraph_like(ln, pg, left, art):

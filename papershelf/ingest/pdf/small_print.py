@@ -48,7 +48,7 @@ def small_title(p: Para, nxt: Para | None, body: BodyStyle, known: bool = False)
     return (
         apart
         and opens
-        and len(title.split()) <= 10
+        and len(title.split()) <= 12  # as many as any unnumbered one-line heading's
         and not title.endswith((".", ",", ";", ":"))  # "PVLDB Reference Format:" labels its text
         and not CAPTION_RE.match(p.text)
         and _plausible_title(title, True)
