@@ -240,8 +240,9 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
         if i == 1 and len(names) == 1 and _REGION_CODE.fullmatch(part.strip()):
             return None, " ".join(parts), ""  # "Mountain View, CA 94043": a place and its region's code
         name = _name(part)
-        if name is not None and capitals and not _in_capitals(part):
-            name = None  # a part in another case than the names before it is their affiliation
+        if name is not None and capitals and not _in_capitals(part) and not _in_capitals(part.split()[-1]):
+            name = None  # a part in another case than the names before it is their affiliation (a surname
+            # in capitals after given names in mixed case is a name: OCR reads small capitals' letters so)
         if name is None:
             # a list wrapped mid-name has names before the break ("Berg, Dahl, Oluwaseun H." + "Adeyemi"); one
             # name and a word is a place ("Santa Cruz, California" over the next author's name)

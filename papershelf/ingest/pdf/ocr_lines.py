@@ -38,6 +38,7 @@ _WCONF = re.compile(r"x_wconf (\d+)")
 _BBOX = re.compile(r"bbox (\d+) (\d+) (\d+) (\d+)")
 _XSIZE = re.compile(r"x_size ([\d.]+)")
 _BASELINE = re.compile(r"baseline (-?[\d.]+) (-?[\d.]+)")
+_UNDERSCORED = re.compile(r"^_+(?=[^\W_])")
 _LINE_CLASSES = {"ocr_line", "ocr_caption", "ocr_header", "ocr_textfloat"}
 
 
@@ -134,7 +135,9 @@ def _box(word) -> tuple[int, int, int, int]:
 
 
 def _text(word) -> str:
-    return "".join(word.itertext()).strip()
+    """The word's text; an underscore opening it is a speck of the scan read before a letter ("_G. Rodary"):
+    print sets none there."""
+    return _UNDERSCORED.sub("", "".join(word.itertext()).strip())
 
 
 def _height(words: list) -> float:
