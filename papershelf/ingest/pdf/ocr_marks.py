@@ -26,6 +26,7 @@ _MARK_CHARS = re.compile(r"[\d*∗†‡§¶#]")
 _TAIL = re.compile(r"[^\W_]*?([^a-zA-Z\u00c0-\u024f]+)$")  # the word's trailing run of non-letters
 _BASELINE_SET = ",.;:)"  # set on the baseline before a raised mark ("Kordower,'*")
 _DASHES = "-‐‑‒–—"
+_SEPARATORS = ",;"  # a comma after a name's mark ("SHEIKHAHMADI^1*,"): a glyph of its own on the baseline
 # A word Tesseract ran across a mark into the next name: letters, a comma or none, the mark (at most three
 # signs or digits), the next word from its capital.
 _INNER = re.compile(r"([^\W\d_][^\W\d_'’.-]*[,.]?)([^\w\s]{1,3}|\d{1,2}(?:,\d{1,2})?)\.?([A-Z][^\W\d_]+)")
@@ -41,19 +42,21 @@ def raised_tail(text: str, box: tuple[int, int, int, int], base_y: float, size_p
     runs = _raised_runs(box, base_y, size_px, pixels)
     if not runs:
         return text
-    end, width, height = runs[-1]
-    if end:
-        tail = _mark_text(text, width, height, size_px)
-        return text[:len(text) - len(tail)] + "^" + tail if tail else text
+    after, chars, height = runs[-1]
+    if after == 0 or after == 1 and text[-1] in _SEPARATORS:  # at the end, or before the comma that ends it
+        cut = len(text) - after
+        tail = _mark_text(text[:cut], chars, height, size_px)
+        return text[:cut - len(tail)] + "^" + tail + text[cut:] if tail else text
     inner = _INNER.fullmatch(text)
     if len(runs) == 1 and inner and height >= TALL * size_px:
         return f"{inner.group(1)}^{inner.group(2)} {inner.group(3)}"
     return text
 
 
-def _raised_runs(box: tuple[int, int, int, int], base_y: float, size_px: float, pixels) -> list[tuple[bool, int, int]]:
+def _raised_runs(box: tuple[int, int, int, int], base_y: float, size_px: float, pixels) -> list[tuple[int, int, int]]:
     """The word's runs of raised glyphs (ink between blank columns whose lowest stroke stands `RAISED` above
-    the baseline) that follow a glyph on the baseline, as (at the word's end, width, ink height) in pixels."""
+    the baseline) that follow a glyph on the baseline, as (glyphs after it, characters it may hold,
+    ink height in pixels)."""
     x0, y0, x1, y1 = box
     if x1 - x0 < 3 or y1 - y0 < 3:
         return []
@@ -73,7 +76,7 @@ def _raised_runs(box: tuple[int, int, int, int], base_y: float, size_px: float, 
         while k < len(has) and has[k]:
             k += 1
         glyphs.append((first, k - 1, bool(lowest[first:k].max() < base_y - RAISED * size_px)))
-    runs: list[tuple[bool, int, int]] = []
+    runs: list[tuple[int, int, int]] = []
     for i, (first, _, up) in enumerate(glyphs):
         if not up or i == 0 or glyphs[i - 1][2]:
             continue  # on the baseline, opening the word, or counted with the run it continues
@@ -81,19 +84,23 @@ def _raised_runs(box: tuple[int, int, int, int], base_y: float, size_px: float, 
         while j + 1 < len(glyphs) and glyphs[j + 1][2]:
             j += 1
         cols = slice(first, glyphs[j][1] + 1)
-        inked = has[cols]
-        runs.append((j == len(glyphs) - 1, glyphs[j][1] - first + 1,
-                     int(lowest[cols][inked].max() - highest[cols][inked].min() + 1)))
-    return [r for r in runs if r[1] >= 0.1 * size_px]
-def _mark_text(text: str, width: int, height: int, size_px: float) -> str:
+        width, inked = glyphs[j][1] - first + 1, has[cols]
+        if width >= 0.1 * size_px:
+            # the characters it may hold: a glyph each, or by its width (a superscript digit is about a third
+            # of the em wide, its comma a sixth; touching glyphs are one run of ink)
+            chars = max(j - i + 1, round(width / (0.25 * size_px)))
+            runs.append((len(glyphs) - 1 - j, chars, int(lowest[cols][inked].max() - highest[cols][inked].min() + 1)))
+    return runs
+
+
+def _mark_text(text: str, chars: int, height: int, size_px: float) -> str:
     """The characters of `text` the raised run holds: its trailing non-letters after any comma or period
     set on the baseline, when they read as marks or their ink is tall enough to be one."""
     found = _TAIL.search(text)
     if not found or found.start(1) == 0:
         return ""
-    # no more characters than the run is wide (a superscript digit is about a third of the em wide, its
-    # comma a sixth): "methyl-4-" ends in a raised hyphen, not a raised "-4-"
-    tail = found.group(1).lstrip(_BASELINE_SET)[-max(1, round(width / (0.25 * size_px))):]
+    # no more characters than the run holds: "methyl-4-" ends in a raised hyphen, not a raised "-4-"
+    tail = found.group(1).lstrip(_BASELINE_SET)[-chars:]
     if not tail.strip(_DASHES):
         return ""  # a hyphen or a dash is set above the baseline, and is no mark
     if _MARK_CHARS.search(tail) or height >= TALL * size_px:
