@@ -136,10 +136,11 @@ def _beside(label: Line, lines: list[Line]) -> Line | None:
 # A label OCR garbled at a line's start: digits with the letters and marks they are misread as, in or out of
 # brackets ("P9I", "[141", "II7I", "[l8I", "I22l"), a digit or a bracket in it at least; or a bracketed one read
 # as letters alone ("PI", "WI", "IlO" for 10); or one with a digit run into the first author's initials
-# ("P22IG.B. Brandt").
+# ("P22IG.B. Brandt"); or a raised label OCR read as a mark (ocr_marks.py: "^°G. Rodary" for "²G. Rodary").
 _GARBLED = re.compile(r"^(?:(?:(?=[^\s]*[\d\[\]])[\[\(PIl|]?[\dIlOo|]{1,3}[\]\)Il1|]?|[PVWIJ][Il1|]{1,2}|"
                       r"[Il|][IlOo|]{1,2})\s+(?=[A-Z])|"
-                      r"(?=[^\s]*\d)[\[\(PIl|]?[\dIlOo|]{1,3}[\]\)Il1|]?(?=[A-Z]\.))")
+                      r"(?=[^\s]*\d)[\[\(PIl|]?[\dIlOo|]{1,3}[\]\)Il1|]?(?=[A-Z]\.)|"
+                      r"\^[^\w\s^]{1,2}(?=[A-Z]\.))")
 
 
 _MARK = "\x00"  # before a garbled label `gutter_labels` joined to its line, which no other reading takes

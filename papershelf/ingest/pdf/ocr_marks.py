@@ -21,7 +21,12 @@ RAISED = 0.2
 # A raised run is a mark when its ink is this tall (a superscript digit is about 0.45 em, an asterisk 0.3; a
 # quote or an apostrophe 0.2-0.25) ...
 TALL = 0.3
-# ... or when Tesseract read it as a mark character (then any height).
+# ... or when Tesseract read it as a mark character (then any height but a hyphen's: flatter than this).
+FLAT = 0.15
+# A run opening a word must be taller,
+# being read from its image alone: a degree sign ("°C") is about 0.3 em.
+LEAD_TALL = 0.36
+_LEAD = re.compile(r"[A-ZÀ-Þ][a-zß-ÿ.]")  # a name's initial or a capitalised word after a raised mark
 _MARK_CHARS = re.compile(r"[\d*∗†‡§¶#]")
 _TAIL = re.compile(r"[^\W_]*?([^a-zA-Z\u00c0-\u024f]+)$")  # the word's trailing run of non-letters
 _BASELINE_SET = ",.;:)"  # set on the baseline before a raised mark ("Kordower,'*")
@@ -37,11 +42,21 @@ def raised_tail(text: str, box: tuple[int, int, int, int], base_y: float, size_p
     whose ink stands above `base_y` (the line's baseline under the word) after a letter's that does not;
     or a mark between two words Tesseract read as one ("Carvey,⁵ ZaoDung" read "Carvey,>.ZaoDung"),
     which is then cut after the mark."""
-    if size_px <= 0 or len(text) < 2 or "^" in text:
+    if size_px <= 0 or not text or "^" in text:
         return text
     runs = _raised_runs(box, base_y, size_px, pixels)
     if not runs:
         return text
+    before, chars, height = runs[0]
+    if before == -2:  # a raised word: a label or mark Tesseract set apart ("6." before "T. Irisawa")
+        return "^" + text if height >= LEAD_TALL * size_px and _MARK_CHARS.search(text) else text
+    if before < 0:  # the word opens raised: a reference's label ("^3M. Czerner"), an affiliation's mark
+        lead = text[:min(chars, len(text) - 1)]
+        if lead and height >= LEAD_TALL * size_px and _LEAD.match(text[len(lead):]):
+            return "^" + text
+        runs = runs[1:]
+        if not runs:
+            return text
     after, chars, height = runs[-1]
     if after == 0 or after == 1 and text[-1] in _SEPARATORS:  # at the end, or before the comma that ends it
         cut = len(text) - after
@@ -55,8 +70,8 @@ def raised_tail(text: str, box: tuple[int, int, int, int], base_y: float, size_p
 
 def _raised_runs(box: tuple[int, int, int, int], base_y: float, size_px: float, pixels) -> list[tuple[int, int, int]]:
     """The word's runs of raised glyphs (ink between blank columns whose lowest stroke stands `RAISED` above
-    the baseline) that follow a glyph on the baseline, as (glyphs after it, characters it may hold,
-    ink height in pixels)."""
+    the baseline) that follow a glyph on the baseline or open the word before one, as (glyphs after it, or -1 for the run
+    that opens the word, -2 for a word raised throughout; characters it may hold; ink height in pixels)."""
     x0, y0, x1, y1 = box
     if x1 - x0 < 3 or y1 - y0 < 3:
         return []
@@ -78,8 +93,8 @@ def _raised_runs(box: tuple[int, int, int, int], base_y: float, size_px: float, 
         glyphs.append((first, k - 1, bool(lowest[first:k].max() < base_y - RAISED * size_px)))
     runs: list[tuple[int, int, int]] = []
     for i, (first, _, up) in enumerate(glyphs):
-        if not up or i == 0 or glyphs[i - 1][2]:
-            continue  # on the baseline, opening the word, or counted with the run it continues
+        if not up or i > 0 and glyphs[i - 1][2]:
+            continue  # on the baseline, or counted with the run it continues
         j = i
         while j + 1 < len(glyphs) and glyphs[j + 1][2]:
             j += 1
@@ -89,7 +104,10 @@ def _raised_runs(box: tuple[int, int, int, int], base_y: float, size_px: float, 
             # the characters it may hold: a glyph each, or by its width (a superscript digit is about a third
             # of the em wide, its comma a sixth; touching glyphs are one run of ink)
             chars = max(j - i + 1, round(width / (0.25 * size_px)))
-            runs.append((len(glyphs) - 1 - j, chars, int(lowest[cols][inked].max() - highest[cols][inked].min() + 1)))
+            if i == 0 and j == len(glyphs) - 1:  # raised throughout: a mark set as a word of its own, or a quote
+                runs.append((-2, chars, int(lowest[cols][inked].max() - highest[cols][inked].min() + 1)))
+                break
+            runs.append((-1 if i == 0 else len(glyphs) - 1 - j, chars, int(lowest[cols][inked].max() - highest[cols][inked].min() + 1)))
     return runs
 
 
@@ -97,8 +115,8 @@ def _mark_text(text: str, chars: int, height: int, size_px: float) -> str:
     """The characters of `text` the raised run holds: its trailing non-letters after any comma or period
     set on the baseline, when they read as marks or their ink is tall enough to be one."""
     found = _TAIL.search(text)
-    if not found or found.start(1) == 0:
-        return ""
+    if not found or found.start(1) == 0 or height < FLAT * size_px:
+        return ""  # no mark after letters, or ink as flat as a hyphen's
     # no more characters than the run holds: "methyl-4-" ends in a raised hyphen, not a raised "-4-"
     tail = found.group(1).lstrip(_BASELINE_SET)[-chars:]
     if not tail.strip(_DASHES):
