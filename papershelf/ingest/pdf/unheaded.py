@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..references import entry_label
+from ..references import MAX_LABEL_GAP, entry_label
 from .lines import Line
 
 MIN_ENTRIES = 5  # fewer labels than this are a numbered paragraph list as often as notes
@@ -48,13 +48,15 @@ def _label(line: Line, after: Line | None) -> int | None:
 
 def _counts_up(lines: list[Line], labels: list[int | None]) -> bool:
     """Labels 1, 2, 3, … open lines from here on, MIN_ENTRIES of them at least, and the text between
-    one label and the next cites a year in nine entries of ten."""
-    expect, with_year, text = 1, 0, ""
+    one label and the next cites a year in nine entries of ten.  A label or two may be lost (OCR reads a
+    small "3." as "-") when the labels go on counting after it."""
+    expect, with_year, text, n = 1, 0, "", 0
     for ln, label in zip(lines, labels, strict=True):
+        if label is not None and expect < label <= expect + MAX_LABEL_GAP and expect > 1:
+            expect = label  # the labels go on after one lost
         if label == expect:
             with_year += bool(_YEAR.search(text)) if expect > 1 else 0
-            expect, text = expect + 1, ""
+            expect, text, n = expect + 1, "", n + 1
         text += " " + ln.text
     with_year += bool(_YEAR.search(text))
-    n = expect - 1
     return n >= MIN_ENTRIES and with_year >= 0.9 * n
