@@ -70,8 +70,9 @@ def raised_tail(text: str, box: tuple[int, int, int, int], base_y: float, size_p
 
 def _raised_runs(box: tuple[int, int, int, int], base_y: float, size_px: float, pixels) -> list[tuple[int, int, int]]:
     """The word's runs of raised glyphs (ink between blank columns whose lowest stroke stands `RAISED` above
-    the baseline) that follow a glyph on the baseline or open the word before one, as (glyphs after it, or -1 for the run
-    that opens the word, -2 for a word raised throughout; characters it may hold; ink height in pixels)."""
+    the baseline) that follow a glyph on the baseline or open the word before one, as (glyphs after it, or -1
+    for the run that opens the word, -2 for a word raised throughout; characters it may hold; ink height in
+    pixels)."""
     x0, y0, x1, y1 = box
     if x1 - x0 < 3 or y1 - y0 < 3:
         return []
@@ -100,14 +101,15 @@ def _raised_runs(box: tuple[int, int, int, int], base_y: float, size_px: float, 
             j += 1
         cols = slice(first, glyphs[j][1] + 1)
         width, inked = glyphs[j][1] - first + 1, has[cols]
+        tall = int(lowest[cols][inked].max() - highest[cols][inked].min() + 1)
         if width >= 0.1 * size_px:
             # the characters it may hold: a glyph each, or by its width (a superscript digit is about a third
             # of the em wide, its comma a sixth; touching glyphs are one run of ink)
             chars = max(j - i + 1, round(width / (0.25 * size_px)))
             if i == 0 and j == len(glyphs) - 1:  # raised throughout: a mark set as a word of its own, or a quote
-                runs.append((-2, chars, int(lowest[cols][inked].max() - highest[cols][inked].min() + 1)))
+                runs.append((-2, chars, tall))
                 break
-            runs.append((-1 if i == 0 else len(glyphs) - 1 - j, chars, int(lowest[cols][inked].max() - highest[cols][inked].min() + 1)))
+            runs.append((-1 if i == 0 else len(glyphs) - 1 - j, chars, tall))
     return runs
 
 
