@@ -80,7 +80,8 @@ def hocr_lines(hocr: bytes, page_no: int, scale: float, pixels=None) -> tuple[li
             size_px = _size(title, line_box, words)
             marked = _marks(title, line_box, words, size_px, pixels)
             plain = [w for w in marked if "^" not in w[0]]
-            if len(plain) < len(marked) and plain:  # a raised mark's box stands taller than its word's letters
+            # a raised mark's box stands taller than its word's letters (a word alone measures too few letters)
+            if len(marked) > len(plain) >= 2:
                 size_px = _size(title, line_box, plain)
             found.append((marked, size_px))
     cut = [(words, size_px, pieces(words, 72.0 / scale)) for words, size_px in found]

@@ -48,11 +48,12 @@ def raised_tail(text: str, box: tuple[int, int, int, int], base_y: float, size_p
     if not runs:
         return text
     before, chars, height = runs[0]
-    if before == -2:  # a raised word: a label or mark Tesseract set apart ("6." before "T. Irisawa")
-        return "^" + text if height >= LEAD_TALL * size_px and _MARK_CHARS.search(text) else text
+    if before == -2:  # a raised word: a label or mark Tesseract set apart ("6." before "T. Irisawa", "!" for "¹")
+        return "^" + text if height >= LEAD_TALL * size_px else text
     if before < 0:  # the word opens raised: a reference's label ("^3M. Czerner"), an affiliation's mark
         # the mark's characters: as many as its ink may hold, up to a name's initial or a capitalised word
-        lead = next((k for k in range(min(chars, len(text) - 1), 0, -1) if _LEAD.match(text[k:])), 0)
+        lead = next((k for k in range(min(chars, len(text) - 1), 0, -1) if _LEAD.match(text[k:])
+                     or not text[k:].strip(_SEPARATORS)), 0)  # (or a mark set apart before a comma: "Wang ¹,")
         if lead and height >= LEAD_TALL * size_px:
             return "^" + text
         runs = runs[1:]
@@ -103,7 +104,7 @@ def _raised_runs(box: tuple[int, int, int, int], base_y: float, size_px: float, 
         cols = slice(first, glyphs[j][1] + 1)
         width, inked = glyphs[j][1] - first + 1, has[cols]
         tall = int(lowest[cols][inked].max() - highest[cols][inked].min() + 1)
-        if width >= 0.05 * size_px:  # (a raised "1" is its stem: its serifs are a pixel thin)
+        if width >= 2:  # (a raised "1" is its stem: its serifs are a pixel thin, a light face's stem two)
             # the characters it may hold: a glyph each, or by its width (a superscript digit is about a third
             # of the em wide, its comma a sixth; touching glyphs are one run of ink)
             chars = max(j - i + 1, round(width / (0.25 * size_px)))
