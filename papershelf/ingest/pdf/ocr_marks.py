@@ -34,7 +34,7 @@ _DASHES = "-‐‑‒–—"
 _SEPARATORS = ",;"  # a comma after a name's mark ("SHEIKHAHMADI^1*,"): a glyph of its own on the baseline
 # A word Tesseract ran across a mark into the next name: letters, a comma or none, the mark (at most three
 # signs or digits), the next word from its capital.
-_INNER = re.compile(r"([^\W\d_][^\W\d_'’.-]*[,.]?)([^\w\s]{1,3}|\d{1,2}(?:,\d{1,2})?)\.?([A-Z][^\W\d_]+)")
+_INNER = re.compile(r"^([^\W\d_][^\W\d_'’.-]*+[,.]?)([^\w\s]{1,3}|\d{1,2}(?:,\d{1,2})?)\.?([A-Z][^\W\d_]++)$")
 
 
 def raised_tail(text: str, box: tuple[int, int, int, int], base_y: float, size_px: float, pixels) -> str:
