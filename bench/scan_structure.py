@@ -381,6 +381,7 @@ def main() -> None:
     ap.add_argument("--noise", type=float, default=0.002, help="share of pixels flipped")
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--every", type=int, default=1, help="every Nth file only (sorted by name)")
+    ap.add_argument("--start", type=int, default=0, help="with --every: from the Nth file (0: the first)")
     ap.add_argument("--only", default=None, help="files whose name holds this")
     ap.add_argument("--hocr-cache", action="store_true", help="keep Tesseract's reads under /tmp/scan15/hocr")
     ap.add_argument("--show", default=None, help="print the differences of one measure (title, heading, ...)")
@@ -388,7 +389,7 @@ def main() -> None:
     a = ap.parse_args()
     if a.hocr_cache:
         keep_hocr()
-    files = [p for p in half_files(a.half)[::a.every] if not a.only or a.only in p.name][:a.limit]
+    files = [p for p in half_files(a.half)[a.start::a.every] if not a.only or a.only in p.name][:a.limit]
     truth, t = Truth(), Tally()
     diffs: list[tuple] = []
     for path in files:

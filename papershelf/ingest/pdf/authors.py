@@ -47,7 +47,8 @@ _MARKS = (r"[†‡∗*♦♠♣♥♢♡◦□⋄§¶#✉⋆∗✷✶✦★☆�
           r"|\[(?:\d{1,2}|[*∗†‡a-h])(?:[,–-]\s?(?:\d{1,2}|[*∗†‡a-h]))*\]")
 _ROLE = re.compile(r"\([^()]*\)")
 _AIP_MARK = re.compile(r"(?:(?<=[a-z])|(?<=[\s,^]))[a-h]\)(?=[\s,]|$)")
-_SPLIT = re.compile(rf"{LEADING_SPACE}(?:{_MARKS}|,|;|\||\band\b|\bAND\b|&|\s{{3,}})\s*")
+# (a hyphen set apart between names is a middle dot OCR misread: "Jae Hoon Cho^1 - Ji Ho Choi^2")
+_SPLIT = re.compile(rf"{LEADING_SPACE}(?:{_MARKS}|,|;|\||\band\b|\bAND\b|&|\s{{3,}}|(?<=\s)[-–](?=\s))\s*")
 _PARTICLE = {"van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "dos", "le", "la", "bin", "al", "el",
              "ter", "ten", "y", "st.", "ste.", "'t", "’t"}
 # Words of institutions, places, venues and article types: a part holding one is no person's name.
@@ -87,6 +88,7 @@ _HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms|Sir)\.?(?=\s|[A-Z])
 _GRADE = re.compile(r"^(?:(?:Student|Senior|Life|Graduate Student)\s+)?(?:Member|Fellow)$|^(?:IEEE|ACM|SIAM|OSA|SPIE)$|"
                     r"^(?:(?:Ph\.?\s?D|M\.?\s?D|Pr|Dr|Prof|M\.?\s?Sc|B\.?\s?Sc|D\.?\s?Sc|MPH|MBBS|MBA|DPhil|PharmD|DVM|DDS|"
                     r"RN|MRes|MPhil|FRCP|FRCS|FACS|FRS|MS|MA|BA|BS)\.?\s*)+$")
+_SPECKED = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{2,}\.")
 _GLUED_INITIAL = re.compile(r"\b([A-Z]\.)(?=[A-Z][a-z])")
 
 
@@ -105,6 +107,8 @@ def _name(part: str) -> str | None:
     while len(tokens) > 2 and _degree(tokens[-1], tokens[:-1]):
         tokens.pop()  # a degree after the name without a comma ("Anna Berg MD", "Carl Dahl PhD")
     tokens = _given_first(tokens)
+    # a period after a given name is a speck OCR read ("Jeffrey. D. Suh"): no name word but an initial ends in one
+    tokens = [t[:-1] if i < len(tokens) - 1 and _SPECKED.fullmatch(t) else t for i, t in enumerate(tokens)]
     part = " ".join(tokens)
     if not 2 <= len(tokens) <= 5 or _NOT_NAME.search(part) or "@" in part:
         return None
@@ -236,8 +240,9 @@ def _line_names(text: str) -> tuple[list[str] | None, str, str]:
         if i == 1 and len(names) == 1 and _REGION_CODE.fullmatch(part.strip()):
             return None, " ".join(parts), ""  # "Mountain View, CA 94043": a place and its region's code
         name = _name(part)
-        if name is not None and capitals and not _in_capitals(part):
-            name = None  # a part in another case than the names before it is their affiliation
+        if name is not None and capitals and not _in_capitals(part) and not _in_capitals(part.split()[-1]):
+            name = None  # a part in another case than the names before it is their affiliation (a surname
+            # in capitals after given names in mixed case is a name: OCR reads small capitals' letters so)
         if name is None:
             # a list wrapped mid-name has names before the break ("Berg, Dahl, Oluwaseun H." + "Adeyemi"); one
             # name and a word is a place ("Santa Cruz, California" over the next author's name)

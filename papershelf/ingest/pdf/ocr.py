@@ -41,7 +41,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from ...errors import IngestError
+from .graphics import Box
 from .lines import Line
+from .ocr_drawings import drawings
 from .ocr_langs import Osd, Plan, parse_osd, plan
 from .ocr_lines import hocr_lines, settle_sizes
 from .ocr_style import Ink, weights
@@ -75,6 +77,7 @@ CODES_REASON = "no readable text layer (its fonts give glyph codes, not letters)
 INSTALL_HINT = ("install Tesseract (Debian/Ubuntu: apt install tesseract-ocr tesseract-ocr-chi-sim "
                 "tesseract-ocr-jpn; macOS: brew install tesseract tesseract-lang) and pip install pytesseract")
 
+PROSE_WORDS = 6  # a line of this many words is running text: a figure's panels do not stack across it
 Page = tuple[list[Line], float, float]
 log = logging.getLogger("papershelf.ocr")
 
@@ -210,8 +213,10 @@ def reading(lines: list[Line]) -> str:
     return "signs" if letters < 0.5 * len(chars) else ""
 
 
-def fill_by_ocr(pdf, pages: list[Page]) -> tuple[list[Page], dict[int, str]]:
-    """`pages` with the pages that need it read by OCR, and {page number: engine} for those.
+def fill_by_ocr(pdf, pages: list[Page], graphics: list[list[Box]] | None = None) -> tuple[list[Page], dict[int, str]]:
+    """`pages` with the pages that need it read by OCR, and {page number: engine} for those; an OCR'd page
+    without graphics of its own (a scan: one image) gets the drawings its image shows (`ocr_drawings`) in
+    `graphics`.
 
     Without Tesseract the pages stay as they are: a scan fails as before ("no text layer: needs
     OCR") with how to install it, and so does a PDF whose fonts give glyph codes on most pages
@@ -233,7 +238,10 @@ def fill_by_ocr(pdf, pages: list[Page]) -> tuple[list[Page], dict[int, str]]:
         return pages, {}
     pytesseract, name = found
     langs = _languages(pytesseract, s.languages)
-    out, read, refused = _read_pages(pdf, pages, todo, pytesseract, langs)
+    out, read, refused, drawn = _read_pages(pdf, pages, todo, pytesseract, langs)
+    for i, boxes in drawn.items():
+        if graphics is not None and i < len(graphics) and not graphics[i]:
+            graphics[i] = boxes
     if bare and not read:
         raise IngestError(f"no text layer, and OCR read no page: {refused[0]}"
                           + (f" (and {len(refused) - 1} more pages)" if len(refused) > 1 else ""))
@@ -271,11 +279,12 @@ def _sized_as(read: Page, shown: Page) -> Page:
 
 
 def _read_pages(pdf, pages: list[Page], todo: list[int], pytesseract, langs: Plan
-                ) -> tuple[list[Page], dict[int, str], list[str]]:
+                ) -> tuple[list[Page], dict[int, str], list[str], dict[int, list[Box]]]:
     """The pages with those of `todo` read by Tesseract; which were read, in which languages; why the
-    others were not."""
+    others were not; the drawings each read page's image shows."""
     s = current()
     out, read, refused = list(pages), {}, []
+    drawn: dict[int, list[Box]] = {}
     inks: list[Ink] = []
     osd = "osd" in set(pytesseract.get_languages(config=""))
     workers = s.workers or max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
@@ -302,24 +311,31 @@ def _read_pages(pdf, pages: list[Page], todo: list[int], pytesseract, langs: Pla
                 hocr, turned, read[j] = fut.result()
                 if turned % 180:
                     w, h = h, w
-                out[j] = (_page_lines(hocr, j + 1, dpi, image, turned, inks), w, h)
+                lines, drawn[j] = _page_lines(hocr, j + 1, dpi, image, turned, inks)
+                out[j] = (lines, w, h)
                 done += 1
                 if s.progress:
                     s.progress(done, len(todo))
     settle_sizes([ln for j in read for ln in out[j][0]])
     weights(inks)
-    return out, read, refused
+    return out, read, refused, drawn
 
 
-def _page_lines(hocr: bytes, number: int, dpi: float, image, turned: int, inks: list[Ink]) -> list[Line]:
+def _page_lines(hocr: bytes, number: int, dpi: float, image, turned: int, inks: list[Ink]
+                ) -> tuple[list[Line], list[Box]]:
     """A page's lines from its hOCR, each word's ink measured on the image Tesseract read (turned as
-    it was read); `inks` gets them, for the weights the whole document's lines set (`ocr_lines`)."""
+    it was read); `inks` gets them, for the weights the whole document's lines set (`ocr_lines`); and
+    the drawings the image shows where no line stands."""
     import numpy as np
 
     pixels = np.asarray(image.rotate(-turned, expand=True) if turned else image)
-    lines, page_inks = hocr_lines(hocr, number, 72.0 / dpi, pixels)
+    scale = 72.0 / dpi
+    lines, page_inks = hocr_lines(hocr, number, scale, pixels)
     inks += page_inks
-    return lines
+    boxes = [(int(ln.x0 / scale), int(ln.top / scale), int(ln.x1 / scale) + 1, int(ln.bottom / scale) + 1)
+             for ln in lines]
+    prose = [box for box, ln in zip(boxes, lines, strict=True) if len(ln.text.split()) >= PROSE_WORDS]
+    return lines, drawings(pixels, boxes, scale, prose)
 
 
 @contextmanager

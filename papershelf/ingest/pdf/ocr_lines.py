@@ -22,6 +22,7 @@ import re
 from xml.etree import ElementTree
 
 from .lines import Line
+from .ocr_marks import raised_tail
 from .ocr_style import Ink, line_words
 
 # The ascender's share of the em in the text faces papers are set in (Times 0.683, Computer Modern
@@ -37,6 +38,7 @@ _WCONF = re.compile(r"x_wconf (\d+)")
 _BBOX = re.compile(r"bbox (\d+) (\d+) (\d+) (\d+)")
 _XSIZE = re.compile(r"x_size ([\d.]+)")
 _BASELINE = re.compile(r"baseline (-?[\d.]+) (-?[\d.]+)")
+_UNDERSCORED = re.compile(r"^_+(?=[^\W_])")
 _LINE_CLASSES = {"ocr_line", "ocr_caption", "ocr_header", "ocr_textfloat"}
 
 
@@ -74,7 +76,14 @@ def hocr_lines(hocr: bytes, page_no: int, scale: float, pixels=None) -> tuple[li
         title = el.get("title", "")
         box = _BBOX.search(title)
         if words and box:
-            found.append((words, _size(title, tuple(int(v) for v in box.groups()), words)))  # type: ignore[arg-type]
+            line_box: tuple[int, int, int, int] = tuple(int(v) for v in box.groups())  # type: ignore[assignment]
+            size_px = _size(title, line_box, words)
+            marked = _marks(title, line_box, words, size_px, pixels)
+            plain = [w for w in marked if "^" not in w[0]]
+            # a raised mark's box stands taller than its word's letters (a word alone measures too few letters)
+            if len(marked) > len(plain) >= 2:
+                size_px = _size(title, line_box, plain)
+            found.append((marked, size_px))
     cut = [(words, size_px, pieces(words, 72.0 / scale)) for words, size_px in found]
     whole = [size_px / _height(words) for words, size_px, parts in cut if len(parts) == 1 and _height(words)]
     ratio = _median(whole) if whole else 1.0 / ASCENT
@@ -89,6 +98,17 @@ def hocr_lines(hocr: bytes, page_no: int, scale: float, pixels=None) -> tuple[li
             if pixels is not None:
                 inks.append(Ink(ln, line_words(piece, pixels, piece_px)))
     return lines, inks
+
+
+def _marks(title: str, box: tuple[int, int, int, int], words: list, size_px: float, pixels) -> list:
+    """The line's words with their raised marks written after a ``^`` (ocr_marks.py), each measured
+    against hOCR's baseline (a slope and an offset from the line box's bottom left) under the word."""
+    base = _BASELINE.search(title)
+    if pixels is None or not base:
+        return words
+    slope, offset = float(base.group(1)), float(base.group(2))
+    return [(raised_tail(t, b, box[3] + offset + slope * ((b[0] + b[2]) / 2 - box[0]), size_px, pixels), b)
+            for t, b in words]
 
 
 def _drawn_out(words: list) -> list:
@@ -116,7 +136,9 @@ def _box(word) -> tuple[int, int, int, int]:
 
 
 def _text(word) -> str:
-    return "".join(word.itertext()).strip()
+    """The word's text; an underscore opening it is a speck of the scan read before a letter ("_G. Rodary"):
+    print sets none there."""
+    return _UNDERSCORED.sub("", "".join(word.itertext()).strip())
 
 
 def _height(words: list) -> float:

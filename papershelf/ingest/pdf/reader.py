@@ -340,7 +340,8 @@ def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title.
     `texts`, when given, gets every page's pdfium text (for `pdf_meta`, so it is extracted once)."""
     pages, graphics_of, turns = _read_pages(pdf, texts)
-    pages, ocr_pages = fill_by_ocr(pdf, pages)  # before the glyphs are settled: an unreadable page shows its codes
+    # before the glyphs are settled: an unreadable page shows its codes (a scan's drawings join graphics_of)
+    pages, ocr_pages = fill_by_ocr(pdf, pages, graphics_of)
     if texts is not None and len(texts) == len(pages):  # the metadata (year, DOI) reads a scan's print too
         for number in ocr_pages:
             texts[number - 1] = ocr_text(pages[number - 1][0])
