@@ -29,6 +29,7 @@ from papershelf.embed.windows import (
     estimate_counts,
     windows,
 )
+from papershelf.text import split_sentences
 from papershelf.units import embedding_parts, estimate_tokens
 
 from .test_windows import SENTENCES, long_paper
@@ -63,6 +64,25 @@ def test_every_format_fits_the_budget_and_covers_the_body_in_order(sentences, bu
         assert share or start == pos  # no shared sentence: each window starts where the last one ended
         pos = max(pos, start + len(ws))
     assert pos == len(words)
+
+
+@settings(max_examples=60, deadline=None)
+@given(SENTENCES, st.integers(min_value=12, max_value=200), st.sampled_from(["", "A title", "Title\nMethods > Setup"]))
+def test_the_balanced_format_cuts_as_many_windows_as_format_2_filled_evenly(sentences, budget, head):
+    body = " ".join(sentences)
+    greedy, even = (cut(head, body, budget, estimate_counts, f)[1] for f in (2, 5))
+    assert len(even) == len(greedy)
+    assert " ".join(even).split() == body.split()  # no shared sentence, nothing lost
+    sizes = [sum(estimate_counts(p.split())) for p in even]
+    assert max(sizes) <= max(sum(estimate_counts(p.split())) for p in greedy)  # never a fuller window
+
+
+def test_the_balanced_format_leaves_no_one_sentence_stub():
+    sentences = [f"Sentence number {i} says a thing about alpine soil and its nitrogen." for i in range(9)]
+    body = " ".join(sentences)
+    greedy, even = (cut("Title", body, 80, estimate_counts, f)[1] for f in (2, 5))
+    assert [len(split_sentences(p)) for p in greedy] == [4, 4, 1]  # format 2: full windows, then a stub
+    assert [len(split_sentences(p)) for p in even] == [3, 3, 3]
 
 
 def test_the_lighter_format_cuts_fewer_windows_and_the_plan_knows():
