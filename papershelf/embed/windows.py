@@ -16,9 +16,10 @@ statement split across a window boundary still appears whole in one of them.
 
 That layout carries ~1.7x the wordpieces of the same words cut into plain 90-word texts (the head
 in every window, every shared sentence twice; docs/measurements/space9.md).  A space made now cuts
-windows that share no sentence (format 2: ~1.3x, the same dev-half quality; dropping the head from
-the later windows cost quality: docs/measurements/space10.md); a space keeps the format it was
-built with (`WINDOW_FORMATS`, `NEW_WINDOW_FORMAT`).
+windows that share no sentence (~1.3x; dropping the head from the later windows cost quality:
+docs/measurements/space10.md) and fills them evenly (format 5: as many windows as a greedy cut, none
+a one-sentence stub; docs/measurements/speed18.md); a space keeps the format it was built with
+(`WINDOW_FORMATS`, `NEW_WINDOW_FORMAT`).
 """
 
 from __future__ import annotations
@@ -61,11 +62,11 @@ def _split_long(sentence: str, tokens: int, room: int) -> list[tuple[str, int]]:
 WINDOW_FORMATS: dict[int, tuple[bool, bool]] = {1: (True, True), 2: (True, False), 3: (False, True), 4: (False, False),
                                                5: (True, False)}
 BALANCED = frozenset({5})
-# What a new space gets (embed/build.py `space_options`).  Format 2 encodes 0.76x the tokens (index CPU
-# 0.85x) and holds hybrid search on both halves, but loses 0.005 nDCG@10 on vector-only SciFact (half A
-# -0.0047, held-out half B -0.0055; space10.md, spaceB.md): over the bar, so it is one option away
-# (`embed --window-format 2`), like int8.
-NEW_WINDOW_FORMAT = 1
+# What a new space gets (embed/build.py `space_options`): format 5, 0.76x the tokens of format 1 (index
+# CPU 0.86x), within 0.005 nDCG / MRR of format 1 on every dev measure in one run (SciFact train both
+# halves, vector and hybrid; figure and short queries: docs/measurements/speed18.md).  Format 2 (the same
+# windows greedily filled, a one-sentence stub last) lost 0.005 vector-only nDCG (space10.md, spaceB.md).
+NEW_WINDOW_FORMAT = 5
 LIGHT_WINDOW_FORMAT = 2
 
 
