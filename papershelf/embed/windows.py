@@ -16,9 +16,10 @@ statement split across a window boundary still appears whole in one of them.
 
 That layout carries ~1.7x the wordpieces of the same words cut into plain 90-word texts (the head
 in every window, every shared sentence twice; docs/measurements/space9.md).  A space made now cuts
-windows that share no sentence (format 2: ~1.3x, the same dev-half quality; dropping the head from
-the later windows cost quality: docs/measurements/space10.md); a space keeps the format it was
-built with (`WINDOW_FORMATS`, `NEW_WINDOW_FORMAT`).
+windows that share no sentence (~1.3x; dropping the head from the later windows cost quality:
+docs/measurements/space10.md) and fills them evenly (format 5: as many windows as a greedy cut, none
+a one-sentence stub; docs/measurements/speed18.md); a space keeps the format it was built with
+(`WINDOW_FORMATS`, `NEW_WINDOW_FORMAT`).
 """
 
 from __future__ import annotations
@@ -57,12 +58,15 @@ def _split_long(sentence: str, tokens: int, room: int) -> list[tuple[str, int]]:
 # 3: the head only in a unit's first window (the later ones take the whole budget for body),
 #    neighbours share one sentence;
 # 4: the head only in the first window, no shared sentence.
-WINDOW_FORMATS: dict[int, tuple[bool, bool]] = {1: (True, True), 2: (True, False), 3: (False, True), 4: (False, False)}
-# What a new space gets (embed/build.py `space_options`).  Format 2 encodes 0.76x the tokens (index CPU
-# 0.85x) and holds hybrid search on both halves, but loses 0.005 nDCG@10 on vector-only SciFact (half A
-# -0.0047, held-out half B -0.0055; space10.md, spaceB.md): over the bar, so it is one option away
-# (`embed --window-format 2`), like int8.
-NEW_WINDOW_FORMAT = 1
+# 5: format 2 with its windows filled evenly (as many as format 2, none a one-sentence stub).
+WINDOW_FORMATS: dict[int, tuple[bool, bool]] = {1: (True, True), 2: (True, False), 3: (False, True), 4: (False, False),
+                                               5: (True, False)}
+BALANCED = frozenset({5})
+# What a new space gets (embed/build.py `space_options`): format 5, 0.76x the tokens of format 1 (index
+# CPU 0.86x), within 0.005 nDCG / MRR of format 1 on every dev measure in one run (SciFact train both
+# halves, vector and hybrid; figure and short queries: docs/measurements/speed18.md).  Format 2 (the same
+# windows greedily filled, a one-sentence stub last) lost 0.005 vector-only nDCG (space10.md, spaceB.md).
+NEW_WINDOW_FORMAT = 5
 LIGHT_WINDOW_FORMAT = 2
 
 
@@ -98,15 +102,38 @@ def cut(head: str, body: str, budget: int | None, count: Callable[[list[str]], l
     pieces: list[tuple[str, int]] = []
     for s, n in zip(sentences, lengths):
         pieces += _split_long(s, n, room) if n > room else [(s, n)]
-    out: list[str] = []
+    spans = _spans([n for _, n in pieces], room, later, share)
+    if window_format in BALANCED and len(spans) > 1:
+        spans = _balanced([n for _, n in pieces], room, later, share, len(spans))
+    return head, [" ".join(p for p, _ in pieces[a:b]) for a, b in spans]
+
+
+def _spans(lengths: list[int], room: int, later: int, share: bool, cap: int | None = None) -> list[tuple[int, int]]:
+    """Greedy windows over the pieces (start, end): each filled up to its room (or `cap`), the
+    next starting at the last sentence (shared) or after it."""
+    out: list[tuple[int, int]] = []
     start = 0
-    while start < len(pieces):
-        end, used, fits = start, 0, later if out else room
-        while end < len(pieces) and (end == start or used + pieces[end][1] + 1 <= fits):
-            used += pieces[end][1] + 1
+    while start < len(lengths):
+        end, used = start, 0
+        fits = min(later if out else room, cap or room + later)
+        while end < len(lengths) and (end == start or used + lengths[end] + 1 <= fits):
+            used += lengths[end] + 1
             end += 1
-        out.append(" ".join(p for p, _ in pieces[start:end]))
-        if end >= len(pieces):
+        out.append((start, end))
+        if end >= len(lengths):
             break
         start = end - 1 if share and end - 1 > start else end  # share one sentence with the next window
-    return head, out
+    return out
+
+
+def _balanced(lengths: list[int], room: int, later: int, share: bool, n: int) -> list[tuple[int, int]]:
+    """The same number of windows as the greedy cut, filled evenly: the smallest cap that still
+    needs no more than `n` windows, so a unit's last window is not a stub of one sentence."""
+    lo, hi = max(1, (sum(lengths) + len(lengths)) // n), max(room, later)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if len(_spans(lengths, room, later, share, mid)) <= n:
+            hi = mid
+        else:
+            lo = mid + 1
+    return _spans(lengths, room, later, share, lo)
