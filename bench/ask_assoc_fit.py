@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import ask_learn as L  # noqa: E402
 import ask_sentence_fit as F  # noqa: E402
 from pdf_authors_zotero import half_of  # noqa: E402
+from queryset import DEFAULT_DATA  # noqa: E402
 
 from papershelf import ask_rank as R  # noqa: E402
 from papershelf.ingest.zotero import read_zotero  # noqa: E402
@@ -178,9 +179,9 @@ def main() -> None:
     ap.add_argument("library")
     ap.add_argument("dump", help="bench/ask_learn.py --dump's file")
     ap.add_argument("--model-dir", required=True, help="the ONNX export of all-MiniLM-L6-v2 (model.onnx, tokenizer.json)")
-    ap.add_argument("--scifact", default=str(ROOT.parent / "shared/data/scifact"))
+    ap.add_argument("--scifact", default=str(DEFAULT_DATA / "scifact"))
     ap.add_argument("--vectors", help="an .npz keeping SciFact's sentence vectors (ask_sentence_fit.vectors)")
-    ap.add_argument("--zotero", default=str(ROOT.parent / "shared/data/zotero"))
+    ap.add_argument("--zotero", default=str(DEFAULT_DATA / "zotero"))
     args = ap.parse_args()
     bags = Bags(Path(args.model_dir))
     pools = scifact_pools(Path(args.scifact), bags, Path(args.vectors) if args.vectors else None) + heading_pools(args.library, args.zotero, bags)
