@@ -12,6 +12,7 @@ from .heading_style import is_standard
 from .lines import Line, join_lines
 from .meta import ARTICLE_TYPE, VENUE_NAME
 from .plain_front import centred_stack
+from .title_head import capital_head
 from .title_tiers import title_size
 from .title_wrap import runs_on, set_apart, width
 
@@ -53,6 +54,7 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
         title_lines = _one_block(sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0)),
                                  top_half)
         title_lines = _goes_up(title_lines, top_half, body) + title_lines
+        title_lines = capital_head(title_lines, top_half) + title_lines
         title_lines = title_lines + _goes_on(title_lines, top_half, body)
     else:
         title_lines = _first_centred_bold(top_half, width, body, _title_page(kept, width)) \

@@ -1,0 +1,76 @@
+"""Front matter (issue #38, front17): a title's head set in capitals over its subtitle, with no
+document info to fall back on, is read whole ("DEEP LEARNING A survey of …"), not as its subtitle
+alone; a label set smaller, a label of an article type's words, a label set apart by more than a
+line's room, and a single word in capitals over the title stay labels.  A code in a title whose font
+maps its glyphs to other characters ("X3" for "2Q") is spelled as the document info and the page's
+text spell it.  PDFs are made here with reportlab and read as `add` reads a file."""
+
+from __future__ import annotations
+
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from papershelf.ingest.pdf import read_pdf
+from papershelf.ingest.pdf.info_title import confirmed_title
+
+from .pdf_fixtures import BODY, _wrap
+
+W, H = letter
+
+
+def _title(path, head: str, sub: str, head_size: float, sub_size: float, room: float = 0.0,
+           sub_bold: bool = True, centred: bool = True) -> str | None:
+    """Page 1 with `head` over `sub` (its baseline 1.25 of `sub_size` under the head's, plus `room`),
+    a byline, an affiliation and an abstract under them."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+
+    def put(text: str, font: str, size: float, y: float) -> None:
+        c.setFont(font, size)
+        c.drawString(W / 2 - c.stringWidth(text, font, size) / 2 if centred else 72, y, text)
+
+    y = H - 90
+    put(head, "Helvetica-Bold", head_size, y)
+    y -= 1.25 * sub_size + room
+    put(sub, "Helvetica-Bold" if sub_bold else "Helvetica", sub_size, y)
+    put("Ana Ruiz, Jane Doe and Lin Zhou", "Times-Roman", 11, y - 28)
+    put("Department of Physics, University of Bergen, Norway", "Times-Italic", 9, y - 42)
+    c.setFont("Times-Bold", 10)
+    c.drawString(72, y - 75, "Abstract")
+    c.setFont("Times-Roman", 10)
+    for k, text in enumerate(_wrap(" ".join([BODY] * 6), 95)[:30]):
+        c.drawString(72, y - 90 - 12 * k, text)
+    c.showPage()
+    c.save()
+    return read_pdf(path.read_bytes()).title
+
+
+def test_a_head_in_capitals_over_its_subtitle_is_part_of_the_title(tmp_path):
+    sub = "A survey of methods for sequence data"
+    assert _title(tmp_path / "a.pdf", "DEEP LEARNING", sub, 22, 16) == f"DEEP LEARNING {sub}"
+    sub = "Lessons from a century of clinical use"  # a roman subtitle, set smaller, flush left
+    assert _title(tmp_path / "b.pdf", "PHAGE THERAPY", sub, 18, 14, sub_bold=False, centred=False) \
+        == f"PHAGE THERAPY {sub}"
+    sub = "How tillage changes what the ground can store"  # as large as the head, set off by its weight
+    assert _title(tmp_path / "c.pdf", "SOIL CARBON", sub, 18, 18, sub_bold=False) == f"SOIL CARBON {sub}"
+
+
+def test_labels_over_a_title_stay_labels(tmp_path):
+    title = "Sleep duration and blood pressure in older adults"
+    assert _title(tmp_path / "small.pdf", "PUBLIC HEALTH", title, 10, 18) == title  # set smaller than the title
+    assert _title(tmp_path / "type.pdf", "RESEARCH ARTICLE", title, 20, 16) == title  # an article type's words
+    assert _title(tmp_path / "apart.pdf", "PUBLIC HEALTH", title, 22, 18, room=30) == title  # set apart
+    assert _title(tmp_path / "word.pdf", "NEUROSCIENCE", title, 22, 18) == title  # a single word
+    # a head in capitals over a title in capitals: no subtitle in small letters, nothing joined
+    assert _title(tmp_path / "caps.pdf", "PUBLIC HEALTH", title.upper(), 22, 18) == title.upper()
+
+
+def test_the_info_title_respells_a_code_the_title_font_maps_to_other_characters():
+    info = "2Q: A Low Overhead High Performance Buffer Management Replacement Algorithm"
+    read = "X3: A Low Overhead High Performance Buffer Management Replacement Algorithm"
+    page = f"{read} Theodore Johnson Abstract Our Two Queue algorithm (hereafter 2Q) has constant time overhead"
+    assert confirmed_title(read, info, page) == info
+    assert confirmed_title(read, info, page.replace("hereafter 2Q", "hereafter X3")) == read  # the page reads X3 twice
+    assert confirmed_title(read, info, page.replace("hereafter 2Q", "hereafter")) == read  # the page never prints 2Q
+    # words of letters alone one word apart: the info may be a draft's title, the page's is kept
+    assert confirmed_title("Deep Nets for Vision", "Fast Nets for Vision", "Deep Nets for Vision. Fast nets") \
+        == "Deep Nets for Vision"
