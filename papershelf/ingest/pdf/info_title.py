@@ -1,9 +1,10 @@
 """The document info's title in place of the title read from page 1, where page 1 itself confirms it:
 the page prints the info's title whole, and the title read from the page is part of it (a first line in
 capitals read as a label over its subtitle, a last word dropped) or a short line printed right above it
-(a label read as the title); or the page's own text spells the one word where the two differ as the info
-does (`_respelled`: a word in a font whose glyphs map to other letters, "X3" for "2Q").  A typesetter's info title that the page does not print whole ("acl07.dvi",
-an older draft's title, a series' name) changes nothing."""
+(a label read as the title); or the page's own text spells the one word where the two differ as the
+info does (`_respelled`: a word in a font whose glyphs map to other characters, "X3" for "2Q").  A
+typesetter's info title that the page does not print whole ("acl07.dvi", an older draft's title, a
+series' name) changes nothing."""
 
 from __future__ import annotations
 

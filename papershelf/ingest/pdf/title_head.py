@@ -1,9 +1,9 @@
 """A title's head set in capitals over its subtitle: "DEEP LEARNING" over "A survey of methods for
 sequence data".  The head is a few words, set as large as the subtitle or larger, so the size tiers
 (`title_tiers.title_size`) read it as a label over a longer title and the title read is the subtitle
-alone.  What tells such a head from a label is how it is set with the subtitle: right above it, at
-the room a title's lines have between them, over its span and alone on its row, in capitals while
-the subtitle reads as a phrase in small letters, set off from it by its size or weight; and its words are no article type's ("RESEARCH
+alone.  What tells such a head from a label is how it is set with the subtitle: right above it, within
+a line's room, over its span and alone on its row, in capitals while the subtitle reads as a phrase in
+small letters, set off from it by its size or weight; and its words are no article type's ("RESEARCH
 ARTICLE"), no journal's name, heading or caption.  A label set smaller than the title, a single word
 (a masthead's "NATURE", a subject's "NEUROSCIENCE") or set apart by more than a line's room stays a
 label: where the evidence is thin the subtitle alone is kept (front17)."""
