@@ -74,3 +74,38 @@ def test_the_info_title_respells_a_code_the_title_font_maps_to_other_characters(
     # words of letters alone one word apart: the info may be a draft's title, the page's is kept
     assert confirmed_title("Deep Nets for Vision", "Fast Nets for Vision", "Deep Nets for Vision. Fast nets") \
         == "Deep Nets for Vision"
+
+
+def _marked_title(path, rows: list[list[tuple[str, bool]]]) -> str | None:
+    """Page 1 whose centred bold title is `rows` of pieces, each (text, raised): a raised piece is set
+    at 0.6 of the size, 0.4 of it up."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    y = H - 90
+    for pieces in rows:
+        x = W / 2 - sum(c.stringWidth(t, "Helvetica-Bold", 10.8 if up else 18) for t, up in pieces) / 2
+        for text, up in pieces:
+            c.setFont("Helvetica-Bold", 10.8 if up else 18)
+            c.drawString(x, y + (7.2 if up else 0), text)
+            x += c.stringWidth(text, "Helvetica-Bold", 10.8 if up else 18)
+        y -= 21.6
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, y - 10, "Ana Ruiz, Jane Doe and Lin Zhou")
+    c.setFont("Times-Roman", 10)
+    for k, text in enumerate(_wrap(" ".join([BODY] * 6), 95)[:30]):
+        c.drawString(72, y - 50 - 12 * k, text)
+    c.showPage()
+    c.save()
+    return read_pdf(path.read_bytes()).title
+
+
+def test_a_note_mark_ending_a_line_of_the_title_is_no_part_of_it(tmp_path):
+    whole = "Glacial refugia of limber pine inferred from the structure of mitochondrial DNA"
+    rows = [[("Glacial refugia of limber pine inferred from", False), ("a", True)],
+            [("the structure of mitochondrial DNA", False)]]
+    assert _marked_title(tmp_path / "letter.pdf", rows) == whole
+    rows = [[("Glacial refugia of limber pine inferred from", False), ("1,2", True)],
+            [("the structure of mitochondrial DNA", False)]]
+    assert _marked_title(tmp_path / "digits.pdf", rows) == whole
+    # a raised number opening a word is no note's mark: an isotope's mass stays
+    rows = [[("The decay of ", False), ("14", True), ("C in buried soils of the", False)], [("northern plains", False)]]
+    assert _marked_title(tmp_path / "isotope.pdf", rows) == "The decay of ^14C in buried soils of the northern plains"

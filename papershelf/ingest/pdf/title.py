@@ -16,9 +16,10 @@ from .title_head import capital_head
 from .title_tiers import title_size
 from .title_wrap import runs_on, set_apart, width
 
-# A note's mark after the title: a raised symbol or number, or a number in brackets ("… Bicarbonate [1]")
-# or a note's symbol set apart on the line, unraised ("… Replacement Algorithm *")
-_TITLE_NOTE = re.compile(LEADING_SPACE + r"(?:\^(?:[∗*†‡§¶⋆★☆✩✪,\s]+|(?<=\w{3}\^)[\d,\s]+)|(?<=\w)\s*\[\d{1,2}\]|"
+# A note's mark after the title: a raised symbol, number or letter ("… from^a"), or a number in brackets
+# ("… Bicarbonate [1]") or a note's symbol set apart on the line, unraised ("… Replacement Algorithm *")
+_TITLE_NOTE = re.compile(LEADING_SPACE + r"(?:\^(?:[∗*†‡§¶⋆★☆✩✪,\s]+|(?<=\w{3}\^)(?:[\d,\s]+|[a-h](?:,[a-h])*))|"
+                         r"(?<=\w)\s*\[\d{1,2}\]|"
                          r"(?<=\w)\s+[∗*†‡§¶⋆]{1,2})$")
 FIRST_HEAD = re.compile(r"^(?:§?(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
 
@@ -63,7 +64,8 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
         return None, kept
     own = _one_language(title_lines)  # the title's translation under it is set aside with it
     title_lines = own + _translation(own, top_half)
-    title = _TITLE_NOTE.sub("", join_lines([ln.text for ln in own])) or None  # a hyphen broken title joins
+    # a note's mark ends a line of the title as well as its last ("… inferred from^a" over "the structure …")
+    title = _TITLE_NOTE.sub("", join_lines([_TITLE_NOTE.sub("", ln.text) for ln in own])) or None  # hyphens join
     return title, [ln for ln in kept if ln not in title_lines]
 
 
