@@ -109,3 +109,40 @@ def test_a_note_mark_ending_a_line_of_the_title_is_no_part_of_it(tmp_path):
     # a raised number opening a word is no note's mark: an isotope's mass stays
     rows = [[("The decay of ", False), ("14", True), ("C in buried soils of the", False)], [("northern plains", False)]]
     assert _marked_title(tmp_path / "isotope.pdf", rows) == "The decay of ^14C in buried soils of the northern plains"
+
+
+def _covered(path, sheet: list[str]) -> tuple[str | None, list[str]]:
+    """A repository's sheet (its title, one author with an employer, `sheet`'s lines) before the paper's
+    own first page, whose title is set only 1.2 of its body's size: page 2 alone does not show it as a title
+    page, the sheet names itself."""
+    title = "Seasonal currents of a shallow bay and their effect on larval drift"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 14)
+    c.drawString(72, 700, title)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 680, "Ana Ruiz, University of Somewhere")
+    for k, text in enumerate(sheet):
+        c.drawString(72, 600 - 12 * k, text)
+    c.showPage()
+    c.setFont("Times-Bold", 13)
+    c.drawCentredString(W / 2, 720, title)
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, 700, "Ana Ruiz and Jane Doe")
+    for k, text in enumerate(_wrap(" ".join([BODY] * 8), 90)[:40]):
+        c.drawString(72, 660 - 13 * k, text)
+    c.showPage()
+    c.save()
+    doc = read_pdf(path.read_bytes())
+    return doc.title, doc.authors
+
+
+def test_a_repository_sheet_that_names_itself_is_no_first_page(tmp_path):
+    paper = ("Seasonal currents of a shallow bay and their effect on larval drift", ["Ana Ruiz", "Jane Doe"])
+    hal = ["HAL Id: hal-01234567", "HAL is a multi-disciplinary open access archive for the deposit and",
+           "dissemination of scientific research documents, whether they are published or not."]
+    assert _covered(tmp_path / "hal.pdf", hal) == paper
+    commons = ["Follow this and additional works at: https://commons.example.edu/papers",
+               "This Article is brought to you for free and open access by the Faculty at Commons."]
+    assert _covered(tmp_path / "commons.pdf", commons) == paper
+    # a sheet that names nothing is read as the first page it is (its byline: one name and an employer)
+    assert _covered(tmp_path / "plain.pdf", ["Follow this and additional works at our portal."])[1] == ["Ana Ruiz"]
