@@ -146,3 +146,21 @@ def test_a_repository_sheet_that_names_itself_is_no_first_page(tmp_path):
     assert _covered(tmp_path / "commons.pdf", commons) == paper
     # a sheet that names nothing is read as the first page it is (its byline: one name and an employer)
     assert _covered(tmp_path / "plain.pdf", ["Follow this and additional works at our portal."])[1] == ["Ana Ruiz"]
+
+
+def test_a_title_whose_last_line_is_a_short_word_keeps_it_and_its_subtitle(tmp_path):
+    c = canvas.Canvas(str(tmp_path / "short.pdf"), pagesize=letter)
+    for text, font, size, y in [("IN RANDOMIZED TRIALS OF OLDER ADULTS WITH", "Times-Bold", 20, H - 80),
+                                ("DNA", "Times-Bold", 20, H - 104), ("What the cohorts tell us about ageing",
+                                                                    "Times-Bold", 13, H - 128)]:
+        c.setFont(font, size)
+        c.drawCentredString(W / 2, y, text)
+    c.setFont("Times-Roman", 11)
+    c.drawCentredString(W / 2, H - 155, "Ana Ruiz and Jane Doe")
+    c.setFont("Times-Roman", 10)
+    for k, text in enumerate(_wrap(" ".join([BODY] * 6), 95)[:30]):
+        c.drawString(72, H - 200 - 12 * k, text)
+    c.showPage()
+    c.save()
+    assert read_pdf((tmp_path / "short.pdf").read_bytes()).title == \
+        "IN RANDOMIZED TRIALS OF OLDER ADULTS WITH DNA What the cohorts tell us about ageing"

@@ -56,6 +56,7 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
                                  top_half)
         title_lines = _goes_up(title_lines, top_half, body) + title_lines
         title_lines = capital_head(title_lines, top_half) + title_lines
+        title_lines = title_lines + _short_wrap(title_lines, kept)
         title_lines = title_lines + _goes_on(title_lines, top_half, body)
     else:
         title_lines = _first_centred_bold(top_half, width, body, _title_page(kept, width)) \
@@ -286,6 +287,21 @@ def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]
         last = ln
         capital = capital and not subtitle
     return out
+
+
+def _short_wrap(title: list[Line], kept: list[Line]) -> list[Line]:
+    """The title's last line when it holds a word of three letters or fewer ("OF", "DNA"), which the top
+    half's lines leave out (a page number, a mark): the line right under the title's last, alone on its row
+    over the title's span, in its size and weight, at its pitch, and of letters."""
+    last = title[-1]
+    left, right = min(t.x0 for t in title), max(t.x1 for t in title)
+    under = [ln for ln in kept if ln.top > last.top + 0.5 * last.size and ln.top - last.top <= 1.5 * last.size
+             and ln.x1 > left and ln.x0 < right]
+    if len(under) != 1:
+        return []
+    ln = under[0]
+    short = len(ln.text.strip()) <= 3 and ln.text.strip().isalpha()
+    return [ln] if short and abs(ln.size - last.size) < 0.5 and ln.bold == last.bold else []
 
 
 def _wrapped_on(last: Line, ln: Line, title: list[Line]) -> bool:

@@ -47,8 +47,10 @@ def capital_head(title: list[Line], top_half: list[Line]) -> list[Line]:
     # set off from the subtitle by its size or weight, as a head is (a line in the title's own size and weight
     # over it is `title._without_label`'s to read)
     contrast = ln.size > first.size + 0.5 or ln.size > first.size - 0.5 and ln.bold != first.bold
-    if first.top - ln.bottom > first.size or not contrast or not _capitals(ln.text) \
-            or any(o is not ln and o.top < ln.bottom and o.bottom > ln.top for o in top_half):
+    # within a line's room: of the subtitle's size, or of the head's where the subtitle is set much smaller
+    if first.top - ln.bottom > max(first.size, 0.9 * ln.size) or not contrast or not _capitals(ln.text) \
+            or any(o is not ln and o.top < ln.bottom and o.bottom > ln.top and o.x1 > left and o.x0 < right
+                   for o in top_half):  # alone on its row over the title's span (a sidebar beside it is not in it)
         return []
     text = ln.text.strip()
     if all(w in ARTICLE_TYPE for w in text.lower().split()) or VENUE_NAME.search(text) or is_standard(text) \
