@@ -11,7 +11,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf import read_pdf
-from papershelf.ingest.pdf.info_title import confirmed_title
+from papershelf.ingest.pdf.info_title import confirmed_title, printed_info
 
 from .pdf_fixtures import BODY, _wrap
 
@@ -164,3 +164,12 @@ def test_a_title_whose_last_line_is_a_short_word_keeps_it_and_its_subtitle(tmp_p
     c.save()
     assert read_pdf((tmp_path / "short.pdf").read_bytes()).title == \
         "IN RANDOMIZED TRIALS OF OLDER ADULTS WITH DNA What the cohorts tell us about ageing"
+
+
+def test_an_info_title_page_1_does_not_print_is_no_title_where_the_page_gave_none():
+    page = " ".join(["Seasonal currents of a shallow bay and their effect on larval drift.", BODY * 3])
+    assert printed_info("Seasonal Currents of a Shallow Bay", page) == "Seasonal Currents of a Shallow Bay"
+    assert printed_info("Automated Statistics Collection in DB2 Stinger", page) is None  # another paper's
+    assert printed_info("Paper Title Here (use Title Case)", page) is None  # a template's
+    assert printed_info("Automated Statistics Collection in DB2 Stinger", "1 2") == \
+        "Automated Statistics Collection in DB2 Stinger"  # a scan without text: nothing to tell it by

@@ -306,7 +306,7 @@ def fill_from_pdf_meta(doc: Document, src: SourceFile, texts: list[str] | None =
     `texts`: the pages' text as the parse read it (else read again).
 
     A bibliography or Zotero entry applied later still wins (`apply_metadata`)."""
-    from .pdf.info_title import confirmed_title
+    from .pdf.info_title import confirmed_title, printed_info
     from .pdf.meta import read_pdf_meta
     from .pdf.year import checked_year
 
@@ -320,7 +320,7 @@ def fill_from_pdf_meta(doc: Document, src: SourceFile, texts: list[str] | None =
     doc.venue = doc.venue or meta.venue
     if doc.title and meta.title and doc.title.isupper() and _letters(doc.title) == _letters(meta.title):
         doc.title = meta.title  # the same title in capitals as printed: the document info has its case
-    doc.title = confirmed_title(doc.title, meta.title, meta.first_page) or meta.title
+    doc.title = confirmed_title(doc.title, meta.title, meta.first_page) or printed_info(meta.title, meta.first_page)
     doc.authors = doc.authors or meta.authors
     doc.arxiv_id = doc.arxiv_id or meta.arxiv_id
 

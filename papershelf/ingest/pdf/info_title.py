@@ -55,3 +55,17 @@ def _respelled(read: str, info: str, first_page: str) -> bool:
     wrong, right = differ[0]
     words = _words(first_page)
     return words.count(wrong) <= 1 and words.count(right) >= 1
+
+
+def printed_info(info: str | None, first_page: str) -> str | None:
+    """The document info's title where page 1 gave none, when the page does not contradict it: half its
+    words of three letters or more are printed on page 1, or page 1 has too little text to tell (a scan).
+    An info title the page's own text does not print (a template's "Paper Title Here", a journal's name, an
+    older file's title) is no title of this paper: none rather than a wrong one (front17)."""
+    if not info:
+        return None
+    words = [w for w in _words(info) if len(w) >= 3]
+    page = set(_words(first_page))
+    if len(_letters(first_page)) < 200 or not words:
+        return info
+    return info if sum(w in page for w in words) >= 0.5 * len(words) else None
