@@ -318,8 +318,9 @@ def fill_from_pdf_meta(doc: Document, src: SourceFile, texts: list[str] | None =
         doc.year = doc.year or checked_year(meta.year, doc.references, meta.created)[0]
     doc.doi = doc.doi or meta.doi
     doc.venue = doc.venue or meta.venue
-    if doc.title and meta.title and doc.title.isupper() and _letters(doc.title) == _letters(meta.title):
-        doc.title = meta.title  # the same title in capitals as printed: the document info has its case
+    if doc.title and meta.title and _letters(doc.title) == _letters(meta.title) \
+            and _capitals(doc.title) > _capitals(meta.title):
+        doc.title = meta.title  # the same title set (or headed) in capitals as printed: the document info has its case
     doc.title = confirmed_title(doc.title, meta.title, meta.first_page) or printed_info(meta.title, meta.first_page)
     doc.authors = doc.authors or meta.authors
     doc.arxiv_id = doc.arxiv_id or meta.arxiv_id
@@ -327,6 +328,10 @@ def fill_from_pdf_meta(doc: Document, src: SourceFile, texts: list[str] | None =
 
 def _letters(text: str) -> str:
     return "".join(c for c in text.casefold() if c.isalnum())
+
+
+def _capitals(text: str) -> int:
+    return sum(c.isupper() for c in text)
 
 
 def derive_paper_id(doc: Document, path: str, taken: Callable[[str], bool] | None = None) -> str:
