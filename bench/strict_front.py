@@ -15,7 +15,8 @@ nothing else is taken for a name.  Truth, per source:
   spelled as Zotero's and its first given name starts with the same letter.
 * ``shared``: the 27 shared PDFs' hand-read authors (bench/data/pdf_authors.json); titles from
   bench/data/pdf_titles.json (read from page 1).
-* ``printed``: 23 dev PDFs (the 7 Zotero ones, 16 wide pages whose years disagree) read by hand from
+* ``printed``: 47 dev PDFs (the 7 Zotero ones, 16 wide pages whose years disagree, 24 wide pages of
+  other families and eras: old journals, cover sheets, preprints, a German title) read by hand from
   page 1 (bench/data/front_printed.json): title, every author, and the years the page prints as the
   paper's own; a year is graded right / other own / wrong / none / unprinted (`grade_year`).
 

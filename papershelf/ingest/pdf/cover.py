@@ -16,10 +16,17 @@ from .title import true_size
 
 Page = tuple[list[Line], float, float]
 
-# Sheets an aggregator puts before the paper (the paper's own first page follows): ResearchGate's
-# "See discussions, stats, and author profiles" page, JSTOR's terms-of-use page.
+# Sheets an aggregator or a repository puts before the paper (the paper's own first page follows), each
+# by the sentence it prints on every such sheet: ResearchGate's "See discussions, stats, and author
+# profiles" page, JSTOR's terms-of-use page, HAL's archive sheet, a Digital Commons (bepress) sheet, a
+# university portal's (Pure) "General rights" sheet, ETH's and eScholarship's download sheets (front17).
 _COVER_SHEET = re.compile(r"See discussions, stats,? and author profiles for this publication|"
-                          r"Your use of the JSTOR archive indicates your acceptance", re.IGNORECASE)
+                          r"Your use of the JSTOR archive indicates your acceptance|"
+                          r"HAL is a multi-?\s?disciplinary open access archive|"
+                          r"is brought to you for free and open access by|"
+                          r"moral rights for the publications made accessible in the public portal|"
+                          r"This page was generated automatically upon download from|"
+                          r"Powered by the California Digital Library", re.IGNORECASE)
 # A section's number opening a line: "2 Method", "3.1 Data", "II. Results", "A. Proofs".
 _SECTION_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.|[A-Z]\.)\s+\S")
 

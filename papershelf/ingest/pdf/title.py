@@ -12,12 +12,14 @@ from .heading_style import is_standard
 from .lines import Line, join_lines
 from .meta import ARTICLE_TYPE, VENUE_NAME
 from .plain_front import centred_stack
+from .title_head import capital_head
 from .title_tiers import title_size
 from .title_wrap import runs_on, set_apart, width
 
-# A note's mark after the title: a raised symbol or number, or a number in brackets ("… Bicarbonate [1]")
-# or a note's symbol set apart on the line, unraised ("… Replacement Algorithm *")
-_TITLE_NOTE = re.compile(LEADING_SPACE + r"(?:\^(?:[∗*†‡§¶⋆★☆✩✪,\s]+|(?<=\w{3}\^)[\d,\s]+)|(?<=\w)\s*\[\d{1,2}\]|"
+# A note's mark after the title: a raised symbol, number or letter ("… from^a"), or a number in brackets
+# ("… Bicarbonate [1]") or a note's symbol set apart on the line, unraised ("… Replacement Algorithm *")
+_TITLE_NOTE = re.compile(LEADING_SPACE + r"(?:\^(?:[∗*†‡§¶⋆★☆✩✪,\s]+|(?<=\w{3}\^)(?:[\d,\s]+|[a-h](?:,[a-h])*))|"
+                         r"(?<=\w)\s*\[\d{1,2}\]|"
                          r"(?<=\w)\s+[∗*†‡§¶⋆]{1,2})$")
 FIRST_HEAD = re.compile(r"^(?:§?(?:\d+|[IVX]+)\.?\s+[A-Z]|abstract\b|introduction\b|keywords\b)", re.IGNORECASE)
 
@@ -53,6 +55,8 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
         title_lines = _one_block(sorted((ln for ln in big if ln.bold == weight), key=lambda ln: (round(ln.top), ln.x0)),
                                  top_half)
         title_lines = _goes_up(title_lines, top_half, body) + title_lines
+        title_lines = capital_head(title_lines, top_half) + title_lines
+        title_lines = title_lines + _short_wrap(title_lines, kept)
         title_lines = title_lines + _goes_on(title_lines, top_half, body)
     else:
         title_lines = _first_centred_bold(top_half, width, body, _title_page(kept, width)) \
@@ -61,7 +65,8 @@ def take_title(kept: list[Line], width: float, height: float, body: float) -> tu
         return None, kept
     own = _one_language(title_lines)  # the title's translation under it is set aside with it
     title_lines = own + _translation(own, top_half)
-    title = _TITLE_NOTE.sub("", join_lines([ln.text for ln in own])) or None  # a hyphen broken title joins
+    # a note's mark ends a line of the title as well as its last ("… inferred from^a" over "the structure …")
+    title = _TITLE_NOTE.sub("", join_lines([_TITLE_NOTE.sub("", ln.text) for ln in own])) or None  # hyphens join
     return title, [ln for ln in kept if ln not in title_lines]
 
 
@@ -282,6 +287,21 @@ def _goes_on(title: list[Line], top_half: list[Line], body: float) -> list[Line]
         last = ln
         capital = capital and not subtitle
     return out
+
+
+def _short_wrap(title: list[Line], kept: list[Line]) -> list[Line]:
+    """The title's last line when it holds a word of three letters or fewer ("OF", "DNA"), which the top
+    half's lines leave out (a page number, a mark): the line right under the title's last, alone on its row
+    over the title's span, in its size and weight, at its pitch, and of letters."""
+    last = title[-1]
+    left, right = min(t.x0 for t in title), max(t.x1 for t in title)
+    under = [ln for ln in kept if ln.top > last.top + 0.5 * last.size and ln.top - last.top <= 1.5 * last.size
+             and ln.x1 > left and ln.x0 < right]
+    if len(under) != 1:
+        return []
+    ln = under[0]
+    short = len(ln.text.strip()) <= 3 and ln.text.strip().isalpha()
+    return [ln] if short and abs(ln.size - last.size) < 0.5 and ln.bold == last.bold else []
 
 
 def _wrapped_on(last: Line, ln: Line, title: list[Line]) -> bool:
