@@ -41,7 +41,7 @@ from .hidden_runs import hidden_lead, hidden_tail
 from .hyphens import keep_hyphen
 from .line_weight import after_label, after_mark, last_word_char
 from .overlays import jumps_back, overlay_cut
-from .rect_gaps import inner_gaps, wide_spaced
+from .rect_gaps import inner_gaps, measured
 from .rotation import piece_turns, shown_box, span, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
 from .script_boxes import _has_script, _pieces, _stacked, nearest_all, sideways_split, text_size
@@ -402,8 +402,8 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     opening = after_label(tp, stripped, lead16, opening, last)
     bold_first, bold_last = tp.bold(opening), tp.bold(last_word_char(tp, stripped, lead16, last, size))
     face, italic = tp.face(first, last), tp.italic(opening, last)
-    cut, words = wide_spaced(stripped, boxes, size, lambda i: _box_at(tp, stripped, lead16, i))
-    pieces = _pieces(cut, size)
+    words = measured(stripped, boxes, size, lambda i: _box_at(tp, stripped, lead16, i))
+    pieces = _pieces(boxes, size)
     pieces, turns = sideways_split(pieces, piece_turns(tp.raw, first, last, pieces, tp.rotation, tp.char_box), size)
     gaps = set() if tp.rotation else glued(stripped, tp.char_index, tp.loose, lead16, size)
     if len(pieces) == 1:

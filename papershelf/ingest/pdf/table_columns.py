@@ -1,8 +1,9 @@
 """A table's columns from its own rows: narrow column gaps split, word spaces between pieces joined.
 
-A table set tight parts its columns by a gap of an em or two, no wider than a loose word space can
-be, and pdfium keeps such a row as one line ("N parent opt out 9", "0.75–1.0 0.063 0.0% 0.42"):
-`lines` cannot cut it without cutting running text too.  A column's gap is the same all down the
+pdfium keeps a row drawn as one text object as one line, its cells' gaps as spaces ("N schools   1
+1   2"), and so a row whose columns stand only an em or two apart, no wider than a loose word space
+("N parent opt out 9", "0.75–1.0 0.063 0.0% 0.42"): `lines` keeps such gaps on the line
+(`rect_gaps`).  A gap as wide as `lines` cuts two rectangles at is a column's.  A column's gap is the same all down the
 table, though: the other rows leave it empty too, and have text on both its sides.  So each gap a
 line holds (`Line.gaps`, measured by `rect_gaps`) is weighed against the table's other rows: a row
 with text across the gap's middle speaks against a column there, a row with text on both sides and
@@ -17,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 
 from .lines import Line
+from .rect_gaps import cut_gap
 
 JOIN_GAP = 1.0  # em: pieces of a row closer than this are one cell unless a column runs between them
 
@@ -55,15 +57,17 @@ def _split(ln: Line, at: list[tuple[int, float, float]]) -> list[Line]:
 
 
 def by_columns(rows: list[list[Line]]) -> list[list[Line]]:
-    """Each row with its lines cut at the gaps most other rows leave open, and its pieces a word space
-    apart joined where most other rows have text across the space (see the module's docstring)."""
+    """Each row with its lines cut at their wide gaps and at the gaps most other rows leave open, and
+    its pieces a word space apart joined where most other rows have text across the space (see the
+    module's docstring)."""
     cover = [[c for ln in row for c in _covered(ln)] for row in rows]
     out = []
     for i, row in enumerate(rows):
         cut: list[Line] = []
         for ln in row:
             words = len(ln.text.split())
-            at = [g for g in ln.gaps if 0 < g[0] < words and _opens(_votes(cover, i, (g[1] + g[2]) / 2))]
+            at = [g for g in ln.gaps if 0 < g[0] < words
+                  and (g[2] - g[1] > cut_gap(ln.size) or _opens(_votes(cover, i, (g[1] + g[2]) / 2)))]
             cut += _split(ln, at) if at else [ln]
         joined = [cut[0]]
         for ln in cut[1:]:
