@@ -11,7 +11,8 @@ from .conftest import shared
 from .test_pdf_object_layouts import _objects
 
 _ROWS = [("N schools", "1", "1", "2"), ("N parent opt out", "9", "6", "23"), ("N assented", "183", "115", "345"),
-         ("Height (cm)", "165.8 (8.8)", "161.8 (7.0)", "162.6 (8.5)"), ("BMI z-score", "0.63 (1.2)", "0.52 (1.1)", "0.44"),
+         ("Height (cm)", "165.8 (8.8)", "161.8 (7.0)", "162.6 (8.5)"),
+         ("BMI z-score", "0.63 (1.2)", "0.52 (1.1)", "0.44"),
          ("Age", "13.7 (0.4)", "13.1 (0.3)", "13.2 (0.4)")]
 
 
@@ -49,7 +50,7 @@ def _row_objects_paper(path: Path, gap_em: float) -> None:
     c.line(x0, y + 4, 480, y + 4)
     c.setFont("Helvetica", 10)
     for k in range(12):
-        c.drawString(x0, y - 30 - 12 * k, "Running text of the paper goes on under the table, line after line of it here.")
+        c.drawString(x0, y - 30 - 12 * k, "Running text of the paper goes on under the table, line after line.")
     c.save()
 
 
