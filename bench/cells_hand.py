@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from pdf_headings_score import plain
 from queryset import DEFAULT_DATA, print_result
@@ -34,11 +35,12 @@ def table_rows(text: str) -> list[list[str]]:
     return [[c for c in (plain(cell) for cell in line.split(" | ")) if c] for line in text.splitlines()]
 
 
-def grade(text: str, item: dict) -> dict:
+def grade(text: str, item: dict) -> dict[str, Any]:
     """Counts for one table: cells (and found, whole) over header and rows, rows (and right)."""
     rows = table_rows(text)
     flat, cells = plain(text), {c for r in rows for c in r}
-    out = {"cells": 0, "found": 0, "whole": 0, "rows": 0, "rows_right": 0, "missed": []}
+    out = {"cells": 0, "found": 0, "whole": 0, "rows": 0, "rows_right": 0}
+    missed: list[str] = []
     for cell in [*item["header"], *(c for r in item["rows"] for c in r)]:
         c = plain(cell)
         if not c:
@@ -47,14 +49,14 @@ def grade(text: str, item: dict) -> dict:
         out["found"] += c in flat
         out["whole"] += c in cells
         if c not in cells:
-            out["missed"].append(cell if c in flat else f"{cell} (not found)")
+            missed.append(cell if c in flat else f"{cell} (not found)")
     for row in item["rows"]:
         want = [c for c in (plain(x) for x in row) if c]
         out["rows"] += 1
         out["rows_right"] += want in rows
         if want not in rows:
-            out["missed"].append("row " + " | ".join(row)[:60])
-    return out
+            missed.append("row " + " | ".join(row)[:60])
+    return {**out, "missed": missed}
 
 
 def run(data: Path, only: str, verbose: bool) -> dict:

@@ -128,7 +128,7 @@ def _inked(form, box: tuple[float, float, float, float]) -> tuple[float, float, 
     for i in range(n):
         obj = raw.FPDFFormObj_GetObject(form, i)
         if obj and raw.FPDFPageObj_GetBounds(obj, *edges):
-            part = _clipped(obj, tuple(e.value for e in edges), _FORM)  # (any object's own clip)
+            part = _clipped(obj, (edges[0].value, edges[1].value, edges[2].value, edges[3].value), _FORM)  # any clip
             if part is not None:
                 parts.append(_transform(_matrix(form), part))
     if not parts:
