@@ -24,7 +24,7 @@ Word = tuple[float, float, float]  # a word's left and right edge and its middle
 # this width, plus an em, has room for a gap between columns.
 _ROOMY = 0.5
 _FEW = 3  # a chunk of this many spaces or fewer is measured whatever its width (few calls)
-OPEN = 0.7  # em: a gap between words this wide may part two columns (a word space is 0.25-0.5 em)
+OPEN = 1.0  # em: a gap between words this wide may part two columns (a word space is 0.25-0.5 em, a spaced sign 0.8)
 
 
 def cut_gap(size: float) -> float:

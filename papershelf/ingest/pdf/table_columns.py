@@ -4,13 +4,14 @@ pdfium keeps a row drawn as one text object as one line, its cells' gaps as spac
 1   2"), and so a row whose columns stand only an em or two apart, no wider than a loose word space
 ("N parent opt out 9", "0.75–1.0 0.063 0.0% 0.42"): `lines` keeps such gaps on the line
 (`rect_gaps`).  A gap as wide as `lines` cuts two rectangles at is a column's.  A column's gap is the same all down the
-table, though: the other rows leave it empty too, and have text on both its sides.  So each gap a
-line holds (`Line.gaps`, measured by `rect_gaps`) is weighed against the table's other rows: a row
-with text across the gap's middle speaks against a column there, a row with text on both sides and
-none across it for one.  A gap most rows leave open (two at least, twice as many as cover it) parts
-two cells.  The same weighing joins two pieces of a row that stand only a word space or so apart
-(a name and its italic "et al." read as two pieces) when most rows have text across the space
-between them: no column runs there.
+table, though: the other rows leave it empty too, and their cells of the next column start where the
+text after it starts.  So each narrow gap a line holds (`Line.gaps`, measured by `rect_gaps`) is
+weighed against the table's other rows: a row with text across the gap's middle speaks against a
+column there, a row with no text across it and a cell starting where the gap ends (within `ALIGN`)
+for one.  A gap most rows leave open so (two at least, twice as many as cover it) parts two
+cells.  The same weighing joins two pieces of a row that stand only a word space or so apart (a
+name and its italic "et al." read as two pieces) when most rows have text across the space between
+them: no column runs there.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .lines import Line
 from .rect_gaps import cut_gap
 
 JOIN_GAP = 1.0  # em: pieces of a row closer than this are one cell unless a column runs between them
+ALIGN = 0.5  # em: cells of one column start this close to each other (a narrow gap is a column's only there)
 
 
 def _covered(ln: Line) -> list[tuple[float, float]]:
@@ -32,15 +34,19 @@ def _covered(ln: Line) -> list[tuple[float, float]]:
     return [*out, (x0, ln.x1)]
 
 
-def _votes(rows: list[list[tuple[float, float]]], skip: int, x: float) -> tuple[int, int]:
-    """(rows with text on both sides of x and none across it, rows with text across it), row `skip` aside."""
+def _votes(rows: list[list[tuple[float, float]]], skip: int, x: float, start: float | None = None,
+           slack: float = 0.0) -> tuple[int, int]:
+    """(rows with text on both sides of x and none across it, rows with text across it), row `skip`
+    aside.  With `start`, a row is open only where a text of it starts there too (within `slack`): the
+    next column's cells line up at their left edge, where a gap inside a wide cell ("12.1 ± 1.2") lies
+    over the empty end of its column's narrower cells."""
     open_, across = 0, 0
     for i, row in enumerate(rows):
         if i == skip:
             continue
         if any(a < x < b for a, b in row):
             across += 1
-        elif any(b <= x for _, b in row) and any(a >= x for a, _ in row):
+        elif any(b <= x for _, b in row) and any(a >= x and (start is None or abs(a - start) <= slack) for a, _ in row):
             open_ += 1
     return open_, across
 
@@ -67,7 +73,8 @@ def by_columns(rows: list[list[Line]]) -> list[list[Line]]:
         for ln in row:
             words = len(ln.text.split())
             at = [g for g in ln.gaps if 0 < g[0] < words
-                  and (g[2] - g[1] > cut_gap(ln.size) or _opens(_votes(cover, i, (g[1] + g[2]) / 2)))]
+                  and (g[2] - g[1] > cut_gap(ln.size)
+                       or _opens(_votes(cover, i, (g[1] + g[2]) / 2, g[2], ALIGN * ln.size)))]
             cut += _split(ln, at) if at else [ln]
         joined = [cut[0]]
         for ln in cut[1:]:
