@@ -61,6 +61,8 @@ def _collect(page, form, level: int, to_page: tuple[float, ...], width: float, h
         if not pdfium.GetObjectBounds(obj, *refs):
             raise PdfiumError("Failed to locate pageobject.")
         shown = _clipped(obj, (edges[0].value, edges[1].value, edges[2].value, edges[3].value), kind)
+        if kind == _FORM and shown is not None:
+            shown = _inked(obj, shown)
         if shown is None:
             continue  # drawn wholly outside its clip: nothing of it shows
         left, bottom, right, top = _transform(to_page, shown)
@@ -109,6 +111,32 @@ def _clipped(obj, box: tuple[float, float, float, float], kind: int) -> tuple[fl
         if xs:
             left, bottom, right, top = max(left, min(xs)), max(bottom, min(ys)), min(right, max(xs)), min(top, max(ys))
     return (left, bottom, right, top) if left < right and bottom < top else None
+
+
+def _inked(form, box: tuple[float, float, float, float]) -> tuple[float, float, float, float] | None:
+    """The part of a form's bounds its own objects show, each within its clip (the form's /BBox
+    clips them; pdfium's bounds of a form do not heed it): a chart exported with strokes running past
+    its frame would otherwise reach over the text and the page's edge.  Forms holding more objects
+    than `_MAX_CLIPS` keep their bounds (the cost stays bounded)."""
+    from pypdfium2 import raw
+
+    n = raw.FPDFFormObj_CountObjects(form)
+    if n <= 0 or n > _MAX_CLIPS:
+        return box
+    edges = [ctypes.c_float() for _ in range(4)]
+    parts = []
+    for i in range(n):
+        obj = raw.FPDFFormObj_GetObject(form, i)
+        if obj and raw.FPDFPageObj_GetBounds(obj, *edges):
+            part = _clipped(obj, (edges[0].value, edges[1].value, edges[2].value, edges[3].value), _FORM)  # any clip
+            if part is not None:
+                parts.append(_transform(_matrix(form), part))
+    if not parts:
+        return box
+    left, bottom = min(p[0] for p in parts), min(p[1] for p in parts)
+    right, top = max(p[2] for p in parts), max(p[3] for p in parts)
+    left, bottom, right, top = max(left, box[0]), max(bottom, box[1]), min(right, box[2]), min(top, box[3])
+    return (left, bottom, right, top) if left < right and bottom < top else box
 
 
 def _matrix(obj) -> tuple[float, ...]:

@@ -41,6 +41,7 @@ from .hidden_runs import hidden_lead, hidden_tail
 from .hyphens import keep_hyphen
 from .line_weight import after_label, after_mark, last_word_char
 from .overlays import jumps_back, overlay_cut
+from .rect_gaps import inner_gaps, measured
 from .rotation import piece_turns, shown_box, span, text_turn, user_size
 from .runin import _bold_lead, _first_runin, _italic_lead
 from .script_boxes import _has_script, _pieces, _stacked, nearest_all, sideways_split, text_size
@@ -81,6 +82,7 @@ class Line:
     italic: bool = False  # the whole line is slanted (IEEE's "A. Subsection" headings are)
     runin_italic: bool = False  # the lead-in is set apart by slant alone ("Cell culture. The cells …")
     turn: int = 0  # its characters' quarter turn in the page's frame (`rotation.char_turn`): 0 upright
+    gaps: tuple[tuple[int, float, float], ...] = ()  # wide gaps between its words (`rect_gaps.inner_gaps`)
     @property
     def height(self) -> float:
         return self.bottom - self.top
@@ -400,6 +402,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
     opening = after_label(tp, stripped, lead16, opening, last)
     bold_first, bold_last = tp.bold(opening), tp.bold(last_word_char(tp, stripped, lead16, last, size))
     face, italic = tp.face(first, last), tp.italic(opening, last)
+    words = measured(stripped, boxes, size, lambda i: _box_at(tp, stripped, lead16, i))
     pieces = _pieces(boxes, size)
     pieces, turns = sideways_split(pieces, piece_turns(tp.raw, first, last, pieces, tp.rotation, tp.char_box), size)
     gaps = set() if tp.rotation else glued(stripped, tp.char_index, tp.loose, lead16, size)
@@ -418,7 +421,7 @@ def _chunk_lines(tp: _TextPage, chunk: str, start16: int, number: int) -> list[L
                             runin=runin if not out else "", runin_bold=bool(runin) and _bold_lead(tp, runin, lead16),
                             alone=len(pieces) == 1 or stacked, face=face, italic=italic,
                             runin_italic=bool(runin) and _italic_lead(tp, runin, lead16),
-                            turn=turn))
+                            turn=turn, gaps=inner_gaps(words, span(piece), size) if words else ()))
     return out
 
 

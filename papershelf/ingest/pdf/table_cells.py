@@ -22,6 +22,7 @@ import re
 from .graphics import Box
 from .lines import Line
 from .table_bands import logical_rows, mend_pieces
+from .table_columns import by_columns
 
 SEP = " | "
 _NUMERIC = re.compile(r"^[(\[]?[-+−±<>≤≥]?\d[\d.,:/–-]*\s*%?[)\]]?[,;*]*$")
@@ -143,8 +144,9 @@ def _header_bands(rows: list[list[Line]], rules: list[float]) -> set[int]:
 
 def table_text(lines: list[Line], parts: list[Box]) -> str:
     """The table's text: rows as lines, cells separated by `` | ``, a cell's wrapped lines as one
-    (a cell's pieces and marks mended and a band of centred cells read as one row: `table_bands`)."""
-    rows = mend_pieces(_rows(lines))
+    (a cell's pieces and marks mended and a band of centred cells read as one row: `table_bands`;
+    narrow column gaps split and word spaces between pieces joined by the other rows: `table_columns`)."""
+    rows = by_columns(mend_pieces(_rows(lines)))
     rules = _rules(parts, lines)
     pitch, banded = _pitch(rows), _header_bands(rows, rules)
     starts = {i for i in range(1, len(rows)) if _ruled_between(rules, rows[i - 1], rows[i])}
