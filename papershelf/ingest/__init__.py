@@ -242,9 +242,16 @@ def _read_regular(path: str, limit: int) -> bytes:
 # the column, byline grids' rows under the names read as affiliations, a city and region code without a comma
 # a place, no year earlier than the page's received or arXiv date, a contents row "References 137" no list
 # heading, scanned image strips no drawing, charts' labels bridging an undrawn plot, hanging-label captions
-# read on, a caption's own rule no part of its figure, a side object sought over the gutter it reaches).
+# read on, a caption's own rule no part of its figure, a side object sought over the gutter it reaches;
+# 23: a table's columns cut at the gaps its own rows leave open (word gaps kept on the line), a form's drawing
+# within its own clips, a title's capitals head over its subtitle, a short last title line kept, note marks
+# ending any title line dropped, repository cover sheets skipped, an untrusted info title left out, headings
+# ending in an abbreviation ("sp. nov."), numbered titles over up to four lines, small-print headings of
+# twelve words, a table region stopping at a lettered section, a "References" row among contents rows no list
+# heading, scanned reference labels read by the list's own sequence, raised marks on scans written after ^,
+# a scan's drawings found from its ink).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/22"
+PDF_READER = "pdf-reader/23"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
