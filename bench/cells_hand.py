@@ -18,13 +18,12 @@ with the truth's label is graded, its ``table_text`` (rows as lines, cells split
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 from typing import Any
 
 from pdf_headings_score import plain
-from queryset import DEFAULT_DATA, print_result
+from queryset import hand_truth_main
 
 ROOT = Path(__file__).resolve().parent
 TRUTH = ROOT / "data" / "cells_hand.json"
@@ -91,13 +90,7 @@ def run(data: Path, only: str, verbose: bool) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default=str(DEFAULT_DATA))
-    ap.add_argument("--only", default="", help="only files whose name holds this")
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("-v", "--verbose", action="store_true", help="list every cell and row not right")
-    args = ap.parse_args()
-    print_result(run(Path(args.data), args.only, args.verbose), args.json, 24)
+    hand_truth_main(__doc__, run, "cell and row")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import json
 import re
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -127,6 +127,20 @@ def print_result(out: dict, as_json: bool, width: int = 22) -> None:
             print(f"{k:{width}s} {v}")
     for line in out.get("failures", []):
         log(line)
+
+
+def hand_truth_main(doc: str | None, run: Callable[[Path, str, bool], dict], listed: str) -> None:
+    """The command line of a bench graded on hand-read truth over shared PDFs (regions_hand, cells_hand):
+    --data, --only, --json, -v listing `listed`."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", default=str(DEFAULT_DATA))
+    ap.add_argument("--only", default="", help="only files whose name holds this")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("-v", "--verbose", action="store_true", help=f"list every {listed} not right")
+    args = ap.parse_args()
+    print_result(run(Path(args.data), args.only, args.verbose), args.json, 24)
 
 
 @contextmanager

@@ -14,11 +14,10 @@ read off the rendered page by hand.  Only development-half files are in the trut
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
-from queryset import DEFAULT_DATA, iou, print_result
+from queryset import hand_truth_main, iou
 
 ROOT = Path(__file__).resolve().parent
 TRUTH = ROOT / "data" / "regions_hand.json"
@@ -77,13 +76,7 @@ def run(data: Path, only: str, verbose: bool) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default=str(DEFAULT_DATA))
-    ap.add_argument("--only", default="", help="only files whose name holds this")
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("-v", "--verbose", action="store_true", help="list every object not right")
-    args = ap.parse_args()
-    print_result(run(Path(args.data), args.only, args.verbose), args.json, 24)
+    hand_truth_main(__doc__, run, "object")
 
 
 if __name__ == "__main__":
