@@ -16,7 +16,9 @@ them: no column runs there.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import itertools
 
 from .lines import Line
 from .rect_gaps import cut_gap
@@ -34,7 +36,32 @@ def _covered(ln: Line) -> list[tuple[float, float]]:
     return [*out, (x0, ln.x1)]
 
 
-def _votes(rows: list[list[tuple[float, float]]], skip: int, x: float, start: float | None = None,
+class _Cover:
+    """One row's covered stretches, sorted by where they start, with the furthest end among the first k:
+    whether a stretch lies across x, ends before it or starts after it is a bisection, not a scan (a
+    table's gaps are weighed against all its rows, so a scan per row made a tall, wide table cost its
+    rows squared times its cells)."""
+
+    def __init__(self, stretches: list[tuple[float, float]]) -> None:
+        ordered = sorted(stretches)
+        self.starts = [a for a, _ in ordered]
+        self.reach = list(itertools.accumulate((b for _, b in ordered), max))
+        self.first_end = min((b for _, b in ordered), default=0.0)
+
+    def across(self, x: float) -> bool:
+        k = bisect.bisect_left(self.starts, x)
+        return k > 0 and self.reach[k - 1] > x
+
+    def open_at(self, x: float, start: float | None, slack: float) -> bool:
+        if not self.starts or self.first_end > x:
+            return False
+        if start is None:
+            return self.starts[-1] >= x
+        j = bisect.bisect_left(self.starts, max(x, start - slack))
+        return j < len(self.starts) and self.starts[j] <= start + slack
+
+
+def _votes(rows: list[_Cover], skip: int, x: float, start: float | None = None,
            slack: float = 0.0) -> tuple[int, int]:
     """(rows with text on both sides of x and none across it, rows with text across it), row `skip`
     aside.  With `start`, a row is open only where a text of it starts there too (within `slack`): the
@@ -44,9 +71,9 @@ def _votes(rows: list[list[tuple[float, float]]], skip: int, x: float, start: fl
     for i, row in enumerate(rows):
         if i == skip:
             continue
-        if any(a < x < b for a, b in row):
+        if row.across(x):
             across += 1
-        elif any(b <= x for _, b in row) and any(a >= x and (start is None or abs(a - start) <= slack) for a, _ in row):
+        elif row.open_at(x, start, slack):
             open_ += 1
     return open_, across
 
@@ -66,7 +93,7 @@ def by_columns(rows: list[list[Line]]) -> list[list[Line]]:
     """Each row with its lines cut at their wide gaps and at the gaps most other rows leave open, and
     its pieces a word space apart joined where most other rows have text across the space (see the
     module's docstring)."""
-    cover = [[c for ln in row for c in _covered(ln)] for row in rows]
+    cover = [_Cover([c for ln in row for c in _covered(ln)]) for row in rows]
     out = []
     for i, row in enumerate(rows):
         cut: list[Line] = []
