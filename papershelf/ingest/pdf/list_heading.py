@@ -61,4 +61,5 @@ def heading_start(lines: list[Line], headings: list[Block], marks: list[Line]) -
 def _rows_ending_in_page(page: int | None, lines: list[Line]) -> int:
     """How many lines of the page (a page number's own piece aside) have a row that ends in a page number."""
     on_page = [ln for ln in lines if ln.page == page]
-    return sum(not is_page_number(ln.text) and row_ends_in_page(ln, on_page) for ln in on_page)
+    numbers = [ln for ln in on_page if is_page_number(ln.text)]  # all `row_ends_in_page` looks at
+    return sum(not is_page_number(ln.text) and row_ends_in_page(ln, numbers) for ln in on_page)

@@ -52,8 +52,8 @@ def _counts_up(lines: list[Line], labels: list[int | None]) -> bool:
     specks read "3." as "Ww") do not end the run: the count goes on from the next label, when the one
     after it is printed too (the labels' own sequence, as `split_numbered` reads it)."""
     expect, with_year, text, entries = 1, 0, "", 0
-    for i, (ln, label) in enumerate(zip(lines, labels, strict=True)):
-        if label is not None and (label == expect or (entries and _resumes(label, expect, labels[i + 1:]))):
+    for ln, label, following in zip(lines, labels, _next_labels(labels), strict=True):
+        if label is not None and (label == expect or (entries and _resumes(label, expect, following))):
             with_year += bool(_YEAR.search(text)) if entries else 0
             expect, text, entries = label + 1, "", entries + 1
         text += " " + ln.text
@@ -61,7 +61,17 @@ def _counts_up(lines: list[Line], labels: list[int | None]) -> bool:
     return entries >= MIN_ENTRIES and with_year >= 0.9 * entries
 
 
-def _resumes(label: int, expect: int, later: list[int | None]) -> bool:
+def _next_labels(labels: list[int | None]) -> list[int | None]:
+    """For each line, the next label printed after it (None when none is): one pass from the end, so a long
+    list with many labels out of sequence is not searched again from each."""
+    out: list[int | None] = []
+    following: int | None = None
+    for label in reversed(labels):
+        out.append(following)
+        following = label if label is not None else following
+    return out[::-1]
+
+
+def _resumes(label: int, expect: int, following: int | None) -> bool:
     """A label a few past the one expected goes on with the list when the next label printed is the one after it."""
-    following = next((n for n in later if n is not None), None)
     return expect < label <= expect + MAX_LABEL_GAP and following == label + 1
