@@ -313,7 +313,7 @@ def fill_from_pdf_meta(doc: Document, src: SourceFile, texts: list[str] | None =
     `texts`: the pages' text as the parse read it (else read again).
 
     A bibliography or Zotero entry applied later still wins (`apply_metadata`)."""
-    from .pdf.info_title import confirmed_title, printed_info
+    from .pdf.info_title import confirmed_title, info_case, printed_info
     from .pdf.meta import read_pdf_meta
     from .pdf.year import checked_year
 
@@ -325,27 +325,10 @@ def fill_from_pdf_meta(doc: Document, src: SourceFile, texts: list[str] | None =
         doc.year = doc.year or checked_year(meta.year, doc.references, meta.created)[0]
     doc.doi = doc.doi or meta.doi
     doc.venue = doc.venue or meta.venue
-    if doc.title and meta.title and _letters(doc.title) == _letters(meta.title) \
-            and _in_capitals(doc.title, meta.title):
-        doc.title = meta.title  # the same title set (or headed) in capitals as printed: the document info has its case
+    doc.title = info_case(doc.title, meta.title)
     doc.title = confirmed_title(doc.title, meta.title, meta.first_page) or printed_info(meta.title, meta.first_page)
     doc.authors = doc.authors or meta.authors
     doc.arxiv_id = doc.arxiv_id or meta.arxiv_id
-
-
-def _letters(text: str) -> str:
-    return "".join(c for c in text.casefold() if c.isalnum())
-
-
-def _in_capitals(read: str, info: str) -> bool:
-    """`read` sets in capitals words (all of them, or a head of a few) that `info`, the same words, writes in
-    small letters: "GIANT CELL ARTERITIS: long-term …" for "Giant cell arteritis: long-term …"; a title
-    whose words are only capitalised ("An Elementary Proof") is as printed."""
-    if read.isupper():
-        return True
-    one, other = read.split(), info.split()
-    return len(one) == len(other) and any(len(a) >= 3 and a.isupper() and not b.isupper()
-                                          for a, b in zip(one, other, strict=True))
 
 
 def derive_paper_id(doc: Document, path: str, taken: Callable[[str], bool] | None = None) -> str:

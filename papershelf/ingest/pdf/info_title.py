@@ -19,6 +19,25 @@ def _words(text: str) -> list[str]:
     return ["".join(c for c in w if c.isalnum()) for w in text.casefold().split()]
 
 
+def info_case(read: str | None, info: str | None) -> str | None:
+    """The title read, in the document info's letter case when the two are the same title and the page sets it
+    (or a head of it) in capitals (`_in_capitals`): the info has the case the capitals hide."""
+    if read and info and _letters(read) == _letters(info) and _in_capitals(read, info):
+        return info
+    return read
+
+
+def _in_capitals(read: str, info: str) -> bool:
+    """`read` sets in capitals words (all of them, or a head of a few) that `info`, the same words, writes in
+    small letters: "GIANT CELL ARTERITIS: long-term …" for "Giant cell arteritis: long-term …"; a title
+    whose words are only capitalised ("An Elementary Proof") is as printed."""
+    if read.isupper():
+        return True
+    one, other = read.split(), info.split()
+    return len(one) == len(other) and any(len(a) >= 3 and a.isupper() and not b.isupper()
+                                          for a, b in zip(one, other, strict=True))
+
+
 def confirmed_title(read: str | None, info: str | None, first_page: str) -> str | None:
     """`info` when page 1 prints it whole and it holds more than `read`: `read` inside it, with what the
     info adds not an article type's words alone ("Research Article" is a label, not a part of the title);
