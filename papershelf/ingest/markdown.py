@@ -26,6 +26,8 @@ _IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]*)(?:\s+\"(?P<title>[^
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _NUMBERING = re.compile(r"^((?:\d+\.)*\d+)\.?\s+\S")
 _SECTION_NAME = re.compile(rf"^(?:[\dIVX.]+\s*)?({SECTION_NAMES})\b", re.I)
+# "A; B" or "A and B"; a run of spaces is read from its start only (from each of its spaces: quadratic)
+_AUTHOR_BREAK = re.compile(r"(?:(?<!\s)\s+)?;\s*|(?<!\s)\s+and\s+")
 
 
 def _front_matter(text: str) -> tuple[dict, str]:
@@ -45,7 +47,7 @@ def _as_authors(value) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
-        parts = re.split(r"\s*;\s*|\s+and\s+", value) if ";" in value or " and " in value else [value]
+        parts = _AUTHOR_BREAK.split(value) if ";" in value or " and " in value else [value]
         return [p.strip() for p in parts if p.strip()]
     if isinstance(value, list):
         out = []

@@ -134,7 +134,7 @@ def _author_part(body: str, full_names: bool = False) -> tuple[str, str, bool]:
 def _name_run(body: str) -> int | None:
     """Where a run of comma-separated names ends, when at least one name has an initial."""
     end, names, initials = 0, 0, False
-    for m in re.finditer(r"\s*(?:,|:)\s+(?:and\s+)?|\s+and\s+", body):
+    for m in re.finditer(r"(?:(?<!\s)\s+)?(?:,|:)\s+(?:and\s+)?|(?<!\s)\s+and\s+", body):
         piece = body[end:m.start()].strip()
         full_name = 2 <= len(piece.split()) <= 4 and not re.search(r"\b[a-z]{4,}", piece)
         if not (_PERSON.match(piece) and len(piece.split()) <= 5 and (re.search(r"\b[A-Z]\.", piece) or full_name)):

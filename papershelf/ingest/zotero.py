@@ -244,7 +244,7 @@ class _Reader:
 
     def meta(self, item_id: int, key: str) -> Meta:
         f = self.fields(item_id)
-        extra_key = re.search(r"^\s*Citation Key:\s*(\S+)", f.get("extra", ""), re.MULTILINE | re.IGNORECASE)
+        extra_key = re.search(r"^[^\S\n]*Citation Key:\s*(\S+)", f.get("extra", ""), re.MULTILINE | re.IGNORECASE)
         citekey = (f.get("citationKey") or "").strip() or self.citekeys.get(key) or \
             (extra_key.group(1) if extra_key else None)
         return Meta(citekey=citekey, zotero_key=key,

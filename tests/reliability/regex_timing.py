@@ -15,29 +15,30 @@ outside: a pattern that hangs cannot be interrupted inside the process that runs
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
+import pkgutil
 import re
 import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
+
+
+def _reader_modules() -> list[str]:
+    """Every module of the PDF reader, walked rather than listed: a new module's patterns are timed
+    without anyone remembering to add it (four patterns of unlisted modules were quadratic)."""
+    import papershelf.ingest.pdf as pdf
+
+    return sorted(m.name for m in pkgutil.walk_packages(pdf.__path__, pdf.__name__ + ".") if not m.ispkg)
+
 
 MODULES = ["papershelf.ask_pool", "papershelf.ask_refusal", "papershelf.ask_kinds",
            "papershelf.ingest.references", "papershelf.ingest.metadata", "papershelf.ingest.structured_references",
            "papershelf.ingest.captions", "papershelf.ingest.markdown", "papershelf.ingest.structured",
            "papershelf.ingest.zotero", "papershelf.works", "papershelf.text", "papershelf.document",
-           "papershelf.resolve", "papershelf.bibtex"] + [
-    f"papershelf.ingest.pdf.{m}" for m in ("references", "meta", "authors", "author_block", "headings", "lines",
-                                           "reader", "contents", "outline", "regions", "year", "tracking", "ocr",
-                                           "ocr_lines", "ocr_style", "ocr_marks",
-                                           "caption_cuts", "title", "title_wrap", "runin", "heading_runin",
-                                           "heading_lines", "numbering", "list_end", "cited_labels", "table_bands",
-                                           "unheaded", "glyph_apart", "list_labels", "meta_doi", "name_order",
-                                           "plain_front", "line_weight", "region_wrap", "region_ends",
-                                           "stacked_signs", "list_marks", "caption_gaps", "author_rows",
-                                           "title_tiers", "heading_levels", "sheets", "font_weight", "tex_signs",
-                                           "list_heading", "heading_period", "heading_long", "small_print",
-                                           "title_head", "cover")]
+           "papershelf.resolve", "papershelf.bibtex"] + _reader_modules()
 
 # Pieces a reference or a title page is made of; repeated, each one alone or two together.
 UNITS = ["A-", "A.", "A. ", "A", "a", " ", "-", ".", ",", "A, ", "Ab ", "Ab-", "AB-", "“", '"', "'", "(", ")", "[",
@@ -63,6 +64,39 @@ def patterns() -> Iterator[tuple[str, re.Pattern]]:
             for v in values:
                 if isinstance(v, re.Pattern):
                     yield f"{name}.{attr}", v
+
+
+_CALLS = {"search", "match", "fullmatch", "sub", "subn", "findall", "finditer", "split", "compile"}
+
+
+def _flags(node: ast.expr | None) -> int | None:
+    """`re.I | re.M`-style flags as written in the source; None when they are not plain `re.` names."""
+    if node is None:
+        return 0
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "re":
+        return int(getattr(re, node.attr))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left, right = _flags(node.left), _flags(node.right)
+        return None if left is None or right is None else left | right
+    return None
+
+
+def inline_patterns(name: str) -> Iterator[tuple[str, re.Pattern]]:
+    """Patterns written as a literal inside a function (`re.sub(r"...", ...)`), which no module
+    attribute holds: read from the module's source, compiled with the flags written beside them."""
+    module = importlib.import_module(name)
+    tree = ast.parse(Path(module.__file__ or "").read_text())
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"
+                and node.func.attr in _CALLS and node.args and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)):
+            continue
+        at = {"compile": 1, "sub": 4, "subn": 4, "split": 3}.get(node.func.attr, 2)
+        given = next((k.value for k in node.keywords if k.arg == "flags"), None)
+        flags = _flags(given if given is not None else node.args[at] if len(node.args) > at else None)
+        if flags is not None:
+            yield f"{name}:{node.lineno}", re.compile(node.args[0].value, flags)
 
 
 def functions() -> Iterator[tuple[str, Callable[[str], object]]]:
@@ -143,6 +177,7 @@ def run(extra: list[str], full: bool = True, out=sys.stdout) -> int:
     found = 0
     targets: list[tuple[str, Callable[[str], object]]] = []
     targets += [(f"{name}.search", p.search) for name, p in patterns()]  # findall and split search again
+    targets += [(f"{where}.search", p.search) for name in MODULES for where, p in inline_patterns(name)]
     targets += list(functions())
     for unit, tail in families(extra, full):
         for name, call in targets:

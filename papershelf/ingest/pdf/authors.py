@@ -394,7 +394,7 @@ class _Reading:
         if last is None or self.style is None or abs(ln.size - self.style[0]) > 0.6 or not names_alone(ln.text):
             return False
         ends, goes_on = (_MARK_RUN.sub("", t).rstrip().endswith((",", "&", " and")) for t in (last.text, ln.text))
-        opens = re.match(r"\s*(?:and\b|&|,)", ln.text)
+        opens = re.match(r"(?:(?<!\s)\s+)?(?:and\b|&|,)", ln.text)
         return 0 < ln.top - last.top <= 2 * ln.size and (bool(opens) or ends or goes_on)
 
 

@@ -23,7 +23,8 @@ from collections.abc import Callable
 _CODES = [c for c in range(0x20) if c not in (0x02, 0x09, 0x0A)]
 _MARKS = {chr(c): chr(0xFDD2 + k) for k, c in enumerate(_CODES)}
 _ANY_MARK = re.compile("[\ufdd2-\ufdef]")
-_WORD_WITH_MARK = re.compile(r"[^\W\d_]*+[\ufdd2-\ufdef](?:[^\W\d_]|[\ufdd2-\ufdef])*+")
+# (from a word's start only: tried inside a run of letters, the letters are read again at each one)
+_WORD_WITH_MARK = re.compile(r"(?<![^\W\d_\ufdd2-\ufdef])[^\W\d_]*+[\ufdd2-\ufdef](?:[^\W\d_]|[\ufdd2-\ufdef])*+")
 # What `str.strip` takes for spaces less the control codes a font may give for a letter or a ligature
 # (\r, \x0b, \x0c, \x1c-\x1f, \x85): stripped, "\x0cgure" lost its "fi".
 SPACES = "".join(c for c in map(chr, range(0x3001)) if c.isspace() and (c in " \t\n" or ord(c) > 0xA0 or c == "\xa0"))

@@ -367,7 +367,9 @@ def _prior() -> dict[str, int]:
         return {}
 
 
-_UNKNOWN_WORD = re.compile(r"[^\W\d_]*[\ue000\ue001\ufdd0\ufdd1][^\W\d_\ue000\ue001\ufdd0\ufdd1]*"
+# (from a word's start only, so a long run of letters is read once, not again from each of its letters)
+_UNKNOWN_WORD = re.compile(r"(?<![^\W\d_\ue000\ue001\ufdd0\ufdd1])"
+                           r"[^\W\d_]*[\ue000\ue001\ufdd0\ufdd1][^\W\d_\ue000\ue001\ufdd0\ufdd1]*"
                            r"(?:[\ue000\ue001\ufdd0\ufdd1][^\W\d_\ue000\ue001\ufdd0\ufdd1]*)*")
 _UNKNOWN_GLYPH = re.compile("([\ue000\ue001\ufdd0\ufdd1])")
 

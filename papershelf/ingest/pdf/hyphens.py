@@ -28,7 +28,7 @@ _MODEL = Path(__file__).with_name("hyphen_model.json")
 _words: ContextVar[Mapping[str, int] | None] = ContextVar("hyphen_words", default=None)
 
 
-_BROKEN_END = re.compile("[^\\W\\d_]+[-\\x02\\ufffe\\u00ad]$")
+_BROKEN_END = re.compile("(?<![^\\W\\d_])[^\\W\\d_]+[-\\x02\\ufffe\\u00ad]$")
 _FIRST_WORD = re.compile(r"^[^\W\d_]+")
 _HYPHENS = ("-", "\x02", "\ufffe", "\u00ad")  # what `_BROKEN_END` ends with
 

@@ -317,7 +317,7 @@ def running_lines(pages: list[str]) -> list[str]:
         lines = [clean_line(x) for x in text.splitlines() if x.strip()]
         for line in {*lines[:3], *lines[-3:]}:
             seen.setdefault(re.sub(r"(?<!\d)\d{1,3}(?!\d)", "#", line), []).append(line)
-    return [re.sub(r"^\d{1,3}\s+|\s+\d{1,3}$", "", found[0]) for found in seen.values() if len(found) >= 2]
+    return [re.sub(r"^\d{1,3}\s+|(?<!\s)\s+\d{1,3}$", "", found[0]) for found in seen.values() if len(found) >= 2]
 
 
 def _from_info(info: dict, xmp: str | None, meta: PdfMeta) -> None:
@@ -343,7 +343,8 @@ def _from_info(info: dict, xmp: str | None, meta: PdfMeta) -> None:
         meta.title = title
     author = clean_line(info.get("Author") or "")
     if author and not re.search(r"Association|Journals|Press|Inc\b|^(anonymous|unknown)$", author, re.IGNORECASE):
-        meta.authors = [a.strip() for a in re.split(r"\s*;\s*|\s*,\s*(?:and\s+)?|\s+and\s+", author) if a.strip()]
+        parts = re.split(r"(?:(?<!\s)\s+)?;\s*|(?:(?<!\s)\s+)?,\s*(?:and\s+)?|(?<!\s)\s+and\s+", author)
+        meta.authors = [a.strip() for a in parts if a.strip()]
 
 
 def document_xmp(data: bytes) -> str | None:

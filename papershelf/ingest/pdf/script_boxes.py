@@ -126,4 +126,4 @@ def text_size(boxes: list[tuple], size: float, size_at: Callable[[int], float], 
 
 _MARK = re.compile(r"[\d\s,.;*∗†‡§¶#⋆a-h]+")
 # a capitalised word (or one in capitals, accented too): a name, an institution, a note
-_NAME_AFTER = re.compile(r"[\s,]*[A-ZÀ-ÖØ-Þ][A-Za-zß-öø-ÿÀ-ÖØ-Þ.'’-]")
+_NAME_AFTER = re.compile(r"(?<![\s,])[\s,]*[A-ZÀ-ÖØ-Þ][A-Za-zß-öø-ÿÀ-ÖØ-Þ.'’-]")
