@@ -84,7 +84,9 @@ _CJK_NUM = r"S?\d+[a-z]?"
 _CJK_REF_RE = re.compile(_CJK_KIND + r"\s*(?P<nums>" + _CJK_NUM + r"(?:\s*(?:" + _CJK_AND + r"|~|～|\u2013|-)\s*"
                          + _CJK_NUM + ")*)")
 _ROMAN = re.compile(r"^[IVXLC]+$")
-_CAPITALS_BEFORE = re.compile(r"\b[A-Z][A-Z-]+\s+$")  # a word in capitals just before a label in capitals
+# A word in capitals just before a label in capitals: from the start of the run of capitals and hyphens
+# only, committed to its first capital that opens a word (tried from each, a long run reads quadratic).
+_CAPITALS_BEFORE = re.compile(r"(?<![A-Z-])(?>(?<!\w)[A-Z]|[A-Z-]*?-[A-Z])[A-Z-]++\s+$")
 # A label as a query writes it: any case, "fig"/"tab" with or without the dot, a panel letter.
 _QUERY_LABEL_RE = re.compile(
     r"\b(?P<supp>(?:supplementary|supplemental|suppl?\.?|extended\s+data)\s+)?"
@@ -222,7 +224,7 @@ def _expand(nums: str) -> list[str]:
     """The labels a citation's numbers name: "2, 3 and 5", "2–4", "2.1–2.3".  A list goes on in the kind of
     number it started with, close to the last: "Fig. 2, A to C" cites panels (no Figure C, a roman 100),
     "Figure 1, 476 candidates" a count (no Figure 476)."""
-    parts = re.split(r"\s*(,|and|&|\u2013|-|to)\s*", nums)
+    parts = re.split(r"(?:(?<!\s)\s+)?(,|and|&|\u2013|-|to)\s*", nums)
     out: list[str] = []
     prev: str | None = None
     is_range = False

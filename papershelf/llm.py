@@ -56,7 +56,7 @@ def check(text: str, ids: set[str]) -> list[AnswerSentence]:
     for a, b in sentence_spans(text):
         sentence = text[a:b]
         cites = [c.strip().lower() for m in _CITE.finditer(sentence) for c in re.split(r"[,;]", m.group(1))]
-        bare = re.sub(r"\s+([.!?,;:])", r"\1", _CITE.sub("", sentence)).strip()
+        bare = re.sub(r"(?<!\s)\s+([.!?,;:])", r"\1", _CITE.sub("", sentence)).strip()
         out.append(AnswerSentence(bare, cites, bool(cites) and set(cites) <= ids))
     return out
 

@@ -19,10 +19,12 @@ al fig figs eq eqs tab tabs sec secs ref refs no nos vol vols pp p ch chap cf vs
 et dr mr mrs ms prof st jr sr inc ltd co corp dept univ est min max avg std var suppl eds ed rev viz
 jan feb mar apr jun jul aug sep sept oct nov dec
 """.split())
-# A stop and the white space after it, where the next text could open a sentence.
-_STOP = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)")
-_OPENS = re.compile(r"\s+[\"'“‘(\[]?[A-Z0-9\u00C0-\u024F\u0370-\u03FF]")
-_LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")
+# A stop and the white space after it, where the next text could open a sentence.  (Each pattern here
+# starts only where its run of stops, spaces or letters starts: tried from inside a run it reads the
+# rest of the run again, which is quadratic on a long one, a contents page's leaders.)
+_STOP = re.compile(r"(?<![.!?])[.!?]+[\"'”’)\]]*(?=\s)")
+_OPENS = re.compile(r"(?<!\s)\s+[\"'“‘(\[]?[A-Z0-9\u00C0-\u024F\u0370-\u03FF]")
+_LAST_WORD = re.compile(r"(?<![A-Za-z.])\.*+([A-Za-z][A-Za-z.]*)\.$")
 # A caption's label, alone at a sentence's start ("Figure 2." opens the caption's text); in running text
 # ("as shown in Fig 6. The runs...") the stop after it ends the sentence as any other.
 _LABEL = re.compile(r"(?:supplementary\s+)?(?:fig(?:ure)?|table|tab|eq(?:uation)?|sec(?:tion)?|supplementary)\s*\.?\s*"
@@ -59,7 +61,7 @@ def _ends_here(text: str, start: int, stop_end: int, depth: list[int]) -> bool:
 
 _PARAGRAPH = re.compile(r"[^\n]+(?:\n(?!\s*\n)[^\n]*)*")  # blank lines end a paragraph
 _UNFINISHED = re.compile(r"[^.!?:;\"'”’)\]\s]\s*$")  # text that ends in no stop
-_GOES_ON = re.compile(r"\s*[a-z(]")  # text that opens in lower case: the sentence before goes on
+_GOES_ON = re.compile(r"(?:(?<!\s)\s+)?[a-z(]")  # text that opens in lower case: the sentence before goes on
 
 
 def _paragraphs(text: str) -> list[tuple[int, int]]:

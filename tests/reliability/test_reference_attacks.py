@@ -34,7 +34,8 @@ def _hyphen_capitals(n: int = 40) -> str:
 
 
 def test_every_pattern_of_the_readers_is_linear():
-    """Every module-level pattern and reader function, timed from 16 to 2000 characters: no one is
+    """Every pattern of the package (module-level, and written as a literal inside a function) and the
+    reader functions that build patterns, timed from 16 to 2000 characters: no one is
     slow on a short string or grows faster than linearly.  Bounded from outside: a pattern that hangs
     cannot be interrupted in the process running it."""
     args = [sys.executable, "-m", "tests.reliability.regex_timing", str(GENERATED)] + ([] if FULL else ["--short"])
