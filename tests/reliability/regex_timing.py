@@ -37,7 +37,7 @@ MODULES = ["papershelf.ask_pool", "papershelf.ask_refusal", "papershelf.ask_kind
                                            "stacked_signs", "list_marks", "caption_gaps", "author_rows",
                                            "title_tiers", "heading_levels", "sheets", "font_weight", "tex_signs",
                                            "list_heading", "heading_period", "heading_long", "small_print",
-                                           "title_head", "cover")]
+                                           "title_head", "cover", "heading_shape")]
 
 # Pieces a reference or a title page is made of; repeated, each one alone or two together.
 UNITS = ["A-", "A.", "A. ", "A", "a", " ", "-", ".", ",", "A, ", "Ab ", "Ab-", "AB-", "“", '"', "'", "(", ")", "[",
