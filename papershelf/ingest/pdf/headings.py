@@ -22,6 +22,7 @@ from ...document import Block
 from ..captions import CAPTION_RE
 from .contents import _demote_contents_repeats
 from .heading_cues import wraps_onto
+from .heading_figures import mark_figure_text
 from .heading_levels import (
     flat_levels,
     next_number,
@@ -36,6 +37,7 @@ from .heading_lines import centred_line, centred_title, entry_like, italic_title
 from .heading_long import long_numbered_title
 from .heading_period import abbreviated_title, heading_key
 from .heading_runin import RunIn, join_runin, lead_in, wrapped_lead
+from .heading_shape import _DIGIT_NUMBER, _italic_lines, _most_words, _own_style, _standard, _title_words, _wrap_key
 from .heading_style import (
     _DIGITS,
     _FLOAT,
@@ -58,8 +60,6 @@ from .numbering import Numbering
 from .references import REFERENCES_HEADING
 from .sheets import repeated_texts
 from .small_print import small_heading_styles, small_style, small_title
-
-_TABLE_GAP = 6.0  # a pitch of this many font sizes after a caption: rows were set there (and taken out as a region)
 
 
 def _standalone(p: Para, body: BodyStyle) -> bool:
@@ -353,49 +353,6 @@ class _Decider(RunIn):
 
 
 
-def _standard(bare: str) -> bool:
-    """A standard section name, or the reference list's heading in any of its forms ("References and
-    Notes", "Literatur", "参考文献")."""
-    return bool(_STANDARD_RE.match(bare) or REFERENCES_HEADING.match(bare))
-
-
-def _own_style(line) -> tuple:
-    """A heading's style, all of it: size, weight, slant, capitals and face."""
-    return (round(line.size * 2) / 2, bool(line.bold), bool(line.italic), capitals(line.text), line.face)
-
-
-_DIGIT_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*|[A-Z]\.\d+)[.)]?\s+\S")  # "2 Methods", "9.4 Open Problems", "A.1 Syntax"
-
-
-def _wrap_key(line) -> tuple:
-    """A title line's style, its case aside: size, weight, slant and face."""
-    return (round(line.size * 2) / 2, bool(line.bold), bool(line.italic), line.face)
-
-
-def _title_words(text: str) -> bool:
-    """Does the text read as a title's words at all?  Not a reference entry's label ("[24] Bernd
-    Bruegge, …"), not a list of terms ("Key Words and Phrases: time-sharing, operating system, file
-    system, …"; a title may list "Purification, nitration, and phosphorylation"), not a line of stray
-    glyphs whose "words" are mostly single letters."""
-    words = text.split()
-    letters = sum(len(w) == 1 and w.isalpha() for w in words)
-    terms = ":" in text and text.count(",") >= 2
-    return not re.match(r"^\[\d+\]", text) and not terms and not (len(words) >= 4 and letters > len(words) / 2)
-
-
-def _most_words(p: Para) -> int:
-    """How many words an unnumbered heading may have: a title that needed two lines may be as long as
-    any title (a column two inches wide wraps "Comparison of the model with earlier studies of the
-    same pathway"); on one line, twelve."""
-    return 14 if len(p.lines) == 2 else 12
-
-
-def _italic_lines(p: Para) -> bool:
-    """One or two lines, each wholly in italics, alone on their rows: how italic sub-headings are set
-    (the second line a long title's rest)."""
-    return len(p.lines) <= 2 and all(x.italic and x.alone for x in p.lines)
-
-
 def _heading_families(paras: list[Para], body: BodyStyle) -> set[str]:
     """Typeface families of the paper's sure headings (a standard name or a section number on a
     line of its own, set apart from the body), other than the body's own family: a paper that sets
@@ -409,51 +366,10 @@ def _heading_families(paras: list[Para], body: BodyStyle) -> set[str]:
     return out - {_family(body.face), ""}
 
 
-def _mark_figure_text(paras: list[Para]) -> None:
-    """Short pieces of text just before a figure caption or just after a table caption (where
-    table cells sit) belong to the figure or table: axis labels, legends, cells."""
-    def short(p: Para, page: int) -> bool:  # (a figure's text is on its caption's page)
-        return len(p.text) < 80 and all(len(ln.text) < 40 for ln in p.lines) and not _numbered_start(p.text) \
-            and p.first.page == page
-
-    for i, p in enumerate(paras):
-        m = CAPTION_RE.match(p.text)
-        if not m or (i and _sentence_tail(paras[i - 1], p, m)):
-            continue
-        table = (m.group("kind") or m.group("ckind")).lower().startswith(("tab", "表", "표"))
-        if table and _set_below(paras, i):
-            continue  # its cells, taken out as a region, sit right below: the short text around is not the table's
-        j = i - 1
-        while j >= 0 and short(paras[j], p.first.page) and not CAPTION_RE.match(paras[j].text):
-            paras[j].in_figure = True
-            j -= 1
-        if table:
-            j = i + 1
-            while j < len(paras) and short(paras[j], p.first.page) and not CAPTION_RE.match(paras[j].text):
-                paras[j].in_figure = True
-                j += 1
-
-
-def _set_below(paras: list[Para], i: int) -> bool:
-    """The caption's table sits below it, taken out of the text as a region: the next paragraph
-    on its page follows only after a gap of many lines (the table's rows)."""
-    nxt = paras[i + 1] if i + 1 < len(paras) else None
-    return nxt is not None and nxt.first.page == paras[i].first.page and (nxt.gap_above or 0) > _TABLE_GAP
-
-
-def _sentence_tail(before: Para, p: Para, m: re.Match) -> bool:
-    """A bare label ("Table 1.") set tight under a paragraph whose sentence has not ended ("… as shown
-    in Figure 2 and" / "Table 1."): the sentence's last words, cut off at a column's or page's top, not
-    a caption; the short title below it is no table cell."""
-    bare = len(p.lines) == 1 and not p.text[m.end():].strip()
-    tight = p.gap_above is not None and p.gap_above < 1.2
-    return bare and tight and not before.text.rstrip().endswith((".", ":", "?", "!"))
-
-
 def to_blocks(paras: list[Para], body: BodyStyle, review=None) -> list[Block]:
     """Blocks in reading order: headings where a reader sees them, text everywhere else.  `review`
     (heading_model.review) may make a per-document judge that confirms or overturns each verdict."""
-    _mark_figure_text(paras)
+    mark_figure_text(paras)
     decider = _Decider(paras, body)
     judge = review(paras, body, decider) if review else None
     blocks: list[Block] = []

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..captions import CAPTION_RE
+from .heading_lines import one_style
 from .heading_style import _NUMBERED, _OUTSIDE_RE, BodyStyle, Para, _plausible_title
 
 SmallStyle = tuple[float, bool, bool, str]
@@ -28,7 +29,7 @@ def small_title(p: Para, nxt: Para | None, body: BodyStyle, known: bool = False)
     the style already heads two long paragraphs in this paper, so the text under this one may be a
     short statement of its own ("Not applicable.")."""
     ln = p.first
-    if len(p.lines) != 1 or not ln.alone or p.in_figure or body.bold or nxt is None:
+    if not _title_lines(p) or p.in_figure or body.bold or nxt is None:
         return False
     if not 0.7 * body.size <= ln.size < body.size - 0.7:
         return False  # a size of the body's own is judged by the body's rules
@@ -48,11 +49,18 @@ def small_title(p: Para, nxt: Para | None, body: BodyStyle, known: bool = False)
     return (
         apart
         and opens
-        and len(title.split()) <= 12  # as many as any unnumbered one-line heading's
+        and len(title.split()) <= (12 if len(p.lines) == 1 else 10 * len(p.lines))  # as any unnumbered heading's
         and not title.endswith((".", ",", ";", ":"))  # "PVLDB Reference Format:" labels its text
         and not CAPTION_RE.match(p.text)
-        and _plausible_title(title, True)
+        and _plausible_title(" ".join(title.split()[:12]), True)  # (a wrapped one judged by its first words)
     )
+
+
+def _title_lines(p: Para) -> bool:
+    """One line alone, or a long title wrapped onto two or three lines of one style, each alone
+    ("Comparison of the model with earlier" / "studies of the same pathway"): small print wraps a
+    heading as soon as the body does, and the paper's other small-print headings vouch for its style."""
+    return len(p.lines) <= 3 and all(x.alone for x in p.lines) and one_style(p.lines)
 
 
 def small_heading_styles(paras: list[Para], body: BodyStyle) -> set[SmallStyle]:
