@@ -45,6 +45,13 @@ _STATEMENT = re.compile(
     r"(?:(?:manuscript|article|first) )?(?:received|accepted|revised|published(?: online)?)(?: for publication)?"
     r"\s*:?\s*(?:\d|[A-Z][a-z]+ \d)|copyright\b|©|"
     r"(?:this|the) (?:article|work) is (?:licensed|distributed)|open access\b|e-?mail(?: address(?:es)?)?\s*:|"
+    # a publisher's back matter in its own words: credits, how to cite, editors, rights, identifiers
+    r"credit authorship|citation\s*:|(?:to )?cite this (?:article|paper|chapter)\b|rights and permissions\b|"
+    r"about this (?:article|paper|chapter)\b|(?:edited|reviewed|handled) by\s*:|"
+    r"(?:handling|associate|academic) editor\s*:|address(?:es)? (?:for )?correspondence\b|corresponding author\s*:|"
+    r"financial (?:disclosures?|support)\b|sources? of (?:funding|support)\b|grant support\b|author disclosure\b|"
+    r"orcid\b|date of (?:submission|receipt|acceptance)\b|key ?words\s*:|disclaimer\b|"
+    r"electronic supplementary material\b|"
     # the same in the languages the headings know: dates, how to cite, conflicts, correspondence
     r"(?:recebido|recibido|aceito|aceptado|submitted|eingegangen|re[çc]u)\b\s*(?:em|el|am|le|on)?\s*:?\s*\d|"
     r"(?:how to cite|como citar|c[oó]mo citar|pour citer)\b|confl[ií]c?tos? de inter[eé]s|"
