@@ -1,8 +1,9 @@
 """What a list prints after an entry or after itself, in the forms of publishers no bench draws (refs18, issue #38):
 an entry's link or identifier on a line of its own at the column's edge, in twenty forms, in a flush, a numbered
 and a gapped list; a publisher's back-matter line straight after an author-year list in its size and pitch.
-Each is read by the rules already in place (`references._goes_on`, `_until_statement`, `_without_tail`): these
-tests hold them to forms they were not written from.  PDFs made with reportlab."""
+The link lines are read by the rules in place (`references._goes_on`): these tests hold them to forms they were
+not written from.  The back-matter lines were joined to the last entry on 9487e87 (the count right, the entry not
+whole); they end the list by their opening words now (`references._STATEMENT`).  PDFs made with reportlab."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ STATEMENTS = [
     ["CRediT authorship contribution statement", "Ana Silva: Writing, review and editing. Kofi Brandt: Methodology."],
     ["Citation: Okafor M and Brandt K (2020) Observations on Soil and Thermal Response. Front. Synth. 12:101."],
     ["To cite this article: M. Okafor & K. Brandt (2020) Observations on soil, Synthetic Studies, 12:1, 101-140."],
-    ["Rights and permissions", "Open Access This article is licensed under a Creative Commons Attribution 4.0 License."],
+    ["Rights and permissions", "Open Access This article is licensed under a Creative Commons Attribution License."],
     ["About this article", "Okafor, M., Brandt, K. Observations on soil. Synth Stud 12, 101 (2020)."],
     ["Edited by: Maria Rossi, University of Milan, Italy", "Reviewed by: Jan Jansen, Leiden University, Netherlands"],
     ["Address correspondence to Maria Okafor, Department of Soil Science, University of Lagos."],
@@ -36,7 +37,8 @@ STATEMENTS = [
 
 
 def _entry(k: int, label: str = "") -> str:
-    return f"{label}{SURNAMES[k % 10]}, A. ({1990 + k}). Sediment transport in coastal systems {k}. J. Mol. Biol. 3, 10-20."
+    name = SURNAMES[k % len(SURNAMES)]
+    return f"{label}{name}, A. ({1990 + k}). Sediment transport in coastal systems {k}. J. Mol. Biol. 3, 10-20."
 
 
 @pytest.mark.parametrize("layout", ["flush", "numbered", "gapped"])
