@@ -33,6 +33,11 @@ STATEMENTS = [
     ["ORCID iDs", "Maria Okafor https://orcid.org/0000-0001-2345-6789"],
     ["Date of submission: 3 May 2019; date of acceptance: 12 August 2019."],
     ["Key words: soil, thermal response, sediment."],
+    ["Institutional Review Board Statement: Not applicable.", "Informed Consent Statement: Not applicable."],
+    ["Provenance and peer review: Not commissioned; externally peer reviewed."],
+    ["Supplemental Information"],
+    ["Appendix A. Supplementary data", "Supplementary data to this article can be found online."],
+    ["Suggested citation: Okafor M, Brandt K. Observations on soil. Synth Stud. 2020;12:101-40."],
 ]
 
 
@@ -72,3 +77,16 @@ def test_a_publishers_back_matter_after_an_author_year_list_is_no_entry(tmp_path
         y -= 10.5
     refs = read_references(path, c)
     assert len(refs) == 10 and refs[-1].text == _entry(9)
+
+
+def test_a_wrapped_title_opening_a_line_with_a_statements_words_stays_in_its_entry(tmp_path):
+    path = tmp_path / "wrapped.pdf"
+    c, y = headed_page(path)
+    c.setFont("Times-Roman", 8.5)
+    for k in range(8):
+        c.drawString(72, y, f"{SURNAMES[k]}, A. ({1990 + k}). Barriers to written and verbal consent in trials and to")
+        c.drawString(72, y - 10.5, ["informed consent in", "data sharing in", "trial registration of"][k % 3]
+                     + f" coastal clinics {k}. J. Mol. Biol. 3, 10-20.")
+        y -= 27
+    refs = read_references(path, c)
+    assert len(refs) == 8 and all(r.text.endswith("J. Mol. Biol. 3, 10-20.") for r in refs)
