@@ -23,6 +23,7 @@ from ..references import CAPITAL as C
 from ..references import KEY, MAX_LABEL_GAP, SAME_AUTHORS, entry_label, parsed_entries, split_keyed, split_numbered
 from .hyphens import keep_hyphen
 from .lines import Line
+from .list_chapters import chapter_lists
 from .list_end import Objects, outside_objects, without_back_matter
 from .list_heading import REFERENCES_HEADING as REFERENCES_HEADING
 from .list_heading import heading_start
@@ -98,6 +99,8 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block], objects: Obje
         entries = found if entries is None or len(found) > 1 else entries
         if len(found) > 1:  # else an earlier "References" line may open the list (a later one is an item
             break  # of a supplement's contents: "Materials and Methods / Figs. S1 to S8 / References")
+    chapters = chapter_lists(columns, beside, lambda runs: _entries(outside_objects(runs, objects, opens_entry)))
+    entries = chapters if chapters and len(chapters) > len(entries or []) else entries
     return [] if entries is None else parsed_entries([_join(e.split("\n")) for e in entries])
 
 
