@@ -23,6 +23,7 @@ from ..references import CAPITAL as C
 from ..references import KEY, MAX_LABEL_GAP, SAME_AUTHORS, entry_label, parsed_entries, split_keyed, split_numbered
 from .hyphens import keep_hyphen
 from .lines import Line
+from .list_chapters import chapter_lists
 from .list_end import Objects, outside_objects, without_back_matter
 from .list_heading import REFERENCES_HEADING as REFERENCES_HEADING
 from .list_heading import heading_start
@@ -45,6 +46,21 @@ _STATEMENT = re.compile(
     r"(?:(?:manuscript|article|first) )?(?:received|accepted|revised|published(?: online)?)(?: for publication)?"
     r"\s*:?\s*(?:\d|[A-Z][a-z]+ \d)|copyright\b|©|"
     r"(?:this|the) (?:article|work) is (?:licensed|distributed)|open access\b|e-?mail(?: address(?:es)?)?\s*:|"
+    # a publisher's back matter in its own words: credits, how to cite, editors, rights, identifiers, statements
+    # (words a wrapped title may open a line with end one only as a label: a colon, "statement" or the line's end)
+    r"credit authorship|citation\s*:|(?:to )?cite this (?:article|paper|chapter)\b|rights and permissions\b|"
+    r"(?:edited|reviewed|handled) by\s*:|(?:handling|associate|academic) editor\s*:|"
+    r"address(?:es)? (?:for )?correspondence\b|corresponding author\s*:|contributors\s*:|twitter\s*@|"
+    r"(?:suggested|recommended|preferred) citation\b|cite as\s*:|this (?:article|paper) is part of\b|"
+    r"orcid (?:ids?|identifiers?)\b|date of (?:submission|receipt|acceptance)\b|key ?words\s*:|"
+    r"electronic supplementary material\b|dates?\s*:\s*(?:received|submitted)|"
+    r"appendix(?: [a-z0-9]{1,3})?(?:[.:]\s|\s*$)|"
+    r"(?:financial (?:disclosures?|support)|sources? of (?:funding|support)|grant support|author disclosure|"
+    r"disclaimer(?:/publisher['’]s note)?|institutional review board|informed consent|data sharing|"
+    r"supplemental (?:material|information|data|files?)|patient consent(?: for publication)?|sample availability|"
+    r"patient and public involvement|provenance and peer review|trial registration)(?: statement)?\s*(?::|$)|"
+    r"(?:footnotes|author notes|nomenclature|affiliations|authors and affiliations|author details|orcid|"
+    r"article information|permissions|about this (?:article|paper|chapter))\s*:?\s*$|"
     # the same in the languages the headings know: dates, how to cite, conflicts, correspondence
     r"(?:recebido|recibido|aceito|aceptado|submitted|eingegangen|re[çc]u)\b\s*(?:em|el|am|le|on)?\s*:?\s*\d|"
     r"(?:how to cite|como citar|c[oó]mo citar|pour citer)\b|confl[ií]c?tos? de inter[eé]s|"
@@ -83,6 +99,8 @@ def pdf_references(columns: list[list[Line]], blocks: list[Block], objects: Obje
         entries = found if entries is None or len(found) > 1 else entries
         if len(found) > 1:  # else an earlier "References" line may open the list (a later one is an item
             break  # of a supplement's contents: "Materials and Methods / Figs. S1 to S8 / References")
+    chapters = chapter_lists(columns, beside, lambda runs: _entries(outside_objects(runs, objects, opens_entry)))
+    entries = chapters if chapters and len(chapters) > len(entries or []) else entries
     return [] if entries is None else parsed_entries([_join(e.split("\n")) for e in entries])
 
 
