@@ -54,7 +54,8 @@ def title_size(lines: list[tuple[float, str, float]], body: float, top_half: lis
 
     def label(tier: float) -> bool:  # a word or three, or a journal's name as its logo or set apart over the title
         return words(tier) <= 3 and not leads_on(tier) or all(VENUE_NAME.search(text) for _, text, _ in of(tier)) \
-            or top_half is not None and is_masthead([ln for ln in top_half if abs(ln.size - tier) < 0.5], top_half, body)
+            or bool(top_half) and is_masthead([ln for ln in top_half or [] if abs(ln.size - tier) < 0.5],
+                                              top_half or [], body)
 
     def typed(tier: float) -> bool:  # an article type's words alone ("Case Report"): a title of any length may follow
         return all(w in ARTICLE_TYPE for _, text, _ in of(tier) for w in text.lower().split())
