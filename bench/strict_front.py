@@ -15,8 +15,9 @@ nothing else is taken for a name.  Truth, per source:
   spelled as Zotero's and its first given name starts with the same letter.
 * ``shared``: the 27 shared PDFs' hand-read authors (bench/data/pdf_authors.json); titles from
   bench/data/pdf_titles.json (read from page 1).
-* ``printed``: 47 dev PDFs (the 7 Zotero ones, 16 wide pages whose years disagree, 24 wide pages of
-  other families and eras: old journals, cover sheets, preprints, a German title) read by hand from
+* ``printed``: 82 dev PDFs (the 7 Zotero ones, 16 wide pages whose years disagree, 24 wide pages of
+  other families and eras: old journals, cover sheets, preprints, a German title; front18: 20 wide pages
+  of the families not yet in it and the 15 shared pdfs/ dev pages) read by hand from
   page 1 (bench/data/front_printed.json): title, every author, and the years the page prints as the
   paper's own; a year is graded right / other own / wrong / none / unprinted (`grade_year`).
 
@@ -136,7 +137,7 @@ def _shared(data: Path, half: str) -> list[dict]:
 
 def _printed(data: Path, half: str) -> list[dict]:
     """bench/data/front_printed.json: title, authors and the page's own years read by hand from page 1 of
-    dev PDFs (Zotero's by attachment key, the wide corpus's by file name); dev half only."""
+    dev PDFs (Zotero's by attachment key, the wide corpus's and the shared pdfs/' by file name); dev half only."""
     if half != "dev":
         return []
     truth = {k: v for k, v in json.loads((BENCH / "front_printed.json").read_text()).items() if not k.startswith("_")}
@@ -144,7 +145,7 @@ def _printed(data: Path, half: str) -> list[dict]:
     for key, t in sorted(truth.items()):
         source, name = key.split(":", 1)
         path = (next((data / "zotero" / "storage" / name).glob("*.pdf"), None) if source == "zotero"
-                else data / "pdfs-wide" / name)
+                else data / "pdfs" / name if source == "shared" else data / "pdfs-wide" / name)
         if path is not None:
             out.append({"id": key, "path": path, "authors": t["authors"], "title": t["title"], "years": t["years"],
                         "publisher": source})

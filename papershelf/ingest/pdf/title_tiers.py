@@ -7,6 +7,7 @@ from __future__ import annotations
 from .authors import names_alone
 from .lines import Line
 from .meta import _SECTION_LINE, ARTICLE_TYPE, VENUE_NAME
+from .title_masthead import is_masthead
 from .title_wrap import set_apart
 
 
@@ -51,8 +52,10 @@ def title_size(lines: list[tuple[float, str, float]], body: float, top_half: lis
         return title_like(round(size * 2) / 2) and t - top <= 1.6 * tier and \
             not all(w in ARTICLE_TYPE for _, text, _ in row for w in text.lower().split())
 
-    def label(tier: float) -> bool:  # a word or three, or a journal's name as its logo
-        return words(tier) <= 3 and not leads_on(tier) or all(VENUE_NAME.search(text) for _, text, _ in of(tier))
+    def label(tier: float) -> bool:  # a word or three, or a journal's name as its logo or set apart over the title
+        return words(tier) <= 3 and not leads_on(tier) or all(VENUE_NAME.search(text) for _, text, _ in of(tier)) \
+            or bool(top_half) and is_masthead([ln for ln in top_half or [] if abs(ln.size - tier) < 0.5],
+                                              top_half or [], body)
 
     def typed(tier: float) -> bool:  # an article type's words alone ("Case Report"): a title of any length may follow
         return all(w in ARTICLE_TYPE for _, text, _ in of(tier) for w in text.lower().split())
