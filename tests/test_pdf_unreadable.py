@@ -126,7 +126,8 @@ def test_a_real_bitmap_font_paper_is_read_by_ocr_on_every_page():
 
     from papershelf.ingest.pdf.reader import _read_pages
 
-    for name, want in (("acm-pods-1995-database-metatheory.pdf", 18), ("isca-slate-2010-speech-language-courses.pdf", 0)):
+    for name, want in (("acm-pods-1995-database-metatheory.pdf", 18),
+                       ("isca-slate-2010-speech-language-courses.pdf", 0)):
         pdf = pdfium.PdfDocument(shared("pdfs-wide", name).read_bytes())
         coded: list[float] = []
         pages = _read_pages(pdf, None, coded)[0]
