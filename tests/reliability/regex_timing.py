@@ -29,7 +29,7 @@ MODULES = ["papershelf.ask_pool", "papershelf.ask_refusal", "papershelf.ask_kind
            "papershelf.resolve", "papershelf.bibtex"] + [
     f"papershelf.ingest.pdf.{m}" for m in ("references", "meta", "authors", "author_block", "headings", "lines",
                                            "reader", "contents", "outline", "regions", "year", "tracking", "ocr",
-                                           "ocr_lines", "ocr_style", "ocr_marks",
+                                           "ocr_lines", "ocr_style", "ocr_marks", "type3_codes",
                                            "caption_cuts", "title", "title_wrap", "runin", "heading_runin",
                                            "heading_lines", "numbering", "list_end", "cited_labels", "table_bands",
                                            "unheaded", "glyph_apart", "list_labels", "meta_doi", "name_order",
