@@ -231,7 +231,7 @@ def _reads_as_list(runs: list[list[Line]], first: int = 1) -> bool:
     eight in ten citing a year, and the entries hold most of the text (a numbered list's cut drops what
     comes before label 1)."""
     entries = _entries(runs)
-    opening = [opens_entry(e) or bool(_AUTHOR_MISREAD.match(e)) for e in entries]
+    opening = [opens_entry(e) or bool(_AUTHOR_MISREAD.match(e) or _RULE_LOST.match(e)) for e in entries]
     if not all(opening[:first]):
         return False
     held = sum(len(e) for e in entries) >= LISTED_TEXT * sum(len(ln.text) + 1 for run in runs for ln in run)
