@@ -234,7 +234,8 @@ def _dated_year(lines: list[str]) -> int | None:
 
 # A copyright year anywhere on a line ("… abstract. © 2003 Wiley", "Copyright ? 2004 John Wiley", the sign
 # lost): a year the page gives as its own paper's, like a journal line's, a "Published" date's, a meeting's.
-_OWN_COPYRIGHT = re.compile(rf"(?:©[.,]?|\bCopyright\b\s*(?:©[.,]?|\(c\)|\?)?)\s*({_YEAR})\b(?!\s*[-–]\s*\d)", re.IGNORECASE)
+_OWN_COPYRIGHT = re.compile(rf"(?:©[.,]?|\bCopyright\b\s*(?:©[.,]?|\(c\)|\?)?)\s*({_YEAR})\b(?!\s*[-–]\s*\d)",
+                            re.IGNORECASE)
 _OWN_YEAR_RULES = ("arxiv stamp", "proceedings", "to appear", "journal line", "how to cite", "venue line",
                    "copyright", "dated line")
 
