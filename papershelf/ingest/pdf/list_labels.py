@@ -87,7 +87,6 @@ def _follows(texts: list[str], ends: list[tuple[int, str] | None], j: int, label
 _LABEL_TOKEN = re.compile(r"[\[\(]?[\dA-Za-z&\-]{1,4}[\]\)]?\.?")  # "9." set apart from ". Otwinowski"
 _CAPITALS = re.compile(r"[A-Z]{2,3}")
 MIN_GUTTER_LABELS = 3  # labels in a gutter of their own before lines are read so
-RAISED = 0.25  # a bare number's baseline this many of the line's sizes above the line's: a raised label
 
 
 def _token_label(text: str) -> bool:
@@ -104,11 +103,9 @@ def gutter_labels(runs: list[list[Line]]) -> list[list[Line]]:
     holds the label when it reads as one ("[3]", a key "[BJ03]"), else not (a garbled "PI" is no part of the
     entry)."""
     lines = [ln for run in runs for ln in run]
-    alone = [ln for ln in lines if _token_label(ln.text)]
-    # (a bare number set apart and raised is a raised label over the line below, `split_numbered`'s; one on
-    # the line's baseline is a label OCR read as a block of its own, its period lost)
-    beside = {id(label): text for label in alone if (text := _beside(label, lines)) is not None
-              and (not _BARE.match(label.text) or label.bottom >= text.bottom - RAISED * max(text.size, 1.0))}
+    alone = [ln for ln in lines if _token_label(ln.text) and not _BARE.match(ln.text)]  # (a bare number set
+    # apart is a raised label over the line below, `split_numbered`'s)
+    beside = {id(label): text for label in alone if (text := _beside(label, lines)) is not None}
     if len(beside) < MIN_GUTTER_LABELS:  # but a label whose period the line beside reads again (". Vagin")
         beside = {k: text for k, text in beside.items() if _period_twice(k, alone, text)}
         if not beside:
