@@ -101,10 +101,13 @@ def test_a_font_whose_codes_are_letters_is_told_by_its_own_data(monkeypatch):
     monkeypatch.setattr(ocr, "engine", lambda: None)  # no OCR here: which pages it would read
     real = ocr.pages_to_ocr
     monkeypatch.setattr(ocr, "pages_to_ocr", lambda *a: asked.append(real(*a)) or asked[-1])
-    doc = read_pdf(coded)
+    with pytest.raises(IngestError, match="glyph codes"):  # without OCR: not indexed as garbage
+        read_pdf(coded)
     assert asked[-1] == [0]
-    assert not ocr.reading([_line(" ".join(b.text for b in doc.blocks), 100)])  # letters: text, as far as it shows
+    monkeypatch.setattr(ocr, "pages_to_ocr", lambda *a: [])  # read as text, it shows letters, not codes
+    assert not ocr.reading([_line(" ".join(b.text for b in read_pdf(coded).blocks), 100)])
     ascii_codes = "".join(dict.fromkeys(c for text, *_ in _coded_document() for c in text if c != " "))
+    monkeypatch.setattr(ocr, "pages_to_ocr", lambda *a: asked.append(real(*a)) or asked[-1])
     read_pdf(_type3_pdf(_coded_document(), codes=ascii_codes))
     assert asked[-1] == []
 
@@ -186,7 +189,8 @@ def test_without_tesseract_a_document_of_glyph_codes_fails_as_needing_ocr(monkey
     with pytest.raises(IngestError, match="glyph codes") as failed:
         read_pdf(coded)
     assert "needs OCR" in str(failed.value)
-    assert read_pdf(_type3_pdf(lines)).ocr_pages == {}  # codes read as signs (a table's page): kept
+    with pytest.raises(IngestError, match="glyph codes"):  # codes read as signs, which by the text alone may be
+        read_pdf(_type3_pdf(lines))  # a table's page (kept at 9487e87); the font's own data says codes
     monkeypatch.setattr(ocr, "engine", lambda: (object(), "tesseract 5"))
     assert ocr.may_help(str(failed.value))
     assert not ocr.may_help("damaged or truncated PDF")

@@ -232,7 +232,8 @@ def fill_by_ocr(pdf, pages: list[Page], graphics: list[list[Box]] | None = None,
 
     Without Tesseract the pages stay as they are: a scan fails as before ("no text layer: needs
     OCR") with how to install it, and so does a PDF whose fonts give glyph codes on most pages
-    (`CODES_REASON`: indexed, its codes would be searchable garbage); a PDF with a text layer keeps
+    (`CODES_REASON`: indexed, its codes would be searchable garbage; `coded` says so too, when a page of
+    them is to be read); a PDF with a text layer keeps
     it (with a warning under ``--ocr always``), a page or two of codes among text pages included.
     `coded`: each page's share of unmapped Type 3 glyphs (`pages_to_ocr`)."""
     s = current()
@@ -244,7 +245,8 @@ def fill_by_ocr(pdf, pages: list[Page], graphics: list[list[Box]] | None = None,
     if found is None:
         if bare:
             raise IngestError(f"no text layer: needs OCR ({INSTALL_HINT})")
-        if _codes_throughout(_readings(pages, _textless(pages))):  # its words would be glyph codes
+        font_coded = sum(share >= CODED_SHARE for share in coded or ()) > 0.5 * len(pages) and len(todo) > 0
+        if font_coded or _codes_throughout(_readings(pages, _textless(pages))):  # its words would be glyph codes
             raise IngestError(f"{CODES_REASON}: needs OCR ({INSTALL_HINT})")
         if s.mode == "always":
             log.warning("OCR cannot run (Tesseract not found): the PDF's text layer is kept; %s", INSTALL_HINT)
