@@ -13,13 +13,21 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from papershelf.errors import IngestError
 from papershelf.ingest.pdf import ocr, read_pdf
 from papershelf.ingest.pdf.lines import Line
+from tests.conftest import shared
 
 FIRST = 33  # the font's first code: its codes read as punctuation and digits ("%372*5!'6!$'82")
 
 
-def _type3_pdf(lines: list[tuple[str, float, float, float]], first: int = FIRST, apart: int = 0) -> bytes:
+def _type3_pdf(lines: list[tuple[str, float, float, float]], first: int = FIRST, apart: int = 0,
+               codes: str = "") -> bytes:
+    """`codes`: the glyphs' codes in order of first use (a driver that numbered them so), a space kept
+    at 32; else every character from `first` up in sorted order."""
     letters = sorted({c for text, *_ in lines for c in text})
     code = {c: first + i for i, c in enumerate(letters)}
+    if codes:
+        used = list(dict.fromkeys(c for text, *_ in lines for c in text if c != " "))
+        code = {c: ord(k) for c, k in zip(used, codes, strict=False)} | {" ": 32}
+    first, last = min(code.values()), max(code.values())
     objs: list[bytes] = []
 
     def add(obj: bytes) -> int:
@@ -33,12 +41,13 @@ def _type3_pdf(lines: list[tuple[str, float, float, float]], first: int = FIRST,
     widths = {c: round(stringWidth(c, "Helvetica", 1000)) for c in letters}
     procs = {c: add(stream(f"{widths[c]} 0 0 -200 {widths[c]} 800 d1 BT /H 1000 Tf 0 0 Td "
                            f"({c.replace('(', '[').replace(')', ']')}) Tj ET".encode("latin-1"))) for c in letters}
-    names = " ".join(f"/g{code[c]}" for c in letters)
+    names = " ".join(f"{code[c]} /g{code[c]}" for c in letters)
     charprocs = " ".join(f"/g{code[c]} {procs[c]} 0 R" for c in letters)
+    width_of = {code[c]: widths[c] for c in letters}
     font = add((f"<< /Type /Font /Subtype /Type3 /FontBBox [0 -200 1000 800] /FontMatrix [0.001 0 0 0.001 0 0] "
-                f"/CharProcs << {charprocs} >> /Encoding << /Type /Encoding /Differences [{first} {names}] >> "
-                f"/FirstChar {first} /LastChar {first + len(letters) - 1} "
-                f"/Widths [{' '.join(str(widths[c]) for c in letters)}] "
+                f"/CharProcs << {charprocs} >> /Encoding << /Type /Encoding /Differences [{names}] >> "
+                f"/FirstChar {first} /LastChar {last} "
+                f"/Widths [{' '.join(str(width_of.get(k, 0)) for k in range(first, last + 1))}] "
                 f"/Resources << /Font << /H {helvetica} 0 R >> >> >>").encode())
     gap = f") {-apart} (" if apart else ""  # each glyph set apart (a bitmap font's placed glyphs)
     shown = "\n".join(f"BT /T3 {size} Tf {x} {y} Td [(" + gap.join(f"\\{code[c]:03o}" for c in text) + ")] TJ ET"
@@ -70,6 +79,63 @@ def test_a_first_page_in_a_font_without_a_character_map_is_read_by_ocr():
     doc = read_pdf(_type3_pdf(lines))
     assert (doc.title, doc.authors) == ("Rounds at Dawn", ["Anna Berg"])
     assert doc.ocr_pages == {1: doc.ocr_pages[1]}
+
+
+# Codes numbered in order of use that fall on letters of both cases, as a bitmap font's driver may
+# number them: the page's text is letters ("VdjMb"), which the text alone does not tell from words.
+LETTER_CODES = "QcWZSaUROTbNPXpYrgFmKhsLJivtdjEkM"
+
+
+def _coded_document() -> list[tuple[str, float, float, float]]:
+    lines = [("Rounds at Dawn", 150, 700, 24), ("Anna Berg", 150, 660, 12)]
+    return lines + [(BODY, 72, 600 - 14 * k, 10) for k in range(30)]
+
+
+def test_a_font_whose_codes_are_letters_is_told_by_its_own_data(monkeypatch):
+    """A Type 3 font without a character map whose codes fall on letters: its text reads as letters,
+    not codes (`ocr.reading` says text), but the font's data (no font program, every character
+    unmapped) and the letters' shapes ("cWZ", no word's) say it is codes, so every such page goes to OCR.
+    The same font whose codes are its own letters (ASCII) reads as words: its text is kept."""
+    coded = _type3_pdf(_coded_document(), codes=LETTER_CODES)
+    asked: list[list[int]] = []
+    monkeypatch.setattr(ocr, "engine", lambda: None)  # no OCR here: which pages it would read
+    real = ocr.pages_to_ocr
+    monkeypatch.setattr(ocr, "pages_to_ocr", lambda *a: asked.append(real(*a)) or asked[-1])
+    with pytest.raises(IngestError, match="glyph codes"):  # without OCR: not indexed as garbage
+        read_pdf(coded)
+    assert asked[-1] == [0]
+    monkeypatch.setattr(ocr, "pages_to_ocr", lambda *a: [])  # read as text, it shows letters, not codes
+    assert not ocr.reading([_line(" ".join(b.text for b in read_pdf(coded).blocks), 100)])
+    ascii_codes = "".join(dict.fromkeys(c for text, *_ in _coded_document() for c in text if c != " "))
+    monkeypatch.setattr(ocr, "pages_to_ocr", lambda *a: asked.append(real(*a)) or asked[-1])
+    read_pdf(_type3_pdf(_coded_document(), codes=ascii_codes))
+    assert asked[-1] == []
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="Tesseract is not installed")
+def test_a_font_whose_codes_are_letters_is_read_by_ocr():
+    doc = read_pdf(_type3_pdf(_coded_document(), codes=LETTER_CODES))
+    assert (doc.title, doc.authors) == ("Rounds at Dawn", ["Anna Berg"])
+    text = " ".join(b.text for b in doc.blocks)
+    assert "three days before the assay" in text and "cells were grown" in text
+
+
+def test_a_real_bitmap_font_paper_is_read_by_ocr_on_every_page():
+    """ACM PODS 1995 (pdfs-wide dev): Type 3 bitmap fonts, no character map on any page; one page's codes
+    read as signs and digits, which the text rule kept on pages after the first.  The font's data
+    sends every page to OCR.  ISCA SLaTE 2010's Type 3 fonts carry no map either but number their
+    glyphs by ASCII: its text is kept."""
+    import pypdfium2 as pdfium
+
+    from papershelf.ingest.pdf.reader import _read_pages
+
+    for name, want in (("acm-pods-1995-database-metatheory.pdf", 18),
+                       ("isca-slate-2010-speech-language-courses.pdf", 0)):
+        pdf = pdfium.PdfDocument(shared("pdfs-wide", name).read_bytes())
+        coded: list[float] = []
+        pages = _read_pages(pdf, None, coded)[0]
+        assert len(ocr.pages_to_ocr(pages, "auto", coded)) == want, name
+        assert len(ocr.pages_to_ocr(pages, "auto")) == (17 if want else 0)  # the text alone: one page left
 
 
 def _line(text: str, top: float = 100) -> Line:
@@ -123,7 +189,8 @@ def test_without_tesseract_a_document_of_glyph_codes_fails_as_needing_ocr(monkey
     with pytest.raises(IngestError, match="glyph codes") as failed:
         read_pdf(coded)
     assert "needs OCR" in str(failed.value)
-    assert read_pdf(_type3_pdf(lines)).ocr_pages == {}  # codes read as signs (a table's page): kept
+    with pytest.raises(IngestError, match="glyph codes"):  # codes read as signs, which by the text alone may be
+        read_pdf(_type3_pdf(lines))  # a table's page (kept at 9487e87); the font's own data says codes
     monkeypatch.setattr(ocr, "engine", lambda: (object(), "tesseract 5"))
     assert ocr.may_help(str(failed.value))
     assert not ocr.may_help("damaged or truncated PDF")

@@ -318,7 +318,7 @@ def fill_from_pdf_meta(doc: Document, src: SourceFile, texts: list[str] | None =
     from .pdf.year import checked_year
 
     try:
-        meta = read_pdf_meta(src.data, src.path, texts)
+        meta = read_pdf_meta(src.data, src.path, texts, scanned=1 in doc.ocr_pages)
     except Exception:  # noqa: BLE001 - metadata is a bonus: it must never fail a paper
         return
     if not meta.year_unsure:  # page 1 prints two years of its own: no year rather than a guess

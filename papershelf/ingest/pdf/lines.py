@@ -50,6 +50,7 @@ from .tex_signs import CANDIDATE as TEX_SIGN
 from .tex_signs import read_tex_signs
 from .text_index import char_indices
 from .tracking import untracked
+from .type3_codes import unmapped_share
 from .word_gaps import LooseBoxes, glued, spaced
 
 # Bold by the font's name: pdfium's weight field is unreliable (CMR10 reports 744).  Typesetting
@@ -431,10 +432,11 @@ def _box_at(tp: _TextPage, text: str, lead16: int, i: int) -> tuple[float, float
 
 
 def page_lines(page, number: int, texts: list[str] | None = None,
-               turns: list[int] | None = None) -> tuple[list[Line], float, float]:
+               turns: list[int] | None = None, coded: list[float] | None = None) -> tuple[list[Line], float, float]:
     """Lines of a page, and the page's width and height as read.  `texts`, when given, gets the
     page's pdfium text appended (the metadata reader reads it again otherwise); `turns` the turn
-    the page is read in on top of its /Rotate (`rotation.text_turn`)."""
+    the page is read in on top of its /Rotate (`rotation.text_turn`); `coded` the share of its
+    characters that a Type 3 font maps to no character (`type3_codes.unmapped_share`)."""
     width, height = page.get_size()
     tp = _TextPage(page)
     if tp.turn % 180:
@@ -443,6 +445,8 @@ def page_lines(page, number: int, texts: list[str] | None = None,
         turns.append(tp.turn)
     out: list[Line] = []
     try:
+        if coded is not None:
+            coded.append(unmapped_share(tp.raw, raw.FPDFText_CountChars(tp.raw)))
         text = tp.tp.get_text_range()
         if texts is not None:
             texts.append(text)

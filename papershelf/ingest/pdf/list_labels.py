@@ -84,7 +84,7 @@ def _follows(texts: list[str], ends: list[tuple[int, str] | None], j: int, label
 
 # A label as OCR may read it alone on its line: a short token of digits and the letters and marks digits and
 # brackets are misread as ("[31", "F-31", "I161", "[l&3]", "PO1"), or two or three capitals ("PI", "WI").
-_LABEL_TOKEN = re.compile(r"[\[\(]?[\dA-Za-z&\-]{1,4}[\]\)]?")
+_LABEL_TOKEN = re.compile(r"[\[\(]?[\dA-Za-z&\-]{1,4}[\]\)]?\.?")  # "9." set apart from ". Otwinowski"
 _CAPITALS = re.compile(r"[A-Z]{2,3}")
 MIN_GUTTER_LABELS = 3  # labels in a gutter of their own before lines are read so
 
@@ -106,8 +106,10 @@ def gutter_labels(runs: list[list[Line]]) -> list[list[Line]]:
     alone = [ln for ln in lines if _token_label(ln.text) and not _BARE.match(ln.text)]  # (a bare number set
     # apart is a raised label over the line below, `split_numbered`'s)
     beside = {id(label): text for label in alone if (text := _beside(label, lines)) is not None}
-    if len(beside) < MIN_GUTTER_LABELS:
-        return runs
+    if len(beside) < MIN_GUTTER_LABELS:  # but a label whose period the line beside reads again (". Vagin")
+        beside = {k: text for k, text in beside.items() if _period_twice(k, alone, text)}
+        if not beside:
+            return runs
     joined: dict[int, Line] = {}
     for label in alone:
         text = beside.get(id(label))
@@ -117,11 +119,18 @@ def gutter_labels(runs: list[list[Line]]) -> list[list[Line]]:
         read = (entry_label(f"{token} A") is not None and not token[:1].isalpha()) or bool(KEY.match(f"{token} "))
         # a garbled one ("P22I") is kept, marked, for `garbled_labels` to read by the list's sequence or drop
         garbled = not read and bool(_GARBLED.match(f"{token} A"))
-        joined[id(text)] = replace(text, x0=label.x0, text=f"{token} {text.text}" if read else
-                                   f"{_MARK}{token} {text.text}" if garbled else text.text)
+        rest = text.text[2:] if token.endswith(".") and text.text.startswith(". ") else text.text  # its period
+        # read twice, by the label's block and the line's
+        joined[id(text)] = replace(text, x0=label.x0, text=f"{token} {rest}" if read else
+                                   f"{_MARK}{token} {rest}" if garbled else rest)
     gone = {id(label) for label in alone if id(beside.get(id(label), label)) in joined}
     out = [[joined.get(id(ln), ln) for ln in run if id(ln) not in gone] for run in runs]
     return [run for run in out if run]
+
+
+def _period_twice(key: int, alone: list[Line], text: Line) -> bool:
+    label = next(ln for ln in alone if id(ln) == key)
+    return label.text.strip().endswith(".") and text.text.startswith(". ")
 
 
 def _beside(label: Line, lines: list[Line]) -> Line | None:
@@ -152,7 +161,7 @@ def garbled_labels(runs: list[list[Line]]) -> list[list[Line]]:
     expects there, when the line starts where the list's clean labels start and the next clean label the
     list prints comes after it (the labels' own sequence decides the number).  A garbled label from a gutter
     that is not read so is no part of its entry."""
-    out = _garbled_read(runs)
+    out = _garbled_read(_leads_read(runs))
     if not any(ln.text.startswith(_MARK) for run in out for ln in run):
         return out
     return [[replace(ln, text=ln.text.split(" ", 1)[-1]) if ln.text.startswith(_MARK) else ln for ln in run]
@@ -185,6 +194,38 @@ def _garbled_read(runs: list[list[Line]]) -> list[list[Line]]:
             texts[i], expect = f"[{expect}] {plain[m.end():]}", expect + 1
     new = iter(texts)
     return [[replace(ln, text=next(new)) for ln in run] for run in runs]
+
+
+def _leads_read(runs: list[list[Line]]) -> list[list[Line]]:
+    """The runs with a label that lost its first digits (`_lost_lead`) read as the number expected, when the
+    next label the list prints comes after it."""
+    lines = [ln for run in runs for ln in run]
+    starts = [None if YEAR_START.match(ln.text) else entry_label(ln.text) for ln in lines]
+    texts, expect, changed = [ln.text for ln in lines], 1, False
+    for i, start in enumerate(starts):
+        if start is not None and _lost_lead(start, expect) and _next_after(starts[i + 1:], expect):
+            texts[i], start, changed = _LEAD.sub(f"[{expect}] ", texts[i], count=1), expect, True
+        if start is not None and expect <= start <= expect + MAX_LABEL_GAP:
+            expect = start + 1
+    if not changed:
+        return runs
+    new = iter(texts)
+    return [[replace(ln, text=next(new)) for ln in run] for run in runs]
+
+
+_LEAD = re.compile(r"^\s*\S+\s+")  # the label a line opens with, to be replaced
+
+
+def _lost_lead(start: int, expect: int) -> bool:
+    """A label that reads as the number expected less its first digits ("0." for 10, "1." for 11): the
+    scan lost them (OCR sets a label's digits apart and drops one)."""
+    return start < expect and str(expect).endswith(str(start)) and len(str(expect)) > len(str(start))
+
+
+def _next_after(later: list[int | None], expect: int) -> bool:
+    """The next clean label the list prints after this line comes after `expect` (a few lost at most)."""
+    nxt = next((s for s in later if s is not None and s >= expect), None)
+    return nxt is not None and expect < nxt <= expect + 1 + MAX_LABEL_GAP
 
 
 PERIOD_AFTER_DIGIT = (0.2, 0.75)  # where a label's period stands right of its start, in the line's size

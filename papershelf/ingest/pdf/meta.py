@@ -54,7 +54,8 @@ _JOURNAL_ISSUE = re.compile(rf"^(?!.*\bet al\b)([^\d\[\]()]{{0,120}}?)[\s,—–
 # "BMC Health Services Research 2014, 14:1", "Nature 2019; 566:195"
 _JOURNAL_PLAIN = re.compile(rf"([A-Z][A-Za-z.&' -]{{2,80}}?)\s+({_YEAR})\s*[,;]\s*\d+\s*[:(]\s*[\w-]+")
 _HOW_TO_CITE = re.compile(rf"^(?:How to cite this article|Cite this article as)\b.*?\(({_YEAR})\)")
-_COPYRIGHT = re.compile(rf"^(?:©|\(c\)|c|C|Copyright(?:\s*©)?)\s*({_YEAR})\b(?!\s*[-–]\s*\d)")
+# (a scan's speck after the sign read as a stop: "Copyright ©. 1974")
+_COPYRIGHT = re.compile(rf"^(?:©[.,]?|\(c\)|c|C|Copyright(?:\s*©[.,]?)?)\s*({_YEAR})\b(?!\s*[-–]\s*\d)")
 # "Published: 29 April 2016", alone or closing a history line ("Received: 12 March 2016; Accepted: …;
 # Published: …"): the paper's own publication date, whatever its place on the page.
 _PUBLISHED = re.compile(
@@ -210,7 +211,8 @@ _NOT_ITS_DATE = re.compile(r"download|upload|accessed|retrieved|current as of|pr
 _HISTORY = re.compile(r"\b(?:received|revised|accepted|submitted)\b", re.IGNORECASE)
 _PUBLISHED_CUE = re.compile(r"\bpublished\b|\bonline\b|©|\bcopyright\b|\bcite\b", re.IGNORECASE)
 # A year inside a citation of another work: "(Tyler, 1995", "et al. 2009", "McKeown (2001)".
-_CITED_YEAR = re.compile(rf"(?:et al\.?,?|[A-Z][a-z]+,|[A-Z][a-z]+\s+\()\s*\(?({_YEAR})")
+# (not a month's name: "August, 2000", as a scan reads "August 1, 2000" or a page prints it)
+_CITED_YEAR = re.compile(rf"(?:et al\.?,?|(?!(?:{_MONTHS})[a-z]*,)[A-Z][a-z]+,|[A-Z][a-z]+\s+\()\s*\(?({_YEAR})")
 
 
 def _dated_year(lines: list[str]) -> int | None:
@@ -232,7 +234,8 @@ def _dated_year(lines: list[str]) -> int | None:
 
 # A copyright year anywhere on a line ("… abstract. © 2003 Wiley", "Copyright ? 2004 John Wiley", the sign
 # lost): a year the page gives as its own paper's, like a journal line's, a "Published" date's, a meeting's.
-_OWN_COPYRIGHT = re.compile(rf"(?:©|\bCopyright\b\s*(?:©|\(c\)|\?)?)\s*({_YEAR})\b(?!\s*[-–]\s*\d)", re.IGNORECASE)
+_OWN_COPYRIGHT = re.compile(rf"(?:©[.,]?|\bCopyright\b\s*(?:©[.,]?|\(c\)|\?)?)\s*({_YEAR})\b(?!\s*[-–]\s*\d)",
+                            re.IGNORECASE)
 _OWN_YEAR_RULES = ("arxiv stamp", "proceedings", "to appear", "journal line", "how to cite", "venue line",
                    "copyright", "dated line")
 
@@ -256,7 +259,7 @@ def _own_years(lines: list[str]) -> set[int]:
     return years
 
 
-def _unless_two_own_years(first: list[str], meta: PdfMeta) -> None:
+def _unless_two_own_years(first: list[str], meta: PdfMeta, scanned: bool = False) -> None:
     """Drop the year page 1 gave when it prints another year as its own paper's too, unless the file's
     making tells which is the paper's.  An issue is often dated a year after the paper came out
     (online first, or typeset in the autumn for a January issue: "(2004) 271" beside "Published online
@@ -264,14 +267,16 @@ def _unless_two_own_years(first: list[str], meta: PdfMeta) -> None:
     so when the file was made before the latest of its years, no year.  A file made in the latest year
     or after is the issue's, whose year (a journal line's first) is the paper's ("2005; 24:1185" beside
     "Copyright © 2004", made in March 2005).  An arXiv stamp dates a version, not the paper: beside
-    another year of the paper's own, no year.  No other source stands in (`PdfMeta.year_unsure`)."""
+    another year of the paper's own, no year; so does a scan's (`scanned`: its file was made when it was
+    scanned, and OCR misreads a digit: "(2008)" beside "© 2003").  No other source stands in
+    (`PdfMeta.year_unsure`)."""
     rule = meta.evidence.get("year")
     if meta.year is None or rule not in _OWN_YEAR_RULES:
         return
     years = _own_years(first) | {meta.year}
     if len(years) < 2:
         return
-    if rule == "arxiv stamp" or meta.created is not None and meta.created[0] < max(years):
+    if rule == "arxiv stamp" or scanned or meta.created is not None and meta.created[0] < max(years):
         meta.year, meta.year_unsure = None, True
         meta.evidence["year"] = f"none: page 1 prints {' and '.join(map(str, sorted(years)))} as its own"
 
@@ -372,9 +377,11 @@ def _page_text(pdf, index: int, texts: list[str] | None) -> str:
         page.close()
 
 
-def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None = None) -> PdfMeta:
+def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None = None,
+                  scanned: bool = False) -> PdfMeta:
     """Year, DOI, venue, arXiv id (and title/authors from document info) of a PDF's bytes.
-    `texts`: every page's pdfium text, when the caller has read them (`pdf.read_pdf`)."""
+    `texts`: every page's pdfium text, when the caller has read them (`pdf.read_pdf`); `scanned`: page 1
+    was read by OCR (the file was made when it was scanned, which says nothing of the print's years)."""
     import pypdfium2 as pdfium
 
     meta = PdfMeta()
@@ -400,7 +407,7 @@ def read_pdf_meta(data: bytes, path: str | None = None, texts: list[str] | None 
     if meta.year is None and (year := _dated_year(first) or _dated_year(running_lines(middle + ["\n".join(last)]))):
         meta.year, meta.evidence["year"] = year, "dated line"
     meta.created = creation_date(info)
-    _unless_two_own_years(first, meta)
+    _unless_two_own_years(first, meta, scanned)
     meta.doi, rule = doi_from(first, last, middle)
     if rule:
         meta.evidence["doi"] = rule

@@ -47,6 +47,7 @@ from .ocr_drawings import drawings
 from .ocr_langs import Osd, Plan, parse_osd, plan
 from .ocr_lines import hocr_lines, settle_sizes
 from .ocr_style import Ink, weights
+from .type3_codes import CODED_SHARE, read_as_words
 
 DPI = 300  # Tesseract's recommended resolution for body text; 200 loses small print (BENCHMARKS.md)
 MAX_PIXELS = 36_000_000  # an A2 page at 300 dpi; a letter page is 8.4 MP (one byte a pixel, grayscale)
@@ -143,27 +144,37 @@ def _languages(pytesseract, wanted: str | None) -> Plan:
     return plan(installed, wanted)
 
 
-def pages_to_ocr(pages: list[Page], mode: str) -> list[int]:
+def pages_to_ocr(pages: list[Page], mode: str, coded: list[float] | None = None) -> list[int]:
     """Indexes of the pages OCR should read: those without a text layer and those whose text is a font's
-    glyph codes (`code_pages`) (auto); all (always)."""
+    glyph codes (`code_pages`) (auto); all (always).  `coded`: each page's share of characters an
+    unmapped Type 3 font gives (`type3_codes.unmapped_share`), when it was asked."""
     if mode == "never":
         return []
     if mode == "always":
         return list(range(len(pages)))
     textless = _textless(pages)
-    return sorted(set(textless) | set(code_pages(pages, textless)))
+    return sorted(set(textless) | set(code_pages(pages, textless, coded)))
 
 
-def code_pages(pages: list[Page], textless: list[int]) -> list[int]:
+def code_pages(pages: list[Page], textless: list[int], coded: list[float] | None = None) -> list[int]:
     """The pages with text whose text is a font's glyph codes, not its letters (`reading`), that OCR
     reads, at most `CODE_PAGES`: a first page (its title and authors are read from the print); a page of
     control or private-use codes of many kinds (no page of text holds them); and every page of codes or
     of a code per word when such pages are most of the document's pages with text (its fonts give codes
     throughout: a Type 3 bitmap font without glyph names).  A page of a table's figures or of formulas
-    among pages of text, which holds few letters too, keeps its own text; so does a document of tables."""
+    among pages of text, which holds few letters too, keeps its own text; so does a document of tables.
+    And a page whose font's own data says its characters are codes (most of them an unmapped Type 3 font's,
+    `coded`) unless they read as words anyway (`type3_codes.read_as_words`: the font numbered its
+    glyphs by ASCII): its codes may be letters, which its text alone does not show."""
     readings = _readings(pages, textless)
     most = _codes_throughout(readings)
-    return [i for i, r in readings.items() if r and (i == 0 or r == "codes" or most and r == "apart")][:CODE_PAGES]
+    return [i for i, r in readings.items() if r and (i == 0 or r == "codes" or most and r == "apart")
+            or _font_coded(pages[i][0], r, coded[i] if coded and i < len(coded) else 0.0)][:CODE_PAGES]
+
+
+def _font_coded(lines: list[Line], reading: str, share: float) -> bool:
+    """Most of the page's characters are an unmapped Type 3 font's codes and do not read as text."""
+    return share >= CODED_SHARE and (bool(reading) or not read_as_words(" ".join(ln.text for ln in lines)))
 
 
 def _readings(pages: list[Page], textless: list[int]) -> dict[int, str]:
@@ -213,17 +224,20 @@ def reading(lines: list[Line]) -> str:
     return "signs" if letters < 0.5 * len(chars) else ""
 
 
-def fill_by_ocr(pdf, pages: list[Page], graphics: list[list[Box]] | None = None) -> tuple[list[Page], dict[int, str]]:
+def fill_by_ocr(pdf, pages: list[Page], graphics: list[list[Box]] | None = None,
+                coded: list[float] | None = None) -> tuple[list[Page], dict[int, str]]:
     """`pages` with the pages that need it read by OCR, and {page number: engine} for those; an OCR'd page
     without graphics of its own (a scan: one image) gets the drawings its image shows (`ocr_drawings`) in
     `graphics`.
 
     Without Tesseract the pages stay as they are: a scan fails as before ("no text layer: needs
     OCR") with how to install it, and so does a PDF whose fonts give glyph codes on most pages
-    (`CODES_REASON`: indexed, its codes would be searchable garbage); a PDF with a text layer keeps
-    it (with a warning under ``--ocr always``), a page or two of codes among text pages included."""
+    (`CODES_REASON`: indexed, its codes would be searchable garbage; `coded` says so too, when a page of
+    them is to be read); a PDF with a text layer keeps
+    it (with a warning under ``--ocr always``), a page or two of codes among text pages included.
+    `coded`: each page's share of unmapped Type 3 glyphs (`pages_to_ocr`)."""
     s = current()
-    todo = pages_to_ocr(pages, s.mode)
+    todo = pages_to_ocr(pages, s.mode, coded)
     if not todo:
         return pages, {}
     bare = len(_textless(pages)) == len(pages)  # no page has a text layer
@@ -231,7 +245,8 @@ def fill_by_ocr(pdf, pages: list[Page], graphics: list[list[Box]] | None = None)
     if found is None:
         if bare:
             raise IngestError(f"no text layer: needs OCR ({INSTALL_HINT})")
-        if _codes_throughout(_readings(pages, _textless(pages))):  # its words would be glyph codes
+        font_coded = sum(share >= CODED_SHARE for share in coded or ()) > 0.5 * len(pages) and len(todo) > 0
+        if font_coded or _codes_throughout(_readings(pages, _textless(pages))):  # its words would be glyph codes
             raise IngestError(f"{CODES_REASON}: needs OCR ({INSTALL_HINT})")
         if s.mode == "always":
             log.warning("OCR cannot run (Tesseract not found): the PDF's text layer is kept; %s", INSTALL_HINT)

@@ -100,15 +100,16 @@ def _facing(pages: set[int]) -> bool:
     return len(pages) == 2 and max(pages) - min(pages) == 2
 
 
-def _read_pages(pdf, texts: list[str] | None) -> tuple[list[Page], list[list[Box]], list[int]]:
+def _read_pages(pdf, texts: list[str] | None, coded: list[float] | None = None
+                ) -> tuple[list[Page], list[list[Box]], list[int]]:
     """Every page's lines and graphics, and the turn it is read in (`rotation.text_turn`), each page
-    loaded once (loading parses its content)."""
+    loaded once (loading parses its content); `coded` gets each page's share of unmapped Type 3 glyphs."""
     pages, graphics = [], []
     turns: list[int] = []
     for n in range(len(pdf)):
         page = pdf[n]
         try:
-            pages.append(page_lines(page, n + 1, texts, turns))
+            pages.append(page_lines(page, n + 1, texts, turns, coded))
             graphics.append(page_graphics(page, turns[-1]))
         finally:
             page.close()
@@ -339,9 +340,10 @@ def _demote_title_and_authors(blocks: list[Block], title: str | None, authors: l
 def parse_pdf_pages(pdf, texts: list[str] | None = None) -> Document:
     """A PDF's pages as a Document: lines, columns, paragraphs, then headings and title.
     `texts`, when given, gets every page's pdfium text (for `pdf_meta`, so it is extracted once)."""
-    pages, graphics_of, turns = _read_pages(pdf, texts)
+    coded: list[float] = []
+    pages, graphics_of, turns = _read_pages(pdf, texts, coded)
     # before the glyphs are settled: an unreadable page shows its codes (a scan's drawings join graphics_of)
-    pages, ocr_pages = fill_by_ocr(pdf, pages, graphics_of)
+    pages, ocr_pages = fill_by_ocr(pdf, pages, graphics_of, coded)
     if texts is not None and len(texts) == len(pages):  # the metadata (year, DOI) reads a scan's print too
         for number in ocr_pages:
             texts[number - 1] = ocr_text(pages[number - 1][0])

@@ -249,11 +249,18 @@ def _reads_as_list(runs: list[list[Line]], first: int = 1) -> bool:
     eight in ten citing a year, and the entries hold most of the text (a numbered list's cut drops what
     comes before label 1)."""
     entries = _entries(runs)
-    if not all(opens_entry(e) for e in entries[:first]):
+    opening = [opens_entry(e) or bool(_AUTHOR_MISREAD.match(e) or _RULE_LOST.match(e)) for e in entries]
+    if not all(opening[:first]):
         return False
     held = sum(len(e) for e in entries) >= LISTED_TEXT * sum(len(ln.text) + 1 for run in runs for ln in run)
-    return len(entries) >= MIN_LISTED and held and sum(opens_entry(e) for e in entries) >= 0.9 * len(entries) \
+    return len(entries) >= MIN_LISTED and held and sum(opening) >= 0.9 * len(entries) \
         and sum(bool(_ENTRY_YEAR.search(e)) for e in entries) >= 0.8 * len(entries)
+
+
+# An entry's first author as a scan's OCR may read it: the surname, a comma (or a semicolon) and an initial, what
+# follows garbled ("QUINTANA-ASCENCIO, P. E 1997", "SOKAL, R..R.;", "YounG; C. :C.").  Only counted for whether
+# a cut list reads as references, never to cut one.
+_AUTHOR_MISREAD = re.compile(rf"^[{C}][\w'’\-]*+[,;]\s?[{C}]\.")
 
 
 def _openings(texts: list[str]) -> list[bool]:
@@ -345,8 +352,8 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
             prev = run[i - 1] if i else None
             if _goes_on(ln.text) or _link_goes_on(entries[-1], ln.text) or _same_row(prev, ln, size):
                 new = False
-            elif hanging:
-                new = (ln.x0 - left <= depth) != first_in
+            elif hanging:  # (a rule for the same authors a scan lost leaves the entry's opening indented)
+                new = (ln.x0 - left <= depth) != first_in or _ended(entries[-1]) and bool(_RULE_LOST.match(ln.text))
             elif prev is None:
                 new = _ended(entries[-1]) and (ln.text[:1].isupper() or _opens(ln.text)) and \
                     (not author_first or _opens(ln.text))
@@ -360,6 +367,11 @@ def _split_by_layout(runs: list[list[Line]]) -> list[str]:
             else:
                 entries[-1] += "\n" + ln.text
     return entries
+
+
+# A line that opens where a rule for the same authors was printed and the scan lost it: ", AND R. YAHR. 1998."
+# or ". 1996. Relative importance" (the rule, then the year).
+_RULE_LOST = re.compile(r"^(?:,\s(?:AND|and|&)\b|\.\s(?:1[89]|20)\d\d[a-z]?\.)")
 
 
 def _same_row(prev: Line | None, ln: Line, size: float) -> bool:

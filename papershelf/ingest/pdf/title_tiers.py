@@ -65,7 +65,8 @@ def title_size(lines: list[tuple[float, str, float]], body: float, top_half: lis
     for k, tier in enumerate(tiers):
         least = 1 if typed(tier) else 4
         after_type = first(tier) > below_type and title_like(tier, 1, names=True)  # under "Case Report": any words
-        if after_type or not label(tier) or not any(title_like(t, least, names=typed(tier)) and first(t) > first(tier)
+        if after_type or not label(tier) or not any(title_like(t, least, names=typed(tier))
+                                                    and (first(t) > first(tier) or _beside(top_half, t, tier))
                                                     for t in tiers[k + 1:]):
             return max(size for size, _, _ in of(tier))
         if typed(tier):
@@ -80,3 +81,14 @@ def _unwrapped(top_half: list[Line], top: float, under: float) -> bool:
     first = [ln for ln in top_half if ln.top == top]
     nxt = [ln for ln in top_half if ln.top == under]
     return len(first) == 1 and bool(nxt) and set_apart(first[0], nxt[:1])
+
+
+def _beside(top_half: list[Line] | None, tier: float, label_tier: float) -> bool:
+    """The label tier's lines stand in a column of their own beside the tier's (a sidebar's logo, which a scan's
+    OCR reads as words, beside the title): no line of one spans across the other's."""
+    if not top_half:
+        return False
+    mine = [ln for ln in top_half if abs(ln.size - tier) < 0.5]
+    labels = [ln for ln in top_half if abs(ln.size - label_tier) < 0.5]
+    return bool(mine) and bool(labels) and (max(ln.x1 for ln in labels) < min(ln.x0 for ln in mine)
+                                            or min(ln.x0 for ln in labels) > max(ln.x1 for ln in mine))
