@@ -108,17 +108,32 @@ def _pitch(rows: list[list[Line]]) -> float:
     return min(steps) if steps else 0.0
 
 
+def _tail(ln: Line, cells: list[_Cell]) -> bool:
+    """A bracketed value alone ("(0.3)", "(43.5)") under a value that has none: the value's wrapped
+    second line, as its column's other cells ("13.7 (0.4)") show it on one."""
+    cell = _under(cells, ln)
+    return (ln.text.startswith(("(", "[")) and ln.text.rstrip(",;*").endswith((")", "]")) and cell is not None
+            and not any(ch in " ".join(cell.texts) for ch in "([") and _NUMERIC.match(cell.texts[-1]) is not None)
+
+
 def _continues(row: list[Line], above: list[Line], cells: list[_Cell], pitch: float, rules: list[float]) -> bool:
     """Whether `row` only carries on cells of the row above (see the module's docstring)."""
-    if any(_numeric(ln) for ln in row) or len(row) >= len(cells) or _ruled_between(rules, above, row):
+    tails = all(_tail(ln, cells) for ln in row)
+    if (any(_numeric(ln) for ln in row) and not tails) or len(row) >= len(cells) or _ruled_between(rules, above, row):
         return False
     if _step(above, row) > PITCH_SLACK * pitch:
         return False
     if any(sum(1 for c in cells if c.overlap(ln) > 0) > 1 for ln in row):
         return False  # a line across two cells: a note under the table, a group head
-    if any(_numeric(ln) for ln in above) and not all(ln.text[:1].islower() for ln in row):
+    if any(_numeric(ln) for ln in above) and not tails and not all(ln.text[:1].islower() for ln in row):
         return False  # under a row of values a capitalised label starts a group of rows ("Study type")
     return all(_under(cells, ln) is not None for ln in row)
+
+
+def _spanning(cells: list[_Cell], row: list[Line]) -> list[_Cell]:
+    """Cells that lie over two or more lines of the row under them: a spanning head ("Pilot CRCT")
+    over its columns' own heads ("Control", "Intervention"), a cell of its own and not theirs."""
+    return [c for c in cells if sum(1 for ln in row if c.overlap(ln) > 0) > 1]
 
 
 def _spans(band: list[list[Line]]) -> bool:
@@ -155,8 +170,12 @@ def table_text(lines: list[Line], parts: list[Box]) -> str:
     for i, row in enumerate(rows):
         cells = out[-1] if out else []
         if cells and (i in banded or i in logical or _continues(row, rows[i - 1], cells, pitch, rules)):
+            heads = _spanning(cells, row)
+            if heads:  # a head over its columns' heads: a row of its own above them
+                out.insert(len(out) - 1, heads)
+                cells[:] = [c for c in cells if c not in heads]
             for ln in row:
-                cell = _under(cells, ln)
+                cell = _under(cells, ln) if cells else None
                 if cell is None:
                     cells.append(_Cell(ln))
                     cells.sort(key=lambda c: c.x0)
