@@ -4,15 +4,18 @@ Lines sharing a baseline make a row.  A cell set over two or three lines ("Goals
 group", a header "Colonies" / "surveyed") gives rows that hold only those continuations, so read
 line by line the cell is never one piece of text.  The table's own structure tells such a row
 from a row of its own: it lies at the table's line pitch (rows set apart by a wider gap are rows),
-no ruling line runs between it and the row above, it holds no number (a row of values is a row),
-it fills fewer columns than the row above, and each of its lines starts under one cell of the row
-above (overlaps it in x, and no other).  Under a row of values, only lines that carry on in lower
-case join: a capitalised label there heads a group of rows ("Study type").  Each such line joins
-the cell above it.  Between two rules, a band of lines that holds no number at all (a header of
-wrapped heads, read as several lines) is one row: its lines join by column; so is the band above
-the first rule when no line of it lies over two of another (a group head over its columns).  A
-wrong join keeps every word in the table's text, so cell search loses little; a missed join splits
-a cell.
+no ruling line runs between it and the row above, it holds no number (a row of values is a row;
+but a value's bracket, "13.1" / "(0.3)", carries on its value), it fills fewer columns than the
+row above (unless each of its lines carries on a value or a head broken at its hyphen, "MYC-" /
+"positive"), and each of its lines starts under one cell of the row above (overlaps it in x, and
+no other).  Under a row of values, only lines that carry on in lower case join: a capitalised
+label there heads a group of rows ("Study type").  Each such line joins the cell above it; a cell
+above that lies over two of its lines is a spanning head ("Pilot CRCT" over "Control" and
+"Intervention") and keeps a row of its own.  Between two rules, a band of lines that holds no
+number at all (a header of wrapped heads, read as several lines) is one row: its lines join by
+column; so is the band above the first rule when no line of it lies over two of another (a group
+head over its columns).  A wrong join keeps every word in the table's text, so cell search loses
+little; a missed join splits a cell.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ SEP = " | "
 _NUMERIC = re.compile(r"^[(\[]?[-+−±<>≤≥]?\d[\d.,:/–-]*\s*%?[)\]]?[,;*]*$")
 PITCH_SLACK = 1.25  # a row set further than this many line pitches below the row above is its own row
 _DESCENDERS = set("gjpqy(),;[]{}|$@")
+_BREAKS = ("-", "\u2013", "\x02")  # a head broken at its hyphen ("MYC-" / "positive") carries on below
 
 
 def _numeric(ln: Line) -> bool:
@@ -119,8 +123,11 @@ def _tail(ln: Line, cells: list[_Cell]) -> bool:
 def _continues(row: list[Line], above: list[Line], cells: list[_Cell], pitch: float, rules: list[float]) -> bool:
     """Whether `row` only carries on cells of the row above (see the module's docstring)."""
     tails = all(_tail(ln, cells) for ln in row)
-    if (any(_numeric(ln) for ln in row) and not tails) or len(row) >= len(cells) or _ruled_between(rules, above, row):
+    broken = all((c := _under(cells, ln)) is not None and c.texts[-1].endswith(_BREAKS) for ln in row)
+    if any(_numeric(ln) for ln in row) and not tails or _ruled_between(rules, above, row):
         return False
+    if len(row) >= len(cells) and not (tails or broken):
+        return False  # a full row is a row, unless each line carries on a value or a word broken at its hyphen
     if _step(above, row) > PITCH_SLACK * pitch:
         return False
     if any(sum(1 for c in cells if c.overlap(ln) > 0) > 1 for ln in row):
