@@ -117,7 +117,7 @@ def _columns(lines: list[Line]) -> list[list[Line]]:
     return groups
 
 
-def _line_pitch(rows: list[list[Line]], baseline: Callable[[Line], float]) -> float:
+def line_pitch(rows: list[list[Line]], baseline: Callable[[Line], float]) -> float:
     """The smallest step from a line to the next line below it in its column (a cell's wrapped lines)."""
     lines = sorted((ln for r in rows for ln in r), key=baseline)
     steps = []
@@ -130,10 +130,9 @@ def _line_pitch(rows: list[list[Line]], baseline: Callable[[Line], float]) -> fl
 
 
 def logical_rows(rows: list[list[Line]], starts: set[int], baseline: Callable[[Line], float],
-                 number: re.Pattern) -> dict[int, int]:
+                 number: re.Pattern, pitch: float) -> dict[int, int]:
     """Rows (by index) that belong to the band starting at an earlier row: {row: band's first row}.
     `starts`: rows a rule sets apart from the row above (a new band whatever the step)."""
-    pitch = _line_pitch(rows, baseline)
     if not pitch:
         return {}
     bands: list[list[int]] = []
