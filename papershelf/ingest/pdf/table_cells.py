@@ -50,14 +50,19 @@ def _rows(lines: list[Line]) -> list[list[Line]]:
     return [sorted(r, key=lambda ln: ln.x0) for r in rows]
 
 
+def _strokes(parts: list[Box], lines: list[Line]) -> list[tuple[float, float, float]]:
+    """The table's thin horizontal strokes (rules and pieces of rules): (height, left, right), top down."""
+    texts = {(ln.x0, ln.top, ln.x1, ln.bottom) for ln in lines}
+    return sorted(((p[1] + p[3]) / 2, p[0], p[2]) for p in parts if p not in texts and p[3] - p[1] < 3)
+
+
 def _rules(parts: list[Box], lines: list[Line]) -> list[float]:
     """The heights of the table's horizontal rules: thin strokes at one height that together cover
     much of its width (a rule is often drawn as one segment per column)."""
     if not parts:
         return []
-    texts = {(ln.x0, ln.top, ln.x1, ln.bottom) for ln in lines}
     left, right = min(p[0] for p in parts), max(p[2] for p in parts)
-    thin = sorted(((p[1] + p[3]) / 2, p[0], p[2]) for p in parts if p not in texts and p[3] - p[1] < 3)
+    thin = _strokes(parts, lines)
     out: list[float] = []
     i = 0
     while i < len(thin):
@@ -80,13 +85,13 @@ class _Cell:
     """One cell being read: its x-extent and its lines' texts."""
 
     def __init__(self, ln: Line) -> None:
-        self.x0, self.x1, self.texts = ln.x0, ln.x1, [ln.text]
+        self.x0, self.x1, self.bottom, self.texts = ln.x0, ln.x1, ln.bottom, [ln.text]
 
     def overlap(self, ln: Line) -> float:
         return min(self.x1, ln.x1) - max(self.x0, ln.x0)
 
     def add(self, ln: Line) -> None:
-        self.x0, self.x1 = min(self.x0, ln.x0), max(self.x1, ln.x1)
+        self.x0, self.x1, self.bottom = min(self.x0, ln.x0), max(self.x1, ln.x1), max(self.bottom, ln.bottom)
         self.texts.append(ln.text)
 
 
@@ -132,10 +137,21 @@ def _continues(row: list[Line], above: list[Line], cells: list[_Cell], pitch: fl
     return all(_under(cells, ln) is not None for ln in row)
 
 
-def _spanning(cells: list[_Cell], row: list[Line]) -> list[_Cell]:
+def _spanning(cells: list[_Cell], row: list[Line], strokes: list[tuple[float, float, float]]) -> list[_Cell]:
     """Cells that lie over two or more lines of the row under them: a spanning head ("Pilot CRCT")
-    over its columns' own heads ("Control", "Intervention"), a cell of its own and not theirs."""
-    return [c for c in cells if sum(1 for ln in row if c.overlap(ln) > 0) > 1]
+    over its columns' own heads ("Control", "Intervention"), a cell of its own and not theirs.  A head
+    reaches as far as a stroke drawn under it (a rule under a spanning head spans its columns; its
+    text, centred, may not reach over theirs)."""
+    top = min(ln.top for ln in row) + 1
+    out = []
+    for c in cells:
+        x0, x1 = c.x0, c.x1
+        for y, a, b in strokes:
+            if c.bottom - 1 <= y <= top and min(b, c.x1) > max(a, c.x0):
+                x0, x1 = min(x0, a), max(x1, b)
+        if sum(1 for ln in row if min(x1, ln.x1) > max(x0, ln.x0)) > 1:
+            out.append(c)
+    return out
 
 
 def _spans(band: list[list[Line]]) -> bool:
@@ -164,7 +180,7 @@ def table_text(lines: list[Line], parts: list[Box]) -> str:
     (a cell's pieces and marks mended and a band of centred cells read as one row: `table_bands`;
     narrow column gaps split and word spaces between pieces joined by the other rows: `table_columns`)."""
     rows = by_columns(mend_pieces(_rows(lines)))
-    rules = _rules(parts, lines)
+    rules, strokes = _rules(parts, lines), _strokes(parts, lines)
     pitch, banded = line_pitch(rows, _baseline), _header_bands(rows, rules)
     starts = {i for i in range(1, len(rows)) if _ruled_between(rules, rows[i - 1], rows[i])}
     logical = logical_rows(rows, starts, _baseline, _NUMERIC, pitch)
@@ -172,7 +188,7 @@ def table_text(lines: list[Line], parts: list[Box]) -> str:
     for i, row in enumerate(rows):
         cells = out[-1] if out else []
         if cells and (i in banded or i in logical or _continues(row, rows[i - 1], cells, pitch, rules)):
-            heads = _spanning(cells, row)
+            heads = _spanning(cells, row, strokes)
             if heads:  # a head over its columns' heads: a row of its own above them
                 out.insert(len(out) - 1, heads)
                 cells[:] = [c for c in cells if c not in heads]
