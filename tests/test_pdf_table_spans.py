@@ -102,6 +102,7 @@ def test_a_value_wrapped_onto_a_second_line_stays_in_its_cell(spanning):
 
 
 def test_a_group_head_is_not_joined_to_the_row_under_it(spanning):
+    """A guard (read right before cells18 too): BMJ Table 4, below, is the case the band rule joined."""
     rows = _rows(spanning, "Table 2")
     assert ["Pilot trial"] in rows, rows
     assert ["MVPA (baseline)", "48.6 (15.4)", "51.9 (15.3)"] in rows, rows
