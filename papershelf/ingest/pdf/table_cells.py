@@ -175,6 +175,23 @@ def _header_bands(rows: list[list[Line]], rules: list[float]) -> set[int]:
     return joined
 
 
+def _grid_rows(rows: list[list[Line]], starts: set[int]) -> set[int]:
+    """Rows (by index) that join the row above in a ruled grid: where rules part the table into bands
+    of a row or two (three rules or more, and at least a band for every three rows), a band whose later
+    rows fill fewer columns than the table's fullest row is one row set over several lines (a cell of
+    two items, "window size: 26" / "# candidates: 115", numbers and all: the rules, not the lines,
+    bound its rows).  A band of complete rows is rows."""
+    if len(starts) < 3 or 3 * (len(starts) + 1) < len(rows):
+        return set()
+    full = max(len(r) for r in rows)
+    bounds = [*sorted(starts), len(rows)]
+    joined: set[int] = set()
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        if b - a > 1 and all(len(rows[i]) < full for i in range(a + 1, b)):
+            joined.update(range(a + 1, b))
+    return joined
+
+
 def table_text(lines: list[Line], parts: list[Box]) -> str:
     """The table's text: rows as lines, cells separated by `` | ``, a cell's wrapped lines as one
     (a cell's pieces and marks mended and a band of centred cells read as one row: `table_bands`;
@@ -184,6 +201,7 @@ def table_text(lines: list[Line], parts: list[Box]) -> str:
     pitch, banded = line_pitch(rows, _baseline), _header_bands(rows, rules)
     starts = {i for i in range(1, len(rows)) if _ruled_between(rules, rows[i - 1], rows[i])}
     logical = logical_rows(rows, starts, _baseline, _NUMERIC, pitch)
+    banded |= _grid_rows(rows, starts)
     out: list[list[_Cell]] = []
     for i, row in enumerate(rows):
         cells = out[-1] if out else []
