@@ -1,10 +1,10 @@
 """A table's own structure keeps its cells whole (`pdf/table_cells.py`, `table_bands.py`; issue #38,
 cells18): a head spanning two columns stays one cell above its columns' heads, a value wrapped onto a
 second line ("13.1" / "(0.3)") stays in its cell, a head broken at its hyphen ("MYC-" / "positive")
-is one cell, a group head ("Pilot trial") is not joined to the row under it, and a wrapped head
-beside heads set at staggered heights is still one cell.  Generated PDFs (truth by construction),
-and the dev tables that showed each class (BMJ Open, J Cell Biol, Aust J Entomol) when shared data
-is there."""
+is one cell, a group head ("Pilot trial") is not joined to the row under it, a ruled grid's band is
+one row, and a wrapped head beside heads set at staggered heights is still one cell.  Generated PDFs
+(truth by construction), and the dev tables that showed each class (BMJ Open, J Cell Biol, Aust J
+Entomol, VLDB 2017) when shared data is there."""
 
 import pytest
 
@@ -127,3 +127,12 @@ def test_dev_tables_spanning_heads_wrapped_values_and_group_heads():
     assert jcb[1][0].startswith("100% (n") and len(jcb[1]) == 8, jcb
     aje = _read("wiley-aje-2010-bactrocera-phenology.pdf", "Table 2")
     assert "Years of correlation" in aje[1] and "Number of weeks" in aje[1], aje
+
+
+def test_a_ruled_grids_band_is_one_row():
+    """VLDB 2017 Table 2: a rule under every row, cells of two items over two lines ("window size: 22" /
+    "# candidates: 119"): each band between two rules is one row."""
+    rows = _read("vldb-2017-asap-smoothing.pdf", "Table 2")
+    assert ["EEG [36]", "Excerpt of electrocardiogram", "45,000", "180 sec", "window size: 22 # candidates: 119",
+            "window size: 22 # candidates: 21"] in rows, rows
+    assert not any(row[0].startswith("# candidates") for row in rows), rows
