@@ -3,9 +3,8 @@
 Lines sharing a baseline make a row.  A cell set over two or three lines ("Goals in" / "control
 group", a header "Colonies" / "surveyed") gives rows that hold only those continuations, so read
 line by line the cell is never one piece of text.  The table's own structure tells such a row
-from a row of its own: it lies at the table's line pitch (the smallest step from a line to the
-next in its column: rows set apart by a wider gap are rows, and heads set at staggered heights do
-not make it small), no ruling line runs between it and the row above, it holds no number (a row of
+from a row of its own: it lies at the table's line pitch (rows set apart by a wider gap are rows),
+no ruling line runs between it and the row above, it holds no number (a row of
 values is a row; but a value's bracket, "13.1" / "(0.3)", carries on its value), it fills fewer
 columns than the row above (unless each of its lines carries on a value or a head broken at its hyphen, "MYC-" /
 "positive"), and each of its lines starts under one cell of the row above (overlaps it in x, and
@@ -112,6 +111,12 @@ def _step(a: list[Line], b: list[Line]) -> float:
     return max(_baseline(ln) for ln in b) - max(_baseline(ln) for ln in a)
 
 
+def _pitch(rows: list[list[Line]]) -> float:
+    """The table's line pitch: the smallest step from one row to the next."""
+    steps = [_step(a, b) for a, b in zip(rows, rows[1:], strict=False) if _step(a, b) > 0.5 * a[0].height]
+    return min(steps) if steps else 0.0
+
+
 def _tail(ln: Line, cells: list[_Cell]) -> bool:
     """A bracketed value alone ("(0.3)", "(43.5)") under a value that has none: the value's wrapped
     second line, as its column's other cells ("13.7 (0.4)") show it on one."""
@@ -198,9 +203,9 @@ def table_text(lines: list[Line], parts: list[Box]) -> str:
     narrow column gaps split and word spaces between pieces joined by the other rows: `table_columns`)."""
     rows = by_columns(mend_pieces(_rows(lines)))
     rules, strokes = _rules(parts, lines), _strokes(parts, lines)
-    pitch, banded = line_pitch(rows, _baseline), _header_bands(rows, rules)
+    pitch, banded = _pitch(rows), _header_bands(rows, rules)
     starts = {i for i in range(1, len(rows)) if _ruled_between(rules, rows[i - 1], rows[i])}
-    logical = logical_rows(rows, starts, _baseline, _NUMERIC, pitch)
+    logical = logical_rows(rows, starts, _baseline, _NUMERIC, line_pitch(rows, _baseline))
     banded |= _grid_rows(rows, starts)
     out: list[list[_Cell]] = []
     for i, row in enumerate(rows):
