@@ -15,7 +15,7 @@ caption and are left out.  The halves are bench/data/wide_split.json's (by publi
 
 Scores (as bench/pdf_objects.py's `check_region`, plus cells): captions found (a unit with the
 label), regions right (right page, every cell / the inside point inside, the outside phrase not
-meeting it), table cells in the table unit's text.
+meeting it), table cells in the table unit's text, and whole (one cell of it, as bench/cells_hand.py grades).
 
     python bench/wide_tagged.py --build [--data ../shared/data]
     python bench/wide_tagged.py [--half dev|test|all] [--data ../shared/data] [--json] [-v]
@@ -415,7 +415,7 @@ def run(data: Path, half: str, verbose: bool, wide_only: bool = False) -> dict:
     known = _truth(data)
     truth = {k: v for k, (_, v) in known.items() if not (wide_only and "/" in k)}
     files = [f for f, v in sorted(truth.items()) if half == "all" or v["half"] == half]
-    n = found = right = cells = cells_ok = 0
+    n = found = right = cells = cells_ok = whole = 0
     failures = []
     for f in files:
         raw = known[f][0].read_bytes()
@@ -427,16 +427,19 @@ def run(data: Path, half: str, verbose: bool, wide_only: bool = False) -> dict:
             n, found, right = n + 1, found + (unit is not None), right + ok
             if not ok:
                 failures.append(f"region {f} p{item['page']} {item['label']}: {why if unit else 'no unit'}")
-            text = plain(unit.table_text or "") if unit is not None else ""  # as wide_layout compares cells
+            raw_text = unit.table_text or "" if unit is not None else ""
+            text = plain(raw_text)  # as wide_layout compares cells
+            own = {plain(cell) for line in raw_text.splitlines() for cell in line.split(" | ")}  # as cells_hand
             for c in item["cells"]:
-                cells += 1
-                cells_ok += plain(c) in text
+                cells, cells_ok, whole = cells + 1, cells_ok + (plain(c) in text), whole + (plain(c) in own)
                 if plain(c) not in text:
                     failures.append(f"cell {f} {item['label']}: {c!r}")
+                elif plain(c) not in own:
+                    failures.append(f"cell not whole {f} {item['label']}: {c!r}")
         pdf.close()
     out = {"half": half, "files": len(files), "objects": n, "captions_found": round(found / max(n, 1), 3),
            "regions_right": round(right / max(n, 1), 3), "cells": cells,
-           "cells_in_table_text": round(cells_ok / max(cells, 1), 3)}
+           "cells_in_table_text": round(cells_ok / max(cells, 1), 3), "cells_whole": round(whole / max(cells, 1), 3)}
     if verbose:
         out["failures"] = failures
     return out

@@ -15,7 +15,9 @@ step from a line to the next line of its column), bands set apart by a wider ste
 band is one row when it holds a value (a line opening with a number) and at most one per column, at
 most one of its rows fills every column (a group of complete rows is rows), and it is a logical row
 among others: no more than half of the table's rows, and the table has more than one band (a table
-set at one even pitch throughout tells nothing).  A table of text alone is left as it was: nothing
+set at one even pitch throughout tells nothing).  A band whose values all sit beside its last line is a
+group head ("Pilot trial") over the row under it, not one row: a cell set over lines has its values
+beside its first line or its middle, never only beside its last.  A table of text alone is left as it was: nothing
 there tells a band of one row from a group of rows.
 """
 
@@ -115,7 +117,7 @@ def _columns(lines: list[Line]) -> list[list[Line]]:
     return groups
 
 
-def _line_pitch(rows: list[list[Line]], baseline: Callable[[Line], float]) -> float:
+def line_pitch(rows: list[list[Line]], baseline: Callable[[Line], float]) -> float:
     """The smallest step from a line to the next line below it in its column (a cell's wrapped lines)."""
     lines = sorted((ln for r in rows for ln in r), key=baseline)
     steps = []
@@ -128,10 +130,9 @@ def _line_pitch(rows: list[list[Line]], baseline: Callable[[Line], float]) -> fl
 
 
 def logical_rows(rows: list[list[Line]], starts: set[int], baseline: Callable[[Line], float],
-                 number: re.Pattern) -> dict[int, int]:
+                 number: re.Pattern, pitch: float) -> dict[int, int]:
     """Rows (by index) that belong to the band starting at an earlier row: {row: band's first row}.
     `starts`: rows a rule sets apart from the row above (a new band whatever the step)."""
-    pitch = _line_pitch(rows, baseline)
     if not pitch:
         return {}
     bands: list[list[int]] = []
@@ -163,6 +164,8 @@ def _one_row(rows: list[list[Line]], band: list[int], numeric: Callable[[Line], 
     values = [sum(1 for ln in col if numeric(ln)) for col in columns]
     if len(columns) < 2 or max(values) != 1:
         return False
+    if not any(numeric(ln) for i in band[:-1] for ln in rows[i]):
+        return False  # values only beside its last line: a group head over the row under it ("Pilot trial")
     if not any(len(col) > 1 for col in columns):
         return False
     return sum(1 for i in band if len(rows[i]) >= len(columns)) <= 1
