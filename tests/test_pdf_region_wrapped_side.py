@@ -35,7 +35,7 @@ _CAPTION = ("Figure 3. Day 4 transfected culture triple stained with (A) anti-MY
 _NO_DESCENDERS = "the Z-bands in this fine SMF."  # a line without descenders: its bottom sits high
 _TAIL = ("Arrows in A point to aligned nuclei in the transfected myotube and the inset shows the same "
          "cell at a higher magnification with the bands marked by the white arrows on both sides of the "
-         "nucleus while the bar is ten micrometres long as in the other panels of this figure").split()
+         "nucleus while the bar is ten micrometres long as in the other panels of this figure " * 8).split()
 
 
 def _objects(data: bytes) -> dict:

@@ -145,8 +145,12 @@ def picture_across(pg, cap: list[Line], sides: tuple[float, float], others: list
         if g[3] - g[1] < 3 or g[2] - g[0] < 3 or not (g[0] < sides[0] and g[2] > sides[1]) \
                 or min(g[2], x1) - max(g[0], x0) <= 0:
             continue
-        lo, hi = (g[3], top) if -near < top - g[3] < near else (bottom, g[1]) if -near < g[1] - bottom < near \
-            else (None, None)
-        if lo is not None and not any(lo - 1 < ln.top and ln.bottom < hi + 1 for ln in others):
+        if -near < top - g[3] < near:
+            lo, hi = g[3], top  # the drawing ends just above the caption
+        elif -near < g[1] - bottom < near:
+            lo, hi = bottom, g[1]  # or starts just below it
+        else:
+            continue
+        if not any(lo - 1 < ln.top and ln.bottom < hi + 1 for ln in others):
             return True
     return False
