@@ -33,13 +33,15 @@ def _cell(pg, ln: Line) -> bool:
 
 def side_block(cap: list[Line], size: float) -> list[Line]:
     """The caption's lines set beside its object: all of them, or, when a side caption runs on under
-    the object it stood beside (its last lines go on across the object's width, from the caption's
-    own left edge: Science's captions), the lines of its first, narrow measure (three at least)."""
-    right = cap[0].x1
-    narrow = [ln for ln in cap if ln.x1 <= right + size]
+    the object it stood beside (its last lines go on across the object's width: from the caption's own
+    left edge, Science's captions beside a figure on their right; or to its own right edge, JCB's beside
+    a figure on their left), the lines of its first, narrow measure (three at least)."""
+    left, right = cap[0].x0, cap[0].x1
+    narrow = [ln for ln in cap if ln.x1 <= right + size and ln.x0 >= left - size]
     tail = cap[len(narrow):]
     if len(narrow) < 3 or not tail or narrow != cap[:len(narrow)] \
-            or any(ln.x1 < right + 4 * size or abs(ln.x0 - cap[0].x0) > size for ln in tail[:1]) \
+            or any(not (ln.x1 >= right + 4 * size and abs(ln.x0 - left) <= size
+                        or ln.x0 <= left - 4 * size and abs(ln.x1 - right) <= size) for ln in tail[:1]) \
             or min(ln.top for ln in tail) < max(ln.bottom for ln in narrow) - 1:
         return cap
     return narrow

@@ -129,3 +129,28 @@ def without_margin_marks(lines: list[Line]) -> list[Line]:
         return lines
     left, right = min(ln.x0 for ln in upright), max(ln.x1 for ln in upright)
     return [ln for ln in lines if ln.turn == 0 or left - 2 < ln.x1 and ln.x0 < right + 2]
+
+
+def picture_across(pg, cap: list[Line], sides: tuple[float, float], others: list[Line]) -> bool:
+    """A drawing (not a rule) crossing the gutter (from before `sides[0]` to past `sides[1]`) that ends
+    within a few lines above the caption or starts within a few below it, over its column, with no other
+    caption between them: a short caption set in one column under (or over) its page-wide figure.  Another
+    caption past the gutter at about its height says the drawing is two figures', side by side."""
+    top, bottom = min(ln.top for ln in cap), max(ln.bottom for ln in cap)
+    x0, x1 = min(ln.x0 for ln in cap), max(ln.x1 for ln in cap)
+    near = 3 * pg.body.size
+    if any((o.x1 < sides[0] or o.x0 > sides[1]) and o.top < bottom + near and o.bottom > top - near for o in others):
+        return False
+    for g in pg.graphics:
+        if g[3] - g[1] < 3 or g[2] - g[0] < 3 or not (g[0] < sides[0] and g[2] > sides[1]) \
+                or min(g[2], x1) - max(g[0], x0) <= 0:
+            continue
+        if -near < top - g[3] < near:
+            lo, hi = g[3], top  # the drawing ends just above the caption
+        elif -near < g[1] - bottom < near:
+            lo, hi = bottom, g[1]  # or starts just below it
+        else:
+            continue
+        if not any(lo - 1 < ln.top and ln.bottom < hi + 1 for ln in others):
+            return True
+    return False

@@ -170,10 +170,14 @@ def _goes_on(out: list[Line], edges: list[tuple[float, float]], row: list[Line],
         return False  # a centred caption goes on centred, or from its own first line's edge (a block set centred)
     pitch = _step(edges[-1], (min(ln.top for ln in row), max(ln.bottom for ln in row)))
     em = _em(first)
-    limit = 1.45 * em if len(edges) == 1 else min(1.7 * em, _step(edges[-2], edges[-1]) + 0.25 * em)
+    # the caption's own pitch: its last step, or its usual one where a row without descenders shrank the last
+    steps = sorted(_step(a, b) for a, b in zip(edges, edges[1:]))
+    usual = max(_step(edges[-2], edges[-1]), steps[len(steps) // 2]) if steps else 0.0
+    limit = 1.45 * em if len(edges) == 1 else min(1.7 * em, usual + 0.25 * em)
     hang = _hanging(out, edges, first)
     aligned = abs(lead.x0 - first.x0) < 2 * size or middle < 4 * size \
-        or hang is not None and len(row) == 1 and abs(lead.x0 - hang) < 1.5 * size
+        or hang is not None and len(row) == 1 and abs(lead.x0 - hang) < 1.5 * size \
+        or len(edges) > 2 and lead.x0 < first.x0 and abs(row[-1].x1 - widest) < size  # run on under its object
     words = re.search(r"[^\W\d_]", " ".join(ln.text for ln in row))
     return pitch <= limit and (abs(_em(lead) - em) <= max(0.6, 0.12 * em * (em != size)) or _smaller_text(row, out)
                                       or abs(lead.size - out[-1].size) <= 0.6 and out[-1].size < size) \

@@ -37,6 +37,7 @@ from .region_page import (
     in_span,
     narrow_columns,
     page_body,
+    picture_across,
     text_columns,
     text_extent,
     without_margin_marks,
@@ -244,7 +245,7 @@ class _Page:
         boxes = [g for g in self.graphics if g[3] - g[1] < 3 and 0.07 * self.height < g[1] < 0.93 * self.height]
         held, other = Held(cap), Held(others)
         rows = [ln for ln in self.lines if ln not in held and ln not in other and not _prose(ln, self)]
-        if row_across(rows, boxes, cap, sides, near, others):
+        if row_across(rows, boxes, cap, sides, near, others) or picture_across(self, cap, sides, others):
             return True
         boxes += [(ln.x0, ln.top, ln.x1, ln.bottom) for ln in rows]
         for b in boxes:

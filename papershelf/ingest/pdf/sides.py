@@ -163,7 +163,8 @@ def _drawing_starts(a: Region, b: Region, gaps: list[tuple[float, float]]) -> fl
     rows of text between rules, so they part at the gap that clearly stands out on the table's side
     of where the drawing starts (the figure below) or ends (the figure above); None when unclear."""
     texts = {(ln.x0, ln.top, ln.x1, ln.bottom) for ln in a.lines + b.lines}
-    drawn = [p for p in a.parts + b.parts if p not in texts and p[3] - p[1] >= 3 and not _band(p, texts)
+    drawn = [p for p in a.parts + b.parts if p not in texts and min(p[2] - p[0], p[3] - p[1]) >= 3
+             and not _band(p, texts)
              and a.caption_box[3] - 1 <= p[1] and p[3] <= b.caption_box[1] + 1]
     if not drawn:
         return None
