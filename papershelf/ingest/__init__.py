@@ -249,9 +249,15 @@ def _read_regular(path: str, limit: int) -> bytes:
 # ending in an abbreviation ("sp. nov."), numbered titles over up to four lines, small-print headings of
 # twelve words, a table region stopping at a lettered section, a "References" row among contents rows no list
 # heading, scanned reference labels read by the list's own sequence, raised marks on scans written after ^,
-# a scan's drawings found from its ink).
+# a scan's drawings found from its ink; 24: pages of Type 3 fonts without a character map read by OCR, a
+# spanning table head a row of its own, wrapped bracketed values and hyphen-broken heads joined, group-head
+# bands and ruled grids' bands one row, a journal's name above the title no title, a logo label beside the
+# title skipped, statement lines after a reference list ending it, a book's chapter-end lists all read,
+# scanned reference labels split from their period or missing a digit, a side caption running on under its
+# figure, a short caption under a page-wide picture taking the page, a table stacked over a figure parted,
+# small-print headings wrapped over lines).
 # Papers whose units come out the same keep their vectors; only changed units are embedded again.
-PDF_READER = "pdf-reader/23"
+PDF_READER = "pdf-reader/24"
 
 
 def load_source(path: str, max_bytes: int | None = None) -> SourceFile:
