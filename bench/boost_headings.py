@@ -5,7 +5,7 @@
   (16 bins), so a cue's effect may bend (space above a line helps up to a point) and cues may
   combine (bold *and* short *and* alone) where a linear model adds them up.
 
-Both come back as the JSON the reader loads (papershelf/ingest/pdf/heading_model.py evaluates them
+Both come back as the JSON the reader loads (papershelf/ingest/pdf/sections/heading_model.py evaluates them
 in plain Python); `predict` here is the NumPy twin of its `probability`.  No random start, no
 sampling: the same examples give the same model, to the last digit written.
 """

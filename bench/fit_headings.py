@@ -14,7 +14,7 @@ from pdf_headings_score import score_paper
 
 from papershelf.document import Block
 from papershelf.ingest.pdf import reader
-from papershelf.ingest.pdf.contents import _demote_contents_repeats
+from papershelf.ingest.pdf.sections.contents import _demote_contents_repeats
 
 VETOES = (0.0, 0.02, 0.05, 0.1, 0.2, 0.3)
 ADMITS = (0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 1.01)  # 1.01: never admit

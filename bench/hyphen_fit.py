@@ -1,4 +1,4 @@
-"""Fit the line-end hyphen model (papershelf/ingest/pdf/hyphen_model.json) from truth derived at scale.
+"""Fit the line-end hyphen model (papershelf/ingest/pdf/text/hyphen_model.json) from truth derived at scale.
 
 Every hyphen ending a line (a real '-' or pdfium's mark for one) before a line that goes on in lowercase is an example; its label comes
 from the corpus itself: the joined word ("proximal") or the hyphenated form ("high-level") printed
@@ -27,7 +27,7 @@ import pypdfium2 as pdfium
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from papershelf.ingest.pdf import hyphens  # noqa: E402
+from papershelf.ingest.pdf.text import hyphens  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 SPLIT = ROOT / "bench" / "data" / "wide_split.json"

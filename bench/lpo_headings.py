@@ -21,8 +21,8 @@ import fit_headings
 from fit_headings import doc_probs, fit, folds_of, simulate_scores
 from train_headings import _print, _total
 
-from papershelf.ingest.pdf import heading_model
-from papershelf.ingest.pdf.heading_features import NAMES
+from papershelf.ingest.pdf.sections import heading_model
+from papershelf.ingest.pdf.sections.heading_features import NAMES
 
 _NUM = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+\S")
 COL = {n: k for k, n in enumerate(NAMES)}

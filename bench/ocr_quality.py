@@ -41,7 +41,8 @@ sys.path.insert(0, str(ROOT))
 SHARED = Path(os.environ.get("PAPERSHELF_SHARED_DATA", ROOT.parent / "shared" / "data"))
 
 from papershelf import Library, SearchOptions  # noqa: E402
-from papershelf.ingest.pdf import ocr, read_pdf  # noqa: E402
+from papershelf.ingest.pdf import read_pdf  # noqa: E402
+from papershelf.ingest.pdf.scan import ocr  # noqa: E402
 from papershelf.models import Paper  # noqa: E402
 
 _WORD = re.compile(r"\w+")

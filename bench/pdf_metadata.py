@@ -1,4 +1,4 @@
-"""Metadata a PDF states about itself (papershelf.ingest.pdf.meta) against ../shared/data/pdfs/manifest.json.
+"""Metadata a PDF states about itself (papershelf.ingest.pdf.front.meta) against ../shared/data/pdfs/manifest.json.
 
 The year is the one the whole PDF reading path gives (`pdf_year.checked_year`: the printed year
 within the bounds the reference list and the creation date set, or the creation date the
@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 from papershelf.ingest import load_source, parse_source
-from papershelf.ingest.pdf.meta import read_pdf_meta
-from papershelf.ingest.pdf.year import checked_year
+from papershelf.ingest.pdf.front.meta import read_pdf_meta
+from papershelf.ingest.pdf.front.year import checked_year
 
 ROOT = Path(__file__).resolve().parent.parent
 SPLIT = ROOT / "bench" / "data" / "pdf_split.json"

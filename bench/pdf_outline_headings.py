@@ -45,7 +45,7 @@ import pypdfium2 as pdfium
 from pdf_headings_score import plain, score_paper, split_number, sum_scores
 
 from papershelf.ingest.pdf import reader as pdf_reader
-from papershelf.ingest.pdf.outline import read_outline
+from papershelf.ingest.pdf.sections.outline import read_outline
 
 
 def half_of(name: str) -> str:

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from papershelf.errors import IngestError  # noqa: E402
 from papershelf.ingest import load_source, parse_source  # noqa: E402
-from papershelf.ingest.pdf.meta import read_pdf_meta  # noqa: E402
+from papershelf.ingest.pdf.front.meta import read_pdf_meta  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 SPLIT = ROOT / "bench" / "data" / "wide_split.json"

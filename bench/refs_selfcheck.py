@@ -46,7 +46,7 @@ from wide_text import page_text  # noqa: E402
 
 from papershelf.errors import IngestError  # noqa: E402
 from papershelf.ingest import load_source, parse_source  # noqa: E402
-from papershelf.ingest.pdf.references import REFERENCES_HEADING  # noqa: E402
+from papershelf.ingest.pdf.bibliography.references import REFERENCES_HEADING  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 _LABEL = re.compile(r"^\s*(?:\[(\d{1,3})\]|(\d{1,3})\.?(?=\s+\S))")

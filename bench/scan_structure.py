@@ -5,7 +5,7 @@ born-digital files only) is cut to its first `--pages` pages and its last `--las
 and that excerpt is printed and scanned: rendered grey at `--dpi`, turned by a slight skew (±`--skew` degrees)
 and speckled with noise (`--noise`: the share of pixels flipped), the seed fixed per file, saved as an
 image-only PDF under /tmp/scan15/scans.  papershelf reads the excerpt twice through `ingest.parse_source`
-(the indexer's path): from its text layer (the truth) and from the scan (OCR, ingest/pdf/ocr.py).
+(the indexer's path): from its text layer (the truth) and from the scan (OCR, ingest/pdf/scan/ocr.py).
 
 Truth: the born-digital read, where it agrees with the hand truth in bench/data (titles, authors, headings,
 objects, reference counts, years): a field the hand truth contradicts is left out of the measure, so a reader
@@ -62,7 +62,7 @@ from papershelf.captions import parse_caption  # noqa: E402
 from papershelf.document import Document  # noqa: E402
 from papershelf.errors import IngestError  # noqa: E402
 from papershelf.ingest import SourceFile, parse_source  # noqa: E402
-from papershelf.ingest.pdf import ocr  # noqa: E402
+from papershelf.ingest.pdf.scan import ocr  # noqa: E402
 from papershelf.works import surname  # noqa: E402
 
 FIELDS = ("title", "authors", "year", "headings", "captions", "regions", "refs")

@@ -1,4 +1,4 @@
-"""Train the heading model (papershelf/ingest/pdf/heading_model.json) from derived truth, and measure it
+"""Train the heading model (papershelf/ingest/pdf/sections/heading_model.json) from derived truth, and measure it
 leave-publisher-out against the rules alone.
 
 Examples come from the reader itself (heading_model.RECORD): every short paragraph it considers,
@@ -46,8 +46,9 @@ from pdf_headings_score import _same as same_heading
 from pdf_headings_score import split_number
 
 from papershelf.document import Document
-from papershelf.ingest.pdf import heading_model, reader
-from papershelf.ingest.pdf.heading_features import NAMES
+from papershelf.ingest.pdf import reader
+from papershelf.ingest.pdf.sections import heading_model
+from papershelf.ingest.pdf.sections.heading_features import NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(tempfile.gettempdir()) / "papershelf-heading-examples.json"
@@ -195,7 +196,7 @@ def main() -> int:
     ap.add_argument("--cache", type=Path, default=CACHE, help="examples collected once (outside the repository)")
     ap.add_argument("--collect", action="store_true", help="read the PDFs again even when the cache exists")
     ap.add_argument("--gen", type=int, default=300, help="generated papers: seeds 0 .. N-1, dev (even) seeds")
-    ap.add_argument("--write", action="store_true", help="write papershelf/ingest/pdf/heading_model.json")
+    ap.add_argument("--write", action="store_true", help="write papershelf/ingest/pdf/sections/heading_model.json")
     ap.add_argument("--adopt", action="store_true", help="with --write: the reader uses the model")
     ap.add_argument("--score-half", choices=("dev", "test"), help="no training: score the shipped model on this "
                     "half (rules alone, model alone, combined), e.g. the test half's one reading")

@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent
 
 
 def _prose_inside(name: str, wide: str) -> tuple[str, list[str]]:
+    import papershelf.ingest.pdf.objects.regions as regions
     import papershelf.ingest.pdf.reader as reader
-    import papershelf.ingest.pdf.regions as regions
 
     pages: dict[int, tuple] = {}
     chosen: list = []
@@ -51,7 +51,7 @@ def _prose_inside(name: str, wide: str) -> tuple[str, list[str]]:
 
 
 def _listed(region, lines, beside: set[int], body) -> str | None:
-    from papershelf.ingest.pdf.region_rows import _WORD
+    from papershelf.ingest.pdf.objects.region_rows import _WORD
 
     x0, y0, x1, y1 = region.box
     found = []

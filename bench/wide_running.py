@@ -29,7 +29,7 @@ from wide_truth import corpus_missing, each_page, text_layer_pdfs, wide_dir, wid
 
 from papershelf.errors import IngestError  # noqa: E402
 from papershelf.ingest import load_source, parse_source  # noqa: E402
-from papershelf.ingest.pdf.lines import page_lines, settle_glyphs  # noqa: E402
+from papershelf.ingest.pdf.text.lines import page_lines, settle_glyphs  # noqa: E402
 from papershelf.units import build_units  # noqa: E402
 
 _DIGITS = re.compile(r"\d+")

@@ -17,7 +17,7 @@ from .errors import IngestError, NotFound
 from .ingest import content_hash, derive_paper_id, discover, load_source, parse_source
 from .ingest.citekey import with_suffix
 from .ingest.metadata import Meta, is_metadata_json, normalized_title, parse_bibtex, parse_csl_json, zotero_blocks
-from .ingest.pdf.ocr import may_help as ocr_may_help
+from .ingest.pdf.scan.ocr import may_help as ocr_may_help
 from .ingest.zotero import Attachment, read_zotero_dirs
 from .models import KIND_NAMES, PAPER_META_FIELDS, AddReport, FileResult, FileStatus, Paper, PaperSource
 from .parsing import FileJob, Parser, _Begun

@@ -58,7 +58,7 @@ if TYPE_CHECKING:  # loaded when first used: a search needs none of them (tests/
     from .importer import Importer
     from .index_eta import IndexEta
     from .ingest.metadata import Meta
-    from .ingest.pdf.ocr import OcrSettings
+    from .ingest.pdf.scan.ocr import OcrSettings
     from .llm import LlmSettings
     from .units import Unit
 
@@ -75,7 +75,7 @@ def __getattr__(name: str):
     """`OCR_MODES` and `OcrSettings`, re-exported for front ends, loaded only when asked: the OCR
     module pulls in the PDF reader, which a search never needs."""
     if name in ("OCR_MODES", "OcrSettings"):
-        from .ingest.pdf import ocr
+        from .ingest.pdf.scan import ocr
 
         return ocr.MODES if name == "OCR_MODES" else ocr.OcrSettings
     raise AttributeError(name)
@@ -146,8 +146,8 @@ class Library:
         """Add files and folders (recursively).  Idempotent: unchanged files are not parsed again
         (`reread`: parse them anyway, for what a newer reader finds in them).
         `ocr`: when PDF pages are read by OCR (default: pages without a text layer; ingest/ocr.py)."""
-        from .ingest.pdf.ocr import OcrSettings
-        from .ingest.pdf.ocr import settings as ocr_settings
+        from .ingest.pdf.scan.ocr import OcrSettings
+        from .ingest.pdf.scan.ocr import settings as ocr_settings
 
         with ocr_settings(ocr or OcrSettings()):
             return self._importer.add(paths, retry_failed, max_bytes, progress, on_found, reread)

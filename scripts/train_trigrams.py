@@ -1,4 +1,4 @@
-"""Write papershelf/ingest/pdf/trigrams.json: letter trigram counts of scientific English, the prior
+"""Write papershelf/ingest/pdf/text/trigrams.json: letter trigram counts of scientific English, the prior
 `glyphs.repair_words` adds to a document's own letter statistics when it decides which ligature (or
 none) a glyph the font could not name stands for.  Learned from SciFact's 5,183 abstracts (plain
 text, no PDF glyph problems); trigrams seen fewer than 3 times are left out to keep the file small.
@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "papershelf" / "ingest" / "pdf" / "trigrams.json"
+OUT = Path(__file__).resolve().parent.parent / "papershelf" / "ingest" / "pdf" / "text" / "trigrams.json"
 _WORDS = re.compile(r"[a-z]+")
 
 

@@ -18,7 +18,7 @@ from .conftest import EXAMPLES, ROOT, embedded_examples
 
 # Never on a search's path: adding papers (ingest, PDF, OCR, front matter), citations and works,
 # discovery, the chat endpoint, the response shapes, HTTP clients and servers, torch.
-HEAVY = ("papershelf.importer", "papershelf.ingest", "papershelf.ingest.pdf", "papershelf.ingest.pdf.ocr",
+HEAVY = ("papershelf.importer", "papershelf.ingest", "papershelf.ingest.pdf", "papershelf.ingest.pdf.scan.ocr",
          "papershelf.ingest.markdown", "papershelf.citations", "papershelf.related", "papershelf.ask",
          "papershelf.graph", "papershelf.llm", "papershelf.models.shapes", "papershelf.passages",
          "pypdfium2", "yaml", "httpx", "fastapi", "uvicorn", "urllib.request", "http.client", "torch",
@@ -73,4 +73,4 @@ def test_an_api_search_imports_neither_pydantic_nor_the_cli(library):
 def test_add_still_loads_the_reader_it_needs(tmp_path):
     """The lazy names still resolve: the CLI's add reaches OCR settings and the ingest pipeline."""
     loaded = imported(["-m", "papershelf", "--library", str(tmp_path / "l.db"), "add", str(EXAMPLES), "--json"])
-    assert {"papershelf.importer", "papershelf.ingest.pdf.ocr"} <= loaded
+    assert {"papershelf.importer", "papershelf.ingest.pdf.scan.ocr"} <= loaded

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from papershelf.ingest.pdf import heading_model
-from papershelf.ingest.pdf.heading_features import NAMES
+from papershelf.ingest.pdf.sections import heading_model
+from papershelf.ingest.pdf.sections.heading_features import NAMES
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))

@@ -2,8 +2,8 @@
 
 import time
 
-from papershelf.ingest.pdf.lines import Line
-from papershelf.ingest.pdf.list_marks import with_raised_marks
+from papershelf.ingest.pdf.bibliography.list_marks import with_raised_marks
+from papershelf.ingest.pdf.text.lines import Line
 
 
 def _line(y: float, text: str, x0: float = 60.0, size: float = 9.0) -> Line:

@@ -12,7 +12,8 @@ import pytest
 
 from papershelf import Library, SearchOptions
 from papershelf.errors import IngestError
-from papershelf.ingest.pdf import ocr, read_pdf
+from papershelf.ingest.pdf import read_pdf
+from papershelf.ingest.pdf.scan import ocr
 
 from .pdf_fixtures import Writer, two_column_paper
 

@@ -1,4 +1,4 @@
-"""OCR languages chosen per page when none are named (ingest/pdf/ocr_langs.py): a Latin scan is read in
+"""OCR languages chosen per page when none are named (ingest/pdf/scan/ocr_langs.py): a Latin scan is read in
 English alone, a Chinese or Japanese scan keeps its CJK read.  Real Tesseract on scans made here
 (pages drawn with reportlab, rendered to images at 200 dpi: tests/test_ocr.py's `scan`)."""
 
@@ -12,7 +12,8 @@ import pytest
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import ocr, ocr_langs, read_pdf
+from papershelf.ingest.pdf import read_pdf
+from papershelf.ingest.pdf.scan import ocr, ocr_langs
 
 from .test_ocr import FINDING, _paper, scan
 

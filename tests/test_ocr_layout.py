@@ -11,9 +11,10 @@ import pytest
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import ocr, read_pdf
-from papershelf.ingest.pdf.lines import Line
-from papershelf.ingest.pdf.ocr_lines import hocr_lines, settle_sizes
+from papershelf.ingest.pdf import read_pdf
+from papershelf.ingest.pdf.scan import ocr
+from papershelf.ingest.pdf.scan.ocr_lines import hocr_lines, settle_sizes
+from papershelf.ingest.pdf.text.lines import Line
 
 from .test_ocr import scan
 

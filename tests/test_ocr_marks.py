@@ -11,9 +11,9 @@ import pypdfium2 as pdfium
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf.authors import line_names
-from papershelf.ingest.pdf.ocr_drawings import drawings
-from papershelf.ingest.pdf.ocr_marks import raised_tail
+from papershelf.ingest.pdf.front.authors import line_names
+from papershelf.ingest.pdf.scan.ocr_drawings import drawings
+from papershelf.ingest.pdf.scan.ocr_marks import raised_tail
 
 DPI = 300
 PX = DPI / 72  # pixels per point

@@ -165,7 +165,7 @@ def test_a_venue_line_on_a_cover_sheet_is_not_an_author(tmp_path):
 def test_society_grades_and_ordinals_are_marks_not_the_end_of_the_names():
     """IEEE journals follow a name with its grade ("Member, IEEE"), the conference template
     numbers the names ("1st"): both are set between names and end nothing."""
-    from papershelf.ingest.pdf.authors import line_names
+    from papershelf.ingest.pdf.front.authors import line_names
 
     assert line_names("Ana Ruiz, Member, IEEE, José Núñez-García, and Jan van der Berg, Senior Member, IEEE") \
         == ["Ana Ruiz", "José Núñez-García", "Jan van der Berg"]
@@ -174,7 +174,7 @@ def test_society_grades_and_ordinals_are_marks_not_the_end_of_the_names():
 
 
 def test_names_beyond_latin1_footnote_letters_and_bare_marks():
-    from papershelf.ingest.pdf.authors import line_names
+    from papershelf.ingest.pdf.front.authors import line_names
 
     assert line_names("Jiří Dvořák, Łukasz Kaiser and Mikołaj Bińkowski") == \
         ["Jiří Dvořák", "Łukasz Kaiser", "Mikołaj Bińkowski"]
@@ -276,7 +276,7 @@ def test_an_abstract_without_its_heading_ends_the_block(tmp_path):
 def test_an_affiliation_in_another_case_than_the_capital_names_before_it():
     """ACM's journal style sets each name in capitals and its affiliation after it on the same line,
     in ordinary case: a two-word affiliation there ("Inria Paris-Rocquencourt") is not a person."""
-    from papershelf.ingest.pdf.authors import line_names
+    from papershelf.ingest.pdf.front.authors import line_names
 
     assert line_names("VALERIE BÉRANGER, Inria Paris-Rocquencourt, France") == ["Valerie Béranger"]
     assert line_names("NOAH FISCHER and LIANG CHEN, ETH Zürich, Switzerland") == ["Noah Fischer", "Liang Chen"]
@@ -342,8 +342,8 @@ def test_an_affiliation_letter_raised_in_the_names_size_is_a_mark():
     """RSC's supplement: pdfium gives the affiliation letter after the last name as a piece of its own,
     in the names' own size (only its box says it is small and raised, as the file's own lines read:
     "c" 3.8 pt tall over a 16 pt row); it is a mark, not the end of the surname ("Wangc")."""
-    from papershelf.ingest.pdf.authors import _joined, line_names
-    from papershelf.ingest.pdf.lines import Line
+    from papershelf.ingest.pdf.front.authors import _joined, line_names
+    from papershelf.ingest.pdf.text.lines import Line
 
     names = Line(1, 213.7, 212.6, 378.0, 228.8, "Ming Chen, Shuanglong Wang", 12.0, False)
     letter = Line(1, 378.5, 214.5, 381.5, 218.3, "c", 12.0, False)
@@ -376,7 +376,7 @@ def test_a_manuscripts_bold_title_under_roman_notes(tmp_path):
 def test_names_with_a_second_capital_and_institutions_that_read_like_names():
     """Science's byline: "Jodi McBride", "ZaoDung Ling" are names (a capital after a prefix or a
     joined syllable); "The Ohio State University" and "African Studies" are not."""
-    from papershelf.ingest.pdf.authors import line_names
+    from papershelf.ingest.pdf.front.authors import line_names
 
     assert line_names("Shuang Y. Ma,^1 Jodi McBride,^1 ZaoDung Ling,^5 Didier Trono^6") == [
         "Shuang Y. Ma", "Jodi McBride", "ZaoDung Ling", "Didier Trono"]
@@ -414,7 +414,7 @@ def test_a_title_in_small_capitals_is_no_author_and_names_in_capitals_keep_their
     """AJB's page 1: the title's later lines in small capitals ("ENDEMIC PLANT SPECIES IN
     EXPERIMENTAL") read like names but hold function words; the byline in capitals carries its
     affiliation numbers glued on ("QUINTANA-ASCENCIO2,3"), and a compound surname keeps both capitals."""
-    from papershelf.ingest.pdf.authors import line_names
+    from papershelf.ingest.pdf.front.authors import line_names
 
     assert line_names("ENDEMIC PLANT SPECIES IN EXPERIMENTAL") is None
     assert line_names("NEIGHBORHOODS ALONG A FIRE GRADIENT^1") is None

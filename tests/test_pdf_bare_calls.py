@@ -9,7 +9,7 @@ import ctypes
 import pypdfium2 as pdfium
 from pypdfium2 import raw
 
-from papershelf.ingest.pdf import bare_calls as bare
+from papershelf.ingest.pdf.text import bare_calls as bare
 
 from .pdf_fixtures import objects_paper, two_column_paper
 

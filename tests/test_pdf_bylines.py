@@ -9,7 +9,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf import read_pdf
-from papershelf.ingest.pdf.script_boxes import text_size
+from papershelf.ingest.pdf.text.script_boxes import text_size
 
 from .pdf_fixtures import BODY, _wrap
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from papershelf.ingest.pdf.caption_gaps import caption_wraps
-from papershelf.ingest.pdf.headings import BodyStyle
-from papershelf.ingest.pdf.lines import Line
-from papershelf.ingest.pdf.region_rows import _caption_lines
+from papershelf.ingest.pdf.objects.caption_gaps import caption_wraps
+from papershelf.ingest.pdf.objects.region_rows import _caption_lines
+from papershelf.ingest.pdf.sections.headings import BodyStyle
+from papershelf.ingest.pdf.text.lines import Line
 
 _STYLE = BodyStyle(size=9.0, bold=False)
 

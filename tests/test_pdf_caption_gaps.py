@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from papershelf.document import Block, Document
-from papershelf.ingest.pdf.caption_gaps import lower_case_captions
+from papershelf.ingest.pdf.objects.caption_gaps import lower_case_captions
 from papershelf.units import build_units
 
 _LONG = "Figure 6 shows the interpreter's running rate for every call of the retrieve loop, " * 3

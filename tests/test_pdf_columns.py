@@ -11,8 +11,8 @@ from reportlab.lib.pagesizes import landscape, letter
 from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf import read_pdf
-from papershelf.ingest.pdf.columns import gutters, reading_order
-from papershelf.ingest.pdf.lines import Line
+from papershelf.ingest.pdf.layout.columns import gutters, reading_order
+from papershelf.ingest.pdf.text.lines import Line
 
 _WORDS = ("cells were incubated with the compound for two days before the assay and the response was measured "
           "against a control group of matched samples drawn from the same cohort while the model predicts").split()

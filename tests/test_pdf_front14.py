@@ -9,7 +9,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf import read_pdf
-from papershelf.ingest.pdf.authors import line_names
+from papershelf.ingest.pdf.front.authors import line_names
 
 from .pdf_fixtures import BODY, _wrap
 

@@ -11,8 +11,8 @@ from reportlab.pdfgen import canvas
 
 from papershelf.ingest import load_source, parse_source
 from papershelf.ingest.pdf import read_pdf
-from papershelf.ingest.pdf.authors import line_names
-from papershelf.ingest.pdf.info_title import confirmed_title
+from papershelf.ingest.pdf.front.authors import line_names
+from papershelf.ingest.pdf.front.info_title import confirmed_title
 
 from .pdf_fixtures import BODY, _wrap
 

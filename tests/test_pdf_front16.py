@@ -10,7 +10,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf import read_pdf
-from papershelf.ingest.pdf.meta import read_pdf_meta
+from papershelf.ingest.pdf.front.meta import read_pdf_meta
 
 from .pdf_fixtures import BODY, _wrap
 

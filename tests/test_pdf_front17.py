@@ -11,7 +11,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf import read_pdf
-from papershelf.ingest.pdf.info_title import confirmed_title, printed_info
+from papershelf.ingest.pdf.front.info_title import confirmed_title, printed_info
 
 from .pdf_fixtures import BODY, _wrap
 

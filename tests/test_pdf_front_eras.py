@@ -9,9 +9,9 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf import read_pdf
-from papershelf.ingest.pdf.authors import line_names
-from papershelf.ingest.pdf.meta import PdfMeta, _from_lines
-from papershelf.ingest.pdf.meta_doi import doi_from
+from papershelf.ingest.pdf.front.authors import line_names
+from papershelf.ingest.pdf.front.meta import PdfMeta, _from_lines
+from papershelf.ingest.pdf.front.meta_doi import doi_from
 
 from .pdf_fixtures import BODY, _wrap
 

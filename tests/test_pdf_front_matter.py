@@ -169,8 +169,8 @@ def test_an_accent_joined_to_a_capital_opens_no_superscript_and_a_mark_after_it_
     accent, joined to its letter, stays behind as an empty glyph in the accent's small raised place; it
     neither raises the letters after it ("KÄ^LLERSJÖ") nor hides the raised affiliation number after
     the name, and a number after a capital with an accent is a mark ("MARI KÄLLERSJÖ2")."""
-    from papershelf.ingest.pdf.authors import line_names
-    from papershelf.ingest.pdf.glyphs import GONE, marked
+    from papershelf.ingest.pdf.front.authors import line_names
+    from papershelf.ingest.pdf.text.glyphs import GONE, marked
 
     text = f"KÄ{GONE}LLERSJÖ{GONE}2"
     places = {2: (6.0, 650.0), 10: (6.0, 650.0), 11: (6.0, 652.5)}  # the accents, and the raised "2"
@@ -266,8 +266,8 @@ def test_a_raised_glyph_the_font_maps_to_no_character_opens_no_script():
     """A prime the font maps to no character (pdfium gives its bare code, \\x04) raised after a number
     ("∼3′"): the code is dropped and leaves no ``^`` behind ("∼3", not "∼3^"); a real superscript after
     it still opens one."""
-    from papershelf.ingest.pdf.glyphs import marked
-    from papershelf.ingest.pdf.lines import clean
+    from papershelf.ingest.pdf.text.glyphs import marked
+    from papershelf.ingest.pdf.text.lines import clean
 
     text = "∼3\x04 at x2"
     places = {2: (6.0, 652.5), 8: (6.0, 652.5)}  # the code and the "2" raised and small
@@ -337,7 +337,7 @@ def test_a_titles_translation_printed_under_it_is_no_part_of_it(tmp_path):
 @pytest.mark.parametrize("mark", ["★", "☆", "✩", "∗", "†"])
 def test_a_note_mark_after_the_title_is_no_part_of_it(mark):
     """"… in Mice^✩": pdfium reads a raised note mark after a caret; every star a journal sets is a mark."""
-    from papershelf.ingest.pdf.title import _TITLE_NOTE
+    from papershelf.ingest.pdf.front.title import _TITLE_NOTE
 
     assert _TITLE_NOTE.sub("", f"Fungal Diseases in Mice^{mark}") == "Fungal Diseases in Mice"
 

@@ -127,7 +127,7 @@ def test_an_affiliation_line_in_another_weight_stays_out(tmp_path):
 def test_names_joined_by_another_languages_and_are_each_read():
     """"e", "y", "und", "et" join the last two names as "and" does; a name holding "y" whose second side
     is no name of its own stays one name; such a word closing a wrapped line is no affiliation."""
-    from papershelf.ingest.pdf.authors import line_names
+    from papershelf.ingest.pdf.front.authors import line_names
 
     assert line_names("João Silva^1, Ana Costa^2 e Maria Santos^1") == ["João Silva", "Ana Costa", "Maria Santos"]
     assert line_names("Juan Pérez y María López") == ["Juan Pérez", "María López"]
@@ -140,7 +140,7 @@ def test_names_joined_by_another_languages_and_are_each_read():
 
 
 def test_marks_in_brackets_and_bars_between_names():
-    from papershelf.ingest.pdf.authors import line_names
+    from papershelf.ingest.pdf.front.authors import line_names
 
     assert line_names("Anna Berg [1,2], Carl Dahl [2] and Eva Fors [1]") == ["Anna Berg", "Carl Dahl", "Eva Fors"]
     assert line_names("Anna Berg^1 | Carl Dahl^2") == ["Anna Berg", "Carl Dahl"]
@@ -148,7 +148,7 @@ def test_marks_in_brackets_and_bars_between_names():
 
 def test_a_title_cased_line_of_function_words_is_no_name():
     """A title in title case holds "Of", "With", "And" capitalised; no person's name does."""
-    from papershelf.ingest.pdf.authors import line_names
+    from papershelf.ingest.pdf.front.authors import line_names
 
     assert line_names("Older Adults Of Giant Cells") is None
     assert line_names("Ward Long Adults In And At Among Of Haul") is None

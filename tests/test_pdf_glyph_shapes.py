@@ -4,8 +4,8 @@ import ctypes
 
 from pypdfium2 import raw
 
-from papershelf.ingest.pdf import glyph_shapes
 from papershelf.ingest.pdf.reader import read_pdf
+from papershelf.ingest.pdf.text import glyph_shapes
 
 from .conftest import shared
 

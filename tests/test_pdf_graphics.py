@@ -7,7 +7,7 @@ import pytest
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf.graphics import page_graphics
+from papershelf.ingest.pdf.objects.graphics import page_graphics
 
 
 def _first_page_boxes(path):

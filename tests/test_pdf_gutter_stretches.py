@@ -6,8 +6,8 @@ from __future__ import annotations
 import bisect
 import random
 
-from papershelf.ingest.pdf.lines import Line
-from papershelf.ingest.pdf.region_rows import _gutters
+from papershelf.ingest.pdf.objects.region_rows import _gutters
+from papershelf.ingest.pdf.text.lines import Line
 
 _WORDS = "the walk stops at running text set in the body size across its column"
 

@@ -179,7 +179,7 @@ def test_outline_bench_counts_levels_below_a_title_entry(tmp_path):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
     from pdf_outline_headings import _wrappers
 
-    from papershelf.ingest.pdf.outline import Entry
+    from papershelf.ingest.pdf.sections.outline import Entry
 
     titled = [Entry("A Trial of Mentoring", 1, 1), Entry("Introduction", 2, 1), Entry("Methods", 2, 2),
               Entry("School recruitment", 3, 2)]

@@ -10,9 +10,9 @@ import dataclasses
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf.heading_style import BodyStyle, Para
-from papershelf.ingest.pdf.lines import Line
 from papershelf.ingest.pdf.reader import _join_across_columns
+from papershelf.ingest.pdf.sections.heading_style import BodyStyle, Para
+from papershelf.ingest.pdf.text.lines import Line
 
 from .test_pdf_heading_print import _bold
 from .test_pdf_heading_styles import _TEXT, _headings, _para, _title

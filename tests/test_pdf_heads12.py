@@ -15,7 +15,7 @@ import gen_headings
 import gen_traps3
 from pdf_headings_score import score_paper
 
-from papershelf.ingest.pdf import font_weight
+from papershelf.ingest.pdf.text import font_weight
 
 
 def _score(tmp_path, seed: int) -> tuple[dict, frozenset]:

@@ -6,9 +6,9 @@ run-in headings wrapped over whole lines whose lead-in closes with a colon."""
 
 
 from papershelf.document import Block
-from papershelf.ingest.pdf.heading_levels import no_skipped_levels
-from papershelf.ingest.pdf.lines import Line
-from papershelf.ingest.pdf.sheets import paged_heads, running_key
+from papershelf.ingest.pdf.layout.sheets import paged_heads, running_key
+from papershelf.ingest.pdf.sections.heading_levels import no_skipped_levels
+from papershelf.ingest.pdf.text.lines import Line
 from tests.wide_headings import wide_headings
 
 

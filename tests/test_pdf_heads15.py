@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from papershelf.ingest.pdf.frames import drawn_frames, framed_lines
-from papershelf.ingest.pdf.heading_cues import lettered_heading
-from papershelf.ingest.pdf.lines import Line
-from papershelf.ingest.pdf.outline import Entry, unwrapped
-from papershelf.ingest.pdf.sheets import repeated_texts
+from papershelf.ingest.pdf.layout.frames import drawn_frames, framed_lines
+from papershelf.ingest.pdf.layout.sheets import repeated_texts
+from papershelf.ingest.pdf.sections.heading_cues import lettered_heading
+from papershelf.ingest.pdf.sections.outline import Entry, unwrapped
+from papershelf.ingest.pdf.text.lines import Line
 
 from .conftest import shared
 from .wide_headings import pdf_headings

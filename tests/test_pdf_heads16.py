@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from papershelf.ingest.pdf.boxes import _mid_sentence, _sidebar
-from papershelf.ingest.pdf.heading_levels import spaced_number
-from papershelf.ingest.pdf.lines import Line
+from papershelf.ingest.pdf.layout.boxes import _mid_sentence, _sidebar
+from papershelf.ingest.pdf.sections.heading_levels import spaced_number
+from papershelf.ingest.pdf.text.lines import Line
 
 from .conftest import shared
 from .wide_headings import pdf_headings

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from papershelf.ingest.pdf.heading_long import long_numbered_title
-from papershelf.ingest.pdf.heading_period import abbreviated_title
-from papershelf.ingest.pdf.heading_style import Para
-from papershelf.ingest.pdf.lines import Line
+from papershelf.ingest.pdf.sections.heading_long import long_numbered_title
+from papershelf.ingest.pdf.sections.heading_period import abbreviated_title
+from papershelf.ingest.pdf.sections.heading_style import Para
+from papershelf.ingest.pdf.text.lines import Line
 
 from .conftest import shared
 from .wide_headings import pdf_headings
@@ -106,8 +106,8 @@ def test_a_lettered_section_above_a_table_is_no_row_of_it():
     """IACR 2016 p34: "B Parameters", set bold and larger than the body as the paper's sections are,
     sits above a table whose caption is below it; the table's region stops there (its title in mixed
     case, which `lettered_heading` alone asks in capitals or italics of a body-size line)."""
-    from papershelf.ingest.pdf.heading_cues import lettered_section
-    from papershelf.ingest.pdf.heading_style import BodyStyle
+    from papershelf.ingest.pdf.sections.heading_cues import lettered_section
+    from papershelf.ingest.pdf.sections.heading_style import BodyStyle
 
     body = BodyStyle(size=10.0, bold=False)
     assert lettered_section(_line("B Parameters", 100.0, size=12.0), body)

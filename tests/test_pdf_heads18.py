@@ -6,9 +6,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from papershelf.ingest.pdf.heading_style import BodyStyle, Para
-from papershelf.ingest.pdf.lines import Line
-from papershelf.ingest.pdf.small_print import small_title
+from papershelf.ingest.pdf.sections.heading_style import BodyStyle, Para
+from papershelf.ingest.pdf.sections.small_print import small_title
+from papershelf.ingest.pdf.text.lines import Line
 
 from .wide_headings import pdf_headings
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from papershelf.ingest.pdf.held_lines import Held
-from papershelf.ingest.pdf.lines import Line
+from papershelf.ingest.pdf.text.held_lines import Held
+from papershelf.ingest.pdf.text.lines import Line
 
 
 def _lines() -> list[Line]:

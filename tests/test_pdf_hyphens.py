@@ -6,9 +6,9 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf import read_pdf
-from papershelf.ingest.pdf.hyphens import document_words, keep_hyphen, model_keep, words_of
-from papershelf.ingest.pdf.lines import join_lines
-from papershelf.ingest.pdf.references import _join
+from papershelf.ingest.pdf.bibliography.references import _join
+from papershelf.ingest.pdf.text.hyphens import document_words, keep_hyphen, model_keep, words_of
+from papershelf.ingest.pdf.text.lines import join_lines
 from papershelf.units import build_units
 
 from .pdf_fixtures import BODY, _wrap

@@ -4,7 +4,7 @@ deals them, answers the same for every point at once."""
 
 import random
 
-from papershelf.ingest.pdf.script_boxes import _nearest, nearest_all
+from papershelf.ingest.pdf.text.script_boxes import _nearest, nearest_all
 
 
 def _reference(bounds, x, y):
@@ -111,7 +111,7 @@ def test_a_slipped_character_mapping_is_matched_again_by_the_characters_codes(mo
     """pdfium's text may leave out characters it counts (a math font's letters beyond the BMP) while
     its text-to-character mapping goes on as if it did not: every later glyph would take another's
     size and place.  The mapping is rebuilt by matching the text to the characters' codes."""
-    from papershelf.ingest.pdf import glyphs
+    from papershelf.ingest.pdf.text import glyphs
 
     chars = "We let RE1 x be what we define here, and so on for all of the words."
     text = chars.replace("RE1 ", "")  # the text leaves out four characters the page counts

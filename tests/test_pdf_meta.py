@@ -8,7 +8,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from papershelf import Filters, SearchOptions
-from papershelf.ingest.pdf.meta import read_pdf_meta, strip_doi
+from papershelf.ingest.pdf.front.meta import read_pdf_meta, strip_doi
 
 from .conftest import shared
 from .pdf_fixtures import draw_references
@@ -183,7 +183,7 @@ def test_a_year_written_into_the_papers_doi_dates_a_page_that_prints_none(tmp_pa
     """A journal that prints its DOI ("Doi:10.5901/mjss.2013.v4n13p867") but no dated line: the year
     the publisher wrote into the DOI is the paper's (the file of the dev corpus was made the next January).  A DOI whose
     numbers are an article number ("10.1186/1472-6963-14-1") gives none."""
-    from papershelf.ingest.pdf.meta import doi_year
+    from papershelf.ingest.pdf.front.meta import doi_year
 
     m = meta_of(make_pdf(tmp_path / "d.pdf", top=["Mediterranean Journal of Social Sciences",
                                                   "Doi:10.5901/mjss.2013.v4n13p867"]))
@@ -194,7 +194,7 @@ def test_a_year_written_into_the_papers_doi_dates_a_page_that_prints_none(tmp_pa
 def test_a_journal_logo_above_the_title_is_no_title_whatever_order_pdfium_gives():
     """Wiley's "Cladistics" set at 21 pt over the 17 pt title: the one-word label above a longer,
     larger-than-body title is the journal's logo, even where pdfium lists the logo after the title."""
-    from papershelf.ingest.pdf.title_tiers import title_size
+    from papershelf.ingest.pdf.front.title_tiers import title_size
 
     title = (16.9, "The role of wood anatomy in phylogeny reconstruction of Ericales", 146.0)
     logo, names = (21.2, "Cladistics", 69.0), (13.0, "Frederic Lens, Pieter Baas and Erik Smets", 174.0)
@@ -220,7 +220,7 @@ def test_a_reference_a_year_ahead_does_not_drop_a_year_the_files_making_confirms
     """A paper printed as 2004, its file made in 2004, citing a product named "SQL Server 2005": one
     year ahead is no contradiction then; two years ahead, or a file made later, still is."""
     from papershelf.document import Reference
-    from papershelf.ingest.pdf.year import checked_year
+    from papershelf.ingest.pdf.front.year import checked_year
 
     refs = [Reference(n=1, text="x", year=2003), Reference(n=2, text="y", year=2005)]
     assert checked_year(2004, refs, (2004, 6)) == (2004, None)
@@ -277,7 +277,7 @@ def test_an_undated_files_year_stands_against_a_couple_of_entries_dated_after_it
     many entries (a reprint's first year, a received date) is still dropped, and so is a year no entry
     reaches (the list stops years before it: some other date)."""
     from papershelf.document import Reference
-    from papershelf.ingest.pdf.year import checked_year
+    from papershelf.ingest.pdf.front.year import checked_year
 
     years = [1977, 1978, 1979, 1980, 1981, 1981, 1982, 1982, 1983, 1983, 1984, 1984, 1984, 1985, 1985, 1985,
              1985, 1984, 1986, 1986]

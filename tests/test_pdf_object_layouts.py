@@ -8,7 +8,7 @@ import pytest
 
 from papershelf.ingest.captions import cited_labels, parse_caption, parse_label
 from papershelf.ingest.pdf import read_pdf
-from papershelf.ingest.pdf.rotation import shown_box, user_size
+from papershelf.ingest.pdf.text.rotation import shown_box, user_size
 from papershelf.units import build_units
 
 from . import object_fixtures as F
@@ -290,7 +290,7 @@ def test_a_stamp_up_the_margin_is_still_no_text(tmp_path):
 
 @pytest.mark.parametrize("turn", [0, 90, 180, 270])
 def test_a_box_read_turned_is_stored_where_the_page_shows_it(turn):
-    from papershelf.ingest.pdf.rotation import unturned_box
+    from papershelf.ingest.pdf.text.rotation import unturned_box
 
     width, height = 612.0, 792.0  # the page as shown
     turned = shown_box(turn, width, height, 100, 200, 150, 260)

@@ -8,8 +8,8 @@ import pytest
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf.lines import Line
-from papershelf.ingest.pdf.list_chapters import chapter_lists
+from papershelf.ingest.pdf.bibliography.list_chapters import chapter_lists
+from papershelf.ingest.pdf.text.lines import Line
 
 from .pdf_fixtures import BODY, _wrap, read_references
 

@@ -6,9 +6,9 @@ import sys
 from pathlib import Path
 
 from papershelf.ingest.pdf import read_pdf
-from papershelf.ingest.pdf.headings import BodyStyle
-from papershelf.ingest.pdf.lines import Line
-from papershelf.ingest.pdf.region_rows import _beside, _caption_lines
+from papershelf.ingest.pdf.objects.region_rows import _beside, _caption_lines
+from papershelf.ingest.pdf.sections.headings import BodyStyle
+from papershelf.ingest.pdf.text.lines import Line
 from papershelf.units import build_units
 
 from . import object_fixtures as F

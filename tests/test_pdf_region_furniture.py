@@ -58,10 +58,10 @@ def test_a_paragraph_of_measures_broken_after_exponents_stays_out_of_the_figure_
     """The lines pdfium gives for a paragraph whose last lines are full of measures ("2.5 m s^−1"),
     two of them broken into pieces right after an exponent (1.6 pt apart: one line, not two cells),
     then a chart (its frame and bars) and its caption: the chart's region starts under the paragraph."""
-    from papershelf.ingest.pdf.headings import BodyStyle
-    from papershelf.ingest.pdf.lines import Line
-    from papershelf.ingest.pdf.regions import find_candidates
-    from papershelf.ingest.pdf.sides import choose_sides
+    from papershelf.ingest.pdf.objects.regions import find_candidates
+    from papershelf.ingest.pdf.objects.sides import choose_sides
+    from papershelf.ingest.pdf.sections.headings import BodyStyle
+    from papershelf.ingest.pdf.text.lines import Line
 
     def line(x0, top, x1, text):
         return Line(1, x0, top, x1, top + 9, text, 10.0, False)

@@ -19,7 +19,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf import read_pdf
-from papershelf.ingest.pdf.graphics import page_graphics
+from papershelf.ingest.pdf.objects.graphics import page_graphics
 from papershelf.units import build_units
 
 from .conftest import shared

@@ -305,7 +305,7 @@ def test_an_outline_deeper_than_the_reader_uses_prints_nothing(tmp_path):
 def test_an_accent_belongs_to_a_letter_of_its_own_line():
     """pdfium may join two visual lines into one run; a letter of the line above at the same x
     (here an f over the accented ı) is not the accent's letter (boxes y-down: left, top, right, bottom)."""
-    from papershelf.ingest.pdf.glyphs import _sits_on
+    from papershelf.ingest.pdf.text.glyphs import _sits_on
 
     acute = (330.2, 589.5, 332.0, 591.4)
     dotless_i = (329.6, 592.1, 331.7, 596.5)

@@ -4,7 +4,7 @@ as that one sign, in running text and in a table's cells; a "+" and a "-" set si
 import pypdfium2 as pdfium
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf.lines import page_lines
+from papershelf.ingest.pdf.text.lines import page_lines
 
 _SIZE = 10
 

@@ -10,9 +10,9 @@ import json
 import pypdfium2 as pdfium
 from pypdfium2 import raw
 
-from papershelf.ingest.pdf.glyphs import _left_out, u16
-from papershelf.ingest.pdf.lines import _TextPage
-from papershelf.ingest.pdf.text_index import char_indices
+from papershelf.ingest.pdf.text.glyphs import _left_out, u16
+from papershelf.ingest.pdf.text.lines import _TextPage
+from papershelf.ingest.pdf.text.text_index import char_indices
 
 from .conftest import shared
 from .pdf_fixtures import BODY, _wrap, two_column_paper

@@ -10,7 +10,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf import read_pdf
-from papershelf.ingest.pdf.meta import _dated_year
+from papershelf.ingest.pdf.front.meta import _dated_year
 from papershelf.units import build_units
 
 from .pdf_fixtures import BODY, _wrap

@@ -11,8 +11,9 @@ import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from papershelf.errors import IngestError
-from papershelf.ingest.pdf import ocr, read_pdf
-from papershelf.ingest.pdf.lines import Line
+from papershelf.ingest.pdf import read_pdf
+from papershelf.ingest.pdf.scan import ocr
+from papershelf.ingest.pdf.text.lines import Line
 from tests.conftest import shared
 
 FIRST = 33  # the font's first code: its codes read as punctuation and digits ("%372*5!'6!$'82")

@@ -5,7 +5,7 @@ import pypdfium2 as pdfium
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf.lines import page_lines
+from papershelf.ingest.pdf.text.lines import page_lines
 
 WORDS = "the cells possess more germ cell nuclei than wild type worms after starvation".split()
 

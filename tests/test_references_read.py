@@ -95,8 +95,8 @@ def test_an_entry_read_as_a_heading_does_not_end_the_list():
     William Griswold, ..." set apart at a page's top): the list goes on past it to its last entry,
     as it still stops at a real heading after it ("Appendix B")."""
     from papershelf.document import Block
-    from papershelf.ingest.pdf.lines import Line
-    from papershelf.ingest.pdf.references import pdf_references
+    from papershelf.ingest.pdf.bibliography.references import pdf_references
+    from papershelf.ingest.pdf.text.lines import Line
 
     texts = ["References", *(f"[{i}] {SURNAMES[i]}, J. A title of entry {i}. Journal {i}, {1990 + i}."
                              for i in range(1, 6)), "Appendix B", "We add a proof here, at some length."]
@@ -111,8 +111,8 @@ def test_list_read_by_its_columns_when_the_reading_order_interleaves_them():
     columns row by row), with its heading in the first column and entries of later columns above
     the heading's height: the page's gutters put each column back in one piece, in order."""
     from papershelf.document import Block
-    from papershelf.ingest.pdf.lines import Line
-    from papershelf.ingest.pdf.references import pdf_references
+    from papershelf.ingest.pdf.bibliography.references import pdf_references
+    from papershelf.ingest.pdf.text.lines import Line
 
     lefts = [50.0, 230.0, 410.0]
     body = [Line(1, 50, 40 + 12 * k, 200, 48 + 12 * k, "We discuss the results at length here.", 9.0, False)

@@ -8,9 +8,9 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf.lines import Line
-from papershelf.ingest.pdf.list_labels import garbled_labels, gutter_labels
-from papershelf.ingest.pdf.meta import PdfMeta, _dated_year, _from_lines, _unless_two_own_years
+from papershelf.ingest.pdf.bibliography.list_labels import garbled_labels, gutter_labels
+from papershelf.ingest.pdf.front.meta import PdfMeta, _dated_year, _from_lines, _unless_two_own_years
+from papershelf.ingest.pdf.text.lines import Line
 
 from .pdf_fixtures import read_references, title_and_body
 

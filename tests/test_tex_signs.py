@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from papershelf.ingest.pdf import read_pdf
-from papershelf.ingest.pdf.tex_signs import read_tex_signs
+from papershelf.ingest.pdf.text.tex_signs import read_tex_signs
 
 from .conftest import shared
 

@@ -319,9 +319,9 @@ def fill_from_pdf_meta(doc: Document, src: SourceFile, texts: list[str] | None =
     `texts`: the pages' text as the parse read it (else read again).
 
     A bibliography or Zotero entry applied later still wins (`apply_metadata`)."""
-    from .pdf.info_title import confirmed_title, info_case, printed_info
-    from .pdf.meta import read_pdf_meta
-    from .pdf.year import checked_year
+    from .pdf.front.info_title import confirmed_title, info_case, printed_info
+    from .pdf.front.meta import read_pdf_meta
+    from .pdf.front.year import checked_year
 
     try:
         meta = read_pdf_meta(src.data, src.path, texts, scanned=1 in doc.ocr_pages)

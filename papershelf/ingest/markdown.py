@@ -275,7 +275,7 @@ def parse_markdown(text: str) -> Document:
 def _byline(blocks: list[Block]) -> list[str]:
     """Authors from the line under a converted paper's title (Docling, Marker: "Ada Lovelace,
     Charles Babbage IBM Research"), read as the PDF reader reads page 1's author lines."""
-    from .pdf.authors import line_names
+    from .pdf.front.authors import line_names
 
     first = next((b for b in blocks[:2] if b.kind == "text"), None)
     if first is None or blocks.index(first) != 0 or len(first.text) > 300:

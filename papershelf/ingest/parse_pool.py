@@ -42,9 +42,9 @@ from typing import Any
 from ..document import Document
 from ..errors import IngestError
 from . import SourceFile, parse_source
-from .pdf.ocr import OcrSettings
-from .pdf.ocr import current as ocr_current
-from .pdf.ocr import settings as ocr_settings
+from .pdf.scan.ocr import OcrSettings
+from .pdf.scan.ocr import current as ocr_current
+from .pdf.scan.ocr import settings as ocr_settings
 
 POLL = 0.5  # seconds: the longest any wait here lasts before looking at the clock and the workers again
 START_TIMEOUT = 60.0  # seconds for a fresh worker to import the reader and say it is ready

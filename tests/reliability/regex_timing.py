@@ -105,8 +105,8 @@ def functions() -> Iterator[tuple[str, Callable[[str], object]]]:
     """The readers' functions that take one string and run patterns built inline."""
     from papershelf import works
     from papershelf.ingest import captions, metadata, references
-    from papershelf.ingest.pdf import authors, meta
-    from papershelf.ingest.pdf import references as pdf_references
+    from papershelf.ingest.pdf.bibliography import references as pdf_references
+    from papershelf.ingest.pdf.front import authors, meta
 
     yield "references.parse_reference", lambda s: references.parse_reference(s, 1)
     yield "references.split_authors", references.split_authors

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from papershelf import Library, SearchOptions
-from papershelf.ingest.pdf import ocr
+from papershelf.ingest.pdf.scan import ocr
 from tests.pdf_fixtures import two_column_paper
 
 from .common import cli, cli_env, peak_rss

@@ -27,41 +27,35 @@ import re
 from ...document import Block, Document
 from ...errors import IngestError
 from ..captions import CAPTION_RE
-from . import heading_model
-from .authors import names_authors, printed_authors
-from .boxes import set_apart
-from .caption_gaps import caption_wraps, lower_case_captions
-from .cited_labels import cited_label_lines
-from .columns import reading_order as _reading_order
-from .contents import contents_entries, demote_abstract_labels
-from .cover import without_cover_sheet
-from .frames import framed_lines
-from .graphics import Box, page_graphics
-from .heading_cues import line_starts_heading
-from .heading_lines import _OWN_NUMBER, _heading_goes_on, _out_of_heading
-from .heading_style import is_standard
-from .headings import BodyStyle, Para, lead_in, strong, to_blocks
-from .hyphens import document_words
-from .lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
-from .list_marks import page_marks
-from .ocr import fill_by_ocr
-from .ocr_lines import ocr_text
-from .outline import apply_outline, read_outline
-from .plain_front import by_line
-from .references import pdf_references
-from .region_next import continue_tables
-from .regions import (
-    Candidate,
-    attach,
-    find_candidates,
-    join_captions,
-    outside_tables,
-)
-from .sheets import back_sheet, in_margin, next_article, paged_heads, running_key
-from .sides import choose_sides
-from .sideways import in_sideways_table, sideways_objects, with_sideways
-from .strips import side_strip, usual_width
-from .title import FIRST_HEAD, supplement_title, take_title
+from .bibliography.list_marks import page_marks
+from .bibliography.references import pdf_references
+from .front.authors import names_authors, printed_authors
+from .front.plain_front import by_line
+from .front.title import FIRST_HEAD, supplement_title, take_title
+from .layout.boxes import set_apart
+from .layout.columns import reading_order as _reading_order
+from .layout.cover import without_cover_sheet
+from .layout.frames import framed_lines
+from .layout.sheets import back_sheet, in_margin, next_article, paged_heads, running_key
+from .layout.strips import side_strip, usual_width
+from .objects.caption_gaps import caption_wraps, lower_case_captions
+from .objects.cited_labels import cited_label_lines
+from .objects.graphics import Box, page_graphics
+from .objects.region_next import continue_tables
+from .objects.regions import Candidate, attach, find_candidates, join_captions, outside_tables
+from .objects.sides import choose_sides
+from .objects.sideways import in_sideways_table, sideways_objects, with_sideways
+from .scan.ocr import fill_by_ocr
+from .scan.ocr_lines import ocr_text
+from .sections import heading_model
+from .sections.contents import contents_entries, demote_abstract_labels
+from .sections.heading_cues import line_starts_heading
+from .sections.heading_lines import _OWN_NUMBER, _heading_goes_on, _out_of_heading
+from .sections.heading_style import is_standard
+from .sections.headings import BodyStyle, Para, lead_in, strong, to_blocks
+from .sections.outline import apply_outline, read_outline
+from .text.hyphens import document_words
+from .text.lines import Line, join_lines, page_lines, settle_glyphs, visual_rows
 
 # A raised mark closing the title is its footnote's anchor ("... Markov Chains^∗", "Style^∗†",
 # "Networks^1"), not part of it; a raised number after a one- or two-letter symbol ("R^2") stays.

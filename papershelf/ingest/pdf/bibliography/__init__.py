@@ -1,0 +1,1 @@
+"""The reference list: its heading, its end, and its entries cut by the list's own labels and layout."""
