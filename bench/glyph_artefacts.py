@@ -47,6 +47,7 @@ from queryset import DEFAULT_DATA
 
 from papershelf.errors import IngestError
 from papershelf.ingest import load_source, parse_source
+from papershelf.ingest.pdf.text.type3_codes import LATIN_RUN, wordlike  # the reader's own test of word shapes
 from papershelf.ingest.zotero import read_zotero
 from papershelf.units import build_units
 
@@ -64,35 +65,10 @@ GARBLED_SHARE = 0.66
 CLASSES = ("control", "private", "fffd", "cid", "hole", "symbol", "garbled")
 
 
-# A Latin-script letter (Basic Latin to Latin Extended-B): the scripts a font's glyph codes come out in.
-_LATIN_RUN = re.compile(r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]{3,}")
-# The case shapes words are written in, in any language set in Latin letters: lower, Capitalised, CAPITALS,
-# or two such parts ("GitHub", "LaTeX" less its last letter); a glyph code run mixes cases at random.
-_LOW = "a-z\u00df-\u00f6\u00f8-\u00ff"
-_UP = "A-Z\u00c0-\u00d6\u00d8-\u00de"
-_PART = re.compile(f"[{_UP}]?[{_LOW}\u0100-\u024f]+|[{_UP}\u0100-\u024f]+(?![{_LOW}])")
-_VOWEL = re.compile("[aeiouyAEIOUY\u00c0-\u00c6\u00c8-\u00cf\u00d2-\u00d6\u00d8-\u00dd"
-                    "\u00e0-\u00e6\u00e8-\u00ef\u00f2-\u00f6\u00f8-\u00fd\u0100-\u024f]")
-
-
-def wordlike(run: str) -> bool:
-    """A run of Latin letters shaped as words are in any language: lower, Capitalised or CAPITALS, or two
-    parts as names and terms join them ("GitHub", "mRNA", "PDFs"; a lowercase part then a capitalised one,
-    "nEc", "jKli", is a glyph code run's shape); each part of two letters or more holds a vowel, but a
-    run in capitals of five letters at most (an acronym, "RNN")."""
-    if run.isupper() and len(run) <= 5:
-        return True
-    parts = _PART.findall(run)
-    if sum(map(len, parts)) != len(run) or len(parts) > 2 or not all(len(p) < 2 or _VOWEL.search(p) or p.isupper() and len(p) <= 5 for p in parts):
-        return False
-    return len(parts) == 1 or parts[0].istitle() and parts[1].istitle() or parts[0].islower() and parts[1].isupper() \
-        or parts[0].isupper() and parts[1] == "s"
-
-
 def garbled(text: str) -> bool:
     """Does the text read as glyph codes (see the module's doc)?  Judged by the runs' shapes alone, not by
     a language model: a paper in Portuguese, German or Chinese is no more garbled than one in English."""
-    runs = _LATIN_RUN.findall(text)
+    runs = LATIN_RUN.findall(text)
     return len(runs) >= 5 and sum(map(wordlike, runs)) < GARBLED_SHARE * len(runs)
 
 

@@ -27,7 +27,7 @@ CODED_SHARE = 0.5  # at least this share of the sample unmapped Type 3 glyphs: t
 WORDLIKE_SHARE = 0.8  # a page of such codes reads as text when this share of its letter runs are word-shaped
 
 # A Latin-script letter (Basic Latin to Latin Extended-B): the letters a font's codes come out as.
-_LATIN_RUN = re.compile(r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]{3,}")
+LATIN_RUN = re.compile(r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]{3,}")
 _LOW = "a-z\u00df-\u00f6\u00f8-\u00ff"
 _UP = "A-Z\u00c0-\u00d6\u00d8-\u00de"
 # A word's part: lowercase, Capitalised or CAPITALS (a run of codes mixes the cases at random).
@@ -79,5 +79,5 @@ def wordlike(run: str) -> bool:
 def read_as_words(text: str) -> bool:
     """Whether a text of a coded font's characters reads as words anyway (its codes are its letters):
     most of its runs of three letters or more are word-shaped; too few runs to tell read as words."""
-    runs = _LATIN_RUN.findall(text)
+    runs = LATIN_RUN.findall(text)
     return len(runs) < 5 or sum(map(wordlike, runs)) >= WORDLIKE_SHARE * len(runs)
