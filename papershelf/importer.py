@@ -87,8 +87,9 @@ class Importer:
         try:
             doc = parsed()
             if meta is not None:
-                apply_metadata(doc, meta)
-                doc.blocks += zotero_blocks(meta)
+                applied = self._item_meta(doc, meta)
+                apply_metadata(doc, applied)
+                doc.blocks += zotero_blocks(applied)
             if keep_id:
                 doc.declared_id = keep_id
             if make_way is not None:
@@ -107,6 +108,18 @@ class Importer:
         except IngestError as e:
             self.store.record_failure(path, src.sha256, str(e))
             return FileResult(path, "failed", reason=str(e))
+
+    @staticmethod
+    def _item_meta(doc: Document, meta: Meta) -> Meta:
+        """The metadata a Zotero item's second (third, ...) PDF is added with: the item's own, so the file
+        is another source of the item's paper, when the PDF's own reading (before the item's metadata
+        overrides it) is the item's work (`works.same_work`: the same paper downloaded twice, a preprint
+        with the item's title and first author); else its own id (`Meta.apart`): a supplement, another
+        paper attached by mistake, or a file whose reading finds no title to tell.  Decided by the file
+        and the item alone, so a rerun or a re-parse decides the same."""
+        if not meta.apart_id or works.same_work(doc, meta):
+            return meta
+        return meta.apart()
 
     def _held_by_another_work(self, paper_id: str, doc: Document, mine: str | None) -> bool:
         """A declared citekey that a different paper already holds as its readable id (made from its

@@ -34,7 +34,7 @@ import re
 import time
 from collections.abc import Iterable
 
-from .document import Document
+from .document import Bibliographic, Document
 from .models import PaperSource
 from .text import normalized_title
 
@@ -152,6 +152,20 @@ def source_of(doc: Document, path: str, sha256: str, size: int) -> PaperSource:
                        priority=priority(doc.source_format), doi=normalized_doi(doc.doi),
                        arxiv_id=normalized_arxiv(doc.arxiv_id), title_key=title_key(doc.title, doc.authors),
                        year=doc.year, added_at=time.time())
+
+
+def described(record: Bibliographic, paper_id: str) -> PaperSource:
+    """The keys a bibliographic record (a reading, a reference manager's item) gives its work."""
+    return PaperSource(path="", paper_id=paper_id, doi=normalized_doi(record.doi),
+                       arxiv_id=normalized_arxiv(record.arxiv_id), title_key=title_key(record.title, record.authors),
+                       year=record.year)
+
+
+def same_work(reading: Bibliographic, item: Bibliographic) -> bool:
+    """A file's own reading is the work a record describes, by the rules that join two files (DOI, arXiv id,
+    title key + year; two different DOIs never): how a Zotero item's second PDF is told from a supplement or
+    another paper attached by mistake, whose title, authors or DOI are not the item's."""
+    return matching_paper(described(reading, "reading"), [described(item, "item")]) == "item"
 
 
 def matching_paper(new: PaperSource, candidates: Iterable[PaperSource], cited: bool = False) -> str | None:

@@ -37,9 +37,19 @@ class Meta(Bibliographic):
     notes: list[str] = field(default_factory=list)
     annotations: list[dict] = field(default_factory=list)  # text, comment, page
     attachment_key: str | None = None
+    # A Zotero item's second (third, ...) PDF: the id it takes when its own reading is not the item's
+    # work (a supplement, another paper attached by mistake); else it is another source of the item's paper.
+    apart_id: str | None = None
 
     def to_json(self) -> str:
-        return json.dumps(self.__dict__, sort_keys=True, ensure_ascii=False)
+        """Hashed with the file: a field left at None is left out, so a field added later changes no
+        existing file's hash (a library re-parses only the files it concerns)."""
+        fields = {k: v for k, v in self.__dict__.items() if not (k == "apart_id" and v is None)}
+        return json.dumps(fields, sort_keys=True, ensure_ascii=False)
+
+    def apart(self) -> Meta:
+        """This attachment as a paper of its own: its own id, no claim on the item's citekey or notes."""
+        return Meta(**{**self.__dict__, "citekey": None, "zotero_key": self.apart_id, "notes": [], "apart_id": None})
 
 
 def _clean_tex(value: str) -> str:

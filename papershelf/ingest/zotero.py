@@ -309,28 +309,27 @@ class _Reader:
                 collections = [library, *(f"{library}/{c}" for c in collections)]
             out.append(Attachment(r["key"], os.path.abspath(path), meta, os.path.isfile(path), collections,
                                   self.tags(owner), [], self.annotations(r["itemID"]), owner, library, group))
-        self._place_notes(out)
         self._distinct_ids(out)
+        self._place_notes(out)
         return out
 
     def _place_notes(self, attachments: list[Attachment]) -> None:
-        """A parent's notes go to its first PDF that is present (one copy, not one per PDF)."""
-        placed: set[int] = set()
-        for a in sorted(attachments, key=lambda a: not a.exists):
-            if a.owner not in placed:
-                placed.add(a.owner)
-                a.notes = self.notes(a.owner)
+        """A parent's notes go with each of its PDFs: the item's paper holds them once whichever of its PDFs
+        supplies the units (one paper per work), and a PDF that stays apart drops them (`Meta.apart`)."""
+        notes: dict[int, list[str]] = {}
+        for a in attachments:
+            a.notes = notes[a.owner] if a.owner in notes else notes.setdefault(a.owner, self.notes(a.owner))
 
     @staticmethod
     def _distinct_ids(attachments: list[Attachment]) -> None:
-        """A parent with several PDFs: the first keeps the item's id, the others add their attachment key,
-        so each file stays its own paper with a stable id."""
+        """A parent with several PDFs: all carry the item's id, so each is another source of the item's paper
+        (one paper per work); the second and later also carry an id of their own, their attachment key added,
+        which they take when their reading is not the item's work (importer.py `Importer._item_meta`)."""
         seen: set[str] = set()
         for a in attachments:
             base = a.meta.citekey or a.meta.zotero_key
             if base in seen:
-                a.meta.citekey = None
-                a.meta.zotero_key = f"{base}-{a.key}"
+                a.meta.apart_id = f"{base}-{a.key}"
             seen.add(base or "")
 
 
