@@ -61,6 +61,11 @@ def test_a_second_download_joins_the_item_a_supplement_and_a_stray_paper_stay_ap
     assert "Notes" in sections(lib, "DUP1")  # the item's note, once, whichever download supplies the units
     assert "Notes" not in sections(lib, "DUP1-ATTS") and "Notes" not in sections(lib, "DUP1-ATTX")
     assert lib.paper("DUP1-ATTS").citekey is None
+    # every file's attachment key names its paper; the item key names the item's paper only
+    refs = lib.store.zotero_refs()
+    assert sorted(k for p, k in refs if p == "DUP1") == ["ATT1", "ATT1B", "DUP1"]
+    assert sorted(k for p, k in refs if p == "DUP1-ATTS") == ["ATTS"]
+    assert [lib.resolve_paper(k) for k in ("ATT1B", "ATTX", "DUP1")] == ["DUP1", "DUP1-ATTX", "DUP1"]
     assert {f.status for f in lib.add([str(zdir)]).files} == {"unchanged"}  # a rerun does only missing work
 
 

@@ -164,13 +164,16 @@ class SqlPapers(SqlConnection):
                 for r in self.query(f"SELECT id, citekey, doi FROM papers ORDER BY {self.sql.collate('id')}")]
 
     def zotero_refs(self) -> list[tuple[str, str]]:
-        """(paper id, key) for each Zotero attachment key and item key a paper is known by (the
-        item key from the metadata remembered for its source files)."""
-        item_key = self.sql.json_text("m.meta", "meta", "zotero_key")
+        """(paper id, key) for each Zotero attachment key and item key a paper is known by (the keys
+        remembered for each of its source files; a PDF kept apart from its item, `Meta.apart_id`, not by the item's)."""
+        item_key, file_key, apart = (self.sql.json_text("m.meta", "meta", k)
+                                     for k in ("zotero_key", "attachment_key", "apart_id"))
+        sources = "FROM source_metadata m JOIN paper_sources s ON s.source_path = m.source_path"
         return [(r["paper_id"], r["zkey"]) for r in self.query(
             "SELECT paper_id, attachment_key AS zkey FROM paper_zotero UNION "
-            f"SELECT s.paper_id, {item_key} AS zkey FROM source_metadata m "
-            f"JOIN paper_sources s ON s.source_path = m.source_path WHERE {item_key} IS NOT NULL")]
+            f"SELECT s.paper_id, {file_key} AS zkey {sources} WHERE {file_key} IS NOT NULL UNION "
+            f"SELECT s.paper_id, {item_key} AS zkey {sources} WHERE {item_key} IS NOT NULL "
+            f"AND ({apart} IS NULL OR {apart} <> s.paper_id)")]
 
     def paper_ids(self) -> list[str]:
         return [r["id"] for r in self.query(f"SELECT id FROM papers ORDER BY {self.sql.collate('id')}")]
