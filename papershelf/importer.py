@@ -115,11 +115,12 @@ class Importer:
         is another source of the item's paper, when the PDF's own reading (before the item's metadata
         overrides it) is the item's work (`works.same_work`: the same paper downloaded twice, a preprint
         with the item's title and first author); else its own id (`Meta.apart`): a supplement, another
-        paper attached by mistake, or a file whose reading finds no title to tell.  Decided by the file
-        and the item alone, so a rerun or a re-parse decides the same."""
+        paper attached by mistake, or a file whose reading finds no title to tell (which keeps the item's
+        title and authors: nothing says they are not its).  Decided by the file and the item alone, so a
+        rerun or a re-parse decides the same."""
         if not meta.apart_id or works.same_work(doc, meta):
             return meta
-        return meta.apart()
+        return meta.apart(read_as_another=bool(doc.title or doc.doi))
 
     def _held_by_another_work(self, paper_id: str, doc: Document, mine: str | None) -> bool:
         """A declared citekey that a different paper already holds as its readable id (made from its

@@ -29,6 +29,7 @@ def zdir(tmp_path):
     z.pdf(item, "ATTS", "Supplementary Information", "Supplementary figures of the wound macrophage study.")
     z.pdf(item, "ATTX", "Bleaching of Coral Reefs by Depth", "Coral bleaching deepens with water temperature.")
     z.note(item, "NOTE1", "<p>Replicate the glycolysis assay.</p>")
+    z.tag(item, "macrophages")
     other = z.item("journalArticle", "ONE1", title="Sediment Cores From the Outer Reef", date="2022-00-00 2022")
     z.creators(other, [("Kofi", "Mensah")])
     z.pdf(other, "ONEA", "Sediment Cores From the Outer Reef", "Sediment cores record storm layers.")
@@ -60,7 +61,10 @@ def test_a_second_download_joins_the_item_a_supplement_and_a_stray_paper_stay_ap
     assert file_of(lib, "DUP1") == {"ATT1", "ATT1B"} and [f.joined for f in report.files].count(True) == 1
     assert "Notes" in sections(lib, "DUP1")  # the item's note, once, whichever download supplies the units
     assert "Notes" not in sections(lib, "DUP1-ATTS") and "Notes" not in sections(lib, "DUP1-ATTX")
-    assert lib.paper("DUP1-ATTS").citekey is None
+    # a file read as another work keeps its own reading, not the item's title and DOI
+    assert [(lib.paper(p).title, lib.paper(p).doi, lib.paper(p).citekey) for p in ("DUP1-ATTS", "DUP1-ATTX")] == [
+        ("Supplementary Information", None, None), ("Bleaching of Coral Reefs by Depth", None, None)]
+    assert lib.paper("DUP1-ATTX").tags == lib.paper("DUP1").tags == ["macrophages"]  # the item's labels: where the user filed it
     # every file's attachment key names its paper; the item key names the item's paper only
     refs = lib.store.zotero_refs()
     assert sorted(k for p, k in refs if p == "DUP1") == ["ATT1", "ATT1B", "DUP1"]

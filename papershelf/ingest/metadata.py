@@ -47,9 +47,15 @@ class Meta(Bibliographic):
         fields = {k: v for k, v in self.__dict__.items() if not (k == "apart_id" and v is None)}
         return json.dumps(fields, sort_keys=True, ensure_ascii=False)
 
-    def apart(self) -> Meta:
-        """This attachment as a paper of its own: its own id, no claim on the item's citekey or notes."""
-        return Meta(**{**self.__dict__, "citekey": None, "zotero_key": self.apart_id, "notes": [], "apart_id": None})
+    def apart(self, read_as_another: bool = False) -> Meta:
+        """This attachment as a paper of its own: its own id, no claim on the item's citekey or notes; and,
+        `read_as_another` (its reading names another work), none on the item's title, authors, year, venue
+        or DOI either, so the file is what it says it is and citations of the item's DOI or title name one paper."""
+        item = dict.fromkeys(("title", "authors", "year", "venue", "doi")) if read_as_another else {}
+        if "authors" in item:
+            item["authors"] = []
+        return Meta(**{**self.__dict__, **item, "citekey": None, "zotero_key": self.apart_id, "notes": [],
+                       "apart_id": None})
 
 
 def _clean_tex(value: str) -> str:
