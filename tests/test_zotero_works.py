@@ -64,7 +64,7 @@ def test_a_second_download_joins_the_item_a_supplement_and_a_stray_paper_stay_ap
     # a file read as another work keeps its own reading, not the item's title and DOI
     assert [(lib.paper(p).title, lib.paper(p).doi, lib.paper(p).citekey) for p in ("DUP1-ATTS", "DUP1-ATTX")] == [
         ("Supplementary Information", None, None), ("Bleaching of Coral Reefs by Depth", None, None)]
-    assert lib.paper("DUP1-ATTX").tags == lib.paper("DUP1").tags == ["macrophages"]  # the item's labels: where the user filed it
+    assert lib.paper("DUP1-ATTX").tags == lib.paper("DUP1").tags == ["macrophages"]  # where the user filed it
     # every file's attachment key names its paper; the item key names the item's paper only
     refs = lib.store.zotero_refs()
     assert sorted(k for p, k in refs if p == "DUP1") == ["ATT1", "ATT1B", "DUP1"]
