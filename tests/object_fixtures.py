@@ -39,6 +39,16 @@ from .object_pages import (
 from .pdf_fixtures import BODY, _wrap
 
 W, H = letter
+
+
+def object_units(source) -> dict:
+    """The object units the reader makes of a PDF (a path, or its bytes), by label: what every region
+    and caption test reads."""
+    from papershelf.ingest.pdf import read_pdf
+    from papershelf.units import build_units
+
+    data = source if isinstance(source, bytes) else source.read_bytes()
+    return {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
 LEFT = 72
 TEXT_W = W - 2 * LEFT
 ROWS = [["Site", "Depth", "Bleached"], ["Lizard Island", "4 m", "37%"], ["Heron Reef", "9 m", "12%"],
@@ -195,7 +205,6 @@ def ruled_side_paper(path: str) -> None:
     p.y -= 10
     p.text("Shallow reefs bleached first. " + BODY)
     c.save()
-
 
 
 def turned_content_paper(path: str) -> None:

@@ -148,12 +148,18 @@ def headed_page(path, heading: str = "References", paragraphs: int = 3) -> tuple
     return c, y - 34
 
 
-def read_references(path, c: canvas.Canvas) -> list:
-    """The reference entries the reader finds in the page `c` draws (saved to `path` first)."""
+def read_drawn(path, c: canvas.Canvas):
+    """The reader's document of what `c` draws, saved to `path` first (`save` ends a page that holds
+    anything: what the generated-paper tests read)."""
     from papershelf.ingest.pdf import read_pdf
 
     c.save()
-    return read_pdf(path.read_bytes()).references
+    return read_pdf(path.read_bytes())
+
+
+def read_references(path, c: canvas.Canvas) -> list:
+    """The reference entries the reader finds in the page `c` draws (saved to `path` first)."""
+    return read_drawn(path, c).references
 
 
 def abstract_body(c: canvas.Canvas, y: float) -> None:
@@ -461,3 +467,15 @@ def draw_references(c, x: float, y: float, entries: list[str], step: float) -> f
         c.drawString(x, y, entry)
         y -= step
     return y
+
+
+SURNAMES = ["Abebe", "Brandt", "Chen", "Dubois", "Engel", "Fischer", "Garcia", "Haddad", "Ivanova", "Jansen",
+            "Kaplan", "Larsen", "Mbeki", "Nguyen", "Okafor", "Patel", "Quispe", "Rossi", "Silva", "Tanaka"]
+
+
+def entry_lines(k: int) -> list[str]:
+    """Reference entry `k` as two printed lines (author, title, journal, year 1990 + k), unlabelled: the
+    label tests set their own label before it."""
+    name = SURNAMES[k % len(SURNAMES)]
+    return [f"A. {name}, K. Rossi. Sediment transport in coastal {k} systems and their thermal",
+            f"response. J. Mol. Biol. {k + 3}, 10-20 ({1990 + k})."]

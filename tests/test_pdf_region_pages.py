@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .object_fixtures import synthetic_paper
-from .test_pdf_object_layouts import _objects
+from .object_fixtures import object_units, synthetic_paper
 
 
 def _norm(s: str) -> str:
@@ -38,7 +37,7 @@ def _check(tmp_path, seed: int, label: str, kind: str, sixth: bool = False) -> N
     truth = synthetic_paper(seed, str(path), False, True, fourth_set=True, fifth_set=True, sixth_set=sixth)
     obj = next(o for o in truth["objects"] if o["label"] == label)
     assert kind in (obj.get("fifth"), truth["layout"].get("fifth"), obj.get("variant"), truth["layout"].get("fourth"))
-    unit = _objects(path)[label]
+    unit = object_units(path)[label]
     region = unit.region
     assert region is not None and region["page"] == obj["page"], (seed, label)
     assert all(_inside(b, region["bbox"]) for b in obj["inside"]), (seed, label, region)

@@ -8,13 +8,12 @@ J Cell Biol, VLDB 2017) when shared data is there."""
 import pytest
 
 from .conftest import shared
-from .object_fixtures import Page
+from .object_fixtures import Page, object_units
 from .pdf_fixtures import BODY
-from .test_pdf_object_layouts import _objects
 
 
 def _rows(path, label: str = "Table 1") -> list[list[str]]:
-    text = _objects(path)[label].table_text or ""
+    text = object_units(path)[label].table_text or ""
     return [row.split(" | ") for row in text.splitlines()]
 
 
