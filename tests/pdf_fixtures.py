@@ -3,6 +3,9 @@ a running header, page numbers, a references section; and broken ones."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
@@ -146,6 +149,22 @@ def headed_page(path, heading: str = "References", paragraphs: int = 3) -> tuple
     c.setFont("Times-Bold", 11)
     c.drawString(72, y - 14, heading)
     return c, y - 34
+
+
+def first_page(source, read: Callable[[Any], Any]) -> Any:
+    """`read(page)` of a PDF's first page (the PDF a path or its bytes), pdfium's page and document
+    closed after: a test that reads one page leaves no file open."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(source if isinstance(source, bytes) else str(source))
+    try:
+        page = pdf[0]
+        try:
+            return read(page)
+        finally:
+            page.close()
+    finally:
+        pdf.close()
 
 
 def read_drawn(path, c: canvas.Canvas):

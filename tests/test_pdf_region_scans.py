@@ -12,7 +12,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pypdfium2 as pdfium
 from PIL import Image
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.utils import ImageReader
@@ -22,6 +21,7 @@ from papershelf.ingest.pdf.objects.graphics import page_graphics
 
 from .conftest import shared
 from .object_fixtures import object_units
+from .pdf_fixtures import first_page
 from .region_fixtures import justified_prose
 
 _TEXT = ("the buffer pages of the database were replaced by the algorithm when the scan of the relation "
@@ -36,8 +36,7 @@ def test_a_page_scanned_in_strips_draws_nothing(tmp_path):
         c.drawImage(strip, 0, k * 24.75, width=612, height=24.75)
     c.drawImage(ImageReader(Image.new("RGB", (40, 30), (90, 30, 30))), 100, 300, width=200, height=150)
     c.save()
-    page = pdfium.PdfDocument(str(path))[0]
-    boxes = page_graphics(page)
+    boxes = first_page(path, page_graphics)
     assert [tuple(round(v) for v in b) for b in boxes] == [(100, 342, 300, 492)], boxes  # the picture alone
 
 
