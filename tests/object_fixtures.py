@@ -108,6 +108,19 @@ def _opened(c: canvas.Canvas, title: str) -> Page:
     return p
 
 
+def ruled_table_page(path: str, caption: str) -> tuple[canvas.Canvas, Page, float]:
+    """A 460 x 640 pt page: a paragraph, a table's caption and the table's top rule (72 to 410 pt): the
+    canvas, its flow and the rule's height, for the table tests that draw their own head and rows under it."""
+    c = canvas.Canvas(path, pagesize=(460, 640))
+    p = Page(c, 460, 640)
+    p.text(BODY, chars=70)
+    p.caption(caption)
+    y = p.y - 6
+    c.setLineWidth(0.6)
+    c.line(72, y, 410, y)
+    return c, p, y
+
+
 def placement_paper(path: str) -> None:
     """Page 1: a table above its caption (header row above the first rule), a paragraph above the
     table and one under the caption.  Page 2: a caption above its table (no rule over the header)
