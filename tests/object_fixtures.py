@@ -5,6 +5,7 @@ styles, tables collected after the references, and a landscape page turned by /R
 from __future__ import annotations
 
 import random
+import re
 
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
@@ -106,6 +107,23 @@ def _opened(c: canvas.Canvas, title: str) -> Page:
     c.drawString(LEFT, p.y, title)
     p.y -= 40
     return p
+
+
+def norm_text(s: str) -> str:
+    """Text with its runs of white space one space, lower case: a table's cells found in its text."""
+    return re.sub(r"\s+", " ", s).strip().lower()
+
+
+def inside(box, bbox, slack: float = 2.0) -> bool:
+    """The centre of `box` within `bbox` (`slack` points either way): a piece of an object's own text
+    in its region (bench/synthetic_objects.py and the region tests check alike)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return bbox[0] - slack <= cx <= bbox[2] + slack and bbox[1] - slack <= cy <= bbox[3] + slack
+
+
+def meets(box, bbox) -> bool:
+    """`box` and `bbox` overlap by more than a point each way: a line of running text in a region."""
+    return min(box[2], bbox[2]) - max(box[0], bbox[0]) > 1 and min(box[3], bbox[3]) - max(box[1], bbox[1]) > 1
 
 
 def ruled_table_page(path: str, caption: str) -> tuple[canvas.Canvas, Page, float]:
