@@ -142,13 +142,15 @@ def title_and_body(c: canvas.Canvas, title: str, paragraphs: int) -> float:
     return y
 
 
-def headed_page(path, heading: str = "References", paragraphs: int = 3) -> tuple[canvas.Canvas, float]:
-    """A page of a title and `paragraphs` of body over `heading` in bold: the canvas, and where the list starts."""
+def headed_page(path, heading: str = "References", paragraphs: int = 3,
+                title: str = "Observations on Coastal Sediment", gap: float = 20) -> tuple[canvas.Canvas, float]:
+    """A page of `title` and `paragraphs` of body over `heading` in bold: the canvas, and where the list
+    starts (`gap` under the heading)."""
     c = canvas.Canvas(str(path), pagesize=letter)
-    y = title_and_body(c, "Observations on Coastal Sediment", paragraphs)
+    y = title_and_body(c, title, paragraphs)
     c.setFont("Times-Bold", 11)
     c.drawString(72, y - 14, heading)
-    return c, y - 34
+    return c, y - 14 - gap
 
 
 def first_page(source, read: Callable[[Any], Any]) -> Any:
