@@ -32,7 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-from queryset import ROOT, hit_field, log, open_library, response_field
+from queryset import ROOT, embed_pending, hit_field, log, open_library, response_field
 
 from papershelf import Library, SearchOptions
 from papershelf.beir import build_library, load_beir
@@ -65,23 +65,10 @@ def build(lib: Library, corpus: list[dict]) -> dict:
     if lib.store.count_papers() != len(corpus):
         log(f"adding {len(corpus)} abstracts...")
         build_library(lib, corpus)
-    pending = len(lib.pending())
-    done = [0]
-
-    def progress(event: dict) -> None:
-        if event.get("event") == "paper":
-            done[0] += 1
-            if done[0] % 250 == 0 or done[0] == pending:
-                log(f"  embedded {done[0]}/{pending}")
-
-    if pending:
-        log(f"embedding {pending} abstracts with the default local model (all 5,183: ~9 min on 2 idle cores)...")
-    t1 = time.perf_counter()
-    report = lib.embed(on_event=progress)
-    if report.failed:
-        sys.exit(f"{len(report.failed)} documents failed to embed")
-    return {"documents": len(corpus), "add_seconds": round(t1 - t0, 1),
-            "embed_seconds": round(time.perf_counter() - t1, 1), "embedded_now": len(report.embedded)}
+    added = round(time.perf_counter() - t0, 1)
+    report, seconds = embed_pending(lib, "abstracts", " (all 5,183: ~9 min on 2 idle cores)", every=250)
+    return {"documents": len(corpus), "add_seconds": added, "embed_seconds": seconds,
+            "embedded_now": len(report.embedded)}
 
 
 def numeric_fields(hit) -> dict[str, float]:

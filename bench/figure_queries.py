@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -33,6 +32,7 @@ from typing import TypedDict
 from queryset import (
     DEFAULT_DATA,
     QUERIES,
+    embed_pending,
     hit_field,
     id_number,
     load_queries,
@@ -75,22 +75,9 @@ def build(lib: Library, pdfs: Path) -> dict:
     report = lib.add(files)
     log(f"{len(files)} PDFs: {report.count('added')} added, {report.count('updated')} updated, "
         f"{report.count('unchanged')} unchanged, {report.count('failed')} failed ({time.perf_counter() - t0:.1f}s)")
-    pending = len(lib.pending())
-    done = [0]
-
-    def progress(event: dict) -> None:
-        if event.get("event") == "paper":
-            done[0] += 1
-            log(f"  embedded {done[0]}/{pending} {event.get('paper_id')} ({event.get('status')})")
-
-    if pending:
-        log(f"embedding {pending} papers with the default local model...")
-    t1 = time.perf_counter()
-    emb = lib.embed(on_event=progress)
-    if emb.failed:
-        sys.exit(f"{len(emb.failed)} papers failed to embed: {emb.failed}")
-    return {"papers": len(files), "add_seconds": round(t1 - t0, 1),
-            "embed_seconds": round(time.perf_counter() - t1, 1), "embedded_now": len(emb.embedded)}
+    added = round(time.perf_counter() - t0, 1)
+    emb, seconds = embed_pending(lib, "papers")
+    return {"papers": len(files), "add_seconds": added, "embed_seconds": seconds, "embedded_now": len(emb.embedded)}
 
 
 def target_rank(results: list, paper_id: str, label: str) -> int | None:

@@ -11,6 +11,7 @@ import json
 import re
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -154,3 +155,24 @@ def open_library(keep: str | None, name: str = "bench") -> Iterator:
         return
     with tempfile.TemporaryDirectory(prefix=f"papershelf-{name}-") as tmp, Library(str(Path(tmp) / f"{name}.db")) as lib:
         yield lib
+
+
+def embed_pending(lib, what: str, note: str = "", every: int = 1) -> tuple:
+    """Embed the library's pending `what` (papers, abstracts) with the default local model, logging each
+    `every`-th and the last; exits when any fails.  The build's report and its seconds."""
+    pending = len(lib.pending())
+    done = [0]
+
+    def progress(event: dict) -> None:
+        if event.get("event") == "paper":
+            done[0] += 1
+            if done[0] % every == 0 or done[0] == pending:
+                log(f"  embedded {done[0]}/{pending} {event.get('paper_id')} ({event.get('status')})")
+
+    if pending:
+        log(f"embedding {pending} {what} with the default local model{note}...")
+    t0 = time.perf_counter()
+    report = lib.embed(on_event=progress)
+    if report.failed:
+        sys.exit(f"{len(report.failed)} {what} failed to embed: {report.failed}")
+    return report, round(time.perf_counter() - t0, 1)

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import tempfile
 from collections import Counter
@@ -58,20 +57,7 @@ from queryset import iou  # noqa: E402
 from papershelf.ingest.pdf import read_pdf  # noqa: E402
 from papershelf.units import build_units  # noqa: E402
 from tests import object_cells  # noqa: E402
-from tests.object_fixtures import synthetic_paper  # noqa: E402
-
-
-def _norm(s: str) -> str:
-    return re.sub(r"\s+", " ", s).strip().lower()
-
-
-def _inside(box, bbox, slack: float = 2.0) -> bool:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return bbox[0] - slack <= cx <= bbox[2] + slack and bbox[1] - slack <= cy <= bbox[3] + slack
-
-
-def _meets(box, bbox) -> bool:
-    return min(box[2], bbox[2]) - max(box[0], bbox[0]) > 1 and min(box[3], bbox[3]) - max(box[1], bbox[1]) > 1
+from tests.object_fixtures import inside, meets, norm_text, synthetic_paper  # noqa: E402
 
 
 def check(obj: dict, unit, prose: list) -> tuple[bool, float, str]:
@@ -82,10 +68,10 @@ def check(obj: dict, unit, prose: list) -> tuple[bool, float, str]:
     overlap = iou(region["bbox"], obj["bbox"])
     if region["page"] != obj["page"]:
         return False, 0.0, "wrong page"
-    outside = [b for b in obj["inside"] if not _inside(b, region["bbox"])]
+    outside = [b for b in obj["inside"] if not inside(b, region["bbox"])]
     if outside:
         return False, overlap, f"{len(outside)} own texts outside"
-    if any(_meets(b, region["bbox"]) for b in prose):
+    if any(meets(b, region["bbox"]) for b in prose):
         return False, overlap, "holds running text"
     if overlap < 0.5:
         return False, overlap, f"IoU {overlap:.2f}"
@@ -125,8 +111,8 @@ def run(half: str, papers: int, verbose: bool, first_set: bool = False, third_se
             for obj in truth["objects"]:
                 unit = units.get(obj["label"])
                 ok, iou, why = check(obj, unit, truth["prose"].get(obj["page"], []))
-                wanted = [_norm(c) for c in obj["cells"]]
-                text = _norm(unit.table_text or "") if unit is not None else ""
+                wanted = [norm_text(c) for c in obj["cells"]]
+                text = norm_text(unit.table_text or "") if unit is not None else ""
                 found = sum(1 for c in wanted if c in text)
                 tally.update(objects=1, right=ok, iou08=iou >= 0.8, captions=unit is not None,
                              cells=len(wanted), cells_found=found)

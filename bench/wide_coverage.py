@@ -14,7 +14,6 @@ left out (a figure's page, a blank page); PDFs without a text layer too.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections import Counter
@@ -24,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from wide_truth import corpus_missing, each_page, text_layer_pdfs, wide_dir, wide_parser  # noqa: E402
+from wide_truth import each_page, each_paper, print_summary  # noqa: E402
 
 from papershelf.errors import IngestError  # noqa: E402
 from papershelf.ingest import load_source, parse_source  # noqa: E402
@@ -70,37 +69,26 @@ def coverage(path: Path) -> list[tuple[int, float, int]] | None:
 
 
 def main() -> int:
-    ap = wide_parser(__doc__)
-    ap.add_argument("--show", action="store_true", help="print the pages lost, one line each")
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
-    if corpus_missing(args.data):
+    run = each_paper(__doc__, "pages lost", coverage)
+    if run is None:
         return 0
-    wide = wide_dir(args.data)
-    names = text_layer_pdfs(args.data, args.half)
-    pages = lost = papers = papers_lost = 0
+    args, got = run
+    pages = lost = papers_lost = 0
     shares: list[float] = []
-    for name in names:
-        got = coverage(wide / name)
-        if got is None:
-            continue
-        papers += 1
-        gone = [(n, share) for n, share, _ in got if share < 0.5]
-        pages, lost, papers_lost = pages + len(got), lost + len(gone), papers_lost + bool(gone)
-        shares += [share for _, share, _ in got]
+    for name, per_page in got:
+        gone = [(n, share) for n, share, _ in per_page if share < 0.5]
+        pages, lost, papers_lost = pages + len(per_page), lost + len(gone), papers_lost + bool(gone)
+        shares += [share for _, share, _ in per_page]
         if args.show:
             for n, share in gone:
                 print(f"{name}\tp.{n}\t{share:.2f}")
     mean = sum(shares) / max(1, len(shares))
-    result = {"half": args.half, "papers": papers, "pages": pages, "pages_lost": lost,
+    result = {"half": args.half, "papers": len(got), "pages": pages, "pages_lost": lost,
               "papers_with_a_page_lost": papers_lost, "mean_own_words_kept": round(mean, 4)}
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"{papers} papers ({args.half}), {pages} pages with their own words")
-        print(f"pages lost (under half of their own words kept): {lost} = {lost / max(1, pages):.3f}, "
-              f"in {papers_lost} papers; own words kept, mean over pages: {mean:.3f}")
-    return 0
+    return print_summary(result, args.json, [
+        f"{len(got)} papers ({args.half}), {pages} pages with their own words",
+        f"pages lost (under half of their own words kept): {lost} = {lost / max(1, pages):.3f}, "
+        f"in {papers_lost} papers; own words kept, mean over pages: {mean:.3f}"])
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ anyway); PDFs without a text layer are left out.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -25,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from wide_truth import corpus_missing, each_page, text_layer_pdfs, wide_dir, wide_parser  # noqa: E402
+from wide_truth import each_page, each_paper, print_summary  # noqa: E402
 
 from papershelf.errors import IngestError  # noqa: E402
 from papershelf.ingest import load_source, parse_source  # noqa: E402
@@ -79,36 +78,24 @@ def left_in_body(path: Path) -> tuple[list[str], int] | None:
 
 
 def main() -> int:
-    ap = wide_parser(__doc__)
-    ap.add_argument("--show", action="store_true", help="print the heads left, one line each")
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
-    if corpus_missing(args.data):
+    run = each_paper(__doc__, "heads left", left_in_body)
+    if run is None:
         return 0
-    wide = wide_dir(args.data)
-    names = text_layer_pdfs(args.data, args.half)
-    papers = with_heads = papers_left = heads = left = 0
-    for name in names:
-        got = left_in_body(wide / name)
-        if got is None:
-            continue
-        found, n = got
-        papers += 1
+    args, got = run
+    with_heads = papers_left = heads = left = 0
+    for name, (found, n) in got:
         with_heads += n > 0
         papers_left += bool(found)
         heads, left = heads + n, left + len(found)
         if args.show:
             for h in found:
                 print(f"{name}\t{h}")
-    result = {"half": args.half, "papers": papers, "papers_with_running_heads": with_heads,
+    result = {"half": args.half, "papers": len(got), "papers_with_running_heads": with_heads,
               "papers_with_heads_left": papers_left, "heads": heads, "heads_left": left}
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"{papers} papers ({args.half}), {with_heads} with running heads or feet ({heads} texts)")
-        print(f"left in body units: {left} of {heads} texts, in {papers_left} papers "
-              f"= {papers_left / max(1, with_heads):.3f} of the papers with any")
-    return 0
+    return print_summary(result, args.json, [
+        f"{len(got)} papers ({args.half}), {with_heads} with running heads or feet ({heads} texts)",
+        f"left in body units: {left} of {heads} texts, in {papers_left} papers "
+        f"= {papers_left / max(1, with_heads):.3f} of the papers with any"])
 
 
 if __name__ == "__main__":

@@ -79,6 +79,27 @@ def each_page(path: Path, read: Callable[[Any, int], Any]) -> list:
         pdf.close()
 
 
+def each_paper(doc: str | None, shown: str, read: Callable[[Path], Any]) -> tuple[argparse.Namespace, list] | None:
+    """A per-paper wide bench's command line (`wide_parser`'s, --show listing `shown`, --json) and
+    (name, `read(path)`) for each text-layer PDF of the half that `read` gives a result for (not None);
+    None when the corpus is missing."""
+    ap = wide_parser(doc)
+    ap.add_argument("--show", action="store_true", help=f"print the {shown}, one line each")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    if corpus_missing(args.data):
+        return None
+    wide = wide_dir(args.data)
+    got = [(name, read(wide / name)) for name in text_layer_pdfs(args.data, args.half)]
+    return args, [(name, r) for name, r in got if r is not None]
+
+
+def print_summary(result: dict, as_json: bool, lines: list[str]) -> int:
+    """A wide bench's result: the JSON line, or its `lines` for a reader."""
+    print(json.dumps(result) if as_json else "\n".join(lines))
+    return 0
+
+
 def corpus_missing(data: str | Path) -> bool:
     """True (and said on stderr) when the wide corpus is not there: the bench skips cleanly."""
     if (wide_dir(data) / "manifest.json").exists():

@@ -115,3 +115,18 @@ def panel_sentence_paper(path: str) -> None:
     p.text("Figure 1.b shows the same sites a month later, once the water had cooled again. " + BODY)
     c.showPage()
     c.save()
+
+
+def justified_line(c: canvas.Canvas, words: list[str], x: float, y: float, width: float,
+                   font: str = "Helvetica", size: float = 8) -> list[str]:
+    """One justified caption line taken off the front of `words`, filling `width` from (x, y) (word gaps
+    stretched, as a journal sets a caption beside its figure); returns the words left."""
+    c.setFont(font, size)
+    line = [words.pop(0)]
+    while words and c.stringWidth(" ".join([*line, words[0]]), font, size) < width:
+        line.append(words.pop(0))
+    gap = (width - sum(c.stringWidth(w, font, size) for w in line)) / max(len(line) - 1, 1)
+    for w in line:
+        c.drawString(x, y, w)
+        x += c.stringWidth(w, font, size) + gap
+    return words

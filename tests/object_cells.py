@@ -203,18 +203,11 @@ def centred_table_paper(path: str) -> None:
     on the middle one, a population on two lines centred beside them; rows set apart by a gap), a header with a
     head carrying a raised mark drawn as a piece of its own, set higher than the row ("I" "2" "(%)"),
     then a second table of complete rows grouped in pairs by a gap (rows, not bands)."""
-    from reportlab.pdfgen import canvas
-
-    from .object_fixtures import Page
+    from .object_fixtures import ruled_table_page
     from .pdf_fixtures import BODY
 
-    c = canvas.Canvas(path, pagesize=(460, 640))
-    p = Page(c, 460, 640)
-    p.text(BODY, chars=70)
-    p.caption("Table 1. Trials of early goal-directed therapy.")
-    y, xs = p.y - 6, (72, 150, 200, 320)
-    c.setLineWidth(0.6)
-    c.line(72, y, 410, y)
+    c, p, y = ruled_table_page(path, "Table 1. Trials of early goal-directed therapy.")
+    xs = (72, 150, 200, 320)
     c.setFont("Times-Bold", 9)
     for x, head in zip(xs, ("Study", "Year", "Population", "No."), strict=True):
         c.drawString(x, y - 11, head)

@@ -5,6 +5,7 @@ styles, tables collected after the references, and a landscape page turned by /R
 from __future__ import annotations
 
 import random
+import re
 
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
@@ -39,6 +40,16 @@ from .object_pages import (
 from .pdf_fixtures import BODY, _wrap
 
 W, H = letter
+
+
+def object_units(source) -> dict:
+    """The object units the reader makes of a PDF (a path, or its bytes), by label: what every region
+    and caption test reads."""
+    from papershelf.ingest.pdf import read_pdf
+    from papershelf.units import build_units
+
+    data = source if isinstance(source, bytes) else source.read_bytes()
+    return {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
 LEFT = 72
 TEXT_W = W - 2 * LEFT
 ROWS = [["Site", "Depth", "Bleached"], ["Lizard Island", "4 m", "37%"], ["Heron Reef", "9 m", "12%"],
@@ -96,6 +107,36 @@ def _opened(c: canvas.Canvas, title: str) -> Page:
     c.drawString(LEFT, p.y, title)
     p.y -= 40
     return p
+
+
+def norm_text(s: str) -> str:
+    """Text with its runs of white space one space, lower case: a table's cells found in its text."""
+    return re.sub(r"\s+", " ", s).strip().lower()
+
+
+def inside(box, bbox, slack: float = 2.0) -> bool:
+    """The centre of `box` within `bbox` (`slack` points either way): a piece of an object's own text
+    in its region (bench/synthetic_objects.py and the region tests check alike)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return bbox[0] - slack <= cx <= bbox[2] + slack and bbox[1] - slack <= cy <= bbox[3] + slack
+
+
+def meets(box, bbox) -> bool:
+    """`box` and `bbox` overlap by more than a point each way: a line of running text in a region."""
+    return min(box[2], bbox[2]) - max(box[0], bbox[0]) > 1 and min(box[3], bbox[3]) - max(box[1], bbox[1]) > 1
+
+
+def ruled_table_page(path: str, caption: str) -> tuple[canvas.Canvas, Page, float]:
+    """A 460 x 640 pt page: a paragraph, a table's caption and the table's top rule (72 to 410 pt): the
+    canvas, its flow and the rule's height, for the table tests that draw their own head and rows under it."""
+    c = canvas.Canvas(path, pagesize=(460, 640))
+    p = Page(c, 460, 640)
+    p.text(BODY, chars=70)
+    p.caption(caption)
+    y = p.y - 6
+    c.setLineWidth(0.6)
+    c.line(72, y, 410, y)
+    return c, p, y
 
 
 def placement_paper(path: str) -> None:
@@ -195,7 +236,6 @@ def ruled_side_paper(path: str) -> None:
     p.y -= 10
     p.text("Shallow reefs bleached first. " + BODY)
     c.save()
-
 
 
 def turned_content_paper(path: str) -> None:

@@ -3,6 +3,9 @@ a running header, page numbers, a references section; and broken ones."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
@@ -139,21 +142,45 @@ def title_and_body(c: canvas.Canvas, title: str, paragraphs: int) -> float:
     return y
 
 
-def headed_page(path, heading: str = "References", paragraphs: int = 3) -> tuple[canvas.Canvas, float]:
-    """A page of a title and `paragraphs` of body over `heading` in bold: the canvas, and where the list starts."""
+def headed_page(path, heading: str = "References", paragraphs: int = 3,
+                title: str = "Observations on Coastal Sediment", gap: float = 20) -> tuple[canvas.Canvas, float]:
+    """A page of `title` and `paragraphs` of body over `heading` in bold: the canvas, and where the list
+    starts (`gap` under the heading)."""
     c = canvas.Canvas(str(path), pagesize=letter)
-    y = title_and_body(c, "Observations on Coastal Sediment", paragraphs)
+    y = title_and_body(c, title, paragraphs)
     c.setFont("Times-Bold", 11)
     c.drawString(72, y - 14, heading)
-    return c, y - 34
+    return c, y - 14 - gap
+
+
+def first_page(source, read: Callable[[Any], Any]) -> Any:
+    """`read(page)` of a PDF's first page (the PDF a path or its bytes), pdfium's page and document
+    closed after: a test that reads one page leaves no file open."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(source if isinstance(source, bytes) else str(source))
+    try:
+        page = pdf[0]
+        try:
+            return read(page)
+        finally:
+            page.close()
+    finally:
+        pdf.close()
+
+
+def read_drawn(path, c: canvas.Canvas):
+    """The reader's document of what `c` draws, saved to `path` first (`save` ends a page that holds
+    anything: what the generated-paper tests read)."""
+    from papershelf.ingest.pdf import read_pdf
+
+    c.save()
+    return read_pdf(path.read_bytes())
 
 
 def read_references(path, c: canvas.Canvas) -> list:
     """The reference entries the reader finds in the page `c` draws (saved to `path` first)."""
-    from papershelf.ingest.pdf import read_pdf
-
-    c.save()
-    return read_pdf(path.read_bytes()).references
+    return read_drawn(path, c).references
 
 
 def abstract_body(c: canvas.Canvas, y: float) -> None:
@@ -461,3 +488,15 @@ def draw_references(c, x: float, y: float, entries: list[str], step: float) -> f
         c.drawString(x, y, entry)
         y -= step
     return y
+
+
+SURNAMES = ["Abebe", "Brandt", "Chen", "Dubois", "Engel", "Fischer", "Garcia", "Haddad", "Ivanova", "Jansen",
+            "Kaplan", "Larsen", "Mbeki", "Nguyen", "Okafor", "Patel", "Quispe", "Rossi", "Silva", "Tanaka"]
+
+
+def entry_lines(k: int) -> list[str]:
+    """Reference entry `k` as two printed lines (author, title, journal, year 1990 + k), unlabelled: the
+    label tests set their own label before it."""
+    name = SURNAMES[k % len(SURNAMES)]
+    return [f"A. {name}, K. Rossi. Sediment transport in coastal {k} systems and their thermal",
+            f"response. J. Mol. Biol. {k + 3}, 10-20 ({1990 + k})."]

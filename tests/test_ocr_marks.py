@@ -7,13 +7,14 @@ from __future__ import annotations
 import io
 
 import numpy as np
-import pypdfium2 as pdfium
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf.front.authors import line_names
 from papershelf.ingest.pdf.scan.ocr_drawings import drawings
 from papershelf.ingest.pdf.scan.ocr_marks import raised_tail
+
+from .pdf_fixtures import first_page
 
 DPI = 300
 PX = DPI / 72  # pixels per point
@@ -26,7 +27,10 @@ def _page(draw) -> np.ndarray:
     c = canvas.Canvas(buf, pagesize=letter)
     draw(c)
     c.save()
-    page = pdfium.PdfDocument(buf.getvalue())[0]
+    return first_page(buf.getvalue(), _grey)
+
+
+def _grey(page) -> np.ndarray:
     return np.asarray(page.render(scale=PX, grayscale=True).to_pil().convert("L"))
 
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import BODY, _wrap, read_drawn
 
 W, H = letter
 
@@ -51,8 +49,7 @@ def _finish(c: canvas.Canvas, path, x: float, y: float, paragraphs: int, chars: 
     """Set `paragraphs` copies of the body text from (x, y) down, save the page and read it."""
     for i, ln in enumerate(_wrap(" ".join([BODY] * paragraphs), chars)):
         c.drawString(x, y - 12 * i, ln)
-    c.save()
-    return read_pdf(path.read_bytes())
+    return read_drawn(path, c)
 
 
 def test_four_names_side_by_side_each_over_its_affiliation(tmp_path):
@@ -68,8 +65,7 @@ def test_four_names_side_by_side_each_over_its_affiliation(tmp_path):
                         "poneil@ed.ac.uk"),
                        ("Maria Rossi", "Speech Group", "Politecnico di Milano", "Milan, Italy", "m.rossi@polimi.it")])
     _two_columns(c, y - 100)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title == "Sparse Speech Codes"
     assert doc.authors == ["Ana Ruiz", "Wei Zhang", "Peter O'Neil", "Maria Rossi"]
 
@@ -87,8 +83,7 @@ def test_two_rows_of_author_cells(tmp_path):
                        ("Eva Novak", "Brno University of Technology", "Brno, Czechia")],
            left=150, right=W - 150)
     _two_columns(c, y - 140)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.authors == ["Lena Brandt", "Omar Haddad", "Sara Lindqvist", "Jun Park", "Eva Novak"]
 
 
@@ -137,8 +132,7 @@ def test_authors_as_large_as_a_bold_title_are_not_part_of_it(tmp_path):
     c.drawCentredString(W / 2, y - 40, "College of Electrical Engineering, National Taiwan University, Taiwan")
     c.drawCentredString(W / 2, y - 54, "Naver Clova, Seongnam, Korea")  # opens like a name, in the names' style
     _two_columns(c, y - 80)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title == "ROBUST VOICE CONVERSION BY DISENTANGLED CODES"
     assert doc.authors == ["Tara Huang", "Jon Lin", "Hong Lee"]
 
@@ -245,8 +239,7 @@ def test_a_row_of_affiliations_in_the_names_style_gives_no_name(tmp_path):
     _cells(c, y - 90, [("Liang J. Chen", "Instituto de Biofisica", "Lisboa, Portugal")],
            name_font=font, affil_font=font, left=200, right=W - 200)
     _two_columns(c, y - 150)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.authors == ["Kai Schmidt", "Tiago Ferreira", "Sven Eriksson", "Liang J. Chen"]
 
 
@@ -517,8 +510,7 @@ def test_a_tiny_name_hidden_under_the_titles_first_word_is_no_part_of_it(tmp_pat
         t.setFont("Times-Roman", 10)
         t.textOut(" and tail fold their duties into a single pseudo-constructor here.")
         c.drawText(t)
-    c.save()
-    assert "snoc and tail fold" in " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    assert "snoc and tail fold" in " ".join(b.text for b in read_drawn(path, c).blocks)
 
 
 def test_a_meetings_header_in_the_top_right_corner_is_no_title(tmp_path):
@@ -572,8 +564,7 @@ def test_a_thesis_title_page_gives_its_bold_title_set_in_the_bodys_size(tmp_path
     c.setFont("Times-Roman", 12)
     for i, ln in enumerate(_wrap(" ".join([BODY] * 8), 80)[:45]):
         c.drawString(72, H - 72 - 15 * i, ln)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title == "EPITAXIS A System for Syntactic and Semantic Software Queries using Deductive Retrieval"
 
 
@@ -597,8 +588,7 @@ def test_a_journals_name_set_large_on_every_page_is_no_title_and_no_cover_sheet(
             for i, ln in enumerate(_wrap(" ".join([BODY] * 6), 90)[:45]):
                 c.drawString(72, H - 100 - 13 * i, ln)
         c.showPage()
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title == "Recurrent Fever in a Young Traveller After a Long Stay in the Tropics"
     assert doc.authors == ["Maria Lopez", "John Smith"]
 

@@ -8,10 +8,9 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.pdf.text.script_boxes import text_size
 
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import BODY, _wrap, read_drawn
 
 W, H = letter
 NAMES = ["Anna Berg", "Carl Dahl", "Eva Fors", "Gus Holm", "Ida Juhl"]
@@ -63,9 +62,7 @@ def _paper(path, byline: list[list[tuple[str, str]]], title: tuple[str, ...] = T
     c.setFont("Times-Roman", 10)
     for k, text in enumerate(_wrap(" ".join([BODY] * 8), 95 if left < 100 else 60)[:30]):
         c.drawString(left, y - 40 - 12 * k, text)
-    c.showPage()
-    c.save()
-    return read_pdf(path.read_bytes())
+    return read_drawn(path, c)
 
 
 def test_a_bylines_line_opening_with_the_mark_of_the_name_above_keeps_its_names(tmp_path):

@@ -12,6 +12,7 @@ from papershelf.ingest.pdf import read_pdf
 from papershelf.units import build_units
 
 from .conftest import shared
+from .object_fixtures import object_units
 
 _W, _H = letter
 _X, _WIDTH, _SIZE = 72.0, 300.0, 10.0
@@ -94,7 +95,7 @@ def test_a_table_printed_under_its_label_alone_is_found_by_its_cells():
 
 def test_the_rsc_supplement_table_under_its_label_alone_is_searchable():
     data = shared("pdfs-wide", "rsc-advances-2016-esi-polyimidization.pdf").read_bytes()
-    objs = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
+    objs = object_units(data)
     table = objs["Table S2"]
     assert table.indexable and "DIPEA (3.00)" in (table.table_text or ""), table
 
@@ -106,7 +107,7 @@ def test_a_german_schema_is_a_scheme():
     assert cap is not None and (cap.label, cap.object_kind, cap.text) == ("Scheme 2", "figure", "Synthese von 7")
     assert parse_caption("Schema 1 zeigt die Synthese") is None  # a sentence citing it
     data = shared("pdfs-wide", "wiley-zaac-2008-imidazolyliden-de.pdf").read_bytes()
-    objs = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
+    objs = object_units(data)
     assert sorted(objs) == ["Figure 1", "Scheme 1"] and objs["Scheme 1"].page_start == 1, sorted(objs)
 
 

@@ -6,7 +6,7 @@ its region to the page's top.  A generated page (truth by construction) and the 
 from pathlib import Path
 
 from .conftest import shared
-from .test_pdf_object_layouts import _objects
+from .object_fixtures import object_units
 
 
 def _chart_paper(path: Path) -> None:
@@ -39,7 +39,7 @@ def _chart_paper(path: Path) -> None:
 def test_a_form_drawn_past_its_frame_is_its_frame(tmp_path):
     path = tmp_path / "form.pdf"
     _chart_paper(path)
-    region = _objects(path)["Figure 1"].region
+    region = object_units(path)["Figure 1"].region
     assert region is not None and region["page"] == 1
     x0, y0, x1, y1 = region["bbox"]
     assert 515 <= y0 <= 535 and 610 <= y1 <= 625, region  # the frame (530-610) within its /BBox (520-620)
@@ -54,5 +54,5 @@ def _iou(a: list[float], b: list[float]) -> float:
 
 def test_dev_chart_past_the_page_top():
     path = shared("pdfs-wide", "usenix-nsdi-2011-mesos.pdf")
-    region = _objects(path)["Figure 9"].region
+    region = object_units(path)["Figure 9"].region
     assert region["page"] == 12 and _iou(region["bbox"], [318, 640, 555, 715]) >= 0.5, region

@@ -8,10 +8,9 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.pdf.front.authors import line_names
 
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import BODY, _wrap, read_drawn
 
 W, H = letter
 
@@ -54,9 +53,7 @@ def test_a_centred_titles_last_word_alone_in_the_top_corner_is_the_titles(tmp_pa
     c.setFont("Times-Roman", 10)
     for k, text in enumerate(_wrap(" ".join([BODY] * 6), 60)[:30]):
         c.drawString(230, H - 165 - 12 * k, text)
-    c.showPage()
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title == "GAPDH Mediates Nitrosylation of Nuclear Proteins"
     assert doc.authors == ["Dale Woodford", "Stefan Candra", "Katja Haberecht"]
 
@@ -97,9 +94,7 @@ def test_a_mark_drawn_in_one_piece_before_names_in_small_capitals_gives_the_line
     c.setFont("Times-Roman", 10)
     for k, text in enumerate(_wrap(" ".join([BODY] * 6), 90)[:25]):
         c.drawString(72, H - 180 - 12 * k, text)
-    c.showPage()
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.authors == ["Ida Lind", "R. von Mcallister", "Uma S. Silva", "Jörg Kowalski"]
 
 
@@ -122,7 +117,5 @@ def test_a_badge_drawn_before_the_names_with_its_lower_row_under_their_baseline_
     c.setFont("Times-Roman", 10)
     for k, text in enumerate(_wrap(" ".join([BODY] * 6), 60)[:25]):
         c.drawString(230, y - 100 - 12 * k, text)
-    c.showPage()
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.authors == ["Carl Gupta", "Karl Chen", "Nikos E. Kowalski", "Eva F. Pihl"]

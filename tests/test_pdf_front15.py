@@ -14,7 +14,7 @@ from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.pdf.front.authors import line_names
 from papershelf.ingest.pdf.front.info_title import confirmed_title
 
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import BODY, _wrap, read_drawn
 
 W, H = letter
 
@@ -44,9 +44,7 @@ def test_a_badge_in_capitals_beside_a_name_is_no_affiliation(tmp_path):
     c.setFont("Courier", 8)
     _centred(c, "Department of Physics, University of Bergen, Norway", "Courier", 8, H - 185)
     _body(c, 72, H - 215)
-    c.showPage()
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.authors == ["Woo Kyung Lee", "Inga Schnuerer", "Jan Pedersen", "Rajesh Rao"]
 
 
@@ -107,8 +105,6 @@ def test_a_city_and_its_region_code_in_a_bylines_column_is_no_name(tmp_path):
             x = W * (i + 0.5) / len(columns) - c.stringWidth(text, "Times-Roman", 11) / 2
             c.drawString(x, H - 115 - 13 * k, text)
     _body(c, 72, H - 200)
-    c.showPage()
-    c.save()
-    assert read_pdf(path.read_bytes()).authors == ["Ana Ruiz", "Jane Doe", "Lin Zhou"]
+    assert read_drawn(path, c).authors == ["Ana Ruiz", "Jane Doe", "Lin Zhou"]
     assert line_names("Mountain View, CA") is None and line_names("La Jolla, CA 92093, USA") is None
     assert line_names("Jane Doe, MD") == ["Jane Doe"]  # a grade, not a region

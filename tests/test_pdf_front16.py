@@ -9,10 +9,9 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.pdf.front.meta import read_pdf_meta
 
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import BODY, _wrap, read_drawn
 
 W, H = letter
 
@@ -35,9 +34,7 @@ def _byline(path, rows: list[list[list[str]]]) -> list[str]:
     c.setFont("Times-Roman", 9)
     for k, text in enumerate(_wrap(" ".join([BODY] * 6), 90)[:30]):
         c.drawString(72, top - 25 - 11 * k, text)
-    c.showPage()
-    c.save()
-    return read_pdf(path.read_bytes()).authors
+    return read_drawn(path, c).authors
 
 
 def test_institutions_under_names_in_a_grid_of_columns_are_no_authors(tmp_path):

@@ -13,7 +13,7 @@ from reportlab.pdfgen import canvas
 from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.pdf.front.info_title import confirmed_title, printed_info
 
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import BODY, _wrap, read_drawn
 
 W, H = letter
 
@@ -39,9 +39,7 @@ def _title(path, head: str, sub: str, head_size: float, sub_size: float, room: f
     c.setFont("Times-Roman", 10)
     for k, text in enumerate(_wrap(" ".join([BODY] * 6), 95)[:30]):
         c.drawString(72, y - 90 - 12 * k, text)
-    c.showPage()
-    c.save()
-    return read_pdf(path.read_bytes()).title
+    return read_drawn(path, c).title
 
 
 def test_a_head_in_capitals_over_its_subtitle_is_part_of_the_title(tmp_path):
@@ -93,9 +91,7 @@ def _marked_title(path, rows: list[list[tuple[str, bool]]]) -> str | None:
     c.setFont("Times-Roman", 10)
     for k, text in enumerate(_wrap(" ".join([BODY] * 6), 95)[:30]):
         c.drawString(72, y - 50 - 12 * k, text)
-    c.showPage()
-    c.save()
-    return read_pdf(path.read_bytes()).title
+    return read_drawn(path, c).title
 
 
 def test_a_note_mark_ending_a_line_of_the_title_is_no_part_of_it(tmp_path):
@@ -130,9 +126,7 @@ def _covered(path, sheet: list[str]) -> tuple[str | None, list[str]]:
     c.drawCentredString(W / 2, 700, "Ana Ruiz and Jane Doe")
     for k, text in enumerate(_wrap(" ".join([BODY] * 8), 90)[:40]):
         c.drawString(72, 660 - 13 * k, text)
-    c.showPage()
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     return doc.title, doc.authors
 
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import BODY, _wrap, read_drawn
 
 W, H = letter
 TITLE = ["Sleep duration and blood pressure in older adults", "of a rural cohort"]
@@ -39,9 +37,7 @@ def _page(path, top: str, top_size: float, gap: float, issue: str | None = None,
     c.setFont("Times-Roman", 10)
     for k, text in enumerate(_wrap(" ".join([BODY] * 6), 95)[:30]):
         c.drawString(72, y - 50 - 12 * k, text)
-    c.showPage()
-    c.save()
-    return read_pdf(path.read_bytes()).title
+    return read_drawn(path, c).title
 
 
 def test_a_journal_name_set_apart_over_the_title_is_no_title(tmp_path):

@@ -9,9 +9,7 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import BODY, _wrap, read_drawn
 
 W, H = letter
 NAMES = ["Anna Berg", "Carl Dahl", "Eva Fors"]
@@ -25,11 +23,6 @@ def _body(c: canvas.Canvas, left: float, y: float, width: int = 80) -> None:
     for k, text in enumerate(_wrap(" ".join([BODY] * 8), width)[:30]):
         c.drawString(left, y - 16 - 12 * k, text)
 
-
-def _read(c: canvas.Canvas, path):
-    c.showPage()
-    c.save()
-    return read_pdf(path.read_bytes())
 
 
 def _side(c: canvas.Canvas, x: float, top: float, lines: list[str], size: float = 7) -> None:
@@ -49,7 +42,7 @@ def test_a_title_centred_right_of_a_sidebar_high_on_the_page_is_no_corner_header
     c.setFont("Helvetica", 11)
     c.drawCentredString(middle, H - 72, BYLINE)
     _body(c, 230, H - 110, 60)
-    doc = _read(c, tmp_path / "corner.pdf")
+    doc = read_drawn(tmp_path / "corner.pdf", c)
     assert (doc.title, doc.authors) == ("Rounds at Dawn", NAMES)
 
 
@@ -65,7 +58,7 @@ def test_a_running_header_in_the_top_right_corner_is_still_no_title(tmp_path):
     c.setFont("Helvetica", 11)
     c.drawString(72, H - 142, BYLINE)
     _body(c, 72, H - 180)
-    doc = _read(c, tmp_path / "header.pdf")
+    doc = read_drawn(tmp_path / "header.pdf", c)
     assert (doc.title, doc.authors) == ("A Trial of Ward Rounds at Dawn and Dusk", NAMES)
 
 
@@ -82,7 +75,7 @@ def test_names_beside_a_logos_words_in_their_size_are_all_read(tmp_path):
     c.drawString(240, H - 114, "Anna Berg, Carl Dahl,")
     c.drawString(240, H - 128, "Eva Fors and Gus Holm")
     _body(c, 240, H - 170, 60)
-    doc = _read(c, tmp_path / "logo.pdf")
+    doc = read_drawn(tmp_path / "logo.pdf", c)
     assert (doc.title, doc.authors) == ("Cell Rounds after Dawn", [*NAMES, "Gus Holm"])
 
 
@@ -100,7 +93,7 @@ def test_a_right_sidebar_begun_above_the_byline_gives_no_author(tmp_path):
     for k, aff in enumerate(("1 Department of Physics, University of Bergen", "2 Institute of Health, Oslo")):
         c.drawString(72, H - 140 - 11 * k, aff)
     _body(c, 72, H - 200, 60)
-    doc = _read(c, tmp_path / "right.pdf")
+    doc = read_drawn(tmp_path / "right.pdf", c)
     assert doc.authors == NAMES
 
 
@@ -119,7 +112,7 @@ def test_an_institute_named_after_a_person_or_a_place_in_a_one_style_byline_is_n
             c.drawString(72, y, text)
             y -= 14
         _body(c, 72, y - 20)
-        assert _read(c, tmp_path / name).authors == ["Anna Berg", "Carl Dahl"], name
+        assert read_drawn(tmp_path / name, c).authors == ["Anna Berg", "Carl Dahl"], name
 
 
 def test_a_three_word_title_over_a_byline_set_large_is_the_title(tmp_path):
@@ -131,7 +124,7 @@ def test_a_three_word_title_over_a_byline_set_large_is_the_title(tmp_path):
     c.setFont("Helvetica", 12)
     c.drawString(72, H - 108, BYLINE)
     _body(c, 72, H - 150)
-    doc = _read(c, tmp_path / "three.pdf")
+    doc = read_drawn(tmp_path / "three.pdf", c)
     assert (doc.title, doc.authors) == ("Arteritis in Adults", NAMES)
 
 
@@ -146,7 +139,7 @@ def test_a_label_in_the_titles_style_set_off_by_more_than_its_leading_is_no_part
     c.setFont("Helvetica", 11)
     c.drawString(72, H - 150, BYLINE)
     _body(c, 72, H - 190)
-    doc = _read(c, tmp_path / "label.pdf")
+    doc = read_drawn(tmp_path / "label.pdf", c)
     assert doc.title == "Ward Rounds at Dawn and Dusk in Small Rural Hospitals"
     assert doc.authors == NAMES
 
@@ -161,14 +154,14 @@ def test_a_slug_in_half_a_point_and_a_notes_star_set_apart_are_no_part_of_the_ti
     c.setFont("Helvetica", 11)
     c.drawString(72, H - 104, BYLINE)
     _body(c, 72, H - 140)
-    assert _read(c, tmp_path / "slug.pdf").title == "Ward Rounds at Dawn in Queensland"
+    assert read_drawn(tmp_path / "slug.pdf", c).title == "Ward Rounds at Dawn in Queensland"
     c = canvas.Canvas(str(tmp_path / "star.pdf"), pagesize=letter)
     c.setFont("Helvetica-Bold", 18)
     c.drawString(72, H - 80, "A Low Overhead Buffer Algorithm *")
     c.setFont("Helvetica", 11)
     c.drawString(72, H - 104, BYLINE)
     _body(c, 72, H - 140)
-    assert _read(c, tmp_path / "star.pdf").title == "A Low Overhead Buffer Algorithm"
+    assert read_drawn(tmp_path / "star.pdf", c).title == "A Low Overhead Buffer Algorithm"
 
 
 def test_degrees_after_names_without_a_comma_and_a_badge_on_the_names_row_leave_the_names(tmp_path):
@@ -182,7 +175,7 @@ def test_degrees_after_names_without_a_comma_and_a_badge_on_the_names_row_leave_
     c.setFont("Times-Bold", 11)
     c.drawString(460, H - 100, "OPEN ACCESS")
     _body(c, 72, H - 140)
-    assert _read(c, tmp_path / "degrees.pdf").authors == NAMES
+    assert read_drawn(tmp_path / "degrees.pdf", c).authors == NAMES
 
 
 def test_a_sidebars_heading_on_the_names_row_does_not_end_the_byline(tmp_path):
@@ -196,7 +189,7 @@ def test_a_sidebars_heading_on_the_names_row_does_not_end_the_byline(tmp_path):
     c.drawString(72, H - 120, "and Eva Fors")
     _side(c, 440, H - 104, ["ARTICLE INFO", "", "Edited by", "Maria Ek", "University of Oslo"], 8.5)
     _body(c, 72, H - 170, 60)
-    assert _read(c, tmp_path / "info.pdf").authors == NAMES
+    assert read_drawn(tmp_path / "info.pdf", c).authors == NAMES
 
 
 def test_names_with_their_mail_in_parentheses_or_set_surname_first_in_capitals_are_read_given_name_first(tmp_path):
@@ -212,4 +205,4 @@ def test_names_with_their_mail_in_parentheses_or_set_surname_first_in_capitals_a
         c.setFont("Times-Roman", 11)
         c.drawString(72, H - 100, byline)
         _body(c, 72, H - 140)
-        assert _read(c, tmp_path / name).authors == authors, name
+        assert read_drawn(tmp_path / name, c).authors == authors, name

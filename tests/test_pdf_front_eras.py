@@ -8,20 +8,14 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.pdf.front.authors import line_names
 from papershelf.ingest.pdf.front.meta import PdfMeta, _from_lines
 from papershelf.ingest.pdf.front.meta_doi import doi_from
 
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import BODY, _wrap, read_drawn
 
 W, H = letter
 
-
-def _read(c: canvas.Canvas, path):
-    c.showPage()
-    c.save()
-    return read_pdf(path.read_bytes())
 
 
 def test_a_page_in_one_size_reads_its_centred_title_and_names(tmp_path):
@@ -36,7 +30,7 @@ def test_a_page_in_one_size_reads_its_centred_title_and_names(tmp_path):
         c.drawCentredString(W / 2, H - 90 - 11 * k, text)
     for k, text in enumerate(_wrap(" ".join([BODY] * 6), 80)[:30]):
         c.drawString(72, H - 170 - 11 * k, text)
-    doc = _read(c, tmp_path / "one.pdf")
+    doc = read_drawn(tmp_path / "one.pdf", c)
     assert doc.title == "A Universal Modular Formalism for Artificial Intelligence"
     assert doc.authors == ["Carl Hewitt", "Peter Bishop", "Richard Steiger"]
 
@@ -70,7 +64,7 @@ def test_a_by_line_run_on_after_the_title_gives_its_names(tmp_path):
              *_wrap(" ".join([BODY] * 6), 90)[:30]]
     for k, text in enumerate(lines):
         c.drawString(72, H - 150 - 12 * k, text)
-    doc = _read(c, tmp_path / "by.pdf")
+    doc = read_drawn(tmp_path / "by.pdf", c)
     assert doc.authors == ["H. B. G. Casimir", "D. Polder"]
 
 
@@ -90,7 +84,7 @@ def test_a_title_translated_under_it_in_italic_is_no_part_of_it_nor_of_the_bylin
         c.setFont("Times-Roman", 10)
         for k, text in enumerate(_wrap(" ".join([BODY] * 8), 90)[:30]):
             c.drawString(72, H - 196 - 12 * k, text)
-        doc = _read(c, tmp_path / "tr.pdf")
+        doc = read_drawn(tmp_path / "tr.pdf", c)
         assert doc.title == "Resultados de la arteritis de células gigantes"
         assert doc.authors == ["Ida Haddad", "Carl Pihl", "Anna Fors"]
 

@@ -9,10 +9,9 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from papershelf.ingest import load_source, parse_source
-from papershelf.ingest.pdf import read_pdf
 from papershelf.units import build_units
 
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import BODY, _wrap, read_drawn
 
 W, H = letter
 
@@ -52,9 +51,7 @@ def test_numbered_headings_on_page_two_are_no_title_set_again(tmp_path):
     y = _body(c, y, 25)
     y = _heading(c, y - 10, "3 Results")
     _body(c, y, 25)
-    c.showPage()
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title == "Ward Rounds at Dawn and Dusk"
     assert doc.authors == ["Maria Lopez", "John Smith"]
     assert any(b.page == 1 and "Macrophages" in b.text for b in doc.blocks)
@@ -89,8 +86,7 @@ def test_later_groups_names_in_bold_run_on_into_a_roman_affiliation(tmp_path):
     for ln in _wrap(" ".join([BODY] * 4), 95):
         y -= 12
         c.drawString(90, y - 20, ln)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.authors == ["Z. Horvath", "P. Saiko", "W. Bauer", "T. Erker", "W. Jaeger", "M. Fritzer-Szekeres",
                            "T. Szekeres"]
 
@@ -122,8 +118,7 @@ def test_degrees_after_the_names_are_marks_not_the_end_of_the_byline(tmp_path):
     c.drawCentredString(W / 2, H - 110, "Paquito Bernard, PhD, Gregory Ninot, Pr, Fabienne Cyprien, MD, MPH,")
     c.drawCentredString(W / 2, H - 124, "Philippe Courtet, Pr, and Adrian Taylor, MSc")
     _body(c, H - 160, 40)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.authors == ["Paquito Bernard", "Gregory Ninot", "Fabienne Cyprien", "Philippe Courtet", "Adrian Taylor"]
 
 
@@ -144,8 +139,7 @@ def test_a_title_set_as_its_headings_are_takes_none_of_them_and_headings_alone_a
         y = _body(c, y - 30, 5)
         for name, lines in (("1 Introduction", 4), ("2 Method", 6), ("3 Results", 20)):
             y = _body(c, _heading(c, y - 8, name), lines)
-        c.save()
-        doc = read_pdf(path.read_bytes())
+        doc = read_drawn(path, c)
         assert doc.title == title
         if title:
             assert doc.authors == ["Maria Lopez", "John Smith"]
@@ -212,8 +206,7 @@ def test_a_sheet_before_the_paper_is_known_by_its_title_though_a_drop_cap_is_lar
         t.setFont("Times-Roman", 9)
         t.textOut(ln)
         c.drawText(t)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title == "Starvation Protects Germline Stem Cells and Extends Reproductive Longevity in Worms"
     assert doc.authors == ["Giana Angelo", "Marc R. Van Gilst"]  # the right column's lines beside them are no cell
     assert not any("personal use" in u.text for u in build_units(doc, "p"))
@@ -233,9 +226,7 @@ def _labelled_title(path, label: str, label_font: str, label_size: float, gap: f
     c.setFont("Times-Roman", 11)
     c.drawCentredString(W / 2, y - 8, "Maria Lopez, John Smith and Karen Olsen")
     _body(c, y - 40, 40)
-    c.showPage()
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     return doc.title, doc.authors
 
 
@@ -299,9 +290,7 @@ def _masthead(path, journal: str, web: bool) -> str | None:
     c.setFont("Times-Roman", 11)
     c.drawString(72, H - 185, "Maria Lopez, John Smith, Karen Olsen")
     _body(c, H - 220, 40)
-    c.showPage()
-    c.save()
-    return read_pdf(path.read_bytes()).title
+    return read_drawn(path, c).title
 
 
 def test_a_journals_masthead_in_the_titles_size_above_it_is_no_title(tmp_path):
@@ -324,9 +313,7 @@ def test_a_titles_translation_printed_under_it_is_no_part_of_it(tmp_path):
     c.setFont("Times-Roman", 11)
     c.drawCentredString(W / 2, H - 124, "Maria Lopez, João Silva, Karen Olsen")
     _body(c, H - 160, 40)
-    c.showPage()
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title == "Avaliação do manejo de feridas crônicas em clínicas rurais"
     assert doc.authors == ["Maria Lopez", "João Silva", "Karen Olsen"]
     title, _ = _labelled_title(tmp_path / "en.pdf", "Case Report", "Helvetica", 12, 20,
@@ -371,7 +358,6 @@ def test_a_titles_first_line_set_larger_is_no_label_but_a_label_or_logo_above_it
     c.setFont("Times-Bold", 11)
     c.drawString(72, 610, "Abstract")
     _body(c, 594, 30)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title == title
     assert doc.authors == ["Ada Okafor", "Karl Schmidt"]

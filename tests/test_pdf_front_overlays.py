@@ -7,9 +7,7 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-
-from .pdf_fixtures import abstract_body
+from .pdf_fixtures import abstract_body, read_drawn
 
 W, H = letter
 TITLE = "Ward Rounds at Dawn and Dusk in Small Hospitals"
@@ -42,9 +40,7 @@ def _page(path, badge: str, size: float, rise: float, two_rows: bool = False) ->
     c.setFont("Times-Roman", 8)
     c.drawString(72, H - 150, "1 Department of Physics, University of Bergen, Norway")
     abstract_body(c, H - 180)
-    c.showPage()
-    c.save()
-    return read_pdf(path.read_bytes())
+    return read_drawn(path, c)
 
 
 def test_a_badge_drawn_before_the_names_leaves_every_name(tmp_path):
@@ -75,9 +71,7 @@ def _titled(path, subtitle: list[str], font: str = "Times-Roman", size: float = 
     c.setFont("Times-Roman", 11)
     c.drawString(72, y - 10, "Anna Berg, Carl Dahl and Eva Fors")
     abstract_body(c, y - 50)
-    c.showPage()
-    c.save()
-    return read_pdf(path.read_bytes())
+    return read_drawn(path, c)
 
 
 def test_a_roman_subtitle_under_a_title_in_capitals_is_part_of_it(tmp_path):

@@ -9,17 +9,10 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-
-from .pdf_fixtures import abstract_body
+from .pdf_fixtures import abstract_body, read_drawn
 
 W, H = letter
 
-
-def _read(c: canvas.Canvas, path):
-    c.showPage()
-    c.save()
-    return read_pdf(path.read_bytes())
 
 
 def _byline(c: canvas.Canvas, y: float, text: str = "Anna Berg, Carl Dahl and Eva Fors") -> None:
@@ -37,7 +30,7 @@ def test_a_title_whose_first_line_is_measured_smaller_keeps_it(tmp_path):
     c.drawString(72, H - 113, "Asking the Big Queries")
     _byline(c, H - 145)
     abstract_body(c, H - 190)
-    doc = _read(c, tmp_path / "up.pdf")
+    doc = read_drawn(tmp_path / "up.pdf", c)
     assert doc.title == "Database Metatheory: Asking the Big Queries"
     assert doc.authors == ["Anna Berg", "Carl Dahl", "Eva Fors"]
 
@@ -53,7 +46,7 @@ def test_a_title_line_that_reads_like_names_goes_on_under_a_filled_line(tmp_path
     c.drawString(72, H - 112, "Older Adults With Giant Cells")
     _byline(c, H - 145)
     abstract_body(c, H - 190)
-    doc = _read(c, tmp_path / "down.pdf")
+    doc = read_drawn(tmp_path / "down.pdf", c)
     assert doc.title == f"{first} Older Adults With Giant Cells"
     assert doc.authors == ["Anna Berg", "Carl Dahl", "Eva Fors"]
 
@@ -67,7 +60,7 @@ def test_a_label_in_the_titles_style_over_a_one_line_title_is_no_part_of_it(tmp_
     c.drawString(72, H - 114, "Ward Rounds at Dawn in Rural Hospitals")
     _byline(c, H - 145)
     abstract_body(c, H - 190)
-    doc = _read(c, tmp_path / "label.pdf")
+    doc = read_drawn(tmp_path / "label.pdf", c)
     assert doc.title == "Ward Rounds at Dawn in Rural Hospitals"
 
 
@@ -80,7 +73,7 @@ def test_a_balanced_two_line_title_keeps_its_first_line(tmp_path):
     c.setFont("Times-Roman", 11)
     c.drawCentredString(W / 2, H - 145, "Anna Berg, Carl Dahl and Eva Fors")
     abstract_body(c, H - 190)
-    doc = _read(c, tmp_path / "balanced.pdf")
+    doc = read_drawn(tmp_path / "balanced.pdf", c)
     assert doc.title == "Deep Ward Rounds for Rural Hospitals"
 
 
@@ -105,7 +98,7 @@ def test_bold_names_with_a_roman_and_keep_the_second_line(tmp_path):
     c.setFont("Times-Roman", 8)
     c.drawString(72, y - 34, "Department of Medicine, University of Lund, Sweden")
     abstract_body(c, H - 200)
-    doc = _read(c, tmp_path / "weights.pdf")
+    doc = read_drawn(tmp_path / "weights.pdf", c)
     assert doc.authors == ["Anna Berg", "Carl Dahl", "Eva Fors", "Gus Holm", "Ida Juhl"]
 
 
@@ -120,7 +113,7 @@ def test_an_affiliation_line_in_another_weight_stays_out(tmp_path):
     c.setFont("Times-Roman", 11)
     c.drawString(72, H - 134, "Naver Clova")
     abstract_body(c, H - 200)
-    doc = _read(c, tmp_path / "affil.pdf")
+    doc = read_drawn(tmp_path / "affil.pdf", c)
     assert doc.authors == ["Anna Berg", "Carl Dahl"]
 
 
@@ -175,5 +168,5 @@ def test_a_centred_byline_cut_at_its_marks_keeps_its_first_name(tmp_path):
         c.drawString(x + c.stringWidth(p, "Times-Roman", 11), H - 121, "1")
         x += w
     abstract_body(c, H - 200)
-    doc = _read(c, tmp_path / "centred.pdf")
+    doc = read_drawn(tmp_path / "centred.pdf", c)
     assert doc.authors == names

@@ -2,24 +2,13 @@
 paths, a small form taken whole (never its own strokes), a page-sized form looked into through
 its matrix, and text left out."""
 
-import pypdfium2 as pdfium
 import pytest
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf.objects.graphics import page_graphics
 
-
-def _first_page_boxes(path):
-    """The graphics boxes of a PDF's first page, the document closed again."""
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        page = pdf[0]
-        boxes = page_graphics(page)
-        page.close()
-    finally:
-        pdf.close()
-    return boxes
+from .pdf_fixtures import first_page
 
 
 def test_boxes_of_paths_forms_and_wrapped_objects_in_page_space(tmp_path):
@@ -45,7 +34,7 @@ def test_boxes_of_paths_forms_and_wrapped_objects_in_page_space(tmp_path):
     c.setFont("Helvetica", 10)
     c.drawString(72, 300, "Some text that is not a picture.")
     c.save()
-    boxes = _first_page_boxes(path)
+    boxes = first_page(path, page_graphics)
     want = [(72, 102, 192, 192),  # the path, top-down
             (300, 192, 500, 292),  # the form, scaled by 2, taken whole (its /BBox clips its frame's outer half-stroke)
             (310, 612, 390, 672)]  # the wrapped box, moved by the wrapper's matrix
@@ -74,5 +63,5 @@ def test_a_form_shows_only_what_its_clip_lets_through(tmp_path):
         c.doForm("canvas")
         c.restoreState()
     c.save()
-    boxes = _first_page_boxes(path)
+    boxes = first_page(path, page_graphics)
     assert boxes == [pytest.approx((50, 188, 286, 292), abs=0.5)]

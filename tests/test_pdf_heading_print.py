@@ -5,8 +5,7 @@ sheet written bottom up read top to bottom."""
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-
+from .pdf_fixtures import read_drawn
 from .test_pdf_heading_styles import _headings, _para, _title
 
 W, H = letter
@@ -103,8 +102,7 @@ def test_back_sheet_written_bottom_up_reads_top_down(tmp_path):
         c.drawString(72, H - 160 - 12 * k, rows[k])
     c.setFont("Helvetica-Bold", 17)
     c.drawString(120, H - 80, "Dose Response of a Signalling Pathway")
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert [b.text for b in doc.blocks if b.kind == "heading"] == ["Introduction", "Results", "Discussion"]
     text = " ".join(b.text for b in doc.blocks if b.page == 3)
     at = [text.find(f"Notice {k}:") for k in range(1, 6)]

@@ -7,8 +7,7 @@ boxed advertisement in two columns, and a one-word numbered heading."""
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-
+from .pdf_fixtures import read_drawn
 from .test_pdf_heading_styles import _TEXT, _headings, _para, _title
 
 W, H = letter
@@ -60,8 +59,7 @@ def test_back_sheet_after_the_paper_has_no_sections(tmp_path):
         c.setFont("Helvetica", 10)
         c.drawString(160, y, text)
         y -= 40
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     heads = [(b.text, b.page) for b in doc.blocks if b.kind == "heading"]
     assert heads == [("1 Introduction", 1), ("2 Methods", 1), ("3 Results", 2), ("4 Discussion", 2),
                      ("References", 3)]
@@ -92,8 +90,7 @@ def test_cover_sheet_before_a_title_page_with_a_drop_cap(tmp_path):
     y = _para(c, 72, y - 20, 460)
     _bold(c, 72, y - 10, "Results")
     _para(c, 72, y - 24, 460)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title == _TITLE
     assert [b.text for b in doc.blocks if b.kind == "heading"] == ["Results"]
 
@@ -114,8 +111,7 @@ def test_next_article_on_the_last_page_is_no_section(tmp_path):
     for x in (72, 320):
         y = _para(c, x, H - 310, 220)
         _para(c, x, y - 4, 220, lead=("Detecting quantum superposition.", "Times-Bold"))
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     heads = [b.text for b in doc.blocks if b.kind == "heading"]
     assert heads == ["1 Introduction", "2 Methods", "3 Results", "4 Discussion", "References"]
     assert any("Persistent" in b.text for b in doc.blocks if b.kind == "text")

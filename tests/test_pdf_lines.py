@@ -6,6 +6,8 @@ import random
 
 from papershelf.ingest.pdf.text.script_boxes import _nearest, nearest_all
 
+from .pdf_fixtures import read_drawn
+
 
 def _reference(bounds, x, y):
     def distance(box):
@@ -40,7 +42,6 @@ def test_a_smaller_letter_with_a_descender_on_the_baseline_is_no_subscript(tmp_p
     from reportlab.lib.pagesizes import letter
     from reportlab.pdfgen import canvas
 
-    from papershelf.ingest.pdf import read_pdf
 
     path = tmp_path / "g.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
@@ -60,8 +61,7 @@ def test_a_smaller_letter_with_a_descender_on_the_baseline_is_no_subscript(tmp_p
         t.setFont("Times-Roman", 10)
         t.textOut(" in every case we tried.")
         c.drawText(t)
-    c.save()
-    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    text = " ".join(b.text for b in read_drawn(path, c).blocks)
     assert "recognition programs" in text and "_g" not in text
     assert "x_ij" in text
 
@@ -73,7 +73,6 @@ def test_a_lowered_word_after_a_space_is_no_subscript(tmp_path):
     from reportlab.lib.pagesizes import letter
     from reportlab.pdfgen import canvas
 
-    from papershelf.ingest.pdf import read_pdf
 
     path = tmp_path / "low.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
@@ -100,8 +99,7 @@ def test_a_lowered_word_after_a_space_is_no_subscript(tmp_path):
         t.setFont("Times-Roman", 10)
         t.textOut(" we tried.")
         c.drawText(t)
-    c.save()
-    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    text = " ".join(b.text for b in read_drawn(path, c).blocks)
     assert "x_ij" in text
     assert "we define in" in text and "_define" not in text
     assert "sum _ij we" in text  # a limit pdfium sets apart from its operator is still one
@@ -138,7 +136,6 @@ def test_a_script_inside_a_word_the_document_prints_joined_is_no_script(tmp_path
     from reportlab.lib.pagesizes import letter
     from reportlab.pdfgen import canvas
 
-    from papershelf.ingest.pdf import read_pdf
 
     path = tmp_path / "script.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
@@ -155,8 +152,7 @@ def test_a_script_inside_a_word_the_document_prints_joined_is_no_script(tmp_path
             t.textOut(after)
         c.drawText(t)
     c.drawString(72, 500, "Each replica tracks tsafe, the maximum timestamp at which it is up to date.")
-    c.save()
-    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    text = " ".join(b.text for b in read_drawn(path, c).blocks)
     assert "at tsafe is safe" in text and "t_safe" not in text
     assert "x^thx copy" in text
     assert not any("\ue000" <= ch <= "\uf8ff" for ch in text)

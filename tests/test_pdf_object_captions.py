@@ -12,7 +12,8 @@ from papershelf.ingest.pdf import read_pdf
 from papershelf.units import build_units
 
 from . import caption_fixtures as F
-from .test_pdf_object_layouts import _center, _check, _holds, _objects
+from .object_fixtures import object_units
+from .test_pdf_object_layouts import _center, _check, _holds
 
 
 @pytest.mark.parametrize("sections", [False, True, None])
@@ -25,7 +26,7 @@ def test_an_outline_bookmarking_figures_and_tables_leaves_their_captions_caption
     # the sections are headings whether the outline lists them or (bookmarking only objects, with or
     # without reference entries, which name no printed paragraph) the layout finds them
     assert "1 Introduction" in heads and "2 Results" in heads and "3 Discussion" in heads, heads
-    objs = _objects(path)
+    objs = object_units(path)
     assert objs["Figure 1"].text.startswith("Fraction of colonies bleached")
     _check(path, objs.get("Figure 1"), 1, ["fraction bleached"], ["Shallow reefs bleached first"])
     _check(path, objs.get("Table 1"), 1, ["Lizard Island", "37%"], ["Recovery was slowest"])
@@ -35,7 +36,7 @@ def test_an_outline_bookmarking_figures_and_tables_leaves_their_captions_caption
 def test_captions_side_by_side_are_two_captions_each_under_its_own_figure(tmp_path, one_baseline):
     path = tmp_path / "side.pdf"
     F.side_by_side_paper(str(path), one_baseline)
-    objs = _objects(path)
+    objs = object_units(path)
     left, right = objs.get("Figure 1"), objs.get("Figure 2")
     assert left is not None and right is not None, sorted(objs)
     assert "regained" not in left.text and "colour within" not in left.text, left.text

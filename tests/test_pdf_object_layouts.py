@@ -12,10 +12,8 @@ from papershelf.ingest.pdf.text.rotation import shown_box, user_size
 from papershelf.units import build_units
 
 from . import object_fixtures as F
-
-
-def _objects(path) -> dict:
-    return {u.object_label: u for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
+from .object_fixtures import object_units
+from .pdf_fixtures import read_drawn
 
 
 def _center(path, page: int, text: str) -> tuple[float, float]:
@@ -92,7 +90,7 @@ def test_a_citation_lists_labels_of_one_kind_of_number(sentence, labels):
 def test_a_table_above_its_caption_keeps_its_header_and_not_the_paragraphs(tmp_path):
     path = tmp_path / "placement.pdf"
     F.placement_paper(str(path))
-    objs = _objects(path)
+    objs = object_units(path)
     _check(path, objs.get("Table 1"), 1, ["Site", "Bleached", "Lizard Island", "3%"],
            ["depth profile of bleaching", "Shallow reefs bleached first"])
     assert objs["Table 1"].region["caption_bbox"][3] <= objs["Table 1"].region["bbox"][1] + 1  # caption below
@@ -105,7 +103,7 @@ def test_a_table_above_its_caption_keeps_its_header_and_not_the_paragraphs(tmp_p
 def test_a_ruled_table_above_its_caption_wins_over_cells_below_it(tmp_path):
     path = tmp_path / "ruled.pdf"
     F.ruled_side_paper(str(path))
-    table = _objects(path).get("Table 1")
+    table = object_units(path).get("Table 1")
     _check(path, table, 1, ["Lizard Island", "Bleached", "3%"], ["Colonies", "Shallow reefs bleached first"])
     assert table.table_text.splitlines()[0] == "Site | Depth | Bleached"
 
@@ -113,7 +111,7 @@ def test_a_ruled_table_above_its_caption_wins_over_cells_below_it(tmp_path):
 def test_portuguese_labels_give_a_table_with_its_cells_and_a_figure(tmp_path):
     path = tmp_path / "pt.pdf"
     F.language_paper(str(path))
-    objs = _objects(path)
+    objs = object_units(path)
     _check(path, objs.get("Table 1"), 1, ["Profundidade", "Recife Garça", "12%"], ["recuperação foi mais lenta"])
     assert "Ilha Lagarto | 4 m | 37%" in objs["Table 1"].table_text
     _check(path, objs.get("Figure 1"), 1, ["fração branqueada"], ["recuperação foi mais lenta",
@@ -123,7 +121,7 @@ def test_portuguese_labels_give_a_table_with_its_cells_and_a_figure(tmp_path):
 def test_tables_collected_after_the_references_keep_every_column(tmp_path):
     path = tmp_path / "collected.pdf"
     F.collected_paper(str(path))
-    objs = _objects(path)
+    objs = object_units(path)
     _check(path, objs.get("Table 1"), 2, ["Site", "Bleached", "Ningaloo", "37%"], [])
     _check(path, objs.get("Table 2"), 3, ["Lost", "Orpheus Island", "8%"], [])
     assert objs["Table 1"].table_text.splitlines()[:2] == ["Site | Depth | Bleached", "Lizard Island | 4 m | 37%"]
@@ -133,7 +131,7 @@ def test_an_appendixs_tables_are_objects_apart_from_the_papers_own(tmp_path):
     """ "Table A1" was no label (a letter before the number): the appendix's tables were lost."""
     path = tmp_path / "appendix.pdf"
     F.collected_paper(str(path), prefix="A")
-    objs = _objects(path)
+    objs = object_units(path)
     _check(path, objs.get("Table A1"), 2, ["Site", "Bleached", "Ningaloo", "37%"], [])
     _check(path, objs.get("Table A2"), 3, ["Lost", "Orpheus Island", "8%"], [])
     assert "Table 1" not in objs and parse_label("Table", "A1").key != parse_label("Table", "1.1").key
@@ -143,7 +141,7 @@ def test_a_page_turned_by_rotate_has_its_regions_as_shown(tmp_path):
     path = tmp_path / "rotated.pdf"
     F.rotated_paper(str(path))
     assert pdfium.PdfDocument(str(path))[1].get_rotation() == 90
-    objs = _objects(path)
+    objs = object_units(path)
     _check(path, objs.get("Table 3"), 2, ["Site", "Bleached", "Ningaloo", "3%"],
            ["Shallow reefs bleached first", "Macrophages switch"])
     assert objs["Table 3"].table_text.splitlines()[1] == "Lizard Island | 4 m | 37%"
@@ -174,8 +172,7 @@ def test_a_first_line_in_bold_body_size_set_flush_left_is_no_title_and_no_failur
     c.setFont("Times-Roman", 10)
     for k in range(30):
         c.drawString(72, 740 - 14 * k, f"Primer pair {k} amplifies the target region in every sample tested here")
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title is None and any("Primer pair 3" in b.text for b in doc.blocks)
 
 
@@ -195,7 +192,7 @@ def test_a_series_of_its_own_gets_ids_apart_from_the_figures_and_the_library_sto
     p.caption("Scheme 1. Synthesis of the inhibitor from its precursor.")
     p.text(F.BODY)
     c.save()
-    objs = _objects(path)
+    objs = object_units(path)
     assert {"Figure 1", "Scheme 1"} <= set(objs) and objs["Figure 1"].id != objs["Scheme 1"].id
     with Library(str(tmp_path / "lib.db")) as lib:
         got = lib.add([str(path)]).files[0]
@@ -208,7 +205,7 @@ def test_a_page_with_its_content_drawn_turned_is_read_upright_and_stored_as_show
     path = tmp_path / "turned.pdf"
     F.turned_content_paper(str(path))
     assert pdfium.PdfDocument(str(path))[1].get_rotation() == 0
-    objs = _objects(path)
+    objs = object_units(path)
     _check(path, objs.get("Table 4"), 2, ["Site", "Bleached", "Ningaloo", "3%"],
            ["Shallow reefs bleached first", "Macrophages switch"])
     assert objs["Table 4"].table_text.splitlines()[:2] == ["Site | Depth | Bleached", "Lizard Island | 4 m | 37%"]
@@ -224,7 +221,7 @@ def test_a_table_set_sideways_beside_upright_text_is_read_in_its_own_frame(tmp_p
     is a caption, its cells read row by row, its region holds the table and not the paragraphs."""
     path = tmp_path / "sideways.pdf"
     F.sideways_paper(str(path), caption_turned)
-    objs = _objects(path)
+    objs = object_units(path)
     _check(path, objs.get("Table 2"), 2, ["Site", "Bleached", "Lizard Island", "22%"],
            ["Macrophages switch", "Deeper colonies kept"])
     assert objs["Table 2"].text == "Bleaching by depth and site, set sideways."
@@ -238,7 +235,7 @@ def test_a_short_caption_over_a_page_wide_table_with_its_header_above_the_rule_t
     header row): the header row going on past the gutter says the table is page-wide."""
     path = tmp_path / "wide.pdf"
     F.wide_header_paper(str(path))
-    objs = _objects(path)
+    objs = object_units(path)
     _check(path, objs.get("Table 1"), 1, ["Site", "Recovered", "Lost", "Ningaloo", "0%"], ["Macrophages"])
     # the header's second line ("(name)", under "Site") is that cell's: the cell is read whole (`table_cells`)
     assert objs["Table 1"].table_text.splitlines()[0] == "Site (name) | Depth | Colonies | Bleached | Recovered | Lost"
@@ -259,7 +256,7 @@ def test_chapter_numbered_labels_are_read_whole_from_a_pdf(tmp_path):
     p.table(F.ROWS)
     p.text(F.BODY)
     c.save()
-    objs = _objects(path)
+    objs = object_units(path)
     assert set(objs) == {"Figure 2.1", "Table 2.2"}
     assert objs["Figure 2.1"].text == "Bleached fraction of colonies across months."
     assert "shallow colonies bleached first" in (objs["Figure 2.1"].nearby_body_text or "")
@@ -283,8 +280,7 @@ def test_a_stamp_up_the_margin_is_still_no_text(tmp_path):
     c.drawString(0, 0, "Preprint 2101.01234 deposited 5 January 2021")
     c.drawString(0, -11, "For personal use only")  # a publisher's download notice: two lines up the margin
     c.restoreState()
-    c.save()
-    body = " ".join(u.text for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind != "object")
+    body = " ".join(u.text for u in build_units(read_drawn(path, c), "p") if u.kind != "object")
     assert "Macrophages" in body and "Preprint" not in body and "personal use" not in body
 
 
@@ -301,7 +297,7 @@ def test_a_box_read_turned_is_stored_where_the_page_shows_it(turn):
 def test_short_paragraphs_set_tight_against_objects_stay_out_of_their_regions(tmp_path):
     path = tmp_path / "close.pdf"
     F.close_paragraph_paper(str(path))
-    objs = _objects(path)
+    objs = object_units(path)
     _check(path, objs.get("Table 1"), 1, ["Site", "Lizard Island", "3%"], ["scene for what follows", "depth profile"])
     _check(path, objs.get("Table 2"), 1, ["Recovered", "Osprey Reef", "19%"], ["reefs we surveyed", "Recovery was"])
     _check(path, objs.get("Figure 1"), 1, ["fraction bleached"], ["Shallow colonies lost most"])
@@ -311,7 +307,7 @@ def test_short_paragraphs_set_tight_against_objects_stay_out_of_their_regions(tm
 def test_a_caption_right_under_another_table_takes_the_table_under_it(tmp_path):
     path = tmp_path / "stacked.pdf"
     F.stacked_tables_paper(str(path))
-    objs = _objects(path)
+    objs = object_units(path)
     _check(path, objs.get("Table 1"), 1, ["Lizard Island", "Ningaloo"], ["Orpheus Island"])
     _check(path, objs.get("Table 2"), 1, ["Orpheus Island", "Osprey Reef"], ["Ningaloo", "Heron Reef"])
 
@@ -327,7 +323,7 @@ def test_generated_layouts_have_their_regions_and_cells(tmp_path):
     right = total = 0
     for seed in range(0, 24, 2):
         truth = F.synthetic_paper(seed, str(tmp_path / f"{seed}.pdf"))
-        units = _objects(tmp_path / f"{seed}.pdf")
+        units = object_units(tmp_path / f"{seed}.pdf")
         for obj in truth["objects"]:
             total += 1
             right += check(obj, units.get(obj["label"]), truth["prose"].get(obj["page"], []))[0]
@@ -347,7 +343,7 @@ def test_a_number_in_a_table_row_near_the_page_foot_is_a_cell_not_a_page_number(
     p.table([["Site", "Colonies", "Tagged"], ["Heron Reef", "409", "77"], ["Ningaloo", "512", "64"]])
     c.drawString(F.W / 2, 30, "7")  # the page number, alone in the margin
     c.save()
-    text = _objects(path)["Table 1"].table_text
+    text = object_units(path)["Table 1"].table_text
     assert "Heron Reef | 409 | 77" in text and "Ningaloo | 512 | 64" in text
     assert "7" not in text.split()
 
@@ -355,7 +351,7 @@ def test_a_number_in_a_table_row_near_the_page_foot_is_a_cell_not_a_page_number(
 def test_two_tables_stacked_between_their_captions_part_where_their_columns_change(tmp_path):
     path = tmp_path / "facing.pdf"
     F.facing_tables_paper(str(path))
-    objs = _objects(path)
+    objs = object_units(path)
     _check(path, objs.get("Table 1"), 1, ["Lizard Island", "Ningaloo", "Bleached"], ["Outer slope", "Reef flat"])
     _check(path, objs.get("Table 2"), 1, ["Outer slope", "Reef flat", "Tagged"], ["Lizard Island", "Ningaloo"])
     assert "Outer slope" not in objs["Table 1"].table_text and "Heron Reef" not in objs["Table 2"].table_text
@@ -366,7 +362,7 @@ def test_objects_in_a_narrow_margin_column_keep_out_of_the_body_columns(tmp_path
 
     path = tmp_path / "margin.pdf"
     margin_column_paper(str(path))
-    objs = _objects(path)
+    objs = object_units(path)
     _check(path, objs.get("Table 1"), 1, ["Lizard Island", "Ningaloo", "3%"], [])
     for label in ("Table 1", "Figure 1"):
         bbox = objs[label].region["bbox"]
@@ -379,7 +375,7 @@ def test_a_table_set_double_spaced_is_found_under_its_caption(tmp_path):
 
     path = tmp_path / "loose.pdf"
     loose_table_paper(str(path))
-    table = _objects(path).get("Table 1")
+    table = object_units(path).get("Table 1")
     _check(path, table, 1, ["Site", "Lizard Island", "Ningaloo", "3%"], [])
     assert table.table_text.splitlines()[-1] == "Ningaloo | 15 m | 3%"
 
@@ -389,7 +385,7 @@ def test_a_table_under_its_caption_stacked_over_a_figure_above_its_caption_parts
 
     path = tmp_path / "table_figure.pdf"
     table_over_figure_paper(str(path))
-    objs = _objects(path)
+    objs = object_units(path)
     _check(path, objs.get("Table 1"), 1, ["Lizard Island", "Ningaloo", "lowest tide"], ["Share of colonies"])
     first_chart = _center(path, 1, "Share of colonies")
     assert _holds(objs["Figure 1"].region, first_chart)

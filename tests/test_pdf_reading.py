@@ -13,7 +13,7 @@ from reportlab.pdfgen import canvas
 from papershelf.ingest import load_source, parse_source
 from papershelf.ingest.pdf import read_pdf
 
-from .pdf_fixtures import BODY, _wrap, draw_references
+from .pdf_fixtures import BODY, _wrap, draw_references, read_drawn
 
 W, H = letter
 
@@ -107,8 +107,7 @@ def test_a_bold_centred_title_a_point_above_the_body_is_the_title(tmp_path):
     c.setFont("Times-Roman", 9)
     c.drawCentredString(W / 2, 680, "AMIR SHEIKH, MOHAMMAD A. NEMAT, AND ARMAN SHOKRI")
     _body(c, 72, 640, paragraphs=4)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title == "IMPROVING DETECTION OF INFLUENTIAL NODES IN COMPLEX NETWORKS"
     assert doc.authors == ["Amir Sheikh", "Mohammad A. Nemat", "Arman Shokri"]
 
@@ -137,8 +136,7 @@ def test_an_aggregators_cover_sheet_is_not_the_papers_first_page(tmp_path):
     c.setFont("Times-Bold", 11)
     c.drawString(72, 650, "Abstract")
     _body(c, 72, 634, paragraphs=3)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title == "Joint Learning of Sparse Voice Features"
     assert doc.authors == ["Mina Park", "Joon Lee", "S. Kwon", "Hana Choi"]
     assert not [b for b in doc.blocks if "PUBLICATIONS" in b.text or "researchgate" in b.text.lower()]
@@ -150,8 +148,7 @@ def test_a_section_heading_at_the_top_of_a_cut_page_is_not_a_title(tmp_path):
     c.setFont("Times-Bold", 11)
     c.drawString(72, 720, "5 Optimized Table Structure Language")
     _body(c, 72, 700, paragraphs=4)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title is None and doc.authors == []
 
 
@@ -298,8 +295,7 @@ def test_ieee_headings_in_the_body_size_capitals_and_italic_subsections(tmp_path
             c.setFont("Times-Italic", 10)
             c.drawString(72, y, text)
         y = _body(c, 72, y - 13, paragraphs=1)
-    c.save()
-    assert _headings(read_pdf(path.read_bytes())) == ["I. INTRODUCTION", "A. Latency Breakdown", "B. Fault Tolerance",
+    assert _headings(read_drawn(path, c)) == ["I. INTRODUCTION", "A. Latency Breakdown", "B. Fault Tolerance",
                                                       "II. DESIGN"]
 
 
@@ -315,8 +311,7 @@ def test_centred_numbered_headings_in_the_body_style_are_not_a_list(tmp_path):
         c.setFont("Times-Roman", 10)
         c.drawCentredString(W / 2, y, text)
         y = _body(c, left, y - 13, paragraphs=1)
-    c.save()
-    assert _headings(read_pdf(path.read_bytes())) == ["1. Introduction", "2. Results", "3. Observations"]
+    assert _headings(read_drawn(path, c)) == ["1. Introduction", "2. Results", "3. Observations"]
 
 
 def test_an_author_line_and_an_affiliation_are_not_headings(tmp_path):
@@ -336,8 +331,7 @@ def test_an_author_line_and_an_affiliation_are_not_headings(tmp_path):
     c.drawString(72, y - 10, "Anna Berg, Lars Holm")
     c.drawString(72, y - 40, "Department of Biology, Umea University, Sweden")
     _body(c, 72, y - 70, paragraphs=1)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.authors == ["Anna Berg", "Lars Holm"]
     assert _headings(doc) == ["1 Introduction", "2 Results"]
 
@@ -370,8 +364,7 @@ def test_a_superscript_reads_the_same_in_a_line_pdfium_joins_to_the_other_column
         elif i != 3:
             line(W / 2 + 12, y, f"Right column words run on in plain text {i}.")
         y -= 12.5
-    c.save()
-    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    text = " ".join(b.text for b in read_drawn(path, c).blocks)
     assert "holds 10^10 vectors on one disk" in text
     assert "holds 10^10 vectors too" in text
 

@@ -9,7 +9,7 @@ import pytest
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from .pdf_fixtures import BODY, _wrap, read_references, title_and_body
+from .pdf_fixtures import BODY, _wrap, headed_page, read_references, title_and_body
 
 W, H = letter
 NAMES = ["Novak", "Walsh", "Bugg", "Park", "Reynolds", "Fan", "Ellsworth", "Huyton", "Otwinowski", "Vagin",
@@ -56,11 +56,7 @@ def test_a_list_in_a_band_under_two_body_columns_takes_none_of_the_body(tmp_path
 
 def test_a_justified_lines_pieces_on_one_baseline_open_no_entry(tmp_path):
     path = tmp_path / "justified.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    y = title_and_body(c, "Voice Conversion With Adversarial Networks", 4) - 14
-    c.setFont("Times-Bold", 11)
-    c.drawString(72, y, "Bibliography")
-    y -= 22
+    c, y = headed_page(path, "Bibliography", 4, title="Voice Conversion With Adversarial Networks", gap=22)
     c.setFont("Times-Roman", 10)
     fit = 72 + c.stringWidth("Novak, J. (2010). Unpaired image-to-image translation using cycle-consistent",
                              "Times-Roman", 10)
@@ -87,11 +83,7 @@ CAPITALS = ["Abebe", "Åström", "Brandt", "Chen", "Dubois", "Élie", "Fischer",
 @pytest.mark.parametrize("gap", [0, 6])
 def test_surnames_opening_with_a_capital_outside_ascii_open_their_entries(tmp_path, gap):
     path = tmp_path / "capitals.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    y = title_and_body(c, "Sediment Transport in Coastal Systems", 3) - 14
-    c.setFont("Times-Bold", 11)
-    c.drawString(72, y, "References")
-    y -= 20
+    c, y = headed_page(path, paragraphs=3, title="Sediment Transport in Coastal Systems")
     c.setFont("Times-Roman", 9)
     for k, name in enumerate(CAPITALS):  # flush author-year entries, one after another with no indent
         c.drawString(72, y, f"{name}, K., Rossi, A., {1990 + k}. Sediment transport in coastal systems and the thermal")
@@ -103,11 +95,7 @@ def test_surnames_opening_with_a_capital_outside_ascii_open_their_entries(tmp_pa
 
 def test_lines_after_the_last_entry_that_open_as_no_entry_does_are_none(tmp_path):
     path = tmp_path / "tail.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    y = title_and_body(c, "Sediment Transport in Coastal Systems", 3) - 14
-    c.setFont("Times-Bold", 11)
-    c.drawString(72, y, "References")
-    y -= 20
+    c, y = headed_page(path, paragraphs=3, title="Sediment Transport in Coastal Systems")
     c.setFont("Times-Roman", 9)
     for k, name in enumerate(CAPITALS[:12]):  # flush entries set apart by a gap
         c.drawString(72, y, f"{name}, K., Rossi, A., {1990 + k}. Sediment transport in coastal systems and the thermal")

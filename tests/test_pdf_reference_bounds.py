@@ -8,9 +8,7 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-
-from .pdf_fixtures import title_and_body
+from .pdf_fixtures import read_references, title_and_body
 
 W, H = letter
 
@@ -60,11 +58,6 @@ def _justified(c: canvas.Canvas, x: float, y: float, text: str, width: float | N
     c.drawText(t)
 
 
-def _read(path, c: canvas.Canvas):
-    c.showPage()
-    c.save()
-    return read_pdf(path.read_bytes()).references
-
 
 def test_a_flush_author_year_list_with_no_gap_is_cut_at_each_first_author(tmp_path):
     """No indent and no gap tells the entries apart: a line opening "Surname, I." after a full stop opens
@@ -73,7 +66,7 @@ def test_a_flush_author_year_list_with_no_gap_is_cut_at_each_first_author(tmp_pa
     path = tmp_path / "flush.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
     y = _heading(c, "References", title_and_body(c, "Sulfur Bacteria of the Baltic", 4))
-    refs = _read(path, (c, _flush(c, y))[0])
+    refs = read_references(path, (c, _flush(c, y))[0])
     assert [r.text[:8] for r in refs] == ["Alonso, ", "Brettar,", "Brinkhof", "Bruns, A", "Campbell"]
     assert "Hofle, M. G. (2006)" in refs[1].text
 
@@ -92,7 +85,7 @@ def test_a_list_that_indents_each_entrys_first_line_is_cut_at_the_indented_lines
                ["Kay, Alan C. Private Communication."],
                ["Krutar, R. \"Conversational Systems Programming\" Proceedings of the Fall Joint",
                 "Computer Conference. October 1972."]]
-    refs = _read(path, (c, _flush(c, y, entries, indent=(22, 0)))[0])
+    refs = read_references(path, (c, _flush(c, y, entries, indent=(22, 0)))[0])
     assert [r.text.split(",")[0] for r in refs] == ["Balzer", "Bishop", "Earley", "Hewitt", "Kay", "Krutar"]
 
 
@@ -109,7 +102,7 @@ def test_biographies_after_the_list_are_no_entries(tmp_path):
         for ln in after:
             y -= 11
             c.drawString(72, y, ln)
-        refs = _read(path, c)
+        refs = read_references(path, c)
         assert len(refs) == 4, after[0]
         assert not any("Klein" in r.text or "geneticist" in r.text for r in refs)
 
@@ -130,7 +123,7 @@ def test_a_contents_pages_references_line_does_not_open_the_list(tmp_path):
     y = title_and_body(c, "1. From Untyped to Typed Universes", 12)
     c.showPage()
     y = _heading(c, "References", H - 80)
-    refs = _read(path, (c, _flush(c, y, AUTHOR_YEAR, indent=(0, 12)))[0])
+    refs = read_references(path, (c, _flush(c, y, AUTHOR_YEAR, indent=(0, 12)))[0])
     assert [r.text[:6] for r in refs] == ["Alonso", "Bretta", "Brinkh", "Bruns,", "Campbe"]
 
 
@@ -140,7 +133,7 @@ def test_headings_of_other_journals_open_the_list(tmp_path):
         path = tmp_path / "head.pdf"
         c = canvas.Canvas(str(path), pagesize=letter)
         y = _heading(c, head, title_and_body(c, "Tympanic Membrane Vibrations", 3))
-        refs = _read(path, (c, _flush(c, y, AUTHOR_YEAR, indent=(0, 12)))[0])
+        refs = read_references(path, (c, _flush(c, y, AUTHOR_YEAR, indent=(0, 12)))[0])
         assert len(refs) == 5, head
 
 
@@ -162,11 +155,11 @@ def test_a_numbered_list_printed_with_no_heading_is_found_at_the_papers_end(tmp_
     for ln in NOTES:
         c.drawString(72, y, ln)
         y -= 11
-    assert [r.year for r in _read(path, c)] == [1999, 1991, 1992, 1989, 1994, 2000]
+    assert [r.year for r in read_references(path, c)] == [1999, 1991, 1992, 1989, 1994, 2000]
     path = tmp_path / "steps.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
     y = title_and_body(c, "Assembling the Apparatus", 4) - 14
     for k in range(1, 7):
         c.drawString(72, y, f"{k}. Fasten the bracket to the frame and check that it holds.")
         y -= 11
-    assert _read(path, c) == []
+    assert read_references(path, c) == []

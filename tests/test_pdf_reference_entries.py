@@ -8,10 +8,9 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.references import parse_reference
 
-from .pdf_fixtures import title_and_body
+from .pdf_fixtures import read_drawn, title_and_body
 
 W, H = letter
 
@@ -51,8 +50,7 @@ def test_a_flush_author_year_list_opens_entries_only_at_a_surname_after_an_entry
         for line in entry:
             c.drawString(72, y, line)
             y -= 11
-    c.save()
-    refs = read_pdf(path.read_bytes()).references
+    refs = read_drawn(path, c).references
     assert [r.authors[0] for r in refs] == ["Brandt, M", "Chen, C", "Chen, J", "Dubois, M", "Fernández, E. L",
                                             "Haddad, A"]
     assert refs[0].text.endswith("Bioinformatics 76, 721–774.")
@@ -71,8 +69,7 @@ def test_raised_labels_number_the_list_even_on_a_line_of_their_own(tmp_path):
         for line in entry:
             c.drawString(84, y, line)
             y -= 11
-    c.save()
-    refs = read_pdf(path.read_bytes()).references
+    refs = read_drawn(path, c).references
     assert len(refs) == 6
     assert [r.year for r in refs] == [1996, 2005, 2007, 1977, 1980, 1984]
     assert refs[2].authors[0] == "Chen, J"
@@ -123,8 +120,7 @@ def test_short_entries_set_apart_by_a_gap_and_bodies_as_authors(tmp_path):
                 c.drawString(72, y, line)
                 y -= 10.5
             y -= gap
-        c.save()
-        refs = read_pdf(path.read_bytes()).references
+        refs = read_drawn(path, c).references
         assert [r.year for r in refs] == [1996, 2019, 2005, 1977, 1984, 2004, 1980], gap
 
 

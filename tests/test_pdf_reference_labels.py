@@ -11,17 +11,9 @@ from reportlab.pdfgen import canvas
 
 from papershelf.ingest.references import split_numbered
 
-from .pdf_fixtures import headed_page, read_references, title_and_body
+from .pdf_fixtures import SURNAMES, entry_lines, headed_page, read_references, title_and_body
 
 W, H = letter
-SURNAMES = ["Abebe", "Brandt", "Chen", "Dubois", "Engel", "Fischer", "Garcia", "Haddad", "Ivanova", "Jansen",
-            "Kaplan", "Larsen", "Mbeki", "Nguyen", "Okafor", "Patel"]
-
-
-def _lines(k: int) -> list[str]:
-    name = SURNAMES[k % len(SURNAMES)]
-    return [f"A. {name}, K. Rossi. Sediment transport in coastal {k} systems and their thermal",
-            f"response. J. Mol. Biol. {k + 3}, 10-20 ({1990 + k})."]
 
 
 def test_a_label_printed_at_the_end_of_the_line_before_opens_the_next_entry(tmp_path):
@@ -29,7 +21,7 @@ def test_a_label_printed_at_the_end_of_the_line_before_opens_the_next_entry(tmp_
     c, y = headed_page(path)
     c.setFont("Times-Roman", 8.5)
     for k in range(9):
-        lines = _lines(k)
+        lines = entry_lines(k)
         if k == 0:
             c.drawString(72, y, "[1]")
         for ln in lines:
@@ -60,7 +52,7 @@ def test_raised_labels_on_lines_of_their_own_open_a_list_with_no_heading(tmp_pat
         c.setFont("Times-Roman", 5.5)
         c.drawString(72, y + 5.5, str(k + 1))  # at the column's edge, small, raised
         c.setFont("Times-Roman", 8.5)
-        for ln in _lines(k):
+        for ln in entry_lines(k):
             c.drawString(77, y, ln)
             y -= 10.5
     refs = read_references(path, c)
@@ -78,7 +70,7 @@ def test_ocr_labels_in_a_gutter_of_their_own_or_garbled_open_entries(tmp_path):
         c.setFont("Times-Roman", 9)
         c.drawString(72, y + (1.5 if k % 2 else -1.5), label)
         c.setFont("Times-Roman", 8.5)
-        for ln in _lines(k):
+        for ln in entry_lines(k):
             c.drawString(100, y, ln)
             y -= 10.5
         y -= 2

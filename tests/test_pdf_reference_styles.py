@@ -7,10 +7,9 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.references import parsed_entries
 
-from .pdf_fixtures import _wrap, title_and_body
+from .pdf_fixtures import _wrap, read_drawn, title_and_body
 
 W, H = letter
 
@@ -57,8 +56,7 @@ def test_an_ams_list_with_a_rule_for_repeated_authors_and_labels_set_low(tmp_pat
             y -= 10
             c.drawString(88, y, more)
         y -= 12
-    c.save()
-    refs = read_pdf(path.read_bytes()).references
+    refs = read_drawn(path, c).references
     assert len(refs) == 6
     assert [r.authors for r in refs] == [["Lars Allermann", "Johannes Rau"], ["David Bayer", "Ian Morrison"],
                                          ["Grigory Mikhalkin"], ["Grigory Mikhalkin"],
@@ -114,9 +112,7 @@ def test_a_list_keyed_by_bracketed_labels_set_flush_right_is_cut_at_each_key(tmp
         for ln in _wrap(text, 80):
             c.drawString(130, y, ln)
             y -= 12
-    c.showPage()
-    c.save()
-    refs = read_pdf(path.read_bytes()).references
+    refs = read_drawn(path, c).references
     assert [r.text.split("]")[0] for r in refs] == [f"[{key}" for key, _ in KEYED]
     assert refs[1].authors == ["Nir Ailon", "Bernard Chazelle"] and refs[1].year == 2009
 
@@ -148,9 +144,7 @@ def test_a_flush_lists_links_go_on_with_their_entry_and_statements_after_it_are_
                "The data are available from the corresponding author."):
         c.drawString(72, y, ln)
         y -= 12
-    c.showPage()
-    c.save()
-    refs = read_pdf(path.read_bytes()).references
+    refs = read_drawn(path, c).references
     assert len(refs) == 4
     assert refs[0].text.endswith("9789241565257.") and refs[1].text.endswith("iwj.13001")
     assert refs[2].text.endswith("10.1111/dme.14120") and refs[3].text.startswith("Fischer K.")
@@ -164,9 +158,7 @@ def test_a_list_headed_in_spanish_as_literatura_citada_is_found(tmp_path):
         for k, ln in enumerate(_wrap(" ".join(entry), 80)):
             c.drawString(72 if k == 0 else 84, y, ln)
             y -= 12
-    c.showPage()
-    c.save()
-    refs = read_pdf(path.read_bytes()).references
+    refs = read_drawn(path, c).references
     assert [r.text[:6] for r in refs] == ["Ahmed ", "Chen L", "Fische"]
 
 

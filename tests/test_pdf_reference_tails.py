@@ -10,17 +10,9 @@ from reportlab.pdfgen import canvas
 
 from papershelf.ingest.references import parse_reference, split_numbered
 
-from .pdf_fixtures import headed_page, read_references, title_and_body
+from .pdf_fixtures import SURNAMES, entry_lines, headed_page, read_references, title_and_body
 
 W, H = letter
-SURNAMES = ["Abebe", "Brandt", "Chen", "Dubois", "Engel", "Fischer", "Garcia", "Haddad", "Ivanova", "Jansen",
-            "Kaplan", "Larsen", "Mbeki", "Nguyen", "Okafor", "Patel", "Quispe", "Rossi", "Silva", "Tanaka"]
-
-
-def _lines(k: int) -> list[str]:
-    name = SURNAMES[k % len(SURNAMES)]
-    return [f"A. {name}, K. Rossi. Sediment transport in coastal {k} systems and their thermal",
-            f"response. J. Mol. Biol. {k + 3}, 10-20 ({1990 + k})."]
 
 
 def test_a_raised_label_at_a_pages_top_is_not_lost_with_the_running_head(tmp_path):
@@ -38,7 +30,7 @@ def test_a_raised_label_at_a_pages_top_is_not_lost_with_the_running_head(tmp_pat
         c.setFont("Times-Roman", 5.5)
         c.drawString(72, y + 5.5, str(k + 1))
         c.setFont("Times-Roman", 8.5)
-        for ln in _lines(k):
+        for ln in entry_lines(k):
             c.drawString(77, y, ln)
             y -= 10.5
     refs = read_references(path, c)
@@ -62,7 +54,7 @@ def test_garbled_labels_run_into_the_initials_are_read_by_the_sequence(tmp_path)
     for k in range(12):
         label = garbled.get(k, f"[{k + 1}]")
         c.setFont("Times-Roman", 8.5)
-        first, second = _lines(k)
+        first, second = entry_lines(k)
         c.drawString(72, y, f"{label}{first}" if k == 3 else f"{label} {first}")
         c.drawString(90, y - 10.5, second)
         y -= 23
@@ -94,7 +86,7 @@ def test_a_statement_at_the_labels_edge_after_a_numbered_list_ends_it(tmp_path):
     c.setFont("Times-Roman", 8.5)
     for k in range(8):
         c.drawString(72, y, f"[{k + 1}]")
-        for ln in _lines(k):
+        for ln in entry_lines(k):
             c.drawString(90, y, ln)
             y -= 10.5
     for ln in ["The authors declare that the research was conducted in the absence of any commercial",

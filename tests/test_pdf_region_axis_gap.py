@@ -9,10 +9,8 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-from papershelf.units import build_units
-
 from .conftest import shared
+from .object_fixtures import object_units
 from .region_fixtures import justified_prose
 
 _L, _COL = 54.0, 240.0
@@ -47,7 +45,7 @@ def test_a_chart_whose_small_axis_title_lies_far_above_its_caption(tmp_path):
     c.drawString(_L + _COL + 40, title - 24.5 - 7, "Figure 7: Execution time of the algorithm.")
     _prose(c, _L + _COL + 24, title - 60, 20)
     c.save()
-    objs = {u.object_label: u for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
+    objs = object_units(path)
     region = objs["Figure 7"].region
     assert region is not None, objs["Figure 7"]
     x0, y0, x1, y1 = region["bbox"]
@@ -56,7 +54,7 @@ def test_a_chart_whose_small_axis_title_lies_far_above_its_caption(tmp_path):
 
 def test_the_scheduling_paper_charts_sit_above_their_captions():
     data = shared("pdfs-wide", "acm-spaa-2004-bicriteria-scheduling.pdf").read_bytes()
-    objs = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
+    objs = object_units(data)
     for label in ("Figure 3", "Figure 4", "Figure 6", "Figure 7"):
         region, caption = objs[label].region, objs[label].region and objs[label].region["caption_bbox"]
         assert region is not None and caption is not None, label

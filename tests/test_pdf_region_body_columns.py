@@ -9,10 +9,8 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-from papershelf.units import build_units
-
 from .conftest import shared
+from .object_fixtures import object_units
 
 _W, _H = letter
 _L, _R, _COL = 72.0, 540.0, 224.0
@@ -75,7 +73,7 @@ def _paper(path) -> float:
 def test_a_table_over_two_columns_of_text_stops_at_its_last_row(tmp_path):
     path = tmp_path / "tables.pdf"
     text = _paper(path)
-    objs = {u.object_label: u for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
+    objs = object_units(path)
     table = objs["Table 4"]
     assert table.region is not None and table.region["page"] == 2, table.region
     assert "Author 6" in (table.table_text or "") and "rural" not in (table.table_text or ""), table.table_text
@@ -84,7 +82,7 @@ def test_a_table_over_two_columns_of_text_stops_at_its_last_row(tmp_path):
 
 def test_the_dental_review_table_keeps_out_the_text_under_it():
     data = shared("pdfs-wide", "dove-amep-2016.pdf").read_bytes()
-    objs = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
+    objs = object_units(data)
     table = objs["Table 4"]
     assert table.region is not None and table.region["page"] == 7
     assert "McQuistan" in (table.table_text or "") and "knowledge gaps" not in (table.table_text or "")

@@ -5,27 +5,23 @@ margin column beside the body.  Truth is by construction (tests/object_fixtures.
 import sys
 from pathlib import Path
 
-from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.pdf.objects.region_rows import _beside, _caption_lines
 from papershelf.ingest.pdf.sections.headings import BodyStyle
 from papershelf.ingest.pdf.text.lines import Line
-from papershelf.units import build_units
 
 from . import object_fixtures as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from synthetic_objects import check
 
-
-def _objects(path) -> dict:
-    return {u.object_label: u for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
+from .object_fixtures import object_units
 
 
 def _right(tmp_path, seed: int) -> dict[str, str]:
     """Each generated object's label and why its region is wrong ("" when right)."""
     path = tmp_path / f"{seed}.pdf"
     truth = F.synthetic_paper(seed, str(path), first_set=False)
-    units = _objects(path)
+    units = object_units(path)
     return {o["label"]: check(o, units.get(o["label"]), truth["prose"].get(o["page"], []))[2] for o in truth["objects"]}
 
 
@@ -47,7 +43,7 @@ def test_a_table_alone_on_a_page_after_the_references_takes_its_full_width(tmp_p
     truth = F.synthetic_paper(116, str(path), first_set=False)
     table = next(o for o in truth["objects"] if o["label"] == "Table 1")
     assert table["collected"]
-    unit = _objects(path)["Table 1"]
+    unit = object_units(path)["Table 1"]
     assert check(table, unit, truth["prose"].get(table["page"], []))[0]
     text = " ".join(unit.table_text.split()).lower()
     assert all(" ".join(c.split()).lower() in text for c in table["cells"])

@@ -4,11 +4,12 @@ text set larger than the paper's body.  Fixtures in tests/region_fixtures.py; bo
 (bottom-left origin), as units store them."""
 
 from . import region_fixtures as F
-from .test_pdf_object_layouts import _center, _holds, _objects
+from .object_fixtures import object_units
+from .test_pdf_object_layouts import _center, _holds
 
 
 def _region(path, label: str) -> dict:
-    unit = _objects(path).get(label)
+    unit = object_units(path).get(label)
     assert unit is not None and unit.region is not None and unit.region["page"] >= 1, label
     return unit.region
 
@@ -32,7 +33,7 @@ def test_a_stamp_in_the_margin_does_not_widen_a_figure_over_the_paragraph_above(
 def test_a_stroke_through_two_stacked_figures_leaves_each_its_own(tmp_path):
     path = tmp_path / "stroke.pdf"
     F.stroke_through_paper(str(path))
-    objs = _objects(path)
+    objs = object_units(path)
     upper, lower = _center(path, 1, "Upper chart"), _center(path, 1, "Lower chart")
     assert _holds(objs["Figure 5"].region, upper) and not _holds(objs["Figure 5"].region, lower)
     assert _holds(objs["Figure 6"].region, lower) and not _holds(objs["Figure 6"].region, upper)

@@ -13,17 +13,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PIL import Image
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-from papershelf.units import build_units
-
 from .conftest import shared
+from .object_fixtures import object_units
 from .region_fixtures import justified_prose
 
 _TEXT = ("residues of the domain interacting with the compound are shown as sticks and the water mediated "
@@ -31,10 +27,6 @@ _TEXT = ("residues of the domain interacting with the compound are shown as stic
 _DETAIL = ["(A) Residues of the domain (cyan) interacting with the compound (purple) are shown as sticks and",
            "water-mediated interactions are shown as black and red dashed lines respectively while the electron",
            "density map for the compound is contoured at one sigma around the ligand in the active site pocket."]
-
-
-def _objects(path: Path) -> dict:
-    return {u.object_label: u for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
 
 
 def test_a_caption_with_a_hanging_label_goes_on_under_its_words(tmp_path):
@@ -53,7 +45,7 @@ def test_a_caption_with_a_hanging_label_goes_on_under_its_words(tmp_path):
     c.setFont("Helvetica", 6)
     c.drawString(58, 400, "The author(s) has paid for this article to be freely available under the licence.")
     c.save()
-    unit = _objects(path)["Figure 6"]
+    unit = object_units(path)["Figure 6"]
     assert "contoured at one sigma" in (unit.caption_text or ""), unit.caption_text
     x0, y0, x1, y1 = unit.region["bbox"]
     assert abs(x0 - 95) < 3 and abs(y0 - 480) < 3 and abs(x1 - 475) < 3 and abs(y1 - 640) < 3, unit.region
@@ -61,7 +53,7 @@ def test_a_caption_with_a_hanging_label_goes_on_under_its_words(tmp_path):
 
 def test_the_ace_inhibitor_paper_captions_and_regions():
     data = shared("pdfs", "clinsci-2014-126-305.pdf").read_bytes()
-    objs = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
+    objs = object_units(data)
     fig6 = objs["Figure 6"]
     assert "LIGPLOT" in (fig6.caption_text or "")
     x0, y0, x1, y1 = fig6.region["bbox"]
@@ -72,7 +64,7 @@ def test_the_ace_inhibitor_paper_captions_and_regions():
 
 def test_a_chart_across_the_page_beside_its_caption():
     data = shared("pdfs-wide", "wiley-aje-2010-bactrocera-phenology.pdf").read_bytes()
-    objs = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
+    objs = object_units(data)
     region = objs["Figure 1"].region
     x0, y0, x1, y1 = region["bbox"]
     assert region["page"] == 4 and x0 < 80 and x1 > 360 and y1 > 700 and y0 > 440, region

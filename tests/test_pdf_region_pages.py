@@ -7,23 +7,7 @@ the page's running text, and covers the drawn object; a table's cells are in its
 
 from __future__ import annotations
 
-import re
-
-from .object_fixtures import synthetic_paper
-from .test_pdf_object_layouts import _objects
-
-
-def _norm(s: str) -> str:
-    return re.sub(r"\s+", " ", s).strip().lower()
-
-
-def _inside(box, bbox, slack: float = 2.0) -> bool:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return bbox[0] - slack <= cx <= bbox[2] + slack and bbox[1] - slack <= cy <= bbox[3] + slack
-
-
-def _meets(box, bbox) -> bool:
-    return min(box[2], bbox[2]) - max(box[0], bbox[0]) > 1 and min(box[3], bbox[3]) - max(box[1], bbox[1]) > 1
+from .object_fixtures import inside, meets, norm_text, object_units, synthetic_paper
 
 
 def _iou(a, b) -> float:
@@ -38,14 +22,14 @@ def _check(tmp_path, seed: int, label: str, kind: str, sixth: bool = False) -> N
     truth = synthetic_paper(seed, str(path), False, True, fourth_set=True, fifth_set=True, sixth_set=sixth)
     obj = next(o for o in truth["objects"] if o["label"] == label)
     assert kind in (obj.get("fifth"), truth["layout"].get("fifth"), obj.get("variant"), truth["layout"].get("fourth"))
-    unit = _objects(path)[label]
+    unit = object_units(path)[label]
     region = unit.region
     assert region is not None and region["page"] == obj["page"], (seed, label)
-    assert all(_inside(b, region["bbox"]) for b in obj["inside"]), (seed, label, region)
-    assert not any(_meets(b, region["bbox"]) for b in truth["prose"].get(obj["page"], [])), (seed, label, region)
+    assert all(inside(b, region["bbox"]) for b in obj["inside"]), (seed, label, region)
+    assert not any(meets(b, region["bbox"]) for b in truth["prose"].get(obj["page"], [])), (seed, label, region)
     assert _iou(region["bbox"], obj["bbox"]) >= 0.5, (seed, label, region)
-    text = _norm(unit.table_text or "")
-    assert not [c for c in obj["cells"] if _norm(c) not in text], (seed, label)
+    text = norm_text(unit.table_text or "")
+    assert not [c for c in obj["cells"] if norm_text(c) not in text], (seed, label)
 
 
 def test_an_object_with_text_wrapped_beside_it_keeps_to_its_side(tmp_path):

@@ -12,10 +12,8 @@ from reportlab.lib.pagesizes import letter
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-from papershelf.units import build_units
-
 from .conftest import shared
+from .object_fixtures import object_units
 from .region_fixtures import justified_prose
 
 _TEXT = ("the channel usage of each cell was measured over one hour and the offered load of the second phone "
@@ -40,7 +38,7 @@ def test_panel_captions_between_the_panels_and_the_caption(tmp_path):
     c.drawString(72, 436, "black area represents the overall channel usage of the cell.")
     justified_prose(c, _TEXT, 72, 400, 28, 10, 12, 15, 468)
     c.save()
-    objs = {u.object_label: u for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
+    objs = object_units(path)
     region = objs["Figure 3"].region
     assert region is not None, objs["Figure 3"]
     x0, y0, x1, y1 = region["bbox"]
@@ -49,7 +47,7 @@ def test_panel_captions_between_the_panels_and_the_caption(tmp_path):
 
 def test_the_phone_paper_figure_over_its_panel_captions():
     data = shared("pdfs-wide", "acm-pomacs-2022-ng-scope.pdf").read_bytes()
-    region = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}["Figure 30"].region
+    region = object_units(data)["Figure 30"].region
     assert region is not None and region["page"] == 20, region
     x0, y0, x1, y1 = region["bbox"]
     assert y1 > 630 and 410 < y0 < 420, region  # from panel (a)'s chart down to panel (b)'s caption

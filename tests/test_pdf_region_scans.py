@@ -12,25 +12,20 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pypdfium2 as pdfium
 from PIL import Image
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.pdf.objects.graphics import page_graphics
-from papershelf.units import build_units
 
 from .conftest import shared
+from .object_fixtures import object_units
+from .pdf_fixtures import first_page
 from .region_fixtures import justified_prose
 
 _TEXT = ("the buffer pages of the database were replaced by the algorithm when the scan of the relation "
          "touched pages that were not in the pool").split()
-
-
-def _objects(path: Path) -> dict:
-    return {u.object_label: u for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
 
 
 def test_a_page_scanned_in_strips_draws_nothing(tmp_path):
@@ -41,8 +36,7 @@ def test_a_page_scanned_in_strips_draws_nothing(tmp_path):
         c.drawImage(strip, 0, k * 24.75, width=612, height=24.75)
     c.drawImage(ImageReader(Image.new("RGB", (40, 30), (90, 30, 30))), 100, 300, width=200, height=150)
     c.save()
-    page = pdfium.PdfDocument(str(path))[0]
-    boxes = page_graphics(page)
+    boxes = first_page(path, page_graphics)
     assert [tuple(round(v) for v in b) for b in boxes] == [(100, 342, 300, 492)], boxes  # the picture alone
 
 
@@ -63,7 +57,7 @@ def test_a_scanned_chart_holds_its_labels_across_its_empty_plot(tmp_path):
     c.drawString(54, 440, "Figure 1: Zipf input comparison with parameter 0.5")
     justified_prose(c, _TEXT, 54, 415, 20, 10, 12, 8)
     c.save()
-    region = _objects(path)["Figure 1"].region
+    region = object_units(path)["Figure 1"].region
     assert region is not None
     x0, y0, x1, y1 = region["bbox"]
     assert 455 < y0 < 462 and 645 < y1 < 652 and x0 < 62, region  # title to axis title, the ticks inside
@@ -71,7 +65,7 @@ def test_a_scanned_chart_holds_its_labels_across_its_empty_plot(tmp_path):
 
 def test_the_scanned_buffer_paper_charts_and_table():
     data = shared("pdfs-wide", "vldb-1994-2q-buffer.pdf").read_bytes()
-    objs = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
+    objs = object_units(data)
     for label, page, (top, bottom) in (("Figure 1", 5, (745, 573)), ("Figure 2", 5, (533, 365)),
                                        ("Figure 4", 6, (688, 522)), ("Figure 7", 9, (335, 162))):
         region = objs[label].region

@@ -12,10 +12,8 @@ from reportlab.lib.pagesizes import letter
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-from papershelf.units import build_units
-
 from .conftest import shared
+from .object_fixtures import object_units
 from .region_fixtures import justified_prose
 
 _L, _COL = 54.0, 240.0
@@ -50,7 +48,7 @@ def test_a_side_caption_beside_a_picture_across_the_middle(tmp_path):
     _prose(c, _L, 740, 60)
     _prose(c, _L + _COL + 24, 740, 60)
     c.save()
-    objs = {u.object_label: u for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
+    objs = object_units(path)
     region = objs["Figure 6"].region
     assert region is not None, objs["Figure 6"]
     x0, y0, x1, y1 = region["bbox"]
@@ -59,7 +57,7 @@ def test_a_side_caption_beside_a_picture_across_the_middle(tmp_path):
 
 def test_the_myofibril_paper_micrographs_beside_their_captions():
     data = shared("pdfs-wide", "rup-jcb-2000.pdf").read_bytes()
-    objs = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
+    objs = object_units(data)
     for label in ("Figure 2", "Figure 4", "Figure 6", "Figure 7", "Figure 8", "Figure 10"):
         region = objs[label].region
         assert region is not None, label

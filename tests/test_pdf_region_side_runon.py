@@ -13,10 +13,9 @@ from reportlab.lib.pagesizes import letter
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-from papershelf.units import build_units
-
+from .caption_fixtures import justified_line
 from .conftest import shared
+from .object_fixtures import object_units
 from .region_fixtures import justified_prose
 
 _L, _COL = 54.0, 240.0
@@ -25,19 +24,6 @@ _TEXT = ("germ cells of the starved animals were counted in each gonad arm and c
 _CAPTION = ("Fig. 4. (A and B) Whole-animal staining revealed that the mutants possess more germ cell nuclei "
             "than wild-type worms after fifteen days of starvation. (C) The bar graph represents the mean "
             "number of nuclei in arrested animals after increasing days of starvation. " * 3).split()
-
-
-def _set(c: canvas.Canvas, words: list[str], x: float, y: float, width: float) -> list[str]:
-    """One justified caption line of `words` filling `width` from (x, y); returns the words left."""
-    c.setFont("Helvetica", 8)
-    line = [words.pop(0)]
-    while words and c.stringWidth(" ".join([*line, words[0]]), "Helvetica", 8) < width:
-        line.append(words.pop(0))
-    gap = (width - sum(c.stringWidth(w, "Helvetica", 8) for w in line)) / max(len(line) - 1, 1)
-    for w in line:
-        c.drawString(x, y, w)
-        x += c.stringWidth(w, "Helvetica", 8) + gap
-    return words
 
 
 def test_a_side_caption_running_on_under_its_panels(tmp_path):
@@ -49,15 +35,15 @@ def test_a_side_caption_running_on_under_its_panels(tmp_path):
         c.drawImage(ImageReader(Image.new("RGB", (60, 90), (30 + 40 * k, 30, 30))), x, 382, width=116, height=168)
     words, y = list(_CAPTION), 542.0
     while y > 376:  # the caption's narrow measure, level with the panels
-        words = _set(c, words, _L, y, 105)
+        words = justified_line(c, words, _L, y, 105)
         y -= 10
     for _ in range(2):  # and on under them, across the page
-        words = _set(c, words, _L, y, 2 * _COL + 24)
+        words = justified_line(c, words, _L, y, 2 * _COL + 24)
         y -= 10
     justified_prose(c, _TEXT, _L, 330, 24, 9, 11, 8, _COL)
     justified_prose(c, _TEXT, _L + _COL + 24, 330, 24, 9, 11, 8, _COL)
     c.save()
-    objs = {u.object_label: u for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
+    objs = object_units(path)
     region = objs["Figure 4"].region
     assert region is not None, objs["Figure 4"]
     x0, y0, x1, y1 = region["bbox"]
@@ -66,7 +52,7 @@ def test_a_side_caption_running_on_under_its_panels(tmp_path):
 
 def test_the_starvation_paper_panels_beside_their_captions():
     data = shared("pdfs-wide", "aaas-science-2009-starvation-germline.pdf").read_bytes()
-    objs = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
+    objs = object_units(data)
     for label, (top, bottom) in (("Figure 4", (533, 325)), ("Figure 5", (287, 60))):
         region = objs[label].region
         assert region is not None and region["page"] == 4, label
@@ -82,12 +68,12 @@ def test_a_narrow_caption_beside_a_picture_across_two_of_three_columns(tmp_path)
     c.drawImage(ImageReader(Image.new("RGB", (90, 60), (60, 60, 60))), 160, 500, width=400, height=250)
     words, y = list(_CAPTION), 742.0
     while y > 560:
-        words = _set(c, words, 40, y, 100)
+        words = justified_line(c, words, 40, y, 100)
         y -= 10
     for x in (40, 226, 412):  # three columns of running text under the figure
         justified_prose(c, _TEXT, x, 470, 36, 9, 11, 5, 160)
     c.save()
-    objs = {u.object_label: u for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
+    objs = object_units(path)
     region = objs["Figure 4"].region
     assert region is not None, objs["Figure 4"]
     x0, y0, x1, y1 = region["bbox"]
@@ -96,7 +82,7 @@ def test_a_narrow_caption_beside_a_picture_across_two_of_three_columns(tmp_path)
 
 def test_the_obesity_paper_charts_beside_their_caption():
     data = shared("pdfs-wide", "aaas-science-2004-er-stress-obesity.pdf").read_bytes()
-    region = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}["Figure 4"].region
+    region = object_units(data)["Figure 4"].region
     assert region is not None and region["page"] == 5, region
     x0, y0, x1, y1 = region["bbox"]
     assert 145 < x0 < 155 and x1 > 550 and 475 < y0 < 485 and y1 > 720, region
@@ -107,7 +93,7 @@ def test_the_gene_therapy_paper_pet_scans_beside_their_l_shaped_caption():
     Figure 1's caption; that column read as running text wrapped around the object, so the side search
     never ran.  Another caption's lines are no wrapped text."""
     data = shared("pdfs-wide", "aaas-science-2000-parkinson-gene-therapy.pdf").read_bytes()
-    region = {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}["Figure 2"].region
+    region = object_units(data)["Figure 2"].region
     assert region is not None and region["page"] == 3, region
     x0, y0, x1, y1 = region["bbox"]
     assert 310 < x0 < 320 and x1 > 560 and 85 < y0 < 100 and 275 < y1 < 290, region  # the PET scans

@@ -20,10 +20,9 @@ from reportlab.lib.pagesizes import letter
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-from papershelf.units import build_units
-
+from .caption_fixtures import justified_line
 from .conftest import shared
+from .object_fixtures import object_units
 from .region_fixtures import justified_prose
 
 _TEXT = ("the ectopic fibrils costain with antibodies to the endogenous proteins while the transfected "
@@ -38,45 +37,28 @@ _TAIL = ("Arrows in A point to aligned nuclei in the transfected myotube and the
          "nucleus while the bar is ten micrometres long as in the other panels of this figure " * 8).split()
 
 
-def _objects(data: bytes) -> dict:
-    return {u.object_label: u for u in build_units(read_pdf(data), "p") if u.kind == "object"}
-
-
-def _set(c: canvas.Canvas, words: list[str], x: float, y: float, width: float) -> list[str]:
-    """One justified caption line of `words` filling `width` from (x, y); returns the words left."""
-    c.setFont("Times-Roman", 8.5)
-    line = [words.pop(0)]
-    while words and c.stringWidth(" ".join([*line, words[0]]), "Times-Roman", 8.5) < width:
-        line.append(words.pop(0))
-    gap = (width - sum(c.stringWidth(w, "Times-Roman", 8.5) for w in line)) / max(len(line) - 1, 1)
-    for w in line:
-        c.drawString(x, y, w)
-        x += c.stringWidth(w, "Times-Roman", 8.5) + gap
-    return words
-
-
 def test_a_side_caption_running_on_under_its_figure_to_its_right_edge(tmp_path):
     path = tmp_path / "wrapped.pdf"
     c = canvas.Canvas(str(path), pagesize=letter)
     c.drawImage(ImageReader(Image.new("RGB", (60, 70), (40, 40, 40))), 50, 330, width=372, height=420)
     words, y = list(_CAPTION), 742.0
     while words:  # the caption's narrow measure, beside the figure on its right
-        words = _set(c, words, 439, y, 110)
+        words = justified_line(c, words, 439, y, 110, "Times-Roman", 8.5)
         y -= 10
     c.setFont("Times-Roman", 8.5)
     c.drawString(439, y, _NO_DESCENDERS)
     y -= 10
     words = list(_TAIL)
     while y > 336:
-        words = _set(c, words, 439, y, 110)
+        words = justified_line(c, words, 439, y, 110, "Times-Roman", 8.5)
         y -= 10
     for _ in range(3):  # and on under the figure, from its left edge to the caption's right edge
-        words = _set(c, words, 50, y, 499)
+        words = justified_line(c, words, 50, y, 499, "Times-Roman", 8.5)
         y -= 10
     justified_prose(c, _TEXT, 50, y - 20, 14, 10, 12.5, 7, 240)
     justified_prose(c, _TEXT, 309, y - 20, 14, 10, 12.5, 7, 240)
     c.save()
-    unit = _objects(path.read_bytes())["Figure 3"]
+    unit = object_units(path.read_bytes())["Figure 3"]
     assert "nucleus while the bar" in (unit.caption_text or ""), unit.caption_text
     x0, y0, x1, y1 = unit.region["bbox"]
     assert abs(x0 - 50) < 3 and abs(x1 - 422) < 3 and abs(y0 - 330) < 3 and abs(y1 - 750) < 3, unit.region
@@ -107,7 +89,7 @@ def test_a_ruled_table_over_a_page_wide_figure_with_a_short_caption(tmp_path):
     justified_prose(c, _TEXT, 42, 210, 12, 10, 12.5, 7, 225)
     justified_prose(c, _TEXT, 286, 210, 10, 10, 12.5, 7, 225)
     c.save()
-    objs = _objects(path.read_bytes())
+    objs = object_units(path.read_bytes())
     x0, y0, x1, y1 = objs["Table 1"].region["bbox"]
     assert abs(y0 - (top - 8 * pitch)) < 3 and abs(y1 - top) < 3, objs["Table 1"].region
     x0, y0, x1, y1 = objs["Figure 1"].region["bbox"]
@@ -115,7 +97,7 @@ def test_a_ruled_table_over_a_page_wide_figure_with_a_short_caption(tmp_path):
 
 
 def test_the_myofibril_paper_figures_beside_their_wrapped_captions():
-    objs = _objects(shared("pdfs-wide", "rup-jcb-2000.pdf").read_bytes())
+    objs = object_units(shared("pdfs-wide", "rup-jcb-2000.pdf").read_bytes())
     for label, page, bottom in (("Figure 3", 5, 324), ("Figure 5", 7, 305)):
         region = objs[label].region
         x0, y0, x1, y1 = region["bbox"]
@@ -124,7 +106,7 @@ def test_the_myofibril_paper_figures_beside_their_wrapped_captions():
 
 
 def test_the_frog_heart_table_and_figure_stacked():
-    objs = _objects(shared("pdfs-wide", "turkjbiochem-2010-desmodium.pdf").read_bytes())
+    objs = object_units(shared("pdfs-wide", "turkjbiochem-2010-desmodium.pdf").read_bytes())
     x0, y0, x1, y1 = objs["Table 1"].region["bbox"]
     assert objs["Table 1"].region["page"] == 4 and 590 < y0 < 602 and y1 > 720, objs["Table 1"].region
     x0, y0, x1, y1 = objs["Figure 1"].region["bbox"]

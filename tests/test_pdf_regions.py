@@ -12,7 +12,7 @@ from papershelf.frontends.render import page_image, region_box
 from papershelf.ingest.pdf import read_pdf
 from papershelf.units import build_units
 
-from .pdf_fixtures import objects_paper
+from .pdf_fixtures import objects_paper, read_drawn
 
 
 @pytest.fixture
@@ -138,8 +138,7 @@ def _accented(path, font: str, before: str, letter_: str, after: str, mark: str,
     c.drawString(72, 330, before + letter_ + after)
     width = lambda s: c.stringWidth(s, font, 10)  # noqa: E731
     c.drawString(72 + width(before) + (width(letter_) - width(mark)) / 2, 330 + raise_by, mark)
-    c.save()
-    return " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    return " ".join(b.text for b in read_drawn(path, c).blocks)
 
 
 def test_a_spacing_accent_joins_the_letter_it_is_printed_over(tmp_path):
@@ -181,8 +180,7 @@ def test_a_footnote_mark_after_the_title_is_not_part_of_it(tmp_path):
         c.setFont("Times-Roman", 10)
         for k, line in enumerate(_wrap(BODY * 3, 90)[:40]):
             c.drawString(72, 680 - 12 * k, line)
-        c.save()
-        return read_pdf(path.read_bytes()).title
+        return read_drawn(path, c).title
 
     assert paper(tmp_path / "a.pdf", "Probabilistic XML via Markov Chains", "*\u2020") == \
         "Probabilistic XML via Markov Chains"
@@ -270,8 +268,7 @@ def test_letter_spaced_headings_read_as_words_and_spaced_cells_stay_apart(tmp_pa
     c.setFont("Times-Roman", 10)
     for k, cell in enumerate("VWXYZ"):
         c.drawString(72 + 60 * k, y, cell)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert [b.text for b in doc.blocks if b.kind == "heading"][:2] == ["ABSTRACT", "LIST OF FIGURES"]
     assert "V W X Y Z" in " ".join(b.text for b in doc.blocks)
 
@@ -330,8 +327,7 @@ def test_a_title_hyphenated_over_two_lines_reads_as_one_word(tmp_path):
     c.setFont("Times-Roman", 10)
     for k, line in enumerate(_wrap(BODY * 3, 90)[:40]):
         c.drawString(72, 660 - 12 * k, line)
-    c.save()
-    assert read_pdf(path.read_bytes()).title == "Proceedings of the symposia sponsored by the association"
+    assert read_drawn(path, c).title == "Proceedings of the symposia sponsored by the association"
 
 
 def test_an_outline_of_anchors_leaves_the_layout_headings(tmp_path):

@@ -5,7 +5,7 @@ not its first line, and its paragraph's text starts after it."""
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
+from .pdf_fixtures import read_drawn
 
 W, H = letter
 _TEXT = ("Cells were incubated with the compound for two days before the assay and the response was measured "
@@ -53,8 +53,7 @@ def test_bold_runin_heading_wrapped_over_two_lines_is_one_heading(tmp_path):
                 if page == 2 and x == 72 and k == 0:  # (on the title page it would be front matter)
                     y = _justified(c, x, y, 220, _words(_HEAD, "Times-Bold") + _words(_TEXT))
         c.showPage()
-    c.save()
-    blocks = read_pdf(path.read_bytes()).blocks
+    blocks = read_drawn(path, c).blocks
     heads = [b.text for b in blocks if b.kind == "heading"]
     assert heads == [_HEAD.rstrip(".")]
     after = blocks[[b.text for b in blocks].index(heads[0]) + 1]

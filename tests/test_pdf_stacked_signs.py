@@ -1,10 +1,11 @@
 """A "±" some typesetting draws as a "+" with a minus just under it (and "∓" the other way up) reads
 as that one sign, in running text and in a table's cells; a "+" and a "-" set side by side stay two."""
 
-import pypdfium2 as pdfium
 from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf.text.lines import page_lines
+
+from .pdf_fixtures import first_page
 
 _SIZE = 10
 
@@ -41,11 +42,7 @@ def _lines(tmp_path) -> list[str]:
     c.setFont("Helvetica", _SIZE)
     c.drawString(72, 450, "The ratio changed by +-5 percent, written side by side.")
     c.save()
-    pdf = pdfium.PdfDocument(path)
-    try:
-        return [ln.text for ln in page_lines(pdf[0], 1)[0]]
-    finally:
-        pdf.close()
+    return [ln.text for ln in first_page(path, lambda page: page_lines(page, 1)[0])]
 
 
 def test_stacked_signs_read_as_one(tmp_path):

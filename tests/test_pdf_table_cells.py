@@ -7,12 +7,11 @@ import re
 
 from . import object_cells as OC
 from . import object_classes as F
-from .object_fixtures import synthetic_paper
-from .test_pdf_object_layouts import _objects
+from .object_fixtures import object_units, synthetic_paper
 
 
 def _rows(path) -> list[list[str]]:
-    text = _objects(path)["Table 1"].table_text or ""
+    text = object_units(path)["Table 1"].table_text or ""
     return [row.split(" | ") for row in text.splitlines()]
 
 
@@ -49,7 +48,7 @@ def test_generated_wrapped_cells_are_found_whole(tmp_path):
     for seed in (30, 194):
         path = tmp_path / f"{seed}.pdf"
         truth = synthetic_paper(seed, str(path), False, True)
-        units = _objects(path)
+        units = object_units(path)
         wrapped = [o for o in truth["objects"] if o["variant"] == "wrapped_cells"]
         assert wrapped
         for obj in wrapped:
@@ -77,7 +76,7 @@ def test_a_raised_mark_set_as_a_piece_of_its_own_stays_in_its_cell(tmp_path):
 def test_complete_rows_grouped_by_a_gap_stay_rows(tmp_path):
     path = tmp_path / "centred.pdf"
     OC.centred_table_paper(str(path))
-    text = _objects(path)["Table 2"].table_text or ""
+    text = object_units(path)["Table 2"].table_text or ""
     rows = [row.split(" | ") for row in text.splitlines()]
     assert ["Heron Reef", "9 m", "96", "2%"] in rows and ["Osprey Reef", "12 m", "143", "0%"] in rows, rows
 
@@ -92,7 +91,7 @@ def test_generated_cell_classes_are_found(tmp_path):
             truth = synthetic_paper(seed, str(path), False, True)
         finally:
             OC.CELLS = before
-        units = _objects(path)
+        units = object_units(path)
         drawn = [o for o in truth["objects"] if o["variant"] == variant]
         assert drawn
         for obj in drawn:

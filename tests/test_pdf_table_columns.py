@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import shared
-from .test_pdf_object_layouts import _objects
+from .object_fixtures import object_units
 
 _ROWS = [("N schools", "1", "1", "2"), ("N parent opt out", "9", "6", "23"), ("N assented", "183", "115", "345"),
          ("Height (cm)", "165.8 (8.8)", "161.8 (7.0)", "162.6 (8.5)"),
@@ -55,7 +55,7 @@ def _row_objects_paper(path: Path, gap_em: float) -> None:
 
 
 def _rows(path: Path) -> list[list[str]]:
-    text = _objects(path)["Table 1"].table_text or ""
+    text = object_units(path)["Table 1"].table_text or ""
     return [row.split(" | ") for row in text.splitlines()]
 
 
@@ -72,11 +72,8 @@ def test_a_row_drawn_as_one_text_object_is_read_cell_by_cell(tmp_path, gap_em):
 
 
 def _shared_table(name: str, label: str) -> list[list[str]]:
-    from papershelf.ingest.pdf import read_pdf
-    from papershelf.units import build_units
-
     path = shared("pdfs-wide", name)
-    units = {u.object_label: u for u in build_units(read_pdf(path.read_bytes()), "p") if u.kind == "object"}
+    units = object_units(path)
     return [row.split(" | ") for row in (units[label].table_text or "").splitlines()]
 
 

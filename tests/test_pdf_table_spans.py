@@ -8,28 +8,20 @@ J Cell Biol, VLDB 2017) when shared data is there."""
 import pytest
 
 from .conftest import shared
-from .object_fixtures import Page
+from .object_fixtures import object_units, ruled_table_page
 from .pdf_fixtures import BODY
-from .test_pdf_object_layouts import _objects
 
 
 def _rows(path, label: str = "Table 1") -> list[list[str]]:
-    text = _objects(path)[label].table_text or ""
+    text = object_units(path)[label].table_text or ""
     return [row.split(" | ") for row in text.splitlines()]
 
 
 def _spanning_paper(path: str) -> None:
     """BMJ Open's Table 2 and 4 redrawn: a shaded-style unruled body, a spanning head with a short rule
     under its two columns, values whose bracket wraps onto a second line, a group head over indented rows."""
-    from reportlab.pdfgen import canvas
-
-    c = canvas.Canvas(path, pagesize=(460, 640))
-    p = Page(c, 460, 640)
-    p.text(BODY, chars=70)
-    p.caption("Table 1. Participants in the feasibility study and the pilot trial.")
-    y, xs = p.y - 6, (72, 190, 260, 330)
-    c.setLineWidth(0.6)
-    c.line(72, y, 410, y)
+    c, p, y = ruled_table_page(path, "Table 1. Participants in the feasibility study and the pilot trial.")
+    xs = (72, 190, 260, 330)
     c.setFont("Helvetica-Bold", 8)
     c.drawCentredString(320, y - 10, "Pilot CRCT")  # centred over its two columns
     c.line(260, y - 13, 380, y - 13)  # a rule under the spanning head's two columns only

@@ -13,7 +13,7 @@ from papershelf.ingest.pdf import read_pdf
 from papershelf.ingest.pdf.front.meta import _dated_year
 from papershelf.units import build_units
 
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import BODY, _wrap, read_drawn
 
 W, H = letter
 
@@ -69,8 +69,7 @@ def _authors_body_read(c: canvas.Canvas, path, y: float, authors: str):
     c.setFont("Times-Roman", 10)
     for i, ln in enumerate(_wrap(" ".join([BODY] * 5), 95)):
         c.drawString(72, y - 40 - 12 * i, ln)
-    c.save()
-    return read_pdf(path.read_bytes())
+    return read_drawn(path, c)
 
 
 def test_a_label_above_the_title_is_not_the_title(tmp_path):
@@ -195,8 +194,7 @@ def test_a_standard_encoded_fonts_ligatures_and_accents_read_as_latin1_are_repai
         t.setHorizScale(100)
         t.textOut("c binding in \u00c2ngstr\u00f6m units, Brand\u00ae tested in the specific assay.")
         c.drawText(t)
-    c.save()
-    text = " ".join(b.text for b in read_pdf(path.read_bytes()).blocks)
+    text = " ".join(b.text for b in read_drawn(path, c).blocks)
     assert "Fernando Martínez found a specific binding" in text, text[:160]
     assert "Ângström" in text and "Brand®" in text
 

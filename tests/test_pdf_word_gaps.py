@@ -7,6 +7,8 @@ from reportlab.pdfgen import canvas
 
 from papershelf.ingest.pdf.text.lines import page_lines
 
+from .pdf_fixtures import first_page
+
 WORDS = "the cells possess more germ cell nuclei than wild type worms after starvation".split()
 
 
@@ -29,8 +31,7 @@ def _lines(path, rows: list[tuple[float, list[float]]], size=9.0, font="Helvetic
         c.drawText(t)
     c.showPage()
     c.save()
-    lines, _, _ = page_lines(pdfium.PdfDocument(str(path))[0], 0)
-    return [ln.text for ln in lines]
+    return [ln.text for ln in first_page(path, lambda page: page_lines(page, 0)[0])]
 
 
 def test_a_word_gap_just_under_pdfiums_threshold_is_a_space(tmp_path):

@@ -7,9 +7,7 @@ from __future__ import annotations
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from papershelf.ingest.pdf import read_pdf
-
-from .pdf_fixtures import BODY, _wrap
+from .pdf_fixtures import BODY, _wrap, read_drawn
 
 
 def test_a_logo_word_in_a_sidebar_beside_the_title_is_no_title(tmp_path):
@@ -29,7 +27,6 @@ def test_a_logo_word_in_a_sidebar_beside_the_title_is_no_title(tmp_path):
     c.setFont("Times-Roman", 11)
     for k, text in enumerate(_wrap(" ".join([BODY] * 6), 70)[:30]):
         c.drawString(197, 792 - 230 - 13.5 * k, text)
-    c.save()
-    doc = read_pdf(path.read_bytes())
+    doc = read_drawn(path, c)
     assert doc.title == "VESPA: Very large-scale Evolutionary and Selective Pressure Analyses"
     assert doc.authors == ["Andrew E. Webb", "Thomas A. Walsh", "Mary J. O'Connell"]

@@ -29,6 +29,7 @@ from papershelf.embed.windows import (
     estimate_counts,
     windows,
 )
+from papershelf.models import WINDOW_FORMAT_NUMBERS
 from papershelf.text import split_sentences
 from papershelf.units import embedding_parts, estimate_tokens
 
@@ -42,6 +43,8 @@ def test_new_spaces_get_the_balanced_format_and_another_is_asked_for():
     assert NEW_WINDOW_FORMAT == 5  # within 0.005 of format 1 on every dev measure (speed18.md)
     assert WINDOW_FORMATS[NEW_WINDOW_FORMAT] == (True, False)  # the head kept, no shared sentence
     assert WINDOW_FORMATS[LIGHT_WINDOW_FORMAT] == (True, False)  # format 2: the same, filled greedily
+    # every format a space may name (the CLI's `--window-format` bound) is one the embedder cuts, and no other
+    assert sorted(WINDOW_FORMATS) == list(WINDOW_FORMAT_NUMBERS)
 
 
 @settings(max_examples=60, deadline=None)

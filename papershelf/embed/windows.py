@@ -59,6 +59,7 @@ def _split_long(sentence: str, tokens: int, room: int) -> list[tuple[str, int]]:
 #    neighbours share one sentence;
 # 4: the head only in the first window, no shared sentence.
 # 5: format 2 with its windows filled evenly (as many as format 2, none a one-sentence stub).
+# Its keys are the models' WINDOW_FORMAT_NUMBERS (what a space and the CLI may name).
 WINDOW_FORMATS: dict[int, tuple[bool, bool]] = {1: (True, True), 2: (True, False), 3: (False, True), 4: (False, False),
                                                5: (True, False)}
 BALANCED = frozenset({5})

@@ -22,6 +22,7 @@ from rich.markup import escape
 
 from ..errors import BadArgument
 from ..library import Library, default_library_path, is_url, migrate_library
+from ..models import WINDOW_FORMAT_NUMBERS
 from . import cli_app, cli_bench, cli_ops  # noqa: F401 - cli_bench registers `bench beir`
 from .cli_app import (
     PROVIDER_HELP,
@@ -136,7 +137,7 @@ def embed(force: bool = typer.Option(False, "--force", help="Re-embed every sele
               help="Embed long units as windows of this many tokens, scored by the best window "
                    "(local default 128; 0 = one truncated text per unit). A new value is a new space."),
           window_format: Optional[int] = typer.Option(
-              None, "--window-format", min=1, max=5,
+              None, "--window-format", min=WINDOW_FORMAT_NUMBERS[0], max=WINDOW_FORMAT_NUMBERS[-1],
               help="How long units are cut (a new library: 5; a library keeps its own): 1 the title and section in "
                    "every window, neighbours share a sentence; 2 no shared sentence; 3 and 4 the head in the first "
                    "window only; 5 as 2, its windows filled evenly (0.76x the tokens of 1, 0.86x the index CPU). "

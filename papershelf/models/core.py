@@ -248,6 +248,10 @@ class Filters:
 
 # -- embedding spaces -------------------------------------------------------------------
 
+# The window formats a space may name (its `window_format` option; embed/windows.py WINDOW_FORMATS says
+# how each cuts): the one range the CLI bounds `--window-format` by and the embedder keys its formats on.
+WINDOW_FORMAT_NUMBERS = range(1, 6)
+
 
 @dataclass(frozen=True)
 class Space:

@@ -347,9 +347,8 @@ def _page_lines(hocr: bytes, number: int, dpi: float, image, turned: int, inks: 
     scale = 72.0 / dpi
     lines, page_inks = hocr_lines(hocr, number, scale, pixels)
     inks += page_inks
-    boxes = [(int(ln.x0 / scale), int(ln.top / scale), int(ln.x1 / scale) + 1, int(ln.bottom / scale) + 1)
-             for ln in lines]
-    prose = [box for box, ln in zip(boxes, lines, strict=True) if len(ln.text.split()) >= PROSE_WORDS]
+    boxes = [ink.box for ink in page_inks]  # one a line: the hOCR's own pixels, not the points read back
+    prose = [ink.box for ink in page_inks if len(ink.line.text.split()) >= PROSE_WORDS]
     return lines, drawings(pixels, boxes, scale, prose)
 
 

@@ -96,7 +96,7 @@ def hocr_lines(hocr: bytes, page_no: int, scale: float, pixels=None) -> tuple[li
             ln = _line(piece, page_no, scale, piece_px)
             lines.append(ln)
             if pixels is not None:
-                inks.append(Ink(ln, line_words(piece, pixels, piece_px)))
+                inks.append(Ink(ln, line_words(piece, pixels, piece_px), _pixel_box(piece)))
     return lines, inks
 
 
@@ -164,6 +164,12 @@ def pieces(words: list, dpi: float) -> list[list]:
 def _median(values: list) -> float:
     ordered = sorted(values)
     return float(ordered[len(ordered) // 2]) if ordered else 0.0
+
+
+def _pixel_box(words: list) -> tuple[int, int, int, int]:
+    """The words' box in pixels, right and bottom one past (as the drawings' cells count them)."""
+    return (min(b[0] for _, b in words), min(b[1] for _, b in words),
+            max(b[2] for _, b in words) + 1, max(b[3] for _, b in words) + 1)
 
 
 def _line(words: list, page_no: int, scale: float, size_px: float) -> Line:

@@ -46,10 +46,12 @@ class Word:
 
 @dataclass
 class Ink:
-    """A line's words as measured on the image."""
+    """A line's words as measured on the image, and the line's box there (pixels, as hOCR gives its
+    words; right and bottom one past the last row and column): what the drawings are found around."""
 
     line: Line
     words: list[Word]
+    box: tuple[int, int, int, int]
 
 
 def line_words(words: list[tuple[str, tuple[int, int, int, int]]], pixels, size_px: float) -> list[Word]:
