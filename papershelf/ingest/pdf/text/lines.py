@@ -309,45 +309,47 @@ class _TextPage:
         self.tp.close()
 
 
-def _indices(tp: _TextPage, chunk: str, lead16: int) -> list[int]:
-    """pdfium's index of each character of a chunk from UTF-16 offset `lead16` (-1 for a space): `char_index`
-    read from its table, not called per character (an ASCII chunk's offsets are one apart)."""
-    table = tp.index if tp.index is not None else tp.positions
-    n = len(table)
-    offsets: range | list[int] = range(lead16, lead16 + len(chunk))
-    if not chunk.isascii():
-        offsets, at = [], lead16
-        for ch in chunk:
-            offsets.append(at)
-            at += 1 if ch < "\U00010000" else 2  # its UTF-16 length
-    return [-1 if ch.isspace() else table[o] if 0 <= o < n else tp.char_index(o) for ch, o in zip(chunk, offsets)]
-
-
 def _deal(tp: _TextPage, chunk: str, lead16: int, pieces: list[list[tuple]], size: float,
           gaps: set[int]) -> list[str]:
     """Characters of a chunk dealt to the pieces whose boxes hold them, each piece's super- and
     subscripts written as on a line of its own (``10^10`` whether or not pdfium ran the line
     into the other column's)."""
-    indices = _indices(tp, chunk, lead16)  # (a character with an index >= 0 is no space)
-    xs, ys = tp.centres([idx for ch, idx in zip(chunk, indices) if idx >= 0 or not ch.isspace()])
+    indices = []
+    offset16 = lead16
+    table = tp.index if tp.index is not None else tp.positions  # (`char_index` without a call per character)
+    for ch in chunk:
+        idx = -1
+        if not ch.isspace():
+            idx = table[offset16] if 0 <= offset16 < len(table) else tp.char_index(offset16)
+        offset16 += 1 if ch < "\U00010000" else 2  # its UTF-16 length
+        indices.append(idx)
+    xs, ys = tp.centres([idx for ch, idx in zip(chunk, indices) if not ch.isspace()])
     nearest = iter(nearest_all([span(p) for p in pieces], xs, ys))
     dealt: list[list[tuple[str, int]]] = [[] for _ in pieces]
-    put = dealt[0].append
+    j = 0
     for k, (ch, idx) in enumerate(zip(chunk, indices)):
-        if idx >= 0 or not ch.isspace():  # (a space goes with the piece of the character before it)
-            put = dealt[next(nearest)].append
-        put((ch, idx))
-        if gaps and k in gaps:  # a word space pdfium left out (`word_gaps`)
-            put((" ", -1))
+        if not ch.isspace():  # (a space goes with the piece of the character before it)
+            j = next(nearest)
+        dealt[j].append((ch, idx))
+        if k in gaps:  # a word space pdfium left out (`word_gaps`)
+            dealt[j].append((" ", -1))
     return [marked(tp, chars, size) if len(p) > 1 and _has_script(p, size) else "".join(c for c, _ in chars)
             for p, chars in zip(pieces, dealt)]
 
 
 def _scripts(tp: _TextPage, chunk: str, lead16: int, size: float, gaps: set[int]) -> str:
     """The chunk with raised small glyphs written after ``^`` and lowered ones after ``_``."""
-    chars = list(zip(chunk, _indices(tp, chunk, lead16)))
-    for k in sorted((k for k in gaps if 0 <= k < len(chunk)), reverse=True):  # a word space pdfium left out
-        chars.insert(k + 1, (" ", -1))
+    chars = []
+    offset16 = lead16
+    table = tp.index if tp.index is not None else tp.positions  # (`char_index` without a call per character)
+    for k, ch in enumerate(chunk):
+        idx = -1
+        if not ch.isspace():
+            idx = table[offset16] if 0 <= offset16 < len(table) else tp.char_index(offset16)
+        chars.append((ch, idx))
+        offset16 += 1 if ch < "\U00010000" else 2  # its UTF-16 length
+        if k in gaps:
+            chars.append((" ", -1))
     return marked(tp, chars, size)
 
 
