@@ -50,3 +50,12 @@ def test_a_long_line_of_candidates_stays_linear():
     start = time.process_time()
     assert read_tex_signs(_Page(["cmsy10"] * len(text)), text, 0) == "⟨" * len(text)
     assert time.process_time() - start < 2.0
+
+
+def test_a_sign_after_a_character_outside_the_bmp_is_asked_at_its_utf16_position():
+    # "𝑥" takes two UTF-16 units: the "0" after it (a prime) stands at position 2, not 1
+    text = "𝑥0 y0"
+    fonts = ["cmmi10", "cmmi10", "cmsy10", "cmr10", "cmmi10", "cmr10"]
+    assert read_tex_signs(_Page(fonts), text, 0) == "𝑥′ y0"
+    assert read_tex_signs(_Page(["cmmi10", "cmr10", "cmsy10"]), "x0", 0) == "x0"
+    assert read_tex_signs(_Page(["cmmi10", "cmsy10"]), "x0", 0) == "x′"

@@ -30,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 from pypdfium2 import raw
 
+from . import bare_calls as pdfium
 from .glyph_shapes import ASPECT, SIZE, Drawing, glyph_drawing, standard_glyph
 
 # Symbols a font may set at a letter's code, as pdfium's standard fonts draw them (`glyph_shapes.drawings`:
@@ -267,7 +268,7 @@ def read_apart(tp, text: str, lead16: int, rects: list[tuple[float, float, float
     wordy: set[bytes] | None = None  # the fonts of the line's wider text objects (set lazily)
     for left, top, right, bottom in narrow:
         k = raw.FPDFText_GetCharIndexAtPos(tp.raw, (left + right) / 2, (top + bottom) / 2, 0.5, 0.5)
-        ch = chr(raw.FPDFText_GetUnicode(tp.raw, k)) if k >= 0 else ""
+        ch = chr(pdfium.GetUnicode(tp.raw, k)) if k >= 0 else ""
         if ch not in _CLAIMS or doc.text_font(font := tp._font(k)):
             continue
         if (font, ch) not in doc.codes:

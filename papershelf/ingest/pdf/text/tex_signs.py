@@ -61,9 +61,11 @@ def _read(tp: FontPage, chars: list[str], places: list[int], lead16: int) -> set
     return read
 
 
-def _units_before(chars: list[str]) -> list[int]:
+def _units_before(chars: list[str]) -> list[int] | range:
     """UTF-16 units before each character (pdfium counts positions in them; a sign read keeps the count):
-    one pass, so a long line with many candidates stays linear."""
+    one pass, so a long line with many candidates stays linear; none at all for a line of the BMP only."""
+    if max(chars, default="") < "\U00010000":  # every character one unit
+        return range(len(chars))
     units, at = [], 0
     for c in chars:
         units.append(at)
