@@ -55,13 +55,12 @@ def _strokes(parts: list[Box], lines: list[Line]) -> list[tuple[float, float, fl
     return sorted(((p[1] + p[3]) / 2, p[0], p[2]) for p in parts if p not in texts and p[3] - p[1] < 3)
 
 
-def _rules(parts: list[Box], lines: list[Line]) -> list[float]:
-    """The heights of the table's horizontal rules: thin strokes at one height that together cover
-    much of its width (a rule is often drawn as one segment per column)."""
+def _rules(parts: list[Box], thin: list[tuple[float, float, float]]) -> list[float]:
+    """The heights of the table's horizontal rules: thin strokes (`_strokes`) at one height that together
+    cover much of its width (a rule is often drawn as one segment per column)."""
     if not parts:
         return []
     left, right = min(p[0] for p in parts), max(p[2] for p in parts)
-    thin = _strokes(parts, lines)
     out: list[float] = []
     i = 0
     while i < len(thin):
@@ -202,7 +201,8 @@ def table_text(lines: list[Line], parts: list[Box]) -> str:
     (a cell's pieces and marks mended and a band of centred cells read as one row: `table_bands`;
     narrow column gaps split and word spaces between pieces joined by the other rows: `table_columns`)."""
     rows = by_columns(mend_pieces(_rows(lines)))
-    rules, strokes = _rules(parts, lines), _strokes(parts, lines)
+    strokes = _strokes(parts, lines)
+    rules = _rules(parts, strokes)
     pitch, banded = _pitch(rows), _header_bands(rows, rules)
     starts = {i for i in range(1, len(rows)) if _ruled_between(rules, rows[i - 1], rows[i])}
     logical = logical_rows(rows, starts, _baseline, _NUMERIC, line_pitch(rows, _baseline))

@@ -245,7 +245,7 @@ def fill_by_ocr(pdf, pages: list[Page], graphics: list[list[Box]] | None = None,
     if found is None:
         if bare:
             raise IngestError(f"no text layer: needs OCR ({INSTALL_HINT})")
-        font_coded = sum(share >= CODED_SHARE for share in coded or ()) > 0.5 * len(pages) and len(todo) > 0
+        font_coded = sum(share >= CODED_SHARE for share in coded or ()) > 0.5 * len(pages)
         if font_coded or _codes_throughout(_readings(pages, _textless(pages))):  # its words would be glyph codes
             raise IngestError(f"{CODES_REASON}: needs OCR ({INSTALL_HINT})")
         if s.mode == "always":
