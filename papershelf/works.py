@@ -148,17 +148,16 @@ def source_of(doc: Document, path: str, sha256: str, size: int) -> PaperSource:
         mtime = os.path.getmtime(path)
     except OSError:
         mtime = None
-    return PaperSource(path=path, paper_id="", format=doc.source_format, hash=sha256, size=size, mtime=mtime,
-                       priority=priority(doc.source_format), doi=normalized_doi(doc.doi),
-                       arxiv_id=normalized_arxiv(doc.arxiv_id), title_key=title_key(doc.title, doc.authors),
-                       year=doc.year, added_at=time.time())
+    return described(doc, "", path=path, format=doc.source_format, hash=sha256, size=size, mtime=mtime,
+                     priority=priority(doc.source_format), added_at=time.time())
 
 
-def described(record: Bibliographic, paper_id: str) -> PaperSource:
-    """The keys a bibliographic record (a reading, a reference manager's item) gives its work."""
-    return PaperSource(path="", paper_id=paper_id, doi=normalized_doi(record.doi),
+def described(record: Bibliographic, paper_id: str, path: str = "", **fields) -> PaperSource:
+    """The keys a bibliographic record (a parsed file, a reading, a reference manager's item) gives its work,
+    with the source's other `fields`."""
+    return PaperSource(path=path, paper_id=paper_id, doi=normalized_doi(record.doi),
                        arxiv_id=normalized_arxiv(record.arxiv_id), title_key=title_key(record.title, record.authors),
-                       year=record.year)
+                       year=record.year, **fields)
 
 
 def same_work(reading: Bibliographic, item: Bibliographic) -> bool:

@@ -51,9 +51,8 @@ class Meta(Bibliographic):
         """This attachment as a paper of its own: its own id, no claim on the item's citekey or notes; and,
         `read_as_another` (its reading names another work), none on the item's title, authors, year, venue
         or DOI either, so the file is what it says it is and citations of the item's DOI or title name one paper."""
-        item = dict.fromkeys(("title", "authors", "year", "venue", "doi")) if read_as_another else {}
-        if "authors" in item:
-            item["authors"] = []
+        item: dict[str, object] = {"title": None, "authors": [], "year": None, "venue": None, "doi": None} \
+            if read_as_another else {}
         return Meta(**{**self.__dict__, **item, "citekey": None, "zotero_key": self.apart_id, "notes": [],
                        "apart_id": None})
 

@@ -318,7 +318,9 @@ class _Reader:
         supplies the units (one paper per work), and a PDF that stays apart drops them (`Meta.apart`)."""
         notes: dict[int, list[str]] = {}
         for a in attachments:
-            a.notes = notes[a.owner] if a.owner in notes else notes.setdefault(a.owner, self.notes(a.owner))
+            if a.owner not in notes:
+                notes[a.owner] = self.notes(a.owner)
+            a.notes = notes[a.owner]
 
     @staticmethod
     def _distinct_ids(attachments: list[Attachment]) -> None:
